@@ -1,0 +1,92 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { SqlExecutor } from "./sql-executor";
+
+/**
+ * Applies prisma/migrations/<name>/migration.sql in name order, each in its own transaction,
+ * and records it in _prisma_migrations with the same columns and checksum Prisma Migrate uses,
+ * so `prisma migrate status` agrees wherever Prisma's engine is available. Idempotent: applied
+ * migrations are skipped; an applied migration whose file changed is an error, not a re-run.
+ */
+export const defaultMigrationsDir = join(process.cwd(), "prisma", "migrations");
+
+export interface MigrationResult {
+  applied: string[];
+  skipped: string[];
+}
+
+const ledgerSql = `
+CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum" VARCHAR(64) NOT NULL,
+    "finished_at" TIMESTAMPTZ,
+    "migration_name" VARCHAR(255) NOT NULL,
+    "logs" TEXT,
+    "rolled_back_at" TIMESTAMPTZ,
+    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+// Serialises concurrent start-ups of several web processes against one server database.
+const advisoryLockKey = 72_616_001;
+
+export async function listMigrations(migrationsDir = defaultMigrationsDir) {
+  const entries = await readdir(migrationsDir, { withFileTypes: true });
+  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(join(migrationsDir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    }),
+  );
+}
+
+export async function migrate(
+  db: SqlExecutor,
+  options: { migrationsDir?: string; log?: (line: string) => void } = {},
+): Promise<MigrationResult> {
+  const log = options.log ?? (() => undefined);
+  const migrations = await listMigrations(options.migrationsDir);
+  await db.exec(ledgerSql);
+  await db.query("SELECT pg_advisory_lock($1)", [advisoryLockKey]);
+  try {
+    const rows = await db.query<{ migration_name: string; checksum: string }>(
+      `SELECT migration_name, checksum FROM "_prisma_migrations"
+        WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const done = new Map(rows.map((row) => [row.migration_name, row.checksum]));
+    const result: MigrationResult = { applied: [], skipped: [] };
+    for (const migration of migrations) {
+      const recorded = done.get(migration.name);
+      if (recorded !== undefined) {
+        if (recorded !== migration.checksum) {
+          throw new Error(
+            `Migration ${migration.name} was changed after it was applied (checksum mismatch). ` +
+              "Add a new migration instead of editing an applied one.",
+          );
+        }
+        result.skipped.push(migration.name);
+        continue;
+      }
+      log(`applying migration ${migration.name}`);
+      await db.transaction(async (tx) => {
+        const id = randomUUID();
+        await tx.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count)
+           VALUES ($1, $2, $3, now(), 0)`,
+          [id, migration.checksum, migration.name],
+        );
+        await tx.exec(migration.sql);
+        await tx.query(
+          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
+          [id],
+        );
+      });
+      result.applied.push(migration.name);
+    }
+    return result;
+  } finally {
+    await db.query("SELECT pg_advisory_unlock($1)", [advisoryLockKey]);
+  }
+}

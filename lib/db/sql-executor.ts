@@ -1,0 +1,73 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type { Pool } from "pg";
+
+/**
+ * The narrow raw-SQL surface the migration runner and the vector helpers need, over either
+ * database mode. Parameters are always bound ($1, $2…), never interpolated.
+ */
+export interface SqlExecutor {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs several statements (no parameters), as a migration file does. */
+  exec(sql: string): Promise<void>;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}
+
+export function pgliteExecutor(db: Pick<PGlite, "query" | "exec" | "transaction">): SqlExecutor {
+  return {
+    async query<Row>(sql: string, params: unknown[] = []) {
+      const result = await db.query<Row>(sql, params);
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>) {
+      return db.transaction((tx) =>
+        work({
+          async query<Row>(sql: string, params: unknown[] = []) {
+            return (await tx.query<Row>(sql, params)).rows;
+          },
+          async exec(sql: string) {
+            await tx.exec(sql);
+          },
+          transaction: () => Promise.reject(new Error("nested transactions are not supported")),
+        }),
+      );
+    },
+  };
+}
+
+export function pgPoolExecutor(pool: Pool): SqlExecutor {
+  return {
+    async query<Row>(sql: string, params: unknown[] = []) {
+      const result = await pool.query(sql, params);
+      return result.rows as Row[];
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async transaction<T>(work: (tx: SqlExecutor) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const tx: SqlExecutor = {
+          async query<Row>(sql: string, params: unknown[] = []) {
+            return (await client.query(sql, params)).rows as Row[];
+          },
+          async exec(sql: string) {
+            await client.query(sql);
+          },
+          transaction: () => Promise.reject(new Error("nested transactions are not supported")),
+        };
+        const result = await work(tx);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { createServer } from "node:net";
+import { createPGlite, openDatabase, type Database } from "../../lib/db/database";
+
+/**
+ * A fresh, migrated database for one test file, in the mode the suite runs in:
+ * - MNEMO_TEST_DB_MODE=pglite (default): PGlite in-process through its Prisma adapter;
+ * - MNEMO_TEST_DB_MODE=socket: PGlite served over the Postgres wire protocol by
+ *   @electric-sql/pglite-socket, reached through `pg` and Prisma's pg adapter — server mode.
+ */
+export type TestDatabaseMode = "pglite" | "socket";
+
+export function testDatabaseMode(): TestDatabaseMode {
+  return process.env.MNEMO_TEST_DB_MODE === "socket" ? "socket" : "pglite";
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export async function openTestDatabase(): Promise<Database> {
+  if (testDatabaseMode() === "pglite") return openDatabase({ dataDir: "memory://" });
+  const pglite = await createPGlite("memory://");
+  const port = await freePort();
+  const server = new PGLiteSocketServer({ db: pglite, port, host: "127.0.0.1", maxConnections: 4 });
+  await server.start();
+  // One connection: PGlite is a single session, so transactions must not interleave.
+  const database = await openDatabase({ url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`, poolSize: 1 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await server.stop();
+      await pglite.close();
+    },
+  };
+}
