@@ -1,0 +1,71 @@
+import type { Principal } from "./principal";
+
+export type { Principal, UserRole } from "./principal";
+export { systemPrincipal } from "./principal";
+
+/**
+ * The only place that decides who may read and edit what. Services scope their queries with
+ * these helpers, and gate what they return with canRead before it leaves the server.
+ */
+
+export function isAdmin(principal: Principal): boolean {
+  return principal.role === "admin";
+}
+
+/** null means "every project" (admins); otherwise the ids the principal may read. */
+export function readableProjectIds(principal: Principal): readonly string[] | null {
+  return isAdmin(principal) ? null : principal.readableProjectIds;
+}
+
+export function canReadProject(principal: Principal, projectId: string): boolean {
+  return isAdmin(principal) || principal.readableProjectIds.includes(projectId);
+}
+
+export function canEditProject(principal: Principal, projectId: string): boolean {
+  if (isAdmin(principal)) return true;
+  return principal.role === "curator" && principal.editableProjectIds.includes(projectId);
+}
+
+export function canRead(principal: Principal, record: { projectId: string }): boolean {
+  return canReadProject(principal, record.projectId);
+}
+
+export function canEdit(principal: Principal, record: { projectId: string }): boolean {
+  return canEditProject(principal, record.projectId);
+}
+
+/** May the principal create records at all (in some project)? */
+export function canCreateRecords(principal: Principal): boolean {
+  return isAdmin(principal) || (principal.role === "curator" && principal.editableProjectIds.length > 0);
+}
+
+/** Prisma `where` fragment restricting rows with a projectId column to the readable ones. */
+export function projectScopeWhere(principal: Principal): { projectId?: { in: string[] } } {
+  const ids = readableProjectIds(principal);
+  return ids === null ? {} : { projectId: { in: [...ids] } };
+}
+
+/**
+ * SQL fragment restricting `column` to the readable projects, with the ids bound as the next
+ * parameter. Appends to `params` and returns the clause, e.g. `r.project_id = ANY($3::text[])`.
+ */
+export function projectScopeSql(principal: Principal, column: string, params: unknown[]): string {
+  if (!/^[a-z_][a-z0-9_.]*$/i.test(column)) throw new Error(`unsafe column name: ${column}`);
+  const ids = readableProjectIds(principal);
+  if (ids === null) return "TRUE";
+  params.push([...ids]);
+  return `${column} = ANY($${params.length}::text[])`;
+}
+
+/** Defence in depth: drop anything the principal may not read, whatever query produced it. */
+export function gateReadable<T extends { projectId: string }>(principal: Principal, rows: T[]): T[] {
+  return rows.filter((row) => canRead(principal, row));
+}
+
+/**
+ * Projects the principal may read, that egress policy allows to leave the host. Sections carry
+ * the policy; this is the single place later issues ask before sending text out.
+ */
+export function mayLeaveHost(section: { egressPolicy: "local_only" | "allow_external" }): boolean {
+  return section.egressPolicy === "allow_external";
+}

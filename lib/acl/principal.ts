@@ -1,0 +1,26 @@
+export type UserRole = "admin" | "curator" | "researcher";
+
+/**
+ * Who is asking, resolved from the session on every request (never cached across requests,
+ * so a membership change or deactivation takes effect at once).
+ */
+export interface Principal {
+  userId: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  /** Projects whose records the principal may read; admins read everything. */
+  readableProjectIds: readonly string[];
+  /** Projects whose records the principal may create, edit and delete. */
+  editableProjectIds: readonly string[];
+}
+
+/** Used by indexing and seeding, which build documents whatever user triggered them. */
+export const systemPrincipal: Principal = {
+  userId: "system",
+  email: "system@mnemo.local",
+  name: "System",
+  role: "admin",
+  readableProjectIds: [],
+  editableProjectIds: [],
+};

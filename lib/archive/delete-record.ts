@@ -1,0 +1,39 @@
+import "server-only";
+import { type Principal, canEdit, projectScopeWhere } from "../acl";
+import type { PrismaClient } from "../db/generated/client";
+import { AppError, notFound } from "../errors";
+import { conflictMessage } from "./save-record";
+import { isUuid } from "./validate-record-values";
+
+/**
+ * Deletes a record the principal may edit, at the version they saw. Its media rows go in the
+ * same transaction; the files are removed afterwards by the caller (removeStoredFiles), so a
+ * failed transaction never leaves a record pointing at a deleted file.
+ */
+export async function deleteRecord(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { id: string; version: number },
+): Promise<{ storageKeys: string[] }> {
+  if (!isUuid(input.id)) throw notFound();
+  const record = await prisma.record.findFirst({ where: { id: input.id, ...projectScopeWhere(principal) } });
+  if (!record) throw notFound();
+  if (!canEdit(principal, record)) throw new AppError("forbidden", "You may read this record but not delete it.");
+  return prisma.$transaction(async (tx) => {
+    const media = await tx.media.findMany({ where: { recordId: record.id }, select: { storageKey: true } });
+    const deleted = await tx.record.deleteMany({ where: { id: record.id, version: input.version } });
+    if (deleted.count === 0) throw new AppError("conflict", conflictMessage);
+    await tx.media.deleteMany({ where: { storageKey: { in: media.map((item) => item.storageKey) } } });
+    await tx.auditEvent.create({
+      data: {
+        actorId: principal.userId === "system" ? null : principal.userId,
+        action: "record.delete",
+        targetType: "record",
+        targetId: record.id,
+        projectId: record.projectId,
+        details: { title: record.title, version: input.version },
+      },
+    });
+    return { storageKeys: media.map((item) => item.storageKey) };
+  });
+}

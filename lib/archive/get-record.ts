@@ -1,0 +1,118 @@
+import "server-only";
+import { type Principal, projectScopeWhere } from "../acl";
+import type { PrismaClient } from "../db/generated/client";
+import { notFound } from "../errors";
+import { sectionFieldsSchema, type FieldDefinition } from "./field-definitions";
+import { isUuid } from "./validate-record-values";
+
+export interface LinkedRecord {
+  id: string;
+  title: string;
+  sectionName: string;
+}
+
+export interface MediaSummary {
+  id: string;
+  kind: "image" | "audio" | "video";
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  view: string | null;
+  originalName: string;
+}
+
+export interface RecordDetail {
+  id: string;
+  title: string;
+  version: number;
+  values: Record<string, unknown>;
+  updatedAt: Date;
+  createdAt: Date;
+  project: { id: string; name: string; restricted: boolean };
+  section: { id: string; slug: string; name: string; fields: FieldDefinition[] };
+  /** Media referenced by the record's image and media fields, by media id. */
+  media: Record<string, MediaSummary>;
+  /** Relation targets the principal may read, by record id; unreadable ones are absent. */
+  relations: Record<string, LinkedRecord>;
+  /** Readable records whose relation fields point here, with the field's label. */
+  backlinks: (LinkedRecord & { fieldLabel: string })[];
+}
+
+/**
+ * A record the principal may read, with what it links to. An unreadable record, a missing one
+ * and a malformed id all end in the same not_found error. Relation labels are resolved through
+ * the same scope, so a readable record never reveals the title of an unreadable one.
+ */
+export async function getRecord(prisma: PrismaClient, principal: Principal, id: string): Promise<RecordDetail> {
+  if (!isUuid(id)) throw notFound();
+  const scope = projectScopeWhere(principal);
+  const record = await prisma.record.findFirst({
+    where: { id, ...scope },
+    include: { section: true, project: true, media: true },
+  });
+  if (!record) throw notFound();
+  const fields = sectionFieldsSchema.parse(record.section.fields);
+  const values = record.values as Record<string, unknown>;
+
+  const relationIds = fields
+    .filter((field) => field.type === "relation")
+    .flatMap((field) => {
+      const value = values[field.key];
+      return Array.isArray(value) ? value : value ? [value] : [];
+    })
+    .filter(isUuid);
+  const [targets, incoming] = await Promise.all([
+    relationIds.length
+      ? prisma.record.findMany({
+          where: { id: { in: relationIds }, ...scope },
+          select: { id: true, title: true, section: { select: { name: true } } },
+        })
+      : [],
+    prisma.recordLink.findMany({
+      where: { targetId: id, source: scope },
+      select: { fieldKey: true, source: { select: { id: true, title: true, section: { select: { name: true, fields: true } } } } },
+      take: 200,
+    }),
+  ]);
+
+  const media: Record<string, MediaSummary> = {};
+  for (const item of record.media) {
+    media[item.id] = {
+      id: item.id,
+      kind: item.kind,
+      mime: item.mime,
+      size: item.size,
+      width: item.width,
+      height: item.height,
+      durationSeconds: item.durationSeconds,
+      view: item.view,
+      originalName: item.originalName,
+    };
+  }
+
+  return {
+    id: record.id,
+    title: record.title,
+    version: record.version,
+    values,
+    updatedAt: record.updatedAt,
+    createdAt: record.createdAt,
+    project: { id: record.project.id, name: record.project.name, restricted: record.project.restricted },
+    section: { id: record.section.id, slug: record.section.slug, name: record.section.name, fields },
+    media,
+    relations: Object.fromEntries(
+      targets.map((target) => [target.id, { id: target.id, title: target.title, sectionName: target.section.name }]),
+    ),
+    backlinks: incoming
+      .map((link) => {
+        const sourceFields = sectionFieldsSchema.safeParse(link.source.section.fields);
+        const label = sourceFields.success
+          ? (sourceFields.data.find((field) => field.key === link.fieldKey)?.label ?? link.fieldKey)
+          : link.fieldKey;
+        return { id: link.source.id, title: link.source.title, sectionName: link.source.section.name, fieldLabel: label };
+      })
+      .sort((a, b) => a.title.localeCompare(b.title)),
+  };
+}

@@ -1,0 +1,99 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Prisma, PrismaClient } from "../db/generated/client";
+import { AppError } from "../errors";
+import type { FieldDefinition } from "./field-definitions";
+import { type SectionSummary, getSectionBySlug } from "./sections";
+import { isUuid, recordTitle, recordYears, type RecordValues, validateRecordValues } from "./validate-record-values";
+
+export interface ImportItem {
+  /** Optional fixed id, so a batch can relate records to each other before they exist. */
+  id?: string;
+  values: RecordValues;
+}
+
+/**
+ * Bulk creation for trusted loaders (the demo seed, archive imports run by an admin): the same
+ * validation as an interactive save, relation targets checked to exist, and — in one
+ * transaction per batch — the records, their links and their indexing outbox rows.
+ */
+export async function importRecords(
+  prisma: PrismaClient,
+  input: { sectionSlug: string; projectId: string; items: ImportItem[]; actorId?: string | null; batchSize?: number },
+): Promise<string[]> {
+  const section = await getSectionBySlug(prisma, input.sectionSlug);
+  const prepared = input.items.map((item, index) => prepare(section, item, index));
+  const relationIds = [...new Set(prepared.flatMap((item) => item.links.map((link) => link.targetId)))];
+  const found = new Set<string>();
+  for (let offset = 0; offset < relationIds.length; offset += 5_000) {
+    const rows = await prisma.record.findMany({ where: { id: { in: relationIds.slice(offset, offset + 5_000) } }, select: { id: true } });
+    for (const row of rows) found.add(row.id);
+  }
+  const batchIds = new Set(prepared.map((item) => item.id));
+  const missing = relationIds.filter((id) => !found.has(id) && !batchIds.has(id));
+  if (missing.length) throw new AppError("bad_request", `${missing.length} relation target(s) do not exist, e.g. ${missing[0]}.`);
+
+  const batchSize = input.batchSize ?? 500;
+  for (let offset = 0; offset < prepared.length; offset += batchSize) {
+    const batch = prepared.slice(offset, offset + batchSize);
+    await prisma.$transaction(async (tx) => {
+      await tx.record.createMany({
+        data: batch.map((item) => ({
+          id: item.id,
+          sectionId: section.id,
+          projectId: input.projectId,
+          title: item.title,
+          values: item.values as Prisma.InputJsonValue,
+          dateFrom: item.years.from,
+          dateTo: item.years.to,
+          createdById: input.actorId ?? null,
+          updatedById: input.actorId ?? null,
+        })),
+      });
+      await tx.indexQueueItem.createMany({ data: batch.map((item) => ({ recordId: item.id, reason: "record.imported" })) });
+    });
+  }
+  // Links after all records exist, since records of one import may point at each other.
+  const links = prepared.flatMap((item) => item.links);
+  for (let offset = 0; offset < links.length; offset += 2_000) {
+    await prisma.recordLink.createMany({ data: links.slice(offset, offset + 2_000), skipDuplicates: true });
+  }
+  await prisma.auditEvent.create({
+    data: {
+      actorId: input.actorId ?? null,
+      action: "record.import",
+      targetType: "section",
+      targetId: section.id,
+      projectId: input.projectId,
+      details: { count: prepared.length, section: section.slug },
+    },
+  });
+  return prepared.map((item) => item.id);
+}
+
+function prepare(section: SectionSummary, item: ImportItem, index: number) {
+  const validated = validateRecordValues(section.fields, item.values);
+  if (!validated.ok) {
+    const problems = Object.entries(validated.fieldErrors).map(([key, messages]) => `${key}: ${messages.join("; ")}`);
+    throw new AppError("bad_request", `Item ${index + 1} of the import is not valid: ${problems.join(" | ")}`, {
+      fieldErrors: validated.fieldErrors,
+    });
+  }
+  const id = item.id && isUuid(item.id) ? item.id : randomUUID();
+  return {
+    id,
+    values: validated.values,
+    title: recordTitle(section.fields, validated.values),
+    years: recordYears(section.fields, validated.values),
+    links: relationLinks(section.fields, validated.values, id),
+  };
+}
+
+function relationLinks(fields: FieldDefinition[], values: RecordValues, sourceId: string) {
+  return fields.flatMap((field) => {
+    if (field.type !== "relation" || values[field.key] === undefined) return [];
+    const value = values[field.key];
+    const targets = Array.isArray(value) ? (value as string[]) : [value as string];
+    return targets.map((targetId) => ({ sourceId, fieldKey: field.key, targetId }));
+  });
+}

@@ -1,0 +1,133 @@
+import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, resolve, sep } from "node:path";
+import sharp from "sharp";
+import { type Principal, canEditProject, projectScopeWhere } from "../acl";
+import type { PrismaClient } from "../db/generated/client";
+import { AppError, notFound } from "../errors";
+import { oggDurationSeconds, sniffMediaType } from "./media-types";
+import { isUuid } from "./validate-record-values";
+
+export const maxImageSide = 12_000;
+
+export interface UploadedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** Resolves a stored key inside the storage directory, refusing anything that escapes it. */
+export function storagePath(storageDir: string, storageKey: string): string {
+  const root = resolve(storageDir);
+  const path = resolve(root, storageKey);
+  if (!path.startsWith(root + sep)) throw new AppError("not_found", "Not found.");
+  return path;
+}
+
+/**
+ * Stores an upload for a project the principal may edit: checks size, recognises the type from
+ * the bytes, decodes images to check their dimensions, writes the file under a generated name,
+ * then the media row. If the row cannot be written, the file is removed again.
+ */
+export async function storeMedia(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { projectId: string; file: UploadedFile; expectedKind?: "image" | "audio" | "video"; storageDir: string; maxBytes: number },
+): Promise<{ id: string; kind: "image" | "audio" | "video"; mime: string }> {
+  if (!canEditProject(principal, input.projectId)) throw new AppError("forbidden", "You may not upload files to this project.");
+  const { bytes } = input.file;
+  if (bytes.byteLength === 0) throw new AppError("bad_request", "The file is empty.");
+  if (bytes.byteLength > input.maxBytes) {
+    throw new AppError("payload_too_large", `The file is larger than the limit of ${Math.round(input.maxBytes / 1024 / 1024)} MB.`);
+  }
+  const type = sniffMediaType(bytes);
+  if (!type) throw new AppError("unsupported_media_type", "This file type is not supported. Use PNG, JPEG, WebP or GIF images, Ogg, MP3, WAV or FLAC audio, or MP4 or WebM video.");
+  if (input.expectedKind && type.kind !== input.expectedKind) {
+    throw new AppError("unsupported_media_type", `Expected ${input.expectedKind === "image" ? "an image" : `an ${input.expectedKind} file`}, got ${type.mime}.`);
+  }
+  let width: number | null = null;
+  let height: number | null = null;
+  let durationSeconds: number | null = null;
+  if (type.kind === "image") {
+    try {
+      const metadata = await sharp(bytes, { limitInputPixels: maxImageSide * maxImageSide }).metadata();
+      width = metadata.width ?? null;
+      height = metadata.height ?? null;
+      // Decode fully: a truncated or corrupt body fails here rather than in a reader's browser.
+      await sharp(bytes, { limitInputPixels: maxImageSide * maxImageSide }).stats();
+    } catch {
+      throw new AppError("bad_request", "The image could not be read; the file may be damaged or too large.");
+    }
+    if (!width || !height || width > maxImageSide || height > maxImageSide) {
+      throw new AppError("bad_request", `Images may be at most ${maxImageSide} pixels on a side.`);
+    }
+  } else if (type.mime === "audio/ogg") {
+    durationSeconds = oggDurationSeconds(bytes);
+  }
+
+  const id = randomUUID();
+  const written = await writeMediaFile(input.storageDir, id, type.extension, bytes);
+  try {
+    await prisma.media.create({
+      data: {
+        id,
+        projectId: input.projectId,
+        kind: type.kind,
+        mime: type.mime,
+        size: bytes.byteLength,
+        width,
+        height,
+        durationSeconds,
+        originalName: sanitiseName(input.file.name),
+        ...written,
+      },
+    });
+  } catch (error) {
+    await removeStoredFiles(input.storageDir, [written.storageKey]);
+    throw error;
+  }
+  return { id, kind: type.kind, mime: type.mime };
+}
+
+/** Writes bytes under a generated, dated key; the key never comes from user input. */
+export async function writeMediaFile(
+  storageDir: string,
+  id: string,
+  extension: string,
+  bytes: Uint8Array,
+): Promise<{ storageKey: string; sha256: string }> {
+  const now = new Date();
+  const storageKey = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, "0")}/${id}.${extension}`;
+  const path = storagePath(storageDir, storageKey);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, bytes);
+  return { storageKey, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+/** Removes stored files and their rows for uploads whose record save failed. */
+export async function discardMedia(prisma: PrismaClient, storageDir: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await prisma.media.findMany({ where: { id: { in: ids }, recordId: null } });
+  await prisma.media.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  await removeStoredFiles(storageDir, rows.map((row) => row.storageKey));
+}
+
+export async function removeStoredFiles(storageDir: string, storageKeys: string[]): Promise<void> {
+  await Promise.all(storageKeys.map((key) => rm(storagePath(storageDir, key), { force: true })));
+}
+
+/** A media row the principal may read; missing and unreadable are the same not_found. */
+export async function getReadableMedia(prisma: PrismaClient, principal: Principal, id: string) {
+  if (!isUuid(id)) throw notFound();
+  const media = await prisma.media.findFirst({ where: { id, ...projectScopeWhere(principal) } });
+  if (!media) throw notFound();
+  return media;
+}
+
+export function sanitiseName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  const cleaned = base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "_").trim().slice(0, 200);
+  return cleaned || "upload";
+}
+
+

@@ -1,0 +1,194 @@
+import "server-only";
+import { type Principal, canEdit, canEditProject, projectScopeWhere } from "../acl";
+import type { Prisma, PrismaClient } from "../db/generated/client";
+import { AppError, type FieldErrors, notFound } from "../errors";
+import type { FieldDefinition } from "./field-definitions";
+import { getSectionBySlug } from "./sections";
+import { isUuid, recordTitle, recordYears, type RecordValues, validateRecordValues } from "./validate-record-values";
+
+export interface SaveRecordInput {
+  /** Absent to create. */
+  id?: string;
+  /** The version the editor loaded; required when updating. */
+  version?: number;
+  sectionSlug: string;
+  projectId: string;
+  values: RecordValues;
+}
+
+export const conflictMessage =
+  "Someone else saved this record after you opened it. Reload to see their changes, then apply yours again.";
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Creates or updates a record: validates every field, checks relation targets and media against
+ * what the principal may read, and in ONE transaction writes the record, its relation links,
+ * its media ownership, the indexing outbox row and an audit event. A stale version is a
+ * conflict and writes nothing.
+ */
+export async function saveRecord(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: SaveRecordInput,
+): Promise<{ id: string; version: number }> {
+  const section = await getSectionBySlug(prisma, input.sectionSlug);
+  if (input.id !== undefined && !isUuid(input.id)) throw notFound();
+  const existing = input.id
+    ? await prisma.record.findFirst({ where: { id: input.id, ...projectScopeWhere(principal) } })
+    : null;
+  if (input.id && !existing) throw notFound();
+  if (existing) {
+    if (existing.sectionId !== section.id) throw new AppError("bad_request", "A record cannot move to another section.");
+    if (!canEdit(principal, existing)) throw new AppError("forbidden", "You may read this record but not edit it.");
+    if (input.version === undefined) throw new AppError("bad_request", "The record version is missing; reload the page.");
+    if (existing.projectId !== input.projectId && !canEditProject(principal, input.projectId)) {
+      throw new AppError("bad_request", "Choose a project you may edit.", { fieldErrors: { projectId: ["Choose a project you may edit."] } });
+    }
+  } else if (!canEditProject(principal, input.projectId)) {
+    throw new AppError("bad_request", "Choose a project you may edit.", { fieldErrors: { projectId: ["Choose a project you may edit."] } });
+  }
+
+  const validated = validateRecordValues(section.fields, input.values);
+  if (!validated.ok) throw new AppError("bad_request", "Some fields need attention.", { fieldErrors: validated.fieldErrors });
+  const values = validated.values;
+  const fieldErrors = {
+    ...(await checkRelations(prisma, principal, section.fields, values)),
+    ...(await checkMedia(prisma, section.fields, values, input.projectId, existing?.id)),
+  };
+  if (Object.keys(fieldErrors).length > 0) throw new AppError("bad_request", "Some fields need attention.", { fieldErrors });
+
+  const title = recordTitle(section.fields, values);
+  const years = recordYears(section.fields, values);
+  const data = {
+    title,
+    values: values as Prisma.InputJsonValue,
+    dateFrom: years.from,
+    dateTo: years.to,
+    projectId: input.projectId,
+    updatedById: principal.userId,
+  };
+
+  return prisma.$transaction(async (tx) => {
+    let id: string;
+    let version: number;
+    if (existing) {
+      const updated = await tx.record.updateMany({
+        where: { id: existing.id, version: input.version },
+        data: { ...data, version: { increment: 1 } },
+      });
+      if (updated.count === 0) throw new AppError("conflict", conflictMessage);
+      id = existing.id;
+      version = (input.version ?? 0) + 1;
+      await tx.recordLink.deleteMany({ where: { sourceId: id } });
+    } else {
+      const created = await tx.record.create({
+        data: { ...data, sectionId: section.id, createdById: principal.userId },
+      });
+      id = created.id;
+      version = created.version;
+    }
+    await writeLinksAndMedia(tx, id, section.fields, values, input.projectId);
+    await enqueueIndexing(tx, id, existing ? "record.updated" : "record.created");
+    await tx.auditEvent.create({
+      data: {
+        actorId: principal.userId === "system" ? null : principal.userId,
+        action: existing ? "record.update" : "record.create",
+        targetType: "record",
+        targetId: id,
+        projectId: input.projectId,
+        details: { version, section: section.slug },
+      },
+    });
+    return { id, version };
+  });
+}
+
+/** The outbox row: created or reset in the same transaction as the change it indexes. */
+export async function enqueueIndexing(tx: Tx, recordId: string, reason: string): Promise<void> {
+  await tx.indexQueueItem.upsert({
+    where: { recordId },
+    create: { recordId, reason },
+    update: { reason, status: "pending", attempts: 0, availableAt: new Date(), lockedAt: null, lockedBy: null, lastError: null },
+  });
+}
+
+function relationIdsByField(fields: FieldDefinition[], values: RecordValues): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const field of fields) {
+    if (field.type !== "relation" || values[field.key] === undefined) continue;
+    const value = values[field.key];
+    result.set(field.key, Array.isArray(value) ? (value as string[]) : [value as string]);
+  }
+  return result;
+}
+
+async function checkRelations(
+  prisma: PrismaClient,
+  principal: Principal,
+  fields: FieldDefinition[],
+  values: RecordValues,
+): Promise<FieldErrors> {
+  const byField = relationIdsByField(fields, values);
+  const all = [...new Set([...byField.values()].flat())];
+  if (all.length === 0) return {};
+  const found = await prisma.record.findMany({
+    where: { id: { in: all }, ...projectScopeWhere(principal) },
+    select: { id: true, section: { select: { slug: true } } },
+  });
+  const sectionOf = new Map(found.map((row) => [row.id, row.section.slug]));
+  const errors: FieldErrors = {};
+  for (const field of fields) {
+    if (field.type !== "relation") continue;
+    for (const target of byField.get(field.key) ?? []) {
+      const targetSection = sectionOf.get(target);
+      if (targetSection === undefined) errors[field.key] = [`${field.label} refers to a record that does not exist`];
+      else if (targetSection !== field.targetSection) errors[field.key] = [`${field.label} must link to a record of ${field.targetSection}`];
+    }
+  }
+  return errors;
+}
+
+async function checkMedia(
+  prisma: PrismaClient,
+  fields: FieldDefinition[],
+  values: RecordValues,
+  projectId: string,
+  recordId: string | undefined,
+): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  const mediaFields = fields.filter((field) => field.type === "image" || field.type === "media");
+  const ids = mediaFields.map((field) => values[field.key]).filter(isUuid);
+  if (ids.length === 0) return errors;
+  const rows = await prisma.media.findMany({ where: { id: { in: ids } } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const field of mediaFields) {
+    const id = values[field.key];
+    if (!isUuid(id)) continue;
+    const media = byId.get(id);
+    const expectedKind = field.type === "image" ? "image" : field.mediaKind;
+    // Media of another project or another record is treated as absent: never re-pointed.
+    if (!media || media.projectId !== projectId || (media.recordId && media.recordId !== recordId)) {
+      errors[field.key] = [`${field.label} refers to a file that does not exist`];
+    } else if (media.kind !== expectedKind) {
+      errors[field.key] = [`${field.label} must be ${expectedKind === "image" ? "an image" : `an ${expectedKind} file`}`];
+    }
+  }
+  return errors;
+}
+
+async function writeLinksAndMedia(tx: Tx, recordId: string, fields: FieldDefinition[], values: RecordValues, projectId: string) {
+  const links = [...relationIdsByField(fields, values)].flatMap(([fieldKey, targets]) =>
+    targets.map((targetId) => ({ sourceId: recordId, fieldKey, targetId })),
+  );
+  if (links.length) await tx.recordLink.createMany({ data: links, skipDuplicates: true });
+  for (const field of fields) {
+    const id = values[field.key];
+    if ((field.type === "image" || field.type === "media") && isUuid(id)) {
+      await tx.media.updateMany({
+        where: { id, projectId },
+        data: { recordId, fieldKey: field.key, view: field.type === "image" ? field.view : null },
+      });
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import "server-only";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Readable } from "node:stream";
+import type { Principal } from "../acl";
+import type { PrismaClient } from "../db/generated/client";
+import { AppError, notFound } from "../errors";
+import { parseByteRange } from "./byte-range";
+import { getReadableMedia, storagePath } from "./media-storage";
+
+/**
+ * The HTTP response for a media file the principal may read, honouring a single Range request
+ * so players can seek. A missing row, an unreadable one and a file missing on disk all end in
+ * the same not_found.
+ */
+export async function mediaResponse(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { id: string; range: string | null; method: "GET" | "HEAD"; storageDir: string },
+): Promise<Response> {
+  const media = await getReadableMedia(prisma, principal, input.id);
+  const path = storagePath(input.storageDir, media.storageKey);
+  const size = await stat(path).then(
+    (stats) => stats.size,
+    () => {
+      throw notFound();
+    },
+  );
+  const asciiName = media.originalName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  const headers = new Headers({
+    "content-type": media.mime,
+    "accept-ranges": "bytes",
+    "cache-control": "private, max-age=3600",
+    "x-content-type-options": "nosniff",
+    "content-disposition": `inline; filename="${asciiName}"`,
+  });
+  const range = parseByteRange(input.range, size);
+  if (range === "unsatisfiable") {
+    throw new AppError("range_not_satisfiable", "The requested range is outside the file.", {
+      headers: { "content-range": `bytes */${size}` },
+    });
+  }
+  const start = range?.start ?? 0;
+  const end = range?.end ?? size - 1;
+  headers.set("content-length", String(size === 0 ? 0 : end - start + 1));
+  if (range) headers.set("content-range", `bytes ${start}-${end}/${size}`);
+  const status = range ? 206 : 200;
+  if (input.method === "HEAD" || size === 0) return new Response(null, { status, headers });
+  const stream = Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream<Uint8Array>;
+  return new Response(stream, { status, headers });
+}

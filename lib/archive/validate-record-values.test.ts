@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { FieldDefinition } from "./field-definitions";
+import { recordTitle, recordYears, validateRecordValues } from "./validate-record-values";
+
+const fields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true, maxLength: 20 },
+  { key: "born", label: "Born", type: "date" },
+  { key: "period", label: "Period", type: "daterange" },
+  { key: "metal", label: "Metal", type: "category", options: ["gold", "silver"] },
+  { key: "narrator", label: "Narrator", type: "relation", targetSection: "people" },
+  { key: "authors", label: "Authors", type: "relation", targetSection: "people", multiple: true },
+  { key: "transcript", label: "Transcript", type: "transcript" },
+];
+const id = "8f14e45f-ceea-4e7a-9f6a-2b1c3d4e5f60";
+
+describe("validateRecordValues", () => {
+  it("normalises valid values and drops blanks", () => {
+    const result = validateRecordValues(fields, {
+      title: "  Coin  ",
+      born: "1931-04",
+      period: { from: -400, to: -380, extra: 1 },
+      metal: "silver",
+      narrator: id,
+      authors: [id, id],
+      transcript: [{ speaker: " Ana ", start: 0, end: 2.5, text: " Hola " }],
+      metalNote: undefined,
+    });
+    expect(result).toEqual({
+      ok: true,
+      values: {
+        title: "Coin",
+        born: "1931-04",
+        period: { from: -400, to: -380 },
+        metal: "silver",
+        narrator: id,
+        authors: [id],
+        transcript: [{ speaker: "Ana", start: 0, end: 2.5, text: "Hola" }],
+      },
+    });
+  });
+
+  it("names each problem under its field", () => {
+    const result = validateRecordValues(fields, {
+      title: "x".repeat(21),
+      born: "31/04/1931",
+      period: { from: 10, to: 5 },
+      metal: "tin",
+      authors: "not a list",
+      transcript: [{ speaker: "A", start: 3, end: 4, text: "b" }, { speaker: "A", start: 1, end: 2, text: "c" }],
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors).toEqual({
+      title: ["Title must be at most 20 characters"],
+      born: ["Born must be a date like 1962, 1962-04 or 1962-04-18"],
+      period: ["Period from must not be after to"],
+      metal: ["Metal must be one of: gold, silver"],
+      authors: ["Authors must reference existing records"],
+      transcript: ["Transcript turn 2 starts before the turn above it"],
+    });
+  });
+
+  it("requires required fields", () => {
+    expect(validateRecordValues(fields, { title: "   " })).toEqual({ ok: false, fieldErrors: { title: ["Title is required"] } });
+  });
+
+  it("derives title and years", () => {
+    expect(recordTitle(fields, { title: "A" })).toBe("A");
+    expect(recordTitle(fields, {})).toBe("Untitled");
+    expect(recordYears(fields, { born: "1931-04-02" })).toEqual({ from: 1931, to: 1931 });
+    expect(recordYears(fields, { period: { from: -400, to: -380 } })).toEqual({ from: -400, to: -380 });
+    expect(recordYears(fields, {})).toEqual({ from: null, to: null });
+  });
+});

@@ -1,0 +1,135 @@
+import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "./field-definitions";
+import type { FieldErrors } from "../errors";
+
+/**
+ * Validates and normalises a record's field values against its section's definitions. Pure:
+ * relation targets and media ownership are checked by the save service, which has the database.
+ * Unknown keys are errors, so a typo never silently drops data.
+ */
+export type RecordValues = Record<string, unknown>;
+
+const isoDate = /^-?\d{1,4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const maxText = 2_000;
+const maxLongText = 500_000;
+const maxTurns = 5_000;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && uuid.test(value);
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
+}
+
+function validateOne(field: FieldDefinition, value: unknown): { value?: unknown; error?: string } {
+  switch (field.type) {
+    case "text": {
+      if (typeof value !== "string") return { error: "must be text" };
+      const trimmed = value.trim();
+      const limit = field.maxLength ?? maxText;
+      if (trimmed.length > limit) return { error: `must be at most ${limit} characters` };
+      return { value: trimmed };
+    }
+    case "longtext": {
+      if (typeof value !== "string") return { error: "must be text" };
+      if (value.length > maxLongText) return { error: `must be at most ${maxLongText} characters` };
+      return { value: value.replace(/\r\n/g, "\n") };
+    }
+    case "category": {
+      if (typeof value !== "string" || !field.options.includes(value)) {
+        return { error: `must be one of: ${field.options.join(", ")}` };
+      }
+      return { value };
+    }
+    case "date": {
+      if (typeof value !== "string" || !isoDate.test(value)) return { error: "must be a date like 1962, 1962-04 or 1962-04-18" };
+      return { value };
+    }
+    case "daterange": {
+      const range = value as Partial<DateRangeValue> | null;
+      if (typeof range !== "object" || range === null) return { error: "must have a from and a to year" };
+      const { from, to } = range;
+      if (!Number.isInteger(from) || !Number.isInteger(to)) return { error: "from and to must be whole years" };
+      if ((from as number) < -10_000 || (to as number) > 3_000) return { error: "years must be between -10000 and 3000" };
+      if ((from as number) > (to as number)) return { error: "from must not be after to" };
+      return { value: { from, to } };
+    }
+    case "relation": {
+      const ids = field.multiple ? value : [value];
+      if (!Array.isArray(ids) || !ids.every(isUuid)) return { error: "must reference existing records" };
+      const unique = [...new Set(ids as string[])];
+      return { value: field.multiple ? unique : unique[0] };
+    }
+    case "image":
+    case "media": {
+      if (!isUuid(value)) return { error: "must be an uploaded file" };
+      return { value };
+    }
+    case "transcript": {
+      if (!Array.isArray(value)) return { error: "must be a list of timecoded turns" };
+      if (value.length > maxTurns) return { error: `must have at most ${maxTurns} turns` };
+      const turns: TranscriptTurn[] = [];
+      for (const [index, raw] of value.entries()) {
+        const turn = raw as Partial<TranscriptTurn>;
+        const label = `turn ${index + 1}`;
+        if (typeof turn?.text !== "string" || !turn.text.trim()) return { error: `${label} has no text` };
+        if (typeof turn.start !== "number" || typeof turn.end !== "number" || !Number.isFinite(turn.start) || !Number.isFinite(turn.end)) {
+          return { error: `${label} needs a start and end time in seconds` };
+        }
+        if (turn.start < 0 || turn.end < turn.start) return { error: `${label} ends before it starts` };
+        const previous = turns.at(-1);
+        if (previous && turn.start < previous.start) return { error: `${label} starts before the turn above it` };
+        turns.push({ speaker: String(turn.speaker ?? "").trim().slice(0, 120), start: turn.start, end: turn.end, text: turn.text.trim() });
+      }
+      return { value: turns };
+    }
+  }
+}
+
+export function validateRecordValues(
+  fields: FieldDefinition[],
+  input: RecordValues,
+): { ok: true; values: RecordValues } | { ok: false; fieldErrors: FieldErrors } {
+  const fieldErrors: FieldErrors = {};
+  const values: RecordValues = {};
+  const known = new Set(fields.map((field) => field.key));
+  for (const key of Object.keys(input)) {
+    if (!known.has(key) && input[key] !== undefined) fieldErrors[key] = ["is not a field of this section"];
+  }
+  for (const field of fields) {
+    const raw = input[field.key];
+    if (isBlank(raw)) {
+      if (field.required) fieldErrors[field.key] = [`${field.label} is required`];
+      continue;
+    }
+    const result = validateOne(field, raw);
+    if (result.error) fieldErrors[field.key] = [`${field.label} ${result.error}`];
+    else if (!isBlank(result.value)) values[field.key] = result.value;
+    else if (field.required) fieldErrors[field.key] = [`${field.label} is required`];
+  }
+  return Object.keys(fieldErrors).length > 0 ? { ok: false, fieldErrors } : { ok: true, values };
+}
+
+/** The record's title: its first text field. */
+export function recordTitle(fields: FieldDefinition[], values: RecordValues): string {
+  const titleField = fields.find((field) => field.type === "text");
+  const title = titleField ? values[titleField.key] : undefined;
+  return typeof title === "string" && title ? title : "Untitled";
+}
+
+/** Years of the first date or date range field, for filtering and sorting by date. */
+export function recordYears(fields: FieldDefinition[], values: RecordValues): { from: number | null; to: number | null } {
+  for (const field of fields) {
+    const value = values[field.key];
+    if (field.type === "daterange" && value) {
+      const range = value as DateRangeValue;
+      return { from: range.from, to: range.to };
+    }
+    if (field.type === "date" && typeof value === "string") {
+      const year = Number.parseInt(value.startsWith("-") ? value.slice(0, 5) : value.slice(0, 4), 10);
+      return { from: year, to: year };
+    }
+  }
+  return { from: null, to: null };
+}

@@ -1,0 +1,100 @@
+import "server-only";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { getConfig } from "../config";
+import { getPrisma } from "../db";
+import { isAppError } from "../errors";
+import { authenticateWithPassword } from "./authenticate";
+
+class RateLimitedSignIn extends CredentialsSignin {
+  code = "rate_limited";
+}
+
+function clientAddress(request: Request | undefined): string {
+  const forwarded = request?.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return forwarded || request?.headers.get("x-real-ip") || "local";
+}
+
+function buildConfig(): NextAuthConfig {
+  const config = getConfig();
+  const providers: NextAuthConfig["providers"] = [
+    Credentials({
+      id: "credentials",
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, request) {
+        try {
+          const user = await authenticateWithPassword(
+            await getPrisma(),
+            {
+              email: String(credentials?.email ?? ""),
+              password: String(credentials?.password ?? ""),
+              address: clientAddress(request),
+            },
+            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: config.SIGN_IN_WINDOW_MINUTES },
+          );
+          return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
+        } catch (error) {
+          if (isAppError(error) && error.code === "rate_limited") throw new RateLimitedSignIn();
+          if (isAppError(error)) return null;
+          throw error;
+        }
+      },
+    }),
+  ];
+  if (config.AUTH_OIDC_ISSUER && config.AUTH_OIDC_ID && config.AUTH_OIDC_SECRET) {
+    providers.push({
+      id: "oidc",
+      name: config.AUTH_OIDC_NAME,
+      type: "oidc",
+      issuer: config.AUTH_OIDC_ISSUER,
+      clientId: config.AUTH_OIDC_ID,
+      clientSecret: config.AUTH_OIDC_SECRET,
+    });
+  }
+
+  return {
+    providers,
+    secret: config.AUTH_SECRET,
+    trustHost: true,
+    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    pages: { signIn: "/sign-in", signOut: "/sign-out", error: "/sign-in" },
+    callbacks: {
+      // OIDC sign-in is for accounts an admin created: the identity provider proves the email,
+      // Mnemo decides the role and projects.
+      async signIn({ account, profile }) {
+        if (account?.provider !== "oidc") return true;
+        const email = typeof profile?.email === "string" ? profile.email.toLowerCase() : "";
+        if (!email || profile?.email_verified === false) return false;
+        const user = await (await getPrisma()).user.findUnique({ where: { email } });
+        return Boolean(user?.active);
+      },
+      async jwt({ token, user, account, profile }) {
+        if (account?.provider === "oidc" && typeof profile?.email === "string") {
+          const prisma = await getPrisma();
+          const found = await prisma.user.findUnique({ where: { email: profile.email.toLowerCase() } });
+          if (found) {
+            token.uid = found.id;
+            token.sv = found.sessionVersion;
+            await prisma.auditEvent.create({
+              data: { actorId: found.id, action: "user.sign_in", targetType: "user", targetId: found.id, details: { method: "oidc" } },
+            });
+          }
+        } else if (user) {
+          token.uid = user.id;
+          token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        return {
+          ...session,
+          userId: typeof token.uid === "string" ? token.uid : "",
+          sessionVersion: typeof token.sv === "number" ? token.sv : -1,
+        };
+      },
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => buildConfig());

@@ -1,0 +1,69 @@
+/**
+ * The one error type services throw. Route handlers and server actions map it to a status and
+ * a message a person can act on; anything else is logged and shown as a generic failure.
+ */
+export const statusByCode = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  rate_limited: 429,
+  internal: 500,
+} as const;
+
+export type AppErrorCode = keyof typeof statusByCode;
+
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly fieldErrors?: FieldErrors;
+  readonly retryAfterSeconds?: number;
+  /** Extra response headers for HTTP callers, e.g. Content-Range on a 416. */
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: AppErrorCode,
+    message: string,
+    options: { fieldErrors?: FieldErrors; retryAfterSeconds?: number; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.fieldErrors = options.fieldErrors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return statusByCode[this.code];
+  }
+}
+
+/** The message every unreadable and every missing record gets: the two must not differ. */
+export const notFoundMessage = "Not found.";
+
+export function notFound(): AppError {
+  return new AppError("not_found", notFoundMessage);
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** A plain, serialisable description of any error, safe to send to a client. */
+export function describeError(error: unknown): {
+  code: AppErrorCode;
+  message: string;
+  fieldErrors?: FieldErrors;
+} {
+  if (isAppError(error)) {
+    return { code: error.code, message: error.message, fieldErrors: error.fieldErrors };
+  }
+  console.error("[mnemo] unexpected error", error);
+  return { code: "internal", message: "Something went wrong on the server. Please try again." };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { type Principal, systemPrincipal } from "../../lib/acl";
+import type { FieldDefinition } from "../../lib/archive/field-definitions";
+import { storeMedia } from "../../lib/archive/media-storage";
+import { saveRecord } from "../../lib/archive/save-record";
+import { hashPassword } from "../../lib/auth/passwords";
+import { loadPrincipal } from "../../lib/auth/load-principal";
+import type { PrismaClient } from "../../lib/db/generated/client";
+
+/** Factories: each call makes uniquely named data, so tests never depend on one global fixture. */
+const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+export async function createUser(
+  prisma: PrismaClient,
+  options: { role?: "admin" | "curator" | "researcher"; password?: string; email?: string } = {},
+) {
+  return prisma.user.create({
+    data: {
+      email: options.email ?? `${unique("user")}@example.test`,
+      name: unique("User"),
+      role: options.role ?? "researcher",
+      passwordHash: options.password ? await hashPassword(options.password) : null,
+    },
+  });
+}
+
+export async function createProject(prisma: PrismaClient, options: { restricted?: boolean } = {}) {
+  const slug = unique("project");
+  return prisma.project.create({ data: { slug, name: `Project ${slug}`, restricted: options.restricted ?? false } });
+}
+
+export async function addMember(prisma: PrismaClient, userId: string, projectId: string, role: "reader" | "editor" = "reader") {
+  return prisma.membership.create({ data: { userId, projectId, role } });
+}
+
+export async function principalOf(prisma: PrismaClient, userId: string): Promise<Principal> {
+  const principal = await loadPrincipal(prisma, userId, 0);
+  if (!principal) throw new Error("user has no principal");
+  return principal;
+}
+
+export const testFields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true, listed: true },
+  { key: "summary", label: "Summary", type: "longtext" },
+  { key: "kind", label: "Kind", type: "category", options: ["letter", "photograph", "interview"] },
+  { key: "period", label: "Period", type: "daterange" },
+  { key: "recordedOn", label: "Recorded on", type: "date" },
+  { key: "related", label: "Related", type: "relation", targetSection: "SELF", multiple: true },
+  { key: "photo", label: "Photo", type: "image", view: "front" },
+  { key: "recording", label: "Recording", type: "media", mediaKind: "audio" },
+  { key: "transcript", label: "Transcript", type: "transcript", mediaField: "recording" },
+];
+
+export async function createSection(prisma: PrismaClient, fields: FieldDefinition[] = testFields) {
+  const slug = unique("section");
+  const resolved = fields.map((field) =>
+    field.type === "relation" && field.targetSection === "SELF" ? { ...field, targetSection: slug } : field,
+  );
+  return prisma.section.create({ data: { slug, name: `Section ${slug}`, fields: resolved } });
+}
+
+export async function createRecord(
+  prisma: PrismaClient,
+  section: { slug: string },
+  projectId: string,
+  values: Record<string, unknown> = {},
+  principal: Principal = systemPrincipal,
+) {
+  const saved = await saveRecord(prisma, principal, {
+    sectionSlug: section.slug,
+    projectId,
+    values: { title: unique("Record"), ...values },
+  });
+  return prisma.record.findUniqueOrThrow({ where: { id: saved.id } });
+}
+
+export function temporaryStorageDir(): string {
+  return mkdtempSync(join(tmpdir(), "mnemo-media-"));
+}
+
+export async function pngBytes(width = 32, height = 24): Promise<Uint8Array> {
+  return new Uint8Array(
+    await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 90, b: 60 } } }).png().toBuffer(),
+  );
+}
+
+export async function storeTestImage(prisma: PrismaClient, projectId: string, storageDir: string) {
+  return storeMedia(prisma, systemPrincipal, {
+    projectId,
+    file: { name: "photo.png", bytes: await pngBytes() },
+    expectedKind: "image",
+    storageDir,
+    maxBytes: 10 * 1024 * 1024,
+  });
+}
