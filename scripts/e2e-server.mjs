@@ -1,0 +1,29 @@
+// The server Playwright tests run against: a fresh embedded database in .test-data/e2e seeded
+// with the small demo archive, the production build, `next start` on the given port.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+
+const port = process.argv[2] ?? "3100";
+const dataDir = ".test-data/e2e";
+rmSync(dataDir, { recursive: true, force: true });
+const env = {
+  ...process.env,
+  MNEMO_DATA_DIR: dataDir,
+  MNEMO_DEMO_SIZE: "small",
+  AUTH_SECRET: randomBytes(32).toString("base64url"),
+  // Low enough that the rate-limit test needs few attempts.
+  SIGN_IN_MAX_FAILURES: "5",
+};
+delete env.DATABASE_URL;
+
+function run(command, args) {
+  const result = spawnSync(command, args, { stdio: "inherit", env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"]);
+if (!process.env.E2E_SKIP_BUILD) run("npx", ["next", "build"]);
+const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", port], { stdio: "inherit", env });
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));
