@@ -31,7 +31,7 @@ export async function saveRecord(
   prisma: PrismaClient,
   principal: Principal,
   input: SaveRecordInput,
-): Promise<{ id: string; version: number }> {
+): Promise<{ id: string; version: number; removedStorageKeys: string[] }> {
   const section = await getSectionBySlug(prisma, input.sectionSlug);
   if (input.id !== undefined && !isUuid(input.id)) throw notFound();
   const existing = input.id
@@ -56,6 +56,9 @@ export async function saveRecord(
     ...(await checkRelations(prisma, principal, section.fields, values)),
     ...(await checkMedia(prisma, section.fields, values, input.projectId, existing?.id)),
   };
+  // An editor cannot see, and so cannot remove, links to records outside their projects: those
+  // are carried over from the saved version untouched.
+  if (existing) await keepHiddenRelations(prisma, principal, section.fields, existing.values as RecordValues, values);
   if (Object.keys(fieldErrors).length > 0) throw new AppError("bad_request", "Some fields need attention.", { fieldErrors });
 
   const title = recordTitle(section.fields, values);
@@ -89,6 +92,14 @@ export async function saveRecord(
       version = created.version;
     }
     await writeLinksAndMedia(tx, id, section.fields, values, input.projectId);
+    // Files the record no longer references (replaced or removed) go with this save; the
+    // caller deletes them from storage once the transaction has committed.
+    const referenced = mediaIds(section.fields, values);
+    const orphaned = await tx.media.findMany({
+      where: { recordId: id, id: { notIn: referenced } },
+      select: { id: true, storageKey: true },
+    });
+    await tx.media.deleteMany({ where: { id: { in: orphaned.map((item) => item.id) } } });
     await enqueueIndexing(tx, id, existing ? "record.updated" : "record.created");
     await tx.auditEvent.create({
       data: {
@@ -100,7 +111,7 @@ export async function saveRecord(
         details: { version, section: section.slug },
       },
     });
-    return { id, version };
+    return { id, version, removedStorageKeys: orphaned.map((item) => item.storageKey) };
   });
 }
 
@@ -121,6 +132,42 @@ function relationIdsByField(fields: FieldDefinition[], values: RecordValues): Ma
     result.set(field.key, Array.isArray(value) ? (value as string[]) : [value as string]);
   }
   return result;
+}
+
+function mediaIds(fields: FieldDefinition[], values: RecordValues): string[] {
+  return fields
+    .filter((field) => field.type === "image" || field.type === "media")
+    .map((field) => values[field.key])
+    .filter(isUuid);
+}
+
+async function keepHiddenRelations(
+  prisma: PrismaClient,
+  principal: Principal,
+  fields: FieldDefinition[],
+  saved: RecordValues,
+  values: RecordValues,
+): Promise<void> {
+  const savedByField = relationIdsByField(fields, saved);
+  const all = [...new Set([...savedByField.values()].flat())];
+  if (all.length === 0) return;
+  const [readableRows, existingRows] = await Promise.all([
+    prisma.record.findMany({ where: { id: { in: all }, ...projectScopeWhere(principal) }, select: { id: true } }),
+    prisma.record.findMany({ where: { id: { in: all } }, select: { id: true } }),
+  ]);
+  const readable = new Set(readableRows.map((row) => row.id));
+  const hiddenIds = new Set(existingRows.map((row) => row.id).filter((id) => !readable.has(id)));
+  for (const field of fields) {
+    if (field.type !== "relation") continue;
+    const hidden = (savedByField.get(field.key) ?? []).filter((id) => hiddenIds.has(id));
+    if (hidden.length === 0) continue;
+    if (field.multiple) {
+      const current = (values[field.key] as string[] | undefined) ?? [];
+      values[field.key] = [...new Set([...current, ...hidden])];
+    } else if (values[field.key] === undefined) {
+      values[field.key] = hidden[0];
+    }
+  }
 }
 
 async function checkRelations(
@@ -167,8 +214,10 @@ async function checkMedia(
     if (!isUuid(id)) continue;
     const media = byId.get(id);
     const expectedKind = field.type === "image" ? "image" : field.mediaKind;
-    // Media of another project or another record is treated as absent: never re-pointed.
-    if (!media || media.projectId !== projectId || (media.recordId && media.recordId !== recordId)) {
+    // Media of another record, or an unattached upload of another project, is treated as
+    // absent: never re-pointed. The record's own files follow it to a new project.
+    const ownedByThisRecord = Boolean(media?.recordId && media.recordId === recordId);
+    if (!media || (!ownedByThisRecord && (media.recordId || media.projectId !== projectId))) {
       errors[field.key] = [`${field.label} refers to a file that does not exist`];
     } else if (media.kind !== expectedKind) {
       errors[field.key] = [`${field.label} must be ${expectedKind === "image" ? "an image" : `an ${expectedKind} file`}`];
@@ -186,8 +235,8 @@ async function writeLinksAndMedia(tx: Tx, recordId: string, fields: FieldDefinit
     const id = values[field.key];
     if ((field.type === "image" || field.type === "media") && isUuid(id)) {
       await tx.media.updateMany({
-        where: { id, projectId },
-        data: { recordId, fieldKey: field.key, view: field.type === "image" ? field.view : null },
+        where: { id, OR: [{ recordId }, { recordId: null, projectId }] },
+        data: { recordId, projectId, fieldKey: field.key, view: field.type === "image" ? field.view : null },
       });
     }
   }

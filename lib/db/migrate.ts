@@ -32,11 +32,11 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 const advisoryLockKey = 72_616_001;
 
 export async function listMigrations(migrationsDir = defaultMigrationsDir) {
-  const entries = await readdir(migrationsDir, { withFileTypes: true });
+  const entries = await readdir(/*turbopackIgnore: true*/ migrationsDir, { withFileTypes: true });
   const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   return Promise.all(
     names.map(async (name) => {
-      const sql = await readFile(join(migrationsDir, name, "migration.sql"), "utf8");
+      const sql = await readFile(/*turbopackIgnore: true*/ join(migrationsDir, name, "migration.sql"), "utf8");
       return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
     }),
   );

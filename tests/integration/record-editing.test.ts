@@ -168,3 +168,31 @@ describe(`record editing (${testDatabaseMode()})`, () => {
     expect(outside.headers?.["content-range"]).toBe(`bytes */${bytes.length}`);
   });
 });
+
+describe(`record editing keeps what the editor cannot see (${testDatabaseMode()})`, () => {
+  it("carries links to unreadable records over a save instead of dropping them", async () => {
+    const hiddenProject = await createProject(db.prisma, { restricted: true });
+    const hidden = await createRecord(db.prisma, section, hiddenProject.id, { title: "Hidden target" });
+    const visible = await createRecord(db.prisma, section, projectId, { title: "Visible target" });
+    const source = await createRecord(db.prisma, section, projectId, { title: "Source", related: [hidden.id, visible.id] });
+    // The curator's form only knows the visible target; they remove it.
+    await saveRecord(db.prisma, curator, { id: source.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "Source" } });
+    const saved = await db.prisma.record.findUniqueOrThrow({ where: { id: source.id } });
+    expect((saved.values as { related?: string[] }).related).toEqual([hidden.id]);
+    expect((await db.prisma.recordLink.findMany({ where: { sourceId: source.id } })).map((link) => link.targetId)).toEqual([hidden.id]);
+  });
+
+  it("removes a replaced file's row and reports its key for deletion, and moves files with the record", async () => {
+    const first = await storeMedia(db.prisma, curator, { projectId, file: { name: "a.png", bytes: await pngBytes() }, expectedKind: "image", storageDir, maxBytes: 1e6 });
+    const created = await saveRecord(db.prisma, curator, { sectionSlug: section.slug, projectId, values: { title: "Photo", photo: first.id } });
+    const firstKey = (await db.prisma.media.findUniqueOrThrow({ where: { id: first.id } })).storageKey;
+    const second = await storeMedia(db.prisma, curator, { projectId, file: { name: "b.png", bytes: await pngBytes(40, 40) }, expectedKind: "image", storageDir, maxBytes: 1e6 });
+    const replaced = await saveRecord(db.prisma, curator, { id: created.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "Photo", photo: second.id } });
+    expect(replaced.removedStorageKeys).toEqual([firstKey]);
+    expect(await db.prisma.media.findUnique({ where: { id: first.id } })).toBeNull();
+
+    const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+    await saveRecord(db.prisma, admin, { id: created.id, version: 2, sectionSlug: section.slug, projectId: otherProjectId, values: { title: "Photo", photo: second.id } });
+    expect(await db.prisma.media.findUniqueOrThrow({ where: { id: second.id } })).toMatchObject({ projectId: otherProjectId, recordId: created.id });
+  });
+});

@@ -1,0 +1,127 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { type Principal, canEdit } from "@/lib/acl";
+import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
+import { requirePrincipal } from "@/lib/auth/get-principal";
+import { getDatabase } from "@/lib/db";
+import { isAppError } from "@/lib/errors";
+import { formatDateTime } from "@/components/format";
+import { LockIcon } from "@/components/lock-icon";
+import { RecordFields } from "@/components/record-fields";
+import { RecordActionsClient } from "./record-actions-client";
+
+type PageProps = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Query>;
+};
+
+type Query = Record<string, string | string[] | undefined>;
+
+/**
+ * The principal and the record, once per request (metadata and page share it); a missing and an
+ * unreadable record both end in the same not-found page.
+ */
+const loadRecord = cache(async (id: string, returnTo: string): Promise<{ principal: Principal; record: RecordDetail }> => {
+  const principal = await requirePrincipal(returnTo);
+  const { prisma } = await getDatabase();
+  try {
+    return { principal, record: await getRecord(prisma, principal, id) };
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") notFound();
+    throw error;
+  }
+});
+
+function returnPath(id: string, query: Query): string {
+  const path = `/records/${encodeURIComponent(id)}`;
+  return typeof query.t === "string" ? `${path}?t=${encodeURIComponent(query.t)}` : path;
+}
+
+export async function generateMetadata({ params, searchParams }: PageProps): Promise<Metadata> {
+  const { id } = await params;
+  const { record } = await loadRecord(id, returnPath(id, await searchParams));
+  return { title: record.title };
+}
+
+/** ?t=<seconds> opens the main player at that moment (citations link here). */
+function startSeconds(value: string | string[] | undefined): number | undefined {
+  const seconds = typeof value === "string" ? Number(value) : Number.NaN;
+  return Number.isFinite(seconds) && seconds >= 0 && seconds < 10 * 24 * 3600 ? seconds : undefined;
+}
+
+export default async function RecordPage({ params, searchParams }: PageProps) {
+  const { id } = await params;
+  const query = await searchParams;
+  const { principal, record } = await loadRecord(id, returnPath(id, query));
+  const editable = canEdit(principal, { projectId: record.project.id });
+
+  return (
+    <article>
+      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
+        <Link href="/records" className="link">
+          Records
+        </Link>
+        <span aria-hidden="true"> / </span>
+        <Link href={`/records?section=${encodeURIComponent(record.section.slug)}`} className="link">
+          {record.section.name}
+        </Link>
+      </nav>
+      <div className="mt-2 flex flex-wrap items-start justify-between gap-4">
+        <h1 className="text-3xl font-semibold">{record.title}</h1>
+        {editable && <RecordActionsClient id={record.id} title={record.title} version={record.version} />}
+      </div>
+
+      <div className="mt-8 grid grid-cols-1 gap-10 lg:grid-cols-[1fr_16rem]">
+        <RecordFields record={record} startAt={startSeconds(query.t)} />
+
+        <aside className="space-y-6 text-sm">
+          <dl className="space-y-3 rounded-lg border border-stone-200 bg-white p-4">
+            <div>
+              <dt className="text-stone-500">Project</dt>
+              <dd className="flex items-center gap-1 font-medium">
+                {record.project.name}
+                {record.project.restricted && <LockIcon label="Restricted project" />}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-stone-500">Section</dt>
+              <dd className="font-medium">{record.section.name}</dd>
+            </div>
+            <div>
+              <dt className="text-stone-500">Version</dt>
+              <dd className="font-medium">{record.version}</dd>
+            </div>
+            <div>
+              <dt className="text-stone-500">Last updated</dt>
+              <dd className="font-medium">
+                <time dateTime={record.updatedAt.toISOString()}>{formatDateTime(record.updatedAt)}</time>
+              </dd>
+            </div>
+          </dl>
+
+          {record.backlinks.length > 0 && (
+            <section aria-labelledby="backlinks-heading">
+              <h2 id="backlinks-heading" className="text-base font-semibold">
+                Linked from
+              </h2>
+              <ul className="mt-2 space-y-2">
+                {record.backlinks.map((link) => (
+                  <li key={`${link.id}-${link.fieldLabel}`}>
+                    <Link href={`/records/${link.id}`} className="link">
+                      {link.title}
+                    </Link>
+                    <div className="text-xs text-stone-500">
+                      {link.sectionName} · {link.fieldLabel}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </aside>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,33 @@
+"use client";
+
+import { useActionState } from "react";
+import { signInWithPassword } from "./actions";
+
+export function SignInClient({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
+  const [state, formAction, pending] = useActionState(signInWithPassword, { error: initialError });
+  return (
+    <form action={formAction} className="space-y-4">
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      {state.error && (
+        <p role="alert" className="notice-error">
+          {state.error}
+        </p>
+      )}
+      <div>
+        <label htmlFor="email" className="field-label">
+          Email
+        </label>
+        <input id="email" name="email" type="email" autoComplete="username" required defaultValue={state.email} className="field-input" />
+      </div>
+      <div>
+        <label htmlFor="password" className="field-label">
+          Password
+        </label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required className="field-input" />
+      </div>
+      <button type="submit" className="btn btn-primary w-full" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,129 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { TranscriptTurn } from "@/lib/archive/field-definitions";
+import { formatTimecode } from "./format";
+
+interface MediaPlayerProps {
+  src: string;
+  kind: "audio" | "video";
+  /** Accessible name of the player, e.g. "Recording of The last harvest". */
+  label: string;
+  /** The page's main player: e2e reads it by data-testid="player", ?t= seeks it. */
+  primary?: boolean;
+  /** Seconds to open at (from ?t=); playback starts there if the browser allows it. */
+  startAt?: number;
+  transcript?: { label: string; turns: TranscriptTurn[] };
+}
+
+/** The turn playing at `time`: the last one that has started, if it has not ended long ago. */
+function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
+  let found = -1;
+  for (const [index, turn] of turns.entries()) {
+    if (turn.start > time) break;
+    found = index;
+  }
+  const turn = turns[found];
+  // In a pause between turns the previous one stays lit, but not after a long silence.
+  return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
+}
+
+export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript }: MediaPlayerProps) {
+  const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const [activeIndex, setActiveIndex] = useState(-1);
+  const turns = transcript?.turns;
+
+  // Open at ?t=: once metadata is known the position can be set; play() may be refused by the
+  // browser's autoplay policy, which leaves the player paused at the right moment.
+  useEffect(() => {
+    const player = playerRef.current;
+    if (!player || startAt === undefined) return;
+    const seek = () => {
+      player.currentTime = startAt;
+      player.play().catch(() => undefined);
+    };
+    if (player.readyState >= HTMLMediaElement.HAVE_METADATA) {
+      seek();
+      return;
+    }
+    player.addEventListener("loadedmetadata", seek, { once: true });
+    return () => player.removeEventListener("loadedmetadata", seek);
+  }, [startAt]);
+
+  useEffect(() => {
+    const player = playerRef.current;
+    if (!player || !turns?.length) return;
+    const update = () => setActiveIndex(activeTurnIndex(turns, player.currentTime));
+    update();
+    player.addEventListener("timeupdate", update);
+    player.addEventListener("seeked", update);
+    return () => {
+      player.removeEventListener("timeupdate", update);
+      player.removeEventListener("seeked", update);
+    };
+  }, [turns]);
+
+  // Keep the playing turn in view inside the transcript's own scroll box, without moving the
+  // page, and only while playing, so reading ahead during a pause is not interrupted.
+  useEffect(() => {
+    const player = playerRef.current;
+    const list = listRef.current;
+    const item = list?.querySelector<HTMLElement>(`[data-turn="${activeIndex}"]`);
+    if (!player || !list || !item || player.paused) return;
+    const itemTop = item.offsetTop; // the list is the positioned parent
+    if (itemTop >= list.scrollTop && itemTop + item.offsetHeight <= list.scrollTop + list.clientHeight) return;
+    const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    list.scrollTo({ top: Math.max(0, itemTop - list.clientHeight / 3), behavior: reduceMotion ? "auto" : "smooth" });
+  }, [activeIndex]);
+
+  const playFrom = (seconds: number) => {
+    const player = playerRef.current;
+    if (!player) return;
+    player.currentTime = seconds;
+    player.play().catch(() => undefined);
+  };
+
+  const Player = kind === "video" ? "video" : "audio";
+  return (
+    <div className="space-y-3">
+      <Player
+        ref={playerRef}
+        controls
+        preload="metadata"
+        src={src}
+        aria-label={label}
+        data-testid={primary ? "player" : undefined}
+        className={kind === "video" ? "w-full rounded-md bg-black" : "w-full"}
+      />
+      {transcript && turns && turns.length > 0 && (
+        <section aria-label={transcript.label}>
+          <ol ref={listRef} className="relative max-h-[28rem] space-y-1 overflow-y-auto rounded-md border border-stone-200 bg-white p-2">
+            {turns.map((turn, index) => {
+              const active = index === activeIndex;
+              return (
+                <li key={`${turn.start}-${index}`} data-turn={index}>
+                  <button
+                    type="button"
+                    onClick={() => playFrom(turn.start)}
+                    aria-current={active ? "true" : undefined}
+                    className={`grid w-full grid-cols-[4.5rem_1fr] gap-x-3 rounded-md px-2 py-1.5 text-left text-sm ${
+                      active ? "bg-accent-50 ring-1 ring-accent-200" : "hover:bg-stone-100"
+                    }`}
+                  >
+                    <span className="font-mono text-xs leading-6 text-accent-800">{formatTimecode(turn.start)}</span>
+                    <span>
+                      {turn.speaker && <span className="font-semibold text-stone-900">{turn.speaker}: </span>}
+                      <span className="text-stone-700">{turn.text}</span>
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+          <p className="field-hint">Select a turn to play the recording from there.</p>
+        </section>
+      )}
+    </div>
+  );
+}

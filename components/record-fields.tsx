@@ -1,0 +1,246 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "@/lib/archive/field-definitions";
+import type { RecordDetail } from "@/lib/archive/get-record";
+import { formatDateValue, formatTimecode, formatYearRange } from "./format";
+import { LongText } from "./long-text";
+import { MediaPlayerClient } from "./media-player-client";
+
+type ShortField = Extract<FieldDefinition, { type: "text" | "category" | "date" | "daterange" | "relation" }>;
+type ImageField = Extract<FieldDefinition, { type: "image" }>;
+type MediaField = Extract<FieldDefinition, { type: "media" }>;
+type TranscriptField = Extract<FieldDefinition, { type: "transcript" }>;
+
+type Item =
+  | { kind: "short"; entries: { field: ShortField; content: ReactNode }[] }
+  | { kind: "images"; fields: { field: ImageField; mediaId: string }[] }
+  | { kind: "longtext"; field: FieldDefinition; text: string }
+  | { kind: "player"; media?: { field: MediaField; mediaId: string }; transcript?: { field: TranscriptField; turns: TranscriptTurn[] } };
+
+function isTurnList(value: unknown): value is TranscriptTurn[] {
+  return Array.isArray(value) && value.length > 0;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function shortContent(field: ShortField, value: unknown, record: RecordDetail): ReactNode {
+  switch (field.type) {
+    case "text": {
+      if (typeof value !== "string" || !value) return null;
+      return /^https?:\/\/\S+$/.test(value) ? (
+        <a href={value} className="link break-all" rel="noopener noreferrer" target="_blank">
+          {value}
+        </a>
+      ) : (
+        value
+      );
+    }
+    case "category":
+      return typeof value === "string" && value ? (
+        <span className="inline-block rounded-full border border-accent-200 bg-accent-50 px-2.5 py-0.5 text-xs font-medium text-accent-900">{value}</span>
+      ) : null;
+    case "date":
+      return typeof value === "string" && value ? formatDateValue(value) : null;
+    case "daterange": {
+      const range = value as Partial<DateRangeValue> | undefined;
+      return range && typeof range.from === "number" && typeof range.to === "number" ? formatYearRange(range.from, range.to) : null;
+    }
+    case "relation": {
+      // Only targets the reader may see are in `relations`; the others are simply not shown.
+      const ids = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === "string");
+      const targets = ids.map((id) => record.relations[id]).filter((target) => target !== undefined);
+      if (targets.length === 0) return null;
+      return (
+        <ul className="space-y-0.5">
+          {targets.map((target) => (
+            <li key={target.id}>
+              <Link href={`/records/${target.id}`} className="link">
+                {target.title}
+              </Link>
+              <span className="text-xs text-stone-500"> · {target.sectionName}</span>
+            </li>
+          ))}
+        </ul>
+      );
+    }
+  }
+}
+
+/** Groups the record's fields, in definition order, into what the page renders. */
+function layoutItems(record: RecordDetail): Item[] {
+  const { fields } = record.section;
+  const { values, media } = record;
+  const mediaIdOf = (field: FieldDefinition) => {
+    const id = values[field.key];
+    return typeof id === "string" && media[id] ? id : undefined;
+  };
+
+  // A transcript is shown beside the player of its media field (or the section's first).
+  const pairOfTranscript = new Map<string, string>();
+  const pairOfMedia = new Map<string, string>();
+  for (const field of fields) {
+    if (field.type !== "transcript" || !isTurnList(values[field.key])) continue;
+    const mediaField = fields.find((candidate) => candidate.type === "media" && (field.mediaField ? candidate.key === field.mediaField : true));
+    if (mediaField && mediaIdOf(mediaField) && !pairOfMedia.has(mediaField.key)) {
+      pairOfTranscript.set(field.key, mediaField.key);
+      pairOfMedia.set(mediaField.key, field.key);
+    }
+  }
+
+  const items: Item[] = [];
+  // The title field is the page's heading already.
+  const titleField = fields.find((field) => field.type === "text");
+  const done = new Set<string>(titleField && values[titleField.key] === record.title ? [titleField.key] : []);
+  const byKey = new Map(fields.map((field) => [field.key, field]));
+  for (const field of fields) {
+    if (done.has(field.key)) continue;
+    done.add(field.key);
+    const value = values[field.key];
+    const last = items.at(-1);
+    switch (field.type) {
+      case "text":
+      case "category":
+      case "date":
+      case "daterange":
+      case "relation": {
+        const content = shortContent(field, value, record);
+        if (content === null) break;
+        if (last?.kind === "short") last.entries.push({ field, content });
+        else items.push({ kind: "short", entries: [{ field, content }] });
+        break;
+      }
+      case "image": {
+        const mediaId = mediaIdOf(field);
+        if (!mediaId) break;
+        if (last?.kind === "images") last.fields.push({ field, mediaId });
+        else items.push({ kind: "images", fields: [{ field, mediaId }] });
+        break;
+      }
+      case "longtext":
+        if (typeof value === "string" && value.trim()) items.push({ kind: "longtext", field, text: value });
+        break;
+      case "media":
+      case "transcript": {
+        const mediaField = (field.type === "media" ? field : byKey.get(pairOfTranscript.get(field.key) ?? "")) as MediaField | undefined;
+        const transcriptField = (field.type === "transcript" ? field : byKey.get(pairOfMedia.get(field.key) ?? "")) as TranscriptField | undefined;
+        const mediaId = mediaField ? mediaIdOf(mediaField) : undefined;
+        const turns = transcriptField ? values[transcriptField.key] : undefined;
+        if (mediaField) done.add(mediaField.key);
+        if (transcriptField) done.add(transcriptField.key);
+        if (!mediaId && !isTurnList(turns)) break;
+        items.push({
+          kind: "player",
+          media: mediaField && mediaId ? { field: mediaField, mediaId } : undefined,
+          transcript: transcriptField && isTurnList(turns) ? { field: transcriptField, turns } : undefined,
+        });
+        break;
+      }
+    }
+  }
+  return items;
+}
+
+/** Every field of a record, rendered by type in the section's order. */
+export function RecordFields({ record, startAt }: { record: RecordDetail; startAt?: number }) {
+  const items = layoutItems(record);
+  if (items.length === 0) return <p className="text-sm text-stone-600">This record has no values yet.</p>;
+  const pageIds = new Set<number>();
+  // The first player with a transcript is the page's main player (citations open its moments);
+  // without one, the first player.
+  const players = items.filter((item) => item.kind === "player" && item.media);
+  const primary = players.find((item) => item.kind === "player" && item.transcript) ?? players[0];
+
+  return (
+    <div className="space-y-8">
+      {items.map((item, index) => {
+        switch (item.kind) {
+          case "short":
+            return (
+              <dl key={index} className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[11rem_1fr]">
+                {item.entries.map(({ field, content }) => (
+                  <div key={field.key} className="contents">
+                    <dt className="text-sm font-medium text-stone-500">{field.label}</dt>
+                    <dd className="text-stone-900">{content}</dd>
+                  </div>
+                ))}
+              </dl>
+            );
+          case "images":
+            return (
+              <div key={index} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+                {item.fields.map(({ field, mediaId }) => {
+                  const summary = record.media[mediaId];
+                  return (
+                    <figure key={field.key} className="rounded-lg border border-stone-200 bg-white p-3">
+                      {/* Authenticated, access-checked media: not for the public image optimiser. */}
+                      {/* eslint-disable-next-line @next/next/no-img-element */}
+                      <img
+                        src={`/api/media/${mediaId}`}
+                        alt={`${record.title} — ${field.view}`}
+                        loading="lazy"
+                        width={summary?.width ?? undefined}
+                        height={summary?.height ?? undefined}
+                        className="mx-auto h-auto max-h-96 w-auto max-w-full rounded"
+                      />
+                      <figcaption className="mt-2 text-center text-sm text-stone-600">{capitalise(field.view)}</figcaption>
+                    </figure>
+                  );
+                })}
+              </div>
+            );
+          case "longtext":
+            return (
+              <section key={index} aria-labelledby={`field-${item.field.key}`}>
+                <h2 id={`field-${item.field.key}`} className="text-lg font-semibold">
+                  {item.field.label}
+                </h2>
+                <LongText text={item.text} pageIds={pageIds} />
+              </section>
+            );
+          case "player": {
+            const heading = item.media?.field.label ?? item.transcript?.field.label ?? "";
+            const headingId = `field-${item.media?.field.key ?? item.transcript?.field.key}`;
+            return (
+              <section key={index} aria-labelledby={headingId}>
+                <h2 id={headingId} className="mb-3 text-lg font-semibold">
+                  {heading}
+                  {item.media && item.transcript && <span className="ml-2 text-sm font-normal text-stone-500">with {item.transcript.field.label.toLowerCase()}</span>}
+                </h2>
+                {item.media ? (
+                  <MediaPlayerClient
+                    src={`/api/media/${item.media.mediaId}`}
+                    kind={item.media.field.mediaKind}
+                    label={`${item.media.field.label}: ${record.title}`}
+                    primary={item === primary}
+                    startAt={item === primary ? startAt : undefined}
+                    transcript={item.transcript ? { label: item.transcript.field.label, turns: item.transcript.turns } : undefined}
+                  />
+                ) : (
+                  item.transcript && <StaticTranscript turns={item.transcript.turns} />
+                )}
+              </section>
+            );
+          }
+        }
+      })}
+    </div>
+  );
+}
+
+function StaticTranscript({ turns }: { turns: TranscriptTurn[] }) {
+  return (
+    <ol className="space-y-2 text-sm">
+      {turns.map((turn, index) => (
+        <li key={index} className="grid grid-cols-[4.5rem_1fr] gap-x-3">
+          <span className="font-mono text-xs leading-6 text-stone-500">{formatTimecode(turn.start)}</span>
+          <span>
+            {turn.speaker && <span className="font-semibold">{turn.speaker}: </span>}
+            {turn.text}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

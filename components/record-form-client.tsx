@@ -1,0 +1,345 @@
+"use client";
+
+import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
+import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "@/lib/archive/field-definitions";
+import type { MediaSummary } from "@/lib/archive/get-record";
+import type { ProjectSummary } from "@/lib/archive/list-projects";
+import type { RelationTarget } from "@/lib/archive/list-relation-targets";
+import { formatBytes } from "./format";
+import { type RecordFormState, recordInputName } from "./record-form-data";
+import { serializeTranscript, transcriptLineFormat } from "./transcript-text";
+
+export interface RecordFormProps {
+  action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
+  section: { slug: string; name: string; fields: FieldDefinition[] };
+  /** Absent when creating. */
+  record?: { id: string; version: number; projectId: string; values: Record<string, unknown>; media: Record<string, MediaSummary> };
+  /** Projects the principal may edit. */
+  projects: ProjectSummary[];
+  /** Readable records of each relation field's target section, by field key. */
+  relationOptions: Record<string, RelationTarget[]>;
+  maxUploadBytes: number;
+  cancelHref: string;
+}
+
+const inputId = (key: string) => `field-${key}`;
+
+/** The record editor, for new records and edits alike. */
+export function RecordFormClient({ action, section, record, projects, relationOptions, maxUploadBytes, cancelHref }: RecordFormProps) {
+  const [state, formAction, pending] = useActionState(action, null);
+  const [, startTransition] = useTransition();
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const fieldErrors = state?.status === "error" ? (state.fieldErrors ?? {}) : {};
+
+  useEffect(() => {
+    if (state?.status === "error") summaryRef.current?.focus();
+  }, [state]);
+
+  // Submitted by hand rather than through <form action>, which would reset every input after
+  // an error: a conflict or a field error must keep what the person typed.
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formData = new FormData(event.currentTarget);
+    startTransition(() => formAction(formData));
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-6">
+      <input type="hidden" name="section" value={section.slug} />
+      {record && <input type="hidden" name="id" value={record.id} />}
+      {record && <input type="hidden" name="version" value={record.version} />}
+
+      {state?.status === "error" && (
+        <div ref={summaryRef} tabIndex={-1} role="alert" className="notice-error">
+          <p className="font-medium">{state.message}</p>
+          {state.code === "conflict" && record && (
+            <p className="mt-1">
+              Your changes are still in the form below.{" "}
+              <a href={`/records/${record.id}/edit`} className="font-medium underline">
+                Reload
+              </a>{" "}
+              to start again from the saved version.
+            </p>
+          )}
+          {Object.keys(fieldErrors).length > 0 && (
+            <ul className="mt-2 list-disc space-y-0.5 pl-5">
+              {Object.entries(fieldErrors).map(([key, messages]) => (
+                <li key={key}>
+                  {/* Field messages already name their field; the link jumps to it. */}
+                  <a href={`#${inputId(key)}`} className="underline">
+                    {messages.join(" ")}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+
+      <div>
+        <label htmlFor={inputId("projectId")} className="field-label">
+          Project
+        </label>
+        <select
+          id={inputId("projectId")}
+          name="projectId"
+          required
+          defaultValue={record?.projectId ?? (projects.length === 1 ? projects[0]?.id : "")}
+          aria-invalid={fieldErrors.projectId ? true : undefined}
+          aria-describedby={fieldErrors.projectId ? `${inputId("projectId")}-error` : undefined}
+          className="field-input max-w-md"
+        >
+          {projects.length !== 1 && <option value="">Choose a project…</option>}
+          {projects.map((project) => (
+            <option key={project.id} value={project.id}>
+              {project.name}
+              {project.restricted ? " (restricted)" : ""}
+            </option>
+          ))}
+        </select>
+        <FieldErrorText id={`${inputId("projectId")}-error`} messages={fieldErrors.projectId} />
+      </div>
+
+      {section.fields.map((field) => (
+        <FieldInput
+          key={field.key}
+          field={field}
+          value={record?.values[field.key]}
+          media={record?.media}
+          options={relationOptions[field.key] ?? []}
+          errors={fieldErrors[field.key]}
+          maxUploadBytes={maxUploadBytes}
+        />
+      ))}
+
+      <div className="flex items-center gap-3 border-t border-stone-200 pt-6">
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? "Saving…" : record ? "Save changes" : "Create record"}
+        </button>
+        <a href={cancelHref} className="link text-sm">
+          Cancel
+        </a>
+      </div>
+    </form>
+  );
+}
+
+function FieldErrorText({ id, messages }: { id: string; messages?: string[] }) {
+  if (!messages?.length) return null;
+  return (
+    <p id={id} className="field-error">
+      {messages.join(" ")}
+    </p>
+  );
+}
+
+interface FieldInputProps {
+  field: FieldDefinition;
+  value: unknown;
+  media?: Record<string, MediaSummary>;
+  options: RelationTarget[];
+  errors?: string[];
+  maxUploadBytes: number;
+}
+
+function FieldInput({ field, value, media, options, errors, maxUploadBytes }: FieldInputProps) {
+  const id = inputId(field.key);
+  const name = recordInputName.value(field.key);
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const invalid = errors?.length ? true : undefined;
+  const describedBy = (hint: boolean) => [hint ? hintId : null, invalid ? errorId : null].filter(Boolean).join(" ") || undefined;
+  const label = (
+    <label htmlFor={id} className="field-label">
+      {field.label}
+      {field.required && <span className="text-red-700"> *</span>}
+    </label>
+  );
+  const hint = (text: string) => (
+    <p id={hintId} className="field-hint">
+      {text}
+    </p>
+  );
+  const error = <FieldErrorText id={errorId} messages={errors} />;
+  const common = { id, name, "aria-invalid": invalid, className: "field-input" };
+
+  switch (field.type) {
+    case "text":
+      return (
+        <div>
+          {label}
+          <input type="text" {...common} defaultValue={typeof value === "string" ? value : ""} maxLength={field.maxLength} required={field.required} aria-describedby={describedBy(false)} />
+          {error}
+        </div>
+      );
+    case "longtext":
+      return (
+        <div>
+          {label}
+          <textarea {...common} rows={12} defaultValue={typeof value === "string" ? value : ""} required={field.required} aria-describedby={describedBy(true)} className="field-input font-mono text-[13px]" />
+          {hint("Headings are lines starting with #, ## or ###. Mark a new page with [[page:N]] on its own line.")}
+          {error}
+        </div>
+      );
+    case "category":
+      return (
+        <div>
+          {label}
+          <select {...common} defaultValue={typeof value === "string" ? value : ""} required={field.required} aria-describedby={describedBy(false)} className="field-input max-w-md">
+            <option value="">{field.required ? "Choose…" : "—"}</option>
+            {field.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+          {error}
+        </div>
+      );
+    case "date":
+      return (
+        <div>
+          {label}
+          <input
+            type="text"
+            {...common}
+            inputMode="numeric"
+            pattern="-?\d{1,4}(-\d{2}(-\d{2})?)?"
+            placeholder="1962-04-18"
+            defaultValue={typeof value === "string" ? value : ""}
+            required={field.required}
+            aria-describedby={describedBy(true)}
+            className="field-input max-w-xs"
+          />
+          {hint("1962, 1962-04 or 1962-04-18")}
+          {error}
+        </div>
+      );
+    case "daterange": {
+      const range = (value ?? {}) as Partial<DateRangeValue>;
+      return (
+        <fieldset aria-describedby={describedBy(true)}>
+          <legend className="field-label">
+            {field.label}
+            {field.required && <span className="text-red-700"> *</span>}
+          </legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            <div>
+              <label htmlFor={id} className="text-xs text-stone-600">
+                From year
+              </label>
+              <input type="number" step={1} id={id} name={recordInputName.rangeFrom(field.key)} defaultValue={range.from ?? ""} aria-invalid={invalid} className="field-input w-32" />
+            </div>
+            <div>
+              <label htmlFor={`${id}-to`} className="text-xs text-stone-600">
+                To year
+              </label>
+              <input type="number" step={1} id={`${id}-to`} name={recordInputName.rangeTo(field.key)} defaultValue={range.to ?? ""} aria-invalid={invalid} className="field-input w-32" />
+            </div>
+          </div>
+          {hint("Whole years; negative for BC (e.g. -400 for 400 BC).")}
+          {error}
+        </fieldset>
+      );
+    }
+    case "relation": {
+      const selected = (Array.isArray(value) ? value : value ? [value] : []).filter((item): item is string => typeof item === "string");
+      const selectable = new Set(options.map((option) => option.id));
+      return (
+        <div>
+          {label}
+          {field.multiple ? (
+            <select
+              {...common}
+              multiple
+              size={Math.min(8, Math.max(3, options.length))}
+              defaultValue={selected.filter((item) => selectable.has(item))}
+              aria-describedby={describedBy(true)}
+              className="field-input max-w-xl"
+            >
+              {options.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.title}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <select
+              {...common}
+              defaultValue={selected.find((item) => selectable.has(item)) ?? ""}
+              required={field.required}
+              aria-describedby={describedBy(options.length === 0)}
+              className="field-input max-w-xl"
+            >
+              <option value="">{field.required ? "Choose…" : "—"}</option>
+              {options.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.title}
+                </option>
+              ))}
+            </select>
+          )}
+          {field.multiple
+            ? hint(options.length === 0 ? "There are no records you can link to yet." : "Hold Ctrl (⌘ on a Mac) to choose several.")
+            : options.length === 0 && hint("There are no records you can link to yet.")}
+          {error}
+        </div>
+      );
+    }
+    case "image":
+    case "media": {
+      const current = typeof value === "string" ? media?.[value] : undefined;
+      const accept = field.type === "image" ? "image/*" : "audio/*,video/*";
+      return (
+        <div>
+          {label}
+          {current && typeof value === "string" && (
+            <div className="mt-1 flex flex-wrap items-center gap-3 rounded-md border border-stone-200 bg-white p-2 text-sm">
+              <input type="hidden" name={name} value={value} />
+              {current.kind === "image" ? (
+                // eslint-disable-next-line @next/next/no-img-element -- access-checked media, not for the image optimiser
+                <img src={`/api/media/${value}`} alt={`Current ${field.label.toLowerCase()}`} className="h-16 w-16 rounded object-contain" loading="lazy" />
+              ) : null}
+              <span className="text-stone-700">
+                Current file: <span className="font-medium">{current.originalName}</span> ({formatBytes(current.size)})
+              </span>
+              {!field.required && (
+                <label className="ml-auto flex items-center gap-1.5 text-stone-700">
+                  <input type="checkbox" name={recordInputName.remove(field.key)} value="1" /> Remove
+                </label>
+              )}
+            </div>
+          )}
+          <input
+            type="file"
+            id={id}
+            name={recordInputName.file(field.key)}
+            accept={accept}
+            aria-invalid={invalid}
+            aria-describedby={describedBy(true)}
+            className="mt-1 block text-sm file:mr-3 file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-stone-100"
+          />
+          {hint(`${current ? "Choose a file to replace the current one. " : ""}${field.type === "image" ? "PNG, JPEG, WebP or GIF" : "Ogg, MP3, WAV, FLAC, MP4 or WebM"}, up to ${formatBytes(maxUploadBytes)}.`)}
+          {error}
+        </div>
+      );
+    }
+    case "transcript":
+      return (
+        <div>
+          {label}
+          <textarea
+            {...common}
+            rows={12}
+            defaultValue={Array.isArray(value) ? serializeTranscript(value as TranscriptTurn[]) : ""}
+            required={field.required}
+            spellCheck={false}
+            aria-describedby={describedBy(true)}
+            className="field-input font-mono text-[13px]"
+          />
+          {hint(`One turn per line: ${transcriptLineFormat}, e.g. [01:05.5 - 01:12.0] Marta: Where were you born?`)}
+          {error}
+        </div>
+      );
+  }
+}

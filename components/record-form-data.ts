@@ -1,0 +1,90 @@
+import type { FieldDefinition } from "@/lib/archive/field-definitions";
+import type { RecordValues } from "@/lib/archive/validate-record-values";
+import type { FieldErrors } from "@/lib/errors";
+import type { ActionResult } from "@/lib/http/action-result";
+import { parseTranscriptText } from "./transcript-text";
+
+/**
+ * How the record form names its inputs and how the save action reads them back: the one place
+ * both sides agree on. Pure; the typed checks stay in lib/archive/validate-record-values.ts.
+ */
+
+/** What the save action returns to the form (on success it redirects instead). */
+export type RecordFormState = ActionResult<never> | null;
+
+export const recordInputName = {
+  value: (key: string) => `values.${key}`,
+  rangeFrom: (key: string) => `values.${key}.from`,
+  rangeTo: (key: string) => `values.${key}.to`,
+  file: (key: string) => `files.${key}`,
+  remove: (key: string) => `remove.${key}`,
+};
+
+export interface RecordUpload {
+  key: string;
+  label: string;
+  kind: "image" | "audio" | "video";
+  file: File;
+}
+
+function text(formData: FormData, name: string): string | undefined {
+  const value = formData.get(name);
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+function year(formData: FormData, name: string): number | undefined {
+  const value = text(formData, name);
+  // Not-a-number stays NaN, which validation reports as "must be whole years".
+  return value === undefined ? undefined : Number(value.trim());
+}
+
+/** Reads field values and new uploads from a submitted record form. */
+export function readRecordForm(
+  fields: FieldDefinition[],
+  formData: FormData,
+): { values: RecordValues; uploads: RecordUpload[]; fieldErrors: FieldErrors } {
+  const values: RecordValues = {};
+  const uploads: RecordUpload[] = [];
+  const fieldErrors: FieldErrors = {};
+  for (const field of fields) {
+    const name = recordInputName.value(field.key);
+    switch (field.type) {
+      case "text":
+      case "longtext":
+      case "category":
+      case "date":
+        values[field.key] = text(formData, name);
+        break;
+      case "daterange": {
+        const from = year(formData, recordInputName.rangeFrom(field.key));
+        const to = year(formData, recordInputName.rangeTo(field.key));
+        values[field.key] = from === undefined && to === undefined ? undefined : { from, to };
+        break;
+      }
+      case "relation": {
+        const ids = formData.getAll(name).filter((id): id is string => typeof id === "string" && id !== "");
+        values[field.key] = field.multiple ? ids : ids[0];
+        break;
+      }
+      case "image":
+      case "media": {
+        const file = formData.get(recordInputName.file(field.key));
+        if (file instanceof File && file.size > 0) {
+          uploads.push({ key: field.key, label: field.label, kind: field.type === "image" ? "image" : field.mediaKind, file });
+        } else if (formData.get(recordInputName.remove(field.key)) === null) {
+          values[field.key] = text(formData, name);
+        }
+        break;
+      }
+      case "transcript": {
+        const source = text(formData, name);
+        if (source === undefined) break;
+        const parsed = parseTranscriptText(source);
+        if (parsed.ok) values[field.key] = parsed.turns;
+        else fieldErrors[field.key] = [`${field.label}: ${parsed.error}`];
+        break;
+      }
+    }
+  }
+  return { values, uploads, fieldErrors };
+}
