@@ -99,3 +99,41 @@ test("a researcher cannot edit: no edit button, and the edit page says so", asyn
   await expect(page.getByText("You may read this record but not edit it.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Save changes" })).toHaveCount(0);
 });
+
+test("a curator creates a record with an image, a bad upload is refused, and the record is deleted after confirming", async ({ page }) => {
+  await signIn(page, "curator");
+  await page.goto("/records/new?section=ceramics");
+  const title = `E2E jug ${Date.now()}`;
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Typology").selectOption("jug");
+  await page.getByLabel("Period").selectOption("Medieval");
+  await page.getByLabel("Material").selectOption("glazed earthenware");
+
+  // A text file named like an image is refused under its field, and nothing is created.
+  await page.getByLabel("Profile drawing").setInputFiles({ name: "profile.png", mimeType: "image/png", buffer: Buffer.from("not really a png") });
+  await page.getByRole("button", { name: "Create record" }).click();
+  await expect(page.getByText(/This file type is not supported/).first()).toBeVisible();
+  await page.goto(`/records?text=${encodeURIComponent(title)}`);
+  await expect(page.getByText("No records match these filters.")).toBeVisible();
+
+  await page.goto("/records/new?section=ceramics");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Typology").selectOption("jug");
+  const png = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWM4EaBxIkCDAUIBACWOBQHvtZ07AAAAAElFTkSuQmCC",
+    "base64",
+  );
+  await page.getByLabel("Profile drawing").setInputFiles({ name: "profile.png", mimeType: "image/png", buffer: png });
+  await page.getByRole("button", { name: "Create record" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+  const image = page.locator("img[src^='/api/media/']").first();
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(2);
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByRole("dialog")).toContainText(`Delete “${title}”?`);
+  await page.getByRole("button", { name: "Delete record" }).click();
+  await expect(page).toHaveURL(/\/records$/);
+  await page.goto(`/records?text=${encodeURIComponent(title)}`);
+  await expect(page.getByText("No records match these filters.")).toBeVisible();
+});
