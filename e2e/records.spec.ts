@@ -104,6 +104,7 @@ test("a curator creates a record with an image, a bad upload is refused, and the
   await signIn(page, "curator");
   await page.goto("/records/new?section=ceramics");
   const title = `E2E jug ${Date.now()}`;
+  await page.getByLabel("Project").selectOption({ label: "Public Collections" });
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Typology").selectOption("jug");
   await page.getByLabel("Period").selectOption("Medieval");
@@ -117,6 +118,7 @@ test("a curator creates a record with an image, a bad upload is refused, and the
   await expect(page.getByText("No records match these filters.")).toBeVisible();
 
   await page.goto("/records/new?section=ceramics");
+  await page.getByLabel("Project").selectOption({ label: "Public Collections" });
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Typology").selectOption("jug");
   const png = Buffer.from(

@@ -29,16 +29,23 @@ for (const who of Object.keys(logins) as LoginName[]) {
 }
 
 test("a wrong password is refused and repeated failures are rate-limited", async ({ page }) => {
-  const email = "nobody-e2e@mnemo.demo";
+  const email = `nobody-${Date.now()}@mnemo.demo`;
   await page.goto("/sign-in");
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // Each attempt waits for the server's answer: the message of the previous attempt is
+  // already on the page, so seeing it proves nothing.
+  const attempt = async (password: string) => {
     await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(`wrong-${attempt}`);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByLabel("Password").fill(password);
+    await Promise.all([
+      page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes("/sign-in")),
+      page.getByRole("button", { name: "Sign in" }).click(),
+    ]);
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  };
+  for (let index = 0; index < 5; index++) {
+    await attempt(`wrong-${index}`);
     await expect(page.getByText("Incorrect email or password.")).toBeVisible();
   }
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("wrong-again");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await attempt("wrong-again");
   await expect(page.getByText(/Too many failed sign-in attempts/)).toBeVisible();
 });

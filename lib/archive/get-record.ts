@@ -3,7 +3,7 @@ import { type Principal, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { notFound } from "../errors";
 import { sectionFieldsSchema, type FieldDefinition } from "./field-definitions";
-import { isUuid } from "./validate-record-values";
+import { isUuid, relationTargetsByField } from "./validate-record-values";
 
 export interface LinkedRecord {
   id: string;
@@ -56,13 +56,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
   const fields = sectionFieldsSchema.parse(record.section.fields);
   const values = record.values as Record<string, unknown>;
 
-  const relationIds = fields
-    .filter((field) => field.type === "relation")
-    .flatMap((field) => {
-      const value = values[field.key];
-      return Array.isArray(value) ? value : value ? [value] : [];
-    })
-    .filter(isUuid);
+  const relationIds = [...new Set([...relationTargetsByField(fields, values).values()].flat())];
   const [targets, incoming] = await Promise.all([
     relationIds.length
       ? prisma.record.findMany({

@@ -2,9 +2,15 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
-import type { FieldDefinition } from "./field-definitions";
 import { type SectionSummary, getSectionBySlug } from "./sections";
-import { isUuid, recordTitle, recordYears, type RecordValues, validateRecordValues } from "./validate-record-values";
+import {
+  isUuid,
+  recordTitle,
+  recordYears,
+  relationLinkRows,
+  type RecordValues,
+  validateRecordValues,
+} from "./validate-record-values";
 
 export interface ImportItem {
   /** Optional fixed id, so a batch can relate records to each other before they exist. */
@@ -85,15 +91,6 @@ function prepare(section: SectionSummary, item: ImportItem, index: number) {
     values: validated.values,
     title: recordTitle(section.fields, validated.values),
     years: recordYears(section.fields, validated.values),
-    links: relationLinks(section.fields, validated.values, id),
+    links: relationLinkRows(section.fields, validated.values, id),
   };
-}
-
-function relationLinks(fields: FieldDefinition[], values: RecordValues, sourceId: string) {
-  return fields.flatMap((field) => {
-    if (field.type !== "relation" || values[field.key] === undefined) return [];
-    const value = values[field.key];
-    const targets = Array.isArray(value) ? (value as string[]) : [value as string];
-    return targets.map((targetId) => ({ sourceId, fieldKey: field.key, targetId }));
-  });
 }

@@ -4,7 +4,15 @@ import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, type FieldErrors, notFound } from "../errors";
 import type { FieldDefinition } from "./field-definitions";
 import { getSectionBySlug } from "./sections";
-import { isUuid, recordTitle, recordYears, type RecordValues, validateRecordValues } from "./validate-record-values";
+import {
+  isUuid,
+  recordTitle,
+  recordYears,
+  relationLinkRows,
+  relationTargetsByField,
+  type RecordValues,
+  validateRecordValues,
+} from "./validate-record-values";
 
 export interface SaveRecordInput {
   /** Absent to create. */
@@ -124,15 +132,6 @@ export async function enqueueIndexing(tx: Tx, recordId: string, reason: string):
   });
 }
 
-function relationIdsByField(fields: FieldDefinition[], values: RecordValues): Map<string, string[]> {
-  const result = new Map<string, string[]>();
-  for (const field of fields) {
-    if (field.type !== "relation" || values[field.key] === undefined) continue;
-    const value = values[field.key];
-    result.set(field.key, Array.isArray(value) ? (value as string[]) : [value as string]);
-  }
-  return result;
-}
 
 function mediaIds(fields: FieldDefinition[], values: RecordValues): string[] {
   return fields
@@ -148,7 +147,7 @@ async function keepHiddenRelations(
   saved: RecordValues,
   values: RecordValues,
 ): Promise<void> {
-  const savedByField = relationIdsByField(fields, saved);
+  const savedByField = relationTargetsByField(fields, saved);
   const all = [...new Set([...savedByField.values()].flat())];
   if (all.length === 0) return;
   const [readableRows, existingRows] = await Promise.all([
@@ -176,7 +175,7 @@ async function checkRelations(
   fields: FieldDefinition[],
   values: RecordValues,
 ): Promise<FieldErrors> {
-  const byField = relationIdsByField(fields, values);
+  const byField = relationTargetsByField(fields, values);
   const all = [...new Set([...byField.values()].flat())];
   if (all.length === 0) return {};
   const found = await prisma.record.findMany({
@@ -227,9 +226,7 @@ async function checkMedia(
 }
 
 async function writeLinksAndMedia(tx: Tx, recordId: string, fields: FieldDefinition[], values: RecordValues, projectId: string) {
-  const links = [...relationIdsByField(fields, values)].flatMap(([fieldKey, targets]) =>
-    targets.map((targetId) => ({ sourceId: recordId, fieldKey, targetId })),
-  );
+  const links = relationLinkRows(fields, values, recordId);
   if (links.length) await tx.recordLink.createMany({ data: links, skipDuplicates: true });
   for (const field of fields) {
     const id = values[field.key];

@@ -133,3 +133,21 @@ export function recordYears(fields: FieldDefinition[], values: RecordValues): { 
   }
   return { from: null, to: null };
 }
+
+/** The record ids each relation field points at (validated values: ids, or arrays of ids). */
+export function relationTargetsByField(fields: FieldDefinition[], values: RecordValues): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const field of fields) {
+    if (field.type !== "relation" || values[field.key] === undefined) continue;
+    const value = values[field.key];
+    result.set(field.key, (Array.isArray(value) ? value : [value]).filter(isUuid));
+  }
+  return result;
+}
+
+/** The record_links rows of a record: one per (relation field, target). */
+export function relationLinkRows(fields: FieldDefinition[], values: RecordValues, sourceId: string) {
+  return [...relationTargetsByField(fields, values)].flatMap(([fieldKey, targets]) =>
+    targets.map((targetId) => ({ sourceId, fieldKey, targetId })),
+  );
+}
