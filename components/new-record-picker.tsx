@@ -1,3 +1,5 @@
+import { SectionOptions } from "./select-options";
+
 /** "New record" when no section is chosen yet: pick one, then open the form for it. */
 export function NewRecordPicker({ sections, id = "new-record-section" }: { sections: { slug: string; name: string }[]; id?: string }) {
   return (
@@ -10,11 +12,7 @@ export function NewRecordPicker({ sections, id = "new-record-section" }: { secti
           <option value="" disabled>
             Choose a section…
           </option>
-          {sections.map((section) => (
-            <option key={section.slug} value={section.slug}>
-              {section.name}
-            </option>
-          ))}
+          <SectionOptions sections={sections} />
         </select>
       </div>
       <button type="submit" className="btn btn-primary">

@@ -8,6 +8,7 @@ import type { RelationTarget } from "@/lib/archive/list-relation-targets";
 import { formatBytes } from "./format";
 import { type RecordFormState, recordInputName } from "./record-form-data";
 import { serializeTranscript, transcriptLineFormat } from "./transcript-text";
+import { ProjectOptions } from "./select-options";
 
 export interface RecordFormProps {
   action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
@@ -90,12 +91,7 @@ export function RecordFormClient({ action, section, record, projects, relationOp
           className="field-input max-w-md"
         >
           {projects.length !== 1 && <option value="">Choose a project…</option>}
-          {projects.map((project) => (
-            <option key={project.id} value={project.id}>
-              {project.name}
-              {project.restricted ? " (restricted)" : ""}
-            </option>
-          ))}
+          <ProjectOptions projects={projects} />
         </select>
         <FieldErrorText id={`${inputId("projectId")}-error`} messages={fieldErrors.projectId} />
       </div>

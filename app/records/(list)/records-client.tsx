@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
+import { ProjectOptions, SectionOptions } from "@/components/select-options";
 
 export interface FilterSection {
   slug: string;
@@ -81,11 +82,7 @@ export function RecordFiltersClient({
             className="field-input"
           >
             <option value="">All sections</option>
-            {sections.map((section) => (
-              <option key={section.slug} value={section.slug}>
-                {section.name}
-              </option>
-            ))}
+            <SectionOptions sections={sections} />
           </select>
         </div>
         <div>
@@ -94,12 +91,7 @@ export function RecordFiltersClient({
           </label>
           <select id="filter-project" name="project" defaultValue={values.project} className="field-input">
             <option value="">All projects</option>
-            {projects.map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-                {project.restricted ? " (restricted)" : ""}
-              </option>
-            ))}
+            <ProjectOptions projects={projects} />
           </select>
         </div>
         <div>
