@@ -1,0 +1,145 @@
+import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
+import { relationTargetsByField } from "../../archive/validate-record-values";
+import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./embed-group-schema";
+
+/**
+ * Composes a record's group document: the group's fields in order, each under a
+ * `## <label>` heading, relations followed to the target records' fields. Built with no user's
+ * permissions (a system principal), so the document does not depend on who saved; instead it
+ * records every section and project whose text it contains, and search shows a passage only to
+ * those who may read all of them.
+ */
+export interface DocumentRecord {
+  id: string;
+  projectId: string;
+  sectionId: string;
+  sectionSlug: string;
+  title: string;
+  values: Record<string, unknown>;
+}
+
+export interface DocumentSources {
+  sections: ReadonlyMap<string, SectionShape>;
+  /** Loads records by id whatever their project (missing ids are simply absent). */
+  loadRecords(ids: string[]): Promise<Map<string, DocumentRecord>>;
+}
+
+export interface GroupDocument {
+  text: string;
+  /** Declared language of the record (its `language` field), or null to detect per passage. */
+  language: "en" | "es" | "ca" | null;
+  /** The group's field paths that produced text. */
+  fieldPaths: string[];
+  contributingSectionIds: string[];
+  contributingProjectIds: string[];
+}
+
+const declaredLanguages = new Set(["en", "es", "ca"]);
+
+export async function buildGroupDocument(
+  record: DocumentRecord,
+  group: Pick<EmbedGroupInput, "fields" | "languages">,
+  sources: DocumentSources,
+): Promise<GroupDocument | null> {
+  const declared = typeof record.values.language === "string" && declaredLanguages.has(record.values.language) ? (record.values.language as GroupDocument["language"]) : null;
+  if (group.languages.length > 0 && declared && !group.languages.includes(declared)) return null;
+
+  const parts: string[] = [];
+  const fieldPaths: string[] = [];
+  const sectionIds = new Set([record.sectionId]);
+  const projectIds = new Set([record.projectId]);
+  for (const path of group.fields) {
+    const resolved = resolveFieldPath(path, record.sectionSlug, sources.sections);
+    if (!resolved.ok) continue; // validated on save; a section edited since then loses the path, not the record
+    let current: DocumentRecord[] = [record];
+    for (const step of resolved.steps.slice(0, -1)) {
+      const ids = [...new Set(current.flatMap((item) => relationTargetsByField([step.field], item.values).get(step.field.key) ?? []))];
+      current = ids.length ? [...(await sources.loadRecords(ids)).values()] : [];
+    }
+    const last = resolved.steps.at(-1);
+    if (!last) continue;
+    const rendered: string[] = [];
+    for (const item of current) {
+      const text = await renderValue(last.field, item.values[last.field.key], sources);
+      if (!text) continue;
+      rendered.push(text);
+      sectionIds.add(item.sectionId);
+      projectIds.add(item.projectId);
+    }
+    if (last.field.type === "relation" && rendered.length) {
+      // The titles of the linked records are their text too.
+      for (const item of current) {
+        for (const target of (await sources.loadRecords(relationTargetsByField([last.field], item.values).get(last.field.key) ?? [])).values()) {
+          sectionIds.add(target.sectionId);
+          projectIds.add(target.projectId);
+        }
+      }
+    }
+    if (!rendered.length) continue;
+    const label = resolved.steps.map((step) => step.field.label).join(" › ");
+    parts.push(`## ${label}\n\n${rendered.join("\n\n")}`);
+    fieldPaths.push(path);
+  }
+  if (!parts.length) return null;
+  return {
+    text: parts.join("\n\n"),
+    language: declared,
+    fieldPaths,
+    contributingSectionIds: [...sectionIds].sort(),
+    contributingProjectIds: [...projectIds].sort(),
+  };
+}
+
+function formatYear(year: number): string {
+  return year < 0 ? `${-year} BC` : `${year}`;
+}
+
+async function renderValue(field: FieldDefinition, value: unknown, sources: DocumentSources): Promise<string> {
+  if (value === undefined || value === null || value === "") return "";
+  switch (field.type) {
+    case "text":
+    case "category":
+    case "date":
+      return String(value).trim();
+    case "daterange": {
+      const range = value as DateRangeValue;
+      return range.from === range.to ? formatYear(range.from) : `${formatYear(range.from)} – ${formatYear(range.to)}`;
+    }
+    case "longtext":
+      return reduceLongText(String(value));
+    case "transcript":
+      return (value as TranscriptTurn[])
+        .map((turn) => `[[turn:${round(turn.start)}-${round(turn.end)}]] ${turn.speaker ? `${turn.speaker}: ` : ""}${turn.text.replace(/\s*\n\s*/g, " ")}`)
+        .join("\n");
+    case "relation": {
+      const ids = Array.isArray(value) ? (value as string[]) : [String(value)];
+      const targets = await sources.loadRecords(ids);
+      return [...targets.values()].map((target) => target.title).join("; ");
+    }
+    case "image":
+    case "media":
+      return "";
+  }
+}
+
+function round(seconds: number): string {
+  return String(Math.round(seconds * 1000) / 1000);
+}
+
+/**
+ * Long text keeps its structure for the chunker: headings move two levels down so they sit
+ * under the field's `##` heading, page markers stay, and inline emphasis marks are dropped.
+ */
+export function reduceLongText(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => {
+      const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+      if (heading) return `${"#".repeat(Math.min(6, (heading[1] ?? "").length + 2))} ${heading[2] ?? ""}`;
+      if (/^\[\[page:\d+\]\]$/.test(line.trim())) return line.trim();
+      return line.replace(/(\*\*|__)(.+?)\1/g, "$2").replace(/(^|\W)[*_](\S.*?\S|\S)[*_](?=\W|$)/g, "$1$2");
+    })
+    .join("\n")
+    .trim();
+}

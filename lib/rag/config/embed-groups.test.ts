@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import type { FieldDefinition } from "../../archive/field-definitions";
+import { buildGroupDocument, type DocumentRecord, reduceLongText } from "./build-group-document";
+import { type SectionShape, validateEmbedGroup } from "./embed-group-schema";
+
+const section = (slug: string, fields: FieldDefinition[]): SectionShape => ({ id: `id-${slug}`, slug, name: slug[0]?.toUpperCase() + slug.slice(1), fields });
+const sections = new Map<string, SectionShape>(
+  [
+    section("interviews", [
+      { key: "title", label: "Title", type: "text" },
+      { key: "language", label: "Language", type: "category", options: ["en", "es", "ca"] },
+      { key: "narrator", label: "Narrator", type: "relation", targetSection: "people" },
+      { key: "transcript", label: "Transcript", type: "transcript" },
+      { key: "recording", label: "Recording", type: "media", mediaKind: "audio" },
+      { key: "period", label: "Period", type: "daterange" },
+    ]),
+    section("people", [
+      { key: "name", label: "Name", type: "text" },
+      { key: "occupation", label: "Occupation", type: "text" },
+      { key: "places", label: "Places", type: "relation", targetSection: "places", multiple: true },
+      { key: "interviews", label: "Interviews", type: "relation", targetSection: "interviews", multiple: true },
+    ]),
+    section("places", [
+      { key: "name", label: "Name", type: "text" },
+      { key: "description", label: "Description", type: "longtext" },
+    ]),
+  ].map((item) => [item.slug, item]),
+);
+
+const group = (fields: string[], overrides: Record<string, unknown> = {}) => ({
+  slug: "profession",
+  label: "Profession",
+  fields,
+  chunking: "auto",
+  maxTokens: 256,
+  minTokens: 32,
+  overlap: 0,
+  ...overrides,
+});
+
+describe("validateEmbedGroup", () => {
+  it("accepts fields and relation paths to depth 2", () => {
+    expect(validateEmbedGroup(group(["title", "narrator.occupation", "narrator.places.description"]), "interviews", sections)).toMatchObject({ ok: true });
+  });
+
+  it("names each problem", () => {
+    const result = validateEmbedGroup(
+      group(["titel", "title.name", "narrator.interviews.title", "recording", "narrator.nope"]),
+      "interviews",
+      sections,
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        '"titel": Interviews has no field "titel"',
+        '"title.name": "title" is a text field, not a relation, so the path cannot continue through it',
+        '"narrator.interviews.title": the path returns to interviews (a cycle)',
+        '"recording": media fields have no text to embed',
+        '"narrator.nope": People has no field "nope"',
+      ],
+    });
+  });
+
+  it("refuses bounds out of range and duplicates before looking at paths", () => {
+    const result = validateEmbedGroup(group(["title", "title"], { maxTokens: 8, minTokens: 10, overlap: 5 }), "interviews", sections);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual(
+      expect.arrayContaining([
+        "maxTokens: max tokens must be at least 16",
+        "minTokens: min tokens must be less than max tokens",
+        "overlap: overlap must be less than half of max tokens",
+        'fields.1: "title" is listed twice',
+      ]),
+    );
+    expect(validateEmbedGroup({ ...group(["title"]), chunking: "pages" }, "interviews", sections).ok).toBe(false);
+  });
+});
+
+describe("buildGroupDocument", () => {
+  const records = new Map<string, DocumentRecord>([
+    ["00000000-0000-4000-8000-0000000000a1", { id: "00000000-0000-4000-8000-0000000000a1", projectId: "public", sectionId: "id-people", sectionSlug: "people", title: "Josep Farré", values: { name: "Josep Farré", occupation: "farmer", places: ["00000000-0000-4000-8000-0000000000b1"] } }],
+    ["00000000-0000-4000-8000-0000000000b1", { id: "00000000-0000-4000-8000-0000000000b1", projectId: "public", sectionId: "id-places", sectionSlug: "places", title: "Sant Romà", values: { name: "Sant Romà", description: "# Village\n\nA **drowned** village.\n\n[[page:3]]\n\nThe church." } }],
+  ]);
+  const sources = {
+    sections,
+    loadRecords: async (ids: string[]) => new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id) as DocumentRecord] as const] : []))),
+  };
+  const interview: DocumentRecord = {
+    id: "i1",
+    projectId: "valley",
+    sectionId: "id-interviews",
+    sectionSlug: "interviews",
+    title: "L'última collita",
+    values: {
+      title: "L'última collita",
+      language: "ca",
+      narrator: "00000000-0000-4000-8000-0000000000a1",
+      period: { from: -400, to: 1964 },
+      transcript: [
+        { speaker: "Marta", start: 0, end: 4.5, text: "On va néixer?" },
+        { speaker: "Josep", start: 5.1, end: 9.25, text: "A Sant Romà,\nel 1931." },
+      ],
+    },
+  };
+
+  it("joins fields in order under headings, follows relations to depth 2, and records contributors", async () => {
+    const document = await buildGroupDocument(interview, { fields: ["title", "narrator", "narrator.occupation", "narrator.places.description", "period", "transcript"], languages: [] }, sources);
+    expect(document?.text).toBe(
+      [
+        "## Title\n\nL'última collita",
+        "## Narrator\n\nJosep Farré",
+        "## Narrator › Occupation\n\nfarmer",
+        "## Narrator › Places › Description\n\n### Village\n\nA drowned village.\n\n[[page:3]]\n\nThe church.",
+        "## Period\n\n400 BC – 1964",
+        "## Transcript\n\n[[turn:0-4.5]] Marta: On va néixer?\n[[turn:5.1-9.25]] Josep: A Sant Romà, el 1931.",
+      ].join("\n\n"),
+    );
+    expect(document).toMatchObject({
+      language: "ca",
+      contributingSectionIds: ["id-interviews", "id-people", "id-places"],
+      contributingProjectIds: ["public", "valley"],
+    });
+  });
+
+  it("leaves out empty fields and missing targets, and skips languages the group does not index", async () => {
+    const lonely = { ...interview, values: { title: "Only a title", narrator: "00000000-0000-4000-8000-0000000000ff", language: "es" } };
+    const document = await buildGroupDocument(lonely, { fields: ["title", "narrator.occupation"], languages: [] }, sources);
+    expect(document?.text).toBe("## Title\n\nOnly a title");
+    expect(document?.contributingProjectIds).toEqual(["valley"]);
+    expect(await buildGroupDocument(lonely, { fields: ["title"], languages: ["en"] }, sources)).toBeNull();
+    expect(await buildGroupDocument(lonely, { fields: ["transcript"], languages: [] }, sources)).toBeNull();
+  });
+
+  it("reduces long-text markup but keeps headings and page markers", () => {
+    expect(reduceLongText("## Methods\r\n__Bold__ and *it* stay words\n [[page:12]] ")).toBe("#### Methods\nBold and it stay words\n[[page:12]]");
+  });
+});

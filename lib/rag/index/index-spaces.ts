@@ -1,0 +1,97 @@
+import "server-only";
+import type { SqlExecutor } from "../../db/sql-executor";
+
+/**
+ * An index space is one embedding model's view of the archive: (provider, model, dimension,
+ * chunker version). Each has its own partial HNSW cosine index over the chunks of that space,
+ * so a new model can be built beside the active one and switched to in one update.
+ */
+export interface IndexSpace {
+  id: string;
+  name: string;
+  provider: string;
+  model: string;
+  dimension: number;
+  chunkerVersion: number;
+  status: "building" | "active" | "retired";
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The index's name and DDL; DDL cannot bind parameters, so the id and dimension are checked. */
+export function hnswIndexStatement(space: Pick<IndexSpace, "id" | "dimension">): { name: string; sql: string } {
+  if (!uuidPattern.test(space.id)) throw new Error(`unexpected index space id: ${space.id}`);
+  if (!Number.isInteger(space.dimension) || space.dimension < 1 || space.dimension > 4000) {
+    throw new Error(`unsupported vector dimension: ${space.dimension}`);
+  }
+  const name = `chunks_embedding_${space.id.replace(/-/g, "")}_idx`;
+  return {
+    name,
+    sql: `CREATE INDEX IF NOT EXISTS "${name}" ON "chunks" USING hnsw ((embedding::vector(${space.dimension})) vector_cosine_ops) WHERE index_space_id = '${space.id}'`,
+  };
+}
+
+function toSpace(row: Record<string, unknown>): IndexSpace {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    provider: String(row.provider),
+    model: String(row.model),
+    dimension: Number(row.dimension),
+    chunkerVersion: Number(row.chunker_version),
+    status: row.status as IndexSpace["status"],
+  };
+}
+
+export function spaceName(input: { provider: string; model: string; dimension: number; chunkerVersion: number }): string {
+  return `${input.provider}/${input.model}/${input.dimension}/c${input.chunkerVersion}`;
+}
+
+/** Registers a space (idempotent by name) and creates its partial HNSW index. */
+export async function registerIndexSpace(
+  sql: SqlExecutor,
+  input: { provider: string; model: string; dimension: number; chunkerVersion: number },
+): Promise<IndexSpace> {
+  const name = spaceName(input);
+  await sql.query(
+    `INSERT INTO index_spaces (id, name, provider, model, dimension, chunker_version, status)
+     VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, 'building')
+     ON CONFLICT (name) DO NOTHING`,
+    [name, input.provider, input.model, input.dimension, input.chunkerVersion],
+  );
+  const [row] = await sql.query(`SELECT * FROM index_spaces WHERE name = $1`, [name]);
+  if (!row) throw new Error(`index space ${name} was not registered`);
+  const space = toSpace(row);
+  await sql.exec(hnswIndexStatement(space).sql);
+  return space;
+}
+
+/** Makes a space the active one in one transaction; the previous active space is retired. */
+export async function activateIndexSpace(sql: SqlExecutor, spaceId: string): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query(`UPDATE index_spaces SET status = 'retired' WHERE status = 'active' AND id <> $1`, [spaceId]);
+    await tx.query(`UPDATE index_spaces SET status = 'active', activated_at = now() WHERE id = $1`, [spaceId]);
+  });
+}
+
+export async function getActiveIndexSpace(sql: SqlExecutor): Promise<IndexSpace | null> {
+  const [row] = await sql.query(`SELECT * FROM index_spaces WHERE status = 'active'`);
+  return row ? toSpace(row) : null;
+}
+
+/**
+ * The space the configured embedder writes to: registered if new; made active when no space
+ * is active yet (a fresh install). A different active space stays active until an admin
+ * switches, so configuring a new model builds beside the old one.
+ */
+export async function ensureIndexSpace(
+  sql: SqlExecutor,
+  input: { provider: string; model: string; dimension: number; chunkerVersion: number },
+): Promise<IndexSpace> {
+  const space = await registerIndexSpace(sql, input);
+  if (!(await getActiveIndexSpace(sql))) {
+    await activateIndexSpace(sql, space.id);
+    return { ...space, status: "active" };
+  }
+  return space;
+}
