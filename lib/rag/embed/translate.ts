@@ -1,0 +1,212 @@
+import "server-only";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmbeddingError, errorMessage } from "./embedder";
+
+/**
+ * The language bridge: Spanish and Catalan text is machine-translated to English with
+ * Apertium (Debian packages apertium, apertium-eng-spa, apertium-eng-cat) so an English-only
+ * embedding model can place it. Without Apertium the app still runs: callers check
+ * `bridgeStatus()` and embed the original text.
+ *
+ * Many texts go through one apertium run, separated by a paragraph holding a token Apertium
+ * does not know and so copies through verbatim; the blank lines around it end the sentence,
+ * so no reordering rule reaches across two texts (checked against one-by-one translation).
+ * Input and output are temporary files: feeding apertium through a Node stdin pipe can hang.
+ */
+export type BridgeLanguage = "es" | "ca";
+
+export interface BridgeStatus {
+  available: boolean;
+  pairs: Record<BridgeLanguage, boolean>;
+  detail: string;
+}
+
+export interface TranslationBridgeOptions {
+  /** The apertium executable (default: "apertium" on PATH). */
+  apertiumPath?: string;
+  /** Longest one apertium run may take (default 60 s). */
+  timeoutMs?: number;
+  /** Where the single "bridge unavailable" warning goes (default console.warn). */
+  warn?: (line: string) => void;
+}
+
+export interface TranslationBridge {
+  status(): Promise<BridgeStatus>;
+  translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]>;
+}
+
+const modeByLanguage: Record<BridgeLanguage, string> = { es: "spa-eng", ca: "cat-eng" };
+const smokeTestSentence: Record<BridgeLanguage, string> = { es: "El perro ladra.", ca: "El gos borda." };
+const separatorBase = "MNEMOSEP7Q";
+/** Characters per apertium run: a few seconds of work, well inside the time-out. */
+const maxCharactersPerRun = 200_000;
+const statusTimeoutMs = 20_000;
+
+export function createTranslationBridge(options: TranslationBridgeOptions = {}): TranslationBridge {
+  const apertiumPath = options.apertiumPath ?? "apertium";
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const warn = options.warn ?? ((line: string) => console.warn(line));
+  let cachedStatus: Promise<BridgeStatus> | undefined;
+
+  async function translateRun(texts: string[], mode: string, runTimeoutMs: number): Promise<string[]> {
+    const separator = separatorFor(texts);
+    const directory = await mkdtemp(join(tmpdir(), "mnemo-apertium-"));
+    try {
+      const input = join(directory, "input.txt");
+      const output = join(directory, "output.txt");
+      await writeFile(input, texts.join(`\n\n${separator}\n\n`) + "\n", "utf8");
+      await runApertium(apertiumPath, ["-u", mode, input, output], runTimeoutMs);
+      const translated = (await readFile(output, "utf8")).split(new RegExp(`\\s*${separator}\\s*`)).map((text) => text.trim());
+      if (translated.length !== texts.length) {
+        throw new EmbeddingError(`Apertium ${mode} returned ${translated.length} texts for ${texts.length}.`, { retryable: false });
+      }
+      return translated;
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  async function checkStatus(): Promise<BridgeStatus> {
+    let listed: string[];
+    try {
+      listed = (await runApertium(apertiumPath, ["-l"], statusTimeoutMs)).split(/\s+/).filter(Boolean);
+    } catch (error) {
+      return { available: false, pairs: { es: false, ca: false }, detail: `apertium could not run (${errorMessage(error)})` };
+    }
+    const problems: string[] = [];
+    const check = async (language: BridgeLanguage): Promise<boolean> => {
+      const mode = modeByLanguage[language];
+      if (!listed.includes(mode)) {
+        problems.push(`mode ${mode} is not installed`);
+        return false;
+      }
+      try {
+        // A real sentence through the whole pipeline: a listed mode can still miss a program.
+        const [english] = await translateRun([smokeTestSentence[language]], mode, statusTimeoutMs);
+        if (!english) throw new Error("empty translation");
+        return true;
+      } catch (error) {
+        problems.push(`${mode} failed (${errorMessage(error)})`);
+        return false;
+      }
+    };
+    const [es, ca] = await Promise.all([check("es"), check("ca")]);
+    const detail = problems.length ? problems.join("; ") : `apertium ready: ${modeByLanguage.es}, ${modeByLanguage.ca}`;
+    return { available: es || ca, pairs: { es, ca }, detail };
+  }
+
+  return {
+    status() {
+      cachedStatus ??= checkStatus().then((status) => {
+        if (!status.pairs.es || !status.pairs.ca) {
+          warn(
+            `[mnemo] translation bridge incomplete (${status.detail}): text in a language without a pair is embedded untranslated. Install the Debian packages apertium, apertium-eng-spa and apertium-eng-cat.`,
+          );
+        }
+        return status;
+      });
+      return cachedStatus;
+    },
+
+    async translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
+      const mode = modeByLanguage[from];
+      const cleaned = texts.map(cleanForApertium);
+      const results = cleaned.map(() => "");
+      // Blank texts need no translation, and would only blur where one text ends.
+      const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
+      for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
+        const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs);
+        run.forEach((index, position) => {
+          results[index] = translated[position] ?? "";
+        });
+      }
+      return results;
+    },
+  };
+}
+
+/** The process's bridge: apertium from PATH, its status checked (and warned about) once. */
+export const processTranslationBridge = createTranslationBridge();
+
+export function translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
+  return processTranslationBridge.translateToEnglish(texts, from);
+}
+
+export function bridgeStatus(): Promise<BridgeStatus> {
+  return processTranslationBridge.status();
+}
+
+/** Apertium reads plain lines: no carriage returns, no control characters. */
+function cleanForApertium(text: string): string {
+  return text.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ");
+}
+
+/** The separator token, lengthened until no text contains it. */
+function separatorFor(texts: readonly string[]): string {
+  let separator = separatorBase;
+  for (let suffix = 0; texts.some((text) => text.toUpperCase().includes(separator)); suffix++) {
+    separator = `${separatorBase}${suffix}Q`;
+  }
+  return separator;
+}
+
+function runsByLength(indexes: number[], length: (index: number) => number): number[][] {
+  const runs: number[][] = [];
+  let current: number[] = [];
+  let characters = 0;
+  for (const index of indexes) {
+    if (current.length > 0 && characters + length(index) > maxCharactersPerRun) {
+      runs.push(current);
+      current = [];
+      characters = 0;
+    }
+    current.push(index);
+    characters += length(index);
+  }
+  if (current.length > 0) runs.push(current);
+  return runs;
+}
+
+/**
+ * Runs apertium with no standard input and returns its standard output. apertium is a shell
+ * script around a pipeline of programs, so it runs in its own process group and a time-out
+ * ends the whole group.
+ */
+function runApertium(apertiumPath: string, args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(apertiumPath, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }, timeoutMs);
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new EmbeddingError(`Could not start ${apertiumPath}: ${error.message}`, { retryable: false, cause: error }));
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (timedOut) {
+        reject(new EmbeddingError(`Apertium took longer than ${timeoutMs} ms.`, { retryable: true }));
+      } else if (code !== 0) {
+        const message = Buffer.concat(stderr).toString("utf8").trim().split("\n")[0] ?? "";
+        reject(new EmbeddingError(`Apertium failed (exit ${code}): ${message}`, { retryable: false }));
+      } else {
+        resolve(Buffer.concat(stdout).toString("utf8"));
+      }
+    });
+  });
+}
