@@ -1,11 +1,12 @@
 import "server-only";
 import { getConfig } from "./config";
 import { getDatabase } from "./db";
+import { startBackgroundWorker } from "./rag/index/background-worker";
 
 /**
  * Validates the configuration (a bad variable stops the process with its name) and opens the
  * database, which applies pending migrations, so a fresh install provisions itself before the
- * first request.
+ * first request. Then, in embedded mode, starts the index worker in the background.
  */
 export async function startUp(): Promise<void> {
   try {
@@ -14,5 +15,8 @@ export async function startUp(): Promise<void> {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
-  await getDatabase();
+  // `next build` loads this file too; it must neither migrate nor index.
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  const database = await getDatabase();
+  startBackgroundWorker(database).catch((error: unknown) => console.error("[index] the worker could not start", error));
 }

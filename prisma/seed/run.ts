@@ -16,7 +16,7 @@ try {
     console.log("[seed] the database already has users; leaving it as it is");
   } else {
     console.log(`[seed] seeding the demo archive (${size}) into the ${config.databaseMode} database…`);
-    await seedDemo(database.prisma, {
+    await seedDemo(database.prisma, database.sql, {
       dataDir: join(process.cwd(), "prisma", "seed", "data"),
       storageDir: config.storageDir,
       size,

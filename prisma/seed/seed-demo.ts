@@ -11,6 +11,9 @@ import { importRecords, type ImportItem } from "../../lib/archive/import-records
 import { writeMediaFile } from "../../lib/archive/media-storage";
 import { oggDurationSeconds } from "../../lib/archive/media-types";
 import { hashPassword } from "../../lib/auth/passwords";
+import type { SqlExecutor } from "../../lib/db/sql-executor";
+import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { demoEmbedGroups } from "./demo-embed-groups";
 import { generateCeramics, ceramicsSection } from "./ceramics";
 import { coinSection, loadCoins } from "./coins";
 import { loadMuseumObjects, museumObjectSection } from "./museum-objects";
@@ -74,7 +77,7 @@ export async function isSeeded(prisma: PrismaClient): Promise<boolean> {
   return (await prisma.user.count()) > 0;
 }
 
-export async function seedDemo(prisma: PrismaClient, options: SeedOptions): Promise<void> {
+export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: SeedOptions): Promise<void> {
   const log = options.log ?? (() => undefined);
   const projectIds: Record<string, string> = {};
   for (const project of projects) projectIds[project.slug] = (await prisma.project.create({ data: project })).id;
@@ -94,6 +97,10 @@ export async function seedDemo(prisma: PrismaClient, options: SeedOptions): Prom
     await prisma.section.create({
       data: { ...section, fields: section.fields as unknown as Prisma.InputJsonValue, position },
     });
+  }
+
+  for (const [sectionSlug, groups] of Object.entries(demoEmbedGroups)) {
+    for (const group of groups) await saveEmbedGroup(prisma, sql, { sectionSlug, group, requeue: false });
   }
 
   const text = loadTextCollections(options.dataDir);

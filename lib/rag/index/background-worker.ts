@@ -1,0 +1,45 @@
+import "server-only";
+import type { Database } from "../../db/database";
+import { configuredIndexer } from "./configured-indexer";
+import { runWorker } from "./run-worker";
+
+/**
+ * In embedded mode the index worker runs inside the web process (PGlite has one owner);
+ * progress goes to the log. In server mode `npm run worker` processes run instead, unless
+ * MNEMO_INDEX_WORKER=in-process asks for both. MNEMO_INDEX_WORKER=off disables it.
+ */
+export function shouldRunInProcess(mode: Database["mode"], setting = process.env.MNEMO_INDEX_WORKER): boolean {
+  if (setting === "off") return false;
+  if (setting === "in-process") return true;
+  return mode !== "server";
+}
+
+const globalForWorker = globalThis as unknown as { mnemoWorker?: AbortController };
+
+export async function startBackgroundWorker(database: Database): Promise<void> {
+  if (globalForWorker.mnemoWorker || !shouldRunInProcess(database.mode)) return;
+  const controller = new AbortController();
+  globalForWorker.mnemoWorker = controller;
+  const { embedder, space } = await configuredIndexer(database.sql);
+  console.info(`[index] worker started: ${space.name} (${space.status})`);
+  let lastReport = 0;
+  void runWorker({
+    prisma: database.prisma,
+    sql: database.sql,
+    embedder,
+    space,
+    signal: controller.signal,
+    idleMs: 3000,
+    log: (line) => console.warn(line),
+    onProgress: (progress) => {
+      const now = Date.now();
+      if (progress.remaining === 0 || now - lastReport > 5000) {
+        lastReport = now;
+        console.info(`[index] ${progress.indexed} records indexed, ${progress.remaining} waiting, ${progress.parked} parked (embedded ${progress.embedded}, reused ${progress.reused}, cached ${progress.cached})`);
+      }
+    },
+  }).catch((error: unknown) => {
+    console.error("[index] worker stopped", error);
+    globalForWorker.mnemoWorker = undefined;
+  });
+}

@@ -1,0 +1,222 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import pgvector from "pgvector";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { type DocumentRecord, buildGroupDocument } from "../config/build-group-document";
+import type { SectionShape } from "../config/embed-group-schema";
+import type { EmbedGroup } from "../config/embed-groups";
+import { CHUNKER_VERSION, chunkDocument, type DocumentChunk } from "../chunk";
+import { prepareForEmbedding } from "../embed/bridge-text";
+import type { Embedder } from "../embed/embedder";
+import { embeddingTextHash } from "../embed/embedding-text-hash";
+import type { IndexSpace } from "./index-spaces";
+
+/**
+ * Indexes one record into one index space, incrementally: passages whose content hash is
+ * unchanged keep their language, translation and vector; new text is language-checked,
+ * bridged to English when the model needs it, looked up in the embedding cache, and only then
+ * embedded. The record's passages in the space are replaced in ONE transaction, so a record
+ * is never half-indexed and removed groups, languages or text are pruned with the upsert.
+ */
+export interface IndexingContext {
+  sql: SqlExecutor;
+  space: IndexSpace;
+  embedder: Embedder;
+  sections: ReadonlyMap<string, SectionShape>;
+  groupsBySection: ReadonlyMap<string, EmbedGroup[]>;
+}
+
+export interface IndexRecordResult {
+  chunks: number;
+  embedded: number;
+  reused: number;
+  cached: number;
+}
+
+interface PlannedChunk {
+  group: EmbedGroup;
+  chunk: DocumentChunk;
+  prefix: string;
+  contentHash: string;
+  fieldPaths: string[];
+  contributingSectionIds: string[];
+  contributingProjectIds: string[];
+  declaredLanguage: string | null;
+  language?: string;
+  translatedText?: string | null;
+  embeddedText?: string;
+  vector?: string;
+}
+
+const searchConfigs: Record<string, string> = { en: "english", es: "spanish" };
+
+export async function loadDocumentRecords(sql: SqlExecutor, ids: string[]): Promise<Map<string, DocumentRecord>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql.query<{ id: string; project_id: string; section_id: string; slug: string; title: string; values: Record<string, unknown> }>(
+    `SELECT r.id, r.project_id, r.section_id, s.slug, r.title, r."values" FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = ANY($1::text[])`,
+    [ids],
+  );
+  return new Map(
+    rows.map((row) => [row.id, { id: row.id, projectId: row.project_id, sectionId: row.section_id, sectionSlug: row.slug, title: row.title, values: row.values }]),
+  );
+}
+
+function hash(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export async function indexRecord(context: IndexingContext, recordId: string): Promise<IndexRecordResult> {
+  const { sql, space, embedder } = context;
+  const record = (await loadDocumentRecords(sql, [recordId])).get(recordId);
+  if (!record) {
+    // Deleted meanwhile: its passages went with it (ON DELETE CASCADE).
+    return { chunks: 0, embedded: 0, reused: 0, cached: 0 };
+  }
+  const sources = { sections: context.sections, loadRecords: (ids: string[]) => loadDocumentRecords(sql, ids) };
+  const planned: PlannedChunk[] = [];
+  for (const group of context.groupsBySection.get(record.sectionId) ?? []) {
+    const document = await buildGroupDocument(record, group, sources);
+    if (!document) continue;
+    const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap });
+    for (const chunk of chunks) {
+      const prefix = [record.title, ...chunk.headingPath].join(" › ");
+      planned.push({
+        group,
+        chunk,
+        prefix,
+        contentHash: hash(`${CHUNKER_VERSION}\n${space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
+        fieldPaths: document.fieldPaths,
+        contributingSectionIds: document.contributingSectionIds,
+        contributingProjectIds: document.contributingProjectIds,
+        declaredLanguage: document.language,
+      });
+    }
+  }
+
+  // 1. Reuse what an earlier pass already computed for identical passages.
+  const existing = await sql.query<{ content_hash: string; language: string; translated_text: string | null; embedded_text: string; vector: string }>(
+    `SELECT content_hash, language, translated_text, embedded_text, embedding::text AS vector
+       FROM chunks WHERE record_id = $1 AND index_space_id = $2 AND embedding IS NOT NULL`,
+    [recordId, space.id],
+  );
+  const previous = new Map(existing.map((row) => [row.content_hash, row]));
+  let reused = 0;
+  const fresh: PlannedChunk[] = [];
+  for (const item of planned) {
+    const earlier = previous.get(item.contentHash);
+    if (earlier) {
+      Object.assign(item, { language: earlier.language, translatedText: earlier.translated_text, embeddedText: earlier.embedded_text, vector: earlier.vector });
+      reused++;
+    } else {
+      fresh.push(item);
+    }
+  }
+
+  // 2. Language and bridge for new text, then the embedding cache, then the model.
+  let embedded = 0;
+  let cached = 0;
+  if (fresh.length) {
+    const prepared = await prepareForEmbedding(
+      fresh.map((item) => ({ text: item.chunk.text, language: item.declaredLanguage ?? undefined })),
+      embedder,
+    );
+    fresh.forEach((item, index) => {
+      const bridge = prepared[index];
+      item.language = bridge?.language ?? item.declaredLanguage ?? "und";
+      item.translatedText = bridge?.translatedText ?? null;
+      item.embeddedText = `${item.prefix}\n${bridge?.embeddedText ?? item.chunk.text}`;
+    });
+    const hashes = fresh.map((item) => embeddingTextHash(item.embeddedText ?? ""));
+    const hits = await sql.query<{ text_hash: string; vector: string }>(
+      `SELECT text_hash, embedding::text AS vector FROM embedding_cache WHERE index_space_id = $1 AND text_hash = ANY($2::text[])`,
+      [space.id, [...new Set(hashes)]],
+    );
+    const fromCache = new Map(hits.map((row) => [row.text_hash, row.vector]));
+    const missing = new Map<string, string>();
+    fresh.forEach((item, index) => {
+      const key = hashes[index] ?? "";
+      const vector = fromCache.get(key);
+      if (vector) {
+        item.vector = vector;
+        cached++;
+      } else {
+        missing.set(key, item.embeddedText ?? "");
+      }
+    });
+    if (missing.size) {
+      const keys = [...missing.keys()];
+      const vectors = await embedder.embed([...missing.values()], "passage");
+      if (vectors.length !== keys.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${keys.length} texts`);
+      const literals = vectors.map((vector) => {
+        if (vector.length !== space.dimension) throw new Error(`the embedder returned ${vector.length} dimensions, the index space has ${space.dimension}`);
+        return pgvector.toSql(Array.from(vector)) as string;
+      });
+      embedded = keys.length;
+      await sql.query(
+        `INSERT INTO embedding_cache (index_space_id, text_hash, embedding)
+         SELECT $1, h, v::vector FROM unnest($2::text[], $3::text[]) AS t(h, v)
+         ON CONFLICT DO NOTHING`,
+        [space.id, keys, literals],
+      );
+      const byKey = new Map(keys.map((key, index) => [key, literals[index]]));
+      fresh.forEach((item, index) => {
+        item.vector ??= byKey.get(hashes[index] ?? "");
+      });
+    }
+  }
+
+  // 3. Replace the record's passages in this space in one transaction.
+  await sql.transaction(async (tx) => {
+    await tx.query(`DELETE FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [recordId, space.id]);
+    if (planned.length === 0) return;
+    const column = <T>(pick: (item: PlannedChunk, index: number) => T) => planned.map(pick);
+    await tx.query(
+      `INSERT INTO chunks (id, record_id, project_id, section_id, embed_group_id, index_space_id, language, ordinal, text,
+                           embedded_text, translated_text, start_offset, end_offset, heading_path, page, page_end,
+                           time_start, time_end, field_keys, contributing_section_ids, contributing_project_ids,
+                           content_hash, token_count, embedding, search_vector)
+       SELECT gen_random_uuid()::text, $1, $2, $3, t.group_id, $4, t.language, t.ordinal, t.text,
+              t.embedded_text, t.translated_text, t.start_offset, t.end_offset,
+              ARRAY(SELECT json_array_elements_text(t.heading_path::json)), t.page, t.page_end, t.time_start, t.time_end,
+              ARRAY(SELECT json_array_elements_text(t.field_keys::json)),
+              ARRAY(SELECT json_array_elements_text(t.sections::json)),
+              ARRAY(SELECT json_array_elements_text(t.projects::json)),
+              t.content_hash, t.token_count, t.vector::vector,
+              setweight(to_tsvector(t.config::regconfig, unaccent(t.text)), 'A')
+                || setweight(to_tsvector('english'::regconfig, unaccent(coalesce(t.translated_text, ''))), 'B')
+         FROM unnest($5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::int[], $12::int[],
+                     $13::text[], $14::int[], $15::int[], $16::float8[], $17::float8[], $18::text[], $19::text[],
+                     $20::text[], $21::text[], $22::int[], $23::text[], $24::text[])
+           AS t(group_id, language, ordinal, text, embedded_text, translated_text, start_offset, end_offset,
+                heading_path, page, page_end, time_start, time_end, field_keys, sections, projects,
+                content_hash, token_count, vector, config)`,
+      [
+        record.id,
+        record.projectId,
+        record.sectionId,
+        space.id,
+        column((item) => item.group.id),
+        column((item) => item.language ?? "und"),
+        column((item) => item.chunk.ordinal),
+        column((item) => item.chunk.text),
+        column((item) => item.embeddedText ?? ""),
+        column((item) => item.translatedText ?? null),
+        column((item) => item.chunk.startOffset),
+        column((item) => item.chunk.endOffset),
+        column((item) => JSON.stringify(item.chunk.headingPath)),
+        column((item) => item.chunk.page),
+        column((item) => item.chunk.pageEnd),
+        column((item) => item.chunk.timeStart),
+        column((item) => item.chunk.timeEnd),
+        column((item) => JSON.stringify(item.fieldPaths)),
+        column((item) => JSON.stringify(item.contributingSectionIds)),
+        column((item) => JSON.stringify(item.contributingProjectIds)),
+        column((item) => item.contentHash),
+        column((item) => item.chunk.tokenCount),
+        column((item) => item.vector ?? null),
+        column((item) => searchConfigs[item.language ?? ""] ?? "simple"),
+      ],
+    );
+  });
+  return { chunks: planned.length, embedded, reused, cached };
+}

@@ -1,0 +1,113 @@
+import "server-only";
+import { hostname } from "node:os";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { listEmbedGroups, sectionShapes, type EmbedGroup } from "../config/embed-groups";
+import type { PrismaClient } from "../../db/generated/client";
+import { EmbeddingError, type Embedder } from "../embed/embedder";
+import { claimQueueItems, completeQueueItem, defaultQueueOptions, failQueueItem, type QueueOptions } from "./index-queue";
+import { indexRecord, type IndexingContext } from "./index-record";
+import type { IndexSpace } from "./index-spaces";
+
+export interface WorkerOptions {
+  prisma: PrismaClient;
+  sql: SqlExecutor;
+  embedder: Embedder;
+  space: IndexSpace;
+  workerId?: string;
+  batchSize?: number;
+  /** Wait between polls of an empty queue. */
+  idleMs?: number;
+  /** Stop when the queue is empty instead of waiting for more. */
+  drain?: boolean;
+  signal?: AbortSignal;
+  queue?: QueueOptions;
+  onProgress?: (progress: WorkerProgress) => void;
+  /** Observes each record as it is taken and finished (tests check no two workers overlap). */
+  onRecord?: (event: { recordId: string; workerId: string; phase: "start" | "end" }) => void;
+  log?: (line: string) => void;
+}
+
+export interface WorkerProgress {
+  indexed: number;
+  failed: number;
+  parked: number;
+  embedded: number;
+  reused: number;
+  cached: number;
+  remaining: number;
+}
+
+/** Queue tuning from the environment (MNEMO_INDEX_MAX_ATTEMPTS, _LEASE_SECONDS, _BACKOFF_SECONDS). */
+export function queueOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): QueueOptions {
+  const read = (name: string, fallback: number, min: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`${name}: must be a whole number of at least ${min}, got "${raw}"`);
+    return value;
+  };
+  return {
+    maxAttempts: read("MNEMO_INDEX_MAX_ATTEMPTS", defaultQueueOptions.maxAttempts, 1),
+    leaseSeconds: read("MNEMO_INDEX_LEASE_SECONDS", defaultQueueOptions.leaseSeconds, 1),
+    backoffBaseSeconds: read("MNEMO_INDEX_BACKOFF_SECONDS", defaultQueueOptions.backoffBaseSeconds, 0),
+  };
+}
+
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+}
+
+async function loadContext(options: WorkerOptions): Promise<IndexingContext> {
+  const groups = await listEmbedGroups(options.prisma);
+  const groupsBySection = new Map<string, EmbedGroup[]>();
+  for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
+  return { sql: options.sql, space: options.space, embedder: options.embedder, sections: await sectionShapes(options.prisma), groupsBySection };
+}
+
+async function remaining(sql: SqlExecutor): Promise<number> {
+  const [row] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM index_queue WHERE status <> 'parked'`);
+  return row?.count ?? 0;
+}
+
+/**
+ * Drains the indexing queue: claim a batch, index each record, complete or fail each row.
+ * Configuration (sections, embed groups) is reloaded every batch so admin changes apply.
+ * Any number of workers may run against one server database.
+ */
+export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
+  const workerId = options.workerId ?? newWorkerId();
+  const queue = options.queue ?? queueOptionsFromEnv();
+  const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, remaining: 0 };
+  const log = options.log ?? (() => undefined);
+  while (!options.signal?.aborted) {
+    const items = await claimQueueItems(options.sql, workerId, options.batchSize ?? 16, queue);
+    if (items.length === 0) {
+      progress.remaining = await remaining(options.sql);
+      if (options.drain && progress.remaining === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, options.idleMs ?? 2000));
+      continue;
+    }
+    const context = await loadContext(options);
+    for (const item of items) {
+      options.onRecord?.({ recordId: item.recordId, workerId, phase: "start" });
+      try {
+        const result = await indexRecord(context, item.recordId);
+        await completeQueueItem(options.sql, item, workerId);
+        progress.indexed++;
+        progress.embedded += result.embedded;
+        progress.reused += result.reused;
+        progress.cached += result.cached;
+      } catch (error) {
+        const retryable = error instanceof EmbeddingError ? error.retryable : true;
+        const outcome = await failQueueItem(options.sql, item, workerId, error, queue, retryable);
+        progress.failed++;
+        if (outcome === "parked") progress.parked++;
+        log(`[index] record ${item.recordId} ${outcome === "parked" ? "parked" : "will be retried"}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      options.onRecord?.({ recordId: item.recordId, workerId, phase: "end" });
+    }
+    progress.remaining = await remaining(options.sql);
+    options.onProgress?.({ ...progress });
+  }
+  return progress;
+}
