@@ -4,7 +4,7 @@
  * ratio of the raw embedder's throughput on the same texts; embed calls when re-indexing the
  * unchanged corpus; peak memory. Runs on a throwaway in-memory database.
  *
- *   MNEMO_BENCH_SCIFACT=1000   SciFact abstracts to index (0 to skip; the corpus has 5,183)
+ *   MNEMO_BENCH_SCIFACT=500    SciFact abstracts to index (0 to skip; the corpus has 5,183)
  *   MNEMO_BENCH_DEMO=small     demo archive size: small | full | none
  *   MNEMO_EMBEDDER=…           the embedder to measure (default: local USE lite)
  */
@@ -21,7 +21,7 @@ import { enqueueReindex } from "../lib/rag/index/index-queue";
 import { runWorker } from "../lib/rag/index/run-worker";
 import { seedDemo } from "../prisma/seed/seed-demo";
 
-const scifactCount = Number(process.env.MNEMO_BENCH_SCIFACT ?? 1000);
+const scifactCount = Number(process.env.MNEMO_BENCH_SCIFACT ?? 500);
 const demoSize = process.env.MNEMO_BENCH_DEMO ?? "small";
 const scifactPath = join(process.cwd(), "..", "shared", "data", "eval", "scifact", "corpus.jsonl");
 

@@ -34,6 +34,7 @@ export interface IndexRecordResult {
 }
 
 interface PlannedChunk {
+  recordId: string;
   group: EmbedGroup;
   chunk: DocumentChunk;
   prefix: string;
@@ -66,55 +67,49 @@ function hash(text: string): string {
 }
 
 export async function indexRecord(context: IndexingContext, recordId: string): Promise<IndexRecordResult> {
+  const [result] = await indexRecords(context, [recordId]);
+  return result ?? { chunks: 0, embedded: 0, reused: 0, cached: 0 };
+}
+
+/**
+ * Indexes several records together: one language pass, one Apertium run per language, one
+ * cache lookup and one embedding call for all their new passages, then one transaction per
+ * record. If anything fails the whole call fails; the worker then retries record by record so
+ * one bad record cannot hold back the others.
+ */
+export async function indexRecords(context: IndexingContext, recordIds: string[]): Promise<IndexRecordResult[]> {
   const { sql, space, embedder } = context;
-  const record = (await loadDocumentRecords(sql, [recordId])).get(recordId);
-  if (!record) {
-    // Deleted meanwhile: its passages went with it (ON DELETE CASCADE).
-    return { chunks: 0, embedded: 0, reused: 0, cached: 0 };
-  }
+  const records = await loadDocumentRecords(sql, recordIds);
   const sources = { sections: context.sections, loadRecords: (ids: string[]) => loadDocumentRecords(sql, ids) };
-  const planned: PlannedChunk[] = [];
-  for (const group of context.groupsBySection.get(record.sectionId) ?? []) {
-    const document = await buildGroupDocument(record, group, sources);
-    if (!document) continue;
-    const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap });
-    for (const chunk of chunks) {
-      const prefix = [record.title, ...chunk.headingPath].join(" › ");
-      planned.push({
-        group,
-        chunk,
-        prefix,
-        contentHash: hash(`${CHUNKER_VERSION}\n${space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
-        fieldPaths: document.fieldPaths,
-        contributingSectionIds: document.contributingSectionIds,
-        contributingProjectIds: document.contributingProjectIds,
-        declaredLanguage: document.language,
-      });
-    }
+  const plans = new Map<string, PlannedChunk[]>();
+  for (const recordId of recordIds) {
+    const record = records.get(recordId);
+    // A record deleted meanwhile has no passages left (ON DELETE CASCADE).
+    if (record) plans.set(recordId, await planRecord(record, context, sources));
   }
+  const planned = [...plans.values()].flat();
+  const results = new Map<string, IndexRecordResult>(recordIds.map((id) => [id, { chunks: plans.get(id)?.length ?? 0, embedded: 0, reused: 0, cached: 0 }]));
 
   // 1. Reuse what an earlier pass already computed for identical passages.
-  const existing = await sql.query<{ content_hash: string; language: string; translated_text: string | null; embedded_text: string; vector: string }>(
-    `SELECT content_hash, language, translated_text, embedded_text, embedding::text AS vector
-       FROM chunks WHERE record_id = $1 AND index_space_id = $2 AND embedding IS NOT NULL`,
-    [recordId, space.id],
+  const existing = await sql.query<{ record_id: string; content_hash: string; language: string; translated_text: string | null; embedded_text: string; vector: string }>(
+    `SELECT record_id, content_hash, language, translated_text, embedded_text, embedding::text AS vector
+       FROM chunks WHERE record_id = ANY($1::text[]) AND index_space_id = $2 AND embedding IS NOT NULL`,
+    [[...plans.keys()], space.id],
   );
-  const previous = new Map(existing.map((row) => [row.content_hash, row]));
-  let reused = 0;
+  const previous = new Map(existing.map((row) => [`${row.record_id}:${row.content_hash}`, row]));
   const fresh: PlannedChunk[] = [];
   for (const item of planned) {
-    const earlier = previous.get(item.contentHash);
+    const earlier = previous.get(`${item.recordId}:${item.contentHash}`);
     if (earlier) {
       Object.assign(item, { language: earlier.language, translatedText: earlier.translated_text, embeddedText: earlier.embedded_text, vector: earlier.vector });
-      reused++;
+      const result = results.get(item.recordId);
+      if (result) result.reused++;
     } else {
       fresh.push(item);
     }
   }
 
   // 2. Language and bridge for new text, then the embedding cache, then the model.
-  let embedded = 0;
-  let cached = 0;
   if (fresh.length) {
     const prepared = await prepareForEmbedding(
       fresh.map((item) => ({ text: item.chunk.text, language: item.declaredLanguage ?? undefined })),
@@ -132,26 +127,27 @@ export async function indexRecord(context: IndexingContext, recordId: string): P
       [space.id, [...new Set(hashes)]],
     );
     const fromCache = new Map(hits.map((row) => [row.text_hash, row.vector]));
-    const missing = new Map<string, string>();
+    const missing = new Map<string, { text: string; recordId: string }>();
     fresh.forEach((item, index) => {
       const key = hashes[index] ?? "";
       const vector = fromCache.get(key);
+      const result = results.get(item.recordId);
       if (vector) {
         item.vector = vector;
-        cached++;
-      } else {
-        missing.set(key, item.embeddedText ?? "");
+        if (result) result.cached++;
+      } else if (!missing.has(key)) {
+        missing.set(key, { text: item.embeddedText ?? "", recordId: item.recordId });
+        if (result) result.embedded++;
       }
     });
     if (missing.size) {
       const keys = [...missing.keys()];
-      const vectors = await embedder.embed([...missing.values()], "passage");
+      const vectors = await embedder.embed([...missing.values()].map((entry) => entry.text), "passage");
       if (vectors.length !== keys.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${keys.length} texts`);
       const literals = vectors.map((vector) => {
         if (vector.length !== space.dimension) throw new Error(`the embedder returned ${vector.length} dimensions, the index space has ${space.dimension}`);
         return pgvector.toSql(Array.from(vector)) as string;
       });
-      embedded = keys.length;
       await sql.query(
         `INSERT INTO embedding_cache (index_space_id, text_hash, embedding)
          SELECT $1, h, v::vector FROM unnest($2::text[], $3::text[]) AS t(h, v)
@@ -165,7 +161,44 @@ export async function indexRecord(context: IndexingContext, recordId: string): P
     }
   }
 
-  // 3. Replace the record's passages in this space in one transaction.
+  // 3. Replace each record's passages in this space in one transaction.
+  for (const [recordId, items] of plans) {
+    const record = records.get(recordId);
+    if (record) await replacePassages(sql, space, record, items);
+  }
+  return recordIds.map((id) => results.get(id) ?? { chunks: 0, embedded: 0, reused: 0, cached: 0 });
+}
+
+async function planRecord(
+  record: DocumentRecord,
+  context: IndexingContext,
+  sources: { sections: ReadonlyMap<string, SectionShape>; loadRecords: (ids: string[]) => Promise<Map<string, DocumentRecord>> },
+): Promise<PlannedChunk[]> {
+  const planned: PlannedChunk[] = [];
+  for (const group of context.groupsBySection.get(record.sectionId) ?? []) {
+    const document = await buildGroupDocument(record, group, sources);
+    if (!document) continue;
+    const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap });
+    for (const chunk of chunks) {
+      const prefix = [record.title, ...chunk.headingPath].join(" › ");
+      planned.push({
+        recordId: record.id,
+        group,
+        chunk,
+        prefix,
+        contentHash: hash(`${CHUNKER_VERSION}\n${context.space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
+        fieldPaths: document.fieldPaths,
+        contributingSectionIds: document.contributingSectionIds,
+        contributingProjectIds: document.contributingProjectIds,
+        declaredLanguage: document.language,
+      });
+    }
+  }
+  return planned;
+}
+
+async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: DocumentRecord, planned: PlannedChunk[]): Promise<void> {
+  const recordId = record.id;
   await sql.transaction(async (tx) => {
     await tx.query(`DELETE FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [recordId, space.id]);
     if (planned.length === 0) return;
@@ -218,5 +251,4 @@ export async function indexRecord(context: IndexingContext, recordId: string): P
       ],
     );
   });
-  return { chunks: planned.length, embedded, reused, cached };
 }

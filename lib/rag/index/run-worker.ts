@@ -5,7 +5,7 @@ import { listEmbedGroups, sectionShapes, type EmbedGroup } from "../config/embed
 import type { PrismaClient } from "../../db/generated/client";
 import { EmbeddingError, type Embedder } from "../embed/embedder";
 import { claimQueueItems, completeQueueItem, defaultQueueOptions, failQueueItem, type QueueOptions } from "./index-queue";
-import { indexRecord, type IndexingContext } from "./index-record";
+import { indexRecord, indexRecords, type IndexingContext, type IndexRecordResult } from "./index-record";
 import type { IndexSpace } from "./index-spaces";
 
 export interface WorkerOptions {
@@ -88,10 +88,16 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
       continue;
     }
     const context = await loadContext(options);
-    for (const item of items) {
-      options.onRecord?.({ recordId: item.recordId, workerId, phase: "start" });
+    for (const item of items) options.onRecord?.({ recordId: item.recordId, workerId, phase: "start" });
+    let batch: IndexRecordResult[] | null = null;
+    try {
+      batch = await indexRecords(context, items.map((item) => item.recordId));
+    } catch {
+      // Something in the batch failed: go record by record so only the culprit is retried.
+    }
+    for (const [index, item] of items.entries()) {
       try {
-        const result = await indexRecord(context, item.recordId);
+        const result = batch?.[index] ?? (await indexRecord(context, item.recordId));
         await completeQueueItem(options.sql, item, workerId);
         progress.indexed++;
         progress.embedded += result.embedded;
