@@ -49,3 +49,13 @@ test("a wrong password is refused and repeated failures are rate-limited", async
   await attempt("wrong-again");
   await expect(page.getByText(/Too many failed sign-in attempts/)).toBeVisible();
 });
+
+test("the health endpoint answers without a session and reveals no archive content", async ({ request }) => {
+  const response = await request.get("/api/health");
+  expect(response.status()).toBe(200);
+  const body = (await response.json()) as { database: { ok: boolean }; indexSpace: string | null; languageBridge: { available: boolean } };
+  expect(body.database.ok).toBe(true);
+  expect(body.indexSpace).toContain("universal-sentence-encoder-lite");
+  expect(typeof body.languageBridge.available).toBe("boolean");
+  expect(JSON.stringify(body)).not.toMatch(/mnemo\.demo|Sant Rom|Alcarav/);
+});

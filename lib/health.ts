@@ -1,0 +1,41 @@
+import "server-only";
+import type { SqlExecutor } from "./db/sql-executor";
+import { processTranslationBridge, type TranslationBridge } from "./rag/embed/translate";
+import { getActiveIndexSpace } from "./rag/index/index-spaces";
+
+/**
+ * What an operator needs to know at a glance: is the database answering, which index space
+ * serves search, and is the language bridge installed (without it Spanish and Catalan are
+ * embedded as written, which an English-only model understands poorly). No counts of
+ * records, so it can be served without signing in.
+ */
+export interface HealthReport {
+  status: "ok" | "degraded" | "down";
+  database: { ok: boolean; mode: string };
+  indexSpace: string | null;
+  languageBridge: { available: boolean; spanish: boolean; catalan: boolean; detail: string };
+}
+
+export async function healthReport(
+  sql: SqlExecutor,
+  mode: string,
+  bridge: TranslationBridge = processTranslationBridge,
+): Promise<HealthReport> {
+  let databaseOk = false;
+  let indexSpace: string | null = null;
+  try {
+    await sql.query("SELECT 1");
+    databaseOk = true;
+    indexSpace = (await getActiveIndexSpace(sql))?.name ?? null;
+  } catch {
+    databaseOk = false;
+  }
+  const status = await bridge.status();
+  const languageBridge = { available: status.available, spanish: status.pairs.es, catalan: status.pairs.ca, detail: status.detail };
+  return {
+    status: !databaseOk ? "down" : status.available && status.pairs.es && status.pairs.ca ? "ok" : "degraded",
+    database: { ok: databaseOk, mode },
+    indexSpace,
+    languageBridge,
+  };
+}

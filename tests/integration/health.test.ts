@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../lib/db/database";
+import { healthReport } from "../../lib/health";
+import { createTranslationBridge } from "../../lib/rag/embed/translate";
+import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
+import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+
+let db: Database;
+beforeAll(async () => {
+  db = await openTestDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+describe(`health report (${testDatabaseMode()})`, () => {
+  it("says when the language bridge is missing, and which index space serves search", async () => {
+    await ensureIndexSpace(db.sql, { provider: "hash", model: "health", dimension: 8, chunkerVersion: 1 });
+    const missing = createTranslationBridge({ apertiumPath: "/nonexistent/apertium", warn: () => undefined });
+    const report = await healthReport(db.sql, db.mode, missing);
+    expect(report).toMatchObject({ status: "degraded", database: { ok: true }, indexSpace: "hash/health/8/c1", languageBridge: { available: false, spanish: false, catalan: false } });
+    expect(report.languageBridge.detail).not.toBe("");
+    expect(JSON.stringify(report)).not.toMatch(/record|title/i);
+  });
+});
