@@ -57,6 +57,23 @@ export function projectScopeSql(principal: Principal, column: string, params: un
   return `${column} = ANY($${params.length}::text[])`;
 }
 
+/**
+ * SQL fragment for passages (chunks): the host record's project AND every project whose text
+ * the passage contains must be readable. Appends the ids as one parameter.
+ */
+export function passageScopeSql(principal: Principal, alias: string, params: unknown[]): string {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`unsafe alias: ${alias}`);
+  const ids = readableProjectIds(principal);
+  if (ids === null) return "TRUE";
+  params.push([...ids]);
+  return `(${alias}.project_id = ANY($${params.length}::text[]) AND ${alias}.contributing_project_ids <@ $${params.length}::text[])`;
+}
+
+/** The gate's check for one passage, the same rule as passageScopeSql. */
+export function canReadPassage(principal: Principal, passage: { projectId: string; contributingProjectIds: readonly string[] }): boolean {
+  return canReadProject(principal, passage.projectId) && passage.contributingProjectIds.every((id) => canReadProject(principal, id));
+}
+
 /** Defence in depth: drop anything the principal may not read, whatever query produced it. */
 export function gateReadable<T extends { projectId: string }>(principal: Principal, rows: T[]): T[] {
   return rows.filter((row) => canRead(principal, row));

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { reciprocalRankFusion } from "./reciprocal-rank-fusion";
+
+describe("reciprocalRankFusion", () => {
+  it("ranks an item found by both legs above items found by one", () => {
+    const fused = reciprocalRankFusion([
+      { leg: "meaning", ids: ["a", "b", "c"] },
+      { leg: "words", ids: ["d", "c", "e"] },
+    ]);
+    expect(fused[0]).toEqual({ id: "c", score: 1 / 63 + 1 / 62, ranks: { meaning: 3, words: 2 } });
+    expect(fused.map((item) => item.id)).toEqual(["c", "a", "d", "b", "e"]);
+  });
+
+  it("uses k to flatten or sharpen the ranks", () => {
+    const lists = [
+      { leg: "meaning", ids: ["a", "b"] },
+      { leg: "words", ids: ["b", "x"] },
+    ];
+    expect(reciprocalRankFusion(lists, 0)[0]?.id).toBe("b");
+    expect(reciprocalRankFusion(lists, 1000)[0]?.id).toBe("b");
+    expect(reciprocalRankFusion([{ leg: "meaning", ids: ["a", "b"] }], 0).map((item) => item.score)).toEqual([1, 0.5]);
+  });
+
+  it("counts a repeated id once per leg and is deterministic on ties", () => {
+    const fused = reciprocalRankFusion([
+      { leg: "meaning", ids: ["a", "a", "b"] },
+      { leg: "words", ids: ["b", "a"] },
+    ]);
+    expect(fused.map((item) => [item.id, item.ranks])).toEqual([
+      ["a", { meaning: 1, words: 2 }],
+      ["b", { meaning: 2, words: 1 }],
+    ]);
+    expect(() => reciprocalRankFusion([], -1)).toThrow(RangeError);
+    expect(reciprocalRankFusion([])).toEqual([]);
+  });
+});

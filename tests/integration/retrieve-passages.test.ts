@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Principal } from "../../lib/acl";
+import type { Database } from "../../lib/db/database";
+import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
+import { CHUNKER_VERSION } from "../../lib/rag/chunk";
+import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { runWorker } from "../../lib/rag/index/run-worker";
+import { denseLeg, keywordLeg } from "../../lib/rag/search/retrieve-passages";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+
+/**
+ * Both retrieval legs scope passages in the SQL: a principal gets nothing of a project they
+ * cannot read (nor passages that quote one), and still a full page when they see only a sliver.
+ */
+const embedder = createHashEmbedder({ dimension: 64 });
+let db: Database;
+let space: IndexSpace;
+let smallReader: Principal;
+let nobody: Principal;
+let admin: Principal;
+let openProject: string;
+let closedProject: string;
+let section: { id: string; slug: string };
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  const sources = await createSection(db.prisma, [
+    { key: "title", label: "Title", type: "text", required: true },
+    { key: "summary", label: "Summary", type: "longtext" },
+  ]);
+  section = await createSection(db.prisma, [
+    { key: "title", label: "Title", type: "text", required: true },
+    { key: "summary", label: "Summary", type: "longtext" },
+    { key: "source", label: "Source", type: "relation", targetSection: sources.slug },
+  ]);
+  await saveEmbedGroup(db.prisma, db.sql, {
+    sectionSlug: section.slug,
+    group: { slug: "all", label: "All", fields: ["title", "summary", "source.summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
+    requeue: false,
+  });
+  openProject = (await createProject(db.prisma)).id;
+  closedProject = (await createProject(db.prisma, { restricted: true })).id;
+  // 120 closed records about the mill, 6 open ones: the reader sees about 5% of the passages.
+  for (let index = 0; index < 120; index++) {
+    await createRecord(db.prisma, section, closedProject, { title: `Closed mill record ${index}`, summary: `The flour mill by the river, ledger ${index}, secret zanzibar.` });
+  }
+  const closedSource = await createRecord(db.prisma, sources, closedProject, { title: "Closed source", summary: "Zanzibar quill testimony about the mill." });
+  for (let index = 0; index < 6; index++) {
+    await createRecord(db.prisma, section, openProject, { title: `Open mill record ${index}`, summary: `The flour mill by the river, open note ${index}.` });
+  }
+  // An open record that quotes the closed one through a relation path.
+  await createRecord(db.prisma, section, openProject, { title: "Open record quoting a closed one", summary: "About the mill.", source: closedSource.id });
+  await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
+  const reader = await createUser(db.prisma);
+  await addMember(db.prisma, reader.id, openProject);
+  smallReader = await principalOf(db.prisma, reader.id);
+  nobody = await principalOf(db.prisma, (await createUser(db.prisma)).id);
+  admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+}, 120_000);
+
+afterAll(async () => {
+  await db.close();
+});
+
+describe(`retrieval legs (${testDatabaseMode()})`, () => {
+  it("gives a reader of a small project a full page of only their passages, by meaning", async () => {
+    const [query] = await embedder.embed(["flour mill by the river"], "query");
+    const hits = await denseLeg(db.sql, smallReader, query ?? [], { space, limit: 6 });
+    expect(hits).toHaveLength(6);
+    expect(hits.every((hit) => hit.projectId === openProject && hit.contributingProjectIds.every((id) => id === openProject))).toBe(true);
+    const adminHits = await denseLeg(db.sql, admin, query ?? [], { space, limit: 50 });
+    expect(adminHits.some((hit) => hit.projectId === closedProject)).toBe(true);
+    expect(await denseLeg(db.sql, nobody, query ?? [], { space, limit: 6 })).toEqual([]);
+  });
+
+  it("finds words across accents and stems, and never a passage that quotes a closed project", async () => {
+    const hits = await keywordLeg(db.sql, smallReader, "zanzibar", { space, limit: 20 });
+    expect(hits).toEqual([]);
+    const adminHits = await keywordLeg(db.sql, admin, "zanzíbar", { space, limit: 200 });
+    expect(adminHits.length).toBe(121);
+    const quoting = adminHits.filter((hit) => hit.projectId === openProject);
+    expect(quoting).toHaveLength(1);
+    expect(quoting[0]?.contributingProjectIds.sort()).toEqual([openProject, closedProject].sort());
+    const mills = await keywordLeg(db.sql, smallReader, "mills", { space, limit: 50 });
+    // Six open records (title and summary passages), not the one quoting a closed record.
+    expect(new Set(mills.map((hit) => hit.recordId)).size).toBe(6);
+    expect(mills.every((hit) => hit.contributingProjectIds.every((id) => id === openProject))).toBe(true);
+    expect(await keywordLeg(db.sql, nobody, "mill", { space, limit: 50 })).toEqual([]);
+  });
+
+  it("restricts to a section and refuses a malformed space id", async () => {
+    const [query] = await embedder.embed(["mill"], "query");
+    expect(await denseLeg(db.sql, admin, query ?? [], { space, limit: 5, sectionIds: ["no-such-section"] })).toEqual([]);
+    await expect(denseLeg(db.sql, admin, query ?? [], { space: { id: "x' OR '1'='1", dimension: 64 }, limit: 5 })).rejects.toThrow(/unexpected index space id/);
+  });
+});
