@@ -74,15 +74,3 @@ export function canReadPassage(principal: Principal, passage: { projectId: strin
   return canReadProject(principal, passage.projectId) && passage.contributingProjectIds.every((id) => canReadProject(principal, id));
 }
 
-/** Defence in depth: drop anything the principal may not read, whatever query produced it. */
-export function gateReadable<T extends { projectId: string }>(principal: Principal, rows: T[]): T[] {
-  return rows.filter((row) => canRead(principal, row));
-}
-
-/**
- * Projects the principal may read, that egress policy allows to leave the host. Sections carry
- * the policy; this is the single place later issues ask before sending text out.
- */
-export function mayLeaveHost(section: { egressPolicy: "local_only" | "allow_external" }): boolean {
-  return section.egressPolicy === "allow_external";
-}

@@ -124,7 +124,7 @@ export async function getReadableMedia(prisma: PrismaClient, principal: Principa
   return media;
 }
 
-export function sanitiseName(name: string): string {
+function sanitiseName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
   const cleaned = base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "_").trim().slice(0, 200);
   return cleaned || "upload";

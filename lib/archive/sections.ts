@@ -35,8 +35,3 @@ export async function getSectionBySlug(prisma: PrismaClient, slug: string): Prom
   return toSummary(row);
 }
 
-export async function getSectionById(prisma: PrismaClient, id: string): Promise<SectionSummary> {
-  const row = await prisma.section.findUnique({ where: { id } });
-  if (!row) throw new AppError("bad_request", "That section does not exist.");
-  return toSummary(row);
-}

@@ -32,10 +32,6 @@ export class EmbeddingError extends Error {
   }
 }
 
-export function isEmbeddingError(error: unknown): error is EmbeddingError {
-  return error instanceof EmbeddingError;
-}
-
 /** How far past its token budget a text may go before it is refused rather than embedded. */
 const absurdLengthFactor = 8;
 
