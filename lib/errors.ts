@@ -13,6 +13,7 @@ export const statusByCode = {
   range_not_satisfiable: 416,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type AppErrorCode = keyof typeof statusByCode;

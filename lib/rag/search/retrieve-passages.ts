@@ -24,8 +24,12 @@ export interface LegOptions {
   limit: number;
   /** Restrict to these section ids. */
   sectionIds?: string[];
+  /** Restrict to records of these projects (a filter; access is enforced regardless). */
+  projectIds?: string[];
   /** Restrict to one embed group (a facet such as "profession"). */
   embedGroupId?: string;
+  /** Leave out passages of this record (find similar). */
+  excludeRecordId?: string;
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -42,9 +46,17 @@ function filters(alias: string, options: LegOptions, params: unknown[]): string[
     params.push(options.sectionIds);
     where.push(`${alias}.section_id = ANY($${params.length}::text[])`);
   }
+  if (options.projectIds?.length) {
+    params.push(options.projectIds);
+    where.push(`${alias}.project_id = ANY($${params.length}::text[])`);
+  }
   if (options.embedGroupId) {
     params.push(options.embedGroupId);
     where.push(`${alias}.embed_group_id = $${params.length}`);
+  }
+  if (options.excludeRecordId) {
+    params.push(options.excludeRecordId);
+    where.push(`${alias}.record_id <> $${params.length}`);
   }
   return where;
 }
@@ -84,16 +96,74 @@ export async function denseLeg(
   });
 }
 
+/** Quotes a lexeme for tsquery input: 'it''s' — never parsed as operators. */
+export function tsqueryLiteral(lexeme: string): string {
+  return `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+/** Quotes, a leading minus or OR: the user wrote search syntax, so every condition must hold. */
+export function usesSearchSyntax(query: string): boolean {
+  return /"|(^|\s)-\S|\sOR\s/.test(query);
+}
+
+// Document counts per space, for inverse document frequencies; refreshed every minute.
+const spaceSizes = new Map<string, { count: number; at: number }>();
+
+async function passagesInSpace(sql: SqlExecutor, spaceId: string): Promise<number> {
+  const cached = spaceSizes.get(spaceId);
+  if (cached && Date.now() - cached.at < 60_000) return cached.count;
+  const [row] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM chunks WHERE index_space_id = $1`, [spaceId]);
+  const count = row?.count ?? 0;
+  spaceSizes.set(spaceId, { count, at: Date.now() });
+  return count;
+}
+
+/**
+ * Words, ranked like BM25 rather than by raw term counts: the query's lexemes (English and
+ * Spanish stems and the words as written, accent-folded) are weighted by their inverse
+ * document frequency in the space, a passage matches if it has any lexeme worth searching
+ * for, and it scores the idf-weighted sum of its per-lexeme ts_rank. Quotes, OR and a minus
+ * keep their web-search meaning as an extra condition every result must meet.
+ */
 export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: string, options: LegOptions): Promise<PassageHit[]> {
   checkSpace(options.space);
   const limit = Math.max(1, Math.min(200, Math.trunc(options.limit)));
-  const params: unknown[] = [query];
-  // English and Spanish stems plus the words as written, all accent-folded.
-  const tsquery = `(websearch_to_tsquery('english', unaccent($1)) || websearch_to_tsquery('spanish', unaccent($1)) || websearch_to_tsquery('simple', unaccent($1)))`;
-  const where = [`c.index_space_id = '${options.space.id}'`, `c.search_vector @@ ${tsquery}`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
+  const [lexemeRow] = await sql.query<{ lexemes: string[] | null }>(
+    `SELECT array_agg(DISTINCT lexeme) AS lexemes FROM unnest(tsvector_to_array(
+       to_tsvector('english', unaccent($1)) || to_tsvector('spanish', unaccent($1)) || to_tsvector('simple', unaccent($1))
+     )) AS lexeme`,
+    [query],
+  );
+  const lexemes = (lexemeRow?.lexemes ?? []).slice(0, 48);
+  if (lexemes.length === 0) return [];
+  const total = await passagesInSpace(sql, options.space.id);
+  const frequencies = await sql.query<{ lexeme: string; df: number }>(
+    `SELECT t.lexeme, (SELECT count(*) FROM chunks c WHERE c.index_space_id = $2 AND c.search_vector @@ t.lexeme::tsquery)::int AS df
+       FROM unnest($1::text[]) AS t(lexeme)`,
+    [lexemes.map(tsqueryLiteral), options.space.id],
+  );
+  const weighted = frequencies
+    .filter((row) => row.df > 0)
+    .map((row) => ({ literal: row.lexeme, idf: Math.log(1 + (Math.max(total, row.df) - row.df + 0.5) / (row.df + 0.5)) }))
+    .sort((a, b) => b.idf - a.idf);
+  if (weighted.length === 0) return [];
+  // Lexemes in most passages (stop words of any language) add to the score but do not select.
+  const selective = weighted.filter((term) => term.idf >= 0.4);
+  const selecting = selective.length > 0 ? selective : weighted.slice(0, 1);
+
+  const params: unknown[] = [selecting.map((term) => term.literal).join(" | "), weighted.map((term) => term.literal), weighted.map((term) => term.idf)];
+  const where = [`c.index_space_id = '${options.space.id}'`, `c.search_vector @@ $1::tsquery`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
+  if (usesSearchSyntax(query)) {
+    params.push(query);
+    const n = params.length;
+    where.push(`c.search_vector @@ (websearch_to_tsquery('english', unaccent($${n})) || websearch_to_tsquery('spanish', unaccent($${n})) || websearch_to_tsquery('simple', unaccent($${n})))`);
+  }
   params.push(limit);
   const rows = await sql.query<Row>(
-    `SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, ts_rank_cd(c.search_vector, ${tsquery}) AS score
+    `SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids,
+            (SELECT sum(w.idf * ts_rank(c.search_vector, w.literal::tsquery, 1))
+               FROM unnest($2::text[], $3::float8[]) AS w(literal, idf)
+              WHERE c.search_vector @@ w.literal::tsquery) AS score
        FROM chunks c
       WHERE ${where.join(" AND ")}
       ORDER BY score DESC, c.id

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { findHighlights, queryTerms, snippet, wordMatches } from "./highlight";
+
+const marked = (text: string, ranges: { start: number; end: number }[]) => ranges.map((range) => text.slice(range.start, range.end));
+
+describe("highlights", () => {
+  it("keeps meaningful, folded, distinct query terms", () => {
+    expect(queryTerms("The Bells of the old CHURCH, the bells!")).toEqual(["bells", "old", "church"]);
+    expect(queryTerms("les campanes de l'església")).toEqual(["campanes", "esglesia"]);
+    expect(queryTerms("   ")).toEqual([]);
+  });
+
+  it("matches words regardless of case, accents and short endings", () => {
+    expect(wordMatches("mines", "mine")).toBe(true);
+    expect(wordMatches("bell", "bells")).toBe(true);
+    expect(wordMatches("mining", "mine")).toBe(false);
+    expect(wordMatches("cat", "cats")).toBe(false);
+    const text = "La Església de Sant Romà: les CAMPANES van baixar.";
+    expect(marked(text, findHighlights(text, queryTerms("campana iglesia església")))).toEqual(["Església", "CAMPANES"]);
+  });
+
+  it("windows a long passage around its densest matches, at word boundaries", () => {
+    const filler = "lorem ipsum dolor sit amet ".repeat(30);
+    const text = `${filler}the keeper lit the lighthouse lamp every night ${filler}`;
+    const result = snippet(text, queryTerms("lighthouse lamp"), 120);
+    expect(result.clippedStart).toBe(true);
+    expect(result.clippedEnd).toBe(true);
+    expect(result.text.length).toBeLessThanOrEqual(120);
+    expect(marked(result.text, result.highlights)).toEqual(["lighthouse", "lamp"]);
+    expect(result.text.startsWith(" ")).toBe(false);
+  });
+
+  it("shows a short passage whole and the start of a long one without matches", () => {
+    expect(snippet("A short   passage.", ["zebra"])).toEqual({ text: "A short passage.", highlights: [], clippedStart: false, clippedEnd: false });
+    const long = snippet("word ".repeat(200), ["zebra"], 50);
+    expect(long.clippedStart).toBe(false);
+    expect(long.clippedEnd).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Which words of a passage to highlight for a query, and the window of the passage a result
+ * row shows. Matching is by word, case- and accent-insensitive, with a light prefix rule so
+ * "mines" marks "mine" and "bells" marks "bell" in English, Spanish and Catalan alike. Pure.
+ */
+export interface Highlight {
+  start: number;
+  end: number;
+}
+
+export interface Snippet {
+  text: string;
+  highlights: Highlight[];
+  /** Whether text was cut before or after the window. */
+  clippedStart: boolean;
+  clippedEnd: boolean;
+}
+
+// Words too common to be worth marking (English, Spanish, Catalan).
+const stopwords = new Set(
+  (
+    "a an and are as at be by for from has have how i in is it its of on or that the this to was were what when where which who why with " +
+    "al con de del el en es la las lo los o para por que se su sus un una y " +
+    "amb els i les per va com on"
+  ).split(" "),
+);
+
+export function foldWord(word: string): string {
+  return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** The distinct folded terms of a query worth highlighting. */
+export function queryTerms(query: string): string[] {
+  const terms = new Set<string>();
+  for (const match of query.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const term = foldWord(match[0]);
+    if (term.length < 2 || stopwords.has(term)) continue;
+    terms.add(term);
+  }
+  return [...terms];
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && length < b.length && a[length] === b[length]) length++;
+  return length;
+}
+
+export function wordMatches(word: string, term: string): boolean {
+  if (word === term) return true;
+  // Same stem: share at least four letters and differ only in a short ending.
+  const shared = commonPrefixLength(word, term);
+  return shared >= 4 && word.length - shared <= 3 && term.length - shared <= 3;
+}
+
+export function findHighlights(text: string, terms: readonly string[]): Highlight[] {
+  if (terms.length === 0) return [];
+  const highlights: Highlight[] = [];
+  for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = foldWord(match[0]);
+    if (terms.some((term) => wordMatches(word, term))) {
+      highlights.push({ start: match.index, end: match.index + match[0].length });
+    }
+  }
+  return highlights;
+}
+
+/**
+ * A window of about `maxChars` around the densest run of highlights (or the start when
+ * nothing matched), cut at word boundaries, with highlights relative to the window.
+ */
+export function snippet(text: string, terms: readonly string[], maxChars = 320): Snippet {
+  const clean = text.replace(/\s+/g, " ").trim();
+  const highlights = findHighlights(clean, terms);
+  if (clean.length <= maxChars) return { text: clean, highlights, clippedStart: false, clippedEnd: false };
+
+  let bestStart = 0;
+  let bestCount = 0;
+  for (let index = 0; index < highlights.length; index++) {
+    const from = highlights[index]!.start;
+    let count = 0;
+    for (let next = index; next < highlights.length && highlights[next]!.end - from <= maxChars; next++) count++;
+    if (count > bestCount) {
+      bestCount = count;
+      bestStart = from;
+    }
+  }
+  // Lead in with a little context before the first highlighted word.
+  let start = Math.max(0, bestStart - Math.floor(maxChars / 5));
+  if (start + maxChars > clean.length) start = Math.max(0, clean.length - maxChars);
+  if (start > 0) {
+    const space = clean.indexOf(" ", start);
+    if (space !== -1 && space < bestStart + 1) start = space + 1;
+  }
+  let end = Math.min(clean.length, start + maxChars);
+  if (end < clean.length) {
+    const space = clean.lastIndexOf(" ", end);
+    if (space > start) end = space;
+  }
+  return {
+    text: clean.slice(start, end),
+    highlights: highlights.filter((h) => h.start >= start && h.end <= end).map((h) => ({ start: h.start - start, end: h.end - start })),
+    clippedStart: start > 0,
+    clippedEnd: end < clean.length,
+  };
+}

@@ -1,0 +1,290 @@
+import "server-only";
+import { z } from "zod";
+import { type Principal, canReadPassage, passageScopeSql } from "../../acl";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { AppError } from "../../errors";
+import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
+import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
+import type { IndexSpace } from "../index/index-spaces";
+import { type Snippet, queryTerms, snippet } from "./highlight";
+import { type FusedItem, defaultRrfK, reciprocalRankFusion } from "./reciprocal-rank-fusion";
+import { type PassageHit, denseLeg, keywordLeg } from "./retrieve-passages";
+import { type Reranker, passThroughReranker, rerankCandidates } from "./rerank";
+
+/**
+ * Hybrid search over the passages of the active index space: the query is embedded once (in
+ * English through the translation bridge when the model is English-only), the dense and
+ * keyword legs run with access in their SQL, their lists are fused by reciprocal rank, the
+ * best candidates may be reranked, and every candidate is checked again before a score,
+ * a title or a word of text leaves this module.
+ */
+export const searchModes = ["hybrid", "semantic", "keyword"] as const;
+export type SearchMode = (typeof searchModes)[number];
+export const maxQueryLength = 500;
+export const maxSearchLimit = 50;
+
+const clampLimit = (value: number) => Math.max(1, Math.min(maxSearchLimit, Math.trunc(value)));
+const idList = z.array(z.string().min(1).max(64)).max(100);
+
+/** A search request at the boundary: limits are clamped, the query is bounded. */
+export const searchRequestSchema = z.object({
+  query: z
+    .string({ error: "A search needs some text." })
+    .trim()
+    .min(1, "Type something to search for.")
+    .max(maxQueryLength, `A search can be at most ${maxQueryLength} characters long; shorten it or use a few key words.`),
+  mode: z.enum(searchModes).catch("hybrid"),
+  limit: z.coerce.number().catch(10).transform((value) => (Number.isFinite(value) ? clampLimit(value) : 10)),
+  sectionIds: idList.optional(),
+  projectIds: idList.optional(),
+  embedGroupId: z.string().min(1).max(64).optional(),
+  collapse: z.enum(["record", "passage"]).catch("record"),
+});
+export type SearchRequest = z.output<typeof searchRequestSchema>;
+export type SearchRequestInput = z.input<typeof searchRequestSchema>;
+
+export interface SearchContext {
+  sql: SqlExecutor;
+  embedder: Embedder;
+  /** The active index space; null before anything was indexed. */
+  space: IndexSpace | null;
+  reranker?: Reranker;
+  /** How many fused candidates the reranker sees (default 30). */
+  rerankDepth?: number;
+  rrfK?: number;
+  /** Translation bridge and language detection for the query (tests substitute them). */
+  prepare?: PrepareOptions;
+}
+
+export type Leg = "meaning" | "words";
+
+export interface SearchHit {
+  recordId: string;
+  recordTitle: string;
+  sectionSlug: string;
+  sectionName: string;
+  projectId: string;
+  passage: {
+    chunkId: string;
+    groupLabel: string;
+    headingPath: string[];
+    language: string;
+    page: number | null;
+    pageEnd: number | null;
+    timeStart: number | null;
+    timeEnd: number | null;
+    startOffset: number;
+    endOffset: number;
+    /** The passage as written, around the matched words. */
+    snippet: Snippet;
+    /** The bridge's English translation, when it matched words the original did not. */
+    translation?: Snippet;
+  };
+  /** Fused relevance scaled to 0..1: 1 is first place in every leg that ran. */
+  score: number;
+  /** The legs that found the passage (record mode: any passage of the record). */
+  legs: Leg[];
+  /** Cosine similarity of the best passage, when the meaning leg found it. */
+  similarity: number | null;
+}
+
+export interface SearchResult {
+  query: string;
+  mode: SearchMode;
+  hits: SearchHit[];
+  /** Which reranker ordered the hits, and passages it was not allowed to see. */
+  rerank: { name: string; applied: boolean; withheld: number; error?: string };
+}
+
+type Candidate = {
+  chunkId: string;
+  recordId: string;
+  fused: FusedItem;
+  legs: Set<Leg>;
+};
+
+export type DetailRow = {
+  id: string;
+  record_id: string;
+  project_id: string;
+  section_id: string;
+  contributing_project_ids: string[];
+  text: string;
+  translated_text: string | null;
+  language: string;
+  heading_path: string[];
+  page: number | null;
+  page_end: number | null;
+  time_start: number | null;
+  time_end: number | null;
+  start_offset: number;
+  end_offset: number;
+  record_title: string;
+  section_slug: string;
+  section_name: string;
+  group_label: string;
+  external_ok: boolean;
+};
+
+/** Embeds a query for the space's model: translated to English first when the model needs it. */
+export async function embedQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<Float32Array> {
+  const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder, context.prepare);
+  const [vector] = await context.embedder.embed([prepared?.embeddedText ?? query], "query");
+  if (!vector) throw new EmbeddingError("The embedder returned no vector for the query.", { retryable: false });
+  return vector;
+}
+
+/** The configured model must be the one that built the space, or vectors are incomparable. */
+export function assertSearchable(context: SearchContext): IndexSpace {
+  const space = context.space;
+  if (!space) throw new AppError("unavailable", "Nothing has been indexed yet, so there is nothing to search by meaning. Keyword filters still work.");
+  const { embedder } = context;
+  if (embedder.provider !== space.provider || embedder.model !== space.model || embedder.dimension !== space.dimension) {
+    throw new AppError(
+      "unavailable",
+      `The active index was built with ${space.provider}/${space.model} (${space.dimension} dimensions) but this server embeds queries with ` +
+        `${embedder.provider}/${embedder.model} (${embedder.dimension}); search by meaning is unavailable until they match.`,
+    );
+  }
+  return space;
+}
+
+export async function passageDetails(sql: SqlExecutor, principal: Principal, spaceId: string, chunkIds: string[]): Promise<Map<string, DetailRow>> {
+  if (chunkIds.length === 0) return new Map();
+  const params: unknown[] = [chunkIds, spaceId];
+  const scope = passageScopeSql(principal, "c", params);
+  const rows = await sql.query<DetailRow>(
+    `SELECT c.id, c.record_id, c.project_id, c.section_id, c.contributing_project_ids, c.text, c.translated_text,
+            c.language, c.heading_path, c.page, c.page_end, c.time_start, c.time_end, c.start_offset, c.end_offset,
+            r.title AS record_title, s.slug AS section_slug, s.name AS section_name, g.label AS group_label,
+            (s.egress_policy = 'allow_external' AND NOT EXISTS (
+               SELECT 1 FROM sections cs WHERE cs.id = ANY(c.contributing_section_ids) AND cs.egress_policy <> 'allow_external'
+            )) AS external_ok
+       FROM chunks c
+       JOIN records r ON r.id = c.record_id
+       JOIN sections s ON s.id = c.section_id
+       JOIN embed_groups g ON g.id = c.embed_group_id
+      WHERE c.id = ANY($1::text[]) AND c.index_space_id = $2 AND ${scope}`,
+    params,
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The gate: a candidate leaves only if the principal may read its record's project and every
+ * project whose text it contains, and it lies inside the requested section and project scope.
+ */
+function passesGate(principal: Principal, request: SearchRequest, row: DetailRow): boolean {
+  if (!canReadPassage(principal, { projectId: row.project_id, contributingProjectIds: row.contributing_project_ids })) return false;
+  if (request.sectionIds?.length && !request.sectionIds.includes(row.section_id)) return false;
+  if (request.projectIds?.length && !request.projectIds.includes(row.project_id)) return false;
+  return true;
+}
+
+export async function searchArchive(context: SearchContext, principal: Principal, input: SearchRequestInput | SearchRequest): Promise<SearchResult> {
+  const parsed = searchRequestSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "));
+  const request = parsed.data;
+  const space = request.mode === "keyword" ? context.space : assertSearchable(context);
+  const reranker = context.reranker ?? passThroughReranker;
+  const empty: SearchResult = { query: request.query, mode: request.mode, hits: [], rerank: { name: reranker.name, applied: false, withheld: 0 } };
+  if (!space) return empty;
+
+  // Several passages of one record compete for one row, so look deeper when collapsing.
+  const depth = Math.min(200, request.collapse === "record" ? request.limit * 4 + 20 : request.limit * 2 + 10);
+  const legOptions = { space, limit: depth, sectionIds: request.sectionIds, projectIds: request.projectIds, embedGroupId: request.embedGroupId };
+
+  const lists: { leg: Leg; hits: PassageHit[] }[] = [];
+  if (request.mode !== "keyword") {
+    let vector: Float32Array;
+    try {
+      vector = await embedQuery(context, request.query);
+    } catch (error) {
+      if (error instanceof EmbeddingError) {
+        throw new AppError("unavailable", `Search by meaning is unavailable: ${errorMessage(error)} Try keyword mode.`, { cause: error });
+      }
+      throw error;
+    }
+    lists.push({ leg: "meaning", hits: await denseLeg(context.sql, principal, vector, { ...legOptions, efSearch: Math.max(100, depth * 2) }) });
+  }
+  if (request.mode !== "semantic") {
+    lists.push({ leg: "words", hits: await keywordLeg(context.sql, principal, request.query, legOptions) });
+  }
+
+  const k = context.rrfK ?? defaultRrfK;
+  const fused = reciprocalRankFusion(lists.map((list) => ({ leg: list.leg, ids: list.hits.map((hit) => hit.chunkId) })), k);
+  const recordOf = new Map(lists.flatMap((list) => list.hits.map((hit) => [hit.chunkId, hit.recordId] as const)));
+  const similarityOf = new Map((lists.find((list) => list.leg === "meaning")?.hits ?? []).map((hit) => [hit.chunkId, hit.score]));
+
+  // Collapse: a record's row is its best passage; the legs are those that found any of its passages.
+  let candidates: Candidate[] = fused.map((item) => ({
+    chunkId: item.id,
+    recordId: recordOf.get(item.id)!,
+    fused: item,
+    legs: new Set(Object.keys(item.ranks) as Leg[]),
+  }));
+  if (request.collapse === "record") {
+    const byRecord = new Map<string, Candidate>();
+    for (const candidate of candidates) {
+      const best = byRecord.get(candidate.recordId);
+      if (best) candidate.legs.forEach((leg) => best.legs.add(leg));
+      else byRecord.set(candidate.recordId, candidate);
+    }
+    candidates = [...byRecord.values()];
+  }
+
+  const rerankDepth = reranker === passThroughReranker ? 0 : Math.max(request.limit, context.rerankDepth ?? 30);
+  const shortlist = candidates.slice(0, Math.max(request.limit, rerankDepth));
+  const details = await passageDetails(context.sql, principal, space.id, shortlist.map((candidate) => candidate.chunkId));
+  const gated = shortlist.filter((candidate) => {
+    const row = details.get(candidate.chunkId);
+    return row !== undefined && passesGate(principal, request, row);
+  });
+
+  const reranked = await rerankCandidates(
+    reranker,
+    request.query,
+    gated.map((candidate) => {
+      const row = details.get(candidate.chunkId)!;
+      return { ...candidate, id: candidate.chunkId, text: row.text, egressPolicy: row.external_ok ? ("allow_external" as const) : ("local_only" as const) };
+    }),
+  );
+
+  const terms = queryTerms(request.query);
+  const best = lists.length / (k + 1);
+  const hits = reranked.ordered.slice(0, request.limit).map((candidate): SearchHit => {
+    const row = details.get(candidate.chunkId)!;
+    const original = snippet(row.text, terms);
+    const translated = row.translated_text ? snippet(row.translated_text, terms) : undefined;
+    return {
+      recordId: row.record_id,
+      recordTitle: row.record_title,
+      sectionSlug: row.section_slug,
+      sectionName: row.section_name,
+      projectId: row.project_id,
+      passage: {
+        chunkId: row.id,
+        groupLabel: row.group_label,
+        headingPath: row.heading_path,
+        language: row.language,
+        page: row.page,
+        pageEnd: row.page_end,
+        timeStart: row.time_start,
+        timeEnd: row.time_end,
+        startOffset: row.start_offset,
+        endOffset: row.end_offset,
+        snippet: original,
+        ...(translated && translated.highlights.length > original.highlights.length ? { translation: translated } : {}),
+      },
+      score: Math.min(1, candidate.fused.score / best),
+      legs: (["meaning", "words"] as const).filter((leg) => candidate.legs.has(leg)),
+      similarity: similarityOf.get(candidate.chunkId) ?? null,
+    };
+  });
+  return {
+    query: request.query,
+    mode: request.mode,
+    hits,
+    rerank: { name: reranker.name, applied: reranked.reranked, withheld: reranked.withheld, ...(reranked.error ? { error: reranked.error } : {}) },
+  };
+}

@@ -1,0 +1,28 @@
+import "server-only";
+import { getDatabase } from "../../db";
+import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
+import type { Embedder } from "../embed/embedder";
+import { getActiveIndexSpace } from "../index/index-spaces";
+import { createReranker, rerankerConfigFromEnv, type Reranker } from "./rerank";
+import type { SearchContext } from "./search-archive";
+
+/**
+ * The web process's search context: its database, the query embedder and reranker built once
+ * from the environment (the model loads on first use), and the active index space, read per
+ * request so an admin's switch takes effect at once.
+ */
+const globalForSearch = globalThis as unknown as { mnemoQueryModels?: { embedder: Embedder; reranker: Reranker } };
+
+function queryModels(): { embedder: Embedder; reranker: Reranker } {
+  if (!globalForSearch.mnemoQueryModels) {
+    const embedder = createEmbedder(embedderConfigFromEnv(process.env));
+    globalForSearch.mnemoQueryModels = { embedder, reranker: createReranker(rerankerConfigFromEnv(process.env), embedder) };
+  }
+  return globalForSearch.mnemoQueryModels;
+}
+
+export async function getSearchContext(): Promise<SearchContext> {
+  const { sql } = await getDatabase();
+  const { embedder, reranker } = queryModels();
+  return { sql, embedder, reranker, space: await getActiveIndexSpace(sql) };
+}

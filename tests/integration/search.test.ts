@@ -1,0 +1,233 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Principal } from "../../lib/acl";
+import type { Database } from "../../lib/db/database";
+import { AppError } from "../../lib/errors";
+import { listEmbedGroups, saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { CHUNKER_VERSION } from "../../lib/rag/chunk";
+import type { Embedder } from "../../lib/rag/embed/embedder";
+import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
+import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";
+import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { runWorker } from "../../lib/rag/index/run-worker";
+import { findSimilarRecords, similarityFacets } from "../../lib/rag/search/find-similar";
+import { createHttpReranker } from "../../lib/rag/search/rerank";
+import { type SearchContext, maxQueryLength, searchArchive } from "../../lib/rag/search/search-archive";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+
+/**
+ * The search service end to end on a real database: access in the SQL and at the gate, the
+ * same answer shape for a principal who sees nothing, limits, collapse, the group facet,
+ * find-similar from stored vectors, and an external reranker that obeys egress policy.
+ */
+const base = createHashEmbedder({ dimension: 64 });
+const counter = { calls: 0 };
+const embedder: Embedder = { ...base, embed: (texts, kind) => (counter.calls++, base.embed(texts, kind)) };
+const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
+
+let db: Database;
+let space: IndexSpace;
+let context: SearchContext;
+let admin: Principal;
+let reader: Principal;
+let nobody: Principal;
+let openProject: string;
+let closedProject: string;
+let notes: { id: string; slug: string };
+let people: { id: string; slug: string };
+let professionGroup: string;
+const closedIds: string[] = [];
+const openIds: string[] = [];
+let weaver: string;
+
+const peopleFields = [
+  { key: "title", label: "Name", type: "text" as const, required: true },
+  { key: "occupation", label: "Occupation", type: "text" as const },
+  { key: "biography", label: "Biography", type: "longtext" as const },
+];
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  notes = await createSection(db.prisma, [
+    { key: "title", label: "Title", type: "text", required: true },
+    { key: "summary", label: "Summary", type: "longtext" },
+  ]);
+  people = await createSection(db.prisma, peopleFields);
+  await db.prisma.section.update({ where: { id: notes.id }, data: { egressPolicy: "allow_external" } });
+  await saveEmbedGroup(db.prisma, db.sql, {
+    sectionSlug: notes.slug,
+    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
+    requeue: false,
+  });
+  for (const group of [
+    { slug: "profession", label: "Profession", fields: ["occupation"] },
+    { slug: "profile", label: "Profile", fields: ["title", "biography"] },
+  ]) {
+    await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: people.slug, group: { ...group, chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 }, requeue: false });
+  }
+  professionGroup = (await listEmbedGroups(db.prisma, people.id)).find((group) => group.slug === "profession")!.id;
+
+  openProject = (await createProject(db.prisma)).id;
+  closedProject = (await createProject(db.prisma, { restricted: true })).id;
+  // The only records about the lighthouse keeper's logbook are in the closed project.
+  for (let index = 0; index < 5; index++) {
+    closedIds.push((await createRecord(db.prisma, notes, closedProject, { title: `Lighthouse logbook ${index}`, summary: `The keeper's logbook of storms and lamp oil, volume ${index}.` })).id);
+  }
+  for (let index = 0; index < 12; index++) {
+    openIds.push((await createRecord(db.prisma, notes, openProject, { title: `Harbour note ${index}`, summary: `Fishing boats and nets at the harbour, the auction of sardines, note ${index}.` })).id);
+  }
+  weaver = (await createRecord(db.prisma, people, openProject, { title: "Marta Puig", occupation: "textile weaver", biography: "Worked the looms of the harbour mill." })).id;
+  await createRecord(db.prisma, people, openProject, { title: "Joan Serra", occupation: "textile weaver and dyer", biography: "Fisherman's son who mended nets." });
+  await createRecord(db.prisma, people, openProject, { title: "Pere Vidal", occupation: "harbour pilot", biography: "Guided boats past the lighthouse." });
+  await createRecord(db.prisma, people, closedProject, { title: "Secret Weaver", occupation: "textile weaver", biography: "Closed biography." });
+  await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
+
+  const readerUser = await createUser(db.prisma);
+  await addMember(db.prisma, readerUser.id, openProject);
+  reader = await principalOf(db.prisma, readerUser.id);
+  nobody = await principalOf(db.prisma, (await createUser(db.prisma)).id);
+  admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+  context = { sql: db.sql, embedder, space, prepare: noBridge };
+}, 180_000);
+
+afterAll(async () => {
+  await db?.close();
+});
+
+describe(`search (${testDatabaseMode()})`, () => {
+  it("finds the closed records for an admin, and for a principal without access gives zero hits in the same shape, with no count", async () => {
+    for (const mode of ["hybrid", "semantic", "keyword"] as const) {
+      const seen = await searchArchive(context, admin, { query: "lighthouse keeper logbook", mode, limit: 5 });
+      expect(seen.hits.length, mode).toBeGreaterThan(0);
+      expect(seen.hits.some((hit) => closedIds.includes(hit.recordId)), mode).toBe(true);
+      for (const principal of [reader, nobody]) {
+        const denied = await searchArchive(context, principal, { query: "lighthouse keeper logbook", mode, limit: 5 });
+        expect(denied.hits.filter((hit) => closedIds.includes(hit.recordId)), mode).toEqual([]);
+        expect(Object.keys(denied).sort()).toEqual(Object.keys(seen).sort());
+        expect(JSON.stringify(denied.hits)).not.toMatch(/logbook/i);
+        expect(denied).not.toHaveProperty("total");
+        expect(denied).not.toHaveProperty("count");
+      }
+      const none = await searchArchive(context, nobody, { query: "lighthouse keeper logbook", mode, limit: 5 });
+      expect(none.hits).toEqual([]);
+    }
+  });
+
+  it("says which legs found a hit and scales the fused score to 0..1", async () => {
+    const result = await searchArchive(context, admin, { query: "lighthouse logbook", mode: "hybrid", limit: 5 });
+    const top = result.hits[0]!;
+    expect(closedIds).toContain(top.recordId);
+    expect(top.legs).toEqual(["meaning", "words"]);
+    expect(top.score).toBeGreaterThan(0.5);
+    expect(top.score).toBeLessThanOrEqual(1);
+    expect(top.similarity).toBeGreaterThan(0);
+    expect(top.passage.snippet.highlights.length).toBeGreaterThan(0);
+    const words = await searchArchive(context, admin, { query: "lighthouse logbook", mode: "keyword", limit: 5 });
+    expect(words.hits.every((hit) => hit.legs.join() === "words" && hit.similarity === null)).toBe(true);
+  });
+
+  it("collapses to one row per record, or keeps passages", async () => {
+    const records = await searchArchive(context, admin, { query: "harbour note fishing boats", mode: "hybrid", limit: 20 });
+    const ids = records.hits.map((hit) => hit.recordId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const passages = await searchArchive(context, admin, { query: "harbour note fishing boats", mode: "hybrid", limit: 30, collapse: "passage" });
+    const chunkIds = passages.hits.map((hit) => hit.passage.chunkId);
+    expect(new Set(chunkIds).size).toBe(chunkIds.length);
+    expect(new Set(passages.hits.map((hit) => hit.recordId)).size).toBeLessThan(passages.hits.length);
+  });
+
+  it("clamps limits to 1..50 and bounds the query with a clear message", async () => {
+    expect((await searchArchive(context, admin, { query: "harbour", mode: "keyword", limit: 0 })).hits).toHaveLength(1);
+    const many = await searchArchive(context, admin, { query: "harbour", mode: "keyword", limit: 5000, collapse: "passage" });
+    expect(many.hits.length).toBeLessThanOrEqual(50);
+    await expect(searchArchive(context, admin, { query: "x".repeat(maxQueryLength + 1) })).rejects.toThrow(/at most 500 characters/);
+    await expect(searchArchive(context, admin, { query: "   " })).rejects.toMatchObject({ code: "bad_request" });
+  });
+
+  it("scopes to sections, projects and one embed group", async () => {
+    const inPeople = await searchArchive(context, admin, { query: "textile weaver", sectionIds: [people.id], limit: 20 });
+    expect(inPeople.hits.length).toBeGreaterThan(0);
+    expect(inPeople.hits.every((hit) => hit.sectionSlug === people.slug)).toBe(true);
+    const inOpen = await searchArchive(context, admin, { query: "textile weaver", projectIds: [openProject], limit: 20 });
+    expect(inOpen.hits.every((hit) => hit.projectId === openProject)).toBe(true);
+    const byProfession = await searchArchive(context, reader, { query: "weaver", embedGroupId: professionGroup, limit: 20, collapse: "passage" });
+    expect(byProfession.hits.length).toBeGreaterThanOrEqual(2);
+    expect(byProfession.hits.every((hit) => hit.passage.groupLabel === "Profession")).toBe(true);
+    expect(byProfession.hits.some((hit) => hit.recordTitle === "Secret Weaver")).toBe(false);
+  });
+
+  it("reports an unreachable embedding server as unavailable, while keyword search still works", async () => {
+    const down = createOpenAiCompatibleEmbedder({ baseUrl: "http://127.0.0.1:9", model: "gone", dimension: 64, timeoutMs: 2000 });
+    const downSpace = { ...space, provider: down.provider, model: down.model };
+    const broken: SearchContext = { ...context, embedder: down, space: downSpace };
+    await expect(searchArchive(broken, admin, { query: "harbour", mode: "hybrid" })).rejects.toMatchObject({ code: "unavailable" });
+    expect((await searchArchive(broken, admin, { query: "harbour", mode: "keyword" })).hits.length).toBeGreaterThan(0);
+    // A model that did not build the active space is refused rather than compared.
+    await expect(searchArchive({ ...context, embedder: down }, admin, { query: "harbour" })).rejects.toThrow(AppError);
+    await expect(searchArchive({ ...context, space: null }, admin, { query: "harbour" })).rejects.toThrow(/Nothing has been indexed/);
+  });
+
+  it("sends an external reranker only passages of sections that allow egress, and keeps the rest in place", async () => {
+    const received: string[][] = [];
+    const server: Server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        const { texts } = JSON.parse(body) as { texts: string[] };
+        received.push(texts);
+        // Reverse the order it was given.
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(texts.map((_, index) => ({ index, score: index }))));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const reranked: SearchContext = { ...context, reranker: createHttpReranker({ url }), rerankDepth: 10 };
+      const plain = await searchArchive(context, reader, { query: "harbour weaver", mode: "hybrid", limit: 10 });
+      const result = await searchArchive(reranked, reader, { query: "harbour weaver", mode: "hybrid", limit: 10 });
+      expect(received).toHaveLength(1);
+      const sent = received[0]!;
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      // People is local_only: none of its text left; notes allow egress.
+      expect(sent.some((text) => /weaver|Marta|Joan|Pere/.test(text))).toBe(false);
+      expect(result.rerank).toMatchObject({ name: "http", applied: true });
+      expect(result.rerank.withheld).toBeGreaterThan(0);
+      const positionsOf = (hits: typeof plain.hits) => hits.map((hit) => (hit.sectionSlug === people.slug ? hit.recordId : "note"));
+      expect(positionsOf(result.hits)).toEqual(positionsOf(plain.hits));
+      const notesBefore = plain.hits.filter((hit) => hit.sectionSlug === notes.slug).map((hit) => hit.recordId);
+      const notesAfter = result.hits.filter((hit) => hit.sectionSlug === notes.slug).map((hit) => hit.recordId);
+      expect(notesAfter).toEqual(notesBefore.slice().reverse());
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("finds similar records from stored vectors, never the record itself, optionally by one group", async () => {
+    const before = counter.calls;
+    const similar = await findSimilarRecords(db.sql, reader, space, weaver, {});
+    expect(counter.calls).toBe(before);
+    expect(similar.length).toBeGreaterThan(0);
+    expect(similar.some((item) => item.recordId === weaver)).toBe(false);
+    expect(similar.some((item) => item.recordTitle === "Secret Weaver")).toBe(false);
+    const byProfession = await findSimilarRecords(db.sql, reader, space, weaver, { embedGroupId: professionGroup });
+    expect(byProfession[0]?.recordTitle).toBe("Joan Serra");
+    expect(byProfession.every((item) => item.passage.groupLabel === "Profession")).toBe(true);
+    const facets = await similarityFacets(db.sql, reader, space, weaver);
+    expect(facets.map((facet) => facet.label)).toEqual(["Profession", "Profile"]);
+  });
+
+  it("treats a record the principal may not read as not found, exactly like a missing one", async () => {
+    const denied = await findSimilarRecords(db.sql, nobody, space, weaver).catch((error: unknown) => error);
+    const missing = await findSimilarRecords(db.sql, nobody, space, "00000000-0000-4000-8000-000000000000").catch((error: unknown) => error);
+    const malformed = await findSimilarRecords(db.sql, nobody, space, "not-a-uuid").catch((error: unknown) => error);
+    for (const error of [denied, missing, malformed]) {
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ code: "not_found", message: "Not found." });
+    }
+    await expect(findSimilarRecords(db.sql, reader, space, closedIds[0]!)).rejects.toMatchObject({ code: "not_found" });
+    expect(await similarityFacets(db.sql, nobody, space, weaver)).toEqual([]);
+  });
+});
