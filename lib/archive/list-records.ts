@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Principal, projectScopeSql } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
 
-export const recordSorts = ["title", "-title", "updated", "-updated", "date", "-date"] as const;
+export const recordSorts = ["relevance", "title", "-title", "updated", "-updated", "date", "-date"] as const;
 export type RecordSort = (typeof recordSorts)[number];
 
 const optionalText = (max: number) =>
@@ -54,7 +54,7 @@ export interface RecordListPage {
   pageCount: number;
 }
 
-const orderBy: Record<RecordSort, string> = {
+const orderBy: Record<Exclude<RecordSort, "relevance">, string> = {
   title: "lower(r.title) ASC",
   "-title": "lower(r.title) DESC",
   updated: "r.updated_at ASC",
@@ -71,10 +71,25 @@ function likePattern(text: string): string {
  * One page of the records the principal may read, filtered and sorted. Access is part of the
  * WHERE clause, so the total and every page are counted over readable records only.
  * `section` is a section slug (validated by the caller), `project` a project id.
+ *
+ * `pinnedIds` (a search's ranked hits) becomes a filter and, with sort "relevance", the order:
+ * the structured filters, the count and pagination then work on the hits as on any list.
  */
-export async function listRecords(sql: SqlExecutor, principal: Principal, query: ListRecordsQuery): Promise<RecordListPage> {
+export async function listRecords(
+  sql: SqlExecutor,
+  principal: Principal,
+  query: ListRecordsQuery,
+  options: { pinnedIds?: readonly string[] } = {},
+): Promise<RecordListPage> {
   const params: unknown[] = [];
   const where = [projectScopeSql(principal, "r.project_id", params)];
+  let order = query.sort === "relevance" ? orderBy.title : orderBy[query.sort];
+  if (options.pinnedIds) {
+    params.push([...options.pinnedIds]);
+    const pinned = `$${params.length}::text[]`;
+    where.push(`r.id = ANY(${pinned})`);
+    if (query.sort === "relevance") order = `array_position(${pinned}, r.id)`;
+  }
   if (query.section) {
     params.push(query.section);
     where.push(`s.slug = $${params.length}`);
@@ -122,7 +137,7 @@ export async function listRecords(sql: SqlExecutor, principal: Principal, query:
        JOIN sections s ON s.id = r.section_id
        JOIN projects p ON p.id = r.project_id
       WHERE ${where.join(" AND ")}
-      ORDER BY ${orderBy[query.sort]}, r.id
+      ORDER BY ${order}, r.id
       LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );

@@ -13,6 +13,8 @@ import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spa
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { findSimilarRecords, similarityFacets } from "../../lib/rag/search/find-similar";
 import { createHttpReranker } from "../../lib/rag/search/rerank";
+import { clearResolvedSearches, resolveRecordSearch } from "../../lib/rag/search/resolve-search";
+import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { type SearchContext, maxQueryLength, searchArchive } from "../../lib/rag/search/search-archive";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -229,5 +231,39 @@ describe(`search (${testDatabaseMode()})`, () => {
     }
     await expect(findSimilarRecords(db.sql, reader, space, closedIds[0]!)).rejects.toMatchObject({ code: "not_found" });
     expect(await similarityFacets(db.sql, nobody, space, weaver)).toEqual([]);
+  });
+
+  it("pins ranked ids into the record list as filter and order, still scoped by access, filters and pages", async () => {
+    const pinned = [closedIds[0]!, openIds[3]!, openIds[1]!, openIds[2]!];
+    const query = (extra: Record<string, unknown>) => listRecordsQuerySchema.parse({ sort: "relevance", pageSize: 2, ...extra });
+    const first = await listRecords(db.sql, reader, query({}), { pinnedIds: pinned });
+    expect(first.total).toBe(3);
+    expect(first.items.map((item) => item.id)).toEqual([openIds[3], openIds[1]]);
+    const second = await listRecords(db.sql, reader, query({ page: 2 }), { pinnedIds: pinned });
+    expect(second.items.map((item) => item.id)).toEqual([openIds[2]]);
+    const byTitle = await listRecords(db.sql, reader, query({ sort: "title", pageSize: 10 }), { pinnedIds: pinned });
+    expect(byTitle.items.map((item) => item.title)).toEqual(["Harbour note 1", "Harbour note 2", "Harbour note 3"]);
+    const filtered = await listRecords(db.sql, reader, query({ text: "note 2" }), { pinnedIds: pinned });
+    expect(filtered.items.map((item) => item.id)).toEqual([openIds[2]]);
+    expect((await listRecords(db.sql, nobody, query({}), { pinnedIds: pinned })).total).toBe(0);
+    expect((await listRecords(db.sql, reader, query({}), { pinnedIds: [] })).total).toBe(0);
+  });
+
+  it("resolves a list search once per principal, never sharing one user's hits with another", async () => {
+    clearResolvedSearches();
+    const request = { query: "lighthouse logbook", mode: "hybrid" as const };
+    const first = await resolveRecordSearch(context, admin, request);
+    expect(first.cached).toBe(false);
+    expect(first.pinnedIds.some((id) => closedIds.includes(id))).toBe(true);
+    const callsBefore = counter.calls;
+    const again = await resolveRecordSearch(context, admin, request);
+    expect(again.cached).toBe(true);
+    expect(counter.calls).toBe(callsBefore);
+    expect(again.pinnedIds).toEqual(first.pinnedIds);
+    const other = await resolveRecordSearch(context, nobody, request);
+    expect(other.cached).toBe(false);
+    expect(other.pinnedIds).toEqual([]);
+    const readerHits = await resolveRecordSearch(context, reader, request);
+    expect(readerHits.pinnedIds.some((id) => closedIds.includes(id))).toBe(false);
   });
 });

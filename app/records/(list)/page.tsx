@@ -8,14 +8,20 @@ import { type SectionSummary, getSectionBySlug, listSections } from "@/lib/archi
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
-import { formatDateValue, formatYearRange } from "@/components/format";
+import { projectScopeSql } from "@/lib/acl";
+import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
+import { searchModes } from "@/lib/rag/search/search-archive";
+import { getSearchContext } from "@/lib/rag/search/search-context";
+import { type ResolvedSearch, resolveRecordSearch } from "@/lib/rag/search/resolve-search";
+import { formatDateValue, formatTimecode, formatYearRange } from "@/components/format";
+import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
 import { NewRecordPicker } from "@/components/new-record-picker";
 import { type FilterSection, type FilterValues, RecordFiltersClient } from "./records-client";
 
 export const metadata: Metadata = { title: "Records" };
 
-const filterNames = ["section", "project", "field", "text", "from", "to", "sort", "page", "pageSize"] as const;
+const filterNames = ["q", "mode", "section", "project", "field", "text", "from", "to", "sort", "page", "pageSize"] as const;
 type Params = Partial<Record<(typeof filterNames)[number], string>>;
 
 /** The list's state from the URL: first value of each known parameter, blanks dropped. */
@@ -73,32 +79,54 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const [sections, projects] = await Promise.all([listSections(prisma), listReadableProjects(prisma, principal)]);
 
   let problem: string | undefined;
+  let searchProblem: { message: string; unavailable: boolean } | undefined;
   let section: SectionSummary | undefined;
   let result: RecordListPage | undefined;
-  const parsed = listRecordsQuerySchema.safeParse(params);
+  let search: ResolvedSearch | undefined;
+  const query = params.q?.trim() ?? "";
+  const mode: SearchMode = searchModes.find((item) => item === params.mode) ?? "hybrid";
+  // A search orders by relevance unless another order was chosen.
+  const listParams = query && !params.sort ? { ...params, sort: "relevance" } : params;
+  const parsed = listRecordsQuerySchema.safeParse(listParams);
   if (!parsed.success) {
     problem = describeQueryIssues(parsed.error.issues);
   } else {
-    const query = parsed.data;
+    const listQuery = parsed.data;
     try {
-      section = query.section ? await getSectionBySlug(prisma, query.section) : undefined;
+      section = listQuery.section ? await getSectionBySlug(prisma, listQuery.section) : undefined;
     } catch (error) {
       if (!isAppError(error)) throw error;
       problem = error.message;
     }
-    if (!problem && query.field && !(section && searchFieldsOf(section).some((field) => field.key === query.field))) {
+    if (!problem && listQuery.field && !(section && searchFieldsOf(section).some((field) => field.key === listQuery.field))) {
       problem = section
-        ? `${section.name} has no searchable field called "${query.field.slice(0, 64)}".`
+        ? `${section.name} has no searchable field called "${listQuery.field.slice(0, 64)}".`
         : "Choose a section to search one of its fields.";
     }
-    if (!problem) result = await listRecords(sql, principal, query);
+    if (!problem && query) {
+      try {
+        search = await resolveRecordSearch(await getSearchContext(), principal, {
+          query,
+          mode,
+          sectionIds: section ? [section.id] : undefined,
+          projectIds: listQuery.project ? [listQuery.project] : undefined,
+        });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        searchProblem = { message: error.message, unavailable: error.code === "unavailable" };
+      }
+    }
+    if (!problem && !searchProblem) result = await listRecords(sql, principal, listQuery, { pinnedIds: search?.pinnedIds });
   }
+  const coverage = search ? await indexCoverage(sql, principal) : undefined;
 
   const titleKey = section?.fields.find((field) => field.type === "text")?.key;
   const columns = section?.fields.filter((field) => field.listed && field.key !== titleKey && columnTypes.has(field.type)) ?? [];
   const restricted = new Set(projects.filter((project) => project.restricted).map((project) => project.id));
   const filterSections: FilterSection[] = sections.map((item) => ({ slug: item.slug, name: item.name, searchFields: searchFieldsOf(item) }));
   const filterValues: FilterValues = {
+    q: params.q ?? "",
+    mode: params.mode ?? "",
     section: params.section ?? "",
     project: params.project ?? "",
     field: params.field ?? "",
@@ -134,9 +162,50 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </p>
       )}
 
-      {result && result.total === 0 && (
+      {searchProblem && (
+        <div role="alert" className="notice-error">
+          <p>{searchProblem.message}</p>
+          {searchProblem.unavailable && mode !== "keyword" && (
+            <p className="mt-1">
+              <Link href={hrefWith(params, { mode: "keyword", page: undefined })} className="link">
+                Search the words instead
+              </Link>
+            </p>
+          )}
+        </div>
+      )}
+
+      {search && (
+        <SearchSummary
+          query={query}
+          mode={mode}
+          hits={search.result.hits.length}
+          shown={result?.total ?? 0}
+          coverage={coverage}
+          rerank={search.result.rerank}
+        />
+      )}
+
+      {search && search.result.hits.length === 0 && (
         <div className="notice text-center">
-          <p className="font-medium text-stone-900">No records match these filters.</p>
+          <p className="font-medium text-stone-900">Nothing you can read matches “{query}”.</p>
+          <p className="mt-1">
+            {mode !== "hybrid" ? (
+              <Link href={hrefWith(params, { mode: undefined, page: undefined })} className="link">
+                Try hybrid search (meaning and words)
+              </Link>
+            ) : (
+              "Try other words, another language, or fewer filters."
+            )}
+          </p>
+        </div>
+      )}
+
+      {result && result.total === 0 && !(search && search.result.hits.length === 0) && (
+        <div className="notice text-center">
+          <p className="font-medium text-stone-900">
+            {search ? `None of the ${search.result.hits.length} best matches fit these filters.` : "No records match these filters."}
+          </p>
           <p className="mt-1">
             <Link href="/records" className="link">
               Reset the filters
@@ -174,11 +243,12 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
               </thead>
               <tbody className="divide-y divide-stone-100">
                 {result.items.map((item) => (
-                  <tr key={item.id} className="hover:bg-stone-50">
+                  <tr key={item.id} className="align-top hover:bg-stone-50">
                     <th scope="row" className="px-4 py-2.5 font-normal">
                       <Link href={`/records/${item.id}`} className="link font-medium">
                         {item.title}
                       </Link>
+                      {search?.byRecord.get(item.id) && <HitPassage hit={search.byRecord.get(item.id)!} />}
                     </th>
                     <td className="px-4 py-2.5 text-stone-700">{item.sectionName}</td>
                     <td className="px-4 py-2.5 text-stone-700">
@@ -201,6 +271,91 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           <Pagination params={params} page={result.page} pageCount={result.pageCount} total={result.total} />
         </>
       )}
+    </div>
+  );
+}
+
+async function indexCoverage(sql: Awaited<ReturnType<typeof getDatabase>>["sql"], principal: Awaited<ReturnType<typeof requirePrincipal>>) {
+  const params: unknown[] = [];
+  const scope = projectScopeSql(principal, "r.project_id", params);
+  const [row] = await sql.query<{ records: number; indexed: number }>(
+    `SELECT count(*)::int AS records,
+            count(*) FILTER (WHERE EXISTS (
+              SELECT 1 FROM chunks c JOIN index_spaces s ON s.id = c.index_space_id AND s.status = 'active' WHERE c.record_id = r.id
+            ))::int AS indexed
+       FROM records r WHERE ${scope}`,
+    params,
+  );
+  return row ?? { records: 0, indexed: 0 };
+}
+
+const modeNames: Record<SearchMode, string> = { hybrid: "meaning and words", semantic: "meaning", keyword: "words" };
+const legNames = { meaning: "meaning", words: "words" } as const;
+
+function SearchSummary({
+  query,
+  mode,
+  hits,
+  shown,
+  coverage,
+  rerank,
+}: {
+  query: string;
+  mode: SearchMode;
+  hits: number;
+  shown: number;
+  coverage?: { records: number; indexed: number };
+  rerank: ResolvedSearch["result"]["rerank"];
+}) {
+  return (
+    <div role="status" className="space-y-1 text-sm text-stone-600">
+      <p>
+        {hits === 0 ? "No matches" : `The ${hits} best ${hits === 1 ? "match" : "matches"}`} for “<span className="font-medium text-stone-900">{query}</span>” by{" "}
+        {modeNames[mode]}
+        {hits > 0 && shown !== hits && `, ${shown} within these filters`}, in order of relevance unless sorted otherwise.
+      </p>
+      {coverage && coverage.indexed < coverage.records && (
+        <p>
+          Search covers {coverage.indexed} of {coverage.records} records; the rest are still being indexed.
+        </p>
+      )}
+      {rerank.error && <p>The reranker could not be reached ({rerank.error}); results are in fused order.</p>}
+    </div>
+  );
+}
+
+function HitPassage({ hit }: { hit: SearchHit }) {
+  const { passage } = hit;
+  const where = [passage.groupLabel, ...passage.headingPath.filter((heading) => heading !== passage.groupLabel)].join(" › ");
+  const percent = Math.round(hit.score * 100);
+  return (
+    <div className="mt-1.5 max-w-prose space-y-1 text-sm text-stone-700" data-testid="search-hit">
+      <p>
+        <HighlightedSnippet snippet={passage.snippet} lang={passage.language} />
+      </p>
+      {passage.translation && (
+        <p className="text-stone-500">
+          <span className="sr-only">Translation: </span>
+          <span aria-hidden="true">EN: </span>
+          <HighlightedSnippet snippet={passage.translation} lang="en" />
+        </p>
+      )}
+      <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-stone-500">
+        <span className="inline-flex items-center gap-1.5" title={`Fused relevance ${hit.score.toFixed(3)}`}>
+          <span aria-hidden="true" className="inline-block h-1.5 w-12 overflow-hidden rounded bg-stone-200">
+            <span className="block h-full bg-accent-700" style={{ width: `${percent}%` }} />
+          </span>
+          Relevance {percent}%
+        </span>
+        <span>Found by {hit.legs.map((leg) => legNames[leg]).join(" and ")}</span>
+        {where && <span>{where}</span>}
+        {passage.page !== null && <span>p. {passage.pageEnd && passage.pageEnd !== passage.page ? `${passage.page}–${passage.pageEnd}` : passage.page}</span>}
+        {passage.timeStart !== null && (
+          <Link href={`/records/${hit.recordId}?t=${Math.floor(passage.timeStart)}`} className="link">
+            Play from {formatTimecode(passage.timeStart)}
+          </Link>
+        )}
+      </p>
     </div>
   );
 }

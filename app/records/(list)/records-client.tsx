@@ -13,6 +13,8 @@ export interface FilterSection {
 }
 
 export interface FilterValues {
+  q: string;
+  mode: string;
   section: string;
   project: string;
   field: string;
@@ -24,6 +26,7 @@ export interface FilterValues {
 }
 
 const sortOptions = [
+  { value: "relevance", label: "Relevance (with a search)" },
   { value: "title", label: "Title, A–Z" },
   { value: "-title", label: "Title, Z–A" },
   { value: "date", label: "Date, earliest first" },
@@ -32,7 +35,13 @@ const sortOptions = [
   { value: "updated", label: "Least recently updated" },
 ];
 const pageSizes = ["10", "25", "50", "100"];
-const defaults: Partial<FilterValues> = { sort: "title", pageSize: "25" };
+const defaults: Partial<FilterValues> = { pageSize: "25", mode: "hybrid" };
+const modes = [
+  { value: "hybrid", label: "Hybrid", hint: "meaning and words" },
+  { value: "semantic", label: "Semantic", hint: "meaning, across languages" },
+  { value: "keyword", label: "Keyword", hint: "the words as typed" },
+];
+export const maxQueryLength = 500;
 
 /**
  * The record list's filters. A plain GET form, so every filter lives in the URL and works
@@ -52,20 +61,68 @@ export function RecordFiltersClient({
   const [pending, startTransition] = useTransition();
   const [sectionSlug, setSectionSlug] = useState(values.section);
   const [field, setField] = useState(values.field);
+  const [query, setQuery] = useState(values.q);
+  const mode = modes.some((item) => item.value === values.mode) ? values.mode : "hybrid";
+  // Relevance is the natural order of a search and meaningless without one; an order the user
+  // did not choose follows whether there is a query.
+  const [chosenSort, setChosenSort] = useState(values.sort);
+  const sort = chosenSort && (chosenSort !== "relevance" || query.trim()) ? chosenSort : query.trim() ? "relevance" : "title";
   const searchFields = sections.find((section) => section.slug === sectionSlug)?.searchFields ?? [];
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const params = new URLSearchParams();
-    for (const [name, value] of new FormData(event.currentTarget)) {
-      if (typeof value === "string" && value.trim() !== "" && defaults[name as keyof FilterValues] !== value) params.set(name, value.trim());
+    const form = new FormData(event.currentTarget);
+    const hasQuery = String(form.get("q") ?? "").trim() !== "";
+    for (const [name, value] of form) {
+      if (typeof value !== "string" || value.trim() === "" || defaults[name as keyof FilterValues] === value) continue;
+      // The default order: relevance with a search, title without.
+      if (name === "sort" && (!chosenSort || value === (hasQuery ? "relevance" : "title"))) continue;
+      if (name === "mode" && !hasQuery) continue;
+      params.set(name, value.trim());
     }
     const query = params.toString();
     startTransition(() => router.push(query ? `/records?${query}` : "/records"));
   };
 
   return (
-    <form action="/records" method="get" onSubmit={submit} role="search" aria-label="Filter records" className="rounded-lg border border-stone-200 bg-white p-4">
+    <form action="/records" method="get" onSubmit={submit} role="search" aria-label="Search and filter records" className="space-y-4 rounded-lg border border-stone-200 bg-white p-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="min-w-64 flex-1">
+          <label htmlFor="search-query" className="field-label">
+            Search the archive
+          </label>
+          <input
+            id="search-query"
+            name="q"
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            maxLength={maxQueryLength}
+            placeholder="e.g. church bells moved to the new village"
+            aria-describedby="search-query-hint"
+            className="field-input text-base"
+          />
+        </div>
+        <fieldset className="flex flex-wrap gap-1" aria-describedby="search-query-hint">
+          <legend className="field-label mb-1">Match by</legend>
+          {modes.map((item) => (
+            <label key={item.value} className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-stone-300 px-2.5 py-1.5 text-sm has-checked:border-accent-700 has-checked:bg-accent-50">
+              <input type="radio" name="mode" value={item.value} defaultChecked={item.value === mode} className="accent-accent-700" />
+              <span>
+                {item.label} <span className="text-xs text-stone-500">({item.hint})</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? "Searching…" : "Search"}
+        </button>
+      </div>
+      <p id="search-query-hint" className="field-hint -mt-2">
+        Search by meaning finds records that say the same thing in other words or in Spanish or Catalan. Leave it empty to browse with the filters.
+        {query.length > maxQueryLength - 50 && ` ${maxQueryLength - query.length} characters left.`}
+      </p>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <label htmlFor="filter-section" className="field-label">
@@ -96,7 +153,7 @@ export function RecordFiltersClient({
         </div>
         <div>
           <label htmlFor="filter-text" className="field-label">
-            Text
+            Contains text
           </label>
           <input id="filter-text" name="text" type="search" defaultValue={values.text} maxLength={200} className="field-input" />
         </div>
@@ -144,8 +201,8 @@ export function RecordFiltersClient({
           <label htmlFor="filter-sort" className="field-label">
             Sort by
           </label>
-          <select id="filter-sort" name="sort" defaultValue={values.sort || "title"} className="field-input">
-            {sortOptions.map((option) => (
+          <select id="filter-sort" name="sort" value={sort} onChange={(event) => setChosenSort(event.target.value)} className="field-input">
+            {sortOptions.filter((option) => option.value !== "relevance" || query.trim() !== "").map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>
@@ -165,7 +222,7 @@ export function RecordFiltersClient({
           </select>
         </div>
         <div className="flex items-end gap-3">
-          <button type="submit" className="btn btn-primary" disabled={pending}>
+          <button type="submit" className="btn" disabled={pending}>
             {pending ? "Filtering…" : "Apply filters"}
           </button>
           <Link href="/records" className="link text-sm">

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
+import { Suspense, cache } from "react";
 import { type Principal, canEdit } from "@/lib/acl";
 import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
 import { requirePrincipal } from "@/lib/auth/get-principal";
@@ -11,6 +11,7 @@ import { formatDateTime } from "@/components/format";
 import { LockIcon } from "@/components/lock-icon";
 import { RecordFields } from "@/components/record-fields";
 import { RecordActionsClient } from "./record-actions-client";
+import { SimilarRecords, SimilarRecordsLoading } from "./similar-records";
 
 type PageProps = {
   params: Promise<{ id: string }>;
@@ -120,6 +121,10 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
               </ul>
             </section>
           )}
+
+          <Suspense fallback={<SimilarRecordsLoading />}>
+            <SimilarRecords principal={principal} recordId={record.id} groupId={typeof query.similar === "string" ? query.similar : undefined} />
+          </Suspense>
         </aside>
       </div>
     </article>

@@ -41,7 +41,16 @@ export const searchRequestSchema = z.object({
   collapse: z.enum(["record", "passage"]).catch("record"),
 });
 export type SearchRequest = z.output<typeof searchRequestSchema>;
-export type SearchRequestInput = z.input<typeof searchRequestSchema>;
+/** What callers pass; anything missing takes its default, anything out of range is clamped. */
+export interface SearchRequestInput {
+  query: string;
+  mode?: SearchMode;
+  limit?: number;
+  sectionIds?: string[];
+  projectIds?: string[];
+  embedGroupId?: string;
+  collapse?: "record" | "passage";
+}
 
 export interface SearchContext {
   sql: SqlExecutor;
@@ -181,7 +190,7 @@ function passesGate(principal: Principal, request: SearchRequest, row: DetailRow
   return true;
 }
 
-export async function searchArchive(context: SearchContext, principal: Principal, input: SearchRequestInput | SearchRequest): Promise<SearchResult> {
+export async function searchArchive(context: SearchContext, principal: Principal, input: SearchRequestInput): Promise<SearchResult> {
   const parsed = searchRequestSchema.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "));
   const request = parsed.data;
