@@ -30,6 +30,8 @@ export interface LegOptions {
   embedGroupId?: string;
   /** Leave out passages of this record (find similar). */
   excludeRecordId?: string;
+  /** Only passages of these records (a question about the current search results). */
+  recordIds?: string[];
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -53,6 +55,10 @@ function filters(alias: string, options: LegOptions, params: unknown[]): string[
   if (options.embedGroupId) {
     params.push(options.embedGroupId);
     where.push(`${alias}.embed_group_id = $${params.length}`);
+  }
+  if (options.recordIds) {
+    params.push(options.recordIds);
+    where.push(`${alias}.record_id = ANY($${params.length}::text[])`);
   }
   if (options.excludeRecordId) {
     params.push(options.excludeRecordId);

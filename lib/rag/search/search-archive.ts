@@ -38,6 +38,7 @@ export const searchRequestSchema = z.object({
   sectionIds: idList.optional(),
   projectIds: idList.optional(),
   embedGroupId: z.string().min(1).max(64).optional(),
+  recordIds: z.array(z.string().min(1).max(64)).max(500).optional(),
   collapse: z.enum(["record", "passage"]).catch("record"),
 });
 export type SearchRequest = z.output<typeof searchRequestSchema>;
@@ -49,6 +50,8 @@ export interface SearchRequestInput {
   sectionIds?: string[];
   projectIds?: string[];
   embedGroupId?: string;
+  /** Only these records (e.g. the current search results). */
+  recordIds?: string[];
   collapse?: "record" | "passage";
 }
 
@@ -88,6 +91,12 @@ export interface SearchHit {
     snippet: Snippet;
     /** The bridge's English translation, when it matched words the original did not. */
     translation?: Snippet;
+    /** The passage's whole text, for the ask pipeline (never sent to the browser by the list). */
+    text: string;
+    /** The bridge's whole English translation, when the passage has one. */
+    translatedText: string | null;
+    /** Whether its section and every contributing section allow external providers. */
+    externalAllowed: boolean;
   };
   /** Fused relevance scaled to 0..1: 1 is first place in every leg that ran. */
   score: number;
@@ -187,6 +196,7 @@ function passesGate(principal: Principal, request: SearchRequest, row: DetailRow
   if (!canReadPassage(principal, { projectId: row.project_id, contributingProjectIds: row.contributing_project_ids })) return false;
   if (request.sectionIds?.length && !request.sectionIds.includes(row.section_id)) return false;
   if (request.projectIds?.length && !request.projectIds.includes(row.project_id)) return false;
+  if (request.recordIds && !request.recordIds.includes(row.record_id)) return false;
   return true;
 }
 
@@ -201,7 +211,14 @@ export async function searchArchive(context: SearchContext, principal: Principal
 
   // Several passages of one record compete for one row, so look deeper when collapsing.
   const depth = Math.min(200, request.collapse === "record" ? request.limit * 4 + 20 : request.limit * 2 + 10);
-  const legOptions = { space, limit: depth, sectionIds: request.sectionIds, projectIds: request.projectIds, embedGroupId: request.embedGroupId };
+  const legOptions = {
+    space,
+    limit: depth,
+    sectionIds: request.sectionIds,
+    projectIds: request.projectIds,
+    embedGroupId: request.embedGroupId,
+    recordIds: request.recordIds,
+  };
 
   const lists: { leg: Leg; hits: PassageHit[] }[] = [];
   if (request.mode !== "keyword") {
@@ -283,6 +300,9 @@ export async function searchArchive(context: SearchContext, principal: Principal
         startOffset: row.start_offset,
         endOffset: row.end_offset,
         snippet: original,
+        text: row.text,
+        translatedText: row.translated_text,
+        externalAllowed: row.external_ok,
         ...(translated && translated.highlights.length > original.highlights.length ? { translation: translated } : {}),
       },
       score: Math.min(1, candidate.fused.score / best),

@@ -1,0 +1,294 @@
+import "server-only";
+import { z } from "zod";
+import type { Principal } from "../../acl";
+import { AppError } from "../../errors";
+import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
+import { countTokens } from "../chunk";
+import { errorMessage } from "../embed/embedder";
+import { findHighlights, foldWord, queryTerms, wordMatches } from "../search/highlight";
+import { type SearchContext, type SearchHit, searchArchive } from "../search/search-archive";
+import { type DroppedCitation, verifyCitations } from "./verify-citations";
+
+/**
+ * One question, answered only from passages the principal may read:
+ * retrieve (ACL in SQL + gate) → refuse without calling a model when nothing is relevant →
+ * rerank (in the search) → fit a token budget → egress per passage → generate with numbered
+ * sources → verify citations → final answer. Yields events as it goes, so the answer streams.
+ */
+export const maxQuestionLength = 1000;
+
+export const askRequestSchema = z.object({
+  question: z
+    .string({ error: "Ask a question." })
+    .trim()
+    .min(3, "Ask a question of at least a few words.")
+    .max(maxQuestionLength, `A question can be at most ${maxQuestionLength} characters long.`),
+  scope: z
+    .object({
+      sectionIds: z.array(z.string().min(1).max(64)).max(50).optional(),
+      projectIds: z.array(z.string().min(1).max(64)).max(50).optional(),
+      recordIds: z.array(z.string().min(1).max(64)).max(500).optional(),
+    })
+    .default({}),
+});
+export type AskRequest = z.output<typeof askRequestSchema>;
+
+export interface AskSettings {
+  /**
+   * A passage is evidence when its cosine similarity to the question reaches `strongSimilarity`,
+   * or reaches `minSimilarity` and it contains at least `minTermCoverage` of the question's
+   * content words (in the original or its translation).
+   */
+  minSimilarity: number;
+  strongSimilarity: number;
+  minTermCoverage: number;
+  /** Passages considered (default 12). */
+  candidates: number;
+  /** Tokens of source text given to the generator (default 1,800). */
+  tokenBudget: number;
+  maxSources: number;
+  systemPrompt: string;
+  /** System prompt per section slug, overriding the default when every source is of that section. */
+  sectionPrompts: Record<string, string>;
+  temperature: number;
+  maxTokens: number;
+}
+
+export const defaultAskSettings: AskSettings = {
+  minSimilarity: 0.3,
+  strongSimilarity: 0.5,
+  minTermCoverage: 0.5,
+  candidates: 12,
+  tokenBudget: 1800,
+  maxSources: 8,
+  systemPrompt: defaultSystemPrompt,
+  sectionPrompts: {},
+  temperature: 0.1,
+  maxTokens: 600,
+};
+
+export interface AskContext extends SearchContext {
+  generator: Generator;
+  settings?: Partial<AskSettings>;
+}
+
+export interface Citation {
+  number: number;
+  recordId: string;
+  recordTitle: string;
+  sectionSlug: string;
+  chunkId: string;
+  startOffset: number;
+  endOffset: number;
+  page: number | null;
+  pageEnd: number | null;
+  timeStart: number | null;
+  timeEnd: number | null;
+  /** Where in the record: group and heading path. */
+  location: string;
+}
+
+export interface WithheldSource {
+  recordId: string;
+  recordTitle: string;
+  chunkId: string;
+  timeStart: number | null;
+}
+
+export type AskStatus = "answered" | "refused" | "restricted" | "failed";
+
+export interface AskProvenance {
+  thresholds: { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
+  generator: string;
+  retrieved: { chunkId: string; recordId: string; similarity: number | null; coverage: number; legs: string[]; evidence: boolean }[];
+  nearMisses: { chunkId: string; recordId: string; similarity: number | null; coverage: number }[];
+  withheld: WithheldSource[];
+  dropped: DroppedCitation[];
+  sourcesGiven: number;
+  timings: { retrieveMs: number; generateMs: number };
+}
+
+export interface AskOutcome {
+  status: AskStatus;
+  /** The verified answer, or the message explaining a refusal, restriction or failure. */
+  text: string;
+  citations: Citation[];
+  withheld: WithheldSource[];
+  provenance: AskProvenance;
+}
+
+export type AskEvent =
+  | { type: "sources"; sources: Citation[] }
+  | { type: "delta"; text: string }
+  | { type: "final"; outcome: AskOutcome };
+
+export const refusalMessage = "The records you can read do not answer this question.";
+export const restrictedMessage =
+  "The passages that answer this may not be sent to the configured answer model (their sections are local-only). You can open them yourself:";
+export const failureMessage = "Generation failed";
+
+function citationOf(hit: SearchHit, number: number): Citation {
+  const { passage } = hit;
+  return {
+    number,
+    recordId: hit.recordId,
+    recordTitle: hit.recordTitle,
+    sectionSlug: hit.sectionSlug,
+    chunkId: passage.chunkId,
+    startOffset: passage.startOffset,
+    endOffset: passage.endOffset,
+    page: passage.page,
+    pageEnd: passage.pageEnd,
+    timeStart: passage.timeStart,
+    timeEnd: passage.timeEnd,
+    location: [passage.groupLabel, ...passage.headingPath.filter((heading) => heading !== passage.groupLabel)].join(" › "),
+  };
+}
+
+function locationText(citation: Citation): string {
+  const parts = [citation.location];
+  if (citation.page !== null) parts.push(`p. ${citation.page}`);
+  if (citation.timeStart !== null) parts.push(`from ${Math.floor(citation.timeStart)} s`);
+  return parts.filter(Boolean).join(", ");
+}
+
+/** Share of the question's content words found in the passage or its translation. */
+export function termCoverage(terms: string[], text: string, translation?: string): number {
+  if (terms.length === 0) return 0;
+  const found = (body: string) => new Set(findHighlights(body, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(body.slice(range.start, range.end)), term))));
+  const matched = new Set([...found(text), ...(translation ? found(translation) : [])]);
+  return matched.size / terms.length;
+}
+
+/** The passages given to the generator: in rank order, within the token budget. */
+export function fitBudget<T extends { passage: { text: string } }>(hits: T[], tokenBudget: number, maxSources: number): T[] {
+  const chosen: T[] = [];
+  let used = 0;
+  for (const hit of hits) {
+    if (chosen.length >= maxSources) break;
+    const tokens = countTokens(hit.passage.text);
+    if (chosen.length > 0 && used + tokens > tokenBudget) continue;
+    chosen.push(hit);
+    used += tokens;
+  }
+  return chosen;
+}
+
+export async function* ask(context: AskContext, principal: Principal, input: unknown): AsyncGenerator<AskEvent, AskOutcome> {
+  const parsed = askRequestSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "));
+  const request = parsed.data;
+  const settings = { ...defaultAskSettings, ...context.settings };
+  const generator = context.generator;
+
+  const started = performance.now();
+  const result = await searchArchive(context, principal, {
+    query: request.question,
+    mode: "hybrid",
+    limit: settings.candidates,
+    collapse: "passage",
+    sectionIds: request.scope.sectionIds,
+    projectIds: request.scope.projectIds,
+    recordIds: request.scope.recordIds,
+  });
+  const retrieveMs = performance.now() - started;
+  const terms = queryTerms(request.question);
+  const assessed = result.hits.map((hit) => {
+    const coverage = termCoverage(terms, hit.passage.text, hit.passage.translatedText ?? undefined);
+    const similarity = hit.similarity ?? -1;
+    const evidence = similarity >= settings.strongSimilarity || (similarity >= settings.minSimilarity && coverage >= settings.minTermCoverage);
+    return { hit, coverage, evidence };
+  });
+  const relevant = assessed.filter((item) => item.evidence).map((item) => item.hit);
+  const provenance: AskProvenance = {
+    thresholds: { minSimilarity: settings.minSimilarity, strongSimilarity: settings.strongSimilarity, minTermCoverage: settings.minTermCoverage },
+    generator: `${generator.name}/${generator.model}`,
+    retrieved: assessed.map(({ hit, coverage, evidence }) => ({
+      chunkId: hit.passage.chunkId,
+      recordId: hit.recordId,
+      similarity: hit.similarity,
+      coverage: Math.round(coverage * 100) / 100,
+      legs: hit.legs,
+      evidence,
+    })),
+    nearMisses: assessed
+      .filter((item) => !item.evidence)
+      .sort((a, b) => (b.hit.similarity ?? -1) - (a.hit.similarity ?? -1))
+      .slice(0, 5)
+      .map(({ hit, coverage }) => ({ chunkId: hit.passage.chunkId, recordId: hit.recordId, similarity: hit.similarity, coverage: Math.round(coverage * 100) / 100 })),
+    withheld: [],
+    dropped: [],
+    sourcesGiven: 0,
+    timings: { retrieveMs: Math.round(retrieveMs), generateMs: 0 },
+  };
+  const finish = (outcome: Omit<AskOutcome, "provenance">): AskOutcome => ({ ...outcome, provenance });
+
+  // Refuse without any model call when nothing the principal may read is evidence.
+  if (relevant.length === 0) {
+    const outcome = finish({ status: "refused", text: refusalMessage, citations: [], withheld: [] });
+    yield { type: "final", outcome };
+    return outcome;
+  }
+
+  const budgeted = fitBudget(relevant, settings.tokenBudget, settings.maxSources);
+  const allowed = generator.external ? budgeted.filter((hit) => hit.passage.externalAllowed) : budgeted;
+  provenance.withheld = budgeted
+    .filter((hit) => !allowed.includes(hit))
+    .map((hit) => ({ recordId: hit.recordId, recordTitle: hit.recordTitle, chunkId: hit.passage.chunkId, timeStart: hit.passage.timeStart }));
+  if (allowed.length === 0) {
+    const outcome = finish({ status: "restricted", text: restrictedMessage, citations: [], withheld: provenance.withheld });
+    yield { type: "final", outcome };
+    return outcome;
+  }
+
+  const citations = allowed.map((hit, index) => citationOf(hit, index + 1));
+  yield { type: "sources", sources: citations };
+  const sources: SourcePassage[] = allowed.map((hit, index) => ({
+    number: index + 1,
+    title: hit.recordTitle,
+    text: hit.passage.text,
+    location: locationText(citations[index]!),
+  }));
+  const sectionIds = new Set(allowed.map((hit) => hit.sectionSlug));
+  const sectionPrompt = sectionIds.size === 1 ? settings.sectionPrompts[[...sectionIds][0]!] : undefined;
+  provenance.sourcesGiven = sources.length;
+
+  const generationStarted = performance.now();
+  let answer = "";
+  try {
+    for await (const piece of generator.generate({
+      question: request.question,
+      sources,
+      systemPrompt: sectionPrompt ?? settings.systemPrompt,
+      maxTokens: settings.maxTokens,
+      temperature: settings.temperature,
+    })) {
+      answer += piece;
+      yield { type: "delta", text: piece };
+    }
+  } catch (error) {
+    provenance.timings.generateMs = Math.round(performance.now() - generationStarted);
+    const reason = error instanceof GenerationError ? error.message : errorMessage(error);
+    const outcome = finish({ status: "failed", text: `${failureMessage}: ${reason}`, citations: [], withheld: provenance.withheld });
+    yield { type: "final", outcome };
+    return outcome;
+  }
+  provenance.timings.generateMs = Math.round(performance.now() - generationStarted);
+
+  const verified = verifyCitations(answer, sources, { segmentsAreQuotes: generator.name === "extractive" });
+  provenance.dropped = verified.dropped;
+  if (verified.cited.length === 0) {
+    // Nothing in the answer could be tied to a source: it is not shown as an answer.
+    const outcome = finish({ status: "refused", text: refusalMessage, citations: [], withheld: provenance.withheld });
+    yield { type: "final", outcome };
+    return outcome;
+  }
+  const outcome = finish({
+    status: "answered",
+    text: verified.text.trim(),
+    citations: citations.filter((citation) => verified.cited.includes(citation.number)),
+    withheld: provenance.withheld,
+  });
+  yield { type: "final", outcome };
+  return outcome;
+}

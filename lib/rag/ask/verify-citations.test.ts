@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { quotationsIn, verifyCitations } from "./verify-citations";
+
+const sources = [
+  { number: 1, text: "The bells were lowered on 8 September 1965, the day of the festival." },
+  { number: 2, text: "Les van pujar a un camió de l'empresa, lligades amb palla." },
+];
+
+describe("citation verification", () => {
+  it("keeps citations of given sources and removes those of sources never given", () => {
+    const result = verifyCitations("The bells came down in 1965 [1]. They left by truck [2][7].", sources);
+    expect(result.cited).toEqual([1, 2]);
+    expect(result.dropped).toEqual([{ number: 7, reason: "unknown_source" }]);
+    expect(result.text).toBe("The bells came down in 1965 [1]. They left by truck [2].");
+  });
+
+  it("drops a citation whose quotation is not in the cited source, accents and case aside", () => {
+    const good = verifyCitations('She said they were "lligades amb PALLA" [2].', sources);
+    expect(good.dropped).toEqual([]);
+    const fabricated = verifyCitations('The keeper wrote "the bells were sold to Boston" [1]. Fine [1, 2].', sources);
+    expect(fabricated.dropped).toEqual([{ number: 1, reason: "quote_not_found", quote: "the bells were sold to Boston" }]);
+    expect(fabricated.cited).toEqual([1, 2]);
+    expect(fabricated.text).toBe('The keeper wrote "the bells were sold to Boston". Fine [1, 2].');
+  });
+
+  it("treats each segment as a quotation for the extractive answerer", () => {
+    const ok = verifyCitations("The bells were lowered on 8 September 1965, the day of the festival. [1] Les van pujar a un camió de l'empresa, lligades amb palla. [2]", sources, { segmentsAreQuotes: true });
+    expect(ok.dropped).toEqual([]);
+    expect(ok.cited).toEqual([1, 2]);
+    const invented = verifyCitations("The bells flew to Rome. [1]", sources, { segmentsAreQuotes: true });
+    expect(invented.cited).toEqual([]);
+    expect(invented.dropped[0]?.reason).toBe("quote_not_found");
+  });
+
+  it("finds quotations of three words or more only", () => {
+    expect(quotationsIn('He said "yes" and then “we left the village” and «a la fira de Sort».')).toEqual(["we left the village", "a la fira de Sort"]);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Checks an answer's citations against the sources it was given: every [n] must name a given
+ * source, and a quotation in the cited sentence must occur in that source. Unsupported
+ * citations are removed from the text and reported, so the reader never sees a reference the
+ * server could not verify. Pure.
+ */
+export interface CitableSource {
+  number: number;
+  text: string;
+}
+
+export interface DroppedCitation {
+  number: number;
+  reason: "unknown_source" | "quote_not_found";
+  /** The quotation that was not found, when that was the reason. */
+  quote?: string;
+}
+
+export interface VerifiedAnswer {
+  /** The answer with unsupported markers removed. */
+  text: string;
+  /** Verified source numbers, in order of first citation. */
+  cited: number[];
+  dropped: DroppedCitation[];
+}
+
+export function normaliseForMatch(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[‘’]/g, "'")
+    .replace(/[^\p{L}\p{N}']+/gu, " ")
+    .trim();
+}
+
+const markerPattern = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
+const quotePattern = /[“"«]([^“”"«»]{3,}?)[”"»]/g;
+
+/** Quotations of at least three words in a stretch of answer text. */
+export function quotationsIn(text: string): string[] {
+  return [...text.matchAll(quotePattern)].map((match) => match[1]!.trim()).filter((quote) => quote.split(/\s+/).length >= 3);
+}
+
+export function verifyCitations(answer: string, sources: CitableSource[], options: { segmentsAreQuotes?: boolean } = {}): VerifiedAnswer {
+  const byNumber = new Map(sources.map((source) => [source.number, normaliseForMatch(source.text)]));
+  const cited: number[] = [];
+  const dropped: DroppedCitation[] = [];
+  let output = "";
+  let last = 0;
+  let segmentStart = 0;
+  for (const match of answer.matchAll(markerPattern)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const before = answer.slice(last, start);
+    output += before;
+    // The text this marker vouches for: back to the previous marker or sentence end.
+    const segment = answer.slice(segmentStart, start);
+    const quotes = options.segmentsAreQuotes ? [segment.replace(/^\s+|\s+$/g, "")].filter(Boolean) : quotationsIn(segment.split(/(?<=[.!?])\s+(?=\S)/).pop() ?? segment);
+    const kept: number[] = [];
+    for (const raw of match[1]!.split(",")) {
+      const number = Number(raw.trim());
+      const source = byNumber.get(number);
+      if (source === undefined) {
+        dropped.push({ number, reason: "unknown_source" });
+        continue;
+      }
+      const missing = quotes.find((quote) => !source.includes(normaliseForMatch(quote)));
+      if (missing !== undefined) {
+        dropped.push({ number, reason: "quote_not_found", quote: missing.slice(0, 200) });
+        continue;
+      }
+      kept.push(number);
+      if (!cited.includes(number)) cited.push(number);
+    }
+    if (kept.length > 0) output += `[${kept.join(", ")}]`;
+    else output = output.replace(/[ \t]+$/, "");
+    last = end;
+    segmentStart = end;
+  }
+  output += answer.slice(last);
+  return { text: output, cited, dropped };
+}
