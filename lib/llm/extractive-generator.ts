@@ -43,7 +43,8 @@ export function sentencesOf(text: string): string[] {
   return splitSentences(text)
     .flatMap((range) => text.slice(range.start, range.end).split(/\n+/))
     .map((sentence) => sentence.replace(/\s+/g, " ").trim())
-    .filter((sentence) => sentence.split(" ").length >= minWords);
+    // Questions (an interviewer's, usually) state nothing, so they never answer one.
+    .filter((sentence) => sentence.split(" ").length >= minWords && !/[?？]["”»)]?$/.test(sentence));
 }
 
 export async function scoreSentences(options: ExtractiveOptions, request: Pick<GenerationRequest, "question" | "sources">): Promise<ScoredSentence[]> {

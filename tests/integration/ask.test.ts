@@ -4,6 +4,8 @@ import type { Database } from "../../lib/db/database";
 import { createAnthropicGenerator, createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
 import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, refusalMessage } from "../../lib/rag/ask/ask";
+import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";
+import { type ThreadEvent, askInThread, deleteThread, getThread, listThreads, noLongerReadableMessage } from "../../lib/rag/ask/threads";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
@@ -223,5 +225,51 @@ describe(`ask (${testDatabaseMode()})`, () => {
     await expect(run(context(extractive), reader, { question: "" })).rejects.toThrow(/at least a few words/);
     await expect(run(context(extractive), reader, { question: "x".repeat(1001) })).rejects.toThrow(/at most 1000 characters/);
     await expect(run(context(extractive), reader, { question: 42 })).rejects.toMatchObject({ code: "bad_request" });
+  });
+
+  it("keeps threads per user: another user's thread is not found, and revoked sources are withheld on reopening", async () => {
+    const extractive = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const memberUser = await createUser(db.prisma);
+    await addMember(db.prisma, memberUser.id, closedProject);
+    const member = await principalOf(db.prisma, memberUser.id);
+    const events: ThreadEvent[] = [];
+    for await (const event of askInThread(db.prisma, context(extractive), member, { question: "tobacco hidden in the lighthouse cellar by smugglers" })) events.push(event);
+    const threadEvent = events[0];
+    expect(threadEvent?.type).toBe("thread");
+    const threadId = threadEvent?.type === "thread" ? threadEvent.threadId : "";
+    expect(events.at(-1)?.type).toBe("saved");
+    const saved = await getThread(db.prisma, member, threadId);
+    expect(saved.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(saved.messages[1]?.citations.some((citation) => citation.recordTitle === "Secret smuggling report")).toBe(true);
+    expect((await listThreads(db.prisma, member)).map((thread) => thread.id)).toEqual([threadId]);
+
+    // Someone else: the same not-found as a missing or malformed id, for reading, asking and deleting.
+    for (const id of [threadId, "00000000-0000-4000-8000-000000000000", "nope"]) {
+      await expect(getThread(db.prisma, reader, id)).rejects.toMatchObject({ code: "not_found", message: "Not found." });
+      await expect(deleteThread(db.prisma, reader, id)).rejects.toMatchObject({ code: "not_found" });
+    }
+    const foreign = askInThread(db.prisma, context(extractive), reader, { question: "What did the lamp burn?", threadId });
+    await expect(foreign.next()).rejects.toMatchObject({ code: "not_found" });
+    expect(await listThreads(db.prisma, reader)).toEqual([]);
+
+    // Membership revoked: the saved answer quoting the closed project is no longer shown.
+    await db.prisma.membership.deleteMany({ where: { userId: memberUser.id } });
+    const after = await getThread(db.prisma, await principalOf(db.prisma, memberUser.id), threadId);
+    expect(after.messages[1]).toMatchObject({ content: noLongerReadableMessage, status: "withdrawn", citations: [] });
+    expect(JSON.stringify(after)).not.toMatch(/cellar by the|Secret smuggling/);
+    await deleteThread(db.prisma, member, threadId);
+    await expect(getThread(db.prisma, member, threadId)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("resolves the panel's scope: a section by slug, the list's search, and nothing for a malformed scope", async () => {
+    const extractive = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const askContext = context(extractive);
+    expect(await resolvePanelScope(db.prisma, askContext, reader, { sectionSlugs: [localSection.slug] })).toEqual({ sectionIds: [localSection.id] });
+    expect(await resolvePanelScope(db.prisma, askContext, reader, { sectionSlugs: ["no-such-section"] })).toEqual({ sectionIds: ["-"] });
+    expect(await resolvePanelScope(db.prisma, askContext, reader, { recordIds: 7 })).toEqual({ recordIds: [] });
+    const results = await resolvePanelScope(db.prisma, askContext, reader, { search: { q: "lighthouse", mode: "keyword" } });
+    expect(results.recordIds?.length).toBeGreaterThan(0);
+    const scoped = await run(askContext, reader, { question: "When did the flour mill wheel stop?", scope: results });
+    expect(scoped.outcome.status).toBe("refused");
   });
 });

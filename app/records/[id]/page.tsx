@@ -7,7 +7,8 @@ import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
-import { formatDateTime } from "@/components/format";
+import { getCitedPassage } from "@/lib/rag/ask/cited-passage";
+import { formatDateTime, formatTimecode } from "@/components/format";
 import { LockIcon } from "@/components/lock-icon";
 import { RecordFields } from "@/components/record-fields";
 import { RecordActionsClient } from "./record-actions-client";
@@ -57,6 +58,8 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   const query = await searchParams;
   const { principal, record } = await loadRecord(id, returnPath(id, query));
   const editable = canEdit(principal, { projectId: record.project.id });
+  const { sql } = await getDatabase();
+  const cited = typeof query.passage === "string" ? await getCitedPassage(sql, principal, record.id, query.passage) : undefined;
 
   return (
     <article>
@@ -73,6 +76,23 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
         <h1 className="text-3xl font-semibold">{record.title}</h1>
         {editable && <RecordActionsClient id={record.id} title={record.title} version={record.version} />}
       </div>
+
+      {cited && (
+        <section id="cited-passage" aria-labelledby="cited-passage-heading" className="mt-6 rounded-lg border-l-4 border-amber-400 bg-amber-50 px-4 py-3" data-testid="cited-passage">
+          <h2 id="cited-passage-heading" className="text-sm font-semibold text-amber-950">
+            Cited passage
+            <span className="font-normal text-amber-900">
+              {" "}
+              · {cited.location}
+              {cited.page !== null && ` · p. ${cited.page}${cited.pageEnd && cited.pageEnd !== cited.page ? `–${cited.pageEnd}` : ""}`}
+              {cited.timeStart !== null && ` · ${formatTimecode(cited.timeStart)}${cited.timeEnd !== null ? `–${formatTimecode(cited.timeEnd)}` : ""}`}
+            </span>
+          </h2>
+          <p className="mt-1 text-sm whitespace-pre-line text-stone-900">
+            <mark className="bg-amber-100">{cited.text}</mark>
+          </p>
+        </section>
+      )}
 
       <div className="mt-8 grid grid-cols-1 gap-10 lg:grid-cols-[1fr_16rem]">
         <RecordFields record={record} startAt={startSeconds(query.t)} />

@@ -57,7 +57,7 @@ export interface AskSettings {
 export const defaultAskSettings: AskSettings = {
   minSimilarity: 0.3,
   strongSimilarity: 0.5,
-  minTermCoverage: 0.5,
+  minTermCoverage: 0.4,
   candidates: 12,
   tokenBudget: 1800,
   maxSources: 8,

@@ -20,7 +20,7 @@ export interface Snippet {
 const stopwords = new Set(
   (
     "a an and are as at be by for from has have how i in is it its of on or that the this to was were what when where which who why with " +
-    "did do does can could would should there their they them he she his her you your we our me my not no about tell any " +
+    "did do does can could would should there their they them he she his her you your we our me my not no about tell any like " +
     "al con de del el en es la las lo los o para por que se su sus un una y " +
     "amb els i les per va com on"
   ).split(" "),

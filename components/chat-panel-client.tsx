@@ -1,0 +1,390 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { formatTimecode } from "./format";
+
+/**
+ * The ask panel: questions answered only from passages the user may read, streamed, with
+ * numbered citations that open the record at the cited passage (and a recording at the cited
+ * second). Threads are saved per user and can be reopened. Refusal, restriction and failure
+ * each look different, so nobody mistakes one for an answer.
+ */
+export interface ChatScopeOption {
+  id: string;
+  label: string;
+  scope: {
+    sectionSlugs?: string[];
+    projectIds?: string[];
+    recordIds?: string[];
+    search?: { q: string; mode?: string; section?: string; project?: string };
+  };
+}
+
+/** What the panel can answer from, read off the page the user is on. */
+export function scopesForPage(pathname: string, params: URLSearchParams): ChatScopeOption[] {
+  const scopes: ChatScopeOption[] = [{ id: "all", label: "Everything I can read", scope: {} }];
+  const record = /^\/records\/([0-9a-f-]{36})(?:\/|$)/.exec(pathname)?.[1];
+  if (record) return [{ id: "record", label: "This record", scope: { recordIds: [record] } }, ...scopes];
+  if (pathname !== "/records") return scopes;
+  const section = params.get("section") || undefined;
+  const project = params.get("project") || undefined;
+  const q = params.get("q")?.trim();
+  if (q) {
+    scopes.unshift({ id: `results:${q}`, label: "These search results", scope: { search: { q, mode: params.get("mode") || undefined, section, project } } });
+  }
+  if (section) scopes.push({ id: `section:${section}`, label: "This section", scope: { sectionSlugs: [section] } });
+  if (project) scopes.push({ id: `project:${project}`, label: "This project", scope: { projectIds: [project] } });
+  return scopes;
+}
+
+interface Citation {
+  number: number;
+  recordId: string;
+  recordTitle: string;
+  chunkId: string;
+  page: number | null;
+  timeStart: number | null;
+  location: string;
+}
+
+interface Withheld {
+  recordId: string;
+  recordTitle: string;
+  chunkId: string;
+  timeStart: number | null;
+}
+
+type Status = "answered" | "refused" | "restricted" | "failed" | "withdrawn" | "streaming" | "complete";
+
+interface Message {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  status: Status;
+  citations: Citation[];
+  withheld: Withheld[];
+}
+
+const maxQuestionLength = 1000;
+
+export function citationHref(citation: { recordId: string; chunkId: string; timeStart: number | null }): string {
+  const params = new URLSearchParams({ passage: citation.chunkId });
+  if (citation.timeStart !== null) params.set("t", String(Math.floor(citation.timeStart)));
+  return `/records/${citation.recordId}?${params.toString()}#cited-passage`;
+}
+
+function citationLabel(citation: Citation): string {
+  const where = citation.timeStart !== null ? ` at ${formatTimecode(citation.timeStart)}` : citation.page !== null ? `, p. ${citation.page}` : "";
+  return `${citation.recordTitle}${where}`;
+}
+
+function plainAnswer(message: Message): string {
+  const references = message.citations.map((citation) => `[${citation.number}] ${citationLabel(citation)} — ${location.origin}${citationHref(citation)}`);
+  return references.length > 0 ? `${message.content}\n\n${references.join("\n")}` : message.content;
+}
+
+/** The answer's text with [n] markers turned into links to their passages. */
+function AnswerText({ message }: { message: Message }) {
+  const byNumber = new Map(message.citations.map((citation) => [citation.number, citation]));
+  const parts = message.content.split(/(\[\d+(?:,\s*\d+)*\])/g);
+  return (
+    <p className="whitespace-pre-wrap leading-relaxed">
+      {parts.map((part, index) => {
+        const numbers = /^\[(\d+(?:,\s*\d+)*)\]$/.exec(part)?.[1]?.split(",").map((value) => Number(value.trim()));
+        if (!numbers) return <span key={index}>{part}</span>;
+        return (
+          <span key={index}>
+            {numbers.map((number) => {
+              const citation = byNumber.get(number);
+              return citation ? (
+                <Link key={number} href={citationHref(citation)} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${citationLabel(citation)}`}>
+                  [{number}]
+                </Link>
+              ) : (
+                <span key={number}>[{number}]</span>
+              );
+            })}
+          </span>
+        );
+      })}
+    </p>
+  );
+}
+
+function AssistantMessage({ message }: { message: Message }) {
+  const [copied, setCopied] = useState(false);
+  const tone =
+    message.status === "failed"
+      ? "border-red-200 bg-red-50 text-red-900"
+      : message.status === "restricted"
+        ? "border-amber-200 bg-amber-50 text-amber-950"
+        : message.status === "refused" || message.status === "withdrawn"
+          ? "border-stone-300 bg-stone-100 text-stone-700"
+          : "border-stone-200 bg-white text-stone-900";
+  return (
+    <div className={`rounded-lg border p-3 text-sm ${tone}`} data-testid="answer" data-status={message.status}>
+      {message.status === "refused" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">No answer in the records</p>}
+      {message.status === "restricted" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">Restricted sources</p>}
+      {message.status === "failed" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">Failed</p>}
+      {message.status === "streaming" && message.content === "" ? <p className="text-stone-500">Reading the sources…</p> : <AnswerText message={message} />}
+      {message.withheld.length > 0 && (
+        <div className="mt-2">
+          {message.status !== "restricted" && <p className="text-xs">Not sent to the answer model (local-only sections):</p>}
+          <ul className="mt-1 list-disc space-y-0.5 pl-5">
+            {message.withheld.map((item) => (
+              <li key={item.chunkId}>
+                <Link href={citationHref(item)} className="link">
+                  {item.recordTitle}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {message.citations.length > 0 && (
+        <ol className="mt-3 space-y-1 border-t border-stone-200 pt-2 text-xs" aria-label="Sources">
+          {message.citations.map((citation) => (
+            <li key={citation.number} className="flex gap-1.5">
+              <span className="font-medium">[{citation.number}]</span>
+              <span>
+                <Link href={citationHref(citation)} className="link" data-testid="citation">
+                  {citationLabel(citation)}
+                </Link>
+                {citation.location && <span className="text-stone-500"> · {citation.location}</span>}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {message.status === "answered" && (
+        <button
+          type="button"
+          className="mt-2 text-xs text-stone-600 underline underline-offset-2 hover:text-stone-900"
+          onClick={() => {
+            void navigator.clipboard?.writeText(plainAnswer(message)).then(() => setCopied(true));
+          }}
+        >
+          {copied ? "Copied with references" : "Copy answer with references"}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function ChatPanelClient() {
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const scopes = scopesForPage(pathname, new URLSearchParams(searchParams.toString()));
+  const [open, setOpen] = useState(false);
+  const [threads, setThreads] = useState<{ id: string; title: string }[] | null>(null);
+  const [threadId, setThreadId] = useState<string | undefined>();
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [question, setQuestion] = useState("");
+  const [chosenScope, setScopeId] = useState<string | undefined>();
+  // The page's own scope (this record, these results) unless the user chose another that still applies.
+  const scopeId = scopes.some((scope) => scope.id === chosenScope) ? chosenScope! : scopes[0]!.id;
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>();
+  const abortRef = useRef<AbortController | null>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+
+  const loadThreads = useCallback(async () => {
+    const response = await fetch("/api/ask/threads", { cache: "no-store" });
+    if (response.ok) setThreads(((await response.json()) as { threads: { id: string; title: string }[] }).threads);
+  }, []);
+
+  useEffect(() => {
+    endRef.current?.scrollIntoView?.({ block: "end" });
+  }, [messages]);
+
+  async function openThread(id: string) {
+    setProblem(undefined);
+    if (!id) {
+      setThreadId(undefined);
+      setMessages([]);
+      return;
+    }
+    const response = await fetch(`/api/ask/threads/${encodeURIComponent(id)}`, { cache: "no-store" });
+    if (!response.ok) {
+      setProblem("That conversation could not be opened.");
+      return;
+    }
+    const { thread } = (await response.json()) as { thread: { id: string; messages: Message[] } };
+    setThreadId(thread.id);
+    setMessages(thread.messages);
+  }
+
+  async function send(event?: FormEvent) {
+    event?.preventDefault();
+    const text = question.trim();
+    if (busy || text.length === 0) return;
+    setProblem(undefined);
+    setBusy(true);
+    const controller = new AbortController();
+    abortRef.current = controller;
+    const pendingId = `pending-${Date.now()}`;
+    setMessages((current) => [
+      ...current,
+      { id: `${pendingId}-q`, role: "user", content: text, status: "complete", citations: [], withheld: [] },
+      { id: pendingId, role: "assistant", content: "", status: "streaming", citations: [], withheld: [] },
+    ]);
+    setQuestion("");
+    const update = (change: Partial<Message>) => setMessages((current) => current.map((message) => (message.id === pendingId ? { ...message, ...change } : message)));
+    try {
+      const response = await fetch("/api/ask", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: text, threadId, scope: scopes.find((item) => item.id === scopeId)?.scope ?? {} }),
+        signal: controller.signal,
+      });
+      if (!response.ok || !response.body) {
+        const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+        throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
+      }
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      let streamed = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let newline = buffer.indexOf("\n");
+        while (newline !== -1) {
+          const line = buffer.slice(0, newline).trim();
+          buffer = buffer.slice(newline + 1);
+          newline = buffer.indexOf("\n");
+          if (!line) continue;
+          const event = JSON.parse(line) as
+            | { type: "thread"; threadId: string }
+            | { type: "delta"; text: string }
+            | { type: "sources" }
+            | { type: "saved"; messageId: string }
+            | { type: "final"; outcome: { status: Status; text: string; citations: Citation[]; withheld: Withheld[] } }
+            | { type: "error"; error: { message: string } };
+          if (event.type === "thread") setThreadId(event.threadId);
+          else if (event.type === "delta") update({ content: (streamed += event.text) });
+          else if (event.type === "final") update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
+          else if (event.type === "error") update({ content: event.error.message, status: "failed" });
+        }
+      }
+      void loadThreads();
+    } catch (error) {
+      if (controller.signal.aborted) update({ content: "Stopped.", status: "failed" });
+      else update({ content: error instanceof Error ? error.message : "The question could not be sent.", status: "failed" });
+    } finally {
+      setBusy(false);
+      abortRef.current = null;
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  if (!open) {
+    return (
+      <button type="button" className="btn btn-primary fixed right-4 bottom-4 z-30 shadow-lg" onClick={() => {
+          setOpen(true);
+          if (threads === null) void loadThreads();
+        }}
+        aria-expanded="false" aria-controls="ask-panel">
+        Ask the archive
+      </button>
+    );
+  }
+
+  return (
+    <aside id="ask-panel" aria-label="Ask the archive" className="fixed inset-y-0 right-0 z-30 flex w-full max-w-md flex-col border-l border-stone-200 bg-stone-50 shadow-2xl">
+      <div className="flex items-center justify-between gap-2 border-b border-stone-200 bg-white px-4 py-3">
+        <h2 className="text-lg font-semibold">Ask the archive</h2>
+        <button type="button" className="btn" onClick={() => setOpen(false)} aria-expanded="true" aria-controls="ask-panel">
+          Close
+        </button>
+      </div>
+      <div className="grid grid-cols-2 gap-2 border-b border-stone-200 bg-white px-4 py-2">
+        <div>
+          <label htmlFor="ask-thread" className="field-label text-xs">
+            Conversation
+          </label>
+          <select id="ask-thread" className="field-input" value={threadId ?? ""} onChange={(event) => void openThread(event.target.value)} disabled={busy}>
+            <option value="">New conversation</option>
+            {threads?.map((thread) => (
+              <option key={thread.id} value={thread.id}>
+                {thread.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="ask-scope" className="field-label text-xs">
+            Answer from
+          </label>
+          <select id="ask-scope" className="field-input" value={scopeId} onChange={(event) => setScopeId(event.target.value)} disabled={busy}>
+            {scopes.map((scope) => (
+              <option key={scope.id} value={scope.id}>
+                {scope.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="flex-1 space-y-3 overflow-y-auto px-4 py-3" aria-live="polite" aria-busy={busy}>
+        {messages.length === 0 && (
+          <p className="text-sm text-stone-600">
+            Ask a question in English, Spanish or Catalan. Answers quote only records you may read, and every statement links to its source.
+          </p>
+        )}
+        {messages.map((message) =>
+          message.role === "user" ? (
+            <p key={message.id} className="ml-8 rounded-lg bg-accent-800 px-3 py-2 text-sm text-white">
+              {message.content}
+            </p>
+          ) : (
+            <AssistantMessage key={message.id} message={message} />
+          ),
+        )}
+        {problem && (
+          <p role="alert" className="notice-error">
+            {problem}
+          </p>
+        )}
+        <div ref={endRef} />
+      </div>
+      <form onSubmit={(event) => void send(event)} className="border-t border-stone-200 bg-white px-4 py-3">
+        <label htmlFor="ask-question" className="sr-only">
+          Your question
+        </label>
+        <textarea
+          id="ask-question"
+          rows={3}
+          value={question}
+          maxLength={maxQuestionLength}
+          onChange={(event) => setQuestion(event.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="e.g. How were the bells taken to the new village?"
+          className="field-input resize-none"
+          aria-describedby="ask-question-hint"
+        />
+        <div className="mt-2 flex items-center justify-between gap-2">
+          <p id="ask-question-hint" className="text-xs text-stone-500">
+            Enter to send, Shift+Enter for a new line{question.length > maxQuestionLength - 100 ? ` · ${maxQuestionLength - question.length} left` : ""}
+          </p>
+          {busy ? (
+            <button type="button" className="btn" onClick={() => abortRef.current?.abort()}>
+              Stop
+            </button>
+          ) : (
+            <button type="submit" className="btn btn-primary" disabled={question.trim().length < 3}>
+              Ask
+            </button>
+          )}
+        </div>
+      </form>
+    </aside>
+  );
+}

@@ -1,0 +1,69 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+/**
+ * The ask panel: a question about the demo archive gets a cited answer; the citation opens the
+ * recording at the cited second. The archive is indexed in the background after start-up.
+ */
+test("ask a question, get a cited answer, and open the recording at the cited second", async ({ page }) => {
+  test.setTimeout(420_000);
+  await signIn(page, "researcher");
+  await page.goto("/records?section=oral-histories");
+  await page.getByRole("button", { name: "Ask the archive" }).click();
+  const panel = page.getByRole("complementary", { name: "Ask the archive" });
+  const citation = panel.getByTestId("citation").filter({ hasText: "La moneda del pantano" });
+
+  await expect(async () => {
+    await panel.getByLabel("Your question").fill("What did Andrés find in the mud by the forge?");
+    await panel.getByLabel("Your question").press("Enter");
+    await expect(panel.getByTestId("answer").last()).not.toHaveAttribute("data-status", "streaming", { timeout: 60_000 });
+    await expect(citation.last()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 300_000, intervals: [5_000] });
+
+  const answer = panel.getByTestId("answer").last();
+  await expect(answer).toHaveAttribute("data-status", "answered");
+  const href = (await citation.last().getAttribute("href")) ?? "";
+  const cited = Number(new URL(href, "http://x").searchParams.get("t"));
+  expect(cited).toBeGreaterThan(0);
+  await citation.last().click();
+  await page.waitForURL(/passage=/);
+  await expect(page.getByTestId("cited-passage")).toContainText("moneda");
+  const player = page.getByTestId("player");
+  await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThanOrEqual(cited);
+  expect(await player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeLessThan(cited + 3);
+  // The panel stays open across the navigation and now offers this record as the scope.
+  await expect(panel.getByLabel("Answer from")).toHaveValue("record");
+});
+
+test("a question the archive cannot answer is refused, and the conversation can be reopened by its owner only", async ({ page, browser }) => {
+  await signIn(page, "researcher");
+  await page.goto("/records");
+  await page.getByRole("button", { name: "Ask the archive" }).click();
+  const panel = page.getByRole("complementary", { name: "Ask the archive" });
+  await panel.getByLabel("Your question").fill("What is the recipe for paella valenciana?");
+  await panel.getByRole("button", { name: "Ask" }).click();
+  await expect(panel.getByTestId("answer").last()).toHaveAttribute("data-status", "refused", { timeout: 60_000 });
+  await expect(panel.getByTestId("answer").last()).toContainText("do not answer this question");
+  await expect(panel.getByLabel("Conversation")).not.toHaveValue("");
+
+  await page.reload();
+  await page.getByRole("button", { name: "Ask the archive" }).click();
+  await expect(panel.getByLabel("Conversation").locator("option", { hasText: "recipe for paella" }).first()).toBeAttached();
+  const value = await panel.getByLabel("Conversation").locator("option", { hasText: "recipe for paella" }).first().getAttribute("value");
+  await panel.getByLabel("Conversation").selectOption(value ?? "");
+  await expect(panel.locator("p", { hasText: "What is the recipe for paella valenciana?" })).toBeVisible();
+  await expect(panel.getByTestId("answer")).toHaveAttribute("data-status", "refused");
+
+  // Another user gets the same not-found for this thread as for one that does not exist.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, "mineResearcher");
+  const foreign = await otherPage.request.get(`/api/ask/threads/${value}`);
+  const missing = await otherPage.request.get("/api/ask/threads/00000000-0000-4000-8000-000000000000");
+  expect(foreign.status()).toBe(404);
+  expect(await foreign.text()).toBe(await missing.text());
+  expect((await (await otherPage.request.get("/api/ask/threads")).json()).threads).toEqual([]);
+  const asked = await otherPage.request.post("/api/ask", { data: { question: "Anything?", threadId: value } });
+  expect(asked.status()).toBe(404);
+  await other.close();
+});
