@@ -2,7 +2,7 @@ import "server-only";
 import { splitSentences } from "../rag/chunk";
 import { prepareForEmbedding, type PrepareOptions } from "../rag/embed/bridge-text";
 import type { Embedder } from "../rag/embed/embedder";
-import { findHighlights, queryTerms } from "../rag/search/highlight";
+import { findHighlights, foldWord, queryTerms, wordMatches } from "../rag/search/highlight";
 import type { GenerationRequest, Generator } from "./generator";
 
 /**
@@ -47,6 +47,18 @@ export function sentencesOf(text: string): string[] {
     .filter((sentence) => sentence.split(" ").length >= minWords && !/[?？]["”»)]?$/.test(sentence));
 }
 
+const askedWhen = /^\s*(when|what year|in what year|¿?\s*cu[aá]ndo|quan|en qu[eé] a[nñ]o|quin any)\b/i;
+const askedHowMany = /\b(how many|how much|how long|what percentage|cu[aá]nt[oa]s?|qu[eé] porcentaje|quant[ae]s?|quin percentatge)\b/i;
+const hasDate = /\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gener|febrer|març|maig|juny|juliol|setembre|octubre|novembre|desembre)\b/i;
+const hasQuantity = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta)\b/i;
+
+/** A small nudge towards sentences of the kind the question asks for: a date for "when", a number for "how many". */
+export function answerTypeBonus(question: string, sentence: string): number {
+  if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.06 : 0;
+  if (askedHowMany.test(question)) return hasQuantity.test(sentence) ? 0.06 : 0;
+  return 0;
+}
+
 export async function scoreSentences(options: ExtractiveOptions, request: Pick<GenerationRequest, "question" | "sources">): Promise<ScoredSentence[]> {
   const candidates = request.sources.flatMap((source) => sentencesOf(source.text).slice(0, 40).map((text) => ({ source: source.number, text })));
   if (candidates.length === 0) return [];
@@ -55,15 +67,25 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const [questionVector] = await options.embedder.embed([questionPrepared?.embeddedText ?? request.question], "query");
   const vectors = await options.embedder.embed(prepared.map((item) => item.embeddedText), "passage");
   const terms = queryTerms(request.question);
-  const termsOf = (text: string) => new Set(findHighlights(text, terms).map((range) => text.slice(range.start, range.end).toLowerCase())).size;
+  const matchedTerms = (text: string) =>
+    new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
+  const matched = candidates.map((candidate, index) => new Set([...matchedTerms(candidate.text), ...matchedTerms(prepared[index]?.translatedText ?? "")]));
+  // A question word found in most sentences (a place name everywhere) tells little: weight by rarity.
+  const weight = new Map(
+    terms.map((term) => {
+      const frequency = matched.filter((set) => set.has(term)).length;
+      return [term, frequency === 0 ? 0 : Math.log((candidates.length + 1) / (frequency + 0.5))];
+    }),
+  );
+  const totalWeight = [...weight.values()].reduce((sum, value) => sum + value, 0);
   const sourceCount = request.sources.length;
   return candidates.map((candidate, index) => {
     const vector = vectors[index]!;
-    const words = Math.max(termsOf(candidate.text), termsOf(prepared[index]?.translatedText ?? ""));
-    const lexical = terms.length > 0 ? Math.min(1, words / terms.length) : 0;
+    const lexical = totalWeight > 0 ? [...matched[index]!].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
     // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
     const prior = sourceCount > 1 ? 0.03 * (1 - (candidate.source - 1) / (sourceCount - 1)) : 0.03;
-    return { ...candidate, vector, score: dot(questionVector!, vector) + 0.15 * lexical + prior };
+    const bonus = answerTypeBonus(request.question, prepared[index]?.translatedText ?? candidate.text) || answerTypeBonus(request.question, candidate.text);
+    return { ...candidate, vector, score: dot(questionVector!, vector) + 0.2 * lexical + prior + bonus };
   });
 }
 
