@@ -90,12 +90,15 @@ export async function denseLeg(
   params.push(limit);
   return sql.transaction(async (tx) => {
     await tx.exec(`SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL hnsw.iterative_scan = relaxed_order;`);
+    // relaxed_order may return rows slightly out of order: sort the page again by distance.
     const rows = await tx.query<Row>(
-      `SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, 1 - (c.embedding::${cast} <=> $1::${cast}) AS score
-         FROM chunks c
-        WHERE ${where.join(" AND ")}
-        ORDER BY c.embedding::${cast} <=> $1::${cast}
-        LIMIT $${params.length}`,
+      `SELECT * FROM (
+         SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, 1 - (c.embedding::${cast} <=> $1::${cast}) AS score
+           FROM chunks c
+          WHERE ${where.join(" AND ")}
+          ORDER BY c.embedding::${cast} <=> $1::${cast}
+          LIMIT $${params.length}
+       ) page ORDER BY page.score DESC, page.id`,
       params,
     );
     return gate(principal, rows);
@@ -124,6 +127,34 @@ async function passagesInSpace(sql: SqlExecutor, spaceId: string): Promise<numbe
   return count;
 }
 
+// Document frequency per (space, lexeme): counting a common word over a large space costs tens
+// of milliseconds, and frequencies move slowly, so they are kept for five minutes.
+const frequencyCache = new Map<string, { df: number; at: number }>();
+const frequencyTtlMs = 5 * 60_000;
+
+async function documentFrequencies(sql: SqlExecutor, spaceId: string, literals: string[]): Promise<{ lexeme: string; df: number }[]> {
+  const now = Date.now();
+  const known = new Map<string, number>();
+  for (const literal of literals) {
+    const cached = frequencyCache.get(`${spaceId} ${literal}`);
+    if (cached && now - cached.at < frequencyTtlMs) known.set(literal, cached.df);
+  }
+  const missing = literals.filter((literal) => !known.has(literal));
+  if (missing.length > 0) {
+    const rows = await sql.query<{ lexeme: string; df: number }>(
+      `SELECT t.lexeme, (SELECT count(*) FROM chunks c WHERE c.index_space_id = $2 AND c.search_vector @@ t.lexeme::tsquery)::int AS df
+         FROM unnest($1::text[]) AS t(lexeme)`,
+      [missing, spaceId],
+    );
+    for (const row of rows) {
+      known.set(row.lexeme, row.df);
+      frequencyCache.set(`${spaceId} ${row.lexeme}`, { df: row.df, at: now });
+    }
+    while (frequencyCache.size > 20_000) frequencyCache.delete(frequencyCache.keys().next().value!);
+  }
+  return literals.map((lexeme) => ({ lexeme, df: known.get(lexeme) ?? 0 }));
+}
+
 /**
  * Words, ranked like BM25 rather than by raw term counts: the query's lexemes (English and
  * Spanish stems and the words as written, accent-folded) are weighted by their inverse
@@ -143,11 +174,7 @@ export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: 
   const lexemes = (lexemeRow?.lexemes ?? []).slice(0, 48);
   if (lexemes.length === 0) return [];
   const total = await passagesInSpace(sql, options.space.id);
-  const frequencies = await sql.query<{ lexeme: string; df: number }>(
-    `SELECT t.lexeme, (SELECT count(*) FROM chunks c WHERE c.index_space_id = $2 AND c.search_vector @@ t.lexeme::tsquery)::int AS df
-       FROM unnest($1::text[]) AS t(lexeme)`,
-    [lexemes.map(tsqueryLiteral), options.space.id],
-  );
+  const frequencies = await documentFrequencies(sql, options.space.id, lexemes.map(tsqueryLiteral));
   const weighted = frequencies
     .filter((row) => row.df > 0)
     .map((row) => ({ literal: row.lexeme, idf: Math.log(1 + (Math.max(total, row.df) - row.df + 0.5) / (row.df + 0.5)) }))
