@@ -1,0 +1,913 @@
+/**
+ * `npm run eval:retrieval -- [<beir-folder>] [options]`: retrieval quality of the product's own
+ * search on a BEIR-format folder (nDCG@10, recall@100, MRR@10 for keyword-only, dense-only and
+ * hybrid), and cross-lingual recall@1 on Tatoeba English–Spanish.
+ *
+ * The corpus goes through the real pipeline (a section, an embed group, importRecords, the
+ * indexing worker: group documents, chunking, language detection, the Apertium bridge, the
+ * configured embedder) into a persistent PGlite database under .data/eval-cache/, so a second
+ * run on the unchanged corpus skips indexing. Queries go through the search service's legs
+ * (keywordLeg, embedQuery + denseLeg) and its reciprocal-rank fusion, collapsed to records the
+ * way searchArchive collapses them; a sample is checked against searchArchive itself.
+ *
+ *   <beir-folder>        corpus.jsonl, queries[.<split>].jsonl, qrels/<split>.tsv
+ *                        (default ../shared/data/eval/scifact)
+ *   --split <name>       qrels/<name>.tsv with queries.<name>.jsonl if present, else queries.jsonl
+ *                        (default: train when queries.train.jsonl and qrels/train.tsv exist, else test)
+ *   --tatoeba <folder>   Tatoeba folder (default ../shared/data/eval/tatoeba, when it exists)
+ *   --no-tatoeba         skip Tatoeba
+ *   --no-beir            skip the BEIR corpus (Tatoeba only)
+ *   --reindex            rebuild the cached index even when it is up to date
+ *   --max-docs <n>       index only the first n documents (a smoke test; its own cache)
+ *   --check <n>          queries compared with searchArchive (default 20, 0 to skip)
+ *   --explore            also print what-if variants of the fusion, and Tatoeba without the bridge
+ *   MNEMO_EMBEDDER=…     the embedder (default: local USE lite), as for the app
+ *
+ * Exit status: 0 when the figures were measured (goals met or not), 1 on an error, 2 on bad usage.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { basename, join, relative, resolve } from "node:path";
+import { systemPrincipal } from "../lib/acl";
+import { importRecords } from "../lib/archive/import-records";
+import { openDatabase, type Database } from "../lib/db/database";
+import { CHUNKER_VERSION } from "../lib/rag/chunk";
+import { saveEmbedGroup } from "../lib/rag/config/embed-groups";
+import { prepareForEmbedding, type PreparedText } from "../lib/rag/embed/bridge-text";
+import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
+import { errorMessage, type Embedder, type EmbedKind } from "../lib/rag/embed/embedder";
+import { bridgeStatus, type BridgeStatus } from "../lib/rag/embed/translate";
+import { configuredIndexer } from "../lib/rag/index/configured-indexer";
+import { spaceName, type IndexSpace } from "../lib/rag/index/index-spaces";
+import { runWorker } from "../lib/rag/index/run-worker";
+import { defaultRrfK, reciprocalRankFusion } from "../lib/rag/search/reciprocal-rank-fusion";
+import { denseLeg, keywordLeg, type PassageHit } from "../lib/rag/search/retrieve-passages";
+import { embedQuery, maxQueryLength, searchArchive, type SearchContext, type SearchMode } from "../lib/rag/search/search-archive";
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+class UsageError extends Error {}
+
+interface Options {
+  folder: string | null;
+  split: string | null;
+  tatoeba: string | null;
+  reindex: boolean;
+  maxDocs: number | null;
+  check: number;
+  explore: boolean;
+}
+
+const sharedEval = join(process.cwd(), "..", "shared", "data", "eval");
+const usage =
+  "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--reindex] [--max-docs <n>] [--check <n>] [--explore]";
+
+function parseArguments(argv: string[]): Options {
+  let folder: string | null | undefined;
+  let tatoeba: string | null | undefined;
+  let split: string | null = null;
+  let reindex = false;
+  let maxDocs: number | null = null;
+  let check = 20;
+  let explore = false;
+  let skipBeir = false;
+  const count = (flag: string, raw: string | undefined, min: number): number => {
+    const value = Number(raw);
+    if (raw === undefined || !Number.isInteger(value) || value < min) throw new UsageError(`${flag} needs a whole number of at least ${min}`);
+    return value;
+  };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] ?? "";
+    const next = () => {
+      const value = argv[++index];
+      if (value === undefined || value.startsWith("--")) throw new UsageError(`${argument} needs a value`);
+      return value;
+    };
+    switch (argument) {
+      case "--split":
+        split = next();
+        if (!/^[\w.-]+$/.test(split)) throw new UsageError(`--split: not a split name: ${split}`);
+        break;
+      case "--tatoeba":
+        tatoeba = next();
+        break;
+      case "--no-tatoeba":
+        tatoeba = null;
+        break;
+      case "--no-beir":
+        skipBeir = true;
+        break;
+      case "--reindex":
+        reindex = true;
+        break;
+      case "--max-docs":
+        maxDocs = count(argument, argv[++index], 1);
+        break;
+      case "--check":
+        check = count(argument, argv[++index], 0);
+        break;
+      case "--explore":
+        explore = true;
+        break;
+      case "-h":
+      case "--help":
+        console.log(usage);
+        process.exit(0);
+        break;
+      default:
+        if (argument.startsWith("-")) throw new UsageError(`unknown option ${argument}`);
+        if (folder !== undefined) throw new UsageError(`one BEIR folder at a time (got ${folder} and ${argument})`);
+        folder = argument;
+    }
+  }
+  const defaultTatoeba = join(sharedEval, "tatoeba");
+  return {
+    folder: skipBeir ? null : (folder ?? join(sharedEval, "scifact")),
+    split,
+    tatoeba: tatoeba === undefined ? (existsSync(defaultTatoeba) ? defaultTatoeba : null) : tatoeba,
+    reindex,
+    maxDocs,
+    check,
+    explore,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// BEIR files
+
+interface BeirDocument {
+  id: string;
+  title: string;
+  text: string;
+}
+
+interface BeirSet {
+  name: string;
+  folder: string;
+  corpusFile: string;
+  queriesFile: string;
+  qrelsFile: string;
+  split: string;
+  documents: BeirDocument[];
+  queries: Map<string, string>;
+  /** query id → (document id → graded relevance) */
+  qrels: Map<string, Map<string, number>>;
+}
+
+function readJsonl(path: string): Record<string, unknown>[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .flatMap((line, index) => {
+      if (!line.trim()) return [];
+      try {
+        const value: unknown = JSON.parse(line);
+        if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not an object");
+        return [value as Record<string, unknown>];
+      } catch (error) {
+        throw new Error(`${path}:${index + 1}: ${errorMessage(error)}`);
+      }
+    });
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : value === undefined || value === null ? "" : String(value);
+}
+
+function loadBeir(folder: string, requestedSplit: string | null, maxDocs: number | null): BeirSet {
+  const corpusFile = join(folder, "corpus.jsonl");
+  if (!existsSync(corpusFile)) throw new Error(`${corpusFile} not found: is ${folder} a BEIR folder?`);
+  let split = requestedSplit;
+  if (!split) {
+    if (existsSync(join(folder, "queries.train.jsonl")) && existsSync(join(folder, "qrels", "train.tsv"))) split = "train";
+    else if (existsSync(join(folder, "qrels", "test.tsv"))) split = "test";
+    else {
+      const available = existsSync(join(folder, "qrels")) ? readdirSync(join(folder, "qrels")).filter((name) => name.endsWith(".tsv")) : [];
+      if (available.length !== 1) throw new Error(`no qrels/test.tsv in ${folder}; pick one with --split (found: ${available.join(", ") || "none"})`);
+      split = basename(available[0] ?? "", ".tsv");
+    }
+  }
+  const qrelsFile = join(folder, "qrels", `${split}.tsv`);
+  if (!existsSync(qrelsFile)) throw new Error(`${qrelsFile} not found`);
+  const queriesFile = [join(folder, `queries.${split}.jsonl`), join(folder, "queries.jsonl")].find((path) => existsSync(path));
+  if (!queriesFile) throw new Error(`neither queries.${split}.jsonl nor queries.jsonl in ${folder}`);
+
+  let documents = readJsonl(corpusFile).map((row, index): BeirDocument => {
+    const id = text(row._id);
+    if (!id) throw new Error(`${corpusFile}: document ${index + 1} has no _id`);
+    return { id, title: text(row.title).trim(), text: text(row.text) };
+  });
+  if (maxDocs !== null) documents = documents.slice(0, maxDocs);
+  const queries = new Map(readJsonl(queriesFile).map((row) => [text(row._id), text(row.text)] as const));
+
+  const qrels = new Map<string, Map<string, number>>();
+  readFileSync(qrelsFile, "utf8")
+    .split("\n")
+    .forEach((line, index) => {
+      if (!line.trim()) return;
+      const [queryId, documentId, rawScore] = line.trim().split(/\t|\s+/);
+      const score = Number(rawScore);
+      if (index === 0 && (queryId === "query-id" || !Number.isFinite(score))) return; // header
+      if (!queryId || !documentId || !Number.isFinite(score)) throw new Error(`${qrelsFile}:${index + 1}: expected query-id, corpus-id, score`);
+      const judged = qrels.get(queryId) ?? new Map<string, number>();
+      judged.set(documentId, Math.max(score, judged.get(documentId) ?? score));
+      qrels.set(queryId, judged);
+    });
+  return { name: basename(resolve(folder)), folder, corpusFile, queriesFile, qrelsFile, split, documents, queries, qrels };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics (BEIR / trec_eval conventions: linear gain, log2 discount, relevant = score > 0)
+
+function ndcgAt(ranked: readonly string[], judged: ReadonlyMap<string, number>, k: number): number {
+  const dcg = ranked.slice(0, k).reduce((sum, id, index) => sum + Math.max(0, judged.get(id) ?? 0) / Math.log2(index + 2), 0);
+  const ideal = [...judged.values()]
+    .filter((score) => score > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((sum, score, index) => sum + score / Math.log2(index + 2), 0);
+  return ideal > 0 ? dcg / ideal : 0;
+}
+
+function recallAt(ranked: readonly string[], judged: ReadonlyMap<string, number>, k: number): number {
+  const relevant = [...judged].filter(([, score]) => score > 0).length;
+  if (relevant === 0) return 0;
+  return ranked.slice(0, k).filter((id) => (judged.get(id) ?? 0) > 0).length / relevant;
+}
+
+function mrrAt(ranked: readonly string[], judged: ReadonlyMap<string, number>, k: number): number {
+  const index = ranked.slice(0, k).findIndex((id) => (judged.get(id) ?? 0) > 0);
+  return index < 0 ? 0 : 1 / (index + 1);
+}
+
+interface Scores {
+  ndcg10: number;
+  recall100: number;
+  mrr10: number;
+}
+
+class MetricSum {
+  private ndcg = 0;
+  private recall = 0;
+  private mrr = 0;
+  private count = 0;
+
+  add(ranked: readonly string[], judged: ReadonlyMap<string, number>): void {
+    this.ndcg += ndcgAt(ranked, judged, 10);
+    this.recall += recallAt(ranked, judged, 100);
+    this.mrr += mrrAt(ranked, judged, 10);
+    this.count++;
+  }
+
+  mean(): Scores {
+    const n = Math.max(1, this.count);
+    return { ndcg10: this.ndcg / n, recall100: this.recall / n, mrr10: this.mrr / n };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexing through the real pipeline, cached in a persistent PGlite database
+
+const sectionSlug = "eval-corpus";
+const sectionFields = [
+  { key: "title", label: "Title", type: "text" },
+  { key: "text", label: "Text", type: "longtext" },
+  // The BEIR id, kept out of the embed group so it is neither embedded nor searchable.
+  { key: "docId", label: "Document id", type: "text", maxLength: 200 },
+];
+const embedGroup = { slug: "text", label: "Text", fields: ["title", "text"], chunking: "long_document", maxTokens: 220, minTokens: 48, overlap: 0 };
+
+interface CacheState {
+  signature: string;
+  documents: number;
+  records: number;
+  chunks: number;
+  parked: number;
+  indexSeconds: number;
+  indexedAt: string;
+}
+
+interface Index {
+  db: Database;
+  embedder: Embedder;
+  space: IndexSpace;
+  cacheDir: string;
+  docOf: Map<string, string>;
+  state: CacheState;
+  reused: boolean;
+  /** Why the cache was rebuilt, when it was. */
+  rebuildReason: string | null;
+}
+
+function slugPart(value: string): string {
+  return value.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
+async function counts(db: Database, spaceId: string) {
+  const [row] = await db.sql.query<{ records: number; chunks: number; unembedded: number; queued: number; parked: number }>(
+    `SELECT (SELECT count(*) FROM records)::int AS records,
+            (SELECT count(*) FROM chunks WHERE index_space_id = $1)::int AS chunks,
+            (SELECT count(*) FROM chunks WHERE index_space_id = $1 AND embedding IS NULL)::int AS unembedded,
+            (SELECT count(*) FROM index_queue WHERE status <> 'parked')::int AS queued,
+            (SELECT count(*) FROM index_queue WHERE status = 'parked')::int AS parked`,
+    [spaceId],
+  );
+  return row ?? { records: 0, chunks: 0, unembedded: 0, queued: 0, parked: 0 };
+}
+
+async function openIndex(beir: BeirSet, options: Options): Promise<Index> {
+  const probe = createEmbedder(embedderConfigFromEnv(process.env));
+  const suffix = options.maxDocs !== null ? `-first${options.maxDocs}` : "";
+  const cacheDir = join(process.cwd(), ".data", "eval-cache", slugPart(`${beir.name}-${probe.provider}-${probe.model}-${probe.dimension}${suffix}`));
+  const statePath = join(cacheDir, "state.json");
+  const corpusStat = statSync(beir.corpusFile);
+  // What makes an index: the corpus file as it is now, the recipe, the chunker and the model.
+  const signature = createHash("sha256")
+    .update(
+      JSON.stringify({
+        corpus: resolve(beir.corpusFile),
+        size: corpusStat.size,
+        mtimeMs: corpusStat.mtimeMs,
+        maxDocs: options.maxDocs,
+        sectionFields,
+        embedGroup,
+        chunker: CHUNKER_VERSION,
+        space: spaceName({ provider: probe.provider, model: probe.model, dimension: probe.dimension, chunkerVersion: CHUNKER_VERSION }),
+      }),
+    )
+    .digest("hex");
+
+  let rebuildReason: string | null = options.reindex ? "--reindex" : null;
+  let state: CacheState | null = null;
+  if (!rebuildReason) {
+    try {
+      state = JSON.parse(readFileSync(statePath, "utf8")) as CacheState;
+    } catch {
+      rebuildReason = existsSync(cacheDir) ? "no completed index in the cache (an earlier run was interrupted?)" : "first run";
+    }
+  }
+  if (state && state.signature !== signature) rebuildReason = "the corpus file, recipe or embedder changed";
+
+  if (state && !rebuildReason) {
+    const db = await openDatabase({ dataDir: join(cacheDir, "pgdata") });
+    const { embedder, space } = await configuredIndexer(db.sql);
+    const found = await counts(db, space.id);
+    if (
+      found.records === beir.documents.length &&
+      found.records === state.records &&
+      found.chunks === state.chunks &&
+      found.unembedded === 0 &&
+      found.queued === 0 &&
+      space.status === "active"
+    ) {
+      await analyze(db);
+      return { db, embedder, space, cacheDir, docOf: await documentIds(db), state, reused: true, rebuildReason: null };
+    }
+    rebuildReason = `the cached database does not match (${found.records} records, ${found.chunks} passages, ${found.queued} queued)`;
+    await db.close();
+  }
+
+  rmSync(cacheDir, { recursive: true, force: true });
+  mkdirSync(cacheDir, { recursive: true });
+  const db = await openDatabase({ dataDir: join(cacheDir, "pgdata") });
+  const project = await db.prisma.project.create({ data: { slug: "eval", name: `Evaluation: ${beir.name}` } });
+  await db.prisma.section.create({ data: { slug: sectionSlug, name: `${beir.name} documents`, fields: sectionFields } });
+  await saveEmbedGroup(db.prisma, db.sql, { sectionSlug, group: embedGroup, requeue: false });
+  const importStarted = performance.now();
+  await importRecords(db.prisma, {
+    sectionSlug,
+    projectId: project.id,
+    actorId: null,
+    items: beir.documents.map((document) => ({
+      values: {
+        ...(document.title ? { title: document.title.slice(0, 2000) } : {}),
+        ...(document.text.trim() ? { text: document.text } : {}),
+        docId: document.id,
+      },
+    })),
+  });
+  const importSeconds = (performance.now() - importStarted) / 1000;
+
+  const { embedder, space } = await configuredIndexer(db.sql);
+  await embedder.embed(["warm up"], "passage"); // load the model outside the timed part
+  process.stderr.write(`indexing ${beir.documents.length} documents with ${space.name} into ${relative(process.cwd(), cacheDir)} (imported in ${importSeconds.toFixed(1)} s)\n`);
+  const started = performance.now();
+  let lastReport = started;
+  const progress = await runWorker({
+    prisma: db.prisma,
+    sql: db.sql,
+    embedder,
+    space,
+    drain: true,
+    idleMs: 20,
+    batchSize: 32,
+    log: (line) => process.stderr.write(`${line}\n`),
+    onProgress: (step) => {
+      const now = performance.now();
+      if (now - lastReport < 15_000) return;
+      lastReport = now;
+      const seconds = (now - started) / 1000;
+      process.stderr.write(`  ${step.indexed} / ${beir.documents.length} records, ${step.embedded} passages embedded, ${(step.embedded / seconds).toFixed(1)}/s, ${seconds.toFixed(0)} s\n`);
+    },
+  });
+  const indexSeconds = (performance.now() - started) / 1000;
+  const found = await counts(db, space.id);
+  if (found.records !== beir.documents.length || found.queued !== 0 || found.unembedded !== 0) {
+    throw new Error(`indexing did not complete: ${found.records} records, ${found.queued} still queued, ${found.unembedded} passages without a vector`);
+  }
+  const newState: CacheState = {
+    signature,
+    documents: beir.documents.length,
+    records: found.records,
+    chunks: found.chunks,
+    parked: progress.parked,
+    indexSeconds,
+    indexedAt: new Date().toISOString(),
+  };
+  await analyze(db);
+  writeFileSync(statePath, `${JSON.stringify(newState, null, 2)}\n`);
+  return { db, embedder, space, cacheDir, docOf: await documentIds(db), state: newState, reused: false, rebuildReason };
+}
+
+/**
+ * PGlite runs no autovacuum, so a freshly indexed table has no planner statistics and the
+ * keyword leg's per-lexeme counts scan the whole space instead of the GIN index (about 5× slower
+ * here). A server's autoanalyze would have run by now; statistics change plans, never results.
+ */
+async function analyze(db: Database): Promise<void> {
+  await db.sql.exec(`ANALYZE chunks; ANALYZE records;`);
+}
+
+async function documentIds(db: Database): Promise<Map<string, string>> {
+  const rows = await db.sql.query<{ id: string; doc_id: string }>(`SELECT id, "values"->>'docId' AS doc_id FROM records`);
+  return new Map(rows.map((row) => [row.id, row.doc_id]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retrieval: the search service's legs, fusion and record collapse
+
+/** Passages per leg: what searchArchive fetches for limit ≥ 45 (its ceiling), enough for recall@100. */
+const evalDepth = 200;
+/** Passages per leg searchArchive fetches for a first page of 10 records (limit × 4 + 20). */
+const pageDepth = 10 * 4 + 20;
+
+interface Legs {
+  dense: PassageHit[];
+  keyword: PassageHit[];
+}
+
+/**
+ * The legs as searchArchive runs them for a full page of 50 (200 passages each), and as it runs
+ * them for a first page of 10: the keyword leg's top 60 is a prefix of its top 200 (a total
+ * order, then LIMIT), while the dense leg is asked again with its smaller efSearch.
+ */
+async function runLegs(context: SearchContext & { space: IndexSpace }, query: string): Promise<{ deep: Legs; page: Legs }> {
+  const vector = await embedQuery(context, query);
+  const dense = (depth: number) => denseLeg(context.sql, systemPrincipal, vector, { space: context.space, limit: depth, efSearch: Math.max(100, depth * 2) });
+  const keyword = await keywordLeg(context.sql, systemPrincipal, query, { space: context.space, limit: evalDepth });
+  return { deep: { dense: await dense(evalDepth), keyword }, page: { dense: await dense(pageDepth), keyword: keyword.slice(0, pageDepth) } };
+}
+
+/** A record's rank is that of its best passage (searchArchive's collapse "record"). */
+function collapseToRecords(chunkIds: readonly string[], recordOf: ReadonlyMap<string, string>): string[] {
+  const records: string[] = [];
+  const seen = new Set<string>();
+  for (const chunkId of chunkIds) {
+    const record = recordOf.get(chunkId);
+    if (record === undefined || seen.has(record)) continue;
+    seen.add(record);
+    records.push(record);
+  }
+  return records;
+}
+
+function recordIndex(legs: Legs): Map<string, string> {
+  return new Map([...legs.dense, ...legs.keyword].map((hit) => [hit.chunkId, hit.recordId]));
+}
+
+interface Rankings {
+  keyword: string[];
+  dense: string[];
+  hybrid: string[];
+}
+
+/** Record ids, best first, per mode: the same lists as searchArchive in each mode (same depth). */
+function rankRecords(legs: Legs, k = defaultRrfK): Rankings {
+  const recordOf = recordIndex(legs);
+  const fused = reciprocalRankFusion(
+    [
+      { leg: "meaning", ids: legs.dense.map((hit) => hit.chunkId) },
+      { leg: "words", ids: legs.keyword.map((hit) => hit.chunkId) },
+    ],
+    k,
+  );
+  return {
+    keyword: collapseToRecords(
+      legs.keyword.map((hit) => hit.chunkId),
+      recordOf,
+    ),
+    dense: collapseToRecords(
+      legs.dense.map((hit) => hit.chunkId),
+      recordOf,
+    ),
+    hybrid: collapseToRecords(
+      fused.map((item) => item.id),
+      recordOf,
+    ),
+  };
+}
+
+/** What-if rankings for --explore, from the same leg results: not the product's behaviour. */
+const variants: { name: string; rank: (legs: Legs) => string[] }[] = [
+  { name: "hybrid, passage RRF k=20", rank: (legs) => rankRecords(legs, 20).hybrid },
+  {
+    name: "hybrid, passage RRF k=60, words ×2",
+    rank: (legs) => {
+      const recordOf = recordIndex(legs);
+      const fused = weightedFusion([legs.dense.map((hit) => hit.chunkId), legs.keyword.map((hit) => hit.chunkId)], [1, 2]);
+      return collapseToRecords(fused, recordOf);
+    },
+  },
+  {
+    name: "hybrid, record RRF k=60 (collapse each leg, then fuse)",
+    rank: (legs) => {
+      const ranked = rankRecords(legs);
+      return weightedFusion([ranked.dense, ranked.keyword], [1, 1]);
+    },
+  },
+  { name: "keyword, record = sum of its passages' scores", rank: (legs) => keywordRecordSum(legs) },
+  {
+    name: "hybrid, record RRF k=20 of dense and that, words ×2",
+    rank: (legs) => weightedFusion([rankRecords(legs).dense, keywordRecordSum(legs)], [1, 2], 20),
+  },
+];
+
+/** Weighted reciprocal-rank fusion of id lists (equal weights give reciprocalRankFusion's scores). */
+function weightedFusion(lists: readonly (readonly string[])[], weights: readonly number[], k = defaultRrfK): string[] {
+  const score = new Map<string, number>();
+  lists.forEach((ids, list) => {
+    const weight = weights[list] ?? 1;
+    [...new Set(ids)].forEach((id, index) => score.set(id, (score.get(id) ?? 0) + weight / (k + index + 1)));
+  });
+  return [...score].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id);
+}
+
+/** A record scored on all its matching passages (title and body together), as BM25 scores a document. */
+function keywordRecordSum(legs: Legs): string[] {
+  const score = new Map<string, number>();
+  for (const hit of legs.keyword) score.set(hit.recordId, (score.get(hit.recordId) ?? 0) + hit.score);
+  return [...score].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id);
+}
+
+function toDocuments(recordIds: readonly string[], docOf: ReadonlyMap<string, string>): string[] {
+  return [...new Set(recordIds.flatMap((id) => docOf.get(id) ?? []))];
+}
+
+interface BeirResult {
+  scores: Record<"keyword" | "dense" | "hybrid", Scores>;
+  /** Hybrid as searchArchive ranks a first page (limit 10, 60 passages per leg): nDCG@10 and MRR@10 only. */
+  firstPage: Scores;
+  variants: { name: string; scores: Scores }[];
+  queries: number;
+  missingQueries: number;
+  seconds: number;
+  checks: { mode: string; limit: number; equal: number; total: number; firstDifference?: string }[];
+  deepTop10Equal: number;
+}
+
+async function evaluateBeir(beir: BeirSet, index: Index, options: Options): Promise<BeirResult> {
+  const context = { sql: index.db.sql, embedder: index.embedder, space: index.space };
+  const judgedQueries = [...beir.qrels.keys()].filter((id) => beir.queries.has(id));
+  const sums = { keyword: new MetricSum(), dense: new MetricSum(), hybrid: new MetricSum() };
+  const variantSums = variants.map(() => new MetricSum());
+  const firstPage = new MetricSum();
+  const checkEvery = options.check > 0 ? Math.max(1, Math.floor(judgedQueries.length / options.check)) : Infinity;
+  const checkQueries: { query: string; rankings: Rankings; firstPage: string[] }[] = [];
+
+  const started = performance.now();
+  let lastReport = started;
+  for (const [position, queryId] of judgedQueries.entries()) {
+    const query = (beir.queries.get(queryId) ?? "").trim(); // the service trims too
+    const judged = beir.qrels.get(queryId) ?? new Map<string, number>();
+    const none: Legs = { dense: [], keyword: [] };
+    const { deep: legs, page } = query.trim() ? await runLegs(context, query) : { deep: none, page: none };
+    const rankings = rankRecords(legs);
+    const pageRanking = rankRecords(page).hybrid.slice(0, 10);
+    firstPage.add(toDocuments(pageRanking, index.docOf), judged);
+    sums.keyword.add(toDocuments(rankings.keyword, index.docOf), judged);
+    sums.dense.add(toDocuments(rankings.dense, index.docOf), judged);
+    sums.hybrid.add(toDocuments(rankings.hybrid, index.docOf), judged);
+    if (options.explore) variants.forEach((variant, at) => variantSums[at]?.add(toDocuments(variant.rank(legs), index.docOf), judged));
+    if (position % checkEvery === 0 && checkQueries.length < options.check && query.trim() && query.length <= maxQueryLength) {
+      checkQueries.push({ query, rankings, firstPage: pageRanking });
+    }
+    const now = performance.now();
+    if (now - lastReport > 15_000) {
+      lastReport = now;
+      process.stderr.write(`  queries: ${position + 1} / ${judgedQueries.length}, ${((now - started) / 1000).toFixed(0)} s\n`);
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  // The same figures must come out of the search service itself.
+  const checks: BeirResult["checks"] = [];
+  const modes: { mode: SearchMode; key: keyof Rankings }[] = [
+    { mode: "hybrid", key: "hybrid" },
+    { mode: "semantic", key: "dense" },
+    { mode: "keyword", key: "keyword" },
+  ];
+  let deepTop10Equal = 0;
+  const hybridTop10: BeirResult["checks"][number] = { mode: "hybrid", limit: 10, equal: 0, total: 0 };
+  for (const { mode, key } of modes) {
+    const check: BeirResult["checks"][number] = { mode, limit: 50, equal: 0, total: 0 };
+    for (const { query, rankings } of checkQueries) {
+      const result = await searchArchive(context, systemPrincipal, { query, mode, limit: 50, collapse: "record" });
+      const service = result.hits.map((hit) => hit.recordId);
+      const ours = rankings[key].slice(0, 50);
+      check.total++;
+      if (sameList(service, ours)) check.equal++;
+      else check.firstDifference ??= `"${query.slice(0, 60)}"`;
+    }
+    checks.push(check);
+  }
+  // searchArchive with limit 10 (a first page) fetches 60 passages per leg, not 200.
+  for (const { query, rankings, firstPage: atPageDepth } of checkQueries) {
+    const result = await searchArchive(context, systemPrincipal, { query, mode: "hybrid", limit: 10, collapse: "record" });
+    const service = result.hits.map((hit) => hit.recordId);
+    hybridTop10.total++;
+    if (sameList(service, atPageDepth)) hybridTop10.equal++;
+    else hybridTop10.firstDifference ??= `"${query.slice(0, 60)}"`;
+    if (sameList(service, rankings.hybrid.slice(0, 10))) deepTop10Equal++;
+  }
+  checks.push(hybridTop10);
+
+  return {
+    scores: { keyword: sums.keyword.mean(), dense: sums.dense.mean(), hybrid: sums.hybrid.mean() },
+    firstPage: firstPage.mean(),
+    variants: options.explore ? variants.map((variant, at) => ({ name: variant.name, scores: variantSums[at]?.mean() ?? { ndcg10: 0, recall100: 0, mrr10: 0 } })) : [],
+    queries: judgedQueries.length,
+    missingQueries: beir.qrels.size - judgedQueries.length,
+    seconds,
+    checks,
+    deepTop10Equal,
+  };
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tatoeba: cross-lingual recall@1 through the product's embedding path
+
+interface TatoebaResult {
+  pairs: number;
+  bridge: BridgeStatus;
+  /** How each side was prepared: detected languages, and how many texts the bridge translated. */
+  sides: { language: string; detected: Record<string, number>; translated: number }[];
+  directions: { name: string; recall1: number; ties: number }[];
+  withoutBridge: { name: string; recall1: number }[] | null;
+  seconds: number;
+}
+
+function readLines(path: string): string[] {
+  const lines = readFileSync(path, "utf8").replace(/\r\n?/g, "\n").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+function findSide(folder: string, extension: string): string {
+  const name = readdirSync(folder).find((file) => file.endsWith(`.${extension}`));
+  if (!name) throw new Error(`no *.${extension} file in ${folder}`);
+  return join(folder, name);
+}
+
+/** recall@1: the aligned line scores at least as high as every other line (vectors are unit length). */
+function recallAt1(queries: Float32Array[], passages: Float32Array[]): { recall1: number; ties: number } {
+  let hits = 0;
+  let ties = 0;
+  queries.forEach((query, row) => {
+    const dot = (passage: Float32Array) => {
+      let sum = 0;
+      for (let i = 0; i < query.length; i++) sum += (query[i] ?? 0) * (passage[i] ?? 0);
+      return sum;
+    };
+    const aligned = dot(passages[row] ?? new Float32Array(query.length));
+    let beaten = false;
+    let tied = false;
+    for (const [column, passage] of passages.entries()) {
+      if (column === row) continue;
+      const score = dot(passage);
+      if (score > aligned) {
+        beaten = true;
+        break;
+      }
+      if (score === aligned) tied = true;
+    }
+    if (!beaten) {
+      hits++;
+      if (tied) ties++;
+    }
+  });
+  return { recall1: hits / Math.max(1, queries.length), ties };
+}
+
+async function evaluateTatoeba(folder: string, embedder: Embedder, explore: boolean): Promise<TatoebaResult> {
+  const started = performance.now();
+  const english = readLines(findSide(folder, "eng"));
+  const spanish = readLines(findSide(folder, "spa"));
+  if (english.length !== spanish.length || english.length === 0) throw new Error(`Tatoeba sides differ: ${english.length} English and ${spanish.length} Spanish lines`);
+  const bridge = await bridgeStatus();
+  // The same preparation as indexing (passages) and embedQuery (queries): detect, bridge to English.
+  const prepared = {
+    en: await prepareForEmbedding(english.map((line) => ({ text: line })), embedder),
+    es: await prepareForEmbedding(spanish.map((line) => ({ text: line })), embedder),
+  };
+  const embed = (texts: string[], kind: EmbedKind) => embedder.embed(texts, kind);
+  const vectors = {
+    en: { query: await embed(prepared.en.map((item) => item.embeddedText), "query"), passage: await embed(prepared.en.map((item) => item.embeddedText), "passage") },
+    es: { query: await embed(prepared.es.map((item) => item.embeddedText), "query"), passage: await embed(prepared.es.map((item) => item.embeddedText), "passage") },
+  };
+  const side = (language: string, items: PreparedText[]) => ({
+    language,
+    detected: items.reduce<Record<string, number>>((tally, item) => ({ ...tally, [item.language]: (tally[item.language] ?? 0) + 1 }), {}),
+    translated: items.filter((item) => item.translatedText !== null).length,
+  });
+  const directions = [
+    { name: "en→es (English queries, Spanish passages)", ...recallAt1(vectors.en.query, vectors.es.passage) },
+    { name: "es→en (Spanish queries, English passages)", ...recallAt1(vectors.es.query, vectors.en.passage) },
+  ];
+  let withoutBridge: TatoebaResult["withoutBridge"] = null;
+  if (explore && prepared.es.some((item) => item.translatedText !== null)) {
+    const raw = { query: await embed(spanish, "query"), passage: await embed(spanish, "passage") };
+    withoutBridge = [
+      { name: "en→es", recall1: recallAt1(vectors.en.query, raw.passage).recall1 },
+      { name: "es→en", recall1: recallAt1(raw.query, vectors.en.passage).recall1 },
+    ];
+  }
+  return {
+    pairs: english.length,
+    bridge,
+    sides: [side("English", prepared.en), side("Spanish", prepared.es)],
+    directions,
+    withoutBridge,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const goals = { hybridNdcg10: 0.7, bm25Scifact: 0.665, tatoebaRecall1: 0.9 };
+
+function f3(value: number): string {
+  return value.toFixed(3);
+}
+
+function seconds(value: number): string {
+  return value >= 90 ? `${(value / 60).toFixed(1)} min (${value.toFixed(0)} s)` : `${value.toFixed(1)} s`;
+}
+
+function shown(path: string): string {
+  const relativePath = relative(process.cwd(), resolve(path));
+  return relativePath.startsWith("..") && relativePath.split("/").length > 6 ? resolve(path) : relativePath || ".";
+}
+
+function quoteArgument(argument: string): string {
+  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
+}
+
+async function main(): Promise<number> {
+  let options: Options;
+  try {
+    options = parseArguments(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n${usage}`);
+    return 2;
+  }
+  const totalStarted = performance.now();
+  const cpus = os.cpus();
+  const lines: string[] = [];
+  const out = (line = "") => lines.push(line);
+  out("Mnemo retrieval evaluation");
+  out(`machine    ${cpus[0]?.model.trim() ?? "unknown cpu"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`);
+
+  let index: Index | null = null;
+  let beirGoalMet: boolean | null = null;
+  let tatoebaGoalMet: boolean | null = null;
+  let embedder: Embedder | null = null;
+  try {
+    if (options.folder) {
+      const beir = loadBeir(options.folder, options.split, options.maxDocs);
+      index = await openIndex(beir, options);
+      embedder = index.embedder;
+      const judged = [...beir.qrels.values()].reduce((sum, judged) => sum + [...judged.values()].filter((score) => score > 0).length, 0);
+      out(`embedder   ${index.space.name} (language: ${embedder.language}, max ${embedder.maxInputTokens} tokens)`);
+      out(`corpus     ${beir.name} (${shown(beir.folder)}): ${beir.documents.length.toLocaleString("en")} documents → ${index.state.records.toLocaleString("en")} records, ${index.state.chunks.toLocaleString("en")} passages${index.state.parked ? `, ${index.state.parked} records parked` : ""}`);
+      out(
+        `index      ${shown(index.cacheDir)}: ` +
+          (index.reused
+            ? `reused (indexed in ${seconds(index.state.indexSeconds)} on ${index.state.indexedAt})`
+            : `built in ${seconds(index.state.indexSeconds)} (${(index.state.chunks / index.state.indexSeconds).toFixed(1)} passages/s; ${index.rebuildReason})`),
+      );
+      const result = await evaluateBeir(beir, index, options);
+      out(
+        `queries    split "${beir.split}": ${result.queries.toLocaleString("en")} judged queries (${basename(beir.queriesFile)}, qrels/${basename(beir.qrelsFile)}: ${judged.toLocaleString("en")} relevant pairs)` +
+          (result.missingQueries ? `; ${result.missingQueries} qrels queries have no text and were left out` : ""),
+      );
+      out(`search     ${evalDepth} passages per leg (efSearch ${evalDepth * 2}), RRF k=${defaultRrfK}, collapsed to records (best passage), system principal`);
+      out();
+      out("mode                nDCG@10  recall@100  MRR@10");
+      for (const [name, scores] of [
+        ["keyword", result.scores.keyword],
+        ["dense", result.scores.dense],
+        ["hybrid", result.scores.hybrid],
+      ] as const) {
+        out(`${name.padEnd(19)} ${f3(scores.ndcg10).padStart(7)}  ${f3(scores.recall100).padStart(10)}  ${f3(scores.mrr10).padStart(6)}`);
+      }
+      out(
+        `${"hybrid, first page".padEnd(19)} ${f3(result.firstPage.ndcg10).padStart(7)}  ${"—".padStart(10)}  ${f3(result.firstPage.mrr10).padStart(6)}` +
+          `   (as searchArchive ranks limit 10: ${pageDepth} passages per leg, efSearch ${Math.max(100, pageDepth * 2)})`,
+      );
+      if (result.variants.length) {
+        out();
+        out("what-if fusions (--explore; not the product's behaviour):");
+        for (const variant of result.variants) {
+          out(`  ${variant.name.padEnd(54)} nDCG@10 ${f3(variant.scores.ndcg10)}  recall@100 ${f3(variant.scores.recall100)}  MRR@10 ${f3(variant.scores.mrr10)}`);
+        }
+      }
+      out();
+      if (result.checks.length && (result.checks[0]?.total ?? 0) > 0) {
+        out("consistency with searchArchive (same queries through the service):");
+        for (const check of result.checks) {
+          const what = check.limit === 50 ? `top-50 ${check.mode.padEnd(8)} = searchArchive(limit 50)` : `first page      = searchArchive(limit 10)`;
+          out(`  ${what}: ${check.equal}/${check.total}${check.firstDifference ? `, first difference: ${check.firstDifference}` : ""}`);
+        }
+        const total = result.checks.at(-1)?.total ?? 0;
+        out(`  searchArchive(limit 10) top-10 = the ${evalDepth}-deep hybrid top-10: ${result.deepTop10Equal}/${total} (fusing deeper lists reorders the top)`);
+      }
+      const hybrid = result.scores.hybrid.ndcg10;
+      beirGoalMet = hybrid >= goals.hybridNdcg10;
+      const reference = beir.name.toLowerCase().includes("scifact") ? `; published BM25 on SciFact: ${goals.bm25Scifact}` : "; the goal was set for SciFact";
+      out(`goal       hybrid nDCG@10 ≥ ${goals.hybridNdcg10.toFixed(2)}: ${f3(hybrid)} — ${beirGoalMet ? "MET" : "MISSED"} (keyword ${f3(result.scores.keyword.ndcg10)}, dense ${f3(result.scores.dense.ndcg10)}${reference})`);
+      out(`time       indexing ${index.reused ? `skipped (cache; originally ${seconds(index.state.indexSeconds)})` : seconds(index.state.indexSeconds)}, queries ${seconds(result.seconds)} (${(result.queries / Math.max(result.seconds, 1e-9)).toFixed(1)} queries/s: one query vector, both legs, the dense leg again at page depth)`);
+    }
+
+    if (options.tatoeba) {
+      if (!existsSync(options.tatoeba)) throw new Error(`Tatoeba folder not found: ${options.tatoeba}`);
+      if (!embedder) {
+        const configured = createEmbedder(embedderConfigFromEnv(process.env));
+        embedder = configured;
+        out(`embedder   ${configured.provider}/${configured.model}/${configured.dimension} (language: ${configured.language})`);
+      }
+      const result = await evaluateTatoeba(options.tatoeba, embedder, options.explore);
+      out();
+      const translated = result.sides.reduce((sum, side) => sum + side.translated, 0);
+      const bridgeUsed = translated > 0;
+      out(
+        `tatoeba    ${shown(options.tatoeba)}: ${result.pairs.toLocaleString("en")} aligned pairs, cosine over the whole other side; bridge used: ${bridgeUsed ? "yes" : "no"}` +
+          ` (${embedder.language === "en" ? `model is English-only; ${result.bridge.detail}` : "multilingual model, no bridge needed"})`,
+      );
+      for (const side of result.sides) {
+        const detected = Object.entries(side.detected)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 4)
+          .map(([language, count]) => `${language} ${count}`)
+          .join(", ");
+        out(`  ${side.language} lines: detected ${detected}; translated to English by Apertium: ${side.translated}`);
+      }
+      for (const direction of result.directions) {
+        out(`  recall@1 ${direction.name}: ${f3(direction.recall1)}${direction.ties ? ` (${direction.ties} decided by a tie with an identical line)` : ""}`);
+      }
+      if (result.withoutBridge) {
+        out(`  without the bridge (--explore; Spanish embedded as written): ${result.withoutBridge.map((direction) => `${direction.name} ${f3(direction.recall1)}`).join(", ")}`);
+      }
+      const worst = Math.min(...result.directions.map((direction) => direction.recall1));
+      tatoebaGoalMet = worst >= goals.tatoebaRecall1;
+      out(`goal       Tatoeba recall@1 ≥ ${goals.tatoebaRecall1.toFixed(2)} both directions: ${result.directions.map((direction) => f3(direction.recall1)).join(" / ")} — ${tatoebaGoalMet ? "MET" : "MISSED"}`);
+      out(`time       tatoeba ${seconds(result.seconds)}`);
+    }
+  } finally {
+    await index?.db.close();
+  }
+
+  out();
+  const verdicts = [beirGoalMet === null ? null : `retrieval ${beirGoalMet ? "met" : "missed"}`, tatoebaGoalMet === null ? null : `tatoeba ${tatoebaGoalMet ? "met" : "missed"}`].filter(Boolean);
+  out(`goals      ${verdicts.join(", ") || "none measured"}`);
+  out(`total      ${seconds((performance.now() - totalStarted) / 1000)}`);
+  out(`command    npm run eval:retrieval --${process.argv.slice(2).map((argument) => ` ${quoteArgument(argument)}`).join("")}`);
+  console.log(lines.join("\n"));
+  return 0;
+}
+
+let exitCode: number;
+try {
+  exitCode = await main();
+} catch (error) {
+  console.error(`eval:retrieval failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  exitCode = 1;
+}
+// The model runtimes may keep handles open; the figures are printed, so end here.
+process.exit(exitCode);
