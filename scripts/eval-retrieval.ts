@@ -41,9 +41,9 @@ import { bridgeStatus, type BridgeStatus } from "../lib/rag/embed/translate";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
 import { spaceName, type IndexSpace } from "../lib/rag/index/index-spaces";
 import { runWorker } from "../lib/rag/index/run-worker";
-import { defaultRrfK, reciprocalRankFusion } from "../lib/rag/search/reciprocal-rank-fusion";
+import { defaultRrfK } from "../lib/rag/search/reciprocal-rank-fusion";
 import { denseLeg, keywordLeg, type PassageHit } from "../lib/rag/search/retrieve-passages";
-import { embedQuery, maxQueryLength, searchArchive, type SearchContext, type SearchMode } from "../lib/rag/search/search-archive";
+import { embedQuery, fuseRecords, maxQueryLength, recordRanking, searchArchive, type SearchContext, type SearchMode } from "../lib/rag/search/search-archive";
 
 // ---------------------------------------------------------------------------------------------
 // Command line
@@ -494,27 +494,12 @@ interface Rankings {
 
 /** Record ids, best first, per mode: the same lists as searchArchive in each mode (same depth). */
 function rankRecords(legs: Legs, k = defaultRrfK): Rankings {
-  const recordOf = recordIndex(legs);
-  const fused = reciprocalRankFusion(
-    [
-      { leg: "meaning", ids: legs.dense.map((hit) => hit.chunkId) },
-      { leg: "words", ids: legs.keyword.map((hit) => hit.chunkId) },
-    ],
-    k,
-  );
+  const meaning = { leg: "meaning" as const, hits: legs.dense };
+  const words = { leg: "words" as const, hits: legs.keyword };
   return {
-    keyword: collapseToRecords(
-      legs.keyword.map((hit) => hit.chunkId),
-      recordOf,
-    ),
-    dense: collapseToRecords(
-      legs.dense.map((hit) => hit.chunkId),
-      recordOf,
-    ),
-    hybrid: collapseToRecords(
-      fused.map((item) => item.id),
-      recordOf,
-    ),
+    keyword: recordRanking(words),
+    dense: recordRanking(meaning),
+    hybrid: fuseRecords([meaning, words], k).map((item) => item.id),
   };
 }
 

@@ -74,15 +74,25 @@ async function remaining(sql: SqlExecutor): Promise<number> {
  * Configuration (sections, embed groups) is reloaded every batch so admin changes apply.
  * Any number of workers may run against one server database.
  */
+/** Records indexed since the last ANALYZE before the queue's end triggers another. */
+const analyseAfter = 50;
+
 export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
   const workerId = options.workerId ?? newWorkerId();
   const queue = options.queue ?? queueOptionsFromEnv();
   const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, remaining: 0 };
   const log = options.log ?? (() => undefined);
+  let analysedAt = 0;
   while (!options.signal?.aborted) {
     const items = await claimQueueItems(options.sql, workerId, options.batchSize ?? 16, queue);
     if (items.length === 0) {
       progress.remaining = await remaining(options.sql);
+      if (progress.remaining === 0 && progress.indexed - analysedAt >= analyseAfter) {
+        // PGlite never runs autovacuum: without fresh statistics the planner ignores the GIN and
+        // HNSW indexes after a bulk load (keyword search measured 5× slower).
+        await options.sql.exec("ANALYZE chunks");
+        analysedAt = progress.indexed;
+      }
       if (options.drain && progress.remaining === 0) break;
       await new Promise((resolve) => setTimeout(resolve, options.idleMs ?? 2000));
       continue;

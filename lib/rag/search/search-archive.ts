@@ -144,6 +144,24 @@ export type DetailRow = {
   external_ok: boolean;
 };
 
+/**
+ * Records best first by one leg: by meaning, a record's closest passage; by words, the sum of
+ * its passages' scores (a document's evidence, like BM25, rather than its best fragment's).
+ */
+export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[] }): string[] {
+  const scores = new Map<string, number>();
+  for (const hit of list.hits) {
+    const previous = scores.get(hit.recordId);
+    scores.set(hit.recordId, list.leg === "words" ? (previous ?? 0) + hit.score : Math.max(previous ?? Number.NEGATIVE_INFINITY, hit.score));
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id);
+}
+
+/** Reciprocal-rank fusion of the legs' record rankings (collapse "record"). */
+export function fuseRecords(lists: readonly { leg: Leg; hits: readonly PassageHit[] }[], k = defaultRrfK): FusedItem[] {
+  return reciprocalRankFusion(lists.map((list) => ({ leg: list.leg, ids: recordRanking(list) })), k);
+}
+
 /** Embeds a query for the space's model: translated to English first when the model needs it. */
 export async function embedQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<Float32Array> {
   const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder, context.prepare);
@@ -250,13 +268,17 @@ export async function searchArchive(context: SearchContext, principal: Principal
     legs: new Set(Object.keys(item.ranks) as Leg[]),
   }));
   if (request.collapse === "record") {
+    // A record ranks by its own evidence: by meaning, its closest passage; by words, the sum of
+    // its passages' scores (BM25 scores a document, not its fragments — a title in one passage
+    // and the matching sentence in another still add up). The two record rankings are fused;
+    // the row shows the record's best passage of the passage-level fusion.
     const byRecord = new Map<string, Candidate>();
     for (const candidate of candidates) {
       const best = byRecord.get(candidate.recordId);
       if (best) candidate.legs.forEach((leg) => best.legs.add(leg));
       else byRecord.set(candidate.recordId, candidate);
     }
-    candidates = [...byRecord.values()];
+    candidates = fuseRecords(lists, k).map((item) => ({ ...byRecord.get(item.id)!, fused: item }));
   }
 
   const rerankDepth = reranker === passThroughReranker ? 0 : Math.max(request.limit, context.rerankDepth ?? 30);

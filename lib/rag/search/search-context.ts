@@ -21,8 +21,17 @@ function queryModels(): { embedder: Embedder; reranker: Reranker } {
   return globalForSearch.mnemoQueryModels;
 }
 
+/** MNEMO_SEARCH_RRF_K: the fusion constant (default 60); smaller favours each leg's top ranks. */
+export function rrfKFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.MNEMO_SEARCH_RRF_K?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1000) throw new Error(`MNEMO_SEARCH_RRF_K: must be a number from 0 to 1000, got "${raw}"`);
+  return value;
+}
+
 export async function getSearchContext(): Promise<SearchContext> {
   const { sql } = await getDatabase();
   const { embedder, reranker } = queryModels();
-  return { sql, embedder, reranker, space: await getActiveIndexSpace(sql) };
+  return { sql, embedder, reranker, rrfK: rrfKFromEnv(process.env), space: await getActiveIndexSpace(sql) };
 }

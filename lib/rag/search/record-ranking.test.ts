@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { fuseRecords, recordRanking } from "./search-archive";
+
+const hit = (recordId: string, score: number, chunkId = `${recordId}-${score}`) => ({ chunkId, recordId, projectId: "p", contributingProjectIds: [], score });
+
+describe("record ranking", () => {
+  it("adds up a record's keyword passages but takes its closest passage by meaning", () => {
+    const words = [hit("a", 3), hit("b", 2), hit("b", 2), hit("c", 1)];
+    expect(recordRanking({ leg: "words", hits: words })).toEqual(["b", "a", "c"]);
+    const meaning = [hit("a", 0.9), hit("b", 0.6), hit("b", 0.6), hit("b", 0.6)];
+    expect(recordRanking({ leg: "meaning", hits: meaning })).toEqual(["a", "b"]);
+  });
+
+  it("fuses the legs' record rankings, records found by both first", () => {
+    const fused = fuseRecords([
+      { leg: "meaning", hits: [hit("a", 0.9), hit("c", 0.8)] },
+      { leg: "words", hits: [hit("b", 5), hit("c", 1), hit("c", 1)] },
+    ]);
+    expect(fused.map((item) => item.id)).toEqual(["c", "a", "b"]);
+    expect(fused[0]?.ranks).toEqual({ meaning: 2, words: 2 });
+  });
+});
