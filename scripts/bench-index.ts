@@ -14,12 +14,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importRecords } from "../lib/archive/import-records";
 import { openDatabase } from "../lib/db/database";
-import { saveEmbedGroup } from "../lib/rag/config/embed-groups";
 import type { Embedder } from "../lib/rag/embed/embedder";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../lib/rag/index/index-queue";
 import { runWorker } from "../lib/rag/index/run-worker";
 import { seedDemo } from "../prisma/seed/seed-demo";
+import { createScifactSection } from "./scifact-section";
 
 const scifactCount = Number(process.env.MNEMO_BENCH_SCIFACT ?? 500);
 const demoSize = process.env.MNEMO_BENCH_DEMO ?? "small";
@@ -53,21 +53,7 @@ if (demoSize === "small" || demoSize === "full") {
 if (scifactCount > 0) {
   if (!existsSync(scifactPath)) throw new Error(`SciFact corpus not found at ${scifactPath}`);
   const project = await db.prisma.project.create({ data: { slug: "bench-scifact", name: "SciFact (benchmark)" } });
-  await db.prisma.section.create({
-    data: {
-      slug: "scifact",
-      name: "SciFact abstracts",
-      fields: [
-        { key: "title", label: "Title", type: "text", required: true },
-        { key: "abstract", label: "Abstract", type: "longtext" },
-      ],
-    },
-  });
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: "scifact",
-    group: { slug: "abstract", label: "Abstract", fields: ["title", "abstract"], chunking: "long_document", maxTokens: 220, minTokens: 48, overlap: 0 },
-    requeue: false,
-  });
+  await createScifactSection(db);
   const lines = readFileSync(scifactPath, "utf8").split("\n").filter(Boolean).slice(0, scifactCount);
   await importRecords(db.prisma, {
     sectionSlug: "scifact",

@@ -39,7 +39,6 @@ import { type Principal, passageScopeSql } from "../lib/acl";
 import { importRecords } from "../lib/archive/import-records";
 import { openDatabase } from "../lib/db/database";
 import type { SqlExecutor } from "../lib/db/sql-executor";
-import { saveEmbedGroup } from "../lib/rag/config/embed-groups";
 import { CHUNKER_VERSION, countTokens, splitSentences } from "../lib/rag/chunk";
 import { detectLanguage } from "../lib/rag/embed/detect-language";
 import type { Embedder } from "../lib/rag/embed/embedder";
@@ -49,6 +48,7 @@ import { runWorker } from "../lib/rag/index/run-worker";
 import { type SearchContext, type SearchMode, embedQuery, searchArchive } from "../lib/rag/search/search-archive";
 import { denseLeg } from "../lib/rag/search/retrieve-passages";
 import { seedDemo } from "../prisma/seed/seed-demo";
+import { createScifactSection } from "./scifact-section";
 
 const scifactDir = join(process.cwd(), "..", "shared", "data", "eval", "scifact");
 const scifactLimit = readCount("MNEMO_BENCH_SCIFACT", Number.MAX_SAFE_INTEGER);
@@ -351,21 +351,7 @@ async function main(): Promise<void> {
     const projectSlugs = ["bench-scifact-small", "bench-scifact-a", "bench-scifact-b", "bench-scifact-c", "bench-scifact-d"];
     const projects: { id: string }[] = [];
     for (const slug of projectSlugs) projects.push(await db.prisma.project.create({ data: { slug, name: `SciFact ${slug.replace("bench-scifact-", "")} (benchmark)` } }));
-    const section = await db.prisma.section.create({
-      data: {
-        slug: "scifact",
-        name: "SciFact abstracts",
-        fields: [
-          { key: "title", label: "Title", type: "text", required: true },
-          { key: "abstract", label: "Abstract", type: "longtext" },
-        ],
-      },
-    });
-    const group = await saveEmbedGroup(db.prisma, db.sql, {
-      sectionSlug: "scifact",
-      group: { slug: "abstract", label: "Abstract", fields: ["title", "abstract"], chunking: "long_document", maxTokens: 220, minTokens: 48, overlap: 0 },
-      requeue: false,
-    });
+    const group = await createScifactSection(db);
     const projectOfDoc = docs.map((_, index) => (inSmall.has(index) ? 0 : 1 + (index % 4)));
     const recordOfDoc = new Array<string>(docs.length).fill("");
     for (const [position, project] of projects.entries()) {
@@ -404,7 +390,7 @@ async function main(): Promise<void> {
            FROM unnest($4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::int[], $10::text[], $11::text[], $12::int[], $13::text[])
              AS t(record_id, project_id, ordinal, text, start_offset, end_offset, field_key, content_hash, token_count, vector)`,
         [
-          section.id,
+          group.sectionId,
           group.id,
           space.id,
           column((passage) => recordOfDoc[passage.doc] ?? ""),

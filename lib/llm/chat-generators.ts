@@ -24,46 +24,74 @@ export function chatCompletionsEndpoint(baseUrl: string): string {
   return trimmed.endsWith("/v1") ? `${trimmed}/chat/completions` : `${trimmed}/v1/chat/completions`;
 }
 
-export function createOpenAiCompatibleGenerator(options: ChatGeneratorOptions): Generator {
-  const endpoint = chatCompletionsEndpoint(options.baseUrl);
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+/**
+ * The shared shape of a streaming chat provider: POST a body, read server-sent events, and turn
+ * each event's data into text (or the end of the answer, or an error).
+ */
+function streamingGenerator(spec: {
+  name: string;
+  provider: string;
+  endpoint: string;
+  headers: Record<string, string>;
+  options: ChatGeneratorOptions;
+  body: (request: GenerationRequest) => unknown;
+  read: (json: unknown) => string | typeof endOfAnswer | undefined;
+}): Generator {
   return {
-    name: "openai-compatible",
-    model: options.model,
+    name: spec.name,
+    model: spec.options.model,
     external: true,
     async *generate(request: GenerationRequest) {
-      const body = await postForStream("The generation server", endpoint, {
-        headers,
-        timeoutMs: options.timeoutMs ?? 60_000,
+      const stream = await postForStream(spec.provider, spec.endpoint, {
+        headers: spec.headers,
+        timeoutMs: spec.options.timeoutMs ?? 60_000,
         signal: request.signal,
-        body: {
-          model: options.model,
-          stream: true,
-          temperature: request.temperature,
-          max_tokens: request.maxTokens,
-          messages: [
-            { role: "system", content: request.systemPrompt },
-            { role: "user", content: formatSourcesPrompt(request.question, request.sources) },
-          ],
-        },
+        body: spec.body(request),
       });
-      for await (const { data } of readServerSentEvents(body)) {
+      for await (const { data } of readServerSentEvents(stream)) {
         if (data.trim() === "[DONE]") return;
         let json: unknown;
         try {
           json = JSON.parse(data);
         } catch (error) {
-          throw new GenerationError("The generation server sent a stream event that is not JSON.", { cause: error });
+          throw new GenerationError(`${spec.provider} sent a stream event that is not JSON.`, { cause: error });
         }
-        const chunk = openAiChunk.safeParse(json);
-        if (!chunk.success) throw new GenerationError("The generation server sent an unexpected stream event.");
-        if (chunk.data.error) throw new GenerationError(`The generation server reported an error: ${JSON.stringify(chunk.data.error).slice(0, 200)}`);
-        const text = chunk.data.choices?.[0]?.delta?.content;
+        const text = spec.read(json);
+        if (text === endOfAnswer) return;
         if (text) yield text;
       }
     },
   };
+}
+
+const endOfAnswer = Symbol("end of answer");
+
+export function createOpenAiCompatibleGenerator(options: ChatGeneratorOptions): Generator {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  return streamingGenerator({
+    name: "openai-compatible",
+    provider: "The generation server",
+    endpoint: chatCompletionsEndpoint(options.baseUrl),
+    headers,
+    options,
+    body: (request) => ({
+      model: options.model,
+      stream: true,
+      temperature: request.temperature,
+      max_tokens: request.maxTokens,
+      messages: [
+        { role: "system", content: request.systemPrompt },
+        { role: "user", content: formatSourcesPrompt(request.question, request.sources) },
+      ],
+    }),
+    read: (json) => {
+      const chunk = openAiChunk.safeParse(json);
+      if (!chunk.success) throw new GenerationError("The generation server sent an unexpected stream event.");
+      if (chunk.data.error) throw new GenerationError(`The generation server reported an error: ${JSON.stringify(chunk.data.error).slice(0, 200)}`);
+      return chunk.data.choices?.[0]?.delta?.content ?? undefined;
+    },
+  });
 }
 
 const anthropicEvent = z.object({
@@ -73,40 +101,28 @@ const anthropicEvent = z.object({
 });
 
 export function createAnthropicGenerator(options: ChatGeneratorOptions): Generator {
-  const endpoint = `${options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/messages`;
   const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream", "anthropic-version": "2023-06-01" };
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
-  return {
+  return streamingGenerator({
     name: "anthropic",
-    model: options.model,
-    external: true,
-    async *generate(request: GenerationRequest) {
-      const body = await postForStream("Anthropic", endpoint, {
-        headers,
-        timeoutMs: options.timeoutMs ?? 60_000,
-        signal: request.signal,
-        body: {
-          model: options.model,
-          stream: true,
-          system: request.systemPrompt,
-          max_tokens: request.maxTokens,
-          temperature: request.temperature,
-          messages: [{ role: "user", content: formatSourcesPrompt(request.question, request.sources) }],
-        },
-      });
-      for await (const { data } of readServerSentEvents(body)) {
-        let json: unknown;
-        try {
-          json = JSON.parse(data);
-        } catch (error) {
-          throw new GenerationError("Anthropic sent a stream event that is not JSON.", { cause: error });
-        }
-        const event = anthropicEvent.safeParse(json);
-        if (!event.success) continue;
-        if (event.data.type === "error") throw new GenerationError(`Anthropic reported an error: ${event.data.error?.message ?? "unknown"}`);
-        if (event.data.type === "content_block_delta" && event.data.delta?.type === "text_delta" && event.data.delta.text) yield event.data.delta.text;
-        if (event.data.type === "message_stop") return;
-      }
+    provider: "Anthropic",
+    endpoint: `${options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/messages`,
+    headers,
+    options,
+    body: (request) => ({
+      model: options.model,
+      stream: true,
+      system: request.systemPrompt,
+      max_tokens: request.maxTokens,
+      temperature: request.temperature,
+      messages: [{ role: "user", content: formatSourcesPrompt(request.question, request.sources) }],
+    }),
+    read: (json) => {
+      const event = anthropicEvent.safeParse(json);
+      if (!event.success) return undefined;
+      if (event.data.type === "error") throw new GenerationError(`Anthropic reported an error: ${event.data.error?.message ?? "unknown"}`);
+      if (event.data.type === "message_stop") return endOfAnswer;
+      return event.data.type === "content_block_delta" && event.data.delta?.type === "text_delta" ? event.data.delta.text : undefined;
     },
-  };
+  });
 }
