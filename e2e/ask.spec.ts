@@ -31,6 +31,8 @@ test("ask a question, get a cited answer, and open the recording at the cited se
   const player = page.getByTestId("player");
   await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThanOrEqual(cited);
   expect(await player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeLessThan(cited + 3);
+  // The cited second is where the quoted words are said: that turn is the one playing.
+  await expect(page.locator("button[aria-current='true']")).toContainText("Una moneda, en el barro");
   // The panel stays open across the navigation and now offers this record as the scope.
   await expect(panel.getByLabel("Answer from")).toHaveValue("record");
 });

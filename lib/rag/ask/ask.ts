@@ -7,6 +7,9 @@ import { countTokens } from "../chunk";
 import { errorMessage } from "../embed/embedder";
 import { findHighlights, foldWord, queryTerms, wordMatches } from "../search/highlight";
 import { type SearchContext, type SearchHit, searchArchive } from "../search/search-archive";
+import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { quotesByCitation, turnForQuote } from "./turn-timecodes";
 import { type DroppedCitation, verifyCitations } from "./verify-citations";
 
 /**
@@ -152,6 +155,36 @@ function locationText(citation: Citation): string {
   return parts.filter(Boolean).join(", ");
 }
 
+/**
+ * A citation of a recording opens where the quoted words are said: the turn of the record's
+ * transcript that contains the citation's quotation, inside the passage's span. Citations whose
+ * quotation cannot be placed keep the passage's times.
+ */
+async function placeInRecording(sql: SqlExecutor, citations: Citation[], answer: string, segmentsAreQuotes: boolean): Promise<Citation[]> {
+  const timed = citations.filter((citation) => citation.timeStart !== null);
+  if (timed.length === 0) return citations;
+  const rows = await sql.query<{ id: string; values: Record<string, unknown>; fields: FieldDefinition[] }>(
+    `SELECT r.id, r."values", s.fields FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = ANY($1::text[])`,
+    [[...new Set(timed.map((citation) => citation.recordId))]],
+  );
+  const turnsOf = new Map(
+    rows.map((row) => [
+      row.id,
+      row.fields.filter((field) => field.type === "transcript").flatMap((field) => (Array.isArray(row.values[field.key]) ? (row.values[field.key] as TranscriptTurn[]) : [])),
+    ]),
+  );
+  const quotes = quotesByCitation(answer, { segmentsAreQuotes });
+  return citations.map((citation) => {
+    if (citation.timeStart === null) return citation;
+    const turns = turnsOf.get(citation.recordId) ?? [];
+    for (const quote of quotes.get(citation.number) ?? []) {
+      const turn = turnForQuote(quote, turns, citation.timeStart, citation.timeEnd ?? citation.timeStart);
+      if (turn) return { ...citation, timeStart: turn.start, timeEnd: turn.end };
+    }
+    return citation;
+  });
+}
+
 /** Share of the question's content words found in the passage or its translation. */
 export function termCoverage(terms: string[], text: string, translation?: string): number {
   if (terms.length === 0) return 0;
@@ -283,10 +316,16 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     yield { type: "final", outcome };
     return outcome;
   }
+  const placed = await placeInRecording(
+    context.sql,
+    citations.filter((citation) => verified.cited.includes(citation.number)),
+    verified.text,
+    generator.name === "extractive",
+  );
   const outcome = finish({
     status: "answered",
     text: verified.text.trim(),
-    citations: citations.filter((citation) => verified.cited.includes(citation.number)),
+    citations: placed,
     withheld: provenance.withheld,
   });
   yield { type: "final", outcome };
