@@ -188,6 +188,25 @@ export function ChatPanelClient() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const abortRef = useRef<AbortController | null>(null);
+  const openerRef = useRef<HTMLButtonElement>(null);
+  const questionRef = useRef<HTMLTextAreaElement>(null);
+  const hasOpened = useRef(false);
+
+  // Esc closes the open panel (unless an answer is streaming), wherever focus is.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key === "Escape" && !busy) setOpen(false);
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [open, busy]);
+
+  // Closing the panel gives focus back to the button that opened it.
+  useEffect(() => {
+    if (open) hasOpened.current = true;
+    else if (hasOpened.current) openerRef.current?.focus();
+  }, [open]);
   const endRef = useRef<HTMLDivElement>(null);
 
   const loadThreads = useCallback(async () => {
@@ -276,6 +295,8 @@ export function ChatPanelClient() {
     } finally {
       setBusy(false);
       abortRef.current = null;
+      // Ready for the next question without reaching for the mouse.
+      questionRef.current?.focus();
     }
   }
 
@@ -288,7 +309,7 @@ export function ChatPanelClient() {
 
   if (!open) {
     return (
-      <button type="button" className="btn btn-primary fixed right-4 bottom-4 z-30 shadow-lg" onClick={() => {
+      <button ref={openerRef} type="button" className="btn btn-primary fixed right-4 bottom-4 z-30 shadow-lg" onClick={() => {
           setOpen(true);
           if (threads === null) void loadThreads();
         }}
@@ -299,7 +320,11 @@ export function ChatPanelClient() {
   }
 
   return (
-    <aside id="ask-panel" aria-label="Ask the archive" className="fixed inset-y-0 right-0 z-30 flex w-full max-w-md flex-col border-l border-stone-200 bg-stone-50 shadow-2xl">
+    <aside
+      id="ask-panel"
+      aria-label="Ask the archive"
+      className="fixed inset-y-0 right-0 z-30 flex w-full max-w-md flex-col border-l border-stone-200 bg-stone-50 shadow-2xl"
+    >
       <div className="flex items-center justify-between gap-2 border-b border-stone-200 bg-white px-4 py-3">
         <h2 className="text-lg font-semibold">Ask the archive</h2>
         <button type="button" className="btn" onClick={() => setOpen(false)} aria-expanded="true" aria-controls="ask-panel">
@@ -361,6 +386,9 @@ export function ChatPanelClient() {
         </label>
         <textarea
           id="ask-question"
+          ref={questionRef}
+          // Opening the panel is asking to type a question.
+          autoFocus
           rows={3}
           value={question}
           maxLength={maxQuestionLength}
@@ -372,7 +400,7 @@ export function ChatPanelClient() {
         />
         <div className="mt-2 flex items-center justify-between gap-2">
           <p id="ask-question-hint" className="text-xs text-stone-500">
-            Enter to send, Shift+Enter for a new line{question.length > maxQuestionLength - 100 ? ` · ${maxQuestionLength - question.length} left` : ""}
+            Enter to send, Shift+Enter for a new line, Esc to close{question.length > maxQuestionLength - 100 ? ` · ${maxQuestionLength - question.length} left` : ""}
           </p>
           {busy ? (
             <button type="button" className="btn" onClick={() => abortRef.current?.abort()}>

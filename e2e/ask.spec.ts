@@ -47,6 +47,11 @@ test("a question the archive cannot answer is refused, and the conversation can 
   await expect(panel.getByTestId("answer").last()).toHaveAttribute("data-status", "refused", { timeout: 60_000 });
   await expect(panel.getByTestId("answer").last()).toContainText("do not answer this question");
   await expect(panel.getByLabel("Conversation")).not.toHaveValue("");
+  // Keyboard: Esc closes the panel and gives focus back to its button; reopening focuses the question.
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Ask the archive" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(panel.getByLabel("Your question")).toBeFocused();
 
   await page.reload();
   await page.getByRole("button", { name: "Ask the archive" }).click();
