@@ -180,12 +180,14 @@ export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: 
     .map((row) => ({ literal: row.lexeme, idf: Math.log(1 + (Math.max(total, row.df) - row.df + 0.5) / (row.df + 0.5)) }))
     .sort((a, b) => b.idf - a.idf);
   if (weighted.length === 0) return [];
-  // Lexemes in most passages (stop words of any language) add to the score but do not select.
+  // Lexemes in most passages (stop words of any language) neither select nor score.
   const selective = weighted.filter((term) => term.idf >= 0.4);
   const selecting = selective.length > 0 ? selective : weighted.slice(0, 1);
 
-  const params: unknown[] = [selecting.map((term) => term.literal).join(" | "), weighted.map((term) => term.literal), weighted.map((term) => term.idf)];
-  const where = [`c.index_space_id = '${options.space.id}'`, `c.search_vector @@ $1::tsquery`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
+  // Each selective lexeme reaches its passages through the GIN index and adds its weighted rank:
+  // work in proportion to the matches of each word, not to matches × words.
+  const params: unknown[] = [selecting.map((term) => term.literal), selecting.map((term) => term.idf)];
+  const where = [`c.index_space_id = '${options.space.id}'`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
   if (usesSearchSyntax(query)) {
     params.push(query);
     const n = params.length;
@@ -193,13 +195,17 @@ export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: 
   }
   params.push(limit);
   const rows = await sql.query<Row>(
-    `SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids,
-            (SELECT sum(w.idf * ts_rank(c.search_vector, w.literal::tsquery, 1))
-               FROM unnest($2::text[], $3::float8[]) AS w(literal, idf)
-              WHERE c.search_vector @@ w.literal::tsquery) AS score
-       FROM chunks c
-      WHERE ${where.join(" AND ")}
-      ORDER BY score DESC, c.id
+    `WITH terms AS (
+       SELECT w.literal::tsquery AS q, w.idf FROM unnest($1::text[], $2::float8[]) AS w(literal, idf)
+     ), scored AS (
+       SELECT c.id, sum(t.idf * ts_rank(c.search_vector, t.q, 1)) AS score
+         FROM terms t JOIN chunks c ON c.search_vector @@ t.q
+        WHERE ${where.join(" AND ")}
+        GROUP BY c.id
+     )
+     SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, s.score
+       FROM scored s JOIN chunks c ON c.id = s.id
+      ORDER BY s.score DESC, c.id
       LIMIT $${params.length}`,
     params,
   );
