@@ -31,11 +31,7 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 function counting(inner: Embedder) {
   const counter = { calls: 0, texts: 0 };
   const embedder: Embedder = {
-    provider: inner.provider,
-    model: inner.model,
-    dimension: inner.dimension,
-    maxInputTokens: inner.maxInputTokens,
-    language: inner.language,
+    ...inner,
     embed: async (texts, kind) => {
       counter.calls++;
       counter.texts += texts.length;

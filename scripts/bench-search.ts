@@ -444,11 +444,7 @@ async function main(): Promise<void> {
     // 6. Latency, end to end, one search at a time.
     const timing = { embed: 0, detect: 0 };
     const timedEmbedder: Embedder = {
-      provider: embedder.provider,
-      model: embedder.model,
-      dimension: embedder.dimension,
-      maxInputTokens: embedder.maxInputTokens,
-      language: embedder.language,
+      ...embedder,
       embed: async (texts, kind) => {
         const started = performance.now();
         try {
