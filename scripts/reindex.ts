@@ -28,7 +28,7 @@ try {
   }
   const queued = await enqueueReindex(database.sql, { sectionId });
   console.log(`queued ${queued} records`);
-  const { embedder, space } = await configuredIndexer(database.sql);
+  const { embedder, space, objects } = await configuredIndexer(database.sql);
   const started = Date.now();
   const bar = (done: number, total: number) => {
     const width = 30;
@@ -41,6 +41,7 @@ try {
     sql: database.sql,
     embedder,
     space,
+    objects,
     drain: true,
     idleMs: 500,
     onProgress: (state) => bar(state.indexed + state.parked, state.indexed + state.parked + state.remaining),

@@ -10,13 +10,14 @@ const drain = process.argv.includes("--drain");
 const database = await openDatabase({ ...configuredDatabaseOptions(), log: (line) => console.log(`[db] ${line}`) });
 const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => controller.abort());
-const { embedder, space } = await configuredIndexer(database.sql);
+const { embedder, space, objects } = await configuredIndexer(database.sql);
 console.log(`[worker] indexing into ${space.name}${drain ? " until the queue is empty" : ""}`);
 const progress = await runWorker({
   prisma: database.prisma,
   sql: database.sql,
   embedder,
   space,
+  objects,
   drain,
   signal: controller.signal,
   log: (line) => console.warn(line),

@@ -20,7 +20,7 @@ export async function deleteRecord(
   if (!record) throw notFound();
   if (!canEdit(principal, record)) throw new AppError("forbidden", "You may read this record but not delete it.");
   return prisma.$transaction(async (tx) => {
-    const media = await tx.media.findMany({ where: { recordId: record.id }, select: { storageKey: true } });
+    const media = await tx.media.findMany({ where: { recordId: record.id }, select: { storageKey: true, thumbnailKey: true } });
     const deleted = await tx.record.deleteMany({ where: { id: record.id, version: input.version } });
     if (deleted.count === 0) throw new AppError("conflict", conflictMessage);
     await tx.media.deleteMany({ where: { storageKey: { in: media.map((item) => item.storageKey) } } });
@@ -34,6 +34,6 @@ export async function deleteRecord(
         details: { title: record.title, version: input.version },
       },
     });
-    return { storageKeys: media.map((item) => item.storageKey) };
+    return { storageKeys: media.flatMap((item) => (item.thumbnailKey ? [item.storageKey, item.thumbnailKey] : [item.storageKey])) };
   });
 }

@@ -10,6 +10,9 @@ import { oggDurationSeconds, sniffMediaType } from "./media-types";
 import { isUuid } from "./validate-record-values";
 
 export const maxImageSide = 12_000;
+export const minImageSide = 16;
+/** Longer side over shorter side: a 1×4000 strip is not a picture of an object. */
+export const maxImageAspect = 30;
 
 export interface UploadedFile {
   name: string;
@@ -60,6 +63,12 @@ export async function storeMedia(
     }
     if (!width || !height || width > maxImageSide || height > maxImageSide) {
       throw new AppError("bad_request", `Images may be at most ${maxImageSide} pixels on a side.`);
+    }
+    if (width < minImageSide || height < minImageSide) {
+      throw new AppError("bad_request", `The image is ${width}×${height} pixels; images must be at least ${minImageSide} pixels on a side.`);
+    }
+    if (Math.max(width, height) / Math.min(width, height) > maxImageAspect) {
+      throw new AppError("bad_request", `The image is ${width}×${height} pixels; images longer than ${maxImageAspect} times their width are refused.`);
     }
   } else if (type.mime === "audio/ogg") {
     durationSeconds = oggDurationSeconds(bytes);

@@ -22,6 +22,8 @@ export interface SaveRecordInput {
   sectionSlug: string;
   projectId: string;
   values: RecordValues;
+  /** Runs inside the save's transaction after the record is written (e.g. a proposal decision). */
+  onSaved?: (tx: Prisma.TransactionClient, saved: { id: string; version: number }) => Promise<void>;
 }
 
 export const conflictMessage =
@@ -105,7 +107,7 @@ export async function saveRecord(
     const referenced = mediaIds(section.fields, values);
     const orphaned = await tx.media.findMany({
       where: { recordId: id, id: { notIn: referenced } },
-      select: { id: true, storageKey: true },
+      select: { id: true, storageKey: true, thumbnailKey: true },
     });
     await tx.media.deleteMany({ where: { id: { in: orphaned.map((item) => item.id) } } });
     await enqueueIndexing(tx, id, existing ? "record.updated" : "record.created");
@@ -119,7 +121,12 @@ export async function saveRecord(
         details: { version, section: section.slug },
       },
     });
-    return { id, version, removedStorageKeys: orphaned.map((item) => item.storageKey) };
+    await input.onSaved?.(tx, { id, version });
+    return {
+      id,
+      version,
+      removedStorageKeys: orphaned.flatMap((item) => (item.thumbnailKey ? [item.storageKey, item.thumbnailKey] : [item.storageKey])),
+    };
   });
 }
 

@@ -16,10 +16,11 @@ import { getReadableMedia, storagePath } from "./media-storage";
 export async function mediaResponse(
   prisma: PrismaClient,
   principal: Principal,
-  input: { id: string; range: string | null; method: "GET" | "HEAD"; storageDir: string },
+  input: { id: string; range: string | null; method: "GET" | "HEAD"; storageDir: string; variant?: "original" | "thumb" },
 ): Promise<Response> {
   const media = await getReadableMedia(prisma, principal, input.id);
-  const path = storagePath(input.storageDir, media.storageKey);
+  const thumbnail = input.variant === "thumb" && media.thumbnailKey ? media.thumbnailKey : null;
+  const path = storagePath(input.storageDir, thumbnail ?? media.storageKey);
   const size = await stat(path).then(
     (stats) => stats.size,
     () => {
@@ -28,7 +29,7 @@ export async function mediaResponse(
   );
   const asciiName = media.originalName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   const headers = new Headers({
-    "content-type": media.mime,
+    "content-type": thumbnail ? "image/webp" : media.mime,
     "accept-ranges": "bytes",
     "cache-control": "private, max-age=3600",
     "x-content-type-options": "nosniff",

@@ -14,6 +14,7 @@ import { hashPassword } from "../../lib/auth/passwords";
 import type { SqlExecutor } from "../../lib/db/sql-executor";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { demoEmbedGroups } from "./demo-embed-groups";
+import { demoObjectContexts } from "./demo-object-contexts";
 import { generateCeramics, ceramicsSection } from "./ceramics";
 import { coinSection, loadCoins } from "./coins";
 import { loadMuseumObjects, museumObjectSection } from "./museum-objects";
@@ -94,8 +95,14 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
 
   const sections: DemoSection[] = [oralHistorySection, publicationSection, peopleSection, placeSection, coinSection, ceramicsSection, museumObjectSection];
   for (const [position, section] of sections.entries()) {
+    const objectContext = demoObjectContexts[section.slug];
     await prisma.section.create({
-      data: { ...section, fields: section.fields as unknown as Prisma.InputJsonValue, position },
+      data: {
+        ...section,
+        fields: section.fields as unknown as Prisma.InputJsonValue,
+        ...(objectContext ? { objectContext: objectContext as unknown as Prisma.InputJsonValue } : {}),
+        position,
+      },
     });
   }
 
@@ -236,6 +243,9 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
   }
 }
 
+/** Every n-th demo object is left uncatalogued (typology, period, date). */
+export const uncataloguedEvery = 15;
+
 async function seedObjects(prisma: PrismaClient, section: DemoSection, objects: DemoObject[], projectId: string, options: SeedOptions) {
   const batchSize = 200;
   for (let offset = 0; offset < objects.length; offset += batchSize) {
@@ -243,9 +253,15 @@ async function seedObjects(prisma: PrismaClient, section: DemoSection, objects: 
     const media: Prisma.MediaCreateManyInput[] = [];
     const items: ImportItem[] = [];
     await Promise.all(
-      batch.map(async (object) => {
+      batch.map(async (object, position) => {
         const recordId = randomUUID();
         const values: Record<string, unknown> = { ...object.fields };
+        // One object in fifteen awaits cataloguing: its typology, period and date are left for
+        // the curator (and the proposals drawn from its catalogued neighbours).
+        const roles = demoObjectContexts[section.slug]?.roles;
+        if (roles && (offset + position) % uncataloguedEvery === uncataloguedEvery - 1) {
+          for (const key of [roles.typology, roles.period, roles.date]) if (key) delete values[key];
+        }
         for (const image of object.images) {
           const mediaId = randomUUID();
           const bytes = new Uint8Array(await image.render());

@@ -20,7 +20,7 @@ export async function startBackgroundWorker(database: Database): Promise<void> {
   if (globalForWorker.mnemoWorker || !shouldRunInProcess(database.mode)) return;
   const controller = new AbortController();
   globalForWorker.mnemoWorker = controller;
-  const { embedder, space } = await configuredIndexer(database.sql);
+  const { embedder, space, objects } = await configuredIndexer(database.sql);
   console.info(`[index] worker started: ${space.name} (${space.status})`);
   let lastReport = 0;
   void runWorker({
@@ -28,6 +28,7 @@ export async function startBackgroundWorker(database: Database): Promise<void> {
     sql: database.sql,
     embedder,
     space,
+    objects,
     signal: controller.signal,
     idleMs: 3000,
     log: (line) => console.warn(line),

@@ -1,12 +1,21 @@
 import "server-only";
+import { parseConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { CHUNKER_VERSION } from "../chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
 import type { Embedder } from "../embed/embedder";
+import { createImageEmbedders } from "../objects/create-image-embedders";
+import type { ImageEmbedder } from "../objects/image-embedder";
 import { ensureIndexSpace, type IndexSpace } from "./index-spaces";
 
-/** The embedder configured by the environment, and the index space it writes to. */
-export async function configuredIndexer(sql: SqlExecutor, env: NodeJS.ProcessEnv = process.env): Promise<{ embedder: Embedder; space: IndexSpace }> {
+/**
+ * The embedder configured by the environment and the index space it writes to, and what the
+ * worker needs for objects: the media storage and the image embedders.
+ */
+export async function configuredIndexer(
+  sql: SqlExecutor,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ embedder: Embedder; space: IndexSpace; objects: { storageDir: string; imageEmbedders: ImageEmbedder[] } }> {
   const embedder = createEmbedder(embedderConfigFromEnv(env));
   const space = await ensureIndexSpace(sql, {
     provider: embedder.provider,
@@ -14,5 +23,5 @@ export async function configuredIndexer(sql: SqlExecutor, env: NodeJS.ProcessEnv
     dimension: embedder.dimension,
     chunkerVersion: CHUNKER_VERSION,
   });
-  return { embedder, space };
+  return { embedder, space, objects: { storageDir: parseConfig(env).storageDir, imageEmbedders: createImageEmbedders(env).all } };
 }

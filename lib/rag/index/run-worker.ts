@@ -7,6 +7,8 @@ import { EmbeddingError, type Embedder } from "../embed/embedder";
 import { claimQueueItems, completeQueueItem, defaultQueueOptions, failQueueItem, type QueueOptions } from "./index-queue";
 import { indexRecord, indexRecords, type IndexingContext, type IndexRecordResult } from "./index-record";
 import type { IndexSpace } from "./index-spaces";
+import type { ImageEmbedder } from "../objects/image-embedder";
+import { indexObjects, type ObjectIndexing } from "../objects/index-objects";
 
 export interface WorkerOptions {
   prisma: PrismaClient;
@@ -25,6 +27,8 @@ export interface WorkerOptions {
   /** Observes each record as it is taken and finished (tests check no two workers overlap). */
   onRecord?: (event: { recordId: string; workerId: string; phase: "start" | "end" }) => void;
   log?: (line: string) => void;
+  /** Object images (thumbnails, image vectors) and context vectors; omitted, objects get text only. */
+  objects?: { storageDir: string; imageEmbedders: readonly ImageEmbedder[] };
 }
 
 export interface WorkerProgress {
@@ -34,6 +38,8 @@ export interface WorkerProgress {
   embedded: number;
   reused: number;
   cached: number;
+  /** Image and object-context vectors computed. */
+  objectVectors: number;
   remaining: number;
 }
 
@@ -80,7 +86,10 @@ const analyseAfter = 50;
 export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
   const workerId = options.workerId ?? newWorkerId();
   const queue = options.queue ?? queueOptionsFromEnv();
-  const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, remaining: 0 };
+  const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, objectVectors: 0, remaining: 0 };
+  const objects: ObjectIndexing | null = options.objects
+    ? { sql: options.sql, storageDir: options.objects.storageDir, imageEmbedders: options.objects.imageEmbedders, textSpace: options.space, embedder: options.embedder }
+    : null;
   const log = options.log ?? (() => undefined);
   let analysedAt = 0;
   while (!options.signal?.aborted) {
@@ -90,7 +99,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
       if (progress.remaining === 0 && progress.indexed - analysedAt >= analyseAfter) {
         // PGlite never runs autovacuum: without fresh statistics the planner ignores the GIN and
         // HNSW indexes after a bulk load (keyword search measured 5× slower).
-        await options.sql.exec("ANALYZE chunks");
+        await options.sql.exec("ANALYZE chunks; ANALYZE object_vectors");
         analysedAt = progress.indexed;
       }
       if (options.drain && progress.remaining === 0) break;
@@ -101,13 +110,20 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
     for (const item of items) options.onRecord?.({ recordId: item.recordId, workerId, phase: "start" });
     let batch: IndexRecordResult[] | null = null;
     try {
-      batch = await indexRecords(context, items.map((item) => item.recordId));
+      const ids = items.map((item) => item.recordId);
+      const results = await indexRecords(context, ids);
+      if (objects) progress.objectVectors += (await indexObjects(objects, ids)).described;
+      batch = results;
     } catch {
       // Something in the batch failed: go record by record so only the culprit is retried.
     }
     for (const [index, item] of items.entries()) {
       try {
-        const result = batch?.[index] ?? (await indexRecord(context, item.recordId));
+        let result = batch?.[index];
+        if (!result) {
+          result = await indexRecord(context, item.recordId);
+          if (objects) progress.objectVectors += (await indexObjects(objects, [item.recordId])).described;
+        }
         await completeQueueItem(options.sql, item, workerId);
         progress.indexed++;
         progress.embedded += result.embedded;

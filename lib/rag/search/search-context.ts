@@ -21,6 +21,11 @@ function queryModels(): { embedder: Embedder; reranker: Reranker } {
   return globalForSearch.mnemoQueryModels;
 }
 
+/** The web process's query embedder (the model of the active index space, loaded once). */
+export function getQueryEmbedder(): Embedder {
+  return queryModels().embedder;
+}
+
 /** MNEMO_SEARCH_RRF_K: the fusion constant (default 60); smaller favours each leg's top ranks. */
 export function rrfKFromEnv(env: Record<string, string | undefined>): number | undefined {
   const raw = env.MNEMO_SEARCH_RRF_K?.trim();

@@ -1,0 +1,138 @@
+import "server-only";
+import type { Principal } from "../../acl";
+import { contextSpaceName } from "./descriptor-embedder";
+import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
+import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
+import { type CategoricalRole, type ProposalRole, categoricalRoles, contextText, roleValue } from "./object-context";
+import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
+
+/**
+ * "Describe the object by its relatives": for each role the section catalogues, the nearest
+ * catalogued objects vote, weighted by similarity — categorical roles elect a value whose share
+ * of the weight is the confidence; the date becomes an earliest–latest range around a weighted
+ * central year. In hybrid mode the neighbours are found by the images AND the object's other
+ * roles (the typology proposal sees the material and period, never the typology itself).
+ */
+export const proposalNeighbours = 10;
+export const supportShown = 4;
+
+export type CharacterisationMode = "hybrid" | "visual";
+
+export interface RoleCharacterisation {
+  role: ProposalRole;
+  fieldKey: string;
+  fieldLabel: string;
+  /** The record's current value ("" when not catalogued). */
+  current: string;
+  categorical: CategoricalProposal | null;
+  date: DateProposal | null;
+  /** The neighbours that supported the winner (or, for the date, the closest dated ones). */
+  support: Neighbour[];
+  /** Every neighbour that voted, with its weight. */
+  voters: { recordId: string; title: string; projectId: string; weight: number; value: string; date: { from: number; to: number } | null }[];
+}
+
+export interface Characterisation {
+  status: "ok" | "pending";
+  mode: CharacterisationMode;
+  subject: ObjectSubject;
+  roles: RoleCharacterisation[];
+  /** Projects of every neighbour that voted: a stored proposal is shown only to readers of all. */
+  evidenceProjectIds: string[];
+  /** How the context leg was obtained, for the label next to the proposals. */
+  usedContext: boolean;
+}
+
+/** The roles proposed together: period and date hide each other from the context. */
+const roleGroups: { roles: ProposalRole[]; omit: ProposalRole[] }[] = [
+  { roles: ["typology"], omit: ["typology"] },
+  { roles: ["material"], omit: ["material"] },
+  { roles: ["period", "date"], omit: ["period", "date"] },
+];
+
+/** A neighbour's vote weight: its similarity on the legs used, never below zero. */
+export function neighbourWeight(neighbour: Neighbour, mode: CharacterisationMode): number {
+  const parts = [neighbour.visualSimilarity, mode === "hybrid" ? neighbour.contextSimilarity : null].filter((value): value is number => value !== null);
+  if (parts.length === 0) return 0;
+  return Math.max(0, parts.reduce((sum, value) => sum + value, 0) / parts.length);
+}
+
+export async function characteriseObject(
+  runtime: ObjectsRuntime,
+  principal: Principal,
+  input: { recordId: string; mode?: CharacterisationMode; neighbours?: number; subject?: ObjectSubject; omitFromContext?: readonly ProposalRole[] },
+): Promise<Characterisation> {
+  const mode = input.mode ?? "hybrid";
+  const subject = input.subject ?? (await loadObjectSubject(runtime.sql, principal, input.recordId));
+  const views = await imageLegs(runtime.sql, subject.recordId, descriptorSpace(runtime));
+  const result: Characterisation = { status: "ok", mode, subject, roles: [], evidenceProjectIds: [], usedContext: false };
+  if (views.length === 0) return { ...result, status: "pending" };
+  const evidenceProjects = new Set<string>();
+  const limit = input.neighbours ?? proposalNeighbours;
+
+  for (const group of roleGroups) {
+    const roles = group.roles.filter((role) => subject.context.roles[role]);
+    if (roles.length === 0) continue;
+    const legs = [...views];
+    if (mode === "hybrid" && runtime.textSpace) {
+      const text = contextText(subject.context, subject.fields, subject.values, [...group.omit, ...(input.omitFromContext ?? [])]);
+      if (text) {
+        const [vector] = await runtime.embedder.embed([text], "query");
+        if (vector) {
+          legs.push(contextLeg(contextSpaceName(runtime.textSpace.id), vector));
+          result.usedContext = true;
+        }
+      }
+    }
+    const neighbours = await findNeighbours(runtime.sql, principal, subject, { legs, limit });
+    for (const role of roles) {
+      const fieldKey = subject.context.roles[role] ?? "";
+      const fieldLabel = subject.fields.find((field) => field.key === fieldKey)?.label ?? role;
+      const weighted = neighbours.map((neighbour) => ({ neighbour, weight: neighbourWeight(neighbour, mode) }));
+      const characterisation: RoleCharacterisation = {
+        role,
+        fieldKey,
+        fieldLabel,
+        current: roleValue(subject.context, role, subject.values),
+        categorical: null,
+        date: null,
+        support: [],
+        voters: [],
+      };
+      if (role === "date") {
+        const dated = weighted.filter(({ neighbour }) => neighbour.date);
+        characterisation.date = aggregateDates(dated.map(({ neighbour, weight }) => ({ from: neighbour.date?.from ?? 0, to: neighbour.date?.to ?? 0, weight })));
+        characterisation.voters = dated.map(({ neighbour, weight }) => ({ recordId: neighbour.recordId, title: neighbour.title, projectId: neighbour.projectId, weight, value: neighbour.roles.date ?? "", date: neighbour.date }));
+        const central = characterisation.date?.central;
+        characterisation.support = dated
+          .filter(({ neighbour }) => central !== undefined && neighbour.date && neighbour.date.from <= central && central <= neighbour.date.to)
+          .slice(0, supportShown)
+          .map(({ neighbour }) => neighbour);
+        for (const { neighbour } of dated) evidenceProjects.add(neighbour.projectId);
+      } else {
+        const voting = weighted.filter(({ neighbour }) => neighbour.roles[role]);
+        characterisation.categorical = voteCategorical(voting.map(({ neighbour, weight }) => ({ value: neighbour.roles[role], weight })));
+        characterisation.voters = voting.map(({ neighbour, weight }) => ({ recordId: neighbour.recordId, title: neighbour.title, projectId: neighbour.projectId, weight, value: neighbour.roles[role] ?? "", date: neighbour.date }));
+        const winner = characterisation.categorical?.value.toLocaleLowerCase();
+        characterisation.support = voting
+          .filter(({ neighbour }) => neighbour.roles[role]?.toLocaleLowerCase() === winner)
+          .slice(0, supportShown)
+          .map(({ neighbour }) => neighbour);
+        for (const { neighbour } of voting) evidenceProjects.add(neighbour.projectId);
+      }
+      result.roles.push(characterisation);
+    }
+  }
+  result.evidenceProjectIds = [...evidenceProjects].sort();
+  return result;
+}
+
+export function isCategoricalRole(role: ProposalRole): role is CategoricalRole {
+  return (categoricalRoles as readonly string[]).includes(role);
+}
+
+/** The value a proposal would write into its field: a category/text value or a date range. */
+export function proposedFieldValue(role: RoleCharacterisation): string | { from: number; to: number } | null {
+  if (role.role === "date") return role.date ? { from: role.date.earliest, to: role.date.latest } : null;
+  return role.categorical?.value ?? null;
+}

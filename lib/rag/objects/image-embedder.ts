@@ -1,0 +1,112 @@
+import { z } from "zod";
+
+/**
+ * What every image-vector provider offers the object indexer and the search: encoded images in,
+ * unit vectors of one fixed dimension out, and — for CLIP-style models — a text tower whose
+ * vectors live in the same space, so a query can find images. The default ("descriptor") runs
+ * offline on the pixels; "clip-http" sends images to an HTTP endpoint, which is why `external`
+ * exists: a section whose images must not leave the host has to be kept from such a provider.
+ */
+export interface ImageEmbedder {
+  /** "descriptor" | "clip-http" */
+  readonly provider: string;
+  readonly model: string;
+  readonly dimension: number;
+  /** True when images leave the host (an HTTP endpoint): callers must apply the section's egress policy. */
+  readonly external: boolean;
+  /** Unit vectors in the order of `images` (encoded image bytes: PNG/JPEG/WebP); throws EmbeddingError. */
+  embedImages(images: { bytes: Uint8Array; mime: string }[]): Promise<Float32Array[]>;
+  /** The text tower, when the model has one (CLIP-style): unit vectors comparable with embedImages'. */
+  embedTexts?(texts: string[]): Promise<Float32Array[]>;
+}
+
+const descriptorConfigSchema = z.object({ kind: z.literal("descriptor") });
+
+const clipHttpConfigSchema = z.object({
+  kind: z.literal("clip-http"),
+  baseUrl: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }),
+  model: z.string().min(1, "must name the model"),
+  dimension: z.int().min(1).max(4000),
+  apiKey: z.string().min(1).optional(),
+  timeoutMs: z.int().min(100).max(600_000).default(30_000),
+  batchSize: z.int().min(1).max(256).optional(),
+});
+
+export const imageEmbedderConfigSchema = z.discriminatedUnion("kind", [descriptorConfigSchema, clipHttpConfigSchema]);
+
+export type ImageEmbedderConfig =
+  | { kind: "descriptor" }
+  | { kind: "clip-http"; baseUrl: string; model: string; dimension: number; apiKey?: string; timeoutMs?: number; batchSize?: number };
+
+/** Each clip-http config field and the environment variable it is read from, for error messages. */
+const variableByField = {
+  kind: "MNEMO_IMAGE_EMBEDDER",
+  baseUrl: "MNEMO_IMAGE_EMBED_URL",
+  model: "MNEMO_IMAGE_EMBED_MODEL",
+  dimension: "MNEMO_IMAGE_EMBED_DIMENSION",
+  apiKey: "MNEMO_IMAGE_EMBED_API_KEY",
+  timeoutMs: "MNEMO_IMAGE_EMBED_TIMEOUT_MS",
+} as const;
+
+type Field = keyof typeof variableByField;
+
+/**
+ * process.env or any plain map of it: Next.js declares NODE_ENV required on NodeJS.ProcessEnv,
+ * so tests could not pass a literal if the parameter were typed that way.
+ */
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads the image embedder from MNEMO_IMAGE_EMBEDDER (descriptor | clip-http, default
+ * descriptor) and, for clip-http, the MNEMO_IMAGE_EMBED_* variables. A bad value throws an
+ * error that names the variable, so start-up stops with something a person can fix. The API
+ * key is never quoted back.
+ */
+export function imageEmbedderConfigFromEnv(env: Environment = process.env): ImageEmbedderConfig {
+  const kind = present(env.MNEMO_IMAGE_EMBEDDER) ?? "descriptor";
+  const problems: string[] = [];
+  const number = (field: Field): number | undefined => {
+    const raw = present(env[variableByField[field]]);
+    if (raw === undefined) return undefined;
+    const value = Number(raw);
+    if (!Number.isInteger(value)) problems.push(`  ${variableByField[field]}: must be a whole number, got "${raw}"`);
+    return value;
+  };
+
+  let config: Record<string, unknown>;
+  switch (kind) {
+    case "descriptor":
+      config = { kind };
+      break;
+    case "clip-http":
+      config = {
+        kind,
+        baseUrl: present(env.MNEMO_IMAGE_EMBED_URL),
+        model: present(env.MNEMO_IMAGE_EMBED_MODEL),
+        dimension: number("dimension"),
+        apiKey: present(env.MNEMO_IMAGE_EMBED_API_KEY),
+        timeoutMs: number("timeoutMs"),
+      };
+      break;
+    default:
+      problems.push(`  MNEMO_IMAGE_EMBEDDER: must be descriptor or clip-http, got "${kind}"`);
+      config = {};
+  }
+  if (problems.length === 0) {
+    const parsed = imageEmbedderConfigSchema.safeParse(config);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      const known = typeof field === "string" && field in variableByField;
+      const variable = known ? variableByField[field as Field] : "MNEMO_IMAGE_EMBEDDER";
+      const missing = known && config[field as string] === undefined;
+      problems.push(`  ${variable}: ${missing ? "is required" : issue.message}`);
+    }
+  }
+  throw new Error(`Invalid image embedder configuration:\n${problems.join("\n")}`);
+}
+
+function present(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
