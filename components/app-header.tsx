@@ -21,6 +21,8 @@ export async function AppHeader() {
           <>
             <nav aria-label="Main" className="flex items-center gap-1">
               <NavLinkClient href="/records">Records</NavLinkClient>
+              <NavLinkClient href="/objects">Objects</NavLinkClient>
+              <NavLinkClient href="/review">Proposals</NavLinkClient>
             </nav>
             <div className="ml-auto flex items-center gap-4 text-sm">
               <span className="text-stone-700">

@@ -12,6 +12,9 @@ import { formatDateTime, formatTimecode } from "@/components/format";
 import { LockIcon } from "@/components/lock-icon";
 import { RecordFields } from "@/components/record-fields";
 import { RecordActionsClient } from "./record-actions-client";
+import { isObjectRecord } from "@/lib/rag/objects/object-neighbours";
+import { similarObjectModes, type SimilarObjectMode } from "@/lib/rag/objects/similar-objects";
+import { ObjectPanelsLoading, ObjectProposals, SimilarObjects } from "./object-panels";
 import { SimilarRecords, SimilarRecordsLoading } from "./similar-records";
 
 type PageProps = {
@@ -60,6 +63,8 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   const editable = canEdit(principal, { projectId: record.project.id });
   const { sql } = await getDatabase();
   const cited = typeof query.passage === "string" ? await getCitedPassage(sql, principal, record.id, query.passage) : undefined;
+  const isObject = await isObjectRecord(sql, record.id);
+  const objectMode: SimilarObjectMode = similarObjectModes.find((mode) => mode === query.objects) ?? "hybrid";
 
   return (
     <article>
@@ -147,6 +152,17 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
           </Suspense>
         </aside>
       </div>
+
+      {isObject && (
+        <>
+          <Suspense fallback={<ObjectPanelsLoading title="Similar objects" />}>
+            <SimilarObjects principal={principal} recordId={record.id} mode={objectMode} />
+          </Suspense>
+          <Suspense fallback={<ObjectPanelsLoading title="Proposals from similar objects" />}>
+            <ObjectProposals principal={principal} recordId={record.id} editable={editable} />
+          </Suspense>
+        </>
+      )}
     </article>
   );
 }

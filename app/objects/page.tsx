@@ -1,0 +1,105 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requirePrincipal } from "@/lib/auth/get-principal";
+import { isAppError } from "@/lib/errors";
+import { getObjectsRuntime } from "@/lib/rag/objects/objects-runtime";
+import { type ObjectSearchResult, objectSearchSchema, searchObjectsByText } from "@/lib/rag/objects/search-objects";
+import { getSearchContext } from "@/lib/rag/search/search-context";
+
+export const metadata: Metadata = { title: "Objects by description" };
+
+type PageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/**
+ * Find objects by describing them. The label under the box says how the words were matched:
+ * against the images themselves (a multimodal model) or against the objects' catalogue text.
+ */
+export default async function ObjectsPage({ searchParams }: PageProps) {
+  const principal = await requirePrincipal("/objects");
+  const query = await searchParams;
+  const q = typeof query.q === "string" ? query.q : "";
+  const runtime = await getObjectsRuntime();
+  const sections = await runtime.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
+  const section = sections.find((candidate) => candidate.slug === query.section)?.slug;
+  let result: ObjectSearchResult | null = null;
+  let error: string | null = null;
+  if (q.trim()) {
+    const parsed = objectSearchSchema.safeParse({ query: q, sectionSlug: section });
+    if (!parsed.success) error = parsed.error.issues[0]?.message ?? "This description cannot be searched.";
+    else {
+      try {
+        result = await searchObjectsByText(runtime, await getSearchContext(), principal, parsed.data);
+      } catch (caught) {
+        if (!isAppError(caught)) throw caught;
+        error = caught.message;
+      }
+    }
+  }
+
+  return (
+    <div>
+      <h1 className="text-3xl font-semibold">Objects by description</h1>
+      <form action="/objects" className="mt-4 flex flex-wrap items-end gap-2" role="search">
+        <label className="min-w-72 flex-1">
+          <span className="field-label">Describe the object</span>
+          <input name="q" defaultValue={q} maxLength={500} className="field-input" placeholder="e.g. silver coin of the Roman Republic, glazed jug" />
+        </label>
+        <label>
+          <span className="field-label">Collection</span>
+          <select name="section" defaultValue={section ?? ""} className="field-input">
+            <option value="">All object collections</option>
+            {sections.map((candidate) => (
+              <option key={candidate.slug} value={candidate.slug}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="btn btn-primary">
+          Search
+        </button>
+      </form>
+      {error && (
+        <div role="alert" className="notice-error mt-4">
+          {error}
+        </div>
+      )}
+      {!q.trim() && !error && <p className="notice mt-6">Describe an object in a few words to see the objects that match it, with their images.</p>}
+      {result && (
+        <section aria-labelledby="object-results-heading" className="mt-6">
+          <h2 id="object-results-heading" className="text-xl font-semibold">
+            {result.hits.length} object{result.hits.length === 1 ? "" : "s"}
+          </h2>
+          <p className="mt-1 text-sm text-stone-600" data-testid="object-search-via">
+            {result.via === "multimodal"
+              ? `Matched against the images themselves by the multimodal model ${result.model} (only collections allowed to leave this server are in its index).`
+              : "Matched against the objects’ catalogue text (no multimodal image model is configured), not against the images."}
+          </p>
+          {result.hits.length === 0 ? (
+            <p className="notice mt-3">No object you can read matches this description.</p>
+          ) : (
+            <ol className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+              {result.hits.map((hit) => (
+                <li key={hit.recordId} className="rounded-lg border border-stone-200 bg-white p-2">
+                  <Link href={`/records/${hit.recordId}`} className="block">
+                    <span className="flex gap-1">
+                      {hit.images.slice(0, 2).map((image) => (
+                        // eslint-disable-next-line @next/next/no-img-element
+                        <img key={image.mediaId} src={`/api/media/${image.mediaId}?variant=thumb`} alt={`${hit.title}, ${image.view}`} width={72} height={72} loading="lazy" className="h-[72px] w-[72px] rounded border border-stone-200 object-contain" />
+                      ))}
+                    </span>
+                    <span className="link mt-1 block text-sm leading-snug">{hit.title}</span>
+                  </Link>
+                  <div className="mt-1 text-xs text-stone-500">
+                    {hit.sectionName}
+                    {hit.similarity !== null && ` · ${Math.round(hit.similarity * 100)}% similar`}
+                  </div>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+/**
+ * Objects: a curator has proposals made for the uncatalogued coins, opens one, sees its similar
+ * coins and the typology proposal with its evidence, accepts it, and the record says so. The
+ * demo's images are described by the background indexer after start, so the first step waits.
+ */
+test("a curator opens a coin, sees similar coins and a typology proposal, accepts it, and the record is updated", async ({ page }) => {
+  test.setTimeout(420_000);
+  await signIn(page, "curator", "/review");
+  const queue = page.getByTestId("review-queue");
+  await expect(async () => {
+    await page.goto("/review?role=typology&section=coins");
+    if (!(await queue.isVisible())) {
+      await page.getByRole("button", { name: "Propose for uncatalogued objects" }).click();
+      await expect(page.getByText(/Examined \d+ object|Every object you edit/)).toBeVisible({ timeout: 60_000 });
+      await page.goto("/review?role=typology&section=coins");
+    }
+    await expect(queue).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 360_000, intervals: [5_000] });
+
+  const firstRow = queue.locator("tbody tr").first();
+  const proposed = (await firstRow.locator("td").nth(2).textContent())?.trim() ?? "";
+  expect(proposed).not.toBe("");
+  await firstRow.getByRole("link").click();
+  await page.waitForURL(/\/records\/[0-9a-f-]{36}/);
+  const recordUrl = page.url().split("#")[0] ?? "";
+
+  // Similar coins, with thumbnails served through the access-checked media route.
+  const similar = page.getByTestId("similar-objects");
+  await expect(similar.getByTestId("similar-object").first()).toBeVisible();
+  await expect(similar.getByTestId("similar-object").first().locator("img").first()).toHaveAttribute("src", /\/api\/media\/[0-9a-f-]{36}\?variant=thumb/);
+  await similar.getByRole("link", { name: "Images only" }).click();
+  await expect(similar.getByRole("link", { name: "Images only" })).toHaveAttribute("aria-current", "true");
+  await expect(similar.getByTestId("similar-object").first()).toBeVisible();
+
+  // The typology proposal: not catalogued yet, the stored proposal, its confidence and evidence.
+  const typology = page.getByTestId("proposal-typology");
+  await expect(typology).toContainText("Not catalogued yet");
+  await expect(typology.getByTestId("proposed-value")).toHaveText(proposed);
+  await expect(typology).toContainText("Supporting neighbours");
+  await expect(page.getByTestId("proposal-date").getByTestId("period-chart")).toBeVisible();
+
+  // A researcher sees the same proposal but has nothing to decide with.
+  const researcher = await page.context().browser()?.newContext();
+  if (!researcher) throw new Error("no browser");
+  const researcherPage = await researcher.newPage();
+  await signIn(researcherPage, "researcher", recordUrl.replace(/^https?:\/\/[^/]+/, ""));
+  await expect(researcherPage.getByTestId("proposal-typology").getByTestId("proposed-value")).toHaveText(proposed);
+  await expect(researcherPage.getByRole("button", { name: /^Accept/ })).toHaveCount(0);
+  await researcher.close();
+
+  // Accept: the value goes into the record through the normal save.
+  await typology.getByRole("button", { name: `Accept ${proposed}` }).click();
+  await expect(typology).toContainText(`Accepted: Typology is now ${proposed}.`);
+  await page.reload();
+  await expect(page.getByTestId("proposal-typology")).toContainText(`Catalogued: ${proposed}`);
+  await expect(page.getByTestId("proposal-typology").getByTestId("decision-note")).toContainText("Accepted by Curator");
+  const typologyField = page.locator("dl dt", { hasText: /^Typology$/ }).locator("xpath=following-sibling::dd[1]");
+  await expect(typologyField).toContainText(proposed);
+  await expect(page.locator("dt", { hasText: /^Version$/ }).locator("xpath=following-sibling::dd[1]")).toHaveText("2");
+
+  // The queue no longer lists it, and the accuracy report counts the decision.
+  await page.goto("/review");
+  await expect(page.getByTestId("accuracy-report").getByRole("row", { name: /Typology/ })).toContainText("100%");
+});
+
+test("objects by description are matched on the catalogue text and say so", async ({ page }) => {
+  await signIn(page, "researcher", "/objects");
+  await page.getByLabel("Describe the object").fill("silver coin");
+  await page.getByLabel("Describe the object").press("Enter");
+  await expect(page.getByTestId("object-search-via")).toContainText("catalogue text");
+  await expect(page.getByRole("heading", { name: /\d+ objects?/ })).toBeVisible();
+});
