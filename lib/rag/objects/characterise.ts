@@ -3,7 +3,7 @@ import type { Principal } from "../../acl";
 import { contextSpaceName } from "./descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
 import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
-import { type CategoricalRole, type ProposalRole, categoricalRoles, contextText, roleValue } from "./object-context";
+import { type CategoricalRole, type ProposalRole, categoricalRoles, contextText, defaultProposalContextWeight, roleValue } from "./object-context";
 import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
 
 /**
@@ -74,12 +74,13 @@ export async function characteriseObject(
     const roles = group.roles.filter((role) => subject.context.roles[role]);
     if (roles.length === 0) continue;
     const legs = [...views];
-    if (mode === "hybrid" && runtime.textSpace) {
+    const contextWeight = subject.context.proposalContextWeight ?? defaultProposalContextWeight;
+    if (mode === "hybrid" && runtime.textSpace && contextWeight > 0) {
       const text = contextText(subject.context, subject.fields, subject.values, [...group.omit, ...(input.omitFromContext ?? [])]);
       if (text) {
         const [vector] = await runtime.embedder.embed([text], "query");
         if (vector) {
-          legs.push(contextLeg(contextSpaceName(runtime.textSpace.id), vector));
+          legs.push(contextLeg(contextSpaceName(runtime.textSpace.id), vector, contextWeight));
           result.usedContext = true;
         }
       }

@@ -33,6 +33,8 @@ export interface ObjectSubject {
 export interface QueryLeg {
   /** "view:obverse" or "context" */
   leg: string;
+  /** The leg's weight in the fusion (default 1). */
+  weight?: number;
   space: string;
   view: string;
   dimension: number;
@@ -125,8 +127,8 @@ export async function imageLegs(sql: SqlExecutor, recordId: string, space: strin
   return legs;
 }
 
-export function contextLeg(space: string, vector: Float32Array | number[]): QueryLeg {
-  return { leg: "context", space, view: "", dimension: vector.length, vector: Array.from(vector) };
+export function contextLeg(space: string, vector: Float32Array | number[], weight?: number): QueryLeg {
+  return { leg: "context", space, view: "", dimension: vector.length, vector: Array.from(vector), weight };
 }
 
 function checkedDimension(dimension: number): number {
@@ -179,7 +181,7 @@ export async function findNeighbours(sql: SqlExecutor, principal: Principal, sub
   if (options.legs.length === 0 || subject.compareSectionIds.length === 0) return [];
   const pool = options.pool ?? legPool;
   const k = options.k ?? defaultRrfK;
-  const lists = await Promise.all(options.legs.map(async (leg) => ({ leg: leg.leg, ids: await legList(sql, principal, subject, leg, pool) })));
+  const lists = await Promise.all(options.legs.map(async (leg) => ({ leg: leg.leg, weight: leg.weight, ids: await legList(sql, principal, subject, leg, pool) })));
   const fused = reciprocalRankFusion(lists, k);
   // Near-duplicates are judged on every candidate any view found; the others keep the fused head.
   const shortlist = options.floor === undefined ? fused.slice(0, options.limit) : fused;
@@ -213,7 +215,7 @@ export async function findNeighbours(sql: SqlExecutor, principal: Principal, sub
   );
   const byId = new Map(details.map((row) => [row.id, row]));
   const imageLegNames = options.legs.filter((leg) => leg.leg.startsWith("view:")).map((leg) => leg.leg);
-  const maxScore = options.legs.length / (k + 1);
+  const maxScore = options.legs.reduce((sum, leg) => sum + (leg.weight ?? 1), 0) / (k + 1);
   const neighbours: Neighbour[] = [];
   for (const item of shortlist) {
     const detail = byId.get(item.id);

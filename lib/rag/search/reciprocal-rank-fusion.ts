@@ -6,6 +6,8 @@
 export interface RankedList {
   leg: string;
   ids: readonly string[];
+  /** Multiplies the leg's contributions (default 1). */
+  weight?: number;
 }
 
 export interface FusedItem {
@@ -27,7 +29,7 @@ export function reciprocalRankFusion(lists: readonly RankedList[], k = defaultRr
       seen.add(id);
       const rank = seen.size;
       const item = fused.get(id) ?? { id, score: 0, ranks: {} };
-      item.score += 1 / (k + rank);
+      item.score += (list.weight ?? 1) / (k + rank);
       item.ranks[list.leg] = rank;
       fused.set(id, item);
     }
