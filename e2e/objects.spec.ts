@@ -73,3 +73,24 @@ test("objects by description are matched on the catalogue text and say so", asyn
   await expect(page.getByTestId("object-search-via")).toContainText("catalogue text");
   await expect(page.getByRole("heading", { name: /\d+ objects?/ })).toBeVisible();
 });
+
+test("an admin edits a collection's object context with validation; nobody else can open it", async ({ page, browser }) => {
+  await signIn(page, "admin", "/admin/sections/ceramics/objects");
+  await expect(page.getByRole("heading", { name: "Object context of Ceramics" })).toBeVisible();
+  await expect(page.getByLabel("Typology")).toHaveValue("typology");
+  await page.getByLabel("Near-duplicate floor").fill("3");
+  await page.getByRole("button", { name: "Save object context" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The object context is not valid" })).toContainText("nearDuplicateFloor");
+  await page.getByLabel("Near-duplicate floor").fill("0.95");
+  await page.getByRole("button", { name: "Save object context" }).click();
+  await expect(page.getByText(/Saved; \d+ records queued for indexing\./)).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Near-duplicate floor")).toHaveValue("0.95");
+
+  const curator = await browser.newContext();
+  const curatorPage = await curator.newPage();
+  await signIn(curatorPage, "curator", "/records");
+  const response = await curatorPage.goto("/admin/sections/ceramics/objects");
+  expect(response?.status()).toBe(404);
+  await curator.close();
+});

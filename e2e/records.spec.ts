@@ -122,7 +122,7 @@ test("a curator creates a record with an image, a bad upload is refused, and the
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Typology").selectOption("jug");
   const png = Buffer.from(
-    "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWM4EaBxIkCDAUIBACWOBQHvtZ07AAAAAElFTkSuQmCC",
+    "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAKElEQVQ4jWPYUhFAFcQwatCW0TDaMpqOKkazSMVoMRIwWkIGDGQtAgBHWVcu3u6QUQAAAABJRU5ErkJggg==",
     "base64",
   );
   await page.getByLabel("Profile drawing").setInputFiles({ name: "profile.png", mimeType: "image/png", buffer: png });
@@ -130,7 +130,7 @@ test("a curator creates a record with an image, a bad upload is refused, and the
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
   const image = page.locator("img[src^='/api/media/']").first();
   await expect(image).toBeVisible();
-  expect(await image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(2);
+  expect(await image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(24);
 
   await page.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("dialog")).toContainText(`Delete “${title}”?`);

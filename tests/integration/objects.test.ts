@@ -16,6 +16,7 @@ import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
 import type { ObjectContext } from "../../lib/rag/objects/object-context";
 import { decideProposal, listPendingProposals, proposalAccuracy, proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
+import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
@@ -356,5 +357,38 @@ describe("refused uploads", () => {
     }
     expect(await db.prisma.media.count()).toBe(mediaBefore);
     expect(filesUnder(dir)).toEqual([]);
+  });
+});
+
+describe("editing a section's object context", () => {
+  it("only admins may; invalid contexts never save and name each problem; saving re-queues the section", async () => {
+    const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+    const section = await db.prisma.section.create({ data: { slug: `ctx-${Date.now()}`, name: "Context test", fields: fields as never } });
+    await saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId: projectA, values: { title: "A coin" } });
+    await db.sql.query(`DELETE FROM index_queue`);
+    const valid = { ...context, compareWith: [section.slug] };
+    for (const who of [curator, researcher, outsider]) {
+      await expect(saveObjectContext(db.prisma, db.sql, who, { sectionSlug: section.slug, context: valid })).rejects.toMatchObject({ code: "not_found" });
+    }
+    const invalid = await saveObjectContext(db.prisma, db.sql, admin, {
+      sectionSlug: section.slug,
+      context: { images: [{ field: "title", view: "x" }], roles: { date: "metal" }, compareWith: ["nowhere"] },
+    }).catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(AppError);
+    expect((invalid as AppError).fieldErrors).toEqual({
+      "images.0.field": ['"Title" is not an image field'],
+      "roles.date": ['the date must be a date-range field, "Metal" is category'],
+      "compareWith.0": ['unknown section "nowhere"'],
+    });
+    expect((await db.prisma.section.findUniqueOrThrow({ where: { id: section.id } })).objectContext).toBeNull();
+    await expect(saveObjectContext(db.prisma, db.sql, admin, { sectionSlug: section.slug, context: { ...valid, nearDuplicateFloor: 2 } })).rejects.toMatchObject({ code: "bad_request" });
+
+    const saved = await saveObjectContext(db.prisma, db.sql, admin, { sectionSlug: section.slug, context: valid });
+    expect(saved.queued).toBe(1);
+    expect((await db.prisma.section.findUniqueOrThrow({ where: { id: section.id } })).objectContext).toEqual(valid);
+    expect(await db.prisma.auditEvent.count({ where: { action: "section.object_context", targetId: section.id } })).toBe(1);
+    await saveObjectContext(db.prisma, db.sql, admin, { sectionSlug: section.slug, context: null });
+    expect((await db.prisma.section.findUniqueOrThrow({ where: { id: section.id } })).objectContext).toBeNull();
+    await db.sql.query(`DELETE FROM index_queue`);
   });
 });

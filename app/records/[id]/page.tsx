@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense, cache } from "react";
-import { type Principal, canEdit } from "@/lib/acl";
+import { type Principal, canEdit, isAdmin } from "@/lib/acl";
 import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
@@ -161,6 +161,13 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
           <Suspense fallback={<ObjectPanelsLoading title="Proposals from similar objects" />}>
             <ObjectProposals principal={principal} recordId={record.id} editable={editable} />
           </Suspense>
+          {isAdmin(principal) && (
+            <p className="mt-4 text-sm">
+              <Link href={`/admin/sections/${encodeURIComponent(record.section.slug)}/objects`} className="link">
+                Configure the object context of {record.section.name}
+              </Link>
+            </p>
+          )}
         </>
       )}
     </article>

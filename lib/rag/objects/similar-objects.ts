@@ -54,7 +54,7 @@ export interface SimilarObjectsResult {
   neighbours: Neighbour[];
 }
 
-/** MNEMO_NEAR_DUPLICATE_FLOOR: 0.5..1 (default 0.9, see eval:objects). */
+/** MNEMO_NEAR_DUPLICATE_FLOOR: 0.5..1 (default 0.97, read off eval:objects). */
 export function nearDuplicateFloorFromEnv(env: Record<string, string | undefined>): number | undefined {
   const raw = env.MNEMO_NEAR_DUPLICATE_FLOOR?.trim();
   if (!raw) return undefined;

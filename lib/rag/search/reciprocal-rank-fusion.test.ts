@@ -33,4 +33,18 @@ describe("reciprocalRankFusion", () => {
     expect(() => reciprocalRankFusion([], -1)).toThrow(RangeError);
     expect(reciprocalRankFusion([])).toEqual([]);
   });
+
+  it("weights a leg's contributions: a half-weight context leg cannot outvote two image views", () => {
+    const views = [
+      { leg: "view:obverse", ids: ["both", "context-only", "one-face"] },
+      { leg: "view:reverse", ids: ["both", "x", "y"] },
+    ];
+    const fused = reciprocalRankFusion([...views, { leg: "context", ids: ["context-only", "one-face", "both"], weight: 0.5 }], 0);
+    expect(fused.map((item) => item.id).slice(0, 2)).toEqual(["both", "context-only"]);
+    // both: 1 + 1 + 0.5/3; context-only: 1/2 + 0.5/1
+    expect(fused[0]?.score).toBeCloseTo(2 + 0.5 / 3, 10);
+    expect(fused[1]?.score).toBeCloseTo(1, 10);
+    // At full weight the context leg counts like a view.
+    expect(reciprocalRankFusion([{ leg: "context", ids: ["a"], weight: 1 }], 0)[0]?.score).toBe(1);
+  });
 });

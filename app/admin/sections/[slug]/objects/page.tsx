@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { isAdmin } from "@/lib/acl";
+import { sectionFieldsSchema } from "@/lib/archive/field-definitions";
+import { requirePrincipal } from "@/lib/auth/get-principal";
+import { getDatabase } from "@/lib/db";
+import { defaultNearDuplicateFloor, defaultProposalContextWeight, readObjectContext } from "@/lib/rag/objects/object-context";
+import { ObjectContextFormClient } from "./object-context-form-client";
+
+export const metadata: Metadata = { title: "Object context" };
+
+/**
+ * Admins choose which image fields of a section carry the visual signal (and their views),
+ * which fields are typology, material, period and date, and which sections objects are compared
+ * with. Anyone else gets the not-found page, as for every admin page.
+ */
+export default async function ObjectContextPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const principal = await requirePrincipal(`/admin/sections/${encodeURIComponent(slug)}/objects`);
+  if (!isAdmin(principal)) notFound();
+  const { prisma } = await getDatabase();
+  const sections = await prisma.section.findMany({ orderBy: [{ position: "asc" }, { name: "asc" }] });
+  const section = sections.find((candidate) => candidate.slug === slug);
+  if (!section) notFound();
+  const fields = sectionFieldsSchema.parse(section.fields);
+  const context = readObjectContext(section.objectContext);
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
+        <Link href={`/records?section=${encodeURIComponent(section.slug)}`} className="link">
+          {section.name}
+        </Link>
+      </nav>
+      <h1 className="mt-2 text-3xl font-semibold">Object context of {section.name}</h1>
+      <p className="mt-1 max-w-3xl text-sm text-stone-600">
+        Which images describe an object, which fields a curator catalogues, and what it is compared with. Saving re-queues the section’s records so their image
+        and context vectors follow; proposals and similar objects use the new context once they are indexed.
+      </p>
+      <ObjectContextFormClient
+        sectionSlug={section.slug}
+        fields={fields.map((field) => ({ key: field.key, label: field.label, type: field.type, view: field.type === "image" ? field.view : undefined }))}
+        sections={sections.map((candidate) => ({ slug: candidate.slug, name: candidate.name, isObject: Boolean(readObjectContext(candidate.objectContext)) }))}
+        initial={context}
+        defaults={{ nearDuplicateFloor: defaultNearDuplicateFloor, proposalContextWeight: defaultProposalContextWeight }}
+      />
+    </div>
+  );
+}
