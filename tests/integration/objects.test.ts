@@ -316,6 +316,17 @@ describe("characterisation and curator review", () => {
     // The record went back to the queue through the save.
     expect(await db.sql.query(`SELECT 1 FROM index_queue WHERE record_id = $1`, [ids.subject])).toHaveLength(1);
 
+    // A pending proposal leaves the queue once its role is filled in by an ordinary edit.
+    const pendingDates = async () => (await listPendingProposals(runtime, curator, { role: "date" })).proposals.map((proposal) => proposal.recordId);
+    expect(await pendingDates()).toContain(ids.subject);
+    const current = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } });
+    const edited = await saveRecord(db.prisma, curator, { id: current.id, version: current.version, sectionSlug: "test-coins", projectId: projectA, values: { ...(current.values as Record<string, unknown>), date: { from: -150, to: -140 } } });
+    expect(await pendingDates()).not.toContain(ids.subject);
+    const restored = { ...(current.values as Record<string, unknown>) };
+    delete restored.date;
+    await saveRecord(db.prisma, curator, { id: current.id, version: edited.version, sectionSlug: "test-coins", projectId: projectA, values: restored });
+    expect(await pendingDates()).toContain(ids.subject);
+
     // An override with a value the field does not allow writes nothing.
     await expect(decideProposal(runtime, db.prisma, curator, { action: "override", recordId: ids.subject ?? "", role: "date", value: "not a range" })).rejects.toMatchObject({ code: "bad_request" });
     await expect(decideProposal(runtime, db.prisma, curator, { action: "override", recordId: ids.subject ?? "", role: "date", value: { from: -250, to: -300 } })).rejects.toThrow();

@@ -163,7 +163,8 @@ export async function listPendingProposals(
   input: { page?: number; role?: ProposalRole; sectionSlug?: string } = {},
 ): Promise<{ proposals: StoredProposal[]; total: number; page: number; pageCount: number }> {
   const params: unknown[] = [];
-  const where = [`p.status = 'pending'`, proposalScopeSql(principal, params)];
+  // A role filled in meanwhile (by a decision or an ordinary edit) has nothing left to review.
+  const where = [`p.status = 'pending'`, `NOT (r."values" ? (s.object_context->'roles'->>p.role))`, proposalScopeSql(principal, params)];
   if (input.role) {
     params.push(input.role);
     where.push(`p.role = $${params.length}`);
