@@ -1,0 +1,142 @@
+import "server-only";
+import { type Principal, isAdmin } from "../acl";
+import { isUuid } from "../archive/validate-record-values";
+import type { PrismaClient } from "../db/generated/client";
+import type { SqlExecutor } from "../db/sql-executor";
+import { AppError, notFound } from "../errors";
+import { buildGroupDocument } from "../rag/config/build-group-document";
+import { validateEmbedGroup } from "../rag/config/embed-group-schema";
+import { type EmbedGroup, listEmbedGroups, saveEmbedGroup, sectionShapes } from "../rag/config/embed-groups";
+import { chunkDocument } from "../rag/chunk";
+import { loadDocumentRecords } from "../rag/index/index-record";
+
+/**
+ * The embed-group editor's server side, for admins only: a live preview of what a group would
+ * make of one record (the composed document and the passages it yields, before anything is
+ * saved), saving (validated; re-queues the section; audited) and deleting a group.
+ */
+export interface GroupPreview {
+  record: { id: string; title: string };
+  document: string;
+  /** Null when the group's languages leave this record out. */
+  skipped: string | null;
+  fieldPaths: string[];
+  contributingSections: string[];
+  chunks: {
+    ordinal: number;
+    text: string;
+    headingPath: string[];
+    page: number | null;
+    pageEnd: number | null;
+    timeStart: number | null;
+    timeEnd: number | null;
+    tokenCount: number;
+    startOffset: number;
+    endOffset: number;
+  }[];
+}
+
+function assertAdmin(principal: Principal): void {
+  if (!isAdmin(principal)) throw notFound();
+}
+
+/** Problems as field errors keyed by the form control they belong to. */
+function invalid(errors: string[]): AppError {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const error of errors) {
+    const key = /^(slug|label|fields|chunking|maxTokens|minTokens|overlap|languages)\b/.exec(error)?.[1] ?? (error.startsWith('"') ? "fields" : "_form");
+    (fieldErrors[key] ??= []).push(error);
+  }
+  return new AppError("bad_request", `The embed group is not valid: ${errors.join("; ")}`, { fieldErrors });
+}
+
+export async function previewEmbedGroup(
+  prisma: PrismaClient,
+  sql: SqlExecutor,
+  principal: Principal,
+  input: { sectionSlug: string; group: unknown; recordId?: string },
+): Promise<GroupPreview | null> {
+  assertAdmin(principal);
+  const sections = await sectionShapes(prisma);
+  const section = sections.get(input.sectionSlug);
+  if (!section) throw notFound();
+  const validated = validateEmbedGroup(input.group, section.slug, sections);
+  if (!validated.ok) throw invalid(validated.errors);
+  const group = validated.group;
+  let recordId = input.recordId;
+  if (recordId !== undefined && !isUuid(recordId)) throw new AppError("bad_request", "Choose a record of this section to preview.");
+  if (recordId === undefined) {
+    const first = await prisma.record.findFirst({ where: { sectionId: section.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+    if (!first) return null;
+    recordId = first.id;
+  }
+  const records = await loadDocumentRecords(sql, [recordId]);
+  const record = records.get(recordId);
+  if (!record || record.sectionId !== section.id) throw new AppError("bad_request", "Choose a record of this section to preview.");
+  const document = await buildGroupDocument(record, group, { sections, loadRecords: (ids) => loadDocumentRecords(sql, ids) });
+  const names = new Map([...sections.values()].map((shape) => [shape.id, shape.name]));
+  if (!document) {
+    return { record: { id: record.id, title: record.title }, document: "", skipped: `This record's language is not one of the group's (${group.languages.join(", ")}).`, fieldPaths: [], contributingSections: [], chunks: [] };
+  }
+  const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap });
+  return {
+    record: { id: record.id, title: record.title },
+    document: document.text,
+    skipped: null,
+    fieldPaths: document.fieldPaths,
+    contributingSections: document.contributingSectionIds.map((id) => names.get(id) ?? id),
+    chunks: chunks.map((chunk) => ({
+      ordinal: chunk.ordinal,
+      text: chunk.text,
+      headingPath: chunk.headingPath,
+      page: chunk.page,
+      pageEnd: chunk.pageEnd,
+      timeStart: chunk.timeStart,
+      timeEnd: chunk.timeEnd,
+      tokenCount: chunk.tokenCount,
+      startOffset: chunk.startOffset,
+      endOffset: chunk.endOffset,
+    })),
+  };
+}
+
+export async function saveEmbedGroupAsAdmin(
+  prisma: PrismaClient,
+  sql: SqlExecutor,
+  principal: Principal,
+  input: { sectionSlug: string; group: unknown },
+): Promise<{ group: EmbedGroup; queued: number }> {
+  assertAdmin(principal);
+  const sections = await sectionShapes(prisma);
+  const section = sections.get(input.sectionSlug);
+  if (!section) throw notFound();
+  const validated = validateEmbedGroup(input.group, section.slug, sections);
+  if (!validated.ok) throw invalid(validated.errors);
+  const before = (await listEmbedGroups(prisma, section.id)).find((group) => group.slug === validated.group.slug) ?? null;
+  const group = await saveEmbedGroup(prisma, sql, { sectionSlug: section.slug, group: validated.group, requeue: true });
+  const [queued] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM records WHERE section_id = $1`, [section.id]);
+  await prisma.auditEvent.create({
+    data: {
+      actorId: principal.userId === "system" ? null : principal.userId,
+      action: before ? "embed-group.update" : "embed-group.create",
+      targetType: "embed_group",
+      targetId: group.id,
+      details: JSON.parse(JSON.stringify({ section: section.slug, before, after: validated.group })),
+    },
+  });
+  return { group, queued: queued?.count ?? 0 };
+}
+
+export async function deleteEmbedGroup(prisma: PrismaClient, principal: Principal, input: { sectionSlug: string; groupId: string }): Promise<void> {
+  assertAdmin(principal);
+  if (!isUuid(input.groupId)) throw notFound();
+  const group = await prisma.embedGroup.findFirst({ where: { id: input.groupId, section: { slug: input.sectionSlug } } });
+  if (!group) throw notFound();
+  await prisma.$transaction([
+    // Its passages go with it (ON DELETE CASCADE); the other groups' passages are untouched.
+    prisma.embedGroup.delete({ where: { id: group.id } }),
+    prisma.auditEvent.create({
+      data: { actorId: principal.userId === "system" ? null : principal.userId, action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } },
+    }),
+  ]);
+}
