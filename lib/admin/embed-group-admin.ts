@@ -140,3 +140,20 @@ export async function deleteEmbedGroup(prisma: PrismaClient, principal: Principa
     }),
   ]);
 }
+
+/** Paths an admin can pick: the section's fields, and one step through each relation. */
+export function fieldPathOptions(sections: ReadonlyMap<string, { slug: string; name: string; fields: { key: string; label: string; type: string; targetSection?: string }[] }>, sectionSlug: string): { path: string; label: string }[] {
+  const section = sections.get(sectionSlug);
+  if (!section) return [];
+  const options: { path: string; label: string }[] = [];
+  for (const field of section.fields) {
+    options.push({ path: field.key, label: field.type === "relation" ? `${field.label} (title of the linked record)` : field.label });
+    if (field.type !== "relation" || !field.targetSection) continue;
+    const target = sections.get(field.targetSection);
+    for (const inner of target?.fields ?? []) {
+      if (inner.type === "relation") continue;
+      options.push({ path: `${field.key}.${inner.key}`, label: `${field.label} › ${inner.label}` });
+    }
+  }
+  return options;
+}

@@ -1,0 +1,114 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { isAdmin } from "@/lib/acl";
+import { getIndexHealth } from "@/lib/admin/index-health";
+import { listReindexJobs } from "@/lib/admin/reindex-jobs";
+import { requirePrincipal } from "@/lib/auth/get-principal";
+import { getDatabase } from "@/lib/db";
+import { formatAge, formatDateTime } from "@/components/format";
+import { IndexActionsClient, JobProgressClient } from "./index-actions-client";
+
+export const metadata: Metadata = { title: "Administration" };
+
+/**
+ * The admin overview: the active index space and its coverage, every section's index health
+ * with links to its embed groups and object context, reindexing with progress that survives a
+ * reload. Anyone but an admin gets the not-found page.
+ */
+export default async function AdminPage() {
+  const principal = await requirePrincipal("/admin");
+  if (!isAdmin(principal)) notFound();
+  const { sql } = await getDatabase();
+  const [health, jobs] = await Promise.all([getIndexHealth(sql, principal), listReindexJobs(sql, principal)]);
+  const running = jobs.filter((job) => job.finishedAt === null);
+  const failed = health.sections.reduce((sum, section) => sum + section.failed, 0);
+  const coverage = health.coverage.records ? health.coverage.indexed / health.coverage.records : 1;
+
+  return (
+    <div>
+      <h1 className="text-3xl font-semibold">Administration</h1>
+      <section aria-labelledby="index-heading" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
+        <h2 id="index-heading" className="text-xl font-semibold">
+          Index
+        </h2>
+        <p className="mt-1 text-sm text-stone-700">
+          Active space: <span className="font-medium" data-testid="active-space">{health.active?.name ?? "none yet"}</span> · {health.coverage.indexed} of {health.coverage.records} records
+          indexed ({Math.floor(coverage * 100)}%)
+        </p>
+        <div className="mt-3 space-y-3">
+          {running.map((job) => (
+            <JobProgressClient key={job.id} jobId={job.id} label={`Reindexing ${job.sectionName ?? "every record"}`} />
+          ))}
+        </div>
+        <div className="mt-3">
+          <IndexActionsClient failed={failed} scopeLabel="everything" />
+        </div>
+        {jobs.some((job) => job.finishedAt) && (
+          <details className="mt-3 text-sm">
+            <summary className="cursor-pointer text-stone-700">Recent reindexes</summary>
+            <ul className="mt-2 space-y-1 text-stone-600">
+              {jobs
+                .filter((job) => job.finishedAt)
+                .map((job) => (
+                  <li key={job.id}>
+                    {job.sectionName ?? "Every record"}: {job.total} records, {job.failed} failed, finished {job.finishedAt ? formatDateTime(job.finishedAt) : ""}
+                  </li>
+                ))}
+            </ul>
+          </details>
+        )}
+      </section>
+
+      <section aria-labelledby="sections-heading" className="mt-8">
+        <h2 id="sections-heading" className="text-xl font-semibold">
+          Sections
+        </h2>
+        <table className="mt-3 w-full text-left text-sm" data-testid="index-health">
+          <thead className="border-b border-stone-200 text-xs text-stone-500">
+            <tr>
+              <th scope="col" className="py-2 pr-3">Section</th>
+              <th scope="col" className="py-2 pr-3 text-right">Records</th>
+              <th scope="col" className="py-2 pr-3 text-right">Indexed</th>
+              <th scope="col" className="py-2 pr-3 text-right">Pending</th>
+              <th scope="col" className="py-2 pr-3 text-right">Failed</th>
+              <th scope="col" className="py-2 pr-3 text-right">Oldest pending</th>
+              <th scope="col" className="py-2">Embed groups</th>
+            </tr>
+          </thead>
+          <tbody>
+            {health.sections.map((section) => (
+              <tr key={section.sectionId} className="border-b border-stone-100">
+                <th scope="row" className="py-2 pr-3 font-medium">
+                  <Link href={`/admin/sections/${section.sectionSlug}`} className="link">
+                    {section.sectionName}
+                  </Link>
+                </th>
+                <td className="py-2 pr-3 text-right tabular-nums">{section.records}</td>
+                <td className="py-2 pr-3 text-right tabular-nums">{section.indexed}</td>
+                <td className="py-2 pr-3 text-right tabular-nums">{section.pending + section.running}</td>
+                <td className={`py-2 pr-3 text-right tabular-nums ${section.failed ? "font-semibold text-red-700" : ""}`}>{section.failed}</td>
+                <td className="py-2 pr-3 text-right tabular-nums">{formatAge(section.oldestPendingSeconds)}</td>
+                <td className="py-2 text-stone-600">{section.groups.map((group) => `${group.label} (${group.chunks})`).join(", ") || "none"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section aria-labelledby="spaces-heading" className="mt-8">
+        <h2 id="spaces-heading" className="text-xl font-semibold">
+          Index spaces
+        </h2>
+        <ul className="mt-2 space-y-1 text-sm">
+          {health.spaces.map((space) => (
+            <li key={space.id}>
+              <span className="font-medium">{space.name}</span> · {space.status} · {space.chunks} passages
+              {space.activatedAt && ` · active since ${formatDateTime(space.activatedAt)}`}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

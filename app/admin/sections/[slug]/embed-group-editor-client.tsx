@@ -1,0 +1,347 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, useTransition } from "react";
+import type { GroupPreview } from "@/lib/admin/embed-group-admin";
+import { formatTimecode } from "@/components/format";
+import { deleteEmbedGroupAction, previewEmbedGroupAction, saveEmbedGroupAction } from "../../actions";
+
+const chunkingModes = [
+  ["short", "Short: a heading section is one passage when it fits"],
+  ["long_document", "Long document: pack paragraphs, split at sentences"],
+  ["transcription", "Transcription: pack timecoded turns"],
+  ["auto", "Automatic"],
+] as const;
+const languages = [
+  ["en", "English"],
+  ["es", "Spanish"],
+  ["ca", "Catalan"],
+] as const;
+
+interface GroupState {
+  id?: string;
+  slug: string;
+  label: string;
+  fields: string[];
+  chunking: string;
+  maxTokens: string;
+  minTokens: string;
+  overlap: string;
+  languages: string[];
+}
+
+type ExistingGroup = { id: string; slug: string; label: string; fields: string[]; chunking: string; maxTokens: number; minTokens: number; overlap: number; languages: string[]; passages: number };
+
+const blank: GroupState = { slug: "", label: "", fields: [], chunking: "short", maxTokens: "256", minTokens: "16", overlap: "0", languages: [] };
+
+function toState(group: ExistingGroup): GroupState {
+  return { ...group, maxTokens: String(group.maxTokens), minTokens: String(group.minTokens), overlap: String(group.overlap) };
+}
+
+function toInput(state: GroupState) {
+  const number = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));
+  return { slug: state.slug, label: state.label, fields: state.fields, chunking: state.chunking, maxTokens: number(state.maxTokens), minTokens: number(state.minTokens), overlap: number(state.overlap), languages: state.languages };
+}
+
+/**
+ * The embed-group editor: choose, order and remove fields (relation paths included), the
+ * chunking mode, token bounds and languages; every change re-runs the preview on the chosen
+ * record — the composed document and the passages it yields — and problems show next to the
+ * control they concern. Nothing is saved until Save.
+ */
+export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: ExistingGroup[]; paths: { path: string; label: string }[]; records: { id: string; title: string }[] }) {
+  const router = useRouter();
+  const [selected, setSelected] = useState<string | null>(props.groups[0]?.id ?? null);
+  const [state, setState] = useState<GroupState>(props.groups[0] ? toState(props.groups[0]) : blank);
+  const [recordId, setRecordId] = useState(props.records[0]?.id ?? "");
+  const [addPath, setAddPath] = useState("");
+  const [preview, setPreview] = useState<GroupPreview | null>(null);
+  // The preview is stale (being composed) until the last answer is for the current form.
+  const currentKey = JSON.stringify([state, recordId]);
+  const [answeredKey, setAnsweredKey] = useState<string | null>(null);
+  const previewing = answeredKey !== currentKey;
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  const request = useRef(0);
+
+  const choose = (group: ExistingGroup | null) => {
+    setSelected(group?.id ?? null);
+    setState(group ? toState(group) : blank);
+    setMessage(null);
+  };
+
+  useEffect(() => {
+    const ticket = ++request.current;
+    const key = JSON.stringify([state, recordId]);
+    const timer = setTimeout(async () => {
+      if (state.fields.length === 0) {
+        setPreview(null);
+        setAnsweredKey(key);
+        setErrors({ fields: ["Choose at least one field."] });
+        return;
+      }
+      const result = await previewEmbedGroupAction({ sectionSlug: props.sectionSlug, group: toInput({ ...state, slug: state.slug || "preview", label: state.label || "Preview" }), recordId: recordId || undefined });
+      if (ticket !== request.current) return;
+      setAnsweredKey(key);
+      if (result.status === "ok") {
+        setPreview(result.data);
+        setErrors({});
+      } else {
+        setPreview(null);
+        setErrors(result.fieldErrors ?? { _form: [result.message] });
+      }
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [state, recordId, props.sectionSlug]);
+
+  const update = (changes: Partial<GroupState>) => setState((current) => ({ ...current, ...changes }));
+  const move = (index: number, by: number) => {
+    const fields = [...state.fields];
+    const [item] = fields.splice(index, 1);
+    if (item === undefined) return;
+    fields.splice(Math.max(0, Math.min(fields.length, index + by)), 0, item);
+    update({ fields });
+  };
+  const errorText = (key: string) =>
+    (errors[key] ?? []).map((error) => (
+      <span key={error} className="field-error block">
+        {error}
+      </span>
+    ));
+  const labelOf = (path: string) => props.paths.find((option) => option.path === path)?.label ?? path;
+
+  const save = () =>
+    startTransition(async () => {
+      setMessage(null);
+      const result = await saveEmbedGroupAction({ sectionSlug: props.sectionSlug, group: toInput(state) });
+      if (result.status === "ok") {
+        setMessage({ kind: "ok", text: `Saved; ${result.data.queued} records queued for indexing.` });
+        setSelected(result.data.id);
+        router.refresh();
+      } else {
+        setErrors(result.fieldErrors ?? {});
+        setMessage({ kind: "error", text: result.message });
+      }
+    });
+  const remove = () => {
+    if (!selected || !window.confirm(`Delete the group “${state.label}” and its passages? Search loses them at once.`)) return;
+    startTransition(async () => {
+      const result = await deleteEmbedGroupAction({ sectionSlug: props.sectionSlug, groupId: selected });
+      if (result.status === "ok") {
+        setMessage({ kind: "ok", text: "Group deleted." });
+        choose(null);
+        router.refresh();
+      } else setMessage({ kind: "error", text: result.message });
+    });
+  };
+
+  return (
+    <div className="mt-3">
+      <div role="group" aria-label="Embed groups" className="flex flex-wrap gap-2">
+        {props.groups.map((group) => (
+          <button key={group.id} type="button" className={`btn ${selected === group.id ? "btn-primary" : ""}`} aria-pressed={selected === group.id} onClick={() => choose(group)}>
+            {group.label} <span className="text-xs opacity-80">({group.passages} passages)</span>
+          </button>
+        ))}
+        <button type="button" className={`btn ${selected === null ? "btn-primary" : ""}`} aria-pressed={selected === null} onClick={() => choose(null)}>
+          New group
+        </button>
+      </div>
+
+      <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <form
+          aria-label="Embed group"
+          className="space-y-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            save();
+          }}
+        >
+          <div className="grid grid-cols-2 gap-3">
+            <div>
+              <label htmlFor="group-slug" className="field-label">
+                Slug
+              </label>
+              <input id="group-slug" className="field-input" value={state.slug} disabled={selected !== null} onChange={(event) => update({ slug: event.target.value })} />
+              {errorText("slug")}
+            </div>
+            <div>
+              <label htmlFor="group-label" className="field-label">
+                Label
+              </label>
+              <input id="group-label" className="field-input" value={state.label} onChange={(event) => update({ label: event.target.value })} />
+              {errorText("label")}
+            </div>
+          </div>
+
+          <fieldset>
+            <legend className="field-label">Fields, in order</legend>
+            <ol className="mt-1 space-y-1" data-testid="group-fields">
+              {state.fields.map((path, index) => (
+                <li key={path} className="flex items-center gap-2 rounded border border-stone-200 bg-white px-2 py-1 text-sm">
+                  <span className="flex-1">
+                    {labelOf(path)} <code className="text-xs text-stone-500">{path}</code>
+                  </span>
+                  <button type="button" className="btn px-2 py-0.5" aria-label={`Move ${labelOf(path)} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                    ↑
+                  </button>
+                  <button type="button" className="btn px-2 py-0.5" aria-label={`Move ${labelOf(path)} down`} disabled={index === state.fields.length - 1} onClick={() => move(index, 1)}>
+                    ↓
+                  </button>
+                  <button type="button" className="btn px-2 py-0.5" aria-label={`Remove ${labelOf(path)}`} onClick={() => update({ fields: state.fields.filter((candidate) => candidate !== path) })}>
+                    ✕
+                  </button>
+                </li>
+              ))}
+            </ol>
+            <div className="mt-2 flex gap-2">
+              <label htmlFor="add-field" className="sr-only">
+                Field to add
+              </label>
+              <input id="add-field" list="field-paths" className="field-input mt-0" placeholder="Add a field or relation path, e.g. narrator.occupation" value={addPath} onChange={(event) => setAddPath(event.target.value)} />
+              <datalist id="field-paths">
+                {props.paths.map((option) => (
+                  <option key={option.path} value={option.path}>
+                    {option.label}
+                  </option>
+                ))}
+              </datalist>
+              <button
+                type="button"
+                className="btn whitespace-nowrap"
+                disabled={!addPath.trim() || state.fields.includes(addPath.trim())}
+                onClick={() => {
+                  update({ fields: [...state.fields, addPath.trim()] });
+                  setAddPath("");
+                }}
+              >
+                Add field
+              </button>
+            </div>
+            {errorText("fields")}
+          </fieldset>
+
+          <div>
+            <label htmlFor="group-chunking" className="field-label">
+              Chunking
+            </label>
+            <select id="group-chunking" className="field-input" value={state.chunking} onChange={(event) => update({ chunking: event.target.value })}>
+              {chunkingModes.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            {errorText("chunking")}
+          </div>
+          <div className="grid grid-cols-3 gap-3">
+            {(
+              [
+                ["maxTokens", "Max tokens"],
+                ["minTokens", "Min tokens"],
+                ["overlap", "Overlap"],
+              ] as const
+            ).map(([key, label]) => (
+              <div key={key}>
+                <label htmlFor={`group-${key}`} className="field-label">
+                  {label}
+                </label>
+                <input id={`group-${key}`} className="field-input" inputMode="numeric" value={state[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => update({ [key]: event.target.value })} />
+                {errorText(key)}
+              </div>
+            ))}
+          </div>
+          <fieldset>
+            <legend className="field-label">Languages (none: every language)</legend>
+            <div className="mt-1 flex gap-4">
+              {languages.map(([code, label]) => (
+                <label key={code} className="flex items-center gap-1 text-sm">
+                  <input
+                    type="checkbox"
+                    checked={state.languages.includes(code)}
+                    onChange={(event) => update({ languages: event.target.checked ? [...state.languages, code] : state.languages.filter((candidate) => candidate !== code) })}
+                  />
+                  {label}
+                </label>
+              ))}
+            </div>
+            {errorText("languages")}
+          </fieldset>
+          {errorText("_form")}
+          <div className="flex flex-wrap items-center gap-2">
+            <button type="submit" className="btn btn-primary" disabled={pending}>
+              {pending ? "Saving…" : "Save group"}
+            </button>
+            {selected && (
+              <button type="button" className="btn btn-danger" disabled={pending} onClick={remove}>
+                Delete group
+              </button>
+            )}
+            <span aria-live="polite" className="text-sm text-emerald-800">
+              {message?.kind === "ok" ? message.text : ""}
+            </span>
+          </div>
+          {message?.kind === "error" && (
+            <div role="alert" className="notice-error">
+              {message.text}
+            </div>
+          )}
+        </form>
+
+        <section aria-labelledby="preview-heading" aria-busy={previewing}>
+          <div className="flex flex-wrap items-end justify-between gap-2">
+            <h3 id="preview-heading" className="text-lg font-semibold">
+              Preview
+            </h3>
+            <label className="text-sm">
+              <span className="field-label">Record</span>
+              <select className="field-input" value={recordId} onChange={(event) => setRecordId(event.target.value)}>
+                {props.records.map((record) => (
+                  <option key={record.id} value={record.id}>
+                    {record.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          {props.records.length === 0 ? (
+            <p className="notice mt-2">This section has no records to preview yet.</p>
+          ) : previewing ? (
+            <p className="mt-2 text-sm text-stone-500" role="status">
+              Composing…
+            </p>
+          ) : preview === null ? (
+            <p className="mt-2 text-sm text-stone-500">Fix the problems on the left to see the preview.</p>
+          ) : preview.skipped ? (
+            <p className="notice mt-2">{preview.skipped}</p>
+          ) : (
+            <div data-testid="group-preview">
+              <p className="mt-2 text-sm text-stone-600">
+                {preview.chunks.length} passage{preview.chunks.length === 1 ? "" : "s"}, {preview.chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0)} tokens; text from{" "}
+                {preview.contributingSections.join(", ")}.
+              </p>
+              <ol className="mt-2 space-y-2">
+                {preview.chunks.map((chunk) => (
+                  <li key={chunk.ordinal} className="rounded border border-stone-200 bg-white p-2 text-sm" data-testid="preview-chunk">
+                    <div className="text-xs text-stone-500">
+                      #{chunk.ordinal + 1} · {chunk.tokenCount} tokens · offsets {chunk.startOffset}–{chunk.endOffset}
+                      {chunk.headingPath.length > 0 && ` · ${chunk.headingPath.join(" › ")}`}
+                      {chunk.page !== null && ` · p. ${chunk.page}${chunk.pageEnd !== null && chunk.pageEnd !== chunk.page ? `–${chunk.pageEnd}` : ""}`}
+                      {chunk.timeStart !== null && ` · ${formatTimecode(chunk.timeStart)}–${formatTimecode(chunk.timeEnd ?? chunk.timeStart)}`}
+                    </div>
+                    <p className="mt-1 whitespace-pre-line">{chunk.text}</p>
+                  </li>
+                ))}
+              </ol>
+              <details className="mt-3 text-sm">
+                <summary className="cursor-pointer text-stone-700">Composed document</summary>
+                <pre className="mt-2 max-h-96 overflow-auto whitespace-pre-wrap rounded bg-stone-100 p-2 text-xs">{preview.document}</pre>
+              </details>
+            </div>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+/**
+ * The admin area: index health and a section reindex whose progress reaches 100% and agrees
+ * with the counts; the embed-group editor's live preview and validation messages; nobody but
+ * an admin finds any of it.
+ */
+test("an admin reindexes a section with a progress bar that survives a reload, and the counts agree", async ({ page }) => {
+  test.setTimeout(300_000);
+  await signIn(page, "admin", "/admin");
+  await expect(page.getByRole("heading", { name: "Administration" })).toBeVisible();
+  await expect(page.getByTestId("active-space")).toContainText("universal-sentence-encoder-lite");
+  await expect(page.getByTestId("index-health").getByRole("link", { name: "Places" })).toBeVisible();
+  await page.getByTestId("index-health").getByRole("link", { name: "Places" }).click();
+  await expect(page.getByRole("heading", { name: "Places", level: 1 })).toBeVisible();
+
+  await page.getByRole("button", { name: "Reindex this section" }).click();
+  await expect(page.getByText(/Queued \d+ records\.|already running/)).toBeVisible();
+  await expect(page.getByTestId("reindex-progress").first()).toBeVisible();
+  // The bar is read from the server: after a reload it is still there, or already finished.
+  await page.reload();
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId("reindex-progress")).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 240_000, intervals: [2_000] });
+  const health = page.getByTestId("section-health");
+  const value = async (label: string) => (await health.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").textContent())?.trim();
+  expect(await value("Pending")).toBe("0");
+  expect(await value("Failed")).toBe("0");
+  expect(await value("Indexed")).toBe(await value("Records"));
+});
+
+test("the embed-group editor previews passages live and names what is wrong", async ({ page }) => {
+  await signIn(page, "admin", "/admin/sections/people");
+  await page.getByRole("button", { name: /^Profession/ }).click();
+  const preview = page.getByTestId("group-preview");
+  await expect(preview.getByTestId("preview-chunk").first()).toBeVisible();
+  await expect(preview).toContainText("tokens");
+
+  await page.getByLabel("Min tokens").fill("100");
+  await expect(page.getByText("min tokens must be less than max tokens").first()).toBeVisible();
+  await expect(page.getByText("Fix the problems on the left to see the preview.")).toBeVisible();
+  await page.getByLabel("Min tokens").fill("1");
+  await expect(preview.getByTestId("preview-chunk").first()).toBeVisible();
+
+  await page.getByLabel("Field to add").fill("nowhere");
+  await page.getByRole("button", { name: "Add field" }).click();
+  await expect(page.getByText(/has no field "nowhere"/).first()).toBeVisible();
+  await page.getByRole("button", { name: /Remove nowhere/ }).click();
+  await page.getByLabel("Field to add").fill("biography");
+  await page.getByRole("button", { name: "Add field" }).click();
+  await expect(page.getByTestId("group-fields")).toContainText("biography");
+  await expect(preview).toContainText("Biography");
+  await page.getByRole("button", { name: "Move Biography up" }).click();
+  await expect(page.getByTestId("group-fields").locator("li").first()).toContainText("biography");
+  await page.getByRole("button", { name: "Save group" }).click();
+  await expect(page.getByText(/Saved; \d+ records queued for indexing\./)).toBeVisible();
+});
+
+test("curators and researchers find no admin page, action or progress route", async ({ browser }) => {
+  for (const who of ["curator", "researcher"] as const) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, who, "/records");
+    await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
+    for (const path of ["/admin", "/admin/sections/places", "/admin/sections/coins/objects"]) {
+      const response = await page.goto(path);
+      expect(response?.status(), `${who} ${path}`).toBe(404);
+    }
+    const api = await page.request.get("/api/admin/reindex-jobs/00000000-0000-4000-8000-000000000000");
+    expect(api.status()).toBe(404);
+    await context.close();
+  }
+});
