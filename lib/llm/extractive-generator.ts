@@ -113,7 +113,8 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
   return {
     name: "extractive",
     model: `extractive/${options.embedder.model}`,
-    external: false,
+    // Sentences go through the embedder: an external one makes this answerer external too.
+    external: options.embedder.external === true,
     async *generate(request: GenerationRequest) {
       const chosen = selectSentences(await scoreSentences(options, request), options);
       for (const [index, sentence] of chosen.entries()) {

@@ -10,11 +10,14 @@ export interface FakeEmbeddingServer {
   url: string;
   requests: number;
   texts: number;
+  /** Every text received, in order (to prove what left the host). */
+  received: string[];
   close(): Promise<void>;
 }
 
 export async function startFakeEmbeddingServer(options: { dimension: number; delayMs?: number; failWhen?: (text: string) => boolean }): Promise<FakeEmbeddingServer> {
   const state = { requests: 0, texts: 0 };
+  const received: string[] = [];
   const server: Server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
@@ -22,6 +25,7 @@ export async function startFakeEmbeddingServer(options: { dimension: number; del
       state.requests++;
       const input = (JSON.parse(body) as { input: string[] }).input;
       state.texts += input.length;
+      received.push(...input);
       setTimeout(() => {
         if (input.some((text) => options.failWhen?.(text))) {
           response.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "model crashed" }));
@@ -42,6 +46,7 @@ export async function startFakeEmbeddingServer(options: { dimension: number; del
     get texts() {
       return state.texts;
     },
+    received,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

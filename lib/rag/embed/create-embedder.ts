@@ -28,6 +28,7 @@ const openAiCompatibleConfigSchema = z.object({
   maxInputTokens: z.int().min(16).max(131_072).optional(),
   requestDimensions: z.boolean().optional(),
   language: z.enum(["en", "multilingual"]).optional(),
+  external: z.boolean().optional(),
 });
 
 const hashConfigSchema = z.object({
@@ -75,6 +76,7 @@ const variableByField = {
   maxInputTokens: "MNEMO_EMBEDDING_MAX_INPUT_TOKENS",
   requestDimensions: "MNEMO_EMBEDDING_REQUEST_DIMENSIONS",
   language: "MNEMO_EMBEDDING_LANGUAGE",
+  external: "MNEMO_EMBEDDING_EXTERNAL",
 } as const;
 
 type Environment = Record<string, string | undefined>;
@@ -123,6 +125,7 @@ export function embedderConfigFromEnv(env: Environment): EmbedderConfig {
         maxInputTokens: number("maxInputTokens"),
         requestDimensions: flag("requestDimensions"),
         language: present(env.MNEMO_EMBEDDING_LANGUAGE),
+        external: flag("external"),
       };
       break;
     case "hash":

@@ -14,6 +14,11 @@ export interface Embedder {
   readonly maxInputTokens: number;
   /** Language the model understands; "en" for USE lite, "multilingual" otherwise. */
   readonly language: "en" | "multilingual";
+  /**
+   * True when texts leave this host (a remote HTTP endpoint): passages of a section that is not
+   * `allow_external` are then never sent to it, and stay keyword-searchable only. Absent: false.
+   */
+  readonly external?: boolean;
   /** Unit-normalised vectors in the order of `texts`; throws EmbeddingError on failure. */
   embed(texts: string[], kind: EmbedKind): Promise<Float32Array[]>;
 }

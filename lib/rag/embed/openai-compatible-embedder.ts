@@ -33,6 +33,11 @@ export interface OpenAiCompatibleEmbedderOptions {
   requestDimensions?: boolean;
   /** "en" routes Spanish and Catalan through the translation bridge (default "multilingual"). */
   language?: "en" | "multilingual";
+  /**
+   * Whether texts leave this host. Default: true unless the endpoint is on loopback (a local
+   * Ollama or vLLM); MNEMO_EMBEDDING_EXTERNAL overrides (e.g. a server inside the institution).
+   */
+  external?: boolean;
 }
 
 const responseSchema = z.object({
@@ -122,6 +127,7 @@ export function createOpenAiCompatibleEmbedder(options: OpenAiCompatibleEmbedder
 
   return {
     provider: "openai-compatible",
+    external: options.external ?? !isLoopback(options.baseUrl),
     model: options.model,
     dimension: options.dimension,
     maxInputTokens,
@@ -156,4 +162,14 @@ function networkReason(error: unknown): string {
   // fetch wraps the socket error ("ECONNREFUSED …") in a generic "fetch failed".
   const cause = error instanceof Error ? error.cause : undefined;
   return cause ? `${errorMessage(error)} (${errorMessage(cause)})` : errorMessage(error);
+}
+
+/** Is the URL's host this machine (127.0.0.0/8, ::1, localhost)? */
+export function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
 }

@@ -31,6 +31,8 @@ export interface IndexRecordResult {
   embedded: number;
   reused: number;
   cached: number;
+  /** Passages an external embedder may not see (egress policy): stored without a vector. */
+  withheld?: number;
 }
 
 interface PlannedChunk {
@@ -109,6 +111,22 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
     }
   }
 
+  // An external embedder never receives text of a section that may not leave the host: such
+  // passages get their language and translation here (both local) but no vector, and keyword
+  // search still finds them.
+  const withheld = new Set<PlannedChunk>();
+  if (embedder.external && fresh.length) {
+    const policies = new Map(
+      (await sql.query<{ id: string; egress_policy: string }>(`SELECT id, egress_policy FROM sections`)).map((row) => [row.id, row.egress_policy]),
+    );
+    for (const item of fresh) {
+      if (item.contributingSectionIds.every((id) => policies.get(id) === "allow_external")) continue;
+      withheld.add(item);
+      const result = results.get(item.recordId);
+      if (result) result.withheld = (result.withheld ?? 0) + 1;
+    }
+  }
+
   // 2. Language and bridge for new text, then the embedding cache, then the model.
   if (fresh.length) {
     const prepared = await prepareForEmbedding(
@@ -121,14 +139,15 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
       item.translatedText = bridge?.translatedText ?? null;
       item.embeddedText = `${item.prefix}\n${bridge?.embeddedText ?? item.chunk.text}`;
     });
-    const hashes = fresh.map((item) => embeddingTextHash(item.embeddedText ?? ""));
+    const toEmbed = fresh.filter((item) => !withheld.has(item));
+    const hashes = toEmbed.map((item) => embeddingTextHash(item.embeddedText ?? ""));
     const hits = await sql.query<{ text_hash: string; vector: string }>(
       `SELECT text_hash, embedding::text AS vector FROM embedding_cache WHERE index_space_id = $1 AND text_hash = ANY($2::text[])`,
       [space.id, [...new Set(hashes)]],
     );
     const fromCache = new Map(hits.map((row) => [row.text_hash, row.vector]));
     const missing = new Map<string, { text: string; recordId: string }>();
-    fresh.forEach((item, index) => {
+    toEmbed.forEach((item, index) => {
       const key = hashes[index] ?? "";
       const vector = fromCache.get(key);
       const result = results.get(item.recordId);
@@ -155,7 +174,7 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
         [space.id, keys, literals],
       );
       const byKey = new Map(keys.map((key, index) => [key, literals[index]]));
-      fresh.forEach((item, index) => {
+      toEmbed.forEach((item, index) => {
         item.vector ??= byKey.get(hashes[index] ?? "");
       });
     }

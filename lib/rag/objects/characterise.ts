@@ -75,7 +75,9 @@ export async function characteriseObject(
     if (roles.length === 0) continue;
     const legs = [...views];
     const contextWeight = subject.context.proposalContextWeight ?? defaultProposalContextWeight;
-    if (mode === "hybrid" && runtime.textSpace && contextWeight > 0) {
+    // The object's catalogue text is embedded now: never by a remote embedder unless allowed.
+    const mayEmbed = !runtime.embedder.external || subject.egressPolicy === "allow_external";
+    if (mode === "hybrid" && runtime.textSpace && contextWeight > 0 && mayEmbed) {
       const text = contextText(subject.context, subject.fields, subject.values, [...group.omit, ...(input.omitFromContext ?? [])]);
       if (text) {
         const [vector] = await runtime.embedder.embed([text], "query");

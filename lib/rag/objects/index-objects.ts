@@ -141,7 +141,8 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
         }
       }
       const text = contextText(objectContext, record.fields, record.values);
-      if (text) {
+      // The catalogue text goes through the text embedder: not to a remote one unless allowed.
+      if (text && (!context.embedder.external || record.egress_policy === "allow_external")) {
         wanted.push({
           mediaId: null,
           fieldKey: "",

@@ -28,6 +28,7 @@ export interface ObjectSubject {
   values: Record<string, unknown>;
   context: ObjectContext;
   compareSectionIds: string[];
+  egressPolicy: "local_only" | "allow_external";
 }
 
 export interface QueryLeg {
@@ -77,8 +78,9 @@ export async function loadObjectSubject(sql: SqlExecutor, principal: Principal, 
     name: string;
     fields: FieldDefinition[];
     object_context: unknown;
+    egress_policy: "local_only" | "allow_external";
   }>(
-    `SELECT r.id, r.project_id, r.title, r."values", r.section_id, s.slug, s.name, s.fields, s.object_context
+    `SELECT r.id, r.project_id, r.title, r."values", r.section_id, s.slug, s.name, s.fields, s.object_context, s.egress_policy
        FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = $1`,
     [recordId],
   );
@@ -97,6 +99,7 @@ export async function loadObjectSubject(sql: SqlExecutor, principal: Principal, 
     values: row.values,
     context,
     compareSectionIds: compared.map((section) => section.id),
+    egressPolicy: row.egress_policy,
   };
 }
 

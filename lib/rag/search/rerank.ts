@@ -54,7 +54,8 @@ export function createLocalReranker(embedder: Embedder, options: { maxSentences?
   const maxSentences = options.maxSentences ?? 12;
   return {
     name: "local",
-    external: false,
+    // Sentences go through the index's embedder: if that is a remote service, so is this.
+    external: embedder.external === true,
     async score(query, candidates) {
       if (candidates.length === 0) return [];
       const sentencesOf = candidates.map((candidate) => {
