@@ -64,7 +64,7 @@ test("curators and researchers find no admin page, action or progress route", as
     const page = await context.newPage();
     await signIn(page, who, "/records");
     await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
-    for (const path of ["/admin", "/admin/sections/places", "/admin/sections/coins/objects"]) {
+    for (const path of ["/admin", "/admin/sections/places", "/admin/sections/coins/objects", "/admin/people", "/admin/audit"]) {
       const response = await page.goto(path);
       expect(response?.status(), `${who} ${path}`).toBe(404);
     }
@@ -72,4 +72,39 @@ test("curators and researchers find no admin page, action or progress route", as
     expect(api.status()).toBe(404);
     await context.close();
   }
+});
+
+test("an admin creates a user and gives them a project; deactivating them ends their session at once", async ({ page, browser }) => {
+  await signIn(page, "admin", "/admin/people");
+  const email = `e2e.${Date.now()}@mnemo.demo`;
+  const form = page.getByRole("form", { name: "New user" });
+  await form.getByLabel("Initial password (12+ characters)").fill("short");
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByLabel("Name", { exact: true }).fill("Elena Archivist");
+  await form.getByRole("button", { name: "Create user" }).click();
+  await expect(form.getByText("Passwords must be at least 12 characters.").first()).toBeVisible();
+  await form.getByLabel("Initial password (12+ characters)").fill("a long enough password");
+  await form.getByRole("button", { name: "Create user" }).click();
+  await expect(page.getByText(`Created ${email}.`)).toBeVisible();
+
+  const harbour = page.getByTestId("members-harbour");
+  await harbour.getByLabel("Add a member by email").fill(email);
+  await harbour.getByRole("button", { name: "Add" }).click();
+  await expect(harbour).toContainText(email);
+
+  const context = await browser.newContext();
+  const person = await context.newPage();
+  await person.goto("/sign-in?callbackUrl=%2Frecords");
+  await person.getByLabel("Email").fill(email);
+  await person.getByLabel("Password").fill("a long enough password");
+  await person.getByRole("button", { name: "Sign in" }).click();
+  await person.waitForURL(/\/records/);
+  await expect(person.getByRole("heading", { name: "Records", level: 1 })).toBeVisible();
+
+  const row = page.getByTestId("user-row").filter({ hasText: email });
+  await row.getByRole("button", { name: "Deactivate" }).click();
+  await expect(row).toContainText("their sessions have ended");
+  await person.goto("/records");
+  await expect(person).toHaveURL(/\/sign-in/);
+  await context.close();
 });

@@ -4,7 +4,9 @@ import { z } from "zod";
 import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "@/lib/admin/embed-group-admin";
+import { createProjectAsAdmin, createUserAsAdmin, resetPassword, setMembership, setSectionEgress, setUserActive, setUserRole } from "@/lib/admin/people";
 import { retryFailed, startReindex } from "@/lib/admin/reindex-jobs";
+import { enqueueReindex } from "@/lib/rag/index/index-queue";
 import { saveObjectContext } from "@/lib/rag/objects/save-object-context";
 
 const save = authorizedAction(z.object({ sectionSlug: z.string().min(1).max(64), context: z.unknown() }), async (input, { principal }) => {
@@ -66,4 +68,68 @@ const retry = authorizedAction(z.object({ sectionSlug: slugSchema.optional() }),
 /** Puts parked records back in line (admins only). */
 export async function retryFailedAction(input: { sectionSlug?: string }) {
   return retry(input);
+}
+
+const people = {
+  createUser: authorizedAction(z.object({ email: z.string().max(200), name: z.string().max(200), role: z.string().max(20), password: z.string().max(200) }), async (input, { principal }) => {
+    const { prisma } = await getDatabase();
+    return createUserAsAdmin(prisma, principal, input);
+  }),
+  setRole: authorizedAction(z.object({ userId: z.string().max(64), role: z.string().max(20) }), async (input, { principal }) => {
+    const { prisma } = await getDatabase();
+    await setUserRole(prisma, principal, input);
+    return { ok: true };
+  }),
+  resetPassword: authorizedAction(z.object({ userId: z.string().max(64), password: z.string().max(200) }), async (input, { principal }) => {
+    const { prisma } = await getDatabase();
+    await resetPassword(prisma, principal, input);
+    return { ok: true };
+  }),
+  setActive: authorizedAction(z.object({ userId: z.string().max(64), active: z.boolean() }), async (input, { principal }) => {
+    const { prisma } = await getDatabase();
+    await setUserActive(prisma, principal, input);
+    return { ok: true };
+  }),
+  createProject: authorizedAction(z.object({ slug: z.string().max(64), name: z.string().max(200), description: z.string().max(2000), restricted: z.boolean() }), async (input, { principal }) => {
+    const { prisma } = await getDatabase();
+    return createProjectAsAdmin(prisma, principal, input);
+  }),
+  setMembership: authorizedAction(
+    z.object({ projectId: z.string().max(64), email: z.string().max(200).optional(), userId: z.string().max(64).optional(), role: z.enum(["reader", "editor"]).nullable() }),
+    async (input, { principal }) => {
+      const { prisma } = await getDatabase();
+      await setMembership(prisma, principal, input);
+      return { ok: true };
+    },
+  ),
+  setEgress: authorizedAction(z.object({ sectionSlug: slugSchema, policy: z.string().max(20) }), async (input, { principal }) => {
+    const { prisma, sql } = await getDatabase();
+    await setSectionEgress(prisma, principal, input);
+    // Image and text vectors of external models follow the new policy at the next indexing.
+    const section = await prisma.section.findUnique({ where: { slug: input.sectionSlug }, select: { id: true } });
+    if (section) await enqueueReindex(sql, { sectionId: section.id }, "egress.changed");
+    return { ok: true };
+  }),
+};
+
+export async function createUserAction(input: { email: string; name: string; role: string; password: string }) {
+  return people.createUser(input);
+}
+export async function setUserRoleAction(input: { userId: string; role: string }) {
+  return people.setRole(input);
+}
+export async function resetPasswordAction(input: { userId: string; password: string }) {
+  return people.resetPassword(input);
+}
+export async function setUserActiveAction(input: { userId: string; active: boolean }) {
+  return people.setActive(input);
+}
+export async function createProjectAction(input: { slug: string; name: string; description: string; restricted: boolean }) {
+  return people.createProject(input);
+}
+export async function setMembershipAction(input: { projectId: string; email?: string; userId?: string; role: "reader" | "editor" | null }) {
+  return people.setMembership(input);
+}
+export async function setSectionEgressAction(input: { sectionSlug: string; policy: string }) {
+  return people.setEgress(input);
 }

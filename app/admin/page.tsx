@@ -28,6 +28,14 @@ export default async function AdminPage() {
   return (
     <div>
       <h1 className="text-3xl font-semibold">Administration</h1>
+      <nav aria-label="Administration" className="mt-2 flex flex-wrap gap-4 text-sm">
+        <Link href="/admin/people" className="link">
+          People and projects
+        </Link>
+        <Link href="/admin/audit" className="link">
+          Audit log
+        </Link>
+      </nav>
       <section aria-labelledby="index-heading" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         <h2 id="index-heading" className="text-xl font-semibold">
           Index

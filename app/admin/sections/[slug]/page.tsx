@@ -11,6 +11,8 @@ import { listEmbedGroups, sectionShapes } from "@/lib/rag/config/embed-groups";
 import { readObjectContext } from "@/lib/rag/objects/object-context";
 import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "../../index-actions-client";
+import { egressStatements } from "@/lib/admin/people";
+import { EgressClient } from "./egress-client";
 import { EmbedGroupEditorClient } from "./embed-group-editor-client";
 
 export const metadata: Metadata = { title: "Section" };
@@ -32,7 +34,7 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
     listReindexJobs(sql, principal, 10),
     listEmbedGroups(prisma, section.id),
     prisma.record.findMany({ where: { sectionId: section.id }, orderBy: [{ title: "asc" }], take: 200, select: { id: true, title: true } }),
-    prisma.section.findUnique({ where: { id: section.id }, select: { objectContext: true } }),
+    prisma.section.findUnique({ where: { id: section.id }, select: { objectContext: true, egressPolicy: true } }),
   ]);
   const stats = health.sections.find((candidate) => candidate.sectionId === section.id);
   const running = jobs.filter((job) => job.finishedAt === null && (job.sectionId === section.id || job.sectionId === null));
@@ -110,6 +112,13 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
           paths={paths}
           records={records}
         />
+      </section>
+
+      <section aria-labelledby="egress-heading" className="mt-8">
+        <h2 id="egress-heading" className="text-xl font-semibold">
+          Egress policy
+        </h2>
+        <EgressClient sectionSlug={section.slug} current={row?.egressPolicy ?? "local_only"} statements={egressStatements} />
       </section>
 
       <section aria-labelledby="objects-heading" className="mt-8">

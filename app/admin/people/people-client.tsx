@@ -1,0 +1,244 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { AdminProject, AdminUser } from "@/lib/admin/people";
+import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "../actions";
+
+type Result = { status: "ok" } | { status: "error"; message: string; fieldErrors?: Record<string, string[]> };
+
+/** Runs one admin action, announces what happened, and refreshes the page's data. */
+function useAdminAction() {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; fieldErrors?: Record<string, string[]> } | null>(null);
+  const run = (action: () => Promise<Result | { status: "ok"; data: unknown }>, done: string, onDone?: () => void) =>
+    startTransition(async () => {
+      setMessage(null);
+      const result = await action();
+      if (result.status === "ok") {
+        setMessage({ kind: "ok", text: done });
+        onDone?.();
+        router.refresh();
+      } else setMessage({ kind: "error", text: result.message, fieldErrors: result.fieldErrors });
+    });
+  const feedback = (
+    <>
+      <p aria-live="polite" className="mt-1 text-sm text-emerald-800">
+        {message?.kind === "ok" ? message.text : ""}
+      </p>
+      {message?.kind === "error" && (
+        <div role="alert" className="notice-error mt-1">
+          {message.text}
+        </div>
+      )}
+    </>
+  );
+  return { pending, run, feedback, fieldErrors: message?.kind === "error" ? (message.fieldErrors ?? {}) : {} };
+}
+
+export function CreateUserClient() {
+  const { pending, run, feedback, fieldErrors } = useAdminAction();
+  const [form, setForm] = useState({ email: "", name: "", role: "researcher", password: "" });
+  const field = (key: keyof typeof form, label: string, type = "text") => (
+    <div>
+      <label htmlFor={`new-user-${key}`} className="field-label">
+        {label}
+      </label>
+      <input id={`new-user-${key}`} type={type} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} autoComplete={type === "password" ? "new-password" : "off"} />
+      {(fieldErrors[key] ?? []).map((error) => (
+        <span key={error} className="field-error block">
+          {error}
+        </span>
+      ))}
+    </div>
+  );
+  return (
+    <form
+      aria-label="New user"
+      className="grid grid-cols-1 gap-3 sm:grid-cols-5 sm:items-end"
+      onSubmit={(event) => {
+        event.preventDefault();
+        run(() => createUserAction(form), `Created ${form.email.trim().toLowerCase()}.`, () => setForm({ email: "", name: "", role: "researcher", password: "" }));
+      }}
+    >
+      {field("email", "Email", "email")}
+      {field("name", "Name")}
+      <div>
+        <label htmlFor="new-user-role" className="field-label">
+          Role
+        </label>
+        <select id="new-user-role" className="field-input" value={form.role} onChange={(event) => setForm({ ...form, role: event.target.value })}>
+          <option value="researcher">Researcher</option>
+          <option value="curator">Curator</option>
+          <option value="admin">Administrator</option>
+        </select>
+      </div>
+      {field("password", "Initial password (12+ characters)", "password")}
+      <button type="submit" className="btn btn-primary" disabled={pending}>
+        Create user
+      </button>
+      <div className="sm:col-span-5">{feedback}</div>
+    </form>
+  );
+}
+
+export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }) {
+  const { pending, run, feedback } = useAdminAction();
+  const [password, setPassword] = useState("");
+  const [resetting, setResetting] = useState(false);
+  return (
+    <tr className="border-b border-stone-100 align-top" data-testid="user-row">
+      <th scope="row" className="py-2 pr-3 text-left font-medium">
+        {user.name}
+        <div className="text-xs font-normal text-stone-500">{user.email}</div>
+        {!user.active && <span className="mt-1 inline-block rounded bg-stone-200 px-1.5 text-xs text-stone-700">deactivated</span>}
+      </th>
+      <td className="py-2 pr-3">
+        <label className="sr-only" htmlFor={`role-${user.id}`}>
+          Role of {user.email}
+        </label>
+        <select id={`role-${user.id}`} className="field-input mt-0" value={user.role} disabled={pending || self} onChange={(event) => run(() => setUserRoleAction({ userId: user.id, role: event.target.value }), `${user.email} is now ${event.target.value}.`)}>
+          <option value="researcher">Researcher</option>
+          <option value="curator">Curator</option>
+          <option value="admin">Administrator</option>
+        </select>
+      </td>
+      <td className="py-2 pr-3 text-xs text-stone-600">{user.memberships.map((membership) => `${membership.projectName} (${membership.role})`).join(", ") || "no projects"}</td>
+      <td className="py-2">
+        <div className="flex flex-wrap gap-2">
+          {!self && (
+            <button type="button" className="btn" disabled={pending} onClick={() => run(() => setUserActiveAction({ userId: user.id, active: !user.active }), user.active ? `${user.email} is deactivated; their sessions have ended.` : `${user.email} may sign in again.`)}>
+              {user.active ? "Deactivate" : "Reactivate"}
+            </button>
+          )}
+          <button type="button" className="btn" aria-expanded={resetting} onClick={() => setResetting((open) => !open)}>
+            Reset password…
+          </button>
+        </div>
+        {resetting && (
+          <form
+            className="mt-2 flex gap-2"
+            onSubmit={(event) => {
+              event.preventDefault();
+              run(() => resetPasswordAction({ userId: user.id, password }), `New password set for ${user.email}; their sessions have ended.`, () => {
+                setPassword("");
+                setResetting(false);
+              });
+            }}
+          >
+            <label className="sr-only" htmlFor={`password-${user.id}`}>
+              New password for {user.email}
+            </label>
+            <input id={`password-${user.id}`} type="password" autoComplete="new-password" className="field-input mt-0" placeholder="New password (12+ characters)" value={password} onChange={(event) => setPassword(event.target.value)} />
+            <button type="submit" className="btn btn-primary" disabled={pending}>
+              Set
+            </button>
+          </form>
+        )}
+        {feedback}
+      </td>
+    </tr>
+  );
+}
+
+export function CreateProjectClient() {
+  const { pending, run, feedback, fieldErrors } = useAdminAction();
+  const [form, setForm] = useState({ slug: "", name: "", description: "", restricted: false });
+  return (
+    <form
+      aria-label="New project"
+      className="grid grid-cols-1 gap-3 sm:grid-cols-4 sm:items-end"
+      onSubmit={(event) => {
+        event.preventDefault();
+        run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }));
+      }}
+    >
+      {(["slug", "name", "description"] as const).map((key) => (
+        <div key={key}>
+          <label htmlFor={`new-project-${key}`} className="field-label">
+            {key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"}
+          </label>
+          <input id={`new-project-${key}`} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
+          {(fieldErrors[key] ?? []).map((error) => (
+            <span key={error} className="field-error block">
+              {error}
+            </span>
+          ))}
+        </div>
+      ))}
+      <div className="flex items-center gap-3">
+        <label className="flex items-center gap-1 text-sm">
+          <input type="checkbox" checked={form.restricted} onChange={(event) => setForm({ ...form, restricted: event.target.checked })} />
+          Restricted
+        </label>
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          Create project
+        </button>
+      </div>
+      <div className="sm:col-span-4">{feedback}</div>
+    </form>
+  );
+}
+
+export function ProjectMembersClient({ project }: { project: AdminProject }) {
+  const { pending, run, feedback, fieldErrors } = useAdminAction();
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<"reader" | "editor">("reader");
+  return (
+    <div data-testid={`members-${project.slug}`}>
+      <ul className="space-y-1 text-sm">
+        {project.members.length === 0 && <li className="text-stone-500">No members yet.</li>}
+        {project.members.map((member) => (
+          <li key={member.userId} className="flex flex-wrap items-center gap-2">
+            <span className="min-w-48">
+              {member.name} <span className="text-xs text-stone-500">{member.email}</span>
+              {!member.active && <span className="ml-1 text-xs text-stone-500">(deactivated)</span>}
+            </span>
+            <label className="sr-only" htmlFor={`member-${project.id}-${member.userId}`}>
+              Role of {member.email} in {project.name}
+            </label>
+            <select
+              id={`member-${project.id}-${member.userId}`}
+              className="field-input mt-0 w-auto"
+              value={member.role}
+              disabled={pending}
+              onChange={(event) => run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: event.target.value as "reader" | "editor" }), `${member.email} is now ${event.target.value} of ${project.name}.`)}
+            >
+              <option value="reader">reader</option>
+              <option value="editor">editor</option>
+            </select>
+            <button type="button" className="btn px-2 py-0.5" disabled={pending} onClick={() => run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: null }), `${member.email} removed from ${project.name}.`)}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="mt-2 flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          run(() => setMembershipAction({ projectId: project.id, email, role }), `${email} added to ${project.name} as ${role}.`, () => setEmail(""));
+        }}
+      >
+        <div>
+          <label htmlFor={`add-member-${project.id}`} className="field-label">
+            Add a member by email
+          </label>
+          <input id={`add-member-${project.id}`} type="email" className="field-input" value={email} onChange={(event) => setEmail(event.target.value)} aria-invalid={fieldErrors.email ? true : undefined} />
+        </div>
+        <label className="sr-only" htmlFor={`add-role-${project.id}`}>
+          Role
+        </label>
+        <select id={`add-role-${project.id}`} className="field-input w-auto" value={role} onChange={(event) => setRole(event.target.value as "reader" | "editor")}>
+          <option value="reader">reader</option>
+          <option value="editor">editor</option>
+        </select>
+        <button type="submit" className="btn" disabled={pending || !email.trim()}>
+          Add
+        </button>
+      </form>
+      {feedback}
+    </div>
+  );
+}

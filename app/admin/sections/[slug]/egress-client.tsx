@@ -1,0 +1,54 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { setSectionEgressAction } from "../../actions";
+
+/** The section's egress policy, with what each choice means said before saving. */
+export function EgressClient({ sectionSlug, current, statements }: { sectionSlug: string; current: "local_only" | "allow_external"; statements: Record<"local_only" | "allow_external", string> }) {
+  const router = useRouter();
+  const [policy, setPolicy] = useState(current);
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  return (
+    <form
+      className="mt-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        startTransition(async () => {
+          const result = await setSectionEgressAction({ sectionSlug, policy });
+          if (result.status === "ok") {
+            setMessage({ kind: "ok", text: "Saved; the section is re-queued so external vectors follow the new policy." });
+            router.refresh();
+          } else setMessage({ kind: "error", text: result.message });
+        });
+      }}
+    >
+      <fieldset className="space-y-2">
+        <legend className="sr-only">Egress policy</legend>
+        {(["local_only", "allow_external"] as const).map((value) => (
+          <label key={value} className="flex items-start gap-2 text-sm">
+            <input type="radio" name="egress" value={value} checked={policy === value} onChange={() => setPolicy(value)} className="mt-1" />
+            <span>
+              <span className="font-medium">{value === "local_only" ? "Local only" : "Allow external providers"}</span>
+              <span className="block text-stone-600">{statements[value]}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="mt-2 flex items-center gap-3">
+        <button type="submit" className="btn" disabled={pending || policy === current}>
+          Save policy
+        </button>
+        <span aria-live="polite" className="text-sm text-emerald-800">
+          {message?.kind === "ok" ? message.text : ""}
+        </span>
+      </div>
+      {message?.kind === "error" && (
+        <div role="alert" className="notice-error mt-2">
+          {message.text}
+        </div>
+      )}
+    </form>
+  );
+}
