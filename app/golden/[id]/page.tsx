@@ -1,0 +1,122 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { canCreateRecords, isAdmin } from "@/lib/acl";
+import { getGoldenSet } from "@/lib/admin/golden-sets";
+import { requirePrincipal } from "@/lib/auth/get-principal";
+import { getDatabase } from "@/lib/db";
+import { isAppError } from "@/lib/errors";
+import { formatDateTime } from "@/components/format";
+import { GoldenSetEditorClient } from "./golden-set-editor-client";
+
+export const metadata: Metadata = { title: "Golden set" };
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+/** One golden set: its questions (editable), a run button, the last run's figures and misses. */
+export default async function GoldenSetPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const principal = await requirePrincipal(`/golden/${encodeURIComponent(id)}`);
+  if (!isAdmin(principal) && !canCreateRecords(principal)) notFound();
+  const { prisma } = await getDatabase();
+  const set = await getGoldenSet(prisma, principal, id).catch((error: unknown) => {
+    if (isAppError(error) && error.code === "not_found") notFound();
+    throw error;
+  });
+  const last = set.runs[0];
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
+        <Link href="/golden" className="link">
+          Golden sets
+        </Link>
+      </nav>
+      <h1 className="mt-2 text-3xl font-semibold">{set.name}</h1>
+      <p className="text-sm text-stone-600">{set.section?.name ?? "Every section"}</p>
+
+      <GoldenSetEditorClient
+        id={set.id}
+        name={set.name}
+        sectionSlug={set.section?.slug}
+        questions={set.questions.map((question) => ({ question: question.question, expected: question.expected, hiddenExpected: question.hiddenExpected }))}
+      />
+
+      <section aria-labelledby="runs-heading" className="mt-10">
+        <h2 id="runs-heading" className="text-xl font-semibold">
+          Last run
+        </h2>
+        {!last ? (
+          <p className="notice mt-2">Not run yet.</p>
+        ) : (
+          <div data-testid="golden-run">
+            <p className="mt-1 text-sm text-stone-600">
+              {formatDateTime(last.at)} · {last.mode} · {last.metrics.questions} questions
+              {last.metrics.unreadableExpected > 0 && ` · ${last.metrics.unreadableExpected} expected records you cannot read were left out`}
+            </p>
+            <dl className="mt-3 grid max-w-xl grid-cols-3 gap-3">
+              {[
+                ["Recall@10", percent(last.metrics.recallAtK)],
+                ["nDCG@10", last.metrics.ndcg10.toFixed(3)],
+                ["MRR", last.metrics.mrr10.toFixed(3)],
+              ].map(([label, value]) => (
+                <div key={label} className="rounded-lg border border-stone-200 bg-white p-3">
+                  <dt className="text-xs text-stone-500">{label}</dt>
+                  <dd className="text-2xl font-semibold tabular-nums">{value}</dd>
+                </div>
+              ))}
+            </dl>
+            <table className="mt-4 w-full text-left text-sm">
+              <thead className="border-b border-stone-200 text-xs text-stone-500">
+                <tr>
+                  <th scope="col" className="py-2 pr-3">Question</th>
+                  <th scope="col" className="py-2 pr-3 text-right">Recall</th>
+                  <th scope="col" className="py-2 pr-3">Found at rank</th>
+                  <th scope="col" className="py-2">Missed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {last.results.map((result, index) => (
+                  <tr key={`${result.question}-${index}`} className="border-b border-stone-100 align-top">
+                    <td className="py-2 pr-3">{result.question}</td>
+                    <td className="py-2 pr-3 text-right tabular-nums">{percent(result.recall)}</td>
+                    <td className="py-2 pr-3">
+                      {result.found.map((item) => (
+                        <div key={item.recordId}>
+                          #{item.rank}{" "}
+                          <Link href={`/records/${item.recordId}`} className="link">
+                            {item.title}
+                          </Link>
+                        </div>
+                      ))}
+                    </td>
+                    <td className="py-2 text-red-800" data-testid="golden-missed">
+                      {result.missed.map((item) => (
+                        <div key={item.recordId}>
+                          <Link href={`/records/${item.recordId}`} className="link">
+                            {item.title}
+                          </Link>
+                        </div>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {set.runs.length > 1 && (
+              <details className="mt-3 text-sm">
+                <summary className="cursor-pointer">Earlier runs</summary>
+                <ul className="mt-2 space-y-1 text-stone-600">
+                  {set.runs.slice(1).map((run) => (
+                    <li key={run.id}>
+                      {formatDateTime(run.at)} · {run.mode} · recall@10 {percent(run.metrics.recallAtK)} · nDCG@10 {run.metrics.ndcg10.toFixed(3)} · MRR {run.metrics.mrr10.toFixed(3)}
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { canCreateRecords, isAdmin } from "@/lib/acl";
+import { deleteGoldenSet, runGoldenSet, saveGoldenSet } from "@/lib/admin/golden-sets";
+import { getDatabase } from "@/lib/db";
+import { notFound as notFoundError } from "@/lib/errors";
+import { authorizedAction } from "@/lib/http/authorized";
+import { searchArchive } from "@/lib/rag/search/search-archive";
+import { getSearchContext } from "@/lib/rag/search/search-context";
+
+const create = authorizedAction(z.object({ name: z.string().max(200), sectionSlug: z.string().max(64).optional() }), async (input, { principal }) => {
+  const { prisma } = await getDatabase();
+  const saved = await saveGoldenSet(prisma, principal, { set: { name: input.name, sectionSlug: input.sectionSlug || undefined, questions: [] } });
+  redirect(`/golden/${saved.id}`);
+});
+export async function createGoldenSetAction(input: { name: string; sectionSlug?: string }) {
+  return create(input);
+}
+
+const save = authorizedAction(z.object({ id: z.string().max(64), set: z.unknown() }), async (input, { principal }) => {
+  const { prisma } = await getDatabase();
+  return saveGoldenSet(prisma, principal, input);
+});
+export async function saveGoldenSetAction(input: { id: string; set: unknown }) {
+  return save(input);
+}
+
+const remove = authorizedAction(z.object({ id: z.string().max(64) }), async (input, { principal }) => {
+  const { prisma } = await getDatabase();
+  await deleteGoldenSet(prisma, principal, input.id);
+  redirect("/golden");
+});
+export async function deleteGoldenSetAction(input: { id: string }) {
+  return remove(input);
+}
+
+const run = authorizedAction(z.object({ id: z.string().max(64), mode: z.string().max(20) }), async (input, { principal }) => {
+  const { prisma } = await getDatabase();
+  const result = await runGoldenSet(prisma, await getSearchContext(), principal, input);
+  return { runId: result.runId };
+});
+export async function runGoldenSetAction(input: { id: string; mode: string }) {
+  return run(input);
+}
+
+const candidates = authorizedAction(z.object({ query: z.string().max(500), sectionSlug: z.string().max(64).optional() }), async (input, { principal }) => {
+  if (!isAdmin(principal) && !canCreateRecords(principal)) throw notFoundError();
+  const context = await getSearchContext();
+  const { prisma } = await getDatabase();
+  const section = input.sectionSlug ? await prisma.section.findUnique({ where: { slug: input.sectionSlug }, select: { id: true } }) : null;
+  const found = await searchArchive(context, principal, { query: input.query, mode: context.space ? "hybrid" : "keyword", limit: 10, collapse: "record", sectionIds: section ? [section.id] : undefined });
+  return found.hits.map((hit) => ({ recordId: hit.recordId, title: hit.recordTitle, section: hit.sectionName }));
+});
+/** Records that might answer a question (the keeper's own access), to tick as expected. */
+export async function findCandidatesAction(input: { query: string; sectionSlug?: string }) {
+  return candidates(input);
+}

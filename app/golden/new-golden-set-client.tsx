@@ -1,0 +1,54 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { createGoldenSetAction } from "./actions";
+
+/** Name a new set and its collection; the set's page opens to add questions. */
+export function NewGoldenSetClient({ sections }: { sections: { slug: string; name: string }[] }) {
+  const [name, setName] = useState("");
+  const [sectionSlug, setSectionSlug] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <form
+      aria-label="New golden set"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        startTransition(async () => {
+          setError(null);
+          const result = await createGoldenSetAction({ name, sectionSlug: sectionSlug || undefined });
+          if (result?.status === "error") setError(result.message);
+        });
+      }}
+    >
+      <div className="min-w-64 flex-1">
+        <label htmlFor="golden-name" className="field-label">
+          Name of a new set
+        </label>
+        <input id="golden-name" className="field-input" value={name} onChange={(event) => setName(event.target.value)} />
+      </div>
+      <div>
+        <label htmlFor="golden-section" className="field-label">
+          Collection
+        </label>
+        <select id="golden-section" className="field-input" value={sectionSlug} onChange={(event) => setSectionSlug(event.target.value)}>
+          <option value="">Every section</option>
+          {sections.map((section) => (
+            <option key={section.slug} value={section.slug}>
+              {section.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="btn btn-primary" disabled={pending}>
+        Create set
+      </button>
+      {error && (
+        <div role="alert" className="notice-error w-full">
+          {error}
+        </div>
+      )}
+    </form>
+  );
+}

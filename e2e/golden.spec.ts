@@ -1,0 +1,45 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+/**
+ * Golden sets: a curator writes a question, ticks the record that answers it among the
+ * candidates the search proposes, runs the set and reads recall@10, nDCG@10 and MRR; a
+ * researcher finds no golden sets at all.
+ */
+test("a curator builds a golden set from search candidates and runs it", async ({ page }) => {
+  test.setTimeout(420_000);
+  await signIn(page, "curator", "/golden");
+  const form = page.getByRole("form", { name: "New golden set" });
+  await form.getByLabel("Name of a new set").fill("Drowned valley questions");
+  await form.getByLabel("Collection").selectOption({ label: "Oral histories" });
+  await form.getByRole("button", { name: "Create set" }).click();
+  await expect(page.getByRole("heading", { name: "Drowned valley questions", level: 1 })).toBeVisible();
+
+  // The demo is indexed in the background after start: wait until the testimony is a candidate.
+  const question = page.getByRole("form", { name: "New question" });
+  await expect(async () => {
+    await question.getByLabel("New question").fill("the bells were carried on a lorry wrapped in straw");
+    await question.getByRole("button", { name: "Find candidates" }).click();
+    await expect(question.getByLabel(/Les campanes de Sant Romà/)).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 300_000, intervals: [5_000] });
+  await question.getByLabel(/Les campanes de Sant Romà/).check();
+  await question.getByRole("button", { name: "Add the question" }).click();
+  await expect(page.getByTestId("golden-questions")).toContainText("Les campanes de Sant Romà");
+
+  await page.getByLabel("Search mode").selectOption("hybrid");
+  await page.getByRole("button", { name: "Run the set" }).click();
+  const run = page.getByTestId("golden-run");
+  await expect(run).toContainText("Recall@10");
+  await expect(run).toContainText("100.0%");
+  await expect(run).toContainText("1 questions");
+
+  await page.goto("/golden");
+  await expect(page.getByTestId("golden-sets")).toContainText("Drowned valley questions");
+});
+
+test("a researcher finds no golden sets", async ({ page }) => {
+  await signIn(page, "researcher", "/records");
+  await expect(page.getByRole("link", { name: "Golden sets" })).toHaveCount(0);
+  const response = await page.goto("/golden");
+  expect(response?.status()).toBe(404);
+});
