@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
+import { setAskThresholds } from "@/lib/admin/ask-thresholds";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "@/lib/admin/embed-group-admin";
 import { createProjectAsAdmin, createUserAsAdmin, resetPassword, setMembership, setSectionEgress, setUserActive, setUserRole } from "@/lib/admin/people";
 import { retryFailed, startReindex } from "@/lib/admin/reindex-jobs";
@@ -132,4 +133,13 @@ export async function setMembershipAction(input: { projectId: string; email?: st
 }
 export async function setSectionEgressAction(input: { sectionSlug: string; policy: string }) {
   return people.setEgress(input);
+}
+
+const thresholds = authorizedAction(z.object({ minSimilarity: z.number(), strongSimilarity: z.number(), minTermCoverage: z.number() }), async (input, { principal }) => {
+  const { sql } = await getDatabase();
+  return setAskThresholds(sql, principal, input);
+});
+/** Sets the Q&A evidence thresholds (admins only); they override MNEMO_ASK_* at once. */
+export async function setAskThresholdsAction(input: { minSimilarity: number; strongSimilarity: number; minTermCoverage: number }) {
+  return thresholds(input);
 }

@@ -35,6 +35,12 @@ export default async function AdminPage() {
         <Link href="/admin/audit" className="link">
           Audit log
         </Link>
+        <Link href="/admin/thresholds" className="link">
+          Answer thresholds
+        </Link>
+        <Link href="/golden" className="link">
+          Golden sets
+        </Link>
       </nav>
       <section aria-labelledby="index-heading" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         <h2 id="index-heading" className="text-xl font-semibold">

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
+import { readAskThresholdOverrides, scoreDistribution, setAskThresholds } from "../../lib/admin/ask-thresholds";
 import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import type { Database } from "../../lib/db/database";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
@@ -115,5 +116,29 @@ describe("golden sets", () => {
     expect(asAdmin.metrics.unreadableExpected).toBe(0);
     await deleteGoldenSet(db.prisma, curator, saved.id);
     await expect(getGoldenSet(db.prisma, admin, saved.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("give admins the score distribution of relevant and irrelevant passages, and the thresholds they set apply", async () => {
+    const saved = await saveGoldenSet(db.prisma, admin, {
+      set: { name: "Thresholds", sectionSlug, questions: [{ question: "mending nets on the quay", expected: [ids.nets] }, { question: "salted cod", expected: [ids.salt] }] },
+    });
+    await expect(scoreDistribution(search, curator, { goldenSetId: saved.id })).rejects.toMatchObject({ code: "not_found" });
+    const distribution = await scoreDistribution(search, admin, { goldenSetId: saved.id });
+    expect(distribution.questions).toBe(2);
+    const relevant = distribution.relevant.reduce((sum, count) => sum + count, 0);
+    const irrelevant = distribution.irrelevant.reduce((sum, count) => sum + count, 0);
+    expect(relevant).toBeGreaterThanOrEqual(2);
+    expect(irrelevant).toBeGreaterThan(0);
+    expect(distribution.thresholds[0]).toMatchObject({ at: 0, relevantKept: 1 });
+
+    await expect(setAskThresholds(db.sql, curator, { minSimilarity: 0.2, strongSimilarity: 0.4, minTermCoverage: 0.3 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(setAskThresholds(db.sql, admin, { minSimilarity: 0.6, strongSimilarity: 0.4, minTermCoverage: 0.3 })).rejects.toMatchObject({
+      code: "bad_request",
+      fieldErrors: { strongSimilarity: ["The strong threshold must not be below the minimum."] },
+    });
+    expect(await readAskThresholdOverrides(db.sql)).toEqual({});
+    await setAskThresholds(db.sql, admin, { minSimilarity: 0.25, strongSimilarity: 0.45, minTermCoverage: 0.3 });
+    expect(await readAskThresholdOverrides(db.sql)).toEqual({ minSimilarity: 0.25, strongSimilarity: 0.45, minTermCoverage: 0.3 });
+    expect(await db.prisma.auditEvent.count({ where: { action: "settings.ask_thresholds" } })).toBe(1);
   });
 });

@@ -70,6 +70,9 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           className="mt-4 rounded-lg border border-stone-200 bg-white p-3"
           onSubmit={(event) => {
             event.preventDefault();
+            // The previous candidates answer another question: clear them while searching.
+            setCandidates(null);
+            setChosen([]);
             act(async () => {
               const result = await findCandidatesAction({ query: draft, sectionSlug: props.sectionSlug });
               if (result.status === "ok") {

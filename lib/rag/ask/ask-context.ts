@@ -2,6 +2,7 @@ import "server-only";
 import { getDatabase } from "../../db";
 import { askThresholdsFromEnv, generatorFromEnv } from "../../llm/create-generator";
 import type { Generator } from "../../llm/generator";
+import { readAskThresholdOverrides } from "../../admin/ask-thresholds";
 import { getSearchContext } from "../search/search-context";
 import type { AskContext, AskSettings } from "./ask";
 
@@ -16,11 +17,13 @@ export async function getAskContext(): Promise<AskContext> {
     const generation = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
     globalForAsk.mnemoGenerator = { generator, settings: { ...generation, ...thresholds } };
   }
-  const { prisma } = await getDatabase();
+  const { prisma, sql } = await getDatabase();
   const prompts = await prisma.section.findMany({ where: { answerPrompt: { not: null } }, select: { slug: true, answerPrompt: true } });
+  // Thresholds an admin set from the score distribution override the environment's.
+  const overrides = await readAskThresholdOverrides(sql);
   return {
     ...search,
     generator: globalForAsk.mnemoGenerator.generator,
-    settings: { ...globalForAsk.mnemoGenerator.settings, sectionPrompts: Object.fromEntries(prompts.map((section) => [section.slug, section.answerPrompt!])) },
+    settings: { ...globalForAsk.mnemoGenerator.settings, ...overrides, sectionPrompts: Object.fromEntries(prompts.map((section) => [section.slug, section.answerPrompt!])) },
   };
 }

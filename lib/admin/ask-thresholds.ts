@@ -1,0 +1,134 @@
+import "server-only";
+import { z } from "zod";
+import { type Principal, isAdmin, projectScopeSql } from "../acl";
+import { isUuid } from "../archive/validate-record-values";
+import type { SqlExecutor } from "../db/sql-executor";
+import { AppError, notFound } from "../errors";
+import { type SearchContext, searchArchive } from "../rag/search/search-archive";
+
+/**
+ * Reading the Q&A refusal threshold off the data instead of guessing it: for a golden set's
+ * questions, the similarity of every retrieved passage, split into relevant (from an expected
+ * record) and irrelevant, as two histograms; for each candidate threshold, how much of each
+ * would pass. Admins then set the thresholds, which override MNEMO_ASK_* from the next question.
+ */
+export const askThresholdsKey = "ask.thresholds";
+
+export interface AskThresholdOverrides {
+  minSimilarity?: number;
+  strongSimilarity?: number;
+  minTermCoverage?: number;
+}
+
+export const askThresholdsSchema = z
+  .object({
+    minSimilarity: z.number().min(-1, "Similarities run from -1 to 1.").max(1, "Similarities run from -1 to 1."),
+    strongSimilarity: z.number().min(-1, "Similarities run from -1 to 1.").max(1, "Similarities run from -1 to 1."),
+    minTermCoverage: z.number().min(0, "Coverage runs from 0 to 1.").max(1, "Coverage runs from 0 to 1."),
+  })
+  .refine((value) => value.minSimilarity <= value.strongSimilarity, { path: ["strongSimilarity"], message: "The strong threshold must not be below the minimum." });
+
+/** The stored overrides (nothing stored: {}). Read per question, so a change applies at once. */
+export async function readAskThresholdOverrides(sql: SqlExecutor): Promise<AskThresholdOverrides> {
+  const [row] = await sql.query<{ value: unknown }>(`SELECT value FROM app_settings WHERE key = $1`, [askThresholdsKey]);
+  const parsed = askThresholdsSchema.safeParse(row?.value);
+  return parsed.success ? parsed.data : {};
+}
+
+export async function setAskThresholds(sql: SqlExecutor, principal: Principal, input: unknown): Promise<AskThresholdOverrides> {
+  if (!isAdmin(principal)) throw notFound();
+  const parsed = askThresholdsSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
+    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
+  }
+  const actor = principal.userId === "system" ? null : principal.userId;
+  const before = await readAskThresholdOverrides(sql);
+  await sql.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO app_settings (key, value, updated_by_id, updated_at) VALUES ($1, $2::jsonb, $3, now())
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by_id = EXCLUDED.updated_by_id, updated_at = now()`,
+      [askThresholdsKey, JSON.stringify(parsed.data), actor],
+    );
+    await tx.query(
+      `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, 'settings.ask_thresholds', 'setting', $2, $3::jsonb)`,
+      [actor, askThresholdsKey, JSON.stringify({ before, after: parsed.data })],
+    );
+  });
+  return parsed.data;
+}
+
+export interface ScoreDistribution {
+  questions: number;
+  /** Lower edges of the bins, 0.05 wide, from -0.2 to 0.95. */
+  bins: number[];
+  relevant: number[];
+  irrelevant: number[];
+  /** For each candidate threshold: the share of relevant and of irrelevant passages at or above it. */
+  thresholds: { at: number; relevantKept: number; irrelevantKept: number }[];
+  /** The threshold that keeps the most relevant while letting through the fewest irrelevant (Youden's J). */
+  suggested: number | null;
+  unreadableExpected: number;
+}
+
+export const binWidth = 0.05;
+const binStart = -0.2;
+const binCount = 24;
+
+/** Histograms and the suggestion, from labelled similarities. Pure. */
+export function distributionOf(scores: readonly { similarity: number; relevant: boolean }[]): Omit<ScoreDistribution, "questions" | "unreadableExpected"> {
+  const bins = Array.from({ length: binCount }, (_, index) => Math.round((binStart + index * binWidth) * 100) / 100);
+  const relevant = new Array<number>(binCount).fill(0);
+  const irrelevant = new Array<number>(binCount).fill(0);
+  for (const score of scores) {
+    const index = Math.max(0, Math.min(binCount - 1, Math.floor((score.similarity - binStart) / binWidth + 1e-9)));
+    (score.relevant ? relevant : irrelevant)[index]! += 1;
+  }
+  const relevantTotal = scores.filter((score) => score.relevant).length;
+  const irrelevantTotal = scores.length - relevantTotal;
+  const thresholds = bins
+    .filter((at) => at >= 0)
+    .map((at) => ({
+      at,
+      relevantKept: relevantTotal ? scores.filter((score) => score.relevant && score.similarity >= at).length / relevantTotal : 0,
+      irrelevantKept: irrelevantTotal ? scores.filter((score) => !score.relevant && score.similarity >= at).length / irrelevantTotal : 0,
+    }));
+  let suggested: number | null = null;
+  let best = -Infinity;
+  if (relevantTotal && irrelevantTotal) {
+    for (const threshold of thresholds) {
+      const j = threshold.relevantKept - threshold.irrelevantKept;
+      if (j > best + 1e-12) {
+        best = j;
+        suggested = threshold.at;
+      }
+    }
+  }
+  return { bins, relevant, irrelevant, thresholds, suggested };
+}
+
+export async function scoreDistribution(
+  search: SearchContext,
+  principal: Principal,
+  input: { goldenSetId: string; depth?: number },
+): Promise<ScoreDistribution> {
+  if (!isAdmin(principal)) throw notFound();
+  if (!isUuid(input.goldenSetId)) throw notFound();
+  const [set] = await search.sql.query<{ questions: { question: string; expected: string[] }[]; section_id: string | null }>(`SELECT questions, section_id FROM golden_sets WHERE id = $1`, [input.goldenSetId]);
+  if (!set) throw notFound();
+  if (!search.space) throw new AppError("unavailable", "There is no active index space yet.");
+  const all = [...new Set(set.questions.flatMap((question) => question.expected))];
+  const params: unknown[] = [all];
+  const readable = new Set((await search.sql.query<{ id: string }>(`SELECT id FROM records WHERE id = ANY($1::text[]) AND ${projectScopeSql(principal, "project_id", params)}`, params)).map((row) => row.id));
+  const scores: { similarity: number; relevant: boolean }[] = [];
+  let questions = 0;
+  for (const question of set.questions) {
+    const expected = new Set(question.expected.filter((id) => readable.has(id)));
+    if (expected.size === 0) continue;
+    questions++;
+    const found = await searchArchive(search, principal, { query: question.question, mode: "semantic", limit: Math.max(5, Math.min(50, input.depth ?? 30)), collapse: "passage", sectionIds: set.section_id ? [set.section_id] : undefined });
+    for (const hit of found.hits) if (hit.similarity !== null) scores.push({ similarity: hit.similarity, relevant: expected.has(hit.recordId) });
+  }
+  return { questions, unreadableExpected: all.length - readable.size, ...distributionOf(scores) };
+}
