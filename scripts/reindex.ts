@@ -6,6 +6,7 @@
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../lib/rag/index/index-queue";
+import { writableSpaces } from "../lib/rag/index/space-embedders";
 import { runWorker } from "../lib/rag/index/run-worker";
 
 const args = process.argv.slice(2);
@@ -42,6 +43,7 @@ try {
     embedder,
     space,
     objects,
+    extraSpaces: () => writableSpaces(database.sql),
     drain: true,
     idleMs: 500,
     onProgress: (state) => bar(state.indexed + state.parked, state.indexed + state.parked + state.remaining),

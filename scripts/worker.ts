@@ -4,6 +4,7 @@
  */
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
+import { writableSpaces } from "../lib/rag/index/space-embedders";
 import { runWorker } from "../lib/rag/index/run-worker";
 
 const drain = process.argv.includes("--drain");
@@ -18,6 +19,7 @@ const progress = await runWorker({
   embedder,
   space,
   objects,
+  extraSpaces: () => writableSpaces(database.sql),
   drain,
   signal: controller.signal,
   log: (line) => console.warn(line),

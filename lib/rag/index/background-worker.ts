@@ -1,6 +1,7 @@
 import "server-only";
 import type { Database } from "../../db/database";
 import { configuredIndexer } from "./configured-indexer";
+import { writableSpaces } from "./space-embedders";
 import { runWorker } from "./run-worker";
 
 /**
@@ -29,6 +30,7 @@ export async function startBackgroundWorker(database: Database): Promise<void> {
     embedder,
     space,
     objects,
+    extraSpaces: () => writableSpaces(database.sql),
     signal: controller.signal,
     idleMs: 3000,
     log: (line) => console.warn(line),

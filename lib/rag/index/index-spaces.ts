@@ -14,6 +14,8 @@ export interface IndexSpace {
   dimension: number;
   chunkerVersion: number;
   status: "building" | "active" | "retired";
+  /** How to build its embedder (spaces registered by an admin); absent: the environment's. */
+  config?: unknown;
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,6 +42,7 @@ function toSpace(row: Record<string, unknown>): IndexSpace {
     dimension: Number(row.dimension),
     chunkerVersion: Number(row.chunker_version),
     status: row.status as IndexSpace["status"],
+    config: row.config ?? undefined,
   };
 }
 

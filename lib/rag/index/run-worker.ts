@@ -27,6 +27,8 @@ export interface WorkerOptions {
   /** Observes each record as it is taken and finished (tests check no two workers overlap). */
   onRecord?: (event: { recordId: string; workerId: string; phase: "start" | "end" }) => void;
   log?: (line: string) => void;
+  /** Other spaces to write as well (the active one after a switch, candidates being built). */
+  extraSpaces?: () => Promise<{ space: IndexSpace; embedder: Embedder }[]>;
   /** Object images (thumbnails, image vectors) and context vectors; omitted, objects get text only. */
   objects?: { storageDir: string; imageEmbedders: readonly ImageEmbedder[] };
 }
@@ -108,10 +110,18 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
     }
     const context = await loadContext(options);
     for (const item of items) options.onRecord?.({ recordId: item.recordId, workerId, phase: "start" });
+    const extras = (await options.extraSpaces?.().catch(() => [])) ?? [];
+    const alsoIndex = async (ids: string[]) => {
+      for (const extra of extras) {
+        if (extra.space.id === options.space.id) continue;
+        await indexRecords({ ...context, space: extra.space, embedder: extra.embedder }, ids);
+      }
+    };
     let batch: IndexRecordResult[] | null = null;
     try {
       const ids = items.map((item) => item.recordId);
       const results = await indexRecords(context, ids);
+      await alsoIndex(ids);
       if (objects) progress.objectVectors += (await indexObjects(objects, ids)).described;
       batch = results;
     } catch {
@@ -122,6 +132,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
         let result = batch?.[index];
         if (!result) {
           result = await indexRecord(context, item.recordId);
+          await alsoIndex([item.recordId]);
           if (objects) progress.objectVectors += (await indexObjects(objects, [item.recordId])).described;
         }
         await completeQueueItem(options.sql, item, workerId);

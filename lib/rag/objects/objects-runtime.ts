@@ -17,10 +17,11 @@ export async function getObjectsRuntime(): Promise<ObjectsRuntime> {
   const { sql } = await getDatabase();
   globalForObjects.mnemoImageEmbedders ??= createImageEmbedders(process.env);
   const { descriptor, multimodal } = globalForObjects.mnemoImageEmbedders;
+  const textSpace = await getActiveIndexSpace(sql);
   return {
     sql,
-    embedder: getQueryEmbedder(),
-    textSpace: await getActiveIndexSpace(sql),
+    embedder: getQueryEmbedder(textSpace),
+    textSpace,
     descriptor,
     multimodal,
     nearDuplicateFloor: nearDuplicateFloorFromEnv(process.env),

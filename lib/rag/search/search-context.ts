@@ -2,7 +2,8 @@ import "server-only";
 import { getDatabase } from "../../db";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
 import type { Embedder } from "../embed/embedder";
-import { getActiveIndexSpace } from "../index/index-spaces";
+import { getActiveIndexSpace, type IndexSpace } from "../index/index-spaces";
+import { embedderForSpace } from "../index/space-embedders";
 import { createReranker, rerankerConfigFromEnv, type Reranker } from "./rerank";
 import type { SearchContext } from "./search-archive";
 
@@ -11,19 +12,27 @@ import type { SearchContext } from "./search-archive";
  * from the environment (the model loads on first use), and the active index space, read per
  * request so an admin's switch takes effect at once.
  */
-const globalForSearch = globalThis as unknown as { mnemoQueryModels?: { embedder: Embedder; reranker: Reranker } };
+const globalForSearch = globalThis as unknown as { mnemoQueryModels?: Map<string, { embedder: Embedder; reranker: Reranker }> };
 
-function queryModels(): { embedder: Embedder; reranker: Reranker } {
-  if (!globalForSearch.mnemoQueryModels) {
-    const embedder = createEmbedder(embedderConfigFromEnv(process.env));
-    globalForSearch.mnemoQueryModels = { embedder, reranker: createReranker(rerankerConfigFromEnv(process.env), embedder) };
+/**
+ * Query models per index space: the active space's own embedder when it has one (a space an
+ * admin switched to), else the environment's (the start-up space). Built once per space.
+ */
+function queryModels(space: IndexSpace | null): { embedder: Embedder; reranker: Reranker } {
+  globalForSearch.mnemoQueryModels ??= new Map();
+  const key = space?.id ?? "env";
+  let models = globalForSearch.mnemoQueryModels.get(key);
+  if (!models) {
+    const embedder = (space && embedderForSpace(space)) || createEmbedder(embedderConfigFromEnv(process.env));
+    models = { embedder, reranker: createReranker(rerankerConfigFromEnv(process.env), embedder) };
+    globalForSearch.mnemoQueryModels.set(key, models);
   }
-  return globalForSearch.mnemoQueryModels;
+  return models;
 }
 
 /** The web process's query embedder (the model of the active index space, loaded once). */
-export function getQueryEmbedder(): Embedder {
-  return queryModels().embedder;
+export function getQueryEmbedder(space: IndexSpace | null): Embedder {
+  return queryModels(space).embedder;
 }
 
 /** MNEMO_SEARCH_RRF_K: the fusion constant (default 60); smaller favours each leg's top ranks. */
@@ -37,6 +46,7 @@ export function rrfKFromEnv(env: Record<string, string | undefined>): number | u
 
 export async function getSearchContext(): Promise<SearchContext> {
   const { sql } = await getDatabase();
-  const { embedder, reranker } = queryModels();
-  return { sql, embedder, reranker, rrfK: rrfKFromEnv(process.env), space: await getActiveIndexSpace(sql) };
+  const space = await getActiveIndexSpace(sql);
+  const { embedder, reranker } = queryModels(space);
+  return { sql, embedder, reranker, rrfK: rrfKFromEnv(process.env), space };
 }
