@@ -64,7 +64,7 @@ test("curators and researchers find no admin page, action or progress route", as
     const page = await context.newPage();
     await signIn(page, who, "/records");
     await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
-    for (const path of ["/admin", "/admin/sections/places", "/admin/sections/coins/objects", "/admin/people", "/admin/audit"]) {
+    for (const path of ["/admin", "/admin/sections/places", "/admin/sections/coins/objects", "/admin/people", "/admin/audit", "/admin/spaces", "/admin/thresholds"]) {
       const response = await page.goto(path);
       expect(response?.status(), `${who} ${path}`).toBe(404);
     }
@@ -107,4 +107,17 @@ test("an admin creates a user and gives them a project; deactivating them ends t
   await person.goto("/records");
   await expect(person).toHaveURL(/\/sign-in/);
   await context.close();
+});
+
+test("index spaces: the active one and its coverage, and a new model's configuration is validated", async ({ page }) => {
+  await signIn(page, "admin", "/admin/spaces");
+  const spaces = page.getByTestId("index-spaces");
+  await expect(spaces.getByRole("row", { name: /universal-sentence-encoder-lite/ })).toContainText("active");
+  const form = page.getByRole("form", { name: "New index space" });
+  await form.getByLabel("Base URL").fill("ftp://nowhere");
+  await form.getByLabel("Dimension").fill("0");
+  await form.getByRole("button", { name: "Register and build" }).click();
+  await expect(form.getByText("Name the model.").first()).toBeVisible();
+  await expect(form.getByText("Give an http:// or https:// URL.").first()).toBeVisible();
+  await expect(spaces.getByRole("row")).toHaveCount(2);
 });

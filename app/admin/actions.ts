@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 import { setAskThresholds } from "@/lib/admin/ask-thresholds";
+import { activateSpace, compareSpaces, registerCandidateSpace, rollbackSpace } from "@/lib/admin/model-switch";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "@/lib/admin/embed-group-admin";
 import { createProjectAsAdmin, createUserAsAdmin, resetPassword, setMembership, setSectionEgress, setUserActive, setUserRole } from "@/lib/admin/people";
 import { retryFailed, startReindex } from "@/lib/admin/reindex-jobs";
@@ -142,4 +143,36 @@ const thresholds = authorizedAction(z.object({ minSimilarity: z.number(), strong
 /** Sets the Q&A evidence thresholds (admins only); they override MNEMO_ASK_* at once. */
 export async function setAskThresholdsAction(input: { minSimilarity: number; strongSimilarity: number; minTermCoverage: number }) {
   return thresholds(input);
+}
+
+const spaces = {
+  register: authorizedAction(z.object({ config: z.unknown() }), async (input, { principal }) => {
+    const { sql } = await getDatabase();
+    return registerCandidateSpace(sql, principal, input.config);
+  }),
+  compare: authorizedAction(z.object({ goldenSetId: z.string().max(64), candidateId: z.string().max(64), mode: z.string().max(20) }), async (input, { principal }) => {
+    const { prisma, sql } = await getDatabase();
+    return compareSpaces(prisma, sql, principal, input);
+  }),
+  activate: authorizedAction(z.object({ spaceId: z.string().max(64) }), async (input, { principal }) => {
+    const { sql } = await getDatabase();
+    await activateSpace(sql, principal, input.spaceId);
+    return { ok: true };
+  }),
+  rollback: authorizedAction(z.object({}).optional(), async (_input, { principal }) => {
+    const { sql } = await getDatabase();
+    return rollbackSpace(sql, principal);
+  }),
+};
+export async function registerSpaceAction(input: { config: unknown }) {
+  return spaces.register(input);
+}
+export async function compareSpacesAction(input: { goldenSetId: string; candidateId: string; mode: string }) {
+  return spaces.compare(input);
+}
+export async function activateSpaceAction(input: { spaceId: string }) {
+  return spaces.activate(input);
+}
+export async function rollbackSpaceAction() {
+  return spaces.rollback(undefined);
 }

@@ -35,6 +35,9 @@ export default async function AdminPage() {
         <Link href="/admin/audit" className="link">
           Audit log
         </Link>
+        <Link href="/admin/spaces" className="link">
+          Index spaces and model switch
+        </Link>
         <Link href="/admin/thresholds" className="link">
           Answer thresholds
         </Link>

@@ -1,0 +1,103 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { isAdmin } from "@/lib/acl";
+import { listSpaceOverview } from "@/lib/admin/model-switch";
+import { requirePrincipal } from "@/lib/auth/get-principal";
+import { getDatabase } from "@/lib/db";
+import { formatDateTime } from "@/components/format";
+import { AutoRefreshClient, CompareSpacesClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
+
+export const metadata: Metadata = { title: "Index spaces" };
+
+/**
+ * Index spaces: the active one, candidates being built beside it (coverage read from the
+ * index), a golden-set comparison, activation in one step and rollback.
+ */
+export default async function SpacesPage() {
+  const principal = await requirePrincipal("/admin/spaces");
+  if (!isAdmin(principal)) notFound();
+  const { prisma, sql } = await getDatabase();
+  const [spaces, sets] = await Promise.all([listSpaceOverview(sql, principal), prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } })]);
+  const building = spaces.some((space) => space.status === "building" && space.indexed < space.records);
+  const canRollBack = spaces.some((space) => space.status === "retired" && space.activatedAt);
+  const hashAllowed = process.env.NODE_ENV !== "production" || process.env.MNEMO_ALLOW_HASH_EMBEDDER === "1";
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
+        <Link href="/admin" className="link">
+          Administration
+        </Link>
+      </nav>
+      <h1 className="mt-2 text-3xl font-semibold">Index spaces</h1>
+      <p className="mt-1 max-w-3xl text-sm text-stone-600">
+        An index space is one embedding model’s view of the archive. A new model is built beside the active one, compared on a golden set, and switched to in one
+        step; the previous space stays, so a rollback is one step too.
+      </p>
+      {building && <AutoRefreshClient seconds={4} />}
+      <table className="mt-4 w-full text-left text-sm" data-testid="index-spaces">
+        <thead className="border-b border-stone-200 text-xs text-stone-500">
+          <tr>
+            <th scope="col" className="py-2 pr-3">Space</th>
+            <th scope="col" className="py-2 pr-3">Status</th>
+            <th scope="col" className="py-2 pr-3">Built</th>
+            <th scope="col" className="py-2 pr-3">Active since</th>
+            <th scope="col" className="py-2">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {spaces.map((space) => {
+            const percent = space.records ? Math.floor((space.indexed / space.records) * 100) : 100;
+            return (
+              <tr key={space.id} className="border-b border-stone-100 align-top">
+                <th scope="row" className="py-2 pr-3 font-medium">
+                  {space.name}
+                  {!space.usable && <div className="text-xs font-normal text-red-700">This server cannot embed with this model (not configured here).</div>}
+                </th>
+                <td className="py-2 pr-3">{space.status}</td>
+                <td className="py-2 pr-3">
+                  <div role="progressbar" aria-label={`${space.name} built`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 w-40 rounded bg-stone-100">
+                    <div className="h-2 rounded bg-accent-700" style={{ width: `${percent}%` }} />
+                  </div>
+                  <span className="text-xs tabular-nums text-stone-600">
+                    {space.indexed} of {space.records} records
+                  </span>
+                </td>
+                <td className="py-2 pr-3 text-stone-600">{space.activatedAt ? formatDateTime(space.activatedAt) : "–"}</td>
+                <td className="py-2">{space.status !== "active" && <SpaceActionsClient spaceId={space.id} name={space.name} ready={space.usable && space.indexed >= space.records} />}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {canRollBack && (
+        <div className="mt-3">
+          <SpaceActionsClient rollback />
+        </div>
+      )}
+
+      <section aria-labelledby="compare-heading" className="mt-8">
+        <h2 id="compare-heading" className="text-xl font-semibold">
+          Compare on a golden set
+        </h2>
+        {sets.length === 0 ? (
+          <p className="notice mt-2">
+            <Link href="/golden" className="link">
+              Create a golden set
+            </Link>{" "}
+            to compare spaces on questions with known answers.
+          </p>
+        ) : (
+          <CompareSpacesClient sets={sets} candidates={spaces.filter((space) => space.status !== "active" && space.usable).map((space) => ({ id: space.id, name: space.name }))} />
+        )}
+      </section>
+
+      <section aria-labelledby="register-heading" className="mt-8">
+        <h2 id="register-heading" className="text-xl font-semibold">
+          Register a new model
+        </h2>
+        <RegisterSpaceClient hashAllowed={hashAllowed} />
+      </section>
+    </div>
+  );
+}

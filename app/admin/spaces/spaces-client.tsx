@@ -1,0 +1,252 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useState, useTransition } from "react";
+import { activateSpaceAction, compareSpacesAction, registerSpaceAction, rollbackSpaceAction } from "../actions";
+
+/** Re-reads the page while a space is being built, so its progress moves. */
+export function AutoRefreshClient({ seconds }: { seconds: number }) {
+  const router = useRouter();
+  useEffect(() => {
+    const timer = setInterval(() => router.refresh(), seconds * 1000);
+    return () => clearInterval(timer);
+  }, [router, seconds]);
+  return (
+    <p className="mt-2 text-sm text-stone-600" role="status">
+      A space is being built; this page follows its progress.
+    </p>
+  );
+}
+
+function useMessage() {
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; fieldErrors?: Record<string, string[]> } | null>(null);
+  const view = (
+    <>
+      <p aria-live="polite" className="mt-1 text-sm text-emerald-800">
+        {message?.kind === "ok" ? message.text : ""}
+      </p>
+      {message?.kind === "error" && (
+        <div role="alert" className="notice-error mt-1">
+          {message.text}
+        </div>
+      )}
+    </>
+  );
+  return { message, setMessage, view };
+}
+
+export function SpaceActionsClient(props: { spaceId: string; name: string; ready: boolean } | { rollback: true }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const { setMessage, view } = useMessage();
+  if ("rollback" in props) {
+    return (
+      <div>
+        <button
+          type="button"
+          className="btn"
+          disabled={pending}
+          onClick={() =>
+            startTransition(async () => {
+              const result = await rollbackSpaceAction();
+              if (result.status === "ok") {
+                setMessage({ kind: "ok", text: "Rolled back to the previous space." });
+                router.refresh();
+              } else setMessage({ kind: "error", text: result.message });
+            })
+          }
+        >
+          Roll back to the previous space
+        </button>
+        {view}
+      </div>
+    );
+  }
+  return (
+    <div>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={pending || !props.ready}
+        title={props.ready ? undefined : "Wait until every record is indexed in this space."}
+        onClick={() => {
+          if (!window.confirm(`Search and answers will use ${props.name} from now on. Activate it?`)) return;
+          startTransition(async () => {
+            const result = await activateSpaceAction({ spaceId: props.spaceId });
+            if (result.status === "ok") {
+              setMessage({ kind: "ok", text: "Activated." });
+              router.refresh();
+            } else setMessage({ kind: "error", text: result.message });
+          });
+        }}
+      >
+        Activate
+      </button>
+      {view}
+    </div>
+  );
+}
+
+export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; name: string }[]; candidates: { id: string; name: string }[] }) {
+  const [pending, startTransition] = useTransition();
+  const [setId, setSetId] = useState(sets[0]?.id ?? "");
+  const [candidateId, setCandidateId] = useState(candidates[0]?.id ?? "");
+  const [mode, setMode] = useState("hybrid");
+  const [rows, setRows] = useState<{ space: string; spaceId: string; metrics: { questions: number; recallAtK: number; ndcg10: number; mrr10: number } }[] | null>(null);
+  const { setMessage, view } = useMessage();
+  if (candidates.length === 0) return <p className="notice mt-2">No other space this server can use yet: register a new model below.</p>;
+  return (
+    <div className="mt-2">
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          startTransition(async () => {
+            setMessage(null);
+            const result = await compareSpacesAction({ goldenSetId: setId, candidateId, mode });
+            if (result.status === "ok") setRows(result.data);
+            else setMessage({ kind: "error", text: result.message });
+          });
+        }}
+      >
+        {(
+          [
+            ["compare-set", "Golden set", setId, setSetId, sets],
+            ["compare-candidate", "Candidate space", candidateId, setCandidateId, candidates],
+          ] as const
+        ).map(([id, label, value, set, options]) => (
+          <div key={id}>
+            <label htmlFor={id} className="field-label">
+              {label}
+            </label>
+            <select id={id} className="field-input" value={value} onChange={(event) => set(event.target.value)}>
+              {options.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        ))}
+        <div>
+          <label htmlFor="compare-mode" className="field-label">
+            Mode
+          </label>
+          <select id="compare-mode" className="field-input" value={mode} onChange={(event) => setMode(event.target.value)}>
+            <option value="hybrid">Hybrid</option>
+            <option value="semantic">Semantic</option>
+          </select>
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? "Running…" : "Compare"}
+        </button>
+      </form>
+      {view}
+      {rows && (
+        <table className="mt-3 text-left text-sm" data-testid="space-comparison">
+          <thead className="text-xs text-stone-500">
+            <tr>
+              <th scope="col" className="pr-4">Space</th>
+              <th scope="col" className="pr-4">Recall@10</th>
+              <th scope="col" className="pr-4">nDCG@10</th>
+              <th scope="col">MRR</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.spaceId}>
+                <th scope="row" className="pr-4 font-medium">
+                  {row.space}
+                </th>
+                <td className="pr-4 tabular-nums">{(row.metrics.recallAtK * 100).toFixed(1)}%</td>
+                <td className="pr-4 tabular-nums">{row.metrics.ndcg10.toFixed(3)}</td>
+                <td className="tabular-nums">{row.metrics.mrr10.toFixed(3)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [provider, setProvider] = useState("openai-compatible");
+  const [form, setForm] = useState({ baseUrl: "", model: "", dimension: "", apiKeyEnv: "", language: "multilingual" });
+  const { message, setMessage, view } = useMessage();
+  const errors = message?.kind === "error" ? (message.fieldErrors ?? {}) : {};
+  const input = (key: "baseUrl" | "model" | "dimension" | "apiKeyEnv", label: string, hint?: string) => (
+    <div>
+      <label htmlFor={`space-${key}`} className="field-label">
+        {label}
+      </label>
+      <input id={`space-${key}`} className="field-input" value={form[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
+      {hint && <span className="field-hint block">{hint}</span>}
+      {(errors[key] ?? []).map((error) => (
+        <span key={error} className="field-error block">
+          {error}
+        </span>
+      ))}
+    </div>
+  );
+  return (
+    <form
+      aria-label="New index space"
+      className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const config =
+          provider === "openai-compatible"
+            ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
+            : provider === "hash"
+              ? { provider, dimension: Number(form.dimension) }
+              : { provider };
+        startTransition(async () => {
+          setMessage(null);
+          const result = await registerSpaceAction({ config });
+          if (result.status === "ok") {
+            setMessage({ kind: "ok", text: `Registered; ${result.data.queued} records queued to build it.` });
+            router.refresh();
+          } else setMessage({ kind: "error", text: result.message, fieldErrors: result.fieldErrors });
+        });
+      }}
+    >
+      <div>
+        <label htmlFor="space-provider" className="field-label">
+          Provider
+        </label>
+        <select id="space-provider" className="field-input" value={provider} onChange={(event) => setProvider(event.target.value)}>
+          <option value="openai-compatible">OpenAI-compatible endpoint (Ollama, vLLM, TEI, OpenAI)</option>
+          <option value="local-use">Universal Sentence Encoder lite (offline)</option>
+          {hashAllowed && <option value="hash">Feature hashing (tests)</option>}
+        </select>
+      </div>
+      {provider === "openai-compatible" && (
+        <>
+          {input("baseUrl", "Base URL", "e.g. http://127.0.0.1:11434 for a local Ollama")}
+          {input("model", "Model")}
+          {input("dimension", "Dimension")}
+          {input("apiKeyEnv", "API key variable", "The NAME of the environment variable holding the key; the key itself is never stored.")}
+          <div>
+            <label htmlFor="space-language" className="field-label">
+              Languages
+            </label>
+            <select id="space-language" className="field-input" value={form.language} onChange={(event) => setForm({ ...form, language: event.target.value })}>
+              <option value="multilingual">Multilingual</option>
+              <option value="en">English only (Spanish and Catalan go through the translation bridge)</option>
+            </select>
+          </div>
+        </>
+      )}
+      {provider === "hash" && input("dimension", "Dimension")}
+      <div className="sm:col-span-2">
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          Register and build
+        </button>
+        {view}
+      </div>
+    </form>
+  );
+}
