@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { retryFailedAction, startReindexAction } from "./actions";
 
@@ -110,14 +111,7 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           Retry failed ({failed})
         </button>
       </div>
-      <p aria-live="polite" className="mt-1 text-sm text-stone-700">
-        {message?.kind === "ok" ? message.text : ""}
-      </p>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error mt-1">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} spacing="mt-1" />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { ActionFeedback } from "@/components/action-feedback";
 import { useState, useTransition } from "react";
 import { proposeForUncataloguedAction } from "@/app/objects/actions";
 
@@ -37,14 +38,7 @@ export function ProposeClient({ sectionSlug }: { sectionSlug?: string }) {
       >
         {pending ? "Comparing objects…" : "Propose for uncatalogued objects"}
       </button>
-      <p aria-live="polite" className="mt-2 text-sm text-stone-700">
-        {message?.kind === "ok" ? message.text : ""}
-      </p>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error mt-2">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} spacing="mt-2" />
     </div>
   );
 }

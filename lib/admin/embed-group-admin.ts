@@ -7,7 +7,7 @@ import { AppError, notFound } from "../errors";
 import { buildGroupDocument } from "../rag/config/build-group-document";
 import { validateEmbedGroup } from "../rag/config/embed-group-schema";
 import { type EmbedGroup, listEmbedGroups, saveEmbedGroup, sectionShapes } from "../rag/config/embed-groups";
-import { chunkDocument } from "../rag/chunk";
+import { chunkDocument, type DocumentChunk } from "../rag/chunk";
 import { loadDocumentRecords } from "../rag/index/index-record";
 
 /**
@@ -22,18 +22,7 @@ export interface GroupPreview {
   skipped: string | null;
   fieldPaths: string[];
   contributingSections: string[];
-  chunks: {
-    ordinal: number;
-    text: string;
-    headingPath: string[];
-    page: number | null;
-    pageEnd: number | null;
-    timeStart: number | null;
-    timeEnd: number | null;
-    tokenCount: number;
-    startOffset: number;
-    endOffset: number;
-  }[];
+  chunks: DocumentChunk[];
 }
 
 function assertAdmin(principal: Principal): void {
@@ -50,6 +39,16 @@ function invalid(errors: string[]): AppError {
   return new AppError("bad_request", `The embed group is not valid: ${errors.join("; ")}`, { fieldErrors });
 }
 
+/** The section (not found for an unknown slug) and the group validated against every section. */
+async function validatedGroup(prisma: PrismaClient, sectionSlug: string, input: unknown) {
+  const sections = await sectionShapes(prisma);
+  const section = sections.get(sectionSlug);
+  if (!section) throw notFound();
+  const validated = validateEmbedGroup(input, section.slug, sections);
+  if (!validated.ok) throw invalid(validated.errors);
+  return { sections, section, group: validated.group };
+}
+
 export async function previewEmbedGroup(
   prisma: PrismaClient,
   sql: SqlExecutor,
@@ -57,12 +56,7 @@ export async function previewEmbedGroup(
   input: { sectionSlug: string; group: unknown; recordId?: string },
 ): Promise<GroupPreview | null> {
   assertAdmin(principal);
-  const sections = await sectionShapes(prisma);
-  const section = sections.get(input.sectionSlug);
-  if (!section) throw notFound();
-  const validated = validateEmbedGroup(input.group, section.slug, sections);
-  if (!validated.ok) throw invalid(validated.errors);
-  const group = validated.group;
+  const { sections, section, group } = await validatedGroup(prisma, input.sectionSlug, input.group);
   let recordId = input.recordId;
   if (recordId !== undefined && !isUuid(recordId)) throw new AppError("bad_request", "Choose a record of this section to preview.");
   if (recordId === undefined) {
@@ -85,18 +79,7 @@ export async function previewEmbedGroup(
     skipped: null,
     fieldPaths: document.fieldPaths,
     contributingSections: document.contributingSectionIds.map((id) => names.get(id) ?? id),
-    chunks: chunks.map((chunk) => ({
-      ordinal: chunk.ordinal,
-      text: chunk.text,
-      headingPath: chunk.headingPath,
-      page: chunk.page,
-      pageEnd: chunk.pageEnd,
-      timeStart: chunk.timeStart,
-      timeEnd: chunk.timeEnd,
-      tokenCount: chunk.tokenCount,
-      startOffset: chunk.startOffset,
-      endOffset: chunk.endOffset,
-    })),
+    chunks,
   };
 }
 
@@ -107,11 +90,8 @@ export async function saveEmbedGroupAsAdmin(
   input: { sectionSlug: string; group: unknown },
 ): Promise<{ group: EmbedGroup; queued: number }> {
   assertAdmin(principal);
-  const sections = await sectionShapes(prisma);
-  const section = sections.get(input.sectionSlug);
-  if (!section) throw notFound();
-  const validated = validateEmbedGroup(input.group, section.slug, sections);
-  if (!validated.ok) throw invalid(validated.errors);
+  const validated = await validatedGroup(prisma, input.sectionSlug, input.group);
+  const section = validated.section;
   const before = (await listEmbedGroups(prisma, section.id)).find((group) => group.slug === validated.group.slug) ?? null;
   const group = await saveEmbedGroup(prisma, sql, { sectionSlug: section.slug, group: validated.group, requeue: true });
   const [queued] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM records WHERE section_id = $1`, [section.id]);

@@ -4,7 +4,7 @@ import { type Principal, isAdmin } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { notFound } from "../errors";
-import { retryParked } from "../rag/index/index-queue";
+import { enqueueReindex, retryParked } from "../rag/index/index-queue";
 
 /**
  * Reindexing a section or everything, as an admin drives it: the records are queued with the
@@ -96,20 +96,11 @@ export async function startReindex(
   }
   const id = randomUUID();
   await sql.transaction(async (tx) => {
-    const queued = await tx.query(
-      `INSERT INTO index_queue (id, record_id, reason, status, attempts, available_at, created_at, updated_at)
-       SELECT gen_random_uuid()::text, r.id, $2, 'pending', 0, now(), now(), now()
-         FROM records r WHERE ($1::text IS NULL OR r.section_id = $1)
-       ON CONFLICT (record_id) DO UPDATE
-         SET status = 'pending', attempts = 0, available_at = now(), reason = EXCLUDED.reason,
-             locked_at = NULL, locked_by = NULL, last_error = NULL, updated_at = now()
-       RETURNING id`,
-      [section?.id ?? null, reasonOf(id)],
-    );
-    await tx.query(`INSERT INTO reindex_jobs (id, section_id, total, started_by_id) VALUES ($1, $2, $3, $4)`, [id, section?.id ?? null, queued.length, principal.userId === "system" ? null : principal.userId]);
+    const queued = await enqueueReindex(tx, { sectionId: section?.id }, reasonOf(id));
+    await tx.query(`INSERT INTO reindex_jobs (id, section_id, total, started_by_id) VALUES ($1, $2, $3, $4)`, [id, section?.id ?? null, queued, principal.userId === "system" ? null : principal.userId]);
     await tx.query(
       `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, 'index.reindex', 'section', $2, $3::jsonb)`,
-      [principal.userId === "system" ? null : principal.userId, section?.id ?? null, JSON.stringify({ section: input.sectionSlug ?? "all", records: queued.length, job: id })],
+      [principal.userId === "system" ? null : principal.userId, section?.id ?? null, JSON.stringify({ section: input.sectionSlug ?? "all", records: queued, job: id })],
     );
   });
   return { job: await getReindexProgress(sql, principal, id), alreadyRunning: false };

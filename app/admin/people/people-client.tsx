@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { ActionFeedback } from "@/components/action-feedback";
 import { useState, useTransition } from "react";
 import type { AdminProject, AdminUser } from "@/lib/admin/people";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "../actions";
@@ -24,14 +25,7 @@ function useAdminAction() {
     });
   const feedback = (
     <>
-      <p aria-live="polite" className="mt-1 text-sm text-emerald-800">
-        {message?.kind === "ok" ? message.text : ""}
-      </p>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error mt-1">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} spacing="mt-1" />
     </>
   );
   return { pending, run, feedback, fieldErrors: message?.kind === "error" ? (message.fieldErrors ?? {}) : {} };

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, compareSpacesAction, registerSpaceAction, rollbackSpaceAction } from "../actions";
 
@@ -22,14 +23,7 @@ function useMessage() {
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; fieldErrors?: Record<string, string[]> } | null>(null);
   const view = (
     <>
-      <p aria-live="polite" className="mt-1 text-sm text-emerald-800">
-        {message?.kind === "ok" ? message.text : ""}
-      </p>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error mt-1">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} spacing="mt-1" />
     </>
   );
   return { message, setMessage, view };

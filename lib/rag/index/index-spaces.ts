@@ -33,7 +33,7 @@ export function hnswIndexStatement(space: Pick<IndexSpace, "id" | "dimension">):
   };
 }
 
-function toSpace(row: Record<string, unknown>): IndexSpace {
+export function toSpace(row: Record<string, unknown>): IndexSpace {
   return {
     id: String(row.id),
     name: String(row.name),

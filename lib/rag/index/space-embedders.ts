@@ -4,7 +4,7 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { CHUNKER_VERSION } from "../chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
 import type { Embedder } from "../embed/embedder";
-import { type IndexSpace, registerIndexSpace } from "./index-spaces";
+import { type IndexSpace, registerIndexSpace, toSpace } from "./index-spaces";
 
 /**
  * Each index space knows how to build its embedder, so the worker can fill a candidate space
@@ -65,13 +65,7 @@ export interface StoredSpace extends IndexSpace {
 export async function listSpaces(sql: SqlExecutor): Promise<StoredSpace[]> {
   const rows = await sql.query<Record<string, unknown>>(`SELECT * FROM index_spaces ORDER BY created_at`);
   return rows.map((row) => ({
-    id: String(row.id),
-    name: String(row.name),
-    provider: String(row.provider),
-    model: String(row.model),
-    dimension: Number(row.dimension),
-    chunkerVersion: Number(row.chunker_version),
-    status: row.status as IndexSpace["status"],
+    ...toSpace(row),
     config: row.config ?? null,
     createdAt: new Date(row.created_at as string),
     activatedAt: row.activated_at ? new Date(row.activated_at as string) : null,
