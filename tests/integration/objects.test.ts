@@ -6,6 +6,7 @@ import { type Principal, systemPrincipal } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
+import { mediaResponse } from "../../lib/archive/serve-media";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
@@ -179,6 +180,18 @@ describe("object indexing", () => {
       expect(Math.max(thumbnail.width ?? 0, thumbnail.height ?? 0)).toBeLessThanOrEqual(160);
     }
     expect(await db.sql.query(`SELECT 1 FROM index_queue`)).toHaveLength(0);
+  });
+
+  it("serves a thumbnail only to those who may read its record's project", async () => {
+    const [image] = await db.prisma.media.findMany({ where: { recordId: ids.subject }, take: 1 });
+    const request = { id: image?.id ?? "", range: null, method: "GET" as const, storageDir, variant: "thumb" as const };
+    const response = await mediaResponse(db.prisma, researcher, request);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/webp");
+    expect(Number(response.headers.get("content-length"))).toBeLessThan(image?.size ?? 0);
+    await expect(mediaResponse(db.prisma, outsider, request)).rejects.toMatchObject({ code: "not_found" });
+    const [secret] = await db.prisma.media.findMany({ where: { recordId: ids.secret }, take: 1 });
+    await expect(mediaResponse(db.prisma, researcher, { ...request, id: secret?.id ?? "" })).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("keeps unchanged vectors, and replaces the vector and thumbnail of a replaced image", async () => {
