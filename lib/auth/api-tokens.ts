@@ -1,0 +1,100 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Principal } from "../acl";
+import { isUuid } from "../archive/validate-record-values";
+import type { PrismaClient } from "../db/generated/client";
+import { AppError, notFound } from "../errors";
+import { loadPrincipal } from "./load-principal";
+
+/**
+ * Personal API tokens for research tools and agents. The secret is shown once and stored only as
+ * its sha256; a token acts as its user with the user's CURRENT permissions (the principal is
+ * loaded per request), and stops working when it expires, is revoked, or the user's session
+ * version changes (deactivation, password reset). Every token question has one answer for
+ * "unknown", "expired", "revoked" and "malformed": null.
+ */
+export const tokenPrefix = "mnemo_";
+const tokenPattern = /^mnemo_[A-Za-z0-9_-]{43}$/;
+
+export const newTokenSchema = z.object({
+  name: z.string().trim().min(1, "Name the token, e.g. the tool that will use it.").max(80, "At most 80 characters."),
+  expiresInDays: z.coerce.number().int("Whole days.").min(1, "At least one day.").max(365, "At most a year."),
+});
+
+export interface ApiTokenSummary {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function actor(principal: Principal): string | null {
+  return principal.userId === "system" ? null : principal.userId;
+}
+
+export async function createApiToken(prisma: PrismaClient, principal: Principal, input: unknown): Promise<{ token: string; summary: ApiTokenSummary }> {
+  const parsed = newTokenSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
+    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
+  }
+  const user = await prisma.user.findUnique({ where: { id: principal.userId } });
+  if (!user) throw new AppError("forbidden", "Only signed-in users may create tokens.");
+  const token = `${tokenPrefix}${randomBytes(32).toString("base64url")}`;
+  const expiresAt = new Date(Date.now() + parsed.data.expiresInDays * 24 * 3600 * 1000);
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: { userId: user.id, name: parsed.data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt },
+    });
+    await tx.auditEvent.create({ data: { actorId: actor(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } } });
+    return created;
+  });
+  return { token, summary: summaryOf(row) };
+}
+
+function summaryOf(row: { id: string; name: string; prefix: string; createdAt: Date; expiresAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenSummary {
+  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+}
+
+/** The principal's own tokens, newest first; never a hash. */
+export async function listApiTokens(prisma: PrismaClient, principal: Principal): Promise<ApiTokenSummary[]> {
+  const rows = await prisma.apiToken.findMany({ where: { userId: principal.userId }, orderBy: { createdAt: "desc" } });
+  return rows.map(summaryOf);
+}
+
+/** Revokes one of the principal's own tokens; anyone else's is not found. */
+export async function revokeApiToken(prisma: PrismaClient, principal: Principal, id: string): Promise<void> {
+  if (!isUuid(id)) throw notFound();
+  await prisma.$transaction(async (tx) => {
+    const updated = await tx.apiToken.updateMany({ where: { id, userId: principal.userId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (updated.count === 0) throw notFound();
+    await tx.auditEvent.create({ data: { actorId: actor(principal), action: "token.revoke", targetType: "api_token", targetId: id, details: {} } });
+  });
+}
+
+/**
+ * The principal a bearer token stands for, or null. The lookup is by hash whatever the input
+ * looks like, so a malformed token costs what an unknown one does.
+ */
+export async function authenticateApiToken(prisma: PrismaClient, bearer: string | null | undefined): Promise<Principal | null> {
+  const token = (bearer ?? "").replace(/^Bearer\s+/i, "").trim();
+  const row = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: { select: { sessionVersion: true, active: true } } } });
+  if (!row || !tokenPattern.test(token)) return null;
+  if (row.revokedAt || row.expiresAt.getTime() <= Date.now() || !row.user.active || row.user.sessionVersion !== row.sessionVersion) return null;
+  const principal = await loadPrincipal(prisma, row.userId, row.sessionVersion);
+  if (!principal) return null;
+  // Last use, at most once a minute per token.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  }
+  return principal;
+}
