@@ -30,6 +30,7 @@ export interface ApiTokenSummary {
   expiresAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  status: "active" | "expired" | "revoked";
 }
 
 export function hashToken(token: string): string {
@@ -62,7 +63,8 @@ export async function createApiToken(prisma: PrismaClient, principal: Principal,
 }
 
 function summaryOf(row: { id: string; name: string; prefix: string; createdAt: Date; expiresAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenSummary {
-  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+  const status = row.revokedAt ? "revoked" : row.expiresAt.getTime() <= Date.now() ? "expired" : "active";
+  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt, status };
 }
 
 /** The principal's own tokens, newest first; never a hash. */

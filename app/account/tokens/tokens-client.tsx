@@ -1,0 +1,102 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
+import { createApiTokenAction, revokeApiTokenAction } from "./actions";
+
+/** Create a token (its secret is shown here once) and revoke tokens. */
+export function NewTokenClient() {
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [days, setDays] = useState("30");
+  const [secret, setSecret] = useState<{ token: string; name: string } | null>(null);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [message, setMessage] = useState<ActionMessage>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <div>
+      <form
+        aria-label="New token"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          startTransition(async () => {
+            setMessage(null);
+            setErrors({});
+            const result = await createApiTokenAction({ name, expiresInDays: Number(days) });
+            if (result.status === "ok") {
+              setSecret(result.data);
+              setName("");
+              router.refresh();
+            } else {
+              setErrors(result.fieldErrors ?? {});
+              setMessage({ kind: "error", text: result.message });
+            }
+          });
+        }}
+      >
+        <div className="min-w-64 flex-1">
+          <label htmlFor="token-name" className="field-label">
+            Token name
+          </label>
+          <input id="token-name" className="field-input" value={name} maxLength={80} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
+          {(errors.name ?? []).map((error) => (
+            <span key={error} className="field-error block">
+              {error}
+            </span>
+          ))}
+        </div>
+        <div>
+          <label htmlFor="token-days" className="field-label">
+            Expires after
+          </label>
+          <select id="token-days" className="field-input" value={days} onChange={(event) => setDays(event.target.value)}>
+            <option value="7">7 days</option>
+            <option value="30">30 days</option>
+            <option value="90">90 days</option>
+            <option value="365">a year</option>
+          </select>
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          Create token
+        </button>
+      </form>
+      <ActionFeedback message={message} spacing="mt-2" />
+      {secret && (
+        <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="status">
+          <p className="font-medium text-amber-950">Copy the token for “{secret.name}” now: it is not shown again.</p>
+          <code className="mt-2 block break-all rounded bg-white p-2 text-xs" data-testid="new-token">
+            {secret.token}
+          </code>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function RevokeTokenClient({ id, name }: { id: string; name: string }) {
+  const router = useRouter();
+  const [message, setMessage] = useState<ActionMessage>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <div>
+      <button
+        type="button"
+        className="btn"
+        disabled={pending}
+        onClick={() => {
+          if (!window.confirm(`Revoke “${name}”? Tools using it stop working at once.`)) return;
+          startTransition(async () => {
+            const result = await revokeApiTokenAction({ id });
+            if (result.status === "ok") router.refresh();
+            else setMessage({ kind: "error", text: result.message });
+          });
+        }}
+      >
+        Revoke
+      </button>
+      <ActionFeedback message={message} />
+    </div>
+  );
+}
