@@ -39,14 +39,8 @@ export function embedderForSpace(space: IndexSpace & { config?: unknown }, env: 
   let embedder: Embedder | null = null;
   const parsed = spaceConfigSchema.safeParse(space.config);
   if (parsed.success) {
-    const config = parsed.data;
-    if (config.provider === "openai-compatible") {
-      embedder = createEmbedder({ ...config, apiKey: config.apiKeyEnv ? env[config.apiKeyEnv] || undefined : undefined });
-    } else if (config.provider === "hash") {
-      if (env.NODE_ENV !== "production" || env.MNEMO_ALLOW_HASH_EMBEDDER === "1") embedder = createEmbedder({ provider: "hash", dimension: config.dimension, allowInProduction: true });
-    } else {
-      embedder = createEmbedder({ provider: "local-use" });
-    }
+    const hashRefused = parsed.data.provider === "hash" && env.NODE_ENV === "production" && env.MNEMO_ALLOW_HASH_EMBEDDER !== "1";
+    if (!hashRefused) embedder = identityOf(parsed.data, env);
   } else {
     const fromEnv = createEmbedder(embedderConfigFromEnv(env));
     if (fromEnv.provider === space.provider && fromEnv.model === space.model && fromEnv.dimension === space.dimension) embedder = fromEnv;

@@ -3,7 +3,7 @@ import type { Principal } from "../../acl";
 import { contextSpaceName } from "./descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
 import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
-import { type CategoricalRole, type ProposalRole, categoricalRoles, contextText, defaultProposalContextWeight, roleValue } from "./object-context";
+import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "./object-context";
 import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
 
 /**
@@ -128,10 +128,6 @@ export async function characteriseObject(
   }
   result.evidenceProjectIds = [...evidenceProjects].sort();
   return result;
-}
-
-export function isCategoricalRole(role: ProposalRole): role is CategoricalRole {
-  return (categoricalRoles as readonly string[]).includes(role);
 }
 
 /** The value a proposal would write into its field: a category/text value or a date range. */

@@ -4,7 +4,7 @@ import { type Principal, canEdit, isAdmin, projectScopeSql, readableProjectIds }
 import { saveRecord } from "../../archive/save-record";
 import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
-import { type Characterisation, type RoleCharacterisation, characteriseObject, proposedFieldValue } from "./characterise";
+import { type RoleCharacterisation, characteriseObject, proposedFieldValue } from "./characterise";
 import { loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, proposalRoles } from "./object-context";
 import type { ObjectsRuntime } from "./similar-objects";
@@ -247,7 +247,7 @@ export async function decideProposal(
     const value = role ? proposedFieldValue(role) : null;
     if (!role || value === null) throw new AppError("bad_request", `There is no proposal for the ${fieldLabel.toLowerCase()} of this object: no similar catalogued object has one.`);
     const evidence = evidenceOf(role, characterisation.mode);
-    proposal = { id: null, value, confidence: evidence.confidence, evidence, evidenceProjectIds: evidenceProjectsOf(characterisation, role), mode: characterisation.mode };
+    proposal = { id: null, value, confidence: evidence.confidence, evidence, evidenceProjectIds: evidenceProjectsOf(role), mode: characterisation.mode };
   }
   if (input.action === "accept" && input.expected !== undefined && !sameValue(input.expected, proposal.value)) {
     throw new AppError("conflict", `The proposal changed since the page was loaded (now ${formatProposalValue(proposal.value)}). Review it again.`);
@@ -318,7 +318,7 @@ export async function decideProposal(
 }
 
 /** The projects of the neighbours that voted on this role. */
-function evidenceProjectsOf(_characterisation: Characterisation, role: RoleCharacterisation): string[] {
+function evidenceProjectsOf(role: RoleCharacterisation): string[] {
   return [...new Set(role.voters.map((voter) => voter.projectId))].sort();
 }
 
@@ -366,7 +366,7 @@ export async function proposeForUncatalogued(
         `INSERT INTO proposals (id, record_id, role, value, confidence, evidence, status, evidence_project_ids, proposed_by_id, mode)
          VALUES (gen_random_uuid()::text, $1, $2, $3::jsonb, $4, $5::jsonb, 'pending', $6::text[], $7, $8)
          ON CONFLICT DO NOTHING RETURNING id`,
-        [id, role.role, JSON.stringify(value), evidence.confidence, JSON.stringify(evidence), evidenceProjectsOf(characterisation, role), principal.userId === "system" ? null : principal.userId, characterisation.mode],
+        [id, role.role, JSON.stringify(value), evidence.confidence, JSON.stringify(evidence), evidenceProjectsOf(role), principal.userId === "system" ? null : principal.userId, characterisation.mode],
       );
       proposed += inserted.length;
     }
