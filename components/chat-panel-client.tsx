@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
-import { formatTimecode } from "./format";
+import { citationHref, formatTimecode } from "./format";
 
 /**
  * The ask panel: questions answered only from passages the user may read, streamed, with
@@ -68,12 +68,6 @@ interface Message {
 }
 
 const maxQuestionLength = 1000;
-
-export function citationHref(citation: { recordId: string; chunkId: string; timeStart: number | null }): string {
-  const params = new URLSearchParams({ passage: citation.chunkId });
-  if (citation.timeStart !== null) params.set("t", String(Math.floor(citation.timeStart)));
-  return `/records/${citation.recordId}?${params.toString()}#cited-passage`;
-}
 
 function citationLabel(citation: Citation): string {
   const where = citation.timeStart !== null ? ` at ${formatTimecode(citation.timeStart)}` : citation.page !== null ? `, p. ${citation.page}` : "";

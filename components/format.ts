@@ -70,3 +70,10 @@ export function formatAge(seconds: number | null): string {
   if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
   return `${Math.round(seconds / 3600)} h`;
 }
+
+/** Where a citation opens: the record at the cited passage, and a recording at its timecode. */
+export function citationHref(citation: { recordId: string; chunkId: string; timeStart: number | null }): string {
+  const params = new URLSearchParams({ passage: citation.chunkId });
+  if (citation.timeStart !== null) params.set("t", String(Math.floor(citation.timeStart)));
+  return `/records/${citation.recordId}?${params.toString()}#cited-passage`;
+}

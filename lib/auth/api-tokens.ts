@@ -88,6 +88,11 @@ export async function revokeApiToken(prisma: PrismaClient, principal: Principal,
  * looks like, so a malformed token costs what an unknown one does.
  */
 export async function authenticateApiToken(prisma: PrismaClient, bearer: string | null | undefined): Promise<Principal | null> {
+  return (await authenticateApiTokenWithId(prisma, bearer))?.principal ?? null;
+}
+
+/** The same, with the token's id (the key its rate limit is kept under). */
+export async function authenticateApiTokenWithId(prisma: PrismaClient, bearer: string | null | undefined): Promise<{ principal: Principal; tokenId: string } | null> {
   const token = (bearer ?? "").replace(/^Bearer\s+/i, "").trim();
   const row = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: { select: { sessionVersion: true, active: true } } } });
   if (!row || !tokenPattern.test(token)) return null;
@@ -98,5 +103,5 @@ export async function authenticateApiToken(prisma: PrismaClient, bearer: string 
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   }
-  return principal;
+  return { principal, tokenId: row.id };
 }

@@ -2,7 +2,10 @@ import "server-only";
 import type { z } from "zod";
 import type { Principal } from "../acl";
 import { getPrincipal } from "../auth/get-principal";
-import { AppError, describeError, notFoundMessage, statusByCode } from "../errors";
+import { AppError, describeError, notFoundMessage } from "../errors";
+import { errorResponse } from "./error-response";
+
+export { errorResponse };
 import { type ActionResult, zodFieldErrors } from "./action-result";
 
 /**
@@ -53,16 +56,6 @@ export function authorizedRoute<ParamsSchema extends z.ZodType>(
       return errorResponse(error);
     }
   };
-}
-
-export function errorResponse(error: unknown): Response {
-  const described = describeError(error);
-  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
-  if (error instanceof AppError) {
-    Object.assign(headers, error.headers);
-    if (error.retryAfterSeconds) headers["retry-after"] = String(error.retryAfterSeconds);
-  }
-  return new Response(JSON.stringify({ error: described }), { status: statusByCode[described.code], headers });
 }
 
 // redirect() and notFound() throw special errors Next.js must see.

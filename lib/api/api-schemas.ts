@@ -1,0 +1,268 @@
+import { z } from "zod";
+import { fieldDefinitionSchema } from "../archive/field-definitions";
+import { citationHref, formatTimecode } from "../../components/format";
+
+/**
+ * The shapes the agent API (JSON and MCP) sends back. Every result is parsed through its
+ * schema before it leaves the server, and zod drops keys a schema does not name, so these
+ * schemas are the allow-list of what an agent can ever see. The OpenAPI document and the MCP
+ * tools' output schemas are generated from them.
+ */
+
+const nullableNumber = z.number().nullable();
+
+export const citationSchema = z
+  .object({
+    id: z.string().describe('Cite the passage as "[id]", e.g. [1]. Unique within one response.'),
+    recordId: z.string(),
+    recordTitle: z.string(),
+    section: z.string().describe("The section's slug."),
+    sectionName: z.string(),
+    chunkId: z.string().describe("The passage's id."),
+    location: z.string().describe("Embed group and heading path inside the record."),
+    language: z.string().nullable(),
+    page: nullableNumber,
+    pageEnd: nullableNumber,
+    timeStart: nullableNumber.describe("Seconds into the recording where the passage starts."),
+    timeEnd: nullableNumber,
+    url: z.string().describe("Opens the record at the passage; for a recording, the player at the cited time."),
+  })
+  .describe("Where a passage comes from, and how to open it.");
+export type ApiCitation = z.output<typeof citationSchema>;
+
+export const errorSchema = z.object({
+  error: z.object({
+    code: z.string().describe("bad_request, unauthorized, not_found, method_not_allowed, rate_limited, unavailable, internal…"),
+    message: z.string(),
+    fieldErrors: z.record(z.string(), z.array(z.string())).optional().describe("Problems per input field."),
+  }),
+});
+
+export const semanticSearchOutput = z.object({
+  query: z.string(),
+  mode: z.enum(["hybrid", "semantic", "keyword"]),
+  results: z.array(
+    z.object({
+      rank: z.number().int(),
+      recordId: z.string(),
+      recordTitle: z.string(),
+      section: z.string(),
+      sectionName: z.string(),
+      score: z.number().describe("Fused relevance, 0..1; 1 is first in every leg that ran."),
+      similarity: nullableNumber.describe("Cosine similarity of the best passage, when the meaning leg found it."),
+      foundBy: z.array(z.enum(["meaning", "words"])),
+      snippet: z.string().describe("The best passage, around the matched words."),
+      citation: citationSchema,
+    }),
+  ),
+});
+
+export const retrieveOutput = z.object({
+  query: z.string(),
+  passages: z.array(
+    z.object({
+      citation: citationSchema,
+      text: z.string().describe("The passage as written."),
+      translation: z.string().nullable().describe("An English machine translation, for Spanish and Catalan passages."),
+      score: z.number(),
+      similarity: nullableNumber,
+    }),
+  ),
+});
+
+export const agentContextOutput = z.object({
+  query: z.string(),
+  context: z.string().describe("Numbered passages ready to place in a prompt, within maxChars."),
+  citations: z.array(citationSchema),
+  truncated: z.boolean().describe("Whether the last passage given was cut to fit."),
+  omitted: z.number().int().describe("Relevant passages left out for lack of room."),
+});
+
+export const similarRecordsOutput = z.object({
+  recordId: z.string(),
+  results: z.array(
+    z.object({
+      recordId: z.string(),
+      recordTitle: z.string(),
+      section: z.string(),
+      sectionName: z.string(),
+      similarity: z.number(),
+      closestPassage: z.object({
+        chunkId: z.string(),
+        location: z.string(),
+        snippet: z.string(),
+        page: nullableNumber,
+        timeStart: nullableNumber,
+        url: z.string().describe("Opens the record at this passage."),
+      }),
+    }),
+  ),
+});
+
+const roleValues = z.record(z.string(), z.string()).describe("Catalogue values by role: typology, material, period.");
+const yearRange = z.object({ from: z.number(), to: z.number() }).nullable();
+
+export const similarObjectsOutput = z.object({
+  recordId: z.string(),
+  status: z.enum(["ok", "pending"]).describe('"pending": the object\'s images are not described yet.'),
+  mode: z.enum(["hybrid", "visual", "near_duplicate"]),
+  views: z.array(z.string()),
+  usedContext: z.boolean(),
+  floor: nullableNumber.describe("The near-duplicate floor applied, in near_duplicate mode."),
+  results: z.array(
+    z.object({
+      recordId: z.string(),
+      title: z.string(),
+      section: z.string(),
+      sectionName: z.string(),
+      score: z.number(),
+      visualSimilarity: nullableNumber,
+      contextSimilarity: nullableNumber,
+      similarities: z.record(z.string(), z.number()).describe("Exact cosine similarity per leg (view:obverse, context…)."),
+      roles: roleValues,
+      date: yearRange,
+      thumbnails: z.array(z.object({ view: z.string(), url: z.string() })),
+      url: z.string(),
+    }),
+  ),
+});
+
+export const characterizeObjectOutput = z.object({
+  recordId: z.string(),
+  status: z.enum(["ok", "pending"]),
+  mode: z.enum(["hybrid", "visual"]),
+  usedContext: z.boolean(),
+  proposals: z.array(
+    z.object({
+      role: z.enum(["typology", "material", "period", "date"]),
+      field: z.string(),
+      fieldLabel: z.string(),
+      current: z.string().describe('The value catalogued now ("" when none).'),
+      value: z.string().nullable().describe("The proposed value (categorical roles)."),
+      date: z.object({ earliest: z.number(), latest: z.number(), central: z.number() }).nullable(),
+      confidence: nullableNumber.describe("Share of the neighbours' weight that agrees, 0..1."),
+      votes: z.array(z.object({ value: z.string(), share: z.number(), voters: z.number().int() })),
+      voters: z.number().int(),
+      supporting: z.array(z.object({ recordId: z.string(), title: z.string(), url: z.string() })),
+    }),
+  ),
+});
+
+export const askOutput = z.object({
+  status: z
+    .enum(["answered", "refused", "restricted", "failed"])
+    .describe("refused: the readable records hold no evidence; restricted: the evidence may not be sent to the answer model."),
+  answer: z.string().describe("The answer with [n] citation markers, or the reason there is none."),
+  citations: z.array(citationSchema),
+  withheld: z
+    .array(z.object({ recordId: z.string(), recordTitle: z.string(), chunkId: z.string(), url: z.string() }))
+    .describe("Passages you may read that the answer model was not allowed to see."),
+  generator: z.string(),
+});
+
+export const askStreamEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("sources"), citations: z.array(citationSchema) }),
+  z.object({ type: z.literal("delta"), text: z.string() }),
+  z.object({ type: z.literal("final"), result: askOutput }),
+  z.object({ type: z.literal("error"), error: errorSchema.shape.error }),
+]);
+
+export const embedGroupsOutput = z.object({
+  section: z.string(),
+  groups: z.array(
+    z.object({
+      slug: z.string(),
+      label: z.string(),
+      fields: z.array(z.string()).describe("Field paths embedded together; dots follow relations."),
+      chunking: z.string(),
+      maxTokens: z.number().int(),
+      minTokens: z.number().int(),
+      overlap: z.number().int(),
+      languages: z.array(z.string()),
+    }),
+  ),
+});
+
+export const readRecordOutput = z.object({
+  id: z.string(),
+  title: z.string(),
+  version: z.number().int(),
+  section: z.object({ slug: z.string(), name: z.string() }),
+  project: z.object({ id: z.string(), name: z.string(), restricted: z.boolean() }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  fields: z.array(fieldDefinitionSchema),
+  values: z.record(z.string(), z.unknown()).describe("Field values by key; relations hold record ids, media fields media ids."),
+  media: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(["image", "audio", "video"]),
+      mime: z.string(),
+      view: z.string().nullable(),
+      durationSeconds: nullableNumber,
+      url: z.string().describe("The file; send the same bearer token."),
+    }),
+  ),
+  linked: z.array(z.object({ id: z.string(), title: z.string(), sectionName: z.string() })).describe("Readable records this one points at."),
+  backlinks: z.array(z.object({ id: z.string(), title: z.string(), sectionName: z.string(), fieldLabel: z.string() })),
+  url: z.string(),
+});
+
+export const listSectionsOutput = z.object({
+  sections: z.array(
+    z.object({
+      slug: z.string(),
+      name: z.string(),
+      description: z.string(),
+      egressPolicy: z.enum(["local_only", "allow_external"]),
+      fields: z.array(fieldDefinitionSchema),
+    }),
+  ),
+});
+
+/** A citation's fields from a passage as search returns it; `origin` makes the link absolute. */
+export function toCitation(
+  id: string,
+  hit: {
+    recordId: string;
+    recordTitle: string;
+    sectionSlug: string;
+    sectionName: string;
+    passage: {
+      chunkId: string;
+      groupLabel: string;
+      headingPath: string[];
+      language: string | null;
+      page: number | null;
+      pageEnd: number | null;
+      timeStart: number | null;
+      timeEnd: number | null;
+    };
+  },
+  origin: string,
+): ApiCitation {
+  const { passage } = hit;
+  return {
+    id,
+    recordId: hit.recordId,
+    recordTitle: hit.recordTitle,
+    section: hit.sectionSlug,
+    sectionName: hit.sectionName,
+    chunkId: passage.chunkId,
+    location: [passage.groupLabel, ...passage.headingPath.filter((heading) => heading !== passage.groupLabel)].join(" › "),
+    language: passage.language,
+    page: passage.page,
+    pageEnd: passage.pageEnd,
+    timeStart: passage.timeStart,
+    timeEnd: passage.timeEnd,
+    url: `${origin}${citationHref({ recordId: hit.recordId, chunkId: passage.chunkId, timeStart: passage.timeStart })}`,
+  };
+}
+
+/** "[2] Interview with Rosa Vidal — Oral histories · Transcript, 04:07–05:12" */
+export function citationLine(citation: ApiCitation): string {
+  const where = [citation.location];
+  if (citation.page !== null) where.push(citation.pageEnd !== null && citation.pageEnd !== citation.page ? `pp. ${citation.page}–${citation.pageEnd}` : `p. ${citation.page}`);
+  if (citation.timeStart !== null) where.push(citation.timeEnd !== null ? `${formatTimecode(citation.timeStart)}–${formatTimecode(citation.timeEnd)}` : formatTimecode(citation.timeStart));
+  return `[${citation.id}] ${citation.recordTitle} — ${citation.sectionName} · ${where.filter(Boolean).join(", ")}`;
+}

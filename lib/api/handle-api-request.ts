@@ -1,0 +1,156 @@
+import "server-only";
+import type { z } from "zod";
+import type { Principal } from "../acl";
+import { AppError, describeError } from "../errors";
+import { zodFieldErrors } from "../http/action-result";
+import { errorResponse } from "../http/error-response";
+import { type CorsPolicy, corsHeaders, preflightResponse } from "./cors";
+import type { ApiOperation, ApiRuntime } from "./operations";
+import type { RateLimitDecision, RateLimiter } from "./rate-limit";
+
+/**
+ * One agent API call over HTTP: method, bearer token (the token's user is the principal; no
+ * cookie is ever read), rate limit, input (path parameters with the query string or the JSON
+ * body) validated by the operation's schema, the operation, and its output parsed through the
+ * output schema. Every error is JSON `{error: {code, message, fieldErrors?}}` with its status;
+ * a record the token's user may not read is the same 404 as one that does not exist.
+ */
+export interface ApiDeps {
+  runtime: ApiRuntime;
+  limiter: RateLimiter;
+  cors: CorsPolicy;
+  authenticate(authorization: string | null): Promise<{ principal: Principal; tokenId: string } | null>;
+  /** Prefix for links in results; the request's own origin when absent. */
+  origin?: string;
+}
+
+export const maxBodyBytes = 256 * 1024;
+
+export const unauthorizedMessage = "Send a valid API token as `Authorization: Bearer mnemo_…`. Tokens that expired or were revoked are refused; create one at /account/tokens.";
+
+export function unauthorizedError(): AppError {
+  return new AppError("unauthorized", unauthorizedMessage, { headers: { "www-authenticate": 'Bearer realm="mnemo"' } });
+}
+
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return { "ratelimit-limit": String(decision.limit), "ratelimit-remaining": String(Math.max(0, decision.remaining)) };
+}
+
+export function rateLimitedError(decision: RateLimitDecision): AppError {
+  return new AppError("rate_limited", `Too many requests with this token. Try again in ${decision.retryAfterSeconds} s.`, {
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
+}
+
+/** Reads a JSON object body, bounded; an empty body is an empty object. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBodyBytes) throw new AppError("payload_too_large", `The request body can be at most ${maxBodyBytes / 1024} KiB.`);
+  const text = await request.text();
+  if (Buffer.byteLength(text) > maxBodyBytes) throw new AppError("payload_too_large", `The request body can be at most ${maxBodyBytes / 1024} KiB.`);
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request", "The request body is not valid JSON; send the input as a JSON object.");
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new AppError("bad_request", "Send the input as a JSON object.");
+  return body as Record<string, unknown>;
+}
+
+function queryObject(url: URL): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    values[key] = all.length === 1 ? all[0] : all;
+  }
+  return values;
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * Where links in results point: AUTH_URL's origin when configured, else the host the client
+ * called (behind a proxy, its forwarded host and protocol), so links work from the caller's side.
+ */
+export function requestOrigin(request: Request, configured?: string): string {
+  if (configured) return configured;
+  const url = new URL(request.url);
+  const host = (request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "").split(",")[0]!.trim();
+  const protocol = (request.headers.get("x-forwarded-proto") ?? url.protocol.replace(/:$/, "")).split(",")[0]!.trim();
+  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:.]+\](:\d{1,5})?$/.test(host) || !/^https?$/.test(protocol)) return url.origin;
+  return `${protocol}://${host}`;
+}
+
+export async function handleApiRequest<Input extends z.ZodObject, Output extends z.ZodObject>(
+  operation: ApiOperation<Input, Output>,
+  request: Request,
+  pathParams: Record<string, string>,
+  deps: ApiDeps,
+): Promise<Response> {
+  if (request.method === "OPTIONS") return preflightResponse(deps.cors, request, [operation.method]);
+  const headers: Record<string, string> = { ...corsHeaders(deps.cors, request), "cache-control": "no-store" };
+  try {
+    if (request.method !== operation.method) {
+      throw new AppError("method_not_allowed", `${operation.name} is called with ${operation.method}.`, { headers: { allow: `${operation.method}, OPTIONS` } });
+    }
+    const auth = await deps.authenticate(request.headers.get("authorization"));
+    if (!auth) throw unauthorizedError();
+    const decision = deps.limiter.take(auth.tokenId, operation.cost);
+    Object.assign(headers, rateLimitHeaders(decision));
+    if (!decision.allowed) throw rateLimitedError(decision);
+
+    const raw = operation.method === "GET" ? queryObject(new URL(request.url)) : await readJsonObject(request);
+    for (const name of operation.pathParams) {
+      if (name in raw) throw new AppError("bad_request", `${name} is part of the path; do not send it again.`);
+      raw[name] = pathParams[name];
+    }
+    const parsed = operation.input.safeParse(raw);
+    if (!parsed.success) {
+      // A malformed id in the path is answered like a missing record.
+      const pathIssue = parsed.error.issues.find((issue) => operation.pathParams.includes(String(issue.path[0])));
+      if (pathIssue) throw new AppError("not_found", "Not found.");
+      throw new AppError("bad_request", "Some values are not valid.", { fieldErrors: zodFieldErrors(parsed.error.issues) });
+    }
+    const context = { runtime: deps.runtime, principal: auth.principal, origin: requestOrigin(request, deps.origin) };
+    const input = parsed.data as z.output<Input> & { stream?: boolean };
+    if (operation.stream && input.stream === true) return await streamResponse(operation.stream(input, context), headers);
+    const output = operation.output.parse(await operation.run(input, context));
+    return new Response(JSON.stringify(output), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+  } catch (error) {
+    return withHeaders(errorResponse(error), headers);
+  }
+}
+
+/** NDJSON events; the first is read before answering, so a bad request is still a plain 4xx. */
+async function streamResponse(events: AsyncGenerator<unknown>, headers: Record<string, string>): Promise<Response> {
+  const first = await events.next();
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      try {
+        if (!first.done) send(first.value);
+        for await (const event of events) send(event);
+      } catch (error) {
+        send({ type: "error", error: describeError(error) });
+      } finally {
+        controller.close();
+      }
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(stream, { status: 200, headers: { ...headers, "content-type": "application/x-ndjson; charset=utf-8" } });
+}
+
+/** Any path under /api/v1 that names no operation. */
+export function unknownEndpointResponse(request: Request, cors: CorsPolicy): Response {
+  const error = new AppError("not_found", "There is no such endpoint. The API is described at /api/v1/openapi.json.");
+  return withHeaders(errorResponse(error), { ...corsHeaders(cors, request), "cache-control": "no-store" });
+}

@@ -1,0 +1,112 @@
+import "server-only";
+import { z } from "zod";
+import { askStreamEvent, errorSchema } from "./api-schemas";
+import { maxBodyBytes } from "./handle-api-request";
+import { type ApiOperation, operations } from "./operations";
+
+/**
+ * The OpenAPI 3.1 document of /api/v1, generated from the operations' own zod schemas (the ones
+ * that validate input and filter output), so the description cannot drift from the code.
+ */
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
+const errorRef = { $ref: "#/components/schemas/Error" };
+
+function errorResponses(operation: ApiOperation): Record<string, unknown> {
+  const error = (description: string) => ({ description, content: { "application/json": { schema: errorRef } } });
+  const responses: Record<string, unknown> = {
+    "400": error("The input is not valid; fieldErrors names each problem."),
+    "401": error("No token, or an expired, revoked or unknown one."),
+    "429": {
+      ...error("Too many requests with this token."),
+      headers: { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } } },
+    },
+    "503": error("Search by meaning or the answer model is unavailable for now."),
+  };
+  if (operation.pathParams.length > 0 || operation.name === "read_record") {
+    responses["404"] = error("No such record, or one the token's user may not read: the two are answered alike.");
+  }
+  if (operation.method === "POST") responses["413"] = error(`The body is over ${maxBodyBytes / 1024} KiB.`);
+  return responses;
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
+}
+
+export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, JsonSchema> = { Error: jsonSchema(errorSchema, "output") };
+
+  for (const operation of operations as readonly unknown[] as readonly ApiOperation[]) {
+    const outputName = `${pascal(operation.name)}Result`;
+    schemas[outputName] = jsonSchema(operation.output, "output");
+    const input = jsonSchema(operation.input, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const properties = input.properties ?? {};
+    const required = new Set(input.required ?? []);
+
+    const parameters = Object.entries(properties)
+      .filter(([name]) => operation.method === "GET" || operation.pathParams.includes(name))
+      .map(([name, schema]) => {
+        const { description, ...rest } = schema;
+        const inPath = operation.pathParams.includes(name);
+        return { name, in: inPath ? "path" : "query", required: inPath || required.has(name), ...(description ? { description } : {}), schema: rest };
+      });
+
+    const okContent: Record<string, unknown> = { "application/json": { schema: { $ref: `#/components/schemas/${outputName}` } } };
+    if (operation.stream) {
+      schemas.AskStreamEvent = jsonSchema(askStreamEvent, "output");
+      okContent["application/x-ndjson"] = { schema: { $ref: "#/components/schemas/AskStreamEvent" } };
+    }
+
+    const entry: Record<string, unknown> = {
+      operationId: operation.name,
+      summary: operation.title,
+      description: operation.description,
+      tags: [operation.name.includes("object") ? "objects" : operation.name === "ask" ? "answers" : "records"],
+      security: [{ bearerToken: [] }],
+      ...(parameters.length > 0 ? { parameters } : {}),
+      responses: {
+        "200": { description: operation.stream ? "The result; with stream: true, NDJSON events, one per line." : "The result.", content: okContent },
+        ...errorResponses(operation),
+      },
+      "x-mcp-tool": operation.name,
+      "x-rate-limit-cost": operation.cost,
+    };
+    if (operation.method === "POST") {
+      const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !operation.pathParams.includes(name)));
+      entry.requestBody = {
+        required: true,
+        content: {
+          "application/json": {
+            schema: { ...input, properties: bodyProperties, required: [...required].filter((name) => !operation.pathParams.includes(name)) },
+          },
+        },
+      };
+    }
+    paths[operation.path] = { ...(paths[operation.path] ?? {}), [operation.method.toLowerCase()]: entry };
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Mnemo agent API",
+      version: "1.0.0",
+      description:
+        "Search, passages, cited answers and object characterisation over the archive, as the token's user: nothing a user may not read is ever returned, and a record they may not read is answered exactly like one that does not exist. " +
+        "Create a token at /account/tokens and send it as `Authorization: Bearer mnemo_…`. The same operations are MCP tools at /api/mcp (streamable HTTP, same token).",
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearerToken: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerToken: { type: "http", scheme: "bearer", description: "A personal API token (mnemo_…)." } },
+      schemas,
+    },
+  };
+}
