@@ -18,6 +18,9 @@ async function tokenFor(browser: Browser, who: LoginName): Promise<string> {
   const secret = page.getByTestId("new-token");
   await expect(secret).toHaveText(/^mnemo_[A-Za-z0-9_-]{43}$/, { timeout: 60_000 });
   const token = (await secret.textContent()) ?? "";
+  const usage = page.getByRole("region", { name: "Using a token" });
+  await expect(usage).toContainText("/api/v1/search");
+  await expect(usage).toContainText("/api/mcp");
   await context.close();
   return token;
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import { corsFromEnv } from "./api/cors";
+import { rateLimitFromEnv } from "./api/rate-limit";
 import { getConfig } from "./config";
 import { getDatabase } from "./db";
 import { startBackgroundWorker } from "./rag/index/background-worker";
@@ -11,6 +13,8 @@ import { startBackgroundWorker } from "./rag/index/background-worker";
 export async function startUp(): Promise<void> {
   try {
     getConfig();
+    rateLimitFromEnv(process.env);
+    corsFromEnv(process.env);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -1,4 +1,7 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { requestOrigin } from "@/lib/api/handle-api-request";
+import { rateLimitFromEnv } from "@/lib/api/rate-limit";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
@@ -16,6 +19,12 @@ export default async function TokensPage() {
   const principal = await requirePrincipal("/account/tokens");
   const { prisma } = await getDatabase();
   const tokens = await listApiTokens(prisma, principal);
+  const requestHeaders = await headers();
+  const origin = requestOrigin(
+    new Request("http://localhost/", { headers: { host: requestHeaders.get("host") ?? "localhost:3000", "x-forwarded-proto": requestHeaders.get("x-forwarded-proto") ?? "http" } }),
+    process.env.AUTH_URL ? new URL(process.env.AUTH_URL).origin : undefined,
+  );
+  const { perMinute } = rateLimitFromEnv(process.env);
   return (
     <div>
       <h1 className="text-3xl font-semibold">API tokens</h1>
@@ -59,6 +68,33 @@ export default async function TokensPage() {
           </tbody>
         </table>
       )}
+      <section className="mt-8 max-w-3xl" aria-labelledby="using-tokens">
+        <h2 id="using-tokens" className="text-xl font-semibold">
+          Using a token
+        </h2>
+        <p className="mt-1 text-sm text-stone-600">
+          Send it in an <code>Authorization: Bearer mnemo_…</code> header. Each token may make {perMinute} requests a minute (an answer counts as five); past that the
+          server answers 429 with <code>Retry-After</code>.
+        </p>
+        <h3 className="mt-4 font-medium">JSON API</h3>
+        <p className="text-sm text-stone-600">
+          Search, passages, passages for a prompt, similar records and objects, proposals and cited answers. Described in{" "}
+          <a className="link" href="/api/v1/openapi.json">
+            the OpenAPI document
+          </a>
+          .
+        </p>
+        <pre className="mt-2 overflow-x-auto rounded bg-stone-100 p-3 text-xs">
+          {`curl -H "Authorization: Bearer $MNEMO_API_TOKEN" -H "content-type: application/json" \\\n  -d '{"query": "mine closure", "limit": 5}' ${origin}/api/v1/search`}
+        </pre>
+        <h3 className="mt-4 font-medium">MCP, for agents</h3>
+        <p className="text-sm text-stone-600">
+          Streamable HTTP at <code>{`${origin}/api/mcp`}</code> with the same header, or on stdio from a Mnemo checkout:
+        </p>
+        <pre className="mt-2 overflow-x-auto rounded bg-stone-100 p-3 text-xs">
+          {JSON.stringify({ command: "npm", args: ["run", "--silent", "mcp"], env: { MNEMO_URL: origin, MNEMO_API_TOKEN: "mnemo_…" } }, null, 2)}
+        </pre>
+      </section>
     </div>
   );
 }
