@@ -1,0 +1,449 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Principal, canRead, systemPrincipal } from "../../lib/acl";
+import type { FieldDefinition } from "../../lib/archive/field-definitions";
+import { getRecord } from "../../lib/archive/get-record";
+import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
+import { storeMedia } from "../../lib/archive/media-storage";
+import { saveRecord } from "../../lib/archive/save-record";
+import { mediaResponse } from "../../lib/archive/serve-media";
+import { closedCors } from "../../lib/api/cors";
+import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
+import { handleMcpRequest } from "../../lib/api/mcp-server";
+import { type ApiOperation, operations } from "../../lib/api/operations";
+import { createRateLimiter } from "../../lib/api/rate-limit";
+import { authenticateApiTokenWithId, createApiToken } from "../../lib/auth/api-tokens";
+import type { Database } from "../../lib/db/database";
+import { describeError } from "../../lib/errors";
+import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { type AskContext, ask } from "../../lib/rag/ask/ask";
+import { CHUNKER_VERSION } from "../../lib/rag/chunk";
+import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
+import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { runWorker } from "../../lib/rag/index/run-worker";
+import { characteriseObject } from "../../lib/rag/objects/characterise";
+import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
+import type { ObjectContext } from "../../lib/rag/objects/object-context";
+import { listPendingProposals, proposalAccuracy, proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
+import { searchObjectsByText } from "../../lib/rag/objects/search-objects";
+import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
+import { findSimilarRecords } from "../../lib/rag/search/find-similar";
+import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
+import { renderCoinFace } from "../../prisma/seed/render-coin";
+import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { openTestDatabase } from "../support/test-database";
+
+/**
+ * ACL leak fuzzing (bounded here; `npm run test:acl-fuzz` runs many more probes). Canary records
+ * with unique marker words live in restricted projects, beside look-alike open records; random
+ * principals (random roles and memberships, each with an API token) send random requests through
+ * every path: the record list, record reads, media, search, similar records, ask, similar
+ * objects, characterisation, objects by description, proposals, the JSON API and MCP. A leak is
+ * any secret of a record the principal may not read (its id, chunk ids, media ids, or a word of
+ * its text that no query ever contains) anywhere in a response. A request aimed at an unreadable record must get exactly what the same
+ * request aimed at a missing one gets; their timings are printed, not asserted.
+ * MNEMO_ACL_FUZZ_PROBES and MNEMO_ACL_FUZZ_SEED reproduce a run.
+ */
+const probeBudget = Number(process.env.MNEMO_ACL_FUZZ_PROBES ?? 360);
+const seed = Number(process.env.MNEMO_ACL_FUZZ_SEED ?? Date.now() % 1_000_000);
+
+/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
+function generator(start: number) {
+  let state = start >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (max: number) => Math.floor(next() * max),
+    pick<T>(items: readonly T[]): T {
+      return items[Math.floor(next() * items.length)]!;
+    },
+    chance: (p: number) => next() < p,
+  };
+}
+type Random = ReturnType<typeof generator>;
+const random = generator(seed);
+
+const embedder = createHashEmbedder({ dimension: 64 });
+const descriptor = createDescriptorEmbedder();
+const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
+const words = ["harbour", "lamp", "mine", "strike", "valley", "flood", "coin", "silver", "letter", "school", "bread", "storm", "boat", "union", "church", "river"];
+
+const noteFields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true, listed: true },
+  { key: "summary", label: "Summary", type: "longtext" },
+];
+const coinFields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true, listed: true },
+  { key: "metal", label: "Metal", type: "category", options: ["silver", "bronze"] },
+  { key: "typology", label: "Typology", type: "category", options: ["denarius", "as"] },
+  { key: "period", label: "Period", type: "category", options: ["Roman Republic", "Roman Imperial"] },
+  { key: "date", label: "Date", type: "daterange" },
+  { key: "obverse", label: "Obverse", type: "image", view: "obverse" },
+  { key: "reverse", label: "Reverse", type: "image", view: "reverse" },
+];
+const coinContext: ObjectContext = {
+  images: [
+    { field: "obverse", view: "obverse" },
+    { field: "reverse", view: "reverse" },
+  ],
+  roles: { typology: "typology", material: "metal", period: "period", date: "date" },
+  compareWith: ["fz-coins"],
+  nearDuplicateFloor: 0.9,
+};
+
+interface WorldRecord {
+  id: string;
+  projectId: string;
+  kind: "note" | "coin";
+  /** Strings that must never reach a principal who may not read the record. */
+  secrets: string[];
+  marker: string | null;
+  mediaIds: string[];
+}
+
+let db: Database;
+let space: IndexSpace;
+let storageDir: string;
+let search: SearchContext;
+let askContext: AskContext;
+let objects: ObjectsRuntime;
+let apiDeps: ApiDeps;
+const projects: { id: string; restricted: boolean }[] = [];
+const world: WorldRecord[] = [];
+const people: { principal: Principal; token: string; label: string }[] = [];
+
+function secretsFor(principal: Principal): string[] {
+  return world.filter((record) => !canRead(principal, { projectId: record.projectId })).flatMap((record) => record.secrets);
+}
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  storageDir = temporaryStorageDir();
+  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  await db.prisma.section.create({ data: { slug: "fz-notes", name: "Fuzz notes", fields: noteFields as never, egressPolicy: "allow_external" } });
+  await db.prisma.section.create({ data: { slug: "fz-coins", name: "Fuzz coins", fields: coinFields as never, objectContext: coinContext as never } });
+  await saveEmbedGroup(db.prisma, db.sql, {
+    sectionSlug: "fz-notes",
+    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0 },
+    requeue: false,
+  });
+  for (const restricted of [false, false, true, true]) projects.push({ id: (await createProject(db.prisma, { restricted })).id, restricted });
+
+  const setup = generator(seed + 1);
+  for (const [index, project] of projects.entries()) {
+    for (let n = 0; n < 4; n++) {
+      // The marker is what queries ask for (so it is echoed back in a query field); the hush word
+      // is never typed by anyone, so seeing it means canary text travelled.
+      const marker = `cnry${index}x${n}${randomUUID().slice(0, 6)}`;
+      const hush = `hush${randomUUID().slice(0, 8)}`;
+      const topic = Array.from({ length: 12 }, () => setup.pick(words)).join(" ");
+      const title = project.restricted ? `Report ${marker} ${hush}` : `Note ${index}-${n} ${setup.pick(words)}`;
+      const summary = project.restricted ? `${topic}. The ${marker} file says ${topic}. ${marker} ${hush}.` : `${topic}. ${topic}.`;
+      const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: project.id, values: { title, summary } });
+      world.push({ id: saved.id, projectId: project.id, kind: "note", secrets: [saved.id, ...(project.restricted ? [hush] : [])], marker: project.restricted ? marker : null, mediaIds: [] });
+    }
+    for (let n = 0; n < 3; n++) {
+      const look = { key: `coin-${n}`, metal: "silver", typology: "denarius", period: "Roman Republic" };
+      const uncatalogued = n === 2 && index % 2 === 0;
+      const mediaIds: string[] = [];
+      for (const face of ["obverse", "reverse"] as const) {
+        const stored = await storeMedia(db.prisma, systemPrincipal, {
+          projectId: project.id,
+          file: { name: `c${index}-${n}-${face}.webp`, bytes: await renderCoinFace({ ...look, face }) },
+          expectedKind: "image",
+          storageDir,
+          maxBytes: 5 * 1024 * 1024,
+        });
+        mediaIds.push(stored.id);
+      }
+      const marker = project.restricted ? `cnrycoin${index}x${n}${randomUUID().slice(0, 6)}` : null;
+      const hush = `hush${randomUUID().slice(0, 8)}`;
+      const saved = await saveRecord(db.prisma, systemPrincipal, {
+        sectionSlug: "fz-coins",
+        projectId: project.id,
+        values: {
+          title: marker ? `Coin ${marker} ${hush}` : `Coin ${index}-${n}`,
+          ...(uncatalogued ? {} : { metal: "silver", typology: "denarius", period: "Roman Republic", date: { from: -200 + index * 10, to: -100 } }),
+          obverse: mediaIds[0],
+          reverse: mediaIds[1],
+        },
+      });
+      world.push({ id: saved.id, projectId: project.id, kind: "coin", secrets: [saved.id, ...mediaIds, ...(marker ? [hush] : [])], marker, mediaIds });
+    }
+  }
+  await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 16, objects: { storageDir, imageEmbedders: [descriptor] } });
+  // Passage ids are secrets too: a citation of an unreadable passage would name one.
+  const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks`);
+  for (const chunk of chunks) world.find((record) => record.id === chunk.record_id)?.secrets.push(chunk.id);
+
+  search = { sql: db.sql, embedder, space, prepare: noBridge };
+  askContext = {
+    ...search,
+    generator: createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 }),
+    settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.2 },
+  };
+  objects = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
+  apiDeps = {
+    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects },
+    limiter: createRateLimiter({ perMinute: 1_000_000 }),
+    cors: closedCors,
+    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
+    origin: "http://fuzz.test",
+  };
+
+  // Proposals computed by an admin (evidence may include restricted coins) and by a curator.
+  const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+  await proposeForUncatalogued(objects, admin, { limit: 20 });
+
+  // Random principals: roles and memberships drawn from the seed, plus fixed extremes.
+  const plans: { role: "admin" | "curator" | "researcher"; memberships: { project: number; role: "reader" | "editor" }[]; label: string }[] = [
+    { role: "researcher", memberships: [], label: "nobody" },
+    { role: "admin", memberships: [], label: "admin" },
+  ];
+  for (let n = 0; n < 8; n++) {
+    const role = setup.pick(["curator", "researcher", "researcher"] as const);
+    const memberships = projects.flatMap((_project, index) => (setup.chance(0.45) ? [{ project: index, role: setup.pick(["reader", "editor"] as const) }] : []));
+    plans.push({ role, memberships, label: `${role}:${memberships.map((item) => item.project).join("") || "-"}` });
+  }
+  for (const plan of plans) {
+    const user = await createUser(db.prisma, { role: plan.role });
+    for (const membership of plan.memberships) await addMember(db.prisma, user.id, projects[membership.project]!.id, membership.role);
+    const principal = await principalOf(db.prisma, user.id);
+    const token = (await createApiToken(db.prisma, principal, { name: "fuzz", expiresInDays: 1 })).token;
+    people.push({ principal, token, label: plan.label });
+  }
+  // Curators with edit rights store proposals of their own, under their own access.
+  for (const person of people) if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0) await proposeForUncatalogued(objects, person.principal, { limit: 20 });
+}, 300_000);
+
+afterAll(async () => {
+  await db?.close();
+});
+
+type Outcome = { ok: true; body: string } | { ok: false; body: string };
+
+async function outcomeOf(run: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    const value = await run();
+    if (value instanceof Response) {
+      const text = await value.text();
+      return { ok: value.status < 400, body: `${value.status} ${text}` };
+    }
+    return { ok: true, body: JSON.stringify(value) };
+  } catch (error) {
+    return { ok: false, body: JSON.stringify(describeError(error)) };
+  }
+}
+
+async function collect<T>(events: AsyncGenerator<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+const byName = new Map((operations as readonly unknown[] as readonly ApiOperation[]).map((operation) => [operation.name, operation]));
+
+function apiCall(name: string, token: string, input: Record<string, unknown>): Promise<Response> {
+  const operation = byName.get(name)!;
+  let path = operation.path;
+  const params: Record<string, string> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (operation.pathParams.includes(key)) {
+      params[key] = String(value);
+      path = path.replace(`{${key}}`, encodeURIComponent(String(value)));
+    } else rest[key] = value;
+  }
+  const url = new URL(`/api/v1${path}`, "http://fuzz.test");
+  if (operation.method === "GET") for (const [key, value] of Object.entries(rest)) url.searchParams.set(key, String(value));
+  const request = new Request(url, {
+    method: operation.method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: operation.method === "GET" ? undefined : JSON.stringify(rest),
+  });
+  return handleApiRequest(operation, request, params, apiDeps);
+}
+
+function mcpCall(token: string, name: string, args: Record<string, unknown>): Promise<Response> {
+  return handleMcpRequest(
+    new Request("http://fuzz.test/api/mcp", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+    }),
+    apiDeps,
+  );
+}
+
+/** Words for a query: common words, and sometimes a canary's marker (readable or not). */
+function queryText(random: Random): string {
+  const parts = Array.from({ length: 1 + random.int(3) }, () => random.pick(words));
+  if (random.chance(0.5)) {
+    const marked = world.filter((record) => record.marker);
+    parts.splice(random.int(parts.length + 1), 0, random.pick(marked).marker!);
+  }
+  return parts.join(" ");
+}
+
+type Probe = {
+  path: string;
+  /** For probes aimed at one record: the record's id is replaced by a missing one for parity. */
+  target?: { kinds: WorldRecord["kind"][] };
+  /** `random` is the probe's own generator, replayed for the parity call. */
+  run(person: (typeof people)[number], targetId: string, random: Random): Promise<unknown>;
+};
+
+const probes: Probe[] = [
+  {
+    path: "list",
+    run: async (person, _id, random) =>
+      listRecords(db.sql, person.principal, listRecordsQuerySchema.parse({ text: random.chance(0.6) ? queryText(random) : undefined, sort: random.pick(["title", "-updated", "date"]), page: 1 + random.int(2), pageSize: 10 })),
+  },
+  { path: "record", target: { kinds: ["note", "coin"] }, run: async (person, id) => getRecord(db.prisma, person.principal, id) },
+  {
+    path: "media",
+    run: async (person, id, random) => mediaResponse(db.prisma, person.principal, { id, range: random.chance(0.3) ? "bytes=0-9" : null, method: "GET", storageDir, variant: random.chance(0.5) ? "thumb" : "original" }),
+  },
+  {
+    path: "search",
+    run: async (person, _id, random) => {
+      const result = await searchArchive(search, person.principal, {
+        query: queryText(random),
+        mode: random.pick(["hybrid", "semantic", "keyword"] as const),
+        limit: 1 + random.int(50),
+        collapse: random.pick(["record", "passage"] as const),
+        projectIds: random.chance(0.3) ? [random.pick(projects).id] : undefined,
+      });
+      return result;
+    },
+  },
+  { path: "similar", target: { kinds: ["note"] }, run: async (person, id) => findSimilarRecords(db.sql, person.principal, space, id, { limit: 50 }) },
+  {
+    path: "ask",
+    run: async (person, _id, random) => {
+      const scope = random.chance(0.3) ? { recordIds: [random.pick(world).id] } : {};
+      return collect(ask(askContext, person.principal, { question: `What about ${queryText(random)}?`, scope }));
+    },
+  },
+  { path: "similar-objects", target: { kinds: ["coin"] }, run: async (person, id, random) => findSimilarObjects(objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual", "near_duplicate"] as const), limit: 48 }) },
+  { path: "characterise", target: { kinds: ["coin"] }, run: async (person, id, random) => characteriseObject(objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual"] as const) }) },
+  { path: "objects-by-text", run: async (person, _id, random) => searchObjectsByText(objects, search, person.principal, { query: queryText(random), limit: 48 }) },
+  {
+    path: "proposals",
+    run: async (person, _id, random) => {
+      const coin = random.pick(world.filter((record) => record.kind === "coin"));
+      return {
+        queue: await listPendingProposals(objects, person.principal, { page: 1 }),
+        record: await proposalsForRecord(objects, person.principal, coin.id),
+        accuracy: await proposalAccuracy(objects, person.principal),
+      };
+    },
+  },
+  { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "similar_records"]), person.token, { recordId: id }) },
+  { path: "api-object", target: { kinds: ["coin"] }, run: async (person, id, random) => apiCall(random.pick(["similar_objects", "characterize_object"]), person.token, { recordId: id }) },
+  {
+    path: "api-search",
+    run: async (person, _id, random) => {
+      const name = random.pick(["semantic_search", "retrieve", "get_agent_context", "ask"]);
+      const input: Record<string, unknown> = name === "ask" ? { question: `Tell me about ${queryText(random)}` } : { query: queryText(random) };
+      if (random.chance(0.3)) input.recordIds = [random.pick(world).id];
+      if (name === "semantic_search") delete input.recordIds;
+      return apiCall(name, person.token, input);
+    },
+  },
+  {
+    path: "mcp",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id, random) => {
+      const name = random.pick(["read_record", "similar_records", "similar_objects", "characterize_object", "retrieve", "get_agent_context", "ask", "semantic_search"]);
+      const args: Record<string, unknown> =
+        name === "retrieve" || name === "get_agent_context" || name === "semantic_search" ? { query: queryText(random) } : name === "ask" ? { question: `Why ${queryText(random)}?` } : { recordId: id };
+      return mcpCall(person.token, name, args);
+    },
+  },
+];
+
+interface Tally {
+  probes: number;
+  leaks: string[];
+  parityMismatches: string[];
+  /** Canary secrets seen by principals entitled to them: proof the probes reach the canaries. */
+  entitledSightings: number;
+  byPath: Map<string, number>;
+  timing: Map<string, { denied: number[]; missing: number[] }>;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)]!;
+}
+
+describe("ACL leak fuzzing", () => {
+  it(`finds no leak and no difference between denied and missing over ${probeBudget} random probes (seed ${seed})`, async () => {
+    const tally: Tally = { probes: 0, leaks: [], parityMismatches: [], entitledSightings: 0, byPath: new Map(), timing: new Map() };
+    const canarySecrets = new Set(world.filter((record) => projects.find((project) => project.id === record.projectId)!.restricted).flatMap((record) => record.secrets));
+    const allMedia = world.flatMap((record) => record.mediaIds.map((id) => ({ id, projectId: record.projectId })));
+
+    for (let n = 0; n < probeBudget; n++) {
+      // Every path at least once, then at random.
+      const probe = n < probes.length ? probes[n]! : random.pick(probes);
+      const person = random.pick(people);
+      const forbidden = secretsFor(person.principal);
+      let targetId = "";
+      let deniedTarget = false;
+      if (probe.path === "media") {
+        const media = random.pick(allMedia);
+        targetId = media.id;
+        deniedTarget = !canRead(person.principal, { projectId: media.projectId });
+      } else if (probe.target) {
+        const kinds = probe.target.kinds;
+        const record = random.pick(world.filter((item) => kinds.includes(item.kind)));
+        targetId = record.id;
+        deniedTarget = !canRead(person.principal, { projectId: record.projectId });
+      }
+      const probeSeed = random.int(2 ** 31);
+      const started = performance.now();
+      const outcome = await outcomeOf(() => probe.run(person, targetId, generator(probeSeed)));
+      const elapsed = performance.now() - started;
+      tally.probes++;
+      tally.byPath.set(probe.path, (tally.byPath.get(probe.path) ?? 0) + 1);
+      const context = `seed ${seed}, probe ${n}, ${probe.path} as ${person.label}${targetId ? ` on ${targetId}` : ""}`;
+      for (const secret of forbidden) if (outcome.body.includes(secret)) tally.leaks.push(`${context}: ${secret}`);
+      for (const secret of canarySecrets) if (!forbidden.includes(secret) && outcome.body.includes(secret)) tally.entitledSightings++;
+
+      if (deniedTarget) {
+        // The same request for a record that does not exist must look exactly the same.
+        const missingStarted = performance.now();
+        const missing = await outcomeOf(() => probe.run(person, randomUUID(), generator(probeSeed)));
+        const missingElapsed = performance.now() - missingStarted;
+        if (missing.body !== outcome.body || missing.ok !== outcome.ok) tally.parityMismatches.push(`${context}: ${outcome.body.slice(0, 160)} ≠ ${missing.body.slice(0, 160)}`);
+        const timing = tally.timing.get(probe.path) ?? { denied: [], missing: [] };
+        timing.denied.push(elapsed);
+        timing.missing.push(missingElapsed);
+        tally.timing.set(probe.path, timing);
+      }
+      if (!outcome.ok && outcome.body.includes('"internal"')) tally.parityMismatches.push(`${context}: internal error ${outcome.body.slice(0, 200)}`);
+    }
+
+    const timingText = [...tally.timing.entries()]
+      .map(([path, { denied, missing }]) => `${path} ${median(denied).toFixed(2)}/${median(missing).toFixed(2)} ms (n=${denied.length})`)
+      .join("; ");
+    console.info(
+      `acl-fuzz: seed=${seed} probes=${tally.probes} leaks=${tally.leaks.length} parity-mismatches=${tally.parityMismatches.length} ` +
+        `entitled-canary-sightings=${tally.entitledSightings} principals=${people.length} records=${world.length}\n` +
+        `acl-fuzz paths: ${[...tally.byPath.entries()].map(([path, count]) => `${path}=${count}`).join(" ")}\n` +
+        `acl-fuzz denied/missing median: ${timingText}`,
+    );
+    expect(tally.leaks).toEqual([]);
+    expect(tally.parityMismatches).toEqual([]);
+    expect(tally.entitledSightings).toBeGreaterThan(0);
+    expect(tally.byPath.size).toBe(probes.length);
+  }, 900_000);
+});
