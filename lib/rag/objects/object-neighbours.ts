@@ -68,6 +68,8 @@ const notObject = () => new AppError("bad_request", "This record is not an objec
 
 export async function loadObjectSubject(sql: SqlExecutor, principal: Principal, recordId: string): Promise<ObjectSubject> {
   if (!isUuid(recordId)) throw notFound();
+  // Access in the SQL (an unreadable record reads as no row, like a missing one) and again below.
+  const lookup: unknown[] = [recordId];
   const [row] = await sql.query<{
     id: string;
     project_id: string;
@@ -81,8 +83,8 @@ export async function loadObjectSubject(sql: SqlExecutor, principal: Principal, 
     egress_policy: "local_only" | "allow_external";
   }>(
     `SELECT r.id, r.project_id, r.title, r."values", r.section_id, s.slug, s.name, s.fields, s.object_context, s.egress_policy
-       FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = $1`,
-    [recordId],
+       FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = $1 AND ${projectScopeSql(principal, "r.project_id", lookup)}`,
+    lookup,
   );
   if (!row || !canRead(principal, { projectId: row.project_id })) throw notFound();
   const context = readObjectContext(row.object_context);

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, canRead, canReadPassage, passageScopeSql } from "../../acl";
+import { type Principal, canRead, canReadPassage, passageScopeSql, projectScopeSql } from "../../acl";
 import { isUuid } from "../../archive/validate-record-values";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
@@ -39,7 +39,9 @@ export async function findSimilarRecords(
   options: FindSimilarOptions = {},
 ): Promise<SimilarRecord[]> {
   if (!isUuid(recordId)) throw notFound();
-  const [record] = await sql.query<{ project_id: string }>(`SELECT project_id FROM records WHERE id = $1`, [recordId]);
+  // Access in the SQL (an unreadable record reads as no row, like a missing one) and again here.
+  const lookup: unknown[] = [recordId];
+  const [record] = await sql.query<{ project_id: string }>(`SELECT project_id FROM records WHERE id = $1 AND ${projectScopeSql(principal, "project_id", lookup)}`, lookup);
   if (!record || !canRead(principal, { projectId: record.project_id })) throw notFound();
   if (options.embedGroupId !== undefined && !isUuid(options.embedGroupId)) throw new AppError("bad_request", "Unknown embed group.");
   if (!space) return [];
