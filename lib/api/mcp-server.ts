@@ -5,6 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../acl";
 import { AppError, describeError } from "../errors";
 import { errorResponse } from "../http/error-response";
+import { refuseUnstorableText } from "../storable-text";
 import { corsHeaders, preflightResponse } from "./cors";
 import { type ApiDeps, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
 import { type ApiOperation, type OperationContext, operations } from "./operations";
@@ -49,6 +50,8 @@ export function createMcpServer(context: OperationContext, charge: (extraCost: n
       },
       async (args: Record<string, unknown>) => {
         try {
+          // Ids that are path parameters in the API stay a not-found there, as a malformed id is.
+          refuseUnstorableText(Object.fromEntries(Object.entries(args).filter(([key]) => !operation.pathParams.includes(key))));
           charge(operation.cost - 1);
           const output = operation.output.parse(await operation.run(args as never, context));
           return toolResult(operation, output);

@@ -1,5 +1,6 @@
 import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "./field-definitions";
 import type { FieldErrors } from "../errors";
+import { findUnstorableText, truncateText } from "../storable-text";
 
 /**
  * Validates and normalises a record's field values against its section's definitions. Pure:
@@ -80,7 +81,7 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
         if (turn.start < 0 || turn.end < turn.start) return { error: `${label} ends before it starts` };
         const previous = turns.at(-1);
         if (previous && turn.start < previous.start) return { error: `${label} starts before the turn above it` };
-        turns.push({ speaker: String(turn.speaker ?? "").trim().slice(0, 120), start: turn.start, end: turn.end, text: turn.text.trim() });
+        turns.push({ speaker: truncateText(String(turn.speaker ?? "").trim(), 120), start: turn.start, end: turn.end, text: turn.text.trim() });
       }
       return { value: turns };
     }
@@ -101,6 +102,11 @@ export function validateRecordValues(
     const raw = input[field.key];
     if (isBlank(raw)) {
       if (field.required) fieldErrors[field.key] = [`${field.label} is required`];
+      continue;
+    }
+    const unstorable = findUnstorableText(raw)[0];
+    if (unstorable) {
+      fieldErrors[field.key] = [`${field.label} ${unstorable.problem}`];
       continue;
     }
     const result = validateOne(field, raw);

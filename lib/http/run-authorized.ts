@@ -3,6 +3,7 @@ import type { Principal } from "../acl";
 import { AppError, describeError, notFoundMessage } from "../errors";
 import { type ActionResult, zodFieldErrors } from "./action-result";
 import { errorResponse } from "./error-response";
+import { refuseUnstorableText } from "../storable-text";
 
 /**
  * The steps of the authorised wrappers (lib/http/authorized.ts) with the principal's source
@@ -10,7 +11,7 @@ import { errorResponse } from "./error-response";
  */
 export type ResolvePrincipal = () => Promise<Principal | null>;
 
-/** Principal (none: refused), zod, the service, errors → ActionResult. */
+/** Principal (none: refused), text the database cannot store (refused, by field), zod, the service, errors → ActionResult. */
 export async function runAuthorizedAction<Schema extends z.ZodType, Output>(
   schema: Schema,
   handler: (input: z.output<Schema>, context: { principal: Principal }) => Promise<Output>,
@@ -20,6 +21,7 @@ export async function runAuthorizedAction<Schema extends z.ZodType, Output>(
   try {
     const principal = await resolvePrincipal();
     if (!principal) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    refuseUnstorableText(input);
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
       throw new AppError("bad_request", "Some values are not valid.", {

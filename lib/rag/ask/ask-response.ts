@@ -2,6 +2,7 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { PrismaClient } from "../../db/generated/client";
 import { AppError, describeError } from "../../errors";
+import { refuseUnstorableText } from "../../storable-text";
 import type { AskContext } from "./ask";
 import { resolvePanelScope } from "./ask-scope";
 import { askInThread } from "./threads";
@@ -19,6 +20,7 @@ export async function askResponse(prisma: PrismaClient, askContext: () => Promis
   } catch {
     throw new AppError("bad_request", "Send the question as JSON.");
   }
+  refuseUnstorableText(body);
   const context = await askContext();
   const input = (body && typeof body === "object" ? body : {}) as { scope?: unknown };
   const scope = await resolvePanelScope(prisma, context, principal, input.scope);
