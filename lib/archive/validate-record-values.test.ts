@@ -60,6 +60,16 @@ describe("validateRecordValues", () => {
     });
   });
 
+  it("refuses dates that do not exist, counting leap years", () => {
+    const born = (value: string) => validateRecordValues(fields, { title: "A", born: value });
+    expect(born("1962-02-31")).toEqual({ ok: false, fieldErrors: { born: ["Born must be a date that exists: month 02 of 1962 has 28 days"] } });
+    expect(born("1900-02-29").ok).toBe(false);
+    expect(born("2000-02-29").ok).toBe(true);
+    expect(born("1962-04-31").ok).toBe(false);
+    expect(born("1962-12-31").ok).toBe(true);
+    expect(born("1962000000").ok).toBe(false);
+  });
+
   it("refuses text the database cannot store, under its field, whatever the field's type", () => {
     const result = validateRecordValues(fields, {
       title: "Harbour\u0000log",

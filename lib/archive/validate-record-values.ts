@@ -9,7 +9,7 @@ import { findUnstorableText, truncateText } from "../storable-text";
  */
 export type RecordValues = Record<string, unknown>;
 
-const isoDate = /^-?\d{1,4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+const isoDate = /^(-?\d{1,4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const maxText = 2_000;
 const maxLongText = 500_000;
@@ -17,6 +17,12 @@ const maxTurns = 5_000;
 
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && uuid.test(value);
+}
+
+/** Days in a month of the proleptic Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
 }
 
 function isBlank(value: unknown): boolean {
@@ -44,7 +50,12 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
       return { value };
     }
     case "date": {
-      if (typeof value !== "string" || !isoDate.test(value)) return { error: "must be a date like 1962, 1962-04 or 1962-04-18" };
+      const match = typeof value === "string" ? isoDate.exec(value) : null;
+      if (!match) return { error: "must be a date like 1962, 1962-04 or 1962-04-18" };
+      const [, year = "", month, day] = match;
+      if (month && day && Number(day) > daysInMonth(Number(year), Number(month))) {
+        return { error: `must be a date that exists: month ${month} of ${year} has ${daysInMonth(Number(year), Number(month))} days` };
+      }
       return { value };
     }
     case "daterange": {
