@@ -7,7 +7,7 @@ import { AppError, describeError } from "../errors";
 import { errorResponse } from "../http/error-response";
 import { refuseUnstorableText } from "../storable-text";
 import { corsHeaders, preflightResponse } from "./cors";
-import { type ApiDeps, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
+import { type ApiDeps, maxBodyBytes, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
 import { type ApiOperation, type OperationContext, operations } from "./operations";
 
 /**
@@ -91,7 +91,7 @@ export async function handleMcpRequest(request: Request, deps: ApiDeps): Promise
       if (!more.allowed) throw rateLimitedError(more);
     };
     const server = createMcpServer(context, charge);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
     await server.connect(transport);
     try {
       return finish(await transport.handleRequest(request));
