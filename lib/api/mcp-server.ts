@@ -50,7 +50,7 @@ export function createMcpServer(context: OperationContext, charge: (extraCost: n
       },
       async (args: Record<string, unknown>) => {
         try {
-          // Ids that are path parameters in the API stay a not-found there, as a malformed id is.
+          // A record id (a path parameter in the API) is left to the operation: malformed is not found, as missing is.
           refuseUnstorableText(Object.fromEntries(Object.entries(args).filter(([key]) => !operation.pathParams.includes(key))));
           charge(operation.cost - 1);
           const output = operation.output.parse(await operation.run(args as never, context));
