@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Principal, isAdmin } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";
+import { storableTextIssues } from "../storable-text";
 
 /**
  * The audit log, for admins: record saves, proposal decisions, configuration changes and
@@ -88,7 +89,7 @@ const momentSchema = (label: string) =>
 export const auditLogFiltersSchema = z
   .object({
     kind: z.preprocess(blankToUndefined, z.enum(auditLogKinds, { error: "Choose a kind: all, records, proposals, configuration or sign-ins." }).default("all")),
-    actor: z.preprocess(blankToUndefined, z.string({ error: "The actor filter must be text." }).trim().max(200, "The actor filter is at most 200 characters.").optional()),
+    actor: z.preprocess(blankToUndefined, z.string({ error: "The actor filter must be text." }).trim().max(200, "The actor filter is at most 200 characters.").superRefine(storableTextIssues).optional()),
     from: z.preprocess(blankToUndefined, momentSchema("From").optional()),
     to: z.preprocess(blankToUndefined, momentSchema("To").optional()),
     page: z.preprocess(

@@ -4,6 +4,7 @@ import type { Principal } from "../acl";
 import { AppError, describeError } from "../errors";
 import { zodFieldErrors } from "../http/action-result";
 import { errorResponse } from "../http/error-response";
+import { refuseUnstorableText } from "../storable-text";
 import { type CorsPolicy, corsHeaders, preflightResponse } from "./cors";
 import type { ApiOperation, ApiRuntime } from "./operations";
 import type { RateLimitDecision, RateLimiter } from "./rate-limit";
@@ -105,6 +106,8 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
     if (!decision.allowed) throw rateLimitedError(decision);
 
     const raw = operation.method === "GET" ? queryObject(new URL(request.url)) : await readJsonObject(request);
+    // Before the path parameters join: a malformed id in the path stays a 404, like a missing record.
+    refuseUnstorableText(raw);
     for (const name of operation.pathParams) {
       if (name in raw) throw new AppError("bad_request", `${name} is part of the path; do not send it again.`);
       raw[name] = pathParams[name];

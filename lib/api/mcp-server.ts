@@ -5,8 +5,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../acl";
 import { AppError, describeError } from "../errors";
 import { errorResponse } from "../http/error-response";
+import { refuseUnstorableText } from "../storable-text";
 import { corsHeaders, preflightResponse } from "./cors";
-import { type ApiDeps, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
+import { type ApiDeps, maxBodyBytes, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
 import { type ApiOperation, type OperationContext, operations } from "./operations";
 
 /**
@@ -49,6 +50,8 @@ export function createMcpServer(context: OperationContext, charge: (extraCost: n
       },
       async (args: Record<string, unknown>) => {
         try {
+          // A record id (a path parameter in the API) is left to the operation: malformed is not found, as missing is.
+          refuseUnstorableText(Object.fromEntries(Object.entries(args).filter(([key]) => !operation.pathParams.includes(key))));
           charge(operation.cost - 1);
           const output = operation.output.parse(await operation.run(args as never, context));
           return toolResult(operation, output);
@@ -88,7 +91,7 @@ export async function handleMcpRequest(request: Request, deps: ApiDeps): Promise
       if (!more.allowed) throw rateLimitedError(more);
     };
     const server = createMcpServer(context, charge);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
     await server.connect(transport);
     try {
       return finish(await transport.handleRequest(request));

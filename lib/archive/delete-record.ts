@@ -2,7 +2,7 @@ import "server-only";
 import { type Principal, canEdit, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
-import { conflictMessage } from "./save-record";
+import { assertRecordVersion, conflictMessage } from "./save-record";
 import { isUuid } from "./validate-record-values";
 
 /**
@@ -16,6 +16,7 @@ export async function deleteRecord(
   input: { id: string; version: number },
 ): Promise<{ storageKeys: string[] }> {
   if (!isUuid(input.id)) throw notFound();
+  assertRecordVersion(input.version);
   const record = await prisma.record.findFirst({ where: { id: input.id, ...projectScopeWhere(principal) } });
   if (!record) throw notFound();
   if (!canEdit(principal, record)) throw new AppError("forbidden", "You may read this record but not delete it.");

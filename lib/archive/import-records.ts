@@ -29,6 +29,7 @@ export async function importRecords(
 ): Promise<string[]> {
   const section = await getSectionBySlug(prisma, input.sectionSlug);
   const prepared = input.items.map((item, index) => prepare(section, item, index));
+  await refuseTakenIds(prisma, prepared.map((item) => item.id));
   const relationIds = [...new Set(prepared.flatMap((item) => item.links.map((link) => link.targetId)))];
   const found = new Set<string>();
   for (let offset = 0; offset < relationIds.length; offset += 5_000) {
@@ -75,6 +76,22 @@ export async function importRecords(
     },
   });
   return prepared.map((item) => item.id);
+}
+
+/**
+ * Fixed ids must be new and appear once: found only by the database, a taken id would fail a
+ * later batch after earlier ones were committed, leaving half an import.
+ */
+async function refuseTakenIds(prisma: PrismaClient, ids: string[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const [index, id] of ids.entries()) {
+    if (seen.has(id)) throw new AppError("bad_request", `Item ${index + 1} of the import repeats the id ${id} of an earlier item.`);
+    seen.add(id);
+  }
+  for (let offset = 0; offset < ids.length; offset += 5_000) {
+    const [taken] = await prisma.record.findMany({ where: { id: { in: ids.slice(offset, offset + 5_000) } }, select: { id: true }, take: 1 });
+    if (taken) throw new AppError("bad_request", `Item ${ids.indexOf(taken.id) + 1} of the import has the id ${taken.id}, which a saved record already has.`);
+  }
 }
 
 function prepare(section: SectionSummary, item: ImportItem, index: number) {

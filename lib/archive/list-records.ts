@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Principal, projectScopeSql } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
+import { storableTextIssues } from "../storable-text";
 
 export const recordSorts = ["relevance", "title", "-title", "updated", "-updated", "date", "-date"] as const;
 export type RecordSort = (typeof recordSorts)[number];
@@ -29,7 +30,8 @@ export const listRecordsQuerySchema = z
   .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
     message: "The start year must not be after the end year.",
     path: ["from"],
-  });
+  })
+  .superRefine(storableTextIssues);
 
 export type ListRecordsQuery = z.infer<typeof listRecordsQuerySchema>;
 

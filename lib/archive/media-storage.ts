@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { type Principal, canEditProject, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
+import { truncateText } from "../storable-text";
 import { oggDurationSeconds, sniffMediaType } from "./media-types";
 import { isUuid } from "./validate-record-values";
 
@@ -135,7 +136,7 @@ export async function getReadableMedia(prisma: PrismaClient, principal: Principa
 
 function sanitiseName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "_").trim().slice(0, 200);
+  const cleaned = truncateText(base.toWellFormed().replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "_").trim(), 200);
   return cleaned || "upload";
 }
 

@@ -32,6 +32,16 @@ export const conflictMessage =
 type Tx = Prisma.TransactionClient;
 
 /**
+ * A version the editor can have seen: a whole number within the column's 32-bit range. Anything
+ * else cannot match a saved version, and the database would refuse to compare with it.
+ */
+export function assertRecordVersion(version: number | undefined): void {
+  if (version === undefined || (Number.isSafeInteger(version) && version >= 1 && version <= 2_147_483_647)) return;
+  const message = "The record version is not valid; reload the page and try again.";
+  throw new AppError("bad_request", message, { fieldErrors: { version: [message] } });
+}
+
+/**
  * Creates or updates a record: validates every field, checks relation targets and media against
  * what the principal may read, and in ONE transaction writes the record, its relation links,
  * its media ownership, the indexing outbox row and an audit event. A stale version is a
@@ -44,6 +54,7 @@ export async function saveRecord(
 ): Promise<{ id: string; version: number; removedStorageKeys: string[] }> {
   const section = await getSectionBySlug(prisma, input.sectionSlug);
   if (input.id !== undefined && !isUuid(input.id)) throw notFound();
+  assertRecordVersion(input.version);
   const existing = input.id
     ? await prisma.record.findFirst({ where: { id: input.id, ...projectScopeWhere(principal) } })
     : null;

@@ -1,6 +1,7 @@
 import "server-only";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
+import { unstorableTextProblem } from "../storable-text";
 import { type FieldDefinition, sectionFieldsSchema } from "./field-definitions";
 
 export interface SectionSummary {
@@ -30,7 +31,8 @@ export async function listSections(prisma: PrismaClient): Promise<SectionSummary
 }
 
 export async function getSectionBySlug(prisma: PrismaClient, slug: string): Promise<SectionSummary> {
-  const row = await prisma.section.findUnique({ where: { slug } });
+  // A slug the database cannot even compare (a NUL in the URL) names no section either.
+  const row = unstorableTextProblem(slug) ? null : await prisma.section.findUnique({ where: { slug } });
   if (!row) throw new AppError("bad_request", `There is no section called "${slug.slice(0, 80)}".`);
   return toSummary(row);
 }

@@ -60,6 +60,38 @@ describe("validateRecordValues", () => {
     });
   });
 
+  it("refuses dates that do not exist, counting leap years", () => {
+    const born = (value: string) => validateRecordValues(fields, { title: "A", born: value });
+    expect(born("1962-02-31")).toEqual({ ok: false, fieldErrors: { born: ["Born must be a date that exists: month 02 of 1962 has 28 days"] } });
+    expect(born("1900-02-29").ok).toBe(false);
+    expect(born("2000-02-29").ok).toBe(true);
+    expect(born("1962-04-31").ok).toBe(false);
+    expect(born("1962-12-31").ok).toBe(true);
+    expect(born("1962000000").ok).toBe(false);
+  });
+
+  it("refuses text the database cannot store, under its field, whatever the field's type", () => {
+    const result = validateRecordValues(fields, {
+      title: "Harbour\u0000log",
+      metal: "gold\uD800",
+      transcript: [{ speaker: "Ann", start: 0, end: 1, text: "Hello\u0000" }],
+    });
+    expect(result).toEqual({
+      ok: false,
+      fieldErrors: {
+        title: ["Title contains a NUL character (U+0000), which cannot be stored; remove it"],
+        metal: ["Metal contains half of a character (an unpaired UTF-16 surrogate), which cannot be stored; type or paste that text again"],
+        transcript: ["Transcript contains a NUL character (U+0000), which cannot be stored; remove it"],
+      },
+    });
+  });
+
+  it("keeps a speaker's name whole when it is cut to 120 units", () => {
+    const speaker = `${"a".repeat(119)}😀`;
+    const result = validateRecordValues(fields, { title: "A", transcript: [{ speaker, start: 0, end: 1, text: "Hi" }] });
+    expect(result.ok && (result.values.transcript as { speaker: string }[])[0]?.speaker).toBe("a".repeat(119));
+  });
+
   it("requires required fields", () => {
     expect(validateRecordValues(fields, { title: "   " })).toEqual({ ok: false, fieldErrors: { title: ["Title is required"] } });
   });

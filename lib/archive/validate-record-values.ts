@@ -1,5 +1,6 @@
 import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "./field-definitions";
 import type { FieldErrors } from "../errors";
+import { findUnstorableText, truncateText } from "../storable-text";
 
 /**
  * Validates and normalises a record's field values against its section's definitions. Pure:
@@ -8,7 +9,7 @@ import type { FieldErrors } from "../errors";
  */
 export type RecordValues = Record<string, unknown>;
 
-const isoDate = /^-?\d{1,4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+const isoDate = /^(-?\d{1,4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const maxText = 2_000;
 const maxLongText = 500_000;
@@ -16,6 +17,12 @@ const maxTurns = 5_000;
 
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && uuid.test(value);
+}
+
+/** Days in a month of the proleptic Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
 }
 
 function isBlank(value: unknown): boolean {
@@ -43,7 +50,12 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
       return { value };
     }
     case "date": {
-      if (typeof value !== "string" || !isoDate.test(value)) return { error: "must be a date like 1962, 1962-04 or 1962-04-18" };
+      const match = typeof value === "string" ? isoDate.exec(value) : null;
+      if (!match) return { error: "must be a date like 1962, 1962-04 or 1962-04-18" };
+      const [, year = "", month, day] = match;
+      if (month && day && Number(day) > daysInMonth(Number(year), Number(month))) {
+        return { error: `must be a date that exists: month ${month} of ${year} has ${daysInMonth(Number(year), Number(month))} days` };
+      }
       return { value };
     }
     case "daterange": {
@@ -80,7 +92,7 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
         if (turn.start < 0 || turn.end < turn.start) return { error: `${label} ends before it starts` };
         const previous = turns.at(-1);
         if (previous && turn.start < previous.start) return { error: `${label} starts before the turn above it` };
-        turns.push({ speaker: String(turn.speaker ?? "").trim().slice(0, 120), start: turn.start, end: turn.end, text: turn.text.trim() });
+        turns.push({ speaker: truncateText(String(turn.speaker ?? "").trim(), 120), start: turn.start, end: turn.end, text: turn.text.trim() });
       }
       return { value: turns };
     }
@@ -101,6 +113,11 @@ export function validateRecordValues(
     const raw = input[field.key];
     if (isBlank(raw)) {
       if (field.required) fieldErrors[field.key] = [`${field.label} is required`];
+      continue;
+    }
+    const unstorable = findUnstorableText(raw)[0];
+    if (unstorable) {
+      fieldErrors[field.key] = [`${field.label} ${unstorable.problem}`];
       continue;
     }
     const result = validateOne(field, raw);

@@ -4,6 +4,7 @@ import { type Principal, canRead } from "../../acl";
 import { isUuid } from "../../archive/validate-record-values";
 import type { PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
+import { truncateText } from "../../storable-text";
 import { type AskContext, type AskEvent, type AskOutcome, type Citation, ask, askRequestSchema } from "./ask";
 
 /**
@@ -96,7 +97,7 @@ export async function* askInThread(prisma: PrismaClient, context: AskContext, pr
   const thread = threadId
     ? await ownThread(prisma, principal, threadId)
     : await prisma.chatThread.create({
-        data: { userId: principal.userId, title: request.question.slice(0, 120), scope: request.scope },
+        data: { userId: principal.userId, title: truncateText(request.question, 120), scope: request.scope },
       });
   yield { type: "thread", threadId: thread.id, title: thread.title };
   await prisma.chatMessage.create({ data: { threadId: thread.id, role: "user", content: request.question } });

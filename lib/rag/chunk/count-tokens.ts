@@ -1,3 +1,5 @@
+import { isHighSurrogate } from "../../storable-text";
+
 /**
  * Token estimate, deterministic and tokenizer-free. A run of letters, marks and digits costs one
  * token per started CHARACTERS_PER_WORD_TOKEN UTF-16 units ("som" 1, "Vilanova" 2,
@@ -38,8 +40,4 @@ export function splitIntoTokens(text: string): { start: number; end: number }[] 
     }
   }
   return pieces;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { type Principal, canReadPassage, passageScopeSql } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError } from "../../errors";
+import { zodFieldErrors } from "../../http/action-result";
+import { storableTextIssues } from "../../storable-text";
 import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
 import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
 import type { IndexSpace } from "../index/index-spaces";
@@ -26,21 +28,23 @@ export const maxSearchLimit = 50;
 const clampLimit = (value: number) => Math.max(1, Math.min(maxSearchLimit, Math.trunc(value)));
 const idList = z.array(z.string().min(1).max(64)).max(100);
 
-/** A search request at the boundary: limits are clamped, the query is bounded. */
-export const searchRequestSchema = z.object({
-  query: z
-    .string({ error: "A search needs some text." })
-    .trim()
-    .min(1, "Type something to search for.")
-    .max(maxQueryLength, `A search can be at most ${maxQueryLength} characters long; shorten it or use a few key words.`),
-  mode: z.enum(searchModes).catch("hybrid"),
-  limit: z.coerce.number().catch(10).transform((value) => (Number.isFinite(value) ? clampLimit(value) : 10)),
-  sectionIds: idList.optional(),
-  projectIds: idList.optional(),
-  embedGroupId: z.string().min(1).max(64).optional(),
-  recordIds: z.array(z.string().min(1).max(64)).max(500).optional(),
-  collapse: z.enum(["record", "passage"]).catch("record"),
-});
+/** A search request at the boundary: limits are clamped, the query is bounded, text must be storable. */
+export const searchRequestSchema = z
+  .object({
+    query: z
+      .string({ error: "A search needs some text." })
+      .trim()
+      .min(1, "Type something to search for.")
+      .max(maxQueryLength, `A search can be at most ${maxQueryLength} characters long; shorten it or use a few key words.`),
+    mode: z.enum(searchModes).catch("hybrid"),
+    limit: z.coerce.number().catch(10).transform((value) => (Number.isFinite(value) ? clampLimit(value) : 10)),
+    sectionIds: idList.optional(),
+    projectIds: idList.optional(),
+    embedGroupId: z.string().min(1).max(64).optional(),
+    recordIds: z.array(z.string().min(1).max(64)).max(500).optional(),
+    collapse: z.enum(["record", "passage"]).catch("record"),
+  })
+  .superRefine(storableTextIssues);
 export type SearchRequest = z.output<typeof searchRequestSchema>;
 /** What callers pass; anything missing takes its default, anything out of range is clamped. */
 export interface SearchRequestInput {
@@ -220,7 +224,7 @@ function passesGate(principal: Principal, request: SearchRequest, row: DetailRow
 
 export async function searchArchive(context: SearchContext, principal: Principal, input: SearchRequestInput): Promise<SearchResult> {
   const parsed = searchRequestSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "));
+  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors: zodFieldErrors(parsed.error.issues) });
   const request = parsed.data;
   const space = request.mode === "keyword" ? context.space : assertSearchable(context);
   const reranker = context.reranker ?? passThroughReranker;

@@ -1,0 +1,62 @@
+import type { z } from "zod";
+import type { Principal } from "../acl";
+import { AppError, describeError, notFoundMessage } from "../errors";
+import { type ActionResult, zodFieldErrors } from "./action-result";
+import { errorResponse } from "./error-response";
+import { refuseUnstorableText } from "../storable-text";
+
+/**
+ * The steps of the authorised wrappers (lib/http/authorized.ts) with the principal's source
+ * passed in, so tests run exactly what every server action and route handler runs.
+ */
+export type ResolvePrincipal = () => Promise<Principal | null>;
+
+/** Principal (none: refused), text the database cannot store (refused, by field), zod, the service, errors → ActionResult. */
+export async function runAuthorizedAction<Schema extends z.ZodType, Output>(
+  schema: Schema,
+  handler: (input: z.output<Schema>, context: { principal: Principal }) => Promise<Output>,
+  resolvePrincipal: ResolvePrincipal,
+  input: z.input<Schema>,
+): Promise<ActionResult<Output>> {
+  try {
+    const principal = await resolvePrincipal();
+    if (!principal) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    refuseUnstorableText(input);
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      throw new AppError("bad_request", "Some values are not valid.", {
+        fieldErrors: zodFieldErrors(parsed.error.issues),
+      });
+    }
+    return { status: "ok", data: await handler(parsed.data, { principal }) };
+  } catch (error) {
+    if (isNextControlFlow(error)) throw error;
+    return { status: "error", ...describeError(error) };
+  }
+}
+
+/** Principal, zod-validated params (malformed: not found, like missing), the handler, errors → JSON. */
+export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
+  paramsSchema: ParamsSchema,
+  handler: (request: Request, context: { principal: Principal; params: z.output<ParamsSchema> }) => Promise<Response>,
+  resolvePrincipal: ResolvePrincipal,
+  request: Request,
+  /** The route's params, or the promise of them Next.js passes. */
+  params: unknown,
+): Promise<Response> {
+  try {
+    const principal = await resolvePrincipal();
+    if (!principal) throw new AppError("unauthorized", "Sign in to continue.");
+    const parsed = paramsSchema.safeParse(await params);
+    if (!parsed.success) throw new AppError("not_found", notFoundMessage);
+    return await handler(request, { principal, params: parsed.data });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+// redirect() and notFound() throw special errors Next.js must see.
+export function isNextControlFlow(error: unknown): boolean {
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  return typeof digest === "string" && (digest.startsWith("NEXT_REDIRECT") || digest.startsWith("NEXT_HTTP_ERROR_FALLBACK") || digest === "NEXT_NOT_FOUND");
+}
