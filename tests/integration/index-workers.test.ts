@@ -42,7 +42,12 @@ afterAll(async () => {
 
 describe("index workers in server mode", () => {
   it("two workers never index the same record at once, and a poison record parks without blocking the rest", async () => {
-    const records = await Promise.all(Array.from({ length: 16 }, (_, index) => createRecord(db.prisma, section, projectId, { title: `Note ${index}`, summary: index === 5 ? "POISON text the model cannot take" : `Harbour note ${index}.` })));
+    // One after another: the pool has one connection, and sixteen waiting transactions can
+    // outlast Prisma's two seconds to start one on a busy machine.
+    const records = [];
+    for (let index = 0; index < 16; index++) {
+      records.push(await createRecord(db.prisma, section, projectId, { title: `Note ${index}`, summary: index === 5 ? "POISON text the model cannot take" : `Harbour note ${index}.` }));
+    }
     const embedder = createOpenAiCompatibleEmbedder({ baseUrl: fake.url, model: "fake-model", dimension, batchSize: 8, timeoutMs: 10_000 });
     const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension, chunkerVersion: CHUNKER_VERSION });
     const second = await openDatabase({ url: served.url, poolSize: 1, migrateOnOpen: false });
