@@ -55,6 +55,7 @@ export const semanticSearchOutput = z.object({
       citation: citationSchema,
     }),
   ),
+  notice: z.string().optional().describe("Present when the results were made in a degraded way, e.g. the reranker was not working and the results keep their fused order."),
 });
 
 export const retrieveOutput = z.object({

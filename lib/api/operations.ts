@@ -235,6 +235,7 @@ export const operations = [
           snippet: hit.passage.snippet.text,
           citation: hitCitation(hit, index + 1, context.origin),
         })),
+        ...(result.rerank.note ? { notice: result.rerank.note } : {}),
       };
     },
   }),

@@ -42,23 +42,37 @@ function streamingGenerator(spec: {
     model: spec.options.model,
     external: true,
     async *generate(request: GenerationRequest) {
+      const timeoutMs = spec.options.timeoutMs ?? 60_000;
       const stream = await postForStream(spec.provider, spec.endpoint, {
         headers: spec.headers,
-        timeoutMs: spec.options.timeoutMs ?? 60_000,
+        timeoutMs,
         signal: request.signal,
         body: spec.body(request),
       });
-      for await (const { data } of readServerSentEvents(stream)) {
-        if (data.trim() === "[DONE]") return;
-        let json: unknown;
-        try {
-          json = JSON.parse(data);
-        } catch (error) {
-          throw new GenerationError(`${spec.provider} sent a stream event that is not JSON.`, { cause: error });
+      try {
+        for await (const { data } of readServerSentEvents(stream)) {
+          if (data.trim() === "[DONE]") return;
+          let json: unknown;
+          try {
+            json = JSON.parse(data);
+          } catch (error) {
+            throw new GenerationError(`${spec.provider} sent a stream event that is not JSON.`, { cause: error });
+          }
+          const text = spec.read(json);
+          if (text === endOfAnswer) return;
+          if (text) yield text;
         }
-        const text = spec.read(json);
-        if (text === endOfAnswer) return;
-        if (text) yield text;
+      } catch (error) {
+        // The answer had begun and then stopped: the time ran out, or the connection went.
+        if (error instanceof GenerationError || request.signal?.aborted) throw error;
+        const origin = new URL(spec.endpoint).origin;
+        const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+        throw new GenerationError(
+          timedOut
+            ? `${spec.provider} at ${origin} stopped answering: no complete answer within ${timeoutMs} ms.`
+            : `${spec.provider} at ${origin}: the connection was lost before the answer was complete.`,
+          { cause: error },
+        );
       }
     },
   };

@@ -5,6 +5,7 @@ import {
   completeQueueItem,
   enqueueReindex,
   failQueueItem,
+  releaseOrphanedClaims,
   retryParked,
 } from "../../lib/rag/index/index-queue";
 import { activateIndexSpace, ensureIndexSpace, getActiveIndexSpace, hnswIndexStatement, registerIndexSpace } from "../../lib/rag/index/index-spaces";
@@ -92,6 +93,22 @@ describe(`index queue (${testDatabaseMode()})`, () => {
     if (taken) await completeQueueItem(db.sql, taken, "worker-b");
     if (dead) await completeQueueItem(db.sql, dead, "dead-worker");
     expect(await db.prisma.indexQueueItem.count()).toBe(0);
+  });
+
+  it("puts the claims of a process that died back in line at start-up, and parks a record that was claimed too often", async () => {
+    const [survivor, crasher] = [await createRecord(db.prisma, section, projectId), await createRecord(db.prisma, section, projectId)];
+    await db.sql.query(`UPDATE index_queue SET attempts = $2 WHERE record_id = $1`, [crasher.id, options.maxAttempts - 1]);
+    expect(await claimQueueItems(db.sql, "dead-process", 10, options)).toHaveLength(2);
+    expect(await releaseOrphanedClaims(db.sql, options)).toEqual({ released: 1, parked: 1 });
+    expect(await db.prisma.indexQueueItem.findUnique({ where: { recordId: survivor.id } })).toMatchObject({ status: "pending", lockedBy: null, attempts: 1 });
+    expect(await db.prisma.indexQueueItem.findUnique({ where: { recordId: crasher.id } })).toMatchObject({
+      status: "parked",
+      lastError: `The process indexing this record stopped ${options.maxAttempts} times before it finished (killed or crashed).`,
+    });
+    // No lease to wait out: the survivor is claimable at once.
+    expect((await claimQueueItems(db.sql, "new-process", 10, options)).map((item) => item.recordId)).toEqual([survivor.id]);
+    expect(await releaseOrphanedClaims(db.sql, options)).toEqual({ released: 1, parked: 0 });
+    await db.prisma.indexQueueItem.deleteMany();
   });
 
   it("re-queues a section without doubling rows", async () => {

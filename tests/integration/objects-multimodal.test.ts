@@ -15,7 +15,7 @@ import { createClipHttpEmbedder } from "../../lib/rag/objects/clip-http-embedder
 import { createDescriptorEmbedder, imageSpaceName } from "../../lib/rag/objects/descriptor-embedder";
 import type { ImageEmbedder } from "../../lib/rag/objects/image-embedder";
 import type { ObjectContext } from "../../lib/rag/objects/object-context";
-import { searchObjectsByText } from "../../lib/rag/objects/search-objects";
+import { objectsByDescriptionUnavailableMessage, searchObjectsByText } from "../../lib/rag/objects/search-objects";
 import type { ObjectsRuntime } from "../../lib/rag/objects/similar-objects";
 import type { SearchContext } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
@@ -197,6 +197,20 @@ describe("object images and an external multimodal endpoint", () => {
     const withoutClip = await searchObjectsByText({ ...runtime, multimodal: null }, search, reader, { query: "silver denarius" });
     expect(withoutClip.via).toBe("catalogue-text");
     expect(textRequests()).toBe(before + 3);
+  });
+
+  it("says in a sentence (503) that search by description is unavailable when the image model fails or cannot be reached", async () => {
+    const search: SearchContext = { sql: db.sql, embedder, space, prepare: noBridge };
+    const runtime: ObjectsRuntime = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: clip };
+    const unavailable = { code: "unavailable", status: 503, message: objectsByDescriptionUnavailableMessage };
+    server.failWith = 500;
+    try {
+      await expect(searchObjectsByText(runtime, search, reader, { query: "a silver coin with a horse" })).rejects.toMatchObject(unavailable);
+    } finally {
+      server.failWith = undefined;
+    }
+    const unreachable = createClipHttpEmbedder({ baseUrl: "http://127.0.0.1:9", model: "fake-clip", dimension: DIMENSION, timeoutMs: 2000 });
+    await expect(searchObjectsByText({ ...runtime, multimodal: unreachable }, search, reader, { query: "a silver coin with a horse" })).rejects.toMatchObject(unavailable);
   });
 
   it("parks a record whose images the endpoint cannot embed, storing no partial vectors", async () => {

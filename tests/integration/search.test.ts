@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
@@ -17,6 +15,7 @@ import { clearResolvedSearches, resolveRecordSearch } from "../../lib/rag/search
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { type SearchContext, maxQueryLength, searchArchive } from "../../lib/rag/search/search-archive";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { startFakeRerankServer } from "../support/fake-rerank-server";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**
@@ -173,25 +172,13 @@ describe(`search (${testDatabaseMode()})`, () => {
   });
 
   it("sends an external reranker only passages of sections that allow egress, and keeps the rest in place", async () => {
-    const received: string[][] = [];
-    const server: Server = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      request.on("end", () => {
-        const { texts } = JSON.parse(body) as { texts: string[] };
-        received.push(texts);
-        // Reverse the order it was given.
-        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(texts.map((_, index) => ({ index, score: index }))));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const server = await startFakeRerankServer();
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const reranked: SearchContext = { ...context, reranker: createHttpReranker({ url }), rerankDepth: 10 };
+      const reranked: SearchContext = { ...context, reranker: createHttpReranker({ url: server.url }), rerankDepth: 10 };
       const plain = await searchArchive(context, reader, { query: "harbour weaver", mode: "hybrid", limit: 10 });
       const result = await searchArchive(reranked, reader, { query: "harbour weaver", mode: "hybrid", limit: 10 });
-      expect(received).toHaveLength(1);
-      const sent = received[0]!;
+      expect(server.received).toHaveLength(1);
+      const sent = server.received[0]!;
       expect(sent.length).toBeGreaterThanOrEqual(2);
       // People is local_only: none of its text left; notes allow egress.
       expect(sent.some((text) => /weaver|Marta|Joan|Pere/.test(text))).toBe(false);
@@ -201,9 +188,10 @@ describe(`search (${testDatabaseMode()})`, () => {
       expect(positionsOf(result.hits)).toEqual(positionsOf(plain.hits));
       const notesBefore = plain.hits.filter((hit) => hit.sectionSlug === notes.slug).map((hit) => hit.recordId);
       const notesAfter = result.hits.filter((hit) => hit.sectionSlug === notes.slug).map((hit) => hit.recordId);
+      // The fake scores in reverse order of arrival.
       expect(notesAfter).toEqual(notesBefore.slice().reverse());
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 

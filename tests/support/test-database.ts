@@ -1,3 +1,4 @@
+import type { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createServer } from "node:net";
 import { createPGlite, openDatabase, type Database } from "../../lib/db/database";
@@ -26,20 +27,41 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function openTestDatabase(): Promise<Database> {
-  if (testDatabaseMode() === "pglite") return openDatabase({ dataDir: "memory://" });
+/** A database server for tests: its URL (for child processes' DATABASE_URL) and a migrated connection to it. */
+export interface ServedDatabase {
+  url: string;
+  database: Database;
+  pglite: PGlite;
+  close(): Promise<void>;
+}
+
+/**
+ * PGlite served over the Postgres protocol. The socket server runs one connection's statements
+ * at a time and keeps another connection's transaction whole, so several processes may connect;
+ * `maxConnections` bounds them (the test's own connection is one).
+ */
+export async function serveTestDatabase(options: { maxConnections?: number } = {}): Promise<ServedDatabase> {
   const pglite = await createPGlite("memory://");
   const port = await freePort();
-  const server = new PGLiteSocketServer({ db: pglite, port, host: "127.0.0.1", maxConnections: 4 });
+  const server = new PGLiteSocketServer({ db: pglite, port, host: "127.0.0.1", maxConnections: options.maxConnections ?? 4 });
   await server.start();
+  const url = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`;
   // One connection: PGlite is a single session, so transactions must not interleave.
-  const database = await openDatabase({ url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`, poolSize: 1 });
+  const database = await openDatabase({ url, poolSize: 1 });
   return {
-    ...database,
+    url,
+    database,
+    pglite,
     async close() {
       await database.close();
       await server.stop();
       await pglite.close();
     },
   };
+}
+
+export async function openTestDatabase(): Promise<Database> {
+  if (testDatabaseMode() === "pglite") return openDatabase({ dataDir: "memory://" });
+  const served = await serveTestDatabase();
+  return { ...served.database, close: served.close };
 }

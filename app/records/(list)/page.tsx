@@ -319,7 +319,7 @@ function SearchSummary({
           Search covers {coverage.indexed} of {coverage.records} records; the rest are still being indexed.
         </p>
       )}
-      {rerank.error && <p>The reranker could not be reached ({rerank.error}); results are in fused order.</p>}
+      {rerank.note && <p>{rerank.note}</p>}
     </div>
   );
 }

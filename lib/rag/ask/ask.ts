@@ -4,9 +4,9 @@ import type { Principal } from "../../acl";
 import { AppError } from "../../errors";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
-import { errorMessage } from "../embed/embedder";
+import { EmbeddingError, errorMessage } from "../embed/embedder";
 import { findHighlights, foldWord, queryTerms, wordMatches } from "../search/highlight";
-import { type SearchContext, type SearchHit, searchArchive } from "../search/search-archive";
+import { type SearchContext, type SearchHit, type SearchResult, searchArchive } from "../search/search-archive";
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { quotesByCitation, turnForQuote } from "./turn-timecodes";
@@ -129,6 +129,21 @@ export const refusalMessage = "The records you can read do not answer this quest
 export const restrictedMessage =
   "The passages that answer this may not be sent to the configured answer model (their sections are local-only). You can open them yourself:";
 export const failureMessage = "Generation failed";
+export const askUnavailableMessage =
+  "This question cannot be answered right now: finding the passages that answer it needs the embedding service, which is not working. Try again later.";
+
+function emptyProvenance(settings: AskSettings, generator: Generator, retrieveMs: number): AskProvenance {
+  return {
+    thresholds: { minSimilarity: settings.minSimilarity, strongSimilarity: settings.strongSimilarity, minTermCoverage: settings.minTermCoverage },
+    generator: `${generator.name}/${generator.model}`,
+    retrieved: [],
+    nearMisses: [],
+    withheld: [],
+    dropped: [],
+    sourcesGiven: 0,
+    timings: { retrieveMs: Math.round(retrieveMs), generateMs: 0 },
+  };
+}
 
 function citationOf(hit: SearchHit, number: number): Citation {
   const { passage } = hit;
@@ -215,15 +230,25 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const generator = context.generator;
 
   const started = performance.now();
-  const result = await searchArchive(context, principal, {
-    query: request.question,
-    mode: "hybrid",
-    limit: settings.candidates,
-    collapse: "passage",
-    sectionIds: request.scope.sectionIds,
-    projectIds: request.scope.projectIds,
-    recordIds: request.scope.recordIds,
-  });
+  let result: SearchResult;
+  try {
+    result = await searchArchive(context, principal, {
+      query: request.question,
+      mode: "hybrid",
+      limit: settings.candidates,
+      collapse: "passage",
+      sectionIds: request.scope.sectionIds,
+      projectIds: request.scope.projectIds,
+      recordIds: request.scope.recordIds,
+    });
+  } catch (error) {
+    // Without the embedding model there is no evidence test, so no answer: the question ends
+    // as failed, with a reason, and the answer model is never called.
+    if (!(error instanceof AppError && error.code === "unavailable" && error.cause instanceof EmbeddingError)) throw error;
+    const outcome: AskOutcome = { status: "failed", text: askUnavailableMessage, citations: [], withheld: [], provenance: emptyProvenance(settings, generator, performance.now() - started) };
+    yield { type: "final", outcome };
+    return outcome;
+  }
   const retrieveMs = performance.now() - started;
   const terms = queryTerms(request.question);
   const assessed = result.hits.map((hit) => {
@@ -234,8 +259,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   });
   const relevant = assessed.filter((item) => item.evidence).map((item) => item.hit);
   const provenance: AskProvenance = {
-    thresholds: { minSimilarity: settings.minSimilarity, strongSimilarity: settings.strongSimilarity, minTermCoverage: settings.minTermCoverage },
-    generator: `${generator.name}/${generator.model}`,
+    ...emptyProvenance(settings, generator, retrieveMs),
     retrieved: assessed.map(({ hit, coverage, evidence }) => ({
       chunkId: hit.passage.chunkId,
       recordId: hit.recordId,
@@ -249,10 +273,6 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
       .sort((a, b) => (b.hit.similarity ?? -1) - (a.hit.similarity ?? -1))
       .slice(0, 5)
       .map(({ hit, coverage }) => ({ chunkId: hit.passage.chunkId, recordId: hit.recordId, similarity: hit.similarity, coverage: Math.round(coverage * 100) / 100 })),
-    withheld: [],
-    dropped: [],
-    sourcesGiven: 0,
-    timings: { retrieveMs: Math.round(retrieveMs), generateMs: 0 },
   };
   const finish = (outcome: Omit<AskOutcome, "provenance">): AskOutcome => ({ ...outcome, provenance });
 

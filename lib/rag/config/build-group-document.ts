@@ -16,6 +16,8 @@ export interface DocumentRecord {
   sectionSlug: string;
   title: string;
   values: Record<string, unknown>;
+  /** The record's version when it was read (the indexer writes passages only for that version). */
+  version?: number;
 }
 
 export interface DocumentSources {

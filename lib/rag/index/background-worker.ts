@@ -2,7 +2,8 @@ import "server-only";
 import type { Database } from "../../db/database";
 import { configuredIndexer } from "./configured-indexer";
 import { writableSpaces } from "./space-embedders";
-import { runWorker } from "./run-worker";
+import { releaseOrphanedClaims } from "./index-queue";
+import { queueOptionsFromEnv, runWorker } from "./run-worker";
 
 /**
  * In embedded mode the index worker runs inside the web process (PGlite has one owner);
@@ -22,6 +23,14 @@ export async function startBackgroundWorker(database: Database): Promise<void> {
   const controller = new AbortController();
   globalForWorker.mnemoWorker = controller;
   const { embedder, space, objects } = await configuredIndexer(database.sql);
+  const queue = queueOptionsFromEnv();
+  if (database.mode !== "server") {
+    // One process owns an embedded database: claims still running were left by one that died.
+    const orphans = await releaseOrphanedClaims(database.sql, queue);
+    if (orphans.released + orphans.parked > 0) {
+      console.warn(`[index] took back ${orphans.released} records a stopped process was indexing${orphans.parked ? `; parked ${orphans.parked} that stopped it every time` : ""}`);
+    }
+  }
   console.info(`[index] worker started: ${space.name} (${space.status})`);
   let lastReport = 0;
   void runWorker({
@@ -32,6 +41,7 @@ export async function startBackgroundWorker(database: Database): Promise<void> {
     objects,
     extraSpaces: () => writableSpaces(database.sql),
     signal: controller.signal,
+    queue,
     idleMs: 3000,
     log: (line) => console.warn(line),
     onProgress: (progress) => {

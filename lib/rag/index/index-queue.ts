@@ -68,6 +68,28 @@ export async function failQueueItem(
   return park ? "parked" : "retry";
 }
 
+/**
+ * Embedded mode, at start-up: the data directory has one owner, so every claim still marked
+ * running was left by a process that died (killed, crashed, power cut). Rather than wait out the
+ * lease, they go back in line at once — or are parked, with the reason, once a record has been
+ * claimed maxAttempts times, so a record that brings the process down cannot do it forever.
+ */
+export async function releaseOrphanedClaims(sql: SqlExecutor, options: QueueOptions = defaultQueueOptions): Promise<{ released: number; parked: number }> {
+  const rows = await sql.query<{ status: string }>(
+    `UPDATE index_queue
+        SET status = CASE WHEN attempts >= $1 THEN 'parked'::"QueueStatus" ELSE 'pending'::"QueueStatus" END,
+            last_error = CASE WHEN attempts >= $1
+                              THEN 'The process indexing this record stopped ' || attempts || ' times before it finished (killed or crashed).'
+                              ELSE last_error END,
+            locked_at = NULL, locked_by = NULL, available_at = now(), updated_at = now()
+      WHERE status = 'running'
+      RETURNING status::text`,
+    [options.maxAttempts],
+  );
+  const parked = rows.filter((row) => row.status === "parked").length;
+  return { released: rows.length - parked, parked };
+}
+
 /** Puts parked rows back in line (an admin's "retry failed"). */
 export async function retryParked(sql: SqlExecutor, sectionId?: string): Promise<number> {
   const rows = await sql.query(

@@ -55,12 +55,15 @@ const searchConfigs: Record<string, string> = { en: "english", es: "spanish" };
 
 export async function loadDocumentRecords(sql: SqlExecutor, ids: string[]): Promise<Map<string, DocumentRecord>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{ id: string; project_id: string; section_id: string; slug: string; title: string; values: Record<string, unknown> }>(
-    `SELECT r.id, r.project_id, r.section_id, s.slug, r.title, r."values" FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = ANY($1::text[])`,
+  const rows = await sql.query<{ id: string; project_id: string; section_id: string; slug: string; title: string; values: Record<string, unknown>; version: number }>(
+    `SELECT r.id, r.project_id, r.section_id, s.slug, r.title, r."values", r.version FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = ANY($1::text[])`,
     [ids],
   );
   return new Map(
-    rows.map((row) => [row.id, { id: row.id, projectId: row.project_id, sectionId: row.section_id, sectionSlug: row.slug, title: row.title, values: row.values }]),
+    rows.map((row) => [
+      row.id,
+      { id: row.id, projectId: row.project_id, sectionId: row.section_id, sectionSlug: row.slug, title: row.title, values: row.values, version: row.version },
+    ]),
   );
 }
 
@@ -219,6 +222,14 @@ async function planRecord(
 async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: DocumentRecord, planned: PlannedChunk[]): Promise<void> {
   const recordId = record.id;
   await sql.transaction(async (tx) => {
+    // One writer per record and space at a time. A worker that stalled past its lease and the
+    // worker that took its claim over may both get here; without the lock, Postgres would let
+    // each delete only the passages it can see and insert its own, doubling them.
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`chunks:${recordId}:${space.id}`]);
+    // A record saved since it was read is left to the pass its save queued, so a stalled worker
+    // never puts an older version's passages over a newer one's.
+    const [current] = await tx.query<{ version: number }>(`SELECT version FROM records WHERE id = $1`, [recordId]);
+    if (!current || (record.version !== undefined && current.version !== record.version)) return;
     await tx.query(`DELETE FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [recordId, space.id]);
     if (planned.length === 0) return;
     const column = <T>(pick: (item: PlannedChunk, index: number) => T) => planned.map(pick);

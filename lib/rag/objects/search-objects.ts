@@ -3,6 +3,7 @@ import pgvector from "pgvector";
 import { z } from "zod";
 import { type Principal, canRead, projectScopeSql } from "../../acl";
 import { AppError } from "../../errors";
+import { EmbeddingError, errorMessage } from "../embed/embedder";
 import { type SearchContext, maxQueryLength, searchArchive } from "../search/search-archive";
 import { imageSpaceName } from "./descriptor-embedder";
 import type { ObjectsRuntime } from "./similar-objects";
@@ -13,6 +14,11 @@ import type { ObjectsRuntime } from "./similar-objects";
  * its space — only images of sections allowed to egress were ever sent there. Without one,
  * the objects' catalogue text is searched by meaning instead, and the result says so.
  */
+
+/** What a person is told when the image model's text tower fails; the reason goes to the log. */
+export const objectsByDescriptionUnavailableMessage =
+  "Finding objects by description is unavailable right now because the image model is not working. Searching the records' text still works; try again later.";
+
 export const objectSearchSchema = z.object({
   query: z
     .string({ error: "Describe what you are looking for." })
@@ -75,7 +81,14 @@ export async function searchObjectsByText(
   const sections = await objectSections(runtime, input.sectionSlug);
   const multimodal = runtime.multimodal;
   if (multimodal?.embedTexts) {
-    const [vector] = await multimodal.embedTexts([input.query]);
+    let vector: Float32Array | undefined;
+    try {
+      [vector] = await multimodal.embedTexts([input.query]);
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error;
+      console.warn(`[objects] the description could not be embedded: ${errorMessage(error)}`);
+      throw new AppError("unavailable", objectsByDescriptionUnavailableMessage, { cause: error });
+    }
     if (!vector) throw new AppError("unavailable", "The image model returned nothing for this description.");
     const dimension = multimodal.dimension;
     if (!Number.isInteger(dimension) || dimension < 1 || dimension > 4000) throw new Error(`unsupported dimension ${dimension}`);

@@ -28,6 +28,9 @@ export interface Reranker {
   score(query: string, candidates: RerankCandidate[]): Promise<number[]>;
 }
 
+/** What the reader is told when the reranker fails and the fused order stands. */
+export const rerankSkippedNote = "The reranker is not working right now, so the results keep their usual order (meaning and words combined).";
+
 export class RerankError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

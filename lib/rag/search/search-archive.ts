@@ -11,7 +11,7 @@ import type { IndexSpace } from "../index/index-spaces";
 import { type Snippet, queryTerms, snippet } from "./highlight";
 import { type FusedItem, defaultRrfK, reciprocalRankFusion } from "./reciprocal-rank-fusion";
 import { type PassageHit, denseLeg, keywordLeg } from "./retrieve-passages";
-import { type Reranker, passThroughReranker, rerankCandidates } from "./rerank";
+import { type Reranker, passThroughReranker, rerankCandidates, rerankSkippedNote } from "./rerank";
 
 /**
  * Hybrid search over the passages of the active index space: the query is embedded once (in
@@ -23,6 +23,9 @@ import { type Reranker, passThroughReranker, rerankCandidates } from "./rerank";
 export const searchModes = ["hybrid", "semantic", "keyword"] as const;
 export type SearchMode = (typeof searchModes)[number];
 export const maxQueryLength = 500;
+/** What a person is told when the embedding model fails; the technical reason goes to the log. */
+export const meaningSearchUnavailableMessage =
+  "Search by meaning is unavailable right now because the embedding service is not working. Searching by words (keyword mode) still works; try meaning again later.";
 export const maxSearchLimit = 50;
 
 const clampLimit = (value: number) => Math.max(1, Math.min(maxSearchLimit, Math.trunc(value)));
@@ -114,8 +117,11 @@ export interface SearchResult {
   query: string;
   mode: SearchMode;
   hits: SearchHit[];
-  /** Which reranker ordered the hits, and passages it was not allowed to see. */
-  rerank: { name: string; applied: boolean; withheld: number; error?: string };
+  /**
+   * Which reranker ordered the hits and how many passages it was not allowed to see; when it
+   * failed, a note for the reader (the hits then keep their fused order).
+   */
+  rerank: { name: string; applied: boolean; withheld: number; note?: string };
 }
 
 type Candidate = {
@@ -249,7 +255,8 @@ export async function searchArchive(context: SearchContext, principal: Principal
       vector = await embedQuery(context, request.query);
     } catch (error) {
       if (error instanceof EmbeddingError) {
-        throw new AppError("unavailable", `Search by meaning is unavailable: ${errorMessage(error)} Try keyword mode.`, { cause: error });
+        console.warn(`[search] the query could not be embedded: ${errorMessage(error)}`);
+        throw new AppError("unavailable", meaningSearchUnavailableMessage, { cause: error });
       }
       throw error;
     }
@@ -302,6 +309,8 @@ export async function searchArchive(context: SearchContext, principal: Principal
     }),
   );
 
+  if (reranked.error) console.warn(`[search] the ${reranker.name} reranker failed; keeping the fused order: ${reranked.error}`);
+
   const terms = queryTerms(request.query);
   const best = lists.length / (k + 1);
   const hits = reranked.ordered.slice(0, request.limit).map((candidate): SearchHit => {
@@ -340,6 +349,6 @@ export async function searchArchive(context: SearchContext, principal: Principal
     query: request.query,
     mode: request.mode,
     hits,
-    rerank: { name: reranker.name, applied: reranked.reranked, withheld: reranked.withheld, ...(reranked.error ? { error: reranked.error } : {}) },
+    rerank: { name: reranker.name, applied: reranked.reranked, withheld: reranked.withheld, ...(reranked.error ? { note: rerankSkippedNote } : {}) },
   };
 }
