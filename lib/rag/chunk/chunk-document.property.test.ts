@@ -70,7 +70,9 @@ function generateOptions(random: Random): ChunkOptions {
   };
 }
 
-describe("chunkDocument over generated documents", () => {
+// 400 generated documents per property: about two seconds alone, several on a busy machine, so
+// the bound is generous (a wall-clock limit here measures the machine, not the chunker).
+describe("chunkDocument over generated documents", { timeout: 60_000 }, () => {
   it("loses no text, respects boundaries and bounds, and cites exact offsets", () => {
     for (let seed = 1; seed <= 400; seed += 1) {
       const random = seededRandom(seed);
