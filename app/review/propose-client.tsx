@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import { useRouter } from "next/navigation";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useState, useTransition } from "react";
@@ -12,10 +13,10 @@ export function ProposeClient({ sectionSlug }: { sectionSlug?: string }) {
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   return (
     <div>
-      <button
+      <BusyButton
         type="button"
         className="btn btn-primary"
-        disabled={pending}
+        busy={pending}
         onClick={() =>
           startTransition(async () => {
             setMessage(null);
@@ -37,7 +38,7 @@ export function ProposeClient({ sectionSlug }: { sectionSlug?: string }) {
         }
       >
         {pending ? "Comparing objects…" : "Propose for uncatalogued objects"}
-      </button>
+      </BusyButton>
       <ActionFeedback message={message} spacing="mt-2" />
     </div>
   );

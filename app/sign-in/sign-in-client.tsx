@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import { useActionState } from "react";
 import { signInWithPassword } from "./actions";
 
@@ -25,9 +26,9 @@ export function SignInClient({ callbackUrl, initialError }: { callbackUrl: strin
         </label>
         <input id="password" name="password" type="password" autoComplete="current-password" required className="field-input" />
       </div>
-      <button type="submit" className="btn btn-primary w-full" disabled={pending}>
+      <BusyButton type="submit" className="btn btn-primary w-full" busy={pending}>
         {pending ? "Signing in…" : "Sign in"}
-      </button>
+      </BusyButton>
     </form>
   );
 }

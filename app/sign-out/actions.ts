@@ -3,9 +3,18 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { signOut } from "@/lib/auth/auth";
+import { getSessionClaims } from "@/lib/auth/get-principal";
+import { revokeSession } from "@/lib/auth/sessions";
+import { getPrisma } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 
-const signOutSignedIn = authorizedAction(z.undefined(), () => signOut({ redirectTo: "/sign-in" }));
+// The session is revoked on the server before its cookie is cleared, so a copy of the cookie
+// stops working too; the user's other sessions go on.
+const signOutSignedIn = authorizedAction(z.undefined(), async () => {
+  const claims = await getSessionClaims();
+  if (claims) await revokeSession(await getPrisma(), claims);
+  await signOut({ redirectTo: "/sign-in" });
+});
 
 export async function signOutAction(): Promise<void> {
   // signOut redirects (thrown through the wrapper); an error means the session had already ended.

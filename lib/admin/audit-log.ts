@@ -32,7 +32,7 @@ export interface AuditLogFilterInput {
 export interface AuditLogEntry {
   id: string;
   at: Date;
-  /** The audit action ("record.update", "proposal.accept"…), or "sign-in" / "sign-in.failed". */
+  /** The audit action ("record.update", "proposal.accept"…), or "sign-in" / "sign-in.failed" / "sign-out". */
   action: string;
   /** The actor's email; null for the system, or for a failed sign-in. */
   actor: string | null;
@@ -122,10 +122,10 @@ function parseFilters(input: AuditLogFilterInput) {
  */
 const logSql = `
   SELECT e.id, e.at,
-         CASE WHEN e.action = 'user.sign_in' THEN 'sign-in' ELSE e.action END AS action,
+         CASE WHEN e.action = 'user.sign_in' THEN 'sign-in' WHEN e.action = 'user.sign_out' THEN 'sign-out' ELSE e.action END AS action,
          CASE WHEN e.action LIKE 'record.%' THEN 'records'
               WHEN e.action LIKE 'proposal.%' THEN 'proposals'
-              WHEN e.action = 'user.sign_in' THEN 'sign-ins'
+              WHEN e.action IN ('user.sign_in', 'user.sign_out') THEN 'sign-ins'
               ELSE 'configuration' END AS kind,
          u.email AS actor, u.email AS actor_key,
          e.target_type, e.target_id, NULL::text AS target_email, e.project_id, e.details

@@ -1,10 +1,12 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getPrisma } from "../db";
 import { isAppError } from "../errors";
 import { authenticateWithPassword } from "./authenticate";
+import { sessionIdleSeconds } from "./sessions";
 
 class RateLimitedSignIn extends CredentialsSignin {
   code = "rate_limited";
@@ -57,7 +59,7 @@ function buildConfig(): NextAuthConfig {
     providers,
     secret: config.AUTH_SECRET,
     trustHost: true,
-    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: sessionIdleSeconds },
     pages: { signIn: "/sign-in", signOut: "/sign-out", error: "/sign-in" },
     callbacks: {
       // OIDC sign-in is for accounts an admin created: the identity provider proves the email,
@@ -70,6 +72,12 @@ function buildConfig(): NextAuthConfig {
         return Boolean(user?.active);
       },
       async jwt({ token, user, account, profile }) {
+        // A new session gets its own id and sign-in time, which stay with every renewed token:
+        // sign-out revokes that id (lib/auth/sessions.ts), ending this session only.
+        if (user) {
+          token.sid = randomUUID();
+          token.sat = Math.floor(Date.now() / 1000);
+        }
         if (account?.provider === "oidc" && typeof profile?.email === "string") {
           const prisma = await getPrisma();
           const found = await prisma.user.findUnique({ where: { email: profile.email.toLowerCase() } });
@@ -91,6 +99,8 @@ function buildConfig(): NextAuthConfig {
           ...session,
           userId: typeof token.uid === "string" ? token.uid : "",
           sessionVersion: typeof token.sv === "number" ? token.sv : -1,
+          sessionId: typeof token.sid === "string" ? token.sid : "",
+          signedInAt: typeof token.sat === "number" ? token.sat : 0,
         };
       },
     },

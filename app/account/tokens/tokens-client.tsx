@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
@@ -58,9 +59,9 @@ export function NewTokenClient() {
             <option value="365">a year</option>
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Create token
-        </button>
+        </BusyButton>
       </form>
       <ActionFeedback message={message} spacing="mt-2" />
       {secret && (
@@ -81,10 +82,10 @@ export function RevokeTokenClient({ id, name }: { id: string; name: string }) {
   const [pending, startTransition] = useTransition();
   return (
     <div>
-      <button
+      <BusyButton
         type="button"
         className="btn"
-        disabled={pending}
+        busy={pending}
         onClick={() => {
           if (!window.confirm(`Revoke “${name}”? Tools using it stop working at once.`)) return;
           startTransition(async () => {
@@ -95,7 +96,7 @@ export function RevokeTokenClient({ id, name }: { id: string; name: string }) {
         }}
       >
         Revoke
-      </button>
+      </BusyButton>
       <ActionFeedback message={message} />
     </div>
   );

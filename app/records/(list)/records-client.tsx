@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
@@ -115,9 +116,9 @@ export function RecordFiltersClient({
             </label>
           ))}
         </fieldset>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           {pending ? "Searching…" : "Search"}
-        </button>
+        </BusyButton>
       </div>
       <p id="search-query-hint" className="field-hint -mt-2">
         Search by meaning finds records that say the same thing in other words or in Spanish or Catalan. Leave it empty to browse with the filters.
@@ -222,9 +223,9 @@ export function RecordFiltersClient({
           </select>
         </div>
         <div className="flex items-end gap-3">
-          <button type="submit" className="btn" disabled={pending}>
+          <BusyButton type="submit" className="btn" busy={pending}>
             {pending ? "Filtering…" : "Apply filters"}
-          </button>
+          </BusyButton>
           <Link href="/records" className="link text-sm">
             Reset
           </Link>

@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { decideProposalAction } from "@/app/objects/actions";
@@ -65,20 +66,20 @@ export function ProposalDecisionClient(props: {
   return (
     <div className="mt-3">
       <div className="flex flex-wrap gap-2">
-        <button
+        <BusyButton
           type="button"
           className="btn btn-primary"
-          disabled={pending}
+          busy={pending}
           onClick={() => run({ action: "accept", recordId: props.recordId, role: props.role, expected: props.proposed }, `Accepted: ${props.fieldLabel} is now ${props.proposedLabel}.`)}
         >
           Accept {props.proposedLabel}
-        </button>
-        <button type="button" className="btn" disabled={pending} aria-expanded={overriding} aria-controls={`${id}-override`} onClick={() => setOverriding((open) => !open)}>
+        </BusyButton>
+        <BusyButton type="button" className="btn" busy={pending} aria-expanded={overriding} aria-controls={`${id}-override`} onClick={() => setOverriding((open) => !open)}>
           Override…
-        </button>
-        <button type="button" className="btn" disabled={pending} onClick={() => run({ action: "reject", recordId: props.recordId, role: props.role }, "Proposal rejected; the record is unchanged.")}>
+        </BusyButton>
+        <BusyButton type="button" className="btn" busy={pending} onClick={() => run({ action: "reject", recordId: props.recordId, role: props.role }, "Proposal rejected; the record is unchanged.")}>
           Reject
-        </button>
+        </BusyButton>
       </div>
       {overriding && (
         <form
@@ -117,9 +118,9 @@ export function ProposalDecisionClient(props: {
               <input className="field-input mt-1 block" value={text} maxLength={200} onChange={(event) => setText(event.target.value)} />
             </label>
           )}
-          <button type="submit" className="btn btn-primary" disabled={pending}>
+          <BusyButton type="submit" className="btn btn-primary" busy={pending}>
             Save override
-          </button>
+          </BusyButton>
         </form>
       )}
       <p aria-live="polite" className="mt-2 text-sm">
