@@ -2,6 +2,8 @@ import { expect, test } from "@playwright/test";
 import { firstRecordId, signIn } from "./helpers";
 
 test("a forbidden record shows the same page as a missing one, and its media are not served", async ({ browser }) => {
+  // Often the first test on a cold server: two sign-ins and several first renders.
+  test.setTimeout(120_000);
   // The admin finds a record and its recording in the restricted mine project.
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
