@@ -3,7 +3,8 @@
  * docs/benchmarks.md with each one's figures, the command that produced them, when, how long it
  * took and on which machine. Each run's output is kept in .bench/report/<name>.json, so
  * `npm run report -- --only bench:load,eval:ask` re-runs some and rebuilds the page with the
- * others' last results (each section keeps its own date). `--list` names the steps.
+ * others' last results (each section keeps its own date). `--list` names the steps; `--render`
+ * rewrites the page from the stored results without running anything.
  * A step that fails is reported as failed with its output, and the page is still written.
  */
 import { spawn } from "node:child_process";
@@ -22,7 +23,10 @@ interface Step {
   keep?: (line: string) => boolean;
 }
 
-const progress = /^(\[(db|index|worker|seed|demo|bench:load|eval|pglite|web)\]|> |npm (warn|notice)|\s*$|.*RUN\s+v\d|.*Duration\s|.*Start at\s|.*Test Files\s|.*✓|.*stdout \|)/;
+// Progress and runner chatter, not figures: log prefixes, npm banners, counters like
+// "  32 / 5183 records, …" or "queries: 643 / 809, 275 s", and vitest's frame.
+const progress =
+  /^(\[(db|index|worker|seed|demo|bench:load|eval|pglite|web|report)\]|> |npm (warn|notice)|\s*$|\s*(queries: )?\d+ \/ \d+\b.*\d+ s$|.*RUN\s+v\d|.*Duration\s|.*Start at\s|.*Test Files\s|.*✓|.*stdout \|)/;
 
 const steps: Step[] = [
   {
@@ -133,7 +137,6 @@ function runStep(step: Step): Promise<StepResult> {
     child.on("close", (exitCode) => {
       // Colour codes out; figures in.
       const lines = text.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
-      const keep = step.keep ?? ((line: string) => !progress.test(line));
       resolve({
         name: step.name,
         command: step.command,
@@ -141,7 +144,8 @@ function runStep(step: Step): Promise<StepResult> {
         startedAt: startedAt.toISOString(),
         seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
         exitCode,
-        output: exitCode === 0 ? lines.filter(keep) : lines.slice(-60),
+        // Everything printed is kept; the page picks the figures when it is written.
+        output: lines,
       });
     });
   });
@@ -152,7 +156,8 @@ function section(step: Step, result: StepResult | undefined): string {
   if (!result) return `${heading}_Not run yet: \`npm run report -- --only ${step.name}\`._\n`;
   const env = Object.entries(result.env).map(([key, value]) => `${key}=${value} `).join("");
   const status = result.exitCode === 0 ? "" : `\n**This run failed (exit ${result.exitCode}); the end of its output follows.**\n`;
-  const body = result.output.join("\n").trim();
+  const keep = step.keep ?? ((line: string) => !progress.test(line));
+  const body = (result.exitCode === 0 ? result.output.filter(keep) : result.output.slice(-60)).join("\n").trim();
   // Markdown tables are kept as tables; anything else is shown as printed.
   const blocks = body
     .split(/\n(?=\|)|(?<=\|)\n(?!\|)/)
@@ -175,7 +180,7 @@ function main() {
 
   return (async () => {
     for (const step of steps) {
-      if (only && !only.has(step.name)) continue;
+      if (args.includes("--render") || (only && !only.has(step.name))) continue;
       const result = await runStep(step);
       writeFileSync(join(cacheDir, `${step.name.replace(/[^a-z0-9-]+/gi, "_")}.json`), JSON.stringify({ ...result, machine: machine() }, null, 2));
     }
