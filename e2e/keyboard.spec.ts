@@ -178,3 +178,38 @@ test("a curator opens an object with a pending proposal from the review queue an
   await expectVisibleFocus(page);
   expect(await typology.evaluate((section) => section.contains(document.activeElement))).toBe(true);
 });
+
+test("an admin starts a section reindex by keyboard, and focus stays on the button while it runs and after", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signInByKeyboard(page, "admin", "/admin/sections/places");
+  await expect(page.getByRole("heading", { name: "Places", level: 1 })).toBeVisible();
+  // The reindex action is held back a moment on its way to the server, so its running state can be seen.
+  const reindexBody = JSON.stringify([{ sectionSlug: "places" }]);
+  let reindexRequests = 0;
+  await page.route(
+    (url) => url.pathname === "/admin/sections/places",
+    async (route) => {
+      const request = route.request();
+      if (request.method() === "POST" && request.headers()["next-action"] && request.postData() === reindexBody) {
+        reindexRequests++;
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+      await route.continue();
+    },
+  );
+
+  const reindex = page.getByRole("button", { name: "Reindex this section" });
+  await tabTo(page, reindex);
+  await page.keyboard.press("Enter");
+  // While it runs the button says so, and keeps focus.
+  await expect(reindex).toBeFocused();
+  await expect(reindex).toHaveAttribute("aria-disabled", "true");
+  await expectVisibleFocus(page);
+  // A second press meanwhile is ignored.
+  await page.keyboard.press("Enter");
+  await expect(page.getByText(/Queued \d+ records\.|already running/)).toBeVisible({ timeout: 60_000 });
+  await expect(reindex).not.toHaveAttribute("aria-disabled");
+  await expect(reindex).toBeFocused();
+  await expectVisibleFocus(page);
+  expect(reindexRequests).toBe(1);
+});

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { retryFailedAction, startReindexAction } from "./actions";
@@ -78,10 +79,10 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
   return (
     <div>
       <div className="flex flex-wrap gap-2">
-        <button
+        <BusyButton
           type="button"
           className="btn"
-          disabled={pending}
+          busy={pending}
           onClick={() =>
             startTransition(async () => {
               setMessage(null);
@@ -93,11 +94,12 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           }
         >
           Reindex {scopeLabel}
-        </button>
-        <button
+        </BusyButton>
+        <BusyButton
           type="button"
           className="btn"
-          disabled={pending || failed === 0}
+          busy={pending}
+          disabled={failed === 0}
           onClick={() =>
             startTransition(async () => {
               setMessage(null);
@@ -109,7 +111,7 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           }
         >
           Retry failed ({failed})
-        </button>
+        </BusyButton>
       </div>
       <ActionFeedback message={message} spacing="mt-1" />
     </div>

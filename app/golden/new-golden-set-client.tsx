@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { createGoldenSetAction } from "./actions";
 
@@ -15,6 +16,7 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
       className="flex flex-wrap items-end gap-3"
       onSubmit={(event) => {
         event.preventDefault();
+        if (pending) return;
         startTransition(async () => {
           setError(null);
           const result = await createGoldenSetAction({ name, sectionSlug: sectionSlug || undefined });
@@ -41,9 +43,9 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
           ))}
         </select>
       </div>
-      <button type="submit" className="btn btn-primary" disabled={pending}>
+      <BusyButton type="submit" className="btn btn-primary" busy={pending}>
         Create set
-      </button>
+      </BusyButton>
       {error && (
         <div role="alert" className="notice-error w-full">
           {error}

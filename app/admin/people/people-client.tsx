@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
-import { useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
 import type { AdminProject, AdminUser } from "@/lib/admin/people";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "../actions";
 
@@ -13,7 +14,9 @@ function useAdminAction() {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; fieldErrors?: Record<string, string[]> } | null>(null);
-  const run = (action: () => Promise<Result | { status: "ok"; data: unknown }>, done: string, onDone?: () => void) =>
+  const run = (action: () => Promise<Result | { status: "ok"; data: unknown }>, done: string, onDone?: () => void) => {
+    // One action at a time: the controls say so with aria-disabled but stay focusable.
+    if (pending) return;
     startTransition(async () => {
       setMessage(null);
       const result = await action();
@@ -23,6 +26,7 @@ function useAdminAction() {
         router.refresh();
       } else setMessage({ kind: "error", text: result.message, fieldErrors: result.fieldErrors });
     });
+  };
   const feedback = (
     <>
       <ActionFeedback message={message} spacing="mt-1" />
@@ -69,9 +73,9 @@ export function CreateUserClient() {
         </select>
       </div>
       {field("password", "Initial password (12+ characters)", "password")}
-      <button type="submit" className="btn btn-primary" disabled={pending}>
+      <BusyButton type="submit" className="btn btn-primary" busy={pending}>
         Create user
-      </button>
+      </BusyButton>
       <div className="sm:col-span-5">{feedback}</div>
     </form>
   );
@@ -81,6 +85,7 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
   const { pending, run, feedback } = useAdminAction();
   const [password, setPassword] = useState("");
   const [resetting, setResetting] = useState(false);
+  const resetToggleRef = useRef<HTMLButtonElement>(null);
   return (
     <tr className="border-b border-stone-100 align-top" data-testid="user-row">
       <th scope="row" className="py-2 pr-3 text-left font-medium">
@@ -92,7 +97,7 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
         <label className="sr-only" htmlFor={`role-${user.id}`}>
           Role of {user.email}
         </label>
-        <select id={`role-${user.id}`} className="field-input mt-0" value={user.role} disabled={pending || self} onChange={(event) => run(() => setUserRoleAction({ userId: user.id, role: event.target.value }), `${user.email} is now ${event.target.value}.`)}>
+        <select id={`role-${user.id}`} className="field-input mt-0" value={user.role} disabled={self} aria-disabled={pending || undefined} onChange={(event) => run(() => setUserRoleAction({ userId: user.id, role: event.target.value }), `${user.email} is now ${event.target.value}.`)}>
           <option value="researcher">Researcher</option>
           <option value="curator">Curator</option>
           <option value="admin">Administrator</option>
@@ -102,11 +107,11 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
       <td className="py-2">
         <div className="flex flex-wrap gap-2">
           {!self && (
-            <button type="button" className="btn" disabled={pending} onClick={() => run(() => setUserActiveAction({ userId: user.id, active: !user.active }), user.active ? `${user.email} is deactivated; their sessions have ended.` : `${user.email} may sign in again.`)}>
+            <BusyButton type="button" className="btn" busy={pending} onClick={() => run(() => setUserActiveAction({ userId: user.id, active: !user.active }), user.active ? `${user.email} is deactivated; their sessions have ended.` : `${user.email} may sign in again.`)}>
               {user.active ? "Deactivate" : "Reactivate"}
-            </button>
+            </BusyButton>
           )}
-          <button type="button" className="btn" aria-expanded={resetting} onClick={() => setResetting((open) => !open)}>
+          <button ref={resetToggleRef} type="button" className="btn" aria-expanded={resetting} onClick={() => setResetting((open) => !open)}>
             Reset password…
           </button>
         </div>
@@ -115,9 +120,12 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
             className="mt-2 flex gap-2"
             onSubmit={(event) => {
               event.preventDefault();
+              const form = event.currentTarget;
               run(() => resetPasswordAction({ userId: user.id, password }), `New password set for ${user.email}; their sessions have ended.`, () => {
                 setPassword("");
                 setResetting(false);
+                // The form closes: focus goes back to the button that opened it, not to the body.
+                if (form.contains(document.activeElement)) resetToggleRef.current?.focus();
               });
             }}
           >
@@ -125,9 +133,9 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
               New password for {user.email}
             </label>
             <input id={`password-${user.id}`} type="password" autoComplete="new-password" className="field-input mt-0" placeholder="New password (12+ characters)" value={password} onChange={(event) => setPassword(event.target.value)} />
-            <button type="submit" className="btn btn-primary" disabled={pending}>
+            <BusyButton type="submit" className="btn btn-primary" busy={pending}>
               Set
-            </button>
+            </BusyButton>
           </form>
         )}
         {feedback}
@@ -166,9 +174,9 @@ export function CreateProjectClient() {
           <input type="checkbox" checked={form.restricted} onChange={(event) => setForm({ ...form, restricted: event.target.checked })} />
           Restricted
         </label>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Create project
-        </button>
+        </BusyButton>
       </div>
       <div className="sm:col-span-4">{feedback}</div>
     </form>
@@ -179,6 +187,7 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
   const { pending, run, feedback, fieldErrors } = useAdminAction();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"reader" | "editor">("reader");
+  const emailRef = useRef<HTMLInputElement>(null);
   return (
     <div data-testid={`members-${project.slug}`}>
       <ul className="space-y-1 text-sm">
@@ -196,15 +205,15 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
               id={`member-${project.id}-${member.userId}`}
               className="field-input mt-0 w-auto"
               value={member.role}
-              disabled={pending}
+              aria-disabled={pending || undefined}
               onChange={(event) => run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: event.target.value as "reader" | "editor" }), `${member.email} is now ${event.target.value} of ${project.name}.`)}
             >
               <option value="reader">reader</option>
               <option value="editor">editor</option>
             </select>
-            <button type="button" className="btn px-2 py-0.5" disabled={pending} onClick={() => run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: null }), `${member.email} removed from ${project.name}.`)}>
+            <BusyButton type="button" className="btn px-2 py-0.5" busy={pending} onClick={() => run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: null }), `${member.email} removed from ${project.name}.`)}>
               Remove
-            </button>
+            </BusyButton>
           </li>
         ))}
       </ul>
@@ -212,14 +221,19 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
         className="mt-2 flex flex-wrap items-end gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          run(() => setMembershipAction({ projectId: project.id, email, role }), `${email} added to ${project.name} as ${role}.`, () => setEmail(""));
+          const form = event.currentTarget;
+          run(() => setMembershipAction({ projectId: project.id, email, role }), `${email} added to ${project.name} as ${role}.`, () => {
+            setEmail("");
+            // The emptied field disables Add: keep focus in the form, ready for the next email.
+            if (form.contains(document.activeElement)) emailRef.current?.focus();
+          });
         }}
       >
         <div>
           <label htmlFor={`add-member-${project.id}`} className="field-label">
             Add a member by email
           </label>
-          <input id={`add-member-${project.id}`} type="email" className="field-input" value={email} onChange={(event) => setEmail(event.target.value)} aria-invalid={fieldErrors.email ? true : undefined} />
+          <input ref={emailRef} id={`add-member-${project.id}`} type="email" className="field-input" value={email} onChange={(event) => setEmail(event.target.value)} aria-invalid={fieldErrors.email ? true : undefined} />
         </div>
         <label className="sr-only" htmlFor={`add-role-${project.id}`}>
           Role
@@ -228,9 +242,9 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
           <option value="reader">reader</option>
           <option value="editor">editor</option>
         </select>
-        <button type="submit" className="btn" disabled={pending || !email.trim()}>
+        <BusyButton type="submit" className="btn" busy={pending} disabled={!email.trim()}>
           Add
-        </button>
+        </BusyButton>
       </form>
       {feedback}
     </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, compareSpacesAction, registerSpaceAction, rollbackSpaceAction } from "../actions";
@@ -36,10 +37,10 @@ export function SpaceActionsClient(props: { spaceId: string; name: string; ready
   if ("rollback" in props) {
     return (
       <div>
-        <button
+        <BusyButton
           type="button"
           className="btn"
-          disabled={pending}
+          busy={pending}
           onClick={() =>
             startTransition(async () => {
               const result = await rollbackSpaceAction();
@@ -51,17 +52,18 @@ export function SpaceActionsClient(props: { spaceId: string; name: string; ready
           }
         >
           Roll back to the previous space
-        </button>
+        </BusyButton>
         {view}
       </div>
     );
   }
   return (
     <div>
-      <button
+      <BusyButton
         type="button"
         className="btn btn-primary"
-        disabled={pending || !props.ready}
+        busy={pending}
+        disabled={!props.ready}
         title={props.ready ? undefined : "Wait until every record is indexed in this space."}
         onClick={() => {
           if (!window.confirm(`Search and answers will use ${props.name} from now on. Activate it?`)) return;
@@ -75,7 +77,7 @@ export function SpaceActionsClient(props: { spaceId: string; name: string; ready
         }}
       >
         Activate
-      </button>
+      </BusyButton>
       {view}
     </div>
   );
@@ -95,6 +97,7 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
         className="flex flex-wrap items-end gap-2"
         onSubmit={(event) => {
           event.preventDefault();
+          if (pending) return;
           startTransition(async () => {
             setMessage(null);
             const result = await compareSpacesAction({ goldenSetId: setId, candidateId, mode });
@@ -131,9 +134,9 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
             <option value="semantic">Semantic</option>
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           {pending ? "Running…" : "Compare"}
-        </button>
+        </BusyButton>
       </form>
       {view}
       {rows && (
@@ -191,6 +194,7 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
       className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2"
       onSubmit={(event) => {
         event.preventDefault();
+        if (pending) return;
         const config =
           provider === "openai-compatible"
             ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
@@ -236,9 +240,9 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
       )}
       {provider === "hash" && input("dimension", "Dimension")}
       <div className="sm:col-span-2">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Register and build
-        </button>
+        </BusyButton>
         {view}
       </div>
     </form>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { setAskThresholdsAction } from "../actions";
 
@@ -24,6 +25,7 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
       className="mt-2 max-w-2xl space-y-3"
       onSubmit={(event) => {
         event.preventDefault();
+        if (pending) return;
         startTransition(async () => {
           setMessage(null);
           setErrors({});
@@ -57,9 +59,9 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
             Use the suggestion ({suggested.toFixed(2)})
           </button>
         )}
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Save thresholds
-        </button>
+        </BusyButton>
         <span aria-live="polite" className="text-sm text-emerald-800">
           {message?.kind === "ok" ? message.text : ""}
         </span>

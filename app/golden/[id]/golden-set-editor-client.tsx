@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
+import { BusyButton } from "@/components/busy-button";
 import { deleteGoldenSetAction, findCandidatesAction, runGoldenSetAction, saveGoldenSetAction } from "../actions";
 
 interface Question {
@@ -24,12 +25,16 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
   const [mode, setMode] = useState("hybrid");
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const [pending, startTransition] = useTransition();
+  const draftRef = useRef<HTMLInputElement>(null);
 
-  const act = (work: () => Promise<void>) =>
+  // One action at a time: the buttons say so with aria-disabled but keep keyboard focus.
+  const act = (work: () => Promise<void>) => {
+    if (pending) return;
     startTransition(async () => {
       setMessage(null);
       await work();
     });
+  };
   const fail = (result: { status: string; message?: string }) => setMessage({ kind: "error", text: result.message ?? "Something went wrong." });
 
   const save = (next: Question[], done: string) =>
@@ -53,9 +58,9 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
             <li key={`${question.question}-${index}`} className="rounded border border-stone-200 bg-white p-2 text-sm">
               <div className="flex items-start justify-between gap-2">
                 <span className="font-medium">{question.question}</span>
-                <button type="button" className="btn px-2 py-0.5" aria-label={`Remove the question “${question.question}”`} disabled={pending} onClick={() => save(questions.filter((_, at) => at !== index), "Question removed.")}>
+                <BusyButton type="button" className="btn px-2 py-0.5" aria-label={`Remove the question “${question.question}”`} busy={pending} onClick={() => save(questions.filter((_, at) => at !== index), "Question removed.")}>
                   ✕
-                </button>
+                </BusyButton>
               </div>
               <div className="text-xs text-stone-600">
                 Expected: {question.expected.map((item) => item.title).join(", ")}
@@ -70,6 +75,7 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           className="mt-4 rounded-lg border border-stone-200 bg-white p-3"
           onSubmit={(event) => {
             event.preventDefault();
+            if (pending) return;
             // The previous candidates answer another question: clear them while searching.
             setCandidates(null);
             setChosen([]);
@@ -86,10 +92,10 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
             New question
           </label>
           <div className="flex gap-2">
-            <input id="golden-question" className="field-input mt-0" maxLength={500} value={draft} onChange={(event) => setDraft(event.target.value)} />
-            <button type="submit" className="btn whitespace-nowrap" disabled={pending || !draft.trim()}>
+            <input ref={draftRef} id="golden-question" className="field-input mt-0" maxLength={500} value={draft} onChange={(event) => setDraft(event.target.value)} />
+            <BusyButton type="submit" className="btn whitespace-nowrap" busy={pending} disabled={!draft.trim()}>
               Find candidates
-            </button>
+            </BusyButton>
           </div>
           {candidates && (
             <fieldset className="mt-3">
@@ -105,19 +111,22 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
                   </li>
                 ))}
               </ul>
-              <button
+              <BusyButton
                 type="button"
                 className="btn btn-primary mt-2"
-                disabled={pending || chosen.length === 0}
+                busy={pending}
+                disabled={chosen.length === 0}
                 onClick={() => {
                   const expected = candidates.filter((candidate) => chosen.includes(candidate.recordId)).map(({ recordId, title }) => ({ recordId, title }));
                   save([...questions, { question: draft.trim(), expected, hiddenExpected: 0 }], "Question added.");
                   setDraft("");
                   setCandidates(null);
+                  // This button goes with the candidates: focus waits in the emptied field for the next question.
+                  draftRef.current?.focus();
                 }}
               >
                 Add the question
-              </button>
+              </BusyButton>
             </fieldset>
           )}
         </form>
@@ -130,9 +139,9 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           </label>
           <input id="golden-rename" className="field-input" value={name} onChange={(event) => setName(event.target.value)} />
         </div>
-        <button type="button" className="btn" disabled={pending} onClick={() => save(questions, "Saved.")}>
+        <BusyButton type="button" className="btn" busy={pending} onClick={() => save(questions, "Saved.")}>
           Save name
-        </button>
+        </BusyButton>
         <div>
           <label htmlFor="golden-mode" className="field-label">
             Search mode
@@ -143,10 +152,11 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
             <option value="keyword">Keyword</option>
           </select>
         </div>
-        <button
+        <BusyButton
           type="button"
           className="btn btn-primary"
-          disabled={pending || questions.length === 0}
+          busy={pending}
+          disabled={questions.length === 0}
           onClick={() =>
             act(async () => {
               const result = await runGoldenSetAction({ id: props.id, mode });
@@ -158,11 +168,11 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           }
         >
           {pending ? "Working…" : "Run the set"}
-        </button>
-        <button
+        </BusyButton>
+        <BusyButton
           type="button"
           className="btn btn-danger"
-          disabled={pending}
+          busy={pending}
           onClick={() => {
             if (!window.confirm(`Delete the golden set “${props.name}” and its runs?`)) return;
             act(async () => {
@@ -173,7 +183,7 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           }}
         >
           Delete set
-        </button>
+        </BusyButton>
       </div>
       <p aria-live="polite" className="text-sm text-emerald-800">
         {message?.kind === "ok" ? message.text : ""}

@@ -1,5 +1,6 @@
 "use client";
 
+import { BusyButton } from "@/components/busy-button";
 import Link from "next/link";
 import { useRef, useState, useTransition } from "react";
 import { deleteRecordAction } from "../actions";
@@ -11,6 +12,7 @@ export function RecordActionsClient({ id, title, version }: { id: string; title:
   const [error, setError] = useState<{ message: string; conflict: boolean } | null>(null);
 
   const confirmDelete = () => {
+    if (pending) return;
     startTransition(async () => {
       // On success the action redirects to the record list.
       const result = await deleteRecordAction({ id, version });
@@ -56,9 +58,9 @@ export function RecordActionsClient({ id, title, version }: { id: string; title:
           <button type="button" className="btn" autoFocus onClick={() => dialogRef.current?.close()}>
             Cancel
           </button>
-          <button type="button" className="btn btn-danger" disabled={pending} onClick={confirmDelete}>
+          <BusyButton type="button" className="btn btn-danger" busy={pending} onClick={confirmDelete}>
             {pending ? "Deleting…" : "Delete record"}
-          </button>
+          </BusyButton>
         </div>
       </dialog>
     </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { setSectionEgressAction } from "../../actions";
 
@@ -15,6 +16,7 @@ export function EgressClient({ sectionSlug, current, statements }: { sectionSlug
       className="mt-2"
       onSubmit={(event) => {
         event.preventDefault();
+        if (pending) return;
         startTransition(async () => {
           const result = await setSectionEgressAction({ sectionSlug, policy });
           if (result.status === "ok") {
@@ -37,9 +39,9 @@ export function EgressClient({ sectionSlug, current, statements }: { sectionSlug
         ))}
       </fieldset>
       <div className="mt-2 flex items-center gap-3">
-        <button type="submit" className="btn" disabled={pending || policy === current}>
+        <BusyButton type="submit" className="btn" busy={pending} disabled={policy === current}>
           Save policy
-        </button>
+        </BusyButton>
         <span aria-live="polite" className="text-sm text-emerald-800">
           {message?.kind === "ok" ? message.text : ""}
         </span>

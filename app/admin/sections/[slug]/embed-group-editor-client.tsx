@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { BusyButton } from "@/components/busy-button";
 import { useEffect, useRef, useState, useTransition } from "react";
 import type { GroupPreview } from "@/lib/admin/embed-group-admin";
 import { formatTimecode } from "@/components/format";
@@ -111,7 +112,8 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
     ));
   const labelOf = (path: string) => props.paths.find((option) => option.path === path)?.label ?? path;
 
-  const save = () =>
+  const save = () => {
+    if (pending) return;
     startTransition(async () => {
       setMessage(null);
       const result = await saveEmbedGroupAction({ sectionSlug: props.sectionSlug, group: toInput(state) });
@@ -124,8 +126,9 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
         setMessage({ kind: "error", text: result.message });
       }
     });
+  };
   const remove = () => {
-    if (!selected || !window.confirm(`Delete the group “${state.label}” and its passages? Search loses them at once.`)) return;
+    if (pending || !selected || !window.confirm(`Delete the group “${state.label}” and its passages? Search loses them at once.`)) return;
     startTransition(async () => {
       const result = await deleteEmbedGroupAction({ sectionSlug: props.sectionSlug, groupId: selected });
       if (result.status === "ok") {
@@ -270,13 +273,13 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
           </fieldset>
           {errorText("_form")}
           <div className="flex flex-wrap items-center gap-2">
-            <button type="submit" className="btn btn-primary" disabled={pending}>
+            <BusyButton type="submit" className="btn btn-primary" busy={pending}>
               {pending ? "Saving…" : "Save group"}
-            </button>
+            </BusyButton>
             {selected && (
-              <button type="button" className="btn btn-danger" disabled={pending} onClick={remove}>
+              <BusyButton type="button" className="btn btn-danger" busy={pending} onClick={remove}>
                 Delete group
-              </button>
+              </BusyButton>
             )}
             <span aria-live="polite" className="text-sm text-emerald-800">
               {message?.kind === "ok" ? message.text : ""}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { saveObjectContextAction } from "@/app/admin/actions";
 import type { ObjectContext } from "@/lib/rag/objects/object-context";
@@ -41,7 +42,8 @@ export function ObjectContextFormClient(props: {
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
 
-  const submit = (context: unknown) =>
+  const submit = (context: unknown) => {
+    if (pending) return;
     startTransition(async () => {
       setMessage(null);
       setErrors({});
@@ -54,6 +56,7 @@ export function ObjectContextFormClient(props: {
         setMessage({ kind: "error", text: result.message });
       }
     });
+  };
 
   const build = () => {
     const number = (text: string) => (text.trim() === "" ? undefined : Number(text));
@@ -165,13 +168,13 @@ export function ObjectContextFormClient(props: {
       </fieldset>
 
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           {pending ? "Saving…" : "Save object context"}
-        </button>
+        </BusyButton>
         {props.initial && (
-          <button type="button" className="btn" disabled={pending} onClick={() => submit(null)}>
+          <BusyButton type="button" className="btn" busy={pending} onClick={() => submit(null)}>
             Remove object context
-          </button>
+          </BusyButton>
         )}
         <span aria-live="polite" className="text-sm text-emerald-800">
           {message?.kind === "ok" ? message.text : ""}
