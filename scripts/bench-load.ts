@@ -201,11 +201,21 @@ async function main() {
     writeFileSync(join(embeddedDir, "ready"), new Date().toISOString());
   }
 
-  // Record ids every demo user may read, and an API token for the researcher.
+  // Record ids every demo user may read (projects all the non-admins are members of), and an
+  // API token for the researcher.
   const database = await openDatabase({ dataDir: join(embeddedDir, "pgdata") });
+  const members = users.filter((user) => !user.email.startsWith("admin@")).map((user) => user.email);
   const recordIds = (
-    await database.sql.query<{ id: string }>(`SELECT r.id FROM records r JOIN projects p ON p.id = r.project_id WHERE NOT p.restricted ORDER BY random() LIMIT 400`)
+    await database.sql.query<{ id: string }>(
+      `SELECT r.id FROM records r
+        WHERE r.project_id IN (
+          SELECT m.project_id FROM memberships m JOIN users u ON u.id = m.user_id
+           WHERE u.email = ANY($1::text[]) GROUP BY m.project_id HAVING count(DISTINCT u.id) = $2)
+        ORDER BY random() LIMIT 400`,
+      [members, members.length],
+    )
   ).map((row) => row.id);
+  if (recordIds.length === 0) throw new Error("no record is readable by every demo user");
   const researcher = await database.prisma.user.findUniqueOrThrow({ where: { email: "researcher@mnemo.demo" } });
   const principal = await loadPrincipal(database.prisma, researcher.id, researcher.sessionVersion);
   if (!principal) throw new Error("the demo researcher cannot sign in");
