@@ -1,9 +1,10 @@
 import "server-only";
 import type { z } from "zod";
 import type { Principal } from "../acl";
-import { AppError, describeError } from "../errors";
+import { AppError } from "../errors";
 import { zodFieldErrors } from "../http/action-result";
 import { errorResponse } from "../http/error-response";
+import { ndjsonResponse } from "../http/ndjson";
 import { refuseUnstorableText } from "../storable-text";
 import { type CorsPolicy, corsHeaders, preflightResponse } from "./cors";
 import type { ApiOperation, ApiRuntime } from "./operations";
@@ -121,35 +122,12 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
     }
     const context = { runtime: deps.runtime, principal: auth.principal, origin: requestOrigin(request, deps.origin) };
     const input = parsed.data as z.output<Input> & { stream?: boolean };
-    if (operation.stream && input.stream === true) return await streamResponse(operation.stream(input, context), headers);
+    if (operation.stream && input.stream === true) return await ndjsonResponse(operation.stream(input, context), headers);
     const output = operation.output.parse(await operation.run(input, context));
     return new Response(JSON.stringify(output), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
   } catch (error) {
     return withHeaders(errorResponse(error), headers);
   }
-}
-
-/** NDJSON events; the first is read before answering, so a bad request is still a plain 4xx. */
-async function streamResponse(events: AsyncGenerator<unknown>, headers: Record<string, string>): Promise<Response> {
-  const first = await events.next();
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (event: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-      try {
-        if (!first.done) send(first.value);
-        for await (const event of events) send(event);
-      } catch (error) {
-        send({ type: "error", error: describeError(error) });
-      } finally {
-        controller.close();
-      }
-    },
-    async cancel() {
-      await events.return(undefined);
-    },
-  });
-  return new Response(stream, { status: 200, headers: { ...headers, "content-type": "application/x-ndjson; charset=utf-8" } });
 }
 
 /** Any path under /api/v1 that names no operation. */

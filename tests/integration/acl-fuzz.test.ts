@@ -8,9 +8,8 @@ import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
 import { closedCors } from "../../lib/api/cors";
-import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
+import type { ApiDeps } from "../../lib/api/handle-api-request";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
-import { type ApiOperation, operations } from "../../lib/api/operations";
 import { createRateLimiter } from "../../lib/api/rate-limit";
 import { authenticateApiTokenWithId, createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
@@ -32,6 +31,7 @@ import { findSimilarRecords } from "../../lib/rag/search/find-similar";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { callApi } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -248,27 +248,8 @@ async function collect<T>(events: AsyncGenerator<T>): Promise<T[]> {
   return all;
 }
 
-const byName = new Map((operations as readonly unknown[] as readonly ApiOperation[]).map((operation) => [operation.name, operation]));
-
 function apiCall(name: string, token: string, input: Record<string, unknown>): Promise<Response> {
-  const operation = byName.get(name)!;
-  let path = operation.path;
-  const params: Record<string, string> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (operation.pathParams.includes(key)) {
-      params[key] = String(value);
-      path = path.replace(`{${key}}`, encodeURIComponent(String(value)));
-    } else rest[key] = value;
-  }
-  const url = new URL(`/api/v1${path}`, "http://fuzz.test");
-  if (operation.method === "GET") for (const [key, value] of Object.entries(rest)) url.searchParams.set(key, String(value));
-  const request = new Request(url, {
-    method: operation.method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: operation.method === "GET" ? undefined : JSON.stringify(rest),
-  });
-  return handleApiRequest(operation, request, params, apiDeps);
+  return callApi(apiDeps, name, input, { origin: "http://fuzz.test", token });
 }
 
 function mcpCall(token: string, name: string, args: Record<string, unknown>): Promise<Response> {

@@ -29,6 +29,7 @@ import type { ObjectContext } from "../../lib/rag/objects/object-context";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
+import { callApi } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -130,23 +131,7 @@ const byName = new Map((operations as readonly unknown[] as readonly ApiOperatio
 
 /** Calls one operation the way its route does: path parameters in the path, the rest as query or body. */
 async function call(name: string, token: string | null, input: Record<string, unknown> = {}, options: { deps?: ApiDeps; headers?: Record<string, string>; method?: string; rawBody?: string } = {}) {
-  const operation = byName.get(name)!;
-  let path = operation.path;
-  const params: Record<string, string> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (operation.pathParams.includes(key)) {
-      params[key] = String(value);
-      path = path.replace(`{${key}}`, encodeURIComponent(String(value)));
-    } else rest[key] = value;
-  }
-  const url = new URL(`/api/v1${path}`, origin);
-  const method = options.method ?? operation.method;
-  if (method === "GET") for (const [key, value] of Object.entries(rest)) url.searchParams.set(key, String(value));
-  const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(options.headers ?? {}) };
-  const body = method === "GET" ? undefined : (options.rawBody ?? JSON.stringify(rest));
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await handleApiRequest(operation, new Request(url, { method, headers, body }), params, options.deps ?? deps());
+  const response = await callApi(options.deps ?? deps(), name, input, { origin, token, headers: options.headers, method: options.method, rawBody: options.rawBody });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: (text && response.headers.get("content-type")?.includes("application/json") ? JSON.parse(text) : null) as Record<string, unknown> };
 }

@@ -48,6 +48,7 @@ import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { addMember, createProject, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
+import { callApi } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -222,25 +223,8 @@ const byName = new Map((operations as readonly unknown[] as readonly ApiOperatio
 
 /** One JSON API call, the way its route calls handleApiRequest. */
 async function api(name: string, input: Record<string, unknown>, options: { token?: string | null; authorization?: string; rawBody?: string } = {}): Promise<Outcome> {
-  const operation = byName.get(name)!;
-  let path = operation.path;
-  const params: Record<string, string> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) {
-    if (operation.pathParams.includes(key)) {
-      params[key] = String(value);
-      path = path.replace(`{${key}}`, encodeURIComponent(String(value)));
-    } else rest[key] = value;
-  }
-  const url = new URL(`/api/v1${path}`, origin);
-  if (operation.method === "GET") for (const [key, value] of Object.entries(rest)) url.searchParams.set(key, String(value));
   const token = options.token === undefined ? readerToken : options.token;
-  const headers: Record<string, string> = {};
-  if (options.authorization !== undefined) headers.authorization = options.authorization;
-  else if (token) headers.authorization = `Bearer ${token}`;
-  const body = operation.method === "GET" ? undefined : (options.rawBody ?? JSON.stringify(rest));
-  if (body !== undefined) headers["content-type"] = "application/json";
-  return fromResponse(await handleApiRequest(operation, new Request(url, { method: operation.method, headers, body }), params, apiDeps()));
+  return fromResponse(await callApi(apiDeps(), name, input, { origin, token, authorization: options.authorization, rawBody: options.rawBody }));
 }
 
 /** An MCP tool call through the SDK's client; a tool error's "code: message" gives its status. */

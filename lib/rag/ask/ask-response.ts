@@ -1,7 +1,8 @@
 import "server-only";
 import type { Principal } from "../../acl";
 import type { PrismaClient } from "../../db/generated/client";
-import { AppError, describeError } from "../../errors";
+import { AppError } from "../../errors";
+import { ndjsonResponse } from "../../http/ndjson";
 import { refuseUnstorableText } from "../../storable-text";
 import type { AskContext } from "./ask";
 import { resolvePanelScope } from "./ask-scope";
@@ -25,23 +26,5 @@ export async function askResponse(prisma: PrismaClient, askContext: () => Promis
   const input = (body && typeof body === "object" ? body : {}) as { scope?: unknown };
   const scope = await resolvePanelScope(prisma, context, principal, input.scope);
   const events = askInThread(prisma, context, principal, { ...input, scope });
-  const first = await events.next();
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (event: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-      try {
-        if (!first.done) send(first.value);
-        for await (const event of events) send(event);
-      } catch (error) {
-        send({ type: "error", error: describeError(error) });
-      } finally {
-        controller.close();
-      }
-    },
-    async cancel() {
-      await events.return(undefined as never);
-    },
-  });
-  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+  return ndjsonResponse(events);
 }

@@ -1,0 +1,29 @@
+import { describeError } from "../errors";
+
+/**
+ * A stream of events as NDJSON, one JSON object per line. The first event is awaited before the
+ * response is made, so an input the generator refuses at once is still a plain JSON error with
+ * its status; an error after that ends the stream with an `error` event. Cancelling the response
+ * (the client went away) stops the generator.
+ */
+export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: Record<string, string> = {}): Promise<Response> {
+  const first = await events.next();
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      try {
+        if (!first.done) send(first.value);
+        for await (const event of events) send(event);
+      } catch (error) {
+        send({ type: "error", error: describeError(error) });
+      } finally {
+        controller.close();
+      }
+    },
+    async cancel() {
+      await events.return(undefined);
+    },
+  });
+  return new Response(stream, { status: 200, headers: { "cache-control": "no-store", ...headers, "content-type": "application/x-ndjson; charset=utf-8" } });
+}
