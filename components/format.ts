@@ -77,3 +77,8 @@ export function citationHref(citation: { recordId: string; chunkId: string; time
   if (citation.timeStart !== null) params.set("t", String(Math.floor(citation.timeStart)));
   return `/records/${citation.recordId}?${params.toString()}#cited-passage`;
 }
+
+/** Where a passage sits in its record: its embed group, then its headings ("Transcript › Part 2"). */
+export function passageLocation(groupLabel: string, headingPath: readonly string[]): string {
+  return [groupLabel, ...headingPath.filter((heading) => heading !== groupLabel)].join(" › ");
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fieldDefinitionSchema } from "../archive/field-definitions";
-import { citationHref, formatTimecode } from "../../components/format";
+import { citationHref, formatTimecode, passageLocation } from "../../components/format";
 
 /**
  * The shapes the agent API (JSON and MCP) sends back. Every result is parsed through its
@@ -250,7 +250,7 @@ export function toCitation(
     section: hit.sectionSlug,
     sectionName: hit.sectionName,
     chunkId: passage.chunkId,
-    location: [passage.groupLabel, ...passage.headingPath.filter((heading) => heading !== passage.groupLabel)].join(" › "),
+    location: passageLocation(passage.groupLabel, passage.headingPath),
     language: passage.language,
     page: passage.page,
     pageEnd: passage.pageEnd,

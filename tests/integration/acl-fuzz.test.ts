@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, canRead, systemPrincipal } from "../../lib/acl";
-import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { getRecord } from "../../lib/archive/get-record";
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { storeMedia } from "../../lib/archive/media-storage";
@@ -23,14 +22,13 @@ import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spa
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
-import type { ObjectContext } from "../../lib/rag/objects/object-context";
 import { listPendingProposals, proposalAccuracy, proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { searchObjectsByText } from "../../lib/rag/objects/search-objects";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { findSimilarRecords } from "../../lib/rag/search/find-similar";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir } from "../support/factories";
 import { callApi } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
 
@@ -75,28 +73,7 @@ const descriptor = createDescriptorEmbedder();
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
 const words = ["harbour", "lamp", "mine", "strike", "valley", "flood", "coin", "silver", "letter", "school", "bread", "storm", "boat", "union", "church", "river"];
 
-const noteFields: FieldDefinition[] = [
-  { key: "title", label: "Title", type: "text", required: true, listed: true },
-  { key: "summary", label: "Summary", type: "longtext" },
-];
-const coinFields: FieldDefinition[] = [
-  { key: "title", label: "Title", type: "text", required: true, listed: true },
-  { key: "metal", label: "Metal", type: "category", options: ["silver", "bronze"] },
-  { key: "typology", label: "Typology", type: "category", options: ["denarius", "as"] },
-  { key: "period", label: "Period", type: "category", options: ["Roman Republic", "Roman Imperial"] },
-  { key: "date", label: "Date", type: "daterange" },
-  { key: "obverse", label: "Obverse", type: "image", view: "obverse" },
-  { key: "reverse", label: "Reverse", type: "image", view: "reverse" },
-];
-const coinContext: ObjectContext = {
-  images: [
-    { field: "obverse", view: "obverse" },
-    { field: "reverse", view: "reverse" },
-  ],
-  roles: { typology: "typology", material: "metal", period: "period", date: "date" },
-  compareWith: ["fz-coins"],
-  nearDuplicateFloor: 0.9,
-};
+const coinContext = coinContextFor("fz-coins", 0.9);
 
 interface WorldRecord {
   id: string;

@@ -7,7 +7,6 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
-import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { authenticateApiTokenWithId, createApiToken, revokeApiToken } from "../../lib/auth/api-tokens";
@@ -25,9 +24,8 @@ import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
-import type { ObjectContext } from "../../lib/rag/objects/object-context";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
@@ -45,28 +43,7 @@ const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
 const origin = "http://mnemo.test";
 const canary = "quokkazanzibar";
 
-const noteFields: FieldDefinition[] = [
-  { key: "title", label: "Title", type: "text", required: true, listed: true },
-  { key: "summary", label: "Summary", type: "longtext" },
-];
-const coinFields: FieldDefinition[] = [
-  { key: "title", label: "Title", type: "text", required: true, listed: true },
-  { key: "metal", label: "Metal", type: "category", options: ["silver", "bronze"] },
-  { key: "typology", label: "Typology", type: "category", options: ["denarius", "as"] },
-  { key: "period", label: "Period", type: "category", options: ["Roman Republic", "Roman Imperial"] },
-  { key: "date", label: "Date", type: "daterange" },
-  { key: "obverse", label: "Obverse", type: "image", view: "obverse" },
-  { key: "reverse", label: "Reverse", type: "image", view: "reverse" },
-];
-const coinContext: ObjectContext = {
-  images: [
-    { field: "obverse", view: "obverse" },
-    { field: "reverse", view: "reverse" },
-  ],
-  roles: { typology: "typology", material: "metal", period: "period", date: "date" },
-  compareWith: ["api-coins"],
-  nearDuplicateFloor: 0.97,
-};
+const coinContext = coinContextFor("api-coins");
 
 let db: Database;
 let space: IndexSpace;

@@ -10,6 +10,7 @@ import { saveRecord } from "../../lib/archive/save-record";
 import { hashPassword } from "../../lib/auth/passwords";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { PrismaClient } from "../../lib/db/generated/client";
+import type { ObjectContext } from "../../lib/rag/objects/object-context";
 
 /** Factories: each call makes uniquely named data, so tests never depend on one global fixture. */
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -96,4 +97,33 @@ export async function storeTestImage(prisma: PrismaClient, projectId: string, st
     storageDir,
     maxBytes: 10 * 1024 * 1024,
   });
+}
+
+/** A plain text section's fields: a listed title and a summary. */
+export const noteFields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true, listed: true },
+  { key: "summary", label: "Summary", type: "longtext" },
+];
+
+/** A small coin section (two faces, typology, metal, period, date) and its object context. */
+export const coinFields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true, listed: true },
+  { key: "metal", label: "Metal", type: "category", options: ["silver", "bronze"] },
+  { key: "typology", label: "Typology", type: "category", options: ["denarius", "as"] },
+  { key: "period", label: "Period", type: "category", options: ["Roman Republic", "Roman Imperial"] },
+  { key: "date", label: "Date", type: "daterange" },
+  { key: "obverse", label: "Obverse", type: "image", view: "obverse" },
+  { key: "reverse", label: "Reverse", type: "image", view: "reverse" },
+];
+
+export function coinContextFor(sectionSlug: string, nearDuplicateFloor = 0.97): ObjectContext {
+  return {
+    images: [
+      { field: "obverse", view: "obverse" },
+      { field: "reverse", view: "reverse" },
+    ],
+    roles: { typology: "typology", material: "metal", period: "period", date: "date" },
+    compareWith: [sectionSlug],
+    nearDuplicateFloor,
+  };
 }

@@ -9,6 +9,7 @@ import { findHighlights, foldWord, queryTerms, wordMatches } from "../search/hig
 import { type SearchContext, type SearchHit, type SearchResult, searchArchive } from "../search/search-archive";
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
+import { passageLocation } from "../../../components/format";
 import { quotesByCitation, turnForQuote } from "./turn-timecodes";
 import { type DroppedCitation, verifyCitations } from "./verify-citations";
 
@@ -159,7 +160,7 @@ function citationOf(hit: SearchHit, number: number): Citation {
     pageEnd: passage.pageEnd,
     timeStart: passage.timeStart,
     timeEnd: passage.timeEnd,
-    location: [passage.groupLabel, ...passage.headingPath.filter((heading) => heading !== passage.groupLabel)].join(" › "),
+    location: passageLocation(passage.groupLabel, passage.headingPath),
   };
 }
 
