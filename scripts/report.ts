@@ -57,8 +57,18 @@ const steps: Step[] = [
     name: "test:faults",
     title: "Faults: crashes and provider outages",
     about: "Workers and writers killed with SIGKILL mid-work, then restarted; embedding, rerank and answer endpoints down, failing or slow.",
-    command: "npm run test:faults",
-    keep: (line) => /fault|crash|kill|drain|duplicate|outage|recovered/i.test(line) && !progress.test(line),
+    command:
+      "npx vitest run --project integration --reporter=verbose tests/integration/faults.test.ts tests/integration/crash-recovery.test.ts && " +
+      "MNEMO_TEST_DB_MODE=socket npx vitest run --project integration --reporter=verbose tests/integration/faults.test.ts tests/integration/crash-recovery.test.ts",
+    // The crash tests print their figures; every test's outcome is listed.
+    keep: (line) => /\[crash-recovery\]|^\s*(✓|×|↓) |^\s*Tests\s/.test(line),
+  },
+  {
+    name: "test:faults:app",
+    title: "Faults: the production app killed while it indexes",
+    about: "`next start` on the small demo, killed with SIGKILL twice while its in-process worker indexes, restarted; the index must equal a clean run's.",
+    command: "npm run test:faults:app",
+    keep: (line) => /^(ok |FAIL|seeded|SIGKILL|restarted|clean|all checks|\d+ check)/.test(line),
   },
   {
     name: "bench:load",
