@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { setAskThresholdsAction } from "../actions";
+import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
 type Thresholds = { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
 
@@ -12,7 +13,7 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
   const router = useRouter();
   const [values, setValues] = useState({ minSimilarity: String(current.minSimilarity), strongSimilarity: String(current.strongSimilarity), minTermCoverage: String(current.minTermCoverage) });
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
   const [pending, startTransition] = useTransition();
   const fields = [
     ["minSimilarity", "Minimum similarity (with enough of the question’s words)"],
@@ -62,15 +63,8 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Save thresholds
         </BusyButton>
-        <span aria-live="polite" className="text-sm text-emerald-800">
-          {message?.kind === "ok" ? message.text : ""}
-        </span>
       </div>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} />
     </form>
   );
 }

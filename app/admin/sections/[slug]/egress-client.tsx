@@ -4,13 +4,14 @@ import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { setSectionEgressAction } from "../../actions";
+import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
 /** The section's egress policy, with what each choice means said before saving. */
 export function EgressClient({ sectionSlug, current, statements }: { sectionSlug: string; current: "local_only" | "allow_external"; statements: Record<"local_only" | "allow_external", string> }) {
   const router = useRouter();
   const [policy, setPolicy] = useState(current);
   const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
   return (
     <form
       className="mt-2"
@@ -42,15 +43,8 @@ export function EgressClient({ sectionSlug, current, statements }: { sectionSlug
         <BusyButton type="submit" className="btn" busy={pending} disabled={policy === current}>
           Save policy
         </BusyButton>
-        <span aria-live="polite" className="text-sm text-emerald-800">
-          {message?.kind === "ok" ? message.text : ""}
-        </span>
       </div>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error mt-2">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} spacing="mt-2" />
     </form>
   );
 }

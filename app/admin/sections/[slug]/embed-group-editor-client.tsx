@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import type { GroupPreview } from "@/lib/admin/embed-group-admin";
 import { formatTimecode } from "@/components/format";
 import { deleteEmbedGroupAction, previewEmbedGroupAction, saveEmbedGroupAction } from "../../actions";
+import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
 const chunkingModes = [
   ["short", "Short: a heading section is one passage when it fits"],
@@ -62,7 +63,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
   const [answeredKey, setAnsweredKey] = useState<string | null>(null);
   const previewing = answeredKey !== currentKey;
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
   const [pending, startTransition] = useTransition();
   const request = useRef(0);
 
@@ -281,15 +282,8 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
                 Delete group
               </BusyButton>
             )}
-            <span aria-live="polite" className="text-sm text-emerald-800">
-              {message?.kind === "ok" ? message.text : ""}
-            </span>
           </div>
-          {message?.kind === "error" && (
-            <div role="alert" className="notice-error">
-              {message.text}
-            </div>
-          )}
+          <ActionFeedback message={message} />
         </form>
 
         <section aria-labelledby="preview-heading" aria-busy={previewing}>

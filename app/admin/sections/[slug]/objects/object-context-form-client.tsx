@@ -5,6 +5,7 @@ import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { saveObjectContextAction } from "@/app/admin/actions";
 import type { ObjectContext } from "@/lib/rag/objects/object-context";
+import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
 type FieldOption = { key: string; label: string; type: string; view?: string };
 const roleFieldTypes = { typology: ["category", "text"], material: ["category", "text"], period: ["category", "text"], date: ["daterange"] } as const;
@@ -40,7 +41,7 @@ export function ObjectContextFormClient(props: {
   const [floor, setFloor] = useState(props.initial?.nearDuplicateFloor?.toString() ?? "");
   const [weight, setWeight] = useState(props.initial?.proposalContextWeight?.toString() ?? "");
   const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
 
   const submit = (context: unknown) => {
     if (pending) return;
@@ -176,15 +177,8 @@ export function ObjectContextFormClient(props: {
             Remove object context
           </BusyButton>
         )}
-        <span aria-live="polite" className="text-sm text-emerald-800">
-          {message?.kind === "ok" ? message.text : ""}
-        </span>
       </div>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} />
     </form>
   );
 }
