@@ -56,6 +56,7 @@ function unsupportedColumns(): Map<string, { type: string; notNull: boolean }> {
 const scalarTypes: Record<string, string> = {
   String: "text",
   Int: "integer",
+  BigInt: "bigint",
   Float: "double precision",
   Boolean: "boolean",
   DateTime: "timestamp(3) without time zone",

@@ -22,3 +22,39 @@ export async function passageSnapshot(sql: SqlExecutor): Promise<string[]> {
   );
   return rows.map((row) => row.line);
 }
+
+/**
+ * The keyword statistics (keyword_scope_stats, keyword_lexeme_stats) against a recount over the
+ * chunks table: every difference as a line, so a test can expect []. Rows kept at zero count as
+ * absent.
+ */
+export async function keywordStatisticsDrift(sql: SqlExecutor): Promise<string[]> {
+  const scopes = await sql.query<{ line: string }>(
+    `WITH recount AS (
+       SELECT index_space_id, passage_scope_key(project_id, contributing_project_ids) AS scope_key,
+              min(passage_scope(project_id, contributing_project_ids)) AS project_ids, count(*)::int AS passages, sum(lexeme_count)::bigint AS total_length
+         FROM chunks GROUP BY 1, 2
+     ), kept AS (
+       SELECT index_space_id, scope_key, project_ids, passages, total_length FROM keyword_scope_stats WHERE passages <> 0 OR total_length <> 0
+     )
+     SELECT concat_ws(' ', 'scope', coalesce(r.index_space_id, k.index_space_id), coalesce(r.scope_key, k.scope_key),
+                      'recount', r.passages, r.total_length, r.project_ids::text, 'kept', k.passages, k.total_length, k.project_ids::text) AS line
+       FROM recount r FULL JOIN kept k ON k.index_space_id = r.index_space_id AND k.scope_key = r.scope_key
+      WHERE r.passages IS DISTINCT FROM k.passages OR r.total_length IS DISTINCT FROM k.total_length OR r.project_ids IS DISTINCT FROM k.project_ids
+      ORDER BY 1`,
+  );
+  const lexemes = await sql.query<{ line: string }>(
+    `WITH recount AS (
+       SELECT c.index_space_id, l.lexeme, passage_scope_key(c.project_id, c.contributing_project_ids) AS scope_key, count(*)::int AS passages
+         FROM chunks c CROSS JOIN LATERAL unnest(tsvector_to_array(c.search_vector)) AS l(lexeme) GROUP BY 1, 2, 3
+     ), kept AS (
+       SELECT index_space_id, lexeme, scope_key, passages FROM keyword_lexeme_stats WHERE passages <> 0
+     )
+     SELECT concat_ws(' ', 'lexeme', coalesce(r.index_space_id, k.index_space_id), coalesce(r.lexeme, k.lexeme), coalesce(r.scope_key, k.scope_key),
+                      'recount', r.passages, 'kept', k.passages) AS line
+       FROM recount r FULL JOIN kept k ON k.index_space_id = r.index_space_id AND k.lexeme = r.lexeme AND k.scope_key = r.scope_key
+      WHERE r.passages IS DISTINCT FROM k.passages
+      ORDER BY 1`,
+  );
+  return [...scopes, ...lexemes].map((row) => row.line);
+}
