@@ -23,6 +23,9 @@ const configSchema = z.object({
   SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** The keyword leg's BM25 term-frequency saturation and length normalisation. */
+  MNEMO_BM25_K1: z.coerce.number().min(0).max(10).default(1.2),
+  MNEMO_BM25_B: z.coerce.number().min(0).max(1).default(0.75),
 });
 
 export type Config = z.infer<typeof configSchema> & {

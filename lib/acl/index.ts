@@ -74,3 +74,16 @@ export function canReadPassage(principal: Principal, passage: { projectId: strin
   return canReadProject(principal, passage.projectId) && passage.contributingProjectIds.every((id) => canReadProject(principal, id));
 }
 
+
+/**
+ * SQL fragment for rows that hold an access scope (`column` is text[]: the projects a reader of
+ * the passages it stands for must be able to read, as passageScopeSql checks them one by one):
+ * readable iff every project in it is. Appends the ids as one parameter.
+ */
+export function accessScopeSql(principal: Principal, column: string, params: unknown[]): string {
+  if (!/^[a-z_][a-z0-9_.]*$/i.test(column)) throw new Error(`unsafe column name: ${column}`);
+  const ids = readableProjectIds(principal);
+  if (ids === null) return "TRUE";
+  params.push([...ids]);
+  return `${column} <@ $${params.length}::text[]`;
+}

@@ -1,8 +1,10 @@
 import "server-only";
 import pgvector from "pgvector";
-import { type Principal, canReadPassage, passageScopeSql } from "../../acl";
+import { type Principal, accessScopeSql, canReadPassage, passageScopeSql } from "../../acl";
+import { getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { IndexSpace } from "../index/index-spaces";
+import { type Bm25Parameters, type CorpusStatistics, averageLength, bm25Idf, bm25Parameters, selectTerms } from "./bm25";
 
 /**
  * The two retrieval legs over passages of one index space. Access is part of each query
@@ -15,7 +17,7 @@ export interface PassageHit {
   recordId: string;
   projectId: string;
   contributingProjectIds: string[];
-  /** Cosine similarity (dense) or ts_rank_cd (keyword). */
+  /** Cosine similarity (dense) or BM25 over the principal's readable passages (keyword). */
   score: number;
 }
 
@@ -115,97 +117,129 @@ export function usesSearchSyntax(query: string): boolean {
   return /"|(^|\s)-\S|\sOR\s/.test(query);
 }
 
-// Document counts per space, for inverse document frequencies; refreshed every minute.
-const spaceSizes = new Map<string, { count: number; at: number }>();
-
-async function passagesInSpace(sql: SqlExecutor, spaceId: string): Promise<number> {
-  const cached = spaceSizes.get(spaceId);
-  if (cached && Date.now() - cached.at < 60_000) return cached.count;
-  const [row] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM chunks WHERE index_space_id = $1`, [spaceId]);
-  const count = row?.count ?? 0;
-  spaceSizes.set(spaceId, { count, at: Date.now() });
-  return count;
+/** Keyword-leg tuning; unset fields come from the environment (MNEMO_BM25_K1, MNEMO_BM25_B). */
+export interface KeywordOptions extends LegOptions {
+  bm25?: Partial<Bm25Parameters>;
+  /**
+   * How many passages the rarest lexemes may bring in as candidates (the sum of their document
+   * frequencies). Lexemes beyond it still score the candidates but bring in none of their own:
+   * a word in most passages would otherwise make every query read most of the space.
+   */
+  candidateBudget?: number;
 }
 
-// Document frequency per (space, lexeme): counting a common word over a large space costs tens
-// of milliseconds, and frequencies move slowly, so they are kept for five minutes.
-const frequencyCache = new Map<string, { df: number; at: number }>();
-const frequencyTtlMs = 5 * 60_000;
+export const defaultCandidateBudget = 4000;
 
-async function documentFrequencies(sql: SqlExecutor, spaceId: string, literals: string[]): Promise<{ lexeme: string; df: number }[]> {
-  const now = Date.now();
-  const known = new Map<string, number>();
-  for (const literal of literals) {
-    const cached = frequencyCache.get(`${spaceId} ${literal}`);
-    if (cached && now - cached.at < frequencyTtlMs) known.set(literal, cached.df);
-  }
-  const missing = literals.filter((literal) => !known.has(literal));
-  if (missing.length > 0) {
-    const rows = await sql.query<{ lexeme: string; df: number }>(
-      `SELECT t.lexeme, (SELECT count(*) FROM chunks c WHERE c.index_space_id = $2 AND c.search_vector @@ t.lexeme::tsquery)::int AS df
-         FROM unnest($1::text[]) AS t(lexeme)`,
-      [missing, spaceId],
-    );
-    for (const row of rows) {
-      known.set(row.lexeme, row.df);
-      frequencyCache.set(`${spaceId} ${row.lexeme}`, { df: row.df, at: now });
-    }
-    while (frequencyCache.size > 20_000) frequencyCache.delete(frequencyCache.keys().next().value!);
-  }
-  return literals.map((lexeme) => ({ lexeme, df: known.get(lexeme) ?? 0 }));
-}
-
-/**
- * Words, ranked like BM25 rather than by raw term counts: the query's lexemes (English and
- * Spanish stems and the words as written, accent-folded) are weighted by their inverse
- * document frequency in the space, a passage matches if it has any lexeme worth searching
- * for, and it scores the idf-weighted sum of its per-lexeme ts_rank. Quotes, OR and a minus
- * keep their web-search meaning as an extra condition every result must meet.
- */
-export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: string, options: LegOptions): Promise<PassageHit[]> {
-  checkSpace(options.space);
-  const limit = Math.max(1, Math.min(200, Math.trunc(options.limit)));
-  const [lexemeRow] = await sql.query<{ lexemes: string[] | null }>(
-    `SELECT array_agg(DISTINCT lexeme) AS lexemes FROM unnest(tsvector_to_array(
+/** The query's lexemes: English and Spanish stems and the words as written, accent-folded. */
+async function queryLexemes(sql: SqlExecutor, query: string): Promise<string[]> {
+  const [row] = await sql.query<{ lexemes: string[] | null }>(
+    `SELECT array_agg(DISTINCT lexeme ORDER BY lexeme) AS lexemes FROM unnest(tsvector_to_array(
        to_tsvector('english', unaccent($1)) || to_tsvector('spanish', unaccent($1)) || to_tsvector('simple', unaccent($1))
      )) AS lexeme`,
     [query],
   );
-  const lexemes = (lexemeRow?.lexemes ?? []).slice(0, 48);
-  if (lexemes.length === 0) return [];
-  const total = await passagesInSpace(sql, options.space.id);
-  const frequencies = await documentFrequencies(sql, options.space.id, lexemes.map(tsqueryLiteral));
-  const weighted = frequencies
-    .filter((row) => row.df > 0)
-    .map((row) => ({ literal: row.lexeme, idf: Math.log(1 + (Math.max(total, row.df) - row.df + 0.5) / (row.df + 0.5)) }))
-    .sort((a, b) => b.idf - a.idf);
-  if (weighted.length === 0) return [];
-  // Lexemes in most passages (stop words of any language) neither select nor score.
-  const selective = weighted.filter((term) => term.idf >= 0.4);
-  const selecting = selective.length > 0 ? selective : weighted.slice(0, 1);
+  return (row?.lexemes ?? []).slice(0, 48);
+}
 
-  // Each selective lexeme reaches its passages through the GIN index and adds its weighted rank:
-  // work in proportion to the matches of each word, not to matches × words.
-  const params: unknown[] = [selecting.map((term) => term.literal), selecting.map((term) => term.idf)];
-  const where = [`c.index_space_id = '${options.space.id}'`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
+/**
+ * N, total length and each lexeme's document frequency over the access scopes the principal may
+ * read (all of them for an admin): read from the statistics kept at index time, a few index
+ * lookups, never a count over passages.
+ */
+export async function readableKeywordStatistics(
+  sql: SqlExecutor,
+  principal: Principal,
+  spaceId: string,
+  lexemes: readonly string[],
+): Promise<{ corpus: CorpusStatistics; df: Map<string, number> }> {
+  const params: unknown[] = [spaceId, [...lexemes]];
+  const scope = accessScopeSql(principal, "s.project_ids", params);
+  const rows = await sql.query<{ lexeme: string | null; df: number; passages: number; total_length: number }>(
+    `WITH readable AS (
+       SELECT s.scope_key, s.passages, s.total_length FROM keyword_scope_stats s WHERE s.index_space_id = $1 AND ${scope}
+     ), corpus AS (
+       SELECT coalesce(sum(passages), 0)::float8 AS passages, coalesce(sum(total_length), 0)::float8 AS total_length FROM readable
+     )
+     SELECT t.lexeme, coalesce(sum(k.passages), 0)::int AS df, corpus.passages, corpus.total_length
+       FROM corpus
+       LEFT JOIN unnest($2::text[]) AS t(lexeme) ON TRUE
+       LEFT JOIN keyword_lexeme_stats k
+         ON k.index_space_id = $1 AND k.lexeme = t.lexeme AND k.scope_key IN (SELECT scope_key FROM readable)
+      GROUP BY t.lexeme, corpus.passages, corpus.total_length`,
+    params,
+  );
+  const first = rows[0];
+  return {
+    corpus: { passages: Number(first?.passages ?? 0), totalLength: Number(first?.total_length ?? 0) },
+    df: new Map(rows.flatMap((row) => (row.lexeme === null ? [] : [[row.lexeme, Number(row.df)] as const]))),
+  };
+}
+
+function configuredBm25(): Bm25Parameters {
+  const config = getConfig();
+  return { k1: config.MNEMO_BM25_K1, b: config.MNEMO_BM25_B };
+}
+
+/**
+ * Words, ranked by BM25 over what the principal may read. The query's lexemes (English and
+ * Spanish stems and the words as written, accent-folded) get their idf from the statistics of
+ * the readable access scopes; the rarest of them bring in candidates through the GIN index
+ * (within a budget, so a very common word does not read most of the space), every lexeme adds
+ * its BM25 term to the candidates that have it, with tf from the passage's search vector and
+ * its length against the readable average. Quotes, OR and a minus keep their web-search meaning
+ * as an extra condition every result must meet.
+ */
+export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: string, options: KeywordOptions): Promise<PassageHit[]> {
+  checkSpace(options.space);
+  const limit = Math.max(1, Math.min(200, Math.trunc(options.limit)));
+  const bm25 = bm25Parameters({ ...configuredBm25(), ...options.bm25 });
+  const lexemes = await queryLexemes(sql, query);
+  if (lexemes.length === 0) return [];
+  const statistics = await readableKeywordStatistics(sql, principal, options.space.id, lexemes);
+  const { corpus } = statistics;
+  const terms = selectTerms(
+    lexemes.map((lexeme) => {
+      const df = statistics.df.get(lexeme) ?? 0;
+      return { lexeme, df, idf: bm25Idf(corpus.passages, df) };
+    }),
+    options.candidateBudget ?? defaultCandidateBudget,
+  );
+  if (terms.length === 0) return [];
+  const selecting = terms.filter((term) => term.selects);
+
+  const params: unknown[] = [
+    terms.map((term) => term.lexeme),
+    terms.map((term) => term.idf),
+    selecting.map((term) => tsqueryLiteral(term.lexeme)).join(" | "),
+    bm25.k1,
+    bm25.b,
+    averageLength(corpus),
+  ];
+  const where = [`c.index_space_id = '${options.space.id}'`, `c.search_vector @@ $3::tsquery`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
   if (usesSearchSyntax(query)) {
     params.push(query);
     const n = params.length;
     where.push(`c.search_vector @@ (websearch_to_tsquery('english', unaccent($${n})) || websearch_to_tsquery('spanish', unaccent($${n})) || websearch_to_tsquery('simple', unaccent($${n})))`);
   }
   params.push(limit);
+  // tf: the lexeme's positions in the passage (original and translation); dl: lexeme_count.
   const rows = await sql.query<Row>(
     `WITH terms AS (
-       SELECT w.literal::tsquery AS q, w.idf FROM unnest($1::text[], $2::float8[]) AS w(literal, idf)
-     ), scored AS (
-       SELECT c.id, sum(t.idf * ts_rank(c.search_vector, t.q, 1)) AS score
-         FROM terms t JOIN chunks c ON c.search_vector @@ t.q
+       SELECT t.lexeme, t.idf FROM unnest($1::text[], $2::float8[]) AS t(lexeme, idf)
+     ), candidates AS (
+       SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, c.search_vector, c.lexeme_count
+         FROM chunks c
         WHERE ${where.join(" AND ")}
-        GROUP BY c.id
+     ), scored AS (
+       SELECT d.id, d.record_id, d.project_id, d.contributing_project_ids,
+              sum(t.idf * m.tf * ($4::float8 + 1) / (m.tf + $4::float8 * (1 - $5::float8 + $5::float8 * d.lexeme_count / $6::float8))) AS score
+         FROM candidates d
+         CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(cardinality(u.positions), 1) AS tf FROM unnest(d.search_vector) AS u) AS m
+         JOIN terms t ON t.lexeme = m.lexeme
+        GROUP BY d.id, d.record_id, d.project_id, d.contributing_project_ids
      )
-     SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, s.score
-       FROM scored s JOIN chunks c ON c.id = s.id
-      ORDER BY s.score DESC, c.id
+     SELECT id, record_id, project_id, contributing_project_ids, score FROM scored
+      ORDER BY score DESC, id
       LIMIT $${params.length}`,
     params,
   );

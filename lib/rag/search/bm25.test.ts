@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { averageLength, bm25Idf, bm25Parameters, bm25Score, bm25Term, defaultBm25, selectTerms } from "./bm25";
+
+describe("BM25", () => {
+  it("weights rare lexemes more, never negatively, and not at all when absent", () => {
+    expect(bm25Idf(10, 1)).toBeCloseTo(Math.log(1 + 9.5 / 1.5), 12);
+    expect(bm25Idf(10, 1)).toBeGreaterThan(bm25Idf(10, 5));
+    expect(bm25Idf(10, 10)).toBeCloseTo(Math.log(1 + 0.5 / 10.5), 12);
+    expect(bm25Idf(10, 10)).toBeGreaterThan(0);
+    expect(bm25Idf(10, 0)).toBe(0);
+    expect(bm25Idf(0, 0)).toBe(0);
+    // A frequency above N (a statistic from another moment) counts as N.
+    expect(bm25Idf(10, 12)).toBe(bm25Idf(10, 10));
+  });
+
+  it("saturates term frequency with k1 and normalises length with b", () => {
+    const base = { idf: 2, length: 10, averageLength: 10 };
+    // At the average length: idf · tf · (k1 + 1) / (tf + k1).
+    expect(bm25Term({ ...base, tf: 1 })).toBeCloseTo(2, 12);
+    expect(bm25Term({ ...base, tf: 3 })).toBeCloseTo((2 * 3 * 2.2) / 4.2, 12);
+    expect(bm25Term({ ...base, tf: 1000 })).toBeLessThan(2 * 2.2);
+    // k1 = 0: presence only.
+    expect(bm25Term({ ...base, tf: 5 }, { k1: 0, b: 0.75 })).toBeCloseTo(2, 12);
+    // Twice the average length: k1 · (1 − b + 2b) in the denominator; b = 0 ignores length.
+    expect(bm25Term({ ...base, tf: 1, length: 20 })).toBeCloseTo((2 * 2.2) / (1 + 1.2 * 1.75), 12);
+    expect(bm25Term({ ...base, tf: 1, length: 20 }, { k1: 1.2, b: 0 })).toBeCloseTo(2, 12);
+    expect(bm25Term({ ...base, tf: 0 })).toBe(0);
+  });
+
+  it("sums a passage's lexemes, as computed by hand on a three-passage corpus", () => {
+    // "apple apple banana", "apple cherry cherry cherry", "banana cherry": N 3, avgdl 3.
+    const corpus = { passages: 3, totalLength: 9 };
+    expect(averageLength(corpus)).toBe(3);
+    const df = new Map([
+      ["apple", 2],
+      ["cherry", 2],
+    ]);
+    const idf = Math.log(1.6);
+    const second = bm25Score({ length: 4, tf: new Map([["apple", 1], ["cherry", 3]]) }, df, corpus);
+    expect(second).toBeCloseTo((idf * 2.2) / (1 + 1.5) + (idf * 3 * 2.2) / (3 + 1.5), 12);
+    expect(second).toBeCloseTo(1.1029, 4);
+    expect(bm25Score({ length: 3, tf: new Map([["apple", 2]]) }, df, corpus)).toBeCloseTo(0.64625, 4);
+    expect(bm25Score({ length: 2, tf: new Map([["banana", 1]]) }, df, corpus)).toBe(0);
+  });
+
+  it("has an average length of 1 for an empty corpus rather than dividing by zero", () => {
+    expect(averageLength({ passages: 0, totalLength: 0 })).toBe(1);
+  });
+
+  it("validates its parameters", () => {
+    expect(bm25Parameters()).toEqual(defaultBm25);
+    expect(bm25Parameters({ k1: 0.9 })).toEqual({ k1: 0.9, b: 0.75 });
+    expect(() => bm25Parameters({ b: 1.5 })).toThrow(/b must be between 0 and 1/);
+    expect(() => bm25Parameters({ k1: Number.NaN })).toThrow(/k1/);
+  });
+
+  it("lets the rarest lexemes bring in candidates within a budget, and always the rarest one", () => {
+    const terms = [
+      { lexeme: "the", df: 900, idf: 0.1 },
+      { lexeme: "mill", df: 40, idf: 3 },
+      { lexeme: "flour", df: 60, idf: 2.7 },
+      { lexeme: "zanzibar", df: 0, idf: 0 },
+    ];
+    expect(selectTerms(terms, 100).map((term) => [term.lexeme, term.selects])).toEqual([
+      ["mill", true],
+      ["flour", true],
+      ["the", false],
+    ]);
+    expect(selectTerms(terms, 10).map((term) => term.selects)).toEqual([true, false, false]);
+    expect(selectTerms(terms, 10_000).every((term) => term.selects)).toBe(true);
+  });
+});
