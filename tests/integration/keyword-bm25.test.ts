@@ -8,8 +8,9 @@ import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace, registerIndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
+import { searchConfigOf } from "../../lib/rag/index/search-configs";
 import { bm25Score } from "../../lib/rag/search/bm25";
-import { keywordLeg, readableKeywordStatistics } from "../../lib/rag/search/retrieve-passages";
+import { keywordLeg, queryLexemes, readableKeywordStatistics } from "../../lib/rag/search/retrieve-passages";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
 import { keywordStatisticsDrift } from "../support/index-checks";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -39,16 +40,17 @@ async function insertPassage(
   spaceId: string,
   projectId: string,
   text: string,
-  options: { contributing?: string[]; translated?: string } = {},
+  options: { contributing?: string[]; translated?: string; language?: "en" | "es" } = {},
 ): Promise<string> {
   const record = await createRecord(db.prisma, section, projectId, { title: "Host" });
+  const language = options.language ?? "und";
   const [row] = await db.sql.query<{ id: string }>(
     `INSERT INTO chunks (id, record_id, project_id, section_id, embed_group_id, index_space_id, language, ordinal, text, embedded_text,
                          translated_text, start_offset, end_offset, contributing_project_ids, content_hash, search_vector)
-     VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, 'und', 0, $6, $6, $7, 0, length($6), $8, md5($6),
-             setweight(to_tsvector('simple', unaccent($6)), 'A') || setweight(to_tsvector('english', unaccent(coalesce($7, ''))), 'B'))
+     VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $9, 0, $6, $6, $7, 0, length($6), $8, md5($6),
+             setweight(to_tsvector($10::regconfig, unaccent($6)), 'A') || setweight(to_tsvector('english', unaccent(coalesce($7, ''))), 'B'))
      RETURNING id`,
-    [record.id, projectId, section.id, groupId, spaceId, text, options.translated ?? null, options.contributing ?? [projectId]],
+    [record.id, projectId, section.id, groupId, spaceId, text, options.translated ?? null, options.contributing ?? [projectId], language, searchConfigOf(language)],
   );
   return row!.id;
 }
@@ -90,6 +92,17 @@ afterAll(async () => {
 });
 
 describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
+  it("searches English and Spanish stems and the words as written, but no English or Spanish stop word as written", async () => {
+    const lexemes = await queryLexemes(db.sql, "The mills of la casa");
+    const configs = Object.fromEntries(lexemes.map((row) => [row.lexeme, row.configs]));
+    expect(configs.mill).toContain("english");
+    expect(configs.mills).toContain("simple");
+    expect(configs.cas).toEqual(["spanish"]);
+    expect(configs.casa).toContain("simple");
+    // "the" and "of" are English stop words, "la" a Spanish one: not searched as written.
+    for (const stop of ["the", "of", "la"]) expect(configs[stop] ?? []).not.toContain("simple");
+  });
+
   it("scores a tiny corpus as BM25 computed by hand", async () => {
     const hand = await registerIndexSpace(db.sql, { provider: "hash", model: "bm25-by-hand", dimension: 8, chunkerVersion: CHUNKER_VERSION });
     const d1 = await insertPassage(hand.id, openProject, "apple apple banana");
@@ -137,6 +150,16 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     const withTranslation = await keywordLeg(db.sql, admin, "apple", { space: hand, limit: 10 });
     expect(withTranslation.map((hit) => hit.chunkId)).toContain(translated);
     expect(await keywordStatisticsDrift(db.sql)).toEqual([]);
+
+    // A passage is matched with the query's lexemes of its own language: "manzanas" stems to
+    // "manzan" in Spanish, which an English passage's "manzan" must not answer.
+    const spanish = await insertPassage(hand.id, openProject, "manzanas rojas", { language: "es" });
+    const english = await insertPassage(hand.id, openProject, "manzan", { language: "en" });
+    const [stems] = await db.sql.query<{ es: string; en: string }>(`SELECT to_tsvector('spanish', 'manzanas')::text AS es, to_tsvector('english', 'manzan')::text AS en`);
+    expect(stems).toEqual({ es: "'manzan':1", en: "'manzan':1" });
+    const manzanas = await keywordLeg(db.sql, admin, "manzanas", { space: hand, limit: 10 });
+    expect(manzanas.map((hit) => hit.chunkId)).toContain(spanish);
+    expect(manzanas.map((hit) => hit.chunkId)).not.toContain(english);
 
     // Dropping the space takes its statistics with it.
     await db.sql.query(`DELETE FROM index_spaces WHERE id = $1`, [hand.id]);

@@ -10,6 +10,7 @@ import { prepareForEmbedding } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { embeddingTextHash } from "../embed/embedding-text-hash";
 import type { IndexSpace } from "./index-spaces";
+import { searchConfigOf } from "./search-configs";
 
 /**
  * Indexes one record into one index space, incrementally: passages whose content hash is
@@ -50,8 +51,6 @@ interface PlannedChunk {
   embeddedText?: string;
   vector?: string;
 }
-
-const searchConfigs: Record<string, string> = { en: "english", es: "spanish" };
 
 export async function loadDocumentRecords(sql: SqlExecutor, ids: string[]): Promise<Map<string, DocumentRecord>> {
   if (ids.length === 0) return new Map();
@@ -277,7 +276,7 @@ async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: Docu
         column((item) => item.contentHash),
         column((item) => item.chunk.tokenCount),
         column((item) => item.vector ?? null),
-        column((item) => searchConfigs[item.language ?? ""] ?? "simple"),
+        column((item) => searchConfigOf(item.language)),
       ],
     );
   });

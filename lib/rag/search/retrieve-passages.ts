@@ -4,7 +4,8 @@ import { type Principal, accessScopeSql, canReadPassage, passageScopeSql } from 
 import { getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { IndexSpace } from "../index/index-spaces";
-import { type Bm25Parameters, type CorpusStatistics, averageLength, bm25Idf, bm25Parameters, selectTerms } from "./bm25";
+import { type SearchConfig, queryConfigs, searchConfigSql } from "../index/search-configs";
+import { type Bm25Parameters, type CorpusStatistics, type KeywordTerm, averageLength, bm25Idf, bm25Parameters, selectTerms } from "./bm25";
 
 /**
  * The two retrieval legs over passages of one index space. Access is part of each query
@@ -130,15 +131,24 @@ export interface KeywordOptions extends LegOptions {
 
 export const defaultCandidateBudget = 4000;
 
-/** The query's lexemes: English and Spanish stems and the words as written, accent-folded. */
-async function queryLexemes(sql: SqlExecutor, query: string): Promise<string[]> {
-  const [row] = await sql.query<{ lexemes: string[] | null }>(
-    `SELECT array_agg(DISTINCT lexeme ORDER BY lexeme) AS lexemes FROM unnest(tsvector_to_array(
-       to_tsvector('english', unaccent($1)) || to_tsvector('spanish', unaccent($1)) || to_tsvector('simple', unaccent($1))
-     )) AS lexeme`,
-    [query],
+/**
+ * The query's lexemes, accent-folded, with the configurations that produce each: English and
+ * Spanish stems and the words as written ("simple"). A passage is scored with those of its own
+ * language's configuration (and the English ones when it has a bridge translation). A word an
+ * English or Spanish stemmer drops as a stop word is not searched as written either: "of" or
+ * "la" would otherwise pick out the few passages indexed without stop words (other languages,
+ * or English text detected as another) and score them high for being rare.
+ */
+export async function queryLexemes(sql: SqlExecutor, query: string): Promise<{ lexeme: string; configs: SearchConfig[] }[]> {
+  const rows = await sql.query<{ lexeme: string; configs: SearchConfig[] }>(
+    `SELECT lexeme, array_agg(config ORDER BY config) AS configs
+       FROM unnest($2::text[]) AS config, unnest(tsvector_to_array(to_tsvector(config::regconfig, unaccent($1)))) AS lexeme
+      WHERE config <> 'simple'
+         OR (ts_lexize('english_stem', lexeme) IS DISTINCT FROM '{}'::text[] AND ts_lexize('spanish_stem', lexeme) IS DISTINCT FROM '{}'::text[])
+      GROUP BY lexeme ORDER BY lexeme`,
+    [query, [...queryConfigs]],
   );
-  return (row?.lexemes ?? []).slice(0, 48);
+  return rows.slice(0, 48);
 }
 
 /**
@@ -189,31 +199,35 @@ function configuredBm25(): Bm25Parameters {
  * its length against the readable average. Quotes, OR and a minus keep their web-search meaning
  * as an extra condition every result must meet.
  */
-export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: string, options: KeywordOptions): Promise<PassageHit[]> {
+interface KeywordPlan {
+  terms: KeywordTerm[];
+  corpus: CorpusStatistics;
+  /** Parameters $1 lexemes, $2 idfs, $3 the selecting tsquery, $4 each lexeme's configurations, then the WHERE clause's. */
+  params: unknown[];
+  where: string[];
+}
+
+async function planKeywordSearch(sql: SqlExecutor, principal: Principal, query: string, options: KeywordOptions): Promise<KeywordPlan | null> {
   checkSpace(options.space);
-  const limit = Math.max(1, Math.min(200, Math.trunc(options.limit)));
-  const bm25 = bm25Parameters({ ...configuredBm25(), ...options.bm25 });
   const lexemes = await queryLexemes(sql, query);
-  if (lexemes.length === 0) return [];
-  const statistics = await readableKeywordStatistics(sql, principal, options.space.id, lexemes);
+  if (lexemes.length === 0) return null;
+  const configsOf = new Map(lexemes.map((row) => [row.lexeme, row.configs]));
+  const statistics = await readableKeywordStatistics(sql, principal, options.space.id, [...configsOf.keys()]);
   const { corpus } = statistics;
   const terms = selectTerms(
-    lexemes.map((lexeme) => {
+    [...configsOf.keys()].map((lexeme) => {
       const df = statistics.df.get(lexeme) ?? 0;
       return { lexeme, df, idf: bm25Idf(corpus.passages, df) };
     }),
     options.candidateBudget ?? defaultCandidateBudget,
   );
-  if (terms.length === 0) return [];
+  if (terms.length === 0) return null;
   const selecting = terms.filter((term) => term.selects);
-
   const params: unknown[] = [
     terms.map((term) => term.lexeme),
     terms.map((term) => term.idf),
     selecting.map((term) => tsqueryLiteral(term.lexeme)).join(" | "),
-    bm25.k1,
-    bm25.b,
-    averageLength(corpus),
+    terms.map((term) => (configsOf.get(term.lexeme) ?? []).join(",")),
   ];
   const where = [`c.index_space_id = '${options.space.id}'`, `c.search_vector @@ $3::tsquery`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
   if (usesSearchSyntax(query)) {
@@ -221,27 +235,73 @@ export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: 
     const n = params.length;
     where.push(`c.search_vector @@ (websearch_to_tsquery('english', unaccent($${n})) || websearch_to_tsquery('spanish', unaccent($${n})) || websearch_to_tsquery('simple', unaccent($${n})))`);
   }
-  params.push(limit);
-  // tf: the lexeme's positions in the passage (original and translation); dl: lexeme_count.
+  return { terms, corpus, params, where };
+}
+
+/**
+ * The query's terms, and each candidate passage's tf per term (its positions, original and
+ * translation) and length. A term counts for a passage when one of the configurations that
+ * produced it is the passage's own (or English, for a passage with a bridge translation).
+ */
+const matchesSql = (where: string[]) => `
+  terms AS (
+    SELECT t.lexeme, t.idf, string_to_array(t.configs, ',') AS configs FROM unnest($1::text[], $2::float8[], $4::text[]) AS t(lexeme, idf, configs)
+  ), candidates AS (
+    SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, c.search_vector, c.lexeme_count,
+           ${searchConfigSql("c.language")} AS config, coalesce(c.translated_text, '') <> '' AS translated
+      FROM chunks c
+     WHERE ${where.join(" AND ")}
+  ), matches AS (
+    SELECT d.id, d.record_id, d.project_id, d.contributing_project_ids, d.lexeme_count, t.lexeme, t.idf, m.tf
+      FROM candidates d
+      CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(cardinality(u.positions), 1) AS tf FROM unnest(d.search_vector) AS u) AS m
+      JOIN terms t ON t.lexeme = m.lexeme AND (d.config = ANY(t.configs) OR (d.translated AND 'english' = ANY(t.configs)))
+  )`;
+
+export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: string, options: KeywordOptions): Promise<PassageHit[]> {
+  const limit = Math.max(1, Math.min(200, Math.trunc(options.limit)));
+  const bm25 = bm25Parameters({ ...configuredBm25(), ...options.bm25 });
+  const plan = await planKeywordSearch(sql, principal, query, options);
+  if (!plan) return [];
+  const params = [...plan.params, bm25.k1, bm25.b, averageLength(plan.corpus), limit];
+  const n = plan.params.length;
   const rows = await sql.query<Row>(
-    `WITH terms AS (
-       SELECT t.lexeme, t.idf FROM unnest($1::text[], $2::float8[]) AS t(lexeme, idf)
-     ), candidates AS (
-       SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, c.search_vector, c.lexeme_count
-         FROM chunks c
-        WHERE ${where.join(" AND ")}
-     ), scored AS (
-       SELECT d.id, d.record_id, d.project_id, d.contributing_project_ids,
-              sum(t.idf * m.tf * ($4::float8 + 1) / (m.tf + $4::float8 * (1 - $5::float8 + $5::float8 * d.lexeme_count / $6::float8))) AS score
-         FROM candidates d
-         CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(cardinality(u.positions), 1) AS tf FROM unnest(d.search_vector) AS u) AS m
-         JOIN terms t ON t.lexeme = m.lexeme
-        GROUP BY d.id, d.record_id, d.project_id, d.contributing_project_ids
-     )
-     SELECT id, record_id, project_id, contributing_project_ids, score FROM scored
+    `WITH ${matchesSql(plan.where)}
+     SELECT id, record_id, project_id, contributing_project_ids,
+            sum(idf * tf * ($${n + 1}::float8 + 1) / (tf + $${n + 1}::float8 * (1 - $${n + 2}::float8 + $${n + 2}::float8 * lexeme_count / $${n + 3}::float8))) AS score
+       FROM matches
+      GROUP BY id, record_id, project_id, contributing_project_ids
       ORDER BY score DESC, id
-      LIMIT $${params.length}`,
+      LIMIT $${n + 4}`,
     params,
   );
   return gate(principal, rows);
+}
+
+/**
+ * What keywordLeg scores, before scoring: every candidate passage with its length and the tf of
+ * each query lexeme it has, and the readable corpus statistics. For tuning (eval:retrieval
+ * --tune scores these with bm25Score for many parameters from one read); gated like the leg.
+ */
+export async function keywordCandidates(
+  sql: SqlExecutor,
+  principal: Principal,
+  query: string,
+  options: Omit<KeywordOptions, "limit" | "bm25">,
+): Promise<{ corpus: CorpusStatistics; df: Map<string, number>; passages: (PassageHit & { length: number; tf: Map<string, number> })[] }> {
+  const plan = await planKeywordSearch(sql, principal, query, { ...options, limit: 0 });
+  if (!plan) return { corpus: { passages: 0, totalLength: 0 }, df: new Map(), passages: [] };
+  const rows = await sql.query<Row & { length: number; tf: Record<string, number> }>(
+    `WITH ${matchesSql(plan.where)}
+     SELECT id, record_id, project_id, contributing_project_ids, 0 AS score, min(lexeme_count) AS length, json_object_agg(lexeme, tf) AS tf
+       FROM matches
+      GROUP BY id, record_id, project_id, contributing_project_ids`,
+    plan.params,
+  );
+  const lengths = new Map(rows.map((row) => [row.id, { length: Number(row.length), tf: new Map(Object.entries(row.tf).map(([lexeme, tf]) => [lexeme, Number(tf)])) }]));
+  return {
+    corpus: plan.corpus,
+    df: new Map(plan.terms.map((term) => [term.lexeme, term.df])),
+    passages: gate(principal, rows).map((hit) => ({ ...hit, ...lengths.get(hit.chunkId)! })),
+  };
 }
