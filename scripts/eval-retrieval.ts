@@ -23,6 +23,10 @@
  *   --explore            also print what-if variants of the fusion, and Tatoeba without the bridge
  *   --keyword-only       run the keyword leg alone (no query vectors, no dense or hybrid figures);
  *                        with MNEMO_EMBEDDER=hash MNEMO_ALLOW_HASH_EMBEDDER=1 the index builds in minutes
+ *   --bm25 <k1>,<b>      the keyword leg's BM25 parameters (default: MNEMO_BM25_K1, MNEMO_BM25_B)
+ *   --candidate-budget <n>  passages the rarest query lexemes may bring in (default: the leg's)
+ *   --tune               with --keyword-only: try a grid of k1 and b on the "tune" half only, then
+ *                        report both halves with the best of them
  *
  * Every figure is given for all judged queries and for the two halves of evaluationHalf
  * (lib/rag/search/evaluation-split.ts): tune on the "tune" half, quote the "report" half.
@@ -36,6 +40,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import os from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { systemPrincipal } from "../lib/acl";
+import { getConfig } from "../lib/config";
 import { importRecords } from "../lib/archive/import-records";
 import { openDatabase, type Database } from "../lib/db/database";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
@@ -49,7 +54,8 @@ import { spaceName, type IndexSpace } from "../lib/rag/index/index-spaces";
 import { runWorker } from "../lib/rag/index/run-worker";
 import { type EvaluationHalf, evaluationHalf } from "../lib/rag/search/evaluation-split";
 import { defaultRrfK } from "../lib/rag/search/reciprocal-rank-fusion";
-import { denseLeg, keywordLeg, type PassageHit } from "../lib/rag/search/retrieve-passages";
+import { type KeywordOptions, denseLeg, keywordCandidates, keywordLeg, type PassageHit } from "../lib/rag/search/retrieve-passages";
+import { type Bm25Parameters, bm25Parameters, bm25Score, defaultBm25 } from "../lib/rag/search/bm25";
 import { embedQuery, fuseRecords, maxQueryLength, recordRanking, searchArchive, type SearchContext, type SearchMode } from "../lib/rag/search/search-archive";
 
 // ---------------------------------------------------------------------------------------------
@@ -66,11 +72,14 @@ interface Options {
   check: number;
   explore: boolean;
   keywordOnly: boolean;
+  bm25: Bm25Parameters | null;
+  candidateBudget: number | null;
+  tune: boolean;
 }
 
 const sharedEval = join(process.cwd(), "..", "shared", "data", "eval");
 const usage =
-  "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--reindex] [--max-docs <n>] [--check <n>] [--explore] [--keyword-only]";
+  "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--reindex] [--max-docs <n>] [--check <n>] [--explore] [--keyword-only [--tune]] [--bm25 <k1>,<b>] [--candidate-budget <n>]";
 
 function parseArguments(argv: string[]): Options {
   let folder: string | null | undefined;
@@ -82,6 +91,9 @@ function parseArguments(argv: string[]): Options {
   let explore = false;
   let skipBeir = false;
   let keywordOnly = false;
+  let bm25: Bm25Parameters | null = null;
+  let candidateBudget: number | null = null;
+  let tune = false;
   const count = (flag: string, raw: string | undefined, min: number): number => {
     const value = Number(raw);
     if (raw === undefined || !Number.isInteger(value) || value < min) throw new UsageError(`${flag} needs a whole number of at least ${min}`);
@@ -123,6 +135,21 @@ function parseArguments(argv: string[]): Options {
       case "--keyword-only":
         keywordOnly = true;
         break;
+      case "--tune":
+        tune = true;
+        break;
+      case "--bm25": {
+        const [k1, b] = next().split(",").map(Number);
+        try {
+          bm25 = bm25Parameters({ k1, b });
+        } catch (error) {
+          throw new UsageError(`--bm25 <k1>,<b>: ${errorMessage(error)}`);
+        }
+        break;
+      }
+      case "--candidate-budget":
+        candidateBudget = count(argument, argv[++index], 1);
+        break;
       case "-h":
       case "--help":
         console.log(usage);
@@ -134,6 +161,7 @@ function parseArguments(argv: string[]): Options {
         folder = argument;
     }
   }
+  if (tune && !keywordOnly) throw new UsageError("--tune needs --keyword-only");
   const defaultTatoeba = join(sharedEval, "tatoeba");
   return {
     folder: skipBeir ? null : (folder ?? join(sharedEval, "scifact")),
@@ -144,6 +172,9 @@ function parseArguments(argv: string[]): Options {
     check,
     explore,
     keywordOnly,
+    bm25,
+    candidateBudget,
+    tune,
   };
 }
 
@@ -454,14 +485,20 @@ interface Legs {
  * them for a first page of 10: the keyword leg's top 60 is a prefix of its top 200 (a total
  * order, then LIMIT), while the dense leg is asked again with its smaller efSearch.
  */
-async function runLegs(context: SearchContext & { space: IndexSpace }, query: string, keywordOnly = false): Promise<{ deep: Legs; page: Legs }> {
+type KeywordTuning = Pick<KeywordOptions, "bm25" | "candidateBudget">;
+
+function keywordTuning(options: Options): KeywordTuning {
+  return { ...(options.bm25 ? { bm25: options.bm25 } : {}), ...(options.candidateBudget ? { candidateBudget: options.candidateBudget } : {}) };
+}
+
+async function runLegs(context: SearchContext & { space: IndexSpace }, query: string, keywordOnly = false, tuning: KeywordTuning = {}): Promise<{ deep: Legs; page: Legs }> {
   if (keywordOnly) {
-    const keyword = await keywordLeg(context.sql, systemPrincipal, query, { space: context.space, limit: evalDepth });
+    const keyword = await keywordLeg(context.sql, systemPrincipal, query, { space: context.space, limit: evalDepth, ...tuning });
     return { deep: { dense: [], keyword }, page: { dense: [], keyword: keyword.slice(0, pageDepth) } };
   }
   const vector = await embedQuery(context, query);
   const dense = (depth: number) => denseLeg(context.sql, systemPrincipal, vector, { space: context.space, limit: depth, efSearch: Math.max(100, depth * 2) });
-  const keyword = await keywordLeg(context.sql, systemPrincipal, query, { space: context.space, limit: evalDepth });
+  const keyword = await keywordLeg(context.sql, systemPrincipal, query, { space: context.space, limit: evalDepth, ...tuning });
   return { deep: { dense: await dense(evalDepth), keyword }, page: { dense: await dense(pageDepth), keyword: keyword.slice(0, pageDepth) } };
 }
 
@@ -578,7 +615,7 @@ async function evaluateBeir(beir: BeirSet, index: Index, options: Options): Prom
     const query = (beir.queries.get(queryId) ?? "").trim(); // the service trims too
     const judged = beir.qrels.get(queryId) ?? new Map<string, number>();
     const none: Legs = { dense: [], keyword: [] };
-    const { deep: legs, page } = query.trim() ? await runLegs(context, query, options.keywordOnly) : { deep: none, page: none };
+    const { deep: legs, page } = query.trim() ? await runLegs(context, query, options.keywordOnly, keywordTuning(options)) : { deep: none, page: none };
     const rankings = rankRecords(legs);
     const pageRanking = rankRecords(page).hybrid.slice(0, 10);
     firstPage.add(toDocuments(pageRanking, index.docOf), judged);
@@ -604,7 +641,11 @@ async function evaluateBeir(beir: BeirSet, index: Index, options: Options): Prom
 
   // The same figures must come out of the search service itself.
   const checks: BeirResult["checks"] = [];
-  const modes: { mode: SearchMode; key: keyof Rankings }[] = options.keywordOnly
+  // The service runs with the environment's parameters: compare only when the run does too.
+  const sameParameters = !options.bm25 && !options.candidateBudget;
+  const modes: { mode: SearchMode; key: keyof Rankings }[] = !sameParameters
+    ? []
+    : options.keywordOnly
     ? [{ mode: "keyword", key: "keyword" }]
     : [
         { mode: "hybrid", key: "hybrid" },
@@ -650,6 +691,53 @@ async function evaluateBeir(beir: BeirSet, index: Index, options: Options): Prom
     checks,
     deepTop10Equal,
   };
+}
+
+/** The grid --tune tries, on the tune half only. */
+const tuningGrid = { k1: [0.4, 0.6, 0.9, 1.2, 1.5, 2.0], b: [0.2, 0.4, 0.6, 0.75, 0.9, 1.0] };
+
+interface TuningResult {
+  best: Bm25Parameters;
+  /** nDCG@10 per grid point on each half; the best is chosen on the tune half alone. */
+  grid: { k1: number; b: number; ndcg10: Record<EvaluationHalf, number> }[];
+  queries: Record<EvaluationHalf, number>;
+  seconds: number;
+}
+
+/**
+ * Keyword nDCG@10 for each grid point, on both halves; the best point is chosen on the tune half
+ * only (ties: the earlier), the report half's row is shown beside it, never consulted. Each
+ * query's candidates are read once (keywordCandidates) and scored by bm25Score for every point,
+ * ranked as keywordLeg ranks them (score, then id; the top 200) and collapsed as the service does.
+ */
+async function tuneBm25(beir: BeirSet, index: Index, options: Options): Promise<TuningResult> {
+  const started = performance.now();
+  const points = tuningGrid.k1.flatMap((k1) => tuningGrid.b.map((b) => ({ k1, b, sum: { tune: 0, report: 0 } })));
+  const queries = { tune: 0, report: 0 };
+  for (const queryId of beir.qrels.keys()) {
+    const query = (beir.queries.get(queryId) ?? "").trim();
+    if (!beir.queries.has(queryId)) continue;
+    const half = evaluationHalf(queryId);
+    queries[half]++;
+    if (!query) continue;
+    const judged = beir.qrels.get(queryId) ?? new Map<string, number>();
+    const candidates = await keywordCandidates(index.db.sql, systemPrincipal, query, { space: index.space, ...keywordTuning(options) });
+    for (const point of points) {
+      const hits = candidates.passages
+        .map((passage) => ({ ...passage, score: bm25Score(passage, candidates.df, candidates.corpus, point) }))
+        .filter((hit) => hit.score > 0)
+        .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0))
+        .slice(0, evalDepth);
+      point.sum[half] += ndcgAt(toDocuments(recordRanking({ leg: "words", hits }), index.docOf), judged, 10);
+    }
+  }
+  const grid = points.map((point) => ({
+    k1: point.k1,
+    b: point.b,
+    ndcg10: { tune: point.sum.tune / Math.max(1, queries.tune), report: point.sum.report / Math.max(1, queries.report) },
+  }));
+  const best = grid.reduce((winner, point) => (point.ndcg10.tune > winner.ndcg10.tune ? point : winner), grid[0] ?? { ...defaultBm25, ndcg10: { tune: 0, report: 0 } });
+  return { best: { k1: best.k1, b: best.b }, grid, queries, seconds: (performance.now() - started) / 1000 };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -810,11 +898,28 @@ async function main(): Promise<number> {
             ? `reused (indexed in ${seconds(index.state.indexSeconds)} on ${index.state.indexedAt})`
             : `built in ${seconds(index.state.indexSeconds)} (${(index.state.chunks / index.state.indexSeconds).toFixed(1)} passages/s; ${index.rebuildReason})`),
       );
+      let tuning: TuningResult | null = null;
+      if (options.tune) {
+        tuning = await tuneBm25(beir, index, options);
+        options = { ...options, bm25: tuning.best };
+      }
       const result = await evaluateBeir(beir, index, options);
       out(
         `queries    split "${beir.split}": ${result.queries.toLocaleString("en")} judged queries (${basename(beir.queriesFile)}, qrels/${basename(beir.qrelsFile)}: ${judged.toLocaleString("en")} relevant pairs)` +
           (result.missingQueries ? `; ${result.missingQueries} qrels queries have no text and were left out` : ""),
       );
+      if (tuning) {
+        out(`tuning     BM25 k1 × b, keyword nDCG@10 (${seconds(tuning.seconds)}); chosen on the tune half (${tuning.queries.tune} queries) only,`);
+        out(`           the report half (${tuning.queries.report} queries) shown beside it`);
+        out(`           ${"b →".padStart(8)} ${tuningGrid.b.map((b) => String(b).padStart(6)).join("")}   │ report half`);
+        for (const k1 of tuningGrid.k1) {
+          const row = (half: EvaluationHalf) => tuningGrid.b.map((b) => f3(tuning.grid.find((point) => point.k1 === k1 && point.b === b)?.ndcg10[half] ?? 0).padStart(6)).join("");
+          out(`           k1 ${String(k1).padEnd(5)} ${row("tune")}   │ ${row("report")}`);
+        }
+        out(`           best on the tune half: k1 ${tuning.best.k1}, b ${tuning.best.b}; the figures below use it`);
+      }
+      const used = options.bm25 ?? { k1: getConfig().MNEMO_BM25_K1, b: getConfig().MNEMO_BM25_B };
+      out(`keyword    BM25 k1 ${used.k1}, b ${used.b}${options.candidateBudget ? `, candidate budget ${options.candidateBudget}` : ""}`);
       out(`search     ${evalDepth} passages per leg (efSearch ${evalDepth * 2}), RRF k=${defaultRrfK}, collapsed to records (best passage), system principal`);
       out();
       const legNames = options.keywordOnly ? (["keyword"] as const) : (["keyword", "dense", "hybrid"] as const);
@@ -851,7 +956,7 @@ async function main(): Promise<number> {
           out(`  ${what}: ${check.equal}/${check.total}${check.firstDifference ? `, first difference: ${check.firstDifference}` : ""}`);
         }
         const total = result.checks.at(-1)?.total ?? 0;
-        out(`  searchArchive(limit 10) top-10 = the ${evalDepth}-deep hybrid top-10: ${result.deepTop10Equal}/${total} (fusing deeper lists reorders the top)`);
+        if (!options.keywordOnly) out(`  searchArchive(limit 10) top-10 = the ${evalDepth}-deep hybrid top-10: ${result.deepTop10Equal}/${total} (fusing deeper lists reorders the top)`);
       }
       const reference = beir.name.toLowerCase().includes("scifact") ? `; published BM25 on SciFact: ${goals.bm25Scifact}` : "; the goal was set for SciFact";
       if (options.keywordOnly) {
