@@ -224,7 +224,20 @@ async function calibrate(): Promise<void> {
 // Search
 
 const modes: SearchMode[] = ["keyword", "semantic", "hybrid"];
-type Scored = { item: SearchItem; mode: SearchMode; principal: string; ndcg: number; recall: number; mrr: number; ms: number };
+type Scored = { item: SearchItem; mode: SearchMode; principal: string; ndcg: number; recall: number; mrr: number; ms: number; unrelated: string[] };
+
+/**
+ * Hubness: how often one record fills a top-10 slot of queries it is not relevant to. A record
+ * in the top 10 of many unrelated queries is a hub (a fragment every query is near), not an answer.
+ */
+function hubness(rows: readonly Scored[], mode: SearchMode): string {
+  const slice = rows.filter((entry) => entry.mode === mode);
+  const counts = new Map<string, number>();
+  for (const entry of slice) for (const id of entry.unrelated) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  const share = (count: number) => `${((count / Math.max(1, slice.length)) * 100).toFixed(0)}%`;
+  return `${mode}: ${top.map(([id, count]) => `“${titleOf.get(id)}” ${share(count)}`).join(", ") || "none"}`;
+}
 
 async function runSearch(): Promise<void> {
   const scored: Scored[] = [];
@@ -241,7 +254,9 @@ async function runSearch(): Promise<void> {
         const result = await searchArchive(context, principal, { query: item.query, mode, limit: 10, collapse: "record" });
         const ms = performance.now() - begin;
         const ranked = result.hits.map((hit) => hit.recordId);
-        const entry = { item, mode, principal: name, ndcg: ndcgAt(ranked, grades, 10), recall: cappedRecallAt(ranked, grades, 10), mrr: mrrAt(ranked, grades, 10), ms };
+        const all = gradeRecords(item.relevant, records);
+        const unrelated = ranked.filter((id) => !all.has(id));
+        const entry = { item, mode, principal: name, ndcg: ndcgAt(ranked, grades, 10), recall: cappedRecallAt(ranked, grades, 10), mrr: mrrAt(ranked, grades, 10), ms, unrelated };
         scored.push(entry);
         if (verbose) {
           const marks = ranked.map((id) => `${grades.get(id) ?? 0}`).join("");
@@ -290,6 +305,7 @@ async function runSearch(): Promise<void> {
         return `${language} ${hybrid >= best - 1e-9 ? "yes" : `no (${format(hybrid)} < ${format(best)})`}`;
       });
       console.log(`hybrid ≥ its best leg: ${byLanguage.join(", ")}`);
+      console.log(`hubs (share of queries whose top 10 holds the record unrelated): ${modes.map((mode) => hubness(rows, mode)).join("; ")}`);
     }
   }
 }

@@ -10,7 +10,7 @@ import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
 import type { FusionCalibration, FusionSlice, IndexSpace } from "../index/index-spaces";
 import { type Snippet, queryTerms, snippet } from "./highlight";
 import { type FusedItem, defaultRrfK, reciprocalRankFusion } from "./reciprocal-rank-fusion";
-import { type PassageHit, denseLeg, keywordLeg } from "./retrieve-passages";
+import { type PassageHit, denseLeg, keywordLeg, usesSearchSyntax } from "./retrieve-passages";
 import { type Reranker, passThroughReranker, rerankCandidates, rerankSkippedNote } from "./rerank";
 
 /**
@@ -190,12 +190,29 @@ export async function embedQuery(context: Pick<SearchContext, "embedder" | "prep
   return (await embedQueryDetected(context, query)).vector;
 }
 
-/** embedQuery, with the query's language as detected for the bridge ("und" when too short). */
-export async function embedQueryDetected(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<{ vector: Float32Array; language: string }> {
+/**
+ * embedQuery, with the query's language as detected for the bridge ("und" when too short) and
+ * the bridge's English translation of it (null when none was made).
+ */
+export async function embedQueryDetected(
+  context: Pick<SearchContext, "embedder" | "prepare">,
+  query: string,
+): Promise<{ vector: Float32Array; language: string; translatedText: string | null }> {
   const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder, context.prepare);
   const [vector] = await context.embedder.embed([prepared?.embeddedText ?? query], "query");
   if (!vector) throw new EmbeddingError("The embedder returned no vector for the query.", { retryable: false });
-  return { vector, language: prepared?.language ?? "und" };
+  return { vector, language: prepared?.language ?? "und", translatedText: prepared?.translatedText ?? null };
+}
+
+/**
+ * What the words leg searches for: the query as typed and, for a Spanish or Catalan query, its
+ * English translation too — English records (and the English translations kept beside Spanish
+ * and Catalan passages) then match a query in the other languages. Search syntax (quotes, OR,
+ * minus) keeps the query as typed.
+ */
+function keywordText(query: string, translatedText: string | null): string {
+  if (!translatedText || usesSearchSyntax(query)) return query;
+  return `${query}\n${translatedText}`;
 }
 
 /** The configured model must be the one that built the space, or vectors are incomparable. */
@@ -269,10 +286,11 @@ export async function runSearchLegs(context: SearchContext, principal: Principal
 
   const lists: { leg: Leg; hits: PassageHit[] }[] = [];
   let language: string | null = null;
+  let translatedText: string | null = null;
   if (request.mode !== "keyword") {
     let vector: Float32Array;
     try {
-      ({ vector, language } = await embedQueryDetected(context, request.query));
+      ({ vector, language, translatedText } = await embedQueryDetected(context, request.query));
     } catch (error) {
       if (error instanceof EmbeddingError) {
         console.warn(`[search] the query could not be embedded: ${errorMessage(error)}`);
@@ -283,7 +301,13 @@ export async function runSearchLegs(context: SearchContext, principal: Principal
     lists.push({ leg: "meaning", hits: await denseLeg(context.sql, principal, vector, { ...legOptions, efSearch: Math.max(100, depth * 2) }) });
   }
   if (request.mode !== "semantic") {
-    lists.push({ leg: "words", hits: await keywordLeg(context.sql, principal, request.query, legOptions) });
+    if (request.mode === "keyword" && !usesSearchSyntax(request.query)) {
+      // The bridge is local (detection and Apertium), so words mode does not need the embedder.
+      const [prepared] = await prepareForEmbedding([{ text: request.query }], context.embedder, context.prepare);
+      translatedText = prepared?.translatedText ?? null;
+      language = prepared?.language ?? null;
+    }
+    lists.push({ leg: "words", hits: await keywordLeg(context.sql, principal, keywordText(request.query, translatedText), legOptions) });
   }
   return { lists, language };
 }
