@@ -48,7 +48,8 @@ import { measureFusion } from "../lib/rag/search/measure-fusion";
 import { mrrAt, ndcgAt } from "../lib/rag/search/retrieval-metrics";
 import { createReranker, rerankerConfigFromEnv } from "../lib/rag/search/rerank";
 import { rrfKFromEnv } from "../lib/rag/search/search-context";
-import { type SearchContext, type SearchMode, searchArchive } from "../lib/rag/search/search-archive";
+import { denseLeg } from "../lib/rag/search/retrieve-passages";
+import { type SearchContext, type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../lib/rag/search/search-archive";
 import { seedDemo } from "../prisma/seed/seed-demo";
 import { type AskItem, type JudgedRecord, type SearchItem, cappedRecallAt, factHolds, gradeRecords, loadArchiveGolden, mean, percentile } from "../prisma/seed/archive-golden";
 
@@ -311,6 +312,27 @@ async function runSearch(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// HNSW recall on the archive's own vectors
+
+async function runRecall(): Promise<void> {
+  const depth = 60; // a first page's dense leg (limit 10, collapsed to records)
+  const recalls: Record<string, number[]> = {};
+  for (const item of golden.search) {
+    const vector = await embedQuery(context, item.query);
+    for (const { name, principal } of principals) {
+      const served = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch(depth) });
+      await db.sql.exec("SET enable_indexscan = off");
+      const exact = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch(depth) }).finally(() => db.sql.exec("SET enable_indexscan = on"));
+      const truth = new Set(exact.slice(0, 10).map((hit) => hit.chunkId));
+      (recalls[name] ??= []).push(served.slice(0, 10).filter((hit) => truth.has(hit.chunkId)).length / Math.max(1, truth.size));
+    }
+  }
+  const line = Object.entries(recalls).map(([name, values]) => `${name} ${format(mean(values))}`).join(", ");
+  console.log(`\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ef_search ${denseEfSearch(depth)}: ${line}`);
+  summaries.push(`HNSW recall@10 on the full demo: ${line}`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Ask
 
 async function answer(question: string): Promise<{ outcome: AskOutcome; ms: number }> {
@@ -370,6 +392,7 @@ async function runAsk(): Promise<void> {
 
 if (!args.includes("--keep-fusion")) await calibrate();
 if (only !== "ask") await runSearch();
+if (only !== "ask") await runRecall();
 if (only !== "search") await runAsk();
 console.log(`\nsummary`);
 for (const line of summaries) console.log(`  ${line}`);

@@ -263,6 +263,11 @@ function passesGate(principal: Principal, request: SearchRequest, row: DetailRow
   return true;
 }
 
+/** The HNSW beam for a dense leg of `depth` passages. */
+export function denseEfSearch(depth: number): number {
+  return Math.min(1000, Math.max(400, depth * 4));
+}
+
 export interface LegResults {
   lists: { leg: Leg; hits: PassageHit[] }[];
   /** The query's detected language (null when meaning did not run). */
@@ -298,7 +303,9 @@ export async function runSearchLegs(context: SearchContext, principal: Principal
       }
       throw error;
     }
-    lists.push({ leg: "meaning", hits: await denseLeg(context.sql, principal, vector, { ...legOptions, efSearch: Math.max(100, depth * 2) }) });
+    // The graph over near-duplicate catalogue vectors needs a wide beam: on the full demo, ef 120
+    // ranked records at nDCG@10 0.289 where exact search (and ef 400) scored 0.364.
+    lists.push({ leg: "meaning", hits: await denseLeg(context.sql, principal, vector, { ...legOptions, efSearch: denseEfSearch(depth) }) });
   }
   if (request.mode !== "semantic") {
     if (request.mode === "keyword" && !usesSearchSyntax(request.query)) {
