@@ -45,6 +45,8 @@ interface PlannedChunk {
   contributingSectionIds: string[];
   contributingProjectIds: string[];
   declaredLanguage: string | null;
+  /** The group document the passage was cut from: context for its language and names. */
+  documentText: string;
   language?: string;
   translatedText?: string | null;
   embeddedText?: string;
@@ -133,7 +135,7 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
   // 2. Language and bridge for new text, then the embedding cache, then the model.
   if (fresh.length) {
     const prepared = await prepareForEmbedding(
-      fresh.map((item) => ({ text: item.chunk.text, language: item.declaredLanguage ?? undefined })),
+      fresh.map((item) => ({ text: item.chunk.text, language: item.declaredLanguage ?? undefined, context: item.documentText })),
       embedder,
     );
     fresh.forEach((item, index) => {
@@ -213,6 +215,7 @@ async function planRecord(
         contributingSectionIds: document.contributingSectionIds,
         contributingProjectIds: document.contributingProjectIds,
         declaredLanguage: document.language,
+        documentText: document.text,
       });
     }
   }
