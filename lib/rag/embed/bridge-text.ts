@@ -50,6 +50,13 @@ export interface PrepareOptions {
 const bridgedLanguages: readonly BridgeLanguage[] = ["es", "ca"];
 
 /**
+ * The version of this language handling (detection, names, the choice of pair). It is part of
+ * each passage's content hash, so a reindex applies a new version to passages whose text did not
+ * change; the embedding cache still spares the model every text that comes out the same.
+ */
+export const BRIDGE_VERSION = "2";
+
+/**
  * A text both pairs found mostly unknown is not translated: more than this share of its words
  * unknown to the better pair.
  */

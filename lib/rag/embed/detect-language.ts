@@ -102,7 +102,7 @@ export async function detectContext(text: string, options: Pick<DetectLanguageOp
   if (!hasLanguage(cleaned)) return { shares: {} };
   const model = await loadModel();
   const preferred = options.preferredLanguages ?? defaultPreferredLanguages;
-  // Paragraph by paragraph, weighted by length: one English heading does not outvote a Catalan
+  // Paragraph by paragraph, weighted by length: one short line does not outvote a Catalan
   // transcript, and a bilingual record keeps both languages.
   const totals: Record<string, number> = {};
   let weight = 0;
@@ -112,9 +112,11 @@ export async function detectContext(text: string, options: Pick<DetectLanguageOp
     const scores = archiveScores(rankWithFastText(model, flattened), flattened, preferred);
     const sum = Object.values(scores).reduce((total, value) => total + value, 0);
     if (sum <= 0) continue;
+    // Short paragraphs are the ones fastText misreads: they weigh less than their length.
     const letters = flattened.match(/\p{L}/gu)?.length ?? 0;
-    for (const [language, score] of Object.entries(scores)) totals[language] = (totals[language] ?? 0) + (letters * score) / sum;
-    weight += letters;
+    const paragraphWeight = letters * Math.min(1, letters / 100);
+    for (const [language, score] of Object.entries(scores)) totals[language] = (totals[language] ?? 0) + (paragraphWeight * score) / sum;
+    weight += paragraphWeight;
   }
   if (weight === 0) return { shares: {} };
   return { shares: Object.fromEntries(Object.entries(totals).map(([language, total]) => [language, total / weight])) };

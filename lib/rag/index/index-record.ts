@@ -6,7 +6,7 @@ import { type DocumentRecord, buildGroupDocument } from "../config/build-group-d
 import type { SectionShape } from "../config/embed-group-schema";
 import type { EmbedGroup } from "../config/embed-groups";
 import { CHUNKER_VERSION, chunkDocument, type DocumentChunk } from "../chunk";
-import { prepareForEmbedding } from "../embed/bridge-text";
+import { BRIDGE_VERSION, prepareForEmbedding } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { embeddingTextHash } from "../embed/embedding-text-hash";
 import type { IndexSpace } from "./index-spaces";
@@ -210,7 +210,7 @@ async function planRecord(
         group,
         chunk,
         prefix,
-        contentHash: hash(`${CHUNKER_VERSION}\n${context.space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
+        contentHash: hash(`${CHUNKER_VERSION}\n${BRIDGE_VERSION}\n${context.space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
         fieldPaths: document.fieldPaths,
         contributingSectionIds: document.contributingSectionIds,
         contributingProjectIds: document.contributingProjectIds,
