@@ -5,7 +5,7 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError } from "../../errors";
 import { zodFieldErrors } from "../../http/action-result";
 import { storableTextIssues } from "../../storable-text";
-import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
+import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
 import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
 import type { FusionCalibration, FusionSlice, IndexSpace } from "../index/index-spaces";
 import { type Snippet, queryTerms, snippet } from "./highlight";
@@ -185,6 +185,30 @@ export function fusionWeights(fusion: FusionCalibration | null | undefined, lang
   return { meaning: 2 * share, words: 2 * (1 - share) };
 }
 
+// Queries prepared by the process's bridge, newest last: Apertium costs a second or more a run,
+// and paging through results or switching modes asks for the same query again.
+const preparedQueries = new Map<string, PreparedText>();
+const preparedQueryLimit = 500;
+
+/** The bridge's reading of a query (language, English translation), remembered per model language. */
+async function prepareQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<PreparedText | undefined> {
+  // Tests substitute the bridge: their answers are never remembered for the process.
+  if (context.prepare) return (await prepareForEmbedding([{ text: query }], context.embedder, context.prepare))[0];
+  const key = `${context.embedder.language}\u0000${query}`;
+  const known = preparedQueries.get(key);
+  if (known) {
+    preparedQueries.delete(key);
+    preparedQueries.set(key, known);
+    return known;
+  }
+  const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder);
+  if (prepared) {
+    preparedQueries.set(key, prepared);
+    if (preparedQueries.size > preparedQueryLimit) preparedQueries.delete(preparedQueries.keys().next().value!);
+  }
+  return prepared;
+}
+
 /** Embeds a query for the space's model: translated to English first when the model needs it. */
 export async function embedQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<Float32Array> {
   return (await embedQueryDetected(context, query)).vector;
@@ -198,7 +222,7 @@ export async function embedQueryDetected(
   context: Pick<SearchContext, "embedder" | "prepare">,
   query: string,
 ): Promise<{ vector: Float32Array; language: string; translatedText: string | null }> {
-  const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder, context.prepare);
+  const prepared = await prepareQuery(context, query);
   const [vector] = await context.embedder.embed([prepared?.embeddedText ?? query], "query");
   if (!vector) throw new EmbeddingError("The embedder returned no vector for the query.", { retryable: false });
   return { vector, language: prepared?.language ?? "und", translatedText: prepared?.translatedText ?? null };
@@ -310,7 +334,7 @@ export async function runSearchLegs(context: SearchContext, principal: Principal
   if (request.mode !== "semantic") {
     if (request.mode === "keyword" && !usesSearchSyntax(request.query)) {
       // The bridge is local (detection and Apertium), so words mode does not need the embedder.
-      const [prepared] = await prepareForEmbedding([{ text: request.query }], context.embedder, context.prepare);
+      const prepared = await prepareQuery(context, request.query);
       translatedText = prepared?.translatedText ?? null;
       language = prepared?.language ?? null;
     }
