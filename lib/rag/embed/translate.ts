@@ -36,6 +36,13 @@ export interface TranslationBridgeOptions {
 export interface TranslationBridge {
   status(): Promise<BridgeStatus>;
   translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]>;
+  /**
+   * The same translation with Apertium's marks left in: `*word` for a word the pair does not
+   * know, `@word` for one it knows but cannot translate, `#word` for one it could not inflect.
+   * The bridge counts them to choose between Spanish and Catalan and to probe names. A bridge
+   * without it (a test double) gets no name probing and no such choice.
+   */
+  translateMarked?(texts: string[], from: BridgeLanguage): Promise<string[]>;
 }
 
 const modeByLanguage: Record<BridgeLanguage, string> = { es: "spa-eng", ca: "cat-eng" };
@@ -51,15 +58,16 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
   const warn = options.warn ?? ((line: string) => console.warn(line));
   let cachedStatus: Promise<BridgeStatus> | undefined;
 
-  async function translateRun(texts: string[], mode: string, runTimeoutMs: number): Promise<string[]> {
+  async function translateRun(texts: string[], mode: string, runTimeoutMs: number, marked = false): Promise<string[]> {
     const separator = separatorFor(texts);
     const directory = await mkdtemp(join(tmpdir(), "mnemo-apertium-"));
     try {
       const input = join(directory, "input.txt");
       const output = join(directory, "output.txt");
       await writeFile(input, texts.join(`\n\n${separator}\n\n`) + "\n", "utf8");
-      await runApertium(apertiumPath, ["-u", mode, input, output], runTimeoutMs);
-      const translated = (await readFile(output, "utf8")).split(new RegExp(`\\s*${separator}\\s*`)).map((text) => text.trim());
+      await runApertium(apertiumPath, [...(marked ? [] : ["-u"]), mode, input, output], runTimeoutMs);
+      // In marked mode the separator comes back as an unknown word: *MNEMOSEP7Q.
+      const translated = (await readFile(output, "utf8")).split(new RegExp(`\\s*\\*?${separator}\\s*`)).map((text) => text.trim());
       if (translated.length !== texts.length) {
         throw new EmbeddingError(`Apertium ${mode} returned ${translated.length} texts for ${texts.length}.`, { retryable: false });
       }
@@ -111,21 +119,29 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
       return cachedStatus;
     },
 
-    async translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
-      const mode = modeByLanguage[from];
-      const cleaned = texts.map(cleanForApertium);
-      const results = cleaned.map(() => "");
-      // Blank texts need no translation, and would only blur where one text ends.
-      const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
-      for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
-        const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs);
-        run.forEach((index, position) => {
-          results[index] = translated[position] ?? "";
-        });
-      }
-      return results;
+    translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
+      return translate(texts, from, false);
+    },
+
+    translateMarked(texts: string[], from: BridgeLanguage): Promise<string[]> {
+      return translate(texts, from, true);
     },
   };
+
+  async function translate(texts: string[], from: BridgeLanguage, marked: boolean): Promise<string[]> {
+    const mode = modeByLanguage[from];
+    const cleaned = texts.map(cleanForApertium);
+    const results = cleaned.map(() => "");
+    // Blank texts need no translation, and would only blur where one text ends.
+    const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
+    for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
+      const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs, marked);
+      run.forEach((index, position) => {
+        results[index] = translated[position] ?? "";
+      });
+    }
+    return results;
+  }
 }
 
 /** The process's bridge: apertium from PATH, its status checked (and warned about) once. */
