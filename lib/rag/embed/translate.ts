@@ -17,6 +17,8 @@ import { EmbeddingError, errorMessage } from "./embedder";
  * Input and output are temporary files: feeding apertium through a Node stdin pipe can hang.
  */
 export type BridgeLanguage = "es" | "ca";
+/** The archive's languages: the bridge's two and English, which both pairs go through. */
+export type ArchiveLanguage = BridgeLanguage | "en";
 
 export interface BridgeStatus {
   available: boolean;
@@ -36,9 +38,23 @@ export interface TranslationBridgeOptions {
 export interface TranslationBridge {
   status(): Promise<BridgeStatus>;
   translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]>;
+  /**
+   * Any direction between English, Spanish and Catalan: Spanish ↔ Catalan goes through
+   * English. Null when a pair on the way is not installed (callers then show no translation).
+   */
+  translate(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null>;
 }
 
 const modeByLanguage: Record<BridgeLanguage, string> = { es: "spa-eng", ca: "cat-eng" };
+const modeFromEnglish: Record<BridgeLanguage, string> = { es: "eng-spa", ca: "eng-cat" };
+
+/** The Apertium modes that carry text from one archive language to another, in order. */
+export function translationSteps(from: ArchiveLanguage, to: ArchiveLanguage): string[] {
+  if (from === to) return [];
+  if (from === "en") return [modeFromEnglish[to as BridgeLanguage]];
+  if (to === "en") return [modeByLanguage[from]];
+  return [modeByLanguage[from], modeFromEnglish[to]];
+}
 const smokeTestSentence: Record<BridgeLanguage, string> = { es: "El perro ladra.", ca: "El gos borda." };
 const separatorBase = "MNEMOSEP7Q";
 /** Characters per apertium run: a few seconds of work, well inside the time-out. */
@@ -50,6 +66,30 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
   const timeoutMs = options.timeoutMs ?? 60_000;
   const warn = options.warn ?? ((line: string) => console.warn(line));
   let cachedStatus: Promise<BridgeStatus> | undefined;
+  let cachedModes: Promise<string[]> | undefined;
+
+  /** The installed modes (apertium -l), read once; an apertium that cannot run has none. */
+  function installedModes(): Promise<string[]> {
+    cachedModes ??= runApertium(apertiumPath, ["-l"], statusTimeoutMs).then(
+      (listed) => listed.split(/\s+/).filter(Boolean),
+      () => [],
+    );
+    return cachedModes;
+  }
+
+  async function translateWithMode(texts: string[], mode: string): Promise<string[]> {
+    const cleaned = texts.map(cleanForApertium);
+    const results = cleaned.map(() => "");
+    // Blank texts need no translation, and would only blur where one text ends.
+    const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
+    for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
+      const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs);
+      run.forEach((index, position) => {
+        results[index] = translated[position] ?? "";
+      });
+    }
+    return results;
+  }
 
   async function translateRun(texts: string[], mode: string, runTimeoutMs: number): Promise<string[]> {
     const separator = separatorFor(texts);
@@ -73,6 +113,7 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     let listed: string[];
     try {
       listed = (await runApertium(apertiumPath, ["-l"], statusTimeoutMs)).split(/\s+/).filter(Boolean);
+      cachedModes ??= Promise.resolve(listed);
     } catch (error) {
       return { available: false, pairs: { es: false, ca: false }, detail: `apertium could not run (${errorMessage(error)})` };
     }
@@ -111,19 +152,18 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
       return cachedStatus;
     },
 
-    async translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
-      const mode = modeByLanguage[from];
-      const cleaned = texts.map(cleanForApertium);
-      const results = cleaned.map(() => "");
-      // Blank texts need no translation, and would only blur where one text ends.
-      const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
-      for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
-        const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs);
-        run.forEach((index, position) => {
-          results[index] = translated[position] ?? "";
-        });
-      }
-      return results;
+    translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
+      return translateWithMode(texts, modeByLanguage[from]);
+    },
+
+    async translate(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null> {
+      const steps = translationSteps(from, to);
+      if (steps.length === 0) return [...texts];
+      const modes = await installedModes();
+      if (!steps.every((mode) => modes.includes(mode))) return null;
+      let current = texts;
+      for (const mode of steps) current = await translateWithMode(current, mode);
+      return current;
     },
   };
 }
