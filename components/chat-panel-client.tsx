@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { maxQueryLength } from "@/lib/query-length";
 import { citationHref, formatTimecode } from "./format";
 
 /**
@@ -66,8 +67,6 @@ interface Message {
   citations: Citation[];
   withheld: Withheld[];
 }
-
-const maxQuestionLength = 1000;
 
 function citationLabel(citation: Citation): string {
   const where = citation.timeStart !== null ? ` at ${formatTimecode(citation.timeStart)}` : citation.page !== null ? `, p. ${citation.page}` : "";
@@ -385,7 +384,7 @@ export function ChatPanelClient() {
           autoFocus
           rows={3}
           value={question}
-          maxLength={maxQuestionLength}
+          maxLength={maxQueryLength}
           onChange={(event) => setQuestion(event.target.value)}
           onKeyDown={onKeyDown}
           placeholder="e.g. How were the bells taken to the new village?"
@@ -394,7 +393,7 @@ export function ChatPanelClient() {
         />
         <div className="mt-2 flex items-center justify-between gap-2">
           <p id="ask-question-hint" className="text-xs text-stone-500">
-            Enter to send, Shift+Enter for a new line, Esc to close{question.length > maxQuestionLength - 100 ? ` · ${maxQuestionLength - question.length} left` : ""}
+            Enter to send, Shift+Enter for a new line, Esc to close{question.length > maxQueryLength - 100 ? ` · ${maxQueryLength - question.length} left` : ""}
           </p>
           {busy ? (
             <button type="button" className="btn" onClick={() => abortRef.current?.abort()}>

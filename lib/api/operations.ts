@@ -5,7 +5,7 @@ import { getRecord } from "../archive/get-record";
 import { listSections } from "../archive/sections";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
-import { type AskContext, type AskEvent, type AskOutcome, type Citation, ask, maxQuestionLength } from "../rag/ask/ask";
+import { type AskContext, type AskEvent, type AskOutcome, type Citation, ask } from "../rag/ask/ask";
 import { listEmbedGroups } from "../rag/config/embed-groups";
 import { characteriseObject } from "../rag/objects/characterise";
 import { type ObjectsRuntime, findSimilarObjects, maxSimilarObjects, similarObjectModes } from "../rag/objects/similar-objects";
@@ -169,7 +169,7 @@ const askInput = z.strictObject({
     .string()
     .trim()
     .min(3, "Ask a question of at least a few words.")
-    .max(maxQuestionLength, `A question can be at most ${maxQuestionLength} characters long.`)
+    .max(maxQueryLength, `A question can be at most ${maxQueryLength} characters long.`)
     .describe("The question, in English, Spanish or Catalan."),
   sections: sectionsInput,
   projectIds: projectIdsInput,

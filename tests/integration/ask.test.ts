@@ -3,6 +3,7 @@ import type { Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
 import { createAnthropicGenerator, createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { maxQueryLength } from "../../lib/query-length";
 import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, refusalMessage } from "../../lib/rag/ask/ask";
 import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";
 import { type ThreadEvent, askInThread, deleteThread, getThread, listThreads, noLongerReadableMessage } from "../../lib/rag/ask/threads";
@@ -223,8 +224,25 @@ describe(`ask (${testDatabaseMode()})`, () => {
   it("refuses bad input with clear messages", async () => {
     const extractive = createExtractiveGenerator({ embedder, prepare: noBridge });
     await expect(run(context(extractive), reader, { question: "" })).rejects.toThrow(/at least a few words/);
-    await expect(run(context(extractive), reader, { question: "x".repeat(1001) })).rejects.toThrow(/at most 1000 characters/);
+    await expect(run(context(extractive), reader, { question: "x".repeat(maxQueryLength + 1) })).rejects.toThrow(new RegExp(`at most ${maxQueryLength} characters`));
     await expect(run(context(extractive), reader, { question: 42 })).rejects.toMatchObject({ code: "bad_request" });
+  });
+
+  it("answers or refuses a 900-character question, in the pipeline and in a thread through the panel's search scope, without an error", async () => {
+    const extractive = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const question = `What did the lighthouse lamp burn until 1902? ${"The keeper's diary may say what the lamp burned each night. ".repeat(16)}`.slice(0, 900);
+    expect(question).toHaveLength(900);
+    const { outcome } = await run(context(extractive), reader, { question });
+    expect(["answered", "refused"]).toContain(outcome.status);
+    // The list's search, as long as the question, is a scope the panel may send.
+    const scope = await resolvePanelScope(db.prisma, context(extractive), reader, { search: { q: question, mode: "hybrid" } });
+    const events: ThreadEvent[] = [];
+    for await (const event of askInThread(db.prisma, context(extractive), reader, { question, scope })) events.push(event);
+    const final = events.find((event) => event.type === "final");
+    expect(final?.type === "final" && ["answered", "refused"].includes(final.outcome.status)).toBe(true);
+    expect(events.at(-1)?.type).toBe("saved");
+    const thread = events[0];
+    if (thread?.type === "thread") await deleteThread(db.prisma, reader, thread.threadId);
   });
 
   it("keeps threads per user: another user's thread is not found, and revoked sources are withheld on reopening", async () => {

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Principal } from "../../acl";
 import { AppError } from "../../errors";
+import { maxQueryLength } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
@@ -19,14 +20,12 @@ import { type DroppedCitation, verifyCitations } from "./verify-citations";
  * rerank (in the search) → fit a token budget → egress per passage → generate with numbered
  * sources → verify citations → final answer. Yields events as it goes, so the answer streams.
  */
-export const maxQuestionLength = 1000;
-
 export const askRequestSchema = z.object({
   question: z
     .string({ error: "Ask a question." })
     .trim()
     .min(3, "Ask a question of at least a few words.")
-    .max(maxQuestionLength, `A question can be at most ${maxQuestionLength} characters long.`),
+    .max(maxQueryLength, `A question can be at most ${maxQueryLength} characters long.`),
   scope: z
     .object({
       sectionIds: z.array(z.string().min(1).max(64)).max(50).optional(),
