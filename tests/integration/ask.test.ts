@@ -175,6 +175,34 @@ describe(`ask (${testDatabaseMode()})`, () => {
     expect(outcome.provenance.dropped).toEqual([]);
   });
 
+  it("numbers citations [1], [2]… in the order the answer cites them, streamed and complete alike", async () => {
+    // A model that cites the last source it was given first, then the first one.
+    const backwards: AskContext["generator"] = {
+      name: "backwards",
+      model: "fake",
+      external: false,
+      async *generate(request) {
+        const last = request.sources.at(-1)!.number;
+        yield `The last source [${last}`;
+        yield `]; the first source [1]; the last again [${last}].`;
+      },
+    };
+    const { outcome, events } = await run(context(backwards), reader, { question: "the lamp and the mill" });
+    expect(outcome.provenance.sourcesGiven).toBeGreaterThan(1);
+    expect(outcome.status).toBe("answered");
+    expect(outcome.text).toBe("The last source [1]; the first source [2]; the last again [1].");
+    expect(outcome.citations.map((citation) => citation.number)).toEqual([1, 2]);
+    expect(new Set(outcome.citations.map((citation) => citation.chunkId)).size).toBe(2);
+    // The stream shows the same numbers, each source announced just before the text citing it.
+    const streamed = events.filter((event) => event.type === "delta").map((event) => (event.type === "delta" ? event.text : "")).join("");
+    expect(streamed).toBe(outcome.text);
+    const announced = events.flatMap((event) => (event.type === "sources" ? event.sources : []));
+    expect(announced.map((citation) => [citation.number, citation.chunkId])).toEqual(outcome.citations.map((citation) => [citation.number, citation.chunkId]));
+    const firstCiting = events.findIndex((event) => event.type === "delta" && event.text.includes("[1]"));
+    const before = events[firstCiting - 1];
+    expect(before?.type === "sources" && before.sources.map((citation) => citation.number)).toEqual([1, 2]);
+  });
+
   it("treats planted instructions as data, inside delimiters a passage cannot close", async () => {
     openAi.answer = "The harbour crane lifted boats [1].";
     const generator = createOpenAiCompatibleGenerator({ baseUrl: openAi.url, model: "fake" });
