@@ -27,6 +27,7 @@ export interface SourceSentence {
 export type PassageForm = NonNullable<SourcePassage["form"]>;
 
 const minWords = 4;
+const minAnswerWords = 2;
 const labelledField = /^[\p{Lu}][\p{L}\p{N} ›'’().-]{0,40}:\s+\S/u;
 const sentenceEnd = /[.!?…]["”»)’]*\s*$/;
 const isQuestion = (text: string) => /[?？]["”»)’]*\s*$/.test(text);
@@ -76,8 +77,9 @@ const sentencesIn = (text: string) => splitSentences(text).map((range) => text.s
 
 /**
  * The source's sentences with their speaker and role, in reading order. Statements shorter than
- * four words are left out (fragments answer nothing); the interviewer's are kept whatever their
- * length, since a narrator's answer is read against the question it answers.
+ * four words are left out (fragments answer nothing) unless they reply to the interviewer; the
+ * interviewer's are kept whatever their length, since a narrator's answer is read against the
+ * question it answers.
  */
 export function sourceSentences(source: SourcePassage): SourceSentence[] {
   const form = source.form ?? passageForm(source.text, false);
@@ -98,7 +100,9 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
     const translatedParts = aligned ? sentencesIn(form === "transcript" ? splitSpeaker(translatedLine, []).said : translatedLine) : [];
     parts.forEach((text, index) => {
       const role: SentenceRole = byInterviewer ? "interviewer" : isQuestion(text) ? "question" : form === "fields" || (form === "text" && labelledField.test(text)) ? "field" : "statement";
-      if (role !== "interviewer" && role !== "question" && text.split(" ").length < minWords) return;
+      // A short reply ("The dolphins, especially.") is an answer when it follows the question.
+      const answersAQuestion = answers !== null || (line === 0 && source.continues !== undefined);
+      if (role !== "interviewer" && role !== "question" && text.split(" ").length < (answersAQuestion ? minAnswerWords : minWords)) return;
       const english = translatedParts.length === parts.length ? translatedParts[index]! : null;
       sentences.push({ source: source.number, text, speaker: turn.speaker, role, line, answers, english });
     });

@@ -74,6 +74,19 @@ describe("extractive answerer", () => {
     expect(await answerOf(generator, "Why did Montserrat leave for England?", [transcript])).toBe("In 1969 a nun from Lleida found work for girls in a Manchester hospital. [1]");
   });
 
+  it("reads a narrator's answer after the interviewer's question it answers, also across two passages", async () => {
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1, maxSentences: 1 });
+    const quay: SourcePassage = { number: 2, title: "Harbour notes", form: "text", text: "Most of the nets on the quay were mended by the women." };
+    const asked = "Lucía Ferrer Bosch: What damaged the nets most?";
+    const answer = "Carmen Roldán Ortiz: The dolphins, especially. They came in to eat the sardines.";
+    const oneTurn: SourcePassage = { number: 1, title: "Remendar redes", form: "transcript", interviewers: ["Lucía Ferrer Bosch"], text: `${asked}\n${answer}` };
+    expect(await answerOf(generator, "What damaged the nets most?", [oneTurn, quay])).toBe("The dolphins, especially. [1]");
+    // The question ends one passage and the answer opens the next, which continues it.
+    const endsOnQuestion: SourcePassage = { ...oneTurn, text: `Carmen Roldán Ortiz: We were paid by the piece.\n${asked}` };
+    const continuation: SourcePassage = { number: 3, title: "Remendar redes", form: "transcript", interviewers: ["Lucía Ferrer Bosch"], text: answer, continues: 1 };
+    expect(await answerOf(generator, "What damaged the nets most?", [endsOnQuestion, quay, continuation])).toBe("The dolphins, especially. [3]");
+  });
+
   it("never answers how or why with a bare catalogue field, though it may answer where with one", async () => {
     const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1, maxSentences: 1 });
     const sources: SourcePassage[] = [
@@ -83,7 +96,8 @@ describe("extractive answerer", () => {
     expect(await answerOf(generator, "How was the harbour dredging done at Port de la Calma in 1987?", sources)).toBe(
       "The harbour was dredged with a bucket dredger that pulled up the mud of the old quay. [2]",
     );
-    expect(await answerOf(generator, "Where was the plate found, in the harbour dredging of 1987?", sources)).toBe("Port de la Calma, harbour dredging 1987, trench D [1]");
+    const unrelated: SourcePassage = { number: 2, title: "Ledger", form: "text", text: "The mill ground wheat for the valley every autumn." };
+    expect(await answerOf(generator, "Where was the plate found, in the harbour dredging of 1987?", [sources[0]!, unrelated])).toBe("Port de la Calma, harbour dredging 1987, trench D [1]");
   });
 
   it("gives each quotation's machine translation into the question's language, marked and not cited", async () => {

@@ -54,10 +54,16 @@ export function answerTypeBonus(question: string, sentence: string): number {
   return 0;
 }
 
-/** A narrator's sentence gains this share of how far the interviewer's question it answers is like the asker's. */
-const answeredQuestionWeight = 0.5;
-/** Below this, an interviewer's question is not the asker's question. */
-const answeredQuestionFloor = 0.35;
+/**
+ * A narrator's answer is as close to the asker's question as the interviewer's question it
+ * answers, less this (twice this after the answer's first sentence): "The dolphins, especially."
+ * says nothing about nets until it is read after "What broke the nets?".
+ */
+const answerMargin = 0.05;
+/** Only a question this near the asker's is the asker's question put by the interviewer. */
+const sameQuestion = 0.5;
+/** A catalogue field (a title, a keyword list) answers only when no running text comes close. */
+const fieldPenalty = 0.08;
 
 export interface ScoredSentences {
   question: { language: string; english: string | null };
@@ -92,7 +98,8 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const matchedTerms = (text: string) =>
     new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
   const answering = all.flatMap((sentence, index) => (mayAnswer(sentence, request.question) ? [index] : []));
-  const matched = new Map(answering.map((index) => [index, new Set([...matchedTerms(all[index]!.text), ...matchedTerms(english[index] ?? "")])]));
+  const matchedIn = (index: number) => new Set([...matchedTerms(all[index]!.text), ...matchedTerms(english[index] ?? "")]);
+  const matched = new Map(answering.map((index) => [index, matchedIn(index)]));
   // A question word found in most sentences (a place name everywhere) tells little: weight by rarity.
   const weight = new Map(
     terms.map((term) => {
@@ -103,28 +110,54 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const totalWeight = [...weight.values()].reduce((sum, value) => sum + value, 0);
   // How like the asker's question each interviewer's turn is: its narrator's answer inherits it.
   const askedLike = new Map<string, number>();
+  const askedWords = new Map<string, Set<string>>();
+  const lastInterviewerLine = new Map<number, number>();
   all.forEach((sentence, index) => {
     if (sentence.role !== "interviewer") return;
     const key = `${sentence.source}:${sentence.line}`;
     askedLike.set(key, Math.max(askedLike.get(key) ?? -1, similarity[index]!));
+    askedWords.set(key, new Set([...(askedWords.get(key) ?? []), ...matchedIn(index)]));
+    lastInterviewerLine.set(sentence.source, sentence.line);
+  });
+  // The first turn of a passage that continues another answers the question that one ended on.
+  const continues = new Map(request.sources.flatMap((source) => (source.continues === undefined ? [] : [[source.number, source.continues] as const])));
+  const askedKey = (sentence: SourceSentence): string | null => {
+    if (sentence.answers !== null) return `${sentence.source}:${sentence.answers}`;
+    const previous = continues.get(sentence.source);
+    if (sentence.line !== 0 || previous === undefined || !lastInterviewerLine.has(previous)) return null;
+    return `${previous}:${lastInterviewerLine.get(previous)}`;
+  };
+  // The answer's first sentence answers most directly; the rest of the turn less so.
+  const turnPosition = new Map<number, number>();
+  const firstOfTurn = new Set<number>();
+  all.forEach((sentence, index) => {
+    const key = sentence.source * 100_000 + sentence.line;
+    if (!turnPosition.has(key)) {
+      turnPosition.set(key, index);
+      firstOfTurn.add(index);
+    }
   });
   const sourceCount = request.sources.length;
   return {
     question,
     sentences: answering.map((index) => {
       const sentence = all[index]!;
-      const lexical = totalWeight > 0 ? [...matched.get(index)!].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
+      const key = askedKey(sentence);
+      // Read after the question it answers, when that question is nearer the asker's than the sentence alone.
+      const asked = key === null ? -1 : (askedLike.get(key) ?? -1);
+      const inherited = asked < sameQuestion ? -1 : asked - (firstOfTurn.has(index) ? answerMargin : 2 * answerMargin);
+      const closeness = Math.max(similarity[index]!, inherited);
+      const words = inherited > similarity[index]! ? new Set([...matched.get(index)!, ...(askedWords.get(key!) ?? [])]) : matched.get(index)!;
+      const lexical = totalWeight > 0 ? [...words].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
       // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
       const prior = sourceCount > 1 ? 0.03 * (1 - (sentence.source - 1) / (sourceCount - 1)) : 0.03;
       const bonus = answerTypeBonus(request.question, english[index] ?? sentence.text) || answerTypeBonus(request.question, sentence.text);
-      const asked = sentence.answers === null ? -1 : (askedLike.get(`${sentence.source}:${sentence.answers}`) ?? -1);
-      const answersTheQuestion = answeredQuestionWeight * Math.max(0, asked - answeredQuestionFloor);
       return {
         ...sentence,
         english: english[index] ?? null,
         language: languages[index]!,
         vector: vectors[index]!,
-        score: similarity[index]! + 0.2 * lexical + prior + bonus + answersTheQuestion,
+        score: closeness + 0.2 * lexical + prior + bonus - (sentence.role === "field" ? fieldPenalty : 0),
       };
     }),
   };

@@ -18,6 +18,8 @@ export interface SourcePassage {
   form?: "transcript" | "fields" | "text";
   /** Speakers of a transcript who interview: their turns ask, they do not testify. */
   interviewers?: string[];
+  /** The source whose passage this one continues (the next passage of the same transcript). */
+  continues?: number;
 }
 
 export interface GenerationRequest {

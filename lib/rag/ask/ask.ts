@@ -10,6 +10,8 @@ import { type SearchContext, type SearchHit, type SearchResult, searchArchive } 
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { passageLocation } from "../../../components/format";
+import { passageForm } from "../../llm/answer-sentences";
+import { answerContinuations } from "./answer-continuations";
 import { assessEvidence } from "./assess-evidence";
 import { createStreamingNumbering, renumberCitations } from "./number-citations";
 import { transcriptInterviewers } from "./transcript-interviewers";
@@ -291,7 +293,16 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     return outcome;
   }
 
-  const budgeted = fitBudget(relevant, settings.tokenBudget, settings.maxSources);
+  // A passage that ends on the interviewer's question is followed by the one that answers it.
+  const continuations = await answerContinuations(context.sql, principal, context.space, relevant, interviewers);
+  const continues = new Map<string, string>();
+  const withAnswers = relevant.flatMap((hit) => {
+    const next = continuations.get(hit.passage.chunkId);
+    if (!next || relevant.some((other) => other.passage.chunkId === next.passage.chunkId) || continues.has(next.passage.chunkId)) return [hit];
+    continues.set(next.passage.chunkId, hit.passage.chunkId);
+    return [hit, next];
+  });
+  const budgeted = fitBudget(withAnswers, settings.tokenBudget, settings.maxSources);
   const allowed = generator.external ? budgeted.filter((hit) => hit.passage.externalAllowed) : budgeted;
   provenance.withheld = budgeted
     .filter((hit) => !allowed.includes(hit))
@@ -305,6 +316,11 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   // Sources are given numbered in order; the reader sees them renumbered as the answer cites them.
   const given = allowed.map((hit, index) => citationOf(hit, index + 1));
   const formOf = new Map(assessed.map((item) => [item.hit.passage.chunkId, item.form]));
+  const continuedFrom = (hit: SearchHit) => {
+    const from = continues.get(hit.passage.chunkId);
+    const index = from === undefined ? -1 : allowed.findIndex((other) => other.passage.chunkId === from);
+    return index === -1 ? undefined : index + 1;
+  };
   const sources: SourcePassage[] = allowed.map((hit, index) => ({
     number: index + 1,
     title: hit.recordTitle,
@@ -312,8 +328,9 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     location: locationText(given[index]!),
     language: hit.passage.language,
     translation: hit.passage.translatedText,
-    form: formOf.get(hit.passage.chunkId),
+    form: formOf.get(hit.passage.chunkId) ?? passageForm(hit.passage.text, hit.passage.timeStart !== null),
     interviewers: interviewers.get(hit.recordId),
+    continues: continuedFrom(hit),
   }));
   const sectionIds = new Set(allowed.map((hit) => hit.sectionSlug));
   const sectionPrompt = sectionIds.size === 1 ? settings.sectionPrompts[[...sectionIds][0]!] : undefined;

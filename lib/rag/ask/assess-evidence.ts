@@ -16,7 +16,7 @@ import type { SearchHit } from "../search/search-archive";
  * Its similarity is the better of the whole passage's and its closest sentence's: a transcript
  * passage of ten turns is far from a question even when one turn answers it, so the sentences
  * that share a content word with the question (a narrator's, or an interviewer's question that
- * the passage goes on to answer) are compared one by one, in one batch of the embedder. A bare
+ * is answered in the passage or the next) are compared one by one, in one batch of the embedder. A bare
  * catalogue field is no evidence for how or why.
  */
 export interface EvidenceThresholds {
@@ -81,7 +81,11 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
       form,
       interviewers: options.interviewers?.get(hit.recordId),
     });
+    // The interviewer's question counts when the passage answers it — or ends on it, and the next
+    // passage (given with it, see answer-continuations.ts) answers it.
     const answeredLines = new Set(sentences.flatMap((sentence) => (sentence.answers === null ? [] : [sentence.answers])));
+    const last = sentences.at(-1);
+    if (last?.role === "interviewer") answeredLines.add(last.line);
     for (const sentence of sentences) {
       const counts = mayAnswer(sentence, question) || (sentence.role !== "field" && answeredLines.has(sentence.line));
       const shares = matchedTerms(allTerms, sentence.text).size > 0 || (sentence.english !== null && matchedTerms(allTerms, sentence.english).size > 0);
