@@ -174,7 +174,10 @@ const askInput = z.strictObject({
   sections: sectionsInput,
   projectIds: projectIdsInput,
   recordIds: recordIdsInput,
-  stream: z.boolean().default(false).describe("Stream the answer as NDJSON events (sources, delta…, final)."),
+  stream: z
+    .boolean()
+    .default(false)
+    .describe("Stream the answer as NDJSON events: delta… with sources just before the text that first cites them, then final."),
 });
 
 async function* askEvents(input: z.output<typeof askInput>, context: OperationContext): AsyncGenerator<AskEvent, AskOutcome> {
@@ -423,7 +426,7 @@ export const operations = [
     name: "ask",
     title: "Ask a question",
     description:
-      "A cited answer from passages you may read, or a refusal when they hold no evidence. Markers [n] in the answer refer to the citations. Over HTTP, stream: true streams NDJSON events.",
+      "A cited answer from passages you may read, or a refusal when they hold no evidence. Markers [1], [2]… in the answer refer to the citations, numbered in the order the answer first cites them. Over HTTP, stream: true streams NDJSON events.",
     method: "POST",
     path: "/ask",
     pathParams: [],
