@@ -210,6 +210,22 @@ async function placeInRecording(sql: SqlExecutor, citations: Citation[], answer:
   });
 }
 
+/** Passages per record before any record's next one: one long report must not fill every source. */
+const passagesPerRecord = 2;
+
+/** The hits in order, a record's third passage and later moved after every other record's first two. */
+export function diverse<T extends { recordId: string }>(hits: T[]): T[] {
+  const seen = new Map<string, number>();
+  const first: T[] = [];
+  const later: T[] = [];
+  for (const hit of hits) {
+    const count = (seen.get(hit.recordId) ?? 0) + 1;
+    seen.set(hit.recordId, count);
+    (count <= passagesPerRecord ? first : later).push(hit);
+  }
+  return [...first, ...later];
+}
+
 /** The passages given to the generator: in rank order, within the token budget. */
 export function fitBudget<T extends { passage: { text: string } }>(hits: T[], tokenBudget: number, maxSources: number): T[] {
   const chosen: T[] = [];
@@ -256,10 +272,12 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const interviewers = await transcriptInterviewers(context.sql, principal, transcripts);
   const assessed = await assessEvidence(result.hits, request.question, { embedder: context.embedder, prepare: context.prepare, thresholds: settings, interviewers });
   // The passages closest to the question come first: they are given first, and kept by the budget.
-  const relevant = assessed
-    .filter((item) => item.evidence)
-    .sort((a, b) => b.similarity + 0.1 * b.coverage - (a.similarity + 0.1 * a.coverage))
-    .map((item) => item.hit);
+  const relevant = diverse(
+    assessed
+      .filter((item) => item.evidence)
+      .sort((a, b) => b.similarity + 0.1 * b.coverage - (a.similarity + 0.1 * a.coverage))
+      .map((item) => item.hit),
+  );
   const rounded = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
   const provenance: AskProvenance = {
     ...emptyProvenance(settings, generator, retrieveMs),
