@@ -49,8 +49,8 @@ const hasQuantity = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twen
 
 /** A small nudge towards sentences of the kind the question asks for: a date for "when", a number for "how many". */
 export function answerTypeBonus(question: string, sentence: string): number {
-  if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.06 : 0;
-  if (askedHowMany.test(question)) return hasQuantity.test(sentence) ? 0.06 : 0;
+  if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.12 : 0;
+  if (askedHowMany.test(question)) return hasQuantity.test(sentence) ? 0.12 : 0;
   return 0;
 }
 
