@@ -17,6 +17,11 @@
  *   --tatoeba <folder>   Tatoeba folder (default ../shared/data/eval/tatoeba, when it exists)
  *   --no-tatoeba         skip Tatoeba
  *   --no-beir            skip the BEIR corpus (Tatoeba only)
+ *   --tatoeba-only       Tatoeba alone, quickly: --no-beir --no-short-sentences
+ *   --short-sentences <file>  short Catalan and Spanish sentences with English translations
+ *                        (default scripts/data/short-sentences.tsv): detection accuracy and
+ *                        cross-lingual recall@1 on its test half (odd lines per language)
+ *   --no-short-sentences skip them
  *   --reindex            rebuild the cached index even when it is up to date
  *   --max-docs <n>       index only the first n documents (a smoke test; its own cache)
  *   --check <n>          queries compared with searchArchive (default 20, 0 to skip)
@@ -59,11 +64,12 @@ interface Options {
   maxDocs: number | null;
   check: number;
   explore: boolean;
+  shortSentences: string | null;
 }
 
 const sharedEval = join(process.cwd(), "..", "shared", "data", "eval");
 const usage =
-  "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--reindex] [--max-docs <n>] [--check <n>] [--explore]";
+  "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--tatoeba-only] [--short-sentences <file> | --no-short-sentences] [--reindex] [--max-docs <n>] [--check <n>] [--explore]";
 
 function parseArguments(argv: string[]): Options {
   let folder: string | null | undefined;
@@ -74,6 +80,7 @@ function parseArguments(argv: string[]): Options {
   let check = 20;
   let explore = false;
   let skipBeir = false;
+  let shortSentences: string | null | undefined;
   const count = (flag: string, raw: string | undefined, min: number): number => {
     const value = Number(raw);
     if (raw === undefined || !Number.isInteger(value) || value < min) throw new UsageError(`${flag} needs a whole number of at least ${min}`);
@@ -99,6 +106,16 @@ function parseArguments(argv: string[]): Options {
         break;
       case "--no-beir":
         skipBeir = true;
+        break;
+      case "--tatoeba-only":
+        skipBeir = true;
+        shortSentences = null;
+        break;
+      case "--short-sentences":
+        shortSentences = next();
+        break;
+      case "--no-short-sentences":
+        shortSentences = null;
         break;
       case "--reindex":
         reindex = true;
@@ -132,8 +149,11 @@ function parseArguments(argv: string[]): Options {
     maxDocs,
     check,
     explore,
+    shortSentences: shortSentences === undefined ? defaultShortSentences : shortSentences,
   };
 }
+
+const defaultShortSentences = join(process.cwd(), "scripts", "data", "short-sentences.tsv");
 
 // ---------------------------------------------------------------------------------------------
 // BEIR files
@@ -631,7 +651,7 @@ interface TatoebaResult {
   bridge: BridgeStatus;
   /** How each side was prepared: detected languages, and how many texts the bridge translated. */
   sides: { language: string; detected: Record<string, number>; translated: number }[];
-  directions: { name: string; recall1: number; ties: number }[];
+  directions: { name: string; recall1: number; ties: number; even: number; odd: number }[];
   withoutBridge: { name: string; recall1: number }[] | null;
   seconds: number;
 }
@@ -648,11 +668,17 @@ function findSide(folder: string, extension: string): string {
   return join(folder, name);
 }
 
-/** recall@1: the aligned line scores at least as high as every other line (vectors are unit length). */
-function recallAt1(queries: Float32Array[], passages: Float32Array[]): { recall1: number; ties: number } {
+/**
+ * recall@1: the aligned line scores at least as high as every other line (vectors are unit
+ * length). `rows` limits the queries (a half of the set); the candidates are always all lines.
+ */
+function recallAt1(queries: Float32Array[], passages: Float32Array[], rows?: readonly number[]): { recall1: number; ties: number } {
   let hits = 0;
   let ties = 0;
-  queries.forEach((query, row) => {
+  const asked = rows ?? queries.map((_, row) => row);
+  asked.forEach((row) => {
+    const query = queries[row];
+    if (!query) return;
     const dot = (passage: Float32Array) => {
       let sum = 0;
       for (let i = 0; i < query.length; i++) sum += (query[i] ?? 0) * (passage[i] ?? 0);
@@ -675,7 +701,17 @@ function recallAt1(queries: Float32Array[], passages: Float32Array[]): { recall1
       if (tied) ties++;
     }
   });
-  return { recall1: hits / Math.max(1, queries.length), ties };
+  return { recall1: hits / Math.max(1, asked.length), ties };
+}
+
+/** recall@1 over all lines, and for the queries of the even and of the odd lines (0-based). */
+function recallByHalf(queries: Float32Array[], passages: Float32Array[]): { recall1: number; ties: number; even: number; odd: number } {
+  const rows = queries.map((_, row) => row);
+  return {
+    ...recallAt1(queries, passages),
+    even: recallAt1(queries, passages, rows.filter((row) => row % 2 === 0)).recall1,
+    odd: recallAt1(queries, passages, rows.filter((row) => row % 2 === 1)).recall1,
+  };
 }
 
 async function evaluateTatoeba(folder: string, embedder: Embedder, explore: boolean): Promise<TatoebaResult> {
@@ -700,8 +736,8 @@ async function evaluateTatoeba(folder: string, embedder: Embedder, explore: bool
     translated: items.filter((item) => item.translatedText !== null).length,
   });
   const directions = [
-    { name: "en→es (English queries, Spanish passages)", ...recallAt1(vectors.en.query, vectors.es.passage) },
-    { name: "es→en (Spanish queries, English passages)", ...recallAt1(vectors.es.query, vectors.en.passage) },
+    { name: "en→es (English queries, Spanish passages)", ...recallByHalf(vectors.en.query, vectors.es.passage) },
+    { name: "es→en (Spanish queries, English passages)", ...recallByHalf(vectors.es.query, vectors.en.passage) },
   ];
   let withoutBridge: TatoebaResult["withoutBridge"] = null;
   if (explore && prepared.es.some((item) => item.translatedText !== null)) {
@@ -719,6 +755,76 @@ async function evaluateTatoeba(folder: string, embedder: Embedder, explore: bool
     withoutBridge,
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Short Catalan and Spanish sentences: detection and cross-lingual recall@1 through the bridge
+
+interface ShortSentenceHalf {
+  half: "dev" | "test";
+  language: string;
+  sentences: number;
+  /** Share of sentences given the right language by prepareForEmbedding: alone, and with the record's text as context. */
+  detected: number;
+  detectedWithContext: number;
+  /** The same for their English translations. */
+  englishDetected: number;
+  /** Cross-lingual recall@1 within the half: language → English and English → language. */
+  toEnglish: number;
+  fromEnglish: number;
+  misdetected: string[];
+}
+
+interface ShortSentenceResult {
+  halves: ShortSentenceHalf[];
+  seconds: number;
+}
+
+function loadShortSentences(path: string): Map<string, { text: string; english: string }[]> {
+  const byLanguage = new Map<string, { text: string; english: string }[]>();
+  readLines(path).forEach((line, index) => {
+    if (index === 0 || !line.trim()) return; // header: language, text, english
+    const [language, text, english] = line.split("\t");
+    if (!language || !text || !english) throw new Error(`${path}:${index + 1}: expected language, text and english separated by tabs`);
+    byLanguage.set(language, [...(byLanguage.get(language) ?? []), { text, english }]);
+  });
+  return byLanguage;
+}
+
+/**
+ * Each language's sentences are split by line: even lines (0-based, within the language) are the
+ * dev half the detection was tuned on, odd lines the test half. Context for a sentence, as a
+ * record would give it: the sentence and its two neighbours either side, same language and half.
+ */
+async function evaluateShortSentences(path: string, embedder: Embedder): Promise<ShortSentenceResult> {
+  const started = performance.now();
+  const halves: ShortSentenceHalf[] = [];
+  for (const [language, rows] of loadShortSentences(path)) {
+    for (const half of ["dev", "test"] as const) {
+      const part = rows.filter((_, index) => index % 2 === (half === "dev" ? 0 : 1));
+      const contextOf = (texts: string[], index: number) => texts.slice(Math.max(0, index - 2), index + 3).join(" ");
+      const originals = part.map((row) => row.text);
+      const englishTexts = part.map((row) => row.english);
+      const alone = await prepareForEmbedding(originals.map((text) => ({ text })), embedder);
+      const withContext = await prepareForEmbedding(originals.map((text, index) => ({ text, context: contextOf(originals, index) })), embedder);
+      const english = await prepareForEmbedding(englishTexts.map((text) => ({ text })), embedder);
+      const share = (items: PreparedText[], expected: string) => items.filter((item) => item.language === expected).length / Math.max(1, items.length);
+      const sideVectors = await embedder.embed(alone.map((item) => item.embeddedText), "passage");
+      const englishVectors = await embedder.embed(english.map((item) => item.embeddedText), "passage");
+      halves.push({
+        half,
+        language,
+        sentences: part.length,
+        detected: share(alone, language),
+        detectedWithContext: share(withContext, language),
+        englishDetected: share(english, "en"),
+        toEnglish: recallAt1(sideVectors, englishVectors).recall1,
+        fromEnglish: recallAt1(englishVectors, sideVectors).recall1,
+        misdetected: alone.flatMap((item, index) => (item.language === language ? [] : [`${item.language}: ${originals[index] ?? ""}`])),
+      });
+    }
+  }
+  return { halves, seconds: (performance.now() - started) / 1000 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -844,7 +950,10 @@ async function main(): Promise<number> {
         out(`  ${side.language} lines: detected ${detected}; translated to English by Apertium: ${side.translated}`);
       }
       for (const direction of result.directions) {
-        out(`  recall@1 ${direction.name}: ${f3(direction.recall1)}${direction.ties ? ` (${direction.ties} decided by a tie with an identical line)` : ""}`);
+        out(
+          `  recall@1 ${direction.name}: ${f3(direction.recall1)} (queries of even lines ${f3(direction.even)}, odd lines ${f3(direction.odd)})` +
+            `${direction.ties ? `; ${direction.ties} decided by a tie with an identical line` : ""}`,
+        );
       }
       if (result.withoutBridge) {
         out(`  without the bridge (--explore; Spanish embedded as written): ${result.withoutBridge.map((direction) => `${direction.name} ${f3(direction.recall1)}`).join(", ")}`);
@@ -853,6 +962,28 @@ async function main(): Promise<number> {
       tatoebaGoalMet = worst >= goals.tatoebaRecall1;
       out(`goal       Tatoeba recall@1 ≥ ${goals.tatoebaRecall1.toFixed(2)} both directions: ${result.directions.map((direction) => f3(direction.recall1)).join(" / ")} — ${tatoebaGoalMet ? "MET" : "MISSED"}`);
       out(`time       tatoeba ${seconds(result.seconds)}`);
+    }
+
+    if (options.shortSentences) {
+      if (!existsSync(options.shortSentences)) throw new Error(`short sentences not found: ${options.shortSentences}`);
+      if (!embedder) {
+        const configured = createEmbedder(embedderConfigFromEnv(process.env));
+        embedder = configured;
+        out(`embedder   ${configured.provider}/${configured.model}/${configured.dimension} (language: ${configured.language})`);
+      }
+      const result = await evaluateShortSentences(options.shortSentences, embedder);
+      out();
+      out(`short      ${shown(options.shortSentences)}: short sentences written for Mnemo with their English translations; per language, even lines = dev (tuned on), odd lines = test`);
+      out("  half  lang  n    detected  with context  English side  recall@1 →en  recall@1 en→");
+      for (const half of result.halves) {
+        out(
+          `  ${half.half.padEnd(4)}  ${half.language.padEnd(4)}  ${String(half.sentences).padEnd(3)}  ${f3(half.detected).padStart(8)}  ${f3(half.detectedWithContext).padStart(12)}  ${f3(half.englishDetected).padStart(12)}  ${f3(half.toEnglish).padStart(12)}  ${f3(half.fromEnglish).padStart(12)}`,
+        );
+      }
+      for (const half of result.halves.filter((item) => item.half === "test" && item.misdetected.length)) {
+        out(`  test ${half.language} misdetected (alone): ${half.misdetected.join(" | ")}`);
+      }
+      out(`time       short sentences ${seconds(result.seconds)}`);
     }
   } finally {
     await index?.db.close();

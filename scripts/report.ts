@@ -89,6 +89,13 @@ const steps: Step[] = [
     command: "npm run bench:index",
   },
   {
+    name: "eval:archive",
+    title: "Search and answers on the whole demo archive",
+    about:
+      "The full demo (every section, 4,533 records) as the researcher and the admin meet it: nDCG@10, recall@10 and MRR@10 per mode and query language, and cited answers (right record, facts, citation precision, refusals), on the dev half the fusion was measured on and on the test half nobody tuned on.",
+    command: "npm run eval:archive",
+  },
+  {
     name: "eval:retrieval",
     title: "Retrieval quality (BEIR SciFact, Tatoeba)",
     about: "nDCG@10, recall@100 and MRR@10 for keyword, dense and hybrid search through the product's own pipeline; cross-lingual recall@1 English–Spanish.",

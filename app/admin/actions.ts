@@ -4,12 +4,14 @@ import { z } from "zod";
 import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 import { setAskThresholds } from "@/lib/admin/ask-thresholds";
+import { calibrateSpaceFusion, resetSpaceFusion } from "@/lib/admin/fusion-calibration";
 import { activateSpace, compareSpaces, registerCandidateSpace, rollbackSpace } from "@/lib/admin/model-switch";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "@/lib/admin/embed-group-admin";
 import { createProjectAsAdmin, createUserAsAdmin, resetPassword, setMembership, setSectionEgress, setUserActive, setUserRole } from "@/lib/admin/people";
 import { retryFailed, startReindex } from "@/lib/admin/reindex-jobs";
 import { enqueueReindex } from "@/lib/rag/index/index-queue";
 import { saveObjectContext } from "@/lib/rag/objects/save-object-context";
+import { rrfKFromEnv } from "@/lib/rag/search/search-context";
 
 const save = authorizedAction(z.object({ sectionSlug: z.string().min(1).max(64), context: z.unknown() }), async (input, { principal }) => {
   const { prisma, sql } = await getDatabase();
@@ -163,7 +165,24 @@ const spaces = {
     const { sql } = await getDatabase();
     return rollbackSpace(sql, principal);
   }),
+  calibrate: authorizedAction(z.object({ spaceId: z.string().max(64), goldenSetId: z.string().max(64).optional() }), async (input, { principal }) => {
+    const { prisma, sql } = await getDatabase();
+    return calibrateSpaceFusion(prisma, sql, principal, { spaceId: input.spaceId, goldenSetId: input.goldenSetId, rrfK: rrfKFromEnv(process.env) });
+  }),
+  resetFusion: authorizedAction(z.object({ spaceId: z.string().max(64) }), async (input, { principal }) => {
+    const { sql } = await getDatabase();
+    await resetSpaceFusion(sql, principal, input);
+    return { ok: true };
+  }),
 };
+/** Measures hybrid fusion weights of a space on the golden sets and stores them (admins only). */
+export async function calibrateFusionAction(input: { spaceId: string; goldenSetId?: string }) {
+  return spaces.calibrate(input);
+}
+/** Returns a space to equal fusion weights (admins only). */
+export async function resetFusionAction(input: { spaceId: string }) {
+  return spaces.resetFusion(input);
+}
 export async function registerSpaceAction(input: { config: unknown }) {
   return spaces.register(input);
 }

@@ -4,7 +4,7 @@ import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";
 import { enqueueReindex } from "../rag/index/index-queue";
-import { activateIndexSpace, getActiveIndexSpace } from "../rag/index/index-spaces";
+import { type FusionCalibration, activateIndexSpace, getActiveIndexSpace } from "../rag/index/index-spaces";
 import { embedderForSpace, listSpaces, registerConfiguredSpace, spaceConfigSchema } from "../rag/index/space-embedders";
 import { passThroughReranker } from "../rag/search/rerank";
 import { type GoldenMetrics, runGoldenSet } from "./golden-sets";
@@ -39,6 +39,8 @@ export interface SpaceOverview {
   usable: boolean;
   activatedAt: Date | null;
   registeredByAdmin: boolean;
+  /** Measured fusion weights, or null for equal weights. */
+  fusion: FusionCalibration | null;
 }
 
 export async function listSpaceOverview(sql: SqlExecutor, principal: Principal): Promise<SpaceOverview[]> {
@@ -54,6 +56,7 @@ export async function listSpaceOverview(sql: SqlExecutor, principal: Principal):
     usable: Boolean(embedderForSpace(space)),
     activatedAt: space.activatedAt,
     registeredByAdmin: space.config !== null,
+    fusion: space.fusion,
   }));
 }
 

@@ -200,7 +200,7 @@ export async function translateForReader(chosen: ScoredSentence[], to: string, b
     else pending.set(sentence.language, [...(pending.get(sentence.language) ?? []), index]);
   });
   for (const [from, indexes] of pending) {
-    const translated = await bridge.translate(indexes.map((index) => chosen[index]!.text), from, to).catch(() => null);
+    const translated = (await bridge.translate?.(indexes.map((index) => chosen[index]!.text), from, to).catch(() => null)) ?? null;
     indexes.forEach((index, position) => {
       translations[index] = translated?.[position]?.trim() || null;
     });

@@ -13,6 +13,8 @@ import { oggDurationSeconds } from "../../lib/archive/media-types";
 import { hashPassword } from "../../lib/auth/passwords";
 import type { SqlExecutor } from "../../lib/db/sql-executor";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { tuningGoldenSetName } from "../../lib/admin/fusion-calibration";
+import { gradeRecords, loadArchiveGolden } from "./archive-golden";
 import { demoEmbedGroups } from "./demo-embed-groups";
 import { demoObjectContexts } from "./demo-object-contexts";
 import { generateCeramics, ceramicsSection } from "./ceramics";
@@ -241,6 +243,39 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
     await seedObjects(prisma, section, objects, projectIds.collections ?? "", options);
     log(`${section.slug}: ${objects.length} records with generated images`);
   }
+  log(`golden sets: ${await seedGoldenSets(prisma, join(options.dataDir, "archive-golden.json"))} questions`);
+}
+
+/** Golden sets kept at most this many expected records a question. */
+const maxExpectedPerQuestion = 50;
+
+/**
+ * The archive's golden set (written for the demo content) as two golden sets, its dev half and its
+ * test half, so the admin pages have questions to measure fusion and thresholds on from the
+ * start. Expected records are the graded ones, best grade first; a question whose records the
+ * sample (the small demo) left out is skipped.
+ */
+async function seedGoldenSets(prisma: PrismaClient, path: string): Promise<number> {
+  const golden = loadArchiveGolden(path);
+  const rows = await prisma.record.findMany({ select: { id: true, title: true, projectId: true, values: true, section: { select: { slug: true } } } });
+  const records = rows.map((row) => ({ id: row.id, title: row.title, projectId: row.projectId, sectionSlug: row.section.slug, values: row.values as Record<string, unknown> }));
+  let seeded = 0;
+  for (const split of ["dev", "test"] as const) {
+    const questions = golden.search
+      .filter((item) => item.split === split)
+      .map((item) => ({
+        question: item.query,
+        expected: [...gradeRecords(item.relevant, records)]
+          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .slice(0, maxExpectedPerQuestion)
+          .map(([id]) => id),
+      }))
+      .filter((question) => question.expected.length > 0);
+    const name = split === "dev" ? tuningGoldenSetName : "Archive search — test half (report here)";
+    await prisma.goldenSet.create({ data: { name, questions } });
+    seeded += questions.length;
+  }
+  return seeded;
 }
 
 /** Every n-th demo object is left uncatalogued (typology, period, date). */

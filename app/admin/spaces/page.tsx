@@ -2,11 +2,15 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
+import { tuningGoldenSetName } from "@/lib/admin/fusion-calibration";
 import { listSpaceOverview } from "@/lib/admin/model-switch";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { formatDateTime } from "@/components/format";
-import { AutoRefreshClient, CompareSpacesClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
+import { fusionSlices } from "@/lib/rag/index/index-spaces";
+import { AutoRefreshClient, CompareSpacesClient, FusionActionsClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
+
+const sliceNames = { all: "All languages", en: "English", es: "Spanish", ca: "Catalan" } as const;
 
 export const metadata: Metadata = { title: "Index spaces" };
 
@@ -75,6 +79,75 @@ export default async function SpacesPage() {
           <SpaceActionsClient rollback />
         </div>
       )}
+
+      <section aria-labelledby="fusion-heading" className="mt-8">
+        <h2 id="fusion-heading" className="text-xl font-semibold">
+          Fusion of meaning and words
+        </h2>
+        <p className="mt-1 max-w-3xl text-sm text-stone-600">
+          Hybrid search fuses the meaning and the words rankings. Each space measures on the golden sets how well each leg finds the expected records, overall and per
+          query language, and gives meaning the share that ranked them best (0 = words only, 0.5 = equal, 1 = meaning only). Figures are nDCG@10 on those questions.
+        </p>
+        {spaces
+          .filter((space) => space.status !== "retired")
+          .map((space) => (
+            <div key={space.id} className="mt-4" data-testid={`fusion-${space.status}`}>
+              <h3 className="font-medium">
+                {space.name} <span className="text-sm font-normal text-stone-500">({space.status})</span>
+              </h3>
+              {space.fusion ? (
+                <>
+                  <table className="mt-2 text-left text-sm tabular-nums">
+                    <caption className="text-left text-xs text-stone-500">
+                      Measured {formatDateTime(new Date(space.fusion.measuredAt))} on {space.fusion.source}
+                    </caption>
+                    <thead className="border-b border-stone-200 text-xs text-stone-500">
+                      <tr>
+                        {["Queries in", "Questions", "Words alone", "Meaning alone", "Equal weights", "Measured weights", "Meaning share"].map((label) => (
+                          <th key={label} scope="col" className="py-1 pr-4">
+                            {label}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {fusionSlices.map((slice) => {
+                        const figures = space.fusion?.figures[slice];
+                        if (!figures) return null;
+                        return (
+                          <tr key={slice} className="border-b border-stone-100">
+                            <th scope="row" className="py-1 pr-4 font-normal">
+                              {sliceNames[slice]}
+                            </th>
+                            <td className="py-1 pr-4">{figures.queries}</td>
+                            <td className="py-1 pr-4">{figures.keyword.toFixed(3)}</td>
+                            <td className="py-1 pr-4">{figures.semantic.toFixed(3)}</td>
+                            <td className="py-1 pr-4">{figures.equal.toFixed(3)}</td>
+                            <td className="py-1 pr-4 font-medium">{figures.calibrated.toFixed(3)}</td>
+                            <td className="py-1 pr-4">{space.fusion?.meaningShare[slice]?.toFixed(2)}</td>
+                          </tr>
+                        );
+                      })}
+                    </tbody>
+                  </table>
+                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share.</p>
+                </>
+              ) : (
+                <p className="mt-1 text-sm text-stone-600">Not measured: meaning and words weigh the same.</p>
+              )}
+              <div className="mt-2">
+                <FusionActionsClient
+                  spaceId={space.id}
+                  name={space.name}
+                  calibrated={Boolean(space.fusion)}
+                  canMeasure={space.usable && sets.length > 0}
+                  sets={sets}
+                  defaultSetId={sets.find((set) => set.name === tuningGoldenSetName)?.id ?? ""}
+                />
+              </div>
+            </div>
+          ))}
+      </section>
 
       <section aria-labelledby="compare-heading" className="mt-8">
         <h2 id="compare-heading" className="text-xl font-semibold">

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
-import { activateSpaceAction, compareSpacesAction, registerSpaceAction, rollbackSpaceAction } from "../actions";
+import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "../actions";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
 export function AutoRefreshClient({ seconds }: { seconds: number }) {
@@ -246,5 +246,78 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
         {view}
       </div>
     </form>
+  );
+}
+
+/** Measures a space's fusion weights on the golden sets, or returns it to equal weights. */
+export function FusionActionsClient({
+  spaceId,
+  name,
+  calibrated,
+  canMeasure,
+  sets,
+  defaultSetId,
+}: {
+  spaceId: string;
+  name: string;
+  calibrated: boolean;
+  canMeasure: boolean;
+  sets: { id: string; name: string }[];
+  defaultSetId: string;
+}) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [running, setRunning] = useState<"measure" | "reset" | null>(null);
+  const [setId, setSetId] = useState(defaultSetId);
+  const { setMessage, view } = useMessage();
+  const run = (kind: "measure" | "reset") => {
+    if (pending) return;
+    setRunning(kind);
+    startTransition(async () => {
+      const result = kind === "measure" ? await calibrateFusionAction({ spaceId, goldenSetId: setId || undefined }) : await resetFusionAction({ spaceId });
+      setRunning(null);
+      if (result.status === "ok") {
+        setMessage({ kind: "ok", text: kind === "measure" ? `Measured ${name} on the golden sets; hybrid search uses the new weights now.` : `${name} is back to equal weights.` });
+        router.refresh();
+      } else setMessage({ kind: "error", text: result.message });
+    });
+  };
+  return (
+    <div>
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="text-sm">
+          <span className="block text-xs text-stone-600">Measure on</span>
+          <select className="input" value={setId} onChange={(event) => setSetId(event.target.value)} aria-label={`Golden questions to measure ${name} on`}>
+            <option value="">Every golden set</option>
+            {sets.map((set) => (
+              <option key={set.id} value={set.id}>
+                {set.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <BusyButton
+          type="button"
+          className="btn btn-primary"
+          busy={running === "measure"}
+          disabled={!canMeasure}
+          title={canMeasure ? undefined : "This server cannot embed queries for this space."}
+          onClick={() => run("measure")}
+        >
+          {calibrated ? "Measure again" : "Measure on golden sets"}
+        </BusyButton>
+        {calibrated && (
+          <BusyButton type="button" className="btn" busy={running === "reset"} onClick={() => run("reset")}>
+            Use equal weights
+          </BusyButton>
+        )}
+      </div>
+      {running === "measure" && (
+        <p role="status" className="mt-1 text-sm text-stone-600">
+          Searching every golden question in both legs… this takes about a second a question.
+        </p>
+      )}
+      {view}
+    </div>
   );
 }

@@ -263,7 +263,7 @@ describe("chunkDocument: options, determinism, scale", () => {
   it("gives the same chunks for the same input", () => {
     const options: ChunkOptions = { mode: "auto", maxTokens: 24, minTokens: 6, overlap: 6 };
     expect(chunkDocument(`${report}\n${interview}`, options)).toEqual(chunkDocument(`${report}\n${interview}`, options));
-    expect(CHUNKER_VERSION).toBe(1);
+    expect(CHUNKER_VERSION).toBe(2);
   });
 
   it("chunks about a megabyte of text", () => {

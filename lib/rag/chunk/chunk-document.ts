@@ -6,7 +6,7 @@ import { renderCitationText } from "./render-citation-text";
 import { validateChunkOptions, type ChunkOptions } from "./validate-chunk-options";
 
 /** Part of an index space's identity: bump whenever the same input may give different chunks. */
-export const CHUNKER_VERSION = 1;
+export const CHUNKER_VERSION = 2;
 
 export interface DocumentChunk {
   /** 0-based position in the document. */

@@ -3,8 +3,13 @@ import { relationTargetsByField } from "../../archive/validate-record-values";
 import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./embed-group-schema";
 
 /**
- * Composes a record's group document: the group's fields in order, each under a
- * `## <label>` heading, relations followed to the target records' fields. Built with no user's
+ * Composes a record's group document. Short fields (text, category, dates, relation titles) form
+ * ONE catalogue entry at the top, a `<label>: <value>` line each, so a catalogue record is one
+ * coherent passage rather than a title passage, a date passage and a material passage that match
+ * every query alike; long fields (long text, transcripts) follow in group order, each under a
+ * `## <label>` heading the chunker cuts at. An entry that would be a lone line beside long text
+ * (the title of a transcript group) is left out: the indexer puts the record's title before
+ * every passage it embeds. Relations are followed to the target records' fields. Built with no user's
  * permissions (a system principal), so the document does not depend on who saved; instead it
  * records every section and project whose text it contains, and search shows a passage only to
  * those who may read all of them.
@@ -46,6 +51,7 @@ export async function buildGroupDocument(
   const declared = typeof record.values.language === "string" && declaredLanguages.has(record.values.language) ? (record.values.language as GroupDocument["language"]) : null;
   if (group.languages.length > 0 && declared && !group.languages.includes(declared)) return null;
 
+  const entry: { line: string; path: string }[] = [];
   const parts: string[] = [];
   const fieldPaths: string[] = [];
   const sectionIds = new Set([record.sectionId]);
@@ -79,17 +85,32 @@ export async function buildGroupDocument(
     }
     if (!rendered.length) continue;
     const label = resolved.steps.map((step) => step.field.label).join(" › ");
-    parts.push(`## ${label}\n\n${rendered.join("\n\n")}`);
-    fieldPaths.push(path);
+    if (isLongField(last.field)) {
+      parts.push(`## ${label}\n\n${rendered.join("\n\n")}`);
+      fieldPaths.push(path);
+    } else {
+      entry.push({ line: `${label}: ${rendered.map(oneLine).join("; ")}`, path });
+    }
   }
-  if (!parts.length) return null;
+  const keepEntry = entry.length > 1 || parts.length === 0;
+  if (!parts.length && !entry.length) return null;
   return {
-    text: parts.join("\n\n"),
+    text: [...(keepEntry && entry.length ? [entry.map((item) => item.line).join("\n")] : []), ...parts].join("\n\n"),
     language: declared,
-    fieldPaths,
+    fieldPaths: [...(keepEntry ? entry.map((item) => item.path) : []), ...fieldPaths],
     contributingSectionIds: [...sectionIds].sort(),
     contributingProjectIds: [...projectIds].sort(),
   };
+}
+
+/** Long text and transcripts keep their structure as sections of their own. */
+function isLongField(field: FieldDefinition): boolean {
+  return field.type === "longtext" || field.type === "transcript";
+}
+
+/** A short value on its entry line: line breaks would start a new paragraph, or a heading. */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
 function formatYear(year: number): string {

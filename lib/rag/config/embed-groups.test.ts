@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldDefinition } from "../../archive/field-definitions";
+import { chunkDocument } from "../chunk";
 import { buildGroupDocument, type DocumentRecord, reduceLongText } from "./build-group-document";
 import { type SectionShape, validateEmbedGroup } from "./embed-group-schema";
 
@@ -104,18 +105,16 @@ describe("buildGroupDocument", () => {
     },
   };
 
-  it("joins fields in order under headings, follows relations to depth 2, and records contributors", async () => {
+  it("puts short fields in one entry, long fields under headings, follows relations to depth 2, and records contributors", async () => {
     const document = await buildGroupDocument(interview, { fields: ["title", "narrator", "narrator.occupation", "narrator.places.description", "period", "transcript"], languages: [] }, sources);
     expect(document?.text).toBe(
       [
-        "## Title\n\nL'última collita",
-        "## Narrator\n\nJosep Farré",
-        "## Narrator › Occupation\n\nfarmer",
+        "Title: L'última collita\nNarrator: Josep Farré\nNarrator › Occupation: farmer\nPeriod: 400 BC – 1964",
         "## Narrator › Places › Description\n\n### Village\n\nA drowned village.\n\n[[page:3]]\n\nThe church.",
-        "## Period\n\n400 BC – 1964",
         "## Transcript\n\n[[turn:0-4.5]] Marta: On va néixer?\n[[turn:5.1-9.25]] Josep: A Sant Romà, el 1931.",
       ].join("\n\n"),
     );
+    expect(document?.fieldPaths).toEqual(["title", "narrator", "narrator.occupation", "period", "narrator.places.description", "transcript"]);
     expect(document).toMatchObject({
       language: "ca",
       contributingSectionIds: ["id-interviews", "id-people", "id-places"],
@@ -126,10 +125,34 @@ describe("buildGroupDocument", () => {
   it("leaves out empty fields and missing targets, and skips languages the group does not index", async () => {
     const lonely = { ...interview, values: { title: "Only a title", narrator: "00000000-0000-4000-8000-0000000000ff", language: "es" } };
     const document = await buildGroupDocument(lonely, { fields: ["title", "narrator.occupation"], languages: [] }, sources);
-    expect(document?.text).toBe("## Title\n\nOnly a title");
+    expect(document?.text).toBe("Title: Only a title");
     expect(document?.contributingProjectIds).toEqual(["valley"]);
     expect(await buildGroupDocument(lonely, { fields: ["title"], languages: ["en"] }, sources)).toBeNull();
     expect(await buildGroupDocument(lonely, { fields: ["transcript"], languages: [] }, sources)).toBeNull();
+  });
+
+  it("makes a catalogue record one passage, and gives a transcript no title-only passage", async () => {
+    const coin = {
+      ...interview,
+      values: { title: "Denarius of Hadrian", period: { from: 117, to: 138 }, narrator: "00000000-0000-4000-8000-0000000000a1" },
+    };
+    const entry = await buildGroupDocument(coin, { fields: ["title", "narrator.occupation", "period"], languages: [] }, sources);
+    const chunks = chunkDocument(entry?.text ?? "", { mode: "short", maxTokens: 128, minTokens: 8, overlap: 0 });
+    expect(chunks.map((chunk) => chunk.text)).toEqual(["Title: Denarius of Hadrian\nNarrator › Occupation: farmer\nPeriod: 117 – 138"]);
+    expect(chunks[0]?.headingPath).toEqual([]);
+
+    const transcript = await buildGroupDocument(interview, { fields: ["title", "transcript"], languages: [] }, sources);
+    expect(transcript?.fieldPaths).toEqual(["transcript"]);
+    const passages = chunkDocument(transcript?.text ?? "", { mode: "transcription", maxTokens: 160, minTokens: 24, overlap: 0 });
+    expect(passages.map((chunk) => chunk.headingPath)).toEqual([["Transcript"]]);
+    expect(passages.every((chunk) => !chunk.text.includes("L'última collita"))).toBe(true);
+  });
+
+  it("keeps a short value on its entry line", async () => {
+    const multiline = { ...interview, values: { title: "Two\n\n## lines" } };
+    const document = await buildGroupDocument(multiline, { fields: ["title"], languages: [] }, sources);
+    expect(document?.text).toBe("Title: Two ## lines");
+    expect(chunkDocument(document?.text ?? "", { mode: "short", maxTokens: 64, minTokens: 1, overlap: 0 })).toHaveLength(1);
   });
 
   it("reduces long-text markup but keeps headings and page markers", () => {

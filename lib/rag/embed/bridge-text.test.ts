@@ -37,3 +37,98 @@ describe("prepareForEmbedding", { timeout: 60_000 }, () => {
     expect(prepared.every((item) => item.translatedText === null)).toBe(true);
   });
 });
+
+describe("names through the bridge", { timeout: 60_000 }, () => {
+  const english = createHashEmbedder({ language: "en" });
+  const prepare = async (text: string, context?: string) => (await prepareForEmbedding([{ text, language: "ca", context }], english))[0]?.translatedText ?? "";
+
+  it.each([
+    ["La Roser i jo anàvem juntes a collir bolets.", "Roser", /rosebush/i],
+    ["Els veïns de Sant Romà de Vall van protestar.", "Sant Romà de Vall", /\bvale\b|valley/i],
+    ["Montserrat Farré era la llevadora del poble.", "Montserrat Farré", /farré\b.*\bwas\b.*\bmidwife/i],
+    ["Al Port de la Calma hi havia tres tavernes.", "Port de la Calma", /\bcalm\b/i],
+  ])("keeps the name in %j as written", async (text, name, notThis) => {
+    const translated = await prepare(text);
+    expect(translated).toContain(name);
+    // The rest is still translated.
+    expect(translated).toMatch(/\b(and|the|was|there|protested|taverns)\b/);
+    if (name !== "Montserrat Farré") expect(translated).not.toMatch(notThis);
+  });
+
+  it("keeps a name that opens a sentence when the record uses it as a name", async () => {
+    expect(await prepare("Roser va néixer al poble.")).toMatch(/^Rosebush\b/);
+    expect(await prepare("Roser va néixer al poble.", "## Narrator\n\nRoser Vidal\n\n## Transcript\n\nRoser va néixer al poble.")).toMatch(/^Roser was born/);
+  });
+
+  it("still translates ordinary capitalised words and the place names Apertium knows", async () => {
+    expect(await prepare("Plovia molt aquell hivern.")).toMatch(/^It rained/);
+    expect(await prepare("El meu oncle va emigrar a França.")).toMatch(/\bFrance\b/);
+  });
+
+  it("embeds a lone name or number as written, without calling the bridge", async () => {
+    const bridge = {
+      status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "fake" }),
+      translateToEnglish: async () => {
+        throw new Error("the bridge was called");
+      },
+    };
+    const texts = ["Roser", "Marcus Aurelius", "Sant Romà de Vall", "Port de la Calma", "1936", "ANS 1944.100.123"];
+    const prepared = await prepareForEmbedding(
+      texts.map((text) => ({ text })),
+      english,
+      { bridge },
+    );
+    expect(prepared).toEqual(texts.map((text) => ({ language: "und", embeddedText: text, translatedText: null })));
+  });
+});
+
+describe("unsure between Spanish and Catalan", { timeout: 60_000 }, () => {
+  const english = createHashEmbedder({ language: "en" });
+  const unsure = async () => ({ language: "es", confidence: 0.5, unsure: ["es", "ca"] });
+  /** Knows the words of one pair only: the other marks every word unknown. */
+  const fakeBridge = (knows: "es" | "ca" | null, calls: string[]) => ({
+    status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "fake" }),
+    translateToEnglish: async () => {
+      throw new Error("the marked mode should be used");
+    },
+    translateMarked: async (texts: string[], from: "es" | "ca") => {
+      calls.push(from);
+      return texts.map((text) => (from === knows ? `${from.toUpperCase()}: ${text}` : text.replace(/(\p{L}+)/gu, "*$1")));
+    },
+  });
+
+  it("translates with both pairs and keeps the one that knew the words", async () => {
+    for (const knows of ["es", "ca"] as const) {
+      const calls: string[] = [];
+      const [prepared] = await prepareForEmbedding([{ text: "El temporal va destrossar el moll." }], english, { detect: unsure, bridge: fakeBridge(knows, calls) });
+      expect(calls.sort()).toEqual(["ca", "es"]);
+      expect(prepared).toEqual({ language: knows, embeddedText: `${knows.toUpperCase()}: El temporal va destrossar el moll.`, translatedText: `${knows.toUpperCase()}: El temporal va destrossar el moll.` });
+    }
+  });
+
+  it("embeds the text as written when neither pair knew most of its words", async () => {
+    const [prepared] = await prepareForEmbedding([{ text: "Zorblat quixen frumple." }], english, { detect: unsure, bridge: fakeBridge(null, []) });
+    expect(prepared).toEqual({ language: "es", embeddedText: "Zorblat quixen frumple.", translatedText: null });
+  });
+
+  it("uses one pair when the detector is sure, and the declared language over any detection", async () => {
+    const calls: string[] = [];
+    await prepareForEmbedding([{ text: "El temporal va destrossar el moll." }], english, { detect: async () => ({ language: "ca", confidence: 0.9 }), bridge: fakeBridge("ca", calls) });
+    await prepareForEmbedding([{ text: "El temporal va destrossar el moll.", language: "es" }], english, { detect: unsure, bridge: fakeBridge("ca", calls) });
+    expect(calls).toEqual(["ca", "es"]);
+  });
+
+  it("resolves a real short Catalan sentence fastText takes for Spanish", async () => {
+    // fastText alone: Spanish; detection is unsure; Apertium's Catalan pair knows every word.
+    const [prepared] = await prepareForEmbedding([{ text: "El temporal va destrossar el moll." }], english);
+    expect(prepared?.language).toBe("ca");
+    expect(prepared?.translatedText).toMatch(/storm/i);
+  });
+
+  it("leaves an English word alone that fastText could not place", async () => {
+    const [prepared] = await prepareForEmbedding([{ text: "harbour" }], english);
+    expect(prepared).toMatchObject({ embeddedText: "harbour", translatedText: null });
+    const [mina] = await prepareForEmbedding([{ text: "mina" }], english);
+    expect(mina?.translatedText).toMatch(/\bmine\b/i);
+  });
+});

@@ -40,9 +40,17 @@ export interface TranslationBridge {
   translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]>;
   /**
    * Any direction between English, Spanish and Catalan: Spanish ↔ Catalan goes through
-   * English. Null when a pair on the way is not installed (callers then show no translation).
+   * English. Null when a pair on the way is not installed (callers then show no translation);
+   * a bridge without it (a test double) translates nothing for the reader either.
    */
-  translate(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null>;
+  translate?(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null>;
+  /**
+   * The same translation with Apertium's marks left in: `*word` for a word the pair does not
+   * know, `@word` for one it knows but cannot translate, `#word` for one it could not inflect.
+   * The bridge counts them to choose between Spanish and Catalan and to probe names. A bridge
+   * without it (a test double) gets no name probing and no such choice.
+   */
+  translateMarked?(texts: string[], from: BridgeLanguage): Promise<string[]>;
 }
 
 const modeByLanguage: Record<BridgeLanguage, string> = { es: "spa-eng", ca: "cat-eng" };
@@ -61,7 +69,10 @@ const separatorBase = "MNEMOSEP7Q";
 const maxCharactersPerRun = 200_000;
 const statusTimeoutMs = 20_000;
 
-export function createTranslationBridge(options: TranslationBridgeOptions = {}): TranslationBridge {
+/** The real bridge: every direction, marked or not. */
+export type ApertiumBridge = TranslationBridge & Required<Pick<TranslationBridge, "translate" | "translateMarked">>;
+
+export function createTranslationBridge(options: TranslationBridgeOptions = {}): ApertiumBridge {
   const apertiumPath = options.apertiumPath ?? "apertium";
   const timeoutMs = options.timeoutMs ?? 60_000;
   const warn = options.warn ?? ((line: string) => console.warn(line));
@@ -77,13 +88,13 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     return cachedModes;
   }
 
-  async function translateWithMode(texts: string[], mode: string): Promise<string[]> {
+  async function translateWithMode(texts: string[], mode: string, marked = false): Promise<string[]> {
     const cleaned = texts.map(cleanForApertium);
     const results = cleaned.map(() => "");
     // Blank texts need no translation, and would only blur where one text ends.
     const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
     for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
-      const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs);
+      const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs, marked);
       run.forEach((index, position) => {
         results[index] = translated[position] ?? "";
       });
@@ -91,15 +102,16 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     return results;
   }
 
-  async function translateRun(texts: string[], mode: string, runTimeoutMs: number): Promise<string[]> {
+  async function translateRun(texts: string[], mode: string, runTimeoutMs: number, marked = false): Promise<string[]> {
     const separator = separatorFor(texts);
     const directory = await mkdtemp(join(tmpdir(), "mnemo-apertium-"));
     try {
       const input = join(directory, "input.txt");
       const output = join(directory, "output.txt");
       await writeFile(input, texts.join(`\n\n${separator}\n\n`) + "\n", "utf8");
-      await runApertium(apertiumPath, ["-u", mode, input, output], runTimeoutMs);
-      const translated = (await readFile(output, "utf8")).split(new RegExp(`\\s*${separator}\\s*`)).map((text) => text.trim());
+      await runApertium(apertiumPath, [...(marked ? [] : ["-u"]), mode, input, output], runTimeoutMs);
+      // In marked mode the separator comes back as an unknown word: *MNEMOSEP7Q.
+      const translated = (await readFile(output, "utf8")).split(new RegExp(`\\s*\\*?${separator}\\s*`)).map((text) => text.trim());
       if (translated.length !== texts.length) {
         throw new EmbeddingError(`Apertium ${mode} returned ${translated.length} texts for ${texts.length}.`, { retryable: false });
       }
@@ -154,6 +166,10 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
 
     translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
       return translateWithMode(texts, modeByLanguage[from]);
+    },
+
+    translateMarked(texts: string[], from: BridgeLanguage): Promise<string[]> {
+      return translateWithMode(texts, modeByLanguage[from], true);
     },
 
     async translate(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null> {

@@ -18,7 +18,8 @@ export function shouldRunInProcess(mode: Database["mode"], setting = process.env
 
 const globalForWorker = globalThis as unknown as { mnemoWorker?: AbortController };
 
-export async function startBackgroundWorker(database: Database): Promise<void> {
+/** `onDrained` runs (one call at a time) whenever a batch leaves the queue empty. */
+export async function startBackgroundWorker(database: Database, options: { onDrained?: () => Promise<void> } = {}): Promise<void> {
   if (globalForWorker.mnemoWorker || !shouldRunInProcess(database.mode)) return;
   const controller = new AbortController();
   globalForWorker.mnemoWorker = controller;
@@ -33,6 +34,7 @@ export async function startBackgroundWorker(database: Database): Promise<void> {
   }
   console.info(`[index] worker started: ${space.name} (${space.status})`);
   let lastReport = 0;
+  let draining: Promise<void> | null = null;
   void runWorker({
     prisma: database.prisma,
     sql: database.sql,
@@ -49,6 +51,14 @@ export async function startBackgroundWorker(database: Database): Promise<void> {
       if (progress.remaining === 0 || now - lastReport > 5000) {
         lastReport = now;
         console.info(`[index] ${progress.indexed} records indexed, ${progress.remaining} waiting, ${progress.parked} parked (embedded ${progress.embedded}, reused ${progress.reused}, cached ${progress.cached})`);
+      }
+      if (progress.remaining === 0 && options.onDrained && !draining) {
+        draining = options
+          .onDrained()
+          .catch((error: unknown) => console.error("[index] after the queue drained:", error))
+          .finally(() => {
+            draining = null;
+          });
       }
     },
   }).catch((error: unknown) => {

@@ -6,7 +6,7 @@ import { type DocumentRecord, buildGroupDocument } from "../config/build-group-d
 import type { SectionShape } from "../config/embed-group-schema";
 import type { EmbedGroup } from "../config/embed-groups";
 import { CHUNKER_VERSION, chunkDocument, type DocumentChunk } from "../chunk";
-import { prepareForEmbedding } from "../embed/bridge-text";
+import { BRIDGE_VERSION, prepareForEmbedding } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { embeddingTextHash } from "../embed/embedding-text-hash";
 import type { IndexSpace } from "./index-spaces";
@@ -45,6 +45,8 @@ interface PlannedChunk {
   contributingSectionIds: string[];
   contributingProjectIds: string[];
   declaredLanguage: string | null;
+  /** The group document the passage was cut from: context for its language and names. */
+  documentText: string;
   language?: string;
   translatedText?: string | null;
   embeddedText?: string;
@@ -133,7 +135,7 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
   // 2. Language and bridge for new text, then the embedding cache, then the model.
   if (fresh.length) {
     const prepared = await prepareForEmbedding(
-      fresh.map((item) => ({ text: item.chunk.text, language: item.declaredLanguage ?? undefined })),
+      fresh.map((item) => ({ text: item.chunk.text, language: item.declaredLanguage ?? undefined, context: item.documentText })),
       embedder,
     );
     fresh.forEach((item, index) => {
@@ -208,11 +210,12 @@ async function planRecord(
         group,
         chunk,
         prefix,
-        contentHash: hash(`${CHUNKER_VERSION}\n${context.space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
+        contentHash: hash(`${CHUNKER_VERSION}\n${BRIDGE_VERSION}\n${context.space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
         fieldPaths: document.fieldPaths,
         contributingSectionIds: document.contributingSectionIds,
         contributingProjectIds: document.contributingProjectIds,
         declaredLanguage: document.language,
+        documentText: document.text,
       });
     }
   }

@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import type { SqlExecutor } from "../../db/sql-executor";
 
 /**
@@ -16,6 +17,46 @@ export interface IndexSpace {
   status: "building" | "active" | "retired";
   /** How to build its embedder (spaces registered by an admin); absent: the environment's. */
   config?: unknown;
+  /** Hybrid fusion weights measured on golden sets; null: meaning and words weigh the same. */
+  fusion: FusionCalibration | null;
+}
+
+export const fusionSlices = ["all", "en", "es", "ca"] as const;
+export type FusionSlice = (typeof fusionSlices)[number];
+const share = z.number().min(0).max(1);
+const sliceFigures = z.object({
+  queries: z.number().int().min(0),
+  /** nDCG@10 of each leg alone, of equal weights, and of the chosen share. */
+  keyword: z.number(),
+  semantic: z.number(),
+  equal: z.number(),
+  calibrated: z.number(),
+});
+
+/**
+ * How much hybrid search trusts meaning against words in one index space: the meaning leg's
+ * share of the fusion (0 = words only, 0.5 = equal, 1 = meaning only), overall and for queries in
+ * a language that had enough golden questions, with the figures it was chosen from. A stronger
+ * embedder measures better and so gets more weight without anyone setting it.
+ */
+export const fusionCalibrationSchema = z.object({
+  meaningShare: z.object({ all: share, en: share.optional(), es: share.optional(), ca: share.optional() }),
+  figures: z.partialRecord(z.enum(fusionSlices), sliceFigures),
+  /** Where the questions came from, e.g. golden set names. */
+  source: z.string().max(500),
+  measuredAt: z.string(),
+});
+export type FusionCalibration = z.infer<typeof fusionCalibrationSchema>;
+
+function parseFusion(value: unknown): FusionCalibration | null {
+  if (value === null || value === undefined) return null;
+  const parsed = fusionCalibrationSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Stores a space's measured fusion weights (null returns it to equal weights). */
+export async function saveFusionCalibration(sql: SqlExecutor, spaceId: string, fusion: FusionCalibration | null): Promise<void> {
+  await sql.query(`UPDATE index_spaces SET fusion = $2::jsonb WHERE id = $1`, [spaceId, fusion === null ? null : JSON.stringify(fusionCalibrationSchema.parse(fusion))]);
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -43,6 +84,7 @@ export function toSpace(row: Record<string, unknown>): IndexSpace {
     chunkerVersion: Number(row.chunker_version),
     status: row.status as IndexSpace["status"],
     config: row.config ?? undefined,
+    fusion: parseFusion(row.fusion),
   };
 }
 

@@ -6,7 +6,7 @@ import { AppError, notFound } from "../../errors";
 import type { IndexSpace } from "../index/index-spaces";
 import { snippet, type Snippet } from "./highlight";
 import { denseLeg } from "./retrieve-passages";
-import { maxSearchLimit, passageDetails } from "./search-archive";
+import { denseEfSearch, maxSearchLimit, passageDetails } from "./search-archive";
 
 /**
  * Records nearest to one record, from the vectors already stored for it: the mean of its
@@ -62,12 +62,13 @@ export async function findSimilarRecords(
   const vector = (JSON.parse(centroid.mean) as number[]).map(Number);
 
   // Several passages per neighbour: look deep enough to fill the page with distinct records.
+  const depth = Math.min(200, limit * 5 + 20);
   const hits = await denseLeg(sql, principal, vector, {
     space,
-    limit: Math.min(200, limit * 5 + 20),
+    limit: depth,
     embedGroupId: options.embedGroupId,
     excludeRecordId: recordId,
-    efSearch: 200,
+    efSearch: denseEfSearch(depth),
   });
   const bestByRecord = new Map<string, (typeof hits)[number]>();
   for (const hit of hits) if (!bestByRecord.has(hit.recordId)) bestByRecord.set(hit.recordId, hit);

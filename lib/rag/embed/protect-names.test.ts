@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { findNames, namesInContext, protectNames, restoreNames } from "./protect-names";
+
+const names = (text: string, known?: Set<string>) => findNames(text, known).map((found) => found.name);
+
+describe("findNames", () => {
+  it.each([
+    ["La Roser i jo anàvem juntes a collir bolets.", ["Roser"]],
+    ["Els veïns de Sant Romà de Vall van protestar.", ["Sant Romà de Vall"]],
+    ["Montserrat Farré era la llevadora del poble.", ["Montserrat Farré"]],
+    ["Al Port de la Calma hi havia tres tavernes.", ["Port de la Calma"]],
+    // The article opening the sentence is not part of the name.
+    ["El Port de la Calma és petit.", ["Port de la Calma"]],
+    ["Va néixer a la Seu d'Urgell.", ["Seu d'Urgell"]],
+    // Two names joined by "y" are two names, and "y" is translated.
+    ["No quería ir a la boda de Tom y Mary.", ["Tom", "Mary"]],
+  ])("finds the names in %j", (text, expected) => {
+    expect(names(text)).toEqual(expected);
+  });
+
+  it("leaves a capitalised ordinary word at the start of a sentence alone", () => {
+    expect(names("Cada matí els pescadors sortien. Plovia molt.")).toEqual([]);
+    expect(names("Roser va néixer al poble.")).toEqual([]);
+  });
+
+  it("takes a word the context knows as a name even at the start of a sentence, and a speaker label", () => {
+    expect(names("Roser va néixer al poble.", new Set(["Roser"]))).toEqual(["Roser"]);
+    expect(names("Roser: Vaig néixer al poble.")).toEqual(["Roser"]);
+    expect(names("[[turn:0-4.2]] Roser: Vaig néixer al poble.")).toEqual(["Roser"]);
+    expect([...namesInContext("## Narrator\n\nRoser Vidal\n\nLa Roser va néixer el 1931.")]).toEqual(["Roser", "Vidal"]);
+  });
+
+  it("lets institutions written with a capital through as ordinary words", () => {
+    expect(names("La Policía detuvo a varios sospechosos.")).toEqual([]);
+  });
+});
+
+describe("protectNames and restoreNames", () => {
+  it("replaces names by placeholders and puts them back, marks and all", () => {
+    const text = "Montserrat Farré va guardar les cartes al Port de la Calma, #arxiu.";
+    const protectedText = protectNames(text);
+    expect(protectedText.names).toEqual(["Montserrat Farré", "Port de la Calma", "#arxiu"]);
+    expect(protectedText.text).not.toMatch(/Farré|Calma|#/);
+    expect(protectedText.text).toMatch(/^MNEMONAME\w+Q va guardar les cartes al MNEMONAME\w+Q, MNEMONAME\w+Q\.$/);
+    // As Apertium returns it: translated around the placeholders, an unknown-word mark on them.
+    const translated = protectedText.text.replace("va guardar les cartes al", "kept the letters at the").replace(/MNEMONAME(\w+)Q/g, "*MNEMONAME$1Q");
+    expect(restoreNames(translated, protectedText)).toBe("Montserrat Farré kept the letters at the Port de la Calma, #arxiu.");
+  });
+
+  it("never uses a placeholder the text already contains", () => {
+    const protectedText = protectNames("El MNEMONAMEAQ és de la Roser.");
+    expect(protectedText.placeholders.length).toBeGreaterThan(0);
+    for (const placeholder of protectedText.placeholders) expect("EL MNEMONAMEAQ ÉS DE LA ROSER.").not.toContain(placeholder);
+    expect(restoreNames(protectedText.text, protectedText)).toBe("El MNEMONAMEAQ és de la Roser.");
+  });
+
+  it("returns a text without names unchanged", () => {
+    expect(protectNames("Cada matí els pescadors sortien abans de l'alba.")).toEqual({ text: "Cada matí els pescadors sortien abans de l'alba.", names: [], placeholders: [] });
+  });
+});

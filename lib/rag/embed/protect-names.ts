@@ -1,0 +1,233 @@
+/**
+ * Names through the translation bridge. Apertium reads a capitalised word it knows as an
+ * ordinary word and translates it: "Roser" becomes "Rosebush", "Sant Romà de Vall" becomes
+ * "Sant Romà of Vale", "Port de la Calma" "Port of the Calm". Before a Spanish or Catalan text
+ * goes through the bridge, its names are replaced by placeholders Apertium copies through
+ * verbatim, and put back afterwards.
+ *
+ * What counts as a name:
+ * - a run of capitalised words, joined by particles ("de", "de la", "del", "i", "y", d'…),
+ *   anywhere but at the start of a sentence: "Montserrat Farré", "Port de la Calma";
+ * - at the start of a sentence, where every word is capitalised, only a run of two or more
+ *   capitalised words ("Sant Romà de Vall és…"), a speaker label ("Roser: …"), or a word the
+ *   context already knows as a name; an article or other function word before it is not part
+ *   of the name ("El Port de la Calma" → "Port de la Calma");
+ * - literal mark characters Apertium would be mistaken for (*, #, @ before a word) are kept the
+ *   same way, so every mark in the bridge's output is its own.
+ *
+ * Not every name needs keeping: Apertium translates the place names it knows ("França" →
+ * "France"). The bridge probes each name (see bridge-text.ts) and only keeps it as written when
+ * Apertium knows its words as ordinary words; otherwise the name's own translation goes back.
+ */
+export interface ProtectedText {
+  /** The text with each name replaced by its placeholder. */
+  text: string;
+  /** The names, in placeholder order. */
+  names: string[];
+  /** The placeholder of name i. */
+  placeholders: string[];
+}
+
+// "i" and "y" join two names ("Tom y Mary"), not the parts of one: they are translated.
+const particles = new Set(["de", "del", "dels", "de la", "de les", "de los", "de las", "la", "les", "las", "los", "el", "els", "da", "das", "do", "dos", "di", "du", "van", "von", "der"]);
+
+/**
+ * Common nouns Spanish and Catalan capitalise as institutions, feasts or sacred names: they are
+ * meant as the ordinary word, and are translated ("la Policía" → "the Police").
+ */
+const capitalisedCommonNouns = new Set(
+  (
+    "policía policia guardia gobierno govern estado estat iglesia església ayuntamiento ajuntament dios déu biblia bíblia rey rei reina república ejército exèrcit " +
+    "diputación diputació universidad universitat ministerio ministeri navidad nadal pascua pasqua papa virgen verge señor senyor"
+  ).split(" "),
+);
+
+/**
+ * Words that start a sentence without being names (articles, pronouns, prepositions,
+ * conjunctions, frequent adverbs in Spanish, Catalan and English): "El Port de la Calma" is
+ * the article "El" and the name "Port de la Calma".
+ */
+const sentenceStarters = new Set(
+  (
+    "el la els les lo los las un una uns unes unos unas al als a en de del dels des per por para amb con sin sense i y o u però pero perquè porque que què qué quan cuando " +
+    "on donde dónde com como cómo quin quina quins quines cuál cual quién qui ja ya no sí si també también ara ahora avui hoy ahir ayer demà mañana després después abans antes " +
+    "aquí allí allà hi ho va vam van vaig es se s'hi em me et te ens nos us os li le les jo yo tu tú ell él ella nosaltres nosotros ells ellos elles ellas mi mis su sus meu meva seu seva " +
+    "aquest aquesta aquell aquella este esta ese esa aquel aquella tot tots totes toda todo todos todas molt muy mucho poc poco cada sempre siempre mai nunca encara todavía " +
+    "the a an and but or if when then there this that these those it he she we they i you his her their my our in on at of to for from with by as so not no yes"
+  ).split(" "),
+);
+
+/** Placeholders: letters only, so Apertium treats each as one unknown word and copies it. */
+const placeholderBase = "MNEMONAME";
+
+function placeholderFor(index: number, prefix: string): string {
+  let letters = "";
+  let n = index;
+  do {
+    letters = String.fromCharCode(65 + (n % 26)) + letters;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return `${prefix}${letters}Q`;
+}
+
+const wordPattern = /[\p{L}][\p{L}\p{M}'’·-]*|[\p{N}]+|[^\s\p{L}\p{N}]/gu;
+
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+  /** Starts a sentence: the text's first word, or after . ! ? … : or a line break. */
+  sentenceStart: boolean;
+}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let sentenceStart = true;
+  for (const match of text.matchAll(wordPattern)) {
+    const start = match.index ?? 0;
+    const token = match[0];
+    const before = text.slice(tokens.at(-1)?.end ?? 0, start);
+    if (before.includes("\n")) sentenceStart = true;
+    tokens.push({ text: token, start, end: start + token.length, sentenceStart });
+    if (/^[.!?…:;]$/.test(token)) sentenceStart = true;
+    else if (/^[¿¡"«“‘'([—–#*-]$/.test(token)) {
+      // Opening punctuation keeps the next word at the start of its sentence.
+    } else sentenceStart = false;
+  }
+  return tokens;
+}
+
+function isCapitalised(word: string): boolean {
+  return /^\p{Lu}/u.test(word) || /^[dlDL]['’]\p{Lu}/u.test(word);
+}
+
+function isWord(token: Token | undefined): token is Token {
+  return token !== undefined && /^\p{L}/u.test(token.text);
+}
+
+/**
+ * The names in a text (each as written), by the rules above. `knownNames` are single words the
+ * context already knows as names, which count even at the start of a sentence.
+ */
+export function findNames(text: string, knownNames: ReadonlySet<string> = new Set()): { start: number; end: number; name: string }[] {
+  // Turn and page markers ([[turn:12-15.5]]) start a line of their own; same length, same offsets.
+  const tokens = tokenize(text.replace(/\[\[[^\]\n]*\]\]/g, (marker) => `\n${" ".repeat(marker.length - 1)}`));
+  const found: { start: number; end: number; name: string }[] = [];
+  let index = 0;
+  while (index < tokens.length) {
+    const token = tokens[index];
+    if (!isWord(token) || !isCapitalised(token.text)) {
+      index++;
+      continue;
+    }
+    // The run: capitalised words, with particles only between two capitalised words.
+    let last = index;
+    let cursor = index + 1;
+    while (cursor < tokens.length) {
+      const next = tokens[cursor];
+      if (!isWord(next) || next.start - (tokens[cursor - 1]?.end ?? 0) > 1) break;
+      if (isCapitalised(next.text) && !next.sentenceStart) {
+        last = cursor;
+        cursor++;
+        continue;
+      }
+      // Up to two particles ("de la") followed by a capitalised word.
+      let probe = cursor;
+      let phrase = "";
+      while (probe < tokens.length && probe - cursor < 2 && isWord(tokens[probe]) && !isCapitalised(tokens[probe]?.text ?? "")) {
+        phrase = phrase ? `${phrase} ${tokens[probe]?.text.toLowerCase()}` : (tokens[probe]?.text.toLowerCase() ?? "");
+        if (!particles.has(phrase)) break;
+        const after = tokens[probe + 1];
+        if (isWord(after) && isCapitalised(after.text) && !after.sentenceStart) {
+          last = probe + 1;
+          break;
+        }
+        probe++;
+      }
+      if (last >= cursor) {
+        cursor = last + 1;
+        continue;
+      }
+      break;
+    }
+    let first = index;
+    const runWords = () => tokens.slice(first, last + 1).filter((item) => isCapitalised(item.text));
+    if (token.sentenceStart) {
+      // A function word opening the sentence is not part of the name.
+      while (first <= last && sentenceStarters.has((tokens[first]?.text ?? "").toLowerCase())) first++;
+      while (first <= last && !isCapitalised(tokens[first]?.text ?? "")) first++;
+      const capitalisedWords = first <= last ? runWords().length : 0;
+      const startsSentence = first === index;
+      const speaker = tokens[last + 1]?.text === ":" && startsSentence;
+      const known = capitalisedWords === 1 && knownNames.has(tokens[first]?.text ?? "");
+      const accepted = first <= last && (!startsSentence || capitalisedWords >= 2 || speaker || known);
+      if (!accepted) {
+        index = last + 1;
+        continue;
+      }
+    }
+    const start = tokens[first]?.start ?? 0;
+    const end = tokens[last]?.end ?? 0;
+    const name = text.slice(start, end);
+    if (!capitalisedCommonNouns.has(name.toLowerCase())) found.push({ start, end, name });
+    index = last + 1;
+  }
+  return found;
+}
+
+/** Single capitalised words used as names inside a text: the context's known names. */
+export function namesInContext(text: string): Set<string> {
+  const known = new Set<string>();
+  // Headings of the group document ("## Narrator") are field labels, not names.
+  for (const { name } of findNames(text.replace(/^#{1,6} .*$/gm, ""))) {
+    for (const word of name.split(/\s+/)) if (isCapitalised(word) && !sentenceStarters.has(word.toLowerCase())) known.add(word);
+  }
+  return known;
+}
+
+/** Literal Apertium marks in the source ("#etiqueta", "@usuario", "*nota"). */
+const literalMarks = /(?<![\p{L}\p{N}])[*#@]+[\p{L}\p{N}](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}])?/gu;
+
+/** Replaces the names (and literal marks) of `text` by placeholders. */
+export function protectNames(text: string, knownNames: ReadonlySet<string> = new Set()): ProtectedText {
+  const spans = [
+    ...findNames(text, knownNames),
+    ...[...text.matchAll(literalMarks)].map((match) => ({ start: match.index ?? 0, end: (match.index ?? 0) + match[0].length, name: match[0] })),
+  ]
+    .sort((a, b) => a.start - b.start)
+    .filter((span, position, all) => position === 0 || span.start >= (all[position - 1]?.end ?? 0));
+  if (spans.length === 0) return { text, names: [], placeholders: [] };
+  const prefix = placeholderPrefix(text);
+  const names: string[] = [];
+  const placeholders: string[] = [];
+  let output = "";
+  let cursor = 0;
+  for (const span of spans) {
+    const placeholder = placeholderFor(names.length, prefix);
+    output += text.slice(cursor, span.start) + placeholder;
+    names.push(span.name);
+    placeholders.push(placeholder);
+    cursor = span.end;
+  }
+  return { text: output + text.slice(cursor), names, placeholders };
+}
+
+/**
+ * Puts names back: each placeholder (as Apertium copied it, possibly with its unknown-word mark)
+ * becomes `replacement(i)`, by default the name as written.
+ */
+export function restoreNames(translated: string, protectedText: Pick<ProtectedText, "names" | "placeholders">, replacement?: (index: number) => string): string {
+  let output = translated;
+  protectedText.placeholders.forEach((placeholder, index) => {
+    output = output.split(new RegExp(`[*#@]?${placeholder}`, "i")).join(replacement?.(index) ?? protectedText.names[index] ?? "");
+  });
+  return output;
+}
+
+/** A placeholder prefix the text does not contain, so no placeholder can clash with it. */
+function placeholderPrefix(text: string): string {
+  const upper = text.toUpperCase();
+  let prefix = placeholderBase;
+  while (upper.includes(prefix)) prefix += "Z";
+  return prefix;
+}

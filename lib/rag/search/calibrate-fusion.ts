@@ -1,0 +1,92 @@
+import type { FusionCalibration, FusionSlice } from "../index/index-spaces";
+import type { PassageHit } from "./retrieve-passages";
+import { ndcgAt } from "./retrieval-metrics";
+import { type Leg, fuseRecords, fusionWeights, recordRanking } from "./search-archive";
+
+/**
+ * Calibrated fusion: hybrid search gives the meaning leg the share of the fusion that scored best
+ * on golden questions, for each query language with enough questions and overall. The grid runs
+ * from words only (0) to meaning only (1), so on the questions it was chosen on hybrid is never
+ * worse than its better leg; ties go to the share nearest equal weights. Pure: the legs' rankings
+ * are computed once per question and fused here for every share.
+ */
+export interface CalibrationQuestion {
+  /** The query language detected by the bridge ("en", "es", "ca", "und", …). */
+  language: string;
+  lists: readonly { leg: Leg; hits: readonly PassageHit[] }[];
+  /** Grades by record id (> 0 = relevant). */
+  judged: ReadonlyMap<string, number>;
+}
+
+export interface CalibrationOptions {
+  k: number;
+  /** Languages with fewer questions take the overall share (default 6). */
+  minQuestionsPerLanguage?: number;
+  /** Steps between 0 and 1 (default 20: shares 0, 0.05, …, 1). */
+  steps?: number;
+  source: string;
+  now?: Date;
+}
+
+const cutoff = 10;
+
+function ndcgOf(question: CalibrationQuestion, ranking: readonly string[]): number {
+  return ndcgAt(ranking, question.judged, cutoff);
+}
+
+function hybridRanking(question: CalibrationQuestion, share: number, k: number): string[] {
+  const weights = fusionWeights({ meaningShare: { all: share }, figures: {}, source: "", measuredAt: "" }, null);
+  return fuseRecords(question.lists, k, weights).map((item) => item.id);
+}
+
+function legRanking(question: CalibrationQuestion, leg: Leg): string[] {
+  const list = question.lists.find((entry) => entry.leg === leg);
+  return list ? recordRanking(list) : [];
+}
+
+const mean = (values: readonly number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
+
+export function calibrateFusion(questions: readonly CalibrationQuestion[], options: CalibrationOptions): FusionCalibration {
+  const steps = options.steps ?? 20;
+  const minimum = options.minQuestionsPerLanguage ?? 6;
+  const shares = Array.from({ length: steps + 1 }, (_, index) => Math.round((index / steps) * 1000) / 1000);
+  const judged = questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
+  // nDCG@10 of every question at every share, computed once.
+  const byShare = judged.map((question) => shares.map((share) => ndcgOf(question, hybridRanking(question, share, options.k))));
+  const legs = judged.map((question) => ({ keyword: ndcgOf(question, legRanking(question, "words")), semantic: ndcgOf(question, legRanking(question, "meaning")) }));
+
+  const meaningShare: FusionCalibration["meaningShare"] = { all: 0.5 };
+  const figures: FusionCalibration["figures"] = {};
+  const slices: [FusionSlice, (question: CalibrationQuestion) => boolean][] = [
+    ["all", () => true],
+    ["en", (question) => question.language === "en"],
+    ["es", (question) => question.language === "es"],
+    ["ca", (question) => question.language === "ca"],
+  ];
+  const equalIndex = shares.indexOf(0.5);
+  for (const [slice, keep] of slices) {
+    const members = judged.flatMap((question, index) => (keep(question) ? [index] : []));
+    if (members.length === 0 || (slice !== "all" && members.length < minimum)) continue;
+    let best = equalIndex >= 0 ? equalIndex : 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    shares.forEach((share, shareIndex) => {
+      const score = mean(members.map((member) => byShare[member]?.[shareIndex] ?? 0));
+      const closer = Math.abs(share - 0.5) < Math.abs((shares[best] ?? 0.5) - 0.5);
+      if (score > bestScore + 1e-12 || (Math.abs(score - bestScore) <= 1e-12 && closer)) {
+        best = shareIndex;
+        bestScore = score;
+      }
+    });
+    meaningShare[slice] = shares[best] ?? 0.5;
+    figures[slice] = {
+      queries: members.length,
+      keyword: round(mean(members.map((member) => legs[member]?.keyword ?? 0))),
+      semantic: round(mean(members.map((member) => legs[member]?.semantic ?? 0))),
+      equal: round(mean(members.map((member) => byShare[member]?.[equalIndex] ?? 0))),
+      calibrated: round(bestScore),
+    };
+  }
+  return { meaningShare, figures, source: options.source.slice(0, 500), measuredAt: (options.now ?? new Date()).toISOString() };
+}
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000;

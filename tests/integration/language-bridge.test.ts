@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FieldDefinition } from "../../lib/archive/field-definitions";
+import type { Database } from "../../lib/db/database";
+import { listEmbedGroups, saveEmbedGroup, sectionShapes } from "../../lib/rag/config/embed-groups";
+import { prepareForEmbedding } from "../../lib/rag/embed/bridge-text";
+import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
+import { indexRecord, type IndexingContext } from "../../lib/rag/index/index-record";
+import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { createProject, createRecord } from "../support/factories";
+import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+
+// Needs the Debian packages apertium, apertium-eng-spa and apertium-eng-cat (as .ci/run installs).
+let db: Database;
+let space: IndexSpace;
+let projectId: string;
+// An English-only model, so Spanish and Catalan go through the bridge.
+const embedder = createHashEmbedder({ dimension: 64, language: "en" });
+const sectionSlug = `interviews-bridge-${Date.now()}`;
+const fields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true },
+  { key: "language", label: "Language", type: "category", options: ["en", "es", "ca"] },
+  { key: "note", label: "Note", type: "text" },
+  { key: "transcript", label: "Transcript", type: "transcript" },
+];
+
+async function context(): Promise<IndexingContext> {
+  const groups = await listEmbedGroups(db.prisma);
+  const groupsBySection = new Map<string, typeof groups>();
+  for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
+  return { sql: db.sql, space, embedder, sections: await sectionShapes(db.prisma), groupsBySection };
+}
+
+async function passages(recordId: string) {
+  return db.sql.query<{ text: string; language: string; translated_text: string | null }>(
+    `SELECT text, language, translated_text FROM chunks WHERE record_id = $1 AND index_space_id = $2 ORDER BY ordinal`,
+    [recordId, space.id],
+  );
+}
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: 1 });
+  projectId = (await createProject(db.prisma)).id;
+  await db.prisma.section.create({ data: { slug: sectionSlug, name: "Interviews", fields } });
+  // Small passages, each field apart: the short note is detected on its own, the record as context.
+  await saveEmbedGroup(db.prisma, db.sql, {
+    sectionSlug,
+    group: { slug: "text", label: "Text", fields: ["note", "transcript"], chunking: "long_document", maxTokens: 16, minTokens: 1, overlap: 0 },
+  });
+});
+afterAll(async () => {
+  await db.close();
+});
+
+describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 120_000 }, () => {
+  it("detects short Catalan turns with the record as context and keeps names through the bridge", async () => {
+    const record = await createRecord(db.prisma, { slug: sectionSlug }, projectId, {
+      title: "La Roser",
+      note: "La porta era sempre oberta.",
+      transcript: [
+        { speaker: "Roser", start: 0, end: 6, text: "Vaig néixer a Sant Romà de Vall l'any 1931, a la casa del molí." },
+        { speaker: "Roser", start: 6, end: 12, text: "El meu pare treballava a la mina i la meva mare cosia xarxes al moll." },
+        { speaker: "Roser", start: 15, end: 20, text: "Roser va néixer al Port de la Calma, deia el meu avi." },
+      ],
+    });
+    await indexRecord(await context(), record.id);
+    const stored = await passages(record.id);
+    const turn = (words: string) => stored.find((passage) => passage.text.includes(words));
+    // Alone, this note is detected as Italian; the record around it is Catalan.
+    expect(stored.find((passage) => passage.text === "La porta era sempre oberta.")).toBeDefined();
+    expect(turn("La porta era sempre oberta")?.language).toBe("ca");
+    expect(turn("La porta era sempre oberta")?.translated_text).toMatch(/door/i);
+    expect(stored.every((passage) => passage.language === "ca")).toBe(true);
+    const names = stored.map((passage) => passage.translated_text ?? "").join("\n");
+    expect(names).toContain("Sant Romà de Vall");
+    expect(names).toContain("Port de la Calma");
+    // "Roser" opens a sentence, but the record uses it as a name (the speaker label).
+    expect(turn("Roser va néixer")?.translated_text).toMatch(/Roser\b.*\bborn/);
+    expect(names).not.toMatch(/rosebush|\bvale\b|\bcalm\b/i);
+  });
+
+  it("trusts the declared language", async () => {
+    const record = await createRecord(db.prisma, { slug: sectionSlug }, projectId, {
+      title: "Carmen",
+      language: "es",
+      transcript: [{ speaker: "Carmen", start: 0, end: 4, text: "La sal se sacaba de las salinas." }],
+    });
+    await indexRecord(await context(), record.id);
+    const [passage] = await passages(record.id);
+    expect(passage?.language).toBe("es");
+    expect(passage?.translated_text).toMatch(/salt/i);
+  });
+
+  it("bridges a query the way it bridges a passage (embedQuery's path)", async () => {
+    const [query] = await prepareForEmbedding([{ text: "On va néixer la Roser, al Port de la Calma?" }], embedder);
+    expect(query?.language).toBe("ca");
+    expect(query?.translatedText).toContain("Roser");
+    expect(query?.translatedText).toContain("Port de la Calma");
+  });
+});
