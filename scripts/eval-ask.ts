@@ -9,7 +9,7 @@
  * where thresholds and scoring are tuned, the test half (odd positions) is only reported, and
  * each half's figures are printed apart.
  *
- * The small demo archive is seeded and indexed once into .data/eval-cache/ask-<model>/ (about
+ * The small demo archive is seeded and indexed once into .data/eval-cache/ask-<model>-c<chunker>/ (about
  * two minutes here); later runs reuse it. The generator is the configured one (MNEMO_GENERATOR,
  * default the offline extractive answerer); thresholds come from MNEMO_ASK_* like the app's.
  *
@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { systemPrincipal } from "../lib/acl";
 import { openDatabase } from "../lib/db/database";
 import { askThresholdsFromEnv, generatorFromEnv } from "../lib/llm/create-generator";
+import { CHUNKER_VERSION } from "../lib/rag/chunk";
 import { type AskOutcome, ask, defaultAskSettings } from "../lib/rag/ask/ask";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
@@ -38,7 +39,8 @@ const golden = JSON.parse(readFileSync(join(process.cwd(), "scripts", "data", "a
 
 const started = performance.now();
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
-const cacheDir = join(process.cwd(), ".data", "eval-cache", `ask-${embedder.provider}-${embedder.model}-${embedder.dimension}`);
+// A new chunker makes a new index space: its cache is a new one, seeded and indexed afresh.
+const cacheDir = join(process.cwd(), ".data", "eval-cache", `ask-${embedder.provider}-${embedder.model}-${embedder.dimension}-c${CHUNKER_VERSION}`);
 const marker = join(cacheDir, "indexed.json");
 mkdirSync(cacheDir, { recursive: true });
 const db = await openDatabase({ dataDir: join(cacheDir, "pgdata") });
