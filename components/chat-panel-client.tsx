@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { splitTranslationNotes } from "@/lib/llm/translation-note";
+import { maxQueryLength } from "@/lib/query-length";
 import { citationHref, formatTimecode } from "./format";
 
 /**
@@ -67,8 +69,6 @@ interface Message {
   withheld: Withheld[];
 }
 
-const maxQuestionLength = 1000;
-
 function citationLabel(citation: Citation): string {
   const where = citation.timeStart !== null ? ` at ${formatTimecode(citation.timeStart)}` : citation.page !== null ? `, p. ${citation.page}` : "";
   return `${citation.recordTitle}${where}`;
@@ -87,7 +87,18 @@ function AnswerText({ message }: { message: Message }) {
     <p className="whitespace-pre-wrap leading-relaxed">
       {parts.map((part, index) => {
         const numbers = /^\[(\d+(?:,\s*\d+)*)\]$/.exec(part)?.[1]?.split(",").map((value) => Number(value.trim()));
-        if (!numbers) return <span key={index}>{part}</span>;
+        if (!numbers) {
+          // A quotation's machine translation reads apart from the quoted words.
+          return splitTranslationNotes(part).map((run, runIndex) =>
+            run.note ? (
+              <span key={`${index}-${runIndex}`} className="text-stone-500 italic">
+                {run.text}
+              </span>
+            ) : (
+              <span key={`${index}-${runIndex}`}>{run.text}</span>
+            ),
+          );
+        }
         return (
           <span key={index}>
             {numbers.map((number) => {
@@ -259,6 +270,8 @@ export function ChatPanelClient() {
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       let streamed = "";
+      // Sources arrive just before the text that first cites them, numbered as its markers.
+      let streamedCitations: Citation[] = [];
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
@@ -272,11 +285,12 @@ export function ChatPanelClient() {
           const event = JSON.parse(line) as
             | { type: "thread"; threadId: string }
             | { type: "delta"; text: string }
-            | { type: "sources" }
+            | { type: "sources"; sources: Citation[] }
             | { type: "saved"; messageId: string }
             | { type: "final"; outcome: { status: Status; text: string; citations: Citation[]; withheld: Withheld[] } }
             | { type: "error"; error: { message: string } };
           if (event.type === "thread") setThreadId(event.threadId);
+          else if (event.type === "sources") update({ citations: (streamedCitations = [...streamedCitations, ...event.sources]) });
           else if (event.type === "delta") update({ content: (streamed += event.text) });
           else if (event.type === "final") update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
           else if (event.type === "error") update({ content: event.error.message, status: "failed" });
@@ -385,7 +399,7 @@ export function ChatPanelClient() {
           autoFocus
           rows={3}
           value={question}
-          maxLength={maxQuestionLength}
+          maxLength={maxQueryLength}
           onChange={(event) => setQuestion(event.target.value)}
           onKeyDown={onKeyDown}
           placeholder="e.g. How were the bells taken to the new village?"
@@ -394,7 +408,7 @@ export function ChatPanelClient() {
         />
         <div className="mt-2 flex items-center justify-between gap-2">
           <p id="ask-question-hint" className="text-xs text-stone-500">
-            Enter to send, Shift+Enter for a new line, Esc to close{question.length > maxQuestionLength - 100 ? ` · ${maxQuestionLength - question.length} left` : ""}
+            Enter to send, Shift+Enter for a new line, Esc to close{question.length > maxQueryLength - 100 ? ` · ${maxQueryLength - question.length} left` : ""}
           </p>
           {busy ? (
             <button type="button" className="btn" onClick={() => abortRef.current?.abort()}>

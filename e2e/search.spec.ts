@@ -70,8 +70,8 @@ test("a search with no readable match says so, and an over-long query is refused
   await signIn(page, "researcher");
   await page.goto("/records?q=xylophone+quasar+zeppelin&mode=keyword");
   await expect(page.getByText("Nothing you can read matches “xylophone quasar zeppelin”.")).toBeVisible();
-  await page.goto(`/records?q=${"archive ".repeat(80)}`);
-  await expect(page.locator(".notice-error")).toContainText("at most 500 characters");
+  await page.goto(`/records?q=${"archive ".repeat(130)}`);
+  await expect(page.locator(".notice-error")).toContainText("at most 1000 characters");
   // An empty query lists records as usual.
   await page.goto("/records?q=&mode=semantic");
   await expect(page.getByText(/Page 1 of \d+/)).toBeVisible();

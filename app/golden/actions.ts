@@ -7,6 +7,7 @@ import { deleteGoldenSet, runGoldenSet, saveGoldenSet } from "@/lib/admin/golden
 import { getDatabase } from "@/lib/db";
 import { notFound as notFoundError } from "@/lib/errors";
 import { authorizedAction } from "@/lib/http/authorized";
+import { maxQueryLength } from "@/lib/query-length";
 import { searchArchive } from "@/lib/rag/search/search-archive";
 import { getSearchContext } from "@/lib/rag/search/search-context";
 
@@ -45,7 +46,7 @@ export async function runGoldenSetAction(input: { id: string; mode: string }) {
   return run(input);
 }
 
-const candidates = authorizedAction(z.object({ query: z.string().max(500), sectionSlug: z.string().max(64).optional() }), async (input, { principal }) => {
+const candidates = authorizedAction(z.object({ query: z.string().max(maxQueryLength), sectionSlug: z.string().max(64).optional() }), async (input, { principal }) => {
   if (!isAdmin(principal) && !canCreateRecords(principal)) throw notFoundError();
   const context = await getSearchContext();
   const { prisma } = await getDatabase();

@@ -4,6 +4,7 @@ import { type Principal, canCreateRecords, isAdmin, projectScopeSql, projectScop
 import { isUuid } from "../archive/validate-record-values";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
+import { maxQueryLength } from "../query-length";
 import { mrrAt, ndcgAt, recallAt } from "../rag/search/retrieval-metrics";
 import { type SearchContext, searchArchive, searchModes } from "../rag/search/search-archive";
 
@@ -17,7 +18,7 @@ import { type SearchContext, searchArchive, searchModes } from "../rag/search/se
 export const goldenK = 10;
 
 const questionSchema = z.object({
-  question: z.string().trim().min(1, "Write the question.").max(500, "A question can be at most 500 characters."),
+  question: z.string().trim().min(1, "Write the question.").max(maxQueryLength, `A question can be at most ${maxQueryLength} characters.`),
   expected: z.array(z.string().refine(isUuid, "Expected records are record ids.")).min(1, "Choose at least one record that answers it.").max(50),
 });
 

@@ -162,7 +162,7 @@ export const askOutput = z.object({
 });
 
 export const askStreamEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("sources"), citations: z.array(citationSchema) }),
+  z.object({ type: z.literal("sources"), citations: z.array(citationSchema) }).describe("Sources the answer cites for the first time in the next delta, numbered as its markers."),
   z.object({ type: z.literal("delta"), text: z.string() }),
   z.object({ type: z.literal("final"), result: askOutput }),
   z.object({ type: z.literal("error"), error: errorSchema.shape.error }),

@@ -5,7 +5,7 @@ import { getRecord } from "../archive/get-record";
 import { listSections } from "../archive/sections";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
-import { type AskContext, type AskEvent, type AskOutcome, type Citation, ask, maxQuestionLength } from "../rag/ask/ask";
+import { type AskContext, type AskEvent, type AskOutcome, type Citation, ask } from "../rag/ask/ask";
 import { listEmbedGroups } from "../rag/config/embed-groups";
 import { characteriseObject } from "../rag/objects/characterise";
 import { type ObjectsRuntime, findSimilarObjects, maxSimilarObjects, similarObjectModes } from "../rag/objects/similar-objects";
@@ -169,12 +169,15 @@ const askInput = z.strictObject({
     .string()
     .trim()
     .min(3, "Ask a question of at least a few words.")
-    .max(maxQuestionLength, `A question can be at most ${maxQuestionLength} characters long.`)
+    .max(maxQueryLength, `A question can be at most ${maxQueryLength} characters long.`)
     .describe("The question, in English, Spanish or Catalan."),
   sections: sectionsInput,
   projectIds: projectIdsInput,
   recordIds: recordIdsInput,
-  stream: z.boolean().default(false).describe("Stream the answer as NDJSON events (sources, delta…, final)."),
+  stream: z
+    .boolean()
+    .default(false)
+    .describe("Stream the answer as NDJSON events: delta… with sources just before the text that first cites them, then final."),
 });
 
 async function* askEvents(input: z.output<typeof askInput>, context: OperationContext): AsyncGenerator<AskEvent, AskOutcome> {
@@ -423,7 +426,7 @@ export const operations = [
     name: "ask",
     title: "Ask a question",
     description:
-      "A cited answer from passages you may read, or a refusal when they hold no evidence. Markers [n] in the answer refer to the citations. Over HTTP, stream: true streams NDJSON events.",
+      "A cited answer from passages you may read, or a refusal when they hold no evidence. Markers [1], [2]… in the answer refer to the citations, numbered in the order the answer first cites them. Over HTTP, stream: true streams NDJSON events.",
     method: "POST",
     path: "/ask",
     pathParams: [],

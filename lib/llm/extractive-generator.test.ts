@@ -1,14 +1,34 @@
 import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../rag/embed/hash-embedder";
-import { createExtractiveGenerator, selectSentences, sentencesOf } from "./extractive-generator";
+import type { ArchiveLanguage, TranslationBridge } from "../rag/embed/translate";
+import { verifyCitations } from "../rag/ask/verify-citations";
+import { createExtractiveGenerator, selectSentences } from "./extractive-generator";
+import type { SourcePassage } from "./generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
+const embedder = createHashEmbedder({ dimension: 256 });
+
+async function answerOf(generator: ReturnType<typeof createExtractiveGenerator>, question: string, sources: SourcePassage[]): Promise<string> {
+  let answer = "";
+  for await (const piece of generator.generate({ question, sources, systemPrompt: "", maxTokens: 100, temperature: 0 })) answer += piece;
+  return answer;
+}
+
+/** A bridge that records what it was asked and tags each text with its direction. */
+function fakeBridge(): TranslationBridge & { calls: { texts: string[]; from: ArchiveLanguage; to: ArchiveLanguage }[] } {
+  const calls: { texts: string[]; from: ArchiveLanguage; to: ArchiveLanguage }[] = [];
+  return {
+    calls,
+    status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "fake" }),
+    translateToEnglish: async (texts) => texts.map((text) => `EN ${text}`),
+    translate: async (texts, from, to) => {
+      calls.push({ texts, from, to });
+      return texts.map((text) => `${from}→${to} ${text}`);
+    },
+  };
+}
 
 describe("extractive answerer", () => {
-  it("splits sources into sentences and transcript turns, skipping fragments", () => {
-    expect(sentencesOf("Marta: Hi there.\nJoan: We left the village in 1965. Yes.")).toEqual(["Joan: We left the village in 1965."]);
-  });
-
   it("keeps the best sentences within the window, without near-repeats", () => {
     const vector = (values: number[]) => Float32Array.from(values);
     const chosen = selectSentences(
@@ -24,16 +44,79 @@ describe("extractive answerer", () => {
   });
 
   it("answers only with sentences from the sources, each followed by its number", async () => {
-    const generator = createExtractiveGenerator({ embedder: createHashEmbedder({ dimension: 128 }), prepare: noBridge, minScore: 0 });
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
     const sources = [
       { number: 1, title: "Diary", text: "The weather was fine. The lighthouse lamp burned whale oil until 1902." },
       { number: 2, title: "Ledger", text: "The mill ground wheat for the valley." },
     ];
-    let answer = "";
-    for await (const piece of generator.generate({ question: "What did the lighthouse lamp burn?", sources, systemPrompt: "", maxTokens: 100, temperature: 0 })) answer += piece;
+    const answer = await answerOf(generator, "What did the lighthouse lamp burn?", sources);
     expect(answer.startsWith("The lighthouse lamp burned whale oil until 1902. [1]")).toBe(true);
     for (const sentence of answer.split(/ \[\d+\] ?/).filter(Boolean)) {
       expect(sources.some((source) => source.text.includes(sentence))).toBe(true);
     }
+  });
+
+  it("never answers with the interviewer's turn, a question or a statement, but with the narrator's answer to it", async () => {
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1, maxSentences: 1 });
+    const transcript: SourcePassage = {
+      number: 1,
+      title: "Seeing the roofs again",
+      form: "transcript",
+      interviewers: ["Helen Ashworth"],
+      text: [
+        "Helen Ashworth: Montserrat, your family moved to Vilanova del Segrell and then you left for England.",
+        "Montserrat Farré Llop: We came in the spring of 1966, before the water.",
+        "Helen Ashworth: Why did Montserrat leave for England?",
+        "Montserrat Farré Llop: In 1969 a nun from Lleida found work for girls in a Manchester hospital.",
+      ].join("\n"),
+    };
+    // The interviewer's words are nearest the question; the narrator's answer is what is quoted.
+    expect(await answerOf(generator, "Why did Montserrat leave for England?", [transcript])).toBe("In 1969 a nun from Lleida found work for girls in a Manchester hospital. [1]");
+  });
+
+  it("reads a narrator's answer after the interviewer's question it answers, also across two passages", async () => {
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1, maxSentences: 1 });
+    const quay: SourcePassage = { number: 2, title: "Harbour notes", form: "text", text: "Most of the nets on the quay were mended by the women." };
+    const asked = "Lucía Ferrer Bosch: What damaged the nets most?";
+    const answer = "Carmen Roldán Ortiz: The dolphins, especially. They came in to eat the sardines.";
+    const oneTurn: SourcePassage = { number: 1, title: "Remendar redes", form: "transcript", interviewers: ["Lucía Ferrer Bosch"], text: `${asked}\n${answer}` };
+    expect(await answerOf(generator, "What damaged the nets most?", [oneTurn, quay])).toBe("The dolphins, especially. [1]");
+    // The question ends one passage and the answer opens the next, which continues it.
+    const endsOnQuestion: SourcePassage = { ...oneTurn, text: `Carmen Roldán Ortiz: We were paid by the piece.\n${asked}` };
+    const continuation: SourcePassage = { number: 3, title: "Remendar redes", form: "transcript", interviewers: ["Lucía Ferrer Bosch"], text: answer, continues: 1 };
+    expect(await answerOf(generator, "What damaged the nets most?", [endsOnQuestion, quay, continuation])).toBe("The dolphins, especially. [3]");
+  });
+
+  it("never answers how or why with a bare catalogue field, though it may answer where with one", async () => {
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1, maxSentences: 1 });
+    const sources: SourcePassage[] = [
+      { number: 1, title: "Coarse ware plate", form: "fields", text: "Port de la Calma, harbour dredging 1987, trench D" },
+      { number: 2, title: "El calafat", form: "text", text: "The harbour was dredged with a bucket dredger that pulled up the mud of the old quay." },
+    ];
+    expect(await answerOf(generator, "How was the harbour dredging done at Port de la Calma in 1987?", sources)).toBe(
+      "The harbour was dredged with a bucket dredger that pulled up the mud of the old quay. [2]",
+    );
+    const unrelated: SourcePassage = { number: 2, title: "Ledger", form: "text", text: "The mill ground wheat for the valley every autumn." };
+    expect(await answerOf(generator, "Where was the plate found, in the harbour dredging of 1987?", [sources[0]!, unrelated])).toBe("Port de la Calma, harbour dredging 1987, trench D [1]");
+  });
+
+  it("gives each quotation's machine translation into the question's language, marked and not cited", async () => {
+    const bridge = fakeBridge();
+    const detect = async (text: string) => ({ language: text.startsWith("¿") ? "es" : "en", confidence: 1 });
+    const generator = createExtractiveGenerator({ embedder, prepare: { detect, bridge }, minScore: -1, maxSentences: 1 });
+    const english: SourcePassage = { number: 1, title: "Diary", language: "en", text: "The lighthouse lamp burned whale oil until 1902." };
+    const answer = await answerOf(generator, "¿Qué quemaba la lamp del lighthouse?", [english]);
+    expect(answer).toBe("The lighthouse lamp burned whale oil until 1902. [1] (traducción automática: en→es The lighthouse lamp burned whale oil until 1902.)");
+    expect(bridge.calls).toEqual([{ texts: ["The lighthouse lamp burned whale oil until 1902."], from: "en", to: "es" }]);
+    // The quotation is verified against the source; the translation beside it is not a quotation.
+    expect(verifyCitations(answer, [{ number: 1, text: english.text }], { segmentsAreQuotes: true })).toMatchObject({ cited: [1], dropped: [] });
+
+    // An English question reads a Catalan quotation in the passage's own English translation, with no bridge call.
+    const catalan: SourcePassage = { number: 1, title: "El calafat", language: "ca", text: "L'últim llaüt de fusta el vam acabar el 1968.", translation: "The last wooden boat we finished in 1968." };
+    const fromCatalan = await answerOf(generator, "When was the last wooden boat finished?", [catalan]);
+    expect(fromCatalan).toBe("L'últim llaüt de fusta el vam acabar el 1968. [1] (machine translation: The last wooden boat we finished in 1968.)");
+    expect(bridge.calls).toHaveLength(1);
+    // The same language needs no translation.
+    expect(await answerOf(generator, "What did the lighthouse lamp burn?", [english])).toBe("The lighthouse lamp burned whale oil until 1902. [1]");
   });
 });

@@ -1,17 +1,22 @@
 import "server-only";
-import { splitSentences } from "../rag/chunk";
 import { prepareForEmbedding, type PrepareOptions } from "../rag/embed/bridge-text";
 import type { Embedder } from "../rag/embed/embedder";
-import { findHighlights, foldWord, queryTerms, wordMatches } from "../rag/search/highlight";
+import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../rag/embed/translate";
+import { findHighlights, foldWord, wordMatches } from "../rag/search/highlight";
+import { type SourceSentence, mayAnswer, questionTerms, sourceSentences } from "./answer-sentences";
 import type { GenerationRequest, Generator } from "./generator";
+import { translationNote } from "./translation-note";
 
 /**
  * The offline answerer, and the default: it reads the sources sentence by sentence, scores
- * each against the question with the index's embedder (Spanish and Catalan sentences through
- * the translation bridge, as passages are indexed) plus the question's words it contains,
- * keeps the best few that are not near-repeats of one another, and answers with exactly those
- * sentences, each followed by its source number. It never writes a word that is not in a
- * source, so every statement is a verifiable quotation.
+ * each against the question with the index's embedder (Spanish and Catalan sentences in their
+ * English translation, as passages are indexed) plus the question's content words it contains
+ * (in the question or its English translation), keeps the best few that are not near-repeats
+ * of one another, and answers with exactly those sentences, each followed by its source number.
+ * An interviewer's turn, a question and — for how and why — a bare catalogue field never answer;
+ * a narrator's sentence that answers an interviewer's question like the asker's gains by it. A
+ * sentence in another language than the question's is followed by its machine translation,
+ * marked as such. It never writes a word of its own, so every statement is a verifiable quotation.
  */
 export interface ExtractiveOptions {
   embedder: Embedder;
@@ -24,11 +29,11 @@ export interface ExtractiveOptions {
   window?: number;
 }
 
-export interface ScoredSentence {
-  source: number;
-  text: string;
+export interface ScoredSentence extends SourceSentence {
   score: number;
   vector: Float32Array;
+  /** The sentence's language (its passage's, or detected). */
+  language: string;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -37,66 +42,135 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-const minWords = 4;
-
-export function sentencesOf(text: string): string[] {
-  return splitSentences(text)
-    .flatMap((range) => text.slice(range.start, range.end).split(/\n+/))
-    .map((sentence) => sentence.replace(/\s+/g, " ").trim())
-    // Questions (an interviewer's, usually) state nothing, so they never answer one.
-    .filter((sentence) => sentence.split(" ").length >= minWords && !/[?？]["”»)]?$/.test(sentence));
-}
-
-const askedWhen = /^\s*(when|what year|in what year|¿?\s*cu[aá]ndo|quan|en qu[eé] a[nñ]o|quin any)\b/i;
+const askedWhen = /^\s*(when|what year|in what year|¿?\s*cu[aá]ndo|quan|en qu[eé] a[nñ]o|quin any)(?!\p{L})/iu;
 const askedHowMany = /\b(how many|how much|how long|what percentage|cu[aá]nt[oa]s?|qu[eé] porcentaje|quant[ae]s?|quin percentatge)\b/i;
-const hasDate = /\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gener|febrer|març|maig|juny|juliol|setembre|octubre|novembre|desembre)\b/i;
+const hasDate = /\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gener|febrer|març|maig|juny|juliol|setembre|octubre|novembre|desembre)(?!\p{L})/iu;
 const hasQuantity = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta)\b/i;
 
 /** A small nudge towards sentences of the kind the question asks for: a date for "when", a number for "how many". */
 export function answerTypeBonus(question: string, sentence: string): number {
-  if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.06 : 0;
-  if (askedHowMany.test(question)) return hasQuantity.test(sentence) ? 0.06 : 0;
+  if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.12 : 0;
+  if (askedHowMany.test(question)) return hasQuantity.test(sentence) ? 0.12 : 0;
   return 0;
 }
 
-export async function scoreSentences(options: ExtractiveOptions, request: Pick<GenerationRequest, "question" | "sources">): Promise<ScoredSentence[]> {
-  const candidates = request.sources.flatMap((source) => sentencesOf(source.text).slice(0, 40).map((text) => ({ source: source.number, text })));
-  if (candidates.length === 0) return [];
+/**
+ * A narrator's answer is as close to the asker's question as the interviewer's question it
+ * answers, less this (twice this after the answer's first sentence): "The dolphins, especially."
+ * says nothing about nets until it is read after "What broke the nets?".
+ */
+const answerMargin = 0.05;
+/** Only a question this near the asker's is the asker's question put by the interviewer. */
+const sameQuestion = 0.5;
+/** A catalogue field (a title, a keyword list) answers only when no running text comes close. */
+const fieldPenalty = 0.08;
+
+export interface ScoredSentences {
+  question: { language: string; english: string | null };
+  /** Sentences that may answer, scored; the interviewer's and questions are left out. */
+  sentences: ScoredSentence[];
+}
+
+export async function scoreSentences(options: ExtractiveOptions, request: Pick<GenerationRequest, "question" | "sources">): Promise<ScoredSentences> {
+  const all = request.sources.flatMap((source) => sourceSentences(source).slice(0, 60));
   const [questionPrepared] = await prepareForEmbedding([{ text: request.question }], options.embedder, options.prepare);
-  const prepared = await prepareForEmbedding(candidates.map((candidate) => ({ text: candidate.text })), options.embedder, options.prepare);
-  const [questionVector] = await options.embedder.embed([questionPrepared?.embeddedText ?? request.question], "query");
-  const vectors = await options.embedder.embed(prepared.map((item) => item.embeddedText), "passage");
-  const terms = queryTerms(request.question);
+  const question = { language: questionPrepared?.language ?? "und", english: questionPrepared?.translatedText ?? null };
+  if (all.length === 0) return { question, sentences: [] };
+  const languageOf = new Map(request.sources.map((source) => [source.number, source.language]));
+  // Sentences the passage's translation did not align get their own pass through the bridge.
+  const unaligned = all.flatMap((sentence, index) => (sentence.english === null ? [index] : []));
+  const prepared = await prepareForEmbedding(
+    unaligned.map((index) => ({ text: all[index]!.text, language: languageOf.get(all[index]!.source) })),
+    options.embedder,
+    options.prepare,
+  );
+  const english = all.map((sentence) => sentence.english);
+  const languages = all.map((sentence) => languageOf.get(sentence.source) ?? "und");
+  unaligned.forEach((index, position) => {
+    english[index] = prepared[position]?.translatedText ?? null;
+    languages[index] = prepared[position]?.language ?? languages[index]!;
+  });
+  const [questionVector] = await options.embedder.embed([question.english ?? request.question], "query");
+  const vectors = await options.embedder.embed(all.map((sentence, index) => english[index] ?? sentence.text), "passage");
+  const similarity = vectors.map((vector) => dot(questionVector!, vector));
+
+  const terms = [...new Set([...questionTerms(request.question), ...(question.english ? questionTerms(question.english) : [])])];
   const matchedTerms = (text: string) =>
     new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
-  const matched = candidates.map((candidate, index) => new Set([...matchedTerms(candidate.text), ...matchedTerms(prepared[index]?.translatedText ?? "")]));
+  const answering = all.flatMap((sentence, index) => (mayAnswer(sentence, request.question) ? [index] : []));
+  const matchedIn = (index: number) => new Set([...matchedTerms(all[index]!.text), ...matchedTerms(english[index] ?? "")]);
+  const matched = new Map(answering.map((index) => [index, matchedIn(index)]));
   // A question word found in most sentences (a place name everywhere) tells little: weight by rarity.
   const weight = new Map(
     terms.map((term) => {
-      const frequency = matched.filter((set) => set.has(term)).length;
-      return [term, frequency === 0 ? 0 : Math.log((candidates.length + 1) / (frequency + 0.5))];
+      const frequency = [...matched.values()].filter((set) => set.has(term)).length;
+      return [term, frequency === 0 ? 0 : Math.log((answering.length + 1) / (frequency + 0.5))];
     }),
   );
   const totalWeight = [...weight.values()].reduce((sum, value) => sum + value, 0);
-  const sourceCount = request.sources.length;
-  return candidates.map((candidate, index) => {
-    const vector = vectors[index]!;
-    const lexical = totalWeight > 0 ? [...matched[index]!].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
-    // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
-    const prior = sourceCount > 1 ? 0.03 * (1 - (candidate.source - 1) / (sourceCount - 1)) : 0.03;
-    const bonus = answerTypeBonus(request.question, prepared[index]?.translatedText ?? candidate.text) || answerTypeBonus(request.question, candidate.text);
-    return { ...candidate, vector, score: dot(questionVector!, vector) + 0.2 * lexical + prior + bonus };
+  // How like the asker's question each interviewer's turn is: its narrator's answer inherits it.
+  const askedLike = new Map<string, number>();
+  const askedWords = new Map<string, Set<string>>();
+  const lastInterviewerLine = new Map<number, number>();
+  all.forEach((sentence, index) => {
+    if (sentence.role !== "interviewer") return;
+    const key = `${sentence.source}:${sentence.line}`;
+    askedLike.set(key, Math.max(askedLike.get(key) ?? -1, similarity[index]!));
+    askedWords.set(key, new Set([...(askedWords.get(key) ?? []), ...matchedIn(index)]));
+    lastInterviewerLine.set(sentence.source, sentence.line);
   });
+  // The first turn of a passage that continues another answers the question that one ended on.
+  const continues = new Map(request.sources.flatMap((source) => (source.continues === undefined ? [] : [[source.number, source.continues] as const])));
+  const askedKey = (sentence: SourceSentence): string | null => {
+    if (sentence.answers !== null) return `${sentence.source}:${sentence.answers}`;
+    const previous = continues.get(sentence.source);
+    if (sentence.line !== 0 || previous === undefined || !lastInterviewerLine.has(previous)) return null;
+    return `${previous}:${lastInterviewerLine.get(previous)}`;
+  };
+  // The answer's first sentence answers most directly; the rest of the turn less so.
+  const turnPosition = new Map<number, number>();
+  const firstOfTurn = new Set<number>();
+  all.forEach((sentence, index) => {
+    const key = sentence.source * 100_000 + sentence.line;
+    if (!turnPosition.has(key)) {
+      turnPosition.set(key, index);
+      firstOfTurn.add(index);
+    }
+  });
+  const sourceCount = request.sources.length;
+  return {
+    question,
+    sentences: answering.map((index) => {
+      const sentence = all[index]!;
+      const key = askedKey(sentence);
+      // Read after the question it answers, when that question is nearer the asker's than the sentence alone.
+      const asked = key === null ? -1 : (askedLike.get(key) ?? -1);
+      const inherited = asked < sameQuestion ? -1 : asked - (firstOfTurn.has(index) ? answerMargin : 2 * answerMargin);
+      const closeness = Math.max(similarity[index]!, inherited);
+      const words = inherited > similarity[index]! ? new Set([...matched.get(index)!, ...(askedWords.get(key!) ?? [])]) : matched.get(index)!;
+      const lexical = totalWeight > 0 ? [...words].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
+      // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
+      const prior = sourceCount > 1 ? 0.03 * (1 - (sentence.source - 1) / (sourceCount - 1)) : 0.03;
+      const bonus = answerTypeBonus(request.question, english[index] ?? sentence.text) || answerTypeBonus(request.question, sentence.text);
+      return {
+        ...sentence,
+        english: english[index] ?? null,
+        language: languages[index]!,
+        vector: vectors[index]!,
+        score: closeness + 0.2 * lexical + prior + bonus - (sentence.role === "field" ? fieldPenalty : 0),
+      };
+    }),
+  };
 }
 
 /** The best sentences that clear the bars, without near-duplicates, best first. */
-export function selectSentences(scored: ScoredSentence[], options: Pick<ExtractiveOptions, "maxSentences" | "minScore" | "window">): ScoredSentence[] {
+export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" | "vector">>(scored: T[], options: Pick<ExtractiveOptions, "maxSentences" | "minScore" | "window">): T[] {
   const maxSentences = options.maxSentences ?? 3;
   const minScore = options.minScore ?? 0.25;
   const window = options.window ?? 0.08;
   const ranked = [...scored].sort((a, b) => b.score - a.score);
   const best = ranked[0]?.score ?? 0;
-  const chosen: ScoredSentence[] = [];
+  const chosen: T[] = [];
   const seen = new Set<string>();
   for (const sentence of ranked) {
     if (chosen.length >= maxSentences || sentence.score < minScore || sentence.score < best - window) break;
@@ -109,6 +183,31 @@ export function selectSentences(scored: ScoredSentence[], options: Pick<Extracti
   return chosen;
 }
 
+const readerLanguages: readonly ArchiveLanguage[] = ["en", "es", "ca"];
+const isReaderLanguage = (language: string): language is ArchiveLanguage => (readerLanguages as readonly string[]).includes(language);
+
+/**
+ * Each chosen sentence's translation into the question's language, when the two differ: the
+ * passage's aligned English for an English question, else the bridge (nothing when it lacks the pair).
+ */
+export async function translateForReader(chosen: ScoredSentence[], to: string, bridge: TranslationBridge): Promise<(string | null)[]> {
+  const translations: (string | null)[] = chosen.map(() => null);
+  if (!isReaderLanguage(to)) return translations;
+  const pending = new Map<ArchiveLanguage, number[]>();
+  chosen.forEach((sentence, index) => {
+    if (sentence.language === to || !isReaderLanguage(sentence.language)) return;
+    if (to === "en" && sentence.english) translations[index] = sentence.english;
+    else pending.set(sentence.language, [...(pending.get(sentence.language) ?? []), index]);
+  });
+  for (const [from, indexes] of pending) {
+    const translated = (await bridge.translate?.(indexes.map((index) => chosen[index]!.text), from, to).catch(() => null)) ?? null;
+    indexes.forEach((index, position) => {
+      translations[index] = translated?.[position]?.trim() || null;
+    });
+  }
+  return translations;
+}
+
 export function createExtractiveGenerator(options: ExtractiveOptions): Generator {
   return {
     name: "extractive",
@@ -116,10 +215,13 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
     // Sentences go through the embedder: an external one makes this answerer external too.
     external: options.embedder.external === true,
     async *generate(request: GenerationRequest) {
-      const chosen = selectSentences(await scoreSentences(options, request), options);
+      const { question, sentences } = await scoreSentences(options, request);
+      const chosen = selectSentences(sentences, options);
+      const translations = await translateForReader(chosen, question.language, options.prepare?.bridge ?? processTranslationBridge);
       for (const [index, sentence] of chosen.entries()) {
         request.signal?.throwIfAborted();
-        yield `${index > 0 ? " " : ""}${sentence.text} [${sentence.source}]`;
+        const translation = translations[index];
+        yield `${index > 0 ? " " : ""}${sentence.text} [${sentence.source}]${translation ? ` ${translationNote(translation, question.language)}` : ""}`;
       }
     },
   };

@@ -10,6 +10,16 @@ export interface SourcePassage {
   text: string;
   /** e.g. "Transcript, 0:42–1:10" or "p. 12". */
   location?: string;
+  /** The passage's language, when the index knows it (en, es, ca…). */
+  language?: string;
+  /** The index's English translation of a Spanish or Catalan passage. */
+  translation?: string | null;
+  /** "transcript": "Speaker: text" turns; "fields": a bare catalogue value or labelled fields; "text": prose. */
+  form?: "transcript" | "fields" | "text";
+  /** Speakers of a transcript who interview: their turns ask, they do not testify. */
+  interviewers?: string[];
+  /** The source whose passage this one continues (the next passage of the same transcript). */
+  continues?: number;
 }
 
 export interface GenerationRequest {

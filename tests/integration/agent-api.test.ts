@@ -18,6 +18,7 @@ import { openApiDocument } from "../../lib/api/openapi";
 import { type ApiOperation, operations } from "../../lib/api/operations";
 import { createRateLimiter } from "../../lib/api/rate-limit";
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { maxQueryLength } from "../../lib/query-length";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
@@ -306,7 +307,7 @@ describe("agent API over HTTP", () => {
   });
 
   it("validates input at the boundary with messages per field, and answers wrong methods and paths in JSON", async () => {
-    const tooLong = await call("semantic_search", tokens.reader, { query: "x".repeat(501), limit: 0 });
+    const tooLong = await call("semantic_search", tokens.reader, { query: "x".repeat(maxQueryLength + 1), limit: 0 });
     expect(tooLong.status).toBe(400);
     expect(Object.keys((tooLong.json.error as { fieldErrors: object }).fieldErrors).sort()).toEqual(["limit", "query"]);
     const unknownKey = await call("retrieve", tokens.reader, { query: "lamp", limt: 3 });
@@ -347,6 +348,13 @@ describe("agent API over HTTP", () => {
     expect(refused.text).not.toContain(canary.slice(0, 3) + canary.slice(3)); // the echo of the question is not sent back
     const last = JSON.parse(refused.text.trim().split("\n").at(-1)!) as { result: { status: string } };
     expect(last.result.status).toBe("refused");
+
+    // A long question (past the old 500-character search limit) streams to its end, not to an error.
+    const long = await call("ask", tokens.reader, { question: `What did the lighthouse lamp burn? ${"Tell me about the lamp and its oil. ".repeat(24)}`.slice(0, 900), stream: true });
+    expect(long.status).toBe(200);
+    const longEvents = long.text.trim().split("\n").map((line) => JSON.parse(line) as { type: string; result?: { status: string } });
+    expect(longEvents.some((event) => event.type === "error")).toBe(false);
+    expect(["answered", "refused"]).toContain(longEvents.at(-1)?.result?.status);
   });
 
   it("limits each token's rate with Retry-After, and keeps tokens apart", async () => {

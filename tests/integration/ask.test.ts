@@ -3,6 +3,7 @@ import type { Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
 import { createAnthropicGenerator, createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { maxQueryLength } from "../../lib/query-length";
 import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, refusalMessage } from "../../lib/rag/ask/ask";
 import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";
 import { type ThreadEvent, askInThread, deleteThread, getThread, listThreads, noLongerReadableMessage } from "../../lib/rag/ask/threads";
@@ -174,6 +175,34 @@ describe(`ask (${testDatabaseMode()})`, () => {
     expect(outcome.provenance.dropped).toEqual([]);
   });
 
+  it("numbers citations [1], [2]… in the order the answer cites them, streamed and complete alike", async () => {
+    // A model that cites the last source it was given first, then the first one.
+    const backwards: AskContext["generator"] = {
+      name: "backwards",
+      model: "fake",
+      external: false,
+      async *generate(request) {
+        const last = request.sources.at(-1)!.number;
+        yield `The last source [${last}`;
+        yield `]; the first source [1]; the last again [${last}].`;
+      },
+    };
+    const { outcome, events } = await run(context(backwards), reader, { question: "the lamp and the mill" });
+    expect(outcome.provenance.sourcesGiven).toBeGreaterThan(1);
+    expect(outcome.status).toBe("answered");
+    expect(outcome.text).toBe("The last source [1]; the first source [2]; the last again [1].");
+    expect(outcome.citations.map((citation) => citation.number)).toEqual([1, 2]);
+    expect(new Set(outcome.citations.map((citation) => citation.chunkId)).size).toBe(2);
+    // The stream shows the same numbers, each source announced just before the text citing it.
+    const streamed = events.filter((event) => event.type === "delta").map((event) => (event.type === "delta" ? event.text : "")).join("");
+    expect(streamed).toBe(outcome.text);
+    const announced = events.flatMap((event) => (event.type === "sources" ? event.sources : []));
+    expect(announced.map((citation) => [citation.number, citation.chunkId])).toEqual(outcome.citations.map((citation) => [citation.number, citation.chunkId]));
+    const firstCiting = events.findIndex((event) => event.type === "delta" && event.text.includes("[1]"));
+    const before = events[firstCiting - 1];
+    expect(before?.type === "sources" && before.sources.map((citation) => citation.number)).toEqual([1, 2]);
+  });
+
   it("treats planted instructions as data, inside delimiters a passage cannot close", async () => {
     openAi.answer = "The harbour crane lifted boats [1].";
     const generator = createOpenAiCompatibleGenerator({ baseUrl: openAi.url, model: "fake" });
@@ -223,8 +252,25 @@ describe(`ask (${testDatabaseMode()})`, () => {
   it("refuses bad input with clear messages", async () => {
     const extractive = createExtractiveGenerator({ embedder, prepare: noBridge });
     await expect(run(context(extractive), reader, { question: "" })).rejects.toThrow(/at least a few words/);
-    await expect(run(context(extractive), reader, { question: "x".repeat(1001) })).rejects.toThrow(/at most 1000 characters/);
+    await expect(run(context(extractive), reader, { question: "x".repeat(maxQueryLength + 1) })).rejects.toThrow(new RegExp(`at most ${maxQueryLength} characters`));
     await expect(run(context(extractive), reader, { question: 42 })).rejects.toMatchObject({ code: "bad_request" });
+  });
+
+  it("answers or refuses a 900-character question, in the pipeline and in a thread through the panel's search scope, without an error", async () => {
+    const extractive = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const question = `What did the lighthouse lamp burn until 1902? ${"The keeper's diary may say what the lamp burned each night. ".repeat(16)}`.slice(0, 900);
+    expect(question).toHaveLength(900);
+    const { outcome } = await run(context(extractive), reader, { question });
+    expect(["answered", "refused"]).toContain(outcome.status);
+    // The list's search, as long as the question, is a scope the panel may send.
+    const scope = await resolvePanelScope(db.prisma, context(extractive), reader, { search: { q: question, mode: "hybrid" } });
+    const events: ThreadEvent[] = [];
+    for await (const event of askInThread(db.prisma, context(extractive), reader, { question, scope })) events.push(event);
+    const final = events.find((event) => event.type === "final");
+    expect(final?.type === "final" && ["answered", "refused"].includes(final.outcome.status)).toBe(true);
+    expect(events.at(-1)?.type).toBe("saved");
+    const thread = events[0];
+    if (thread?.type === "thread") await deleteThread(db.prisma, reader, thread.threadId);
   });
 
   it("keeps threads per user: another user's thread is not found, and revoked sources are withheld on reopening", async () => {

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { ProjectOptions, SectionOptions } from "@/components/select-options";
+import { maxQueryLength } from "@/lib/query-length";
 
 export interface FilterSection {
   slug: string;
@@ -42,7 +43,6 @@ const modes = [
   { value: "semantic", label: "Semantic", hint: "meaning, across languages" },
   { value: "keyword", label: "Keyword", hint: "the words as typed" },
 ];
-export const maxQueryLength = 500;
 
 /**
  * The record list's filters. A plain GET form, so every filter lives in the URL and works

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Principal } from "../../acl";
 import type { PrismaClient } from "../../db/generated/client";
+import { maxQueryLength } from "../../query-length";
 import { searchModes, type SearchContext } from "../search/search-archive";
 import { resolveRecordSearch } from "../search/resolve-search";
 
@@ -17,7 +18,7 @@ export const panelScopeSchema = z
     recordIds: z.array(z.string().min(1).max(64)).max(500).optional(),
     search: z
       .object({
-        q: z.string().trim().min(1).max(500),
+        q: z.string().trim().min(1).max(maxQueryLength),
         mode: z.enum(searchModes).catch("hybrid"),
         section: z.string().max(64).optional(),
         project: z.string().max(64).optional(),

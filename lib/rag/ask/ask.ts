@@ -2,14 +2,19 @@ import "server-only";
 import { z } from "zod";
 import type { Principal } from "../../acl";
 import { AppError } from "../../errors";
+import { maxQueryLength } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
-import { findHighlights, foldWord, queryTerms, wordMatches } from "../search/highlight";
 import { type SearchContext, type SearchHit, type SearchResult, searchArchive } from "../search/search-archive";
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { passageLocation } from "../../../components/format";
+import { passageForm } from "../../llm/answer-sentences";
+import { answerContinuations } from "./answer-continuations";
+import { assessEvidence } from "./assess-evidence";
+import { createStreamingNumbering, renumberCitations } from "./number-citations";
+import { transcriptInterviewers } from "./transcript-interviewers";
 import { quotesByCitation, turnForQuote } from "./turn-timecodes";
 import { type DroppedCitation, verifyCitations } from "./verify-citations";
 
@@ -19,14 +24,12 @@ import { type DroppedCitation, verifyCitations } from "./verify-citations";
  * rerank (in the search) → fit a token budget → egress per passage → generate with numbered
  * sources → verify citations → final answer. Yields events as it goes, so the answer streams.
  */
-export const maxQuestionLength = 1000;
-
 export const askRequestSchema = z.object({
   question: z
     .string({ error: "Ask a question." })
     .trim()
     .min(3, "Ask a question of at least a few words.")
-    .max(maxQuestionLength, `A question can be at most ${maxQuestionLength} characters long.`),
+    .max(maxQueryLength, `A question can be at most ${maxQueryLength} characters long.`),
   scope: z
     .object({
       sectionIds: z.array(z.string().min(1).max(64)).max(50).optional(),
@@ -46,7 +49,7 @@ export interface AskSettings {
   minSimilarity: number;
   strongSimilarity: number;
   minTermCoverage: number;
-  /** Passages considered (default 12). */
+  /** Passages considered (default 24). */
   candidates: number;
   /** Tokens of source text given to the generator (default 1,800). */
   tokenBudget: number;
@@ -62,7 +65,7 @@ export const defaultAskSettings: AskSettings = {
   minSimilarity: 0.3,
   strongSimilarity: 0.5,
   minTermCoverage: 0.4,
-  candidates: 12,
+  candidates: 24,
   tokenBudget: 1800,
   maxSources: 8,
   systemPrompt: defaultSystemPrompt,
@@ -104,8 +107,9 @@ export type AskStatus = "answered" | "refused" | "restricted" | "failed";
 export interface AskProvenance {
   thresholds: { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
   generator: string;
-  retrieved: { chunkId: string; recordId: string; similarity: number | null; coverage: number; legs: string[]; evidence: boolean }[];
-  nearMisses: { chunkId: string; recordId: string; similarity: number | null; coverage: number }[];
+  /** `similarity` is the passage's; `sentenceSimilarity` its closest sentence's (see assess-evidence.ts). */
+  retrieved: { chunkId: string; recordId: string; similarity: number | null; sentenceSimilarity: number | null; coverage: number; legs: string[]; evidence: boolean }[];
+  nearMisses: { chunkId: string; recordId: string; similarity: number | null; sentenceSimilarity: number | null; coverage: number }[];
   withheld: WithheldSource[];
   dropped: DroppedCitation[];
   sourcesGiven: number;
@@ -121,6 +125,11 @@ export interface AskOutcome {
   provenance: AskProvenance;
 }
 
+/**
+ * Events of one answer. `sources` comes just before the text that first cites them, numbered as
+ * its [n] markers are: [1], [2]… in order of first citation, without gaps (the final outcome's
+ * citations are numbered the same way, after verification).
+ */
 export type AskEvent =
   | { type: "sources"; sources: Citation[] }
   | { type: "delta"; text: string }
@@ -201,12 +210,20 @@ async function placeInRecording(sql: SqlExecutor, citations: Citation[], answer:
   });
 }
 
-/** Share of the question's content words found in the passage or its translation. */
-export function termCoverage(terms: string[], text: string, translation?: string): number {
-  if (terms.length === 0) return 0;
-  const found = (body: string) => new Set(findHighlights(body, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(body.slice(range.start, range.end)), term))));
-  const matched = new Set([...found(text), ...(translation ? found(translation) : [])]);
-  return matched.size / terms.length;
+/** Passages per record before any record's next one: one long report must not fill every source. */
+const passagesPerRecord = 2;
+
+/** The hits in order, a record's third passage and later moved after every other record's first two. */
+export function diverse<T extends { recordId: string }>(hits: T[]): T[] {
+  const seen = new Map<string, number>();
+  const first: T[] = [];
+  const later: T[] = [];
+  for (const hit of hits) {
+    const count = (seen.get(hit.recordId) ?? 0) + 1;
+    seen.set(hit.recordId, count);
+    (count <= passagesPerRecord ? first : later).push(hit);
+  }
+  return [...first, ...later];
 }
 
 /** The passages given to the generator: in rank order, within the token budget. */
@@ -251,29 +268,39 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     return outcome;
   }
   const retrieveMs = performance.now() - started;
-  const terms = queryTerms(request.question);
-  const assessed = result.hits.map((hit) => {
-    const coverage = termCoverage(terms, hit.passage.text, hit.passage.translatedText ?? undefined);
-    const similarity = hit.similarity ?? -1;
-    const evidence = similarity >= settings.strongSimilarity || (similarity >= settings.minSimilarity && coverage >= settings.minTermCoverage);
-    return { hit, coverage, evidence };
-  });
-  const relevant = assessed.filter((item) => item.evidence).map((item) => item.hit);
+  const transcripts = result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId);
+  const interviewers = await transcriptInterviewers(context.sql, principal, transcripts);
+  const assessed = await assessEvidence(result.hits, request.question, { embedder: context.embedder, prepare: context.prepare, thresholds: settings, interviewers });
+  // The passages closest to the question come first: they are given first, and kept by the budget.
+  const relevant = diverse(
+    assessed
+      .filter((item) => item.evidence)
+      .sort((a, b) => b.similarity + 0.1 * b.coverage - (a.similarity + 0.1 * a.coverage))
+      .map((item) => item.hit),
+  );
+  const rounded = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
   const provenance: AskProvenance = {
     ...emptyProvenance(settings, generator, retrieveMs),
-    retrieved: assessed.map(({ hit, coverage, evidence }) => ({
+    retrieved: assessed.map(({ hit, coverage, sentenceSimilarity, evidence }) => ({
       chunkId: hit.passage.chunkId,
       recordId: hit.recordId,
       similarity: hit.similarity,
+      sentenceSimilarity: rounded(sentenceSimilarity),
       coverage: Math.round(coverage * 100) / 100,
       legs: hit.legs,
       evidence,
     })),
     nearMisses: assessed
       .filter((item) => !item.evidence)
-      .sort((a, b) => (b.hit.similarity ?? -1) - (a.hit.similarity ?? -1))
+      .sort((a, b) => b.similarity - a.similarity)
       .slice(0, 5)
-      .map(({ hit, coverage }) => ({ chunkId: hit.passage.chunkId, recordId: hit.recordId, similarity: hit.similarity, coverage: Math.round(coverage * 100) / 100 })),
+      .map(({ hit, coverage, sentenceSimilarity }) => ({
+        chunkId: hit.passage.chunkId,
+        recordId: hit.recordId,
+        similarity: hit.similarity,
+        sentenceSimilarity: rounded(sentenceSimilarity),
+        coverage: Math.round(coverage * 100) / 100,
+      })),
   };
   const finish = (outcome: Omit<AskOutcome, "provenance">): AskOutcome => ({ ...outcome, provenance });
 
@@ -284,7 +311,16 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     return outcome;
   }
 
-  const budgeted = fitBudget(relevant, settings.tokenBudget, settings.maxSources);
+  // A passage that ends on the interviewer's question is followed by the one that answers it.
+  const continuations = await answerContinuations(context.sql, principal, context.space, relevant, interviewers);
+  const continues = new Map<string, string>();
+  const withAnswers = relevant.flatMap((hit) => {
+    const next = continuations.get(hit.passage.chunkId);
+    if (!next || relevant.some((other) => other.passage.chunkId === next.passage.chunkId) || continues.has(next.passage.chunkId)) return [hit];
+    continues.set(next.passage.chunkId, hit.passage.chunkId);
+    return [hit, next];
+  });
+  const budgeted = fitBudget(withAnswers, settings.tokenBudget, settings.maxSources);
   const allowed = generator.external ? budgeted.filter((hit) => hit.passage.externalAllowed) : budgeted;
   provenance.withheld = budgeted
     .filter((hit) => !allowed.includes(hit))
@@ -295,19 +331,36 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     return outcome;
   }
 
-  const citations = allowed.map((hit, index) => citationOf(hit, index + 1));
-  yield { type: "sources", sources: citations };
+  // Sources are given numbered in order; the reader sees them renumbered as the answer cites them.
+  const given = allowed.map((hit, index) => citationOf(hit, index + 1));
+  const formOf = new Map(assessed.map((item) => [item.hit.passage.chunkId, item.form]));
+  const continuedFrom = (hit: SearchHit) => {
+    const from = continues.get(hit.passage.chunkId);
+    const index = from === undefined ? -1 : allowed.findIndex((other) => other.passage.chunkId === from);
+    return index === -1 ? undefined : index + 1;
+  };
   const sources: SourcePassage[] = allowed.map((hit, index) => ({
     number: index + 1,
     title: hit.recordTitle,
     text: hit.passage.text,
-    location: locationText(citations[index]!),
+    location: locationText(given[index]!),
+    language: hit.passage.language,
+    translation: hit.passage.translatedText,
+    form: formOf.get(hit.passage.chunkId) ?? passageForm(hit.passage.text, hit.passage.timeStart !== null),
+    interviewers: interviewers.get(hit.recordId),
+    continues: continuedFrom(hit),
   }));
   const sectionIds = new Set(allowed.map((hit) => hit.sectionSlug));
   const sectionPrompt = sectionIds.size === 1 ? settings.sectionPrompts[[...sectionIds][0]!] : undefined;
   provenance.sourcesGiven = sources.length;
 
   const generationStarted = performance.now();
+  const isGiven = (number: number) => number >= 1 && number <= given.length;
+  const numbering = createStreamingNumbering(isGiven);
+  const shown = (text: string, introduced: number[]): AskEvent[] => [
+    ...(introduced.length > 0 ? [{ type: "sources" as const, sources: introduced.map((number) => ({ ...given[number - 1]!, number: numbering.order.indexOf(number) + 1 })) }] : []),
+    ...(text ? [{ type: "delta" as const, text }] : []),
+  ];
   let answer = "";
   try {
     for await (const piece of generator.generate({
@@ -318,8 +371,11 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
       temperature: settings.temperature,
     })) {
       answer += piece;
-      yield { type: "delta", text: piece };
+      const { text, introduced } = numbering.push(piece);
+      yield* shown(text, introduced);
     }
+    const { text, introduced } = numbering.flush();
+    yield* shown(text, introduced);
   } catch (error) {
     provenance.timings.generateMs = Math.round(performance.now() - generationStarted);
     const reason = error instanceof GenerationError ? error.message : errorMessage(error);
@@ -337,15 +393,17 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     yield { type: "final", outcome };
     return outcome;
   }
+  // Numbered as the reader reads them: [1], [2]… in order of first citation, without gaps.
+  const renumbered = renumberCitations(verified.text);
   const placed = await placeInRecording(
     context.sql,
-    citations.filter((citation) => verified.cited.includes(citation.number)),
-    verified.text,
+    renumbered.order.map((number, index) => ({ ...given[number - 1]!, number: index + 1 })),
+    renumbered.text,
     generator.name === "extractive",
   );
   const outcome = finish({
     status: "answered",
-    text: verified.text.trim(),
+    text: renumbered.text.trim(),
     citations: placed,
     withheld: provenance.withheld,
   });

@@ -1,4 +1,6 @@
 import type { TranscriptTurn } from "../../archive/field-definitions";
+import { withoutTranslationNotes } from "../../llm/translation-note";
+import { citationMarkerPattern } from "./number-citations";
 import { normaliseForMatch, quotationsIn } from "./verify-citations";
 
 /**
@@ -10,8 +12,8 @@ import { normaliseForMatch, quotationsIn } from "./verify-citations";
 export function quotesByCitation(answer: string, options: { segmentsAreQuotes: boolean }): Map<number, string[]> {
   const quotes = new Map<number, string[]>();
   let segmentStart = 0;
-  for (const match of answer.matchAll(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g)) {
-    const segment = answer.slice(segmentStart, match.index);
+  for (const match of answer.matchAll(citationMarkerPattern)) {
+    const segment = withoutTranslationNotes(answer.slice(segmentStart, match.index));
     segmentStart = match.index + match[0].length;
     const found = options.segmentsAreQuotes ? [segment.trim()].filter(Boolean) : quotationsIn(segment);
     for (const raw of match[1]!.split(",")) {

@@ -36,3 +36,15 @@ describe("citation verification", () => {
     expect(quotationsIn('He said "yes" and then “we left the village” and «a la fira de Sort».')).toEqual(["we left the village", "a la fira de Sort"]);
   });
 });
+
+describe("citation verification beside machine translations", () => {
+  it("checks the quotation and skips its translation note, which is no quotation", () => {
+    const answer = "Les van pujar a un camió de l'empresa, lligades amb palla. [2] (machine translation: They raised them to a lorry of the company, tied with straw.) The bells were lowered on 8 September 1965, the day of the festival. [1]";
+    const result = verifyCitations(answer, sources, { segmentsAreQuotes: true });
+    expect(result).toMatchObject({ cited: [2, 1], dropped: [] });
+    expect(result.text).toBe(answer);
+    // A note does not make an invented sentence a quotation.
+    const invented = verifyCitations("The bells flew to Rome. [1] (traducció automàtica: Les campanes van volar a Roma.)", sources, { segmentsAreQuotes: true });
+    expect(invented.cited).toEqual([]);
+  });
+});

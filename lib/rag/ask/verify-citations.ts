@@ -1,8 +1,12 @@
+import { withoutTranslationNotes } from "../../llm/translation-note";
+import { citationMarkerPattern } from "./number-citations";
+
 /**
  * Checks an answer's citations against the sources it was given: every [n] must name a given
  * source, and a quotation in the cited sentence must occur in that source. Unsupported
  * citations are removed from the text and reported, so the reader never sees a reference the
- * server could not verify. Pure.
+ * server could not verify. A machine translation note beside a quotation is no quotation: it is
+ * left out of what a marker vouches for. Pure.
  */
 export interface CitableSource {
   number: number;
@@ -34,7 +38,6 @@ export function normaliseForMatch(text: string): string {
     .trim();
 }
 
-const markerPattern = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
 const quotePattern = /[“"«]([^“”"«»]{3,}?)[”"»]/g;
 
 /** Quotations of at least three words in a stretch of answer text. */
@@ -49,13 +52,13 @@ export function verifyCitations(answer: string, sources: CitableSource[], option
   let output = "";
   let last = 0;
   let segmentStart = 0;
-  for (const match of answer.matchAll(markerPattern)) {
+  for (const match of answer.matchAll(citationMarkerPattern)) {
     const start = match.index;
     const end = start + match[0].length;
     const before = answer.slice(last, start);
     output += before;
     // The text this marker vouches for: back to the previous marker or sentence end.
-    const segment = answer.slice(segmentStart, start);
+    const segment = withoutTranslationNotes(answer.slice(segmentStart, start));
     const quotes = options.segmentsAreQuotes ? [segment.replace(/^\s+|\s+$/g, "")].filter(Boolean) : quotationsIn(segment.split(/(?<=[.!?])\s+(?=\S)/).pop() ?? segment);
     const kept: number[] = [];
     for (const raw of match[1]!.split(",")) {

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bridgeStatus, createTranslationBridge, translateToEnglish } from "./translate";
+import { bridgeStatus, createTranslationBridge, processTranslationBridge, translateToEnglish, translationSteps } from "./translate";
 
 // Needs the Debian packages apertium, apertium-eng-spa and apertium-eng-cat.
 describe("Apertium bridge", { timeout: 60_000 }, () => {
@@ -18,6 +18,20 @@ describe("Apertium bridge", { timeout: 60_000 }, () => {
     const [archive] = await translateToEnglish(["L'arxiu municipal conserva les cartes de l'alcalde."], "ca");
     expect(archive).toMatch(/\bmunicipal archive\b/i);
     expect(archive).toMatch(/\bmayor\b/i);
+  });
+
+  it("translates from English into Spanish and Catalan, and between them through English", async () => {
+    expect(translationSteps("es", "ca")).toEqual(["spa-eng", "eng-cat"]);
+    expect(translationSteps("en", "en")).toEqual([]);
+    const [spanish, catalan] = [
+      await processTranslationBridge.translate(["The dog sleeps in the garden."], "en", "es"),
+      await processTranslationBridge.translate(["The dog sleeps in the garden."], "en", "ca"),
+    ];
+    expect(spanish?.[0]).toMatch(/\bperro\b.*\bjard/i);
+    expect(catalan?.[0]).toMatch(/\bgos\b.*\bjard/i);
+    const [viaEnglish] = (await processTranslationBridge.translate(["El perro ladra en el jardín."], "es", "ca")) ?? [];
+    expect(viaEnglish).toMatch(/\bgos\b/i);
+    expect(await processTranslationBridge.translate(["Same words."], "en", "en")).toEqual(["Same words."]);
   });
 
   it("keeps the count and each text's own translation in a batch of 50 mixed texts", async () => {
@@ -68,6 +82,8 @@ describe("Apertium bridge", { timeout: 60_000 }, () => {
       await bridge.status();
       expect(warnings).toHaveLength(1);
       await expect(bridge.translateToEnglish(["Hola"], "es")).rejects.toMatchObject({ name: "EmbeddingError", retryable: false });
+      // A translation for the reader is optional: without the pair there is none, and no error.
+      expect(await bridge.translate(["Hello"], "en", "es")).toBeNull();
     });
 
     it("ends a run that takes too long, as a retryable error", async () => {

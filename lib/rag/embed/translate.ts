@@ -17,6 +17,8 @@ import { EmbeddingError, errorMessage } from "./embedder";
  * Input and output are temporary files: feeding apertium through a Node stdin pipe can hang.
  */
 export type BridgeLanguage = "es" | "ca";
+/** The archive's languages: the bridge's two and English, which both pairs go through. */
+export type ArchiveLanguage = BridgeLanguage | "en";
 
 export interface BridgeStatus {
   available: boolean;
@@ -37,6 +39,12 @@ export interface TranslationBridge {
   status(): Promise<BridgeStatus>;
   translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]>;
   /**
+   * Any direction between English, Spanish and Catalan: Spanish ↔ Catalan goes through
+   * English. Null when a pair on the way is not installed (callers then show no translation);
+   * a bridge without it (a test double) translates nothing for the reader either.
+   */
+  translate?(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null>;
+  /**
    * The same translation with Apertium's marks left in: `*word` for a word the pair does not
    * know, `@word` for one it knows but cannot translate, `#word` for one it could not inflect.
    * The bridge counts them to choose between Spanish and Catalan and to probe names. A bridge
@@ -46,17 +54,53 @@ export interface TranslationBridge {
 }
 
 const modeByLanguage: Record<BridgeLanguage, string> = { es: "spa-eng", ca: "cat-eng" };
+const modeFromEnglish: Record<BridgeLanguage, string> = { es: "eng-spa", ca: "eng-cat" };
+
+/** The Apertium modes that carry text from one archive language to another, in order. */
+export function translationSteps(from: ArchiveLanguage, to: ArchiveLanguage): string[] {
+  if (from === to) return [];
+  if (from === "en") return [modeFromEnglish[to as BridgeLanguage]];
+  if (to === "en") return [modeByLanguage[from]];
+  return [modeByLanguage[from], modeFromEnglish[to]];
+}
 const smokeTestSentence: Record<BridgeLanguage, string> = { es: "El perro ladra.", ca: "El gos borda." };
 const separatorBase = "MNEMOSEP7Q";
 /** Characters per apertium run: a few seconds of work, well inside the time-out. */
 const maxCharactersPerRun = 200_000;
 const statusTimeoutMs = 20_000;
 
-export function createTranslationBridge(options: TranslationBridgeOptions = {}): TranslationBridge {
+/** The real bridge: every direction, marked or not. */
+export type ApertiumBridge = TranslationBridge & Required<Pick<TranslationBridge, "translate" | "translateMarked">>;
+
+export function createTranslationBridge(options: TranslationBridgeOptions = {}): ApertiumBridge {
   const apertiumPath = options.apertiumPath ?? "apertium";
   const timeoutMs = options.timeoutMs ?? 60_000;
   const warn = options.warn ?? ((line: string) => console.warn(line));
   let cachedStatus: Promise<BridgeStatus> | undefined;
+  let cachedModes: Promise<string[]> | undefined;
+
+  /** The installed modes (apertium -l), read once; an apertium that cannot run has none. */
+  function installedModes(): Promise<string[]> {
+    cachedModes ??= runApertium(apertiumPath, ["-l"], statusTimeoutMs).then(
+      (listed) => listed.split(/\s+/).filter(Boolean),
+      () => [],
+    );
+    return cachedModes;
+  }
+
+  async function translateWithMode(texts: string[], mode: string, marked = false): Promise<string[]> {
+    const cleaned = texts.map(cleanForApertium);
+    const results = cleaned.map(() => "");
+    // Blank texts need no translation, and would only blur where one text ends.
+    const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
+    for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
+      const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs, marked);
+      run.forEach((index, position) => {
+        results[index] = translated[position] ?? "";
+      });
+    }
+    return results;
+  }
 
   async function translateRun(texts: string[], mode: string, runTimeoutMs: number, marked = false): Promise<string[]> {
     const separator = separatorFor(texts);
@@ -81,6 +125,7 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     let listed: string[];
     try {
       listed = (await runApertium(apertiumPath, ["-l"], statusTimeoutMs)).split(/\s+/).filter(Boolean);
+      cachedModes ??= Promise.resolve(listed);
     } catch (error) {
       return { available: false, pairs: { es: false, ca: false }, detail: `apertium could not run (${errorMessage(error)})` };
     }
@@ -120,28 +165,23 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     },
 
     translateToEnglish(texts: string[], from: BridgeLanguage): Promise<string[]> {
-      return translate(texts, from, false);
+      return translateWithMode(texts, modeByLanguage[from]);
     },
 
     translateMarked(texts: string[], from: BridgeLanguage): Promise<string[]> {
-      return translate(texts, from, true);
+      return translateWithMode(texts, modeByLanguage[from], true);
+    },
+
+    async translate(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null> {
+      const steps = translationSteps(from, to);
+      if (steps.length === 0) return [...texts];
+      const modes = await installedModes();
+      if (!steps.every((mode) => modes.includes(mode))) return null;
+      let current = texts;
+      for (const mode of steps) current = await translateWithMode(current, mode);
+      return current;
     },
   };
-
-  async function translate(texts: string[], from: BridgeLanguage, marked: boolean): Promise<string[]> {
-    const mode = modeByLanguage[from];
-    const cleaned = texts.map(cleanForApertium);
-    const results = cleaned.map(() => "");
-    // Blank texts need no translation, and would only blur where one text ends.
-    const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
-    for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
-      const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs, marked);
-      run.forEach((index, position) => {
-        results[index] = translated[position] ?? "";
-      });
-    }
-    return results;
-  }
 }
 
 /** The process's bridge: apertium from PATH, its status checked (and warned about) once. */

@@ -4,6 +4,7 @@ import { type Principal, canReadPassage, passageScopeSql } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError } from "../../errors";
 import { zodFieldErrors } from "../../http/action-result";
+import { maxQueryLength } from "../../query-length";
 import { storableTextIssues } from "../../storable-text";
 import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
 import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
@@ -22,7 +23,7 @@ import { type Reranker, passThroughReranker, rerankCandidates, rerankSkippedNote
  */
 export const searchModes = ["hybrid", "semantic", "keyword"] as const;
 export type SearchMode = (typeof searchModes)[number];
-export const maxQueryLength = 500;
+export { maxQueryLength };
 /** What a person is told when the embedding model fails; the technical reason goes to the log. */
 export const meaningSearchUnavailableMessage =
   "Search by meaning is unavailable right now because the embedding service is not working. Searching by words (keyword mode) still works; try meaning again later.";

@@ -1,0 +1,143 @@
+import { splitSentences } from "../rag/chunk";
+import { queryTerms } from "../rag/search/highlight";
+import type { SourcePassage } from "./generator";
+
+/**
+ * What a source's sentences are, before any is chosen as an answer: who says it in a
+ * transcript, whether it is the interviewer speaking or a question (which state nothing the
+ * narrator said), and whether the passage is only labelled catalogue fields, which never
+ * explain how or why anything happened. Pure.
+ */
+export type SentenceRole = "statement" | "interviewer" | "question" | "field";
+
+export interface SourceSentence {
+  source: number;
+  text: string;
+  /** The speaker of the transcript turn it belongs to. */
+  speaker: string | null;
+  role: SentenceRole;
+  /** The line (turn or paragraph) of the source it is in, counted from 0. */
+  line: number;
+  /** For a narrator's turn: the line of the interviewer's turn just before it, which it answers. */
+  answers: number | null;
+  /** Its English translation, aligned from the passage's translation when one was given. */
+  english: string | null;
+}
+
+export type PassageForm = NonNullable<SourcePassage["form"]>;
+
+const minWords = 4;
+const minAnswerWords = 2;
+const labelledField = /^[\p{Lu}][\p{L}\p{N} ›'’().-]{0,40}:\s+\S/u;
+const sentenceEnd = /[.!?…]["”»)’]*\s*$/;
+const isQuestion = (text: string) => /[?？]["”»)’]*\s*$/.test(text);
+/** A turn's speaker label: a short name (no sentence punctuation) before ": ". */
+const speakerLabel = /^([\p{Lu}][^:.!?\n]{0,60}?):\s+/u;
+
+/**
+ * A transcript's turns are "Speaker: text" lines; a catalogue fragment is a line or two of
+ * labelled fields ("Findspot: …") or a bare value without a sentence ("Port de la Calma,
+ * harbour dredging 1987, trench D"); anything else is running text.
+ */
+export function passageForm(text: string, timed: boolean): PassageForm {
+  if (timed) return "transcript";
+  const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
+  if (lines.length === 0) return "text";
+  if (lines.every((line) => labelledField.test(line))) return "fields";
+  const words = text.split(/\s+/).filter(Boolean).length;
+  if (words <= 25 && !lines.some((line) => sentenceEnd.test(line))) return "fields";
+  return "text";
+}
+
+/** Splits a line into its speaker (known names first, then any short label) and what they say. */
+function splitSpeaker(line: string, knownSpeakers: readonly string[]): { speaker: string | null; said: string } {
+  const known = knownSpeakers.find((name) => line.startsWith(`${name}:`));
+  if (known) return { speaker: known, said: line.slice(known.length + 1).trim() };
+  const label = speakerLabel.exec(line);
+  if (label && label[1]!.split(/\s+/).length <= 6) return { speaker: label[1]!.trim(), said: line.slice(label[0].length).trim() };
+  return { speaker: null, said: line };
+}
+
+/**
+ * Who interviews, when the archive does not say: in a passage where one speaker asks most of
+ * the questions and another answers, the asker. Null when that is not clear.
+ */
+function likelyInterviewer(turns: { speaker: string | null; said: string }[]): string | null {
+  const speakers = [...new Set(turns.map((turn) => turn.speaker).filter((speaker): speaker is string => speaker !== null))];
+  if (speakers.length < 2) return null;
+  const askers = speakers.filter((speaker) => {
+    const own = turns.filter((turn) => turn.speaker === speaker);
+    return own.filter((turn) => isQuestion(turn.said)).length * 2 > own.length;
+  });
+  return askers.length === 1 ? askers[0]! : null;
+}
+
+const linesOf = (text: string) => text.split("\n").map((line) => line.replace(/\s+/g, " ").trim()).filter(Boolean);
+const sentencesIn = (text: string) => splitSentences(text).map((range) => text.slice(range.start, range.end).trim());
+
+/**
+ * The source's sentences with their speaker and role, in reading order. Statements shorter than
+ * four words are left out (fragments answer nothing) unless they reply to the interviewer; the
+ * interviewer's are kept whatever their length, since a narrator's answer is read against the
+ * question it answers.
+ */
+export function sourceSentences(source: SourcePassage): SourceSentence[] {
+  const form = source.form ?? passageForm(source.text, false);
+  const speakers = source.interviewers ?? [];
+  const lines = linesOf(source.text);
+  const turns = lines.map((line) => (form === "transcript" ? splitSpeaker(line, speakers) : { speaker: null, said: line }));
+  // The bridge keeps lines (and so turns) apart: a line's sentences align when they count the same.
+  const translatedLines = source.translation ? linesOf(source.translation) : [];
+  const aligned = translatedLines.length === lines.length;
+  const interviewers = new Set(speakers.length > 0 ? speakers : form === "transcript" ? [likelyInterviewer(turns)].filter((name): name is string => name !== null) : []);
+  const sentences: SourceSentence[] = [];
+  let lastQuestion: number | null = null;
+  turns.forEach((turn, line) => {
+    const byInterviewer = turn.speaker !== null && interviewers.has(turn.speaker);
+    const answers = byInterviewer ? null : lastQuestion;
+    const parts = sentencesIn(turn.said);
+    const translatedLine = aligned ? translatedLines[line]! : "";
+    const translatedParts = aligned ? sentencesIn(form === "transcript" ? splitSpeaker(translatedLine, []).said : translatedLine) : [];
+    parts.forEach((text, index) => {
+      const role: SentenceRole = byInterviewer ? "interviewer" : isQuestion(text) ? "question" : form === "fields" || (form === "text" && labelledField.test(text)) ? "field" : "statement";
+      // A short reply ("The dolphins, especially.") is an answer when it follows the question.
+      const answersAQuestion = answers !== null || (line === 0 && source.continues !== undefined);
+      if (role !== "interviewer" && role !== "question" && text.split(" ").length < (answersAQuestion ? minAnswerWords : minWords)) return;
+      const english = translatedParts.length === parts.length ? translatedParts[index]! : null;
+      sentences.push({ source: source.number, text, speaker: turn.speaker, role, line, answers, english });
+    });
+    if (byInterviewer) lastQuestion = line;
+    else if (turn.speaker !== null) lastQuestion = null;
+  });
+  return sentences;
+}
+
+// Question words (English, Spanish, Catalan) that ask for no content of their own.
+const interrogatives = new Set(
+  "what which whom whose how why where when who whats que qué cual cuales cuál cuáles cuando cuándo como cómo donde dónde quien quién quienes porque quan quin quina quins quines qui perque perquè".split(" ").map((word) => word.normalize("NFD").replace(/\p{M}/gu, "")),
+);
+
+/** The question's content words: the search's terms without the words that only ask. */
+export function questionTerms(question: string): string[] {
+  return queryTerms(question).filter((term) => !interrogatives.has(term));
+}
+
+// "\b" knows no accented letter: word ends are "no letter follows" instead.
+const explanation = [
+  /^\s*(how|why)(?!\p{L})(?!\s+(many|much|long|old|far|low|high|big|often|deep|tall|wide)(?!\p{L}))/iu,
+  /(?<!\p{L})what\s+(happened|did(?!\p{L}).*(?<!\p{L})do)(?!\p{L})/iu,
+  /^\s*¿?\s*(por\s*qu[eé]|c[oó]mo)(?!\p{L})/iu,
+  /^\s*(per\s*qu[eè]|com)(?!\p{L})/iu,
+  /(?<!\p{L})(qu[eé]\s+pas[oó]|qu[eè]\s+va\s+passar)(?!\p{L})/iu,
+];
+
+/** Whether the question asks how or why something happened, which only running text explains. */
+export function asksForExplanation(question: string): boolean {
+  return explanation.some((pattern) => pattern.test(question));
+}
+
+/** Whether a sentence may answer: interviewers and questions never; catalogue fields not how or why. */
+export function mayAnswer(sentence: Pick<SourceSentence, "role">, question: string): boolean {
+  if (sentence.role === "interviewer" || sentence.role === "question") return false;
+  return !(sentence.role === "field" && asksForExplanation(question));
+}

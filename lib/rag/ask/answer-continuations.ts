@@ -1,0 +1,69 @@
+import "server-only";
+import { type Principal, canReadPassage } from "../../acl";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { sourceSentences } from "../../llm/answer-sentences";
+import type { IndexSpace } from "../index/index-spaces";
+import { snippet } from "../search/highlight";
+import { type SearchHit, passageDetails } from "../search/search-archive";
+
+/**
+ * A transcript is cut into passages between turns, so the interviewer's question can end one
+ * passage and the narrator's answer open the next. For each transcript passage that ends on the
+ * interviewer's turn, the next passage of the same record and group (read with the principal's
+ * access, like any search hit), so the answer can be given right after its question.
+ */
+export async function answerContinuations(
+  sql: SqlExecutor,
+  principal: Principal,
+  space: IndexSpace | null,
+  hits: readonly SearchHit[],
+  interviewers: ReadonlyMap<string, string[]>,
+): Promise<Map<string, SearchHit>> {
+  const continued = new Map<string, SearchHit>();
+  const endingOnQuestion = hits.filter((hit) => {
+    if (hit.passage.timeStart === null || !interviewers.has(hit.recordId)) return false;
+    const sentences = sourceSentences({ number: 1, title: hit.recordTitle, text: hit.passage.text, form: "transcript", interviewers: interviewers.get(hit.recordId) });
+    return sentences.at(-1)?.role === "interviewer";
+  });
+  if (!space || endingOnQuestion.length === 0) return continued;
+  const next = await sql.query<{ from_id: string; id: string }>(
+    `SELECT c.id AS from_id, n.id
+       FROM chunks c
+       JOIN chunks n ON n.record_id = c.record_id AND n.embed_group_id = c.embed_group_id AND n.index_space_id = c.index_space_id AND n.ordinal = c.ordinal + 1
+      WHERE c.id = ANY($1::text[]) AND c.index_space_id = $2`,
+    [endingOnQuestion.map((hit) => hit.passage.chunkId), space.id],
+  );
+  const details = await passageDetails(sql, principal, space.id, next.map((row) => row.id));
+  for (const { from_id: fromId, id } of next) {
+    const row = details.get(id);
+    const from = hits.find((hit) => hit.passage.chunkId === fromId);
+    if (!row || !from || !canReadPassage(principal, { projectId: row.project_id, contributingProjectIds: row.contributing_project_ids })) continue;
+    continued.set(fromId, {
+      recordId: row.record_id,
+      recordTitle: row.record_title,
+      sectionSlug: row.section_slug,
+      sectionName: row.section_name,
+      projectId: row.project_id,
+      passage: {
+        chunkId: row.id,
+        groupLabel: row.group_label,
+        headingPath: row.heading_path,
+        language: row.language,
+        page: row.page,
+        pageEnd: row.page_end,
+        timeStart: row.time_start,
+        timeEnd: row.time_end,
+        startOffset: row.start_offset,
+        endOffset: row.end_offset,
+        snippet: snippet(row.text, []),
+        text: row.text,
+        translatedText: row.translated_text,
+        externalAllowed: row.external_ok,
+      },
+      score: 0,
+      legs: [],
+      similarity: null,
+    });
+  }
+  return continued;
+}

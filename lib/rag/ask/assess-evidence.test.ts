@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { createHashEmbedder } from "../embed/hash-embedder";
+import type { SearchHit } from "../search/search-archive";
+import { assessEvidence } from "./assess-evidence";
+
+const embedder = createHashEmbedder({ dimension: 256 });
+const prepare = { detect: async () => ({ language: "en", confidence: 1 }) };
+const thresholds = { minSimilarity: 0.3, strongSimilarity: 0.5, minTermCoverage: 0.4 };
+
+function hit(recordId: string, text: string, options: { similarity: number | null; timed?: boolean }): SearchHit {
+  return {
+    recordId,
+    recordTitle: recordId,
+    sectionSlug: "oral-histories",
+    sectionName: "Oral histories",
+    projectId: "p",
+    passage: {
+      chunkId: `${recordId}-chunk`,
+      groupLabel: "Transcript",
+      headingPath: [],
+      language: "en",
+      page: null,
+      pageEnd: null,
+      timeStart: options.timed ? 12 : null,
+      timeEnd: options.timed ? 80 : null,
+      startOffset: 0,
+      endOffset: text.length,
+      snippet: { text, highlights: [], clippedStart: false, clippedEnd: false },
+      text,
+      translatedText: null,
+      externalAllowed: false,
+    },
+    score: 0.5,
+    legs: ["meaning"],
+    similarity: options.similarity,
+  };
+}
+
+describe("the evidence test", () => {
+  it("passes a long transcript passage whose turn answers the question, though the whole passage is far from it", async () => {
+    const turns = [
+      "Lucía Ferrer Bosch: Did they pay you well for the work on the quay?",
+      "Carmen Roldán Ortiz: By the piece, and always less than the men. But it was our money, and I bought a sewing machine with it.",
+      "Lucía Ferrer Bosch: What damaged the nets most?",
+      "Carmen Roldán Ortiz: The dolphins, especially. They came in to eat the sardines and left holes like a door.",
+      "Lucía Ferrer Bosch: Did you sing while you worked?",
+      "Carmen Roldán Ortiz: Coplas and habaneras, and we told each other everything that happened in the village.",
+    ].join("\n");
+    const interviewers = new Map([["remendar", ["Lucía Ferrer Bosch"]]]);
+    const [assessed] = await assessEvidence([hit("remendar", turns, { similarity: 0.12, timed: true })], "What damaged the nets most?", { embedder, prepare, thresholds, interviewers });
+    expect(assessed?.sentenceSimilarity).toBeGreaterThan(0.5);
+    expect(assessed?.evidence).toBe(true);
+  });
+
+  it("refuses a passage near in meaning that shares no word with the question, and a bare field for how or why", async () => {
+    const [neighbour, field] = await assessEvidence(
+      [
+        hit("chapter", "Amphorae carried salted fish along the coast in Roman times.", { similarity: 0.55 }),
+        hit("plate", "Port de la Calma, harbour dredging 1987, trench D", { similarity: 0.6 }),
+      ],
+      "How was the harbour dredging done in 1987?",
+      { embedder, prepare, thresholds },
+    );
+    expect(neighbour).toMatchObject({ coverage: 0, evidence: false });
+    expect(field).toMatchObject({ form: "fields", evidence: false });
+    // The same field answers where.
+    const [where] = await assessEvidence([hit("plate", "Port de la Calma, harbour dredging 1987, trench D", { similarity: 0.6 })], "Where was the harbour dredging of 1987?", {
+      embedder,
+      prepare,
+      thresholds,
+    });
+    expect(where?.evidence).toBe(true);
+  });
+});

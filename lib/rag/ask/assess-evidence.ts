@@ -1,0 +1,118 @@
+import "server-only";
+import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionTerms, sourceSentences } from "../../llm/answer-sentences";
+import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
+import type { Embedder } from "../embed/embedder";
+import { findHighlights, foldWord, wordMatches } from "../search/highlight";
+import type { SearchHit } from "../search/search-archive";
+
+/**
+ * The evidence test of the ask pipeline: does a retrieved passage carry the answer? A passage is
+ * evidence when its similarity to the question reaches `strongSimilarity` and it shares at
+ * least one of the question's content words, or reaches `minSimilarity` with at least
+ * `minTermCoverage` of them (content words of the question or its English translation, found in
+ * the passage or its translation). A passage near in meaning that shares no word at all is a
+ * neighbour of the topic (a gazpacho recipe and a chapter on amphorae), not an answer.
+ *
+ * Its similarity is the better of the whole passage's and its closest sentence's: a transcript
+ * passage of ten turns is far from a question even when one turn answers it, so the sentences
+ * that share a content word with the question (a narrator's, or an interviewer's question that
+ * is answered in the passage or the next) are compared one by one, in one batch of the embedder. A bare
+ * catalogue field is no evidence for how or why.
+ */
+export interface EvidenceThresholds {
+  minSimilarity: number;
+  strongSimilarity: number;
+  minTermCoverage: number;
+}
+
+export interface AssessedHit {
+  hit: SearchHit;
+  form: PassageForm;
+  /** Share of the question's content words in the passage or its translation. */
+  coverage: number;
+  /** The closest sentence's similarity, when one shares a word with the question. */
+  sentenceSimilarity: number | null;
+  /** The better of the passage's and its closest sentence's similarity (-1 when neither is known). */
+  similarity: number;
+  evidence: boolean;
+}
+
+export interface AssessOptions {
+  embedder: Embedder;
+  prepare?: PrepareOptions;
+  thresholds: EvidenceThresholds;
+  /** Interviewers' names by record, for transcript passages. */
+  interviewers?: ReadonlyMap<string, string[]>;
+}
+
+function matchedTerms(terms: readonly string[], text: string): Set<string> {
+  return new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
+}
+
+/** Share of the question's content words found in the passage or its translation. */
+export function termCoverage(terms: string[], text: string, translation?: string): number {
+  if (terms.length === 0) return 0;
+  const matched = new Set([...matchedTerms(terms, text), ...(translation ? matchedTerms(terms, translation) : [])]);
+  return matched.size / terms.length;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
+  return sum;
+}
+
+export async function assessEvidence(hits: readonly SearchHit[], question: string, options: AssessOptions): Promise<AssessedHit[]> {
+  const [prepared] = await prepareForEmbedding([{ text: question }], options.embedder, options.prepare);
+  const english = prepared?.translatedText ?? null;
+  const terms = questionTerms(question);
+  const englishTerms = english ? questionTerms(english) : [];
+  const allTerms = [...new Set([...terms, ...englishTerms])];
+  const explanatory = asksForExplanation(question) || (english !== null && asksForExplanation(english));
+
+  const units: { hit: number; text: string }[] = [];
+  const forms = hits.map((hit, index) => {
+    const form = passageForm(hit.passage.text, hit.passage.timeStart !== null);
+    const sentences = sourceSentences({
+      number: index,
+      title: hit.recordTitle,
+      text: hit.passage.text,
+      translation: hit.passage.translatedText,
+      form,
+      interviewers: options.interviewers?.get(hit.recordId),
+    });
+    // The interviewer's question counts when the passage answers it — or ends on it, and the next
+    // passage (given with it, see answer-continuations.ts) answers it.
+    const answeredLines = new Set(sentences.flatMap((sentence) => (sentence.answers === null ? [] : [sentence.answers])));
+    const last = sentences.at(-1);
+    if (last?.role === "interviewer") answeredLines.add(last.line);
+    for (const sentence of sentences) {
+      const counts = mayAnswer(sentence, question) || (sentence.role !== "field" && answeredLines.has(sentence.line));
+      const shares = matchedTerms(allTerms, sentence.text).size > 0 || (sentence.english !== null && matchedTerms(allTerms, sentence.english).size > 0);
+      if (counts && shares) units.push({ hit: index, text: sentence.english ?? sentence.text });
+    }
+    return form;
+  });
+
+  const best = hits.map((): number | null => null);
+  if (units.length > 0) {
+    const [questionVector] = await options.embedder.embed([english ?? question], "query");
+    const vectors = await options.embedder.embed(units.map((unit) => unit.text), "passage");
+    units.forEach((unit, index) => {
+      const similarity = dot(questionVector!, vectors[index]!);
+      best[unit.hit] = Math.max(best[unit.hit] ?? -1, similarity);
+    });
+  }
+
+  const { minSimilarity, strongSimilarity, minTermCoverage } = options.thresholds;
+  return hits.map((hit, index) => {
+    const translation = hit.passage.translatedText ?? undefined;
+    const coverage = Math.max(termCoverage(terms, hit.passage.text, translation), englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation) : 0);
+    const sentenceSimilarity = best[index] ?? null;
+    const similarity = Math.max(hit.similarity ?? -1, sentenceSimilarity ?? -1);
+    const form = forms[index]!;
+    const sharesAWord = coverage > 0 || allTerms.length === 0;
+    const evidence = !(explanatory && form === "fields") && ((similarity >= strongSimilarity && sharesAWord) || (similarity >= minSimilarity && coverage >= minTermCoverage));
+    return { hit, form, coverage, sentenceSimilarity, similarity, evidence };
+  });
+}
