@@ -67,7 +67,7 @@ describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 12
     const stored = await passages(record.id);
     const turn = (words: string) => stored.find((passage) => passage.text.includes(words));
     // Alone, this note is detected as Italian; the record around it is Catalan.
-    expect(stored.find((passage) => passage.text === "La porta era sempre oberta.")).toBeDefined();
+    expect(stored.find((passage) => passage.text === "Note: La porta era sempre oberta.")).toBeDefined();
     expect(turn("La porta era sempre oberta")?.language).toBe("ca");
     expect(turn("La porta era sempre oberta")?.translated_text).toMatch(/door/i);
     expect(stored.every((passage) => passage.language === "ca")).toBe(true);

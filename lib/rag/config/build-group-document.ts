@@ -7,9 +7,9 @@ import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./emb
  * ONE catalogue entry at the top, a `<label>: <value>` line each, so a catalogue record is one
  * coherent passage rather than a title passage, a date passage and a material passage that match
  * every query alike; long fields (long text, transcripts) follow in group order, each under a
- * `## <label>` heading the chunker cuts at. An entry that would be a lone line beside long text
- * (the title of a transcript group) is left out: the indexer puts the record's title before
- * every passage it embeds. Relations are followed to the target records' fields. Built with no user's
+ * `## <label>` heading the chunker cuts at. An entry that would be the title alone beside long
+ * text (a transcript group) is left out: the indexer puts the record's title before every
+ * passage it embeds. Relations are followed to the target records' fields. Built with no user's
  * permissions (a system principal), so the document does not depend on who saved; instead it
  * records every section and project whose text it contains, and search shows a passage only to
  * those who may read all of them.
@@ -92,7 +92,9 @@ export async function buildGroupDocument(
       entry.push({ line: `${label}: ${rendered.map(oneLine).join("; ")}`, path });
     }
   }
-  const keepEntry = entry.length > 1 || parts.length === 0;
+  // The title alone beside long text would be a title-only passage; the indexer puts the title
+  // before every passage it embeds, so that line adds nothing. Any other lone field stays.
+  const keepEntry = parts.length === 0 || !(entry.length === 1 && entry[0]?.line.endsWith(`: ${oneLine(record.title)}`));
   if (!parts.length && !entry.length) return null;
   return {
     text: [...(keepEntry && entry.length ? [entry.map((item) => item.line).join("\n")] : []), ...parts].join("\n\n"),

@@ -148,6 +148,13 @@ describe("buildGroupDocument", () => {
     expect(passages.every((chunk) => !chunk.text.includes("L'última collita"))).toBe(true);
   });
 
+  it("keeps a lone short field beside long text unless it is the title", async () => {
+    const noted = { ...interview, values: { ...interview.values, period: { from: 1931, to: 1931 } } };
+    const document = await buildGroupDocument(noted, { fields: ["period", "transcript"], languages: [] }, sources);
+    expect(document?.text.startsWith("Period: 1931\n\n## Transcript")).toBe(true);
+    expect(document?.fieldPaths).toEqual(["period", "transcript"]);
+  });
+
   it("keeps a short value on its entry line", async () => {
     const multiline = { ...interview, values: { title: "Two\n\n## lines" } };
     const document = await buildGroupDocument(multiline, { fields: ["title"], languages: [] }, sources);
