@@ -138,7 +138,9 @@ describe(`indexing (${testDatabaseMode()})`, () => {
     expect(chunks.some((chunk) => chunk.has_terms)).toBe(true);
     const about = chunks.find((chunk) => chunk.text.includes("farmer and miller"));
     expect(about?.contributing_project_ids.sort()).toEqual([publicProject, valleyProject].sort());
-    expect(about?.heading_path[0]).toMatch(/Occupation|Summary|Title/);
+    // Short fields are one catalogue entry ("label: value" lines) before any heading.
+    expect(about?.text).toMatch(/^Title: The last harvest\n(.*\n)*Narrator › Occupation: farmer and miller/m);
+    expect(about?.heading_path).toEqual([]);
   });
 
   it("embeds nothing when re-indexing an unchanged record, and only changed passages after an edit", async () => {
