@@ -156,16 +156,33 @@ export type DetailRow = {
 };
 
 /**
- * Records best first by one leg: by meaning, a record's closest passage; by words, the sum of
- * its passages' scores (a document's evidence, like BM25, rather than its best fragment's).
+ * Records best first by one leg: by meaning, a record's closest passage; by words, the sum of its
+ * two best passages' scores — a document's evidence rather than one fragment's (a title in one
+ * passage and the matching sentence in another add up), without letting a long document win by
+ * having forty passages that each share a common word. On the full demo's dev half the sum of
+ * every passage ranked records at keyword nDCG@10 0.662, the best two at 0.716; the long
+ * publications had filled the top 10 of 30–50% of unrelated queries.
  */
+export const passagesPerRecordByWords = 2;
+
 export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[] }): string[] {
-  const scores = new Map<string, number>();
+  const scores = new Map<string, number[]>();
   for (const hit of list.hits) {
-    const previous = scores.get(hit.recordId);
-    scores.set(hit.recordId, list.leg === "words" ? (previous ?? 0) + hit.score : Math.max(previous ?? Number.NEGATIVE_INFINITY, hit.score));
+    const kept = scores.get(hit.recordId) ?? [];
+    kept.push(hit.score);
+    scores.set(hit.recordId, kept);
   }
-  return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id);
+  const score = (values: number[]) =>
+    list.leg === "words"
+      ? values
+          .sort((a, b) => b - a)
+          .slice(0, passagesPerRecordByWords)
+          .reduce((sum, value) => sum + value, 0)
+      : Math.max(...values);
+  return [...scores.entries()]
+    .map(([id, values]) => [id, score(values)] as const)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([id]) => id);
 }
 
 /** Leg weights of a fusion; a leg not named weighs 1. */
