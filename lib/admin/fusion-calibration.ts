@@ -7,6 +7,7 @@ import { AppError, notFound } from "../errors";
 import { type FusionCalibration, getActiveIndexSpace, saveFusionCalibration } from "../rag/index/index-spaces";
 import { embedderForSpace, listSpaces } from "../rag/index/space-embedders";
 import { measureFusion } from "../rag/search/measure-fusion";
+import { auditIndexSpace } from "./model-switch";
 import { passThroughReranker } from "../rag/search/rerank";
 
 /**
@@ -16,15 +17,6 @@ import { passThroughReranker } from "../rag/search/rerank";
  * search reads it. Admins only; anyone else: not found.
  */
 export const minimumCalibrationQuestions = 10;
-
-async function audit(sql: SqlExecutor, principal: Principal, action: string, spaceId: string, details: Record<string, unknown>) {
-  await sql.query(`INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, $2, 'index_space', $3, $4::jsonb)`, [
-    principal.userId === "system" ? null : principal.userId,
-    action,
-    spaceId,
-    JSON.stringify(details),
-  ]);
-}
 
 export async function calibrateSpaceFusion(
   prisma: PrismaClient,
@@ -66,7 +58,7 @@ export async function calibrateSpaceFusion(
   const source = `${judged.length} questions of ${sets.length === 1 ? "the golden set" : "golden sets"} ${sets.map((set) => `“${set.name}”`).join(", ")}`;
   const calibration = await measureFusion({ sql, embedder, space, reranker: passThroughReranker, rrfK: input.rrfK }, principal, judged, source);
   await saveFusionCalibration(sql, space.id, calibration);
-  await audit(sql, principal, "index-space.calibrate-fusion", space.id, { name: space.name, meaningShare: calibration.meaningShare, questions: judged.length });
+  await auditIndexSpace(sql, principal, "index-space.calibrate-fusion", space.id, { name: space.name, meaningShare: calibration.meaningShare, questions: judged.length });
   return calibration;
 }
 
@@ -77,7 +69,7 @@ export async function resetSpaceFusion(sql: SqlExecutor, principal: Principal, i
   const space = (await listSpaces(sql)).find((candidate) => candidate.id === input.spaceId);
   if (!space) throw notFound();
   await saveFusionCalibration(sql, space.id, null);
-  await audit(sql, principal, "index-space.reset-fusion", space.id, { name: space.name });
+  await auditIndexSpace(sql, principal, "index-space.reset-fusion", space.id, { name: space.name });
 }
 
 /** The demo's golden set for tuning; an archive without it is measured by an admin. */

@@ -20,7 +20,8 @@ function assertAdmin(principal: Principal): void {
   if (!isAdmin(principal)) throw notFound();
 }
 
-async function audit(sql: SqlExecutor, principal: Principal, action: string, spaceId: string, details: Record<string, unknown>) {
+/** An audit event about an index space (admin actions on spaces, fusion measurements). */
+export async function auditIndexSpace(sql: SqlExecutor, principal: Principal, action: string, spaceId: string, details: Record<string, unknown>) {
   await sql.query(`INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, $2, 'index_space', $3, $4::jsonb)`, [
     principal.userId === "system" ? null : principal.userId,
     action,
@@ -76,7 +77,7 @@ export async function registerCandidateSpace(sql: SqlExecutor, principal: Princi
   if (space.status === "active") throw new AppError("bad_request", "This model is the active index space already.");
   await sql.query(`UPDATE index_spaces SET status = 'building' WHERE id = $1`, [space.id]);
   const queued = await enqueueReindex(sql, {}, "space.build");
-  await audit(sql, principal, "index-space.register", space.id, { name: space.name, config: { ...config } });
+  await auditIndexSpace(sql, principal, "index-space.register", space.id, { name: space.name, config: { ...config } });
   return { spaceId: space.id, queued };
 }
 
@@ -113,7 +114,7 @@ export async function activateSpace(sql: SqlExecutor, principal: Principal, spac
   }
   const previous = await getActiveIndexSpace(sql);
   await activateIndexSpace(sql, spaceId);
-  await audit(sql, principal, "index-space.activate", spaceId, { name: overview.name, previous: previous?.name ?? null });
+  await auditIndexSpace(sql, principal, "index-space.activate", spaceId, { name: overview.name, previous: previous?.name ?? null });
 }
 
 /** Back to the space that was active before the current one. */
@@ -126,6 +127,6 @@ export async function rollbackSpace(sql: SqlExecutor, principal: Principal): Pro
   );
   if (!previous) throw new AppError("bad_request", "There is no earlier active space to roll back to.");
   await activateIndexSpace(sql, previous.id);
-  await audit(sql, principal, "index-space.rollback", previous.id, { from: active?.name ?? null });
+  await auditIndexSpace(sql, principal, "index-space.rollback", previous.id, { from: active?.name ?? null });
   return { spaceId: previous.id };
 }

@@ -4,7 +4,7 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { sourceSentences } from "../../llm/answer-sentences";
 import type { IndexSpace } from "../index/index-spaces";
 import { snippet } from "../search/highlight";
-import { type SearchHit, passageDetails } from "../search/search-archive";
+import { type SearchHit, passageDetails, searchHitOf } from "../search/search-archive";
 
 /**
  * A transcript is cut into passages between turns, so the interviewer's question can end one
@@ -38,32 +38,7 @@ export async function answerContinuations(
     const row = details.get(id);
     const from = hits.find((hit) => hit.passage.chunkId === fromId);
     if (!row || !from || !canReadPassage(principal, { projectId: row.project_id, contributingProjectIds: row.contributing_project_ids })) continue;
-    continued.set(fromId, {
-      recordId: row.record_id,
-      recordTitle: row.record_title,
-      sectionSlug: row.section_slug,
-      sectionName: row.section_name,
-      projectId: row.project_id,
-      passage: {
-        chunkId: row.id,
-        groupLabel: row.group_label,
-        headingPath: row.heading_path,
-        language: row.language,
-        page: row.page,
-        pageEnd: row.page_end,
-        timeStart: row.time_start,
-        timeEnd: row.time_end,
-        startOffset: row.start_offset,
-        endOffset: row.end_offset,
-        snippet: snippet(row.text, []),
-        text: row.text,
-        translatedText: row.translated_text,
-        externalAllowed: row.external_ok,
-      },
-      score: 0,
-      legs: [],
-      similarity: null,
-    });
+    continued.set(fromId, searchHitOf(row, { snippet: snippet(row.text, []), score: 0, legs: [], similarity: null }));
   }
   return continued;
 }

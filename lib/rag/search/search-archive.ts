@@ -272,6 +272,40 @@ export function assertSearchable(context: SearchContext): IndexSpace {
   return space;
 }
 
+/** A hit as it leaves search: the passage's details with how it was found. */
+export function searchHitOf(
+  row: DetailRow,
+  found: { snippet: Snippet; translation?: Snippet; score: number; legs: Leg[]; similarity: number | null },
+): SearchHit {
+  return {
+    recordId: row.record_id,
+    recordTitle: row.record_title,
+    sectionSlug: row.section_slug,
+    sectionName: row.section_name,
+    projectId: row.project_id,
+    passage: {
+      chunkId: row.id,
+      groupLabel: row.group_label,
+      headingPath: row.heading_path,
+      language: row.language,
+      page: row.page,
+      pageEnd: row.page_end,
+      timeStart: row.time_start,
+      timeEnd: row.time_end,
+      startOffset: row.start_offset,
+      endOffset: row.end_offset,
+      snippet: found.snippet,
+      text: row.text,
+      translatedText: row.translated_text,
+      externalAllowed: row.external_ok,
+      ...(found.translation ? { translation: found.translation } : {}),
+    },
+    score: found.score,
+    legs: found.legs,
+    similarity: found.similarity,
+  };
+}
+
 export async function passageDetails(sql: SqlExecutor, principal: Principal, spaceId: string, chunkIds: string[]): Promise<Map<string, DetailRow>> {
   if (chunkIds.length === 0) return new Map();
   const params: unknown[] = [chunkIds, spaceId];
@@ -430,33 +464,13 @@ export async function searchArchive(context: SearchContext, principal: Principal
     const row = details.get(candidate.chunkId)!;
     const original = snippet(row.text, terms);
     const translated = row.translated_text ? snippet(row.translated_text, terms) : undefined;
-    return {
-      recordId: row.record_id,
-      recordTitle: row.record_title,
-      sectionSlug: row.section_slug,
-      sectionName: row.section_name,
-      projectId: row.project_id,
-      passage: {
-        chunkId: row.id,
-        groupLabel: row.group_label,
-        headingPath: row.heading_path,
-        language: row.language,
-        page: row.page,
-        pageEnd: row.page_end,
-        timeStart: row.time_start,
-        timeEnd: row.time_end,
-        startOffset: row.start_offset,
-        endOffset: row.end_offset,
-        snippet: original,
-        text: row.text,
-        translatedText: row.translated_text,
-        externalAllowed: row.external_ok,
-        ...(translated && translated.highlights.length > original.highlights.length ? { translation: translated } : {}),
-      },
+    return searchHitOf(row, {
+      snippet: original,
+      ...(translated && translated.highlights.length > original.highlights.length ? { translation: translated } : {}),
       score: Math.min(1, candidate.fused.score / best),
       legs: (["meaning", "words"] as const).filter((leg) => candidate.legs.has(leg)),
       similarity: similarityOf.get(candidate.chunkId) ?? null,
-    };
+    });
   });
   return {
     query: request.query,
