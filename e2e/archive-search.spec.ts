@@ -32,7 +32,7 @@ test("paraphrased English questions find the Catalan and Spanish testimonies amo
   for (const { query, title } of cases) expect(await topTitles(page, query), query).toContain(title);
 });
 
-test("a question is answered with a citation of the interview that tells it", async ({ page }) => {
+test("an English question is answered with a citation of the Catalan interview that tells it", async ({ page }) => {
   test.setTimeout(420_000);
   await signIn(page, "researcher");
   await page.goto("/records");
@@ -40,7 +40,7 @@ test("a question is answered with a citation of the interview that tells it", as
   const panel = page.getByRole("complementary", { name: "Ask the archive" });
   const citation = panel.getByTestId("citation").filter({ hasText: "Les campanes de Sant Romà" });
   await expect(async () => {
-    await panel.getByLabel("Your question").fill("How were the church bells taken to the new village?");
+    await panel.getByLabel("Your question").fill("When were the church bells of Sant Romà lowered?");
     await panel.getByLabel("Your question").press("Enter");
     await expect(panel.getByTestId("answer").last()).not.toHaveAttribute("data-status", "streaming", { timeout: 60_000 });
     await expect(citation.last()).toBeVisible({ timeout: 1_000 });
