@@ -16,7 +16,8 @@ async function topTitles(page: Page, query: string): Promise<string[]> {
 }
 
 test("paraphrased English questions find the Catalan and Spanish testimonies among every section's records", async ({ page }) => {
-  test.setTimeout(420_000);
+  // Run alone, this test waits for the whole small demo to be indexed (catalogues included).
+  test.setTimeout(540_000);
   await signIn(page, "researcher");
   const cases = [
     { query: "the bells were carried on a lorry wrapped in straw", title: "Les campanes de Sant Romà" },
@@ -25,7 +26,7 @@ test("paraphrased English questions find the Catalan and Spanish testimonies amo
   // The demo is indexed in the background after start-up (catalogues included): wait for it.
   await expect(async () => {
     expect(await topTitles(page, cases[0]!.query)).toContain(cases[0]!.title);
-  }).toPass({ timeout: 300_000, intervals: [5_000] });
+  }).toPass({ timeout: 420_000, intervals: [5_000] });
   // No section filter: catalogue sections are searched too.
   await page.goto(`/records?q=${encodeURIComponent(cases[1]!.query)}`);
   await expect(page.getByLabel("Section")).toHaveValue("");
