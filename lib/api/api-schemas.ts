@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fieldDefinitionSchema } from "../archive/field-definitions";
-import { citationHref, formatTimecode, passageLocation } from "../../components/format";
+import { citationHref, formatTimecode, passageLocation } from "../format";
 
 /**
  * The shapes the agent API (JSON and MCP) sends back. Every result is parsed through its

@@ -11,7 +11,7 @@ import { characteriseObject } from "../rag/objects/characterise";
 import { type ObjectsRuntime, findSimilarObjects, maxSimilarObjects, similarObjectModes } from "../rag/objects/similar-objects";
 import { findSimilarRecords } from "../rag/search/find-similar";
 import { type SearchContext, type SearchHit, maxQueryLength, maxSearchLimit, searchArchive, searchModes } from "../rag/search/search-archive";
-import { citationHref } from "../../components/format";
+import { citationHref } from "../format";
 import { formatAgentContext } from "./agent-context";
 import {
   type ApiCitation,

@@ -9,7 +9,7 @@ import { EmbeddingError, errorMessage } from "../embed/embedder";
 import { type SearchContext, type SearchHit, type SearchResult, searchArchive } from "../search/search-archive";
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { passageLocation } from "../../../components/format";
+import { passageLocation } from "../../format";
 import { passageForm } from "../../llm/answer-sentences";
 import { answerContinuations } from "./answer-continuations";
 import { assessEvidence } from "./assess-evidence";
