@@ -7,8 +7,8 @@ import type { MediaSummary } from "@/lib/archive/get-record";
 import type { ProjectSummary } from "@/lib/archive/list-projects";
 import type { RelationTarget } from "@/lib/archive/list-relation-targets";
 import { formatBytes } from "./format";
-import { type RecordFormState, recordInputName } from "./record-form-data";
-import { serializeTranscript, transcriptLineFormat } from "./transcript-text";
+import { type RecordFormState, recordInputName } from "@/lib/archive/record-form-data";
+import { serializeTranscript, transcriptLineFormat } from "@/lib/archive/transcript-text";
 import { ProjectOptions } from "./select-options";
 
 export interface RecordFormProps {

@@ -8,7 +8,7 @@ import { recordFormSchema, saveRecordForm } from "@/lib/archive/save-record-form
 import { getConfig } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
-import type { RecordFormState } from "@/components/record-form-data";
+import type { RecordFormState } from "@/lib/archive/record-form-data";
 
 const saveRecordForPrincipal = authorizedAction(recordFormSchema, async (input, { principal }): Promise<never> => {
   const { prisma } = await getDatabase();

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Principal } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, isAppError } from "../errors";
-import { type RecordUpload, readRecordForm } from "../../components/record-form-data";
+import { type RecordUpload, readRecordForm } from "./record-form-data";
 import { discardMedia, removeStoredFiles, storeMedia } from "./media-storage";
 import { saveRecord } from "./save-record";
 import { getSectionBySlug } from "./sections";

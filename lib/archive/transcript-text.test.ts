@@ -13,7 +13,7 @@ describe("transcript text", () => {
   });
 
   it("round-trips every demo transcript exactly", () => {
-    const interviews = JSON.parse(readFileSync(new URL("../prisma/seed/data/oral-histories/interviews.json", import.meta.url), "utf8")) as {
+    const interviews = JSON.parse(readFileSync(new URL("../../prisma/seed/data/oral-histories/interviews.json", import.meta.url), "utf8")) as {
       turns: { speaker: string; start: number; end: number; text: string }[];
     }[];
     for (const interview of interviews) {

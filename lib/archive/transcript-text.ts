@@ -1,4 +1,4 @@
-import type { TranscriptTurn } from "@/lib/archive/field-definitions";
+import type { TranscriptTurn } from "./field-definitions";
 
 /**
  * The plain-text form of a transcript in the record editor, one turn per line:

@@ -1,7 +1,7 @@
-import type { FieldDefinition } from "@/lib/archive/field-definitions";
-import type { RecordValues } from "@/lib/archive/validate-record-values";
-import type { FieldErrors } from "@/lib/errors";
-import type { ActionResult } from "@/lib/http/action-result";
+import type { FieldDefinition } from "./field-definitions";
+import type { RecordValues } from "./validate-record-values";
+import type { FieldErrors } from "../errors";
+import type { ActionResult } from "../http/action-result";
 import { parseTranscriptText } from "./transcript-text";
 
 /**
