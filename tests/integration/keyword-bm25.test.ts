@@ -199,6 +199,22 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     expect(adminMixed.find((hit) => hit.text === inAlone[0]?.text)?.score).not.toBeCloseTo(inAlone[0]?.score ?? 0, 6);
   });
 
+  it("finds a passage by its record's title when the group document left the title out", async () => {
+    const record = await createRecord(db.prisma, section, openProject, {
+      title: "Quillwort survey",
+      summary: "Divers counted the rosettes along the northern shore of the lake every August.",
+    });
+    await index();
+    const [passage] = await db.sql.query<{ id: string; text: string }>(`SELECT id, text FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [record.id, space.id]);
+    expect(passage?.text).not.toMatch(/quillwort/i);
+    const hits = await keywordLeg(db.sql, reader, "quillwort", { space, limit: 10 });
+    expect(hits.map((hit) => hit.chunkId)).toEqual([passage!.id]);
+    // The text's own words still weigh as they did: the title is one more lexeme, not a second copy of the text.
+    const [counts] = await db.sql.query<{ lexemes: number }>(`SELECT lexeme_count AS lexemes FROM chunks WHERE id = $1`, [passage!.id]);
+    const [plain] = await db.sql.query<{ lexemes: number }>(`SELECT tsvector_occurrences(to_tsvector('english', unaccent($1))) AS lexemes`, [passage!.text]);
+    expect(Number(counts!.lexemes)).toBe(Number(plain!.lexemes) + 2);
+  });
+
   it("gives a reader the same scores and order however much text they cannot read matches the query", async () => {
     for (let at = 0; at < 5; at++) {
       await createRecord(db.prisma, section, openProject, {

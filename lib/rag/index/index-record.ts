@@ -10,7 +10,7 @@ import { BRIDGE_VERSION, prepareForEmbedding } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { embeddingTextHash } from "../embed/embedding-text-hash";
 import type { IndexSpace } from "./index-spaces";
-import { searchConfigOf } from "./search-configs";
+import { searchConfigOf, titleTermsOf } from "./search-configs";
 
 /**
  * Indexes one record into one index space, incrementally: passages whose content hash is
@@ -249,12 +249,13 @@ async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: Docu
               t.content_hash, t.token_count, t.vector::vector,
               setweight(to_tsvector(t.config::regconfig, unaccent(t.text)), 'A')
                 || setweight(to_tsvector('english'::regconfig, unaccent(coalesce(t.translated_text, ''))), 'B')
+                || setweight(to_tsvector(t.config::regconfig, unaccent(t.title_terms)), 'C')
          FROM unnest($5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::int[], $12::int[],
                      $13::text[], $14::int[], $15::int[], $16::float8[], $17::float8[], $18::text[], $19::text[],
-                     $20::text[], $21::text[], $22::int[], $23::text[], $24::text[])
+                     $20::text[], $21::text[], $22::int[], $23::text[], $24::text[], $25::text[])
            AS t(group_id, language, ordinal, text, embedded_text, translated_text, start_offset, end_offset,
                 heading_path, page, page_end, time_start, time_end, field_keys, sections, projects,
-                content_hash, token_count, vector, config)`,
+                content_hash, token_count, vector, config, title_terms)`,
       [
         record.id,
         record.projectId,
@@ -280,7 +281,9 @@ async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: Docu
         column((item) => item.chunk.tokenCount),
         column((item) => item.vector ?? null),
         column((item) => searchConfigOf(item.language)),
+        column((item) => titleTermsOf(record.title, item.chunk.text)),
       ],
     );
   });
 }
+

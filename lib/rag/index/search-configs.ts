@@ -18,3 +18,16 @@ export function searchConfigSql(column: string): string {
   const cases = Object.entries(searchConfigs).map(([language, config]) => `WHEN '${language}' THEN '${config}'`);
   return `(CASE ${column} ${cases.join(" ")} ELSE 'simple' END)`;
 }
+
+/**
+ * The record's title, for a passage's search vector (weight C) when the passage's own text does
+ * not carry it: a group document drops a lone title beside long text (an abstract, a transcript),
+ * and without it a query naming the record would not find the record's words at all. Counted
+ * once per passage like any other lexeme; migration 20261201120000_title_terms adds it to
+ * passages indexed before.
+ */
+export function titleTermsOf(title: string, text: string): string {
+  const trimmed = title.trim();
+  if (!trimmed) return "";
+  return text.toLocaleLowerCase().includes(trimmed.toLocaleLowerCase()) ? "" : trimmed;
+}
