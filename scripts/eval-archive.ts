@@ -27,6 +27,10 @@
  *   --rebuild              seed and index from scratch
  *   --no-calibrate         equal fusion weights (default: measured on the dev half and stored on the space)
  *   --keep-fusion          the space's stored fusion weights as they are
+ *   --dump-ask <file>      with the ask run: every question's retrieved passages with their evidence
+ *                          features (similarity, sentence similarity, word coverage, form), whether
+ *                          their record is expected, and the outcome, as JSON — for calibrating the
+ *                          evidence test on the dev half
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -37,6 +41,8 @@ import { loadPrincipal } from "../lib/auth/load-principal";
 import { openDatabase } from "../lib/db/database";
 import { askThresholdsFromEnv, generatorFromEnv } from "../lib/llm/create-generator";
 import { type AskOutcome, ask, defaultAskSettings } from "../lib/rag/ask/ask";
+import { assessEvidence } from "../lib/rag/ask/assess-evidence";
+import { transcriptInterviewers } from "../lib/rag/ask/transcript-interviewers";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
 import { bridgeStatus } from "../lib/rag/embed/translate";
@@ -355,6 +361,7 @@ async function runAsk(): Promise<void> {
       for (const title of item.records) if (!records.some((record) => record.title === title)) throw new Error(`golden set: ${item.id} names "${title}", which is not in the demo`);
       const { outcome, ms } = await answer(item.question);
       results.push({ item, outcome, ms, answerable: expected.size > 0, expected });
+      if (dumpAsk) dumped.push(await dumpQuestion(item, expected, outcome));
     }
     const answerable = results.filter((result) => result.answerable);
     const unanswerable = results.filter((result) => !result.answerable);
@@ -390,10 +397,48 @@ async function runAsk(): Promise<void> {
   }
 }
 
+const dumpAsk = option("--dump-ask");
+const dumped: unknown[] = [];
+
+/** One question's retrieved passages with every evidence feature, thresholds off (see --dump-ask). */
+async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOutcome): Promise<unknown> {
+  const result = await searchArchive(context, researcher, { query: item.question, mode: "hybrid", limit: defaultAskSettings.candidates, collapse: "passage" });
+  const interviewers = await transcriptInterviewers(db.sql, researcher, result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId));
+  const assessed = await assessEvidence(result.hits, item.question, { embedder, thresholds: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0 }, interviewers });
+  return {
+    id: item.id,
+    split: item.split,
+    language: item.language,
+    question: item.question,
+    answerable: expected.size > 0,
+    facts: item.facts,
+    status: outcome.status,
+    answer: outcome.text,
+    cited: outcome.citations.map((citation) => citation.recordTitle),
+    hits: assessed.map((entry, rank) => ({
+      rank,
+      title: entry.hit.recordTitle,
+      expected: expected.has(entry.hit.recordId),
+      section: entry.hit.sectionSlug,
+      similarity: entry.hit.similarity,
+      sentenceSimilarity: entry.sentenceSimilarity,
+      coverage: entry.coverage,
+      form: entry.form,
+      legs: entry.hit.legs,
+      text: entry.hit.passage.text,
+      translation: entry.hit.passage.translatedText,
+    })),
+  };
+}
+
 if (!args.includes("--keep-fusion")) await calibrate();
 if (only !== "ask") await runSearch();
 if (only !== "ask") await runRecall();
 if (only !== "search") await runAsk();
+if (dumpAsk) {
+  writeFileSync(dumpAsk, JSON.stringify(dumped, null, 1));
+  console.log(`\nask features of ${dumped.length} questions written to ${dumpAsk}`);
+}
 console.log(`\nsummary`);
 for (const line of summaries) console.log(`  ${line}`);
 console.log(`time       ${((performance.now() - started) / 1000).toFixed(0)} s`);
