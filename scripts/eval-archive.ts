@@ -413,6 +413,7 @@ async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOu
     answerable: expected.size > 0,
     facts: item.facts,
     status: outcome.status,
+    unknownTerms: outcome.provenance.unknownTerms,
     answer: outcome.text,
     cited: outcome.citations.map((citation) => citation.recordTitle),
     hits: assessed.map((entry, rank) => ({

@@ -71,3 +71,28 @@ describe("which sentences may answer", () => {
     expect(questionTerms("¿Cuándo llegó Carmen a Port de la Calma?")).toEqual(["llego", "carmen", "port", "calma"]);
   });
 });
+
+describe("a catalogue entry's answer", () => {
+  const entry = "Title: The Bronco Buster\nArtist: Frederic Remington\nTypology: sculpture\nMaterial: bronze\nYear made: 1895";
+
+  it("is the entry's fields together, without the line that repeats the title", () => {
+    const sentences = sourceSentences({ number: 3, title: "The Bronco Buster", text: entry, form: "fields" });
+    expect(sentences).toEqual([
+      { source: 3, text: "Artist: Frederic Remington; Typology: sculpture; Material: bronze; Year made: 1895", speaker: null, role: "field", line: 0, answers: null, english: null },
+    ]);
+  });
+
+  it("keeps the English of each field it quotes, and answers nothing when the entry is only its title", () => {
+    const [sentence] = sourceSentences({
+      number: 1,
+      title: "Pozo Santa Bárbara",
+      text: "Nombre: Pozo Santa Bárbara\nTipo: mina",
+      translation: "Name: Pozo Santa Bárbara\nKind: mine",
+      form: "fields",
+    });
+    expect(sentence).toMatchObject({ text: "Tipo: mina", english: "Kind: mine" });
+    expect(sourceSentences({ number: 1, title: "Riu Segrell", text: "Name: Riu Segrell", form: "fields" })).toEqual([]);
+    // A bare value that is not the title is quoted as it is.
+    expect(sourceSentences({ number: 1, title: "Sherd", text: "Port de la Calma, harbour dredging 1987, trench D", form: "fields" })[0]?.text).toBe("Port de la Calma, harbour dredging 1987, trench D");
+  });
+});

@@ -89,6 +89,7 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
   // The bridge keeps lines (and so turns) apart: a line's sentences align when they count the same.
   const translatedLines = source.translation ? linesOf(source.translation) : [];
   const aligned = translatedLines.length === lines.length;
+  if (form === "fields") return catalogueEntry(source, lines, aligned ? translatedLines : null);
   const interviewers = new Set(speakers.length > 0 ? speakers : form === "transcript" ? [likelyInterviewer(turns)].filter((name): name is string => name !== null) : []);
   const sentences: SourceSentence[] = [];
   let lastQuestion: number | null = null;
@@ -99,7 +100,7 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
     const translatedLine = aligned ? translatedLines[line]! : "";
     const translatedParts = aligned ? sentencesIn(form === "transcript" ? splitSpeaker(translatedLine, []).said : translatedLine) : [];
     parts.forEach((text, index) => {
-      const role: SentenceRole = byInterviewer ? "interviewer" : isQuestion(text) ? "question" : form === "fields" || (form === "text" && labelledField.test(text)) ? "field" : "statement";
+      const role: SentenceRole = byInterviewer ? "interviewer" : isQuestion(text) ? "question" : form === "text" && labelledField.test(text) ? "field" : "statement";
       // A short reply ("The dolphins, especially.") is an answer when it follows the question.
       const answersAQuestion = answers !== null || (line === 0 && source.continues !== undefined);
       if (role !== "interviewer" && role !== "question" && text.split(" ").length < (answersAQuestion ? minAnswerWords : minWords)) return;
@@ -110,6 +111,27 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
     else if (turn.speaker !== null) lastQuestion = null;
   });
   return sentences;
+}
+
+const fieldLine = /^([^:\n]{1,40}):\s*(.*)$/u;
+const sameText = (a: string, b: string) => a.normalize("NFC").trim().toLocaleLowerCase() === b.normalize("NFC").trim().toLocaleLowerCase();
+
+/**
+ * A catalogue entry answers as one unit: its fields together ("Artist: Frederic Remington;
+ * Year made: 1895"), never one short line alone, and never the line that only repeats the
+ * record's title — a question that names the record knows it already ("Who made The Bronco
+ * Buster?" is not answered by "Title: The Bronco Buster"). An entry that is only its title
+ * answers nothing.
+ */
+function catalogueEntry(source: SourcePassage, lines: string[], translatedLines: string[] | null): SourceSentence[] {
+  const kept = lines.flatMap((line, index) => {
+    const field = fieldLine.exec(line);
+    return sameText(field ? field[2]! : line, source.title) ? [] : [index];
+  });
+  if (kept.length === 0) return [];
+  const text = kept.map((index) => lines[index]!.replace(/[.;]\s*$/, "")).join("; ");
+  const english = translatedLines ? kept.map((index) => translatedLines[index]!.replace(/[.;]\s*$/, "")).join("; ") : null;
+  return [{ source: source.number, text, speaker: null, role: "field", line: 0, answers: null, english }];
 }
 
 // Question words (English, Spanish, Catalan) that ask for no content of their own.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../rag/embed/hash-embedder";
 import type { ArchiveLanguage, TranslationBridge } from "../rag/embed/translate";
 import { verifyCitations } from "../rag/ask/verify-citations";
-import { createExtractiveGenerator, selectSentences } from "./extractive-generator";
+import { answerTypeBonus, createExtractiveGenerator, selectSentences } from "./extractive-generator";
 import type { SourcePassage } from "./generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -118,5 +118,19 @@ describe("extractive answerer", () => {
     expect(bridge.calls).toHaveLength(1);
     // The same language needs no translation.
     expect(await answerOf(generator, "What did the lighthouse lamp burn?", [english])).toBe("The lighthouse lamp burned whale oil until 1902. [1]");
+  });
+});
+
+describe("the kind of answer a question asks for", () => {
+  it("favours, for how many, a count of the thing asked about over any number", () => {
+    const question = "How many finds were recorded in the 2022 survey?";
+    const terms = ["finds", "recorded", "2022", "survey"];
+    expect(answerTypeBonus(question, "The church, 61 of the 74 houses and the mill were documented, and 1,284 finds were recorded.", terms)).toBeGreaterThan(0);
+    expect(answerTypeBonus(question, "Late Antique oil lamp from Sant Romà de Vall (AD 350–400).", terms)).toBe(0);
+    expect(answerTypeBonus("¿Cuántas mujeres empleaba la fábrica?", "Durante la costera trabajaban en ella ciento cuarenta mujeres.", ["mujeres", "fabrica"])).toBeGreaterThan(0);
+    // Without the question's words, any number will do; a date for when.
+    expect(answerTypeBonus(question, "It weighs 4.41 grams.")).toBeGreaterThan(0);
+    expect(answerTypeBonus("When was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBeGreaterThan(0);
+    expect(answerTypeBonus("Why was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBe(0);
   });
 });

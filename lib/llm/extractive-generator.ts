@@ -47,10 +47,25 @@ const askedHowMany = /\b(how many|how much|how long|what percentage|cu[aá]nt[oa
 const hasDate = /\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gener|febrer|març|maig|juny|juliol|setembre|octubre|novembre|desembre)(?!\p{L})/iu;
 const hasQuantity = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta)\b/i;
 
-/** A small nudge towards sentences of the kind the question asks for: a date for "when", a number for "how many". */
-export function answerTypeBonus(question: string, sentence: string): number {
+const quantityWord = /^(\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|cien|ciento|mil|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta|cent)$/i;
+
+/**
+ * Whether the sentence counts something the question names: a number followed, within a few
+ * words, by one of the question's words ("1,284 finds were recorded", "37 Republican denarii").
+ * A bare number (a date range, an inventory number) is no count of what was asked.
+ */
+function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
+  const words = [...sentence.matchAll(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu)].map((match) => match[0].replace(/[.,]+$/, ""));
+  return words.some((word, index) => quantityWord.test(word) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
+}
+
+/**
+ * A small nudge towards sentences of the kind the question asks for: a date for "when"; for
+ * "how many", a count of the thing asked about (or, without the question's words to go by, any number).
+ */
+export function answerTypeBonus(question: string, sentence: string, terms: readonly string[] = []): number {
   if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.12 : 0;
-  if (askedHowMany.test(question)) return hasQuantity.test(sentence) ? 0.12 : 0;
+  if (askedHowMany.test(question)) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity.test(sentence)) ? 0.12 : 0;
   return 0;
 }
 
@@ -151,7 +166,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const lexical = totalWeight > 0 ? [...words].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
       // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
       const prior = sourceCount > 1 ? 0.03 * (1 - (sentence.source - 1) / (sourceCount - 1)) : 0.03;
-      const bonus = answerTypeBonus(request.question, english[index] ?? sentence.text) || answerTypeBonus(request.question, sentence.text);
+      const bonus = answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms);
       return {
         ...sentence,
         english: english[index] ?? null,

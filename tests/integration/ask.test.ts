@@ -166,6 +166,28 @@ describe(`ask (${testDatabaseMode()})`, () => {
     expect(JSON.stringify(readerAnswer)).not.toMatch(/Secret smuggling|cellar|tobacco was/);
   });
 
+  it("refuses a question about a name no record the asker may read mentions, and answers the rest", async () => {
+    const extractive = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const known = await run(context(extractive), reader, { question: "What did the lighthouse keeper burn in the lamp?" });
+    expect(known.outcome.status).toBe("answered");
+    expect(known.outcome.provenance.unknownTerms).toEqual([]);
+    const unknown = await run(context(extractive), reader, { question: "What did the lighthouse keeper burn for Zeppelin?" });
+    expect(unknown.outcome.status).toBe("refused");
+    expect(unknown.outcome.provenance.unknownTerms).toEqual(["zeppelin"]);
+    // A name only a restricted record has is unknown to the researcher, as if the record did not exist.
+    const question = "Where did the Smugglers hide the tobacco?";
+    const forReader = await run(context(extractive), reader, { question });
+    expect(forReader.outcome.status).toBe("refused");
+    expect(forReader.outcome.provenance.unknownTerms).toEqual(["smugglers"]);
+    expect(JSON.stringify(forReader)).not.toMatch(/Secret smuggling|cellar|\bcove\b/);
+    const forAdmin = await run(context(extractive), admin, { question });
+    expect(forAdmin.outcome.provenance.unknownTerms).toEqual([]);
+    expect(forAdmin.outcome.citations.some((citation) => citation.recordTitle === "Secret smuggling report")).toBe(true);
+    // The rule can be turned off.
+    const relaxed = await run({ ...context(extractive), settings: { ...settings, refuseUnknownTerms: false } }, reader, { question: "What did the lighthouse keeper burn for Zeppelin?" });
+    expect(relaxed.outcome.provenance.unknownTerms).toEqual([]);
+  });
+
   it("quotes only sentences that are in the sources with the offline answerer", async () => {
     const extractive = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
     const { outcome, events } = await run(context(extractive), reader, { question: "What did the lighthouse lamp burn until 1902?" });

@@ -252,7 +252,7 @@ describe(`rerank provider outage (${testDatabaseMode()})`, () => {
 describe(`answer model outage (${testDatabaseMode()})`, () => {
   let chat: FakeChatServer;
   // Everything retrieved counts as evidence, so the model is always called.
-  const settings = { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0 };
+  const settings = { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0, refuseUnknownTerms: false };
   const answer = "The lamp burned whale oil [1]. Sharks were seen off the quay every winter [1].";
   // Hasty where the outage is met: the answer model by default, the embedding model when asked.
   const askContext = (baseUrl: string, hasty: { embedder?: boolean; generator?: boolean } = { generator: true }): AskContext => ({
@@ -349,7 +349,7 @@ describe(`the agent API during outages (${testDatabaseMode()})`, () => {
         search: async () => ({ ...searchContext, reranker: createHttpReranker({ url: reranker.url, timeoutMs: rerankTimeoutMs }) }),
         ask: async () => ({
           ...searchContext,
-          settings: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0 },
+          settings: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0, refuseUnknownTerms: false },
           generator: createOpenAiCompatibleGenerator({ baseUrl: chat.url, model: "fake", timeoutMs: generatorTimeoutMs }),
         }),
         objects: async () => Promise.reject(new Error("not used")),

@@ -12,7 +12,8 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { passageLocation } from "../../format";
 import { passageForm } from "../../llm/answer-sentences";
 import { answerContinuations } from "./answer-continuations";
-import { assessEvidence } from "./assess-evidence";
+import { assessEvidence, readQuestion } from "./assess-evidence";
+import { unknownQuestionTerms } from "./unknown-terms";
 import { createStreamingNumbering, renumberCitations } from "./number-citations";
 import { transcriptInterviewers } from "./transcript-interviewers";
 import { quotesByCitation, turnForQuote } from "./turn-timecodes";
@@ -49,6 +50,11 @@ export interface AskSettings {
   minSimilarity: number;
   strongSimilarity: number;
   minTermCoverage: number;
+  /**
+   * Refuse when a word of the question is in no record the principal may read (see
+   * unknown-terms.ts): the records cannot answer what they never mention.
+   */
+  refuseUnknownTerms: boolean;
   /** Passages considered (default 24). */
   candidates: number;
   /** Tokens of source text given to the generator (default 1,800). */
@@ -61,10 +67,15 @@ export interface AskSettings {
   maxTokens: number;
 }
 
+// Chosen on the dev half of the full demo's golden questions (npm run eval:archive -- --dump-ask,
+// docs/benchmarks.md): similar passages that share one or two of the question's words were the
+// answers given to questions the archive cannot answer; half the words with some similarity
+// keeps every answer the dev half had.
 export const defaultAskSettings: AskSettings = {
-  minSimilarity: 0.3,
-  strongSimilarity: 0.5,
-  minTermCoverage: 0.4,
+  minSimilarity: 0.25,
+  strongSimilarity: 0.7,
+  minTermCoverage: 0.5,
+  refuseUnknownTerms: true,
   candidates: 24,
   tokenBudget: 1800,
   maxSources: 8,
@@ -106,6 +117,8 @@ export type AskStatus = "answered" | "refused" | "restricted" | "failed";
 
 export interface AskProvenance {
   thresholds: { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
+  /** Words of the question no readable record contains (the question is then refused). */
+  unknownTerms: string[];
   generator: string;
   /** `similarity` is the passage's; `sentenceSimilarity` its closest sentence's (see assess-evidence.ts). */
   retrieved: { chunkId: string; recordId: string; similarity: number | null; sentenceSimilarity: number | null; coverage: number; legs: string[]; evidence: boolean }[];
@@ -145,6 +158,7 @@ export const askUnavailableMessage =
 function emptyProvenance(settings: AskSettings, generator: Generator, retrieveMs: number): AskProvenance {
   return {
     thresholds: { minSimilarity: settings.minSimilarity, strongSimilarity: settings.strongSimilarity, minTermCoverage: settings.minTermCoverage },
+    unknownTerms: [],
     generator: `${generator.name}/${generator.model}`,
     retrieved: [],
     nearMisses: [],
@@ -270,7 +284,12 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const retrieveMs = performance.now() - started;
   const transcripts = result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId);
   const interviewers = await transcriptInterviewers(context.sql, principal, transcripts);
-  const assessed = await assessEvidence(result.hits, request.question, { embedder: context.embedder, prepare: context.prepare, thresholds: settings, interviewers });
+  const reading = await readQuestion(request.question, context.embedder, context.prepare);
+  const assessed = await assessEvidence(result.hits, request.question, { embedder: context.embedder, prepare: context.prepare, thresholds: settings, interviewers, reading });
+  // A question about something no readable record mentions has no evidence, however close the rest of it comes.
+  const unknownTerms =
+    settings.refuseUnknownTerms && context.space ? await unknownQuestionTerms(context.sql, principal, context.space.id, reading, result.hits.map((hit) => hit.passage)) : [];
+  if (unknownTerms.length > 0) for (const item of assessed) item.evidence = false;
   // The passages closest to the question come first: they are given first, and kept by the budget.
   const relevant = diverse(
     assessed
@@ -281,6 +300,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const rounded = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
   const provenance: AskProvenance = {
     ...emptyProvenance(settings, generator, retrieveMs),
+    unknownTerms,
     retrieved: assessed.map(({ hit, coverage, sentenceSimilarity, evidence }) => ({
       chunkId: hit.passage.chunkId,
       recordId: hit.recordId,

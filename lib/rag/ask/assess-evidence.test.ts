@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../embed/hash-embedder";
 import type { SearchHit } from "../search/search-archive";
-import { assessEvidence } from "./assess-evidence";
+import { assessEvidence, questionNames } from "./assess-evidence";
 
 const embedder = createHashEmbedder({ dimension: 256 });
 const prepare = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -70,5 +70,16 @@ describe("the evidence test", () => {
       thresholds,
     });
     expect(where?.evidence).toBe(true);
+  });
+});
+
+describe("the names a question asks about", () => {
+  it("are its capitalised content words after the first, folded", () => {
+    expect(questionNames("How many coins of Charlemagne does the coin collection hold?")).toEqual(["charlemagne"]);
+    expect(questionNames("Quin número tenia la làmpada de Joaquim Llorens?")).toEqual(["joaquim", "llorens"]);
+    expect(questionNames("¿Quién era la Xata?")).toEqual(["xata"]);
+    expect(questionNames("What did the lighthouse keeper burn?")).toEqual([]);
+    // "The" is a stop word, not a name; the first word is capitalised by grammar alone.
+    expect(questionNames("Where The Three Trees were drawn")).toEqual(["three", "trees"]);
   });
 });

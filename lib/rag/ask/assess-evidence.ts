@@ -39,6 +39,8 @@ export interface AssessedHit {
 
 export interface AssessOptions {
   embedder: Embedder;
+  /** The question as the bridge read it, when the caller already has it (one Apertium run per question). */
+  reading?: QuestionReading;
   prepare?: PrepareOptions;
   thresholds: EvidenceThresholds;
   /** Interviewers' names by record, for transcript passages. */
@@ -62,11 +64,30 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-export async function assessEvidence(hits: readonly SearchHit[], question: string, options: AssessOptions): Promise<AssessedHit[]> {
-  const [prepared] = await prepareForEmbedding([{ text: question }], options.embedder, options.prepare);
+/** A question's English translation (null when it is English or untranslated) and its content words in both. */
+export interface QuestionReading {
+  english: string | null;
+  terms: string[];
+  englishTerms: string[];
+  /** Its content words written with a capital inside the question: the names it asks about, folded. */
+  names: string[];
+}
+
+/** The question's capitalised content words after its first word: names of people, places, things. */
+export function questionNames(question: string): string[] {
+  const terms = new Set(questionTerms(question));
+  const words = [...question.matchAll(/[\p{L}\p{N}]+/gu)];
+  return [...new Set(words.slice(1).filter((match) => /^\p{Lu}/u.test(match[0])).map((match) => foldWord(match[0])))].filter((word) => terms.has(word));
+}
+
+export async function readQuestion(question: string, embedder: Embedder, prepare?: PrepareOptions): Promise<QuestionReading> {
+  const [prepared] = await prepareForEmbedding([{ text: question }], embedder, prepare);
   const english = prepared?.translatedText ?? null;
-  const terms = questionTerms(question);
-  const englishTerms = english ? questionTerms(english) : [];
+  return { english, terms: questionTerms(question), englishTerms: english ? questionTerms(english) : [], names: questionNames(question) };
+}
+
+export async function assessEvidence(hits: readonly SearchHit[], question: string, options: AssessOptions): Promise<AssessedHit[]> {
+  const { english, terms, englishTerms } = options.reading ?? (await readQuestion(question, options.embedder, options.prepare));
   const allTerms = [...new Set([...terms, ...englishTerms])];
   const explanatory = asksForExplanation(question) || (english !== null && asksForExplanation(english));
 
