@@ -1,9 +1,9 @@
 import "server-only";
 import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionTerms, sourceSentences } from "../../llm/answer-sentences";
-import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
+import type { PrepareOptions } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
-import type { SearchHit } from "../search/search-archive";
+import { type SearchHit, prepareQuery } from "../search/search-archive";
 
 /**
  * The evidence test of the ask pipeline: does a retrieved passage carry the answer? A passage is
@@ -81,7 +81,8 @@ export function questionNames(question: string): string[] {
 }
 
 export async function readQuestion(question: string, embedder: Embedder, prepare?: PrepareOptions): Promise<QuestionReading> {
-  const [prepared] = await prepareForEmbedding([{ text: question }], embedder, prepare);
+  // The search just read the same question: its remembered reading costs no second Apertium run.
+  const prepared = await prepareQuery({ embedder, prepare }, question);
   const english = prepared?.translatedText ?? null;
   return { english, terms: questionTerms(question), englishTerms: english ? questionTerms(english) : [], names: questionNames(question) };
 }

@@ -208,8 +208,11 @@ export function fusionWeights(fusion: FusionCalibration | null | undefined, lang
 const preparedQueries = new Map<string, PreparedText>();
 const preparedQueryLimit = 500;
 
-/** The bridge's reading of a query (language, English translation), remembered per model language. */
-async function prepareQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<PreparedText | undefined> {
+/**
+ * The bridge's reading of a query (language, English translation), remembered per model
+ * language: the search and the ask pipeline that follows it read a question once.
+ */
+export async function prepareQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<PreparedText | undefined> {
   // Tests substitute the bridge: their answers are never remembered for the process.
   if (context.prepare) return (await prepareForEmbedding([{ text: query }], context.embedder, context.prepare))[0];
   const key = `${context.embedder.language}\u0000${query}`;
