@@ -10,7 +10,7 @@ import { ensureIndexSpace, type IndexSpace, registerIndexSpace } from "../../lib
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { searchConfigOf } from "../../lib/rag/index/search-configs";
 import { bm25Score } from "../../lib/rag/search/bm25";
-import { keywordLeg, queryLexemes, readableKeywordStatistics } from "../../lib/rag/search/retrieve-passages";
+import { keywordCandidates, keywordLeg, queryLexemes, readableKeywordStatistics } from "../../lib/rag/search/retrieve-passages";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
 import { keywordStatisticsDrift } from "../support/index-checks";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -166,6 +166,33 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     const left = await db.sql.query(`SELECT 1 FROM keyword_scope_stats WHERE index_space_id = $1 UNION ALL SELECT 1 FROM keyword_lexeme_stats WHERE index_space_id = $1`, [hand.id]);
     expect(left).toEqual([]);
     expect(await keywordStatisticsDrift(db.sql)).toEqual([]);
+  });
+
+  it("counts each query lexeme's positions in the text and its translation alike, and no other lexeme", async () => {
+    const counted = await registerIndexSpace(db.sql, { provider: "hash", model: "bm25-term-frequency", dimension: 8, chunkerVersion: CHUNKER_VERSION });
+    const long = await insertPassage(counted.id, openProject, `pear ${"orchard ledger entry ".repeat(40)}pear plum`, { translated: "pear pear fig" });
+    const short = await insertPassage(counted.id, openProject, "plum fig");
+    const unmatched = await insertPassage(counted.id, openProject, "quince fig");
+    const [lengths] = await db.sql.query<{ long: number; short: number }>(
+      `SELECT max(lexeme_count) FILTER (WHERE id = $1) AS long, max(lexeme_count) FILTER (WHERE id = $2) AS short FROM chunks WHERE index_space_id = $3`,
+      [long, short, counted.id],
+    );
+    expect(lengths).toEqual({ long: 2 + 120 + 1 + 3, short: 2 });
+
+    const candidates = await keywordCandidates(db.sql, admin, "pear plum", { space: counted });
+    const byId = new Map(candidates.passages.map((passage) => [passage.chunkId, passage]));
+    expect([...byId.keys()].sort()).toEqual([long, short].sort());
+    expect(byId.get(long)?.tf).toEqual(new Map([["pear", 4], ["plum", 1]]));
+    expect(byId.get(long)?.length).toBe(lengths?.long);
+    expect(byId.get(short)?.tf).toEqual(new Map([["plum", 1]]));
+    expect(byId.has(unmatched)).toBe(false);
+
+    const parameters = { k1: 1.2, b: 0.75 };
+    const hits = await keywordLeg(db.sql, admin, "pear plum", { space: counted, limit: 10, bm25: parameters });
+    expect(new Map(hits.map((hit) => [hit.chunkId, hit.score]))).toEqual(
+      new Map([long, short].map((id) => [id, expect.closeTo(bm25Score(byId.get(id)!, candidates.df, candidates.corpus, parameters), 10)])),
+    );
+    await db.sql.query(`DELETE FROM index_spaces WHERE id = $1`, [counted.id]);
   });
 
   it("scores a reader's passages alike in a space with and without text they cannot read", async () => {
