@@ -5,9 +5,10 @@
  * researcher who may read about 2% of the passages. Runs on a throwaway in-memory database and
  * only prints figures: a missed goal is reported, not an error (exit 0); a real error exits 1.
  *
- * How the corpus is built (and why it is not all indexed by the worker): embedding the full
- * demo archive through the pipeline takes a quarter of an hour here, so
- *   1. the SMALL demo archive is seeded and indexed by the real worker (runWorker, drain);
+ * How the corpus is built (and why SciFact is not indexed by the worker): embedding 5,000
+ * abstracts through the pipeline takes over half an hour here, so
+ *   1. the FULL demo archive (every section, about 5,000 passages; MNEMO_BENCH_DEMO=small for
+ *      the small one, about 600) is seeded and indexed by the real worker (runWorker, drain);
  *   2. SciFact (5,183 abstracts) becomes one record per abstract, spread over five projects,
  *      and its passages — the title, then runs of one or two sentences (a sentence under
  *      12 tokens joins the next) — are embedded by the same model and INSERTED DIRECTLY into
@@ -27,6 +28,7 @@
  *
  *   MNEMO_BENCH_SCIFACT=5183   SciFact abstracts to use (fewer for a quick trial run)
  *   MNEMO_BENCH_QUERIES=60     SciFact training claims used as queries (plus 8 demo questions)
+ *   MNEMO_BENCH_DEMO=full      the demo archive indexed through the worker: full (default) or small
  *   MNEMO_BENCH_CACHE=…        cache folder (default .data/bench-cache)
  *   MNEMO_EMBEDDER=…           the embedder to measure (default: local USE lite)
  */
@@ -45,7 +47,7 @@ import type { Embedder } from "../lib/rag/embed/embedder";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
 import { type IndexSpace, hnswIndexStatement } from "../lib/rag/index/index-spaces";
 import { runWorker } from "../lib/rag/index/run-worker";
-import { type SearchContext, type SearchMode, embedQuery, searchArchive } from "../lib/rag/search/search-archive";
+import { type SearchContext, type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../lib/rag/search/search-archive";
 import { denseLeg } from "../lib/rag/search/retrieve-passages";
 import { seedDemo } from "../prisma/seed/seed-demo";
 import { createScifactSection } from "./scifact-section";
@@ -53,6 +55,12 @@ import { createScifactSection } from "./scifact-section";
 const scifactDir = join(process.cwd(), "..", "shared", "data", "eval", "scifact");
 const scifactLimit = readCount("MNEMO_BENCH_SCIFACT", Number.MAX_SAFE_INTEGER);
 const claimCount = readCount("MNEMO_BENCH_QUERIES", 60);
+const demoSizeArg = process.env.MNEMO_BENCH_DEMO?.trim() || "full";
+if (demoSizeArg !== "full" && demoSizeArg !== "small") {
+  console.error(`MNEMO_BENCH_DEMO must be "full" or "small", not "${demoSizeArg}"`);
+  process.exit(2);
+}
+const demoSize: "full" | "small" = demoSizeArg;
 const cacheDir = process.env.MNEMO_BENCH_CACHE?.trim() || join(process.cwd(), ".data", "bench-cache");
 
 const minimumPassages = 50_000;
@@ -310,14 +318,14 @@ async function main(): Promise<void> {
 
   const db = await openDatabase({ dataDir: "memory://" });
   try {
-    // 1. The small demo archive, through the real pipeline.
+    // 1. The demo archive, through the real pipeline.
     let phase = performance.now();
     const storageDir = mkdtempSync(join(tmpdir(), "mnemo-bench-search-"));
-    await seedDemo(db.prisma, db.sql, { dataDir: join(process.cwd(), "prisma", "seed", "data"), storageDir, size: "small" });
+    await seedDemo(db.prisma, db.sql, { dataDir: join(process.cwd(), "prisma", "seed", "data"), storageDir, size: demoSize });
     const { embedder, space } = await configuredIndexer(db.sql);
     if (space.status !== "active") throw new Error(`the index space ${space.name} is not the active one`);
     await embedder.embed(["warm up"], "passage");
-    progress(`demo archive seeded; indexing it with the worker (about ${embedder.provider === "local-use" ? "2 min" : "a while"})`);
+    progress(`demo archive seeded; indexing it with the worker (about ${embedder.provider === "local-use" ? (demoSize === "full" ? "8 min" : "2 min") : "a while"})`);
     const worker = await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 20, batchSize: 32 });
     const [demo = { chunks: 0, records: 0 }] = await db.sql.query<{ chunks: number; records: number }>(
       `SELECT count(*)::int AS chunks, count(DISTINCT record_id)::int AS records FROM chunks WHERE index_space_id = $1`,
@@ -502,7 +510,7 @@ async function main(): Promise<void> {
     const depth = Math.min(200, pageSize * 4 + 20);
     const settings = [
       { label: `limit ${pageSize}, ef_search 100`, limit: pageSize, efSearch: 100, force: false },
-      { label: `as searchArchive (limit ${depth}, ef_search ${Math.max(100, depth * 2)})`, limit: depth, efSearch: Math.max(100, depth * 2), force: false },
+      { label: `as searchArchive (limit ${depth}, ef_search ${denseEfSearch(depth)})`, limit: depth, efSearch: denseEfSearch(depth), force: false },
       { label: `HNSW forced (enable_sort off), limit ${pageSize}, ef_search 100`, limit: pageSize, efSearch: 100, force: true },
     ];
     type RecallRow = { label: string; diagnostic: boolean; recalls: number[]; fullPages: number; denseMs: number[]; exactMs: number[] };
@@ -553,13 +561,13 @@ async function main(): Promise<void> {
     const out: string[] = [];
     const line = (text = "") => out.push(text);
     line("Mnemo search benchmark");
-    line(`command: npm run bench:search${scifactLimit !== Number.MAX_SAFE_INTEGER ? ` (MNEMO_BENCH_SCIFACT=${scifactLimit})` : ""}${process.env.MNEMO_BENCH_QUERIES ? ` (MNEMO_BENCH_QUERIES=${claimCount})` : ""}`);
+    line(`command: npm run bench:search${scifactLimit !== Number.MAX_SAFE_INTEGER ? ` (MNEMO_BENCH_SCIFACT=${scifactLimit})` : ""}${process.env.MNEMO_BENCH_QUERIES ? ` (MNEMO_BENCH_QUERIES=${claimCount})` : ""}${demoSize !== "full" ? ` (MNEMO_BENCH_DEMO=${demoSize})` : ""}`);
     line(`machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, Node ${process.version}, ${platform()}/${arch()}; load average ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`);
     line(`database: PGlite in memory, pgvector ${versionRow?.version ?? "?"}, partial HNSW index (m=16, ef_construction=64 defaults), iterative_scan=relaxed_order`);
     line(`embedder: ${space.name}`);
     line();
     line(`corpus: ${integer(all.chunks)} passages searched (${integer(all.records)} records)${all.chunks < minimumPassages ? `  ⚠ below ${integer(minimumPassages)}` : ""}`);
-    line(`  demo archive (small), indexed by the worker: ${integer(demo.chunks)} passages, ${integer(demo.records)} records`);
+    line(`  demo archive (${demoSize}), indexed by the worker: ${integer(demo.chunks)} passages, ${integer(demo.records)} records`);
     line(`  SciFact, ${integer(docs.length)} abstracts as titles + 1–2-sentence passages, embedded by the same model and inserted`);
     line(`  directly into chunks (not through the worker): ${integer(passages.length)} passages`);
     line(`principals: admin reads ${integer(all.chunks)} passages (100%); a researcher in one project reads ${integer(few.chunks)} passages = ${percent(few.chunks / all.chunks, 2)} (${integer(few.records)} records)`);
