@@ -92,15 +92,28 @@ afterAll(async () => {
 });
 
 describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
-  it("searches English and Spanish stems and the words as written, but no English or Spanish stop word as written", async () => {
-    const lexemes = await queryLexemes(db.sql, "The mills of la casa");
+  it("searches English and Spanish stems and the words as written, but no English stop word at all and no Spanish one but as an English word", async () => {
+    const lexemes = await queryLexemes(db.sql, "These mills of la casa by the sea");
     const configs = Object.fromEntries(lexemes.map((row) => [row.lexeme, row.configs]));
     expect(configs.mill).toContain("english");
     expect(configs.mills).toContain("simple");
     expect(configs.cas).toEqual(["spanish"]);
     expect(configs.casa).toContain("simple");
-    // "the" and "of" are English stop words, "la" a Spanish one: not searched as written.
-    for (const stop of ["the", "of", "la"]) expect(configs[stop] ?? []).not.toContain("simple");
+    // English stop words, as typed or as the Spanish stemmer leaves them ("these" → "thes"): none.
+    for (const stop of ["the", "of", "by", "these", "thes"]) expect(configs[stop]).toBeUndefined();
+    // "la" is a Spanish stop word: not as written; "sea" is one too, and an English word.
+    expect(configs.la ?? []).not.toContain("simple");
+    expect(configs.sea).toEqual(["english"]);
+  });
+
+  it("finds no English text indexed as Spanish by the English stop words of a query", async () => {
+    const misread = await registerIndexSpace(db.sql, { provider: "hash", model: "stop-words-misread", dimension: 8, chunkerVersion: CHUNKER_VERSION });
+    await insertPassage(misread.id, openProject, "The effect of the dose and the timing of the drug", { language: "es" });
+    const english = await insertPassage(misread.id, openProject, "Dose timing changes the drug effect", { language: "en" });
+    expect(await keywordLeg(db.sql, admin, "the of and", { space: misread, limit: 10 })).toEqual([]);
+    // Only its words count: the English passage, shorter and stemmed alike, is not outranked by stop words.
+    const hits = await keywordLeg(db.sql, admin, "the timing of the dose", { space: misread, limit: 10 });
+    expect(hits[0]?.chunkId).toBe(english);
   });
 
   it("scores a tiny corpus as BM25 computed by hand", async () => {
