@@ -93,7 +93,7 @@ function hashFiles(paths: string[]): string {
 
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
 const seedHash = hashFiles(["prisma/seed"]);
-const recipeHash = hashFiles(["lib/rag/config", "lib/rag/chunk", "lib/rag/embed", "lib/rag/index/index-record.ts", "prisma/migrations"]);
+const recipeHash = hashFiles(["lib/rag/config", "lib/rag/chunk", "lib/rag/embed", "lib/rag/index/index-record.ts", "lib/rag/index/search-configs.ts", "prisma/migrations"]);
 const cacheDir = join(root, ".data", "eval-cache", `archive-${embedder.provider}-${embedder.model}-${embedder.dimension}`);
 const markerPath = join(cacheDir, "indexed.json");
 type Marker = { seedHash: string; recipeHash: string; chunker: number; space: string; seconds: number; indexedAt: string };
