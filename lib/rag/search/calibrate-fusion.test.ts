@@ -20,6 +20,13 @@ function question(language: string, good: "meaning" | "words", seed: number): Ca
   };
 }
 
+/** A question both legs find, fourth: fused with similar weights it comes first. */
+function foundByBoth(language: string, seed: number): CalibrationQuestion {
+  const answer = `z-answer-${seed}`;
+  const list = (offset: number) => [...noise(seed + offset).slice(0, 3), answer, ...noise(seed + offset).slice(3, 9)];
+  return { language, lists: [leg("meaning", list(0)), leg("words", list(1000))], judged: new Map([[answer, 2]]) };
+}
+
 describe("fusion weights", () => {
   it("maps a meaning share to weights summing to 2, per language, equal without a calibration", () => {
     expect(fusionWeights(null, "en")).toEqual({ meaning: 1, words: 1 });
@@ -60,6 +67,25 @@ describe("calibrateFusion", () => {
     expect(calibration.meaningShare.es).toBeUndefined();
     expect(calibration.figures.ca?.calibrated).toBe(1);
     expect(calibration.figures.en?.calibrated).toBe(1);
+  });
+
+  it("shrinks a language's few questions towards the overall curve, never below the language's better leg", () => {
+    const questions = [
+      ...Array.from({ length: 30 }, (_, index) => question("en", "words", index)),
+      // Catalan: both legs find 4 answers fourth, meaning alone finds 3 — on its own it leans to meaning.
+      ...Array.from({ length: 4 }, (_, index) => foundByBoth("ca", 100 + index)),
+      ...Array.from({ length: 3 }, (_, index) => question("ca", "meaning", 200 + index)),
+    ];
+    const alone = calibrateFusion(questions, { k: 60, source: "test", priorQuestions: 0 });
+    const shrunk = calibrateFusion(questions, { k: 60, source: "test" });
+    expect(alone.meaningShare.ca).toBeGreaterThan(0.5);
+    expect(shrunk.meaningShare.ca).toBeLessThan(alone.meaningShare.ca!);
+    for (const calibration of [alone, shrunk]) {
+      const ca = calibration.figures.ca!;
+      expect(ca.calibrated).toBeGreaterThanOrEqual(Math.max(ca.keyword, ca.semantic));
+    }
+    // The overall share is the overall curve's own best: shrinkage only touches languages.
+    expect(shrunk.meaningShare.all).toBe(alone.meaningShare.all);
   });
 
   it("stays at equal weights when the shares tie, and ignores questions with nothing relevant", () => {

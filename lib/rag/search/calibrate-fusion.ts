@@ -9,6 +9,10 @@ import { type Leg, fuseRecords, fusionWeights, recordRanking } from "./search-ar
  * from words only (0) to meaning only (1), so on the questions it was chosen on hybrid is never
  * worse than its better leg; ties go to the share nearest equal weights. Pure: the legs' rankings
  * are computed once per question and fused here for every share.
+ *
+ * A language's ten or so questions are a noisy sample, so its curve is shrunk towards the overall
+ * one: each share scores (its questions' nDCG sum + priorQuestions × the overall mean) / (n +
+ * priorQuestions), among the shares where the language's own mean is not below its better leg.
  */
 export interface CalibrationQuestion {
   /** The query language detected by the bridge ("en", "es", "ca", "und", …). */
@@ -22,6 +26,11 @@ export interface CalibrationOptions {
   k: number;
   /** Languages with fewer questions take the overall share (default 6). */
   minQuestionsPerLanguage?: number;
+  /**
+   * Weight of the overall curve in a language's choice, in questions (default 12, about one
+   * language's share of a golden set): 0 picks each language's own best share.
+   */
+  priorQuestions?: number;
   /** Steps between 0 and 1 (default 20: shares 0, 0.05, …, 1). */
   steps?: number;
   source: string;
@@ -64,26 +73,37 @@ export function calibrateFusion(questions: readonly CalibrationQuestion[], optio
     ["ca", (question) => question.language === "ca"],
   ];
   const equalIndex = shares.indexOf(0.5);
+  const prior = Math.max(0, options.priorQuestions ?? 12);
+  const curveOf = (members: readonly number[]) => shares.map((_, shareIndex) => mean(members.map((member) => byShare[member]?.[shareIndex] ?? 0)));
+  const overall = curveOf(judged.map((_, index) => index));
   for (const [slice, keep] of slices) {
     const members = judged.flatMap((question, index) => (keep(question) ? [index] : []));
     if (members.length === 0 || (slice !== "all" && members.length < minimum)) continue;
-    let best = equalIndex >= 0 ? equalIndex : 0;
+    const own = curveOf(members);
+    const n = members.length;
+    // Hybrid must not fall below the language's better leg (or, if no share reaches it, the best share).
+    const legMeans = [mean(members.map((member) => legs[member]?.keyword ?? 0)), mean(members.map((member) => legs[member]?.semantic ?? 0))];
+    const betterLeg = Math.min(Math.max(...legMeans), Math.max(...own));
+    const weigh = slice === "all" || prior === 0 ? (index: number) => own[index] ?? 0 : (index: number) => ((own[index] ?? 0) * n + prior * (overall[index] ?? 0)) / (n + prior);
+    let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
     shares.forEach((share, shareIndex) => {
-      const score = mean(members.map((member) => byShare[member]?.[shareIndex] ?? 0));
-      const closer = Math.abs(share - 0.5) < Math.abs((shares[best] ?? 0.5) - 0.5);
+      if ((own[shareIndex] ?? 0) < betterLeg - 1e-12) return;
+      const score = weigh(shareIndex);
+      const closer = best < 0 || Math.abs(share - 0.5) < Math.abs((shares[best] ?? 0.5) - 0.5);
       if (score > bestScore + 1e-12 || (Math.abs(score - bestScore) <= 1e-12 && closer)) {
         best = shareIndex;
         bestScore = score;
       }
     });
+    if (best < 0) best = equalIndex >= 0 ? equalIndex : 0;
     meaningShare[slice] = shares[best] ?? 0.5;
     figures[slice] = {
       queries: members.length,
-      keyword: round(mean(members.map((member) => legs[member]?.keyword ?? 0))),
-      semantic: round(mean(members.map((member) => legs[member]?.semantic ?? 0))),
+      keyword: round(legMeans[0] ?? 0),
+      semantic: round(legMeans[1] ?? 0),
       equal: round(mean(members.map((member) => byShare[member]?.[equalIndex] ?? 0))),
-      calibrated: round(bestScore),
+      calibrated: round(own[best] ?? 0),
     };
   }
   return { meaningShare, figures, source: options.source.slice(0, 500), measuredAt: (options.now ?? new Date()).toISOString() };
