@@ -21,6 +21,8 @@ const configSchema = z.object({
   AUTH_OIDC_NAME: z.string().min(1).default("Single sign-on"),
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** The wait after SIGN_IN_MAX_FAILURES failures of one account from one address; it doubles with each further one. */
+  SIGN_IN_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /**
    * Reverse proxies whose X-Forwarded-For is believed: IP addresses and CIDR ranges, separated by
    * commas or spaces. Unset, the client address is the socket's peer and the header is ignored.

@@ -35,9 +35,9 @@ function buildConfig(): NextAuthConfig {
             {
               email: String(credentials?.email ?? ""),
               password: String(credentials?.password ?? ""),
-              address: clientAddress(request) ?? "unknown",
+              address: clientAddress(request),
             },
-            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: config.SIGN_IN_WINDOW_MINUTES },
+            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: config.SIGN_IN_WINDOW_MINUTES, delaySeconds: config.SIGN_IN_DELAY_SECONDS },
           );
           return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
         } catch (error) {

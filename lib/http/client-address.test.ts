@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentSocketAddress, normaliseAddress, resolveClientAddress, runWithSocketAddress, trustedProxies } from "./client-address";
+import { currentSocketAddress, normaliseAddress, resolveClientAddress, runWithSocketAddress, throttleKey, trustedProxies } from "./client-address";
 
 describe("client address", () => {
   const none = trustedProxies([]);
@@ -34,5 +34,14 @@ describe("client address", () => {
     expect(normaliseAddress("2001:DB8::1")).toBe("2001:db8::1");
     expect(normaliseAddress("not an address")).toBeNull();
     expect(normaliseAddress("")).toBeNull();
+  });
+
+  it("throttles IPv6 by its /64 network and IPv4 by its address", () => {
+    expect(throttleKey("192.0.2.1")).toBe("192.0.2.1");
+    expect(throttleKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(throttleKey("2001:db8:1:2::9")).toBe("2001:db8:1:2::/64");
+    expect(throttleKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(throttleKey("::1")).toBe("0:0:0:0::/64");
+    expect(throttleKey("2001:0db8:0001:0002::1")).toBe("2001:db8:1:2::/64");
   });
 });

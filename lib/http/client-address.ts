@@ -93,3 +93,18 @@ export function resolveClientAddress(input: { socketAddress: string | undefined;
 export function requestClientAddress(request: Request | undefined, trusted: TrustedProxies): string | null {
   return resolveClientAddress({ socketAddress: currentSocketAddress(), forwardedFor: request?.headers.get("x-forwarded-for"), trusted });
 }
+
+/**
+ * What sign-in throttling counts an address as: an IPv4 address as it is, an IPv6 address by
+ * its /64 network, which one subscriber usually holds whole (rotating within it must not give a
+ * fresh allowance).
+ */
+export function throttleKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  // Expand "::" so that the first four groups are the /64 prefix; a dotted IPv4 tail is two groups.
+  const groupCount = (part: string) => (part ? part.split(":").reduce((count, group) => count + (group.includes(".") ? 2 : 1), 0) : 0);
+  const [head = "", tail] = address.split("::");
+  const groups = head ? head.split(":") : [];
+  if (tail !== undefined) groups.push(...Array<string>(Math.max(0, 8 - groupCount(head) - groupCount(tail))).fill("0"), ...(tail ? tail.split(":") : []));
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}

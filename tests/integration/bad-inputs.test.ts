@@ -67,7 +67,7 @@ const sqlInjection = "'; DROP TABLE records; --";
 const megabyte = "x".repeat(1024 * 1024);
 const nul = "\u0000";
 const loneSurrogate = "\uD800";
-const signInLimits = { maxFailures: 1000, windowMinutes: 15 };
+const signInLimits = { maxFailures: 1000, windowMinutes: 15, delaySeconds: 30 };
 
 const fields: FieldDefinition[] = [
   { key: "title", label: "Title", type: "text", required: true, listed: true },
