@@ -7,7 +7,8 @@ import { AppError, describeError } from "../errors";
 import { errorResponse } from "../http/error-response";
 import { refuseUnstorableText } from "../storable-text";
 import { corsHeaders, preflightResponse } from "./cors";
-import { type ApiDeps, maxBodyBytes, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
+import { maxJsonBodyBytes } from "../http/request-body";
+import { type ApiDeps, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
 import { type ApiOperation, type OperationContext, operations } from "./operations";
 
 /**
@@ -91,7 +92,7 @@ export async function handleMcpRequest(request: Request, deps: ApiDeps): Promise
       if (!more.allowed) throw rateLimitedError(more);
     };
     const server = createMcpServer(context, charge);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxJsonBodyBytes });
     await server.connect(transport);
     try {
       return finish(await transport.handleRequest(request));

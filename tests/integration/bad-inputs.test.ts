@@ -3,6 +3,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { NextRequest } from "next/server";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
@@ -31,6 +32,7 @@ import { authenticateWithPassword } from "../../lib/auth/authenticate";
 import type { Database } from "../../lib/db/database";
 import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/http/action-result";
+import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
 import type { AskContext } from "../../lib/rag/ask/ask";
@@ -203,9 +205,20 @@ function mediaRoute(principal: Principal, id: string, headers: Record<string, st
 }
 
 /** POST /api/ask as its route runs it. */
-function askRoute(principal: Principal, body: string) {
-  const request = new Request(`${origin}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body });
+function askRoute(principal: Principal, body: string, headers: Record<string, string> = {}) {
+  const request = new Request(`${origin}/api/ask`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
   return runAuthorizedRoute(z.unknown(), (incoming, { principal: signedIn }) => askResponse(db.prisma, async () => askContext(), signedIn, incoming), async () => principal, request, {}).then(fromResponse);
+}
+
+/** POST /api/ask with a small body but a Content-Length that announces `bytes`: refused before reading. */
+function askRouteDeclaring(principal: Principal, bytes: number) {
+  return askRoute(principal, JSON.stringify({ question: "What did the lamp burn?" }), { "content-length": String(bytes) });
+}
+
+/** POST /api/auth/… (Auth.js: sign-in forms, sign-out) as its route bounds it, Auth.js stood in for. */
+async function authRoute(body: string) {
+  const request = new NextRequest(`${origin}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+  return fromResponse(await withBodyLimit(maxSignInBodyBytes, async () => new Response(null, { status: 302 }))(request));
 }
 
 /** GET /api/admin/reindex-jobs/<id> as its route runs it. */
@@ -462,13 +475,17 @@ function catalogue(): BadInput[] {
     { id: "media-range-empty-suffix", layer: "route", input: "Range: bytes=-0", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=-0" }) },
     { id: "media-range-reversed", layer: "route", input: "Range: bytes=50-10", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=50-10" }) },
     { id: "media-range-huge", layer: "route", input: "Range: bytes=99999999999999999999999-", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=99999999999999999999999-" }) },
+    { id: "ask-body-20mb", layer: "route", input: "POST /api/ask with a 20 MB JSON body", expect: { status: 413, message: /256 KiB/ }, send: () => askRoute(people.reader, JSON.stringify({ question: "x".repeat(20 * 1024 * 1024) })) },
+    { id: "ask-body-declared-too-large", layer: "route", input: "POST /api/ask declaring Content-Length: 20971520", expect: { status: 413 }, send: () => askRouteDeclaring(people.reader, 20 * 1024 * 1024) },
+    { id: "sign-in-body-too-large", layer: "route", input: "POST /api/auth/callback/credentials with a 1 MB form", expect: { status: 413, message: /16 KiB/ }, send: () => authRoute(`email=a%40b.test&password=${megabyte}`) },
     { id: "reindex-job-traversal", layer: "route", input: "/api/admin/reindex-jobs/../../etc", expect: { status: 404 }, send: () => reindexJobRoute(people.admin, "../../etc") },
     { id: "reindex-job-not-admin", layer: "route", input: "a reindex job asked for by a reader", expect: { status: 404 }, send: () => reindexJobRoute(people.reader, randomUUID()) },
     { id: "ask-route-bad-json", layer: "route", input: "body {question:", expect: { status: 400, message: /JSON/ }, send: () => askRoute(people.reader, "{question:") },
     { id: "ask-route-no-question", layer: "route", input: "body []", expect: { status: 400 }, send: () => askRoute(people.reader, "[]") },
     { id: "ask-route-question-nul", layer: "route", input: "question with NUL", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: `What did the lamp${nul} burn?` })) },
     { id: "ask-route-question-number", layer: "route", input: "question: 42", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: 42 })) },
-    { id: "ask-route-question-megabyte", layer: "route", input: "a 1 MB question", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: megabyte })) },
+    { id: "ask-route-question-100-kb", layer: "route", input: "a 100 KB question (a body under the limit)", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: megabyte.slice(0, 100_000) })) },
+    { id: "ask-route-question-megabyte", layer: "route", input: "a 1 MB question", expect: { status: 413, message: /256 KiB/ }, send: () => askRoute(people.reader, JSON.stringify({ question: megabyte })) },
     { id: "ask-route-foreign-thread", layer: "route", input: "a question in another user's thread", expect: { status: 404 }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", threadId: ids.adminThread })) },
     { id: "ask-route-scope-nul", layer: "route", input: "scope with a section slug holding NUL", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", scope: { sectionSlugs: [`notes${nul}`] } })) },
     { id: "ask-route-lone-surrogate", layer: "route", input: "a question with an escaped unpaired surrogate", expect: { status: 400, field: "question" }, send: () => askRoute(people.reader, '{"question":"What did the lamp \\ud800 burn?"}') },
