@@ -1,12 +1,12 @@
 import "server-only";
 import type { z } from "zod";
 import type { Principal } from "../acl";
-import { AppError } from "../errors";
+import { AppError, notFound } from "../errors";
 import { zodFieldErrors } from "../http/action-result";
 import { errorResponse } from "../http/error-response";
 import { ndjsonResponse } from "../http/ndjson";
 import { maxJsonBodyBytes, readBodyText } from "../http/request-body";
-import { refuseUnstorableText } from "../storable-text";
+import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
 import { type CorsPolicy, corsHeaders, preflightResponse } from "./cors";
 import type { ApiOperation, ApiRuntime } from "./operations";
 import type { RateLimitDecision, RateLimiter } from "./rate-limit";
@@ -107,6 +107,8 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
     refuseUnstorableText(raw);
     for (const name of operation.pathParams) {
       if (name in raw) throw new AppError("bad_request", `${name} is part of the path; do not send it again.`);
+      // An id the database cannot even hold (NUL: /sections/%00/…) names nothing: not found.
+      if (unstorableTextProblem(pathParams[name] ?? "")) throw notFound();
       raw[name] = pathParams[name];
     }
     const parsed = operation.input.safeParse(raw);

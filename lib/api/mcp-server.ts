@@ -3,10 +3,10 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../acl";
-import { AppError, describeError } from "../errors";
+import { AppError, describeError, notFound } from "../errors";
 import { errorResponse } from "../http/error-response";
 import { maxJsonBodyBytes, readBodyText } from "../http/request-body";
-import { refuseUnstorableText } from "../storable-text";
+import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
 import { corsHeaders, preflightResponse } from "./cors";
 import { type ApiDeps, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
 import { type ApiOperation, type OperationContext, operations } from "./operations";
@@ -52,8 +52,11 @@ export function createMcpServer(context: OperationContext): McpServer {
       },
       async (args: Record<string, unknown>) => {
         try {
-          // A record id (a path parameter in the API) is left to the operation: malformed is not found, as missing is.
-          refuseUnstorableText(Object.fromEntries(Object.entries(args).filter(([key]) => !operation.pathParams.includes(key))));
+          // A record id or section slug (a path parameter in the API) that is malformed is not found, as a missing one is.
+          const entries = Object.entries(args);
+          const isPath = ([key]: [string, unknown]) => operation.pathParams.includes(key);
+          if (entries.some((entry) => isPath(entry) && typeof entry[1] === "string" && unstorableTextProblem(entry[1]))) throw notFound();
+          refuseUnstorableText(Object.fromEntries(entries.filter((entry) => !isPath(entry))));
           const output = operation.output.parse(await operation.run(args as never, context));
           return toolResult(operation, output);
         } catch (error) {
