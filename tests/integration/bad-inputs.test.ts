@@ -48,6 +48,7 @@ import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embed
 import { decideProposal, decisionSchema } from "../../lib/rag/objects/proposals";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
+import { proxy } from "../../proxy";
 import { addMember, createProject, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi } from "../support/api-request";
@@ -221,6 +222,12 @@ async function authRoute(body: string) {
   return fromResponse(await withBodyLimit(maxSignInBodyBytes, async () => new Response(null, { status: 302 }))(request));
 }
 
+/** A server action posted to a page, through proxy.ts as every page request goes. */
+async function serverAction(headers: Record<string, string>) {
+  const request = new NextRequest(`${origin}/records/new`, { method: "POST", headers: { host: new URL(origin).host, "next-action": "7f00aa", "content-type": "text/plain;charset=UTF-8", ...headers }, body: "[]" });
+  return fromResponse(proxy(request));
+}
+
 /** GET /api/admin/reindex-jobs/<id> as its route runs it. */
 function reindexJobRoute(principal: Principal, id: string) {
   return runAuthorizedRoute(
@@ -363,6 +370,9 @@ function catalogue(): BadInput[] {
   const group = (changes: Record<string, unknown>) => ({ group: { slug: "bad", label: "Bad", fields: ["title"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, ...changes } });
   return [
     // ---- Server actions: the record form (FormData → recordFormSchema → saveRecordForm).
+    { id: "action-origin-null", layer: "action", input: "a server action with Origin: null", expect: { status: 403, message: /another site/ }, send: () => serverAction({ origin: "null" }) },
+    { id: "action-origin-forged", layer: "action", input: "a server action with Origin: https://evil.example", expect: { status: 403, message: /another site/ }, send: () => serverAction({ origin: "https://evil.example" }) },
+    { id: "action-origin-not-a-url", layer: "action", input: "a server action with Origin: ::::", expect: { status: 403 }, send: () => serverAction({ origin: "::::" }) },
     { id: "form-title-nul", layer: "action", input: "title with a NUL character", expect: { status: 400, field: "title" }, send: () => recordForm(people.curator, newNote(`Harbour${nul}log`)) },
     { id: "form-title-whitespace", layer: "action", input: "title of spaces and tabs only", expect: { status: 400, field: "title" }, send: () => recordForm(people.curator, newNote(" \t  \u00a0 ")) },
     { id: "form-title-missing", layer: "action", input: "no title at all", expect: { status: 400, field: "title" }, send: () => recordForm(people.curator, newNote(null)) },
