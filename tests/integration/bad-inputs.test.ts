@@ -222,9 +222,13 @@ async function authRoute(body: string) {
   return fromResponse(await withBodyLimit(maxSignInBodyBytes, async () => new Response(null, { status: 302 }))(request));
 }
 
-/** A server action posted to a page, through proxy.ts as every page request goes. */
+/** A signed-in browser's server action posted to a page, through proxy.ts as every page request goes. */
 async function serverAction(headers: Record<string, string>) {
-  const request = new NextRequest(`${origin}/records/new`, { method: "POST", headers: { host: new URL(origin).host, "next-action": "7f00aa", "content-type": "text/plain;charset=UTF-8", ...headers }, body: "[]" });
+  const request = new NextRequest(`${origin}/records/new`, {
+    method: "POST",
+    headers: { host: new URL(origin).host, cookie: "authjs.session-token=a-session", "next-action": "7f00aa", "content-type": "text/plain;charset=UTF-8", ...headers },
+    body: "[]",
+  });
   return fromResponse(proxy(request));
 }
 
