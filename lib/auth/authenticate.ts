@@ -28,7 +28,7 @@ export interface AuthenticatedUser {
 }
 
 /** How an attempt from a client whose address is unknown is recorded (see lib/http/client-address.ts). */
-export const unknownAddress = "unknown";
+const unknownAddress = "unknown";
 
 /**
  * Checks a password sign-in, throttled per account × address and per address
