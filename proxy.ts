@@ -1,10 +1,15 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { isCrossSiteWrite } from "@/lib/http/cross-site";
+import { errorResponse } from "@/lib/http/error-response";
 import { createNonce, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
 /**
  * Runs before every page (API routes, Next's assets and icons pass by; their headers come from
  * next.config.ts):
+ * - refuses a server action sent from another site (a forged or `null` Origin) with a 403,
+ *   where Next.js would answer 500 (lib/http/cross-site.ts);
  * - gives the page a Content-Security-Policy with a fresh nonce. The request carries the policy
  *   too, which is how Next.js learns the nonce and puts it on its own scripts; every page is
  *   rendered per request (the root layout is force-dynamic), so no cached page holds a stale one.
@@ -16,6 +21,9 @@ const sessionCookie = /^(__Secure-)?authjs\.session-token(\.\d+)?$/;
 const openPaths = /^\/sign-in(\/|$)/;
 
 export function proxy(request: NextRequest) {
+  if (isCrossSiteWrite(request)) {
+    return errorResponse(new AppError("forbidden", "This request came from another site, so it was not carried out. Reload the page and try again."));
+  }
   const config = getConfig();
   const policy = pageContentSecurityPolicy({
     nonce: createNonce(),

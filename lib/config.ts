@@ -21,6 +21,17 @@ const configSchema = z.object({
   AUTH_OIDC_NAME: z.string().min(1).default("Single sign-on"),
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** The wait after SIGN_IN_MAX_FAILURES failures of one account from one address; it doubles with each further one. */
+  SIGN_IN_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed: IP addresses and CIDR ranges, separated by
+   * commas or spaces. Unset, the client address is the socket's peer and the header is ignored.
+   */
+  MNEMO_TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((text) => text.split(/[\s,]+/).filter(Boolean))
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: (issue) => `${JSON.stringify(issue.input)} is not an IP address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)` }))),
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** The keyword leg's BM25 term-frequency saturation and length normalisation. */

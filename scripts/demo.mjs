@@ -44,6 +44,7 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource(sources)) {
 
 const port = process.env.PORT ?? "3000";
 console.log(`\n[demo] Mnemo is starting on http://localhost:${port} — sign in with one of the logins above.\n`);
-const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: process.env });
+// server.ts, not `next start`: it tells sign-in throttling each client's socket address.
+const server = spawn("npx", ["tsx", "server.ts", "-p", port], { stdio: "inherit", env: process.env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

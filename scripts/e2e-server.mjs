@@ -1,5 +1,5 @@
 // The server Playwright tests run against: a fresh embedded database in .test-data/e2e seeded
-// with the small demo archive, the production build, `next start` on the given port.
+// with the small demo archive, the production build, server.ts (as `npm start`) on the given port.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -24,6 +24,6 @@ function run(command, args) {
 
 run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"]);
 if (!process.env.E2E_SKIP_BUILD) run("npx", ["next", "build"]);
-const server = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", port], { stdio: "inherit", env });
+const server = spawn("npx", ["tsx", "server.ts", "-H", "127.0.0.1", "-p", port], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

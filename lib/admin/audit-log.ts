@@ -11,7 +11,9 @@ import { storableTextIssues } from "../storable-text";
  * date range. Audit events and sign-in attempts live in two tables; they are merged in SQL.
  * A successful password sign-in is written to both (an attempt and a `user.sign_in` event), so
  * that event is left out here and the attempt stands for it; OIDC sign-ins exist only as
- * events. Anyone but an admin is told it does not exist.
+ * events. Throttling (`sign_in.throttled`: a failure that starts or lengthens a wait;
+ * `sign_in.refused`: an attempt refused unchecked) is listed with the sign-ins, under the
+ * email that was tried. Anyone but an admin is told it does not exist.
  */
 export const auditLogKinds = ["all", "records", "proposals", "configuration", "sign-ins"] as const;
 export type AuditLogKind = (typeof auditLogKinds)[number];
@@ -32,7 +34,7 @@ export interface AuditLogFilterInput {
 export interface AuditLogEntry {
   id: string;
   at: Date;
-  /** The audit action ("record.update", "proposal.accept"…), or "sign-in" / "sign-in.failed" / "sign-out". */
+  /** The audit action ("record.update", "proposal.accept"…), or "sign-in" / "sign-in.failed" / "sign-in.throttled" / "sign-in.refused" / "sign-out". */
   action: string;
   /** The actor's email; null for the system, or for a failed sign-in. */
   actor: string | null;
@@ -122,13 +124,16 @@ function parseFilters(input: AuditLogFilterInput) {
  */
 const logSql = `
   SELECT e.id, e.at,
-         CASE WHEN e.action = 'user.sign_in' THEN 'sign-in' WHEN e.action = 'user.sign_out' THEN 'sign-out' ELSE e.action END AS action,
+         CASE WHEN e.action = 'user.sign_in' THEN 'sign-in' WHEN e.action = 'user.sign_out' THEN 'sign-out'
+              WHEN e.action IN ('sign_in.throttled', 'sign_in.refused') THEN replace(e.action, 'sign_in.', 'sign-in.')
+              ELSE e.action END AS action,
          CASE WHEN e.action LIKE 'record.%' THEN 'records'
               WHEN e.action LIKE 'proposal.%' THEN 'proposals'
-              WHEN e.action IN ('user.sign_in', 'user.sign_out') THEN 'sign-ins'
+              WHEN e.action IN ('user.sign_in', 'user.sign_out', 'sign_in.throttled', 'sign_in.refused') THEN 'sign-ins'
               ELSE 'configuration' END AS kind,
-         u.email AS actor, u.email AS actor_key,
-         e.target_type, e.target_id, NULL::text AS target_email, e.project_id, e.details
+         u.email AS actor, coalesce(u.email, e.details->>'email') AS actor_key,
+         e.target_type, e.target_id,
+         CASE WHEN e.target_type = 'sign_in' THEN e.details->>'email' END AS target_email, e.project_id, e.details
     FROM audit_events e LEFT JOIN users u ON u.id = e.actor_id
    WHERE NOT (e.action = 'user.sign_in' AND coalesce(e.details->>'method', '') = 'password')
   UNION ALL

@@ -1,11 +1,12 @@
 import "server-only";
 import type { z } from "zod";
 import type { Principal } from "../acl";
-import { AppError } from "../errors";
+import { AppError, notFound } from "../errors";
 import { zodFieldErrors } from "../http/action-result";
 import { errorResponse } from "../http/error-response";
 import { ndjsonResponse } from "../http/ndjson";
-import { refuseUnstorableText } from "../storable-text";
+import { maxJsonBodyBytes, readBodyText } from "../http/request-body";
+import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
 import { type CorsPolicy, corsHeaders, preflightResponse } from "./cors";
 import type { ApiOperation, ApiRuntime } from "./operations";
 import type { RateLimitDecision, RateLimiter } from "./rate-limit";
@@ -26,8 +27,6 @@ export interface ApiDeps {
   origin?: string;
 }
 
-export const maxBodyBytes = 256 * 1024;
-
 export const unauthorizedMessage = "Send a valid API token as `Authorization: Bearer mnemo_…`. Tokens that expired or were revoked are refused; create one at /account/tokens.";
 
 export function unauthorizedError(): AppError {
@@ -46,10 +45,7 @@ export function rateLimitedError(decision: RateLimitDecision): AppError {
 
 /** Reads a JSON object body, bounded; an empty body is an empty object. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBodyBytes) throw new AppError("payload_too_large", `The request body can be at most ${maxBodyBytes / 1024} KiB.`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBodyBytes) throw new AppError("payload_too_large", `The request body can be at most ${maxBodyBytes / 1024} KiB.`);
+  const text = await readBodyText(request, maxJsonBodyBytes);
   if (text.trim() === "") return {};
   let body: unknown;
   try {
@@ -111,6 +107,8 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
     refuseUnstorableText(raw);
     for (const name of operation.pathParams) {
       if (name in raw) throw new AppError("bad_request", `${name} is part of the path; do not send it again.`);
+      // An id the database cannot even hold (NUL: /sections/%00/…) names nothing: not found.
+      if (unstorableTextProblem(pathParams[name] ?? "")) throw notFound();
       raw[name] = pathParams[name];
     }
     const parsed = operation.input.safeParse(raw);

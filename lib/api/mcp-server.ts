@@ -3,18 +3,20 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../acl";
-import { AppError, describeError } from "../errors";
+import { AppError, describeError, notFound } from "../errors";
 import { errorResponse } from "../http/error-response";
-import { refuseUnstorableText } from "../storable-text";
+import { maxJsonBodyBytes, readBodyText } from "../http/request-body";
+import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
 import { corsHeaders, preflightResponse } from "./cors";
-import { type ApiDeps, maxBodyBytes, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
+import { type ApiDeps, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
 import { type ApiOperation, type OperationContext, operations } from "./operations";
 
 /**
  * The MCP server: one read-only tool per API operation (the same names, input schemas, output
  * schemas and services), built per request for the token's user. Over streamable HTTP at
  * /api/mcp it is stateless: every POST carries the bearer token, is rate-limited like the JSON
- * API, and gets a fresh server, so no session outlives a revoked token.
+ * API (each call in a batch charged as if sent alone), and gets a fresh server, so no session
+ * outlives a revoked token.
  */
 export const mcpServerInfo = { name: "mnemo", version: "0.1.0" };
 
@@ -35,8 +37,8 @@ export function toolError(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: `${described.code}: ${described.message}${described.fieldErrors ? ` ${JSON.stringify(described.fieldErrors)}` : ""}` }] };
 }
 
-/** An MCP server whose tools act as `principal`; `charge` takes a call's extra rate-limit cost. */
-export function createMcpServer(context: OperationContext, charge: (extraCost: number) => void = () => {}): McpServer {
+/** An MCP server whose tools act as `principal` (rate limits are charged before it runs: see batchCost). */
+export function createMcpServer(context: OperationContext): McpServer {
   const server = new McpServer(mcpServerInfo, { instructions: mcpInstructions, capabilities: { tools: {} } });
   for (const operation of operations as readonly unknown[] as readonly LooseOperation[]) {
     server.registerTool(
@@ -50,9 +52,11 @@ export function createMcpServer(context: OperationContext, charge: (extraCost: n
       },
       async (args: Record<string, unknown>) => {
         try {
-          // A record id (a path parameter in the API) is left to the operation: malformed is not found, as missing is.
-          refuseUnstorableText(Object.fromEntries(Object.entries(args).filter(([key]) => !operation.pathParams.includes(key))));
-          charge(operation.cost - 1);
+          // A record id or section slug (a path parameter in the API) that is malformed is not found, as a missing one is.
+          const entries = Object.entries(args);
+          const isPath = ([key]: [string, unknown]) => operation.pathParams.includes(key);
+          if (entries.some((entry) => isPath(entry) && typeof entry[1] === "string" && unstorableTextProblem(entry[1]))) throw notFound();
+          refuseUnstorableText(Object.fromEntries(entries.filter((entry) => !isPath(entry))));
           const output = operation.output.parse(await operation.run(args as never, context));
           return toolResult(operation, output);
         } catch (error) {
@@ -64,7 +68,36 @@ export function createMcpServer(context: OperationContext, charge: (extraCost: n
   return server;
 }
 
-/** POST /api/mcp: JSON-RPC over streamable HTTP, stateless, JSON responses. */
+/** The most JSON-RPC messages one POST may carry. */
+export const maxBatchMessages = 10;
+
+const costByTool = new Map((operations as readonly unknown[] as readonly LooseOperation[]).map((operation) => [operation.name, operation.cost]));
+
+/**
+ * What one POST costs in rate-limit units: each tool call its operation's cost (an answer 5, a
+ * characterisation 2, anything else 1; an unknown tool 1), any other request 1, notifications
+ * and responses nothing — at least 1. A batch of calls costs what the calls would cost alone.
+ */
+export function batchCost(messages: readonly unknown[]): number {
+  let cost = 0;
+  for (const message of messages) {
+    if (!message || typeof message !== "object") continue;
+    const { id, method, params } = message as { id?: unknown; method?: unknown; params?: { name?: unknown } };
+    if (typeof method !== "string" || id === undefined) continue;
+    cost += method === "tools/call" ? (costByTool.get(String(params?.name)) ?? 1) : 1;
+  }
+  return Math.max(1, cost);
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "content-type": "application/json" } });
+}
+
+/**
+ * POST /api/mcp: JSON-RPC over streamable HTTP, stateless, JSON responses. The body (≤ 256 KiB)
+ * is read here rather than by the transport, so that a batch is refused beyond
+ * `maxBatchMessages` and charged for every call in it before any runs.
+ */
 export async function handleMcpRequest(request: Request, deps: ApiDeps): Promise<Response> {
   if (request.method === "OPTIONS") return preflightResponse(deps.cors, request, ["POST"]);
   const headers: Record<string, string> = { ...corsHeaders(deps.cors, request), "cache-control": "no-store" };
@@ -79,22 +112,31 @@ export async function handleMcpRequest(request: Request, deps: ApiDeps): Promise
     }
     const auth = await deps.authenticate(request.headers.get("authorization"));
     if (!auth) throw unauthorizedError();
-    const decision = deps.limiter.take(auth.tokenId, 1);
+
+    const text = await readBodyText(request, maxJsonBodyBytes);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return finish(jsonRpcError(400, -32700, "Parse error: Invalid JSON"));
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    if (messages.length > maxBatchMessages) {
+      return finish(
+        jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${maxBatchMessages} messages, and this one holds ${messages.length}. Send them in several requests.`),
+      );
+    }
+    const decision = deps.limiter.take(auth.tokenId, batchCost(messages));
     Object.assign(headers, rateLimitHeaders(decision));
     if (!decision.allowed) throw rateLimitedError(decision);
 
     const principal: Principal = auth.principal;
     const context: OperationContext = { runtime: deps.runtime, principal, origin: requestOrigin(request, deps.origin) };
-    const charge = (extra: number) => {
-      if (extra <= 0) return;
-      const more = deps.limiter.take(auth.tokenId, extra);
-      if (!more.allowed) throw rateLimitedError(more);
-    };
-    const server = createMcpServer(context, charge);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxBodyBytes });
+    const server = createMcpServer(context);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return finish(await transport.handleRequest(request));
+      return finish(await transport.handleRequest(request, { parsedBody: body }));
     } finally {
       await server.close();
     }

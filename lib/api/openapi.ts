@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { askStreamEvent, errorSchema } from "./api-schemas";
-import { maxBodyBytes } from "./handle-api-request";
+import { maxJsonBodyBytes } from "../http/request-body";
 import { type ApiOperation, operations } from "./operations";
 
 /**
@@ -31,7 +31,7 @@ function errorResponses(operation: ApiOperation): Record<string, unknown> {
   if (operation.pathParams.length > 0 || operation.name === "read_record") {
     responses["404"] = error("No such record, or one the token's user may not read: the two are answered alike.");
   }
-  if (operation.method === "POST") responses["413"] = error(`The body is over ${maxBodyBytes / 1024} KiB.`);
+  if (operation.method === "POST") responses["413"] = error(`The body is over ${maxJsonBodyBytes / 1024} KiB.`);
   return responses;
 }
 

@@ -5,6 +5,7 @@ import Credentials from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getPrisma } from "../db";
 import { isAppError } from "../errors";
+import { type TrustedProxies, requestClientAddress, trustedProxies } from "../http/client-address";
 import { authenticateWithPassword } from "./authenticate";
 import { sessionIdleSeconds } from "./sessions";
 
@@ -12,9 +13,12 @@ class RateLimitedSignIn extends CredentialsSignin {
   code = "rate_limited";
 }
 
-function clientAddress(request: Request | undefined): string {
-  const forwarded = request?.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || request?.headers.get("x-real-ip") || "local";
+let proxies: TrustedProxies | undefined;
+
+/** The socket's peer, or behind MNEMO_TRUSTED_PROXIES the right-most untrusted X-Forwarded-For hop. */
+function clientAddress(request: Request | undefined): string | null {
+  proxies ??= trustedProxies(getConfig().MNEMO_TRUSTED_PROXIES);
+  return requestClientAddress(request, proxies);
 }
 
 function buildConfig(): NextAuthConfig {
@@ -33,7 +37,7 @@ function buildConfig(): NextAuthConfig {
               password: String(credentials?.password ?? ""),
               address: clientAddress(request),
             },
-            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: config.SIGN_IN_WINDOW_MINUTES },
+            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: config.SIGN_IN_WINDOW_MINUTES, delaySeconds: config.SIGN_IN_DELAY_SECONDS },
           );
           return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
         } catch (error) {

@@ -3,6 +3,7 @@ import type { Principal } from "../acl";
 import { AppError, describeError, notFoundMessage } from "../errors";
 import { type ActionResult, zodFieldErrors } from "./action-result";
 import { errorResponse } from "./error-response";
+import { maxJsonBodyBytes, refuseDeclaredBody } from "./request-body";
 import { refuseUnstorableText } from "../storable-text";
 
 /**
@@ -35,7 +36,11 @@ export async function runAuthorizedAction<Schema extends z.ZodType, Output>(
   }
 }
 
-/** Principal, zod-validated params (malformed: not found, like missing), the handler, errors → JSON. */
+/**
+ * Body limit (a declared body over 256 KiB is refused unread; a route that reads its body reads
+ * it with `readBodyText` and the same limit, which also stops one sent without a length),
+ * principal, zod-validated params (malformed: not found, like missing), the handler, errors → JSON.
+ */
 export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
   paramsSchema: ParamsSchema,
   handler: (request: Request, context: { principal: Principal; params: z.output<ParamsSchema> }) => Promise<Response>,
@@ -45,6 +50,7 @@ export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
   params: unknown,
 ): Promise<Response> {
   try {
+    refuseDeclaredBody(request, maxJsonBodyBytes);
     const principal = await resolvePrincipal();
     if (!principal) throw new AppError("unauthorized", "Sign in to continue.");
     const parsed = paramsSchema.safeParse(await params);

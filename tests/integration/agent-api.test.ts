@@ -494,6 +494,47 @@ describe("MCP server", () => {
     }
   });
 
+  it("charges every tool call in a batch, and refuses a batch of more than 10 messages with a JSON-RPC error", async () => {
+    let clock = 0;
+    const limited = deps({ limiter: createRateLimiter({ perMinute: 20, now: () => clock }) });
+    const post = (body: unknown) =>
+      handleMcpRequest(
+        new Request(`${origin}/api/mcp`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${tokens.reader}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify(body),
+        }),
+        limited,
+      );
+    const search = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "semantic_search", arguments: { query: "lighthouse lamp" } } });
+    const batch = (size: number) => Array.from({ length: size }, (_, index) => search(index + 1));
+
+    const first = await post(batch(8));
+    expect(first.status).toBe(200);
+    const results = (await first.json()) as { id: number; result?: { isError?: boolean } }[];
+    expect(results.map((result) => result.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(results.every((result) => result.result && !result.result.isError)).toBe(true);
+    expect(first.headers.get("ratelimit-remaining")).toBe("12");
+    expect((await post(batch(8))).headers.get("ratelimit-remaining")).toBe("4");
+    // Eight more calls do not fit in the four units left: refused whole, before any runs.
+    const refused = await post(batch(8));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("12");
+    // An answer costs 5 in a batch as alone.
+    clock += 60_000;
+    const ask = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "ask", arguments: { question: "What did the lighthouse lamp burn?" } } };
+    expect((await post([ask, search(10)])).headers.get("ratelimit-remaining")).toBe("14");
+
+    clock += 60_000;
+    const tooMany = await post(batch(11));
+    expect(tooMany.status).toBe(400);
+    const error = (await tooMany.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } };
+    expect(error).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(error.error.message).toMatch(/at most 10 messages.*holds 11/);
+    // Refused unread and uncharged: the whole bucket is still there.
+    expect((await post(search(1))).headers.get("ratelimit-remaining")).toBe("19");
+  });
+
   it("refuses expired, revoked and unknown tokens before any tool runs", async () => {
     for (const token of [tokens.expired, tokens.revoked, "mnemo_" + "A".repeat(43)]) {
       await expect(connect(token)).rejects.toThrow(/401|nauthori/);

@@ -3,6 +3,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { NextRequest } from "next/server";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
@@ -31,6 +32,7 @@ import { authenticateWithPassword } from "../../lib/auth/authenticate";
 import type { Database } from "../../lib/db/database";
 import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/http/action-result";
+import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
 import type { AskContext } from "../../lib/rag/ask/ask";
@@ -46,6 +48,7 @@ import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embed
 import { decideProposal, decisionSchema } from "../../lib/rag/objects/proposals";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
+import { proxy } from "../../proxy";
 import { addMember, createProject, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi } from "../support/api-request";
@@ -67,7 +70,7 @@ const sqlInjection = "'; DROP TABLE records; --";
 const megabyte = "x".repeat(1024 * 1024);
 const nul = "\u0000";
 const loneSurrogate = "\uD800";
-const signInLimits = { maxFailures: 1000, windowMinutes: 15 };
+const signInLimits = { maxFailures: 1000, windowMinutes: 15, delaySeconds: 30 };
 
 const fields: FieldDefinition[] = [
   { key: "title", label: "Title", type: "text", required: true, listed: true },
@@ -203,9 +206,30 @@ function mediaRoute(principal: Principal, id: string, headers: Record<string, st
 }
 
 /** POST /api/ask as its route runs it. */
-function askRoute(principal: Principal, body: string) {
-  const request = new Request(`${origin}/api/ask`, { method: "POST", headers: { "content-type": "application/json" }, body });
+function askRoute(principal: Principal, body: string, headers: Record<string, string> = {}) {
+  const request = new Request(`${origin}/api/ask`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
   return runAuthorizedRoute(z.unknown(), (incoming, { principal: signedIn }) => askResponse(db.prisma, async () => askContext(), signedIn, incoming), async () => principal, request, {}).then(fromResponse);
+}
+
+/** POST /api/ask with a small body but a Content-Length that announces `bytes`: refused before reading. */
+function askRouteDeclaring(principal: Principal, bytes: number) {
+  return askRoute(principal, JSON.stringify({ question: "What did the lamp burn?" }), { "content-length": String(bytes) });
+}
+
+/** POST /api/auth/… (Auth.js: sign-in forms, sign-out) as its route bounds it, Auth.js stood in for. */
+async function authRoute(body: string) {
+  const request = new NextRequest(`${origin}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+  return fromResponse(await withBodyLimit(maxSignInBodyBytes, async () => new Response(null, { status: 302 }))(request));
+}
+
+/** A signed-in browser's server action posted to a page, through proxy.ts as every page request goes. */
+async function serverAction(headers: Record<string, string>) {
+  const request = new NextRequest(`${origin}/records/new`, {
+    method: "POST",
+    headers: { host: new URL(origin).host, cookie: "authjs.session-token=a-session", "next-action": "7f00aa", "content-type": "text/plain;charset=UTF-8", ...headers },
+    body: "[]",
+  });
+  return fromResponse(proxy(request));
 }
 
 /** GET /api/admin/reindex-jobs/<id> as its route runs it. */
@@ -350,6 +374,9 @@ function catalogue(): BadInput[] {
   const group = (changes: Record<string, unknown>) => ({ group: { slug: "bad", label: "Bad", fields: ["title"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, ...changes } });
   return [
     // ---- Server actions: the record form (FormData → recordFormSchema → saveRecordForm).
+    { id: "action-origin-null", layer: "action", input: "a server action with Origin: null", expect: { status: 403, message: /another site/ }, send: () => serverAction({ origin: "null" }) },
+    { id: "action-origin-forged", layer: "action", input: "a server action with Origin: https://evil.example", expect: { status: 403, message: /another site/ }, send: () => serverAction({ origin: "https://evil.example" }) },
+    { id: "action-origin-not-a-url", layer: "action", input: "a server action with Origin: ::::", expect: { status: 403 }, send: () => serverAction({ origin: "::::" }) },
     { id: "form-title-nul", layer: "action", input: "title with a NUL character", expect: { status: 400, field: "title" }, send: () => recordForm(people.curator, newNote(`Harbour${nul}log`)) },
     { id: "form-title-whitespace", layer: "action", input: "title of spaces and tabs only", expect: { status: 400, field: "title" }, send: () => recordForm(people.curator, newNote(" \t  \u00a0 ")) },
     { id: "form-title-missing", layer: "action", input: "no title at all", expect: { status: 400, field: "title" }, send: () => recordForm(people.curator, newNote(null)) },
@@ -462,13 +489,17 @@ function catalogue(): BadInput[] {
     { id: "media-range-empty-suffix", layer: "route", input: "Range: bytes=-0", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=-0" }) },
     { id: "media-range-reversed", layer: "route", input: "Range: bytes=50-10", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=50-10" }) },
     { id: "media-range-huge", layer: "route", input: "Range: bytes=99999999999999999999999-", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=99999999999999999999999-" }) },
+    { id: "ask-body-20mb", layer: "route", input: "POST /api/ask with a 20 MB JSON body", expect: { status: 413, message: /256 KiB/ }, send: () => askRoute(people.reader, JSON.stringify({ question: "x".repeat(20 * 1024 * 1024) })) },
+    { id: "ask-body-declared-too-large", layer: "route", input: "POST /api/ask declaring Content-Length: 20971520", expect: { status: 413 }, send: () => askRouteDeclaring(people.reader, 20 * 1024 * 1024) },
+    { id: "sign-in-body-too-large", layer: "route", input: "POST /api/auth/callback/credentials with a 1 MB form", expect: { status: 413, message: /16 KiB/ }, send: () => authRoute(`email=a%40b.test&password=${megabyte}`) },
     { id: "reindex-job-traversal", layer: "route", input: "/api/admin/reindex-jobs/../../etc", expect: { status: 404 }, send: () => reindexJobRoute(people.admin, "../../etc") },
     { id: "reindex-job-not-admin", layer: "route", input: "a reindex job asked for by a reader", expect: { status: 404 }, send: () => reindexJobRoute(people.reader, randomUUID()) },
     { id: "ask-route-bad-json", layer: "route", input: "body {question:", expect: { status: 400, message: /JSON/ }, send: () => askRoute(people.reader, "{question:") },
     { id: "ask-route-no-question", layer: "route", input: "body []", expect: { status: 400 }, send: () => askRoute(people.reader, "[]") },
     { id: "ask-route-question-nul", layer: "route", input: "question with NUL", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: `What did the lamp${nul} burn?` })) },
     { id: "ask-route-question-number", layer: "route", input: "question: 42", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: 42 })) },
-    { id: "ask-route-question-megabyte", layer: "route", input: "a 1 MB question", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: megabyte })) },
+    { id: "ask-route-question-100-kb", layer: "route", input: "a 100 KB question (a body under the limit)", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: megabyte.slice(0, 100_000) })) },
+    { id: "ask-route-question-megabyte", layer: "route", input: "a 1 MB question", expect: { status: 413, message: /256 KiB/ }, send: () => askRoute(people.reader, JSON.stringify({ question: megabyte })) },
     { id: "ask-route-foreign-thread", layer: "route", input: "a question in another user's thread", expect: { status: 404 }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", threadId: ids.adminThread })) },
     { id: "ask-route-scope-nul", layer: "route", input: "scope with a section slug holding NUL", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", scope: { sectionSlugs: [`notes${nul}`] } })) },
     { id: "ask-route-lone-surrogate", layer: "route", input: "a question with an escaped unpaired surrogate", expect: { status: 400, field: "question" }, send: () => askRoute(people.reader, '{"question":"What did the lamp \\ud800 burn?"}') },
@@ -496,6 +527,8 @@ function catalogue(): BadInput[] {
     { id: "api-context-max-chars-infinite", layer: "api", input: "maxChars 1e308", expect: { status: 400, field: "maxChars" }, send: () => api("get_agent_context", { query: "lamp", maxChars: 1e308 }) },
     { id: "api-read-record-traversal", layer: "api", input: "/records/../../etc/passwd", expect: { status: 404 }, send: () => api("read_record", { recordId: "../../etc/passwd" }) },
     { id: "api-read-record-nul", layer: "api", input: "/records/<id>%00", expect: { status: 404 }, send: () => api("read_record", { recordId: `${ids.lighthouse}${nul}` }) },
+    { id: "api-embed-groups-section-nul", layer: "api", input: "GET /sections/%00/embed-groups", expect: { status: 404 }, send: () => api("embed_groups", { section: nul }) },
+    { id: "api-similar-record-nul", layer: "api", input: "GET /records/%00/similar", expect: { status: 404 }, send: () => api("similar_records", { recordId: nul }) },
     { id: "api-read-record-unreadable", layer: "api", input: "a record the token's user cannot read", expect: { status: 404 }, send: () => api("read_record", { recordId: ids.secret! }) },
     { id: "api-similar-limit-float", layer: "api", input: "limit=2.5 in the query string", expect: { status: 400, field: "limit" }, send: () => api("similar_records", { recordId: ids.lighthouse, limit: "2.5" }) },
     { id: "api-ask-question-empty", layer: "api", input: "question of spaces", expect: { status: 400, field: "question" }, send: () => api("ask", { question: "    " }) },
@@ -508,6 +541,7 @@ function catalogue(): BadInput[] {
     { id: "mcp-search-query-array", layer: "mcp", input: "semantic_search with query as an array", expect: { status: 400 }, send: () => tool("semantic_search", { query: ["lamp"] }) },
     { id: "mcp-unknown-tool", layer: "mcp", input: "a tool that does not exist", expect: { status: 400 }, send: () => tool("drop_table", { table: "records" }) },
     { id: "mcp-read-unreadable", layer: "mcp", input: "read_record of a record the user cannot read", expect: { status: 404 }, send: () => tool("read_record", { recordId: ids.secret }) },
+    { id: "mcp-embed-groups-section-nul", layer: "mcp", input: "embed_groups of the section \\u0000", expect: { status: 404 }, send: () => tool("embed_groups", { section: nul }) },
     { id: "mcp-read-traversal", layer: "mcp", input: "read_record ../../etc/passwd", expect: { status: 404 }, send: () => tool("read_record", { recordId: "../../etc/passwd" }) },
     { id: "mcp-ask-scope-nul", layer: "mcp", input: "ask scoped to a section slug with NUL", expect: { status: 400 }, send: () => tool("ask", { question: "What did the lamp burn?", sections: [`notes${nul}`] }) },
     { id: "mcp-raw-bad-json", layer: "mcp", input: "JSON-RPC body {", expect: { status: 400, message: /Parse error/ }, send: () => mcpRaw("{") },

@@ -65,7 +65,7 @@ describe("people and policy", () => {
     const user = await db.prisma.user.findUniqueOrThrow({ where: { id: created.id } });
     expect(user.email).toBe("new.person@example.test");
     await expect(createUserAsAdmin(db.prisma, admin, { email: "new.person@example.test", name: "Again", role: "researcher", password: "correct horse battery" })).rejects.toMatchObject({ code: "bad_request", fieldErrors: { email: ["A user with this email already exists."] } });
-    const signedIn = await authenticateWithPassword(db.prisma, { email: "new.person@example.test", password: "correct horse battery", address: "127.0.0.1" }, { maxFailures: 5, windowMinutes: 15 });
+    const signedIn = await authenticateWithPassword(db.prisma, { email: "new.person@example.test", password: "correct horse battery", address: "127.0.0.1" }, { maxFailures: 5, windowMinutes: 15, delaySeconds: 30 });
     expect(signedIn.id).toBe(created.id);
   });
 

@@ -22,6 +22,9 @@ const kindLabels: Record<AuditLogKind, string> = {
 
 const detailsLimit = 160;
 
+/** Sign-ins that did not go through, shown in red. */
+const refusedSignIns = new Set(["sign-in.failed", "sign-in.throttled", "sign-in.refused"]);
+
 /** Details as compact `key: value` text; objects and arrays as JSON. */
 function detailsText(details: Record<string, unknown>): string {
   return Object.entries(details)
@@ -149,7 +152,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
                     <td className="py-2 pr-3 whitespace-nowrap text-stone-600">
                       <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
                     </td>
-                    <td className={`py-2 pr-3 font-mono text-xs whitespace-nowrap ${entry.action === "sign-in.failed" ? "text-red-700" : ""}`}>{entry.action}</td>
+                    <td className={`py-2 pr-3 font-mono text-xs whitespace-nowrap ${refusedSignIns.has(entry.action) ? "text-red-700" : ""}`}>{entry.action}</td>
                     <td className="py-2 pr-3 break-all">{entry.actor ?? <span className="text-stone-400">—</span>}</td>
                     <td className="py-2 pr-3">{entry.target}</td>
                     <td className="py-2 pr-3">{entry.project ?? <span className="text-stone-400">—</span>}</td>

@@ -3,6 +3,7 @@ import type { Principal } from "../../acl";
 import type { PrismaClient } from "../../db/generated/client";
 import { AppError } from "../../errors";
 import { ndjsonResponse } from "../../http/ndjson";
+import { maxJsonBodyBytes, readBodyText } from "../../http/request-body";
 import { refuseUnstorableText } from "../../storable-text";
 import type { AskContext } from "./ask";
 import { resolvePanelScope } from "./ask-scope";
@@ -12,12 +13,14 @@ import { askInThread } from "./threads";
  * POST /api/ask: a question ({question, threadId?, scope?}) — the scope as the panel sends it
  * (sections by slug, projects, records, or the list's current search). The answer streams back
  * as NDJSON events: thread, sources, delta…, final (answered | refused | restricted | failed),
- * saved. Validation and thread ownership fail before anything streams, as a normal JSON error.
+ * saved. The body is bounded like the API's (256 KiB). Validation and thread ownership fail
+ * before anything streams, as a normal JSON error.
  */
 export async function askResponse(prisma: PrismaClient, askContext: () => Promise<AskContext>, principal: Principal, request: Request): Promise<Response> {
+  const text = await readBodyText(request, maxJsonBodyBytes);
   let body: unknown;
   try {
-    body = await request.json();
+    body = JSON.parse(text);
   } catch {
     throw new AppError("bad_request", "Send the question as JSON.");
   }
