@@ -182,6 +182,14 @@ describe("golden sets", () => {
     await deleteGoldenSet(db.prisma, curator, own.id);
   });
 
+  it("seeded without an owner (the demo's sets) are the admins'", async () => {
+    const seeded = await db.prisma.goldenSet.create({ data: { name: "Archive search, seeded", questions: [{ question: "mending nets", expected: [ids.nets] }] as never } });
+    expect((await listGoldenSets(db.prisma, admin)).map((set) => set.id)).toContain(seeded.id);
+    expect((await getGoldenSet(db.prisma, admin, seeded.id)).questions[0]?.expected).toEqual([{ recordId: ids.nets, title: "Net menders" }]);
+    expect((await listGoldenSets(db.prisma, curator)).map((set) => set.id)).not.toContain(seeded.id);
+    await expect(getGoldenSet(db.prisma, curator, seeded.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
   it("show an admin's run to the owner under the owner's access: no title, id, link or count of a record they cannot read", async () => {
     // Two sets of the curator with the same question; an admin adds one sealed record to the
     // first and two to the second, and runs both. The curator must not be able to tell them apart.
