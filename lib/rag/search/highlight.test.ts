@@ -15,6 +15,11 @@ describe("highlights", () => {
     expect(wordMatches("bell", "bells")).toBe(true);
     expect(wordMatches("mining", "mine")).toBe(false);
     expect(wordMatches("cat", "cats")).toBe(false);
+    // An irregular past is its verb: "what did he find?" is answered by "he found".
+    expect(wordMatches("found", "find")).toBe(true);
+    expect(wordMatches("finds", "found")).toBe(true);
+    expect(wordMatches("taken", "took")).toBe(true);
+    expect(wordMatches("found", "fund")).toBe(false);
     const text = "La Església de Sant Romà: les CAMPANES van baixar.";
     expect(marked(text, findHighlights(text, queryTerms("campana iglesia església")))).toEqual(["Església", "CAMPANES"]);
   });
