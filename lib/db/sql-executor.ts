@@ -71,3 +71,6 @@ export function pgPoolExecutor(pool: Pool): SqlExecutor {
     },
   };
 }
+
+/** The part of the executor that runs one parameterised statement. */
+export type SqlQuery = Pick<SqlExecutor, "query">;

@@ -1,0 +1,48 @@
+import type { SqlQuery } from "../db/sql-executor";
+
+/**
+ * Scope is never stale (security invariant 5). Rows derived from records carry text of SOURCE
+ * records: a passage its own record's and those its group document reaches through relations.
+ * Who may read such a row follows those records' projects as they are now. Passages keep their
+ * scope in columns (the keyword statistics are counted per scope); the indexer computes a new
+ * passage's scope from the live records under a share lock (`lockSourceRecords`), so a move
+ * running meanwhile waits or is seen.
+ *
+ * A source record that no longer exists keeps counting with the projects stored with the row
+ * when it was written: its text may still be there, and who could read it then still decides.
+ */
+
+const unsafe = /[^a-z0-9_."]/i;
+
+function checked(expression: string): string {
+  if (unsafe.test(expression)) throw new Error(`unsafe SQL column: ${expression}`);
+  return expression;
+}
+
+/**
+ * SQL for the sorted projects a reader needs for text drawn from the records `ids` (a text[]
+ * column or expression): each record's project now; plus `stored` (the row's projects as
+ * written) when one of them no longer exists, or the row does not list its records at all.
+ */
+export function sourceProjectsSql(ids: string, stored: string): string {
+  const [list, kept] = [checked(ids), checked(stored)];
+  return `ARRAY(
+    SELECT DISTINCT derived_scope.project_id FROM (
+      SELECT live_record.project_id FROM records live_record WHERE live_record.id = ANY(${list})
+      UNION ALL
+      SELECT kept_project.project_id FROM unnest(${kept}) AS kept_project(project_id)
+       WHERE coalesce(cardinality(${list}), 0) = 0
+          OR (SELECT count(*) FROM records live_record WHERE live_record.id = ANY(${list})) < cardinality(${list})
+    ) AS derived_scope WHERE derived_scope.project_id IS NOT NULL ORDER BY derived_scope.project_id)`;
+}
+
+/**
+ * Before writing rows whose scope is computed from `recordIds`: share-locks those records until
+ * the transaction ends, so a save moving one of them waits for the write (and then re-scopes the
+ * new rows) or, if it came first, is committed and read. Locked in id order (no deadlock
+ * between two writers).
+ */
+export async function lockSourceRecords(sql: SqlQuery, recordIds: readonly string[]): Promise<void> {
+  if (recordIds.length === 0) return;
+  await sql.query(`SELECT id FROM records WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE`, [[...new Set(recordIds)]]);
+}
