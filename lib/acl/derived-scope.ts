@@ -4,9 +4,10 @@ import type { SqlQuery } from "../db/sql-executor";
  * Scope is never stale (security invariant 5). Rows derived from records carry text of SOURCE
  * records: a passage its own record's and those its group document reaches through relations.
  * Who may read such a row follows those records' projects as they are now. Passages keep their
- * scope in columns (the keyword statistics are counted per scope); the indexer computes a new
- * passage's scope from the live records under a share lock (`lockSourceRecords`), so a move
- * running meanwhile waits or is seen.
+ * scope in columns (the keyword statistics are counted per scope), so a save that moves a record
+ * re-scopes every passage listing it in the save's own transaction (`rescopeMovedRecords`), and
+ * the indexer computes a new passage's scope from the live records under a share lock
+ * (`lockSourceRecords`), so a move running meanwhile waits or is seen.
  *
  * A source record that no longer exists keeps counting with the projects stored with the row
  * when it was written: its text may still be there, and who could read it then still decides.
@@ -34,6 +35,23 @@ export function sourceProjectsSql(ids: string, stored: string): string {
        WHERE coalesce(cardinality(${list}), 0) = 0
           OR (SELECT count(*) FROM records live_record WHERE live_record.id = ANY(${list})) < cardinality(${list})
     ) AS derived_scope WHERE derived_scope.project_id IS NOT NULL ORDER BY derived_scope.project_id)`;
+}
+
+/**
+ * Moves take effect on passages in the moving transaction: the passages of `recordIds` get their
+ * record's project, and every passage holding text of one of them (its own or another record's)
+ * gets its projects again from its source records. Run after the records are updated.
+ */
+export async function rescopeMovedRecords(sql: SqlQuery, recordIds: readonly string[]): Promise<void> {
+  if (recordIds.length === 0) return;
+  await sql.query(
+    `UPDATE chunks c
+        SET project_id = r.project_id,
+            contributing_project_ids = ${sourceProjectsSql("c.contributing_record_ids", "c.contributing_project_ids")}
+       FROM records r
+      WHERE r.id = c.record_id AND (c.record_id = ANY($1::text[]) OR c.contributing_record_ids && $1::text[])`,
+    [[...recordIds]],
+  );
 }
 
 /**
