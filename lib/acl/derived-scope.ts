@@ -1,13 +1,18 @@
 import type { SqlQuery } from "../db/sql-executor";
+import { type Principal, canRead, readableProjectIds } from "./index";
 
 /**
- * Scope is never stale (security invariant 5). Rows derived from records carry text of SOURCE
- * records: a passage its own record's and those its group document reaches through relations.
- * Who may read such a row follows those records' projects as they are now. Passages keep their
- * scope in columns (the keyword statistics are counted per scope), so a save that moves a record
- * re-scopes every passage listing it in the save's own transaction (`rescopeMovedRecords`), and
- * the indexer computes a new passage's scope from the live records under a share lock
- * (`lockSourceRecords`), so a move running meanwhile waits or is seen.
+ * Scope is never stale (security invariant 5). Rows derived from records — passages, stored
+ * proposals, saved answers — carry text of SOURCE records: a passage its own record's and those
+ * its group document reaches through relations, a proposal its evidence neighbours', an answer
+ * its sources'. Who may read such a row follows those records' projects as they are now:
+ *
+ * - passages keep their scope in columns (the keyword statistics are counted per scope), so a
+ *   save that moves a record re-scopes every passage listing it in the save's own transaction
+ *   (`rescopeMovedRecords`), and the indexer computes a new passage's scope from the live records
+ *   under a share lock (`lockSourceRecords`), so a move running meanwhile waits or is seen;
+ * - proposals and saved answers are scoped at query time from the live records
+ *   (`sourceScopeSql`, `canReadSources`).
  *
  * A source record that no longer exists keeps counting with the projects stored with the row
  * when it was written: its text may still be there, and who could read it then still decides.
@@ -38,6 +43,17 @@ export function sourceProjectsSql(ids: string, stored: string): string {
 }
 
 /**
+ * Query-time scope of rows that list their source records: readable iff every project of
+ * `sourceProjectsSql(ids, stored)` is. Appends the readable ids as one parameter.
+ */
+export function sourceScopeSql(principal: Principal, ids: string, stored: string, params: unknown[]): string {
+  const readable = readableProjectIds(principal);
+  if (readable === null) return "TRUE";
+  params.push([...readable]);
+  return `${sourceProjectsSql(ids, stored)} <@ $${params.length}::text[]`;
+}
+
+/**
  * Moves take effect on passages in the moving transaction: the passages of `recordIds` get their
  * record's project, and every passage holding text of one of them (its own or another record's)
  * gets its projects again from its source records. Run after the records are updated.
@@ -63,4 +79,15 @@ export async function rescopeMovedRecords(sql: SqlQuery, recordIds: readonly str
 export async function lockSourceRecords(sql: SqlQuery, recordIds: readonly string[]): Promise<void> {
   if (recordIds.length === 0) return;
   await sql.query(`SELECT id FROM records WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE`, [[...new Set(recordIds)]]);
+}
+
+/**
+ * A saved answer is shown again only while the principal may read every one of its source
+ * records; one that no longer exists counts as unreadable (nothing tells who could read it).
+ */
+export function canReadSources(principal: Principal, sourceIds: readonly string[], found: ReadonlyMap<string, { projectId: string }>): boolean {
+  return sourceIds.every((id) => {
+    const record = found.get(id);
+    return record !== undefined && canRead(principal, record);
+  });
 }

@@ -2,10 +2,18 @@
 -- and the projects of every record whose text it holds — was copied when it was indexed: a record
 -- moved into a restricted project stayed findable under its old project until the worker reached
 -- it, and passages holding a linked record's text were never re-scoped at all. Rows derived from
--- records now say WHICH records they came from, so their scope can follow those records
--- (lib/acl/derived-scope.ts).
+-- records now say WHICH records they came from, so their scope follows those records:
+--   passages, in the transaction that moves a record (lib/acl/derived-scope.ts: the keyword
+--     statistics triggers follow the update);
+--   stored proposals and saved answers, read live from the records at query time.
 ALTER TABLE "chunks" ADD COLUMN "contributing_record_ids" TEXT[] DEFAULT ARRAY[]::TEXT[];
 CREATE INDEX "chunks_contributing_record_ids_idx" ON "chunks" USING GIN ("contributing_record_ids");
+
+-- The neighbours a proposal's evidence came from (voters and supporting objects).
+ALTER TABLE "proposals" ADD COLUMN "evidence_record_ids" TEXT[] DEFAULT ARRAY[]::TEXT[];
+
+-- The records whose text the sources of an answer held.
+ALTER TABLE "chat_messages" ADD COLUMN "source_record_ids" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
 -- Passages indexed before: every record their group's field paths reach through the current
 -- links, the record itself included (a superset of the records whose text they hold, unless a
@@ -40,3 +48,21 @@ SELECT gen_random_uuid()::text, r."id", 'scope.records-listed', 'pending', 0, no
  WHERE EXISTS (SELECT 1 FROM "chunks" c WHERE c."record_id" = r."id")
    AND EXISTS (SELECT 1 FROM "record_links" l WHERE l."source_id" = r."id")
 ON CONFLICT ("record_id") DO NOTHING;
+
+UPDATE "proposals" SET "evidence_record_ids" = ARRAY(
+  SELECT DISTINCT e.id FROM (
+    SELECT v->>'recordId' FROM jsonb_array_elements(coalesce("evidence"->'voters', '[]'::jsonb)) AS v
+    UNION ALL
+    SELECT s->>'recordId' FROM jsonb_array_elements(coalesce("evidence"->'support', '[]'::jsonb)) AS s
+  ) AS e(id) WHERE e.id IS NOT NULL ORDER BY e.id);
+
+-- Saved answers: the records they cite, and the records whose text the cited passages hold
+-- where those passages still exist.
+UPDATE "chat_messages" AS m SET "source_record_ids" = ARRAY(
+  SELECT DISTINCT s.id FROM (
+    SELECT c->>'recordId' FROM jsonb_array_elements(m."citations") AS c
+    UNION ALL
+    SELECT unnest(k."contributing_record_ids") FROM "chunks" k
+     WHERE k."id" IN (SELECT c->>'chunkId' FROM jsonb_array_elements(m."citations") AS c)
+  ) AS s(id) WHERE s.id IS NOT NULL ORDER BY s.id)
+ WHERE jsonb_typeof(m."citations") = 'array' AND jsonb_array_length(m."citations") > 0;
