@@ -60,6 +60,11 @@ export function sourceScopeSql(principal: Principal, ids: string, stored: string
  */
 export async function rescopeMovedRecords(sql: SqlQuery, recordIds: readonly string[]): Promise<void> {
   if (recordIds.length === 0) return;
+  // One re-scoping at a time. The UPDATE reads the source records with its statement's snapshot:
+  // two moves of records one passage quotes, running side by side, would each miss the other's
+  // commit and leave that passage without one of the new projects. Serialised, the second one's
+  // statement starts after the first committed.
+  await sql.query(`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended('derived-scope:rescope', 0))`);
   await sql.query(
     `UPDATE chunks c
         SET project_id = r.project_id,

@@ -27,7 +27,7 @@ export async function deleteRecord(
     // Records whose group documents hold this one's text are rebuilt without it (found while its
     // links still exist; a conflict below rolls this back too). Until then their passages keep
     // its project in their scope (derived-scope.ts: a source that no longer exists).
-    await enqueueDependents(transactionSql(tx), [record.id], "linked-record.deleted");
+    await enqueueDependents(transactionSql(tx), [record.id], { dependents: "linked-record.deleted" });
     const deleted = await tx.record.deleteMany({ where: { id: record.id, version: input.version } });
     if (deleted.count === 0) throw new AppError("conflict", conflictMessage);
     await tx.media.deleteMany({ where: { storageKey: { in: media.map((item) => item.storageKey) } } });

@@ -16,9 +16,12 @@ export async function enqueueIndexing(tx: Prisma.TransactionClient, recordId: st
  * group documents hold their text: those an embed group's field path reaches them from through
  * the current relation links, at any depth (an interview's `narrator.birthplace.description`
  * reaches a place through a person), and those whose passages list them (text from links
- * since removed). Run before a delete, while the links still exist. Returns how many.
+ * since removed). With `reasons.changed`, the changed records are queued too, in the same
+ * statement: all rows are written in id order, so two saves of records quoting each other never
+ * wait for each other's rows in opposite orders. Run before a delete, while the links still
+ * exist. Returns how many rows were queued.
  */
-export async function enqueueDependents(sql: SqlQuery, recordIds: readonly string[], reason: string): Promise<number> {
+export async function enqueueDependents(sql: SqlQuery, recordIds: readonly string[], reasons: { dependents: string; changed?: string }): Promise<number> {
   if (recordIds.length === 0) return 0;
   const rows = await sql.query<{ record_id: string }>(
     `WITH RECURSIVE paths AS (
@@ -38,16 +41,20 @@ export async function enqueueDependents(sql: SqlQuery, recordIds: readonly strin
        SELECT r.id FROM back b JOIN records r ON r.id = b.at AND r.section_id = b.section_id WHERE b.depth = 0
        UNION
        SELECT c.record_id FROM chunks c WHERE c.contributing_record_ids && $1::text[]
+     ), queued AS (
+       SELECT d.id, $2::text AS reason FROM dependents d WHERE NOT d.id = ANY($1::text[])
+       UNION ALL
+       SELECT changed.id, $3::text FROM unnest($1::text[]) AS changed(id) WHERE $3::text IS NOT NULL
      )
      INSERT INTO index_queue (id, record_id, reason, status, attempts, available_at, created_at, updated_at)
-     SELECT gen_random_uuid()::text, d.id, $2, 'pending', 0, now(), now(), now()
-       FROM dependents d WHERE NOT d.id = ANY($1::text[])
-      ORDER BY d.id
+     SELECT gen_random_uuid()::text, q.id, q.reason, 'pending', 0, now(), now(), now()
+       FROM queued q
+      ORDER BY q.id
      ON CONFLICT (record_id) DO UPDATE
        SET status = 'pending', attempts = 0, available_at = now(), reason = EXCLUDED.reason,
            locked_at = NULL, locked_by = NULL, last_error = NULL, updated_at = now()
      RETURNING record_id`,
-    [[...recordIds], reason],
+    [[...recordIds], reasons.dependents, reasons.changed ?? null],
   );
   return rows.length;
 }

@@ -130,9 +130,10 @@ export async function saveRecord(
       // Scope is never stale: from the moment this commits, no passage of the record, nor any
       // passage quoting it, is found under its old project (invariant 5).
       if (existing.projectId !== input.projectId) await rescopeMovedRecords(sql, [id]);
-      await enqueueDependents(sql, [id], "linked-record.updated");
+      await enqueueDependents(sql, [id], { changed: "record.updated", dependents: "linked-record.updated" });
+    } else {
+      await enqueueIndexing(tx, id, "record.created");
     }
-    await enqueueIndexing(tx, id, existing ? "record.updated" : "record.created");
     await tx.auditEvent.create({
       data: {
         actorId: principal.userId === "system" ? null : principal.userId,
