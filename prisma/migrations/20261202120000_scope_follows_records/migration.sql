@@ -39,6 +39,18 @@ UPDATE "chunks" AS c SET "contributing_record_ids" = reached.ids
 UPDATE "chunks" SET "contributing_record_ids" = ARRAY["record_id"] WHERE cardinality("contributing_record_ids") = 0;
 ALTER TABLE "chunks" ENABLE TRIGGER "chunks_keyword_stats_update";
 
+-- A passage's projects now include those of every record it lists (the linked records a path
+-- went through count too), never fewer than before; the statistics trigger follows.
+UPDATE "chunks" AS c SET "contributing_project_ids" = listed.project_ids
+  FROM (
+    SELECT k."id", ARRAY(
+      SELECT DISTINCT p FROM unnest(coalesce(k."contributing_project_ids", '{}') || ARRAY(
+        SELECT r."project_id" FROM "records" r WHERE r."id" = ANY(k."contributing_record_ids"))) AS p
+       WHERE p IS NOT NULL ORDER BY p) AS project_ids
+      FROM "chunks" k
+  ) AS listed
+ WHERE listed."id" = c."id" AND NOT listed.project_ids <@ coalesce(c."contributing_project_ids", '{}');
+
 -- Until now a record's passages were never rebuilt when a record they link to changed, so a
 -- passage may still hold text a linked record no longer has, or one no longer linked. Every
 -- record with passages and links is indexed again (unchanged passages keep their vectors).
