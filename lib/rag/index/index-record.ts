@@ -18,7 +18,8 @@ import { searchConfigOf, titleTermsOf } from "./search-configs";
  * unchanged keep their language, translation and vector; new text is language-checked,
  * bridged to English when the model needs it, looked up in the embedding cache, and only then
  * embedded. The record's passages in the space are replaced in ONE transaction, so a record
- * is never half-indexed and removed groups, languages or text are pruned with the upsert.
+ * is never half-indexed and removed groups, languages or text are pruned with the upsert; their
+ * scope is read there from their source records (lib/acl/derived-scope.ts), not from the plan.
  */
 export interface IndexingContext {
   sql: SqlExecutor;
