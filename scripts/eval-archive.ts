@@ -41,7 +41,8 @@ import { loadPrincipal } from "../lib/auth/load-principal";
 import { openDatabase } from "../lib/db/database";
 import { askThresholdsFromEnv, generatorFromEnv } from "../lib/llm/create-generator";
 import { type AskOutcome, ask, defaultAskSettings } from "../lib/rag/ask/ask";
-import { assessEvidence } from "../lib/rag/ask/assess-evidence";
+import { assessEvidence, readQuestion } from "../lib/rag/ask/assess-evidence";
+import { readableTermWeights } from "../lib/rag/ask/unknown-terms";
 import { transcriptInterviewers } from "../lib/rag/ask/transcript-interviewers";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
@@ -404,7 +405,9 @@ const dumped: unknown[] = [];
 async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOutcome): Promise<unknown> {
   const result = await searchArchive(context, researcher, { query: item.question, mode: "hybrid", limit: defaultAskSettings.candidates, collapse: "passage" });
   const interviewers = await transcriptInterviewers(db.sql, researcher, result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId));
-  const assessed = await assessEvidence(result.hits, item.question, { embedder, thresholds: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0 }, interviewers });
+  const reading = await readQuestion(item.question, embedder);
+  const termWeights = await readableTermWeights(db.sql, researcher, space.id, [...reading.terms, ...reading.englishTerms]);
+  const assessed = await assessEvidence(result.hits, item.question, { embedder, reading, termWeights, thresholds: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0 }, interviewers });
   return {
     id: item.id,
     split: item.split,
@@ -414,6 +417,7 @@ async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOu
     facts: item.facts,
     status: outcome.status,
     unknownTerms: outcome.provenance.unknownTerms,
+    termWeights: Object.fromEntries(termWeights),
     answer: outcome.text,
     cited: outcome.citations.map((citation) => citation.recordTitle),
     hits: assessed.map((entry, rank) => ({
@@ -424,6 +428,7 @@ async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOu
       similarity: entry.hit.similarity,
       sentenceSimilarity: entry.sentenceSimilarity,
       coverage: entry.coverage,
+      weightedCoverage: entry.weightedCoverage,
       form: entry.form,
       legs: entry.hit.legs,
       text: entry.hit.passage.text,

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { canCreateRecords, isAdmin } from "@/lib/acl";
+import { canKeepGoldenSets } from "@/lib/acl";
 import { deleteGoldenSet, runGoldenSet, saveGoldenSet } from "@/lib/admin/golden-sets";
 import { getDatabase } from "@/lib/db";
 import { notFound as notFoundError } from "@/lib/errors";
@@ -47,7 +47,7 @@ export async function runGoldenSetAction(input: { id: string; mode: string }) {
 }
 
 const candidates = authorizedAction(z.object({ query: z.string().max(maxQueryLength), sectionSlug: z.string().max(64).optional() }), async (input, { principal }) => {
-  if (!isAdmin(principal) && !canCreateRecords(principal)) throw notFoundError();
+  if (!canKeepGoldenSets(principal)) throw notFoundError();
   const context = await getSearchContext();
   const { prisma } = await getDatabase();
   const section = input.sectionSlug ? await prisma.section.findUnique({ where: { slug: input.sectionSlug }, select: { id: true } }) : null;

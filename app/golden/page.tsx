@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { canCreateRecords, isAdmin } from "@/lib/acl";
+import { canKeepGoldenSets } from "@/lib/acl";
 import { listGoldenSets } from "@/lib/admin/golden-sets";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
@@ -15,7 +15,7 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 /** Golden sets of questions with their expected records, and how the index last did on each. */
 export default async function GoldenSetsPage() {
   const principal = await requirePrincipal("/golden");
-  if (!isAdmin(principal) && !canCreateRecords(principal)) notFound();
+  if (!canKeepGoldenSets(principal)) notFound();
   const { prisma } = await getDatabase();
   const [sets, sections] = await Promise.all([listGoldenSets(prisma, principal), prisma.section.findMany({ orderBy: [{ position: "asc" }], select: { slug: true, name: true } })]);
   return (
@@ -23,7 +23,7 @@ export default async function GoldenSetsPage() {
       <h1 className="text-3xl font-semibold">Golden sets</h1>
       <p className="mt-1 max-w-3xl text-sm text-stone-600">
         Questions with the records that answer them. Running a set searches the active index as you would and reports recall@10, nDCG@10 and MRR, with the
-        records it missed.
+        records it missed. Your sets are yours to change; admins see every set.
       </p>
       <div className="mt-4 rounded-lg border border-stone-200 bg-white p-4">
         <NewGoldenSetClient sections={sections} />

@@ -87,3 +87,16 @@ export function accessScopeSql(principal: Principal, column: string, params: unk
   params.push([...ids]);
   return `${column} <@ $${params.length}::text[]`;
 }
+
+/** May the principal keep golden sets at all? Admins, and curators who edit some project. */
+export function canKeepGoldenSets(principal: Principal): boolean {
+  return canCreateRecords(principal);
+}
+
+/**
+ * Prisma `where` fragment for golden sets: a set belongs to the keeper who created it; admins
+ * keep every set. Another keeper's set is filtered out like a missing one, for reads and writes.
+ */
+export function goldenSetScopeWhere(principal: Principal): { createdById?: string } {
+  return isAdmin(principal) ? {} : { createdById: principal.userId };
+}

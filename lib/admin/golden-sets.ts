@@ -1,21 +1,24 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, canCreateRecords, isAdmin, projectScopeSql, projectScopeWhere } from "../acl";
+import { type Principal, canKeepGoldenSets, goldenSetScopeWhere, projectScopeWhere } from "../acl";
 import { isUuid } from "../archive/validate-record-values";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
 import { maxQueryLength } from "../query-length";
-import { mrrAt, ndcgAt, recallAt } from "../rag/search/retrieval-metrics";
 import { type SearchContext, searchArchive, searchModes } from "../rag/search/search-archive";
+import { type GoldenMetrics, type GoldenQuestionResult, type StoredRunResults, goldenK, resolveRunForViewer, storedRunRecordIds, storedRunResultsSchema } from "./golden-run-results";
+
+export { goldenK, type GoldenMetrics, type GoldenQuestionResult } from "./golden-run-results";
 
 /**
  * Golden sets: questions with the records that answer them, per collection, kept by admins and
  * curators, and run against the active index space for recall@k, nDCG@10 and MRR with the misses
- * listed. A run searches with the runner's own access, and an expected record the runner may
- * not read is left out of the figures and never named, so a set cannot reveal a record.
- * Researchers: not found.
+ * listed. A set belongs to the keeper who made it; admins keep every set, and anyone else finds
+ * another's set exactly as a missing one (`goldenSetScopeWhere`). A run searches with the runner's
+ * access and stores record ids only; every showing resolves it under the viewer's access
+ * (`golden-run-results.ts`), so neither a set nor a run names, links or counts a record the
+ * viewer may not read. Researchers: not found.
  */
-export const goldenK = 10;
 
 const questionSchema = z.object({
   question: z.string().trim().min(1, "Write the question.").max(maxQueryLength, `A question can be at most ${maxQueryLength} characters.`),
@@ -29,26 +32,14 @@ export const goldenSetSchema = z.object({
 });
 export type GoldenSetInput = z.input<typeof goldenSetSchema>;
 
-export interface GoldenMetrics {
-  questions: number;
-  recallAtK: number;
-  ndcg10: number;
-  mrr10: number;
-  /** Expected records left out because the runner cannot read them. */
-  unreadableExpected: number;
-}
-
-export interface GoldenQuestionResult {
-  question: string;
-  recall: number;
-  ndcg: number;
-  reciprocalRank: number;
-  found: { recordId: string; title: string; rank: number }[];
-  missed: { recordId: string; title: string }[];
-}
+type StoredQuestion = { question: string; expected: string[] };
 
 function assertKeeper(principal: Principal): void {
-  if (!isAdmin(principal) && !canCreateRecords(principal)) throw notFound();
+  if (!canKeepGoldenSets(principal)) throw notFound();
+}
+
+function actorId(principal: Principal): string | null {
+  return principal.userId === "system" ? null : principal.userId;
 }
 
 function invalid(error: z.ZodError): AppError {
@@ -57,50 +48,104 @@ function invalid(error: z.ZodError): AppError {
   return new AppError("bad_request", `The golden set is not valid: ${error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`, { fieldErrors });
 }
 
+/** The set if the principal keeps it (its owner, or an admin); otherwise not found, as a missing id. */
+async function findKeptSet(prisma: PrismaClient, principal: Principal, id: string) {
+  if (!isUuid(id)) throw notFound();
+  const set = await prisma.goldenSet.findFirst({ where: { id, ...goldenSetScopeWhere(principal) } });
+  if (!set) throw notFound();
+  return set;
+}
+
+/** Titles of the records among `ids` the principal may read; the others are simply absent. */
+async function readableTitles(prisma: PrismaClient, principal: Principal, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await prisma.record.findMany({ where: { id: { in: [...new Set(ids)] }, ...projectScopeWhere(principal) }, select: { id: true, title: true } });
+  return new Map(rows.map((row) => [row.id, row.title]));
+}
+
+/** A stored run's results, or null for a row not in the stored form (never shown). */
+function storedResults(run: { results: unknown }): StoredRunResults | null {
+  const parsed = storedRunResultsSchema.safeParse(run.results);
+  return parsed.success ? parsed.data : null;
+}
+
 export async function listGoldenSets(prisma: PrismaClient, principal: Principal) {
   assertKeeper(principal);
   const sets = await prisma.goldenSet.findMany({
+    where: goldenSetScopeWhere(principal),
     orderBy: { updatedAt: "desc" },
     include: { section: { select: { name: true, slug: true } }, runs: { orderBy: { createdAt: "desc" }, take: 1 } },
   });
-  return sets.map((set) => ({
-    id: set.id,
-    name: set.name,
-    section: set.section,
-    questions: (set.questions as { question: string; expected: string[] }[]).length,
-    lastRun: set.runs[0] ? { at: set.runs[0].createdAt, mode: set.runs[0].mode, metrics: set.runs[0].metrics as unknown as GoldenMetrics } : null,
-  }));
+  const lastRuns = sets.map((set) => {
+    const run = set.runs[0];
+    const results = run ? storedResults(run) : null;
+    return run && results ? { at: run.createdAt, mode: run.mode, results } : null;
+  });
+  const titles = await readableTitles(prisma, principal, lastRuns.flatMap((run) => (run ? storedRunRecordIds(run.results) : [])));
+  return sets.map((set, index) => {
+    const run = lastRuns[index];
+    return {
+      id: set.id,
+      name: set.name,
+      section: set.section,
+      questions: (set.questions as StoredQuestion[]).length,
+      lastRun: run ? { at: run.at, mode: run.mode, metrics: resolveRunForViewer(run.results, titles).metrics } : null,
+    };
+  });
 }
 
 export async function getGoldenSet(prisma: PrismaClient, principal: Principal, id: string) {
   assertKeeper(principal);
-  if (!isUuid(id)) throw notFound();
-  const set = await prisma.goldenSet.findUnique({ where: { id }, include: { section: { select: { name: true, slug: true } }, runs: { orderBy: { createdAt: "desc" }, take: 10 } } });
-  if (!set) throw notFound();
-  // Titles of expected records, for the editor: only those the principal may read.
-  const questions = set.questions as { question: string; expected: string[] }[];
-  const ids = [...new Set(questions.flatMap((question) => question.expected))];
-  const readable = await prisma.record.findMany({
-    where: { id: { in: ids }, ...projectScopeWhere(principal) },
-    select: { id: true, title: true },
+  const kept = await findKeptSet(prisma, principal, id);
+  const [section, runRows] = await Promise.all([
+    kept.sectionId ? prisma.section.findUnique({ where: { id: kept.sectionId }, select: { name: true, slug: true } }) : null,
+    prisma.goldenRun.findMany({ where: { setId: kept.id }, orderBy: { createdAt: "desc" }, take: 10 }),
+  ]);
+  const questions = kept.questions as StoredQuestion[];
+  const runs = runRows.flatMap((run) => {
+    const results = storedResults(run);
+    return results ? [{ id: run.id, at: run.createdAt, mode: run.mode, results }] : [];
   });
-  const titles = new Map(readable.map((record) => [record.id, record.title]));
+  // One lookup, under the viewer's access, for the editor's expected records and every run's records.
+  const titles = await readableTitles(prisma, principal, [...questions.flatMap((question) => question.expected), ...runs.flatMap((run) => storedRunRecordIds(run.results))]);
   return {
-    id: set.id,
-    name: set.name,
-    section: set.section,
+    id: kept.id,
+    name: kept.name,
+    section,
     questions: questions.map((question) => ({
       question: question.question,
       expected: question.expected.filter((recordId) => titles.has(recordId)).map((recordId) => ({ recordId, title: titles.get(recordId) ?? "" })),
-      hiddenExpected: question.expected.filter((recordId) => !titles.has(recordId)).length,
+      /** It expects a record the viewer cannot read (which or how many is not said). */
+      unreadableExpected: question.expected.some((recordId) => !titles.has(recordId)),
     })),
-    runs: set.runs.map((run) => ({ id: run.id, at: run.createdAt, mode: run.mode, metrics: run.metrics as unknown as GoldenMetrics, results: run.results as unknown as GoldenQuestionResult[] })),
+    runs: runs.map((run) => ({ id: run.id, at: run.at, mode: run.mode, ...resolveRunForViewer(run.results, titles) })),
   };
 }
 
-/** Creates (no id) or replaces a set; expected records must exist and be readable by the keeper. */
+/**
+ * The questions to store when a keeper edits a set: expected records the keeper cannot read (an
+ * admin added them, or the keeper's access shrank) stay with their question. A save that would
+ * drop one — its question removed or reworded — is refused, so nothing is lost unseen.
+ */
+function keepUnreadableExpected(before: StoredQuestion[], after: StoredQuestion[], readable: ReadonlyMap<string, string>): StoredQuestion[] {
+  const unreadableByQuestion = new Map<string, Set<string>>();
+  for (const question of before) {
+    for (const id of question.expected) {
+      if (!readable.has(id)) unreadableByQuestion.set(question.question, (unreadableByQuestion.get(question.question) ?? new Set<string>()).add(id));
+    }
+  }
+  const remaining = new Set(after.map((question) => question.question));
+  if ([...unreadableByQuestion.keys()].some((question) => !remaining.has(question))) {
+    const message = "A question you removed or reworded expects records you cannot read, so it stays; an admin can remove it.";
+    throw new AppError("bad_request", message, { fieldErrors: { questions: [message] } });
+  }
+  return after.map((question) => ({ question: question.question, expected: [...new Set([...question.expected, ...(unreadableByQuestion.get(question.question) ?? [])])] }));
+}
+
+/** Creates (no id) or replaces a kept set; expected records must exist and be readable by the keeper. */
 export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, input: { id?: string; set: unknown }): Promise<{ id: string }> {
   assertKeeper(principal);
+  const existing = input.id === undefined ? null : await findKeptSet(prisma, principal, input.id);
   const parsed = goldenSetSchema.safeParse(input.set);
   if (!parsed.success) throw invalid(parsed.error);
   const data = parsed.data;
@@ -110,36 +155,20 @@ export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, 
     if (!section) throw new AppError("bad_request", "Choose a collection that exists.", { fieldErrors: { sectionSlug: ["Choose a collection that exists."] } });
     sectionId = section.id;
   }
-  const ids = [...new Set(data.questions.flatMap((question) => question.expected))];
-  const readable = new Set(
-    (await prisma.record.findMany({ where: { id: { in: ids }, ...projectScopeWhere(principal) }, select: { id: true } })).map((row) => row.id),
-  );
+  const before = (existing?.questions ?? []) as StoredQuestion[];
+  const readable = await readableTitles(prisma, principal, [...data.questions, ...before].flatMap((question) => question.expected));
   const fieldErrors: Record<string, string[]> = {};
   data.questions.forEach((question, index) => {
     if (question.expected.some((id) => !readable.has(id))) fieldErrors[`questions.${index}.expected`] = ["An expected record does not exist."];
   });
   if (Object.keys(fieldErrors).length) throw new AppError("bad_request", "Some expected records do not exist.", { fieldErrors });
 
-  const existing = input.id ? await prisma.goldenSet.findUnique({ where: { id: isUuid(input.id) ? input.id : "" } }) : null;
-  if (input.id && !existing) throw notFound();
-  // Expected records the keeper cannot see, kept by someone who could, stay in the set.
-  let questions: { question: string; expected: string[] }[] = data.questions;
-  if (existing) {
-    const before = existing.questions as { question: string; expected: string[] }[];
-    const visible = new Set(
-      (await prisma.record.findMany({ where: { id: { in: before.flatMap((question) => question.expected) }, ...projectScopeWhere(principal) }, select: { id: true } })).map((row) => row.id),
-    );
-    questions = data.questions.map((question) => {
-      const earlier = before.find((candidate) => candidate.question === question.question);
-      const hidden = earlier?.expected.filter((id) => !visible.has(id)) ?? [];
-      return { question: question.question, expected: [...new Set([...question.expected, ...hidden])] };
-    });
-  }
+  const questions = existing ? keepUnreadableExpected(before, data.questions, readable) : data.questions;
   const saved = existing
     ? await prisma.goldenSet.update({ where: { id: existing.id }, data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue } })
-    : await prisma.goldenSet.create({ data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue, createdById: principal.userId === "system" ? null : principal.userId } });
+    : await prisma.goldenSet.create({ data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue, createdById: actorId(principal) } });
   await prisma.auditEvent.create({
-    data: { actorId: principal.userId === "system" ? null : principal.userId, action: existing ? "golden-set.update" : "golden-set.create", targetType: "golden_set", targetId: saved.id, details: { name: data.name, questions: questions.length } },
+    data: { actorId: actorId(principal), action: existing ? "golden-set.update" : "golden-set.create", targetType: "golden_set", targetId: saved.id, details: { name: data.name, questions: questions.length } },
   });
   return { id: saved.id };
 }
@@ -147,12 +176,15 @@ export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, 
 export async function deleteGoldenSet(prisma: PrismaClient, principal: Principal, id: string): Promise<void> {
   assertKeeper(principal);
   if (!isUuid(id)) throw notFound();
-  const deleted = await prisma.goldenSet.deleteMany({ where: { id } });
+  const deleted = await prisma.goldenSet.deleteMany({ where: { id, ...goldenSetScopeWhere(principal) } });
   if (deleted.count === 0) throw notFound();
-  await prisma.auditEvent.create({ data: { actorId: principal.userId === "system" ? null : principal.userId, action: "golden-set.delete", targetType: "golden_set", targetId: id, details: {} } });
+  await prisma.auditEvent.create({ data: { actorId: actorId(principal), action: "golden-set.delete", targetType: "golden_set", targetId: id, details: {} } });
 }
 
-/** Runs a set against the search context's space with the runner's access; stores the run. */
+/**
+ * Runs a kept set against the search context's space with the runner's access, stores the record
+ * ids it judged and ranked, and returns the run as the runner sees it.
+ */
 export async function runGoldenSet(
   prisma: PrismaClient,
   search: SearchContext,
@@ -160,55 +192,31 @@ export async function runGoldenSet(
   input: { id: string; mode?: unknown },
 ): Promise<{ runId: string; metrics: GoldenMetrics; results: GoldenQuestionResult[] }> {
   assertKeeper(principal);
-  if (!isUuid(input.id)) throw notFound();
   const mode = z.enum(searchModes).catch("hybrid").parse(input.mode ?? "hybrid");
-  const set = await prisma.goldenSet.findUnique({ where: { id: input.id } });
-  if (!set) throw notFound();
+  const set = await findKeptSet(prisma, principal, input.id);
   if (!search.space) throw new AppError("unavailable", "There is no active index space to run the set against yet.");
-  const questions = set.questions as { question: string; expected: string[] }[];
+  const questions = set.questions as StoredQuestion[];
   if (questions.length === 0) throw new AppError("bad_request", "The set has no questions yet.");
 
-  const allExpected = [...new Set(questions.flatMap((question) => question.expected))];
-  const params: unknown[] = [allExpected];
-  const scope = projectScopeSql(principal, "project_id", params);
-  const readableRows = await search.sql.query<{ id: string; title: string }>(`SELECT id, title FROM records WHERE id = ANY($1::text[]) AND ${scope}`, params);
-  const titles = new Map(readableRows.map((row) => [row.id, row.title]));
-
-  const results: GoldenQuestionResult[] = [];
-  let unreadableExpected = 0;
+  const readableExpected = await readableTitles(prisma, principal, questions.flatMap((question) => question.expected));
+  const stored: StoredRunResults = [];
   for (const question of questions) {
-    const expected = question.expected.filter((id) => titles.has(id));
-    unreadableExpected += question.expected.length - expected.length;
-    if (expected.length === 0) continue;
+    const judged = question.expected.filter((id) => readableExpected.has(id));
+    if (judged.length === 0) continue;
     const found = await searchArchive(search, principal, { query: question.question, mode, limit: goldenK, collapse: "record", sectionIds: set.sectionId ? [set.sectionId] : undefined });
-    const ranked = found.hits.map((hit) => hit.recordId);
-    const judged = new Map(expected.map((id) => [id, 1]));
-    results.push({
-      question: question.question,
-      recall: recallAt(ranked, judged, goldenK),
-      ndcg: ndcgAt(ranked, judged, 10),
-      reciprocalRank: mrrAt(ranked, judged, 10),
-      found: ranked.map((id, index) => ({ recordId: id, title: titles.get(id) ?? "", rank: index + 1 })).filter((item) => judged.has(item.recordId)),
-      missed: expected.filter((id) => !ranked.slice(0, goldenK).includes(id)).map((id) => ({ recordId: id, title: titles.get(id) ?? "" })),
-    });
+    stored.push({ question: question.question, judged, ranked: found.hits.slice(0, goldenK).map((hit) => hit.recordId) });
   }
-  const mean = (pick: (result: GoldenQuestionResult) => number) => (results.length ? results.reduce((sum, result) => sum + pick(result), 0) / results.length : 0);
-  const metrics: GoldenMetrics = {
-    questions: results.length,
-    recallAtK: mean((result) => result.recall),
-    ndcg10: mean((result) => result.ndcg),
-    mrr10: mean((result) => result.reciprocalRank),
-    unreadableExpected,
-  };
+  const shown = resolveRunForViewer(stored, await readableTitles(prisma, principal, storedRunRecordIds(stored)));
   const run = await prisma.goldenRun.create({
     data: {
       setId: set.id,
       indexSpaceId: search.space.id,
       mode,
-      metrics: metrics as unknown as Prisma.InputJsonValue,
-      results: results as unknown as Prisma.InputJsonValue,
-      runById: principal.userId === "system" ? null : principal.userId,
+      // The runner's own figures, kept as the run's record; every showing recomputes them for its viewer.
+      metrics: shown.metrics as unknown as Prisma.InputJsonValue,
+      results: stored as unknown as Prisma.InputJsonValue,
+      runById: actorId(principal),
     },
   });
-  return { runId: run.id, metrics, results };
+  return { runId: run.id, ...shown };
 }

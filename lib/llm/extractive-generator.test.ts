@@ -127,6 +127,9 @@ describe("the kind of answer a question asks for", () => {
     const terms = ["finds", "recorded", "2022", "survey"];
     expect(answerTypeBonus(question, "The church, 61 of the 74 houses and the mill were documented, and 1,284 finds were recorded.", terms)).toBeGreaterThan(0);
     expect(answerTypeBonus(question, "Late Antique oil lamp from Sant Romà de Vall (AD 350–400).", terms)).toBe(0);
+    // A year before the asked word is a date, not a count.
+    expect(answerTypeBonus(question, "The 1989 finds were collected by visitors.", terms)).toBe(0);
+    expect(answerTypeBonus(question, "Some 1.284 finds were recorded.", terms)).toBeGreaterThan(0);
     expect(answerTypeBonus("¿Cuántas mujeres empleaba la fábrica?", "Durante la costera trabajaban en ella ciento cuarenta mujeres.", ["mujeres", "fabrica"])).toBeGreaterThan(0);
     // Without the question's words, any number will do; a date for when.
     expect(answerTypeBonus(question, "It weighs 4.41 grams.")).toBeGreaterThan(0);

@@ -49,6 +49,9 @@ const hasQuantity = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twen
 
 const quantityWord = /^(\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|cien|ciento|mil|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta|cent)$/i;
 
+/** A year ("the 1989 finds"), not a count: counts of a thousand or more are written 1,284 or 1.284. */
+const yearLike = /^(1[0-9]|20)\d\d$/;
+
 /**
  * Whether the sentence counts something the question names: a number followed, within a few
  * words, by one of the question's words ("1,284 finds were recorded", "37 Republican denarii").
@@ -56,7 +59,9 @@ const quantityWord = /^(\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|t
  */
 function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
   const words = [...sentence.matchAll(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu)].map((match) => match[0].replace(/[.,]+$/, ""));
-  return words.some((word, index) => quantityWord.test(word) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
+  return words.some(
+    (word, index) => quantityWord.test(word) && !yearLike.test(word) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, canRead, systemPrincipal } from "../../lib/acl";
+import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import { getRecord } from "../../lib/archive/get-record";
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { storeMedia } from "../../lib/archive/media-storage";
@@ -37,9 +38,11 @@ import { openTestDatabase } from "../support/test-database";
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
  * every path: the record list, record reads, media, search, similar records, ask, similar
- * objects, characterisation, objects by description, proposals, the JSON API and MCP. A leak is
- * any secret of a record the principal may not read (its id, chunk ids, media ids, or a word of
- * its text that no query ever contains) anywhere in a response. A request aimed at an unreadable record must get exactly what the same
+ * objects, characterisation, objects by description, proposals, golden sets (kept by an admin and
+ * by curators, run by one role and viewed, edited, run or deleted by another), the JSON API and
+ * MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
+ * or a word of its text that no query ever contains), or of a golden set they do not keep (its id,
+ * a word of its name and questions), anywhere in a response. A request aimed at an unreadable record must get exactly what the same
  * request aimed at a missing one gets; their timings are printed, not asserted.
  * Moves during the run: every so often an admin moves a random record to another project, and the
  * probes that follow go through every path at once — no index worker runs in between — with the
@@ -103,8 +106,31 @@ const projects: { id: string; restricted: boolean }[] = [];
 const world: WorldRecord[] = [];
 const people: { principal: Principal; token: string; label: string }[] = [];
 
+/** Golden sets with their owner; a set's secrets are its id and the hush word in its name and questions. */
+interface WorldGoldenSet {
+  id: string;
+  ownerId: string;
+  secrets: string[];
+}
+const goldenSets: WorldGoldenSet[] = [];
+
+/** The rule, restated independently of lib/acl: admins keep every set, keepers their own. */
+function keepsGoldenSet(principal: Principal, set: { ownerId: string } | undefined): boolean {
+  if (principal.role === "admin") return true;
+  return set !== undefined && set.ownerId === principal.userId && principal.role === "curator" && principal.editableProjectIds.length > 0;
+}
+
 function secretsFor(principal: Principal): string[] {
-  return world.filter((record) => !canRead(principal, { projectId: record.projectId })).flatMap((record) => record.secrets);
+  return [
+    ...world.filter((record) => !canRead(principal, { projectId: record.projectId })).flatMap((record) => record.secrets),
+    ...goldenSets.filter((set) => !keepsGoldenSet(principal, set)).flatMap((set) => set.secrets),
+  ];
+}
+
+/** The expected records of a stored set, as sorted id lists per question (to see that a save kept them). */
+async function storedExpectations(id: string): Promise<string> {
+  const set = await db.prisma.goldenSet.findUnique({ where: { id }, select: { questions: true } });
+  return JSON.stringify(((set?.questions ?? []) as { question: string; expected: string[] }[]).map((question) => [question.question, [...question.expected].sort()]));
 }
 
 beforeAll(async () => {
@@ -192,6 +218,8 @@ beforeAll(async () => {
   const plans: { role: "admin" | "curator" | "researcher"; memberships: { project: number; role: "reader" | "editor" }[]; label: string }[] = [
     { role: "researcher", memberships: [], label: "nobody" },
     { role: "admin", memberships: [], label: "admin" },
+    // A keeper of golden sets in every seed: a curator who edits one open project.
+    { role: "curator", memberships: [{ project: 0, role: "editor" }], label: "curator:0" },
   ];
   for (let n = 0; n < 8; n++) {
     const role = setup.pick(["curator", "researcher", "researcher"] as const);
@@ -207,6 +235,37 @@ beforeAll(async () => {
   }
   // Curators with edit rights store proposals of their own, under their own access.
   for (const person of people) if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0) await proposeForUncatalogued(objects, person.principal, { limit: 20 });
+
+  // Golden sets: one of the admin's expecting canaries, and one of each keeper's, to which the
+  // admin adds canaries the keeper cannot read. The admin runs every set (so stored runs rank
+  // canaries), keepers run their own; probes then view, edit, run and delete them as anyone.
+  const notes = world.filter((record) => record.kind === "note");
+  // Canaries: the notes of restricted projects (every record has a marker, to be found after a move).
+  const canaries = notes.filter((record) => projects.some((project) => project.restricted && project.id === record.projectId));
+  const goldenQuestions = (hush: string, expectedFor: (index: number) => string[]) =>
+    Array.from({ length: 3 }, (_, index) => ({ question: `${canaries[(index * 3) % canaries.length]!.marker} ${setup.pick(words)} ${hush}`, expected: expectedFor(index) }));
+  const keepSet = async (owner: Principal, questions: (hush: string) => { question: string; expected: string[] }[]) => {
+    const hush = `ghush${randomUUID().slice(0, 8)}`;
+    const saved = await saveGoldenSet(db.prisma, owner, { set: { name: `Golden ${hush}`, sectionSlug: "fz-notes", questions: questions(hush) } });
+    goldenSets.push({ id: saved.id, ownerId: owner.userId, secrets: [saved.id, hush] });
+    return { id: saved.id, hush };
+  };
+  await keepSet(admin, (hush) =>
+    goldenQuestions(hush, (index) => {
+      const canary = canaries[(index * 3) % canaries.length]!;
+      return [canary.id, setup.pick(notes.filter((note) => note.id !== canary.id)).id];
+    }),
+  );
+  for (const keeper of people.filter((person) => person.principal.role === "curator" && person.principal.editableProjectIds.length > 0)) {
+    const readable = notes.filter((record) => canRead(keeper.principal, record));
+    const sealed = notes.filter((record) => !canRead(keeper.principal, record));
+    const own = await keepSet(keeper.principal, (hush) => goldenQuestions(hush, () => [setup.pick(readable).id]));
+    const current = await getGoldenSet(db.prisma, admin, own.id);
+    const widened = current.questions.map((question, index) => ({ question: question.question, expected: [...question.expected.map((item) => item.recordId), ...(sealed.length && index < 2 ? [setup.pick(sealed).id] : [])] }));
+    await saveGoldenSet(db.prisma, admin, { id: own.id, set: { name: current.name, sectionSlug: "fz-notes", questions: widened } });
+    await runGoldenSet(db.prisma, search, keeper.principal, { id: own.id, mode: "keyword" });
+  }
+  for (const set of goldenSets) await runGoldenSet(db.prisma, search, admin, { id: set.id, mode: setup.pick(["keyword", "hybrid"] as const) });
 }, 300_000);
 
 afterAll(async () => {
@@ -222,7 +281,8 @@ async function outcomeOf(run: () => Promise<unknown>): Promise<Outcome> {
       const text = await value.text();
       return { ok: value.status < 400, body: `${value.status} ${text}` };
     }
-    return { ok: true, body: JSON.stringify(value) };
+    // A service that returns nothing (a delete) answers "undefined", which JSON cannot say.
+    return { ok: true, body: JSON.stringify(value) ?? "undefined" };
   } catch (error) {
     return { ok: false, body: JSON.stringify(describeError(error)) };
   }
@@ -327,6 +387,35 @@ const probes: Probe[] = [
   { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "similar_records"]), person.token, { recordId: id }) },
   { path: "api-object", target: { kinds: ["coin"] }, run: async (person, id, random) => apiCall(random.pick(["similar_objects", "characterize_object"]), person.token, { recordId: id }) },
   {
+    path: "golden",
+    run: async (person, id, random) => {
+      // One of the person's own sets (every set, for an admin) as they see it: where an admin's
+      // run of a keeper's set, ranking records the keeper cannot read, would show.
+      const keptSets = goldenSets.filter((set) => keepsGoldenSet(person.principal, set));
+      const kept = keptSets.length ? await getGoldenSet(db.prisma, person.principal, random.pick(keptSets).id) : null;
+      const action = random.pick(["view", "list", "save", "run", "delete"] as const);
+      const keepsTarget = keepsGoldenSet(person.principal, goldenSets.find((set) => set.id === id));
+      const target = async (): Promise<unknown> => {
+        if (action === "list") return listGoldenSets(db.prisma, person.principal);
+        if (action === "view") return getGoldenSet(db.prisma, person.principal, id);
+        if (action === "run") return runGoldenSet(db.prisma, search, person.principal, { id, mode: random.pick(["keyword", "hybrid", "semantic"] as const) });
+        // Deleting a set the person keeps would empty the world: only the refusal is probed.
+        if (action === "delete") return keepsTarget ? null : deleteGoldenSet(db.prisma, person.principal, id);
+        // Saving back what the person sees must change no expectation, seen or not.
+        const before = await storedExpectations(id);
+        const seen = keepsTarget ? await getGoldenSet(db.prisma, person.principal, id) : null;
+        const set = seen
+          ? { name: seen.name, sectionSlug: seen.section?.slug, questions: seen.questions.map((question) => ({ question: question.question, expected: question.expected.map((item) => item.recordId) })) }
+          : { name: `Taken over ${random.int(1000)}`, questions: [] };
+        const saved = await saveGoldenSet(db.prisma, person.principal, { id, set }).catch((error: unknown) => error);
+        if ((await storedExpectations(id)) !== before) throw new Error(`a save by ${person.label} changed the expectations of golden set ${id}`);
+        if (saved instanceof Error) throw saved;
+        return saved;
+      };
+      return { kept, target: await target() };
+    },
+  },
+  {
     path: "api-search",
     run: async (person, _id, random) => {
       const name = random.pick(["semantic_search", "retrieve", "get_agent_context", "ask"]);
@@ -394,6 +483,10 @@ describe("ACL leak fuzzing", () => {
         const owner = random.pick(world.filter((record) => record.mediaIds.length > 0));
         targetId = random.pick(owner.mediaIds);
         deniedTarget = !canRead(person.principal, { projectId: owner.projectId });
+      } else if (probe.path === "golden") {
+        const set = random.pick(goldenSets);
+        targetId = set.id;
+        deniedTarget = !keepsGoldenSet(person.principal, set);
       } else if (probe.target) {
         const kinds = probe.target.kinds;
         // Right after a move, aim at the moved record half the time.

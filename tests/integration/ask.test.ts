@@ -6,6 +6,7 @@ import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
 import { maxQueryLength } from "../../lib/query-length";
 import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, refusalMessage } from "../../lib/rag/ask/ask";
 import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";
+import { readableTermWeights } from "../../lib/rag/ask/unknown-terms";
 import { type ThreadEvent, askInThread, deleteThread, getThread, listThreads, noLongerReadableMessage } from "../../lib/rag/ask/threads";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
@@ -186,6 +187,17 @@ describe(`ask (${testDatabaseMode()})`, () => {
     // The rule can be turned off.
     const relaxed = await run({ ...context(extractive), settings: { ...settings, refuseUnknownTerms: false } }, reader, { question: "What did the lighthouse keeper burn for Zeppelin?" });
     expect(relaxed.outcome.provenance.unknownTerms).toEqual([]);
+  });
+
+  it("weighs the question's words by their rarity in what the asker may read, never in what they may not", async () => {
+    const forReader = await readableTermWeights(db.sql, reader, space.id, ["smugglers", "lighthouse", "zqxwv", "the"]);
+    const forAdmin = await readableTermWeights(db.sql, admin, space.id, ["smugglers", "lighthouse", "zqxwv", "the"]);
+    // Only a restricted record says "smugglers": to the researcher it is as rare as a made-up word.
+    expect(forReader.get("smugglers")).toBe(forReader.get("zqxwv"));
+    expect(forAdmin.get("smugglers")).toBeLessThan(forAdmin.get("zqxwv")!);
+    // A word the reader's records hold weighs less than one they never hold; a stop word nothing.
+    expect(forReader.get("lighthouse")).toBeLessThan(forReader.get("zqxwv")!);
+    expect(forReader.get("the")).toBe(0);
   });
 
   it("quotes only sentences that are in the sources with the offline answerer", async () => {

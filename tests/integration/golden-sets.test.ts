@@ -3,6 +3,7 @@ import { type Principal, systemPrincipal } from "../../lib/acl";
 import { readAskThresholdOverrides, scoreDistribution, setAskThresholds } from "../../lib/admin/ask-thresholds";
 import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import type { Database } from "../../lib/db/database";
+import { describeError } from "../../lib/errors";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
@@ -14,18 +15,27 @@ import { addMember, createProject, createRecord, createSection, createUser, prin
 import { openTestDatabase } from "../support/test-database";
 
 /**
- * Golden sets: kept by admins and curators (researchers: not found), validated, run with the
- * runner's access — recall@k, nDCG@10, MRR and the misses — and never naming a record the
- * runner cannot read.
+ * Golden sets: kept by admins and curators (researchers: not found), each set its owner's (admins
+ * see all; anyone else finds another's set exactly as a missing one), validated, run with the
+ * runner's access — recall@k, nDCG@10, MRR and the misses — and shown under the viewer's access
+ * every time: a record the viewer cannot read is never named, linked or counted.
  */
 let db: Database;
 let space: IndexSpace;
 let search: SearchContext;
 let admin: Principal;
 let curator: Principal;
+let otherCurator: Principal;
 let researcher: Principal;
 let sectionSlug: string;
 const ids: Record<string, string> = {};
+let restrictedProjectId: string;
+const missingSetId = "00000000-0000-4000-8000-00000000beef";
+
+/** A view with what differs between two sets of the same questions (ids, names, times) taken out. */
+function comparable(view: Awaited<ReturnType<typeof getGoldenSet>>) {
+  return { questions: view.questions, runs: view.runs.map((run) => ({ mode: run.mode, metrics: run.metrics, results: run.results })) };
+}
 const embedder = createHashEmbedder({ dimension: 64 });
 
 beforeAll(async () => {
@@ -38,6 +48,9 @@ beforeAll(async () => {
   const curatorUser = await createUser(db.prisma, { role: "curator" });
   await addMember(db.prisma, curatorUser.id, open.id, "editor");
   curator = await principalOf(db.prisma, curatorUser.id);
+  const otherCuratorUser = await createUser(db.prisma, { role: "curator" });
+  await addMember(db.prisma, otherCuratorUser.id, open.id, "editor");
+  otherCurator = await principalOf(db.prisma, otherCuratorUser.id);
   const researcherUser = await createUser(db.prisma);
   await addMember(db.prisma, researcherUser.id, open.id);
   researcher = await principalOf(db.prisma, researcherUser.id);
@@ -48,6 +61,9 @@ beforeAll(async () => {
   ids.salt = (await createRecord(db.prisma, section, open.id, { title: "Salt fish", summary: "Barrels of salted cod for the winter." }, systemPrincipal)).id;
   ids.bells = (await createRecord(db.prisma, section, open.id, { title: "Bells", summary: "The church bells were carried away." }, systemPrincipal)).id;
   ids.secret = (await createRecord(db.prisma, section, restricted.id, { title: "Sealed ledger of nets", summary: "Confidential nets accounts." }, systemPrincipal)).id;
+  ids.secondSecret = (await createRecord(db.prisma, section, restricted.id, { title: "Sealed register of nets", summary: "Confidential nets accounts, second book." }, systemPrincipal)).id;
+  ids.lantern = (await createRecord(db.prisma, section, open.id, { title: "Lantern maker", summary: "Lanterns soldered for the lighthouse keepers." }, systemPrincipal)).id;
+  restrictedProjectId = restricted.id;
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8 });
 }, 120_000);
 
@@ -99,23 +115,122 @@ describe("golden sets", () => {
     expect(listed?.lastRun?.metrics.recallAtK).toBeCloseTo(0.75, 10);
   });
 
-  it("never names a record the runner cannot read, and counts it apart", async () => {
-    const saved = await saveGoldenSet(db.prisma, admin, { set: { name: "With a sealed record", questions: [{ question: "nets", expected: [ids.nets, ids.secret] }] } });
+  it("never name a record the runner cannot read, and keep it through its owner's edit", async () => {
+    const saved = await saveGoldenSet(db.prisma, curator, { set: { name: "With a sealed record", questions: [{ question: "nets", expected: [ids.nets] }] } });
+    // An admin adds a record the curator cannot read to the curator's set.
+    await saveGoldenSet(db.prisma, admin, { id: saved.id, set: { name: "With a sealed record", questions: [{ question: "nets", expected: [ids.nets, ids.secret] }] } });
     const asCurator = await runGoldenSet(db.prisma, search, curator, { id: saved.id, mode: "keyword" });
-    expect(asCurator.metrics.unreadableExpected).toBe(1);
     expect(JSON.stringify(asCurator)).not.toContain(ids.secret);
     expect(JSON.stringify(asCurator)).not.toContain("Sealed ledger");
     const viewed = await getGoldenSet(db.prisma, curator, saved.id);
-    expect(viewed.questions[0]?.hiddenExpected).toBe(1);
+    expect(viewed.questions[0]?.unreadableExpected).toBe(true);
     expect(JSON.stringify(viewed)).not.toContain(ids.secret);
-    // The curator edits the set: the sealed record they cannot see stays in it.
+    // The owner edits the set: the sealed record they cannot see stays in it.
     await saveGoldenSet(db.prisma, curator, { id: saved.id, set: { name: "Renamed", questions: [{ question: "nets", expected: [ids.nets] }] } });
     const stored = await db.prisma.goldenSet.findUniqueOrThrow({ where: { id: saved.id } });
-    expect((stored.questions as { expected: string[] }[])[0]?.expected.sort()).toEqual([ids.nets, ids.secret].sort());
+    expect([...((stored.questions as { expected: string[] }[])[0]?.expected ?? [])].sort()).toEqual([ids.nets, ids.secret].sort());
+    // Removing the question would drop it without the owner seeing what: refused, nothing changes.
+    await expect(saveGoldenSet(db.prisma, curator, { id: saved.id, set: { name: "Renamed", questions: [] } })).rejects.toMatchObject({ code: "bad_request" });
+    const unchanged = await db.prisma.goldenSet.findUniqueOrThrow({ where: { id: saved.id } });
+    expect(unchanged.questions).toEqual(stored.questions);
     const asAdmin = await runGoldenSet(db.prisma, search, admin, { id: saved.id, mode: "keyword" });
-    expect(asAdmin.metrics.unreadableExpected).toBe(0);
+    expect(asAdmin.results[0]?.unreadableExpected).toBe(false);
     await deleteGoldenSet(db.prisma, curator, saved.id);
     await expect(getGoldenSet(db.prisma, admin, saved.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("belong to their owner: another keeper finds an admin's set exactly like a missing one and cannot change or run it", async () => {
+    const adminSet = await saveGoldenSet(db.prisma, admin, { set: { name: "Mine closure questions", questions: [{ question: "confidential nets accounts", expected: [ids.secret, ids.nets] }] } });
+    await runGoldenSet(db.prisma, search, admin, { id: adminSet.id, mode: "keyword" });
+    const attempts: [string, (id: string) => Promise<unknown>][] = [
+      ["view", (id) => getGoldenSet(db.prisma, curator, id)],
+      ["edit", (id) => saveGoldenSet(db.prisma, curator, { id, set: { name: "Taken over", questions: [{ question: "nets", expected: [ids.nets] }] } })],
+      ["delete", (id) => deleteGoldenSet(db.prisma, curator, id)],
+      ["run", (id) => runGoldenSet(db.prisma, search, curator, { id, mode: "keyword" })],
+    ];
+    for (const [label, attempt] of attempts) {
+      const denied = await attempt(adminSet.id).then(() => null, describeError);
+      const missing = await attempt(missingSetId).then(() => null, describeError);
+      expect(denied, label).toMatchObject({ code: "not_found" });
+      expect(denied, label).toEqual(missing);
+    }
+    const listed = JSON.stringify(await listGoldenSets(db.prisma, curator));
+    expect(listed).not.toContain(adminSet.id);
+    expect(listed).not.toContain("Mine closure questions");
+    expect(listed).not.toContain("confidential nets accounts");
+
+    const stored = await db.prisma.goldenSet.findUniqueOrThrow({ where: { id: adminSet.id }, include: { runs: true } });
+    expect(stored.name).toBe("Mine closure questions");
+    expect((stored.questions as { expected: string[] }[])[0]?.expected.sort()).toEqual([ids.secret, ids.nets].sort());
+    expect(stored.runs).toHaveLength(1);
+    const asAdmin = await getGoldenSet(db.prisma, admin, adminSet.id);
+    expect(asAdmin.questions[0]?.expected.map((item) => item.title).sort()).toEqual(["Net menders", "Sealed ledger of nets"]);
+  });
+
+  it("are seen by their owner and by admins, and by no other keeper", async () => {
+    const own = await saveGoldenSet(db.prisma, curator, { set: { name: "Curator's own", sectionSlug, questions: [{ question: "salted cod", expected: [ids.salt] }] } });
+    const mine = await getGoldenSet(db.prisma, curator, own.id);
+    expect(mine.questions).toEqual([{ question: "salted cod", expected: [{ recordId: ids.salt, title: "Salt fish" }], unreadableExpected: false }]);
+    expect((await listGoldenSets(db.prisma, curator)).map((set) => set.id)).toContain(own.id);
+    expect((await listGoldenSets(db.prisma, admin)).map((set) => set.id)).toContain(own.id);
+    expect((await getGoldenSet(db.prisma, admin, own.id)).name).toBe("Curator's own");
+    expect((await listGoldenSets(db.prisma, otherCurator)).map((set) => set.id)).not.toContain(own.id);
+    await expect(getGoldenSet(db.prisma, otherCurator, own.id)).rejects.toMatchObject({ code: "not_found" });
+    // An admin may keep anyone's set: the owner stays the owner.
+    await saveGoldenSet(db.prisma, admin, { id: own.id, set: { name: "Curator's own, renamed", sectionSlug, questions: [{ question: "salted cod", expected: [ids.salt] }] } });
+    expect((await getGoldenSet(db.prisma, curator, own.id)).name).toBe("Curator's own, renamed");
+    await deleteGoldenSet(db.prisma, curator, own.id);
+  });
+
+  it("seeded without an owner (the demo's sets) are the admins'", async () => {
+    const seeded = await db.prisma.goldenSet.create({ data: { name: "Archive search, seeded", questions: [{ question: "mending nets", expected: [ids.nets] }] as never } });
+    expect((await listGoldenSets(db.prisma, admin)).map((set) => set.id)).toContain(seeded.id);
+    expect((await getGoldenSet(db.prisma, admin, seeded.id)).questions[0]?.expected).toEqual([{ recordId: ids.nets, title: "Net menders" }]);
+    expect((await listGoldenSets(db.prisma, curator)).map((set) => set.id)).not.toContain(seeded.id);
+    await expect(getGoldenSet(db.prisma, curator, seeded.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("show an admin's run to the owner under the owner's access: no title, id, link or count of a record they cannot read", async () => {
+    // Two sets of the curator with the same question; an admin adds one sealed record to the
+    // first and two to the second, and runs both. The curator must not be able to tell them apart.
+    const question = "confidential nets accounts mending";
+    const one = await saveGoldenSet(db.prisma, curator, { set: { name: "Nets, one", sectionSlug, questions: [{ question, expected: [ids.nets] }] } });
+    const two = await saveGoldenSet(db.prisma, curator, { set: { name: "Nets, two", sectionSlug, questions: [{ question, expected: [ids.nets] }] } });
+    await saveGoldenSet(db.prisma, admin, { id: one.id, set: { name: "Nets, one", sectionSlug, questions: [{ question, expected: [ids.nets, ids.secret] }] } });
+    await saveGoldenSet(db.prisma, admin, { id: two.id, set: { name: "Nets, two", sectionSlug, questions: [{ question, expected: [ids.nets, ids.secret, ids.secondSecret] }] } });
+    const adminRun = await runGoldenSet(db.prisma, search, admin, { id: two.id, mode: "keyword" });
+    await runGoldenSet(db.prisma, search, admin, { id: one.id, mode: "keyword" });
+    // The admin's own view names what the admin found, sealed records included.
+    expect(adminRun.results[0]?.found.map((item) => item.recordId)).toEqual(expect.arrayContaining([ids.secret, ids.secondSecret]));
+
+    const viewOne = await getGoldenSet(db.prisma, curator, one.id);
+    const viewTwo = await getGoldenSet(db.prisma, curator, two.id);
+    const listed = (await listGoldenSets(db.prisma, curator)).filter((set) => set.id === one.id || set.id === two.id);
+    for (const shown of [viewOne, viewTwo, listed]) {
+      const text = JSON.stringify(shown);
+      for (const secret of [ids.secret, ids.secondSecret, "Sealed ledger", "Sealed register"]) expect(text).not.toContain(secret);
+    }
+    expect(comparable(viewOne)).toEqual(comparable(viewTwo));
+    expect(listed.map((set) => set.lastRun?.metrics)).toEqual([listed[0]?.lastRun?.metrics, listed[0]?.lastRun?.metrics]);
+    const [result] = viewTwo.runs[0]?.results ?? [];
+    expect(result?.unreadableExpected).toBe(true);
+    // Figures and ranks over what the curator can read: the open record, first among those.
+    expect(result?.found).toEqual([{ recordId: ids.nets, title: "Net menders", rank: 1 }]);
+    expect(result?.recall).toBe(1);
+    expect(viewTwo.questions[0]?.unreadableExpected).toBe(true);
+  });
+
+  it("are resolved under the viewer's access each time they are shown, not when they were run", async () => {
+    const saved = await saveGoldenSet(db.prisma, curator, { set: { name: "Lanterns", sectionSlug, questions: [{ question: "lanterns for the lighthouse", expected: [ids.lantern] }] } });
+    await runGoldenSet(db.prisma, search, curator, { id: saved.id, mode: "keyword" });
+    expect((await getGoldenSet(db.prisma, curator, saved.id)).runs[0]?.results[0]?.found).toEqual([{ recordId: ids.lantern, title: "Lantern maker", rank: 1 }]);
+    // The record moves to a project the curator cannot read: the stored run no longer names it.
+    await db.prisma.record.update({ where: { id: ids.lantern }, data: { projectId: restrictedProjectId } });
+    const after = await getGoldenSet(db.prisma, curator, saved.id);
+    expect(JSON.stringify(after)).not.toContain(ids.lantern);
+    expect(JSON.stringify(after)).not.toContain("Lantern maker");
+    expect(after.runs[0]?.results[0]).toMatchObject({ found: [], missed: [], unreadableExpected: true });
+    expect(after.runs[0]?.metrics.questions).toBe(0);
   });
 
   it("give admins the score distribution of relevant and irrelevant passages, and the thresholds they set apply", async () => {

@@ -8,7 +8,8 @@ import { deleteGoldenSetAction, findCandidatesAction, runGoldenSetAction, saveGo
 interface Question {
   question: string;
   expected: { recordId: string; title: string }[];
-  hiddenExpected: number;
+  /** It expects a record the viewer cannot read (which or how many is not said). */
+  unreadableExpected: boolean;
 }
 
 /**
@@ -64,7 +65,7 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
               </div>
               <div className="text-xs text-stone-600">
                 Expected: {question.expected.map((item) => item.title).join(", ")}
-                {question.hiddenExpected > 0 && ` (and ${question.hiddenExpected} you cannot read)`}
+                {question.unreadableExpected && `${question.expected.length ? ", and " : ""}a record you cannot read`}
               </div>
             </li>
           ))}
@@ -118,7 +119,7 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
                 disabled={chosen.length === 0}
                 onClick={() => {
                   const expected = candidates.filter((candidate) => chosen.includes(candidate.recordId)).map(({ recordId, title }) => ({ recordId, title }));
-                  save([...questions, { question: draft.trim(), expected, hiddenExpected: 0 }], "Question added.");
+                  save([...questions, { question: draft.trim(), expected, unreadableExpected: false }], "Question added.");
                   setDraft("");
                   setCandidates(null);
                   // This button goes with the candidates: focus waits in the emptied field for the next question.

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { canCreateRecords, isAdmin } from "@/lib/acl";
+import { canKeepGoldenSets } from "@/lib/acl";
 import { getGoldenSet } from "@/lib/admin/golden-sets";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
@@ -17,7 +17,7 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 export default async function GoldenSetPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const principal = await requirePrincipal(`/golden/${encodeURIComponent(id)}`);
-  if (!isAdmin(principal) && !canCreateRecords(principal)) notFound();
+  if (!canKeepGoldenSets(principal)) notFound();
   const { prisma } = await getDatabase();
   const set = await getGoldenSet(prisma, principal, id).catch((error: unknown) => {
     if (isAppError(error) && error.code === "not_found") notFound();
@@ -38,7 +38,7 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
         id={set.id}
         name={set.name}
         sectionSlug={set.section?.slug}
-        questions={set.questions.map((question) => ({ question: question.question, expected: question.expected, hiddenExpected: question.hiddenExpected }))}
+        questions={set.questions}
       />
 
       <section aria-labelledby="runs-heading" className="mt-10">
@@ -51,7 +51,7 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
           <div data-testid="golden-run">
             <p className="mt-1 text-sm text-stone-600">
               {formatDateTime(last.at)} · {last.mode} · {last.metrics.questions} questions
-              {last.metrics.unreadableExpected > 0 && ` · ${last.metrics.unreadableExpected} expected records you cannot read were left out`}
+              {last.results.some((result) => result.unreadableExpected) && " · figures count only the records you can read"}
             </p>
             <dl className="mt-3 grid max-w-xl grid-cols-3 gap-3">
               {[
@@ -78,7 +78,7 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
                 {last.results.map((result, index) => (
                   <tr key={`${result.question}-${index}`} className="border-b border-stone-100 align-top">
                     <td className="py-2 pr-3">{result.question}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{percent(result.recall)}</td>
+                    <td className="py-2 pr-3 text-right tabular-nums">{result.recall === null ? "–" : percent(result.recall)}</td>
                     <td className="py-2 pr-3">
                       {result.found.map((item) => (
                         <div key={item.recordId}>
@@ -97,6 +97,7 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
                           </Link>
                         </div>
                       ))}
+                      {result.unreadableExpected && <div className="text-stone-500">a record you cannot read</div>}
                     </td>
                   </tr>
                 ))}

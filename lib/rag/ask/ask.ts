@@ -13,7 +13,7 @@ import { passageLocation } from "../../format";
 import { passageForm } from "../../llm/answer-sentences";
 import { answerContinuations } from "./answer-continuations";
 import { assessEvidence, readQuestion } from "./assess-evidence";
-import { unknownQuestionTerms } from "./unknown-terms";
+import { readableTermWeights, unknownQuestionTerms } from "./unknown-terms";
 import { createStreamingNumbering, renumberCitations } from "./number-citations";
 import { transcriptInterviewers } from "./transcript-interviewers";
 import { quotesByCitation, turnForQuote } from "./turn-timecodes";
@@ -297,7 +297,9 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const transcripts = result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId);
   const interviewers = await transcriptInterviewers(context.sql, principal, transcripts);
   const reading = await readQuestion(request.question, context.embedder, context.prepare);
-  const assessed = await assessEvidence(result.hits, request.question, { embedder: context.embedder, prepare: context.prepare, thresholds: settings, interviewers, reading });
+  // How rare each of the question's words is in what the principal may read (never in what they may not).
+  const termWeights = context.space ? await readableTermWeights(context.sql, principal, context.space.id, [...reading.terms, ...reading.englishTerms]) : undefined;
+  const assessed = await assessEvidence(result.hits, request.question, { embedder: context.embedder, prepare: context.prepare, thresholds: settings, interviewers, reading, termWeights });
   // A question about something no readable record mentions has no evidence, however close the rest of it comes.
   const unknownTerms =
     settings.refuseUnknownTerms && context.space ? await unknownQuestionTerms(context.sql, principal, context.space.id, reading, result.hits.map((hit) => hit.passage)) : [];
@@ -306,14 +308,14 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const relevant = diverse(
     assessed
       .filter((item) => item.evidence)
-      .sort((a, b) => b.similarity + 0.1 * b.coverage - (a.similarity + 0.1 * a.coverage))
+      .sort((a, b) => b.similarity + 0.1 * b.weightedCoverage - (a.similarity + 0.1 * a.weightedCoverage))
       .map((item) => item.hit),
   );
   const rounded = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);
   const provenance: AskProvenance = {
     ...emptyProvenance(settings, generator, retrieveMs),
     unknownTerms,
-    retrieved: assessed.map(({ hit, coverage, sentenceSimilarity, evidence }) => ({
+    retrieved: assessed.map(({ hit, weightedCoverage: coverage, sentenceSimilarity, evidence }) => ({
       chunkId: hit.passage.chunkId,
       recordId: hit.recordId,
       similarity: hit.similarity,
@@ -326,7 +328,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
       .filter((item) => !item.evidence)
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, 5)
-      .map(({ hit, coverage, sentenceSimilarity }) => ({
+      .map(({ hit, weightedCoverage: coverage, sentenceSimilarity }) => ({
         chunkId: hit.passage.chunkId,
         recordId: hit.recordId,
         similarity: hit.similarity,

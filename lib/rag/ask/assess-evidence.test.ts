@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../embed/hash-embedder";
 import type { SearchHit } from "../search/search-archive";
-import { assessEvidence, questionNames } from "./assess-evidence";
+import { assessEvidence, termCoverage, questionNames } from "./assess-evidence";
 
 const embedder = createHashEmbedder({ dimension: 256 });
 const prepare = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -71,6 +71,21 @@ describe("the evidence test", () => {
       thresholds,
     });
     expect(where?.evidence).toBe(true);
+  });
+});
+
+describe("the share of the question a passage covers", () => {
+  it("counts words, or their weight when each word's rarity is known", () => {
+    const terms = ["inhabitants", "port", "calma", "1950"];
+    const text = "Port de la Calma in 1950 had a fleet of sixty boats.";
+    expect(termCoverage(terms, text)).toBe(0.75);
+    // The place is in half the archive, the thing asked about in almost none.
+    const weights = new Map([["inhabitants", 6], ["port", 0.5], ["calma", 0.5], ["1950", 2]]);
+    expect(termCoverage(terms, text, undefined, weights)).toBeCloseTo(3 / 9, 10);
+    expect(termCoverage(terms, "It had 2,000 inhabitants.", undefined, weights)).toBeCloseTo(6 / 9, 10);
+    // A translation counts as the text does; without any weight, words count alike.
+    expect(termCoverage(["inhabitants"], "Tenía dos mil habitantes.", "It had two thousand inhabitants.", weights)).toBe(1);
+    expect(termCoverage(["sea", "boats"], "sixty boats", undefined, new Map([["sea", 0], ["boats", 0]]))).toBe(0.5);
   });
 });
 

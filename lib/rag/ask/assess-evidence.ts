@@ -10,7 +10,9 @@ import { type SearchHit, prepareQuery } from "../search/search-archive";
  * evidence when its similarity to the question reaches `strongSimilarity` and it shares at
  * least one of the question's content words, or reaches `minSimilarity` with at least
  * `minTermCoverage` of them (content words of the question or its English translation, found in
- * the passage or its translation). A passage near in meaning that shares no word at all is a
+ * the passage or its translation) — counted by weight when the caller gives each word's idf over
+ * the readable records: "Port de la Calma" is in hundreds of passages, "inhabitants" in none, and a
+ * passage that names the place but not the thing asked about covers little of the question. A passage near in meaning that shares no word at all is a
  * neighbour of the topic (a gazpacho recipe and a chapter on amphorae), not an answer.
  *
  * Its similarity is the better of the whole passage's and its closest sentence's: a transcript
@@ -30,6 +32,8 @@ export interface AssessedHit {
   form: PassageForm;
   /** Share of the question's content words in the passage or its translation. */
   coverage: number;
+  /** The same share weighted by each word's readable idf (equal to coverage without weights). */
+  weightedCoverage: number;
   /** The closest sentence's similarity, when one shares a word with the question. */
   sentenceSimilarity: number | null;
   /** The better of the passage's and its closest sentence's similarity (-1 when neither is known). */
@@ -45,17 +49,26 @@ export interface AssessOptions {
   thresholds: EvidenceThresholds;
   /** Interviewers' names by record, for transcript passages. */
   interviewers?: ReadonlyMap<string, string[]>;
+  /** The question's words weighted by their readable idf (readableTermWeights), for weightedCoverage. */
+  termWeights?: ReadonlyMap<string, number>;
 }
 
 function matchedTerms(terms: readonly string[], text: string): Set<string> {
   return new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
 }
 
-/** Share of the question's content words found in the passage or its translation. */
-export function termCoverage(terms: string[], text: string, translation?: string): number {
+/**
+ * Share of the question's content words found in the passage or its translation; with weights
+ * (each word's idf over the readable passages), the share of their weight, so a place named in
+ * half the archive counts for less than the thing the question asks about.
+ */
+export function termCoverage(terms: string[], text: string, translation?: string, weights?: ReadonlyMap<string, number>): number {
   if (terms.length === 0) return 0;
   const matched = new Set([...matchedTerms(terms, text), ...(translation ? matchedTerms(terms, translation) : [])]);
-  return matched.size / terms.length;
+  if (!weights) return matched.size / terms.length;
+  const weightOf = (term: string) => weights.get(term) ?? 0;
+  const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
+  return total > 0 ? [...matched].reduce((sum, term) => sum + weightOf(term), 0) / total : matched.size / terms.length;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -130,11 +143,15 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
   return hits.map((hit, index) => {
     const translation = hit.passage.translatedText ?? undefined;
     const coverage = Math.max(termCoverage(terms, hit.passage.text, translation), englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation) : 0);
+    const weights = options.termWeights;
+    const weightedCoverage = weights
+      ? Math.max(termCoverage(terms, hit.passage.text, translation, weights), englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation, weights) : 0)
+      : coverage;
     const sentenceSimilarity = best[index] ?? null;
     const similarity = Math.max(hit.similarity ?? -1, sentenceSimilarity ?? -1);
     const form = forms[index]!;
     const sharesAWord = coverage > 0 || allTerms.length === 0;
-    const evidence = !(explanatory && form === "fields") && ((similarity >= strongSimilarity && sharesAWord) || (similarity >= minSimilarity && coverage >= minTermCoverage));
-    return { hit, form, coverage, sentenceSimilarity, similarity, evidence };
+    const evidence = !(explanatory && form === "fields") && ((similarity >= strongSimilarity && sharesAWord) || (similarity >= minSimilarity && weightedCoverage >= minTermCoverage));
+    return { hit, form, coverage, weightedCoverage, sentenceSimilarity, similarity, evidence };
   });
 }

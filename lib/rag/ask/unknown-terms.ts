@@ -50,3 +50,33 @@ export async function unknownQuestionTerms(
   const unknown = new Set(informative.filter((row) => [...row.english, ...row.spanish, ...row.simple].every((lexeme) => (df.get(lexeme) ?? 0) === 0)).map((row) => row.term));
   return words.filter((word) => unknown.has(word));
 }
+
+/**
+ * Each term's inverse document frequency over the passages the principal may read (BM25's idf,
+ * from the same per-scope statistics as the keyword leg): the word in its commonest reading
+ * (English stem, Spanish stem or as written). A word no readable passage holds weighs most; a
+ * stop word of either stemmer weighs nothing. Like every corpus statistic, it never counts text
+ * the principal cannot read.
+ */
+export async function readableTermWeights(sql: SqlExecutor, principal: Principal, spaceId: string, terms: readonly string[]): Promise<Map<string, number>> {
+  const unique = [...new Set(terms)];
+  if (unique.length === 0) return new Map();
+  const rows = await sql.query<{ term: string; english: string[]; spanish: string[]; simple: string[] }>(
+    `SELECT t.term,
+            tsvector_to_array(to_tsvector('english', unaccent(t.term))) AS english,
+            tsvector_to_array(to_tsvector('spanish', unaccent(t.term))) AS spanish,
+            tsvector_to_array(to_tsvector('simple', unaccent(t.term))) AS simple
+       FROM unnest($1::text[]) AS t(term)`,
+    [unique],
+  );
+  const lexemes = [...new Set(rows.flatMap((row) => [...row.english, ...row.spanish, ...row.simple]))];
+  const { df, corpus } = await readableKeywordStatistics(sql, principal, spaceId, lexemes);
+  const n = corpus.passages;
+  return new Map(
+    rows.map((row) => {
+      if (row.english.length === 0 || row.spanish.length === 0) return [row.term, 0] as const;
+      const frequency = Math.max(0, ...[...row.english, ...row.spanish, ...row.simple].map((lexeme) => df.get(lexeme) ?? 0));
+      return [row.term, Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5))] as const;
+    }),
+  );
+}
