@@ -1,6 +1,8 @@
 import "server-only";
 import { type Principal, canEdit, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
+import { transactionSql } from "../db/sql-executor";
+import { enqueueDependents } from "./enqueue-indexing";
 import { AppError, notFound } from "../errors";
 import { assertRecordVersion, conflictMessage } from "./save-record";
 import { isUuid } from "./validate-record-values";
@@ -22,6 +24,10 @@ export async function deleteRecord(
   if (!canEdit(principal, record)) throw new AppError("forbidden", "You may read this record but not delete it.");
   return prisma.$transaction(async (tx) => {
     const media = await tx.media.findMany({ where: { recordId: record.id }, select: { storageKey: true, thumbnailKey: true } });
+    // Records whose group documents hold this one's text are rebuilt without it (found while its
+    // links still exist; a conflict below rolls this back too). Until then their passages keep
+    // its project in their scope (derived-scope.ts: a source that no longer exists).
+    await enqueueDependents(transactionSql(tx), [record.id], { dependents: "linked-record.deleted" });
     const deleted = await tx.record.deleteMany({ where: { id: record.id, version: input.version } });
     if (deleted.count === 0) throw new AppError("conflict", conflictMessage);
     await tx.media.deleteMany({ where: { storageKey: { in: media.map((item) => item.storageKey) } } });

@@ -1,7 +1,10 @@
 import "server-only";
 import { type Principal, canEdit, canEditProject, projectScopeWhere } from "../acl";
+import { rescopeMovedRecords } from "../acl/derived-scope";
 import type { Prisma, PrismaClient } from "../db/generated/client";
+import { transactionSql } from "../db/sql-executor";
 import { AppError, type FieldErrors, notFound } from "../errors";
+import { enqueueDependents, enqueueIndexing } from "./enqueue-indexing";
 import type { FieldDefinition } from "./field-definitions";
 import { getSectionBySlug } from "./sections";
 import {
@@ -44,8 +47,9 @@ export function assertRecordVersion(version: number | undefined): void {
 /**
  * Creates or updates a record: validates every field, checks relation targets and media against
  * what the principal may read, and in ONE transaction writes the record, its relation links,
- * its media ownership, the indexing outbox row and an audit event. A stale version is a
- * conflict and writes nothing.
+ * its media ownership, the indexing outbox rows (its own, and those of every record whose group
+ * documents hold its text), the new scope of every passage holding its text when it moves to
+ * another project, and an audit event. A stale version is a conflict and writes nothing.
  */
 export async function saveRecord(
   prisma: PrismaClient,
@@ -121,7 +125,15 @@ export async function saveRecord(
       select: { id: true, storageKey: true, thumbnailKey: true },
     });
     await tx.media.deleteMany({ where: { id: { in: orphaned.map((item) => item.id) } } });
-    await enqueueIndexing(tx, id, existing ? "record.updated" : "record.created");
+    if (existing) {
+      const sql = transactionSql(tx);
+      // Scope is never stale: from the moment this commits, no passage of the record, nor any
+      // passage quoting it, is found under its old project (invariant 5).
+      if (existing.projectId !== input.projectId) await rescopeMovedRecords(sql, [id]);
+      await enqueueDependents(sql, [id], { changed: "record.updated", dependents: "linked-record.updated" });
+    } else {
+      await enqueueIndexing(tx, id, "record.created");
+    }
     await tx.auditEvent.create({
       data: {
         actorId: principal.userId === "system" ? null : principal.userId,
@@ -140,16 +152,6 @@ export async function saveRecord(
     };
   });
 }
-
-/** The outbox row: created or reset in the same transaction as the change it indexes. */
-export async function enqueueIndexing(tx: Tx, recordId: string, reason: string): Promise<void> {
-  await tx.indexQueueItem.upsert({
-    where: { recordId },
-    create: { recordId, reason },
-    update: { reason, status: "pending", attempts: 0, availableAt: new Date(), lockedAt: null, lockedBy: null, lastError: null },
-  });
-}
-
 
 function mediaIds(fields: FieldDefinition[], values: RecordValues): string[] {
   return fields

@@ -71,3 +71,20 @@ export function pgPoolExecutor(pool: Pool): SqlExecutor {
     },
   };
 }
+
+/** The part of the executor that runs one parameterised statement. */
+export type SqlQuery = Pick<SqlExecutor, "query">;
+
+/**
+ * Raw SQL inside a Prisma interactive transaction, for SQL that services share with the raw
+ * executor (access scoping, the indexing outbox) and must run in a save's own transaction.
+ * Never the pool's executor there: with one connection the statement would wait for the very
+ * transaction it belongs to, and with several it would not see the transaction's writes.
+ */
+export function transactionSql(tx: { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> }): SqlQuery {
+  return {
+    query<Row>(sql: string, params: unknown[] = []) {
+      return tx.$queryRawUnsafe<Row[]>(sql, ...params);
+    },
+  };
+}

@@ -44,10 +44,15 @@ import { openTestDatabase } from "../support/test-database";
  * or a word of its text that no query ever contains), or of a golden set they do not keep (its id,
  * a word of its name and questions), anywhere in a response. A request aimed at an unreadable record must get exactly what the same
  * request aimed at a missing one gets; their timings are printed, not asserted.
- * MNEMO_ACL_FUZZ_PROBES and MNEMO_ACL_FUZZ_SEED reproduce a run.
+ * Moves during the run: every so often an admin moves a random record to another project, and the
+ * probes that follow go through every path at once — no index worker runs in between — with the
+ * record's secrets judged by its new project (scope is never stale, invariant 5).
+ * MNEMO_ACL_FUZZ_PROBES, MNEMO_ACL_FUZZ_SEED and MNEMO_ACL_FUZZ_MOVE_EVERY reproduce a run.
  */
 const probeBudget = Number(process.env.MNEMO_ACL_FUZZ_PROBES ?? 360);
 const seed = Number(process.env.MNEMO_ACL_FUZZ_SEED ?? Date.now() % 1_000_000);
+/** Probes between two moves (each move is followed by one probe of every path). */
+const moveEvery = Number(process.env.MNEMO_ACL_FUZZ_MOVE_EVERY ?? 40);
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
 function generator(start: number) {
@@ -80,11 +85,12 @@ const coinContext = coinContextFor("fz-coins", 0.9);
 
 interface WorldRecord {
   id: string;
+  /** The record's project now: moves during the run change it. */
   projectId: string;
   kind: "note" | "coin";
   /** Strings that must never reach a principal who may not read the record. */
   secrets: string[];
-  marker: string | null;
+  marker: string;
   mediaIds: string[];
 }
 
@@ -95,6 +101,7 @@ let search: SearchContext;
 let askContext: AskContext;
 let objects: ObjectsRuntime;
 let apiDeps: ApiDeps;
+let mover: Principal;
 const projects: { id: string; restricted: boolean }[] = [];
 const world: WorldRecord[] = [];
 const people: { principal: Principal; token: string; label: string }[] = [];
@@ -143,14 +150,15 @@ beforeAll(async () => {
   for (const [index, project] of projects.entries()) {
     for (let n = 0; n < 4; n++) {
       // The marker is what queries ask for (so it is echoed back in a query field); the hush word
-      // is never typed by anyone, so seeing it means canary text travelled.
+      // is never typed by anyone, so seeing it means canary text travelled. Open records have
+      // them too: a move may put any record out of a principal's reach.
       const marker = `cnry${index}x${n}${randomUUID().slice(0, 6)}`;
       const hush = `hush${randomUUID().slice(0, 8)}`;
       const topic = Array.from({ length: 12 }, () => setup.pick(words)).join(" ");
-      const title = project.restricted ? `Report ${marker} ${hush}` : `Note ${index}-${n} ${setup.pick(words)}`;
-      const summary = project.restricted ? `${topic}. The ${marker} file says ${topic}. ${marker} ${hush}.` : `${topic}. ${topic}.`;
+      const title = project.restricted ? `Report ${marker} ${hush}` : `Note ${index}-${n} ${setup.pick(words)} ${marker} ${hush}`;
+      const summary = project.restricted ? `${topic}. The ${marker} file says ${topic}. ${marker} ${hush}.` : `${topic}. ${topic}. ${marker} ${hush}.`;
       const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: project.id, values: { title, summary } });
-      world.push({ id: saved.id, projectId: project.id, kind: "note", secrets: [saved.id, ...(project.restricted ? [hush] : [])], marker: project.restricted ? marker : null, mediaIds: [] });
+      world.push({ id: saved.id, projectId: project.id, kind: "note", secrets: [saved.id, hush], marker, mediaIds: [] });
     }
     for (let n = 0; n < 3; n++) {
       const look = { key: `coin-${n}`, metal: "silver", typology: "denarius", period: "Roman Republic" };
@@ -166,19 +174,19 @@ beforeAll(async () => {
         });
         mediaIds.push(stored.id);
       }
-      const marker = project.restricted ? `cnrycoin${index}x${n}${randomUUID().slice(0, 6)}` : null;
+      const marker = `cnrycoin${index}x${n}${randomUUID().slice(0, 6)}`;
       const hush = `hush${randomUUID().slice(0, 8)}`;
       const saved = await saveRecord(db.prisma, systemPrincipal, {
         sectionSlug: "fz-coins",
         projectId: project.id,
         values: {
-          title: marker ? `Coin ${marker} ${hush}` : `Coin ${index}-${n}`,
+          title: project.restricted ? `Coin ${marker} ${hush}` : `Coin ${index}-${n} ${marker} ${hush}`,
           ...(uncatalogued ? {} : { metal: "silver", typology: "denarius", period: "Roman Republic", date: { from: -200 + index * 10, to: -100 } }),
           obverse: mediaIds[0],
           reverse: mediaIds[1],
         },
       });
-      world.push({ id: saved.id, projectId: project.id, kind: "coin", secrets: [saved.id, ...mediaIds, ...(marker ? [hush] : [])], marker, mediaIds });
+      world.push({ id: saved.id, projectId: project.id, kind: "coin", secrets: [saved.id, ...mediaIds, hush], marker, mediaIds });
     }
   }
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 16, objects: { storageDir, imageEmbedders: [descriptor] } });
@@ -204,6 +212,7 @@ beforeAll(async () => {
   // Proposals computed by an admin (evidence may include restricted coins) and by a curator.
   const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
   await proposeForUncatalogued(objects, admin, { limit: 20 });
+  mover = admin;
 
   // Random principals: roles and memberships drawn from the seed, plus fixed extremes.
   const plans: { role: "admin" | "curator" | "researcher"; memberships: { project: number; role: "reader" | "editor" }[]; label: string }[] = [
@@ -231,7 +240,8 @@ beforeAll(async () => {
   // admin adds canaries the keeper cannot read. The admin runs every set (so stored runs rank
   // canaries), keepers run their own; probes then view, edit, run and delete them as anyone.
   const notes = world.filter((record) => record.kind === "note");
-  const canaries = notes.filter((record) => record.marker);
+  // Canaries: the notes of restricted projects (every record has a marker, to be found after a move).
+  const canaries = notes.filter((record) => projects.some((project) => project.restricted && project.id === record.projectId));
   const goldenQuestions = (hush: string, expectedFor: (index: number) => string[]) =>
     Array.from({ length: 3 }, (_, index) => ({ question: `${canaries[(index * 3) % canaries.length]!.marker} ${setup.pick(words)} ${hush}`, expected: expectedFor(index) }));
   const keepSet = async (owner: Principal, questions: (hush: string) => { question: string; expected: string[] }[]) => {
@@ -240,7 +250,12 @@ beforeAll(async () => {
     goldenSets.push({ id: saved.id, ownerId: owner.userId, secrets: [saved.id, hush] });
     return { id: saved.id, hush };
   };
-  await keepSet(admin, (hush) => goldenQuestions(hush, (index) => [canaries[(index * 3) % canaries.length]!.id, setup.pick(notes).id]));
+  await keepSet(admin, (hush) =>
+    goldenQuestions(hush, (index) => {
+      const canary = canaries[(index * 3) % canaries.length]!;
+      return [canary.id, setup.pick(notes.filter((note) => note.id !== canary.id)).id];
+    }),
+  );
   for (const keeper of people.filter((person) => person.principal.role === "curator" && person.principal.editableProjectIds.length > 0)) {
     const readable = notes.filter((record) => canRead(keeper.principal, record));
     const sealed = notes.filter((record) => !canRead(keeper.principal, record));
@@ -294,14 +309,25 @@ function mcpCall(token: string, name: string, args: Record<string, unknown>): Pr
   );
 }
 
-/** Words for a query: common words, and sometimes a canary's marker (readable or not). */
+/** Words for a query: common words, and sometimes a record's marker (readable or not). */
 function queryText(random: Random): string {
   const parts = Array.from({ length: 1 + random.int(3) }, () => random.pick(words));
-  if (random.chance(0.5)) {
-    const marked = world.filter((record) => record.marker);
-    parts.splice(random.int(parts.length + 1), 0, random.pick(marked).marker!);
-  }
+  if (random.chance(0.5)) parts.splice(random.int(parts.length + 1), 0, random.pick(world).marker);
   return parts.join(" ");
+}
+
+/**
+ * An admin moves a random record to another project, as the record form does (same values). When
+ * the save returns the record's secrets belong to its new project: no index worker runs before
+ * the next probes.
+ */
+async function moveRecord(random: Random): Promise<WorldRecord> {
+  const record = random.pick(world);
+  const to = random.pick(projects.filter((project) => project.id !== record.projectId));
+  const row = await db.prisma.record.findUniqueOrThrow({ where: { id: record.id }, include: { section: true } });
+  await saveRecord(db.prisma, mover, { id: row.id, version: row.version, sectionSlug: row.section.slug, projectId: to.id, values: row.values as Record<string, unknown> });
+  record.projectId = to.id;
+  return record;
 }
 
 type Probe = {
@@ -415,6 +441,9 @@ interface Tally {
   probes: number;
   leaks: string[];
   parityMismatches: string[];
+  moves: number;
+  /** Probes run right after a move, before any other probe. */
+  probesAfterMoves: number;
   /** Canary secrets seen by principals entitled to them: proof the probes reach the canaries. */
   entitledSightings: number;
   byPath: Map<string, number>;
@@ -428,28 +457,40 @@ function median(values: number[]): number {
 
 describe("ACL leak fuzzing", () => {
   it(`finds no leak and no difference between denied and missing over ${probeBudget} random probes (seed ${seed})`, async () => {
-    const tally: Tally = { probes: 0, leaks: [], parityMismatches: [], entitledSightings: 0, byPath: new Map(), timing: new Map() };
-    const canarySecrets = new Set(world.filter((record) => projects.find((project) => project.id === record.projectId)!.restricted).flatMap((record) => record.secrets));
-    const allMedia = world.flatMap((record) => record.mediaIds.map((id) => ({ id, projectId: record.projectId })));
+    const tally: Tally = { probes: 0, leaks: [], parityMismatches: [], moves: 0, probesAfterMoves: 0, entitledSightings: 0, byPath: new Map(), timing: new Map() };
+    const restrictedProjects = new Set(projects.filter((project) => project.restricted).map((project) => project.id));
+    /** After a move: every path once, in order, before any other probe. */
+    let sweep: Probe[] = [];
+    let moved: WorldRecord | null = null;
 
     for (let n = 0; n < probeBudget; n++) {
+      if (n >= probes.length && sweep.length === 0 && n % moveEvery === 0) {
+        moved = await moveRecord(random);
+        tally.moves++;
+        sweep = [...probes];
+      }
+      const afterMove = sweep.length > 0;
       // Every path at least once, then at random.
-      const probe = n < probes.length ? probes[n]! : random.pick(probes);
+      const probe = n < probes.length ? probes[n]! : (sweep.shift() ?? random.pick(probes));
+      if (afterMove) tally.probesAfterMoves++;
       const person = random.pick(people);
       const forbidden = secretsFor(person.principal);
+      // Judged by where records are now, moves included.
+      const canarySecrets = new Set(world.filter((record) => restrictedProjects.has(record.projectId)).flatMap((record) => record.secrets));
       let targetId = "";
       let deniedTarget = false;
       if (probe.path === "media") {
-        const media = random.pick(allMedia);
-        targetId = media.id;
-        deniedTarget = !canRead(person.principal, { projectId: media.projectId });
+        const owner = random.pick(world.filter((record) => record.mediaIds.length > 0));
+        targetId = random.pick(owner.mediaIds);
+        deniedTarget = !canRead(person.principal, { projectId: owner.projectId });
       } else if (probe.path === "golden") {
         const set = random.pick(goldenSets);
         targetId = set.id;
         deniedTarget = !keepsGoldenSet(person.principal, set);
       } else if (probe.target) {
         const kinds = probe.target.kinds;
-        const record = random.pick(world.filter((item) => kinds.includes(item.kind)));
+        // Right after a move, aim at the moved record half the time.
+        const record = afterMove && moved && kinds.includes(moved.kind) && random.chance(0.5) ? moved : random.pick(world.filter((item) => kinds.includes(item.kind)));
         targetId = record.id;
         deniedTarget = !canRead(person.principal, { projectId: record.projectId });
       }
@@ -468,7 +509,7 @@ describe("ACL leak fuzzing", () => {
       const elapsed = performance.now() - started;
       tally.probes++;
       tally.byPath.set(probe.path, (tally.byPath.get(probe.path) ?? 0) + 1);
-      const context = `seed ${seed}, probe ${n}, ${probe.path} as ${person.label}${targetId ? ` on ${targetId}` : ""}`;
+      const context = `seed ${seed}, probe ${n}, ${probe.path} as ${person.label}${targetId ? ` on ${targetId}` : ""}${afterMove && moved ? ` right after moving ${moved.id}` : ""}`;
       for (const secret of forbidden) if (outcome.body.includes(secret)) tally.leaks.push(`${context}: ${secret}`);
       for (const secret of canarySecrets) if (!forbidden.includes(secret) && outcome.body.includes(secret)) tally.entitledSightings++;
 
@@ -489,7 +530,8 @@ describe("ACL leak fuzzing", () => {
       .join("; ");
     console.info(
       `acl-fuzz: seed=${seed} probes=${tally.probes} leaks=${tally.leaks.length} parity-mismatches=${tally.parityMismatches.length} ` +
-        `entitled-canary-sightings=${tally.entitledSightings} principals=${people.length} records=${world.length}\n` +
+        `entitled-canary-sightings=${tally.entitledSightings} principals=${people.length} records=${world.length} ` +
+        `moves=${tally.moves} probes-right-after-moves=${tally.probesAfterMoves}\n` +
         `acl-fuzz paths: ${[...tally.byPath.entries()].map(([path, count]) => `${path}=${count}`).join(" ")}\n` +
         `acl-fuzz denied/missing median: ${timingText}`,
     );
@@ -497,5 +539,6 @@ describe("ACL leak fuzzing", () => {
     expect(tally.parityMismatches).toEqual([]);
     expect(tally.entitledSightings).toBeGreaterThan(0);
     expect(tally.byPath.size).toBe(probes.length);
+    if (probeBudget >= probes.length + moveEvery) expect(tally.moves).toBeGreaterThan(0);
   }, 900_000);
 });

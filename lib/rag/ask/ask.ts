@@ -135,6 +135,11 @@ export interface AskOutcome {
   text: string;
   citations: Citation[];
   withheld: WithheldSource[];
+  /**
+   * The records whose text the passages given to the generator hold: whatever the answer says
+   * came from them, so a saved answer is shown again only to readers of all of them.
+   */
+  sourceRecordIds: string[];
   provenance: AskProvenance;
 }
 
@@ -277,7 +282,14 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     // Without the embedding model there is no evidence test, so no answer: the question ends
     // as failed, with a reason, and the answer model is never called.
     if (!(error instanceof AppError && error.code === "unavailable" && error.cause instanceof EmbeddingError)) throw error;
-    const outcome: AskOutcome = { status: "failed", text: askUnavailableMessage, citations: [], withheld: [], provenance: emptyProvenance(settings, generator, performance.now() - started) };
+    const outcome: AskOutcome = {
+      status: "failed",
+      text: askUnavailableMessage,
+      citations: [],
+      withheld: [],
+      sourceRecordIds: [],
+      provenance: emptyProvenance(settings, generator, performance.now() - started),
+    };
     yield { type: "final", outcome };
     return outcome;
   }
@@ -324,7 +336,8 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
         coverage: Math.round(coverage * 100) / 100,
       })),
   };
-  const finish = (outcome: Omit<AskOutcome, "provenance">): AskOutcome => ({ ...outcome, provenance });
+  let sourceRecordIds: string[] = [];
+  const finish = (outcome: Omit<AskOutcome, "provenance" | "sourceRecordIds">): AskOutcome => ({ ...outcome, sourceRecordIds, provenance });
 
   // Refuse without any model call when nothing the principal may read is evidence.
   if (relevant.length === 0) {
@@ -355,6 +368,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
 
   // Sources are given numbered in order; the reader sees them renumbered as the answer cites them.
   const given = allowed.map((hit, index) => citationOf(hit, index + 1));
+  sourceRecordIds = [...new Set(allowed.flatMap((hit) => hit.passage.sourceRecordIds))].sort();
   const formOf = new Map(assessed.map((item) => [item.hit.passage.chunkId, item.form]));
   const continuedFrom = (hit: SearchHit) => {
     const from = continues.get(hit.passage.chunkId);

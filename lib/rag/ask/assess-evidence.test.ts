@@ -29,6 +29,7 @@ function hit(recordId: string, text: string, options: { similarity: number | nul
       text,
       translatedText: null,
       externalAllowed: false,
+      sourceRecordIds: [recordId],
     },
     score: 0.5,
     legs: ["meaning"],

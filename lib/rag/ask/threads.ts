@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, canRead } from "../../acl";
+import { canReadSources } from "../../acl/derived-scope";
 import { isUuid } from "../../archive/validate-record-values";
 import type { PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
@@ -10,7 +11,9 @@ import { type AskContext, type AskEvent, type AskOutcome, type Citation, ask, as
 /**
  * Questions and answers kept per user as threads. A thread belongs to the user who asked:
  * anyone else — and any malformed or unknown id — gets not found. Reopening a thread checks
- * its citations again, so an answer whose sources the user can no longer read is withheld.
+ * the answer's sources again, as the records are now: an answer holding text of a record the
+ * user can no longer read (a cited record, or one quoted by a source's passage, moved into a
+ * restricted project or deleted) is withheld.
  */
 export const askInThreadSchema = askRequestSchema.extend({
   threadId: z.string().max(64).optional(),
@@ -53,9 +56,12 @@ export async function listThreads(prisma: PrismaClient, principal: Principal): P
 export async function getThread(prisma: PrismaClient, principal: Principal, threadId: string): Promise<ThreadSummary & { messages: ThreadMessage[] }> {
   const thread = await ownThread(prisma, principal, threadId);
   const messages = await prisma.chatMessage.findMany({ where: { threadId: thread.id }, orderBy: { createdAt: "asc" } });
-  const cited = messages.flatMap((message) => (message.citations as unknown as Citation[]).map((citation) => citation.recordId));
+  const sourcesOf = (message: (typeof messages)[number]) => [
+    ...new Set([...(message.citations as unknown as Citation[]).map((citation) => citation.recordId), ...(message.sourceRecordIds ?? [])]),
+  ];
   const withheldIds = messages.flatMap((message) => ((message.provenance as { withheld?: { recordId: string }[] }).withheld ?? []).map((item) => item.recordId));
-  const records = await prisma.record.findMany({ where: { id: { in: [...new Set([...cited, ...withheldIds])] } }, select: { id: true, projectId: true } });
+  const records = await prisma.record.findMany({ where: { id: { in: [...new Set([...messages.flatMap(sourcesOf), ...withheldIds])] } }, select: { id: true, projectId: true } });
+  const found = new Map(records.map((record) => [record.id, record]));
   const readable = new Set(records.filter((record) => canRead(principal, record)).map((record) => record.id));
   return {
     id: thread.id,
@@ -64,7 +70,7 @@ export async function getThread(prisma: PrismaClient, principal: Principal, thre
     messages: messages.map((message) => {
       const citations = message.citations as unknown as Citation[];
       const withheld = ((message.provenance as { withheld?: ThreadMessage["withheld"] }).withheld ?? []).filter((item) => readable.has(item.recordId));
-      const stillReadable = citations.every((citation) => readable.has(citation.recordId));
+      const stillReadable = canReadSources(principal, sourcesOf(message), found);
       return {
         id: message.id,
         role: message.role,
@@ -122,6 +128,7 @@ export async function* askInThread(prisma: PrismaClient, context: AskContext, pr
         content: outcome?.text ?? "The answer was interrupted.",
         status: outcome?.status ?? "failed",
         citations: (outcome?.citations ?? []) as object[],
+        sourceRecordIds: outcome?.sourceRecordIds ?? [],
         provenance: (outcome?.provenance ?? {}) as object,
       },
     });

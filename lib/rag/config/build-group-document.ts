@@ -11,8 +11,9 @@ import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./emb
  * text (a transcript group) is left out: the indexer puts the record's title before every
  * passage it embeds. Relations are followed to the target records' fields. Built with no user's
  * permissions (a system principal), so the document does not depend on who saved; instead it
- * records every section and project whose text it contains, and search shows a passage only to
- * those who may read all of them.
+ * records every record, section and project whose text it contains — a linked record's text
+ * counts for the records whose links led to it as well — and search shows a passage only to
+ * those who may read all of those projects, as they are now (lib/acl/derived-scope.ts).
  */
 export interface DocumentRecord {
   id: string;
@@ -39,6 +40,11 @@ export interface GroupDocument {
   fieldPaths: string[];
   contributingSectionIds: string[];
   contributingProjectIds: string[];
+  /**
+   * Every record whose text the document holds: the record itself, each record a path rendered
+   * text from, and the linked records the path went through to reach it.
+   */
+  contributingRecordIds: string[];
 }
 
 const declaredLanguages = new Set(["en", "es", "ca"]);
@@ -54,33 +60,43 @@ export async function buildGroupDocument(
   const entry: { line: string; path: string }[] = [];
   const parts: string[] = [];
   const fieldPaths: string[] = [];
-  const sectionIds = new Set([record.sectionId]);
-  const projectIds = new Set([record.projectId]);
+  const contributors = new Map<string, DocumentRecord>([[record.id, record]]);
+  const contribute = (...items: DocumentRecord[]) => {
+    for (const item of items) contributors.set(item.id, item);
+  };
   for (const path of group.fields) {
     const resolved = resolveFieldPath(path, record.sectionSlug, sources.sections);
     if (!resolved.ok) continue; // validated on save; a section edited since then loses the path, not the record
-    let current: DocumentRecord[] = [record];
+    // Each record reached, with the linked records that led to it: their relation values are
+    // what ties its text to this record, so text rendered from it is theirs too.
+    let current = new Map<string, { item: DocumentRecord; via: DocumentRecord[] }>([[record.id, { item: record, via: [] }]]);
     for (const step of resolved.steps.slice(0, -1)) {
-      const ids = [...new Set(current.flatMap((item) => relationTargetsByField([step.field], item.values).get(step.field.key) ?? []))];
-      current = ids.length ? [...(await sources.loadRecords(ids)).values()] : [];
+      const targetsOf = new Map([...current.values()].map(({ item }) => [item.id, relationTargetsByField([step.field], item.values).get(step.field.key) ?? []]));
+      const ids = [...new Set([...targetsOf.values()].flat())];
+      const loaded = ids.length ? await sources.loadRecords(ids) : new Map<string, DocumentRecord>();
+      const next: typeof current = new Map();
+      for (const { item, via } of current.values()) {
+        const chain = item === record ? via : [...via, item];
+        for (const id of targetsOf.get(item.id) ?? []) {
+          const target = loaded.get(id);
+          if (!target) continue;
+          const reached = next.get(id);
+          next.set(id, { item: target, via: reached ? [...new Set([...reached.via, ...chain])] : chain });
+        }
+      }
+      current = next;
     }
     const last = resolved.steps.at(-1);
     if (!last) continue;
     const rendered: string[] = [];
-    for (const item of current) {
+    for (const { item, via } of current.values()) {
       const text = await renderValue(last.field, item.values[last.field.key], sources);
       if (!text) continue;
       rendered.push(text);
-      sectionIds.add(item.sectionId);
-      projectIds.add(item.projectId);
-    }
-    if (last.field.type === "relation" && rendered.length) {
-      // The titles of the linked records are their text too.
-      for (const item of current) {
-        for (const target of (await sources.loadRecords(relationTargetsByField([last.field], item.values).get(last.field.key) ?? [])).values()) {
-          sectionIds.add(target.sectionId);
-          projectIds.add(target.projectId);
-        }
+      contribute(item, ...via);
+      if (last.field.type === "relation") {
+        // The titles of the linked records are their text too.
+        contribute(...(await sources.loadRecords(relationTargetsByField([last.field], item.values).get(last.field.key) ?? [])).values());
       }
     }
     if (!rendered.length) continue;
@@ -100,8 +116,9 @@ export async function buildGroupDocument(
     text: [...(keepEntry && entry.length ? [entry.map((item) => item.line).join("\n")] : []), ...parts].join("\n\n"),
     language: declared,
     fieldPaths: [...(keepEntry ? entry.map((item) => item.path) : []), ...fieldPaths],
-    contributingSectionIds: [...sectionIds].sort(),
-    contributingProjectIds: [...projectIds].sort(),
+    contributingSectionIds: [...new Set([...contributors.values()].map((item) => item.sectionId))].sort(),
+    contributingProjectIds: [...new Set([...contributors.values()].map((item) => item.projectId))].sort(),
+    contributingRecordIds: [...contributors.keys()].sort(),
   };
 }
 

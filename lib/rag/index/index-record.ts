@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import pgvector from "pgvector";
+import { lockSourceRecords, sourceProjectsSql } from "../../acl/derived-scope";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { type DocumentRecord, buildGroupDocument } from "../config/build-group-document";
 import type { SectionShape } from "../config/embed-group-schema";
@@ -17,7 +18,8 @@ import { searchConfigOf, titleTermsOf } from "./search-configs";
  * unchanged keep their language, translation and vector; new text is language-checked,
  * bridged to English when the model needs it, looked up in the embedding cache, and only then
  * embedded. The record's passages in the space are replaced in ONE transaction, so a record
- * is never half-indexed and removed groups, languages or text are pruned with the upsert.
+ * is never half-indexed and removed groups, languages or text are pruned with the upsert; their
+ * scope is read there from their source records (lib/acl/derived-scope.ts), not from the plan.
  */
 export interface IndexingContext {
   sql: SqlExecutor;
@@ -45,6 +47,7 @@ interface PlannedChunk {
   fieldPaths: string[];
   contributingSectionIds: string[];
   contributingProjectIds: string[];
+  contributingRecordIds: string[];
   declaredLanguage: string | null;
   /** The group document the passage was cut from: context for its language and names. */
   documentText: string;
@@ -213,6 +216,7 @@ async function planRecord(
         fieldPaths: document.fieldPaths,
         contributingSectionIds: document.contributingSectionIds,
         contributingProjectIds: document.contributingProjectIds,
+        contributingRecordIds: document.contributingRecordIds,
         declaredLanguage: document.language,
         documentText: document.text,
       });
@@ -228,6 +232,9 @@ async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: Docu
     // worker that took its claim over may both get here; without the lock, Postgres would let
     // each delete only the passages it can see and insert its own, doubling them.
     await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`chunks:${recordId}:${space.id}`]);
+    // The passages' scope is read from their source records below, as they are now; a save
+    // moving one of them meanwhile waits for this transaction and then re-scopes what it wrote.
+    await lockSourceRecords(tx, [recordId, ...planned.flatMap((item) => item.contributingRecordIds)]);
     // A record saved since it was read is left to the pass its save queued, so a stalled worker
     // never puts an older version's passages over a newer one's.
     const [current] = await tx.query<{ version: number }>(`SELECT version FROM records WHERE id = $1`, [recordId]);
@@ -239,23 +246,25 @@ async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: Docu
       `INSERT INTO chunks (id, record_id, project_id, section_id, embed_group_id, index_space_id, language, ordinal, text,
                            embedded_text, translated_text, start_offset, end_offset, heading_path, page, page_end,
                            time_start, time_end, field_keys, contributing_section_ids, contributing_project_ids,
-                           content_hash, token_count, embedding, search_vector)
+                           contributing_record_ids, content_hash, token_count, embedding, search_vector)
        SELECT gen_random_uuid()::text, $1, $2, $3, t.group_id, $4, t.language, t.ordinal, t.text,
               t.embedded_text, t.translated_text, t.start_offset, t.end_offset,
               ARRAY(SELECT json_array_elements_text(t.heading_path::json)), t.page, t.page_end, t.time_start, t.time_end,
               ARRAY(SELECT json_array_elements_text(t.field_keys::json)),
               ARRAY(SELECT json_array_elements_text(t.sections::json)),
-              ARRAY(SELECT json_array_elements_text(t.projects::json)),
-              t.content_hash, t.token_count, t.vector::vector,
+              ${sourceProjectsSql("source.record_ids", "source.planned_project_ids")},
+              source.record_ids, t.content_hash, t.token_count, t.vector::vector,
               setweight(to_tsvector(t.config::regconfig, unaccent(t.text)), 'A')
                 || setweight(to_tsvector('english'::regconfig, unaccent(coalesce(t.translated_text, ''))), 'B')
                 || setweight(to_tsvector(t.config::regconfig, unaccent(t.title_terms)), 'C')
          FROM unnest($5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::int[], $12::int[],
                      $13::text[], $14::int[], $15::int[], $16::float8[], $17::float8[], $18::text[], $19::text[],
-                     $20::text[], $21::text[], $22::int[], $23::text[], $24::text[], $25::text[])
+                     $20::text[], $21::text[], $22::int[], $23::text[], $24::text[], $25::text[], $26::text[])
            AS t(group_id, language, ordinal, text, embedded_text, translated_text, start_offset, end_offset,
                 heading_path, page, page_end, time_start, time_end, field_keys, sections, projects,
-                content_hash, token_count, vector, config, title_terms)`,
+                content_hash, token_count, vector, config, title_terms, records)
+         CROSS JOIN LATERAL (SELECT ARRAY(SELECT json_array_elements_text(t.records::json)) AS record_ids,
+                                    ARRAY(SELECT json_array_elements_text(t.projects::json)) AS planned_project_ids) AS source`,
       [
         record.id,
         record.projectId,
@@ -282,6 +291,7 @@ async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: Docu
         column((item) => item.vector ?? null),
         column((item) => searchConfigOf(item.language)),
         column((item) => titleTermsOf(record.title, item.chunk.text)),
+        column((item) => JSON.stringify(item.contributingRecordIds)),
       ],
     );
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, canEdit, isAdmin, projectScopeSql, readableProjectIds } from "../../acl";
+import { type Principal, canEdit, isAdmin, projectScopeSql } from "../../acl";
+import { sourceScopeSql } from "../../acl/derived-scope";
 import { saveRecord } from "../../archive/save-record";
 import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
@@ -11,9 +12,10 @@ import type { ObjectsRuntime } from "./similar-objects";
 
 /**
  * Proposals as curators decide them. A proposal is stored with its evidence (the voting
- * neighbours, their weights and thumbnails) and the projects that evidence came from; it is
- * shown only to someone who may read the record AND every one of those projects, so a proposal
- * drawn from a restricted project never tells an outsider anything. Accepting or overriding
+ * neighbours, their weights and thumbnails) and the records and projects that evidence came
+ * from; it is shown only to someone who may read the record AND the project of every one of
+ * those records as it is now (a neighbour moved into a restricted project hides it at once), so
+ * a proposal drawn from a restricted project never tells an outsider anything. Accepting or overriding
  * writes the value through the normal record save — validation, version check, audit, indexing
  * outbox — and the decision in the same transaction; researchers may look but not decide.
  */
@@ -90,12 +92,12 @@ function evidenceOf(role: RoleCharacterisation, mode: string): ProposalEvidence 
   };
 }
 
-/** Visibility of stored proposals: a readable record, and every evidence project readable. */
+/**
+ * Visibility of stored proposals: a readable record, and every evidence record's project readable
+ * now (an evidence record deleted since counts by the projects stored with the proposal).
+ */
 function proposalScopeSql(principal: Principal, params: unknown[]): string {
-  const ids = readableProjectIds(principal);
-  if (ids === null) return "TRUE";
-  params.push([...ids]);
-  return `(r.project_id = ANY($${params.length}::text[]) AND p.evidence_project_ids <@ $${params.length}::text[])`;
+  return `(${projectScopeSql(principal, "r.project_id", params)} AND ${sourceScopeSql(principal, "p.evidence_record_ids", "p.evidence_project_ids", params)})`;
 }
 
 interface ProposalRow {
@@ -283,6 +285,7 @@ export async function decideProposal(
           confidence: proposal.confidence,
           evidence: proposal.evidence as unknown as Prisma.InputJsonValue,
           evidenceProjectIds: proposal.evidenceProjectIds,
+          evidenceRecordIds: evidenceRecordsOf(proposal.evidence),
           proposedById: principal.userId === "system" ? null : principal.userId,
           mode: proposal.mode,
           ...data,
@@ -320,6 +323,11 @@ export async function decideProposal(
 /** The projects of the neighbours that voted on this role. */
 function evidenceProjectsOf(role: RoleCharacterisation): string[] {
   return [...new Set(role.voters.map((voter) => voter.projectId))].sort();
+}
+
+/** The records the evidence shows: the voters and the supporting neighbours. */
+function evidenceRecordsOf(evidence: ProposalEvidence): string[] {
+  return [...new Set([...evidence.voters.map((voter) => voter.recordId), ...evidence.support.map((neighbour) => neighbour.recordId)])].sort();
 }
 
 /**
@@ -363,10 +371,20 @@ export async function proposeForUncatalogued(
       if (role.current || value === null) continue;
       const evidence = evidenceOf(role, characterisation.mode);
       const inserted = await runtime.sql.query<{ id: string }>(
-        `INSERT INTO proposals (id, record_id, role, value, confidence, evidence, status, evidence_project_ids, proposed_by_id, mode)
-         VALUES (gen_random_uuid()::text, $1, $2, $3::jsonb, $4, $5::jsonb, 'pending', $6::text[], $7, $8)
+        `INSERT INTO proposals (id, record_id, role, value, confidence, evidence, status, evidence_project_ids, evidence_record_ids, proposed_by_id, mode)
+         VALUES (gen_random_uuid()::text, $1, $2, $3::jsonb, $4, $5::jsonb, 'pending', $6::text[], $7::text[], $8, $9)
          ON CONFLICT DO NOTHING RETURNING id`,
-        [id, role.role, JSON.stringify(value), evidence.confidence, JSON.stringify(evidence), evidenceProjectsOf(role), principal.userId === "system" ? null : principal.userId, characterisation.mode],
+        [
+          id,
+          role.role,
+          JSON.stringify(value),
+          evidence.confidence,
+          JSON.stringify(evidence),
+          evidenceProjectsOf(role),
+          evidenceRecordsOf(evidence),
+          principal.userId === "system" ? null : principal.userId,
+          characterisation.mode,
+        ],
       );
       proposed += inserted.length;
     }

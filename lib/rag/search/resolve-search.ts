@@ -1,5 +1,5 @@
 import "server-only";
-import type { Principal } from "../../acl";
+import { type Principal, passageScopeSql } from "../../acl";
 import { type SearchContext, type SearchHit, type SearchMode, type SearchResult, maxSearchLimit, searchArchive } from "./search-archive";
 
 /**
@@ -7,7 +7,9 @@ import { type SearchContext, type SearchHit, type SearchMode, type SearchResult,
  * list then uses as a pinned filter and order. Paging, sorting and filtering the hits reuse the
  * resolved list for a few minutes instead of embedding and searching again. The key holds
  * everything that can change the answer, including who asks and what they may read, so one
- * user's hits are never served to another.
+ * user's hits are never served to another; and a remembered list is served only while every
+ * passage it shows is still there and readable by the principal — a record moved into a project
+ * they cannot read, or a passage quoting it, resolves the search again (scope is never stale).
  */
 export interface ResolvedSearch {
   result: SearchResult;
@@ -46,7 +48,7 @@ export async function resolveRecordSearch(context: SearchContext, principal: Pri
   const key = cacheKey(context, principal, request);
   const now = Date.now();
   const hit = cache.get(key);
-  if (hit && now - hit.resolvedAt < ttlMs) {
+  if (hit && now - hit.resolvedAt < ttlMs && (await stillReadable(context, principal, hit))) {
     // Refresh its place in the eviction order.
     cache.delete(key);
     cache.set(key, hit);
@@ -62,6 +64,16 @@ export async function resolveRecordSearch(context: SearchContext, principal: Pri
   cache.set(key, resolved);
   while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
   return { ...resolved, cached: false };
+}
+
+/** Whether every passage the remembered hits show still exists and may be read, as things are now. */
+async function stillReadable(context: SearchContext, principal: Principal, resolved: ResolvedSearch): Promise<boolean> {
+  const chunkIds = [...new Set(resolved.result.hits.map((hit) => hit.passage.chunkId))];
+  if (chunkIds.length === 0) return true;
+  const params: unknown[] = [chunkIds];
+  const scope = passageScopeSql(principal, "c", params);
+  const [row] = await context.sql.query<{ readable: number }>(`SELECT count(*)::int AS readable FROM chunks c WHERE c.id = ANY($1::text[]) AND ${scope}`, params);
+  return row?.readable === chunkIds.length;
 }
 
 /** For tests: forget every resolved search. */

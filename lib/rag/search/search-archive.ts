@@ -105,6 +105,8 @@ export interface SearchHit {
     translatedText: string | null;
     /** Whether its section and every contributing section allow external providers. */
     externalAllowed: boolean;
+    /** The records whose text the passage holds: an answer quoting it is kept only for their readers. */
+    sourceRecordIds: string[];
   };
   /** Fused relevance scaled to 0..1: 1 is first place in every leg that ran. */
   score: number;
@@ -138,6 +140,7 @@ export type DetailRow = {
   project_id: string;
   section_id: string;
   contributing_project_ids: string[];
+  contributing_record_ids: string[] | null;
   text: string;
   translated_text: string | null;
   language: string;
@@ -301,6 +304,7 @@ export function searchHitOf(
       text: row.text,
       translatedText: row.translated_text,
       externalAllowed: row.external_ok,
+      sourceRecordIds: row.contributing_record_ids?.length ? row.contributing_record_ids : [row.record_id],
       ...(found.translation ? { translation: found.translation } : {}),
     },
     score: found.score,
@@ -314,7 +318,7 @@ export async function passageDetails(sql: SqlExecutor, principal: Principal, spa
   const params: unknown[] = [chunkIds, spaceId];
   const scope = passageScopeSql(principal, "c", params);
   const rows = await sql.query<DetailRow>(
-    `SELECT c.id, c.record_id, c.project_id, c.section_id, c.contributing_project_ids, c.text, c.translated_text,
+    `SELECT c.id, c.record_id, c.project_id, c.section_id, c.contributing_project_ids, c.contributing_record_ids, c.text, c.translated_text,
             c.language, c.heading_path, c.page, c.page_end, c.time_start, c.time_end, c.start_offset, c.end_offset,
             r.title AS record_title, s.slug AS section_slug, s.name AS section_name, g.label AS group_label,
             (s.egress_policy = 'allow_external' AND NOT EXISTS (
