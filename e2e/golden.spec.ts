@@ -54,12 +54,22 @@ test("an admin reads the answer thresholds off a golden set's score distribution
   await expect(page.getByTestId("suggested-threshold")).toContainText(/Suggested minimum|No suggestion/);
 
   const form = page.getByRole("form", { name: "Thresholds" });
+  // The thresholds hold for every later question: the ones in force are put back at the end.
+  const before = { strong: await form.getByLabel(/^Strong similarity/).inputValue(), minimum: await form.getByLabel(/^Minimum similarity/).inputValue() };
   await form.getByLabel(/^Strong similarity/).fill("0.1");
   await form.getByLabel(/^Minimum similarity/).fill("0.4");
   await form.getByRole("button", { name: "Save thresholds" }).click();
   await expect(form.getByText("The strong threshold must not be below the minimum.").first()).toBeVisible();
   await form.getByLabel(/^Strong similarity/).fill("0.5");
   await form.getByLabel(/^Minimum similarity/).fill("0.3");
+  await form.getByRole("button", { name: "Save thresholds" }).click();
+  await expect(form.getByText("Saved; the next question uses these thresholds.")).toBeVisible();
+
+  await page.reload();
+  await expect(form.getByLabel(/^Strong similarity/)).toHaveValue("0.5");
+  await expect(form.getByLabel(/^Minimum similarity/)).toHaveValue("0.3");
+  await form.getByLabel(/^Strong similarity/).fill(before.strong);
+  await form.getByLabel(/^Minimum similarity/).fill(before.minimum);
   await form.getByRole("button", { name: "Save thresholds" }).click();
   await expect(form.getByText("Saved; the next question uses these thresholds.")).toBeVisible();
 });
