@@ -6,6 +6,22 @@ import { readableKeywordStatistics } from "../search/retrieve-passages";
 import type { QuestionReading } from "./assess-evidence";
 
 /**
+ * Each word's lexemes as the keyword leg indexes it (English stem, Spanish stem, as written,
+ * accent-folded); a stop word for either stemmer carries no content of its own.
+ */
+async function termLexemes(sql: SqlExecutor, terms: readonly string[]): Promise<{ term: string; lexemes: string[]; stopWord: boolean }[]> {
+  const rows = await sql.query<{ term: string; english: string[]; spanish: string[]; simple: string[] }>(
+    `SELECT t.term,
+            tsvector_to_array(to_tsvector('english', unaccent(t.term))) AS english,
+            tsvector_to_array(to_tsvector('spanish', unaccent(t.term))) AS spanish,
+            tsvector_to_array(to_tsvector('simple', unaccent(t.term))) AS simple
+       FROM unnest($1::text[]) AS t(term)`,
+    [[...terms]],
+  );
+  return rows.map((row) => ({ term: row.term, lexemes: [...row.english, ...row.spanish, ...row.simple], stopWord: row.english.length === 0 || row.spanish.length === 0 }));
+}
+
+/**
  * The names the question asks about that no record the principal may read contains: not in any
  * retrieved passage (its text or translation, by the highlighter's light stem rule) and none of
  * the word's lexemes (English and Spanish stems, the word as written) in the readable keyword
@@ -34,20 +50,12 @@ export async function unknownQuestionTerms(
     );
   const unseen = words.filter((term) => !inPassages(term));
   if (unseen.length === 0) return [];
-  const rows = await sql.query<{ term: string; english: string[]; spanish: string[]; simple: string[] }>(
-    `SELECT t.term,
-            tsvector_to_array(to_tsvector('english', unaccent(t.term))) AS english,
-            tsvector_to_array(to_tsvector('spanish', unaccent(t.term))) AS spanish,
-            tsvector_to_array(to_tsvector('simple', unaccent(t.term))) AS simple
-       FROM unnest($1::text[]) AS t(term)`,
-    [unseen],
-  );
-  // A stop word for either stemmer carries no content of its own.
-  const informative = rows.filter((row) => row.english.length > 0 && row.spanish.length > 0);
-  const lexemes = [...new Set(informative.flatMap((row) => [...row.english, ...row.spanish, ...row.simple]))];
+  const rows = await termLexemes(sql, unseen);
+  const informative = rows.filter((row) => !row.stopWord);
+  const lexemes = [...new Set(informative.flatMap((row) => row.lexemes))];
   if (lexemes.length === 0) return [];
   const { df } = await readableKeywordStatistics(sql, principal, spaceId, lexemes);
-  const unknown = new Set(informative.filter((row) => [...row.english, ...row.spanish, ...row.simple].every((lexeme) => (df.get(lexeme) ?? 0) === 0)).map((row) => row.term));
+  const unknown = new Set(informative.filter((row) => row.lexemes.every((lexeme) => (df.get(lexeme) ?? 0) === 0)).map((row) => row.term));
   return words.filter((word) => unknown.has(word));
 }
 
@@ -61,21 +69,14 @@ export async function unknownQuestionTerms(
 export async function readableTermWeights(sql: SqlExecutor, principal: Principal, spaceId: string, terms: readonly string[]): Promise<Map<string, number>> {
   const unique = [...new Set(terms)];
   if (unique.length === 0) return new Map();
-  const rows = await sql.query<{ term: string; english: string[]; spanish: string[]; simple: string[] }>(
-    `SELECT t.term,
-            tsvector_to_array(to_tsvector('english', unaccent(t.term))) AS english,
-            tsvector_to_array(to_tsvector('spanish', unaccent(t.term))) AS spanish,
-            tsvector_to_array(to_tsvector('simple', unaccent(t.term))) AS simple
-       FROM unnest($1::text[]) AS t(term)`,
-    [unique],
-  );
-  const lexemes = [...new Set(rows.flatMap((row) => [...row.english, ...row.spanish, ...row.simple]))];
+  const rows = await termLexemes(sql, unique);
+  const lexemes = [...new Set(rows.flatMap((row) => row.lexemes))];
   const { df, corpus } = await readableKeywordStatistics(sql, principal, spaceId, lexemes);
   const n = corpus.passages;
   return new Map(
     rows.map((row) => {
-      if (row.english.length === 0 || row.spanish.length === 0) return [row.term, 0] as const;
-      const frequency = Math.max(0, ...[...row.english, ...row.spanish, ...row.simple].map((lexeme) => df.get(lexeme) ?? 0));
+      if (row.stopWord) return [row.term, 0] as const;
+      const frequency = Math.max(0, ...row.lexemes.map((lexeme) => df.get(lexeme) ?? 0));
       return [row.term, Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5))] as const;
     }),
   );
