@@ -7,14 +7,11 @@ import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-reco
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
-import { closedCors } from "../../lib/api/cors";
 import type { ApiDeps } from "../../lib/api/handle-api-request";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
-import { createRateLimiter } from "../../lib/api/rate-limit";
-import { authenticateApiTokenWithId, createApiToken } from "../../lib/auth/api-tokens";
+import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";
-import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
 import { type AskContext, ask } from "../../lib/rag/ask/ask";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
@@ -31,6 +28,7 @@ import { type SearchContext, searchArchive } from "../../lib/rag/search/search-a
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir } from "../support/factories";
 import { callApi } from "../support/api-request";
+import { serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -78,7 +76,6 @@ const random = generator(seed);
 
 const embedder = createHashEmbedder({ dimension: 64 });
 const descriptor = createDescriptorEmbedder();
-const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
 const words = ["harbour", "lamp", "mine", "strike", "valley", "flood", "coin", "silver", "letter", "school", "bread", "storm", "boat", "union", "church", "river"];
 
 const coinContext = coinContextFor("fz-coins", 0.9);
@@ -194,20 +191,7 @@ beforeAll(async () => {
   const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks`);
   for (const chunk of chunks) world.find((record) => record.id === chunk.record_id)?.secrets.push(chunk.id);
 
-  search = { sql: db.sql, embedder, space, prepare: noBridge };
-  askContext = {
-    ...search,
-    generator: createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 }),
-    settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.2 },
-  };
-  objects = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
-  apiDeps = {
-    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects },
-    limiter: createRateLimiter({ perMinute: 1_000_000 }),
-    cors: closedCors,
-    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
-    origin: "http://fuzz.test",
-  };
+  ({ search, askContext, objects, apiDeps } = serviceRuntime(db, { embedder, space, descriptor, origin: "http://fuzz.test" }));
 
   // Proposals computed by an admin (evidence may include restricted coins) and by a curator.
   const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);

@@ -1,16 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
-import { closedCors } from "../../lib/api/cors";
 import type { ApiDeps } from "../../lib/api/handle-api-request";
-import { createRateLimiter } from "../../lib/api/rate-limit";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
-import { authenticateApiTokenWithId, createApiToken } from "../../lib/auth/api-tokens";
+import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
-import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
 import { type AskContext, ask } from "../../lib/rag/ask/ask";
 import { askInThread, getThread, noLongerReadableMessage } from "../../lib/rag/ask/threads";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
@@ -30,6 +27,7 @@ import { type SearchContext, searchArchive } from "../../lib/rag/search/search-a
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { callApi } from "../support/api-request";
 import { addMember, coinContextFor, coinFields, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**
@@ -43,7 +41,6 @@ import { openTestDatabase, testDatabaseMode } from "../support/test-database";
  */
 const embedder = createHashEmbedder({ dimension: 64 });
 const descriptor = createDescriptorEmbedder();
-const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
 const slug = (name: string) => `${name}-${randomUUID().slice(0, 6)}`;
 const sections = { places: slug("places"), people: slug("people"), interviews: slug("interviews"), coins: slug("coins") };
 
@@ -181,20 +178,7 @@ beforeAll(async () => {
   ids.subjectCoin = await coin(publicProject, "Uncatalogued coin", {});
   await drain();
 
-  search = { sql: db.sql, embedder, space, prepare: noBridge };
-  askContext = {
-    ...search,
-    generator: createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 }),
-    settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.2 },
-  };
-  objects = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
-  apiDeps = {
-    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects },
-    limiter: createRateLimiter({ perMinute: 1_000_000 }),
-    cors: closedCors,
-    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
-    origin: "http://scope.test",
-  };
+  ({ search, askContext, objects, apiDeps } = serviceRuntime(db, { embedder, space, descriptor, origin: "http://scope.test" }));
   await proposeForUncatalogued(objects, admin, { limit: 10 });
 }, 300_000);
 

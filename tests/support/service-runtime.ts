@@ -1,0 +1,41 @@
+import { closedCors } from "../../lib/api/cors";
+import type { ApiDeps } from "../../lib/api/handle-api-request";
+import { createRateLimiter } from "../../lib/api/rate-limit";
+import { authenticateApiTokenWithId } from "../../lib/auth/api-tokens";
+import type { Database } from "../../lib/db/database";
+import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import type { AskContext } from "../../lib/rag/ask/ask";
+import type { Embedder } from "../../lib/rag/embed/embedder";
+import type { IndexSpace } from "../../lib/rag/index/index-spaces";
+import type { ObjectsRuntime } from "../../lib/rag/objects/similar-objects";
+import type { SearchContext } from "../../lib/rag/search/search-archive";
+
+/** A bridge that reads every text as English: no Apertium in tests that probe access. */
+export const englishOnly = { detect: async () => ({ language: "en", confidence: 1 }) };
+
+/**
+ * Search, ask, objects and the JSON API wired over one test database as the app wires them: the
+ * offline answerer with permissive thresholds (every readable passage may be evidence, so a leak
+ * would show) and no rate limit to get in the way of thousands of probes.
+ */
+export function serviceRuntime(
+  db: Database,
+  options: { embedder: Embedder; space: IndexSpace; descriptor: ObjectsRuntime["descriptor"]; origin: string },
+): { search: SearchContext; askContext: AskContext; objects: ObjectsRuntime; apiDeps: ApiDeps } {
+  const { embedder, space, descriptor, origin } = options;
+  const search: SearchContext = { sql: db.sql, embedder, space, prepare: englishOnly };
+  const askContext: AskContext = {
+    ...search,
+    generator: createExtractiveGenerator({ embedder, prepare: englishOnly, minScore: 0 }),
+    settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.2 },
+  };
+  const objects: ObjectsRuntime = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
+  const apiDeps: ApiDeps = {
+    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects },
+    limiter: createRateLimiter({ perMinute: 1_000_000 }),
+    cors: closedCors,
+    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
+    origin,
+  };
+  return { search, askContext, objects, apiDeps };
+}
