@@ -43,6 +43,8 @@ describe("a source's sentences", () => {
   it("knows a bare catalogue value or labelled fields from running text", () => {
     expect(passageForm("Port de la Calma, harbour dredging 1987, trench D", false)).toBe("fields");
     expect(passageForm("Title: Coarse ware plate\nFindspot: Port de la Calma, harbour dredging 1987", false)).toBe("fields");
+    // Labels that join two names are labels: the whole entry is a catalogue entry, not running text.
+    expect(passageForm("Title: Bronze Follis of Justinian I, Antioch, AD 539 - AD 540. 1984.61.631\nMetal: bronze\nDenomination: Follis\nPeriod: Byzantine\nRuler / issuer: Justinian I\nMint: Antioch\nDate: 539 – 540", false)).toBe("fields");
     expect(passageForm("The dredger pulled a green jar out of the harbour mud in 1971. Pere kept it.", false)).toBe("text");
     expect(passageForm("Helen: Why?\nTony: Because.", true)).toBe("transcript");
     const [field] = sourceSentences({ number: 1, title: "Coarse ware plate", text: "Port de la Calma, harbour dredging 1987, trench D", form: "fields" });

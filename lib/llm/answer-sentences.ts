@@ -28,7 +28,8 @@ export type PassageForm = NonNullable<SourcePassage["form"]>;
 
 const minWords = 4;
 const minAnswerWords = 2;
-const labelledField = /^[\p{Lu}][\p{L}\p{N} ›'’().-]{0,40}:\s+\S/u;
+// A label may join two names ("Ruler / issuer", "Printer & publisher").
+const labelledField = /^[\p{Lu}][\p{L}\p{N} ›'’()./&,-]{0,40}:\s+\S/u;
 const sentenceEnd = /[.!?…]["”»)’]*\s*$/;
 const isQuestion = (text: string) => /[?？]["”»)’]*\s*$/.test(text);
 /** A turn's speaker label: a short name (no sentence punctuation) before ": ". */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../rag/embed/hash-embedder";
 import type { ArchiveLanguage, TranslationBridge } from "../rag/embed/translate";
 import { verifyCitations } from "../rag/ask/verify-citations";
-import { answerTypeBonus, createExtractiveGenerator, selectSentences } from "./extractive-generator";
+import { answerTypeBonus, answersByFieldName, createExtractiveGenerator, selectSentences } from "./extractive-generator";
 import type { SourcePassage } from "./generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -135,5 +135,30 @@ describe("the kind of answer a question asks for", () => {
     expect(answerTypeBonus(question, "It weighs 4.41 grams.")).toBeGreaterThan(0);
     expect(answerTypeBonus("When was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBeGreaterThan(0);
     expect(answerTypeBonus("Why was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBe(0);
+  });
+
+  it("prefers, for where, a place the question does not name and, for who, a person it does not name", () => {
+    const terms = ["hoard", "republican", "denarii", "found"];
+    const where = "Where was the hoard of Republican denarii found?";
+    expect(answerTypeBonus(where, "It covers a hoard of 37 Republican denarii dredged from Port de la Calma in 1972.", terms)).toBeGreaterThan(0);
+    expect(answerTypeBonus(where, "After cleaning, the mass proved to contain 37 Roman Republican denarii.", terms)).toBe(0);
+    // A month is no place, and a place the question already names answers nothing new.
+    expect(answerTypeBonus(where, "The hoard was found in May.", terms)).toBe(0);
+    expect(answerTypeBonus("¿Dónde se encontró la moneda de Adra?", "La moneda se encontró en Adra.", ["encontro", "moneda", "adra"])).toBe(0);
+    expect(answerTypeBonus("¿Dónde dormían los peones?", "Dormíamos en los barracones, junto al río Segrell.", ["dormian", "peones"])).toBeGreaterThan(0);
+    const who = "Who made the bronze sculpture The Bronco Buster?";
+    const whoTerms = ["made", "bronze", "sculpture", "bronco", "buster"];
+    expect(answerTypeBonus(who, "It was modelled by Frederic Remington in his studio.", whoTerms)).toBeGreaterThan(0);
+    expect(answerTypeBonus(who, "The Bronco Buster is a bronze sculpture.", whoTerms)).toBe(0);
+    expect(answerTypeBonus(who, "In May the sculpture was cast in bronze.", whoTerms)).toBe(0);
+  });
+
+  it("reads a catalogue field the question asks for by its name", () => {
+    expect(answersByFieldName("Metal: bronze; Denomination: Follis; Mint: Antioch; Date: 539 – 540", ["mint", "struck", "bronze", "follis"])).toBe(true);
+    expect(answersByFieldName("Artist: Frederic Remington; Year made: 1895", ["made", "bronze", "sculpture"])).toBe(true);
+    // The field's value only repeats the question: nothing is answered.
+    expect(answersByFieldName("Metal: bronze; Denomination: Follis", ["metal", "bronze", "follis"])).toBe(false);
+    expect(answersByFieldName("Metal: bronze; Denomination: Follis", ["mint", "struck"])).toBe(false);
+    expect(answersByFieldName("Typology: jug; Findspot: Sant Romà de Vall, drawdown survey 2017", ["finds", "recorded", "survey"])).toBe(false);
   });
 });

@@ -64,14 +64,60 @@ function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
   );
 }
 
+const askedWhere = /^\s*(where|¿?\s*(?:a\s+|en\s+|de\s+|hacia\s+)?d[oó]nde|(?:a\s+|d')?on(?!\s+(?:what|which)(?!\p{L})))(?!\p{L})/iu;
+const askedWho = /^\s*(who|whom|whose|to\s+whom|by\s+whom|¿?\s*(?:a\s+|de\s+|con\s+|por\s+)?qui[eé]n(?:es)?|(?:a\s+|de\s+|amb\s+|per\s+)?qui)(?!\p{L})/iu;
+/** A place named after a word that locates: "dredged from Port de la Calma", "junto al río Segrell". */
+const locatedName = /(?<!\p{L})(?:in|at|from|near|into|off|on|inside|outside|en|a|al|de|del|desde|junto\s+a|cerca\s+de|prop\s+de|des\s+de|dins)\s+(?:(?:the|el|la|los|las|els|les|l')\s*)?(?:\p{Ll}+\s+(?:(?:of|de|del)\s+)?)?(\p{Lu}\p{L}+)/gu;
+/** A person's name: two capitalised words, maybe joined by a particle ("Frederic Remington", "Mercè Roig i Puig"). */
+const personName = /(?<!\p{L})(\p{Lu}\p{Ll}+)\s+(?:(?:de|del|i|y|la)\s+)?(\p{Lu}\p{Ll}+)(?!\p{L})/gu;
+/** Capitalised words that name nothing: a sentence's first word, a month, a weekday. */
+const notAName = new Set(
+  (
+    "the a an in at on of from by after before when then this that these those there he she it they we his her their our my " +
+    "el la los las els les lo un una en a al de del per por con amb després despues cuando quan aquell aquella " +
+    "january february march april may june july august september october november december enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre gener febrer març maig juny juliol setembre novembre desembre " +
+    "monday tuesday wednesday thursday friday saturday sunday"
+  )
+    .split(" ")
+    .map(foldWord),
+);
+
+/** Whether a name the sentence gives is one the question does not already hold. */
+function newName(names: string[], terms: readonly string[]): boolean {
+  return names.some((name) => {
+    const word = foldWord(name);
+    return !notAName.has(word) && !terms.some((term) => wordMatches(word, term));
+  });
+}
+
 /**
  * A small nudge towards sentences of the kind the question asks for: a date for "when"; for
- * "how many", a count of the thing asked about (or, without the question's words to go by, any number).
+ * "how many", a count of the thing asked about (or, without the question's words to go by, any
+ * number); for "where", a place the question does not name, after a word that locates; for
+ * "who", a person's name the question does not hold.
  */
 export function answerTypeBonus(question: string, sentence: string, terms: readonly string[] = []): number {
   if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.12 : 0;
   if (askedHowMany.test(question)) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity.test(sentence)) ? 0.12 : 0;
+  if (askedWhere.test(question)) return newName([...sentence.matchAll(locatedName)].map((match) => match[1]!), terms) ? 0.12 : 0;
+  if (askedWho.test(question)) return newName([...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]), terms) ? 0.12 : 0;
   return 0;
+}
+
+/**
+ * Whether a catalogue entry has a field the question asks for by its name ("Which mint…?" →
+ * "Mint: Antioch"; "…made, and when?" → "Year made: 1895") with a value the question lacks.
+ */
+export function answersByFieldName(entry: string, terms: readonly string[]): boolean {
+  return entry.split(/;\s+/).some((part) => {
+    const field = /^([^:]{1,40}):\s*(.+)$/u.exec(part);
+    if (!field) return false;
+    const labelWords = [...field[1]!.matchAll(/\p{L}+/gu)].map((match) => foldWord(match[0]));
+    const valueWords = [...field[2]!.matchAll(/[\p{L}\p{N}]+/gu)].map((match) => foldWord(match[0]));
+    // The label's own word, not a longer one that starts like it ("finds" is no "Findspot").
+    const named = labelWords.some((word) => terms.some((term) => word.replace(/s$/, "") === term.replace(/s$/, "")));
+    return named && valueWords.some((word) => !terms.some((term) => wordMatches(word, term)));
+  });
 }
 
 /**
@@ -84,6 +130,8 @@ const answerMargin = 0.05;
 const sameQuestion = 0.5;
 /** A catalogue field (a title, a keyword list) answers only when no running text comes close. */
 const fieldPenalty = 0.08;
+/** A field the question names ("Which mint…?" → "Mint: Antioch") answers it outright. */
+const fieldNameBonus = 0.12;
 
 export interface ScoredSentences {
   question: { language: string; english: string | null };
@@ -158,6 +206,8 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
     }
   });
   const sourceCount = request.sources.length;
+  // A source the question names by its title ("the bronze follis of Justinian I") is the one it asks about.
+  const named = new Set(request.sources.filter((source) => namesTitle(source.title, terms)).map((source) => source.number));
   return {
     question,
     sentences: answering.map((index) => {
@@ -171,16 +221,29 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const lexical = totalWeight > 0 ? [...words].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
       // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
       const prior = sourceCount > 1 ? 0.03 * (1 - (sentence.source - 1) / (sourceCount - 1)) : 0.03;
-      const bonus = answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms);
+      const typed = answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms);
+      const byFieldName = sentence.role === "field" && (answersByFieldName(sentence.text, terms) || answersByFieldName(english[index] ?? "", terms)) ? fieldNameBonus : 0;
+      const bonus = Math.max(typed, byFieldName);
       return {
         ...sentence,
         english: english[index] ?? null,
         language: languages[index]!,
         vector: vectors[index]!,
-        score: closeness + 0.2 * lexical + prior + bonus - (sentence.role === "field" ? fieldPenalty : 0),
+        // A field the question asks for by name is no bare catalogue line: it is the answer.
+        score: closeness + 0.2 * lexical + prior + bonus + (named.has(sentence.source) ? titleBonus : 0) - (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
       };
     }),
   };
+}
+
+/** What a sentence gains when the question names its source's title. */
+const titleBonus = 0.05;
+
+/** Whether the question holds most of a title's words (two at least): it names that record. */
+export function namesTitle(title: string, terms: readonly string[]): boolean {
+  const words = questionTerms(title).filter((word) => !/^\d/.test(word));
+  const held = words.filter((word) => terms.some((term) => wordMatches(word, term))).length;
+  return held >= 2 && held * 2 >= words.length;
 }
 
 /** The best sentences that clear the bars, without near-duplicates, best first. */
