@@ -59,7 +59,8 @@ function literalQuotedMarkers(answer: string, sourceTexts: readonly string[]): s
 
 export function verifyCitations(given: string, sources: CitableSource[], options: { segmentsAreQuotes?: boolean } = {}): VerifiedAnswer {
   const byNumber = new Map(sources.map((source) => [source.number, normaliseForMatch(source.text)]));
-  const answer = literalQuotedMarkers(given, [...byNumber.values()]);
+  // The extractive answerer writes every marker itself, its quotations' own already literal.
+  const answer = options.segmentsAreQuotes ? given : literalQuotedMarkers(given, [...byNumber.values()]);
   const cited: number[] = [];
   const dropped: DroppedCitation[] = [];
   let output = "";
