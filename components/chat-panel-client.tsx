@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { splitCitationMarkers, splitLiteralMarkers } from "@/lib/llm/citation-markers";
 import { splitTranslationNotes } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
 import { citationHref, formatTimecode } from "./format";
@@ -79,23 +80,37 @@ function plainAnswer(message: Message): string {
   return references.length > 0 ? `${message.content}\n\n${references.join("\n")}` : message.content;
 }
 
+/** A run of quoted text; a source's own bracketed number ("［3］") is text, never a link. */
+function QuotedRun({ text }: { text: string }) {
+  return splitLiteralMarkers(text).map((run, index) =>
+    run.literal ? (
+      <span key={index} title="A bracketed number in the source's own text, not a citation of this answer">
+        {run.text}
+      </span>
+    ) : (
+      run.text
+    ),
+  );
+}
+
 /** The answer's text with [n] markers turned into links to their passages. */
 function AnswerText({ message }: { message: Message }) {
   const byNumber = new Map(message.citations.map((citation) => [citation.number, citation]));
-  const parts = message.content.split(/(\[\d+(?:,\s*\d+)*\])/g);
+  // The server's marker grammar, the one the answer was verified and numbered with.
   return (
     <p className="whitespace-pre-wrap leading-relaxed">
-      {parts.map((part, index) => {
-        const numbers = /^\[(\d+(?:,\s*\d+)*)\]$/.exec(part)?.[1]?.split(",").map((value) => Number(value.trim()));
+      {splitCitationMarkers(message.content).map(({ text: part, numbers }, index) => {
         if (!numbers) {
           // A quotation's machine translation reads apart from the quoted words.
           return splitTranslationNotes(part).map((run, runIndex) =>
             run.note ? (
               <span key={`${index}-${runIndex}`} className="text-stone-500 italic">
-                {run.text}
+                <QuotedRun text={run.text} />
               </span>
             ) : (
-              <span key={`${index}-${runIndex}`}>{run.text}</span>
+              <span key={`${index}-${runIndex}`}>
+                <QuotedRun text={run.text} />
+              </span>
             ),
           );
         }

@@ -121,6 +121,22 @@ describe("extractive answerer", () => {
   });
 });
 
+describe("extractive answers quoting a source's own bracketed numbers", () => {
+  it("writes them literal, so only the number the answerer appends is a citation, and the quotation still verifies", async () => {
+    const bridge = fakeBridge();
+    const detect = async (text: string) => ({ language: text.startsWith("¿") ? "es" : "en", confidence: 1 });
+    const generator = createExtractiveGenerator({ embedder, prepare: { detect, bridge }, minScore: -1, maxSentences: 1 });
+    const footnoted: SourcePassage = { number: 2, title: "Harbour report", language: "en", text: "The lighthouse lamp burned whale oil [1] until 1902 [3]." };
+    const other: SourcePassage = { number: 3, title: "Ledger", language: "en", text: "The mill ground wheat for the valley." };
+    const answer = await answerOf(generator, "What did the lighthouse lamp burn?", [footnoted, other]);
+    expect(answer).toBe("The lighthouse lamp burned whale oil ［1］ until 1902 ［3］. [2]");
+    expect(verifyCitations(answer, [footnoted, other], { segmentsAreQuotes: true })).toEqual({ text: answer, cited: [2], dropped: [] });
+    // Its machine translation copies the numbers: literal there too.
+    const translated = await answerOf(generator, "¿Qué quemaba la lamp del lighthouse?", [footnoted, other]);
+    expect(translated).toBe("The lighthouse lamp burned whale oil ［1］ until 1902 ［3］. [2] (traducción automática: en→es The lighthouse lamp burned whale oil ［1］ until 1902 ［3］.)");
+  });
+});
+
 describe("the kind of answer a question asks for", () => {
   it("favours, for how many, a count of the thing asked about over any number", () => {
     const question = "How many finds were recorded in the 2022 survey?";

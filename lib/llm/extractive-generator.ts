@@ -4,6 +4,7 @@ import type { Embedder } from "../rag/embed/embedder";
 import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../rag/embed/translate";
 import { findHighlights, foldWord, wordMatches } from "../rag/search/highlight";
 import { type SourceSentence, mayAnswer, questionTerms, sourceSentences } from "./answer-sentences";
+import { literalBrackets } from "./citation-markers";
 import type { GenerationRequest, Generator } from "./generator";
 import { translationNote } from "./translation-note";
 
@@ -17,6 +18,8 @@ import { translationNote } from "./translation-note";
  * a narrator's sentence that answers an interviewer's question like the asker's gains by it. A
  * sentence in another language than the question's is followed by its machine translation,
  * marked as such. It never writes a word of its own, so every statement is a verifiable quotation.
+ * A quoted sentence's own bracketed numbers ("as table [3] shows") are written literal, "［3］",
+ * so that only the number it appends is a citation.
  */
 export interface ExtractiveOptions {
   embedder: Embedder;
@@ -304,7 +307,8 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
       for (const [index, sentence] of chosen.entries()) {
         request.signal?.throwIfAborted();
         const translation = translations[index];
-        yield `${index > 0 ? " " : ""}${sentence.text} [${sentence.source}]${translation ? ` ${translationNote(translation, question.language)}` : ""}`;
+        const note = translation ? ` ${literalBrackets(translationNote(translation, question.language))}` : "";
+        yield `${index > 0 ? " " : ""}${literalBrackets(sentence.text)} [${sentence.source}]${note}`;
       }
     },
   };

@@ -27,7 +27,7 @@ import { findSimilarRecords } from "../../lib/rag/search/find-similar";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir } from "../support/factories";
-import { callApi } from "../support/api-request";
+import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
 
@@ -262,7 +262,8 @@ async function outcomeOf(run: () => Promise<unknown>): Promise<Outcome> {
   try {
     const value = await run();
     if (value instanceof Response) {
-      const text = await value.text();
+      // Agent context's fence boundary is drawn for every response; parity compares the rest.
+      const text = withSteadyBoundaries(await value.text());
       return { ok: value.status < 400, body: `${value.status} ${text}` };
     }
     // A service that returns nothing (a delete) answers "undefined", which JSON cannot say.

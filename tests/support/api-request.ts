@@ -1,3 +1,4 @@
+import { contextBoundaryPattern } from "../../lib/api/agent-context";
 import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
 import { type ApiOperation, operations } from "../../lib/api/operations";
 
@@ -45,4 +46,12 @@ export function apiRequest(name: string, input: Record<string, unknown>, options
 export function callApi(deps: ApiDeps, name: string, input: Record<string, unknown>, options: ApiRequestOptions = {}): Promise<Response> {
   const { operation, request, params } = apiRequest(name, input, options);
   return handleApiRequest(operation, request, params, deps);
+}
+
+/**
+ * A response with agent context's fence boundary (random in every response) made constant, so
+ * that two answers to the same request can be compared byte for byte.
+ */
+export function withSteadyBoundaries(text: string): string {
+  return text.replace(contextBoundaryPattern, "record-text-0000000000000000");
 }

@@ -27,6 +27,14 @@ describe("citation numbering", () => {
     expect(shown.some((part) => /\[$|\[\d+$/.test(part.text))).toBe(false);
   });
 
+  it("never numbers a source's own bracketed numbers, which reach it literal", () => {
+    const result = renumberCitations("The report says table ［3］ holds ［1, 2］ finds. [5]");
+    expect(result).toEqual({ text: "The report says table ［3］ holds ［1, 2］ finds. [1]", order: [5] });
+    const numbering = createStreamingNumbering(() => true);
+    expect(numbering.push("Footnote ［1］ and ［").text).toBe("Footnote ［1］ and ［");
+    expect(numbering.push("2］ end [4]")).toEqual({ text: "2］ end [1]", introduced: [4] });
+  });
+
   it("lets a bracket that never becomes a marker through", () => {
     const numbering = createStreamingNumbering(() => true);
     expect(numbering.push("a list [").text).toBe("a list ");

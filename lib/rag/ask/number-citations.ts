@@ -1,10 +1,12 @@
+import { citationMarkerPattern } from "../../llm/citation-markers";
+
 /**
  * Citation numbers as the reader sees them: [1], [2], … in the order the answer first cites
  * them, without gaps, whatever numbers the sources had when they were given to the answerer.
  * The same numbering serves the streamed answer (piece by piece, as markers arrive) and the
- * complete one (after verification), so the sources list always matches the markers. Pure.
+ * complete one (after verification), so the sources list always matches the markers. A source's
+ * own bracketed numbers reach it already literal ("［1］", see citation-markers.ts). Pure.
  */
-export const citationMarkerPattern = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
 
 /** A marker that may still be completed by the next piece of a stream: "[", "[1", "[1, 2". */
 const openMarkerAtEnd = /\[[\d,\s]*$/;

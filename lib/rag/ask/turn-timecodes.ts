@@ -1,6 +1,6 @@
 import type { TranscriptTurn } from "../../archive/field-definitions";
 import { withoutTranslationNotes } from "../../llm/translation-note";
-import { citationMarkerPattern } from "./number-citations";
+import { citationMarkerPattern } from "../../llm/citation-markers";
 import { normaliseForMatch, quotationsIn } from "./verify-citations";
 
 /**

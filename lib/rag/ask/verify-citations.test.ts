@@ -48,3 +48,30 @@ describe("citation verification beside machine translations", () => {
     expect(invented.cited).toEqual([]);
   });
 });
+
+describe("citation verification of a source's own bracketed numbers", () => {
+  const footnoted = [
+    { number: 1, text: "As shown in [3], the bells were lowered in 1965 [12]." },
+    { number: 2, text: "The lorry left at dawn." },
+    { number: 3, text: "An unrelated inventory of the sacristy." },
+  ];
+
+  it("takes a marker inside a quotation a source holds, number and all, for that source's text", () => {
+    const result = verifyCitations('The dean wrote "As shown in [3], the bells were lowered" [1].', footnoted);
+    expect(result).toEqual({ text: 'The dean wrote "As shown in ［3］, the bells were lowered" [1].', cited: [1], dropped: [] });
+    // A planted number that names no source given is kept as the source's text, not dropped as a citation.
+    const nowhere = verifyCitations('It says "lowered in 1965 [12]" [1].', footnoted);
+    expect(nowhere).toEqual({ text: 'It says "lowered in 1965 ［12］" [1].', cited: [1], dropped: [] });
+  });
+
+  it("keeps a model's own marker placed inside a quotation no source holds with that number", () => {
+    const result = verifyCitations('They said "The lorry left at dawn [2]".', footnoted);
+    expect(result.cited).toEqual([2]);
+    expect(result.text).toBe('They said "The lorry left at dawn [2]".');
+  });
+
+  it("lets a literal number vouch for nothing, and checks the quotation around it", () => {
+    const literal = verifyCitations("As shown in ［3］, the bells were lowered in 1965 ［12］. [1]", footnoted, { segmentsAreQuotes: true });
+    expect(literal).toEqual({ text: "As shown in ［3］, the bells were lowered in 1965 ［12］. [1]", cited: [1], dropped: [] });
+  });
+});

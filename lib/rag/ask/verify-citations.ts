@@ -1,12 +1,15 @@
 import { withoutTranslationNotes } from "../../llm/translation-note";
-import { citationMarkerPattern } from "./number-citations";
+import { citationMarkerPattern, literalBrackets } from "../../llm/citation-markers";
 
 /**
  * Checks an answer's citations against the sources it was given: every [n] must name a given
  * source, and a quotation in the cited sentence must occur in that source. Unsupported
  * citations are removed from the text and reported, so the reader never sees a reference the
  * server could not verify. A machine translation note beside a quotation is no quotation: it is
- * left out of what a marker vouches for. Pure.
+ * left out of what a marker vouches for. Only markers the system issued count: a source's own
+ * bracketed numbers reach the answer literal ("［3］"), and a marker inside a quotation that a
+ * source holds, number and all ("as shown in [3] the bells fell"), is that source's text copied
+ * by a model, so it is made literal too rather than taken as a citation. Pure.
  */
 export interface CitableSource {
   number: number;
@@ -45,8 +48,19 @@ export function quotationsIn(text: string): string[] {
   return [...text.matchAll(quotePattern)].map((match) => match[1]!.trim()).filter((quote) => quote.split(/\s+/).length >= 3);
 }
 
-export function verifyCitations(answer: string, sources: CitableSource[], options: { segmentsAreQuotes?: boolean } = {}): VerifiedAnswer {
+/** Markers inside a quotation that some source holds with those numbers are the source's own: literal. */
+function literalQuotedMarkers(answer: string, sourceTexts: readonly string[]): string {
+  return answer.replace(quotePattern, (quotation, inner: string) => {
+    if (literalBrackets(inner) === inner) return quotation;
+    const quoted = normaliseForMatch(inner);
+    return sourceTexts.some((text) => text.includes(quoted)) ? literalBrackets(quotation) : quotation;
+  });
+}
+
+export function verifyCitations(given: string, sources: CitableSource[], options: { segmentsAreQuotes?: boolean } = {}): VerifiedAnswer {
   const byNumber = new Map(sources.map((source) => [source.number, normaliseForMatch(source.text)]));
+  // The extractive answerer writes every marker itself, its quotations' own already literal.
+  const answer = options.segmentsAreQuotes ? given : literalQuotedMarkers(given, [...byNumber.values()]);
   const cited: number[] = [];
   const dropped: DroppedCitation[] = [];
   let output = "";
