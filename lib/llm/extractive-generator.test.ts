@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../rag/embed/hash-embedder";
 import type { ArchiveLanguage, TranslationBridge } from "../rag/embed/translate";
 import { verifyCitations } from "../rag/ask/verify-citations";
-import { answerTypeBonus, answersByFieldName, createExtractiveGenerator, selectSentences } from "./extractive-generator";
+import { answerTypeBonus, answersByFieldName, asksForType, createExtractiveGenerator, namesTitle, selectSentences } from "./extractive-generator";
 import type { SourcePassage } from "./generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -167,6 +167,36 @@ describe("the kind of answer a question asks for", () => {
     expect(answerTypeBonus(who, "It was modelled by Frederic Remington in his studio.", whoTerms)).toBeGreaterThan(0);
     expect(answerTypeBonus(who, "The Bronco Buster is a bronze sculpture.", whoTerms)).toBe(0);
     expect(answerTypeBonus(who, "In May the sculpture was cast in bronze.", whoTerms)).toBe(0);
+  });
+
+  it("takes any amount but no year for a measure", () => {
+    expect(answerTypeBonus("How much does the solidus weigh?", "It weighs 4.41 grams.", ["solidus", "weigh"])).toBeGreaterThan(0);
+    expect(answerTypeBonus("How low did the reservoir fall in 2005?", "In the summer of 2005 I walked along our street.", ["reservoir", "fall", "2005"])).toBe(0);
+    expect(answerTypeBonus("How low did the reservoir fall in 2005?", "El pantano estaba al dieciocho por ciento.", ["reservoir", "fall", "2005"])).toBeGreaterThan(0);
+  });
+
+  it("knows which questions ask for a kind of thing, and which records a question names", () => {
+    for (const question of ["When did the mill close?", "How many boats were built?", "¿Dónde dormían los peones?", "Qui va pintar el retaule?", "How much does it weigh?"]) {
+      expect(asksForType(question)).toBe(true);
+    }
+    for (const question of ["Why did she leave?", "What broke the nets?", "On what grounds was it refused?"]) expect(asksForType(question)).toBe(false);
+    expect(namesTitle("Bronze Follis of Justinian I, Antioch, AD 539 - AD 540. 1984.61.631", ["mint", "struck", "bronze", "follis", "justinian", "coin", "collection"])).toBe(true);
+    expect(namesTitle("The Bronco Buster", ["made", "bronze", "sculpture", "bronco", "buster"])).toBe(true);
+    // One shared word names no record.
+    expect(namesTitle("Seeing the roofs again", ["roofs", "drought"])).toBe(false);
+    expect(namesTitle("Bronze Follis of Constans II, Constantinople, 641 - 642", ["mint", "struck", "bronze", "justinian"])).toBe(false);
+  });
+
+  it("says nothing to a question after a kind of thing when the sentences it would quote give none", async () => {
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const sources = [{ number: 1, title: "Sant Romà de Vall", text: "The village was flooded in 1966 by the reservoir and its bell tower reappears in droughts." }];
+    expect(await answerOf(generator, "Who photographed the flooding of the village in 1966?", sources)).toBe("");
+    expect(await answerOf(generator, "When was the village flooded?", sources)).toContain("[1]");
+    // A place without a proper name still answers where.
+    const cellar = [{ number: 1, title: "Report", text: "The smugglers hid the tobacco in the cellar under the chapel." }];
+    expect(await answerOf(generator, "Where did the smugglers hide the tobacco?", cellar)).toContain("[1]");
+    const lenient = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0, requireAnswerType: false });
+    expect(await answerOf(lenient, "Who photographed the flooding of the village in 1966?", sources)).toContain("[1]");
   });
 
   it("reads a catalogue field the question asks for by its name", () => {

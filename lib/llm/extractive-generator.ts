@@ -30,6 +30,8 @@ export interface ExtractiveOptions {
   minScore?: number;
   /** And be within this of the best sentence (default 0.08). */
   window?: number;
+  /** Refuse a when/how-many/where/who question no chosen sentence answers in kind (default true). */
+  requireAnswerType?: boolean;
 }
 
 export interface ScoredSentence extends SourceSentence {
@@ -37,6 +39,8 @@ export interface ScoredSentence extends SourceSentence {
   vector: Float32Array;
   /** The sentence's language (its passage's, or detected). */
   language: string;
+  /** Whether it gives the kind of thing the question asks for (a date for when…; see answerTypeBonus). */
+  fitsType: boolean;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -46,14 +50,23 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 const askedWhen = /^\s*(when|what year|in what year|¿?\s*cu[aá]ndo|quan|en qu[eé] a[nñ]o|quin any)(?!\p{L})/iu;
-const askedHowMany = /\b(how many|how much|how long|what percentage|cu[aá]nt[oa]s?|qu[eé] porcentaje|quant[ae]s?|quin percentatge)\b/i;
+const askedHowMany = /\b(how many|cu[aá]nt[oa]s|quant[ae]s)\b/i;
+/** A measure, not a count: any number answers ("How much does it weigh?" → "4.41 grams"). */
+const askedHowMuch = /\b(how (much|long|low|high|far|deep|old|big|heavy|tall|wide)|what percentage|cu[aá]nt[oa]|qu[eé] porcentaje|quant|quin percentatge)\b/i;
 const hasDate = /\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gener|febrer|març|maig|juny|juliol|setembre|octubre|novembre|desembre)(?!\p{L})/iu;
 const hasQuantity = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta)\b/i;
 
-const quantityWord = /^(\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|cien|ciento|mil|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta|cent)$/i;
+const quantityWord = /^(\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|once|doce|trece|catorce|quince|dieciséis|diecisiete|dieciocho|diecinueve|onze|dotze|tretze|catorze|quinze|setze|disset|divuit|dinou|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|cien|ciento|mil|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta|cent)$/i;
 
 /** A year ("the 1989 finds"), not a count: counts of a thousand or more are written 1,284 or 1.284. */
 const yearLike = /^(1[0-9]|20)\d\d$/;
+
+const wordsOf = (sentence: string) => [...sentence.matchAll(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu)].map((match) => match[0].replace(/[.,]+$/, ""));
+
+/** Whether the sentence gives an amount: a number that is no year ("4.41 grams", "eighteen per cent"). */
+function hasMeasure(sentence: string): boolean {
+  return wordsOf(sentence).some((word) => quantityWord.test(word) && !yearLike.test(word));
+}
 
 /**
  * Whether the sentence counts something the question names: a number followed, within a few
@@ -61,7 +74,7 @@ const yearLike = /^(1[0-9]|20)\d\d$/;
  * A bare number (a date range, an inventory number) is no count of what was asked.
  */
 function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
-  const words = [...sentence.matchAll(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu)].map((match) => match[0].replace(/[.,]+$/, ""));
+  const words = wordsOf(sentence);
   return words.some(
     (word, index) => quantityWord.test(word) && !yearLike.test(word) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))),
   );
@@ -99,9 +112,26 @@ function newName(names: string[], terms: readonly string[]): boolean {
  * number); for "where", a place the question does not name, after a word that locates; for
  * "who", a person's name the question does not hold.
  */
+/** A common noun placed by a locating word and an article: "in the cellar", "en los barracones". */
+const locativePhrase = /(?<!\p{L})(?:in|at|from|near|inside|under|beside|behind|on|into|en|dentro\s+de|bajo|junto\s+a|dins|sota|al\s+costat\s+de)\s+(?:the|a|an|el|la|los|las|els|les|un|una|l')\s*\p{L}{3,}/iu;
+
+/**
+ * Whether a sentence places something, for a where-question, though the place has no proper
+ * name: enough not to refuse ("hidden in the cellar"), not enough to be preferred.
+ */
+function locatesAsked(question: string, sentence: string): boolean {
+  return askedWhere.test(question) && locativePhrase.test(sentence);
+}
+
+/** Whether the question asks for a date, a count, a place or a person (see answerTypeBonus). */
+export function asksForType(question: string): boolean {
+  return askedWhen.test(question) || askedHowMany.test(question) || askedHowMuch.test(question) || askedWhere.test(question) || askedWho.test(question);
+}
+
 export function answerTypeBonus(question: string, sentence: string, terms: readonly string[] = []): number {
   if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.12 : 0;
   if (askedHowMany.test(question)) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity.test(sentence)) ? 0.12 : 0;
+  if (askedHowMuch.test(question)) return hasMeasure(sentence) ? 0.12 : 0;
   if (askedWhere.test(question)) return newName([...sentence.matchAll(locatedName)].map((match) => match[1]!), terms) ? 0.12 : 0;
   if (askedWho.test(question)) return newName([...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]), terms) ? 0.12 : 0;
   return 0;
@@ -232,6 +262,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         english: english[index] ?? null,
         language: languages[index]!,
         vector: vectors[index]!,
+        fitsType: typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
         // A field the question asks for by name is no bare catalogue line: it is the answer.
         score: closeness + 0.2 * lexical + prior + bonus + (named.has(sentence.source) ? titleBonus : 0) - (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
       };
@@ -302,7 +333,12 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
     external: options.embedder.external === true,
     async *generate(request: GenerationRequest) {
       const { question, sentences } = await scoreSentences(options, request);
-      const chosen = selectSentences(sentences, options);
+      // A question after a date, a count, a place or a person is not answered by sentences that only
+      // share its words: when none of those chosen gives that kind of thing, nothing is said
+      // ("Who photographed the flooding?" → "It was flooded in 1966 by the reservoir").
+      const selected = selectSentences(sentences, options);
+      const typed = options.requireAnswerType !== false && asksForType(request.question);
+      const chosen = typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
       const translations = await translateForReader(chosen, question.language, options.prepare?.bridge ?? processTranslationBridge);
       for (const [index, sentence] of chosen.entries()) {
         request.signal?.throwIfAborted();
