@@ -78,20 +78,23 @@ async function remaining(sql: SqlExecutor): Promise<number> {
   return row?.count ?? 0;
 }
 
-/**
- * Drains the indexing queue: claim a batch, index each record, complete or fail each row.
- * Configuration (sections, embed groups) is reloaded every batch so admin changes apply.
- * Any number of workers may run against one server database.
- */
 /** Records indexed since the last ANALYZE before the queue's end triggers another. */
 const analyseAfter = 50;
 
-/** Uploads' pixels are decoded here, off the request, before anything is drawn from them. */
+/**
+ * Uploads' pixels are decoded here, off the request (which read only their header), before
+ * thumbnails or vectors are drawn from them; an image that does not decode is skipped.
+ */
 async function indexObjectsAfterDecoding(objects: ObjectIndexing, recordIds: string[]) {
   await verifyPendingImages(objects.sql, objects.storageDir, recordIds);
   return indexObjects(objects, recordIds);
 }
 
+/**
+ * Drains the indexing queue: claim a batch, index each record, complete or fail each row.
+ * Configuration (sections, embed groups) is reloaded every batch so admin changes apply.
+ * Any number of workers may run against one server database.
+ */
 export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
   const workerId = options.workerId ?? newWorkerId();
   const queue = options.queue ?? queueOptionsFromEnv();
