@@ -172,6 +172,20 @@ export function RecordFields({ record, startAt }: { record: RecordDetail; startA
               <div key={index} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                 {item.fields.map(({ field, mediaId }) => {
                   const summary = record.media[mediaId];
+                  if (summary?.imageCheck === "undecodable") {
+                    return (
+                      <figure key={field.key} className="rounded-lg border border-amber-300 bg-amber-50 p-3">
+                        <p className="text-sm text-amber-900">
+                          This image could not be decoded: the file may be damaged or incomplete. It is kept as uploaded;{" "}
+                          <a href={`/api/media/${mediaId}`} download className="underline">
+                            download {summary.originalName}
+                          </a>{" "}
+                          to check it, or replace it with a readable copy.
+                        </p>
+                        <figcaption className="mt-2 text-center text-sm text-stone-600">{capitalise(field.view)}</figcaption>
+                      </figure>
+                    );
+                  }
                   return (
                     <figure key={field.key} className="rounded-lg border border-stone-200 bg-white p-3">
                       {/* Authenticated, access-checked media: not for the public image optimiser. */}

@@ -293,12 +293,13 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes }: Fi
           {current && typeof value === "string" && (
             <div className="mt-1 flex flex-wrap items-center gap-3 rounded-md border border-stone-200 bg-white p-2 text-sm">
               <input type="hidden" name={name} value={value} />
-              {current.kind === "image" ? (
+              {current.kind === "image" && current.imageCheck !== "undecodable" ? (
                 // eslint-disable-next-line @next/next/no-img-element -- access-checked media, not for the image optimiser
                 <img src={`/api/media/${value}`} alt={`Current ${field.label.toLowerCase()}`} className="h-16 w-16 rounded object-contain" loading="lazy" />
               ) : null}
               <span className="text-stone-700">
                 Current file: <span className="font-medium">{current.originalName}</span> ({formatBytes(current.size)})
+                {current.imageCheck === "undecodable" && <span className="text-amber-900"> — could not be decoded; replace it with a readable copy</span>}
               </span>
               {!field.required && (
                 <label className="ml-auto flex items-center gap-1.5 text-stone-700">

@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import pgvector from "pgvector";
-import sharp from "sharp";
+import { openImage } from "../lib/archive/image-limits";
 import { systemPrincipal } from "../lib/acl";
 import { openDatabase } from "../lib/db/database";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
@@ -178,7 +178,7 @@ const nearestOther: number[] = [];
 for (const row of sample(parsed.map((item) => ({ ...item, id: item.media_id })), 200)) {
   const media = await db.prisma.media.findUniqueOrThrow({ where: { id: row.media_id } });
   const original = readFileSync(join(storageDir, media.storageKey));
-  const copy = await sharp(original).resize(200, 200).jpeg({ quality: 70 }).toBuffer();
+  const copy = await openImage(original).resize(200, 200).jpeg({ quality: 70 }).toBuffer();
   const [vector] = await descriptor.embedImages([{ bytes: copy, mime: "image/jpeg" }]);
   if (vector) copies.push(dot(Array.from(vector), row.values));
   let best = -1;

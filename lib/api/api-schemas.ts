@@ -206,6 +206,10 @@ export const readRecordOutput = z.object({
       mime: z.string(),
       view: z.string().nullable(),
       durationSeconds: nullableNumber,
+      imageCheck: z
+        .enum(["pending", "decoded", "undecodable"])
+        .nullable()
+        .describe("Images: whether its pixels decoded (checked after upload). An undecodable image is served as a download, not as a picture."),
       url: z.string().describe("The file; send the same bearer token."),
     }),
   ),

@@ -501,6 +501,7 @@ export const operations = [
           mime: media.mime,
           view: media.view,
           durationSeconds: media.durationSeconds,
+          imageCheck: media.imageCheck,
           url: `${context.origin}/api/media/${media.id}`,
         })),
         linked: Object.values(record.relations),

@@ -19,6 +19,8 @@ export interface MediaSummary {
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
+  /** Images: "undecodable" when the worker could not decode its pixels; "pending" until it has tried. */
+  imageCheck: "pending" | "decoded" | "undecodable" | null;
   view: string | null;
   originalName: string;
 }
@@ -81,6 +83,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
       width: item.width,
       height: item.height,
       durationSeconds: item.durationSeconds,
+      imageCheck: item.imageCheck,
       view: item.view,
       originalName: item.originalName,
     };

@@ -2,18 +2,13 @@ import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, resolve, sep } from "node:path";
-import sharp from "sharp";
 import { type Principal, canEditProject, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
 import { truncateText } from "../storable-text";
+import { readImageHeader } from "./image-limits";
 import { oggDurationSeconds, sniffMediaType } from "./media-types";
 import { isUuid } from "./validate-record-values";
-
-export const maxImageSide = 12_000;
-export const minImageSide = 16;
-/** Longer side over shorter side: a 1×4000 strip is not a picture of an object. */
-export const maxImageAspect = 30;
 
 export interface UploadedFile {
   name: string;
@@ -30,8 +25,11 @@ export function storagePath(storageDir: string, storageKey: string): string {
 
 /**
  * Stores an upload for a project the principal may edit: checks size, recognises the type from
- * the bytes, decodes images to check their dimensions, writes the file under a generated name,
- * then the media row. If the row cannot be written, the file is removed again.
+ * the bytes, reads an image's header to check its dimensions and pixel count, writes the file
+ * under a generated name, then the media row. If the row cannot be written, the file is removed
+ * again. An image's pixels are not decoded here — a 64 MP decode is seconds of CPU, and the
+ * request would pay it — but by the index worker (`verify-images.ts`), which marks an image
+ * whose body does not decode as undecodable: kept, never shown or indexed as a picture.
  */
 export async function storeMedia(
   prisma: PrismaClient,
@@ -53,24 +51,7 @@ export async function storeMedia(
   let height: number | null = null;
   let durationSeconds: number | null = null;
   if (type.kind === "image") {
-    try {
-      const metadata = await sharp(bytes, { limitInputPixels: maxImageSide * maxImageSide }).metadata();
-      width = metadata.width ?? null;
-      height = metadata.height ?? null;
-      // Decode fully: a truncated or corrupt body fails here rather than in a reader's browser.
-      await sharp(bytes, { limitInputPixels: maxImageSide * maxImageSide }).stats();
-    } catch {
-      throw new AppError("bad_request", "The image could not be read; the file may be damaged or too large.");
-    }
-    if (!width || !height || width > maxImageSide || height > maxImageSide) {
-      throw new AppError("bad_request", `Images may be at most ${maxImageSide} pixels on a side.`);
-    }
-    if (width < minImageSide || height < minImageSide) {
-      throw new AppError("bad_request", `The image is ${width}×${height} pixels; images must be at least ${minImageSide} pixels on a side.`);
-    }
-    if (Math.max(width, height) / Math.min(width, height) > maxImageAspect) {
-      throw new AppError("bad_request", `The image is ${width}×${height} pixels; images longer than ${maxImageAspect} times their width are refused.`);
-    }
+    ({ width, height } = await readImageHeader(bytes));
   } else if (type.mime === "audio/ogg") {
     durationSeconds = oggDurationSeconds(bytes);
   }
@@ -88,6 +69,7 @@ export async function storeMedia(
         width,
         height,
         durationSeconds,
+        imageCheck: type.kind === "image" ? "pending" : null,
         originalName: sanitiseName(input.file.name),
         ...written,
       },

@@ -28,12 +28,15 @@ export async function mediaResponse(
     },
   );
   const asciiName = media.originalName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  // An image whose pixels did not decode is kept, but only as a file to download: never
+  // handed to a browser, or an agent, as a picture.
+  const undecodable = media.imageCheck === "undecodable";
   const headers = new Headers({
-    "content-type": thumbnail ? "image/webp" : media.mime,
+    "content-type": thumbnail ? "image/webp" : undecodable ? "application/octet-stream" : media.mime,
     "accept-ranges": "bytes",
     "cache-control": "private, max-age=3600",
     "x-content-type-options": "nosniff",
-    "content-disposition": `inline; filename="${asciiName}"`,
+    "content-disposition": `${undecodable ? "attachment" : "inline"}; filename="${asciiName}"`,
   });
   const range = parseByteRange(input.range, size);
   if (range === "unsatisfiable") {

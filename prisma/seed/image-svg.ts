@@ -2,7 +2,7 @@
  * SVG helpers for the generated demo images (see object-images.ts): colour mixing, number
  * formatting, pseudo-lettering, noise filters and the SVG → WebP conversion with sharp.
  */
-import sharp from "sharp";
+import { openImage } from "../../lib/archive/image-limits";
 import type { Rng } from "./prng";
 
 export const IMAGE_SIZE = 256;
@@ -113,7 +113,7 @@ export function svgDocument(body: string, defs = ""): string {
 export async function svgToWebp(svg: string): Promise<Buffer> {
   let last: Buffer | null = null;
   for (const quality of [70, 60, 50, 40, 30]) {
-    last = await sharp(Buffer.from(svg), { density: 72 })
+    last = await openImage(Buffer.from(svg), { density: 72 })
       .resize(IMAGE_SIZE, IMAGE_SIZE, { fit: "fill" })
       .webp({ quality, effort: 4 })
       .toBuffer();

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { openImage } from "../../lib/archive/image-limits";
 import { describe, expect, it } from "vitest";
 import {
   IMAGE_SIZE,
@@ -25,7 +25,7 @@ const renderers: [string, (key: string) => Promise<Buffer>][] = [
 describe.each(renderers)("%s", (_name, render) => {
   it("renders a 256×256 WebP within the size budget", async () => {
     const bytes = await render("rec-1");
-    const meta = await sharp(bytes).metadata();
+    const meta = await openImage(bytes).metadata();
     expect(meta.format).toBe("webp");
     expect([meta.width, meta.height]).toEqual([IMAGE_SIZE, IMAGE_SIZE]);
     expect(bytes.length).toBeLessThanOrEqual(MAX_IMAGE_BYTES);

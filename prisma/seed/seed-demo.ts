@@ -312,6 +312,8 @@ async function seedObjects(prisma: PrismaClient, section: DemoSection, objects: 
             size: bytes.byteLength,
             width: 256,
             height: 256,
+            // Rendered by the seed itself through sharp: decoded already.
+            imageCheck: "decoded",
             view: image.view,
             originalName: `${object.key}-${image.view}.webp`,
             ...written,

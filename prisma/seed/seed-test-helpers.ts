@@ -1,5 +1,5 @@
 /** Shared checks for the demo-data tests (not a test file itself). */
-import sharp from "sharp";
+import { openImage } from "../../lib/archive/image-limits";
 import { expect } from "vitest";
 import { validateRecordValues } from "../../lib/archive/validate-record-values";
 import type { DemoObject, DemoSection } from "./object-images";
@@ -43,7 +43,7 @@ export function expectValuesMatchSection(section: DemoSection, objects: DemoObje
 
 /** The image as 32×32 RGB, for comparing overall appearance. */
 export async function thumbnail(webp: Buffer): Promise<Uint8Array> {
-  const { data } = await sharp(webp).resize(32, 32, { fit: "fill" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data } = await openImage(webp).resize(32, 32, { fit: "fill" }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return new Uint8Array(data);
 }
 

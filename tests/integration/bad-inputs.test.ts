@@ -8,10 +8,10 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { askThresholdsSchema, setAskThresholds } from "../../lib/admin/ask-thresholds";
-import { saveEmbedGroupAsAdmin } from "../../lib/admin/embed-group-admin";
+import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "../../lib/admin/embed-group-admin";
 import { listAuditLog } from "../../lib/admin/audit-log";
-import { saveGoldenSet } from "../../lib/admin/golden-sets";
-import { createProjectAsAdmin, createUserAsAdmin, newProjectSchema, newUserSchema, setMembership, setSectionEgress, setUserRole } from "../../lib/admin/people";
+import { deleteGoldenSet, getGoldenSet, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
+import { createProjectAsAdmin, createUserAsAdmin, newProjectSchema, newUserSchema, resetPassword, setMembership, setSectionEgress, setUserActive, setUserRole } from "../../lib/admin/people";
 import { getReindexProgress, startReindex } from "../../lib/admin/reindex-jobs";
 import { closedCors } from "../../lib/api/cors";
 import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
@@ -37,7 +37,10 @@ import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-auth
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
 import type { AskContext } from "../../lib/rag/ask/ask";
 import { askResponse } from "../../lib/rag/ask/ask-response";
-import { askInThread } from "../../lib/rag/ask/threads";
+import { askInThread, deleteThread, getThread } from "../../lib/rag/ask/threads";
+import { getCitedPassage } from "../../lib/rag/ask/cited-passage";
+import { getRecord } from "../../lib/archive/get-record";
+import { proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { objectSearchSchema, searchObjectsByText } from "../../lib/rag/objects/search-objects";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
@@ -49,6 +52,7 @@ import { decideProposal, decisionSchema } from "../../lib/rag/objects/proposals"
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { proxy } from "../../proxy";
+import { pngDeclaring, solidPng } from "../support/damaged-images";
 import { addMember, createProject, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi } from "../support/api-request";
@@ -194,7 +198,8 @@ async function objectsPage(principal: Principal, query: string): Promise<Outcome
 
 /** /api/media/<id> for a signed-in principal, as its route runs it. */
 function mediaRoute(principal: Principal, id: string, headers: Record<string, string> = {}) {
-  const request = new Request(`${origin}/api/media/${encodeURIComponent(id)}`, { headers });
+  // The route gets its id decoded from the path; the URL only needs to be one.
+  const request = new Request(`${origin}/api/media/${encodeURIComponent(id.toWellFormed())}`, { headers });
   return runAuthorizedRoute(
     z.object({ id: z.string() }),
     (incoming, { principal: signedIn, params }) =>
@@ -399,6 +404,7 @@ function catalogue(): BadInput[] {
     { id: "form-relation-traversal", layer: "action", input: "relation id ../../etc/passwd", expect: { status: 400, field: "related" }, send: () => recordForm(people.curator, newNote("Harbour log", ["values.related", "../../etc/passwd"])) },
     { id: "form-upload-not-an-image", layer: "action", input: "photo named ../../etc/passwd holding text", expect: { status: 415, field: "photo" }, send: async () => recordForm(people.curator, newNote("Harbour log", ["files.photo", file("root:x:0:0:root:/root:/bin/bash\n", "../../etc/passwd")])) },
     { id: "form-upload-tiny-image", layer: "action", input: "photo of 8×8 pixels", expect: { status: 400, field: "photo" }, send: async () => recordForm(people.curator, newNote("Harbour log", ["files.photo", file(await pngBytes(8, 8), "tiny.png")])) },
+    { id: "form-upload-pixel-bomb", layer: "action", input: "photo: a 250 KB PNG of one colour declaring 9,000 × 9,000 pixels (81 MP)", expect: { status: 413, field: "photo", message: /9,000 × 9,000 pixels .*at most 64 megapixels/ }, send: async () => recordForm(people.curator, newNote("Harbour log", ["files.photo", file(await solidPng(9000, 9000), "bomb.png")])) },
     { id: "form-upload-then-bad-second-file", layer: "action", input: "a good photo, then a recording that is text (the photo is stored first)", expect: { status: 415, field: "recording" }, send: async () => recordForm(people.curator, newNote("Harbour log", ["files.photo", file(await png(), "photo.png")], ["files.recording", file("not audio at all", "talk.ogg")])) },
     { id: "form-upload-then-bad-title", layer: "action", input: "a good photo named with NUL and slashes, and a title with NUL", expect: { status: 400, field: "title" }, send: async () => recordForm(people.curator, newNote(`Harbour${nul}`, ["files.photo", file(await png(), `..${nul}/../photo.png`)])) },
     { id: "form-transcript-nul", layer: "action", input: "transcript line with NUL", expect: { status: 400, field: "transcript" }, send: () => recordForm(people.curator, newNote("Harbour log", ["values.transcript", `[00:00:01-00:00:04] Ann: Hello${nul} there`])) },
@@ -476,6 +482,7 @@ function catalogue(): BadInput[] {
     { id: "upload-empty", layer: "service", input: "an empty file", expect: { status: 400 }, send: () => fromService(() => storeMedia(db.prisma, people.curator, { projectId: ids.open!, file: { name: "empty.png", bytes: new Uint8Array() }, storageDir, maxBytes: 1024 * 1024 })) },
     { id: "upload-too-large", layer: "service", input: "a file over the size limit", expect: { status: 413 }, send: async () => fromService(async () => storeMedia(db.prisma, people.curator, { projectId: ids.open!, file: { name: "big.png", bytes: await png() }, storageDir, maxBytes: 100 })) },
     { id: "upload-absolute-name-text", layer: "service", input: "file named /etc/passwd holding text", expect: { status: 415 }, send: () => fromService(() => storeMedia(db.prisma, people.curator, { projectId: ids.open!, file: { name: "/etc/passwd", bytes: new TextEncoder().encode("root:x:0:0") }, storageDir, maxBytes: 1024 * 1024 })) },
+    { id: "upload-header-declares-144-mp", layer: "service", input: "a 100-byte PNG whose header declares 12,000 × 12,000 pixels", expect: { status: 413, message: /12,000 × 12,000 pixels \(144 megapixels\)/ }, send: async () => fromService(async () => storeMedia(db.prisma, people.curator, { projectId: ids.open!, file: { name: "liar.png", bytes: await pngDeclaring(12_000, 12_000) }, storageDir, maxBytes: 1024 * 1024 })) },
     { id: "upload-truncated-png", layer: "service", input: "a PNG cut in half", expect: { status: 400 }, send: async () => fromService(async () => storeMedia(db.prisma, people.curator, { projectId: ids.open!, file: { name: "half.png", bytes: (await png()).subarray(0, 60) }, storageDir, maxBytes: 1024 * 1024 })) },
     { id: "upload-unwritable-project", layer: "service", input: "an upload to a project the user may only read", expect: { status: 403 }, send: async () => fromService(async () => storeMedia(db.prisma, people.reader, { projectId: ids.open!, file: { name: "photo.png", bytes: await png() }, storageDir, maxBytes: 1024 * 1024 })) },
 
@@ -550,7 +557,200 @@ function catalogue(): BadInput[] {
     { id: "mcp-raw-no-accept", layer: "mcp", input: "no Accept header for JSON and event streams", expect: { status: 406 }, send: () => mcpRaw(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), { accept: "text/html" }) },
     { id: "mcp-raw-bad-token", layer: "mcp", input: "Authorization: Bearer with a revoked-looking token", expect: { status: 401 }, send: () => mcpRaw(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), { authorization: "Bearer mnemo_nope" }) },
     { id: "mcp-raw-body-too-large", layer: "mcp", input: "a 1 MB JSON-RPC body", expect: { status: 413 }, send: () => mcpRaw(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "semantic_search", arguments: { query: megabyte } } })) },
+
+    ...unstorableTextEverywhere(),
   ];
+}
+
+/**
+ * Text Postgres refuses — NUL (U+0000) and an unpaired surrogate (U+D800) — in every text input
+ * of every entrance: each field of each server action, each body field, query-string key and
+ * path id of each JSON API operation and MCP tool (read from the operations' own schemas, so a
+ * new operation is covered when it is added), the route handlers' path ids and the pages' URL
+ * parameters. A field is refused with a 400 naming it; an id in a path names nothing, so it is
+ * a 404 like a missing record. An unpaired surrogate cannot arrive in a URL (percent-decoding
+ * gives U+FFFD) or a browser's form post; it can in JSON and in an action's arguments.
+ */
+function unstorableTextEverywhere(): BadInput[] {
+  const entries: BadInput[] = [];
+  const bad = { nul: `x${nul}y`, surrogate: `x${loneSurrogate}y` } as const;
+  const storableMessage = /cannot be stored/;
+
+  // ---- Server actions: each text field, through the action wrapper and the service the action calls.
+  const adminAct = (run: (input: never, principal: Principal) => Promise<unknown>) => ({ principal: people.admin, run });
+  const actions: { name: string; principal: Principal; run: (input: never, principal: Principal) => Promise<unknown>; valid: Record<string, unknown> }[] = [
+    { name: "create-user", ...adminAct((input: { email: string; name: string; role: string; password: string }, principal) => createUserAsAdmin(db.prisma, principal, input)), valid: { email: "ann@example.test", name: "Ann", role: "researcher", password: "a long enough password" } },
+    { name: "set-role", ...adminAct((input: { userId: string; role: string }, principal) => setUserRole(db.prisma, principal, input)), valid: { userId: people.reader.userId, role: "researcher" } },
+    { name: "reset-password", ...adminAct((input: { userId: string; password: string }, principal) => resetPassword(db.prisma, principal, input)), valid: { userId: people.reader.userId, password: "another long password" } },
+    { name: "set-active", ...adminAct((input: { userId: string; active: boolean }, principal) => setUserActive(db.prisma, principal, input)), valid: { userId: people.reader.userId, active: true } },
+    { name: "create-project", ...adminAct((input: { slug: string; name: string; description: string }, principal) => createProjectAsAdmin(db.prisma, principal, { ...input, restricted: false })), valid: { slug: "fresh", name: "Fresh", description: "New" } },
+    { name: "set-membership", ...adminAct((input: { projectId: string; email: string; role: "reader" }, principal) => setMembership(db.prisma, principal, input)), valid: { projectId: ids.open, email: "nobody@example.test", role: "reader" } },
+    { name: "set-egress", ...adminAct((input: { sectionSlug: string; policy: string }, principal) => setSectionEgress(db.prisma, principal, input)), valid: { sectionSlug: "notes", policy: "local_only" } },
+    { name: "preview-embed-group", ...adminAct((input: { sectionSlug: string; recordId: string }, principal) => previewEmbedGroup(db.prisma, db.sql, principal, { sectionSlug: input.sectionSlug, recordId: input.recordId, group: { slug: "all", label: "All", fields: ["title"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 } })), valid: { sectionSlug: "notes", recordId: ids.lighthouse } },
+    { name: "delete-embed-group", ...adminAct((input: { sectionSlug: string; groupId: string }, principal) => deleteEmbedGroup(db.prisma, principal, input)), valid: { sectionSlug: "notes", groupId: randomUUID() } },
+    { name: "reindex", ...adminAct((input: { sectionSlug: string }, principal) => startReindex(db.prisma, db.sql, principal, input)), valid: { sectionSlug: "notes" } },
+    { name: "golden-create", principal: people.curator, run: (input: { name: string; sectionSlug: string }, principal) => saveGoldenSet(db.prisma, principal, { set: { name: input.name, sectionSlug: input.sectionSlug, questions: [] } }), valid: { name: "Set", sectionSlug: "notes" } },
+    { name: "golden-question", principal: people.curator, run: (input: { question: string }, principal) => saveGoldenSet(db.prisma, principal, { set: { name: "Set", questions: [{ question: input.question, expected: [ids.lighthouse] }] } }), valid: { question: "Where is the lamp?" } },
+    { name: "golden-run", principal: people.curator, run: (input: { id: string; mode: "keyword" }, principal) => runGoldenSet(db.prisma, searchContext(), principal, input), valid: { id: randomUUID(), mode: "keyword" } },
+    { name: "golden-delete", principal: people.curator, run: (input: { id: string }, principal) => deleteGoldenSet(db.prisma, principal, input.id), valid: { id: randomUUID() } },
+    { name: "golden-candidates", principal: people.curator, run: (input: { query: string }, principal) => searchArchive(searchContext(), principal, { query: input.query, mode: "keyword", limit: 10, collapse: "record" }), valid: { query: "lamp" } },
+    { name: "proposal-override", principal: people.curator, run: (input: { recordId: string; role: string; value: string }, principal) => decideProposal(objectsRuntime(), db.prisma, principal, { action: "override", ...input } as never), valid: { recordId: ids.lighthouse, role: "typology", value: "letter" } },
+    { name: "propose", principal: people.curator, run: (input: { sectionSlug: string }, principal) => proposeForUncatalogued(objectsRuntime(), principal, { sectionSlug: input.sectionSlug, limit: 1 }), valid: { sectionSlug: "notes" } },
+    { name: "delete-record", principal: people.curator, run: (input: { id: string }, principal) => deleteRecord(db.prisma, principal, { id: input.id, version: 1 }), valid: { id: ids.mill } },
+    { name: "token-create", principal: people.reader, run: (input: { name: string }, principal) => createApiToken(db.prisma, principal, { name: input.name, expiresInDays: 30 }), valid: { name: "tool" } },
+    { name: "token-revoke", principal: people.reader, run: (input: { id: string }, principal) => revokeApiToken(db.prisma, principal, input.id), valid: { id: randomUUID() } },
+  ];
+  for (const { name, principal, run, valid } of actions) {
+    for (const [key, value] of Object.entries(valid)) {
+      if (typeof value !== "string") continue;
+      for (const [kind, text] of Object.entries(bad)) {
+        entries.push({
+          id: `text-action-${name}-${key}-${kind}`,
+          layer: "action",
+          input: `${name}: ${key} holding ${kind === "nul" ? "NUL" : "an unpaired surrogate"}`,
+          expect: { status: 400, field: key, message: /cannot be stored/ },
+          send: () => action(principal, z.unknown(), (input, signedIn) => run(input as never, signedIn))({ ...valid, [key]: text }),
+        });
+      }
+    }
+  }
+
+  // ---- The record form: each entry of a valid edit, through FormData as a browser posts it.
+  // (FormData turns an unpaired surrogate into U+FFFD, as a browser's UTF-8 form post does: NUL only.)
+  const form: [string, string, { status: number; field?: string; message?: RegExp }][] = [
+    ["section", "notes", { status: 400, message: /no section called/ }],
+    ["projectId", ids.open!, { status: 400, field: "projectId" }],
+    ["id", ids.lighthouse!, { status: 404 }],
+    ["version", "1", { status: 400, field: "version" }],
+    ["values.title", "Harbour log", { status: 400, field: "title" }],
+    ["values.summary", "The harbour log.", { status: 400, field: "summary" }],
+    ["values.kind", "letter", { status: 400, field: "kind" }],
+    ["values.period.from", "1900", { status: 400, field: "period" }],
+    ["values.period.to", "1950", { status: 400, field: "period" }],
+    ["values.recordedOn", "1962-04-18", { status: 400, field: "recordedOn" }],
+    ["values.related", ids.mill!, { status: 400, field: "related" }],
+    ["values.transcript", "[00:00:01-00:00:04] Ann: Hello there", { status: 400, field: "transcript" }],
+  ];
+  for (const [name, , expectation] of form) {
+    entries.push({
+      id: `text-form-${name.replace(/\./g, "-")}-nul`,
+      layer: "action",
+      input: `record form: ${name} holding NUL`,
+      expect: expectation,
+      send: () => recordForm(people.curator, form.map(([key, value]) => [key, key === name ? `${value}${nul}` : value])),
+    });
+  }
+
+  // ---- JSON API and MCP: every text input each operation declares.
+  const valid: Record<string, Record<string, unknown>> = {
+    semantic_search: { query: "lamp" },
+    retrieve: { query: "lamp" },
+    get_agent_context: { query: "lamp" },
+    similar_records: { recordId: ids.lighthouse },
+    similar_objects: { recordId: ids.lighthouse },
+    characterize_object: { recordId: ids.lighthouse },
+    ask: { question: "What did the lamp burn?" },
+    embed_groups: { section: "notes" },
+    read_record: { recordId: ids.lighthouse },
+    list_sections: {},
+  };
+  for (const operation of byName.values()) {
+    const base = valid[operation.name];
+    if (!base) throw new Error(`the catalogue has no valid input for ${operation.name}: add one`);
+    const properties = (z.toJSONSchema(operation.input, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string; enum?: unknown[]; items?: { type?: string } }> }).properties ?? {};
+    for (const [key, property] of Object.entries(properties)) {
+      const inPath = operation.pathParams.includes(key);
+      const isText = property.type === "string";
+      const isTextList = property.type === "array" && property.items?.type === "string";
+      // A query string carries every value as text (limit=10%00); a JSON body only text fields.
+      const viaQuery = operation.method === "GET" && !inPath;
+      if (!inPath && !viaQuery && !isText && !isTextList) continue;
+      const value = (text: string) => (isTextList ? [text] : text);
+      const field = isTextList ? `${key}.0` : key;
+      const expectation = inPath ? { status: 404, message: /Not found/ } : { status: 400, field, message: storableMessage };
+      const where = inPath ? "path id" : viaQuery ? "query string" : "body field";
+      entries.push({
+        id: `text-api-${operation.name}-${key}-nul`,
+        layer: "api",
+        input: `${operation.method} /api/v1${operation.path}: ${where} ${key} holding NUL`,
+        expect: expectation,
+        send: () => api(operation.name, { ...base, [key]: value(bad.nul) }),
+      });
+      if (operation.method === "POST") {
+        entries.push({
+          id: `text-api-${operation.name}-${key}-surrogate`,
+          layer: "api",
+          input: `POST /api/v1${operation.path}: ${key} holding an escaped unpaired surrogate`,
+          expect: expectation,
+          send: () => api(operation.name, {}, { rawBody: JSON.stringify({ ...base, [key]: value(bad.surrogate) }) }),
+        });
+      }
+      if (!isText && !isTextList) continue;
+      if (operation.name === "ask" && key === "stream") continue;
+      for (const [kind, text] of Object.entries(bad)) {
+        entries.push({
+          id: `text-mcp-${operation.name}-${key}-${kind}`,
+          layer: "mcp",
+          input: `tool ${operation.name}: ${key} holding ${kind === "nul" ? "NUL" : "an unpaired surrogate"}`,
+          // The MCP SDK checks a tool's input schema first: a choice (mode) is refused as not one of its options.
+          expect: inPath ? { status: 404 } : property.enum ? { status: 400, message: /Invalid option: expected one of/ } : { status: 400, message: storableMessage },
+          send: () => tool(operation.name, { ...base, [key]: value(text) }),
+        });
+      }
+    }
+  }
+
+  // ---- Route handlers' path ids and pages' URL parameters.
+  const thread = (method: "GET" | "DELETE", id: string) =>
+    runAuthorizedRoute(
+      z.object({ id: z.string().max(64) }),
+      async (_request, { principal, params }) => {
+        if (method === "GET") return Response.json({ thread: await getThread(db.prisma, principal, params.id) });
+        await deleteThread(db.prisma, principal, params.id);
+        return new Response(null, { status: 204 });
+      },
+      async () => people.admin,
+      new Request(`${origin}/api/ask/threads/x`, { method }),
+      { id },
+    ).then(fromResponse);
+  for (const [kind, text] of Object.entries(bad)) {
+    const what = kind === "nul" ? "NUL" : "an unpaired surrogate";
+    entries.push(
+      { id: `text-route-thread-get-${kind}`, layer: "route", input: `GET /api/ask/threads/<id with ${what}>`, expect: { status: 404 }, send: () => thread("GET", `${ids.adminThread}${text}`) },
+      { id: `text-route-thread-delete-${kind}`, layer: "route", input: `DELETE /api/ask/threads/<id with ${what}>`, expect: { status: 404 }, send: () => thread("DELETE", `${ids.adminThread}${text}`) },
+      { id: `text-route-reindex-job-${kind}`, layer: "route", input: `GET /api/admin/reindex-jobs/<id with ${what}>`, expect: { status: 404 }, send: () => reindexJobRoute(people.admin, `${randomUUID()}${text}`) },
+      { id: `text-route-media-${kind}`, layer: "route", input: `GET /api/media/<id with ${what}>`, expect: { status: 404 }, send: () => mediaRoute(people.reader, `${ids.photo}${text}`) },
+      { id: `text-route-ask-thread-${kind}`, layer: "route", input: `POST /api/ask with a threadId holding ${what}`, expect: { status: 400, field: "threadId", message: storableMessage }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", threadId: `${ids.adminThread}${text}` })) },
+      { id: `text-page-record-${kind}`, layer: "page", input: `/records/<id with ${what}>`, expect: { status: 404 }, send: () => fromService(() => getRecord(db.prisma, people.reader, `${ids.lighthouse}${text}`)) },
+      { id: `text-page-golden-${kind}`, layer: "page", input: `/golden/<id with ${what}>`, expect: { status: 404 }, send: () => fromService(() => getGoldenSet(db.prisma, people.curator, `${randomUUID()}${text}`)) },
+      {
+        id: `text-page-cited-passage-${kind}`,
+        layer: "page",
+        input: `/records/<id>?passage=<id with ${what}>: no such passage`,
+        expect: { status: 404 },
+        send: () => fromService(async () => (await getCitedPassage(db.sql, people.reader, ids.lighthouse!, `${randomUUID()}${text}`)) ?? Promise.reject(new AppError("not_found", "No such passage."))),
+      },
+      { id: `text-page-audit-kind-${kind}`, layer: "page", input: `/admin/audit?kind=records<${what}>`, expect: { status: 400, field: "kind" }, send: () => fromService(() => listAuditLog(db.sql, people.admin, { kind: `records${text}` })) },
+      { id: `text-page-audit-from-${kind}`, layer: "page", input: `/admin/audit?from=2024-01-01<${what}>`, expect: { status: 400, field: "from" }, send: () => fromService(() => listAuditLog(db.sql, people.admin, { from: `2024-01-01${text}` })) },
+    );
+  }
+  entries.push(
+    { id: "text-page-list-field-nul", layer: "page", input: "/records?section=notes&field=summary%00", expect: { status: 400 }, send: () => listPage(people.reader, { section: "notes", field: `summary${nul}`, text: "lamp" }) },
+    { id: "text-page-list-project-nul", layer: "page", input: "/records?project=<id>%00", expect: { status: 400 }, send: () => listPage(people.reader, { project: `${ids.open}${nul}` }) },
+    { id: "text-mcp-raw-tool-name-nul", layer: "mcp", input: "tools/call of a tool named with NUL", expect: { status: 400 }, send: () => tool(`read_record${nul}`, { recordId: ids.lighthouse }) },
+    {
+      id: "text-mcp-raw-arguments-surrogate",
+      layer: "mcp",
+      input: "raw JSON-RPC tools/call whose query is an escaped unpaired surrogate",
+      expect: { status: 400, message: storableMessage },
+      send: async () => {
+        const outcome = await mcpRaw('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"semantic_search","arguments":{"query":"lamp \\ud800"}}}');
+        // JSON-RPC answers 200 with the tool's error inside; what matters is that it is the refusal.
+        return outcome.status === 200 && storableMessage.test(outcome.message) ? { status: 400, message: outcome.message } : outcome;
+      },
+    },
+  );
+  return entries;
 }
 
 // ---------------------------------------------------------------------------------------------

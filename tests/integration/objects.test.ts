@@ -4,6 +4,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
+import { getRecord } from "../../lib/archive/get-record";
+import { decodeProblem, openImage } from "../../lib/archive/image-limits";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
@@ -20,6 +22,7 @@ import { decideProposal, listPendingProposals, proposalAccuracy, proposalsForRec
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
+import { pngDeclaring, solidPng, truncatedJpeg } from "../support/damaged-images";
 import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
@@ -141,7 +144,7 @@ beforeAll(async () => {
   const subjectReverse = await face(subjectLook, "reverse");
   ids.subject = await coin(projectA, "Uncatalogued silver coin", { metal: "silver", period: "Roman Republic" }, { obverse: subjectObverse, reverse: subjectReverse });
   // Close on both faces: the same drawings, re-encoded as JPEG (a re-photographed duplicate).
-  const jpeg = (bytes: Buffer) => sharp(bytes).jpeg({ quality: 80 }).toBuffer();
+  const jpeg = (bytes: Buffer) => openImage(bytes).jpeg({ quality: 80 }).toBuffer();
   ids.copy = await coin(projectA, "Re-encoded copy", { ...kinds.denarius }, { obverse: await jpeg(subjectObverse), reverse: await jpeg(subjectReverse) });
   // Identical on ONE face only: the subject's obverse with a bronze as's reverse.
   ids.oneFace = await coin(projectA, "Same obverse, other reverse", { ...kinds.as }, {
@@ -176,7 +179,7 @@ describe("object indexing", () => {
     expect(media).toHaveLength(2);
     for (const item of media) {
       expect(item.thumbnailKey).toBe(`thumbs/${item.id}.webp`);
-      const thumbnail = await sharp(join(storageDir, item.thumbnailKey ?? "")).metadata();
+      const thumbnail = await openImage(join(storageDir, item.thumbnailKey ?? "")).metadata();
       expect(Math.max(thumbnail.width ?? 0, thumbnail.height ?? 0)).toBeLessThanOrEqual(160);
     }
     expect(await db.sql.query(`SELECT 1 FROM index_queue`)).toHaveLength(0);
@@ -366,18 +369,25 @@ describe("refused uploads", () => {
     const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#808080" } }).png().toBuffer();
     const strip = await sharp({ create: { width: 2000, height: 40, channels: 3, background: "#808080" } }).png().toBuffer();
     const good = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).png().toBuffer();
-    const truncated = good.subarray(0, Math.floor(good.length / 2));
-    const cases: [string, Uint8Array, RegExp][] = [
-      ["corrupt.png", truncated, /could not be read/],
-      ["words.png", new TextEncoder().encode("not an image at all, just words"), /not supported/],
-      ["tiny.png", tiny, /at least 16 pixels/],
-      ["strip.png", strip, /longer than 30 times/],
-      ["audio.ogg", new Uint8Array([0x4f, 0x67, 0x67, 0x53, 0, 2, ...new Array(40).fill(0)]), /Expected an image/],
+    // Cut inside its header; a body cut short reads and is refused by the worker (below).
+    const truncated = good.subarray(0, 20);
+    const cases: [string, Uint8Array, number, RegExp][] = [
+      ["corrupt.png", truncated, 400, /could not be read/],
+      ["words.png", new TextEncoder().encode("not an image at all, just words"), 415, /not supported/],
+      ["tiny.png", tiny, 400, /at least 16 pixels/],
+      ["strip.png", strip, 400, /longer than 30 times/],
+      ["audio.ogg", new Uint8Array([0x4f, 0x67, 0x67, 0x53, 0, 2, ...new Array(40).fill(0)]), 415, /Expected an image/],
+      // Decompression bombs, refused from the header before a pixel is decoded.
+      ["bomb.png", await solidPng(9000, 9000), 413, /9,000 × 9,000 pixels \(81 megapixels\); images may have at most 64 megapixels/],
+      ["liar.png", await pngDeclaring(12_000, 12_000), 413, /12,000 × 12,000 pixels \(144 megapixels\)/],
     ];
-    for (const [name, bytes, message] of cases) {
+    for (const [name, bytes, status, message] of cases) {
+      const started = performance.now();
       const error = await storeMedia(db.prisma, systemPrincipal, { projectId: projectA, file: { name, bytes }, expectedKind: "image", storageDir: dir, maxBytes: 5 * 1024 * 1024 }).catch((caught: unknown) => caught);
       expect(error, name).toBeInstanceOf(AppError);
+      expect((error as AppError).status, name).toBe(status);
       expect((error as AppError).message, name).toMatch(message);
+      expect(performance.now() - started, name).toBeLessThan(1000);
     }
     expect(await db.prisma.media.count()).toBe(mediaBefore);
     expect(filesUnder(dir)).toEqual([]);
@@ -414,5 +424,64 @@ describe("editing a section's object context", () => {
     await saveObjectContext(db.prisma, db.sql, admin, { sectionSlug: section.slug, context: null });
     expect((await db.prisma.section.findUniqueOrThrow({ where: { id: section.id } })).objectContext).toBeNull();
     await db.sql.query(`DELETE FROM index_queue`);
+  });
+});
+
+describe("image decoding off the request", () => {
+  it("stores a large image after reading its header only; the worker decodes it", async () => {
+    const large = await solidPng(7000, 7000);
+    let started = performance.now();
+    const id = await store(projectA, large, "large.png");
+    const storing = performance.now() - started;
+    started = performance.now();
+    expect(await decodeProblem(large)).toBeNull();
+    const decoding = performance.now() - started;
+    console.log(`49 MP PNG: stored in ${storing.toFixed(0)} ms; a full decode takes ${decoding.toFixed(0)} ms`);
+    expect(storing).toBeLessThan(decoding / 4);
+    expect((await db.prisma.media.findUniqueOrThrow({ where: { id } })).imageCheck).toBe("pending");
+    const record = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "test-coins", projectId: projectA, values: { title: "Large photograph", obverse: id } });
+    await drain();
+    expect((await db.prisma.media.findUniqueOrThrow({ where: { id } })).imageCheck).toBe("decoded");
+    expect(await db.prisma.objectVector.count({ where: { recordId: record.id, mediaId: id } })).toBe(1);
+  });
+
+  it("keeps an image whose body does not decode, marks it undecodable, and never serves or indexes it as a picture", async () => {
+    const damaged = await truncatedJpeg();
+    const look = { key: "damaged", ...kinds.denarius };
+    // The old upload decoded every pixel on the request and refused this file; now the request
+    // reads its header (320×240, fine) and stores it for the worker to decode.
+    const obverse = await store(projectA, damaged, "damaged-obverse.jpg");
+    const reverse = await store(projectA, await face(look, "reverse"), "reverse.webp");
+    expect((await db.prisma.media.findUniqueOrThrow({ where: { id: obverse } })).imageCheck).toBe("pending");
+    const record = await saveRecord(db.prisma, curator, { sectionSlug: "test-coins", projectId: projectA, values: { title: "Damaged obverse", obverse, reverse } });
+    const progress = await drain();
+    expect(progress.failed).toBe(0);
+
+    const rows = await db.prisma.media.findMany({ where: { recordId: record.id }, orderBy: { fieldKey: "asc" } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(obverse)).toMatchObject({ imageCheck: "undecodable", thumbnailKey: null });
+    expect(byId.get(reverse)?.imageCheck).toBe("decoded");
+    // Its file is kept as uploaded: nothing a person sent is lost.
+    expect(filesUnder(storageDir).some((path) => path.endsWith(byId.get(obverse)?.storageKey ?? "?"))).toBe(true);
+    const vectors = await db.prisma.objectVector.findMany({ where: { recordId: record.id }, select: { kind: true, view: true } });
+    expect(vectors.map((vector) => `${vector.kind}:${vector.view}`).sort()).toEqual(["image:reverse"]);
+    const [event] = await db.sql.query<{ target_id: string; details: { reason: string; recordId: string } }>(
+      `SELECT target_id, details FROM audit_events WHERE action = 'media.undecodable' AND target_id = $1`,
+      [obverse],
+    );
+    expect(event?.details.recordId).toBe(record.id);
+    expect(event?.details.reason).toMatch(/premature end|truncated|corrupt/i);
+
+    // Served only as a download, never as an image; the record page shows the state.
+    const response = await mediaResponse(db.prisma, researcher, { id: obverse, range: null, method: "GET", storageDir, variant: "original" });
+    expect(response.headers.get("content-type")).toBe("application/octet-stream");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="damaged-obverse\.jpg"$/);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(damaged);
+    const thumb = await mediaResponse(db.prisma, researcher, { id: obverse, range: null, method: "GET", storageDir, variant: "thumb" });
+    expect(thumb.headers.get("content-type")).toBe("application/octet-stream");
+    await thumb.arrayBuffer();
+    const detail = await getRecord(db.prisma, researcher, record.id);
+    expect(detail.media[obverse]?.imageCheck).toBe("undecodable");
+    expect(detail.media[reverse]?.imageCheck).toBe("decoded");
   });
 });

@@ -44,6 +44,9 @@ export async function serveWebHandler(handler: (request: Request) => Promise<Res
       }
     })();
   });
+  // Node closes an idle connection after 5 s; a client whose timer runs late on a busy event loop
+  // (the test's own work shares it) can send on a socket just being closed: "fetch failed".
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,5 +1,6 @@
 import "server-only";
 import { hostname } from "node:os";
+import { verifyPendingImages } from "../../archive/verify-images";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { listEmbedGroups, sectionShapes, type EmbedGroup } from "../config/embed-groups";
 import type { PrismaClient } from "../../db/generated/client";
@@ -77,14 +78,23 @@ async function remaining(sql: SqlExecutor): Promise<number> {
   return row?.count ?? 0;
 }
 
+/** Records indexed since the last ANALYZE before the queue's end triggers another. */
+const analyseAfter = 50;
+
+/**
+ * Uploads' pixels are decoded here, off the request (which read only their header), before
+ * thumbnails or vectors are drawn from them; an image that does not decode is skipped.
+ */
+async function indexObjectsAfterDecoding(objects: ObjectIndexing, recordIds: string[]) {
+  await verifyPendingImages(objects.sql, objects.storageDir, recordIds);
+  return indexObjects(objects, recordIds);
+}
+
 /**
  * Drains the indexing queue: claim a batch, index each record, complete or fail each row.
  * Configuration (sections, embed groups) is reloaded every batch so admin changes apply.
  * Any number of workers may run against one server database.
  */
-/** Records indexed since the last ANALYZE before the queue's end triggers another. */
-const analyseAfter = 50;
-
 export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
   const workerId = options.workerId ?? newWorkerId();
   const queue = options.queue ?? queueOptionsFromEnv();
@@ -122,7 +132,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
       const ids = items.map((item) => item.recordId);
       const results = await indexRecords(context, ids);
       await alsoIndex(ids);
-      if (objects) progress.objectVectors += (await indexObjects(objects, ids)).described;
+      if (objects) progress.objectVectors += (await indexObjectsAfterDecoding(objects, ids)).described;
       batch = results;
     } catch {
       // Something in the batch failed: go record by record so only the culprit is retried.
@@ -133,7 +143,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
         if (!result) {
           result = await indexRecord(context, item.recordId);
           await alsoIndex([item.recordId]);
-          if (objects) progress.objectVectors += (await indexObjects(objects, [item.recordId])).described;
+          if (objects) progress.objectVectors += (await indexObjectsAfterDecoding(objects, [item.recordId])).described;
         }
         await completeQueueItem(options.sql, item, workerId);
         progress.indexed++;

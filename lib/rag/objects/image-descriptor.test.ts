@@ -3,7 +3,7 @@
  * responds to what it is meant to (colour to recolouring, edges to shape, phash surviving a
  * resize and JPEG re-encode). Test images are SVGs rendered by sharp's bundled librsvg.
  */
-import sharp from "sharp";
+import { openImage } from "../../archive/image-limits";
 import { describe, expect, it } from "vitest";
 import {
   DESCRIPTOR_DIMENSIONS,
@@ -19,7 +19,7 @@ const KINDS: DescriptorKind[] = ["colour", "edges", "phash", "combined"];
 /** A 256×256 PNG of the given SVG body on a white background. */
 function svgImage(body: string): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#ffffff"/>${body}</svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return openImage(Buffer.from(svg)).png().toBuffer();
 }
 
 /** A scene of a disc, a bar and a triangle in the given three colours. */
@@ -60,7 +60,7 @@ describe("describeImage", () => {
 
   it("keeps the perceptual hash after a small resize and JPEG re-encode", async () => {
     const bytes = await scene("#c0392b", "#2c3e50", "#f1c40f");
-    const reencoded = await sharp(bytes).resize(224, 224).jpeg({ quality: 70 }).toBuffer();
+    const reencoded = await openImage(bytes).resize(224, 224).jpeg({ quality: 70 }).toBuffer();
     const [a, b] = await Promise.all([describeImage(bytes, "phash"), describeImage(reencoded, "phash")]);
     expect(descriptorSimilarity(a, b)).toBeGreaterThan(0.8);
   });

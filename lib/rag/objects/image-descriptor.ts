@@ -19,7 +19,7 @@
  * chosen with scripts/measure-image-descriptors.ts.
  */
 import "server-only";
-import sharp from "sharp";
+import { openImage } from "../../archive/image-limits";
 
 export type DescriptorKind = "colour" | "edges" | "phash" | "combined";
 export type PartKind = Exclude<DescriptorKind, "combined">;
@@ -70,7 +70,7 @@ interface RgbImage {
 
 /** Decodes any sharp-readable image to a WORK_SIDE² RGB copy (transparency flattened on white). */
 async function decode(bytes: Uint8Array | Buffer): Promise<RgbImage> {
-  const data = await sharp(bytes)
+  const data = await openImage(bytes)
     .flatten({ background: "#ffffff" })
     .resize(WORK_SIDE, WORK_SIDE, { fit: "fill", kernel: "cubic" })
     .removeAlpha()

@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import pgvector from "pgvector";
-import sharp from "sharp";
 import type { FieldDefinition } from "../../archive/field-definitions";
+import { openImage } from "../../archive/image-limits";
 import { storagePath } from "../../archive/media-storage";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { Embedder } from "../embed/embedder";
@@ -77,7 +77,7 @@ export function thumbnailKeyFor(mediaId: string): string {
 }
 
 export async function makeThumbnail(bytes: Uint8Array): Promise<Buffer> {
-  return sharp(bytes, { limitInputPixels: 12_000 * 12_000 })
+  return openImage(bytes)
     .rotate()
     .resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: "inside", withoutEnlargement: true })
     .webp({ quality: 78 })
@@ -94,7 +94,8 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
     [[...recordIds]],
   );
   const media = await sql.query<MediaRow>(
-    `SELECT id, record_id, kind, mime, storage_key, thumbnail_key, sha256 FROM media WHERE record_id = ANY($1::text[]) AND kind = 'image'`,
+    `SELECT id, record_id, kind, mime, storage_key, thumbnail_key, sha256 FROM media
+      WHERE record_id = ANY($1::text[]) AND kind = 'image' AND image_check IS DISTINCT FROM 'undecodable'`,
     [[...recordIds]],
   );
   const mediaById = new Map(media.map((row) => [row.id, row]));
