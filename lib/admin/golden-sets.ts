@@ -22,7 +22,12 @@ export { goldenK, type GoldenMetrics, type GoldenQuestionResult } from "./golden
 
 const questionSchema = z.object({
   question: z.string().trim().min(1, "Write the question.").max(maxQueryLength, `A question can be at most ${maxQueryLength} characters.`),
-  expected: z.array(z.string().refine(isUuid, "Expected records are record ids.")).min(1, "Choose at least one record that answers it.").max(50),
+  // A record named twice is one expectation: kept once whether the set is created or saved.
+  expected: z
+    .array(z.string().refine(isUuid, "Expected records are record ids."))
+    .min(1, "Choose at least one record that answers it.")
+    .max(50)
+    .transform((ids) => [...new Set(ids)]),
 });
 
 export const goldenSetSchema = z.object({

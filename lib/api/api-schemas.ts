@@ -198,7 +198,7 @@ export const readRecordOutput = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   fields: z.array(fieldDefinitionSchema),
-  values: z.record(z.string(), z.unknown()).describe("Field values by key; relations hold record ids, media fields media ids."),
+  values: z.record(z.string(), z.unknown()).describe("Field values by key; relations hold the ids of linked records you may read (a link to any other record is left out, as if unset), media fields media ids."),
   media: z.array(
     z.object({
       id: z.string(),

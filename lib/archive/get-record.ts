@@ -3,7 +3,7 @@ import { type Principal, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { notFound } from "../errors";
 import { sectionFieldsSchema, type FieldDefinition } from "./field-definitions";
-import { isUuid, relationTargetsByField } from "./validate-record-values";
+import { isUuid, relationTargetsByField, withShownRelations } from "./validate-record-values";
 
 export interface LinkedRecord {
   id: string;
@@ -29,6 +29,7 @@ export interface RecordDetail {
   id: string;
   title: string;
   version: number;
+  /** Field values; relation fields hold only the targets in `relations` (none other is named). */
   values: Record<string, unknown>;
   updatedAt: Date;
   createdAt: Date;
@@ -45,7 +46,9 @@ export interface RecordDetail {
 /**
  * A record the principal may read, with what it links to. An unreadable record, a missing one
  * and a malformed id all end in the same not_found error. Relation labels are resolved through
- * the same scope, so a readable record never reveals the title of an unreadable one.
+ * the same scope, so a readable record never reveals the title of an unreadable one — nor its
+ * id: relation values keep only the targets the principal may read, so a link to a restricted
+ * record looks exactly like no link (the save keeps such links: `keepHiddenRelations`).
  */
 export async function getRecord(prisma: PrismaClient, principal: Principal, id: string): Promise<RecordDetail> {
   if (!isUuid(id)) throw notFound();
@@ -93,7 +96,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
     id: record.id,
     title: record.title,
     version: record.version,
-    values,
+    values: withShownRelations(fields, values, new Set(targets.map((target) => target.id))),
     updatedAt: record.updatedAt,
     createdAt: record.createdAt,
     project: { id: record.project.id, name: record.project.name, restricted: record.project.restricted },

@@ -45,6 +45,7 @@ export interface RecordListItem {
   dateFrom: number | null;
   dateTo: number | null;
   updatedAt: Date;
+  /** Field values for the columns; relation fields left out (`listedValuesSql`). */
   values: Record<string, unknown>;
 }
 
@@ -64,6 +65,14 @@ const orderBy: Record<Exclude<RecordSort, "relevance">, string> = {
   date: "r.date_from ASC NULLS LAST",
   "-date": "r.date_to DESC NULLS LAST",
 };
+
+/**
+ * A record's values without its relation fields, for the text filters and the list's columns.
+ * A relation value is another record's id: matched as text, a filter would spell out, a few
+ * characters at a time, the id of a linked record the reader cannot read. The list shows no
+ * relation, so none leaves here, readable or not.
+ */
+const listedValuesSql = `(r."values" - ARRAY(SELECT f->>'key' FROM jsonb_array_elements(s.fields) f WHERE f->>'type' = 'relation'))`;
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -105,9 +114,9 @@ export async function listRecords(
     const pattern = `unaccent($${params.length})`;
     if (query.field) {
       params.push(query.field);
-      where.push(`unaccent(coalesce((r."values" -> $${params.length})::text, '')) ILIKE ${pattern}`);
+      where.push(`unaccent(coalesce((${listedValuesSql} -> $${params.length})::text, '')) ILIKE ${pattern}`);
     } else {
-      where.push(`unaccent(r.title || ' ' || r."values"::text) ILIKE ${pattern}`);
+      where.push(`unaccent(r.title || ' ' || ${listedValuesSql}::text) ILIKE ${pattern}`);
     }
   }
   if (query.from !== undefined) {
@@ -133,7 +142,7 @@ export async function listRecords(
     total: number;
   }>(
     `SELECT r.id, r.title, r.project_id, p.name AS project_name, s.slug AS section_slug,
-            s.name AS section_name, r.date_from, r.date_to, r.updated_at, r."values",
+            s.name AS section_name, r.date_from, r.date_to, r.updated_at, ${listedValuesSql} AS "values",
             count(*) OVER ()::int AS total
        FROM records r
        JOIN sections s ON s.id = r.section_id

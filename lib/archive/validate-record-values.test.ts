@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldDefinition } from "./field-definitions";
-import { recordTitle, recordYears, validateRecordValues } from "./validate-record-values";
+import { recordTitle, recordYears, validateRecordValues, withShownRelations } from "./validate-record-values";
 
 const fields: FieldDefinition[] = [
   { key: "title", label: "Title", type: "text", required: true, maxLength: 20 },
@@ -102,5 +102,22 @@ describe("validateRecordValues", () => {
     expect(recordYears(fields, { born: "1931-04-02" })).toEqual({ from: 1931, to: 1931 });
     expect(recordYears(fields, { period: { from: -400, to: -380 } })).toEqual({ from: -400, to: -380 });
     expect(recordYears(fields, {})).toEqual({ from: null, to: null });
+  });
+});
+
+describe("withShownRelations", () => {
+  const other = "0b9e2a61-5d7c-4f3e-8a1b-9c8d7e6f5a40";
+  const values = { title: "Coin", metal: "gold", narrator: id, authors: [other, id] };
+
+  it("keeps the targets the reader may see and leaves every other field alone", () => {
+    expect(withShownRelations(fields, values, new Set([id, other]))).toEqual(values);
+    expect(withShownRelations(fields, values, new Set([id]))).toEqual({ title: "Coin", metal: "gold", narrator: id, authors: [id] });
+  });
+
+  it("leaves a relation with no target the reader may see out, exactly as an unset one", () => {
+    const hidden = withShownRelations(fields, values, new Set());
+    expect(hidden).toEqual({ title: "Coin", metal: "gold" });
+    expect(Object.keys(hidden)).toEqual(Object.keys(withShownRelations(fields, { title: "Coin", metal: "gold" }, new Set())));
+    expect(values.authors).toEqual([other, id]);
   });
 });

@@ -162,6 +162,24 @@ export function relationTargetsByField(fields: FieldDefinition[], values: Record
   return result;
 }
 
+/**
+ * The values with each relation field reduced to the targets in `shown` (the ids the reader may
+ * read, as lib/acl scoped them): a relation to a record the reader cannot read, or to one that
+ * no longer exists, is left out as if it had never been set — a field left empty loses its key,
+ * as a blank value does when saved. Other fields are returned as they are.
+ */
+export function withShownRelations(fields: FieldDefinition[], values: RecordValues, shown: ReadonlySet<string>): RecordValues {
+  const result: RecordValues = { ...values };
+  const targetsByField = relationTargetsByField(fields, values);
+  for (const field of fields) {
+    if (field.type !== "relation" || !targetsByField.has(field.key)) continue;
+    const kept = (targetsByField.get(field.key) ?? []).filter((id) => shown.has(id));
+    if (kept.length === 0) delete result[field.key];
+    else result[field.key] = field.multiple ? kept : kept[0];
+  }
+  return result;
+}
+
 /** The record_links rows of a record: one per (relation field, target). */
 export function relationLinkRows(fields: FieldDefinition[], values: RecordValues, sourceId: string) {
   return [...relationTargetsByField(fields, values)].flatMap(([fieldKey, targets]) =>

@@ -92,6 +92,17 @@ describe("golden sets", () => {
     });
   });
 
+  it("store a record named twice in one question once, on create and on save alike", async () => {
+    const storedExpected = async (id: string) => ((await db.prisma.goldenSet.findUniqueOrThrow({ where: { id } })).questions as { expected: string[] }[]).map((question) => question.expected);
+    const created = await saveGoldenSet(db.prisma, curator, { set: { name: "Twice", sectionSlug, questions: [{ question: "mending nets", expected: [ids.nets, ids.nets] }] } });
+    expect(await storedExpected(created.id)).toEqual([[ids.nets]]);
+    await saveGoldenSet(db.prisma, curator, { id: created.id, set: { name: "Twice", sectionSlug, questions: [{ question: "mending nets", expected: [ids.nets, ids.salt, ids.nets] }] } });
+    expect(await storedExpected(created.id)).toEqual([[ids.nets, ids.salt]]);
+    const run = await runGoldenSet(db.prisma, search, curator, { id: created.id, mode: "keyword" });
+    const [only] = run.results;
+    expect([...(only?.found ?? []), ...(only?.missed ?? [])].map((item) => item.recordId).sort()).toEqual([ids.nets, ids.salt].sort());
+  });
+
   it("run with recall@k, nDCG@10, MRR and the misses listed", async () => {
     const saved = await saveGoldenSet(db.prisma, curator, {
       set: {
