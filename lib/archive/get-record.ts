@@ -44,6 +44,18 @@ export interface RecordDetail {
 }
 
 /**
+ * The record's values as the principal may see them: links to records they cannot read are left
+ * out (a save carries them over untouched: `keepHiddenRelations`). For any write that starts
+ * from stored values on someone's behalf, so a link they cannot see is neither shown nor refused.
+ */
+export async function valuesAsSeenBy(prisma: PrismaClient, principal: Principal, fields: FieldDefinition[], values: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const relationIds = [...new Set([...relationTargetsByField(fields, values).values()].flat())];
+  if (relationIds.length === 0) return values;
+  const readable = await prisma.record.findMany({ where: { id: { in: relationIds }, ...projectScopeWhere(principal) }, select: { id: true } });
+  return withShownRelations(fields, values, new Set(readable.map((row) => row.id)));
+}
+
+/**
  * A record the principal may read, with what it links to. An unreadable record, a missing one
  * and a malformed id all end in the same not_found error. Relation labels are resolved through
  * the same scope, so a readable record never reveals the title of an unreadable one — nor its

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { deleteRecord } from "../../lib/archive/delete-record";
-import { getRecord } from "../../lib/archive/get-record";
+import { getRecord, valuesAsSeenBy } from "../../lib/archive/get-record";
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { saveRecord } from "../../lib/archive/save-record";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
@@ -142,5 +142,18 @@ describe(`relation values by access (${testDatabaseMode()})`, () => {
     const stored = await db.prisma.record.findUniqueOrThrow({ where: { id: linking.id } });
     expect(stored.values).toMatchObject({ narrator: restricted.id, related: [openTarget.id, restricted.id], summary: "Edited" });
     expect(await db.prisma.recordLink.count({ where: { sourceId: linking.id, targetId: restricted.id } })).toBe(2);
+  });
+
+  it("a write that starts from the stored values (a proposal decision) saves them as the editor sees them, keeping the hidden link", async () => {
+    const stored = await db.prisma.record.findUniqueOrThrow({ where: { id: linking.id } });
+    const raw = stored.values as Record<string, unknown>;
+    // Saving the raw values would name a record the editor cannot read: refused as a bad link.
+    await expect(saveRecord(db.prisma, editor, { id: linking.id, version: stored.version, sectionSlug, projectId: linking.projectId, values: { ...raw, summary: "Decided" } })).rejects.toMatchObject({ code: "bad_request" });
+    const seen = await valuesAsSeenBy(db.prisma, editor, fields, raw);
+    expect(JSON.stringify(seen)).not.toContain(restricted.id);
+    expect(await valuesAsSeenBy(db.prisma, admin, fields, raw)).toEqual(raw);
+    await saveRecord(db.prisma, editor, { id: linking.id, version: stored.version, sectionSlug, projectId: linking.projectId, values: { ...seen, summary: "Decided" } });
+    const after = await db.prisma.record.findUniqueOrThrow({ where: { id: linking.id } });
+    expect(after.values).toMatchObject({ narrator: restricted.id, related: [openTarget.id, restricted.id], summary: "Decided" });
   });
 });

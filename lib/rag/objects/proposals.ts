@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Principal, canEdit, isAdmin, projectScopeSql } from "../../acl";
 import { sourceScopeSql } from "../../acl/derived-scope";
+import { valuesAsSeenBy } from "../../archive/get-record";
 import { saveRecord } from "../../archive/save-record";
 import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
@@ -314,7 +315,8 @@ export async function decideProposal(
     version: record.version,
     sectionSlug: subject.sectionSlug,
     projectId: record.projectId,
-    values: { ...(record.values as Record<string, unknown>), [fieldKey]: decidedValue },
+    // Saved as the decider sees the record: a link to a record they cannot read is kept by the save, not refused.
+    values: { ...(await valuesAsSeenBy(prisma, principal, subject.fields, record.values as Record<string, unknown>)), [fieldKey]: decidedValue },
     onSaved: (tx) => writeDecision(tx),
   });
   return { status, recordVersion: saved.version };
