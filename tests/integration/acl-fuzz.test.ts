@@ -605,7 +605,8 @@ const probes: Probe[] = [
         return { jsonrpc: "2.0", id: index + 1, method: "tools/call", params: { name, arguments: args } };
       });
       const response = await mcpBatch(person.token, messages);
-      const text = await response.text();
+      // Agent context's fence boundary is drawn for every response; parity compares the rest.
+      const text = withSteadyBoundaries(await response.text());
       batchTally.batches++;
       if (over) {
         batchTally.overMaximum++;
