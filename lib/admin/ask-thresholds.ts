@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, isAdmin, projectScopeSql } from "../acl";
-import { isUuid } from "../archive/validate-record-values";
+import { isUuid } from "../ids";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";
 import { type SearchContext, searchArchive } from "../rag/search/search-archive";

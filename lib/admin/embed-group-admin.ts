@@ -1,6 +1,6 @@
 import "server-only";
 import { type Principal, isAdmin } from "../acl";
-import { isUuid } from "../archive/validate-record-values";
+import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, canKeepGoldenSets, goldenSetScopeWhere, projectScopeWhere } from "../acl";
-import { isUuid } from "../archive/validate-record-values";
+import { isUuid } from "../ids";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
 import { maxQueryLength } from "../query-length";

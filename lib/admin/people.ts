@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, isAdmin } from "../acl";
-import { isUuid } from "../archive/validate-record-values";
+import { isUuid } from "../ids";
 import { hashPassword } from "../auth/passwords";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";

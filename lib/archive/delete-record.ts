@@ -5,7 +5,7 @@ import { transactionSql } from "../db/sql-executor";
 import { enqueueDependents } from "./enqueue-indexing";
 import { AppError, notFound } from "../errors";
 import { assertRecordVersion, conflictMessage } from "./save-record";
-import { isUuid } from "./validate-record-values";
+import { isUuid } from "../ids";
 
 /**
  * Deletes a record the principal may edit, at the version they saw. Its media rows go in the

@@ -3,7 +3,8 @@ import { type Principal, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { notFound } from "../errors";
 import { sectionFieldsSchema, type FieldDefinition } from "./field-definitions";
-import { isUuid, relationTargetsByField, withShownRelations } from "./validate-record-values";
+import { relationTargetsByField, withShownRelations } from "./validate-record-values";
+import { isUuid } from "../ids";
 
 export interface LinkedRecord {
   id: string;

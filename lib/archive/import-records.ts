@@ -3,14 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
 import { type SectionSummary, getSectionBySlug } from "./sections";
-import {
-  isUuid,
-  recordTitle,
-  recordYears,
-  relationLinkRows,
-  type RecordValues,
-  validateRecordValues,
-} from "./validate-record-values";
+import { recordTitle, recordYears, relationLinkRows, type RecordValues, validateRecordValues } from "./validate-record-values";
+import { isUuid } from "../ids";
 
 export interface ImportItem {
   /** Optional fixed id, so a batch can relate records to each other before they exist. */

@@ -8,7 +8,7 @@ import { AppError, notFound } from "../errors";
 import { truncateText } from "../storable-text";
 import { readImageHeader } from "./image-limits";
 import { oggDurationSeconds, sniffMediaType } from "./media-types";
-import { isUuid } from "./validate-record-values";
+import { isUuid } from "../ids";
 
 export interface UploadedFile {
   name: string;

@@ -7,15 +7,8 @@ import { AppError, type FieldErrors, notFound } from "../errors";
 import { enqueueDependents, enqueueIndexing } from "./enqueue-indexing";
 import type { FieldDefinition } from "./field-definitions";
 import { getSectionBySlug } from "./sections";
-import {
-  isUuid,
-  recordTitle,
-  recordYears,
-  relationLinkRows,
-  relationTargetsByField,
-  type RecordValues,
-  validateRecordValues,
-} from "./validate-record-values";
+import { recordTitle, recordYears, relationLinkRows, relationTargetsByField, type RecordValues, validateRecordValues } from "./validate-record-values";
+import { isUuid } from "../ids";
 
 export interface SaveRecordInput {
   /** Absent to create. */

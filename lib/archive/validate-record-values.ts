@@ -1,5 +1,6 @@
 import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "./field-definitions";
 import type { FieldErrors } from "../errors";
+import { isUuid } from "../ids";
 import { findUnstorableText, truncateText } from "../storable-text";
 
 /**
@@ -10,14 +11,9 @@ import { findUnstorableText, truncateText } from "../storable-text";
 export type RecordValues = Record<string, unknown>;
 
 const isoDate = /^(-?\d{1,4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const maxText = 2_000;
 const maxLongText = 500_000;
 const maxTurns = 5_000;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && uuid.test(value);
-}
 
 /** Days in a month of the proleptic Gregorian calendar. */
 function daysInMonth(year: number, month: number): number {

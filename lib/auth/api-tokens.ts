@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Principal } from "../acl";
-import { isUuid } from "../archive/validate-record-values";
+import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
 import { loadPrincipal } from "./load-principal";

@@ -1,6 +1,6 @@
 import "server-only";
 import { type Principal, passageScopeSql } from "../../acl";
-import { isUuid } from "../../archive/validate-record-values";
+import { isUuid } from "../../ids";
 import type { SqlExecutor } from "../../db/sql-executor";
 
 export interface CitedPassage {

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Principal, canRead } from "../../acl";
 import { canReadSources } from "../../acl/derived-scope";
-import { isUuid } from "../../archive/validate-record-values";
+import { isUuid } from "../../ids";
 import type { PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
 import { truncateText } from "../../storable-text";

@@ -2,7 +2,7 @@ import "server-only";
 import pgvector from "pgvector";
 import { type Principal, canRead, projectScopeSql } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
-import { isUuid } from "../../archive/validate-record-values";
+import { isUuid } from "../../ids";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import { reciprocalRankFusion, defaultRrfK } from "../search/reciprocal-rank-fusion";

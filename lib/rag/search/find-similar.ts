@@ -1,6 +1,6 @@
 import "server-only";
 import { type Principal, canRead, canReadPassage, passageScopeSql, projectScopeSql } from "../../acl";
-import { isUuid } from "../../archive/validate-record-values";
+import { isUuid } from "../../ids";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import type { IndexSpace } from "../index/index-spaces";
