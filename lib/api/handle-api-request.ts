@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Principal } from "../acl";
 import { AppError, notFound } from "../errors";
-import { zodFieldErrors } from "../http/action-result";
+import { zodFieldErrors } from "../action-result";
 import { errorResponse } from "../http/error-response";
 import { ndjsonResponse } from "../http/ndjson";
 import { maxJsonBodyBytes, readBodyText } from "../http/request-body";

@@ -1,7 +1,7 @@
 import type { FieldDefinition } from "./field-definitions";
 import type { RecordValues } from "./validate-record-values";
 import type { FieldErrors } from "../errors";
-import type { ActionResult } from "../http/action-result";
+import type { ActionResult } from "../action-result";
 import { parseTranscriptText } from "./transcript-text";
 
 /**

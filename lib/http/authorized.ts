@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Principal } from "../acl";
 import { getPrincipal } from "../auth/get-principal";
-import type { ActionResult } from "./action-result";
+import type { ActionResult } from "../action-result";
 import { runAuthorizedAction, runAuthorizedRoute } from "./run-authorized";
 
 /**

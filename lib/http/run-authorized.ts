@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Principal } from "../acl";
 import { AppError, describeError, notFoundMessage } from "../errors";
-import { type ActionResult, zodFieldErrors } from "./action-result";
+import { type ActionResult, zodFieldErrors } from "../action-result";
 import { errorResponse } from "./error-response";
 import { maxJsonBodyBytes, refuseDeclaredBody } from "./request-body";
 import { refuseUnstorableText } from "../storable-text";

@@ -31,7 +31,7 @@ import { authenticateApiTokenWithId, createApiToken, newTokenSchema, revokeApiTo
 import { authenticateWithPassword } from "../../lib/auth/authenticate";
 import type { Database } from "../../lib/db/database";
 import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
-import type { ActionResult } from "../../lib/http/action-result";
+import type { ActionResult } from "../../lib/action-result";
 import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";

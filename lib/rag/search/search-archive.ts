@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Principal, canReadPassage, passageScopeSql } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError } from "../../errors";
-import { zodFieldErrors } from "../../http/action-result";
+import { zodFieldErrors } from "../../action-result";
 import { maxQueryLength } from "../../query-length";
 import { storableTextIssues } from "../../storable-text";
 import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";

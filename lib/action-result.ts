@@ -1,4 +1,4 @@
-import type { AppErrorCode, FieldErrors } from "../errors";
+import type { AppErrorCode, FieldErrors } from "./errors";
 
 /** What every server action returns; the UI renders each status. */
 export type ActionResult<T> =
