@@ -8,7 +8,7 @@
  */
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { runWithSocketAddress } from "./lib/http/client-address";
+import { runWithSocketAddress } from "./lib/auth/client-address";
 
 const { values } = parseArgs({
   options: {

@@ -5,7 +5,7 @@ import Credentials from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getPrisma } from "../db";
 import { isAppError } from "../errors";
-import { type TrustedProxies, requestClientAddress, trustedProxies } from "../http/client-address";
+import { type TrustedProxies, requestClientAddress, trustedProxies } from "./client-address";
 import { authenticateWithPassword } from "./authenticate";
 import { sessionIdleSeconds } from "./sessions";
 

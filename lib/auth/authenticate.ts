@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
-import { throttleKey } from "../http/client-address";
+import { throttleKey } from "./client-address";
 import { decoyPasswordHash, verifyPassword } from "./passwords";
 import {
   type SignInLimits,

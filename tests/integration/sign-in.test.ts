@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAuditLog } from "../../lib/admin/audit-log";
 import { authenticateWithPassword } from "../../lib/auth/authenticate";
 import { signInDelaySeconds } from "../../lib/auth/sign-in-throttle";
-import { requestClientAddress, runWithSocketAddress, trustedProxies } from "../../lib/http/client-address";
+import { requestClientAddress, runWithSocketAddress, trustedProxies } from "../../lib/auth/client-address";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
