@@ -39,7 +39,7 @@ import { join, relative } from "node:path";
 import type { Principal } from "../lib/acl";
 import { loadPrincipal } from "../lib/auth/load-principal";
 import { openDatabase } from "../lib/db/database";
-import { askThresholdsFromEnv, generatorFromEnv } from "../lib/llm/create-generator";
+import { askThresholdsFromEnv, generatorFromEnv } from "../lib/rag/ask/create-generator";
 import { type AskOutcome, ask, defaultAskSettings } from "../lib/rag/ask/ask";
 import { assessEvidence, readQuestion } from "../lib/rag/ask/assess-evidence";
 import { readableTermWeights } from "../lib/rag/ask/unknown-terms";

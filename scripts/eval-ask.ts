@@ -20,7 +20,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { systemPrincipal } from "../lib/acl";
 import { openDatabase } from "../lib/db/database";
-import { askThresholdsFromEnv, generatorFromEnv } from "../lib/llm/create-generator";
+import { askThresholdsFromEnv, generatorFromEnv } from "../lib/rag/ask/create-generator";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
 import { type AskOutcome, ask, defaultAskSettings } from "../lib/rag/ask/ask";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";

@@ -18,7 +18,7 @@ import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { openApiDocument } from "../../lib/api/openapi";
 import { type ApiOperation, operations } from "../../lib/api/operations";
 import { createRateLimiter } from "../../lib/api/rate-limit";
-import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { maxQueryLength } from "../../lib/query-length";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";

@@ -3,7 +3,7 @@ import type { Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
 import { createAnthropicGenerator, createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { citationMarkerPattern } from "../../lib/llm/citation-markers";
-import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { maxQueryLength } from "../../lib/query-length";
 import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, refusalMessage } from "../../lib/rag/ask/ask";
 import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";

@@ -34,7 +34,7 @@ import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/action-result";
 import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
-import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import type { AskContext } from "../../lib/rag/ask/ask";
 import { askResponse } from "../../lib/rag/ask/ask-response";
 import { askInThread, deleteThread, getThread } from "../../lib/rag/ask/threads";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemPrincipal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
-import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { createOpenAiCompatibleEmbedder, isLoopback } from "../../lib/rag/embed/openai-compatible-embedder";

@@ -3,7 +3,7 @@ import type { ApiDeps } from "../../lib/api/handle-api-request";
 import { createRateLimiter } from "../../lib/api/rate-limit";
 import { authenticateApiTokenWithId } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
-import { createExtractiveGenerator } from "../../lib/llm/extractive-generator";
+import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import type { AskContext } from "../../lib/rag/ask/ask";
 import type { Embedder } from "../../lib/rag/embed/embedder";
 import type { IndexSpace } from "../../lib/rag/index/index-spaces";

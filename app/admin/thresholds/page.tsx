@@ -6,7 +6,7 @@ import { type ScoreDistribution, binWidth, readAskThresholdOverrides, scoreDistr
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
-import { askThresholdsFromEnv } from "@/lib/llm/create-generator";
+import { askThresholdsFromEnv } from "@/lib/rag/ask/create-generator";
 import { defaultAskSettings } from "@/lib/rag/ask/ask";
 import { getSearchContext } from "@/lib/rag/search/search-context";
 import { ThresholdsFormClient } from "./thresholds-form-client";

@@ -1,7 +1,7 @@
 import "server-only";
 import { type Principal, canReadPassage } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { sourceSentences } from "../../llm/answer-sentences";
+import { sourceSentences } from "./answer-sentences";
 import type { IndexSpace } from "../index/index-spaces";
 import { snippet } from "../search/highlight";
 import { type SearchHit, passageDetails, searchHitOf } from "../search/search-archive";

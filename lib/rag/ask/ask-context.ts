@@ -1,6 +1,6 @@
 import "server-only";
 import { getDatabase } from "../../db";
-import { askThresholdsFromEnv, generatorFromEnv } from "../../llm/create-generator";
+import { askThresholdsFromEnv, generatorFromEnv } from "./create-generator";
 import type { Generator } from "../../llm/generator";
 import { readAskThresholdOverrides } from "../../admin/ask-thresholds";
 import { getSearchContext } from "../search/search-context";

@@ -10,7 +10,7 @@ import { type SearchContext, type SearchHit, type SearchResult, searchArchive } 
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { passageLocation } from "../../format";
-import { passageForm } from "../../llm/answer-sentences";
+import { passageForm } from "./answer-sentences";
 import { answerContinuations } from "./answer-continuations";
 import { assessEvidence, readQuestion } from "./assess-evidence";
 import { readableTermWeights, unknownQuestionTerms } from "./unknown-terms";

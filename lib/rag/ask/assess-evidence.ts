@@ -1,5 +1,5 @@
 import "server-only";
-import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionTerms, sourceSentences } from "../../llm/answer-sentences";
+import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionTerms, sourceSentences } from "./answer-sentences";
 import type { PrepareOptions } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";

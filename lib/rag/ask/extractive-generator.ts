@@ -1,12 +1,12 @@
 import "server-only";
-import { prepareForEmbedding, type PrepareOptions } from "../rag/embed/bridge-text";
-import type { Embedder } from "../rag/embed/embedder";
-import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../rag/embed/translate";
-import { findHighlights, foldWord, wordMatches } from "../rag/search/highlight";
+import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
+import type { Embedder } from "../embed/embedder";
+import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../embed/translate";
+import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, mayAnswer, questionTerms, sourceSentences } from "./answer-sentences";
-import { literalBrackets } from "./citation-markers";
-import type { GenerationRequest, Generator } from "./generator";
-import { translationNote } from "./translation-note";
+import { literalBrackets } from "../../llm/citation-markers";
+import type { GenerationRequest, Generator } from "../../llm/generator";
+import { translationNote } from "../../llm/translation-note";
 
 /**
  * The offline answerer, and the default: it reads the sources sentence by sentence, scores

@@ -1,6 +1,6 @@
-import { splitSentences } from "../rag/chunk";
-import { queryTerms } from "../rag/search/highlight";
-import type { SourcePassage } from "./generator";
+import { splitSentences } from "../chunk";
+import { queryTerms } from "../search/highlight";
+import type { SourcePassage } from "../../llm/generator";
 
 /**
  * What a source's sentences are, before any is chosen as an answer: who says it in a

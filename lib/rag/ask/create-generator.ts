@@ -1,8 +1,8 @@
 import "server-only";
-import type { Embedder } from "../rag/embed/embedder";
-import { createAnthropicGenerator, createOpenAiCompatibleGenerator } from "./chat-generators";
+import type { Embedder } from "../embed/embedder";
+import { createAnthropicGenerator, createOpenAiCompatibleGenerator } from "../../llm/chat-generators";
 import { createExtractiveGenerator } from "./extractive-generator";
-import type { Generator } from "./generator";
+import type { Generator } from "../../llm/generator";
 
 type Environment = Record<string, string | undefined>;
 

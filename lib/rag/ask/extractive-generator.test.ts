@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createHashEmbedder } from "../rag/embed/hash-embedder";
-import type { ArchiveLanguage, TranslationBridge } from "../rag/embed/translate";
-import { verifyCitations } from "../rag/ask/verify-citations";
+import { createHashEmbedder } from "../embed/hash-embedder";
+import type { ArchiveLanguage, TranslationBridge } from "../embed/translate";
+import { verifyCitations } from "./verify-citations";
 import { answerTypeBonus, answersByFieldName, asksForType, createExtractiveGenerator, namesTitle, selectSentences } from "./extractive-generator";
-import type { SourcePassage } from "./generator";
+import type { SourcePassage } from "../../llm/generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
 const embedder = createHashEmbedder({ dimension: 256 });
