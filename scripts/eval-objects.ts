@@ -29,7 +29,7 @@ import { CHUNKER_VERSION } from "../lib/rag/chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
 import { activateIndexSpace, ensureIndexSpace } from "../lib/rag/index/index-spaces";
 import { type CharacterisationMode, characteriseObject } from "../lib/rag/objects/characterise";
-import { createDescriptorEmbedder, imageSpaceName } from "../lib/rag/objects/descriptor-embedder";
+import { createDescriptorEmbedder, imageSpaceName } from "../lib/rag/embed/descriptor-embedder";
 import { indexObjects } from "../lib/rag/objects/index-objects";
 import { dateRangeOf, defaultProposalContextWeight, readObjectContext, roleValue } from "../lib/rag/objects/object-context";
 import { type ObjectsRuntime, findSimilarObjects } from "../lib/rag/objects/similar-objects";

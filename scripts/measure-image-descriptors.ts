@@ -30,7 +30,7 @@ import {
   type CombinationWeights,
   type DescriptorKind,
   type PartKind,
-} from "../lib/rag/objects/image-descriptor";
+} from "../lib/rag/embed/image-descriptor";
 
 const COMMAND = "npx tsx --conditions=react-server scripts/measure-image-descriptors.ts";
 const HERITAGE_DIR = join(process.cwd(), "prisma", "seed", "data", "heritage");

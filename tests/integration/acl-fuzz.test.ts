@@ -21,7 +21,7 @@ import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
-import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
+import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { listPendingProposals, proposalAccuracy, proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { searchObjectsByText } from "../../lib/rag/objects/search-objects";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";

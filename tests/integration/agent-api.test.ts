@@ -25,7 +25,7 @@ import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
-import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
+import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";

@@ -47,7 +47,7 @@ import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
-import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
+import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { decideProposal, decisionSchema } from "../../lib/rag/objects/proposals";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";

@@ -11,7 +11,7 @@ import type { Database } from "../../lib/db/database";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
-import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
+import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { callApi } from "../support/api-request";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
 import { serviceRuntime } from "../support/service-runtime";

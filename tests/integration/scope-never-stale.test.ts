@@ -18,7 +18,7 @@ import { indexRecords } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
-import { createDescriptorEmbedder } from "../../lib/rag/objects/descriptor-embedder";
+import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { findSimilarRecords } from "../../lib/rag/search/find-similar";

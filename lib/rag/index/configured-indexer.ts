@@ -4,8 +4,8 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { CHUNKER_VERSION } from "../chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
 import type { Embedder } from "../embed/embedder";
-import { createImageEmbedders } from "../objects/create-image-embedders";
-import type { ImageEmbedder } from "../objects/image-embedder";
+import { createImageEmbedders } from "../embed/create-image-embedders";
+import type { ImageEmbedder } from "../embed/image-embedder";
 import { ensureIndexSpace, type IndexSpace } from "./index-spaces";
 
 /**

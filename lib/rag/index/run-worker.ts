@@ -8,7 +8,7 @@ import { EmbeddingError, type Embedder } from "../embed/embedder";
 import { claimQueueItems, completeQueueItem, defaultQueueOptions, failQueueItem, type QueueOptions } from "./index-queue";
 import { indexRecord, indexRecords, type IndexingContext, type IndexRecordResult } from "./index-record";
 import type { IndexSpace } from "./index-spaces";
-import type { ImageEmbedder } from "../objects/image-embedder";
+import type { ImageEmbedder } from "../embed/image-embedder";
 import { indexObjects, type ObjectIndexing } from "../objects/index-objects";
 
 export interface WorkerOptions {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Principal } from "../../acl";
-import { contextSpaceName } from "./descriptor-embedder";
+import { contextSpaceName } from "../embed/descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
 import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "./object-context";

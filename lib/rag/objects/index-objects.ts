@@ -9,8 +9,8 @@ import { storagePath } from "../../archive/media-storage";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { Embedder } from "../embed/embedder";
 import type { IndexSpace } from "../index/index-spaces";
-import { contextSpaceName, imageSpaceName } from "./descriptor-embedder";
-import type { ImageEmbedder } from "./image-embedder";
+import { contextSpaceName, imageSpaceName } from "../embed/descriptor-embedder";
+import type { ImageEmbedder } from "../embed/image-embedder";
 import { contextText, readObjectContext } from "./object-context";
 
 /**

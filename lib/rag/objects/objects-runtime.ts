@@ -2,8 +2,8 @@ import "server-only";
 import { getDatabase } from "../../db";
 import { getActiveIndexSpace } from "../index/index-spaces";
 import { getQueryEmbedder } from "../search/search-context";
-import { createImageEmbedders } from "./create-image-embedders";
-import type { ImageEmbedder } from "./image-embedder";
+import { createImageEmbedders } from "../embed/create-image-embedders";
+import type { ImageEmbedder } from "../embed/image-embedder";
 import { type ObjectsRuntime, nearDuplicateFloorFromEnv } from "./similar-objects";
 
 /**

@@ -5,7 +5,7 @@ import { type Principal, canRead, projectScopeSql } from "../../acl";
 import { AppError } from "../../errors";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
 import { type SearchContext, maxQueryLength, searchArchive } from "../search/search-archive";
-import { imageSpaceName } from "./descriptor-embedder";
+import { imageSpaceName } from "../embed/descriptor-embedder";
 import type { ObjectsRuntime } from "./similar-objects";
 
 /**

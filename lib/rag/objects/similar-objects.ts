@@ -5,8 +5,8 @@ import type { Principal } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { Embedder } from "../embed/embedder";
 import type { IndexSpace } from "../index/index-spaces";
-import { contextSpaceName } from "./descriptor-embedder";
-import type { ImageEmbedder } from "./image-embedder";
+import { contextSpaceName } from "../embed/descriptor-embedder";
+import type { ImageEmbedder } from "../embed/image-embedder";
 import { type Neighbour, type ObjectSubject, type QueryLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
 import { defaultNearDuplicateFloor } from "./object-context";
 

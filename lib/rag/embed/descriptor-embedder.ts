@@ -1,5 +1,5 @@
 import "server-only";
-import { EmbeddingError } from "../embed/embedder";
+import { EmbeddingError } from "./embedder";
 import { COMBINED_DIMENSION, describeImage } from "./image-descriptor";
 import type { ImageEmbedder } from "./image-embedder";
 

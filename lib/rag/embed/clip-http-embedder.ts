@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { EmbeddingError, errorMessage, inBatches, normaliseVector } from "../embed/embedder";
-import { embeddingsEndpoint } from "../embed/openai-compatible-embedder";
+import { EmbeddingError, errorMessage, inBatches, normaliseVector } from "./embedder";
+import { embeddingsEndpoint } from "./openai-compatible-embedder";
 import type { ImageEmbedder } from "./image-embedder";
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeClipImageVector, fakeClipTextVector, startFakeClipServer, type FakeClipServer } from "../../../tests/support/fake-clip-server";
-import { EmbeddingError } from "../embed/embedder";
+import { EmbeddingError } from "./embedder";
 import { createClipHttpEmbedder } from "./clip-http-embedder";
 import { imageEmbedderConfigFromEnv } from "./image-embedder";
 
