@@ -30,8 +30,8 @@ import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-e
 import { activateIndexSpace, ensureIndexSpace } from "../lib/rag/index/index-spaces";
 import { type CharacterisationMode, characteriseObject } from "../lib/rag/objects/characterise";
 import { createDescriptorEmbedder, imageSpaceName } from "../lib/rag/embed/descriptor-embedder";
-import { indexObjects } from "../lib/rag/objects/index-objects";
-import { dateRangeOf, defaultProposalContextWeight, readObjectContext, roleValue } from "../lib/rag/objects/object-context";
+import { indexObjects } from "../lib/rag/index/index-objects";
+import { dateRangeOf, defaultProposalContextWeight, readObjectContext, roleValue } from "../lib/rag/config/object-context";
 import { type ObjectsRuntime, findSimilarObjects } from "../lib/rag/objects/similar-objects";
 import { demoObjectContexts } from "../prisma/seed/demo-object-contexts";
 import { seedDemo } from "../prisma/seed/seed-demo";

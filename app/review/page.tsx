@@ -3,7 +3,7 @@ import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getObjectsRuntime } from "@/lib/rag/objects/objects-runtime";
-import { proposalRoles, type ProposalRole } from "@/lib/rag/objects/object-context";
+import { proposalRoles, type ProposalRole } from "@/lib/rag/config/object-context";
 import { formatProposalValue, listPendingProposals, proposalAccuracy } from "@/lib/rag/objects/proposals";
 import { formatDateTime } from "@/components/format";
 import { ProposeClient } from "./propose-client";

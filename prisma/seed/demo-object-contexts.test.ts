@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateObjectContext } from "../../lib/rag/objects/object-context";
+import { validateObjectContext } from "../../lib/rag/config/object-context";
 import { ceramicsSection } from "./ceramics";
 import { coinSection } from "./coins";
 import { demoObjectContexts } from "./demo-object-contexts";

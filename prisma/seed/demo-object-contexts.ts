@@ -1,4 +1,4 @@
-import type { ObjectContext } from "../../lib/rag/objects/object-context";
+import type { ObjectContext } from "../../lib/rag/config/object-context";
 
 /**
  * The demo's object contexts: which image fields carry the visual signal and which fields a

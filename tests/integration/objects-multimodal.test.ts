@@ -14,7 +14,7 @@ import { runWorker } from "../../lib/rag/index/run-worker";
 import { createClipHttpEmbedder } from "../../lib/rag/embed/clip-http-embedder";
 import { createDescriptorEmbedder, imageSpaceName } from "../../lib/rag/embed/descriptor-embedder";
 import type { ImageEmbedder } from "../../lib/rag/embed/image-embedder";
-import type { ObjectContext } from "../../lib/rag/objects/object-context";
+import type { ObjectContext } from "../../lib/rag/config/object-context";
 import { objectsByDescriptionUnavailableMessage, searchObjectsByText } from "../../lib/rag/objects/search-objects";
 import type { ObjectsRuntime } from "../../lib/rag/objects/similar-objects";
 import type { SearchContext } from "../../lib/rag/search/search-archive";

@@ -17,7 +17,7 @@ import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spa
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
-import type { ObjectContext } from "../../lib/rag/objects/object-context";
+import type { ObjectContext } from "../../lib/rag/config/object-context";
 import { decideProposal, listPendingProposals, proposalAccuracy, proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";

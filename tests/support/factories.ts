@@ -10,7 +10,7 @@ import { saveRecord } from "../../lib/archive/save-record";
 import { hashPassword } from "../../lib/auth/passwords";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { PrismaClient } from "../../lib/db/generated/client";
-import type { ObjectContext } from "../../lib/rag/objects/object-context";
+import type { ObjectContext } from "../../lib/rag/config/object-context";
 
 /** Factories: each call makes uniquely named data, so tests never depend on one global fixture. */
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { decideProposalAction } from "@/app/objects/actions";
 import type { ProposalValue } from "@/lib/rag/objects/proposals";
-import type { ProposalRole } from "@/lib/rag/objects/object-context";
+import type { ProposalRole } from "@/lib/rag/config/object-context";
 
 /**
  * A curator's decision on one role's proposal: accept (writes the proposed value through the

@@ -9,7 +9,7 @@ import { claimQueueItems, completeQueueItem, defaultQueueOptions, failQueueItem,
 import { indexRecord, indexRecords, type IndexingContext, type IndexRecordResult } from "./index-record";
 import type { IndexSpace } from "./index-spaces";
 import type { ImageEmbedder } from "../embed/image-embedder";
-import { indexObjects, type ObjectIndexing } from "../objects/index-objects";
+import { indexObjects, type ObjectIndexing } from "./index-objects";
 
 export interface WorkerOptions {
   prisma: PrismaClient;

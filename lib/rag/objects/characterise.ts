@@ -3,7 +3,7 @@ import type { Principal } from "../../acl";
 import { contextSpaceName } from "../embed/descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
 import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
-import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "./object-context";
+import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "../config/object-context";
 import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
 
 /**

@@ -6,7 +6,7 @@ import { isUuid } from "../../ids";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import { reciprocalRankFusion, defaultRrfK } from "../search/reciprocal-rank-fusion";
-import { type ObjectContext, type ProposalRole, dateRangeOf, proposalRoles, readObjectContext, roleValue } from "./object-context";
+import { type ObjectContext, type ProposalRole, dateRangeOf, proposalRoles, readObjectContext, roleValue } from "../config/object-context";
 
 /**
  * Neighbours of an object, the core of "similar objects" and of proposals. Each leg is one

@@ -8,7 +8,7 @@ import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
 import { type RoleCharacterisation, characteriseObject, proposedFieldValue } from "./characterise";
 import { loadObjectSubject } from "./object-neighbours";
-import { type ProposalRole, proposalRoles } from "./object-context";
+import { type ProposalRole, proposalRoles } from "../config/object-context";
 import type { ObjectsRuntime } from "./similar-objects";
 
 /**

@@ -5,7 +5,7 @@ import { Prisma, type PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import { enqueueReindex } from "../index/index-queue";
-import { type ObjectContext, validateObjectContext } from "./object-context";
+import { type ObjectContext, validateObjectContext } from "../config/object-context";
 
 /**
  * An admin sets (or clears, with null) a section's object context. Invalid contexts never save:

@@ -8,7 +8,7 @@ import type { IndexSpace } from "../index/index-spaces";
 import { contextSpaceName } from "../embed/descriptor-embedder";
 import type { ImageEmbedder } from "../embed/image-embedder";
 import { type Neighbour, type ObjectSubject, type QueryLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
-import { defaultNearDuplicateFloor } from "./object-context";
+import { defaultNearDuplicateFloor } from "../config/object-context";
 
 /**
  * Similar objects of one object: hybrid (every image view plus the catalogue context, the

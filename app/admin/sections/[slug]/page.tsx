@@ -8,7 +8,7 @@ import { listReindexJobs } from "@/lib/admin/reindex-jobs";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { listEmbedGroups, sectionShapes } from "@/lib/rag/config/embed-groups";
-import { readObjectContext } from "@/lib/rag/objects/object-context";
+import { readObjectContext } from "@/lib/rag/config/object-context";
 import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "../../index-actions-client";
 import { egressStatements } from "@/lib/admin/people";

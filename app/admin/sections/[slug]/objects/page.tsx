@@ -5,7 +5,7 @@ import { isAdmin } from "@/lib/acl";
 import { sectionFieldsSchema } from "@/lib/archive/field-definitions";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
-import { defaultNearDuplicateFloor, defaultProposalContextWeight, readObjectContext } from "@/lib/rag/objects/object-context";
+import { defaultNearDuplicateFloor, defaultProposalContextWeight, readObjectContext } from "@/lib/rag/config/object-context";
 import { ObjectContextFormClient } from "./object-context-form-client";
 
 export const metadata: Metadata = { title: "Object context" };

@@ -8,10 +8,10 @@ import { openImage } from "../../archive/image-limits";
 import { storagePath } from "../../archive/media-storage";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { Embedder } from "../embed/embedder";
-import type { IndexSpace } from "../index/index-spaces";
+import type { IndexSpace } from "./index-spaces";
 import { contextSpaceName, imageSpaceName } from "../embed/descriptor-embedder";
 import type { ImageEmbedder } from "../embed/image-embedder";
-import { contextText, readObjectContext } from "./object-context";
+import { contextText, readObjectContext } from "../config/object-context";
 
 /**
  * The object half of indexing, run by the same durable queue as text: for each object record
