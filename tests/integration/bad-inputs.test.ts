@@ -36,7 +36,7 @@ import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import type { AskContext } from "../../lib/rag/ask/ask";
-import { askResponse } from "../../lib/rag/ask/ask-response";
+import { askResponse } from "../../lib/http/ask-response";
 import { askInThread, deleteThread, getThread } from "../../lib/rag/ask/threads";
 import { getCitedPassage } from "../../lib/rag/ask/cited-passage";
 import { getRecord } from "../../lib/archive/get-record";

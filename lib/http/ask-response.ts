@@ -1,13 +1,13 @@
 import "server-only";
-import type { Principal } from "../../acl";
-import type { PrismaClient } from "../../db/generated/client";
-import { AppError } from "../../errors";
-import { ndjsonResponse } from "../../http/ndjson";
-import { maxJsonBodyBytes, readBodyText } from "../../http/request-body";
-import { refuseUnstorableText } from "../../storable-text";
-import type { AskContext } from "./ask";
-import { resolvePanelScope } from "./ask-scope";
-import { askInThread } from "./threads";
+import type { Principal } from "../acl";
+import type { PrismaClient } from "../db/generated/client";
+import { AppError } from "../errors";
+import { ndjsonResponse } from "./ndjson";
+import { maxJsonBodyBytes, readBodyText } from "./request-body";
+import { refuseUnstorableText } from "../storable-text";
+import type { AskContext } from "../rag/ask/ask";
+import { resolvePanelScope } from "../rag/ask/ask-scope";
+import { askInThread } from "../rag/ask/threads";
 
 /**
  * POST /api/ask: a question ({question, threadId?, scope?}) — the scope as the panel sends it
