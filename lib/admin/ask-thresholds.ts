@@ -1,40 +1,18 @@
 import "server-only";
-import { z } from "zod";
 import { type Principal, isAdmin, projectScopeSql } from "../acl";
 import { isUuid } from "../ids";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";
+import { type AskThresholdOverrides, askThresholdsSchema, saveAskThresholds } from "../rag/ask/ask-settings";
 import { type SearchContext, searchArchive } from "../rag/search/search-archive";
 
 /**
  * Reading the Q&A refusal threshold off the data instead of guessing it: for a golden set's
  * questions, the similarity of every retrieved passage, split into relevant (from an expected
  * record) and irrelevant, as two histograms; for each candidate threshold, how much of each
- * would pass. Admins then set the thresholds, which override MNEMO_ASK_* from the next question.
+ * would pass. Admins then set the thresholds (stored by lib/rag/ask/ask-settings.ts), which
+ * override MNEMO_ASK_* from the next question.
  */
-export const askThresholdsKey = "ask.thresholds";
-
-export interface AskThresholdOverrides {
-  minSimilarity?: number;
-  strongSimilarity?: number;
-  minTermCoverage?: number;
-}
-
-export const askThresholdsSchema = z
-  .object({
-    minSimilarity: z.number().min(-1, "Similarities run from -1 to 1.").max(1, "Similarities run from -1 to 1."),
-    strongSimilarity: z.number().min(-1, "Similarities run from -1 to 1.").max(1, "Similarities run from -1 to 1."),
-    minTermCoverage: z.number().min(0, "Coverage runs from 0 to 1.").max(1, "Coverage runs from 0 to 1."),
-  })
-  .refine((value) => value.minSimilarity <= value.strongSimilarity, { path: ["strongSimilarity"], message: "The strong threshold must not be below the minimum." });
-
-/** The stored overrides (nothing stored: {}). Read per question, so a change applies at once. */
-export async function readAskThresholdOverrides(sql: SqlExecutor): Promise<AskThresholdOverrides> {
-  const [row] = await sql.query<{ value: unknown }>(`SELECT value FROM app_settings WHERE key = $1`, [askThresholdsKey]);
-  const parsed = askThresholdsSchema.safeParse(row?.value);
-  return parsed.success ? parsed.data : {};
-}
-
 export async function setAskThresholds(sql: SqlExecutor, principal: Principal, input: unknown): Promise<AskThresholdOverrides> {
   if (!isAdmin(principal)) throw notFound();
   const parsed = askThresholdsSchema.safeParse(input);
@@ -44,18 +22,7 @@ export async function setAskThresholds(sql: SqlExecutor, principal: Principal, i
     throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
   }
   const actor = principal.userId === "system" ? null : principal.userId;
-  const before = await readAskThresholdOverrides(sql);
-  await sql.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO app_settings (key, value, updated_by_id, updated_at) VALUES ($1, $2::jsonb, $3, now())
-       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by_id = EXCLUDED.updated_by_id, updated_at = now()`,
-      [askThresholdsKey, JSON.stringify(parsed.data), actor],
-    );
-    await tx.query(
-      `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, 'settings.ask_thresholds', 'setting', $2, $3::jsonb)`,
-      [actor, askThresholdsKey, JSON.stringify({ before, after: parsed.data })],
-    );
-  });
+  await saveAskThresholds(sql, parsed.data, actor);
   return parsed.data;
 }
 

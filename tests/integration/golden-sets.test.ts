@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
-import { readAskThresholdOverrides, scoreDistribution, setAskThresholds } from "../../lib/admin/ask-thresholds";
+import { scoreDistribution, setAskThresholds } from "../../lib/admin/ask-thresholds";
+import { readAskThresholdOverrides } from "../../lib/rag/ask/ask-settings";
 import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";

@@ -2,7 +2,7 @@ import "server-only";
 import { getDatabase } from "../../db";
 import { askThresholdsFromEnv, generatorFromEnv } from "./create-generator";
 import type { Generator } from "../../llm/generator";
-import { readAskThresholdOverrides } from "../../admin/ask-thresholds";
+import { readAskThresholdOverrides } from "./ask-settings";
 import { getSearchContext } from "../search/search-context";
 import type { AskContext, AskSettings } from "./ask";
 

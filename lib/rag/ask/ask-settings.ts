@@ -1,0 +1,47 @@
+import "server-only";
+import { z } from "zod";
+import type { SqlExecutor } from "../../db/sql-executor";
+
+/**
+ * The refusal thresholds an admin sets over MNEMO_ASK_*: stored in app_settings, read per
+ * question (so a change applies at once). Ask owns them; lib/admin checks who may change them
+ * and writes through `saveAskThresholds`.
+ */
+export const askThresholdsKey = "ask.thresholds";
+
+export interface AskThresholdOverrides {
+  minSimilarity?: number;
+  strongSimilarity?: number;
+  minTermCoverage?: number;
+}
+
+export const askThresholdsSchema = z
+  .object({
+    minSimilarity: z.number().min(-1, "Similarities run from -1 to 1.").max(1, "Similarities run from -1 to 1."),
+    strongSimilarity: z.number().min(-1, "Similarities run from -1 to 1.").max(1, "Similarities run from -1 to 1."),
+    minTermCoverage: z.number().min(0, "Coverage runs from 0 to 1.").max(1, "Coverage runs from 0 to 1."),
+  })
+  .refine((value) => value.minSimilarity <= value.strongSimilarity, { path: ["strongSimilarity"], message: "The strong threshold must not be below the minimum." });
+
+/** The stored overrides (nothing stored: {}). Read per question, so a change applies at once. */
+export async function readAskThresholdOverrides(sql: SqlExecutor): Promise<AskThresholdOverrides> {
+  const [row] = await sql.query<{ value: unknown }>(`SELECT value FROM app_settings WHERE key = $1`, [askThresholdsKey]);
+  const parsed = askThresholdsSchema.safeParse(row?.value);
+  return parsed.success ? parsed.data : {};
+}
+
+/** Stores validated thresholds and audits the change (before and after) in one transaction. */
+export async function saveAskThresholds(sql: SqlExecutor, thresholds: z.infer<typeof askThresholdsSchema>, actorId: string | null): Promise<void> {
+  const before = await readAskThresholdOverrides(sql);
+  await sql.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO app_settings (key, value, updated_by_id, updated_at) VALUES ($1, $2::jsonb, $3, now())
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by_id = EXCLUDED.updated_by_id, updated_at = now()`,
+      [askThresholdsKey, JSON.stringify(thresholds), actorId],
+    );
+    await tx.query(
+      `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, 'settings.ask_thresholds', 'setting', $2, $3::jsonb)`,
+      [actorId, askThresholdsKey, JSON.stringify({ before, after: thresholds })],
+    );
+  });
+}
