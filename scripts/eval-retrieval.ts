@@ -49,7 +49,7 @@ import { getConfig } from "../lib/config";
 import { importRecords } from "../lib/archive/import-records";
 import { openDatabase, type Database } from "../lib/db/database";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
-import { saveEmbedGroup } from "../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../lib/rag/index/save-embed-group";
 import { prepareForEmbedding, type PreparedText } from "../lib/rag/embed/bridge-text";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
 import { errorMessage, type Embedder, type EmbedKind } from "../lib/rag/embed/embedder";

@@ -1,5 +1,5 @@
 import type { Database } from "../lib/db/database";
-import { saveEmbedGroup } from "../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../lib/rag/index/save-embed-group";
 
 /** The benchmarks' SciFact section: title and abstract, embedded together as a long document. */
 export async function createScifactSection(db: Pick<Database, "prisma" | "sql">) {

@@ -6,7 +6,8 @@ import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";
 import { buildGroupDocument } from "../rag/config/build-group-document";
 import { validateEmbedGroup } from "../rag/config/embed-group-schema";
-import { type EmbedGroup, listEmbedGroups, saveEmbedGroup, sectionShapes } from "../rag/config/embed-groups";
+import { type EmbedGroup, listEmbedGroups, sectionShapes } from "../rag/config/embed-groups";
+import { saveEmbedGroup } from "../rag/index/save-embed-group";
 import { chunkDocument, type DocumentChunk } from "../rag/chunk";
 import { loadDocumentRecords } from "../rag/index/index-record";
 

@@ -12,7 +12,7 @@ import { writeMediaFile } from "../../lib/archive/media-storage";
 import { oggDurationSeconds } from "../../lib/archive/media-types";
 import { hashPassword } from "../../lib/auth/passwords";
 import type { SqlExecutor } from "../../lib/db/sql-executor";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { tuningGoldenSetName } from "../../lib/admin/fusion-calibration";
 import { gradeRecords, loadArchiveGolden } from "./archive-golden";
 import { demoEmbedGroups } from "./demo-embed-groups";

@@ -6,7 +6,7 @@ import { getReindexProgress, listReindexJobs, retryFailed, startReindex } from "
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { EmbeddingError, type Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";

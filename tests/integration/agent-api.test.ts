@@ -21,7 +21,7 @@ import { createRateLimiter } from "../../lib/api/rate-limit";
 import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { maxQueryLength } from "../../lib/query-length";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";

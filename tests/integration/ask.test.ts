@@ -9,7 +9,7 @@ import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, r
 import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";
 import { readableTermWeights } from "../../lib/rag/ask/unknown-terms";
 import { type ThreadEvent, askInThread, deleteThread, getThread, listThreads, noLongerReadableMessage } from "../../lib/rag/ask/threads";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";

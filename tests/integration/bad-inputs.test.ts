@@ -44,7 +44,7 @@ import { getRecord } from "../../lib/archive/get-record";
 import { proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { objectSearchSchema, searchObjectsByText } from "../../lib/rag/objects/search-objects";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../lib/db/database";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { enqueueReindex } from "../../lib/rag/index/index-queue";

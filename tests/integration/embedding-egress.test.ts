@@ -3,7 +3,7 @@ import { systemPrincipal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
 import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createOpenAiCompatibleEmbedder, isLoopback } from "../../lib/rag/embed/openai-compatible-embedder";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";

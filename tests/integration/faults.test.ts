@@ -12,7 +12,7 @@ import { AppError } from "../../lib/errors";
 import { createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { type AskContext, type AskOutcome, askUnavailableMessage, failureMessage } from "../../lib/rag/ask/ask";
 import { askInThread, getThread } from "../../lib/rag/ask/threads";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import type { Embedder } from "../../lib/rag/embed/embedder";
 import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";

@@ -5,7 +5,7 @@ import { saveGoldenSet } from "../../lib/admin/golden-sets";
 import { listSpaceOverview } from "../../lib/admin/model-switch";
 import type { Database } from "../../lib/db/database";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { activateIndexSpace, ensureIndexSpace, getActiveIndexSpace, type IndexSpace, saveFusionCalibration } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";

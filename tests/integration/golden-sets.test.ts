@@ -6,7 +6,7 @@ import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGolden
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";

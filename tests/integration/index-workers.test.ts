@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../lib/db/database";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import type { Database } from "../../lib/db/database";
-import { listEmbedGroups, saveEmbedGroup, sectionShapes } from "../../lib/rag/config/embed-groups";
+import { listEmbedGroups, sectionShapes } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { prepareForEmbedding } from "../../lib/rag/embed/bridge-text";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { indexRecord, type IndexingContext } from "../../lib/rag/index/index-record";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
-import { saveEmbedGroup } from "../../lib/rag/config/embed-groups";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
