@@ -1,6 +1,6 @@
 /**
  * The production server: the built Next.js app behind Node's own HTTP server, so that every
- * request runs knowing the address of the socket it came on (lib/http/client-address.ts).
+ * request runs knowing the address of the socket it came on (lib/auth/client-address.ts).
  * Next.js gives route handlers and server actions no way to read it, and sign-in throttling
  * needs an address no client can write. `npm start`, `npm run demo` and the e2e server run this
  * (`tsx server.ts [-p port] [-H hostname]`); under plain `next start` or `next dev` the client's

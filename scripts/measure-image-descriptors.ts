@@ -1,6 +1,6 @@
 /**
  * `npx tsx --conditions=react-server scripts/measure-image-descriptors.ts`: which local image
- * descriptor (lib/rag/objects/image-descriptor.ts) best predicts an object's labels from its
+ * descriptor (lib/rag/embed/image-descriptor.ts) best predicts an object's labels from its
  * image, measured on the demo archive's generated object images.
  *
  * The demo renderers are called in-process (no database): 300 coins (obverse), the 240

@@ -27,7 +27,7 @@ export interface AuthenticatedUser {
   sessionVersion: number;
 }
 
-/** How an attempt from a client whose address is unknown is recorded (see lib/http/client-address.ts). */
+/** How an attempt from a client whose address is unknown is recorded (see lib/auth/client-address.ts). */
 const unknownAddress = "unknown";
 
 /**
