@@ -1,5 +1,6 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import { restrictedPathZones } from "./scripts/import-zones.mjs";
 
 const config = [
   ...nextVitals,
@@ -10,6 +11,9 @@ const config = [
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Imports point down (scripts/import-zones.mjs): matched on the resolved file, so "@/lib/…"
+      // and relative paths are caught alike.
+      "import/no-restricted-paths": ["error", { zones: restrictedPathZones() }],
     },
   },
 ];

@@ -1,0 +1,9 @@
+export interface LibLayer {
+  name: string;
+  /** Folders ("lib/rag/ask") or files at lib/'s root ("lib/errors.ts"). */
+  members: string[];
+}
+
+export const libLayers: LibLayer[];
+export const outerZones: { target: string; from: string[]; reason: string }[];
+export function restrictedPathZones(): { target: string | string[]; from: string | string[]; message: string }[];

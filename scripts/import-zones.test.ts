@@ -1,0 +1,41 @@
+import { fileURLToPath } from "node:url";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+/** Lints `code` as if it were the file at `path` (which need not exist) and returns the zone errors. */
+async function zoneErrors(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
+  expect(result?.messages.filter((message) => message.fatal)).toEqual([]);
+  return (result?.messages ?? []).filter((message) => message.ruleId === "import/no-restricted-paths").map((message) => message.message);
+}
+
+describe("import zones (npm run lint)", () => {
+  it("refuses lib importing components, by alias or relative path", async () => {
+    const errors = await zoneErrors(
+      "lib/rag/ask/zone-fixture.ts",
+      `import { formatYear } from "@/components/format";\nimport { formatYearRange } from "../../../components/format";\nexport const formats = [formatYear, formatYearRange];\n`,
+    );
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toContain("lib/ never imports app/ or components/");
+  });
+
+  it("refuses an import from a layer above, naming both layers", async () => {
+    const llm = await zoneErrors("lib/llm/zone-fixture.ts", `import type { Embedder } from "../rag/embed/embedder";\nexport type Fixture = Embedder;\n`);
+    expect(llm).toEqual([expect.stringContaining(`"generation providers" may not import the layer "rag: config, chunk, embed"`)]);
+    const search = await zoneErrors("lib/rag/search/zone-fixture.ts", `import type { AskContext } from "@/lib/rag/ask/ask";\nexport type Fixture = AskContext;\n`);
+    expect(search).toEqual([expect.stringContaining(`"rag: search" may not import the layer "rag: ask, objects"`)]);
+    const rag = await zoneErrors("lib/rag/ask/zone-fixture.ts", `import { ndjsonResponse } from "../../http/ndjson";\nexport const fixture = ndjsonResponse;\n`);
+    expect(rag).toEqual([expect.stringContaining(`"rag: ask, objects" may not import the layer "http"`)]);
+  });
+
+  it("accepts imports of the module's own layer and the layers below", async () => {
+    const [result] = await eslint.lintText(
+      `import type { SearchContext } from "../search/search-archive";\nimport type { ObjectsRuntime } from "../objects/similar-objects";\nimport { AppError } from "@/lib/errors";\nexport type Fixture = [SearchContext, ObjectsRuntime];\nexport const fixture = AppError;\n`,
+      { filePath: `${root}lib/rag/ask/zone-fixture.ts` },
+    );
+    expect(result?.messages).toEqual([]);
+  });
+}, 60_000);
