@@ -1,0 +1,38 @@
+import "server-only";
+import { askOperation } from "./ask";
+import { characterizeObjectOperation } from "./characterize-object";
+import { embedGroupsOperation } from "./embed-groups";
+import { getAgentContextOperation } from "./get-agent-context";
+import { listSectionsOperation } from "./list-sections";
+import { readRecordOperation } from "./read-record";
+import { retrieveOperation } from "./retrieve";
+import { semanticSearchOperation } from "./semantic-search";
+import { similarObjectsOperation } from "./similar-objects";
+import { similarRecordsOperation } from "./similar-records";
+
+export type { ApiOperation, ApiRuntime, OperationContext } from "./operation";
+
+/**
+ * The agent API's operations, once, one file each (see operation.ts for what an operation is).
+ * This order is the order of the OpenAPI document's paths and of the MCP tool list.
+ */
+export const operations = [
+  semanticSearchOperation,
+  retrieveOperation,
+  getAgentContextOperation,
+  similarRecordsOperation,
+  similarObjectsOperation,
+  characterizeObjectOperation,
+  askOperation,
+  embedGroupsOperation,
+  readRecordOperation,
+  listSectionsOperation,
+] as const;
+
+export type AnyOperation = (typeof operations)[number];
+
+export function operationNamed(name: string): AnyOperation {
+  const operation = operations.find((item) => item.name === name);
+  if (!operation) throw new Error(`No API operation called ${name}`);
+  return operation;
+}

@@ -1,0 +1,62 @@
+import "server-only";
+import { z } from "zod";
+import type { PrismaClient } from "../../db/generated/client";
+import { AppError } from "../../errors";
+import { type SearchHit, maxQueryLength, searchArchive } from "../../rag/search/search-archive";
+import { type ApiCitation, toCitation } from "../api-schemas";
+import type { OperationContext } from "./operation";
+
+/** The input pieces several operations share, and the lookups behind them. */
+export const id = z.string().min(1).max(64);
+export const recordIdInput = id.describe("A record's id (as returned by search or read_record).");
+export const queryInput = z
+  .string()
+  .trim()
+  .min(1, "Send some text to search for.")
+  .max(maxQueryLength, `A query can be at most ${maxQueryLength} characters long.`)
+  .describe("What to look for, in English, Spanish or Catalan; meaning matches across languages.");
+export const sectionsInput = z.array(id).max(50).optional().describe("Only these sections, by slug (see list_sections).");
+export const projectIdsInput = z.array(id).max(50).optional().describe("Only these projects, by id.");
+const recordIdsInput = z.array(id).max(500).optional().describe("Only these records, by id.");
+/** Narrowing to sections, projects and records, as retrieval and ask take it. */
+export const scopeInputs = { sections: sectionsInput, projectIds: projectIdsInput, recordIds: recordIdsInput };
+export const limitInput = (fallback: number, max: number) =>
+  z.coerce
+    .number()
+    .int("The limit must be a whole number.")
+    .min(1, "The limit must be at least 1.")
+    .max(max, `The limit can be at most ${max}.`)
+    .default(fallback)
+    .describe(`How many results (1–${max}, default ${fallback}).`);
+
+/** Section slugs to ids; sections are structure, not content, so an unknown slug is named. */
+export async function sectionIdsOf(prisma: PrismaClient, slugs: readonly string[] | undefined): Promise<string[] | undefined> {
+  if (!slugs || slugs.length === 0) return undefined;
+  const rows = await prisma.section.findMany({ where: { slug: { in: [...slugs] } }, select: { id: true, slug: true } });
+  const unknown = slugs.filter((slug) => !rows.some((row) => row.slug === slug));
+  if (unknown.length > 0) {
+    throw new AppError("bad_request", "Some values are not valid.", {
+      fieldErrors: { sections: unknown.map((slug) => `There is no section "${slug.slice(0, 64)}"; list_sections names them.`) },
+    });
+  }
+  return rows.map((row) => row.id);
+}
+
+/** Hybrid search for passages (not records), narrowed as the input says. */
+export async function passageSearch(input: { query: string; limit: number; sections?: string[]; projectIds?: string[]; recordIds?: string[] }, context: OperationContext) {
+  const search = await context.runtime.search();
+  const sectionIds = await sectionIdsOf(context.runtime.prisma, input.sections);
+  return searchArchive(search, context.principal, {
+    query: input.query,
+    mode: "hybrid",
+    limit: input.limit,
+    sectionIds,
+    projectIds: input.projectIds,
+    recordIds: input.recordIds,
+    collapse: "passage",
+  });
+}
+
+export function hitCitation(hit: SearchHit, number: number, origin: string): ApiCitation {
+  return toCitation(String(number), hit, origin);
+}
