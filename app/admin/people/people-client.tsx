@@ -5,7 +5,7 @@ import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useRef, useState, useTransition } from "react";
 import type { AdminProject, AdminUser } from "@/lib/admin/people";
-import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "../actions";
+import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
 
 type Result = { status: "ok" } | { status: "error"; message: string; fieldErrors?: Record<string, string[]> };
 

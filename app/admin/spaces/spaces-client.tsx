@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
-import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "../actions";
+import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "./actions";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
 export function AutoRefreshClient({ seconds }: { seconds: number }) {

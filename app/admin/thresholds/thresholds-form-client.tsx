@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
-import { setAskThresholdsAction } from "../actions";
+import { setAskThresholdsAction } from "./actions";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
 type Thresholds = { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
-import { setSectionEgressAction } from "../../actions";
+import { setSectionEgressAction } from "./actions";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
 /** The section's egress policy, with what each choice means said before saving. */

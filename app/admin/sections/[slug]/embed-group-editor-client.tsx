@@ -5,7 +5,7 @@ import { BusyButton } from "@/components/busy-button";
 import { useEffect, useRef, useState, useTransition } from "react";
 import type { GroupPreview } from "@/lib/admin/embed-group-admin";
 import { formatTimecode } from "@/components/format";
-import { deleteEmbedGroupAction, previewEmbedGroupAction, saveEmbedGroupAction } from "../../actions";
+import { deleteEmbedGroupAction, previewEmbedGroupAction, saveEmbedGroupAction } from "./actions";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
 const chunkingModes = [

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
-import { saveObjectContextAction } from "@/app/admin/actions";
+import { saveObjectContextAction } from "./actions";
 import type { ObjectContext } from "@/lib/rag/config/object-context";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 
