@@ -2,17 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
 import type { FieldDefinition } from "@/lib/archive/field-definitions";
-import { listReadableProjects } from "@/lib/archive/list-projects";
-import { type RecordListPage, listRecords, listRecordsQuerySchema } from "@/lib/archive/list-records";
-import { type SectionSummary, getSectionBySlug, listSections } from "@/lib/archive/sections";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
-import { isAppError } from "@/lib/errors";
-import { projectScopeSql } from "@/lib/acl";
+import { type RecordListParams, loadRecordListView, recordListParamNames, searchFieldsOf } from "@/lib/rag/search/record-list-view";
+import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
-import { searchModes } from "@/lib/rag/search/search-archive";
 import { getSearchContext } from "@/lib/rag/search/search-context";
-import { type ResolvedSearch, resolveRecordSearch } from "@/lib/rag/search/resolve-search";
 import { formatDateValue, formatTimecode, formatYearRange } from "@/components/format";
 import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
@@ -21,13 +16,10 @@ import { type FilterSection, type FilterValues, RecordFiltersClient } from "./re
 
 export const metadata: Metadata = { title: "Records" };
 
-const filterNames = ["q", "mode", "section", "project", "field", "text", "from", "to", "sort", "page", "pageSize"] as const;
-type Params = Partial<Record<(typeof filterNames)[number], string>>;
-
 /** The list's state from the URL: first value of each known parameter, blanks dropped. */
-function readParams(query: Record<string, string | string[] | undefined>): Params {
-  const params: Params = {};
-  for (const name of filterNames) {
+function readParams(query: Record<string, string | string[] | undefined>): RecordListParams {
+  const params: RecordListParams = {};
+  for (const name of recordListParamNames) {
     const raw = query[name];
     const value = Array.isArray(raw) ? raw[0] : raw;
     if (value !== undefined && value.trim() !== "") params[name] = value;
@@ -35,7 +27,7 @@ function readParams(query: Record<string, string | string[] | undefined>): Param
   return params;
 }
 
-function hrefWith(params: Params, changes: Params = {}): string {
+function hrefWith(params: RecordListParams, changes: RecordListParams = {}): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries({ ...params, ...changes })) {
     if (value !== undefined && value !== "") search.set(name, value);
@@ -44,24 +36,7 @@ function hrefWith(params: Params, changes: Params = {}): string {
   return query ? `/records?${query}` : "/records";
 }
 
-const searchableTypes = new Set<FieldDefinition["type"]>(["text", "longtext", "category", "transcript"]);
 const columnTypes = new Set<FieldDefinition["type"]>(["text", "category", "date", "daterange"]);
-
-function searchFieldsOf(section: SectionSummary) {
-  return section.fields.filter((field) => searchableTypes.has(field.type)).map((field) => ({ key: field.key, label: field.label }));
-}
-
-const queryLabels: Record<string, string> = { from: "From year", to: "To year", text: "Text", section: "Section", project: "Project", field: "Search in" };
-
-function describeQueryIssues(issues: { path: PropertyKey[]; message: string }[]): string {
-  return issues
-    .map((issue) => {
-      const name = String(issue.path[0] ?? "");
-      // Refinements carry a whole sentence; type errors a fragment that needs its field.
-      return /^[A-Z]/.test(issue.message) ? issue.message : `${queryLabels[name] ?? name}: ${issue.message}.`;
-    })
-    .join(" ");
-}
 
 function cellValue(field: FieldDefinition, value: unknown): string {
   if (field.type === "date" && typeof value === "string") return formatDateValue(value);
@@ -76,49 +51,11 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   const params = readParams(await searchParams);
   const principal = await requirePrincipal(hrefWith(params));
   const { prisma, sql } = await getDatabase();
-  const [sections, projects] = await Promise.all([listSections(prisma), listReadableProjects(prisma, principal)]);
-
-  let problem: string | undefined;
-  let searchProblem: { message: string; unavailable: boolean } | undefined;
-  let section: SectionSummary | undefined;
-  let result: RecordListPage | undefined;
-  let search: ResolvedSearch | undefined;
-  const query = params.q?.trim() ?? "";
-  const mode: SearchMode = searchModes.find((item) => item === params.mode) ?? "hybrid";
-  // A search orders by relevance unless another order was chosen.
-  const listParams = query && !params.sort ? { ...params, sort: "relevance" } : params;
-  const parsed = listRecordsQuerySchema.safeParse(listParams);
-  if (!parsed.success) {
-    problem = describeQueryIssues(parsed.error.issues);
-  } else {
-    const listQuery = parsed.data;
-    try {
-      section = listQuery.section ? await getSectionBySlug(prisma, listQuery.section) : undefined;
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      problem = error.message;
-    }
-    if (!problem && listQuery.field && !(section && searchFieldsOf(section).some((field) => field.key === listQuery.field))) {
-      problem = section
-        ? `${section.name} has no searchable field called "${listQuery.field.slice(0, 64)}".`
-        : "Choose a section to search one of its fields.";
-    }
-    if (!problem && query) {
-      try {
-        search = await resolveRecordSearch(await getSearchContext(), principal, {
-          query,
-          mode,
-          sectionIds: section ? [section.id] : undefined,
-          projectIds: listQuery.project ? [listQuery.project] : undefined,
-        });
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        searchProblem = { message: error.message, unavailable: error.code === "unavailable" };
-      }
-    }
-    if (!problem && !searchProblem) result = await listRecords(sql, principal, listQuery, { pinnedIds: search?.pinnedIds });
-  }
-  const coverage = search ? await indexCoverage(sql, principal) : undefined;
+  const { sections, projects, section, query, mode, problem, searchProblem, search, result, coverage } = await loadRecordListView(
+    { prisma, sql, searchContext: getSearchContext },
+    principal,
+    params,
+  );
 
   const titleKey = section?.fields.find((field) => field.type === "text")?.key;
   const columns = section?.fields.filter((field) => field.listed && field.key !== titleKey && columnTypes.has(field.type)) ?? [];
@@ -275,20 +212,6 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   );
 }
 
-async function indexCoverage(sql: Awaited<ReturnType<typeof getDatabase>>["sql"], principal: Awaited<ReturnType<typeof requirePrincipal>>) {
-  const params: unknown[] = [];
-  const scope = projectScopeSql(principal, "r.project_id", params);
-  const [row] = await sql.query<{ records: number; indexed: number }>(
-    `SELECT count(*)::int AS records,
-            count(*) FILTER (WHERE EXISTS (
-              SELECT 1 FROM chunks c JOIN index_spaces s ON s.id = c.index_space_id AND s.status = 'active' WHERE c.record_id = r.id
-            ))::int AS indexed
-       FROM records r WHERE ${scope}`,
-    params,
-  );
-  return row ?? { records: 0, indexed: 0 };
-}
-
 const modeNames: Record<SearchMode, string> = { hybrid: "meaning and words", semantic: "meaning", keyword: "words" };
 const legNames = { meaning: "meaning", words: "words" } as const;
 
@@ -360,7 +283,7 @@ function HitPassage({ hit }: { hit: SearchHit }) {
   );
 }
 
-function Pagination({ params, page, pageCount, total }: { params: Params; page: number; pageCount: number; total: number }) {
+function Pagination({ params, page, pageCount, total }: { params: RecordListParams; page: number; pageCount: number; total: number }) {
   const link = (target: number, label: string, rel?: string) =>
     target >= 1 && target <= pageCount && target !== page ? (
       <Link href={hrefWith(params, { page: String(target) })} rel={rel} className="btn">

@@ -1,0 +1,110 @@
+import "server-only";
+import type { Principal } from "../../acl";
+import type { FieldDefinition } from "../../archive/field-definitions";
+import { type ProjectSummary, listReadableProjects } from "../../archive/list-projects";
+import { type RecordListPage, listRecords, listRecordsQuerySchema } from "../../archive/list-records";
+import { type SectionSummary, getSectionBySlug, listSections } from "../../archive/sections";
+import type { PrismaClient } from "../../db/generated/client";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { isAppError } from "../../errors";
+import { type IndexCoverage, readableIndexCoverage } from "../index/index-coverage";
+import { type ResolvedSearch, resolveRecordSearch } from "./resolve-search";
+import { type SearchContext, type SearchMode, searchModes } from "./search-archive";
+
+/** The record list's URL parameters (app/records/(list)/page.tsx reads them, first value each, blanks dropped). */
+export const recordListParamNames = ["q", "mode", "section", "project", "field", "text", "from", "to", "sort", "page", "pageSize"] as const;
+export type RecordListParams = Partial<Record<(typeof recordListParamNames)[number], string>>;
+
+export interface RecordListViewDeps {
+  prisma: PrismaClient;
+  sql: SqlExecutor;
+  /** Asked for only when there is a query to search (it may load a model). */
+  searchContext(): Promise<SearchContext>;
+}
+
+/** What the record list page renders: the filters' choices, and a problem, a search, a page of records or both. */
+export interface RecordListView {
+  sections: SectionSummary[];
+  /** The projects the principal may read. */
+  projects: ProjectSummary[];
+  /** The section chosen in the filters. */
+  section?: SectionSummary;
+  query: string;
+  mode: SearchMode;
+  /** The filters are not valid (the message names the fields); nothing was listed. */
+  problem?: string;
+  /** The search failed (e.g. no model for meaning); nothing was listed. */
+  searchProblem?: { message: string; unavailable: boolean };
+  search?: ResolvedSearch;
+  result?: RecordListPage;
+  /** With a search: how many of the records the principal may read are indexed. */
+  coverage?: IndexCoverage;
+}
+
+const searchableTypes = new Set<FieldDefinition["type"]>(["text", "longtext", "category", "transcript"]);
+
+/** The fields of a section the list's text filter can search in. */
+export function searchFieldsOf(section: SectionSummary): { key: string; label: string }[] {
+  return section.fields.filter((field) => searchableTypes.has(field.type)).map((field) => ({ key: field.key, label: field.label }));
+}
+
+const queryLabels: Record<string, string> = { from: "From year", to: "To year", text: "Text", section: "Section", project: "Project", field: "Search in" };
+
+function describeQueryIssues(issues: { path: PropertyKey[]; message: string }[]): string {
+  return issues
+    .map((issue) => {
+      const name = String(issue.path[0] ?? "");
+      // Refinements carry a whole sentence; type errors a fragment that needs its field.
+      return /^[A-Z]/.test(issue.message) ? issue.message : `${queryLabels[name] ?? name}: ${issue.message}.`;
+    })
+    .join(" ");
+}
+
+/**
+ * The record list for one principal and one URL state: validate the filters, resolve a search
+ * (its ranked record ids become a pinned filter and order), list the page of readable records,
+ * and, with a search, the index coverage of what the principal may read.
+ */
+export async function loadRecordListView(deps: RecordListViewDeps, principal: Principal, params: RecordListParams): Promise<RecordListView> {
+  const { prisma, sql } = deps;
+  const [sections, projects] = await Promise.all([listSections(prisma), listReadableProjects(prisma, principal)]);
+  const query = params.q?.trim() ?? "";
+  const mode: SearchMode = searchModes.find((item) => item === params.mode) ?? "hybrid";
+  const view: RecordListView = { sections, projects, query, mode };
+
+  // A search orders by relevance unless another order was chosen.
+  const listParams = query && !params.sort ? { ...params, sort: "relevance" } : params;
+  const parsed = listRecordsQuerySchema.safeParse(listParams);
+  if (!parsed.success) return { ...view, problem: describeQueryIssues(parsed.error.issues) };
+  const listQuery = parsed.data;
+
+  let section: SectionSummary | undefined;
+  try {
+    section = listQuery.section ? await getSectionBySlug(prisma, listQuery.section) : undefined;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return { ...view, problem: error.message };
+  }
+  view.section = section;
+  if (listQuery.field && !(section && searchFieldsOf(section).some((field) => field.key === listQuery.field))) {
+    const problem = section ? `${section.name} has no searchable field called "${listQuery.field.slice(0, 64)}".` : "Choose a section to search one of its fields.";
+    return { ...view, problem };
+  }
+
+  if (query) {
+    try {
+      view.search = await resolveRecordSearch(await deps.searchContext(), principal, {
+        query,
+        mode,
+        sectionIds: section ? [section.id] : undefined,
+        projectIds: listQuery.project ? [listQuery.project] : undefined,
+      });
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      view.searchProblem = { message: error.message, unavailable: error.code === "unavailable" };
+    }
+  }
+  if (!view.searchProblem) view.result = await listRecords(sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
+  if (view.search) view.coverage = await readableIndexCoverage(sql, principal);
+  return view;
+}
