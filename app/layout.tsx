@@ -8,6 +8,8 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Mnemo", template: "%s · Mnemo" },
   description: "A research workbench for archives.",
+  // Static assets live in public/ (served as they are, past proxy.ts).
+  icons: { icon: { url: "/icon.svg", type: "image/svg+xml", sizes: "any" } },
 };
 
 // Every page depends on who is signed in; nothing is prerendered for everyone.
