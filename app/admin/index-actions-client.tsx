@@ -3,10 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BusyButton } from "@/components/busy-button";
-import { ActionFeedback } from "@/components/action-feedback";
+import { useServerAction } from "@/components/use-server-action";
 import { type Jsonified, fetchJson } from "@/components/fetch-json";
 import { queryKeys } from "@/components/query-keys";
-import { useEffect, useState, useTransition } from "react";
+import { useEffect } from "react";
 import type { ReindexProgress } from "@/lib/admin/reindex-jobs";
 import { retryFailedAction, startReindexAction } from "./actions";
 
@@ -55,15 +55,10 @@ export function JobProgressClient({ jobId, label }: { jobId: string; label: stri
 
 /** Reindex (a section or everything) and Retry failed, with what each did said aloud. */
 export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectionSlug?: string; failed: number; scopeLabel: string }) {
-  const router = useRouter();
   const queryClient = useQueryClient();
-  // The page's figures and every progress bar on it are stale after either action.
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.reindexJobs.all() });
-    router.refresh();
-  };
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const { pending, run, feedback } = useServerAction();
+  // Every progress bar on the page is stale after either action (the page's figures are refreshed too).
+  const invalidateProgress = () => void queryClient.invalidateQueries({ queryKey: queryKeys.reindexJobs.all() });
   return (
     <div>
       <div className="flex flex-wrap gap-2">
@@ -72,13 +67,11 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           className="btn"
           busy={pending}
           onClick={() =>
-            startTransition(async () => {
-              setMessage(null);
-              const result = await startReindexAction({ sectionSlug });
-              if (result.status === "error") return setMessage({ kind: "error", text: result.message });
-              setMessage({ kind: "ok", text: result.data.alreadyRunning ? "A reindex covering these records is already running; its progress is shown." : `Queued ${result.data.total} records.` });
-              refresh();
-            })
+            run(
+              () => startReindexAction({ sectionSlug }),
+              (data) => (data.alreadyRunning ? "A reindex covering these records is already running; its progress is shown." : `Queued ${data.total} records.`),
+              invalidateProgress,
+            )
           }
         >
           Reindex {scopeLabel}
@@ -88,20 +81,12 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           className="btn"
           busy={pending}
           disabled={failed === 0}
-          onClick={() =>
-            startTransition(async () => {
-              setMessage(null);
-              const result = await retryFailedAction({ sectionSlug });
-              if (result.status === "error") return setMessage({ kind: "error", text: result.message });
-              setMessage({ kind: "ok", text: `${result.data.retried} failed record${result.data.retried === 1 ? "" : "s"} put back in line.` });
-              refresh();
-            })
-          }
+          onClick={() => run(() => retryFailedAction({ sectionSlug }), (data) => `${data.retried} failed record${data.retried === 1 ? "" : "s"} put back in line.`, invalidateProgress)}
         >
           Retry failed ({failed})
         </BusyButton>
       </div>
-      <ActionFeedback message={message} spacing="mt-1" />
+      {feedback}
     </div>
   );
 }

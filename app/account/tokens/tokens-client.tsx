@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
+import { FieldErrors } from "@/components/field-errors";
 
 /** Create a token (its secret is shown here once) and revoke tokens. */
 export function NewTokenClient() {
@@ -42,11 +43,7 @@ export function NewTokenClient() {
             Token name
           </label>
           <input id="token-name" className="field-input" value={name} maxLength={80} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
-          {(errors.name ?? []).map((error) => (
-            <span key={error} className="field-error block">
-              {error}
-            </span>
-          ))}
+          <FieldErrors messages={errors.name} />
         </div>
         <div>
           <label htmlFor="token-days" className="field-label">

@@ -11,6 +11,7 @@ import { deleteEmbedGroupAction, previewEmbedGroupAction, saveEmbedGroupAction }
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { queryKeys } from "@/components/query-keys";
 import { useDebouncedValue } from "@/components/use-debounced-value";
+import { FieldErrors } from "@/components/field-errors";
 
 /** The server's chunking modes and group languages, each with its label here. */
 const chunkingLabels: Record<(typeof chunkingModes)[number], string> = {
@@ -97,11 +98,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
     update({ fields });
   };
   const errorText = (key: string) =>
-    (errors[key] ?? []).map((error) => (
-      <span key={error} className="field-error block">
-        {error}
-      </span>
-    ));
+    <FieldErrors messages={errors[key]} />;
   const labelOf = (path: string) => props.paths.find((option) => option.path === path)?.label ?? path;
 
   const save = () => {
