@@ -6,6 +6,7 @@ import { useState, useTransition } from "react";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
+import { maxTokenNameLength } from "@/lib/auth/api-token-limits";
 
 /** Create a token (its secret is shown here once) and revoke tokens. */
 export function NewTokenClient() {
@@ -42,7 +43,7 @@ export function NewTokenClient() {
           <label htmlFor="token-name" className="field-label">
             Token name
           </label>
-          <input id="token-name" className="field-input" value={name} maxLength={80} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
+          <input id="token-name" className="field-input" value={name} maxLength={maxTokenNameLength} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
           <FieldErrors messages={errors.name} />
         </div>
         <div>
