@@ -50,6 +50,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: Auth.js and API routes (they answer 401 JSON), Next's assets and icons pass.
-  matcher: ["/((?!api/|_next/|icon.svg|favicon.ico).*)"],
+  // Pages only: Auth.js and API routes (they answer 401 JSON), Next's assets and public/'s files pass.
+  matcher: ["/((?!api/|_next/|icon.svg|favicon.ico|robots.txt).*)"],
 };

@@ -2,11 +2,17 @@
 
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { describeError } from "@/lib/errors";
+import type { AskStatus, Citation, WithheldSource } from "@/lib/rag/ask/ask";
+import type { ThreadEvent, ThreadMessage, ThreadSummary } from "@/lib/rag/ask/threads";
 import { splitCitationMarkers, splitLiteralMarkers } from "@/lib/llm/citation-markers";
 import { splitTranslationNotes } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
 import { citationHref, formatTimecode } from "./format";
+import { type Jsonified, fetchJson } from "./fetch-json";
+import { queryKeys } from "./query-keys";
 
 /**
  * The ask panel: questions answered only from passages the user may read, streamed, with
@@ -42,33 +48,22 @@ export function scopesForPage(pathname: string, params: URLSearchParams): ChatSc
   return scopes;
 }
 
-interface Citation {
-  number: number;
-  recordId: string;
-  recordTitle: string;
-  chunkId: string;
-  page: number | null;
-  timeStart: number | null;
-  location: string;
-}
+/** A saved answer can also be withdrawn; a question is complete; an answer arriving is streaming. */
+type Status = AskStatus | "withdrawn" | "streaming" | "complete";
 
-interface Withheld {
-  recordId: string;
-  recordTitle: string;
-  chunkId: string;
-  timeStart: number | null;
-}
-
-type Status = "answered" | "refused" | "restricted" | "failed" | "withdrawn" | "streaming" | "complete";
-
-interface Message {
-  id: string;
-  role: "user" | "assistant";
-  content: string;
+/** A message of the thread as the panel shows it: the server's, or one being asked. */
+interface Message extends Pick<ThreadMessage, "id" | "role" | "content"> {
   status: Status;
   citations: Citation[];
-  withheld: Withheld[];
+  withheld: WithheldSource[];
 }
+
+/** A line of the ask stream: the thread's events, or the error the NDJSON framing ends a stream with. */
+type StreamEvent = ThreadEvent | { type: "error"; error: ReturnType<typeof describeError> };
+
+const readThreads = () => fetchJson<{ threads: Jsonified<ThreadSummary>[] }>("/api/ask/threads").then((body) => body.threads);
+const readThread = (threadId: string) =>
+  fetchJson<{ thread: Jsonified<ThreadSummary> & { messages: Jsonified<ThreadMessage>[] } }>(`/api/ask/threads/${encodeURIComponent(threadId)}`).then((body) => body.thread);
 
 function citationLabel(citation: Citation): string {
   const where = citation.timeStart !== null ? ` at ${formatTimecode(citation.timeStart)}` : citation.page !== null ? `, p. ${citation.page}` : "";
@@ -198,7 +193,9 @@ export function ChatPanelClient() {
   const searchParams = useSearchParams();
   const scopes = scopesForPage(pathname, new URLSearchParams(searchParams.toString()));
   const [open, setOpen] = useState(false);
-  const [threads, setThreads] = useState<{ id: string; title: string }[] | null>(null);
+  const queryClient = useQueryClient();
+  // The user's threads, read when the panel first opens and again after each question.
+  const { data: threads } = useQuery({ queryKey: queryKeys.askThreads.list(), queryFn: readThreads, enabled: open });
   const [threadId, setThreadId] = useState<string | undefined>();
   const [messages, setMessages] = useState<Message[]>([]);
   const [question, setQuestion] = useState("");
@@ -229,11 +226,6 @@ export function ChatPanelClient() {
   }, [open]);
   const endRef = useRef<HTMLDivElement>(null);
 
-  const loadThreads = useCallback(async () => {
-    const response = await fetch("/api/ask/threads", { cache: "no-store" });
-    if (response.ok) setThreads(((await response.json()) as { threads: { id: string; title: string }[] }).threads);
-  }, []);
-
   useEffect(() => {
     endRef.current?.scrollIntoView?.({ block: "end" });
   }, [messages]);
@@ -245,14 +237,16 @@ export function ChatPanelClient() {
       setMessages([]);
       return;
     }
-    const response = await fetch(`/api/ask/threads/${encodeURIComponent(id)}`, { cache: "no-store" });
-    if (!response.ok) {
+    let thread: Awaited<ReturnType<typeof readThread>>;
+    try {
+      // Always read afresh: reopening re-checks each answer's sources as the records are now.
+      thread = await queryClient.fetchQuery({ queryKey: queryKeys.askThreads.detail(id), queryFn: () => readThread(id), staleTime: 0 });
+    } catch {
       setProblem("That conversation could not be opened.");
       return;
     }
-    const { thread } = (await response.json()) as { thread: { id: string; messages: Message[] } };
     setThreadId(thread.id);
-    setMessages(thread.messages);
+    setMessages(thread.messages.map((message) => ({ ...message, status: message.status as Status })));
   }
 
   async function send(event?: FormEvent) {
@@ -297,13 +291,7 @@ export function ChatPanelClient() {
           buffer = buffer.slice(newline + 1);
           newline = buffer.indexOf("\n");
           if (!line) continue;
-          const event = JSON.parse(line) as
-            | { type: "thread"; threadId: string }
-            | { type: "delta"; text: string }
-            | { type: "sources"; sources: Citation[] }
-            | { type: "saved"; messageId: string }
-            | { type: "final"; outcome: { status: Status; text: string; citations: Citation[]; withheld: Withheld[] } }
-            | { type: "error"; error: { message: string } };
+          const event = JSON.parse(line) as StreamEvent;
           if (event.type === "thread") setThreadId(event.threadId);
           else if (event.type === "sources") update({ citations: (streamedCitations = [...streamedCitations, ...event.sources]) });
           else if (event.type === "delta") update({ content: (streamed += event.text) });
@@ -311,11 +299,12 @@ export function ChatPanelClient() {
           else if (event.type === "error") update({ content: event.error.message, status: "failed" });
         }
       }
-      void loadThreads();
     } catch (error) {
       if (controller.signal.aborted) update({ content: "Stopped.", status: "failed" });
       else update({ content: error instanceof Error ? error.message : "The question could not be sent.", status: "failed" });
     } finally {
+      // The question was saved before the answer, also when the stream ended early.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.askThreads.all() });
       setBusy(false);
       abortRef.current = null;
       // Ready for the next question without reaching for the mouse.
@@ -332,10 +321,7 @@ export function ChatPanelClient() {
 
   if (!open) {
     return (
-      <button ref={openerRef} type="button" className="btn btn-primary fixed right-4 bottom-4 z-30 shadow-lg" onClick={() => {
-          setOpen(true);
-          if (threads === null) void loadThreads();
-        }}
+      <button ref={openerRef} type="button" className="btn btn-primary fixed right-4 bottom-4 z-30 shadow-lg" onClick={() => setOpen(true)}
         aria-expanded="false" aria-controls="ask-panel">
         Ask the archive
       </button>

@@ -4,3 +4,6 @@
  * search it runs. No server-only import: the search box and the ask panel read it too.
  */
 export const maxQueryLength = 1000;
+
+/** The longest "contains text" filter of the record list (a substring match, not a search). */
+export const maxFilterTextLength = 200;

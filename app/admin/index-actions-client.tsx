@@ -1,20 +1,17 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BusyButton } from "@/components/busy-button";
-import { ActionFeedback } from "@/components/action-feedback";
-import { useEffect, useState, useTransition } from "react";
+import { useServerAction } from "@/components/use-server-action";
+import { type Jsonified, fetchJson } from "@/components/fetch-json";
+import { queryKeys } from "@/components/query-keys";
+import { useEffect } from "react";
+import type { ReindexProgress } from "@/lib/admin/reindex-jobs";
 import { retryFailedAction, startReindexAction } from "./actions";
 
-interface Progress {
-  id: string;
-  total: number;
-  remaining: number;
-  failed: number;
-  done: number;
-  percent: number;
-  finishedAt: string | null;
-}
+/** How often a running job's progress is read, in milliseconds. */
+const progressInterval = 1500;
 
 /**
  * A reindex job's progress bar. It reads the job from the server every second and a half, so
@@ -22,34 +19,19 @@ interface Progress {
  */
 export function JobProgressClient({ jobId, label }: { jobId: string; label: string }) {
   const router = useRouter();
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const query = useQuery({
+    queryKey: queryKeys.reindexJobs.progress(jobId),
+    queryFn: () => fetchJson<Jsonified<ReindexProgress>>(`/api/admin/reindex-jobs/${jobId}`),
+    // Until the job has finished; a failed read is tried again at the same pace.
+    refetchInterval: (current) => (current.state.data?.finishedAt ? false : progressInterval),
+    refetchIntervalInBackground: true,
+  });
+  const progress = query.data ?? null;
+  const finished = Boolean(progress?.finishedAt);
   useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const response = await fetch(`/api/admin/reindex-jobs/${jobId}`, { cache: "no-store" });
-        if (!response.ok) throw new Error(`the server answered ${response.status}`);
-        const next = (await response.json()) as Progress;
-        if (stopped) return;
-        setProgress(next);
-        setError(null);
-        if (next.finishedAt) {
-          router.refresh();
-          return;
-        }
-      } catch (caught) {
-        if (!stopped) setError(`Progress could not be read (${caught instanceof Error ? caught.message : String(caught)}); retrying.`);
-      }
-      if (!stopped) timer = setTimeout(() => void poll(), 1500);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    };
-  }, [jobId, router]);
+    if (finished) router.refresh();
+  }, [finished, router]);
+  const error = query.isError ? `Progress could not be read (${query.error.message}); retrying.` : null;
 
   const percent = progress?.percent ?? 0;
   return (
@@ -73,9 +55,10 @@ export function JobProgressClient({ jobId, label }: { jobId: string; label: stri
 
 /** Reindex (a section or everything) and Retry failed, with what each did said aloud. */
 export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectionSlug?: string; failed: number; scopeLabel: string }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const queryClient = useQueryClient();
+  const { pending, run, feedback } = useServerAction();
+  // Every progress bar on the page is stale after either action (the page's figures are refreshed too).
+  const invalidateProgress = () => void queryClient.invalidateQueries({ queryKey: queryKeys.reindexJobs.all() });
   return (
     <div>
       <div className="flex flex-wrap gap-2">
@@ -84,13 +67,11 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           className="btn"
           busy={pending}
           onClick={() =>
-            startTransition(async () => {
-              setMessage(null);
-              const result = await startReindexAction({ sectionSlug });
-              if (result.status === "error") return setMessage({ kind: "error", text: result.message });
-              setMessage({ kind: "ok", text: result.data.alreadyRunning ? "A reindex covering these records is already running; its progress is shown." : `Queued ${result.data.total} records.` });
-              router.refresh();
-            })
+            run(
+              () => startReindexAction({ sectionSlug }),
+              (data) => (data.alreadyRunning ? "A reindex covering these records is already running; its progress is shown." : `Queued ${data.total} records.`),
+              invalidateProgress,
+            )
           }
         >
           Reindex {scopeLabel}
@@ -100,20 +81,12 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           className="btn"
           busy={pending}
           disabled={failed === 0}
-          onClick={() =>
-            startTransition(async () => {
-              setMessage(null);
-              const result = await retryFailedAction({ sectionSlug });
-              if (result.status === "error") return setMessage({ kind: "error", text: result.message });
-              setMessage({ kind: "ok", text: `${result.data.retried} failed record${result.data.retried === 1 ? "" : "s"} put back in line.` });
-              router.refresh();
-            })
-          }
+          onClick={() => run(() => retryFailedAction({ sectionSlug }), (data) => `${data.retried} failed record${data.retried === 1 ? "" : "s"} put back in line.`, invalidateProgress)}
         >
           Retry failed ({failed})
         </BusyButton>
       </div>
-      <ActionFeedback message={message} spacing="mt-1" />
+      {feedback}
     </div>
   );
 }

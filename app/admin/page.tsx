@@ -8,6 +8,8 @@ import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "./index-actions-client";
+import { DataTable } from "@/components/data-table";
+import { PageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Administration" };
 
@@ -27,7 +29,7 @@ export default async function AdminPage() {
 
   return (
     <div>
-      <h1 className="text-3xl font-semibold">Administration</h1>
+      <PageHeader title="Administration" />
       <nav aria-label="Administration" className="mt-2 flex flex-wrap gap-4 text-sm">
         <Link href="/admin/people" className="link">
           People and projects
@@ -81,36 +83,23 @@ export default async function AdminPage() {
         <h2 id="sections-heading" className="text-xl font-semibold">
           Sections
         </h2>
-        <table className="mt-3 w-full text-left text-sm" data-testid="index-health">
-          <thead className="border-b border-stone-200 text-xs text-stone-500">
-            <tr>
-              <th scope="col" className="py-2 pr-3">Section</th>
-              <th scope="col" className="py-2 pr-3 text-right">Records</th>
-              <th scope="col" className="py-2 pr-3 text-right">Indexed</th>
-              <th scope="col" className="py-2 pr-3 text-right">Pending</th>
-              <th scope="col" className="py-2 pr-3 text-right">Failed</th>
-              <th scope="col" className="py-2 pr-3 text-right">Oldest pending</th>
-              <th scope="col" className="py-2">Embed groups</th>
+        <DataTable columns={["Section", { label: "Records", numeric: true }, { label: "Indexed", numeric: true }, { label: "Pending", numeric: true }, { label: "Failed", numeric: true }, { label: "Oldest pending", numeric: true }, "Embed groups"]} className="mt-3" testId="index-health">
+          {health.sections.map((section) => (
+            <tr key={section.sectionId} className="border-b border-stone-100">
+              <th scope="row" className="py-2 pr-3 font-medium">
+                <Link href={`/admin/sections/${section.sectionSlug}`} className="link">
+                  {section.sectionName}
+                </Link>
+              </th>
+              <td className="py-2 pr-3 text-right tabular-nums">{section.records}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{section.indexed}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{section.pending + section.running}</td>
+              <td className={`py-2 pr-3 text-right tabular-nums ${section.failed ? "font-semibold text-red-700" : ""}`}>{section.failed}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{formatAge(section.oldestPendingSeconds)}</td>
+              <td className="py-2 text-stone-600">{section.groups.map((group) => `${group.label} (${group.chunks})`).join(", ") || "none"}</td>
             </tr>
-          </thead>
-          <tbody>
-            {health.sections.map((section) => (
-              <tr key={section.sectionId} className="border-b border-stone-100">
-                <th scope="row" className="py-2 pr-3 font-medium">
-                  <Link href={`/admin/sections/${section.sectionSlug}`} className="link">
-                    {section.sectionName}
-                  </Link>
-                </th>
-                <td className="py-2 pr-3 text-right tabular-nums">{section.records}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{section.indexed}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{section.pending + section.running}</td>
-                <td className={`py-2 pr-3 text-right tabular-nums ${section.failed ? "font-semibold text-red-700" : ""}`}>{section.failed}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{formatAge(section.oldestPendingSeconds)}</td>
-                <td className="py-2 text-stone-600">{section.groups.map((group) => `${group.label} (${group.chunks})`).join(", ") || "none"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </section>
 
       <section aria-labelledby="spaces-heading" className="mt-8">

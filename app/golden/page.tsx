@@ -7,6 +7,8 @@ import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { formatDateTime } from "@/components/format";
 import { NewGoldenSetClient } from "./new-golden-set-client";
+import { DataTable } from "@/components/data-table";
+import { PageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Golden sets" };
 
@@ -20,47 +22,33 @@ export default async function GoldenSetsPage() {
   const [sets, sections] = await Promise.all([listGoldenSets(prisma, principal), prisma.section.findMany({ orderBy: [{ position: "asc" }], select: { slug: true, name: true } })]);
   return (
     <div>
-      <h1 className="text-3xl font-semibold">Golden sets</h1>
-      <p className="mt-1 max-w-3xl text-sm text-stone-600">
+      <PageHeader title="Golden sets">
         Questions with the records that answer them. Running a set searches the active index as you would and reports recall@10, nDCG@10 and MRR, with the
         records it missed. Your sets are yours to change; admins see every set.
-      </p>
+      </PageHeader>
       <div className="mt-4 rounded-lg border border-stone-200 bg-white p-4">
         <NewGoldenSetClient sections={sections} />
       </div>
       {sets.length === 0 ? (
         <p className="notice mt-6">No golden set yet. Create one, then add questions and tick the records that answer them.</p>
       ) : (
-        <table className="mt-6 w-full text-left text-sm" data-testid="golden-sets">
-          <thead className="border-b border-stone-200 text-xs text-stone-500">
-            <tr>
-              <th scope="col" className="py-2 pr-3">Set</th>
-              <th scope="col" className="py-2 pr-3">Collection</th>
-              <th scope="col" className="py-2 pr-3 text-right">Questions</th>
-              <th scope="col" className="py-2 pr-3 text-right">Recall@10</th>
-              <th scope="col" className="py-2 pr-3 text-right">nDCG@10</th>
-              <th scope="col" className="py-2 pr-3 text-right">MRR</th>
-              <th scope="col" className="py-2">Last run</th>
+        <DataTable columns={["Set", "Collection", { label: "Questions", numeric: true }, { label: "Recall@10", numeric: true }, { label: "nDCG@10", numeric: true }, { label: "MRR", numeric: true }, "Last run"]} className="mt-6" testId="golden-sets">
+          {sets.map((set) => (
+            <tr key={set.id} className="border-b border-stone-100">
+              <th scope="row" className="py-2 pr-3 font-medium">
+                <Link href={`/golden/${set.id}`} className="link">
+                  {set.name}
+                </Link>
+              </th>
+              <td className="py-2 pr-3">{set.section?.name ?? "Every section"}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{set.questions}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{set.lastRun ? percent(set.lastRun.metrics.recallAtK) : "–"}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{set.lastRun ? set.lastRun.metrics.ndcg10.toFixed(3) : "–"}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{set.lastRun ? set.lastRun.metrics.mrr10.toFixed(3) : "–"}</td>
+              <td className="py-2 text-stone-600">{set.lastRun ? `${formatDateTime(set.lastRun.at)} (${set.lastRun.mode})` : "never"}</td>
             </tr>
-          </thead>
-          <tbody>
-            {sets.map((set) => (
-              <tr key={set.id} className="border-b border-stone-100">
-                <th scope="row" className="py-2 pr-3 font-medium">
-                  <Link href={`/golden/${set.id}`} className="link">
-                    {set.name}
-                  </Link>
-                </th>
-                <td className="py-2 pr-3">{set.section?.name ?? "Every section"}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{set.questions}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{set.lastRun ? percent(set.lastRun.metrics.recallAtK) : "–"}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{set.lastRun ? set.lastRun.metrics.ndcg10.toFixed(3) : "–"}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{set.lastRun ? set.lastRun.metrics.mrr10.toFixed(3) : "–"}</td>
-                <td className="py-2 text-stone-600">{set.lastRun ? `${formatDateTime(set.lastRun.at)} (${set.lastRun.mode})` : "never"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </div>
   );

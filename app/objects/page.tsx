@@ -5,6 +5,7 @@ import { isAppError } from "@/lib/errors";
 import { getObjectsRuntime } from "@/lib/rag/objects/objects-runtime";
 import { type ObjectSearchResult, objectSearchSchema, searchObjectsByText } from "@/lib/rag/objects/search-objects";
 import { getSearchContext } from "@/lib/rag/search/search-context";
+import { PageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Objects by description" };
 
@@ -38,7 +39,7 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
 
   return (
     <div>
-      <h1 className="text-3xl font-semibold">Objects by description</h1>
+      <PageHeader title="Objects by description" />
       <form action="/objects" className="mt-4 flex flex-wrap items-end gap-2" role="search">
         <label className="min-w-72 flex-1">
           <span className="field-label">Describe the object</span>

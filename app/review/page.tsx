@@ -7,6 +7,7 @@ import { proposalRoles, type ProposalRole } from "@/lib/rag/config/object-contex
 import { formatProposalValue, listPendingProposals, proposalAccuracy } from "@/lib/rag/objects/proposals";
 import { formatDateTime } from "@/components/format";
 import { ProposeClient } from "./propose-client";
+import { DataTable } from "@/components/data-table";
 
 export const metadata: Metadata = { title: "Proposals" };
 
@@ -90,37 +91,26 @@ export default async function ReviewPage({ searchParams }: PageProps) {
             {canPropose && queue.total === 0 && " “Propose for uncatalogued objects” compares the objects you edit that lack a typology, material, period or date."}
           </p>
         ) : (
-          <table className="mt-3 w-full text-left text-sm" data-testid="review-queue">
-            <thead className="border-b border-stone-200 text-xs text-stone-500">
-              <tr>
-                <th scope="col" className="py-2 pr-3">Object</th>
-                <th scope="col" className="py-2 pr-3">Role</th>
-                <th scope="col" className="py-2 pr-3">Proposed</th>
-                <th scope="col" className="py-2 pr-3">Confidence</th>
-                <th scope="col" className="py-2">Proposed on</th>
+          <DataTable columns={["Object", "Role", "Proposed", "Confidence", "Proposed on"]} className="mt-3" testId="review-queue">
+            {queue.proposals.map((proposal) => (
+              <tr key={proposal.id} className="border-b border-stone-100 align-middle">
+                <td className="py-2 pr-3">
+                  <Link href={`/records/${proposal.recordId}#proposals-heading`} className="flex items-center gap-2">
+                    {proposal.thumbnailMediaId && (
+                      // eslint-disable-next-line @next/next/no-img-element
+                      <img src={`/api/media/${proposal.thumbnailMediaId}?variant=thumb`} alt="" width={40} height={40} className="h-10 w-10 rounded border border-stone-200 object-contain" />
+                    )}
+                    <span className="link">{proposal.recordTitle}</span>
+                  </Link>
+                  <span className="text-xs text-stone-500">{proposal.sectionName}</span>
+                </td>
+                <td className="py-2 pr-3">{roleLabels[proposal.role]}</td>
+                <td className="py-2 pr-3 font-medium">{formatProposalValue(proposal.value)}</td>
+                <td className="py-2 pr-3 tabular-nums">{Math.round(proposal.confidence * 100)}%</td>
+                <td className="py-2 text-stone-600">{formatDateTime(proposal.createdAt)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {queue.proposals.map((proposal) => (
-                <tr key={proposal.id} className="border-b border-stone-100 align-middle">
-                  <td className="py-2 pr-3">
-                    <Link href={`/records/${proposal.recordId}#proposals-heading`} className="flex items-center gap-2">
-                      {proposal.thumbnailMediaId && (
-                        // eslint-disable-next-line @next/next/no-img-element
-                        <img src={`/api/media/${proposal.thumbnailMediaId}?variant=thumb`} alt="" width={40} height={40} className="h-10 w-10 rounded border border-stone-200 object-contain" />
-                      )}
-                      <span className="link">{proposal.recordTitle}</span>
-                    </Link>
-                    <span className="text-xs text-stone-500">{proposal.sectionName}</span>
-                  </td>
-                  <td className="py-2 pr-3">{roleLabels[proposal.role]}</td>
-                  <td className="py-2 pr-3 font-medium">{formatProposalValue(proposal.value)}</td>
-                  <td className="py-2 pr-3 tabular-nums">{Math.round(proposal.confidence * 100)}%</td>
-                  <td className="py-2 text-stone-600">{formatDateTime(proposal.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
         {queue.pageCount > 1 && (
           <nav aria-label="Pages" className="mt-3 flex items-center gap-3 text-sm">
@@ -138,30 +128,18 @@ export default async function ReviewPage({ searchParams }: PageProps) {
           Accuracy of decided proposals
         </h2>
         <p className="mt-1 text-sm text-stone-600">Accepted as proposed, out of every decision (accepted, overridden or rejected) on proposals you can see.</p>
-        <table className="mt-3 w-full max-w-2xl text-left text-sm" data-testid="accuracy-report">
-          <thead className="border-b border-stone-200 text-xs text-stone-500">
-            <tr>
-              <th scope="col" className="py-2 pr-3">Role</th>
-              <th scope="col" className="py-2 pr-3 text-right">Decided</th>
-              <th scope="col" className="py-2 pr-3 text-right">Accepted</th>
-              <th scope="col" className="py-2 pr-3 text-right">Overridden</th>
-              <th scope="col" className="py-2 pr-3 text-right">Rejected</th>
-              <th scope="col" className="py-2 text-right">Accuracy</th>
+        <DataTable columns={["Role", { label: "Decided", numeric: true }, { label: "Accepted", numeric: true }, { label: "Overridden", numeric: true }, { label: "Rejected", numeric: true }, { label: "Accuracy", numeric: true }]} className="mt-3 max-w-2xl" testId="accuracy-report">
+          {accuracy.map((row) => (
+            <tr key={row.role} className="border-b border-stone-100">
+              <th scope="row" className="py-2 pr-3 font-medium">{roleLabels[row.role]}</th>
+              <td className="py-2 pr-3 text-right tabular-nums">{row.decided}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{row.accepted}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{row.overridden}</td>
+              <td className="py-2 pr-3 text-right tabular-nums">{row.rejected}</td>
+              <td className="py-2 text-right tabular-nums">{row.accuracy === null ? "–" : `${Math.round(row.accuracy * 100)}%`}</td>
             </tr>
-          </thead>
-          <tbody>
-            {accuracy.map((row) => (
-              <tr key={row.role} className="border-b border-stone-100">
-                <th scope="row" className="py-2 pr-3 font-medium">{roleLabels[row.role]}</th>
-                <td className="py-2 pr-3 text-right tabular-nums">{row.decided}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{row.accepted}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{row.overridden}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{row.rejected}</td>
-                <td className="py-2 text-right tabular-nums">{row.accuracy === null ? "–" : `${Math.round(row.accuracy * 100)}%`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </section>
     </div>
   );

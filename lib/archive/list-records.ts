@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Principal, projectScopeSql } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
 import { storableTextIssues } from "../storable-text";
+import { maxFilterTextLength } from "../query-length";
 
 export const recordSorts = ["relevance", "title", "-title", "updated", "-updated", "date", "-date"] as const;
 export type RecordSort = (typeof recordSorts)[number];
@@ -20,7 +21,7 @@ export const listRecordsQuerySchema = z
     section: optionalText(64),
     project: optionalText(64),
     field: optionalText(64),
-    text: optionalText(200),
+    text: optionalText(maxFilterTextLength),
     from: optionalYear,
     to: optionalYear,
     sort: z.enum(recordSorts).catch("title"),

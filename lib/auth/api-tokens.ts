@@ -6,6 +6,7 @@ import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
 import { loadPrincipal } from "./load-principal";
+import { maxTokenNameLength } from "./api-token-limits";
 
 /**
  * Personal API tokens for research tools and agents. The secret is shown once and stored only as
@@ -18,7 +19,7 @@ export const tokenPrefix = "mnemo_";
 const tokenPattern = /^mnemo_[A-Za-z0-9_-]{43}$/;
 
 export const newTokenSchema = z.object({
-  name: z.string().trim().min(1, "Name the token, e.g. the tool that will use it.").max(80, "At most 80 characters."),
+  name: z.string().trim().min(1, "Name the token, e.g. the tool that will use it.").max(maxTokenNameLength, `At most ${maxTokenNameLength} characters.`),
   expiresInDays: z.coerce.number().int("Whole days.").min(1, "At least one day.").max(365, "At most a year."),
 });
 

@@ -5,6 +5,8 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
+import { FieldErrors } from "@/components/field-errors";
+import { maxTokenNameLength } from "@/lib/auth/api-token-limits";
 
 /** Create a token (its secret is shown here once) and revoke tokens. */
 export function NewTokenClient() {
@@ -41,12 +43,8 @@ export function NewTokenClient() {
           <label htmlFor="token-name" className="field-label">
             Token name
           </label>
-          <input id="token-name" className="field-input" value={name} maxLength={80} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
-          {(errors.name ?? []).map((error) => (
-            <span key={error} className="field-error block">
-              {error}
-            </span>
-          ))}
+          <input id="token-name" className="field-input" value={name} maxLength={maxTokenNameLength} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
+          <FieldErrors messages={errors.name} />
         </div>
         <div>
           <label htmlFor="token-days" className="field-label">

@@ -7,6 +7,8 @@ import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
 import { formatDateTime } from "@/components/format";
+import { DataTable } from "@/components/data-table";
+import { AdminPageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -73,13 +75,9 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
 
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
-        <Link href="/admin" className="link">
-          Administration
-        </Link>
-      </nav>
-      <h1 className="mt-2 text-3xl font-semibold">Audit log</h1>
-      <p className="mt-1 max-w-3xl text-sm text-stone-600">Record saves, proposal decisions, configuration changes and sign-ins, newest first. Times are in UTC.</p>
+      <AdminPageHeader title="Audit log">
+        Record saves, proposal decisions, configuration changes and sign-ins, newest first. Times are in UTC.
+      </AdminPageHeader>
 
       <form action="/admin/audit" method="get" role="search" aria-label="Filter the audit log" className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4">
         <div>
@@ -133,37 +131,25 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
         ) : !log || log.entries.length === 0 ? (
           <p className="notice mt-3">No events match these filters.</p>
         ) : (
-          <table className="mt-3 w-full text-left text-sm" data-testid="audit-log">
-            <thead className="border-b border-stone-200 text-xs text-stone-500">
-              <tr>
-                <th scope="col" className="py-2 pr-3">When</th>
-                <th scope="col" className="py-2 pr-3">Action</th>
-                <th scope="col" className="py-2 pr-3">Who</th>
-                <th scope="col" className="py-2 pr-3">Target</th>
-                <th scope="col" className="py-2 pr-3">Project</th>
-                <th scope="col" className="py-2">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.entries.map((entry) => {
-                const details = detailsText(entry.details);
-                return (
-                  <tr key={entry.id} className="border-b border-stone-100 align-top">
-                    <td className="py-2 pr-3 whitespace-nowrap text-stone-600">
-                      <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
-                    </td>
-                    <td className={`py-2 pr-3 font-mono text-xs whitespace-nowrap ${refusedSignIns.has(entry.action) ? "text-red-700" : ""}`}>{entry.action}</td>
-                    <td className="py-2 pr-3 break-all">{entry.actor ?? <span className="text-stone-400">—</span>}</td>
-                    <td className="py-2 pr-3">{entry.target}</td>
-                    <td className="py-2 pr-3">{entry.project ?? <span className="text-stone-400">—</span>}</td>
-                    <td className="py-2 text-xs break-all text-stone-600" title={details.length > detailsLimit ? truncate(details, 2000) : undefined}>
-                      {truncate(details, detailsLimit)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable columns={["When", "Action", "Who", "Target", "Project", "Details"]} className="mt-3" testId="audit-log">
+            {log.entries.map((entry) => {
+              const details = detailsText(entry.details);
+              return (
+                <tr key={entry.id} className="border-b border-stone-100 align-top">
+                  <td className="py-2 pr-3 whitespace-nowrap text-stone-600">
+                    <time dateTime={entry.at.toISOString()}>{formatDateTime(entry.at)}</time>
+                  </td>
+                  <td className={`py-2 pr-3 font-mono text-xs whitespace-nowrap ${refusedSignIns.has(entry.action) ? "text-red-700" : ""}`}>{entry.action}</td>
+                  <td className="py-2 pr-3 break-all">{entry.actor ?? <span className="text-stone-400">—</span>}</td>
+                  <td className="py-2 pr-3">{entry.target}</td>
+                  <td className="py-2 pr-3">{entry.project ?? <span className="text-stone-400">—</span>}</td>
+                  <td className="py-2 text-xs break-all text-stone-600" title={details.length > detailsLimit ? truncate(details, 2000) : undefined}>
+                    {truncate(details, detailsLimit)}
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
         )}
         {log && log.pageCount > 1 && (
           <nav aria-label="Pages" className="mt-3 flex items-center gap-3 text-sm">

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { listProjectsWithMembers, listUsers } from "@/lib/admin/people";
@@ -7,6 +6,8 @@ import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { LockIcon } from "@/components/lock-icon";
 import { CreateProjectClient, CreateUserClient, ProjectMembersClient, UserRowClient } from "./people-client";
+import { DataTable } from "@/components/data-table";
+import { AdminPageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "People and projects" };
 
@@ -21,12 +22,7 @@ export default async function PeoplePage() {
   const [users, projects] = await Promise.all([listUsers(prisma, principal), listProjectsWithMembers(prisma, principal)]);
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
-        <Link href="/admin" className="link">
-          Administration
-        </Link>
-      </nav>
-      <h1 className="mt-2 text-3xl font-semibold">People and projects</h1>
+      <AdminPageHeader title="People and projects" />
 
       <section aria-labelledby="users-heading" className="mt-6">
         <h2 id="users-heading" className="text-xl font-semibold">
@@ -35,21 +31,11 @@ export default async function PeoplePage() {
         <div className="mt-3 rounded-lg border border-stone-200 bg-white p-4">
           <CreateUserClient />
         </div>
-        <table className="mt-4 w-full text-sm" data-testid="users">
-          <thead className="border-b border-stone-200 text-left text-xs text-stone-500">
-            <tr>
-              <th scope="col" className="py-2 pr-3">User</th>
-              <th scope="col" className="py-2 pr-3">Role</th>
-              <th scope="col" className="py-2 pr-3">Projects</th>
-              <th scope="col" className="py-2">Account</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <UserRowClient key={user.id} user={user} self={user.id === principal.userId} />
-            ))}
-          </tbody>
-        </table>
+        <DataTable columns={["User", "Role", "Projects", "Account"]} testId="users">
+          {users.map((user) => (
+            <UserRowClient key={user.id} user={user} self={user.id === principal.userId} />
+          ))}
+        </DataTable>
       </section>
 
       <section aria-labelledby="projects-heading" className="mt-10">

@@ -1,42 +1,14 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
-import { ActionFeedback } from "@/components/action-feedback";
-import { useRef, useState, useTransition } from "react";
+import { useServerAction } from "@/components/use-server-action";
+import { useRef, useState } from "react";
 import type { AdminProject, AdminUser } from "@/lib/admin/people";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
-
-type Result = { status: "ok" } | { status: "error"; message: string; fieldErrors?: Record<string, string[]> };
-
-/** Runs one admin action, announces what happened, and refreshes the page's data. */
-function useAdminAction() {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string; fieldErrors?: Record<string, string[]> } | null>(null);
-  const run = (action: () => Promise<Result | { status: "ok"; data: unknown }>, done: string, onDone?: () => void) => {
-    // One action at a time: the controls say so with aria-disabled but stay focusable.
-    if (pending) return;
-    startTransition(async () => {
-      setMessage(null);
-      const result = await action();
-      if (result.status === "ok") {
-        setMessage({ kind: "ok", text: done });
-        onDone?.();
-        router.refresh();
-      } else setMessage({ kind: "error", text: result.message, fieldErrors: result.fieldErrors });
-    });
-  };
-  const feedback = (
-    <>
-      <ActionFeedback message={message} spacing="mt-1" />
-    </>
-  );
-  return { pending, run, feedback, fieldErrors: message?.kind === "error" ? (message.fieldErrors ?? {}) : {} };
-}
+import { FieldErrors } from "@/components/field-errors";
 
 export function CreateUserClient() {
-  const { pending, run, feedback, fieldErrors } = useAdminAction();
+  const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ email: "", name: "", role: "researcher", password: "" });
   const field = (key: keyof typeof form, label: string, type = "text") => (
     <div>
@@ -44,11 +16,7 @@ export function CreateUserClient() {
         {label}
       </label>
       <input id={`new-user-${key}`} type={type} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} autoComplete={type === "password" ? "new-password" : "off"} />
-      {(fieldErrors[key] ?? []).map((error) => (
-        <span key={error} className="field-error block">
-          {error}
-        </span>
-      ))}
+      <FieldErrors messages={fieldErrors[key]} />
     </div>
   );
   return (
@@ -82,7 +50,7 @@ export function CreateUserClient() {
 }
 
 export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }) {
-  const { pending, run, feedback } = useAdminAction();
+  const { pending, run, feedback } = useServerAction();
   const [password, setPassword] = useState("");
   const [resetting, setResetting] = useState(false);
   const resetToggleRef = useRef<HTMLButtonElement>(null);
@@ -145,7 +113,7 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
 }
 
 export function CreateProjectClient() {
-  const { pending, run, feedback, fieldErrors } = useAdminAction();
+  const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ slug: "", name: "", description: "", restricted: false });
   return (
     <form
@@ -162,11 +130,7 @@ export function CreateProjectClient() {
             {key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"}
           </label>
           <input id={`new-project-${key}`} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
-          {(fieldErrors[key] ?? []).map((error) => (
-            <span key={error} className="field-error block">
-              {error}
-            </span>
-          ))}
+          <FieldErrors messages={fieldErrors[key]} />
         </div>
       ))}
       <div className="flex items-center gap-3">
@@ -184,7 +148,7 @@ export function CreateProjectClient() {
 }
 
 export function ProjectMembersClient({ project }: { project: AdminProject }) {
-  const { pending, run, feedback, fieldErrors } = useAdminAction();
+  const { pending, run, feedback, fieldErrors } = useServerAction();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<"reader" | "editor">("reader");
   const emailRef = useRef<HTMLInputElement>(null);

@@ -9,6 +9,8 @@ import { getDatabase } from "@/lib/db";
 import { formatDateTime } from "@/components/format";
 import { fusionSlices } from "@/lib/rag/index/index-spaces";
 import { AutoRefreshClient, CompareSpacesClient, FusionActionsClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
+import { DataTable } from "@/components/data-table";
+import { AdminPageHeader } from "@/components/page-header";
 
 const sliceNames = { all: "All languages", en: "English", es: "Spanish", ca: "Catalan" } as const;
 
@@ -28,52 +30,35 @@ export default async function SpacesPage() {
   const hashAllowed = process.env.NODE_ENV !== "production" || process.env.MNEMO_ALLOW_HASH_EMBEDDER === "1";
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
-        <Link href="/admin" className="link">
-          Administration
-        </Link>
-      </nav>
-      <h1 className="mt-2 text-3xl font-semibold">Index spaces</h1>
-      <p className="mt-1 max-w-3xl text-sm text-stone-600">
+      <AdminPageHeader title="Index spaces">
         An index space is one embedding model’s view of the archive. A new model is built beside the active one, compared on a golden set, and switched to in one
         step; the previous space stays, so a rollback is one step too.
-      </p>
+      </AdminPageHeader>
       {building && <AutoRefreshClient seconds={4} />}
-      <table className="mt-4 w-full text-left text-sm" data-testid="index-spaces">
-        <thead className="border-b border-stone-200 text-xs text-stone-500">
-          <tr>
-            <th scope="col" className="py-2 pr-3">Space</th>
-            <th scope="col" className="py-2 pr-3">Status</th>
-            <th scope="col" className="py-2 pr-3">Built</th>
-            <th scope="col" className="py-2 pr-3">Active since</th>
-            <th scope="col" className="py-2">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {spaces.map((space) => {
-            const percent = space.records ? Math.floor((space.indexed / space.records) * 100) : 100;
-            return (
-              <tr key={space.id} className="border-b border-stone-100 align-top">
-                <th scope="row" className="py-2 pr-3 font-medium">
-                  {space.name}
-                  {!space.usable && <div className="text-xs font-normal text-red-700">This server cannot embed with this model (not configured here).</div>}
-                </th>
-                <td className="py-2 pr-3">{space.status}</td>
-                <td className="py-2 pr-3">
-                  <div role="progressbar" aria-label={`${space.name} built`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 w-40 rounded bg-stone-100">
-                    <div className="h-2 rounded bg-accent-700" style={{ width: `${percent}%` }} />
-                  </div>
-                  <span className="text-xs tabular-nums text-stone-600">
-                    {space.indexed} of {space.records} records
-                  </span>
-                </td>
-                <td className="py-2 pr-3 text-stone-600">{space.activatedAt ? formatDateTime(space.activatedAt) : "–"}</td>
-                <td className="py-2">{space.status !== "active" && <SpaceActionsClient spaceId={space.id} name={space.name} ready={space.usable && space.indexed >= space.records} />}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable columns={["Space", "Status", "Built", "Active since", "Actions"]} testId="index-spaces">
+        {spaces.map((space) => {
+          const percent = space.records ? Math.floor((space.indexed / space.records) * 100) : 100;
+          return (
+            <tr key={space.id} className="border-b border-stone-100 align-top">
+              <th scope="row" className="py-2 pr-3 font-medium">
+                {space.name}
+                {!space.usable && <div className="text-xs font-normal text-red-700">This server cannot embed with this model (not configured here).</div>}
+              </th>
+              <td className="py-2 pr-3">{space.status}</td>
+              <td className="py-2 pr-3">
+                <div role="progressbar" aria-label={`${space.name} built`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 w-40 rounded bg-stone-100">
+                  <div className="h-2 rounded bg-accent-700" style={{ width: `${percent}%` }} />
+                </div>
+                <span className="text-xs tabular-nums text-stone-600">
+                  {space.indexed} of {space.records} records
+                </span>
+              </td>
+              <td className="py-2 pr-3 text-stone-600">{space.activatedAt ? formatDateTime(space.activatedAt) : "–"}</td>
+              <td className="py-2">{space.status !== "active" && <SpaceActionsClient spaceId={space.id} name={space.name} ready={space.usable && space.indexed >= space.records} />}</td>
+            </tr>
+          );
+        })}
+      </DataTable>
       {canRollBack && (
         <div className="mt-3">
           <SpaceActionsClient rollback />

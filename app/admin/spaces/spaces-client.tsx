@@ -5,6 +5,7 @@ import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "./actions";
+import { FieldErrors } from "@/components/field-errors";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
 export function AutoRefreshClient({ seconds }: { seconds: number }) {
@@ -181,11 +182,7 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
       </label>
       <input id={`space-${key}`} className="field-input" value={form[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
       {hint && <span className="field-hint block">{hint}</span>}
-      {(errors[key] ?? []).map((error) => (
-        <span key={error} className="field-error block">
-          {error}
-        </span>
-      ))}
+      <FieldErrors messages={errors[key]} />
     </div>
   );
   return (

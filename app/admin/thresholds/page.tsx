@@ -11,6 +11,7 @@ import { askThresholdsFromEnv } from "@/lib/rag/ask/create-generator";
 import { defaultAskSettings } from "@/lib/rag/ask/ask";
 import { getSearchContext } from "@/lib/rag/search/search-context";
 import { ThresholdsFormClient } from "./thresholds-form-client";
+import { AdminPageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Answer thresholds" };
 
@@ -101,16 +102,10 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
 
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
-        <Link href="/admin" className="link">
-          Administration
-        </Link>
-      </nav>
-      <h1 className="mt-2 text-3xl font-semibold">Answer thresholds</h1>
-      <p className="mt-1 max-w-3xl text-sm text-stone-600">
+      <AdminPageHeader title="Answer thresholds">
         A passage grounds an answer when its similarity reaches the strong threshold, or the minimum with enough of the question’s words; otherwise the question is
         refused. Read the thresholds off a golden set’s relevant and irrelevant passages.
-      </p>
+      </AdminPageHeader>
       <form action="/admin/thresholds" className="mt-4 flex flex-wrap items-end gap-2">
         <label className="text-sm">
           <span className="field-label">Golden set</span>

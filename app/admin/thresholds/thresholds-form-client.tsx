@@ -5,6 +5,7 @@ import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { setAskThresholdsAction } from "./actions";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
+import { FieldErrors } from "@/components/field-errors";
 
 type Thresholds = { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
 
@@ -47,11 +48,7 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
             {label}
           </label>
           <input id={`threshold-${key}`} className="field-input w-40" inputMode="decimal" value={values[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setValues({ ...values, [key]: event.target.value })} />
-          {(errors[key] ?? []).map((error) => (
-            <span key={error} className="field-error block">
-              {error}
-            </span>
-          ))}
+          <FieldErrors messages={errors[key]} />
         </div>
       ))}
       <div className="flex flex-wrap items-center gap-2">

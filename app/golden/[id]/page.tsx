@@ -8,6 +8,8 @@ import { getDatabase } from "@/lib/db";
 import { isAppError } from "@/lib/errors";
 import { formatDateTime } from "@/components/format";
 import { GoldenSetEditorClient } from "./golden-set-editor-client";
+import { DataTable } from "@/components/data-table";
+import { PageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Golden set" };
 
@@ -26,12 +28,7 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
   const last = set.runs[0];
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
-        <Link href="/golden" className="link">
-          Golden sets
-        </Link>
-      </nav>
-      <h1 className="mt-2 text-3xl font-semibold">{set.name}</h1>
+      <PageHeader back={{ href: "/golden", label: "Golden sets" }} title={set.name} />
       <p className="text-sm text-stone-600">{set.section?.name ?? "Every section"}</p>
 
       <GoldenSetEditorClient
@@ -65,44 +62,34 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
                 </div>
               ))}
             </dl>
-            <table className="mt-4 w-full text-left text-sm">
-              <thead className="border-b border-stone-200 text-xs text-stone-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-3">Question</th>
-                  <th scope="col" className="py-2 pr-3 text-right">Recall</th>
-                  <th scope="col" className="py-2 pr-3">Found at rank</th>
-                  <th scope="col" className="py-2">Missed</th>
+            <DataTable columns={["Question", { label: "Recall", numeric: true }, "Found at rank", "Missed"]}>
+              {last.results.map((result, index) => (
+                <tr key={`${result.question}-${index}`} className="border-b border-stone-100 align-top">
+                  <td className="py-2 pr-3">{result.question}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{result.recall === null ? "–" : percent(result.recall)}</td>
+                  <td className="py-2 pr-3">
+                    {result.found.map((item) => (
+                      <div key={item.recordId}>
+                        #{item.rank}{" "}
+                        <Link href={`/records/${item.recordId}`} className="link">
+                          {item.title}
+                        </Link>
+                      </div>
+                    ))}
+                  </td>
+                  <td className="py-2 text-red-800" data-testid="golden-missed">
+                    {result.missed.map((item) => (
+                      <div key={item.recordId}>
+                        <Link href={`/records/${item.recordId}`} className="link">
+                          {item.title}
+                        </Link>
+                      </div>
+                    ))}
+                    {result.unreadableExpected && <div className="text-stone-500">a record you cannot read</div>}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {last.results.map((result, index) => (
-                  <tr key={`${result.question}-${index}`} className="border-b border-stone-100 align-top">
-                    <td className="py-2 pr-3">{result.question}</td>
-                    <td className="py-2 pr-3 text-right tabular-nums">{result.recall === null ? "–" : percent(result.recall)}</td>
-                    <td className="py-2 pr-3">
-                      {result.found.map((item) => (
-                        <div key={item.recordId}>
-                          #{item.rank}{" "}
-                          <Link href={`/records/${item.recordId}`} className="link">
-                            {item.title}
-                          </Link>
-                        </div>
-                      ))}
-                    </td>
-                    <td className="py-2 text-red-800" data-testid="golden-missed">
-                      {result.missed.map((item) => (
-                        <div key={item.recordId}>
-                          <Link href={`/records/${item.recordId}`} className="link">
-                            {item.title}
-                          </Link>
-                        </div>
-                      ))}
-                      {result.unreadableExpected && <div className="text-stone-500">a record you cannot read</div>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
             {set.runs.length > 1 && (
               <details className="mt-3 text-sm">
                 <summary className="cursor-pointer">Earlier runs</summary>

@@ -5,7 +5,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { ProjectOptions, SectionOptions } from "@/components/select-options";
-import { maxQueryLength } from "@/lib/query-length";
+import { maxFilterTextLength, maxQueryLength } from "@/lib/query-length";
+import type { RecordSort } from "@/lib/archive/list-records";
+import type { SearchMode } from "@/lib/rag/search/search-archive";
 
 export interface FilterSection {
   slug: string;
@@ -35,14 +37,14 @@ const sortOptions = [
   { value: "-date", label: "Date, latest first" },
   { value: "-updated", label: "Recently updated" },
   { value: "updated", label: "Least recently updated" },
-];
+] satisfies { value: RecordSort; label: string }[];
 const pageSizes = ["10", "25", "50", "100"];
 const defaults: Partial<FilterValues> = { pageSize: "25", mode: "hybrid" };
 const modes = [
   { value: "hybrid", label: "Hybrid", hint: "meaning and words" },
   { value: "semantic", label: "Semantic", hint: "meaning, across languages" },
   { value: "keyword", label: "Keyword", hint: "the words as typed" },
-];
+] satisfies { value: SearchMode; label: string; hint: string }[];
 
 /**
  * The record list's filters. A plain GET form, so every filter lives in the URL and works
@@ -156,7 +158,7 @@ export function RecordFiltersClient({
           <label htmlFor="filter-text" className="field-label">
             Contains text
           </label>
-          <input id="filter-text" name="text" type="search" defaultValue={values.text} maxLength={200} className="field-input" />
+          <input id="filter-text" name="text" type="search" defaultValue={values.text} maxLength={maxFilterTextLength} className="field-input" />
         </div>
         <div>
           <label htmlFor="filter-field" className="field-label">

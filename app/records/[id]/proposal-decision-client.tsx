@@ -6,6 +6,7 @@ import { useId, useState, useTransition } from "react";
 import { decideProposalAction } from "@/app/objects/actions";
 import type { ProposalValue } from "@/lib/rag/objects/proposals";
 import type { ProposalRole } from "@/lib/rag/config/object-context";
+import { maxProposalTextLength } from "@/lib/rag/objects/proposal-limits";
 
 /**
  * A curator's decision on one role's proposal: accept (writes the proposed value through the
@@ -115,7 +116,7 @@ export function ProposalDecisionClient(props: {
           ) : (
             <label className="text-sm">
               {props.fieldLabel}
-              <input className="field-input mt-1 block" value={text} maxLength={200} onChange={(event) => setText(event.target.value)} />
+              <input className="field-input mt-1 block" value={text} maxLength={maxProposalTextLength} onChange={(event) => setText(event.target.value)} />
             </label>
           )}
           <BusyButton type="submit" className="btn btn-primary" busy={pending}>

@@ -10,6 +10,7 @@ import { type RoleCharacterisation, characteriseObject, proposedFieldValue } fro
 import { loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, proposalRoles } from "../config/object-context";
 import type { ObjectsRuntime } from "./similar-objects";
+import { maxProposalTextLength } from "./proposal-limits";
 
 /**
  * Proposals as curators decide them. A proposal is stored with its evidence (the voting
@@ -24,7 +25,7 @@ export type ProposalValue = string | { from: number; to: number };
 
 const yearSchema = z.number().int().min(-10_000).max(3_000);
 export const proposalValueSchema = z.union([
-  z.string().trim().min(1, "Give a value.").max(200, "At most 200 characters."),
+  z.string().trim().min(1, "Give a value.").max(maxProposalTextLength, `At most ${maxProposalTextLength} characters.`),
   z.object({ from: yearSchema, to: yearSchema }).refine((range) => range.from <= range.to, "The earliest year must not be after the latest."),
 ]);
 

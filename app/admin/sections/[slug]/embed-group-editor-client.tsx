@@ -2,23 +2,25 @@
 
 import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { GroupPreview } from "@/lib/admin/embed-group-admin";
+import { chunkingModes, groupLanguages } from "@/lib/rag/config/embed-group-schema";
 import { formatTimecode } from "@/components/format";
 import { deleteEmbedGroupAction, previewEmbedGroupAction, saveEmbedGroupAction } from "./actions";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
+import { queryKeys } from "@/components/query-keys";
+import { useDebouncedValue } from "@/components/use-debounced-value";
+import { FieldErrors } from "@/components/field-errors";
 
-const chunkingModes = [
-  ["short", "Short: a heading section is one passage when it fits"],
-  ["long_document", "Long document: pack paragraphs, split at sentences"],
-  ["transcription", "Transcription: pack timecoded turns"],
-  ["auto", "Automatic"],
-] as const;
-const languages = [
-  ["en", "English"],
-  ["es", "Spanish"],
-  ["ca", "Catalan"],
-] as const;
+/** The server's chunking modes and group languages, each with its label here. */
+const chunkingLabels: Record<(typeof chunkingModes)[number], string> = {
+  short: "Short: a heading section is one passage when it fits",
+  long_document: "Long document: pack paragraphs, split at sentences",
+  transcription: "Transcription: pack timecoded turns",
+  auto: "Automatic",
+};
+const languageLabels: Record<(typeof groupLanguages)[number], string> = { en: "English", es: "Spanish", ca: "Catalan" };
 
 interface GroupState {
   id?: string;
@@ -57,45 +59,35 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
   const [state, setState] = useState<GroupState>(props.groups[0] ? toState(props.groups[0]) : blank);
   const [recordId, setRecordId] = useState(props.records[0]?.id ?? "");
   const [addPath, setAddPath] = useState("");
-  const [preview, setPreview] = useState<GroupPreview | null>(null);
-  // The preview is stale (being composed) until the last answer is for the current form.
+  // The preview follows the form 400 ms after the last change; until the answer for the
+  // current form arrives it is stale (being composed), and the last answer's problems stay shown.
   const currentKey = JSON.stringify([state, recordId]);
-  const [answeredKey, setAnsweredKey] = useState<string | null>(null);
-  const previewing = answeredKey !== currentKey;
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const settledKey = useDebouncedValue(currentKey, 400);
+  const [settledState, settledRecordId] = JSON.parse(settledKey) as [GroupState, string];
+  const previewQuery = useQuery({
+    queryKey: queryKeys.embedGroupPreviews.preview(props.sectionSlug, settledState, settledRecordId),
+    queryFn: async (): Promise<{ preview: GroupPreview | null; errors: Record<string, string[]> }> => {
+      if (settledState.fields.length === 0) return { preview: null, errors: { fields: ["Choose at least one field."] } };
+      const group = toInput({ ...settledState, slug: settledState.slug || "preview", label: settledState.label || "Preview" });
+      const result = await previewEmbedGroupAction({ sectionSlug: props.sectionSlug, group, recordId: settledRecordId || undefined });
+      return result.status === "ok" ? { preview: result.data, errors: {} } : { preview: null, errors: result.fieldErrors ?? { _form: [result.message] } };
+    },
+    placeholderData: keepPreviousData,
+  });
+  const previewing = settledKey !== currentKey || previewQuery.isFetching;
+  const preview = previewQuery.data?.preview ?? null;
+  // A failed save's problems show until the next preview answer.
+  const [saveErrors, setSaveErrors] = useState<{ answer: number; errors: Record<string, string[]> } | null>(null);
+  const previewErrors = previewQuery.isError ? { _form: [previewQuery.error.message] } : (previewQuery.data?.errors ?? {});
+  const errors = saveErrors && saveErrors.answer === previewQuery.dataUpdatedAt ? saveErrors.errors : previewErrors;
   const [message, setMessage] = useState<ActionMessage>(null);
   const [pending, startTransition] = useTransition();
-  const request = useRef(0);
 
   const choose = (group: ExistingGroup | null) => {
     setSelected(group?.id ?? null);
     setState(group ? toState(group) : blank);
     setMessage(null);
   };
-
-  useEffect(() => {
-    const ticket = ++request.current;
-    const key = JSON.stringify([state, recordId]);
-    const timer = setTimeout(async () => {
-      if (state.fields.length === 0) {
-        setPreview(null);
-        setAnsweredKey(key);
-        setErrors({ fields: ["Choose at least one field."] });
-        return;
-      }
-      const result = await previewEmbedGroupAction({ sectionSlug: props.sectionSlug, group: toInput({ ...state, slug: state.slug || "preview", label: state.label || "Preview" }), recordId: recordId || undefined });
-      if (ticket !== request.current) return;
-      setAnsweredKey(key);
-      if (result.status === "ok") {
-        setPreview(result.data);
-        setErrors({});
-      } else {
-        setPreview(null);
-        setErrors(result.fieldErrors ?? { _form: [result.message] });
-      }
-    }, 400);
-    return () => clearTimeout(timer);
-  }, [state, recordId, props.sectionSlug]);
 
   const update = (changes: Partial<GroupState>) => setState((current) => ({ ...current, ...changes }));
   const move = (index: number, by: number) => {
@@ -106,11 +98,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
     update({ fields });
   };
   const errorText = (key: string) =>
-    (errors[key] ?? []).map((error) => (
-      <span key={error} className="field-error block">
-        {error}
-      </span>
-    ));
+    <FieldErrors messages={errors[key]} />;
   const labelOf = (path: string) => props.paths.find((option) => option.path === path)?.label ?? path;
 
   const save = () => {
@@ -123,7 +111,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
         setSelected(result.data.id);
         router.refresh();
       } else {
-        setErrors(result.fieldErrors ?? {});
+        setSaveErrors({ answer: previewQuery.dataUpdatedAt, errors: result.fieldErrors ?? {} });
         setMessage({ kind: "error", text: result.message });
       }
     });
@@ -231,9 +219,9 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
               Chunking
             </label>
             <select id="group-chunking" className="field-input" value={state.chunking} onChange={(event) => update({ chunking: event.target.value })}>
-              {chunkingModes.map(([value, label]) => (
+              {chunkingModes.map((value) => (
                 <option key={value} value={value}>
-                  {label}
+                  {chunkingLabels[value]}
                 </option>
               ))}
             </select>
@@ -259,14 +247,14 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
           <fieldset>
             <legend className="field-label">Languages (none: every language)</legend>
             <div className="mt-1 flex gap-4">
-              {languages.map(([code, label]) => (
+              {groupLanguages.map((code) => (
                 <label key={code} className="flex items-center gap-1 text-sm">
                   <input
                     type="checkbox"
                     checked={state.languages.includes(code)}
                     onChange={(event) => update({ languages: event.target.checked ? [...state.languages, code] : state.languages.filter((candidate) => candidate !== code) })}
                   />
-                  {label}
+                  {languageLabels[code]}
                 </label>
               ))}
             </div>

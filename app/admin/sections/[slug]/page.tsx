@@ -14,6 +14,7 @@ import { IndexActionsClient, JobProgressClient } from "../../index-actions-clien
 import { egressStatements } from "@/lib/admin/people";
 import { EgressClient } from "./egress-client";
 import { EmbedGroupEditorClient } from "./embed-group-editor-client";
+import { AdminPageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Section" };
 
@@ -42,12 +43,7 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
 
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
-        <Link href="/admin" className="link">
-          Administration
-        </Link>
-      </nav>
-      <h1 className="mt-2 text-3xl font-semibold">{section.name}</h1>
+      <AdminPageHeader title={section.name} />
 
       <section aria-labelledby="health-heading" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         <h2 id="health-heading" className="text-xl font-semibold">

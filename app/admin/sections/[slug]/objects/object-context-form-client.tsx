@@ -6,6 +6,7 @@ import { useState, useTransition } from "react";
 import { saveObjectContextAction } from "./actions";
 import type { ObjectContext } from "@/lib/rag/config/object-context";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
+import { FieldErrors } from "@/components/field-errors";
 
 type FieldOption = { key: string; label: string; type: string; view?: string };
 const roleFieldTypes = { typology: ["category", "text"], material: ["category", "text"], period: ["category", "text"], date: ["daterange"] } as const;
@@ -119,9 +120,7 @@ export function ObjectContextFormClient(props: {
                     </option>
                   ))}
               </select>
-              {errorFor(`roles.${role}`).map((error) => (
-                <span key={error} className="field-error block">{error}</span>
-              ))}
+              <FieldErrors messages={errorFor(`roles.${role}`)} />
             </div>
           ))}
         </div>
@@ -154,17 +153,13 @@ export function ObjectContextFormClient(props: {
           <span className="field-label">Near-duplicate floor</span>
           <input className="field-input" inputMode="decimal" value={floor} placeholder={`default ${props.defaults.nearDuplicateFloor}`} onChange={(event) => setFloor(event.target.value)} />
           <span className="field-hint block">0.5–1: how similar on every view an object must be to count as a near-duplicate.</span>
-          {errorFor("nearDuplicateFloor").map((error) => (
-            <span key={error} className="field-error block">{error}</span>
-          ))}
+          <FieldErrors messages={errorFor("nearDuplicateFloor")} />
         </label>
         <label className="text-sm">
           <span className="field-label">Catalogue context in proposals</span>
           <input className="field-input" inputMode="decimal" value={weight} placeholder={`default ${props.defaults.proposalContextWeight}`} onChange={(event) => setWeight(event.target.value)} />
           <span className="field-hint block">0–2: weight of the object’s other roles against each image view; 0 = images only.</span>
-          {errorFor("proposalContextWeight").map((error) => (
-            <span key={error} className="field-error block">{error}</span>
-          ))}
+          <FieldErrors messages={errorFor("proposalContextWeight")} />
         </label>
       </fieldset>
 

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { sectionFieldsSchema } from "@/lib/archive/field-definitions";
@@ -7,6 +6,7 @@ import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { defaultNearDuplicateFloor, defaultProposalContextWeight, readObjectContext } from "@/lib/rag/config/object-context";
 import { ObjectContextFormClient } from "./object-context-form-client";
+import { PageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Object context" };
 
@@ -27,16 +27,10 @@ export default async function ObjectContextPage({ params }: { params: Promise<{ 
   const context = readObjectContext(section.objectContext);
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
-        <Link href={`/records?section=${encodeURIComponent(section.slug)}`} className="link">
-          {section.name}
-        </Link>
-      </nav>
-      <h1 className="mt-2 text-3xl font-semibold">Object context of {section.name}</h1>
-      <p className="mt-1 max-w-3xl text-sm text-stone-600">
+      <PageHeader back={{ href: `/records?section=${encodeURIComponent(section.slug)}`, label: section.name }} title={<>Object context of {section.name}</>}>
         Which images describe an object, which fields a curator catalogues, and what it is compared with. Saving re-queues the section’s records so their image
         and context vectors follow; proposals and similar objects use the new context once they are indexed.
-      </p>
+      </PageHeader>
       <ObjectContextFormClient
         sectionSlug={section.slug}
         fields={fields.map((field) => ({ key: field.key, label: field.label, type: field.type, view: field.type === "image" ? field.view : undefined }))}
