@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { Principal } from "../../acl";
+import { type Principal, mayLeaveHost } from "../../acl";
 import { AppError } from "../../errors";
 import { maxQueryLength } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
@@ -356,7 +356,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     return [hit, next];
   });
   const budgeted = fitBudget(withAnswers, settings.tokenBudget, settings.maxSources);
-  const allowed = generator.external ? budgeted.filter((hit) => hit.passage.externalAllowed) : budgeted;
+  const allowed = budgeted.filter((hit) => mayLeaveHost(generator, hit.passage.externalAllowed));
   provenance.withheld = budgeted
     .filter((hit) => !allowed.includes(hit))
     .map((hit) => ({ recordId: hit.recordId, recordTitle: hit.recordTitle, chunkId: hit.passage.chunkId, timeStart: hit.passage.timeStart }));

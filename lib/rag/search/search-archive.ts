@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, canReadPassage, passageScopeSql } from "../../acl";
+import { type Principal, canReadPassage, egressAllowedSql, passageScopeSql } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError } from "../../errors";
 import { zodFieldErrors } from "../../action-result";
@@ -316,14 +316,13 @@ export function searchHitOf(
 export async function passageDetails(sql: SqlExecutor, principal: Principal, spaceId: string, chunkIds: string[]): Promise<Map<string, DetailRow>> {
   if (chunkIds.length === 0) return new Map();
   const params: unknown[] = [chunkIds, spaceId];
+  const externalAllowed = egressAllowedSql({ policy: "s.egress_policy", contributingSectionIds: "c.contributing_section_ids" }, params);
   const scope = passageScopeSql(principal, "c", params);
   const rows = await sql.query<DetailRow>(
     `SELECT c.id, c.record_id, c.project_id, c.section_id, c.contributing_project_ids, c.contributing_record_ids, c.text, c.translated_text,
             c.language, c.heading_path, c.page, c.page_end, c.time_start, c.time_end, c.start_offset, c.end_offset,
             r.title AS record_title, s.slug AS section_slug, s.name AS section_name, g.label AS group_label,
-            (s.egress_policy = 'allow_external' AND NOT EXISTS (
-               SELECT 1 FROM sections cs WHERE cs.id = ANY(c.contributing_section_ids) AND cs.egress_policy <> 'allow_external'
-            )) AS external_ok
+            ${externalAllowed} AS external_ok
        FROM chunks c
        JOIN records r ON r.id = c.record_id
        JOIN sections s ON s.id = c.section_id
