@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, assertAdmin } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
-import { AppError, notFound } from "../errors";
+import { AppError } from "../errors";
 import { storableTextIssues } from "../storable-text";
 
 /**
@@ -156,7 +156,7 @@ interface LogRow {
 }
 
 export async function listAuditLog(sql: SqlExecutor, principal: Principal, filters: AuditLogFilterInput = {}): Promise<AuditLogPage> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   const input = parseFilters(filters);
 
   const params: unknown[] = [];

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../acl";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
@@ -26,9 +26,6 @@ export interface GroupPreview {
   chunks: DocumentChunk[];
 }
 
-function assertAdmin(principal: Principal): void {
-  if (!isAdmin(principal)) throw notFound();
-}
 
 /** Problems as field errors keyed by the form control they belong to. */
 function invalid(errors: string[]): AppError {
@@ -98,7 +95,7 @@ export async function saveEmbedGroupAsAdmin(
   const [queued] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM records WHERE section_id = $1`, [section.id]);
   await prisma.auditEvent.create({
     data: {
-      actorId: principal.userId === "system" ? null : principal.userId,
+      actorId: actorIdOf(principal),
       action: before ? "embed-group.update" : "embed-group.create",
       targetType: "embed_group",
       targetId: group.id,
@@ -117,7 +114,7 @@ export async function deleteEmbedGroup(prisma: PrismaClient, principal: Principa
     // Its passages go with it (ON DELETE CASCADE); the other groups' passages are untouched.
     prisma.embedGroup.delete({ where: { id: group.id } }),
     prisma.auditEvent.create({
-      data: { actorId: principal.userId === "system" ? null : principal.userId, action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } },
+      data: { actorId: actorIdOf(principal), action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } },
     }),
   ]);
 }

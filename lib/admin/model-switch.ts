@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";
@@ -16,14 +16,11 @@ import { type GoldenMetrics, runGoldenSet } from "./golden-sets";
  * space are not re-embedded), a golden set is run on both, and the switch is one update, as is
  * the rollback to the previous space. Admins only; anyone else: not found.
  */
-function assertAdmin(principal: Principal): void {
-  if (!isAdmin(principal)) throw notFound();
-}
 
 /** An audit event about an index space (admin actions on spaces, fusion measurements). */
 export async function auditIndexSpace(sql: SqlExecutor, principal: Principal, action: string, spaceId: string, details: Record<string, unknown>) {
   await sql.query(`INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, $2, 'index_space', $3, $4::jsonb)`, [
-    principal.userId === "system" ? null : principal.userId,
+    actorIdOf(principal),
     action,
     spaceId,
     JSON.stringify(details),

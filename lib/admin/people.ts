@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../acl";
 import { isUuid } from "../ids";
 import { hashPassword } from "../auth/passwords";
 import type { Prisma, PrismaClient } from "../db/generated/client";
@@ -12,11 +12,8 @@ import { AppError, notFound } from "../errors";
  * audited. Deactivating a user or resetting their password bumps their session version, which
  * ends every session they have at their next request. Anyone but an admin: not found.
  */
-function assertAdmin(principal: Principal): void {
-  if (!isAdmin(principal)) throw notFound();
-}
 
-const actorOf = (principal: Principal) => (principal.userId === "system" ? null : principal.userId);
+const actorOf = (principal: Principal) => (actorIdOf(principal));
 
 async function audit(tx: Prisma.TransactionClient | PrismaClient, principal: Principal, action: string, targetType: string, targetId: string | null, details: Record<string, unknown>, projectId?: string) {
   await tx.auditEvent.create({ data: { actorId: actorOf(principal), action, targetType, targetId, projectId: projectId ?? null, details: details as Prisma.InputJsonValue } });

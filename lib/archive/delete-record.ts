@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, canEdit, projectScopeWhere } from "../acl";
+import { type Principal, actorIdOf, canEdit, projectScopeWhere } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
 import { enqueueDependents } from "./enqueue-indexing";
@@ -33,7 +33,7 @@ export async function deleteRecord(
     await tx.media.deleteMany({ where: { storageKey: { in: media.map((item) => item.storageKey) } } });
     await tx.auditEvent.create({
       data: {
-        actorId: principal.userId === "system" ? null : principal.userId,
+        actorId: actorIdOf(principal),
         action: "record.delete",
         targetType: "record",
         targetId: record.id,

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, canEdit, canEditProject, projectScopeWhere } from "../acl";
+import { type Principal, actorIdOf, canEdit, canEditProject, projectScopeWhere } from "../acl";
 import { rescopeMovedRecords } from "../acl/derived-scope";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
@@ -129,7 +129,7 @@ export async function saveRecord(
     }
     await tx.auditEvent.create({
       data: {
-        actorId: principal.userId === "system" ? null : principal.userId,
+        actorId: actorIdOf(principal),
         action: existing ? "record.update" : "record.create",
         targetType: "record",
         targetId: id,

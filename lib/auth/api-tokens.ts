@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { Principal } from "../acl";
+import { type Principal, actorIdOf } from "../acl";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
@@ -37,10 +37,6 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-function actor(principal: Principal): string | null {
-  return principal.userId === "system" ? null : principal.userId;
-}
-
 export async function createApiToken(prisma: PrismaClient, principal: Principal, input: unknown): Promise<{ token: string; summary: ApiTokenSummary }> {
   const parsed = newTokenSchema.safeParse(input);
   if (!parsed.success) {
@@ -56,7 +52,7 @@ export async function createApiToken(prisma: PrismaClient, principal: Principal,
     const created = await tx.apiToken.create({
       data: { userId: user.id, name: parsed.data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt },
     });
-    await tx.auditEvent.create({ data: { actorId: actor(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } } });
+    await tx.auditEvent.create({ data: { actorId: actorIdOf(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } } });
     return created;
   });
   return { token, summary: summaryOf(row) };
@@ -79,7 +75,7 @@ export async function revokeApiToken(prisma: PrismaClient, principal: Principal,
   await prisma.$transaction(async (tx) => {
     const updated = await tx.apiToken.updateMany({ where: { id, userId: principal.userId, revokedAt: null }, data: { revokedAt: new Date() } });
     if (updated.count === 0) throw notFound();
-    await tx.auditEvent.create({ data: { actorId: actor(principal), action: "token.revoke", targetType: "api_token", targetId: id, details: {} } });
+    await tx.auditEvent.create({ data: { actorId: actorIdOf(principal), action: "token.revoke", targetType: "api_token", targetId: id, details: {} } });
   });
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, isAdmin } from "../../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../../acl";
 import { sectionFieldsSchema } from "../../archive/field-definitions";
 import { Prisma, type PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
@@ -19,7 +19,7 @@ export async function saveObjectContext(
   principal: Principal,
   input: { sectionSlug: string; context: unknown },
 ): Promise<{ context: ObjectContext | null; queued: number }> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   const rows = await prisma.section.findMany({ select: { id: true, slug: true, fields: true, objectContext: true } });
   const section = rows.find((row) => row.slug === input.sectionSlug);
   if (!section) throw notFound();
@@ -38,7 +38,7 @@ export async function saveObjectContext(
     prisma.section.update({ where: { id: section.id }, data: { objectContext: context === null ? Prisma.DbNull : (context as unknown as Prisma.InputJsonValue) } }),
     prisma.auditEvent.create({
       data: {
-        actorId: principal.userId === "system" ? null : principal.userId,
+        actorId: actorIdOf(principal),
         action: "section.object_context",
         targetType: "section",
         targetId: section.id,
