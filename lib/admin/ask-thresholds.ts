@@ -2,7 +2,7 @@ import "server-only";
 import { type Principal, actorIdOf, assertAdmin, projectScopeSql } from "../acl";
 import { isUuid } from "../ids";
 import type { SqlExecutor } from "../db/sql-executor";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { type AskThresholdOverrides, askThresholdsSchema, saveAskThresholds } from "../rag/ask/ask-settings";
 import { type SearchContext, searchArchive } from "../rag/search/search-archive";
 
@@ -15,15 +15,10 @@ import { type SearchContext, searchArchive } from "../rag/search/search-archive"
  */
 export async function setAskThresholds(sql: SqlExecutor, principal: Principal, input: unknown): Promise<AskThresholdOverrides> {
   assertAdmin(principal);
-  const parsed = askThresholdsSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
-  }
+  const thresholds = parseInput(askThresholdsSchema, input);
   const actor = actorIdOf(principal);
-  await saveAskThresholds(sql, parsed.data, actor);
-  return parsed.data;
+  await saveAskThresholds(sql, thresholds, actor);
+  return thresholds;
 }
 
 export interface ScoreDistribution {

@@ -10,6 +10,7 @@ import { type EmbedGroup, listEmbedGroups, sectionShapes } from "../rag/config/e
 import { saveEmbedGroup } from "../rag/index/save-embed-group";
 import { chunkDocument, type DocumentChunk } from "../rag/chunk";
 import { loadDocumentRecords } from "../rag/index/index-record";
+import { audit } from "../db/audit";
 
 /**
  * The embed-group editor's server side, for admins only: a live preview of what a group would
@@ -93,14 +94,12 @@ export async function saveEmbedGroupAsAdmin(
   const before = (await listEmbedGroups(prisma, section.id)).find((group) => group.slug === validated.group.slug) ?? null;
   const group = await saveEmbedGroup(prisma, sql, { sectionSlug: section.slug, group: validated.group, requeue: true });
   const [queued] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM records WHERE section_id = $1`, [section.id]);
-  await prisma.auditEvent.create({
-    data: {
-      actorId: actorIdOf(principal),
-      action: before ? "embed-group.update" : "embed-group.create",
-      targetType: "embed_group",
-      targetId: group.id,
-      details: JSON.parse(JSON.stringify({ section: section.slug, before, after: validated.group })),
-    },
+  await audit(prisma, {
+    actorId: actorIdOf(principal),
+    action: before ? "embed-group.update" : "embed-group.create",
+    targetType: "embed_group",
+    targetId: group.id,
+    details: JSON.parse(JSON.stringify({ section: section.slug, before, after: validated.group })),
   });
   return { group, queued: queued?.count ?? 0 };
 }
@@ -113,9 +112,7 @@ export async function deleteEmbedGroup(prisma: PrismaClient, principal: Principa
   await prisma.$transaction([
     // Its passages go with it (ON DELETE CASCADE); the other groups' passages are untouched.
     prisma.embedGroup.delete({ where: { id: group.id } }),
-    prisma.auditEvent.create({
-      data: { actorId: actorIdOf(principal), action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } },
-    }),
+    audit(prisma, { actorId: actorIdOf(principal), action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } }),
   ]);
 }
 

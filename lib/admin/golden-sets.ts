@@ -3,10 +3,11 @@ import { z } from "zod";
 import { type Principal, actorIdOf, assertGoldenSetKeeper, goldenSetScopeWhere, projectScopeWhere } from "../acl";
 import { isUuid } from "../ids";
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { maxQueryLength } from "../query-length";
 import { type SearchContext, searchArchive, searchModes } from "../rag/search/search-archive";
 import { type GoldenMetrics, type GoldenQuestionResult, type StoredRunResults, goldenK, resolveRunForViewer, storedRunRecordIds, storedRunResultsSchema } from "./golden-run-results";
+import { audit } from "../db/audit";
 
 export { goldenK, type GoldenMetrics, type GoldenQuestionResult } from "./golden-run-results";
 
@@ -40,11 +41,6 @@ export type GoldenSetInput = z.input<typeof goldenSetSchema>;
 type StoredQuestion = { question: string; expected: string[] };
 
 
-function invalid(error: z.ZodError): AppError {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-  return new AppError("bad_request", `The golden set is not valid: ${error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`, { fieldErrors });
-}
 
 /** The set if the principal keeps it (its owner, or an admin); otherwise not found, as a missing id. */
 async function findKeptSet(prisma: PrismaClient, principal: Principal, id: string) {
@@ -144,9 +140,9 @@ function keepUnreadableExpected(before: StoredQuestion[], after: StoredQuestion[
 export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, input: { id?: string; set: unknown }): Promise<{ id: string }> {
   assertGoldenSetKeeper(principal);
   const existing = input.id === undefined ? null : await findKeptSet(prisma, principal, input.id);
-  const parsed = goldenSetSchema.safeParse(input.set);
-  if (!parsed.success) throw invalid(parsed.error);
-  const data = parsed.data;
+  const data = parseInput(goldenSetSchema, input.set, {
+    message: (issues) => `The golden set is not valid: ${issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+  });
   let sectionId: string | null = null;
   if (data.sectionSlug) {
     const section = await prisma.section.findUnique({ where: { slug: data.sectionSlug }, select: { id: true } });
@@ -165,9 +161,7 @@ export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, 
   const saved = existing
     ? await prisma.goldenSet.update({ where: { id: existing.id }, data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue } })
     : await prisma.goldenSet.create({ data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue, createdById: actorIdOf(principal) } });
-  await prisma.auditEvent.create({
-    data: { actorId: actorIdOf(principal), action: existing ? "golden-set.update" : "golden-set.create", targetType: "golden_set", targetId: saved.id, details: { name: data.name, questions: questions.length } },
-  });
+  await audit(prisma, { actorId: actorIdOf(principal), action: existing ? "golden-set.update" : "golden-set.create", targetType: "golden_set", targetId: saved.id, details: { name: data.name, questions: questions.length } });
   return { id: saved.id };
 }
 
@@ -176,7 +170,7 @@ export async function deleteGoldenSet(prisma: PrismaClient, principal: Principal
   if (!isUuid(id)) throw notFound();
   const deleted = await prisma.goldenSet.deleteMany({ where: { id, ...goldenSetScopeWhere(principal) } });
   if (deleted.count === 0) throw notFound();
-  await prisma.auditEvent.create({ data: { actorId: actorIdOf(principal), action: "golden-set.delete", targetType: "golden_set", targetId: id, details: {} } });
+  await audit(prisma, { actorId: actorIdOf(principal), action: "golden-set.delete", targetType: "golden_set", targetId: id, details: {} });
 }
 
 /**

@@ -2,12 +2,13 @@ import "server-only";
 import { type Principal, actorIdOf, assertAdmin } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { enqueueReindex } from "../rag/index/index-queue";
 import { type FusionCalibration, activateIndexSpace, getActiveIndexSpace } from "../rag/index/index-spaces";
 import { embedderForSpace, listSpaces, registerConfiguredSpace, spaceConfigSchema } from "../rag/index/space-embedders";
 import { passThroughReranker } from "../rag/search/rerank";
 import { type GoldenMetrics, runGoldenSet } from "./golden-sets";
+import { auditSql } from "../db/audit";
 
 /**
  * Switching the embedding model without a gap: an admin registers a new index space (its
@@ -19,12 +20,7 @@ import { type GoldenMetrics, runGoldenSet } from "./golden-sets";
 
 /** An audit event about an index space (admin actions on spaces, fusion measurements). */
 export async function auditIndexSpace(sql: SqlExecutor, principal: Principal, action: string, spaceId: string, details: Record<string, unknown>) {
-  await sql.query(`INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, $2, 'index_space', $3, $4::jsonb)`, [
-    actorIdOf(principal),
-    action,
-    spaceId,
-    JSON.stringify(details),
-  ]);
+  await auditSql(sql, { actorId: actorIdOf(principal), action, targetType: "index_space", targetId: spaceId, details });
 }
 
 export interface SpaceOverview {
@@ -60,13 +56,7 @@ export async function listSpaceOverview(sql: SqlExecutor, principal: Principal):
 
 export async function registerCandidateSpace(sql: SqlExecutor, principal: Principal, input: unknown): Promise<{ spaceId: string; queued: number }> {
   assertAdmin(principal);
-  const parsed = spaceConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
-  }
-  const config = parsed.data;
+  const config = parseInput(spaceConfigSchema, input);
   if (config.provider === "hash" && process.env.NODE_ENV === "production" && process.env.MNEMO_ALLOW_HASH_EMBEDDER !== "1") {
     throw new AppError("bad_request", "The hash embedder is for tests; set MNEMO_ALLOW_HASH_EMBEDDER=1 to register it.");
   }

@@ -5,6 +5,7 @@ import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { notFound } from "../errors";
 import { enqueueReindex, retryParked } from "../rag/index/index-queue";
+import { audit, auditSql } from "../db/audit";
 
 /**
  * Reindexing a section or everything, as an admin drives it: the records are queued with the
@@ -95,10 +96,13 @@ export async function startReindex(
   await sql.transaction(async (tx) => {
     const queued = await enqueueReindex(tx, { sectionId: section?.id }, reasonOf(id));
     await tx.query(`INSERT INTO reindex_jobs (id, section_id, total, started_by_id) VALUES ($1, $2, $3, $4)`, [id, section?.id ?? null, queued, actorIdOf(principal)]);
-    await tx.query(
-      `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, 'index.reindex', 'section', $2, $3::jsonb)`,
-      [actorIdOf(principal), section?.id ?? null, JSON.stringify({ section: input.sectionSlug ?? "all", records: queued, job: id })],
-    );
+    await auditSql(tx, {
+      actorId: actorIdOf(principal),
+      action: "index.reindex",
+      targetType: "section",
+      targetId: section?.id ?? null,
+      details: { section: input.sectionSlug ?? "all", records: queued, job: id },
+    });
   });
   return { job: await getReindexProgress(sql, principal, id), alreadyRunning: false };
 }
@@ -113,8 +117,6 @@ export async function retryFailed(prisma: PrismaClient, sql: SqlExecutor, princi
     sectionId = section.id;
   }
   const retried = await retryParked(sql, sectionId);
-  await prisma.auditEvent.create({
-    data: { actorId: actorIdOf(principal), action: "index.retry", targetType: "section", targetId: sectionId ?? null, details: { section: input.sectionSlug ?? "all", records: retried } },
-  });
+  await audit(prisma, { actorId: actorIdOf(principal), action: "index.retry", targetType: "section", targetId: sectionId ?? null, details: { section: input.sectionSlug ?? "all", records: retried } });
   return retried;
 }

@@ -6,6 +6,7 @@ import { enqueueDependents } from "./enqueue-indexing";
 import { AppError, notFound } from "../errors";
 import { assertRecordVersion, conflictMessage } from "./save-record";
 import { isUuid } from "../ids";
+import { audit } from "../db/audit";
 
 /**
  * Deletes a record the principal may edit, at the version they saw. Its media rows go in the
@@ -31,15 +32,13 @@ export async function deleteRecord(
     const deleted = await tx.record.deleteMany({ where: { id: record.id, version: input.version } });
     if (deleted.count === 0) throw new AppError("conflict", conflictMessage);
     await tx.media.deleteMany({ where: { storageKey: { in: media.map((item) => item.storageKey) } } });
-    await tx.auditEvent.create({
-      data: {
-        actorId: actorIdOf(principal),
-        action: "record.delete",
-        targetType: "record",
-        targetId: record.id,
-        projectId: record.projectId,
-        details: { title: record.title, version: input.version },
-      },
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "record.delete",
+      targetType: "record",
+      targetId: record.id,
+      projectId: record.projectId,
+      details: { title: record.title, version: input.version },
     });
     return { storageKeys: media.flatMap((item) => (item.thumbnailKey ? [item.storageKey, item.thumbnailKey] : [item.storageKey])) };
   });

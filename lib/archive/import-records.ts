@@ -5,6 +5,7 @@ import { AppError } from "../errors";
 import { type SectionSummary, getSectionBySlug } from "./sections";
 import { recordTitle, recordYears, relationLinkRows, type RecordValues, validateRecordValues } from "./validate-record-values";
 import { isUuid } from "../ids";
+import { audit } from "../db/audit";
 
 export interface ImportItem {
   /** Optional fixed id, so a batch can relate records to each other before they exist. */
@@ -59,15 +60,13 @@ export async function importRecords(
   for (let offset = 0; offset < links.length; offset += 2_000) {
     await prisma.recordLink.createMany({ data: links.slice(offset, offset + 2_000), skipDuplicates: true });
   }
-  await prisma.auditEvent.create({
-    data: {
-      actorId: input.actorId ?? null,
-      action: "record.import",
-      targetType: "section",
-      targetId: section.id,
-      projectId: input.projectId,
-      details: { count: prepared.length, section: section.slug },
-    },
+  await audit(prisma, {
+    actorId: input.actorId ?? null,
+    action: "record.import",
+    targetType: "section",
+    targetId: section.id,
+    projectId: input.projectId,
+    details: { count: prepared.length, section: section.slug },
   });
   return prepared.map((item) => item.id);
 }

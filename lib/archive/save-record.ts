@@ -9,6 +9,7 @@ import type { FieldDefinition } from "./field-definitions";
 import { getSectionBySlug } from "./sections";
 import { recordTitle, recordYears, relationLinkRows, relationTargetsByField, type RecordValues, validateRecordValues } from "./validate-record-values";
 import { isUuid } from "../ids";
+import { audit } from "../db/audit";
 
 export interface SaveRecordInput {
   /** Absent to create. */
@@ -127,15 +128,13 @@ export async function saveRecord(
     } else {
       await enqueueIndexing(tx, id, "record.created");
     }
-    await tx.auditEvent.create({
-      data: {
-        actorId: actorIdOf(principal),
-        action: existing ? "record.update" : "record.create",
-        targetType: "record",
-        targetId: id,
-        projectId: input.projectId,
-        details: { version, section: section.slug },
-      },
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: existing ? "record.update" : "record.create",
+      targetType: "record",
+      targetId: id,
+      projectId: input.projectId,
+      details: { version, section: section.slug },
     });
     await input.onSaved?.(tx, { id, version });
     return {

@@ -4,8 +4,9 @@ import { z } from "zod";
 import { type Principal, actorIdOf } from "../acl";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { loadPrincipal } from "./load-principal";
+import { audit } from "../db/audit";
 
 /**
  * Personal API tokens for research tools and agents. The secret is shown once and stored only as
@@ -38,21 +39,16 @@ export function hashToken(token: string): string {
 }
 
 export async function createApiToken(prisma: PrismaClient, principal: Principal, input: unknown): Promise<{ token: string; summary: ApiTokenSummary }> {
-  const parsed = newTokenSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
-  }
+  const data = parseInput(newTokenSchema, input);
   const user = await prisma.user.findUnique({ where: { id: principal.userId } });
   if (!user) throw new AppError("forbidden", "Only signed-in users may create tokens.");
   const token = `${tokenPrefix}${randomBytes(32).toString("base64url")}`;
-  const expiresAt = new Date(Date.now() + parsed.data.expiresInDays * 24 * 3600 * 1000);
+  const expiresAt = new Date(Date.now() + data.expiresInDays * 24 * 3600 * 1000);
   const row = await prisma.$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId: user.id, name: parsed.data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt },
+      data: { userId: user.id, name: data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt },
     });
-    await tx.auditEvent.create({ data: { actorId: actorIdOf(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } } });
+    await audit(tx, { actorId: actorIdOf(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } });
     return created;
   });
   return { token, summary: summaryOf(row) };
@@ -75,7 +71,7 @@ export async function revokeApiToken(prisma: PrismaClient, principal: Principal,
   await prisma.$transaction(async (tx) => {
     const updated = await tx.apiToken.updateMany({ where: { id, userId: principal.userId, revokedAt: null }, data: { revokedAt: new Date() } });
     if (updated.count === 0) throw notFound();
-    await tx.auditEvent.create({ data: { actorId: actorIdOf(principal), action: "token.revoke", targetType: "api_token", targetId: id, details: {} } });
+    await audit(tx, { actorId: actorIdOf(principal), action: "token.revoke", targetType: "api_token", targetId: id, details: {} });
   });
 }
 

@@ -8,6 +8,7 @@ import { isAppError } from "../errors";
 import { type TrustedProxies, requestClientAddress, trustedProxies } from "./client-address";
 import { authenticateWithPassword } from "./authenticate";
 import { sessionIdleSeconds } from "./sessions";
+import { audit } from "../db/audit";
 
 class RateLimitedSignIn extends CredentialsSignin {
   code = "rate_limited";
@@ -88,9 +89,7 @@ function buildConfig(): NextAuthConfig {
           if (found) {
             token.uid = found.id;
             token.sv = found.sessionVersion;
-            await prisma.auditEvent.create({
-              data: { actorId: found.id, action: "user.sign_in", targetType: "user", targetId: found.id, details: { method: "oidc" } },
-            });
+            await audit(prisma, { actorId: found.id, action: "user.sign_in", targetType: "user", targetId: found.id, details: { method: "oidc" } });
           }
         } else if (user) {
           token.uid = user.id;

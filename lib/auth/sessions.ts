@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Principal } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { loadPrincipal } from "./load-principal";
+import { audit } from "../db/audit";
 
 /**
  * Browser sessions are JWTs in a cookie: nothing on the server holds them, so clearing the cookie
@@ -61,8 +62,6 @@ export async function revokeSession(prisma: PrismaClient, claims: SessionClaims,
       create: { sessionId: claims.sessionId, userId: claims.userId, expiresAt: lifetimeEnd(claims) },
       update: {},
     }),
-    prisma.auditEvent.create({
-      data: { actorId: claims.userId, action: "user.sign_out", targetType: "user", targetId: claims.userId, details: {} },
-    }),
+    audit(prisma, { actorId: claims.userId, action: "user.sign_out", targetType: "user", targetId: claims.userId, details: {} }),
   ]);
 }

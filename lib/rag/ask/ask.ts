@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, mayLeaveHost } from "../../acl";
-import { AppError } from "../../errors";
+import { AppError, parseInput } from "../../errors";
 import { maxQueryLength } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
@@ -260,9 +260,7 @@ export function fitBudget<T extends { passage: { text: string } }>(hits: T[], to
 }
 
 export async function* ask(context: AskContext, principal: Principal, input: unknown): AsyncGenerator<AskEvent, AskOutcome> {
-  const parsed = askRequestSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "));
-  const request = parsed.data;
+  const request = parseInput(askRequestSchema, input, { fieldErrors: false });
   const settings = { ...defaultAskSettings, ...context.settings };
   const generator = context.generator;
 

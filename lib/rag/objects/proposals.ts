@@ -10,6 +10,7 @@ import { type RoleCharacterisation, characteriseObject, proposedFieldValue } fro
 import { loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, proposalRoles } from "../config/object-context";
 import type { ObjectsRuntime } from "./similar-objects";
+import { audit } from "../../db/audit";
 
 /**
  * Proposals as curators decide them. A proposal is stored with its evidence (the voting
@@ -289,15 +290,13 @@ export async function decideProposal(
       });
       proposalId = created.id;
     }
-    await tx.auditEvent.create({
-      data: {
-        actorId: actorIdOf(principal),
-        action: `proposal.${input.action}`,
-        targetType: "proposal",
-        targetId: proposalId,
-        projectId: subject.projectId,
-        details: { recordId: subject.recordId, role: input.role, proposed: proposal.value, decided: decidedValue, confidence: proposal.confidence } as Prisma.InputJsonValue,
-      },
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: `proposal.${input.action}`,
+      targetType: "proposal",
+      targetId: proposalId,
+      projectId: subject.projectId,
+      details: { recordId: subject.recordId, role: input.role, proposed: proposal.value, decided: decidedValue, confidence: proposal.confidence },
     });
   };
 

@@ -6,6 +6,7 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import { enqueueReindex } from "../index/index-queue";
 import { type ObjectContext, validateObjectContext } from "../config/object-context";
+import { audit } from "../../db/audit";
 
 /**
  * An admin sets (or clears, with null) a section's object context. Invalid contexts never save:
@@ -36,14 +37,12 @@ export async function saveObjectContext(
   }
   await prisma.$transaction([
     prisma.section.update({ where: { id: section.id }, data: { objectContext: context === null ? Prisma.DbNull : (context as unknown as Prisma.InputJsonValue) } }),
-    prisma.auditEvent.create({
-      data: {
-        actorId: actorIdOf(principal),
-        action: "section.object_context",
-        targetType: "section",
-        targetId: section.id,
-        details: { section: section.slug, before: section.objectContext, after: context } as unknown as Prisma.InputJsonValue,
-      },
+    audit(prisma, {
+      actorId: actorIdOf(principal),
+      action: "section.object_context",
+      targetType: "section",
+      targetId: section.id,
+      details: { section: section.slug, before: section.objectContext, after: context },
     }),
   ]);
   const queued = await enqueueReindex(sql, { sectionId: section.id }, "object-context.changed");

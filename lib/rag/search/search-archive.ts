@@ -2,8 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Principal, canReadPassage, egressAllowedSql, passageScopeSql } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { AppError } from "../../errors";
-import { zodFieldErrors } from "../../action-result";
+import { AppError, parseInput } from "../../errors";
 import { maxQueryLength } from "../../query-length";
 import { storableTextIssues } from "../../storable-text";
 import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
@@ -403,9 +402,7 @@ export async function runSearchLegs(context: SearchContext, principal: Principal
 
 /** Parses a search request at the boundary, naming each bad field. */
 export function parseSearchRequest(input: SearchRequestInput): SearchRequest {
-  const parsed = searchRequestSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors: zodFieldErrors(parsed.error.issues) });
-  return parsed.data;
+  return parseInput(searchRequestSchema, input);
 }
 
 export async function searchArchive(context: SearchContext, principal: Principal, input: SearchRequestInput): Promise<SearchResult> {
