@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useRef, useState, useTransition } from "react";
-import type { AdminProject, AdminUser } from "@/lib/admin/people";
+import type { AdminProject } from "@/lib/admin/people/list-projects-with-members";
+import type { AdminUser } from "@/lib/admin/people/list-users";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "../actions";
 
 type Result = { status: "ok" } | { status: "error"; message: string; fieldErrors?: Record<string, string[]> };
