@@ -1,5 +1,6 @@
 import "server-only";
 import { type Principal, actorIdOf, assertAdmin } from "../acl";
+import { audit } from "../db/audit";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
@@ -10,7 +11,6 @@ import { type EmbedGroup, listEmbedGroups, sectionShapes } from "../rag/config/e
 import { saveEmbedGroup } from "../rag/index/save-embed-group";
 import { chunkDocument, type DocumentChunk } from "../rag/chunk";
 import { loadDocumentRecords } from "../rag/index/index-record";
-import { audit } from "../db/audit";
 
 /**
  * The embed-group editor's server side, for admins only: a live preview of what a group would

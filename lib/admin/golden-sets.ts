@@ -1,13 +1,13 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, actorIdOf, assertGoldenSetKeeper, goldenSetScopeWhere, projectScopeWhere } from "../acl";
+import { audit } from "../db/audit";
 import { isUuid } from "../ids";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, notFound, parseInput } from "../errors";
 import { maxQueryLength } from "../query-length";
 import { type SearchContext, searchArchive, searchModes } from "../rag/search/search-archive";
 import { type GoldenMetrics, type GoldenQuestionResult, type StoredRunResults, goldenK, resolveRunForViewer, storedRunRecordIds, storedRunResultsSchema } from "./golden-run-results";
-import { audit } from "../db/audit";
 
 export { goldenK, type GoldenMetrics, type GoldenQuestionResult } from "./golden-run-results";
 

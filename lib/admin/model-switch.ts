@@ -1,5 +1,6 @@
 import "server-only";
 import { type Principal, actorIdOf, assertAdmin } from "../acl";
+import { auditSql } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound, parseInput } from "../errors";
@@ -8,7 +9,6 @@ import { type FusionCalibration, activateIndexSpace, getActiveIndexSpace } from 
 import { embedderForSpace, listSpaces, registerConfiguredSpace, spaceConfigSchema } from "../rag/index/space-embedders";
 import { passThroughReranker } from "../rag/search/rerank";
 import { type GoldenMetrics, runGoldenSet } from "./golden-sets";
-import { auditSql } from "../db/audit";
 
 /**
  * Switching the embedding model without a gap: an admin registers a new index space (its

@@ -1,11 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { type Principal, actorIdOf, assertAdmin } from "../acl";
+import { audit, auditSql } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { notFound } from "../errors";
 import { enqueueReindex, retryParked } from "../rag/index/index-queue";
-import { audit, auditSql } from "../db/audit";
 
 /**
  * Reindexing a section or everything, as an admin drives it: the records are queued with the

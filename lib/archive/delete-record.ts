@@ -1,12 +1,12 @@
 import "server-only";
 import { type Principal, actorIdOf, canEdit, projectScopeWhere } from "../acl";
+import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
 import { enqueueDependents } from "./enqueue-indexing";
 import { AppError, notFound } from "../errors";
 import { assertRecordVersion, conflictMessage } from "./save-record";
 import { isUuid } from "../ids";
-import { audit } from "../db/audit";
 
 /**
  * Deletes a record the principal may edit, at the version they saw. Its media rows go in the

@@ -1,11 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { audit } from "../db/audit";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
 import { type SectionSummary, getSectionBySlug } from "./sections";
 import { recordTitle, recordYears, relationLinkRows, type RecordValues, validateRecordValues } from "./validate-record-values";
 import { isUuid } from "../ids";
-import { audit } from "../db/audit";
 
 export interface ImportItem {
   /** Optional fixed id, so a batch can relate records to each other before they exist. */

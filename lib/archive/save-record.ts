@@ -1,6 +1,7 @@
 import "server-only";
 import { type Principal, actorIdOf, canEdit, canEditProject, projectScopeWhere } from "../acl";
 import { rescopeMovedRecords } from "../acl/derived-scope";
+import { audit } from "../db/audit";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
 import { AppError, type FieldErrors, notFound } from "../errors";
@@ -9,7 +10,6 @@ import type { FieldDefinition } from "./field-definitions";
 import { getSectionBySlug } from "./sections";
 import { recordTitle, recordYears, relationLinkRows, relationTargetsByField, type RecordValues, validateRecordValues } from "./validate-record-values";
 import { isUuid } from "../ids";
-import { audit } from "../db/audit";
 
 export interface SaveRecordInput {
   /** Absent to create. */

@@ -1,10 +1,10 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
+import { auditSql } from "../db/audit";
 import type { SqlExecutor } from "../db/sql-executor";
 import { truncateText } from "../storable-text";
 import { decodeProblem } from "./image-limits";
 import { storagePath } from "./media-storage";
-import { auditSql } from "../db/audit";
 
 export interface ImageVerification {
   decoded: number;

@@ -2,11 +2,11 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type Principal, actorIdOf } from "../acl";
+import { audit } from "../db/audit";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound, parseInput } from "../errors";
 import { loadPrincipal } from "./load-principal";
-import { audit } from "../db/audit";
 
 /**
  * Personal API tokens for research tools and agents. The secret is shown once and stored only as

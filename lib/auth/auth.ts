@@ -4,11 +4,11 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getPrisma } from "../db";
+import { audit } from "../db/audit";
 import { isAppError } from "../errors";
 import { type TrustedProxies, requestClientAddress, trustedProxies } from "./client-address";
 import { authenticateWithPassword } from "./authenticate";
 import { sessionIdleSeconds } from "./sessions";
-import { audit } from "../db/audit";
 
 class RateLimitedSignIn extends CredentialsSignin {
   code = "rate_limited";

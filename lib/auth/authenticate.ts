@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
 import { throttleKey } from "./client-address";
@@ -13,7 +14,6 @@ import {
   signInDelaySeconds,
   throttleRefusal,
 } from "./sign-in-throttle";
-import { audit } from "../db/audit";
 
 export const credentialsSchema = z.object({
   email: z.string().trim().toLowerCase().email("Enter the email address of your account.").max(254),

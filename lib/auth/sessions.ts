@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "../acl";
+import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { loadPrincipal } from "./load-principal";
-import { audit } from "../db/audit";
 
 /**
  * Browser sessions are JWTs in a cookie: nothing on the server holds them, so clearing the cookie

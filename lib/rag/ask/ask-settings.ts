@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { SqlExecutor } from "../../db/sql-executor";
 import { auditSql } from "../../db/audit";
+import type { SqlExecutor } from "../../db/sql-executor";
 
 /**
  * The refusal thresholds an admin sets over MNEMO_ASK_*: stored in app_settings, read per

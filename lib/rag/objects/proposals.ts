@@ -4,13 +4,13 @@ import { type Principal, actorIdOf, canEdit, canEditSomeProject, editScopeSql, p
 import { proposalScopeSql } from "../../acl/derived-scope";
 import { valuesAsSeenBy } from "../../archive/get-record";
 import { saveRecord } from "../../archive/save-record";
+import { audit } from "../../db/audit";
 import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
 import { type RoleCharacterisation, characteriseObject, proposedFieldValue } from "./characterise";
 import { loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, proposalRoles } from "../config/object-context";
 import type { ObjectsRuntime } from "./similar-objects";
-import { audit } from "../../db/audit";
 
 /**
  * Proposals as curators decide them. A proposal is stored with its evidence (the voting

@@ -1,12 +1,12 @@
 import "server-only";
 import { type Principal, actorIdOf, assertAdmin } from "../../acl";
 import { sectionFieldsSchema } from "../../archive/field-definitions";
+import { audit } from "../../db/audit";
 import { Prisma, type PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import { enqueueReindex } from "../index/index-queue";
 import { type ObjectContext, validateObjectContext } from "../config/object-context";
-import { audit } from "../../db/audit";
 
 /**
  * An admin sets (or clears, with null) a section's object context. Invalid contexts never save:
