@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /**
  * The one error type services throw. Route handlers and server actions map it to a status and
  * a message a person can act on; anything else is logged and shown as a generic failure.
@@ -68,4 +70,31 @@ export function describeError(error: unknown): {
   }
   console.error("[mnemo] unexpected error", error);
   return { code: "internal", message: "Something went wrong on the server. Please try again." };
+}
+
+/** Zod issues as field errors: each message under its dotted path, "_form" for the whole input. */
+export function zodFieldErrors(issues: readonly { path: PropertyKey[]; message: string }[]): FieldErrors {
+  const fieldErrors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join(".") || "_form";
+    (fieldErrors[key] ??= []).push(issue.message);
+  }
+  return fieldErrors;
+}
+
+/**
+ * Validates input at a service's boundary: the parsed value, or a bad_request AppError whose
+ * message is every issue's message and whose field errors name the fields (`fieldErrors: false`
+ * leaves them out; `message` words the message from the issues instead).
+ */
+export function parseInput<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  options: { fieldErrors?: boolean; message?: (issues: z.core.$ZodIssue[]) => string } = {},
+): z.output<T> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const { issues } = parsed.error;
+  const message = options.message ? options.message(issues) : issues.map((issue) => issue.message).join(" ");
+  throw new AppError("bad_request", message, options.fieldErrors === false ? {} : { fieldErrors: zodFieldErrors(issues) });
 }

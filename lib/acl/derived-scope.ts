@@ -1,5 +1,5 @@
 import type { SqlQuery } from "../db/sql-executor";
-import { type Principal, canRead, readableProjectIds } from "./index";
+import { type Principal, canRead, projectScopeSql, readableProjectIds } from "./index";
 
 /**
  * Scope is never stale (security invariant 5). Rows derived from records — passages, stored
@@ -51,6 +51,20 @@ export function sourceScopeSql(principal: Principal, ids: string, stored: string
   if (readable === null) return "TRUE";
   params.push([...readable]);
   return `${sourceProjectsSql(ids, stored)} <@ $${params.length}::text[]`;
+}
+
+/**
+ * Scope of stored proposals: readable iff the proposal's record is (`recordProject`, its project
+ * column) and every project of the records its evidence came from is, as they are now
+ * (`evidenceRecordIds`, with `evidenceProjectIds` as stored for records no longer there).
+ * Appends the readable ids as parameters.
+ */
+export function proposalScopeSql(
+  principal: Principal,
+  columns: { recordProject: string; evidenceRecordIds: string; evidenceProjectIds: string },
+  params: unknown[],
+): string {
+  return `(${projectScopeSql(principal, columns.recordProject, params)} AND ${sourceScopeSql(principal, columns.evidenceRecordIds, columns.evidenceProjectIds, params)})`;
 }
 
 /**

@@ -1,7 +1,9 @@
+import { notFound } from "../errors";
 import type { Principal } from "./principal";
 
 export type { Principal, UserRole } from "./principal";
 export { systemPrincipal } from "./principal";
+export { type EgressPolicy, type EgressReceiver, egressAllowed, egressAllowedSql, egressPolicies, mayLeaveHost } from "./egress";
 
 /**
  * The only place that decides who may read and edit what. Services scope their queries with
@@ -10,6 +12,24 @@ export { systemPrincipal } from "./principal";
 
 export function isAdmin(principal: Principal): boolean {
   return principal.role === "admin";
+}
+
+/**
+ * The administration gate: anyone else gets the same "not found" as a missing page or record,
+ * so the administration's existence tells an outsider nothing.
+ */
+export function assertAdmin(principal: Principal): void {
+  if (!isAdmin(principal)) throw notFound();
+}
+
+/** The system actor (indexing, seeding, scripts) rather than a person. */
+export function isSystem(principal: Principal): boolean {
+  return principal.userId === "system";
+}
+
+/** The user to record as the actor of a change (audit, authorship): none for the system actor. */
+export function actorIdOf(principal: Principal): string | null {
+  return isSystem(principal) ? null : principal.userId;
 }
 
 /** null means "every project" (admins); otherwise the ids the principal may read. */
@@ -36,7 +56,24 @@ export function canEdit(principal: Principal, record: { projectId: string }): bo
 
 /** May the principal create records at all (in some project)? */
 export function canCreateRecords(principal: Principal): boolean {
+  return canEditSomeProject(principal);
+}
+
+/** May the principal edit records in some project (create records, request proposals)? */
+export function canEditSomeProject(principal: Principal): boolean {
   return isAdmin(principal) || (principal.role === "curator" && principal.editableProjectIds.length > 0);
+}
+
+/**
+ * SQL fragment restricting `column` to the projects the principal may edit (canEditProject),
+ * with the ids bound as the next parameter: everything for admins, nothing for researchers.
+ */
+export function editScopeSql(principal: Principal, column: string, params: unknown[]): string {
+  if (!/^[a-z_][a-z0-9_.]*$/i.test(column)) throw new Error(`unsafe column name: ${column}`);
+  if (isAdmin(principal)) return "TRUE";
+  if (principal.role !== "curator") return "FALSE";
+  params.push([...principal.editableProjectIds]);
+  return `${column} = ANY($${params.length}::text[])`;
 }
 
 /** Prisma `where` fragment restricting rows with a projectId column to the readable ones. */
@@ -90,7 +127,12 @@ export function accessScopeSql(principal: Principal, column: string, params: unk
 
 /** May the principal keep golden sets at all? Admins, and curators who edit some project. */
 export function canKeepGoldenSets(principal: Principal): boolean {
-  return canCreateRecords(principal);
+  return canEditSomeProject(principal);
+}
+
+/** The golden-set gate: someone who may not keep sets gets "not found", as for a missing set. */
+export function assertGoldenSetKeeper(principal: Principal): void {
+  if (!canKeepGoldenSets(principal)) throw notFound();
 }
 
 /**

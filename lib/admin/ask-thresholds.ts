@@ -1,8 +1,8 @@
 import "server-only";
-import { type Principal, isAdmin, projectScopeSql } from "../acl";
+import { type Principal, actorIdOf, assertAdmin, projectScopeSql } from "../acl";
 import { isUuid } from "../ids";
 import type { SqlExecutor } from "../db/sql-executor";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { type AskThresholdOverrides, askThresholdsSchema, saveAskThresholds } from "../rag/ask/ask-settings";
 import { type SearchContext, searchArchive } from "../rag/search/search-archive";
 
@@ -14,16 +14,11 @@ import { type SearchContext, searchArchive } from "../rag/search/search-archive"
  * override MNEMO_ASK_* from the next question.
  */
 export async function setAskThresholds(sql: SqlExecutor, principal: Principal, input: unknown): Promise<AskThresholdOverrides> {
-  if (!isAdmin(principal)) throw notFound();
-  const parsed = askThresholdsSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
-  }
-  const actor = principal.userId === "system" ? null : principal.userId;
-  await saveAskThresholds(sql, parsed.data, actor);
-  return parsed.data;
+  assertAdmin(principal);
+  const thresholds = parseInput(askThresholdsSchema, input);
+  const actor = actorIdOf(principal);
+  await saveAskThresholds(sql, thresholds, actor);
+  return thresholds;
 }
 
 export interface ScoreDistribution {
@@ -80,7 +75,7 @@ export async function scoreDistribution(
   principal: Principal,
   input: { goldenSetId: string; depth?: number },
 ): Promise<ScoreDistribution> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   if (!isUuid(input.goldenSetId)) throw notFound();
   const [set] = await search.sql.query<{ questions: { question: string; expected: string[] }[]; section_id: string | null }>(`SELECT questions, section_id FROM golden_sets WHERE id = $1`, [input.goldenSetId]);
   if (!set) throw notFound();

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, assertAdmin } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
-import { AppError, notFound } from "../errors";
+import { parseInput } from "../errors";
 import { storableTextIssues } from "../storable-text";
 
 /**
@@ -111,11 +111,7 @@ export const auditLogFiltersSchema = z
   });
 
 function parseFilters(input: AuditLogFilterInput) {
-  const parsed = auditLogFiltersSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-  throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
+  return parseInput(auditLogFiltersSchema, input);
 }
 
 /**
@@ -156,7 +152,7 @@ interface LogRow {
 }
 
 export async function listAuditLog(sql: SqlExecutor, principal: Principal, filters: AuditLogFilterInput = {}): Promise<AuditLogPage> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   const input = parseFilters(filters);
 
   const params: unknown[] = [];

@@ -1,5 +1,6 @@
 import "server-only";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../acl";
+import { audit } from "../db/audit";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
@@ -26,9 +27,6 @@ export interface GroupPreview {
   chunks: DocumentChunk[];
 }
 
-function assertAdmin(principal: Principal): void {
-  if (!isAdmin(principal)) throw notFound();
-}
 
 /** Problems as field errors keyed by the form control they belong to. */
 function invalid(errors: string[]): AppError {
@@ -96,14 +94,12 @@ export async function saveEmbedGroupAsAdmin(
   const before = (await listEmbedGroups(prisma, section.id)).find((group) => group.slug === validated.group.slug) ?? null;
   const group = await saveEmbedGroup(prisma, sql, { sectionSlug: section.slug, group: validated.group, requeue: true });
   const [queued] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM records WHERE section_id = $1`, [section.id]);
-  await prisma.auditEvent.create({
-    data: {
-      actorId: principal.userId === "system" ? null : principal.userId,
-      action: before ? "embed-group.update" : "embed-group.create",
-      targetType: "embed_group",
-      targetId: group.id,
-      details: JSON.parse(JSON.stringify({ section: section.slug, before, after: validated.group })),
-    },
+  await audit(prisma, {
+    actorId: actorIdOf(principal),
+    action: before ? "embed-group.update" : "embed-group.create",
+    targetType: "embed_group",
+    targetId: group.id,
+    details: JSON.parse(JSON.stringify({ section: section.slug, before, after: validated.group })),
   });
   return { group, queued: queued?.count ?? 0 };
 }
@@ -116,9 +112,7 @@ export async function deleteEmbedGroup(prisma: PrismaClient, principal: Principa
   await prisma.$transaction([
     // Its passages go with it (ON DELETE CASCADE); the other groups' passages are untouched.
     prisma.embedGroup.delete({ where: { id: group.id } }),
-    prisma.auditEvent.create({
-      data: { actorId: principal.userId === "system" ? null : principal.userId, action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } },
-    }),
+    audit(prisma, { actorId: actorIdOf(principal), action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } }),
   ]);
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, isAdmin, projectScopeSql, systemPrincipal } from "../acl";
+import { type Principal, assertAdmin, projectScopeSql, systemPrincipal } from "../acl";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
@@ -24,7 +24,7 @@ export async function calibrateSpaceFusion(
   principal: Principal,
   input: { spaceId: string; rrfK?: number; /** One golden set; absent: every set. */ goldenSetId?: string },
 ): Promise<FusionCalibration> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   if (!isUuid(input.spaceId)) throw notFound();
   const space = (await listSpaces(sql)).find((candidate) => candidate.id === input.spaceId);
   if (!space) throw notFound();
@@ -64,7 +64,7 @@ export async function calibrateSpaceFusion(
 
 /** Back to equal weights. */
 export async function resetSpaceFusion(sql: SqlExecutor, principal: Principal, input: { spaceId: string }): Promise<void> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   if (!isUuid(input.spaceId)) throw notFound();
   const space = (await listSpaces(sql)).find((candidate) => candidate.id === input.spaceId);
   if (!space) throw notFound();

@@ -1,9 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, canKeepGoldenSets, goldenSetScopeWhere, projectScopeWhere } from "../acl";
+import { type Principal, actorIdOf, assertGoldenSetKeeper, goldenSetScopeWhere, projectScopeWhere } from "../acl";
+import { audit } from "../db/audit";
 import { isUuid } from "../ids";
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { maxQueryLength } from "../query-length";
 import { type SearchContext, searchArchive, searchModes } from "../rag/search/search-archive";
 import { type GoldenMetrics, type GoldenQuestionResult, type StoredRunResults, goldenK, resolveRunForViewer, storedRunRecordIds, storedRunResultsSchema } from "./golden-run-results";
@@ -39,19 +40,7 @@ export type GoldenSetInput = z.input<typeof goldenSetSchema>;
 
 type StoredQuestion = { question: string; expected: string[] };
 
-function assertKeeper(principal: Principal): void {
-  if (!canKeepGoldenSets(principal)) throw notFound();
-}
 
-function actorId(principal: Principal): string | null {
-  return principal.userId === "system" ? null : principal.userId;
-}
-
-function invalid(error: z.ZodError): AppError {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-  return new AppError("bad_request", `The golden set is not valid: ${error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`, { fieldErrors });
-}
 
 /** The set if the principal keeps it (its owner, or an admin); otherwise not found, as a missing id. */
 async function findKeptSet(prisma: PrismaClient, principal: Principal, id: string) {
@@ -75,7 +64,7 @@ function storedResults(run: { results: unknown }): StoredRunResults | null {
 }
 
 export async function listGoldenSets(prisma: PrismaClient, principal: Principal) {
-  assertKeeper(principal);
+  assertGoldenSetKeeper(principal);
   const sets = await prisma.goldenSet.findMany({
     where: goldenSetScopeWhere(principal),
     orderBy: { updatedAt: "desc" },
@@ -100,7 +89,7 @@ export async function listGoldenSets(prisma: PrismaClient, principal: Principal)
 }
 
 export async function getGoldenSet(prisma: PrismaClient, principal: Principal, id: string) {
-  assertKeeper(principal);
+  assertGoldenSetKeeper(principal);
   const kept = await findKeptSet(prisma, principal, id);
   const [section, runRows] = await Promise.all([
     kept.sectionId ? prisma.section.findUnique({ where: { id: kept.sectionId }, select: { name: true, slug: true } }) : null,
@@ -149,11 +138,11 @@ function keepUnreadableExpected(before: StoredQuestion[], after: StoredQuestion[
 
 /** Creates (no id) or replaces a kept set; expected records must exist and be readable by the keeper. */
 export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, input: { id?: string; set: unknown }): Promise<{ id: string }> {
-  assertKeeper(principal);
+  assertGoldenSetKeeper(principal);
   const existing = input.id === undefined ? null : await findKeptSet(prisma, principal, input.id);
-  const parsed = goldenSetSchema.safeParse(input.set);
-  if (!parsed.success) throw invalid(parsed.error);
-  const data = parsed.data;
+  const data = parseInput(goldenSetSchema, input.set, {
+    message: (issues) => `The golden set is not valid: ${issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+  });
   let sectionId: string | null = null;
   if (data.sectionSlug) {
     const section = await prisma.section.findUnique({ where: { slug: data.sectionSlug }, select: { id: true } });
@@ -171,19 +160,17 @@ export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, 
   const questions = existing ? keepUnreadableExpected(before, data.questions, readable) : data.questions;
   const saved = existing
     ? await prisma.goldenSet.update({ where: { id: existing.id }, data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue } })
-    : await prisma.goldenSet.create({ data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue, createdById: actorId(principal) } });
-  await prisma.auditEvent.create({
-    data: { actorId: actorId(principal), action: existing ? "golden-set.update" : "golden-set.create", targetType: "golden_set", targetId: saved.id, details: { name: data.name, questions: questions.length } },
-  });
+    : await prisma.goldenSet.create({ data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue, createdById: actorIdOf(principal) } });
+  await audit(prisma, { actorId: actorIdOf(principal), action: existing ? "golden-set.update" : "golden-set.create", targetType: "golden_set", targetId: saved.id, details: { name: data.name, questions: questions.length } });
   return { id: saved.id };
 }
 
 export async function deleteGoldenSet(prisma: PrismaClient, principal: Principal, id: string): Promise<void> {
-  assertKeeper(principal);
+  assertGoldenSetKeeper(principal);
   if (!isUuid(id)) throw notFound();
   const deleted = await prisma.goldenSet.deleteMany({ where: { id, ...goldenSetScopeWhere(principal) } });
   if (deleted.count === 0) throw notFound();
-  await prisma.auditEvent.create({ data: { actorId: actorId(principal), action: "golden-set.delete", targetType: "golden_set", targetId: id, details: {} } });
+  await audit(prisma, { actorId: actorIdOf(principal), action: "golden-set.delete", targetType: "golden_set", targetId: id, details: {} });
 }
 
 /**
@@ -196,7 +183,7 @@ export async function runGoldenSet(
   principal: Principal,
   input: { id: string; mode?: unknown },
 ): Promise<{ runId: string; metrics: GoldenMetrics; results: GoldenQuestionResult[] }> {
-  assertKeeper(principal);
+  assertGoldenSetKeeper(principal);
   const mode = z.enum(searchModes).catch("hybrid").parse(input.mode ?? "hybrid");
   const set = await findKeptSet(prisma, principal, input.id);
   if (!search.space) throw new AppError("unavailable", "There is no active index space to run the set against yet.");
@@ -220,7 +207,7 @@ export async function runGoldenSet(
       // The runner's own figures, kept as the run's record; every showing recomputes them for its viewer.
       metrics: shown.metrics as unknown as Prisma.InputJsonValue,
       results: stored as unknown as Prisma.InputJsonValue,
-      runById: actorId(principal),
+      runById: actorIdOf(principal),
     },
   });
   return { runId: run.id, ...shown };

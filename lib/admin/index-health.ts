@@ -1,7 +1,7 @@
 import "server-only";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, assertAdmin } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
-import { notFound } from "../errors";
+import { } from "../errors";
 import { getActiveIndexSpace, type IndexSpace } from "../rag/index/index-spaces";
 import { type SectionIndexStats, indexStats } from "../rag/index/index-stats";
 
@@ -26,7 +26,7 @@ export interface IndexHealth {
 }
 
 export async function getIndexHealth(sql: SqlExecutor, principal: Principal, options: { failuresPerSection?: number } = {}): Promise<IndexHealth> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   const active = await getActiveIndexSpace(sql);
   const spaces = await sql.query<{ id: string; name: string; status: string; chunks: number; activated_at: Date | null }>(
     `SELECT s.id, s.name, s.status, (SELECT count(*)::int FROM chunks c WHERE c.index_space_id = s.id) AS chunks, s.activated_at

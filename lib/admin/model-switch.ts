@@ -1,8 +1,9 @@
 import "server-only";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../acl";
+import { auditSql } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { enqueueReindex } from "../rag/index/index-queue";
 import { type FusionCalibration, activateIndexSpace, getActiveIndexSpace } from "../rag/index/index-spaces";
 import { embedderForSpace, listSpaces, registerConfiguredSpace, spaceConfigSchema } from "../rag/index/space-embedders";
@@ -16,18 +17,10 @@ import { type GoldenMetrics, runGoldenSet } from "./golden-sets";
  * space are not re-embedded), a golden set is run on both, and the switch is one update, as is
  * the rollback to the previous space. Admins only; anyone else: not found.
  */
-function assertAdmin(principal: Principal): void {
-  if (!isAdmin(principal)) throw notFound();
-}
 
 /** An audit event about an index space (admin actions on spaces, fusion measurements). */
 export async function auditIndexSpace(sql: SqlExecutor, principal: Principal, action: string, spaceId: string, details: Record<string, unknown>) {
-  await sql.query(`INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, $2, 'index_space', $3, $4::jsonb)`, [
-    principal.userId === "system" ? null : principal.userId,
-    action,
-    spaceId,
-    JSON.stringify(details),
-  ]);
+  await auditSql(sql, { actorId: actorIdOf(principal), action, targetType: "index_space", targetId: spaceId, details });
 }
 
 export interface SpaceOverview {
@@ -63,13 +56,7 @@ export async function listSpaceOverview(sql: SqlExecutor, principal: Principal):
 
 export async function registerCandidateSpace(sql: SqlExecutor, principal: Principal, input: unknown): Promise<{ spaceId: string; queued: number }> {
   assertAdmin(principal);
-  const parsed = spaceConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
-  }
-  const config = parsed.data;
+  const config = parseInput(spaceConfigSchema, input);
   if (config.provider === "hash" && process.env.NODE_ENV === "production" && process.env.MNEMO_ALLOW_HASH_EMBEDDER !== "1") {
     throw new AppError("bad_request", "The hash embedder is for tests; set MNEMO_ALLOW_HASH_EMBEDDER=1 to register it.");
   }

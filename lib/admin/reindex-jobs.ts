@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { type Principal, isAdmin } from "../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../acl";
+import { audit, auditSql } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { notFound } from "../errors";
@@ -26,9 +27,6 @@ export interface ReindexProgress {
   finishedAt: Date | null;
 }
 
-function assertAdmin(principal: Principal): void {
-  if (!isAdmin(principal)) throw notFound();
-}
 
 const reasonOf = (jobId: string) => `reindex:${jobId}`;
 
@@ -97,11 +95,14 @@ export async function startReindex(
   const id = randomUUID();
   await sql.transaction(async (tx) => {
     const queued = await enqueueReindex(tx, { sectionId: section?.id }, reasonOf(id));
-    await tx.query(`INSERT INTO reindex_jobs (id, section_id, total, started_by_id) VALUES ($1, $2, $3, $4)`, [id, section?.id ?? null, queued, principal.userId === "system" ? null : principal.userId]);
-    await tx.query(
-      `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, 'index.reindex', 'section', $2, $3::jsonb)`,
-      [principal.userId === "system" ? null : principal.userId, section?.id ?? null, JSON.stringify({ section: input.sectionSlug ?? "all", records: queued, job: id })],
-    );
+    await tx.query(`INSERT INTO reindex_jobs (id, section_id, total, started_by_id) VALUES ($1, $2, $3, $4)`, [id, section?.id ?? null, queued, actorIdOf(principal)]);
+    await auditSql(tx, {
+      actorId: actorIdOf(principal),
+      action: "index.reindex",
+      targetType: "section",
+      targetId: section?.id ?? null,
+      details: { section: input.sectionSlug ?? "all", records: queued, job: id },
+    });
   });
   return { job: await getReindexProgress(sql, principal, id), alreadyRunning: false };
 }
@@ -116,8 +117,6 @@ export async function retryFailed(prisma: PrismaClient, sql: SqlExecutor, princi
     sectionId = section.id;
   }
   const retried = await retryParked(sql, sectionId);
-  await prisma.auditEvent.create({
-    data: { actorId: principal.userId === "system" ? null : principal.userId, action: "index.retry", targetType: "section", targetId: sectionId ?? null, details: { section: input.sectionSlug ?? "all", records: retried } },
-  });
+  await audit(prisma, { actorId: actorIdOf(principal), action: "index.retry", targetType: "section", targetId: sectionId ?? null, details: { section: input.sectionSlug ?? "all", records: retried } });
   return retried;
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import { type Principal, canEdit, projectScopeWhere } from "../acl";
+import { type Principal, actorIdOf, canEdit, projectScopeWhere } from "../acl";
+import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
 import { enqueueDependents } from "./enqueue-indexing";
@@ -31,15 +32,13 @@ export async function deleteRecord(
     const deleted = await tx.record.deleteMany({ where: { id: record.id, version: input.version } });
     if (deleted.count === 0) throw new AppError("conflict", conflictMessage);
     await tx.media.deleteMany({ where: { storageKey: { in: media.map((item) => item.storageKey) } } });
-    await tx.auditEvent.create({
-      data: {
-        actorId: principal.userId === "system" ? null : principal.userId,
-        action: "record.delete",
-        targetType: "record",
-        targetId: record.id,
-        projectId: record.projectId,
-        details: { title: record.title, version: input.version },
-      },
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "record.delete",
+      targetType: "record",
+      targetId: record.id,
+      projectId: record.projectId,
+      details: { title: record.title, version: input.version },
     });
     return { storageKeys: media.flatMap((item) => (item.thumbnailKey ? [item.storageKey, item.thumbnailKey] : [item.storageKey])) };
   });

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { audit } from "../db/audit";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
 import { type SectionSummary, getSectionBySlug } from "./sections";
@@ -59,15 +60,13 @@ export async function importRecords(
   for (let offset = 0; offset < links.length; offset += 2_000) {
     await prisma.recordLink.createMany({ data: links.slice(offset, offset + 2_000), skipDuplicates: true });
   }
-  await prisma.auditEvent.create({
-    data: {
-      actorId: input.actorId ?? null,
-      action: "record.import",
-      targetType: "section",
-      targetId: section.id,
-      projectId: input.projectId,
-      details: { count: prepared.length, section: section.slug },
-    },
+  await audit(prisma, {
+    actorId: input.actorId ?? null,
+    action: "record.import",
+    targetType: "section",
+    targetId: section.id,
+    projectId: input.projectId,
+    details: { count: prepared.length, section: section.slug },
   });
   return prepared.map((item) => item.id);
 }

@@ -1,6 +1,7 @@
 import "server-only";
-import { type Principal, canEdit, canEditProject, projectScopeWhere } from "../acl";
+import { type Principal, actorIdOf, canEdit, canEditProject, projectScopeWhere } from "../acl";
 import { rescopeMovedRecords } from "../acl/derived-scope";
+import { audit } from "../db/audit";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
 import { AppError, type FieldErrors, notFound } from "../errors";
@@ -127,15 +128,13 @@ export async function saveRecord(
     } else {
       await enqueueIndexing(tx, id, "record.created");
     }
-    await tx.auditEvent.create({
-      data: {
-        actorId: principal.userId === "system" ? null : principal.userId,
-        action: existing ? "record.update" : "record.create",
-        targetType: "record",
-        targetId: id,
-        projectId: input.projectId,
-        details: { version, section: section.slug },
-      },
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: existing ? "record.update" : "record.create",
+      targetType: "record",
+      targetId: id,
+      projectId: input.projectId,
+      details: { version, section: section.slug },
     });
     await input.onSaved?.(tx, { id, version });
     return {

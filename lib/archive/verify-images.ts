@@ -1,5 +1,6 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
+import { auditSql } from "../db/audit";
 import type { SqlExecutor } from "../db/sql-executor";
 import { truncateText } from "../storable-text";
 import { decodeProblem } from "./image-limits";
@@ -36,11 +37,13 @@ export async function verifyPendingImages(sql: SqlExecutor, storageDir: string, 
     }
     await sql.transaction(async (tx) => {
       await tx.query(`UPDATE media SET image_check = 'undecodable' WHERE id = $1 AND image_check = 'pending'`, [image.id]);
-      await tx.query(
-        `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, project_id, details)
-         VALUES (gen_random_uuid()::text, NULL, 'media.undecodable', 'media', $1, $2, $3::jsonb)`,
-        [image.id, image.project_id, JSON.stringify({ recordId: image.record_id, originalName: image.original_name, reason: truncateText(problem, 300) })],
-      );
+      await auditSql(tx, {
+        action: "media.undecodable",
+        targetType: "media",
+        targetId: image.id,
+        projectId: image.project_id,
+        details: { recordId: image.record_id, originalName: image.original_name, reason: truncateText(problem, 300) },
+      });
     });
     result.undecodable++;
   }

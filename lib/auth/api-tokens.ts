@@ -1,10 +1,11 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { Principal } from "../acl";
+import { type Principal, actorIdOf } from "../acl";
+import { audit } from "../db/audit";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
-import { AppError, notFound } from "../errors";
+import { AppError, notFound, parseInput } from "../errors";
 import { loadPrincipal } from "./load-principal";
 import { maxTokenNameLength } from "./api-token-limits";
 
@@ -38,26 +39,17 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-function actor(principal: Principal): string | null {
-  return principal.userId === "system" ? null : principal.userId;
-}
-
 export async function createApiToken(prisma: PrismaClient, principal: Principal, input: unknown): Promise<{ token: string; summary: ApiTokenSummary }> {
-  const parsed = newTokenSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (fieldErrors[issue.path.join(".") || "_form"] ??= []).push(issue.message);
-    throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
-  }
+  const data = parseInput(newTokenSchema, input);
   const user = await prisma.user.findUnique({ where: { id: principal.userId } });
   if (!user) throw new AppError("forbidden", "Only signed-in users may create tokens.");
   const token = `${tokenPrefix}${randomBytes(32).toString("base64url")}`;
-  const expiresAt = new Date(Date.now() + parsed.data.expiresInDays * 24 * 3600 * 1000);
+  const expiresAt = new Date(Date.now() + data.expiresInDays * 24 * 3600 * 1000);
   const row = await prisma.$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId: user.id, name: parsed.data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt },
+      data: { userId: user.id, name: data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt },
     });
-    await tx.auditEvent.create({ data: { actorId: actor(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } } });
+    await audit(tx, { actorId: actorIdOf(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } });
     return created;
   });
   return { token, summary: summaryOf(row) };
@@ -80,7 +72,7 @@ export async function revokeApiToken(prisma: PrismaClient, principal: Principal,
   await prisma.$transaction(async (tx) => {
     const updated = await tx.apiToken.updateMany({ where: { id, userId: principal.userId, revokedAt: null }, data: { revokedAt: new Date() } });
     if (updated.count === 0) throw notFound();
-    await tx.auditEvent.create({ data: { actorId: actor(principal), action: "token.revoke", targetType: "api_token", targetId: id, details: {} } });
+    await audit(tx, { actorId: actorIdOf(principal), action: "token.revoke", targetType: "api_token", targetId: id, details: {} });
   });
 }
 

@@ -4,6 +4,7 @@ import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getConfig } from "../config";
 import { getPrisma } from "../db";
+import { audit } from "../db/audit";
 import { isAppError } from "../errors";
 import { type TrustedProxies, requestClientAddress, trustedProxies } from "./client-address";
 import { authenticateWithPassword } from "./authenticate";
@@ -88,9 +89,7 @@ function buildConfig(): NextAuthConfig {
           if (found) {
             token.uid = found.id;
             token.sv = found.sessionVersion;
-            await prisma.auditEvent.create({
-              data: { actorId: found.id, action: "user.sign_in", targetType: "user", targetId: found.id, details: { method: "oidc" } },
-            });
+            await audit(prisma, { actorId: found.id, action: "user.sign_in", targetType: "user", targetId: found.id, details: { method: "oidc" } });
           }
         } else if (user) {
           token.uid = user.id;

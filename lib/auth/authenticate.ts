@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
 import { throttleKey } from "./client-address";
@@ -58,7 +59,7 @@ export async function authenticateWithPassword(
     const details = { email, address, scope: refusal.scope, retryAt: refusal.retryAt.toISOString() };
     await prisma.$transaction([
       prisma.signInAttempt.delete({ where: { id: attempt.id } }),
-      prisma.auditEvent.create({ data: { at: now, action: "sign_in.refused", targetType: "sign_in", details } }),
+      audit(prisma, { at: now, action: "sign_in.refused", targetType: "sign_in", details }),
     ]);
     const seconds = Math.max(1, Math.ceil((refusal.retryAt.getTime() - now.getTime()) / 1000));
     throw new AppError("rate_limited", `Too many failed sign-in attempts. Try again in ${describeWait(seconds)}.`, { retryAfterSeconds: seconds });
@@ -75,9 +76,7 @@ export async function authenticateWithPassword(
   }
   await prisma.$transaction([
     prisma.signInAttempt.update({ where: { id: attempt.id }, data: { success: true } }),
-    prisma.auditEvent.create({
-      data: { at: now, actorId: user.id, action: "user.sign_in", targetType: "user", targetId: user.id, details: { method: "password" } },
-    }),
+    audit(prisma, { at: now, actorId: user.id, action: "user.sign_in", targetType: "user", targetId: user.id, details: { method: "password" } }),
   ]);
   return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "../acl";
+import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { loadPrincipal } from "./load-principal";
 
@@ -61,8 +62,6 @@ export async function revokeSession(prisma: PrismaClient, claims: SessionClaims,
       create: { sessionId: claims.sessionId, userId: claims.userId, expiresAt: lifetimeEnd(claims) },
       update: {},
     }),
-    prisma.auditEvent.create({
-      data: { actorId: claims.userId, action: "user.sign_out", targetType: "user", targetId: claims.userId, details: {} },
-    }),
+    audit(prisma, { actorId: claims.userId, action: "user.sign_out", targetType: "user", targetId: claims.userId, details: {} }),
   ]);
 }

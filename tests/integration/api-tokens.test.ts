@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
-import { resetPassword, setUserActive } from "../../lib/admin/people";
+import { resetPassword } from "../../lib/admin/people/reset-password";
+import { setUserActive } from "../../lib/admin/people/set-user-active";
 import { authenticateApiToken, createApiToken, hashToken, listApiTokens, revokeApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
-import {
-  createProjectAsAdmin,
-  createUserAsAdmin,
-  listProjectsWithMembers,
-  listUsers,
-  resetPassword,
-  setMembership,
-  setSectionEgress,
-  setUserActive,
-  setUserRole,
-} from "../../lib/admin/people";
+import { createProjectAsAdmin } from "../../lib/admin/people/create-project";
+import { createUserAsAdmin } from "../../lib/admin/people/create-user";
+import { listProjectsWithMembers } from "../../lib/admin/people/list-projects-with-members";
+import { listUsers } from "../../lib/admin/people/list-users";
+import { resetPassword } from "../../lib/admin/people/reset-password";
+import { setMembership } from "../../lib/admin/people/set-membership";
+import { setSectionEgress } from "../../lib/admin/people/set-section-egress";
+import { setUserActive } from "../../lib/admin/people/set-user-active";
+import { setUserRole } from "../../lib/admin/people/set-user-role";
 import { authenticateWithPassword } from "../../lib/auth/authenticate";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { Database } from "../../lib/db/database";

@@ -3,7 +3,12 @@
 import { z } from "zod";
 import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
-import { createProjectAsAdmin, createUserAsAdmin, resetPassword, setMembership, setUserActive, setUserRole } from "@/lib/admin/people";
+import { createProjectAsAdmin } from "@/lib/admin/people/create-project";
+import { createUserAsAdmin } from "@/lib/admin/people/create-user";
+import { resetPassword } from "@/lib/admin/people/reset-password";
+import { setMembership } from "@/lib/admin/people/set-membership";
+import { setUserActive } from "@/lib/admin/people/set-user-active";
+import { setUserRole } from "@/lib/admin/people/set-user-role";
 
 const userId = z.string().max(64);
 

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
-import { listProjectsWithMembers, listUsers } from "@/lib/admin/people";
+import { listProjectsWithMembers } from "@/lib/admin/people/list-projects-with-members";
+import { listUsers } from "@/lib/admin/people/list-users";
 import { requirePrincipal } from "@/lib/auth/get-principal";
 import { getDatabase } from "@/lib/db";
 import { LockIcon } from "@/components/lock-icon";

@@ -3,7 +3,8 @@
 import { BusyButton } from "@/components/busy-button";
 import { useServerAction } from "@/components/use-server-action";
 import { useRef, useState } from "react";
-import type { AdminProject, AdminUser } from "@/lib/admin/people";
+import type { AdminProject } from "@/lib/admin/people/list-projects-with-members";
+import type { AdminUser } from "@/lib/admin/people/list-users";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { auditSql } from "../../db/audit";
 import type { SqlExecutor } from "../../db/sql-executor";
 
 /**
@@ -39,9 +40,6 @@ export async function saveAskThresholds(sql: SqlExecutor, thresholds: z.infer<ty
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by_id = EXCLUDED.updated_by_id, updated_at = now()`,
       [askThresholdsKey, JSON.stringify(thresholds), actorId],
     );
-    await tx.query(
-      `INSERT INTO audit_events (id, actor_id, action, target_type, target_id, details) VALUES (gen_random_uuid()::text, $1, 'settings.ask_thresholds', 'setting', $2, $3::jsonb)`,
-      [actorId, askThresholdsKey, JSON.stringify({ before, after: thresholds })],
-    );
+    await auditSql(tx, { actorId, action: "settings.ask_thresholds", targetType: "setting", targetId: askThresholdsKey, details: { before, after: thresholds } });
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { Principal } from "../../acl";
-import { AppError } from "../../errors";
+import { type Principal, mayLeaveHost } from "../../acl";
+import { AppError, parseInput } from "../../errors";
 import { maxQueryLength } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
@@ -260,9 +260,7 @@ export function fitBudget<T extends { passage: { text: string } }>(hits: T[], to
 }
 
 export async function* ask(context: AskContext, principal: Principal, input: unknown): AsyncGenerator<AskEvent, AskOutcome> {
-  const parsed = askRequestSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "));
-  const request = parsed.data;
+  const request = parseInput(askRequestSchema, input, { fieldErrors: false });
   const settings = { ...defaultAskSettings, ...context.settings };
   const generator = context.generator;
 
@@ -356,7 +354,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     return [hit, next];
   });
   const budgeted = fitBudget(withAnswers, settings.tokenBudget, settings.maxSources);
-  const allowed = generator.external ? budgeted.filter((hit) => hit.passage.externalAllowed) : budgeted;
+  const allowed = budgeted.filter((hit) => mayLeaveHost(generator, hit.passage.externalAllowed));
   provenance.withheld = budgeted
     .filter((hit) => !allowed.includes(hit))
     .map((hit) => ({ recordId: hit.recordId, recordTitle: hit.recordTitle, chunkId: hit.passage.chunkId, timeStart: hit.passage.timeStart }));

@@ -4,7 +4,7 @@ import { type Principal, canRead } from "../../acl";
 import { canReadSources } from "../../acl/derived-scope";
 import { isUuid } from "../../ids";
 import type { PrismaClient } from "../../db/generated/client";
-import { AppError, notFound } from "../../errors";
+import { notFound, parseInput } from "../../errors";
 import { truncateText } from "../../storable-text";
 import { type AskContext, type AskEvent, type AskOutcome, type Citation, ask, askRequestSchema } from "./ask";
 
@@ -97,9 +97,7 @@ export type ThreadEvent = { type: "thread"; threadId: string; title: string } | 
  * citations and provenance.
  */
 export async function* askInThread(prisma: PrismaClient, context: AskContext, principal: Principal, input: unknown): AsyncGenerator<ThreadEvent, AskOutcome> {
-  const parsed = askInThreadSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "));
-  const { threadId, ...request } = parsed.data;
+  const { threadId, ...request } = parseInput(askInThreadSchema, input, { fieldErrors: false });
   const thread = threadId
     ? await ownThread(prisma, principal, threadId)
     : await prisma.chatThread.create({

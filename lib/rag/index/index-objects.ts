@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import pgvector from "pgvector";
+import { type EgressPolicy, egressAllowed, mayLeaveHost } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { openImage } from "../../archive/image-limits";
 import { storagePath } from "../../archive/media-storage";
@@ -54,7 +55,7 @@ interface ObjectRow {
   values: Record<string, unknown>;
   fields: FieldDefinition[];
   object_context: unknown;
-  egress_policy: "local_only" | "allow_external";
+  egress_policy: EgressPolicy;
 }
 
 interface MediaRow {
@@ -121,7 +122,7 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
           result.thumbnails++;
         }
         for (const embedder of context.imageEmbedders) {
-          if (embedder.external && record.egress_policy !== "allow_external") {
+          if (!mayLeaveHost(embedder, egressAllowed([record.egress_policy]))) {
             result.withheld++;
             continue;
           }
@@ -143,7 +144,7 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
       }
       const text = contextText(objectContext, record.fields, record.values);
       // The catalogue text goes through the text embedder: not to a remote one unless allowed.
-      if (text && (!context.embedder.external || record.egress_policy === "allow_external")) {
+      if (text && mayLeaveHost(context.embedder, egressAllowed([record.egress_policy]))) {
         wanted.push({
           mediaId: null,
           fieldKey: "",

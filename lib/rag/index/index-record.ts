@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import pgvector from "pgvector";
+import { egressAllowed, mayLeaveHost } from "../../acl";
 import { lockSourceRecords, sourceProjectsSql } from "../../acl/derived-scope";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { type DocumentRecord, buildGroupDocument } from "../config/build-group-document";
@@ -127,7 +128,7 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
       (await sql.query<{ id: string; egress_policy: string }>(`SELECT id, egress_policy FROM sections`)).map((row) => [row.id, row.egress_policy]),
     );
     for (const item of fresh) {
-      if (item.contributingSectionIds.every((id) => policies.get(id) === "allow_external")) continue;
+      if (mayLeaveHost(embedder, egressAllowed(item.contributingSectionIds.map((id) => policies.get(id))))) continue;
       withheld.add(item);
       const result = results.get(item.recordId);
       if (result) result.withheld = (result.withheld ?? 0) + 1;

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Principal } from "../../acl";
+import { type Principal, egressAllowed, mayLeaveHost } from "../../acl";
 import { contextSpaceName } from "../embed/descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
 import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
@@ -76,7 +76,7 @@ export async function characteriseObject(
     const legs = [...views];
     const contextWeight = subject.context.proposalContextWeight ?? defaultProposalContextWeight;
     // The object's catalogue text is embedded now: never by a remote embedder unless allowed.
-    const mayEmbed = !runtime.embedder.external || subject.egressPolicy === "allow_external";
+    const mayEmbed = mayLeaveHost(runtime.embedder, egressAllowed([subject.egressPolicy]));
     if (mode === "hybrid" && runtime.textSpace && contextWeight > 0 && mayEmbed) {
       const text = contextText(subject.context, subject.fields, subject.values, [...group.omit, ...(input.omitFromContext ?? [])]);
       if (text) {

@@ -1,6 +1,6 @@
 import "server-only";
 import pgvector from "pgvector";
-import { type Principal, canRead, projectScopeSql } from "../../acl";
+import { type EgressPolicy, type Principal, canRead, projectScopeSql } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { isUuid } from "../../ids";
 import type { SqlExecutor } from "../../db/sql-executor";
@@ -28,7 +28,7 @@ export interface ObjectSubject {
   values: Record<string, unknown>;
   context: ObjectContext;
   compareSectionIds: string[];
-  egressPolicy: "local_only" | "allow_external";
+  egressPolicy: EgressPolicy;
 }
 
 export interface QueryLeg {
@@ -80,7 +80,7 @@ export async function loadObjectSubject(sql: SqlExecutor, principal: Principal, 
     name: string;
     fields: FieldDefinition[];
     object_context: unknown;
-    egress_policy: "local_only" | "allow_external";
+    egress_policy: EgressPolicy;
   }>(
     `SELECT r.id, r.project_id, r.title, r."values", r.section_id, s.slug, s.name, s.fields, s.object_context, s.egress_policy
        FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = $1 AND ${projectScopeSql(principal, "r.project_id", lookup)}`,

@@ -1,9 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, canEdit, isAdmin, projectScopeSql } from "../../acl";
-import { sourceScopeSql } from "../../acl/derived-scope";
+import { type Principal, actorIdOf, canEdit, canEditSomeProject, editScopeSql, projectScopeSql } from "../../acl";
+import { proposalScopeSql } from "../../acl/derived-scope";
 import { valuesAsSeenBy } from "../../archive/get-record";
 import { saveRecord } from "../../archive/save-record";
+import { audit } from "../../db/audit";
 import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
 import { type RoleCharacterisation, characteriseObject, proposedFieldValue } from "./characterise";
@@ -94,13 +95,8 @@ function evidenceOf(role: RoleCharacterisation, mode: string): ProposalEvidence 
   };
 }
 
-/**
- * Visibility of stored proposals: a readable record, and every evidence record's project readable
- * now (an evidence record deleted since counts by the projects stored with the proposal).
- */
-function proposalScopeSql(principal: Principal, params: unknown[]): string {
-  return `(${projectScopeSql(principal, "r.project_id", params)} AND ${sourceScopeSql(principal, "p.evidence_record_ids", "p.evidence_project_ids", params)})`;
-}
+/** The columns of a stored proposal (`p`) and its record (`r`) that decide who may see it. */
+const proposalColumns = { recordProject: "r.project_id", evidenceRecordIds: "p.evidence_record_ids", evidenceProjectIds: "p.evidence_project_ids" };
 
 interface ProposalRow {
   id: string;
@@ -150,7 +146,7 @@ function toStored(row: ProposalRow): StoredProposal {
 /** The latest stored proposal per role of one record that the principal may see. */
 export async function proposalsForRecord(runtime: Pick<ObjectsRuntime, "sql">, principal: Principal, recordId: string): Promise<StoredProposal[]> {
   const params: unknown[] = [recordId];
-  const scope = proposalScopeSql(principal, params);
+  const scope = proposalScopeSql(principal, proposalColumns, params);
   const rows = await runtime.sql.query<ProposalRow>(
     `SELECT DISTINCT ON (p.role) * FROM (${proposalSelect} WHERE p.record_id = $1 AND ${scope}) p ORDER BY p.role, (p.status = 'pending') DESC, p.created_at DESC`,
     params,
@@ -168,7 +164,7 @@ export async function listPendingProposals(
 ): Promise<{ proposals: StoredProposal[]; total: number; page: number; pageCount: number }> {
   const params: unknown[] = [];
   // A role filled in meanwhile (by a decision or an ordinary edit) has nothing left to review.
-  const where = [`p.status = 'pending'`, `NOT (r."values" ? (s.object_context->'roles'->>p.role))`, proposalScopeSql(principal, params)];
+  const where = [`p.status = 'pending'`, `NOT (r."values" ? (s.object_context->'roles'->>p.role))`, proposalScopeSql(principal, proposalColumns, params)];
   if (input.role) {
     params.push(input.role);
     where.push(`p.role = $${params.length}`);
@@ -204,7 +200,7 @@ export interface AccuracyRow {
 /** Per role: how often curators accepted what was proposed, over the decisions the principal may see. */
 export async function proposalAccuracy(runtime: Pick<ObjectsRuntime, "sql">, principal: Principal): Promise<AccuracyRow[]> {
   const params: unknown[] = [];
-  const scope = proposalScopeSql(principal, params);
+  const scope = proposalScopeSql(principal, proposalColumns, params);
   const rows = await runtime.sql.query<{ role: ProposalRole; status: string; count: number }>(
     `SELECT p.role, p.status, count(*)::int AS count FROM proposals p JOIN records r ON r.id = p.record_id
       WHERE p.status <> 'pending' AND ${scope} GROUP BY p.role, p.status`,
@@ -271,7 +267,7 @@ export async function decideProposal(
     const data = {
       status,
       decidedValue: decidedValue === null ? undefined : (decidedValue as Prisma.InputJsonValue),
-      decidedById: principal.userId === "system" ? null : principal.userId,
+      decidedById: actorIdOf(principal),
       decidedAt: new Date(),
     } as const;
     let proposalId = proposal.id;
@@ -288,22 +284,20 @@ export async function decideProposal(
           evidence: proposal.evidence as unknown as Prisma.InputJsonValue,
           evidenceProjectIds: proposal.evidenceProjectIds,
           evidenceRecordIds: evidenceRecordsOf(proposal.evidence),
-          proposedById: principal.userId === "system" ? null : principal.userId,
+          proposedById: actorIdOf(principal),
           mode: proposal.mode,
           ...data,
         },
       });
       proposalId = created.id;
     }
-    await tx.auditEvent.create({
-      data: {
-        actorId: principal.userId === "system" ? null : principal.userId,
-        action: `proposal.${input.action}`,
-        targetType: "proposal",
-        targetId: proposalId,
-        projectId: subject.projectId,
-        details: { recordId: subject.recordId, role: input.role, proposed: proposal.value, decided: decidedValue, confidence: proposal.confidence } as Prisma.InputJsonValue,
-      },
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: `proposal.${input.action}`,
+      targetType: "proposal",
+      targetId: proposalId,
+      projectId: subject.projectId,
+      details: { recordId: subject.recordId, role: input.role, proposed: proposal.value, decided: decidedValue, confidence: proposal.confidence },
     });
   };
 
@@ -343,9 +337,9 @@ export async function proposeForUncatalogued(
   principal: Principal,
   input: { sectionSlug?: string; limit?: number } = {},
 ): Promise<{ examined: number; proposed: number; remaining: number }> {
-  if (!isAdmin(principal) && !(principal.role === "curator" && principal.editableProjectIds.length > 0)) throw forbidDecision();
+  if (!canEditSomeProject(principal)) throw forbidDecision();
   const params: unknown[] = [];
-  const editable = isAdmin(principal) ? "TRUE" : (params.push([...principal.editableProjectIds]), `r.project_id = ANY($${params.length}::text[])`);
+  const editable = editScopeSql(principal, "r.project_id", params);
   const scope = projectScopeSql(principal, "r.project_id", params);
   const where = [`s.object_context IS NOT NULL`, editable, scope];
   if (input.sectionSlug) {
@@ -385,7 +379,7 @@ export async function proposeForUncatalogued(
           JSON.stringify(evidence),
           evidenceProjectsOf(role),
           evidenceRecordsOf(evidence),
-          principal.userId === "system" ? null : principal.userId,
+          actorIdOf(principal),
           characterisation.mode,
         ],
       );

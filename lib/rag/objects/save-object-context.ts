@@ -1,6 +1,7 @@
 import "server-only";
-import { type Principal, isAdmin } from "../../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../../acl";
 import { sectionFieldsSchema } from "../../archive/field-definitions";
+import { audit } from "../../db/audit";
 import { Prisma, type PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
@@ -19,7 +20,7 @@ export async function saveObjectContext(
   principal: Principal,
   input: { sectionSlug: string; context: unknown },
 ): Promise<{ context: ObjectContext | null; queued: number }> {
-  if (!isAdmin(principal)) throw notFound();
+  assertAdmin(principal);
   const rows = await prisma.section.findMany({ select: { id: true, slug: true, fields: true, objectContext: true } });
   const section = rows.find((row) => row.slug === input.sectionSlug);
   if (!section) throw notFound();
@@ -36,14 +37,12 @@ export async function saveObjectContext(
   }
   await prisma.$transaction([
     prisma.section.update({ where: { id: section.id }, data: { objectContext: context === null ? Prisma.DbNull : (context as unknown as Prisma.InputJsonValue) } }),
-    prisma.auditEvent.create({
-      data: {
-        actorId: principal.userId === "system" ? null : principal.userId,
-        action: "section.object_context",
-        targetType: "section",
-        targetId: section.id,
-        details: { section: section.slug, before: section.objectContext, after: context } as unknown as Prisma.InputJsonValue,
-      },
+    audit(prisma, {
+      actorId: actorIdOf(principal),
+      action: "section.object_context",
+      targetType: "section",
+      targetId: section.id,
+      details: { section: section.slug, before: section.objectContext, after: context },
     }),
   ]);
   const queued = await enqueueReindex(sql, { sectionId: section.id }, "object-context.changed");

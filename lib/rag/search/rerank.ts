@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { type EgressPolicy, egressAllowed, mayLeaveHost } from "../../acl";
 import { splitSentences } from "../chunk";
 import { type Embedder, errorMessage } from "../embed/embedder";
 
@@ -17,7 +18,7 @@ export interface RerankCandidate {
   id: string;
   text: string;
   /** The section's egress policy; `local_only` text never leaves the server. */
-  egressPolicy: "local_only" | "allow_external";
+  egressPolicy: EgressPolicy;
 }
 
 export interface Reranker {
@@ -156,7 +157,7 @@ export async function rerankCandidates<T extends RerankCandidate>(
   candidates: T[],
 ): Promise<{ ordered: T[]; reranked: boolean; withheld: number; error?: string }> {
   if (reranker === passThroughReranker || candidates.length < 2) return { ordered: candidates, reranked: false, withheld: 0 };
-  const sendable = reranker.external ? candidates.filter((candidate) => candidate.egressPolicy === "allow_external") : candidates;
+  const sendable = candidates.filter((candidate) => mayLeaveHost(reranker, egressAllowed([candidate.egressPolicy])));
   const withheld = candidates.length - sendable.length;
   if (sendable.length < 2) return { ordered: candidates, reranked: false, withheld };
   let scores: number[];

@@ -1,9 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, canReadPassage, passageScopeSql } from "../../acl";
+import { type Principal, canReadPassage, egressAllowedSql, passageScopeSql } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { AppError } from "../../errors";
-import { zodFieldErrors } from "../../action-result";
+import { AppError, parseInput } from "../../errors";
 import { maxQueryLength } from "../../query-length";
 import { storableTextIssues } from "../../storable-text";
 import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
@@ -316,14 +315,13 @@ export function searchHitOf(
 export async function passageDetails(sql: SqlExecutor, principal: Principal, spaceId: string, chunkIds: string[]): Promise<Map<string, DetailRow>> {
   if (chunkIds.length === 0) return new Map();
   const params: unknown[] = [chunkIds, spaceId];
+  const externalAllowed = egressAllowedSql({ policy: "s.egress_policy", contributingSectionIds: "c.contributing_section_ids" }, params);
   const scope = passageScopeSql(principal, "c", params);
   const rows = await sql.query<DetailRow>(
     `SELECT c.id, c.record_id, c.project_id, c.section_id, c.contributing_project_ids, c.contributing_record_ids, c.text, c.translated_text,
             c.language, c.heading_path, c.page, c.page_end, c.time_start, c.time_end, c.start_offset, c.end_offset,
             r.title AS record_title, s.slug AS section_slug, s.name AS section_name, g.label AS group_label,
-            (s.egress_policy = 'allow_external' AND NOT EXISTS (
-               SELECT 1 FROM sections cs WHERE cs.id = ANY(c.contributing_section_ids) AND cs.egress_policy <> 'allow_external'
-            )) AS external_ok
+            ${externalAllowed} AS external_ok
        FROM chunks c
        JOIN records r ON r.id = c.record_id
        JOIN sections s ON s.id = c.section_id
@@ -404,9 +402,7 @@ export async function runSearchLegs(context: SearchContext, principal: Principal
 
 /** Parses a search request at the boundary, naming each bad field. */
 export function parseSearchRequest(input: SearchRequestInput): SearchRequest {
-  const parsed = searchRequestSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors: zodFieldErrors(parsed.error.issues) });
-  return parsed.data;
+  return parseInput(searchRequestSchema, input);
 }
 
 export async function searchArchive(context: SearchContext, principal: Principal, input: SearchRequestInput): Promise<SearchResult> {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "@/lib/admin/embed-group-admin";
-import { setSectionEgress } from "@/lib/admin/people";
+import { setSectionEgress } from "@/lib/admin/people/set-section-egress";
 import { enqueueReindex } from "@/lib/rag/index/index-queue";
 
 const sectionSlug = z.string().min(1).max(64);

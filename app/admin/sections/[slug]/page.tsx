@@ -11,7 +11,7 @@ import { listEmbedGroups, sectionShapes } from "@/lib/rag/config/embed-groups";
 import { readObjectContext } from "@/lib/rag/config/object-context";
 import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "../../index-actions-client";
-import { egressStatements } from "@/lib/admin/people";
+import { egressStatements } from "@/lib/admin/people/set-section-egress";
 import { EgressClient } from "./egress-client";
 import { EmbedGroupEditorClient } from "./embed-group-editor-client";
 import { AdminPageHeader } from "@/components/page-header";
