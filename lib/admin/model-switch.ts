@@ -2,6 +2,7 @@ import "server-only";
 import { type Principal, isAdmin } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
+import { getConfig } from "../config";
 import { AppError, notFound } from "../errors";
 import { enqueueReindex } from "../rag/index/index-queue";
 import { type FusionCalibration, activateIndexSpace, getActiveIndexSpace } from "../rag/index/index-spaces";
@@ -70,7 +71,7 @@ export async function registerCandidateSpace(sql: SqlExecutor, principal: Princi
     throw new AppError("bad_request", parsed.error.issues.map((issue) => issue.message).join(" "), { fieldErrors });
   }
   const config = parsed.data;
-  if (config.provider === "hash" && process.env.NODE_ENV === "production" && process.env.MNEMO_ALLOW_HASH_EMBEDDER !== "1") {
+  if (config.provider === "hash" && !getConfig().hashEmbedderAllowed) {
     throw new AppError("bad_request", "The hash embedder is for tests; set MNEMO_ALLOW_HASH_EMBEDDER=1 to register it.");
   }
   const space = await registerConfiguredSpace(sql, config);
