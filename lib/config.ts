@@ -177,15 +177,15 @@ const configSchema = z.object({
   /** `npm run mcp`: the running app's URL and the API token it forwards with. */
   MNEMO_URL: text(),
   MNEMO_API_TOKEN: text(),
-  /** Integration tests: pglite (in-process) or socket (server mode over the wire protocol). */
-  MNEMO_TEST_DB_MODE: choice(["pglite", "socket"]),
+  /** Integration tests: socket (server mode over the wire protocol); anything else, in-process PGlite. */
+  MNEMO_TEST_DB_MODE: text(),
   /** The ACL fuzz test: probes, seed, and how often a record moves. */
   MNEMO_ACL_FUZZ_PROBES: number({ min: 1, whole: true }),
   MNEMO_ACL_FUZZ_SEED: number({ min: 0, whole: true }),
   MNEMO_ACL_FUZZ_MOVE_EVERY: number({ min: 1, whole: true }),
-  /** Benchmarks: SciFact documents, demo size, claims, and where downloads are cached. */
+  /** Benchmarks: SciFact documents, demo size (small, full; bench:index also none), claims, and where downloads are cached. */
   MNEMO_BENCH_SCIFACT: number({ min: 0, whole: true }),
-  MNEMO_BENCH_DEMO: choice(["small", "full"]),
+  MNEMO_BENCH_DEMO: text(),
   MNEMO_BENCH_QUERIES: number({ min: 1, whole: true }),
   MNEMO_BENCH_CACHE: text(),
 });
