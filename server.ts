@@ -9,6 +9,7 @@
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { runWithSocketAddress } from "./lib/auth/client-address";
+import { parseConfig } from "./lib/config";
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +25,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 
 // As `next start` does, before Next.js and React load (they choose their builds by it).
 (process.env as Record<string, string | undefined>).NODE_ENV ??= "production";
+// Every variable before Next.js starts; the start-up (lib/start-up.ts) checks how they combine.
+try {
+  parseConfig(process.env);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
 const { default: next } = await import("next");
 const app = next({ dev: false, hostname: values.hostname ?? "localhost", port });
 await app.prepare();

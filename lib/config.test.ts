@@ -1,5 +1,8 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "./config";
+import { configVariables, parseConfig } from "./config";
 
 describe("parseConfig", () => {
   it("defaults to the embedded database in .data", () => {
@@ -23,5 +26,79 @@ describe("parseConfig", () => {
   it("reads trusted proxies as a list of addresses and CIDR ranges; none by default", () => {
     expect(parseConfig({ NODE_ENV: "test" }).MNEMO_TRUSTED_PROXIES).toEqual([]);
     expect(parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "127.0.0.1, ::1 10.0.0.0/8,fd00::/8" }).MNEMO_TRUSTED_PROXIES).toEqual(["127.0.0.1", "::1", "10.0.0.0/8", "fd00::/8"]);
+  });
+});
+
+describe("the configuration schema", () => {
+  it("gives every variable its default", () => {
+    const config = parseConfig({ NODE_ENV: "test" });
+    expect(config).toMatchObject({
+      MNEMO_EMBEDDER: "local-use",
+      MNEMO_IMAGE_EMBEDDER: "descriptor",
+      MNEMO_RERANKER: "none",
+      MNEMO_GENERATOR: "extractive",
+      MNEMO_API_RATE_LIMIT: 120,
+      MNEMO_API_CORS_ORIGINS: [],
+      MNEMO_BM25_K1: 1.2,
+      MNEMO_BM25_B: 0.75,
+      MNEMO_DEMO_SIZE: "full",
+      hashEmbedderAllowed: true,
+    });
+    // Unset means the service's own default (e.g. RRF k = 60, the queue's retry count).
+    for (const name of ["MNEMO_SEARCH_RRF_K", "MNEMO_NEAR_DUPLICATE_FLOOR", "MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_ASK_MIN_SIMILARITY", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
+      expect(config[name]).toBeUndefined();
+    }
+    expect(parseConfig({ NODE_ENV: "production" }).hashEmbedderAllowed).toBe(false);
+    expect(parseConfig({ NODE_ENV: "production", MNEMO_ALLOW_HASH_EMBEDDER: "1" }).hashEmbedderAllowed).toBe(true);
+  });
+
+  it("treats an empty value as unset and reads numbers, choices and lists", () => {
+    const config = parseConfig({ NODE_ENV: "test", MNEMO_SEARCH_RRF_K: " ", MNEMO_LLM_TEMPERATURE: "0.2", MNEMO_RERANKER: " local ", MNEMO_API_CORS_ORIGINS: "https://a.example, *" });
+    expect(config).toMatchObject({ MNEMO_SEARCH_RRF_K: undefined, MNEMO_LLM_TEMPERATURE: 0.2, MNEMO_RERANKER: "local", MNEMO_API_CORS_ORIGINS: ["https://a.example", "*"] });
+  });
+
+  it.each([
+    ["MNEMO_SEARCH_RRF_K", "sixty", /MNEMO_SEARCH_RRF_K: must be a number from 0 to 1000 \(got "sixty"\)/],
+    ["MNEMO_NEAR_DUPLICATE_FLOOR", "0.2", /MNEMO_NEAR_DUPLICATE_FLOOR: must be a number from 0.5 to 1 \(got "0.2"\)/],
+    ["MNEMO_INDEX_MAX_ATTEMPTS", "2.5", /MNEMO_INDEX_MAX_ATTEMPTS: must be a whole number of at least 1 \(got "2.5"\)/],
+    ["MNEMO_INDEX_WORKER", "always", /MNEMO_INDEX_WORKER: must be off or in-process \(got "always"\)/],
+    ["MNEMO_GENERATOR", "gpt", /MNEMO_GENERATOR: must be extractive, openai-compatible or anthropic \(got "gpt"\)/],
+    ["MNEMO_LLM_BASE_URL", "localhost:11434", /MNEMO_LLM_BASE_URL: must be an http\(s\) URL/],
+    ["MNEMO_EMBEDDING_DIMENSION", "big", /MNEMO_EMBEDDING_DIMENSION: must be a whole number/],
+    ["MNEMO_API_RATE_LIMIT", "0", /MNEMO_API_RATE_LIMIT: must be a whole number from 1 to 100000/],
+    ["MNEMO_API_CORS_ORIGINS", "https://tool.example/", /MNEMO_API_CORS_ORIGINS: "https:\/\/tool.example\/" should be written https:\/\/tool.example/],
+    ["MNEMO_ASK_MIN_TERM_COVERAGE", "2", /MNEMO_ASK_MIN_TERM_COVERAGE: must be a number from 0 to 1/],
+  ])("refuses a bad %s, naming it and its value", (name, value, message) => {
+    expect(() => parseConfig({ NODE_ENV: "test", [name]: value })).toThrow(message);
+  });
+
+  it("never quotes a secret back", () => {
+    expect(() => parseConfig({ NODE_ENV: "test", AUTH_SECRET: "hunter2" })).toThrow(/AUTH_SECRET: must be at least 32 characters$/m);
+    expect(() => parseConfig({ NODE_ENV: "test", AUTH_SECRET: "hunter2" })).not.toThrow(/hunter2/);
+  });
+
+  it("lists every MNEMO_ variable the repository reads or documents", () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const seen = new Map<string, string>();
+    const walk = (directory: string) => {
+      for (const entry of readdirSync(join(root, directory), { withFileTypes: true })) {
+        const path = join(directory, entry.name);
+        if (entry.isDirectory()) {
+          if (!["node_modules", "generated", ".next", "data"].includes(entry.name)) walk(path);
+        } else if (/\.(ts|tsx|mjs|md)$/.test(entry.name)) {
+          for (const [name] of readFileSync(join(root, path), "utf8").matchAll(/\bMNEMO_[A-Z0-9_]+\b/g)) {
+            // MNEMO_LLM_… and the like name a family; a space's key variable is the admin's to name.
+            if (!name.endsWith("_") && name !== "MNEMO_CANDIDATE_API_KEY") seen.set(name, path);
+          }
+        }
+      }
+    };
+    for (const directory of ["lib", "app", "components", "scripts", "tests", "prisma", "e2e", "docs"]) walk(directory);
+    for (const file of ["server.ts", "README.md", "package.json", "playwright.config.ts"]) {
+      for (const [name] of readFileSync(join(root, file), "utf8").matchAll(/\bMNEMO_[A-Z0-9_]+\b/g)) if (!name.endsWith("_")) seen.set(name, file);
+    }
+    const unlisted = [...seen].filter(([name]) => !(configVariables as string[]).includes(name)).map(([name, path]) => `${name} (${path})`);
+    expect(unlisted).toEqual([]);
+    expect(seen.size).toBeGreaterThan(40);
   });
 });

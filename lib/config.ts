@@ -1,19 +1,72 @@
 import { z } from "zod";
 
 /**
- * Environment, parsed once. A bad value stops the process with a message naming the variable.
- * Kept free of "server-only" so scripts (seed, migrate) can use it too; it holds no secrets
- * that are not already in the process environment.
+ * Environment, parsed once: every variable the app, its scripts and its tests read, with its
+ * default and meaning. A bad value stops the process at start-up (lib/start-up.ts) with a message
+ * naming the variable and the value, instead of failing on first use. Kept free of "server-only"
+ * so scripts (seed, migrate) can use it too; it holds no secrets that are not already in the
+ * process environment.
+ *
+ * Variables that together describe one model (MNEMO_EMBEDDER with MNEMO_EMBEDDING_*, the image
+ * embedder, the reranker, the generator with MNEMO_LLM_*) are checked here one by one; the
+ * builders under lib/rag turn them into a model from `config.environment` and check how they
+ * combine, which the start-up does once too (lib/runtime.ts, checkModelConfiguration).
  */
+
+/** Unset and "" (or only spaces) are the same: the default applies. */
+const unset = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : typeof value === "string" ? value.trim() : value);
+
+const text = () => z.preprocess(unset, z.string().optional());
+
+function number(options: { min: number; max?: number; whole?: boolean }) {
+  const { min, max, whole } = options;
+  const what = `${whole ? "a whole number" : "a number"} ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}`;
+  return z.preprocess(
+    unset,
+    z
+      .string()
+      .optional()
+      .transform((raw, context) => {
+        if (raw === undefined) return undefined;
+        const value = Number(raw);
+        if (!Number.isFinite(value) || (whole && !Number.isInteger(value)) || value < min || (max !== undefined && value > max)) {
+          context.addIssue({ code: "custom", message: `must be ${what}` });
+          return z.NEVER;
+        }
+        return value;
+      }),
+  );
+}
+
+function choice<const Values extends readonly [string, ...string[]]>(values: Values) {
+  return z.preprocess(unset, z.enum(values, { error: () => `must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}` }).optional());
+}
+
+const httpUrl = () => z.preprocess(unset, z.string().regex(/^https?:\/\/\S+$/, "must be an http(s) URL").optional());
+const flag = () => choice(["1", "true", "0", "false"]);
+
 const configSchema = z.object({
+  // Process and database.
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-    .optional(),
+  /** Server mode (Postgres 15+ with pgvector) when set; unset, embedded PGlite in MNEMO_DATA_DIR. */
+  DATABASE_URL: z.preprocess(unset, z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional()),
+  /** Connections per process in server mode. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** The embedded database (pgdata/), the demo's auth secret and the default media storage. */
   MNEMO_DATA_DIR: z.string().min(1).default(".data"),
+  /** Where media files live (share it between web processes); default <data dir>/media. */
   MNEMO_STORAGE_DIR: z.string().min(1).optional(),
+  /** Largest accepted upload. */
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  /** The seed: `small` seeds a sample of the object collections (e2e, benchmarks). */
+  MNEMO_DEMO_SIZE: choice(["full", "small"]).default("full"),
+  /** Set by `next build`; the start-up neither migrates nor indexes during a build. */
+  NEXT_PHASE: text(),
+
+  // Sign-in.
+  /** Signs session tokens; required for `npm start` outside the demo. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** The app's public URL behind a proxy; also the origin the API documents. */
   AUTH_URL: z.url().optional(),
   AUTH_OIDC_ISSUER: z.url().optional(),
   AUTH_OIDC_ID: z.string().min(1).optional(),
@@ -32,25 +85,138 @@ const configSchema = z.object({
     .default("")
     .transform((text) => text.split(/[\s,]+/).filter(Boolean))
     .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: (issue) => `${JSON.stringify(issue.input)} is not an IP address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)` }))),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+
+  // Text embedder (lib/rag/embed/create-embedder.ts).
+  /** local-use (offline Universal Sentence Encoder lite), openai-compatible, or hash (tests only). */
+  MNEMO_EMBEDDER: choice(["local-use", "openai-compatible", "hash"]).default("local-use"),
+  /** `1` permits the hash embedder, in production too. */
+  MNEMO_ALLOW_HASH_EMBEDDER: choice(["1", "0"]),
+  MNEMO_EMBEDDING_BASE_URL: httpUrl(),
+  MNEMO_EMBEDDING_API_KEY: text(),
+  MNEMO_EMBEDDING_MODEL: text(),
+  MNEMO_EMBEDDING_DIMENSION: number({ min: 1, max: 16_000, whole: true }),
+  MNEMO_EMBEDDING_BATCH_SIZE: number({ min: 1, whole: true }),
+  MNEMO_EMBEDDING_TIMEOUT_MS: number({ min: 1, whole: true }),
+  /** Taken as written ("query: " ends in a space on purpose). */
+  MNEMO_EMBEDDING_QUERY_PREFIX: z.string().optional(),
+  MNEMO_EMBEDDING_PASSAGE_PREFIX: z.string().optional(),
+  MNEMO_EMBEDDING_MAX_INPUT_TOKENS: number({ min: 1, whole: true }),
+  /** Whether to send `dimensions` with each request (models with Matryoshka embeddings). */
+  MNEMO_EMBEDDING_REQUEST_DIMENSIONS: flag(),
+  /** The language the model understands (e.g. `en`: the bridge translates for it). */
+  MNEMO_EMBEDDING_LANGUAGE: text(),
+  /** Whether the endpoint is outside this host (default: a remote URL is, a loopback one is not). */
+  MNEMO_EMBEDDING_EXTERNAL: flag(),
+
+  // Image embedders (lib/rag/embed/image-embedder.ts).
+  /** descriptor (the offline pixel descriptor) or clip-http (adds a CLIP-style endpoint). */
+  MNEMO_IMAGE_EMBEDDER: choice(["descriptor", "clip-http"]).default("descriptor"),
+  MNEMO_IMAGE_EMBED_URL: httpUrl(),
+  MNEMO_IMAGE_EMBED_MODEL: text(),
+  MNEMO_IMAGE_EMBED_DIMENSION: number({ min: 1, max: 16_000, whole: true }),
+  MNEMO_IMAGE_EMBED_API_KEY: text(),
+  MNEMO_IMAGE_EMBED_TIMEOUT_MS: number({ min: 1, whole: true }),
+  /** Similar objects, near-duplicate mode: the similarity a candidate needs on every view (unset: 0.97). */
+  MNEMO_NEAR_DUPLICATE_FLOOR: number({ min: 0.5, max: 1 }),
+
+  // Search (lib/rag/search).
+  /** The reciprocal-rank fusion constant (unset: 60); smaller favours each leg's top ranks. */
+  MNEMO_SEARCH_RRF_K: number({ min: 0, max: 1000 }),
   /** The keyword leg's BM25 term-frequency saturation and length normalisation. */
   MNEMO_BM25_K1: z.coerce.number().min(0).max(10).default(1.2),
   MNEMO_BM25_B: z.coerce.number().min(0).max(1).default(0.75),
+  /** none, local (sentence re-scoring with the embedder) or http (a cross-encoder at MNEMO_RERANK_URL). */
+  MNEMO_RERANKER: choice(["none", "local", "http"]).default("none"),
+  MNEMO_RERANK_URL: httpUrl(),
+  MNEMO_RERANK_MODEL: text(),
+  MNEMO_RERANK_API_KEY: text(),
+  MNEMO_RERANK_TIMEOUT_MS: number({ min: 1, whole: true }),
+
+  // Answers (lib/rag/ask).
+  /** extractive (offline, quotes its sources), openai-compatible or anthropic. */
+  MNEMO_GENERATOR: choice(["extractive", "openai-compatible", "anthropic"]).default("extractive"),
+  MNEMO_LLM_BASE_URL: httpUrl(),
+  MNEMO_LLM_API_KEY: text(),
+  MNEMO_LLM_MODEL: text(),
+  MNEMO_LLM_TIMEOUT_MS: number({ min: 1, whole: true }),
+  MNEMO_LLM_TEMPERATURE: number({ min: 0, max: 2 }),
+  MNEMO_LLM_MAX_TOKENS: number({ min: 1, max: 32_000, whole: true }),
+  /** A section's answer_prompt overrides it. */
+  MNEMO_LLM_SYSTEM_PROMPT: text(),
+  /** The evidence bar (unset: 0.3, 0.5, 0.4); thresholds an admin saves override these. */
+  MNEMO_ASK_MIN_SIMILARITY: number({ min: -1, max: 1 }),
+  MNEMO_ASK_STRONG_SIMILARITY: number({ min: -1, max: 1 }),
+  MNEMO_ASK_MIN_TERM_COVERAGE: number({ min: 0, max: 1 }),
+
+  // Indexing (lib/rag/index).
+  /** off, or in-process to run the index worker inside the web process (unset: embedded yes, server no). */
+  MNEMO_INDEX_WORKER: choice(["off", "in-process"]),
+  /** Queue retries, how long a claim lasts before another worker may take it, backoff base. */
+  MNEMO_INDEX_MAX_ATTEMPTS: number({ min: 1, whole: true }),
+  MNEMO_INDEX_LEASE_SECONDS: number({ min: 1, whole: true }),
+  MNEMO_INDEX_BACKOFF_SECONDS: number({ min: 0, whole: true }),
+
+  // Agent API (lib/api).
+  /** Requests a minute per API token. */
+  MNEMO_API_RATE_LIMIT: number({ min: 1, max: 100_000, whole: true }).transform((value) => value ?? 120),
+  /** The burst a token may spend at once (unset: the rate limit). */
+  MNEMO_API_RATE_BURST: number({ min: 1, max: 100_000, whole: true }),
+  /** Origins whose pages may call /api/v1 and /api/mcp from a browser: a comma-separated list, or `*`; unset, closed. */
+  MNEMO_API_CORS_ORIGINS: z.preprocess(unset, z.string().optional()).transform((raw, context) => {
+    const origins = (raw ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+    for (const origin of origins) {
+      if (origin === "*") continue;
+      const written = URL.canParse(origin) ? new URL(origin).origin : null;
+      if (written === null) context.addIssue({ code: "custom", message: `"${origin}" is not an origin like https://tool.example.org` });
+      else if (written !== origin) context.addIssue({ code: "custom", message: `"${origin}" should be written ${written}` });
+    }
+    return origins;
+  }),
+
+  // Read by scripts and tests, not by the app; listed so every MNEMO_ variable has one place.
+  /** `npm run mcp`: the running app's URL and the API token it forwards with. */
+  MNEMO_URL: text(),
+  MNEMO_API_TOKEN: text(),
+  /** Integration tests: socket (server mode over the wire protocol); anything else, in-process PGlite. */
+  MNEMO_TEST_DB_MODE: text(),
+  /** The ACL fuzz test: probes, seed, and how often a record moves. */
+  MNEMO_ACL_FUZZ_PROBES: number({ min: 1, whole: true }),
+  MNEMO_ACL_FUZZ_SEED: number({ min: 0, whole: true }),
+  MNEMO_ACL_FUZZ_MOVE_EVERY: number({ min: 1, whole: true }),
+  /** Benchmarks: SciFact documents, demo size (small, full; bench:index also none), claims, and where downloads are cached. */
+  MNEMO_BENCH_SCIFACT: number({ min: 0, whole: true }),
+  MNEMO_BENCH_DEMO: text(),
+  MNEMO_BENCH_QUERIES: number({ min: 1, whole: true }),
+  MNEMO_BENCH_CACHE: text(),
 });
+
+/** The names of the configuration's variables. */
+export const configVariables = Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[];
+
+/** Values that are never quoted back in an error message. */
+const secret = /SECRET|API_KEY|TOKEN|DATABASE_URL/;
 
 export type Config = z.infer<typeof configSchema> & {
   /** Where media files live; defaults to <data dir>/media. */
   storageDir: string;
   /** Embedded PGlite unless DATABASE_URL is set. */
   databaseMode: "embedded" | "server";
+  /** The hash embedder (a test embedder) may run: outside production, or with MNEMO_ALLOW_HASH_EMBEDDER=1. */
+  hashEmbedderAllowed: boolean;
+  /** The declared variables as written, for the builders under lib/rag that combine several. */
+  environment: Readonly<Record<string, string | undefined>>;
 };
 
-export function parseConfig(env: NodeJS.ProcessEnv): Config {
+export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues
-      .map((issue) => `  ${issue.path.join(".")}: ${issue.message}`)
+      .map((issue) => {
+        const variable = String(issue.path[0]);
+        const raw = env[variable];
+        const got = raw === undefined || secret.test(variable) ? "" : ` (got ${JSON.stringify(raw)})`;
+        return `  ${issue.path.join(".")}: ${issue.message}${got}`;
+      })
       .join("\n");
     throw new Error(`Invalid environment configuration:\n${problems}`);
   }
@@ -64,12 +230,20 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     ...values,
     storageDir: values.MNEMO_STORAGE_DIR ?? `${values.MNEMO_DATA_DIR}/media`,
     databaseMode: values.DATABASE_URL ? "server" : "embedded",
+    hashEmbedderAllowed: values.NODE_ENV !== "production" || values.MNEMO_ALLOW_HASH_EMBEDDER === "1",
+    environment: Object.freeze(Object.fromEntries(["NODE_ENV", ...configVariables].map((name) => [name, env[name]]))),
   };
 }
 
 let cached: Config | undefined;
 
+/** The process's configuration, parsed from process.env on first use. */
 export function getConfig(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/** Forgets the parsed configuration, so a test that changed process.env sees its change. */
+export function resetConfig(): void {
+  cached = undefined;
 }

@@ -9,7 +9,7 @@
  * member's test (lib/errors.test.ts beside lib/errors.ts) is in its layer too.
  */
 export const libLayers = [
-  { name: "foundations", members: ["lib/config.ts", "lib/errors.ts", "lib/ids.ts", "lib/action-result.ts", "lib/storable-text.ts", "lib/query-length.ts", "lib/format.ts"] },
+  { name: "foundations", members: ["lib/config.ts", "lib/errors.ts", "lib/ids.ts", "lib/action-result.ts", "lib/storable-text.ts", "lib/query-length.ts", "lib/format.ts", "lib/rate-limit.ts"] },
   { name: "database", members: ["lib/db"] },
   { name: "access", members: ["lib/acl"] },
   { name: "identity", members: ["lib/auth"] },
@@ -19,6 +19,7 @@ export const libLayers = [
   { name: "rag: index", members: ["lib/rag/index"] },
   { name: "rag: search", members: ["lib/rag/search"] },
   { name: "rag: ask, objects", members: ["lib/rag/ask", "lib/rag/objects"] },
+  { name: "runtime", members: ["lib/runtime.ts"] },
   { name: "administration", members: ["lib/admin"] },
   { name: "http", members: ["lib/http"] },
   { name: "agent api", members: ["lib/api"] },

@@ -31,6 +31,14 @@ describe("import zones (npm run lint)", () => {
     expect(rag).toEqual([expect.stringContaining(`"rag: ask, objects" may not import the layer "http"`)]);
   });
 
+  it("places the runtime between rag and the wrappers: lib/http may take it, rag and the runtime may not reach up", async () => {
+    expect(await zoneErrors("lib/http/zone-fixture.ts", `import type { Runtime } from "../runtime";\nexport type Fixture = Runtime;\n`)).toEqual([]);
+    const rag = await zoneErrors("lib/rag/search/zone-fixture.ts", `import type { Runtime } from "../../runtime";\nexport type Fixture = Runtime;\n`);
+    expect(rag).toEqual([expect.stringContaining(`"rag: search" may not import the layer "runtime"`)]);
+    const runtime = await zoneErrors("lib/runtime.ts", `import { authorizedAction } from "./http/authorized";\nexport const fixture = authorizedAction;\n`);
+    expect(runtime).toEqual([expect.stringContaining(`"runtime" may not import the layer "http"`)]);
+  });
+
   it("accepts imports of the module's own layer and the layers below", async () => {
     const [result] = await eslint.lintText(
       `import type { SearchContext } from "../search/search-archive";\nimport type { ObjectsRuntime } from "../objects/similar-objects";\nimport { AppError } from "@/lib/errors";\nexport type Fixture = [SearchContext, ObjectsRuntime];\nexport const fixture = AppError;\n`,

@@ -6,7 +6,9 @@ import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
 import { writableSpaces } from "../lib/rag/index/space-embedders";
 import { runWorker } from "../lib/rag/index/run-worker";
+import { checkConfigurationOrExit } from "../lib/runtime";
 
+checkConfigurationOrExit();
 const drain = process.argv.includes("--drain");
 const database = await openDatabase({ ...configuredDatabaseOptions(), log: (line) => console.log(`[db] ${line}`) });
 const controller = new AbortController();

@@ -4,8 +4,7 @@ import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { getIndexHealth } from "@/lib/admin/index-health";
 import { listReindexJobs } from "@/lib/admin/reindex-jobs";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "./index-actions-client";
 import { DataTable } from "@/components/data-table";
@@ -19,9 +18,9 @@ export const metadata: Metadata = { title: "Administration" };
  * reload. Anyone but an admin gets the not-found page.
  */
 export default async function AdminPage() {
-  const principal = await requirePrincipal("/admin");
+  const { principal, runtime } = await authorizedPage("/admin");
   if (!isAdmin(principal)) notFound();
-  const { sql } = await getDatabase();
+  const { sql } = runtime.database;
   const [health, jobs] = await Promise.all([getIndexHealth(sql, principal), listReindexJobs(sql, principal)]);
   const running = jobs.filter((job) => job.finishedAt === null);
   const failed = health.sections.reduce((sum, section) => sum + section.failed, 0);

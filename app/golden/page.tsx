@@ -3,8 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { canKeepGoldenSets } from "@/lib/acl";
 import { listGoldenSets } from "@/lib/admin/golden-sets";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { formatDateTime } from "@/components/format";
 import { NewGoldenSetClient } from "./new-golden-set-client";
 import { DataTable } from "@/components/data-table";
@@ -16,9 +15,9 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 /** Golden sets of questions with their expected records, and how the index last did on each. */
 export default async function GoldenSetsPage() {
-  const principal = await requirePrincipal("/golden");
+  const { principal, runtime } = await authorizedPage("/golden");
   if (!canKeepGoldenSets(principal)) notFound();
-  const { prisma } = await getDatabase();
+  const { prisma } = runtime.database;
   const [sets, sections] = await Promise.all([listGoldenSets(prisma, principal), prisma.section.findMany({ orderBy: [{ position: "asc" }], select: { slug: true, name: true } })]);
   return (
     <div>

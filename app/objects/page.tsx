@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requirePrincipal } from "@/lib/auth/get-principal";
+import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
-import { getObjectsRuntime } from "@/lib/rag/objects/objects-runtime";
 import { type ObjectSearchResult, objectSearchSchema, searchObjectsByText } from "@/lib/rag/objects/search-objects";
-import { getSearchContext } from "@/lib/rag/search/search-context";
 import { PageHeader } from "@/components/page-header";
 
 export const metadata: Metadata = { title: "Objects by description" };
@@ -16,11 +14,11 @@ type PageProps = { searchParams: Promise<Record<string, string | string[] | unde
  * against the images themselves (a multimodal model) or against the objects' catalogue text.
  */
 export default async function ObjectsPage({ searchParams }: PageProps) {
-  const principal = await requirePrincipal("/objects");
+  const { principal, runtime } = await authorizedPage("/objects");
   const query = await searchParams;
   const q = typeof query.q === "string" ? query.q : "";
-  const runtime = await getObjectsRuntime();
-  const sections = await runtime.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
+  const objects = await runtime.objects();
+  const sections = await objects.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
   const section = sections.find((candidate) => candidate.slug === query.section)?.slug;
   let result: ObjectSearchResult | null = null;
   let error: string | null = null;
@@ -29,7 +27,7 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
     if (!parsed.success) error = parsed.error.issues[0]?.message ?? "This description cannot be searched.";
     else {
       try {
-        result = await searchObjectsByText(runtime, await getSearchContext(), principal, parsed.data);
+        result = await searchObjectsByText(objects, await runtime.search(), principal, parsed.data);
       } catch (caught) {
         if (!isAppError(caught)) throw caught;
         error = caught.message;

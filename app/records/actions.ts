@@ -5,14 +5,11 @@ import { z } from "zod";
 import { deleteRecord } from "@/lib/archive/delete-record";
 import { removeStoredFiles } from "@/lib/archive/media-storage";
 import { recordFormSchema, saveRecordForm } from "@/lib/archive/save-record-form";
-import { getConfig } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 import type { RecordFormState } from "@/lib/archive/record-form-data";
 
-const saveRecordForPrincipal = authorizedAction(recordFormSchema, async (input, { principal }): Promise<never> => {
-  const { prisma } = await getDatabase();
-  const config = getConfig();
+const saveRecordForPrincipal = authorizedAction(recordFormSchema, async (input, { principal, runtime }): Promise<never> => {
+  const { database: { prisma }, config } = runtime;
   const saved = await saveRecordForm(prisma, principal, input, { storageDir: config.storageDir, maxBytes: config.MAX_UPLOAD_BYTES });
   redirect(`/records/${saved.id}`);
 });
@@ -24,11 +21,11 @@ export async function saveRecordAction(_previous: RecordFormState, formData: For
 
 const deleteRecordForPrincipal = authorizedAction(
   z.object({ id: z.string().max(64), version: z.number().int().positive() }),
-  async (input, { principal }): Promise<never> => {
-    const { prisma } = await getDatabase();
+  async (input, { principal, runtime }): Promise<never> => {
+    const { database: { prisma }, config } = runtime;
     const { storageKeys } = await deleteRecord(prisma, principal, input);
     // The rows are gone; a file that cannot be removed now is only disk space, not a dangling link.
-    await removeStoredFiles(getConfig().storageDir, storageKeys).catch((error: unknown) => {
+    await removeStoredFiles(config.storageDir, storageKeys).catch((error: unknown) => {
       console.error("[mnemo] could not remove files of a deleted record", error);
     });
     redirect("/records");

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getObjectsRuntime } from "@/lib/rag/objects/objects-runtime";
+import { authorizedPage } from "@/lib/http/authorized";
 import { proposalRoles, type ProposalRole } from "@/lib/rag/config/object-context";
 import { formatProposalValue, listPendingProposals, proposalAccuracy } from "@/lib/rag/objects/proposals";
 import { formatDateTime } from "@/components/format";
@@ -21,15 +20,15 @@ const roleLabels: Record<ProposalRole, string> = { typology: "Typology", materia
  * curators have accepted what was proposed. Curators decide on each object's page.
  */
 export default async function ReviewPage({ searchParams }: PageProps) {
-  const principal = await requirePrincipal("/review");
+  const { principal, runtime } = await authorizedPage("/review");
   const query = await searchParams;
   const first = (name: string) => (Array.isArray(query[name]) ? query[name][0] : query[name]);
   const role = proposalRoles.find((candidate) => candidate === first("role"));
   const page = Number.parseInt(first("page") ?? "1", 10) || 1;
-  const runtime = await getObjectsRuntime();
-  const sections = await runtime.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
+  const objects = await runtime.objects();
+  const sections = await objects.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
   const section = sections.find((candidate) => candidate.slug === first("section"))?.slug;
-  const [queue, accuracy] = await Promise.all([listPendingProposals(runtime, principal, { page, role, sectionSlug: section }), proposalAccuracy(runtime, principal)]);
+  const [queue, accuracy] = await Promise.all([listPendingProposals(objects, principal, { page, role, sectionSlug: section }), proposalAccuracy(objects, principal)]);
   const href = (changes: { role?: string | undefined; section?: string | undefined; page?: number }) => {
     const search = new URLSearchParams();
     const nextRole = "role" in changes ? changes.role : role;

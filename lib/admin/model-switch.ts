@@ -3,6 +3,7 @@ import { type Principal, actorIdOf, assertAdmin } from "../acl";
 import { auditSql } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
+import { getConfig } from "../config";
 import { AppError, notFound, parseInput } from "../errors";
 import { enqueueReindex } from "../rag/index/index-queue";
 import { type FusionCalibration, activateIndexSpace, getActiveIndexSpace } from "../rag/index/index-spaces";
@@ -57,7 +58,7 @@ export async function listSpaceOverview(sql: SqlExecutor, principal: Principal):
 export async function registerCandidateSpace(sql: SqlExecutor, principal: Principal, input: unknown): Promise<{ spaceId: string; queued: number }> {
   assertAdmin(principal);
   const config = parseInput(spaceConfigSchema, input);
-  if (config.provider === "hash" && process.env.NODE_ENV === "production" && process.env.MNEMO_ALLOW_HASH_EMBEDDER !== "1") {
+  if (config.provider === "hash" && !getConfig().hashEmbedderAllowed) {
     throw new AppError("bad_request", "The hash embedder is for tests; set MNEMO_ALLOW_HASH_EMBEDDER=1 to register it.");
   }
   const space = await registerConfiguredSpace(sql, config);

@@ -1,39 +1,36 @@
 import "server-only";
 import { authenticateApiTokenWithId } from "../auth/api-tokens";
-import { getDatabase } from "../db";
+import { getConfig } from "../config";
 import { errorResponse } from "../http/error-response";
-import { getAskContext } from "../rag/ask/ask-context";
-import { getObjectsRuntime } from "../rag/objects/objects-runtime";
-import { getSearchContext } from "../rag/search/search-context";
-import { type CorsPolicy, corsFromEnv } from "./cors";
+import { type Runtime, getRuntime } from "../runtime";
+import { type CorsPolicy, corsFromConfig } from "./cors";
 import type { Principal } from "../acl";
 import { type ApiDeps, handleApiRequest, rateLimitHeaders, rateLimitedError, unauthorizedError, unknownEndpointResponse } from "./handle-api-request";
 import { corsHeaders } from "./cors";
 import { handleMcpRequest } from "./mcp-server";
 import { type ApiOperation, operationNamed } from "./operations";
-import { type RateLimiter, createRateLimiter, rateLimitFromEnv } from "./rate-limit";
 
 /**
- * The web process's agent API: its database, the search, ask and objects contexts the pages
- * use, one rate limiter for the process, and CORS from the environment. Route files under
- * app/api/v1 and app/api/mcp are one line each on top of this.
+ * The web process's agent API over its runtime (lib/runtime.ts): the database, the search, ask
+ * and objects contexts the pages use, the process's rate limiter, and CORS from the
+ * configuration. Route files under app/api/v1 and app/api/mcp are one line each on top of this.
  */
-const globalForApi = globalThis as unknown as { mnemoApi?: { limiter: RateLimiter; cors: CorsPolicy } };
-
-function processState() {
-  globalForApi.mnemoApi ??= { limiter: createRateLimiter(rateLimitFromEnv(process.env)), cors: corsFromEnv(process.env) };
-  return globalForApi.mnemoApi;
+function processCors(): CorsPolicy {
+  return corsFromConfig(getConfig());
 }
 
 export async function getApiDeps(): Promise<ApiDeps> {
-  const { prisma } = await getDatabase();
-  const { limiter, cors } = processState();
+  return apiDepsOver(await getRuntime());
+}
+
+function apiDepsOver(runtime: Runtime): ApiDeps {
+  const { prisma } = runtime.database;
   return {
-    runtime: { prisma, search: getSearchContext, ask: getAskContext, objects: getObjectsRuntime },
-    limiter,
-    cors,
+    runtime: { prisma, search: runtime.search, ask: runtime.ask, objects: runtime.objects },
+    limiter: runtime.limiter,
+    cors: processCors(),
     authenticate: (authorization) => authenticateApiTokenWithId(prisma, authorization),
-    origin: process.env.AUTH_URL ? new URL(process.env.AUTH_URL).origin : undefined,
+    origin: runtime.config.AUTH_URL ? new URL(runtime.config.AUTH_URL).origin : undefined,
   };
 }
 
@@ -65,7 +62,7 @@ export function mcpRoute(): Record<"GET" | "POST" | "DELETE" | "OPTIONS", (reque
 }
 
 export function unknownApiRoute(): Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (request: Request) => Promise<Response>> {
-  const handler = async (request: Request) => unknownEndpointResponse(request, processState().cors);
+  const handler = async (request: Request) => unknownEndpointResponse(request, processCors());
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
 }
 
@@ -73,20 +70,21 @@ export function unknownApiRoute(): Record<"GET" | "POST" | "PUT" | "PATCH" | "DE
  * For routes outside /api/v1 that also serve agents (media files): the bearer token's user, rate
  * limit and CORS as in the API, then `handler`; errors as JSON.
  */
-export async function withApiToken(request: Request, handler: (principal: Principal) => Promise<Response>): Promise<Response> {
-  const headers: Record<string, string> = { ...corsHeaders(processState().cors, request) };
+export async function withApiToken(request: Request, handler: (context: { principal: Principal; runtime: Runtime }) => Promise<Response>): Promise<Response> {
+  const headers: Record<string, string> = { ...corsHeaders(processCors(), request) };
   const finish = (response: Response) => {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   };
   try {
-    const apiDeps = await getApiDeps();
+    const runtime = await getRuntime();
+    const apiDeps = apiDepsOver(runtime);
     const auth = await apiDeps.authenticate(request.headers.get("authorization"));
     if (!auth) throw unauthorizedError();
     const decision = apiDeps.limiter.take(auth.tokenId, 1);
     Object.assign(headers, rateLimitHeaders(decision));
     if (!decision.allowed) throw rateLimitedError(decision);
-    return finish(await handler(auth.principal));
+    return finish(await handler({ principal: auth.principal, runtime }));
   } catch (error) {
     return finish(errorResponse(error));
   }

@@ -1,3 +1,5 @@
+import { type Config, parseConfig } from "../config";
+
 /**
  * CORS for the agent API: closed by default (no browser page on another origin may call it).
  * MNEMO_API_CORS_ORIGINS opens it to a comma-separated list of origins, or "*" for any. The API
@@ -11,21 +13,13 @@ export interface CorsPolicy {
 
 export const closedCors: CorsPolicy = { origins: [] };
 
+/** MNEMO_API_CORS_ORIGINS of an environment map (tests; the app reads getConfig()). */
 export function corsFromEnv(env: Record<string, string | undefined>): CorsPolicy {
-  const raw = env.MNEMO_API_CORS_ORIGINS?.trim();
-  if (!raw) return closedCors;
-  const origins = raw.split(",").map((origin) => origin.trim()).filter(Boolean);
-  for (const origin of origins) {
-    if (origin === "*") continue;
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      throw new Error(`MNEMO_API_CORS_ORIGINS: "${origin}" is not an origin like https://tool.example.org`);
-    }
-    if (parsed.origin !== origin) throw new Error(`MNEMO_API_CORS_ORIGINS: "${origin}" should be written ${parsed.origin}`);
-  }
-  return { origins };
+  return corsFromConfig(parseConfig(env));
+}
+
+export function corsFromConfig(config: Pick<Config, "MNEMO_API_CORS_ORIGINS">): CorsPolicy {
+  return config.MNEMO_API_CORS_ORIGINS.length === 0 ? closedCors : { origins: config.MNEMO_API_CORS_ORIGINS };
 }
 
 function allowedOrigin(policy: CorsPolicy, origin: string | null): string | null {

@@ -9,7 +9,7 @@ import { maxJsonBodyBytes, readBodyText } from "../http/request-body";
 import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
 import { type CorsPolicy, corsHeaders, preflightResponse } from "./cors";
 import type { ApiOperation, ApiRuntime } from "./operations";
-import type { RateLimitDecision, RateLimiter } from "./rate-limit";
+import type { RateLimitDecision, RateLimiter } from "../rate-limit";
 
 /**
  * One agent API call over HTTP: method, bearer token (the token's user is the principal; no

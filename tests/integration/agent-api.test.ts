@@ -17,7 +17,7 @@ import { type ApiDeps, handleApiRequest, unknownEndpointResponse } from "../../l
 import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { openApiDocument } from "../../lib/api/openapi";
 import { type ApiOperation, operations } from "../../lib/api/operations";
-import { createRateLimiter } from "../../lib/api/rate-limit";
+import { createRateLimiter } from "../../lib/rate-limit";
 import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { maxQueryLength } from "../../lib/query-length";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";

@@ -25,7 +25,7 @@ import { closedCors } from "../../lib/api/cors";
 import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { type ApiOperation, operations } from "../../lib/api/operations";
-import { createRateLimiter } from "../../lib/api/rate-limit";
+import { createRateLimiter } from "../../lib/rate-limit";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { importRecords } from "../../lib/archive/import-records";

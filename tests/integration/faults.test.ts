@@ -3,7 +3,7 @@ import type { Principal } from "../../lib/acl";
 import { closedCors } from "../../lib/api/cors";
 import { handleApiRequest } from "../../lib/api/handle-api-request";
 import { type ApiOperation, operations } from "../../lib/api/operations";
-import { createRateLimiter } from "../../lib/api/rate-limit";
+import { createRateLimiter } from "../../lib/rate-limit";
 import { authenticateApiTokenWithId, createApiToken } from "../../lib/auth/api-tokens";
 import { saveRecord } from "../../lib/archive/save-record";
 import { retryFailed } from "../../lib/admin/reindex-jobs";

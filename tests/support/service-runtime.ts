@@ -1,6 +1,6 @@
 import { closedCors } from "../../lib/api/cors";
 import type { ApiDeps } from "../../lib/api/handle-api-request";
-import { createRateLimiter } from "../../lib/api/rate-limit";
+import { createRateLimiter } from "../../lib/rate-limit";
 import { authenticateApiTokenWithId } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";

@@ -2,11 +2,10 @@
 
 import { z } from "zod";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
-import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 
-const create = authorizedAction(z.object({ name: z.string().max(200), expiresInDays: z.number() }), async (input, { principal }) => {
-  const { prisma } = await getDatabase();
+const create = authorizedAction(z.object({ name: z.string().max(200), expiresInDays: z.number() }), async (input, { principal, runtime }) => {
+  const { prisma } = runtime.database;
   const created = await createApiToken(prisma, principal, input);
   return { token: created.token, name: created.summary.name };
 });
@@ -15,8 +14,8 @@ export async function createApiTokenAction(input: { name: string; expiresInDays:
   return create(input);
 }
 
-const revoke = authorizedAction(z.object({ id: z.string().max(64) }), async (input, { principal }) => {
-  const { prisma } = await getDatabase();
+const revoke = authorizedAction(z.object({ id: z.string().max(64) }), async (input, { principal, runtime }) => {
+  const { prisma } = runtime.database;
   await revokeApiToken(prisma, principal, input.id);
   return { revoked: true };
 });

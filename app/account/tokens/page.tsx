@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { requestOrigin } from "@/lib/api/handle-api-request";
-import { rateLimitFromEnv } from "@/lib/api/rate-limit";
+import { rateLimitFromConfig } from "@/lib/rate-limit";
 import { listApiTokens } from "@/lib/auth/api-tokens";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { formatDateTime } from "@/components/format";
 import { NewTokenClient, RevokeTokenClient } from "./tokens-client";
 import { DataTable } from "@/components/data-table";
@@ -18,15 +17,15 @@ export const metadata: Metadata = { title: "API tokens" };
  * reset or your account deactivated.
  */
 export default async function TokensPage() {
-  const principal = await requirePrincipal("/account/tokens");
-  const { prisma } = await getDatabase();
+  const { principal, runtime } = await authorizedPage("/account/tokens");
+  const { prisma } = runtime.database;
   const tokens = await listApiTokens(prisma, principal);
   const requestHeaders = await headers();
   const origin = requestOrigin(
     new Request("http://localhost/", { headers: { host: requestHeaders.get("host") ?? "localhost:3000", "x-forwarded-proto": requestHeaders.get("x-forwarded-proto") ?? "http" } }),
-    process.env.AUTH_URL ? new URL(process.env.AUTH_URL).origin : undefined,
+    runtime.config.AUTH_URL ? new URL(runtime.config.AUTH_URL).origin : undefined,
   );
-  const { perMinute } = rateLimitFromEnv(process.env);
+  const { perMinute } = rateLimitFromConfig(runtime.config);
   return (
     <div>
       <PageHeader title="API tokens">

@@ -3,8 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { type AuditLogKind, type AuditLogPage, auditLogKinds, listAuditLog } from "@/lib/admin/audit-log";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
 import { formatDateTime } from "@/components/format";
 import { DataTable } from "@/components/data-table";
@@ -44,7 +43,7 @@ function truncate(text: string, limit: number): string {
  * URL (a GET form), so a filtered view can be bookmarked and shared. Anyone else: not found.
  */
 export default async function AdminAuditPage({ searchParams }: PageProps) {
-  const principal = await requirePrincipal("/admin/audit");
+  const { principal, runtime } = await authorizedPage("/admin/audit");
   if (!isAdmin(principal)) notFound();
   const query = await searchParams;
   const first = (name: string) => {
@@ -52,7 +51,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
     return value?.trim() ? value.trim() : undefined;
   };
   const filters = { kind: first("kind"), actor: first("actor"), from: first("from"), to: first("to") };
-  const { sql } = await getDatabase();
+  const { sql } = runtime.database;
 
   let log: AuditLogPage | null = null;
   let problem: string | null = null;

@@ -3,8 +3,7 @@ import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { listProjectsWithMembers } from "@/lib/admin/people/list-projects-with-members";
 import { listUsers } from "@/lib/admin/people/list-users";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { LockIcon } from "@/components/lock-icon";
 import { CreateProjectClient, CreateUserClient, ProjectMembersClient, UserRowClient } from "./people-client";
 import { DataTable } from "@/components/data-table";
@@ -17,9 +16,9 @@ export const metadata: Metadata = { title: "People and projects" };
  * apply on the person's next request; deactivation and password resets end their sessions.
  */
 export default async function PeoplePage() {
-  const principal = await requirePrincipal("/admin/people");
+  const { principal, runtime } = await authorizedPage("/admin/people");
   if (!isAdmin(principal)) notFound();
-  const { prisma } = await getDatabase();
+  const { prisma } = runtime.database;
   const [users, projects] = await Promise.all([listUsers(prisma, principal), listProjectsWithMembers(prisma, principal)]);
   return (
     <div>

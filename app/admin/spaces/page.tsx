@@ -4,8 +4,7 @@ import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { tuningGoldenSetName } from "@/lib/admin/fusion-calibration";
 import { listSpaceOverview } from "@/lib/admin/model-switch";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { formatDateTime } from "@/components/format";
 import { fusionSlices } from "@/lib/rag/index/index-spaces";
 import { AutoRefreshClient, CompareSpacesClient, FusionActionsClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
@@ -21,13 +20,13 @@ export const metadata: Metadata = { title: "Index spaces" };
  * index), a golden-set comparison, activation in one step and rollback.
  */
 export default async function SpacesPage() {
-  const principal = await requirePrincipal("/admin/spaces");
+  const { principal, runtime } = await authorizedPage("/admin/spaces");
   if (!isAdmin(principal)) notFound();
-  const { prisma, sql } = await getDatabase();
+  const { prisma, sql } = runtime.database;
   const [spaces, sets] = await Promise.all([listSpaceOverview(sql, principal), prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } })]);
   const building = spaces.some((space) => space.status === "building" && space.indexed < space.records);
   const canRollBack = spaces.some((space) => space.status === "retired" && space.activatedAt);
-  const hashAllowed = process.env.NODE_ENV !== "production" || process.env.MNEMO_ALLOW_HASH_EMBEDDER === "1";
+  const hashAllowed = runtime.config.hashEmbedderAllowed;
   return (
     <div>
       <AdminPageHeader title="Index spaces">

@@ -4,12 +4,10 @@ import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { type ScoreDistribution, binWidth, scoreDistribution } from "@/lib/admin/ask-thresholds";
 import { readAskThresholdOverrides } from "@/lib/rag/ask/ask-settings";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
-import { askThresholdsFromEnv } from "@/lib/rag/ask/create-generator";
+import { askThresholdsFromConfig } from "@/lib/rag/ask/create-generator";
 import { defaultAskSettings } from "@/lib/rag/ask/ask";
-import { getSearchContext } from "@/lib/rag/search/search-context";
 import { ThresholdsFormClient } from "./thresholds-form-client";
 import { AdminPageHeader } from "@/components/page-header";
 
@@ -69,14 +67,14 @@ function Histogram({ distribution, marks }: { distribution: ScoreDistribution; m
  * and irrelevant passages are, and set the thresholds from there.
  */
 export default async function ThresholdsPage({ searchParams }: PageProps) {
-  const principal = await requirePrincipal("/admin/thresholds");
+  const { principal, runtime } = await authorizedPage("/admin/thresholds");
   if (!isAdmin(principal)) notFound();
   const query = await searchParams;
-  const { prisma, sql } = await getDatabase();
+  const { prisma, sql } = runtime.database;
   const sets = await prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } });
   const chosen = sets.find((set) => set.id === query.set)?.id;
   const overrides = await readAskThresholdOverrides(sql);
-  const env = askThresholdsFromEnv(process.env);
+  const env = askThresholdsFromConfig(runtime.config);
   const current = {
     minSimilarity: overrides.minSimilarity ?? env.minSimilarity ?? defaultAskSettings.minSimilarity,
     strongSimilarity: overrides.strongSimilarity ?? env.strongSimilarity ?? defaultAskSettings.strongSimilarity,
@@ -86,7 +84,7 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
   let error: string | null = null;
   if (chosen) {
     try {
-      distribution = await scoreDistribution(await getSearchContext(), principal, { goldenSetId: chosen });
+      distribution = await scoreDistribution(await runtime.search(), principal, { goldenSetId: chosen });
     } catch (caught) {
       if (!isAppError(caught)) throw caught;
       error = caught.message;

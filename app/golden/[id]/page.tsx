@@ -3,8 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { canKeepGoldenSets } from "@/lib/acl";
 import { getGoldenSet } from "@/lib/admin/golden-sets";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
 import { formatDateTime } from "@/components/format";
 import { GoldenSetEditorClient } from "./golden-set-editor-client";
@@ -18,9 +17,9 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 /** One golden set: its questions (editable), a run button, the last run's figures and misses. */
 export default async function GoldenSetPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const principal = await requirePrincipal(`/golden/${encodeURIComponent(id)}`);
+  const { principal, runtime } = await authorizedPage(`/golden/${encodeURIComponent(id)}`);
   if (!canKeepGoldenSets(principal)) notFound();
-  const { prisma } = await getDatabase();
+  const { prisma } = runtime.database;
   const set = await getGoldenSet(prisma, principal, id).catch((error: unknown) => {
     if (isAppError(error) && error.code === "not_found") notFound();
     throw error;

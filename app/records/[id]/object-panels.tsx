@@ -2,9 +2,9 @@ import Link from "next/link";
 import type { Principal } from "@/lib/acl";
 import type { Neighbour } from "@/lib/rag/objects/object-neighbours";
 import { type RoleCharacterisation, characteriseObject, proposalNeighbours, proposedFieldValue } from "@/lib/rag/objects/characterise";
-import { getObjectsRuntime } from "@/lib/rag/objects/objects-runtime";
 import { type StoredProposal, formatProposalValue, proposalsForRecord } from "@/lib/rag/objects/proposals";
 import { type SimilarObjectMode, findSimilarObjects } from "@/lib/rag/objects/similar-objects";
+import type { Runtime } from "@/lib/runtime";
 import { formatDateTime } from "@/components/format";
 import { PeriodChart } from "@/components/period-chart";
 import { ProposalDecisionClient } from "./proposal-decision-client";
@@ -49,8 +49,8 @@ function NeighbourCard({ neighbour }: { neighbour: Neighbour }) {
   );
 }
 
-export async function SimilarObjects({ principal, recordId, mode }: { principal: Principal; recordId: string; mode: SimilarObjectMode }) {
-  const result = await findSimilarObjects(await getObjectsRuntime(), principal, { recordId, mode, limit: 12 });
+export async function SimilarObjects({ principal, runtime, recordId, mode }: { principal: Principal; runtime: Runtime; recordId: string; mode: SimilarObjectMode }) {
+  const result = await findSimilarObjects(await runtime.objects(), principal, { recordId, mode, limit: 12 });
   const href = (next: SimilarObjectMode) => `/records/${recordId}${next === "hybrid" ? "" : `?objects=${next}`}#similar-objects-heading`;
   return (
     <section aria-labelledby="similar-objects-heading" className="mt-10" data-testid="similar-objects">
@@ -201,9 +201,9 @@ function dateOf(value: string): { from: number; to: number } | null {
   return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
 }
 
-export async function ObjectProposals({ principal, recordId, editable }: { principal: Principal; recordId: string; editable: boolean }) {
-  const runtime = await getObjectsRuntime();
-  const [characterisation, stored] = await Promise.all([characteriseObject(runtime, principal, { recordId }), proposalsForRecord(runtime, principal, recordId)]);
+export async function ObjectProposals({ principal, runtime, recordId, editable }: { principal: Principal; runtime: Runtime; recordId: string; editable: boolean }) {
+  const objects = await runtime.objects();
+  const [characterisation, stored] = await Promise.all([characteriseObject(objects, principal, { recordId }), proposalsForRecord(objects, principal, recordId)]);
   const fields = characterisation.subject.fields;
   return (
     <section aria-labelledby="proposals-heading" className="mt-10" data-testid="object-proposals">

@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { Suspense, cache } from "react";
 import { type Principal, canEdit, isAdmin } from "@/lib/acl";
 import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
+import type { Runtime } from "@/lib/runtime";
 import { isAppError } from "@/lib/errors";
 import { getCitedPassage } from "@/lib/rag/ask/cited-passage";
 import { formatDateTime, formatTimecode } from "@/components/format";
@@ -28,11 +28,10 @@ type Query = Record<string, string | string[] | undefined>;
  * The principal and the record, once per request (metadata and page share it); a missing and an
  * unreadable record both end in the same not-found page.
  */
-const loadRecord = cache(async (id: string, returnTo: string): Promise<{ principal: Principal; record: RecordDetail }> => {
-  const principal = await requirePrincipal(returnTo);
-  const { prisma } = await getDatabase();
+const loadRecord = cache(async (id: string, returnTo: string): Promise<{ principal: Principal; runtime: Runtime; record: RecordDetail }> => {
+  const { principal, runtime } = await authorizedPage(returnTo);
   try {
-    return { principal, record: await getRecord(prisma, principal, id) };
+    return { principal, runtime, record: await getRecord(runtime.database.prisma, principal, id) };
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") notFound();
     throw error;
@@ -59,9 +58,9 @@ function startSeconds(value: string | string[] | undefined): number | undefined 
 export default async function RecordPage({ params, searchParams }: PageProps) {
   const { id } = await params;
   const query = await searchParams;
-  const { principal, record } = await loadRecord(id, returnPath(id, query));
+  const { principal, runtime, record } = await loadRecord(id, returnPath(id, query));
   const editable = canEdit(principal, { projectId: record.project.id });
-  const { sql } = await getDatabase();
+  const { sql } = runtime.database;
   const cited = typeof query.passage === "string" ? await getCitedPassage(sql, principal, record.id, query.passage) : undefined;
   const isObject = await isObjectRecord(sql, record.id);
   const objectMode: SimilarObjectMode = similarObjectModes.find((mode) => mode === query.objects) ?? "hybrid";
@@ -148,7 +147,7 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
           )}
 
           <Suspense fallback={<SimilarRecordsLoading />}>
-            <SimilarRecords principal={principal} recordId={record.id} groupId={typeof query.similar === "string" ? query.similar : undefined} />
+            <SimilarRecords principal={principal} runtime={runtime} recordId={record.id} groupId={typeof query.similar === "string" ? query.similar : undefined} />
           </Suspense>
         </aside>
       </div>
@@ -156,10 +155,10 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
       {isObject && (
         <>
           <Suspense fallback={<ObjectPanelsLoading title="Similar objects" />}>
-            <SimilarObjects principal={principal} recordId={record.id} mode={objectMode} />
+            <SimilarObjects principal={principal} runtime={runtime} recordId={record.id} mode={objectMode} />
           </Suspense>
           <Suspense fallback={<ObjectPanelsLoading title="Proposals from similar objects" />}>
-            <ObjectProposals principal={principal} recordId={record.id} editable={editable} />
+            <ObjectProposals principal={principal} runtime={runtime} recordId={record.id} editable={editable} />
           </Suspense>
           {isAdmin(principal) && (
             <p className="mt-4 text-sm">

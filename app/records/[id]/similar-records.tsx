@@ -1,17 +1,16 @@
 import Link from "next/link";
 import type { Principal } from "@/lib/acl";
-import { getDatabase } from "@/lib/db";
-import { getActiveIndexSpace } from "@/lib/rag/index/index-spaces";
 import { findSimilarRecords, similarityFacets } from "@/lib/rag/search/find-similar";
+import type { Runtime } from "@/lib/runtime";
 import { formatTimecode } from "@/components/format";
 
 /**
  * Records nearest to this one by meaning, from its stored passages; optionally by one embed
  * group ("similar by profession"). Rendered in a Suspense boundary so the record shows first.
  */
-export async function SimilarRecords({ principal, recordId, groupId }: { principal: Principal; recordId: string; groupId?: string }) {
-  const { sql } = await getDatabase();
-  const space = await getActiveIndexSpace(sql);
+export async function SimilarRecords({ principal, runtime, recordId, groupId }: { principal: Principal; runtime: Runtime; recordId: string; groupId?: string }) {
+  const { sql } = runtime.database;
+  const space = await runtime.space();
   const facets = await similarityFacets(sql, principal, space, recordId);
   const chosen = facets.find((facet) => facet.id === groupId);
   const similar = facets.length > 0 ? await findSimilarRecords(sql, principal, space, recordId, { embedGroupId: chosen?.id, limit: 8 }) : [];

@@ -2,9 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
 import { getSectionBySlug, listSections, type SectionSummary } from "@/lib/archive/sections";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getConfig } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
 import { NewRecordPicker } from "@/components/new-record-picker";
 import { RecordFormClient } from "@/components/record-form-client";
@@ -16,7 +14,7 @@ export const metadata: Metadata = { title: "New record" };
 export default async function NewRecordPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;
   const slug = typeof query.section === "string" && query.section ? query.section : undefined;
-  const principal = await requirePrincipal(slug ? `/records/new?section=${encodeURIComponent(slug)}` : "/records/new");
+  const { principal, runtime } = await authorizedPage(slug ? `/records/new?section=${encodeURIComponent(slug)}` : "/records/new");
 
   if (!canCreateRecords(principal)) {
     return (
@@ -32,7 +30,7 @@ export default async function NewRecordPage({ searchParams }: { searchParams: Pr
     );
   }
 
-  const { prisma } = await getDatabase();
+  const { prisma } = runtime.database;
   let section: SectionSummary | undefined;
   let sectionError: string | undefined;
   if (slug) {
@@ -73,7 +71,7 @@ export default async function NewRecordPage({ searchParams }: { searchParams: Pr
           section={{ slug: section.slug, name: section.name, fields: section.fields }}
           projects={projects}
           relationOptions={relationOptions}
-          maxUploadBytes={getConfig().MAX_UPLOAD_BYTES}
+          maxUploadBytes={runtime.config.MAX_UPLOAD_BYTES}
           cancelHref={`/records?section=${encodeURIComponent(section.slug)}`}
         />
       </div>

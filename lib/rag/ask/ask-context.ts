@@ -1,29 +1,48 @@
 import "server-only";
-import { getDatabase } from "../../db";
-import { askThresholdsFromEnv, generatorFromEnv } from "./create-generator";
+import { getConfig } from "../../config";
+import { getDatabase, type Database } from "../../db";
+import { askThresholdsFromConfig, generatorFromConfig } from "./create-generator";
 import type { Generator } from "../../llm/generator";
 import { readAskThresholdOverrides } from "./ask-settings";
-import { getSearchContext } from "../search/search-context";
+import { getSearchContext, spaceKey } from "../search/search-context";
+import type { SearchContext } from "../search/search-archive";
 import type { AskContext, AskSettings } from "./ask";
 
-const globalForAsk = globalThis as unknown as { mnemoGenerator?: { generator: Generator; settings: Partial<AskSettings> } };
+/**
+ * The answer generator per index space, like the query models: the extractive generator embeds
+ * with the space's own model, so a space switched to never answers with the old one's.
+ */
+const globalForAsk = globalThis as unknown as { mnemoGenerators?: Map<string, { generator: Generator; settings: Partial<AskSettings> }> };
 
-/** The web process's ask context: the search context, the configured generator and settings. */
-export async function getAskContext(): Promise<AskContext> {
-  const search = await getSearchContext();
-  if (!globalForAsk.mnemoGenerator) {
-    const { generator, settings } = generatorFromEnv(process.env, search.embedder);
-    const thresholds = Object.fromEntries(Object.entries(askThresholdsFromEnv(process.env)).filter(([, value]) => value !== undefined));
+function generatorFor(search: SearchContext): { generator: Generator; settings: Partial<AskSettings> } {
+  globalForAsk.mnemoGenerators ??= new Map();
+  const key = spaceKey(search.space ?? null);
+  let built = globalForAsk.mnemoGenerators.get(key);
+  if (!built) {
+    const config = getConfig();
+    const { generator, settings } = generatorFromConfig(config, search.embedder);
+    const thresholds = Object.fromEntries(Object.entries(askThresholdsFromConfig(config)).filter(([, value]) => value !== undefined));
     const generation = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
-    globalForAsk.mnemoGenerator = { generator, settings: { ...generation, ...thresholds } };
+    built = { generator, settings: { ...generation, ...thresholds } };
+    globalForAsk.mnemoGenerators.set(key, built);
   }
-  const { prisma, sql } = await getDatabase();
-  const prompts = await prisma.section.findMany({ where: { answerPrompt: { not: null } }, select: { slug: true, answerPrompt: true } });
-  // Thresholds an admin set from the score distribution override the environment's.
-  const overrides = await readAskThresholdOverrides(sql);
+  return built;
+}
+
+/** The ask context over a search context: its space's generator, the configured settings, the admin's overrides. */
+export async function askContextFor(database: Pick<Database, "prisma" | "sql">, search: SearchContext): Promise<AskContext> {
+  const { generator, settings } = generatorFor(search);
+  const prompts = await database.prisma.section.findMany({ where: { answerPrompt: { not: null } }, select: { slug: true, answerPrompt: true } });
+  // Thresholds an admin set from the score distribution override the configuration's.
+  const overrides = await readAskThresholdOverrides(database.sql);
   return {
     ...search,
-    generator: globalForAsk.mnemoGenerator.generator,
-    settings: { ...globalForAsk.mnemoGenerator.settings, ...overrides, sectionPrompts: Object.fromEntries(prompts.map((section) => [section.slug, section.answerPrompt!])) },
+    generator,
+    settings: { ...settings, ...overrides, sectionPrompts: Object.fromEntries(prompts.map((section) => [section.slug, section.answerPrompt!])) },
   };
+}
+
+/** The ask context in the active space; app code takes it from the runtime (lib/runtime.ts). */
+export async function getAskContext(): Promise<AskContext> {
+  return askContextFor(await getDatabase(), await getSearchContext());
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { getConfig } from "../../config";
 import { createClipHttpEmbedder } from "./clip-http-embedder";
 import { createDescriptorEmbedder } from "./descriptor-embedder";
 import { imageEmbedderConfigFromEnv, type ImageEmbedder } from "./image-embedder";
@@ -8,7 +9,7 @@ import { imageEmbedderConfigFromEnv, type ImageEmbedder } from "./image-embedder
  * and proposals use it, for every section), plus a CLIP-style endpoint when MNEMO_IMAGE_EMBEDDER
  * is `clip-http` (text→image search; only images of sections allowed to egress are sent).
  */
-export function createImageEmbedders(env: NodeJS.ProcessEnv = process.env): { descriptor: ImageEmbedder; multimodal: ImageEmbedder | null; all: ImageEmbedder[] } {
+export function createImageEmbedders(env: Record<string, string | undefined> = getConfig().environment): { descriptor: ImageEmbedder; multimodal: ImageEmbedder | null; all: ImageEmbedder[] } {
   const descriptor = createDescriptorEmbedder();
   const config = imageEmbedderConfigFromEnv(env);
   const multimodal = config.kind === "clip-http" ? createClipHttpEmbedder(config) : null;

@@ -1,3 +1,4 @@
+import { getConfig, parseConfig } from "../../config";
 import { assertEmbeddable, normaliseVector, type EmbedKind, type Embedder } from "./embedder";
 
 /**
@@ -16,7 +17,7 @@ export interface HashEmbedderOptions {
   language?: "en" | "multilingual";
   /** Allow it in production from code, e.g. a demo that documents the choice. */
   allowInProduction?: boolean;
-  /** Where NODE_ENV and MNEMO_ALLOW_HASH_EMBEDDER are read; defaults to process.env. */
+  /** Where NODE_ENV and MNEMO_ALLOW_HASH_EMBEDDER are read; defaults to the process's configuration. */
   env?: Record<string, string | undefined>;
 }
 
@@ -25,9 +26,8 @@ export const hashEmbedderModel = "feature-hash-word-trigram-v1";
 const trigramWeight = 0.5;
 
 export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder {
-  const env = options.env ?? process.env;
-  const allowed = options.allowInProduction === true || env.MNEMO_ALLOW_HASH_EMBEDDER === "1";
-  if (env.NODE_ENV === "production" && !allowed) {
+  const config = options.env ? parseConfig(options.env) : getConfig();
+  if (options.allowInProduction !== true && !config.hashEmbedderAllowed) {
     throw new Error(
       "The hash embedder is for tests and understands no meaning; refusing it in production. Set MNEMO_ALLOW_HASH_EMBEDDER=1 to use it anyway.",
     );

@@ -62,7 +62,7 @@ type Environment = Readonly<Record<string, string | undefined>>;
  * error that names the variable, so start-up stops with something a person can fix. The API
  * key is never quoted back.
  */
-export function imageEmbedderConfigFromEnv(env: Environment = process.env): ImageEmbedderConfig {
+export function imageEmbedderConfigFromEnv(env: Environment): ImageEmbedderConfig {
   const kind = present(env.MNEMO_IMAGE_EMBEDDER) ?? "descriptor";
   const problems: string[] = [];
   const number = (field: Field): number | undefined => {

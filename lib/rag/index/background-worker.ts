@@ -1,16 +1,17 @@
 import "server-only";
+import { getConfig } from "../../config";
 import type { Database } from "../../db/database";
 import { configuredIndexer } from "./configured-indexer";
 import { writableSpaces } from "./space-embedders";
 import { releaseOrphanedClaims } from "./index-queue";
-import { queueOptionsFromEnv, runWorker } from "./run-worker";
+import { configuredQueueOptions, runWorker } from "./run-worker";
 
 /**
  * In embedded mode the index worker runs inside the web process (PGlite has one owner);
  * progress goes to the log. In server mode `npm run worker` processes run instead, unless
  * MNEMO_INDEX_WORKER=in-process asks for both. MNEMO_INDEX_WORKER=off disables it.
  */
-export function shouldRunInProcess(mode: Database["mode"], setting = process.env.MNEMO_INDEX_WORKER): boolean {
+export function shouldRunInProcess(mode: Database["mode"], setting = getConfig().MNEMO_INDEX_WORKER): boolean {
   if (setting === "off") return false;
   if (setting === "in-process") return true;
   return mode !== "server";
@@ -24,7 +25,7 @@ export async function startBackgroundWorker(database: Database, options: { onDra
   const controller = new AbortController();
   globalForWorker.mnemoWorker = controller;
   const { embedder, space, objects } = await configuredIndexer(database.sql);
-  const queue = queueOptionsFromEnv();
+  const queue = configuredQueueOptions();
   if (database.mode !== "server") {
     // One process owns an embedded database: claims still running were left by one that died.
     const orphans = await releaseOrphanedClaims(database.sql, queue);

@@ -1,5 +1,5 @@
 import "server-only";
-import { parseConfig } from "../../config";
+import { type Config, getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { CHUNKER_VERSION } from "../chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
@@ -14,14 +14,14 @@ import { ensureIndexSpace, type IndexSpace } from "./index-spaces";
  */
 export async function configuredIndexer(
   sql: SqlExecutor,
-  env: NodeJS.ProcessEnv = process.env,
+  config: Config = getConfig(),
 ): Promise<{ embedder: Embedder; space: IndexSpace; objects: { storageDir: string; imageEmbedders: ImageEmbedder[] } }> {
-  const embedder = createEmbedder(embedderConfigFromEnv(env));
+  const embedder = createEmbedder(embedderConfigFromEnv(config.environment));
   const space = await ensureIndexSpace(sql, {
     provider: embedder.provider,
     model: embedder.model,
     dimension: embedder.dimension,
     chunkerVersion: CHUNKER_VERSION,
   });
-  return { embedder, space, objects: { storageDir: parseConfig(env).storageDir, imageEmbedders: createImageEmbedders(env).all } };
+  return { embedder, space, objects: { storageDir: config.storageDir, imageEmbedders: createImageEmbedders(config.environment).all } };
 }

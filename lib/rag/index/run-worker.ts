@@ -1,5 +1,6 @@
 import "server-only";
 import { hostname } from "node:os";
+import { type Config, getConfig } from "../../config";
 import { verifyPendingImages } from "../../archive/verify-images";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { listEmbedGroups, sectionShapes, type EmbedGroup } from "../config/embed-groups";
@@ -46,19 +47,12 @@ export interface WorkerProgress {
   remaining: number;
 }
 
-/** Queue tuning from the environment (MNEMO_INDEX_MAX_ATTEMPTS, _LEASE_SECONDS, _BACKOFF_SECONDS). */
-export function queueOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): QueueOptions {
-  const read = (name: string, fallback: number, min: number) => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min) throw new Error(`${name}: must be a whole number of at least ${min}, got "${raw}"`);
-    return value;
-  };
+/** Queue tuning from the configuration (MNEMO_INDEX_MAX_ATTEMPTS, _LEASE_SECONDS, _BACKOFF_SECONDS). */
+export function configuredQueueOptions(config: Pick<Config, "MNEMO_INDEX_MAX_ATTEMPTS" | "MNEMO_INDEX_LEASE_SECONDS" | "MNEMO_INDEX_BACKOFF_SECONDS"> = getConfig()): QueueOptions {
   return {
-    maxAttempts: read("MNEMO_INDEX_MAX_ATTEMPTS", defaultQueueOptions.maxAttempts, 1),
-    leaseSeconds: read("MNEMO_INDEX_LEASE_SECONDS", defaultQueueOptions.leaseSeconds, 1),
-    backoffBaseSeconds: read("MNEMO_INDEX_BACKOFF_SECONDS", defaultQueueOptions.backoffBaseSeconds, 0),
+    maxAttempts: config.MNEMO_INDEX_MAX_ATTEMPTS ?? defaultQueueOptions.maxAttempts,
+    leaseSeconds: config.MNEMO_INDEX_LEASE_SECONDS ?? defaultQueueOptions.leaseSeconds,
+    backoffBaseSeconds: config.MNEMO_INDEX_BACKOFF_SECONDS ?? defaultQueueOptions.backoffBaseSeconds,
   };
 }
 
@@ -97,7 +91,7 @@ async function indexObjectsAfterDecoding(objects: ObjectIndexing, recordIds: str
  */
 export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
   const workerId = options.workerId ?? newWorkerId();
-  const queue = options.queue ?? queueOptionsFromEnv();
+  const queue = options.queue ?? configuredQueueOptions();
   const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, objectVectors: 0, remaining: 0 };
   const objects: ObjectIndexing | null = options.objects
     ? { sql: options.sql, storageDir: options.objects.storageDir, imageEmbedders: options.objects.imageEmbedders, textSpace: options.space, embedder: options.embedder }

@@ -1,4 +1,5 @@
 import "server-only";
+import { type Config, getConfig } from "../../config";
 import { z } from "zod";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { CHUNKER_VERSION } from "../chunk";
@@ -32,17 +33,17 @@ export type SpaceConfig = z.infer<typeof spaceConfigSchema>;
 const cache = new Map<string, Embedder>();
 
 /** The embedder of a space: from its stored config, or the environment's when that is the space's model. */
-export function embedderForSpace(space: IndexSpace & { config?: unknown }, env: NodeJS.ProcessEnv = process.env): Embedder | null {
+export function embedderForSpace(space: IndexSpace & { config?: unknown }, config: Config = getConfig()): Embedder | null {
   const key = `${space.id}:${JSON.stringify(space.config ?? null)}`;
   const cached = cache.get(key);
   if (cached) return cached;
   let embedder: Embedder | null = null;
   const parsed = spaceConfigSchema.safeParse(space.config);
   if (parsed.success) {
-    const hashRefused = parsed.data.provider === "hash" && env.NODE_ENV === "production" && env.MNEMO_ALLOW_HASH_EMBEDDER !== "1";
-    if (!hashRefused) embedder = identityOf(parsed.data, env);
+    const hashRefused = parsed.data.provider === "hash" && !config.hashEmbedderAllowed;
+    if (!hashRefused) embedder = identityOf(parsed.data);
   } else {
-    const fromEnv = createEmbedder(embedderConfigFromEnv(env));
+    const fromEnv = createEmbedder(embedderConfigFromEnv(config.environment));
     if (fromEnv.provider === space.provider && fromEnv.model === space.model && fromEnv.dimension === space.dimension) embedder = fromEnv;
   }
   if (embedder && (embedder.provider !== space.provider || embedder.model !== space.model || embedder.dimension !== space.dimension)) embedder = null;
@@ -67,24 +68,25 @@ export async function listSpaces(sql: SqlExecutor): Promise<StoredSpace[]> {
 }
 
 /** The spaces the worker writes to: the active one and any being built, with their embedders. */
-export async function writableSpaces(sql: SqlExecutor, env: NodeJS.ProcessEnv = process.env): Promise<{ space: IndexSpace; embedder: Embedder }[]> {
+export async function writableSpaces(sql: SqlExecutor, config: Config = getConfig()): Promise<{ space: IndexSpace; embedder: Embedder }[]> {
   const spaces = (await listSpaces(sql)).filter((space) => space.status === "active" || space.status === "building");
   return spaces.flatMap((space) => {
-    const embedder = embedderForSpace(space, env);
+    const embedder = embedderForSpace(space, config);
     return embedder ? [{ space, embedder }] : [];
   });
 }
 
 /** Registers a space from a validated config (idempotent by name) with its partial HNSW index. */
-export async function registerConfiguredSpace(sql: SqlExecutor, config: SpaceConfig, env: NodeJS.ProcessEnv = process.env): Promise<IndexSpace> {
-  const embedder = identityOf(config, env);
+export async function registerConfiguredSpace(sql: SqlExecutor, config: SpaceConfig): Promise<IndexSpace> {
+  const embedder = identityOf(config);
   const space = await registerIndexSpace(sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
   await sql.query(`UPDATE index_spaces SET config = $2::jsonb WHERE id = $1 AND status <> 'active'`, [space.id, JSON.stringify(config)]);
   return space;
 }
 
-function identityOf(config: SpaceConfig, env: NodeJS.ProcessEnv): Embedder {
-  if (config.provider === "openai-compatible") return createEmbedder({ ...config, apiKey: config.apiKeyEnv ? env[config.apiKeyEnv] || undefined : undefined });
+function identityOf(config: SpaceConfig): Embedder {
+  // The key's variable is named by the admin who registered the space, so it is read where it is.
+  if (config.provider === "openai-compatible") return createEmbedder({ ...config, apiKey: config.apiKeyEnv ? process.env[config.apiKeyEnv] || undefined : undefined });
   if (config.provider === "hash") return createEmbedder({ provider: "hash", dimension: config.dimension, allowInProduction: true });
   return createEmbedder({ provider: "local-use" });
 }

@@ -1,29 +1,28 @@
 import "server-only";
+import { getConfig } from "../../config";
 import { getDatabase } from "../../db";
-import { getActiveIndexSpace } from "../index/index-spaces";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { getActiveIndexSpace, type IndexSpace } from "../index/index-spaces";
 import { getQueryEmbedder } from "../search/search-context";
 import { createImageEmbedders } from "../embed/create-image-embedders";
 import type { ImageEmbedder } from "../embed/image-embedder";
-import { type ObjectsRuntime, nearDuplicateFloorFromEnv } from "./similar-objects";
+import type { ObjectsRuntime } from "./similar-objects";
 
 /**
- * The web process's objects runtime: the database, the text embedder shared with search, the
- * image embedders from the environment (built once), and the active text space, read per
- * request so a switch takes effect at once.
+ * The objects part of the web process's runtime: the text embedder shared with search (per
+ * space), and the image embedders from the configuration (built once).
  */
 const globalForObjects = globalThis as unknown as { mnemoImageEmbedders?: { descriptor: ImageEmbedder; multimodal: ImageEmbedder | null } };
 
+/** The objects runtime over `sql` with `textSpace` as the text space. */
+export function objectsRuntimeFor(sql: SqlExecutor, textSpace: IndexSpace | null): ObjectsRuntime {
+  globalForObjects.mnemoImageEmbedders ??= createImageEmbedders(getConfig().environment);
+  const { descriptor, multimodal } = globalForObjects.mnemoImageEmbedders;
+  return { sql, embedder: getQueryEmbedder(textSpace), textSpace, descriptor, multimodal, nearDuplicateFloor: getConfig().MNEMO_NEAR_DUPLICATE_FLOOR };
+}
+
+/** The objects runtime in the active space; app code takes it from the runtime (lib/runtime.ts). */
 export async function getObjectsRuntime(): Promise<ObjectsRuntime> {
   const { sql } = await getDatabase();
-  globalForObjects.mnemoImageEmbedders ??= createImageEmbedders(process.env);
-  const { descriptor, multimodal } = globalForObjects.mnemoImageEmbedders;
-  const textSpace = await getActiveIndexSpace(sql);
-  return {
-    sql,
-    embedder: getQueryEmbedder(textSpace),
-    textSpace,
-    descriptor,
-    multimodal,
-    nearDuplicateFloor: nearDuplicateFloorFromEnv(process.env),
-  };
+  return objectsRuntimeFor(sql, await getActiveIndexSpace(sql));
 }

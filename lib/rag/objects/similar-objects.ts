@@ -1,4 +1,5 @@
 import "server-only";
+import { parseConfig } from "../../config";
 import pgvector from "pgvector";
 import { z } from "zod";
 import type { Principal } from "../../acl";
@@ -54,13 +55,9 @@ export interface SimilarObjectsResult {
   neighbours: Neighbour[];
 }
 
-/** MNEMO_NEAR_DUPLICATE_FLOOR: 0.5..1 (default 0.97, read off eval:objects). */
+/** MNEMO_NEAR_DUPLICATE_FLOOR of an environment map: 0.5..1 (unset: 0.97, read off eval:objects). */
 export function nearDuplicateFloorFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const raw = env.MNEMO_NEAR_DUPLICATE_FLOOR?.trim();
-  if (!raw) return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0.5 || value > 1) throw new Error(`MNEMO_NEAR_DUPLICATE_FLOOR: must be a number from 0.5 to 1, got "${raw}"`);
-  return value;
+  return parseConfig(env).MNEMO_NEAR_DUPLICATE_FLOOR;
 }
 
 export function descriptorSpace(runtime: Pick<ObjectsRuntime, "descriptor">): string {

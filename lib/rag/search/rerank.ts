@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type EgressPolicy, egressAllowed, mayLeaveHost } from "../../acl";
+import { type Config, parseConfig } from "../../config";
 import { splitSentences } from "../chunk";
 import { type Embedder, errorMessage } from "../embed/embedder";
 
@@ -179,16 +180,17 @@ export async function rerankCandidates<T extends RerankCandidate>(
 export type RerankerConfig = { kind: "none" } | { kind: "local" } | ({ kind: "http" } & HttpRerankerOptions);
 
 /** MNEMO_RERANKER = none | local | http; MNEMO_RERANK_URL, _MODEL, _API_KEY, _TIMEOUT_MS. */
-export function rerankerConfigFromEnv(env: Record<string, string | undefined>): RerankerConfig {
-  const kind = env.MNEMO_RERANKER?.trim() || "none";
+export function rerankerConfigFromConfig(config: Config): RerankerConfig {
+  const kind = config.MNEMO_RERANKER;
   if (kind === "none" || kind === "local") return { kind };
-  if (kind !== "http") throw new Error(`MNEMO_RERANKER: must be none, local or http, got "${kind}"`);
-  const url = env.MNEMO_RERANK_URL?.trim();
-  if (!url || !/^https?:\/\//.test(url)) throw new Error("MNEMO_RERANK_URL: an http(s) URL is required when MNEMO_RERANKER=http");
-  const timeout = env.MNEMO_RERANK_TIMEOUT_MS?.trim();
-  const timeoutMs = timeout ? Number(timeout) : undefined;
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new Error(`MNEMO_RERANK_TIMEOUT_MS: must be a positive whole number, got "${timeout}"`);
-  return { kind, url, model: env.MNEMO_RERANK_MODEL?.trim() || undefined, apiKey: env.MNEMO_RERANK_API_KEY?.trim() || undefined, timeoutMs };
+  const url = config.MNEMO_RERANK_URL;
+  if (!url) throw new Error("MNEMO_RERANK_URL: an http(s) URL is required when MNEMO_RERANKER=http");
+  return { kind, url, model: config.MNEMO_RERANK_MODEL, apiKey: config.MNEMO_RERANK_API_KEY, timeoutMs: config.MNEMO_RERANK_TIMEOUT_MS };
+}
+
+/** The same from an environment map (scripts, tests). */
+export function rerankerConfigFromEnv(env: Record<string, string | undefined>): RerankerConfig {
+  return rerankerConfigFromConfig(parseConfig(env));
 }
 
 export function createReranker(config: RerankerConfig, embedder: Embedder): Reranker {

@@ -1,30 +1,38 @@
 import "server-only";
+import { getConfig, parseConfig } from "../../config";
 import { getDatabase } from "../../db";
+import type { SqlExecutor } from "../../db/sql-executor";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
 import type { Embedder } from "../embed/embedder";
 import { getActiveIndexSpace, type IndexSpace } from "../index/index-spaces";
 import { embedderForSpace } from "../index/space-embedders";
-import { createReranker, rerankerConfigFromEnv, type Reranker } from "./rerank";
+import { createReranker, rerankerConfigFromConfig, type Reranker } from "./rerank";
 import type { SearchContext } from "./search-archive";
 
 /**
- * The web process's search context: its database, the query embedder and reranker built once
- * from the environment (the model loads on first use), and the active index space, read per
- * request so an admin's switch takes effect at once.
+ * The search part of the web process's runtime (lib/runtime.ts composes it with the database,
+ * the generator and the limiter): the query embedder and reranker of each index space, built
+ * once per space from the configuration (the model loads on first use).
  */
 const globalForSearch = globalThis as unknown as { mnemoQueryModels?: Map<string, { embedder: Embedder; reranker: Reranker }> };
 
+/** The key models are kept under: the space's id, or "env" before any space exists. */
+export function spaceKey(space: IndexSpace | null): string {
+  return space?.id ?? "env";
+}
+
 /**
  * Query models per index space: the active space's own embedder when it has one (a space an
- * admin switched to), else the environment's (the start-up space). Built once per space.
+ * admin switched to), else the configured one (the start-up space). Built once per space.
  */
-function queryModels(space: IndexSpace | null): { embedder: Embedder; reranker: Reranker } {
+export function queryModels(space: IndexSpace | null): { embedder: Embedder; reranker: Reranker } {
   globalForSearch.mnemoQueryModels ??= new Map();
-  const key = space?.id ?? "env";
+  const key = spaceKey(space);
   let models = globalForSearch.mnemoQueryModels.get(key);
   if (!models) {
-    const embedder = (space && embedderForSpace(space)) || createEmbedder(embedderConfigFromEnv(process.env));
-    models = { embedder, reranker: createReranker(rerankerConfigFromEnv(process.env), embedder) };
+    const config = getConfig();
+    const embedder = (space && embedderForSpace(space)) || createEmbedder(embedderConfigFromEnv(config.environment));
+    models = { embedder, reranker: createReranker(rerankerConfigFromConfig(config), embedder) };
     globalForSearch.mnemoQueryModels.set(key, models);
   }
   return models;
@@ -35,18 +43,19 @@ export function getQueryEmbedder(space: IndexSpace | null): Embedder {
   return queryModels(space).embedder;
 }
 
-/** MNEMO_SEARCH_RRF_K: the fusion constant (default 60); smaller favours each leg's top ranks. */
+/** MNEMO_SEARCH_RRF_K of an environment map (scripts): the fusion constant (unset: 60). */
 export function rrfKFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const raw = env.MNEMO_SEARCH_RRF_K?.trim();
-  if (!raw) return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > 1000) throw new Error(`MNEMO_SEARCH_RRF_K: must be a number from 0 to 1000, got "${raw}"`);
-  return value;
+  return parseConfig(env).MNEMO_SEARCH_RRF_K;
 }
 
+/** The search context over `sql` in `space`: that space's models and the configured fusion constant. */
+export function searchContextFor(sql: SqlExecutor, space: IndexSpace | null): SearchContext {
+  const { embedder, reranker } = queryModels(space);
+  return { sql, embedder, reranker, rrfK: getConfig().MNEMO_SEARCH_RRF_K, space };
+}
+
+/** The search context in the active space; app code takes it from the runtime (lib/runtime.ts). */
 export async function getSearchContext(): Promise<SearchContext> {
   const { sql } = await getDatabase();
-  const space = await getActiveIndexSpace(sql);
-  const { embedder, reranker } = queryModels(space);
-  return { sql, embedder, reranker, rrfK: rrfKFromEnv(process.env), space };
+  return searchContextFor(sql, await getActiveIndexSpace(sql));
 }

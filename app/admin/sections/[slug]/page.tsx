@@ -5,8 +5,7 @@ import { isAdmin } from "@/lib/acl";
 import { fieldPathOptions } from "@/lib/admin/embed-group-admin";
 import { getIndexHealth } from "@/lib/admin/index-health";
 import { listReindexJobs } from "@/lib/admin/reindex-jobs";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { listEmbedGroups, sectionShapes } from "@/lib/rag/config/embed-groups";
 import { readObjectContext } from "@/lib/rag/config/object-context";
 import { formatAge, formatDateTime } from "@/components/format";
@@ -24,9 +23,9 @@ export const metadata: Metadata = { title: "Section" };
  */
 export default async function AdminSectionPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const principal = await requirePrincipal(`/admin/sections/${encodeURIComponent(slug)}`);
+  const { principal, runtime } = await authorizedPage(`/admin/sections/${encodeURIComponent(slug)}`);
   if (!isAdmin(principal)) notFound();
-  const { prisma, sql } = await getDatabase();
+  const { prisma, sql } = runtime.database;
   const sections = await sectionShapes(prisma);
   const section = sections.get(slug);
   if (!section) notFound();

@@ -3,9 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { canEdit } from "@/lib/acl";
 import { getRecord } from "@/lib/archive/get-record";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getConfig } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
 import { RecordFormClient } from "@/components/record-form-client";
 import { saveRecordAction } from "../../actions";
@@ -15,8 +13,8 @@ export const metadata: Metadata = { title: "Edit record" };
 
 export default async function EditRecordPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const principal = await requirePrincipal(`/records/${encodeURIComponent(id)}/edit`);
-  const { prisma } = await getDatabase();
+  const { principal, runtime } = await authorizedPage(`/records/${encodeURIComponent(id)}/edit`);
+  const { prisma } = runtime.database;
   const record = await getRecord(prisma, principal, id).catch((error: unknown) => {
     if (isAppError(error) && error.code === "not_found") notFound();
     throw error;
@@ -50,7 +48,7 @@ export default async function EditRecordPage({ params }: { params: Promise<{ id:
           record={{ id: record.id, version: record.version, projectId: record.project.id, values: record.values, media: record.media }}
           projects={projects}
           relationOptions={relationOptions}
-          maxUploadBytes={getConfig().MAX_UPLOAD_BYTES}
+          maxUploadBytes={runtime.config.MAX_UPLOAD_BYTES}
           cancelHref={`/records/${record.id}`}
         />
       </div>

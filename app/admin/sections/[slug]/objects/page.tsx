@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isAdmin } from "@/lib/acl";
 import { sectionFieldsSchema } from "@/lib/archive/field-definitions";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { defaultNearDuplicateFloor, defaultProposalContextWeight, readObjectContext } from "@/lib/rag/config/object-context";
 import { ObjectContextFormClient } from "./object-context-form-client";
 import { PageHeader } from "@/components/page-header";
@@ -17,9 +16,9 @@ export const metadata: Metadata = { title: "Object context" };
  */
 export default async function ObjectContextPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const principal = await requirePrincipal(`/admin/sections/${encodeURIComponent(slug)}/objects`);
+  const { principal, runtime } = await authorizedPage(`/admin/sections/${encodeURIComponent(slug)}/objects`);
   if (!isAdmin(principal)) notFound();
-  const { prisma } = await getDatabase();
+  const { prisma } = runtime.database;
   const sections = await prisma.section.findMany({ orderBy: [{ position: "asc" }, { name: "asc" }] });
   const section = sections.find((candidate) => candidate.slug === slug);
   if (!section) notFound();

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { type Config, parseConfig } from "./config";
 
 /**
  * Per-token rate limits: a token bucket per key (a token's id) that holds `capacity` units and
@@ -57,16 +57,12 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   };
 }
 
-const rateLimitEnv = z.object({
-  MNEMO_API_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
-  MNEMO_API_RATE_BURST: z.coerce.number().int().min(1).max(100_000).optional(),
-});
+/** The per-token limit: MNEMO_API_RATE_LIMIT units a minute, bursts of MNEMO_API_RATE_BURST (unset: the same). */
+export function rateLimitFromConfig(config: Pick<Config, "MNEMO_API_RATE_LIMIT" | "MNEMO_API_RATE_BURST">): { perMinute: number; capacity: number } {
+  return { perMinute: config.MNEMO_API_RATE_LIMIT, capacity: config.MNEMO_API_RATE_BURST ?? config.MNEMO_API_RATE_LIMIT };
+}
 
-/** MNEMO_API_RATE_LIMIT units a minute per token (default 120), bursts of MNEMO_API_RATE_BURST (default the same). */
+/** The same from an environment map (tests; the app reads getConfig()). */
 export function rateLimitFromEnv(env: Record<string, string | undefined>): { perMinute: number; capacity: number } {
-  const parsed = rateLimitEnv.safeParse({ MNEMO_API_RATE_LIMIT: env.MNEMO_API_RATE_LIMIT || undefined, MNEMO_API_RATE_BURST: env.MNEMO_API_RATE_BURST || undefined });
-  if (!parsed.success) {
-    throw new Error(`Invalid API rate limit: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
-  }
-  return { perMinute: parsed.data.MNEMO_API_RATE_LIMIT, capacity: parsed.data.MNEMO_API_RATE_BURST ?? parsed.data.MNEMO_API_RATE_LIMIT };
+  return rateLimitFromConfig(parseConfig(env));
 }
