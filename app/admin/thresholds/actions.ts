@@ -1,12 +1,11 @@
 "use server";
 
 import { z } from "zod";
-import { getDatabase } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 import { setAskThresholds } from "@/lib/admin/ask-thresholds";
 
 /** Sets the Q&A evidence thresholds (admins only); they override MNEMO_ASK_* at once. */
-export const setAskThresholdsAction = authorizedAction(z.object({ minSimilarity: z.number(), strongSimilarity: z.number(), minTermCoverage: z.number() }), async (input, { principal }) => {
-  const { sql } = await getDatabase();
+export const setAskThresholdsAction = authorizedAction(z.object({ minSimilarity: z.number(), strongSimilarity: z.number(), minTermCoverage: z.number() }), async (input, { principal, runtime }) => {
+  const { sql } = runtime.database;
   return setAskThresholds(sql, principal, input);
 });

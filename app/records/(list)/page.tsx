@@ -2,12 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
 import type { FieldDefinition } from "@/lib/archive/field-definitions";
-import { requirePrincipal } from "@/lib/auth/get-principal";
-import { getDatabase } from "@/lib/db";
+import { authorizedPage } from "@/lib/http/authorized";
 import { type RecordListParams, loadRecordListView, recordListParamNames, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
-import { getSearchContext } from "@/lib/rag/search/search-context";
 import { formatDateValue, formatTimecode, formatYearRange } from "@/components/format";
 import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
@@ -49,10 +47,10 @@ function cellValue(field: FieldDefinition, value: unknown): string {
 
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = readParams(await searchParams);
-  const principal = await requirePrincipal(hrefWith(params));
-  const { prisma, sql } = await getDatabase();
+  const { principal, runtime } = await authorizedPage(hrefWith(params));
+  const { prisma, sql } = runtime.database;
   const { sections, projects, section, query, mode, problem, searchProblem, search, result, coverage } = await loadRecordListView(
-    { prisma, sql, searchContext: getSearchContext },
+    { prisma, sql, searchContext: runtime.search },
     principal,
     params,
   );
