@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { firstRecordId, signIn } from "./helpers";
+import { firstRecordId, signIn, openAskPanel, askUntilCited, waitForCoinProposals } from "./helpers";
 
 /**
  * Every page of the app, as the roles that can see it, checked with axe against WCAG 2.0 and
@@ -81,16 +81,7 @@ test("a curator's pages: review, a coin with similar objects and a proposal, edi
   await signIn(page, "curator", "/review");
   await expectAccessible(page, "review queue, empty");
   // Proposals need the demo's images described by the background indexer.
-  const queue = page.getByTestId("review-queue");
-  await expect(async () => {
-    await page.goto("/review?role=typology&section=coins");
-    if (!(await queue.isVisible())) {
-      await page.getByRole("button", { name: "Propose for uncatalogued objects" }).click();
-      await expect(page.getByText(/Examined \d+ object|Every object you edit/)).toBeVisible({ timeout: 60_000 });
-      await page.goto("/review?role=typology&section=coins");
-    }
-    await expect(queue).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 360_000, intervals: [5_000] });
+  const queue = await waitForCoinProposals(page);
   await expectAccessible(page, "review queue with proposals");
 
   await queue.locator("tbody tr").first().getByRole("link").click();
@@ -119,16 +110,9 @@ test("a curator's pages: review, a coin with similar objects and a proposal, edi
 test("the ask panel with a cited answer", async ({ page }) => {
   test.setTimeout(420_000);
   await signIn(page, "researcher");
-  await page.goto("/records?section=oral-histories");
-  await page.getByRole("button", { name: "Ask the archive" }).click();
-  const panel = page.getByRole("complementary", { name: "Ask the archive" });
+  const panel = await openAskPanel(page, "/records?section=oral-histories");
   await expectAccessible(page, "ask panel, open");
-  await expect(async () => {
-    await panel.getByLabel("Your question").fill("What did Andrés find in the mud by the forge?");
-    await panel.getByLabel("Your question").press("Enter");
-    await expect(panel.getByTestId("answer").last()).not.toHaveAttribute("data-status", "streaming", { timeout: 60_000 });
-    await expect(panel.getByTestId("citation").first()).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 300_000, intervals: [5_000] });
+  await askUntilCited(panel, "What did Andrés find in the mud by the forge?", panel.getByTestId("citation"));
   await expectAccessible(page, "ask panel with a cited answer");
   await panel.getByTestId("citation").first().click();
   await page.waitForURL(/passage=/);

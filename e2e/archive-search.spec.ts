@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { signIn, openAskPanel, askUntilCited } from "./helpers";
 
 /**
  * The archive as a researcher meets it: every section, the object catalogues among them, in the
@@ -36,15 +36,8 @@ test("paraphrased English questions find the Catalan and Spanish testimonies amo
 test("an English question is answered with a citation of the Catalan interview that tells it", async ({ page }) => {
   test.setTimeout(420_000);
   await signIn(page, "researcher");
-  await page.goto("/records");
-  await page.getByRole("button", { name: "Ask the archive" }).click();
-  const panel = page.getByRole("complementary", { name: "Ask the archive" });
+  const panel = await openAskPanel(page, "/records");
   const citation = panel.getByTestId("citation").filter({ hasText: "Les campanes de Sant Romà" });
-  await expect(async () => {
-    await panel.getByLabel("Your question").fill("When were the church bells of Sant Romà lowered?");
-    await panel.getByLabel("Your question").press("Enter");
-    await expect(panel.getByTestId("answer").last()).not.toHaveAttribute("data-status", "streaming", { timeout: 60_000 });
-    await expect(citation.last()).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 300_000, intervals: [5_000] });
+  await askUntilCited(panel, "When were the church bells of Sant Romà lowered?", citation);
   await expect(panel.getByTestId("answer").last()).toHaveAttribute("data-status", "answered");
 });

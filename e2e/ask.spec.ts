@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { signIn, openAskPanel, askUntilCited } from "./helpers";
 
 /**
  * The ask panel: a question about the demo archive gets a cited answer; the citation opens the
@@ -8,17 +8,9 @@ import { signIn } from "./helpers";
 test("ask a question, get a cited answer, and open the recording at the cited second", async ({ page }) => {
   test.setTimeout(420_000);
   await signIn(page, "researcher");
-  await page.goto("/records?section=oral-histories");
-  await page.getByRole("button", { name: "Ask the archive" }).click();
-  const panel = page.getByRole("complementary", { name: "Ask the archive" });
+  const panel = await openAskPanel(page, "/records?section=oral-histories");
   const citation = panel.getByTestId("citation").filter({ hasText: "La moneda del pantano" });
-
-  await expect(async () => {
-    await panel.getByLabel("Your question").fill("What did Andrés find in the mud by the forge?");
-    await panel.getByLabel("Your question").press("Enter");
-    await expect(panel.getByTestId("answer").last()).not.toHaveAttribute("data-status", "streaming", { timeout: 60_000 });
-    await expect(citation.last()).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 300_000, intervals: [5_000] });
+  await askUntilCited(panel, "What did Andrés find in the mud by the forge?", citation);
 
   const answer = panel.getByTestId("answer").last();
   await expect(answer).toHaveAttribute("data-status", "answered");
@@ -39,9 +31,7 @@ test("ask a question, get a cited answer, and open the recording at the cited se
 
 test("a question the archive cannot answer is refused, and the conversation can be reopened by its owner only", async ({ page, browser }) => {
   await signIn(page, "researcher");
-  await page.goto("/records");
-  await page.getByRole("button", { name: "Ask the archive" }).click();
-  const panel = page.getByRole("complementary", { name: "Ask the archive" });
+  const panel = await openAskPanel(page, "/records");
   await panel.getByLabel("Your question").fill("What is the recipe for paella valenciana?");
   await panel.getByRole("button", { name: "Ask" }).click();
   await expect(panel.getByTestId("answer").last()).toHaveAttribute("data-status", "refused", { timeout: 60_000 });

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export const logins = {
   admin: { email: "admin@mnemo.demo", password: "mnemo-admin", name: "Admin", role: "admin" },
@@ -27,4 +27,42 @@ export async function firstRecordId(page: Page, query: string): Promise<string> 
   const id = href?.split("/").pop();
   if (!id) throw new Error(`no record for ${query}`);
   return id;
+}
+
+/** Opens the ask panel on `path` and returns it. */
+export async function openAskPanel(page: Page, path: string): Promise<Locator> {
+  await page.goto(path);
+  await page.getByRole("button", { name: "Ask the archive" }).click();
+  return page.getByRole("complementary", { name: "Ask the archive" });
+}
+
+/**
+ * Asks `question` until `cited` shows in the answer: the demo archive is indexed in the
+ * background after start-up, so the first questions may come before the passage is searchable.
+ */
+export async function askUntilCited(panel: Locator, question: string, cited: Locator): Promise<void> {
+  await expect(async () => {
+    await panel.getByLabel("Your question").fill(question);
+    await panel.getByLabel("Your question").press("Enter");
+    await expect(panel.getByTestId("answer").last()).not.toHaveAttribute("data-status", "streaming", { timeout: 60_000 });
+    await expect(cited.last()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 300_000, intervals: [5_000] });
+}
+
+/**
+ * Waits until the coin typology review queue has proposals, asking for proposals for the
+ * uncatalogued objects while it has none (they need the demo's images described by the indexer).
+ */
+export async function waitForCoinProposals(page: Page): Promise<Locator> {
+  const queue = page.getByTestId("review-queue");
+  await expect(async () => {
+    await page.goto("/review?role=typology&section=coins");
+    if (!(await queue.isVisible())) {
+      await page.getByRole("button", { name: "Propose for uncatalogued objects" }).click();
+      await expect(page.getByText(/Examined \d+ object|Every object you edit/)).toBeVisible({ timeout: 60_000 });
+      await page.goto("/review?role=typology&section=coins");
+    }
+    await expect(queue).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 360_000, intervals: [5_000] });
+  return queue;
 }

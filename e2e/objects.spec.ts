@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { signIn, waitForCoinProposals } from "./helpers";
 
 /**
  * Objects: a curator has proposals made for the uncatalogued coins, opens one, sees its similar
@@ -9,16 +9,7 @@ import { signIn } from "./helpers";
 test("a curator opens a coin, sees similar coins and a typology proposal, accepts it, and the record is updated", async ({ page }) => {
   test.setTimeout(420_000);
   await signIn(page, "curator", "/review");
-  const queue = page.getByTestId("review-queue");
-  await expect(async () => {
-    await page.goto("/review?role=typology&section=coins");
-    if (!(await queue.isVisible())) {
-      await page.getByRole("button", { name: "Propose for uncatalogued objects" }).click();
-      await expect(page.getByText(/Examined \d+ object|Every object you edit/)).toBeVisible({ timeout: 60_000 });
-      await page.goto("/review?role=typology&section=coins");
-    }
-    await expect(queue).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 360_000, intervals: [5_000] });
+  const queue = await waitForCoinProposals(page);
 
   const firstRow = queue.locator("tbody tr").first();
   const proposed = (await firstRow.locator("td").nth(2).textContent())?.trim() ?? "";

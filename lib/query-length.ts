@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * The longest search query or question, in characters: one limit for search, ask, the ask
  * panel's scope, the JSON API and MCP, so a question that ask accepts is never refused by the
@@ -7,3 +9,16 @@ export const maxQueryLength = 1000;
 
 /** The longest "contains text" filter of the record list (a substring match, not a search). */
 export const maxFilterTextLength = 200;
+
+/**
+ * A query or question as every boundary accepts it: trimmed, at least `min` characters (1 unless
+ * said), at most maxQueryLength, with the messages a person reads. `what` names it in the
+ * too-long message ("A question", "A description").
+ */
+export function queryTextSchema(options: { what: string; missing: string; tooShort?: string; min?: number; tooLongHint?: string }) {
+  return z
+    .string({ error: options.missing })
+    .trim()
+    .min(options.min ?? 1, options.tooShort ?? options.missing)
+    .max(maxQueryLength, `${options.what} can be at most ${maxQueryLength} characters long${options.tooLongHint ?? ""}.`);
+}

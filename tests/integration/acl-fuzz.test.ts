@@ -15,10 +15,8 @@ import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";
 import { type AskContext, ask } from "../../lib/rag/ask/ask";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
@@ -28,7 +26,7 @@ import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/s
 import { findSimilarRecords } from "../../lib/rag/search/find-similar";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, saveAllGroup } from "../support/factories";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
@@ -261,14 +259,10 @@ async function swapDecoys(): Promise<void> {
 beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   await db.prisma.section.create({ data: { slug: "fz-notes", name: "Fuzz notes", fields: fuzzNoteFields as never, egressPolicy: "allow_external" } });
   await db.prisma.section.create({ data: { slug: "fz-coins", name: "Fuzz coins", fields: coinFields as never, objectContext: coinContext as never } });
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: "fz-notes",
-    group: { slug: "all", label: "All", fields: ["title", "summary", "related"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  await saveAllGroup(db.prisma, db.sql, "fz-notes", ["title", "summary", "related"], 64);
   for (const restricted of [false, false, true, true]) projects.push({ id: (await createProject(db.prisma, { restricted })).id, restricted });
 
   const setup = generator(seed + 1);

@@ -5,14 +5,13 @@ import { getIndexHealth } from "../../lib/admin/index-health";
 import { getReindexProgress, listReindexJobs, retryFailed, startReindex } from "../../lib/admin/reindex-jobs";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { EmbeddingError, type Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -38,7 +37,7 @@ async function drain(using: Embedder = embedder) {
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   const project = await createProject(db.prisma);
   admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
   const curatorUser = await createUser(db.prisma, { role: "curator" });

@@ -20,14 +20,12 @@ import { type ApiOperation, operations } from "../../lib/api/operations";
 import { createRateLimiter } from "../../lib/rate-limit";
 import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { maxQueryLength } from "../../lib/query-length";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, saveAllGroup } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
@@ -140,14 +138,10 @@ async function coin(projectId: string, title: string, look: { key: string; metal
 beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   await db.prisma.section.create({ data: { slug: "api-notes", name: "API notes", fields: noteFields as never, egressPolicy: "allow_external" } });
   await db.prisma.section.create({ data: { slug: "api-coins", name: "API coins", fields: coinFields as never, objectContext: coinContext as never } });
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: "api-notes",
-    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  await saveAllGroup(db.prisma, db.sql, "api-notes", ["title", "summary"]);
   const open = (await createProject(db.prisma)).id;
   const closed = (await createProject(db.prisma, { restricted: true })).id;
 

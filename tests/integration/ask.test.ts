@@ -9,13 +9,11 @@ import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, r
 import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";
 import { readableTermWeights } from "../../lib/rag/ask/unknown-terms";
 import { type ThreadEvent, askInThread, deleteThread, getThread, listThreads, noLongerReadableMessage } from "../../lib/rag/ask/threads";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { type FakeChatServer, receivedText, startFakeChatServer } from "../support/fake-chat-server";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace, readerNobodyAdmin, saveAllGroup } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**
@@ -57,16 +55,12 @@ async function run(askContext: AskContext, principal: Principal, input: unknown)
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   localSection = await createSection(db.prisma, fields);
   externalSection = await createSection(db.prisma, fields);
   await db.prisma.section.update({ where: { id: externalSection.id }, data: { egressPolicy: "allow_external" } });
   for (const section of [localSection, externalSection]) {
-    await saveEmbedGroup(db.prisma, db.sql, {
-      sectionSlug: section.slug,
-      group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
-      requeue: false,
-    });
+    await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "summary"]);
   }
   openProject = (await createProject(db.prisma)).id;
   closedProject = (await createProject(db.prisma, { restricted: true })).id;
@@ -98,11 +92,7 @@ beforeAll(async () => {
     await createRecord(db.prisma, externalSection, openProject, { title, summary });
   }
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
-  const readerUser = await createUser(db.prisma);
-  await addMember(db.prisma, readerUser.id, openProject);
-  reader = await principalOf(db.prisma, readerUser.id);
-  nobody = await principalOf(db.prisma, (await createUser(db.prisma)).id);
-  admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+  ({ reader, nobody, admin } = await readerNobodyAdmin(db.prisma, openProject));
   openAi = await startFakeChatServer({ flavour: "openai" });
   anthropic = await startFakeChatServer({ flavour: "anthropic" });
 }, 180_000);

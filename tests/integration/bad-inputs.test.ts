@@ -50,10 +50,8 @@ import { getCitedPassage } from "../../lib/rag/ask/cited-passage";
 import { getRecord } from "../../lib/archive/get-record";
 import { proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { objectSearchSchema, searchObjectsByText } from "../../lib/rag/objects/search-objects";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { decideProposal, decisionSchema } from "../../lib/rag/objects/proposals";
@@ -61,7 +59,7 @@ import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { proxy } from "../../proxy";
 import { pngDeclaring, solidPng } from "../support/damaged-images";
-import { addMember, createProject, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, createProject, createUser, pngBytes, principalOf, temporaryStorageDir, testIndexSpace, testFields, saveAllGroup } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
@@ -84,17 +82,8 @@ const nul = "\u0000";
 const loneSurrogate = "\uD800";
 const signInLimits = { maxFailures: 1000, windowMinutes: 15, delaySeconds: 30 };
 
-const fields: FieldDefinition[] = [
-  { key: "title", label: "Title", type: "text", required: true, listed: true },
-  { key: "summary", label: "Summary", type: "longtext" },
-  { key: "kind", label: "Kind", type: "category", options: ["letter", "photograph", "interview"] },
-  { key: "period", label: "Period", type: "daterange" },
-  { key: "recordedOn", label: "Recorded on", type: "date" },
-  { key: "related", label: "Related", type: "relation", targetSection: "notes", multiple: true },
-  { key: "photo", label: "Photo", type: "image", view: "front" },
-  { key: "recording", label: "Recording", type: "media", mediaKind: "audio" },
-  { key: "transcript", label: "Transcript", type: "transcript", mediaField: "recording" },
-];
+/** The factories' every-type section, its relation pointing at this "notes" section. */
+const fields: FieldDefinition[] = testFields.map((field) => (field.type === "relation" ? { ...field, targetSection: "notes" } : field));
 
 let db: Database;
 let space: IndexSpace;
@@ -766,13 +755,9 @@ function unstorableTextEverywhere(): BadInput[] {
 beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   await db.prisma.section.create({ data: { slug: "notes", name: "Notes", fields: fields as never } });
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: "notes",
-    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  await saveAllGroup(db.prisma, db.sql, "notes", ["title", "summary"]);
   ids.open = (await createProject(db.prisma)).id;
   ids.closed = (await createProject(db.prisma, { restricted: true })).id;
   const admin = await createUser(db.prisma, { role: "admin" });

@@ -10,7 +10,7 @@ import { enqueueReindex } from "../../lib/rag/index/index-queue";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { killHard, startScript, waitFor, type ScriptProcess } from "../support/child-processes";
-import { addMember, createProject, createRecord, createSection, createUser } from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, saveAllGroup } from "../support/factories";
 import { duplicatePassages, passageSnapshot } from "../support/index-checks";
 import { serveTestDatabase, testDatabaseMode, type ServedDatabase } from "../support/test-database";
 
@@ -166,11 +166,7 @@ describe(`crash recovery (${mode})`, () => {
       const curator = await createUser(db.prisma, { role: "curator" });
       await addMember(db.prisma, curator.id, projectId, "editor");
       curatorId = curator.id;
-      await saveEmbedGroup(db.prisma, db.sql, {
-        sectionSlug: section.slug,
-        group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0 },
-        requeue: false,
-      });
+      await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "summary"], 64);
     }, 120_000);
 
     afterAll(async () => {

@@ -9,7 +9,7 @@ import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createLocalReranker, passThroughReranker } from "../../lib/rag/search/rerank";
 import { searchArchive } from "../../lib/rag/search/search-archive";
-import { createProject, createRecord, createSection } from "../support/factories";
+import { createProject, createRecord, createSection, titleSummaryFields } from "../support/factories";
 import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "../support/fake-embedding-server";
 import { openTestDatabase } from "../support/test-database";
 
@@ -49,10 +49,7 @@ describe("an external embedder", () => {
     const embedder = createOpenAiCompatibleEmbedder({ baseUrl: fake.url, model: "remote", dimension, external: true });
     const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension, chunkerVersion: CHUNKER_VERSION });
     const project = await createProject(db.prisma);
-    const secret = await createSection(db.prisma, [
-      { key: "title", label: "Title", type: "text", required: true },
-      { key: "summary", label: "Summary", type: "longtext" },
-    ]);
+    const secret = await createSection(db.prisma, titleSummaryFields);
     const open = await createSection(db.prisma, [
       { key: "title", label: "Title", type: "text", required: true },
       { key: "summary", label: "Summary", type: "longtext" },

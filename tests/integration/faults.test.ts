@@ -12,7 +12,6 @@ import { AppError } from "../../lib/errors";
 import { createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { type AskContext, type AskOutcome, askUnavailableMessage, failureMessage } from "../../lib/rag/ask/ask";
 import { askInThread, getThread } from "../../lib/rag/ask/threads";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import type { Embedder } from "../../lib/rag/embed/embedder";
 import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";
@@ -23,7 +22,7 @@ import { type SearchContext, meaningSearchUnavailableMessage, searchArchive } fr
 import { type FakeChatServer, startFakeChatServer } from "../support/fake-chat-server";
 import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "../support/fake-embedding-server";
 import { type FakeRerankServer, startFakeRerankServer } from "../support/fake-rerank-server";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, titleSummaryFields, saveAllGroup } from "../support/factories";
 import { duplicatePassages } from "../support/index-checks";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -76,17 +75,10 @@ beforeAll(async () => {
   embedder = createOpenAiCompatibleEmbedder({ baseUrl: fake.url, model: "fake-model", dimension, timeoutMs: steadyTimeoutMs });
   hastyEmbedder = createOpenAiCompatibleEmbedder({ baseUrl: fake.url, model: "fake-model", dimension, timeoutMs });
   space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension, chunkerVersion: CHUNKER_VERSION });
-  section = await createSection(db.prisma, [
-    { key: "title", label: "Title", type: "text", required: true },
-    { key: "summary", label: "Summary", type: "longtext" },
-  ]);
+  section = await createSection(db.prisma, titleSummaryFields);
   // External rerankers and answer models may read it, so their outages are what is tested.
   await db.prisma.section.update({ where: { id: section.id }, data: { egressPolicy: "allow_external" } });
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: section.slug,
-    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "summary"], 64);
   projectId = (await createProject(db.prisma)).id;
   for (let index = 0; index < 8; index++) {
     await createRecord(db.prisma, section, projectId, { title: `Harbour log ${index}`, summary: `The harbour master counted ${index + 2} boats and the lamp oil in the lighthouse store.` });

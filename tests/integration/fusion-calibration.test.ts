@@ -4,14 +4,13 @@ import { calibrateSpaceFusion, resetSpaceFusion } from "../../lib/admin/fusion-c
 import { saveGoldenSet } from "../../lib/admin/golden-sets";
 import { listSpaceOverview } from "../../lib/admin/model-switch";
 import type { Database } from "../../lib/db/database";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { activateIndexSpace, ensureIndexSpace, getActiveIndexSpace, type IndexSpace, saveFusionCalibration } from "../../lib/rag/index/index-spaces";
+import { activateIndexSpace, getActiveIndexSpace, type IndexSpace, saveFusionCalibration } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -57,7 +56,7 @@ const ids: string[] = [];
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   await activateIndexSpace(db.sql, space.id);
   // As an admin would register it: the test embedder, 64 dimensions.
   await db.sql.query(`UPDATE index_spaces SET config = $2::jsonb WHERE id = $1`, [space.id, JSON.stringify({ provider: "hash", dimension: 64 })]);

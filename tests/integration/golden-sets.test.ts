@@ -5,14 +5,13 @@ import { readAskThresholdOverrides } from "../../lib/rag/ask/ask-settings";
 import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import type { SearchContext } from "../../lib/rag/search/search-archive";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -41,7 +40,7 @@ const embedder = createHashEmbedder({ dimension: 64 });
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   search = { sql: db.sql, embedder, reranker: passThroughReranker, space };
   const open = await createProject(db.prisma);
   const restricted = await createProject(db.prisma, { restricted: true });

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../lib/db/database";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
-import { createProject, createRecord, createSection } from "../support/factories";
+import { createProject, createRecord, createSection, saveAllGroup } from "../support/factories";
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from "../support/fake-embedding-server";
 import { duplicatePassages } from "../support/index-checks";
 import { serveTestDatabase, type ServedDatabase } from "../support/test-database";
@@ -28,11 +27,7 @@ beforeAll(async () => {
   db = served.database;
   section = await createSection(db.prisma);
   projectId = (await createProject(db.prisma)).id;
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: section.slug,
-    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "summary"], 64);
 }, 120_000);
 
 afterAll(async () => {

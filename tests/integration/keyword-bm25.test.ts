@@ -4,14 +4,13 @@ import { deleteRecord } from "../../lib/archive/delete-record";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace, registerIndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace, registerIndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { searchConfigOf } from "../../lib/rag/index/search-configs";
 import { bm25Score } from "../../lib/rag/search/bm25";
 import { keywordCandidates, keywordLeg, queryLexemes, readableKeywordStatistics } from "../../lib/rag/search/retrieve-passages";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createRecord, createUser, principalOf, testIndexSpace, createQuotingSections } from "../support/factories";
 import { keywordStatisticsDrift } from "../support/index-checks";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -57,21 +56,8 @@ async function insertPassage(
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
-  sources = await createSection(db.prisma, [
-    { key: "title", label: "Title", type: "text", required: true },
-    { key: "summary", label: "Summary", type: "longtext" },
-  ]);
-  section = await createSection(db.prisma, [
-    { key: "title", label: "Title", type: "text", required: true },
-    { key: "summary", label: "Summary", type: "longtext" },
-    { key: "source", label: "Source", type: "relation", targetSection: sources.slug },
-  ]);
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: section.slug,
-    group: { slug: "all", label: "All", fields: ["title", "summary", "source.summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  space = await testIndexSpace(db.sql, embedder);
+  ({ sources, section } = await createQuotingSections(db.prisma, db.sql));
   const [group] = await db.sql.query<{ id: string }>(`SELECT id FROM embed_groups WHERE section_id = $1`, [section.id]);
   groupId = group!.id;
   openProject = (await createProject(db.prisma)).id;

@@ -3,15 +3,14 @@ import { type Principal, systemPrincipal } from "../../lib/acl";
 import { saveGoldenSet } from "../../lib/admin/golden-sets";
 import { activateSpace, compareSpaces, listSpaceOverview, registerCandidateSpace, rollbackSpace } from "../../lib/admin/model-switch";
 import type { Database } from "../../lib/db/database";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, getActiveIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { getActiveIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { embedderForSpace, writableSpaces } from "../../lib/rag/index/space-embedders";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import { searchArchive } from "../../lib/rag/search/search-archive";
-import { createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -32,7 +31,7 @@ async function drain() {
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  original = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  original = await testIndexSpace(db.sql, embedder);
   // As the environment would describe it: the test embedder, 32 dimensions.
   await db.sql.query(`UPDATE index_spaces SET config = $2::jsonb WHERE id = $1`, [original.id, JSON.stringify({ provider: "hash", dimension: 32 })]);
   admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);

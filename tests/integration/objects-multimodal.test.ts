@@ -6,10 +6,9 @@ import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storagePath, storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { enqueueReindex, retryParked, type QueueOptions } from "../../lib/rag/index/index-queue";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createClipHttpEmbedder } from "../../lib/rag/embed/clip-http-embedder";
 import { createDescriptorEmbedder, imageSpaceName } from "../../lib/rag/embed/descriptor-embedder";
@@ -19,7 +18,7 @@ import { objectsByDescriptionUnavailableMessage, searchObjectsByText } from "../
 import type { ObjectsRuntime } from "../../lib/rag/objects/similar-objects";
 import type { SearchContext } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, createProject, createUser, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { type FakeClipServer, startFakeClipServer } from "../support/fake-clip-server";
 import { openTestDatabase } from "../support/test-database";
 
@@ -116,7 +115,7 @@ beforeAll(async () => {
   clip = createClipHttpEmbedder({ baseUrl: server.url, model: "fake-clip", dimension: DIMENSION });
   clipSpace = imageSpaceName(clip);
   storageDir = temporaryStorageDir();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   for (const [which, slug, egressPolicy] of [
     ["local", "mm-local", "local_only"],
     ["open", "mm-open", "allow_external"],

@@ -11,9 +11,8 @@ import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
@@ -23,7 +22,7 @@ import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { pngDeclaring, solidPng, truncatedJpeg } from "../support/damaged-images";
-import { addMember, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, createProject, createUser, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 const fields: FieldDefinition[] = [
@@ -116,7 +115,7 @@ function filesUnder(dir: string): string[] {
 beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   runtime = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
   await db.prisma.section.create({ data: { slug: "test-coins", name: "Test coins", fields: fields as never, objectContext: context as never } });
   projectA = (await createProject(db.prisma)).id;

@@ -8,12 +8,10 @@ import { saveRecord } from "../../lib/archive/save-record";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { callApi } from "../support/api-request";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -69,7 +67,7 @@ beforeAll(async () => {
   admin = await principalOf(prisma, (await createUser(prisma, { role: "admin" })).id);
 
   const embedder = createHashEmbedder({ dimension: 32 });
-  const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  const space = await testIndexSpace(db.sql, embedder);
   ({ apiDeps } = serviceRuntime(db, { embedder, space, descriptor: createDescriptorEmbedder(), origin: "http://relations.test" }));
 });
 

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
-import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { denseLeg, keywordLeg } from "../../lib/rag/search/retrieve-passages";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { createProject, createRecord, testIndexSpace, createQuotingSections, readerNobodyAdmin } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**
@@ -26,21 +24,9 @@ let section: { id: string; slug: string };
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
-  const sources = await createSection(db.prisma, [
-    { key: "title", label: "Title", type: "text", required: true },
-    { key: "summary", label: "Summary", type: "longtext" },
-  ]);
-  section = await createSection(db.prisma, [
-    { key: "title", label: "Title", type: "text", required: true },
-    { key: "summary", label: "Summary", type: "longtext" },
-    { key: "source", label: "Source", type: "relation", targetSection: sources.slug },
-  ]);
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: section.slug,
-    group: { slug: "all", label: "All", fields: ["title", "summary", "source.summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  space = await testIndexSpace(db.sql, embedder);
+  const { sources, section: quoting } = await createQuotingSections(db.prisma, db.sql);
+  section = quoting;
   openProject = (await createProject(db.prisma)).id;
   closedProject = (await createProject(db.prisma, { restricted: true })).id;
   // 120 closed records about the mill, 6 open ones: the reader sees about 5% of the passages.
@@ -54,11 +40,7 @@ beforeAll(async () => {
   // An open record that quotes the closed one through a relation path.
   await createRecord(db.prisma, section, openProject, { title: "Open record quoting a closed one", summary: "About the mill.", source: closedSource.id });
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
-  const reader = await createUser(db.prisma);
-  await addMember(db.prisma, reader.id, openProject);
-  smallReader = await principalOf(db.prisma, reader.id);
-  nobody = await principalOf(db.prisma, (await createUser(db.prisma)).id);
-  admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+  ({ reader: smallReader, nobody, admin } = await readerNobodyAdmin(db.prisma, openProject));
 }, 120_000);
 
 afterAll(async () => {

@@ -10,13 +10,12 @@ import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { type AskContext, ask } from "../../lib/rag/ask/ask";
 import { askInThread, getThread, noLongerReadableMessage } from "../../lib/rag/ask/threads";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { listEmbedGroups, sectionShapes } from "../../lib/rag/config/embed-groups";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import type { Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { indexRecords } from "../../lib/rag/index/index-record";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
@@ -27,7 +26,7 @@ import { clearResolvedSearches, resolveRecordSearch } from "../../lib/rag/search
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { callApi } from "../support/api-request";
-import { addMember, coinContextFor, coinFields, createProject, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, coinContextFor, coinFields, createProject, createUser, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -137,7 +136,7 @@ async function everythingFound(principal: Principal, token: string | null, query
 beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  space = await testIndexSpace(db.sql, embedder);
   await db.prisma.section.create({ data: { slug: sections.places, name: "Places", fields: placeFields as never } });
   await db.prisma.section.create({ data: { slug: sections.people, name: "People", fields: personFields as never } });
   await db.prisma.section.create({ data: { slug: sections.interviews, name: "Interviews", fields: interviewFields as never } });

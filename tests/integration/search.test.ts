@@ -4,18 +4,17 @@ import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
 import { listEmbedGroups } from "../../lib/rag/config/embed-groups";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
-import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import type { Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";
-import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { findSimilarRecords, similarityFacets } from "../../lib/rag/search/find-similar";
 import { createHttpReranker } from "../../lib/rag/search/rerank";
 import { clearResolvedSearches, resolveRecordSearch } from "../../lib/rag/search/resolve-search";
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { type SearchContext, maxQueryLength, searchArchive } from "../../lib/rag/search/search-archive";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { createProject, createRecord, createSection, testIndexSpace, titleSummaryFields, readerNobodyAdmin, saveAllGroup } from "../support/factories";
 import { startFakeRerankServer } from "../support/fake-rerank-server";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -52,18 +51,11 @@ const peopleFields = [
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
-  notes = await createSection(db.prisma, [
-    { key: "title", label: "Title", type: "text", required: true },
-    { key: "summary", label: "Summary", type: "longtext" },
-  ]);
+  space = await testIndexSpace(db.sql, embedder);
+  notes = await createSection(db.prisma, titleSummaryFields);
   people = await createSection(db.prisma, peopleFields);
   await db.prisma.section.update({ where: { id: notes.id }, data: { egressPolicy: "allow_external" } });
-  await saveEmbedGroup(db.prisma, db.sql, {
-    sectionSlug: notes.slug,
-    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
-    requeue: false,
-  });
+  await saveAllGroup(db.prisma, db.sql, notes.slug, ["title", "summary"]);
   for (const group of [
     { slug: "profession", label: "Profession", fields: ["occupation"] },
     { slug: "profile", label: "Profile", fields: ["title", "biography"] },
@@ -87,11 +79,7 @@ beforeAll(async () => {
   await createRecord(db.prisma, people, closedProject, { title: "Secret Weaver", occupation: "textile weaver", biography: "Closed biography." });
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
 
-  const readerUser = await createUser(db.prisma);
-  await addMember(db.prisma, readerUser.id, openProject);
-  reader = await principalOf(db.prisma, readerUser.id);
-  nobody = await principalOf(db.prisma, (await createUser(db.prisma)).id);
-  admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
+  ({ reader, nobody, admin } = await readerNobodyAdmin(db.prisma, openProject));
   context = { sql: db.sql, embedder, space, prepare: noBridge };
 }, 180_000);
 

@@ -11,6 +11,11 @@ import { hashPassword } from "../../lib/auth/passwords";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { PrismaClient } from "../../lib/db/generated/client";
 import type { ObjectContext } from "../../lib/rag/config/object-context";
+import type { SqlExecutor } from "../../lib/db/sql-executor";
+import { CHUNKER_VERSION } from "../../lib/rag/chunk";
+import type { Embedder } from "../../lib/rag/embed/embedder";
+import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
+import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 
 /** Factories: each call makes uniquely named data, so tests never depend on one global fixture. */
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -126,4 +131,51 @@ export function coinContextFor(sectionSlug: string, nearDuplicateFloor = 0.97): 
     compareWith: [sectionSlug],
     nearDuplicateFloor,
   };
+}
+
+/** A title and a summary, neither listed: the smallest section a search or index test needs. */
+export const titleSummaryFields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true },
+  { key: "summary", label: "Summary", type: "longtext" },
+];
+
+/** The index space of `embedder` with the current chunker, as the worker and search use it. */
+export function testIndexSpace(sql: SqlExecutor, embedder: Pick<Embedder, "provider" | "model" | "dimension">): Promise<IndexSpace> {
+  return ensureIndexSpace(sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+}
+
+/**
+ * A source section and a section whose records cite one source by relation, indexed as one
+ * short-chunked group over title, summary and the source's summary: the shape every test of
+ * derived access (a passage quoting another project's text) starts from.
+ */
+export async function createQuotingSections(prisma: PrismaClient, sql: SqlExecutor) {
+  const sources = await createSection(prisma, titleSummaryFields);
+  const section = await createSection(prisma, [...titleSummaryFields, { key: "source", label: "Source", type: "relation", targetSection: sources.slug }]);
+  await saveEmbedGroup(prisma, sql, {
+    sectionSlug: section.slug,
+    group: { slug: "all", label: "All", fields: ["title", "summary", "source.summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
+    requeue: false,
+  });
+  return { sources, section };
+}
+
+/** A reader of `projectId`, a signed-in user with no project and an admin. */
+export async function readerNobodyAdmin(prisma: PrismaClient, projectId: string): Promise<{ reader: Principal; nobody: Principal; admin: Principal }> {
+  const readerUser = await createUser(prisma);
+  await addMember(prisma, readerUser.id, projectId);
+  return {
+    reader: await principalOf(prisma, readerUser.id),
+    nobody: await principalOf(prisma, (await createUser(prisma)).id),
+    admin: await principalOf(prisma, (await createUser(prisma, { role: "admin" })).id),
+  };
+}
+
+/** Saves the "all" embed group of a section: the fields given, short chunks of at most `maxTokens`, not requeued. */
+export function saveAllGroup(prisma: PrismaClient, sql: SqlExecutor, sectionSlug: string, fields: string[], maxTokens = 128) {
+  return saveEmbedGroup(prisma, sql, {
+    sectionSlug,
+    group: { slug: "all", label: "All", fields, chunking: "short", maxTokens, minTokens: 1, overlap: 0 },
+    requeue: false,
+  });
 }

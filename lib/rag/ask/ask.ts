@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Principal, mayLeaveHost } from "../../acl";
 import { AppError, parseInput } from "../../errors";
-import { maxQueryLength } from "../../query-length";
+import { queryTextSchema } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
@@ -26,11 +26,7 @@ import { type DroppedCitation, verifyCitations } from "./verify-citations";
  * sources → verify citations → final answer. Yields events as it goes, so the answer streams.
  */
 export const askRequestSchema = z.object({
-  question: z
-    .string({ error: "Ask a question." })
-    .trim()
-    .min(3, "Ask a question of at least a few words.")
-    .max(maxQueryLength, `A question can be at most ${maxQueryLength} characters long.`),
+  question: queryTextSchema({ what: "A question", missing: "Ask a question.", min: 3, tooShort: "Ask a question of at least a few words." }),
   scope: z
     .object({
       sectionIds: z.array(z.string().min(1).max(64)).max(50).optional(),

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { type Principal, canRead, projectScopeSql } from "../../acl";
 import { AppError } from "../../errors";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
-import { type SearchContext, maxQueryLength, searchArchive } from "../search/search-archive";
+import { type SearchContext, searchArchive } from "../search/search-archive";
+import { queryTextSchema } from "../../query-length";
 import { imageSpaceName } from "../embed/descriptor-embedder";
 import type { ObjectsRuntime } from "./similar-objects";
 
@@ -20,11 +21,7 @@ export const objectsByDescriptionUnavailableMessage =
   "Finding objects by description is unavailable right now because the image model is not working. Searching the records' text still works; try again later.";
 
 export const objectSearchSchema = z.object({
-  query: z
-    .string({ error: "Describe what you are looking for." })
-    .trim()
-    .min(1, "Describe what you are looking for.")
-    .max(maxQueryLength, `A description can be at most ${maxQueryLength} characters long.`),
+  query: queryTextSchema({ what: "A description", missing: "Describe what you are looking for." }),
   sectionSlug: z.string().max(64).optional(),
   limit: z.coerce
     .number()

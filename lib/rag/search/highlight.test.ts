@@ -42,3 +42,23 @@ describe("highlights", () => {
     expect(long.clippedEnd).toBe(true);
   });
 });
+
+describe("irregular English pasts", () => {
+  it("match their verb both ways, for the first, a middle and the last entry of the table", () => {
+    for (const [word, term] of [
+      ["found", "find"],
+      ["find", "found"],
+      ["written", "write"],
+      ["wrote", "write"],
+      ["taught", "teaching"],
+      ["lent", "lend"],
+    ] as const) {
+      expect(wordMatches(word, term), `${word} ~ ${term}`).toBe(true);
+    }
+  });
+
+  it("does not join unrelated words through the table", () => {
+    expect(wordMatches("found", "fond")).toBe(false);
+    expect(wordMatches("went", "want")).toBe(false);
+  });
+});

@@ -51,73 +51,30 @@ function commonPrefixLength(a: string, b: string): number {
  * English verbs whose past does not share the stem rule below ("found" for "find"): a question
  * asks "what did he find?" where the testimony says "he found". Forms that are also common nouns
  * or adjectives in the archive (rose, saw, fell, left, lead, bore, mine) are left out.
+ * Each entry is "verb past/participle", separated by commas or lines.
  */
-const irregularPast: Record<string, readonly string[]> = {
-  find: ["found"],
-  take: ["took", "taken"],
-  bring: ["brought"],
-  buy: ["bought"],
-  build: ["built"],
-  catch: ["caught"],
-  teach: ["taught"],
-  think: ["thought"],
-  keep: ["kept"],
-  lose: ["lost"],
-  meet: ["met"],
-  pay: ["paid"],
-  say: ["said"],
-  sell: ["sold"],
-  send: ["sent"],
-  stand: ["stood"],
-  write: ["wrote", "written"],
-  run: ["ran"],
-  begin: ["began", "begun"],
-  break: ["broke", "broken"],
-  choose: ["chose", "chosen"],
-  drive: ["drove", "driven"],
-  eat: ["ate", "eaten"],
-  feel: ["felt"],
-  fight: ["fought"],
-  fly: ["flew", "flown"],
-  forget: ["forgot", "forgotten"],
-  get: ["got", "gotten"],
-  give: ["gave", "given"],
-  go: ["went", "gone"],
-  grow: ["grew", "grown"],
-  hear: ["heard"],
-  hide: ["hid", "hidden"],
-  hold: ["held"],
-  know: ["knew", "known"],
-  make: ["made"],
-  come: ["came"],
-  see: ["seen"],
-  sing: ["sang", "sung"],
-  sink: ["sank", "sunk"],
-  sleep: ["slept"],
-  speak: ["spoke", "spoken"],
-  spend: ["spent"],
-  steal: ["stole", "stolen"],
-  strike: ["struck"],
-  swim: ["swam", "swum"],
-  tell: ["told"],
-  throw: ["threw", "thrown"],
-  wear: ["wore", "worn"],
-  win: ["won"],
-  dig: ["dug"],
-  feed: ["fed"],
-  flee: ["fled"],
-  shake: ["shook", "shaken"],
-  shoot: ["shot"],
-  seek: ["sought"],
-  become: ["became"],
-  draw: ["drew", "drawn"],
-  drink: ["drank", "drunk"],
-  weep: ["wept"],
-  sweep: ["swept"],
-  mean: ["meant"],
-  lend: ["lent"],
-};
-const verbOf = new Map(Object.entries(irregularPast).flatMap(([verb, forms]) => forms.map((form) => [form, verb] as const)));
+const irregularPast = `
+find found, take took/taken, bring brought, buy bought, build built, catch caught, teach taught
+think thought, keep kept, lose lost, meet met, pay paid, say said, sell sold, send sent
+stand stood, write wrote/written, run ran, begin began/begun, break broke/broken
+choose chose/chosen, drive drove/driven, eat ate/eaten, feel felt, fight fought, fly flew/flown
+forget forgot/forgotten, get got/gotten, give gave/given, go went/gone, grow grew/grown, hear heard
+hide hid/hidden, hold held, know knew/known, make made, come came, see seen, sing sang/sung
+sink sank/sunk, sleep slept, speak spoke/spoken, spend spent, steal stole/stolen, strike struck
+swim swam/swum, tell told, throw threw/thrown, wear wore/worn, win won, dig dug, feed fed
+flee fled, shake shook/shaken, shoot shot, seek sought, become became, draw drew/drawn
+drink drank/drunk, weep wept, sweep swept, mean meant, lend lent
+`;
+const verbOf = new Map(
+  irregularPast
+    .split(/[,\n]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0)
+    .flatMap((entry) => {
+      const [verb = "", forms = ""] = entry.split(" ");
+      return forms.split("/").map((form) => [form, verb] as const);
+    }),
+);
 
 export function wordMatches(word: string, term: string): boolean {
   if (stemMatches(word, term)) return true;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Principal, canReadPassage, egressAllowedSql, passageScopeSql } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, parseInput } from "../../errors";
-import { maxQueryLength } from "../../query-length";
+import { maxQueryLength, queryTextSchema } from "../../query-length";
 import { storableTextIssues } from "../../storable-text";
 import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
 import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
@@ -34,11 +34,12 @@ const idList = z.array(z.string().min(1).max(64)).max(100);
 /** A search request at the boundary: limits are clamped, the query is bounded, text must be storable. */
 export const searchRequestSchema = z
   .object({
-    query: z
-      .string({ error: "A search needs some text." })
-      .trim()
-      .min(1, "Type something to search for.")
-      .max(maxQueryLength, `A search can be at most ${maxQueryLength} characters long; shorten it or use a few key words.`),
+    query: queryTextSchema({
+      what: "A search",
+      missing: "A search needs some text.",
+      tooShort: "Type something to search for.",
+      tooLongHint: "; shorten it or use a few key words",
+    }),
     mode: z.enum(searchModes).catch("hybrid"),
     limit: z.coerce.number().catch(10).transform((value) => (Number.isFinite(value) ? clampLimit(value) : 10)),
     sectionIds: idList.optional(),
