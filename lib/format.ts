@@ -82,3 +82,16 @@ export function citationHref(citation: { recordId: string; chunkId: string; time
 export function passageLocation(groupLabel: string, headingPath: readonly string[]): string {
   return [groupLabel, ...headingPath.filter((heading) => heading !== groupLabel)].join(" › ");
 }
+
+/** Where a passage points inside its source: pages of a document, seconds of a recording. */
+export interface PassageSpan {
+  page: number | null;
+  pageEnd: number | null;
+  timeStart: number | null;
+  timeEnd: number | null;
+}
+
+/** A passage's span, as every citation (the panel's, the API's) carries it. */
+export function passageSpan(passage: PassageSpan): PassageSpan {
+  return { page: passage.page, pageEnd: passage.pageEnd, timeStart: passage.timeStart, timeEnd: passage.timeEnd };
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fieldDefinitionSchema } from "../archive/field-definitions";
-import { citationHref, formatTimecode, passageLocation } from "../format";
+import { type PassageSpan, citationHref, formatTimecode, passageLocation, passageSpan } from "../format";
 
 /**
  * The shapes the agent API (JSON and MCP) sends back. Every result is parsed through its
@@ -243,11 +243,7 @@ export function toCitation(
       groupLabel: string;
       headingPath: string[];
       language: string | null;
-      page: number | null;
-      pageEnd: number | null;
-      timeStart: number | null;
-      timeEnd: number | null;
-    };
+    } & PassageSpan;
   },
   origin: string,
 ): ApiCitation {
@@ -261,10 +257,7 @@ export function toCitation(
     chunkId: passage.chunkId,
     location: passageLocation(passage.groupLabel, passage.headingPath),
     language: passage.language,
-    page: passage.page,
-    pageEnd: passage.pageEnd,
-    timeStart: passage.timeStart,
-    timeEnd: passage.timeEnd,
+    ...passageSpan(passage),
     url: `${origin}${citationHref({ recordId: hit.recordId, chunkId: passage.chunkId, timeStart: passage.timeStart })}`,
   };
 }

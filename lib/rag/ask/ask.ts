@@ -9,7 +9,7 @@ import { EmbeddingError, errorMessage } from "../embed/embedder";
 import { type SearchContext, type SearchHit, type SearchResult, searchArchive } from "../search/search-archive";
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { passageLocation } from "../../format";
+import { passageLocation, passageSpan } from "../../format";
 import { passageForm } from "./answer-sentences";
 import { answerContinuations } from "./answer-continuations";
 import { assessEvidence, readQuestion } from "./assess-evidence";
@@ -180,10 +180,7 @@ function citationOf(hit: SearchHit, number: number): Citation {
     chunkId: passage.chunkId,
     startOffset: passage.startOffset,
     endOffset: passage.endOffset,
-    page: passage.page,
-    pageEnd: passage.pageEnd,
-    timeStart: passage.timeStart,
-    timeEnd: passage.timeEnd,
+    ...passageSpan(passage),
     location: passageLocation(passage.groupLabel, passage.headingPath),
   };
 }

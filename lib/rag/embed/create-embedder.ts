@@ -4,6 +4,7 @@ import type { Embedder } from "./embedder";
 import { createHashEmbedder } from "./hash-embedder";
 import { createLocalUseEmbedder } from "./local-use-embedder";
 import { createOpenAiCompatibleEmbedder } from "./openai-compatible-embedder";
+import { type Environment, envReader, parseEnvConfig, present } from "./env-config";
 
 /**
  * Which embedding model the app uses, validated once. The default runs in process with no
@@ -79,8 +80,6 @@ const variableByField = {
   external: "MNEMO_EMBEDDING_EXTERNAL",
 } as const;
 
-type Environment = Record<string, string | undefined>;
-
 /**
  * Reads the embedder from MNEMO_EMBEDDER (local-use | openai-compatible | hash, default
  * local-use) and the MNEMO_EMBEDDING_* variables. A bad value throws an error that names the
@@ -88,22 +87,7 @@ type Environment = Record<string, string | undefined>;
  */
 export function embedderConfigFromEnv(env: Environment): EmbedderConfig {
   const provider = present(env.MNEMO_EMBEDDER) ?? "local-use";
-  const problems: string[] = [];
-  const number = (field: keyof typeof variableByField): number | undefined => {
-    const raw = present(env[variableByField[field]]);
-    if (raw === undefined) return undefined;
-    const value = Number(raw);
-    if (!Number.isInteger(value)) problems.push(`  ${variableByField[field]}: must be a whole number, got "${raw}"`);
-    return value;
-  };
-  const flag = (field: keyof typeof variableByField): boolean | undefined => {
-    const raw = present(env[variableByField[field]]);
-    if (raw === undefined) return undefined;
-    if (["1", "true"].includes(raw)) return true;
-    if (["0", "false"].includes(raw)) return false;
-    problems.push(`  ${variableByField[field]}: must be 1, true, 0 or false, got "${raw}"`);
-    return undefined;
-  };
+  const { problems, number, flag } = envReader(env, variableByField);
 
   let config: Record<string, unknown>;
   switch (provider) {
@@ -139,21 +123,6 @@ export function embedderConfigFromEnv(env: Environment): EmbedderConfig {
       problems.push(`  MNEMO_EMBEDDER: must be local-use, openai-compatible or hash, got "${provider}"`);
       config = {};
   }
-  if (problems.length === 0) {
-    const parsed = embedderConfigSchema.safeParse(config);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0];
-      const known = typeof field === "string" && field in variableByField;
-      const variable = known ? variableByField[field as keyof typeof variableByField] : "MNEMO_EMBEDDER";
-      const missing = known && config[field as string] === undefined;
-      problems.push(`  ${variable}: ${missing ? "is required" : issue.message}`);
-    }
-  }
-  throw new Error(`Invalid embedding configuration:\n${problems.join("\n")}`);
+  return parseEnvConfig(embedderConfigSchema, config, { problems, variableByField, fallbackVariable: "MNEMO_EMBEDDER", title: "Invalid embedding configuration" });
 }
 
-function present(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}

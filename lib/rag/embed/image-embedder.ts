@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type Environment, envReader, parseEnvConfig, present } from "./env-config";
 
 /**
  * What every image-vector provider offers the object indexer and the search: encoded images in,
@@ -48,14 +49,6 @@ const variableByField = {
   timeoutMs: "MNEMO_IMAGE_EMBED_TIMEOUT_MS",
 } as const;
 
-type Field = keyof typeof variableByField;
-
-/**
- * process.env or any plain map of it: Next.js declares NODE_ENV required on NodeJS.ProcessEnv,
- * so tests could not pass a literal if the parameter were typed that way.
- */
-type Environment = Readonly<Record<string, string | undefined>>;
-
 /**
  * Reads the image embedder from MNEMO_IMAGE_EMBEDDER (descriptor | clip-http, default
  * descriptor) and, for clip-http, the MNEMO_IMAGE_EMBED_* variables. A bad value throws an
@@ -64,14 +57,7 @@ type Environment = Readonly<Record<string, string | undefined>>;
  */
 export function imageEmbedderConfigFromEnv(env: Environment): ImageEmbedderConfig {
   const kind = present(env.MNEMO_IMAGE_EMBEDDER) ?? "descriptor";
-  const problems: string[] = [];
-  const number = (field: Field): number | undefined => {
-    const raw = present(env[variableByField[field]]);
-    if (raw === undefined) return undefined;
-    const value = Number(raw);
-    if (!Number.isInteger(value)) problems.push(`  ${variableByField[field]}: must be a whole number, got "${raw}"`);
-    return value;
-  };
+  const { problems, number } = envReader(env, variableByField);
 
   let config: Record<string, unknown>;
   switch (kind) {
@@ -92,21 +78,6 @@ export function imageEmbedderConfigFromEnv(env: Environment): ImageEmbedderConfi
       problems.push(`  MNEMO_IMAGE_EMBEDDER: must be descriptor or clip-http, got "${kind}"`);
       config = {};
   }
-  if (problems.length === 0) {
-    const parsed = imageEmbedderConfigSchema.safeParse(config);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0];
-      const known = typeof field === "string" && field in variableByField;
-      const variable = known ? variableByField[field as Field] : "MNEMO_IMAGE_EMBEDDER";
-      const missing = known && config[field as string] === undefined;
-      problems.push(`  ${variable}: ${missing ? "is required" : issue.message}`);
-    }
-  }
-  throw new Error(`Invalid image embedder configuration:\n${problems.join("\n")}`);
+  return parseEnvConfig(imageEmbedderConfigSchema, config, { problems, variableByField, fallbackVariable: "MNEMO_IMAGE_EMBEDDER", title: "Invalid image embedder configuration" });
 }
 
-function present(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
-}
