@@ -4,9 +4,8 @@
  * in server mode running workers share the work.
  */
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
-import { configuredIndexer } from "../lib/rag/index/configured-indexer";
+import { configuredWorker } from "../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../lib/rag/index/index-queue";
-import { writableSpaces } from "../lib/rag/index/space-embedders";
 import { runWorker } from "../lib/rag/index/run-worker";
 
 const args = process.argv.slice(2);
@@ -29,7 +28,7 @@ try {
   }
   const queued = await enqueueReindex(database.sql, { sectionId });
   console.log(`queued ${queued} records`);
-  const { embedder, space, objects } = await configuredIndexer(database.sql);
+  const worker = await configuredWorker(database);
   const started = Date.now();
   const bar = (done: number, total: number) => {
     const width = 30;
@@ -38,12 +37,7 @@ try {
     process.stdout.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} records  ${rate.toFixed(1)}/s `);
   };
   const progress = await runWorker({
-    prisma: database.prisma,
-    sql: database.sql,
-    embedder,
-    space,
-    objects,
-    extraSpaces: () => writableSpaces(database.sql),
+    ...worker,
     drain: true,
     idleMs: 500,
     onProgress: (state) => bar(state.indexed + state.parked, state.indexed + state.parked + state.remaining),

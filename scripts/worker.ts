@@ -3,8 +3,7 @@
  * `--drain` stops when the queue is empty.
  */
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
-import { configuredIndexer } from "../lib/rag/index/configured-indexer";
-import { writableSpaces } from "../lib/rag/index/space-embedders";
+import { configuredWorker } from "../lib/rag/index/configured-indexer";
 import { runWorker } from "../lib/rag/index/run-worker";
 import { checkConfigurationOrExit } from "../lib/runtime";
 
@@ -13,15 +12,10 @@ const drain = process.argv.includes("--drain");
 const database = await openDatabase({ ...configuredDatabaseOptions(), log: (line) => console.log(`[db] ${line}`) });
 const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => controller.abort());
-const { embedder, space, objects } = await configuredIndexer(database.sql);
-console.log(`[worker] indexing into ${space.name}${drain ? " until the queue is empty" : ""}`);
+const worker = await configuredWorker(database);
+console.log(`[worker] indexing into ${worker.space.name}${drain ? " until the queue is empty" : ""}`);
 const progress = await runWorker({
-  prisma: database.prisma,
-  sql: database.sql,
-  embedder,
-  space,
-  objects,
-  extraSpaces: () => writableSpaces(database.sql),
+  ...worker,
   drain,
   signal: controller.signal,
   log: (line) => console.warn(line),

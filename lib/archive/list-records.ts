@@ -4,6 +4,7 @@ import { type Principal, projectScopeSql } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
 import { storableTextIssues } from "../storable-text";
 import { maxFilterTextLength } from "../query-length";
+import { whereEquals } from "../db/sql-where";
 
 export const recordSorts = ["relevance", "title", "-title", "updated", "-updated", "date", "-date"] as const;
 export type RecordSort = (typeof recordSorts)[number];
@@ -102,14 +103,8 @@ export async function listRecords(
     where.push(`r.id = ANY(${pinned})`);
     if (query.sort === "relevance") order = `array_position(${pinned}, r.id)`;
   }
-  if (query.section) {
-    params.push(query.section);
-    where.push(`s.slug = $${params.length}`);
-  }
-  if (query.project) {
-    params.push(query.project);
-    where.push(`r.project_id = $${params.length}`);
-  }
+  whereEquals(where, params, "s.slug", query.section);
+  whereEquals(where, params, "r.project_id", query.project);
   if (query.text) {
     params.push(likePattern(query.text));
     const pattern = `unaccent($${params.length})`;

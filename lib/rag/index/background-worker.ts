@@ -1,8 +1,7 @@
 import "server-only";
 import { getConfig } from "../../config";
 import type { Database } from "../../db/database";
-import { configuredIndexer } from "./configured-indexer";
-import { writableSpaces } from "./space-embedders";
+import { configuredWorker } from "./configured-indexer";
 import { releaseOrphanedClaims } from "./index-queue";
 import { configuredQueueOptions, runWorker } from "./run-worker";
 
@@ -24,7 +23,7 @@ export async function startBackgroundWorker(database: Database, options: { onDra
   if (globalForWorker.mnemoWorker || !shouldRunInProcess(database.mode)) return;
   const controller = new AbortController();
   globalForWorker.mnemoWorker = controller;
-  const { embedder, space, objects } = await configuredIndexer(database.sql);
+  const worker = await configuredWorker(database);
   const queue = configuredQueueOptions();
   if (database.mode !== "server") {
     // One process owns an embedded database: claims still running were left by one that died.
@@ -33,16 +32,11 @@ export async function startBackgroundWorker(database: Database, options: { onDra
       console.warn(`[index] took back ${orphans.released} records a stopped process was indexing${orphans.parked ? `; parked ${orphans.parked} that stopped it every time` : ""}`);
     }
   }
-  console.info(`[index] worker started: ${space.name} (${space.status})`);
+  console.info(`[index] worker started: ${worker.space.name} (${worker.space.status})`);
   let lastReport = 0;
   let draining: Promise<void> | null = null;
   void runWorker({
-    prisma: database.prisma,
-    sql: database.sql,
-    embedder,
-    space,
-    objects,
-    extraSpaces: () => writableSpaces(database.sql),
+    ...worker,
     signal: controller.signal,
     queue,
     idleMs: 3000,

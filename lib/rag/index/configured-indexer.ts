@@ -6,7 +6,10 @@ import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder"
 import type { Embedder } from "../embed/embedder";
 import { createImageEmbedders } from "../embed/create-image-embedders";
 import type { ImageEmbedder } from "../embed/image-embedder";
+import type { PrismaClient } from "../../db/generated/client";
 import { ensureIndexSpace, type IndexSpace } from "./index-spaces";
+import type { WorkerOptions } from "./run-worker";
+import { writableSpaces } from "./space-embedders";
 
 /**
  * The embedder configured by the environment and the index space it writes to, and what the
@@ -24,4 +27,18 @@ export async function configuredIndexer(
     chunkerVersion: CHUNKER_VERSION,
   });
   return { embedder, space, objects: { storageDir: config.storageDir, imageEmbedders: createImageEmbedders(config.environment).all } };
+}
+
+/**
+ * What every index worker of this process runs with — the web process's background worker,
+ * `npm run worker` and `npm run reindex`: the database, the configured embedder and its space,
+ * object indexing, and every other space still being written (candidates, the active one after
+ * a switch). Callers add how they wait, stop and report.
+ */
+export async function configuredWorker(
+  database: { prisma: PrismaClient; sql: SqlExecutor },
+  config: Config = getConfig(),
+): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "extraSpaces"> & { space: IndexSpace }> {
+  const { embedder, space, objects } = await configuredIndexer(database.sql, config);
+  return { prisma: database.prisma, sql: database.sql, embedder, space, objects, extraSpaces: () => writableSpaces(database.sql) };
 }

@@ -12,6 +12,7 @@ import { loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, proposalRoles } from "../config/object-context";
 import type { ObjectsRuntime } from "./similar-objects";
 import { maxProposalTextLength } from "./proposal-limits";
+import { whereEquals } from "../../db/sql-where";
 
 /**
  * Proposals as curators decide them. A proposal is stored with its evidence (the voting
@@ -165,14 +166,8 @@ export async function listPendingProposals(
   const params: unknown[] = [];
   // A role filled in meanwhile (by a decision or an ordinary edit) has nothing left to review.
   const where = [`p.status = 'pending'`, `NOT (r."values" ? (s.object_context->'roles'->>p.role))`, proposalScopeSql(principal, proposalColumns, params)];
-  if (input.role) {
-    params.push(input.role);
-    where.push(`p.role = $${params.length}`);
-  }
-  if (input.sectionSlug) {
-    params.push(input.sectionSlug);
-    where.push(`s.slug = $${params.length}`);
-  }
+  whereEquals(where, params, "p.role", input.role);
+  whereEquals(where, params, "s.slug", input.sectionSlug);
   const [count] = await runtime.sql.query<{ total: number }>(
     `SELECT count(*)::int AS total FROM proposals p JOIN records r ON r.id = p.record_id JOIN sections s ON s.id = r.section_id WHERE ${where.join(" AND ")}`,
     params,
@@ -342,10 +337,7 @@ export async function proposeForUncatalogued(
   const editable = editScopeSql(principal, "r.project_id", params);
   const scope = projectScopeSql(principal, "r.project_id", params);
   const where = [`s.object_context IS NOT NULL`, editable, scope];
-  if (input.sectionSlug) {
-    params.push(input.sectionSlug);
-    where.push(`s.slug = $${params.length}`);
-  }
+  whereEquals(where, params, "s.slug", input.sectionSlug);
   // Roles left empty (a role's field key is in object_context->'roles'), without a pending proposal.
   const candidates = await runtime.sql.query<{ id: string }>(
     `SELECT r.id FROM records r JOIN sections s ON s.id = r.section_id

@@ -7,6 +7,7 @@ import type { IndexSpace } from "../index/index-spaces";
 import { snippet, type Snippet } from "./highlight";
 import { denseLeg } from "./retrieve-passages";
 import { denseEfSearch, maxSearchLimit, passageDetails } from "./search-archive";
+import { whereEquals } from "../../db/sql-where";
 
 /**
  * Records nearest to one record, from the vectors already stored for it: the mean of its
@@ -50,10 +51,7 @@ export async function findSimilarRecords(
 
   const params: unknown[] = [recordId, space.id];
   const where = [`c.record_id = $1`, `c.index_space_id = $2`, `c.embedding IS NOT NULL`, passageScopeSql(principal, "c", params)];
-  if (options.embedGroupId) {
-    params.push(options.embedGroupId);
-    where.push(`c.embed_group_id = $${params.length}`);
-  }
+  whereEquals(where, params, "c.embed_group_id", options.embedGroupId);
   const [centroid] = await sql.query<{ mean: string | null; passages: number }>(
     `SELECT avg(c.embedding::vector(${space.dimension}))::text AS mean, count(*)::int AS passages FROM chunks c WHERE ${where.join(" AND ")}`,
     params,
