@@ -247,18 +247,18 @@ export function toCitation(
   },
   origin: string,
 ): ApiCitation {
-  const { passage } = hit;
+  const { passage, recordId, recordTitle, sectionName } = hit;
   return {
     id,
-    recordId: hit.recordId,
-    recordTitle: hit.recordTitle,
+    recordId,
+    recordTitle,
     section: hit.sectionSlug,
-    sectionName: hit.sectionName,
+    sectionName,
     chunkId: passage.chunkId,
     location: passageLocation(passage.groupLabel, passage.headingPath),
     language: passage.language,
     ...passageSpan(passage),
-    url: `${origin}${citationHref({ recordId: hit.recordId, chunkId: passage.chunkId, timeStart: passage.timeStart })}`,
+    url: `${origin}${citationHref({ recordId, chunkId: passage.chunkId, timeStart: passage.timeStart })}`,
   };
 }
 

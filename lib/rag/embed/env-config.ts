@@ -30,7 +30,10 @@ export function envReader<Field extends string>(env: Environment, variableByFiel
     problems.push(`  ${variableByField[field]}: must be 1, true, 0 or false, got "${raw}"`);
     return undefined;
   };
-  return { problems, number, flag };
+  /** The trimmed values of text fields that are set, by field name. */
+  const texts = (...fields: Field[]): Partial<Record<Field, string>> =>
+    Object.fromEntries(fields.map((field) => [field, present(env[variableByField[field]])]).filter(([, value]) => value !== undefined));
+  return { problems, number, flag, texts };
 }
 
 /**

@@ -57,7 +57,7 @@ const variableByField = {
  */
 export function imageEmbedderConfigFromEnv(env: Environment): ImageEmbedderConfig {
   const kind = present(env.MNEMO_IMAGE_EMBEDDER) ?? "descriptor";
-  const { problems, number } = envReader(env, variableByField);
+  const { problems, number, texts } = envReader(env, variableByField);
 
   let config: Record<string, unknown>;
   switch (kind) {
@@ -65,14 +65,7 @@ export function imageEmbedderConfigFromEnv(env: Environment): ImageEmbedderConfi
       config = { kind };
       break;
     case "clip-http":
-      config = {
-        kind,
-        baseUrl: present(env.MNEMO_IMAGE_EMBED_URL),
-        model: present(env.MNEMO_IMAGE_EMBED_MODEL),
-        dimension: number("dimension"),
-        apiKey: present(env.MNEMO_IMAGE_EMBED_API_KEY),
-        timeoutMs: number("timeoutMs"),
-      };
+      config = { kind, ...texts("baseUrl", "model", "apiKey"), dimension: number("dimension"), timeoutMs: number("timeoutMs") };
       break;
     default:
       problems.push(`  MNEMO_IMAGE_EMBEDDER: must be descriptor or clip-http, got "${kind}"`);
