@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Environment, envReader, parseEnvConfig, present } from "./env-config";
+import { type Environment, envReader, parseEnvConfig } from "./env-config";
 
 /**
  * What every image-vector provider offers the object indexer and the search: encoded images in,
@@ -56,20 +56,14 @@ const variableByField = {
  * key is never quoted back.
  */
 export function imageEmbedderConfigFromEnv(env: Environment): ImageEmbedderConfig {
-  const kind = present(env.MNEMO_IMAGE_EMBEDDER) ?? "descriptor";
   const { problems, number, texts } = envReader(env, variableByField);
-
-  let config: Record<string, unknown>;
-  switch (kind) {
-    case "descriptor":
-      config = { kind };
-      break;
-    case "clip-http":
-      config = { kind, ...texts("baseUrl", "model", "apiKey"), dimension: number("dimension"), timeoutMs: number("timeoutMs") };
-      break;
-    default:
-      problems.push(`  MNEMO_IMAGE_EMBEDDER: must be descriptor or clip-http, got "${kind}"`);
-      config = {};
+  const kind = texts("kind").kind ?? "descriptor";
+  let config: Record<string, unknown> = { kind };
+  if (kind === "clip-http") {
+    config = { kind, ...texts("baseUrl", "model", "apiKey"), dimension: number("dimension"), timeoutMs: number("timeoutMs") };
+  } else if (kind !== "descriptor") {
+    problems.push(`  MNEMO_IMAGE_EMBEDDER: must be descriptor or clip-http, got "${kind}"`);
+    config = {};
   }
   return parseEnvConfig(imageEmbedderConfigSchema, config, { problems, variableByField, fallbackVariable: "MNEMO_IMAGE_EMBEDDER", title: "Invalid image embedder configuration" });
 }
