@@ -7,6 +7,7 @@ import { type ActionMessage, ActionFeedback } from "@/components/action-feedback
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
 import { maxTokenNameLength } from "@/lib/auth/api-token-limits";
+import { ActionForm } from "@/components/action-form";
 
 /** Create a token (its secret is shown here once) and revoke tokens. */
 export function NewTokenClient() {
@@ -19,11 +20,10 @@ export function NewTokenClient() {
   const [pending, startTransition] = useTransition();
   return (
     <div>
-      <form
+      <ActionForm
         aria-label="New token"
         className="flex flex-wrap items-end gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() => {
           startTransition(async () => {
             setMessage(null);
             setErrors({});
@@ -60,7 +60,7 @@ export function NewTokenClient() {
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Create token
         </BusyButton>
-      </form>
+      </ActionForm>
       <ActionFeedback message={message} spacing="mt-2" />
       {secret && (
         <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="status">

@@ -7,6 +7,7 @@ import type { AdminProject } from "@/lib/admin/people/list-projects-with-members
 import type { AdminUser } from "@/lib/admin/people/list-users";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
 
 export function CreateUserClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
@@ -21,13 +22,10 @@ export function CreateUserClient() {
     </div>
   );
   return (
-    <form
+    <ActionForm
       aria-label="New user"
       className="grid grid-cols-1 gap-3 sm:grid-cols-5 sm:items-end"
-      onSubmit={(event) => {
-        event.preventDefault();
-        run(() => createUserAction(form), `Created ${form.email.trim().toLowerCase()}.`, () => setForm({ email: "", name: "", role: "researcher", password: "" }));
-      }}
+      onSubmit={() => run(() => createUserAction(form), `Created ${form.email.trim().toLowerCase()}.`, () => setForm({ email: "", name: "", role: "researcher", password: "" }))}
     >
       {field("email", "Email", "email")}
       {field("name", "Name")}
@@ -46,7 +44,7 @@ export function CreateUserClient() {
         Create user
       </BusyButton>
       <div className="sm:col-span-5">{feedback}</div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -85,11 +83,9 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
           </button>
         </div>
         {resetting && (
-          <form
+          <ActionForm
             className="mt-2 flex gap-2"
-            onSubmit={(event) => {
-              event.preventDefault();
-              const form = event.currentTarget;
+            onSubmit={(form) => {
               run(() => resetPasswordAction({ userId: user.id, password }), `New password set for ${user.email}; their sessions have ended.`, () => {
                 setPassword("");
                 setResetting(false);
@@ -105,7 +101,7 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
             <BusyButton type="submit" className="btn btn-primary" busy={pending}>
               Set
             </BusyButton>
-          </form>
+          </ActionForm>
         )}
         {feedback}
       </td>
@@ -117,13 +113,10 @@ export function CreateProjectClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ slug: "", name: "", description: "", restricted: false });
   return (
-    <form
+    <ActionForm
       aria-label="New project"
       className="grid grid-cols-1 gap-3 sm:grid-cols-4 sm:items-end"
-      onSubmit={(event) => {
-        event.preventDefault();
-        run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }));
-      }}
+      onSubmit={() => run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }))}
     >
       {(["slug", "name", "description"] as const).map((key) => (
         <div key={key}>
@@ -144,7 +137,7 @@ export function CreateProjectClient() {
         </BusyButton>
       </div>
       <div className="sm:col-span-4">{feedback}</div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -182,11 +175,9 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
           </li>
         ))}
       </ul>
-      <form
+      <ActionForm
         className="mt-2 flex flex-wrap items-end gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = event.currentTarget;
+        onSubmit={(form) => {
           run(() => setMembershipAction({ projectId: project.id, email, role }), `${email} added to ${project.name} as ${role}.`, () => {
             setEmail("");
             // The emptied field disables Add: keep focus in the form, ready for the next email.
@@ -210,7 +201,7 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
         <BusyButton type="submit" className="btn" busy={pending} disabled={!email.trim()}>
           Add
         </BusyButton>
-      </form>
+      </ActionForm>
       {feedback}
     </div>
   );

@@ -6,6 +6,7 @@ import { useState, useTransition } from "react";
 import { setAskThresholdsAction } from "./actions";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
 
 type Thresholds = { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
 
@@ -22,12 +23,11 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
     ["minTermCoverage", "Share of the question’s words at the minimum"],
   ] as const;
   return (
-    <form
+    <ActionForm
       aria-label="Thresholds"
       className="mt-2 max-w-2xl space-y-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (pending) return;
+      busy={pending}
+      onSubmit={() => {
         startTransition(async () => {
           setMessage(null);
           setErrors({});
@@ -62,6 +62,6 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
         </BusyButton>
       </div>
       <ActionFeedback message={message} />
-    </form>
+    </ActionForm>
   );
 }

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { BusyButton } from "@/components/busy-button";
 import { deleteGoldenSetAction, findCandidatesAction, runGoldenSetAction, saveGoldenSetAction } from "../actions";
+import { ActionForm } from "@/components/action-form";
 
 interface Question {
   question: string;
@@ -71,12 +72,11 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           ))}
         </ol>
 
-        <form
+        <ActionForm
           aria-label="New question"
           className="mt-4 rounded-lg border border-stone-200 bg-white p-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (pending) return;
+          busy={pending}
+          onSubmit={() => {
             // The previous candidates answer another question: clear them while searching.
             setCandidates(null);
             setChosen([]);
@@ -130,7 +130,7 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
               </BusyButton>
             </fieldset>
           )}
-        </form>
+        </ActionForm>
       </section>
 
       <div className="flex flex-wrap items-end gap-3">

@@ -12,6 +12,7 @@ import { type ActionMessage, ActionFeedback } from "@/components/action-feedback
 import { queryKeys } from "@/components/query-keys";
 import { useDebouncedValue } from "@/components/use-debounced-value";
 import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
 
 /** The server's chunking modes and group languages, each with its label here. */
 const chunkingLabels: Record<(typeof chunkingModes)[number], string> = {
@@ -142,13 +143,10 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
       </div>
 
       <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <form
+        <ActionForm
           aria-label="Embed group"
           className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save();
-          }}
+          onSubmit={() => save()}
         >
           <div className="grid grid-cols-2 gap-3">
             <div>
@@ -272,7 +270,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
             )}
           </div>
           <ActionFeedback message={message} />
-        </form>
+        </ActionForm>
 
         <section aria-labelledby="preview-heading" aria-busy={previewing}>
           <div className="flex flex-wrap items-end justify-between gap-2">

@@ -7,6 +7,7 @@ import { saveObjectContextAction } from "./actions";
 import type { ObjectContext } from "@/lib/rag/config/object-context";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
 
 type FieldOption = { key: string; label: string; type: string; view?: string };
 const roleFieldTypes = { typology: ["category", "text"], material: ["category", "text"], period: ["category", "text"], date: ["daterange"] } as const;
@@ -73,12 +74,9 @@ export function ObjectContextFormClient(props: {
   const errorFor = (prefix: string) => Object.entries(errors).filter(([path]) => path === prefix || path.startsWith(`${prefix}.`)).flatMap(([, list]) => list);
 
   return (
-    <form
+    <ActionForm
       className="mt-6 max-w-3xl space-y-8"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit(build());
-      }}
+      onSubmit={() => submit(build())}
     >
       <fieldset>
         <legend className="text-lg font-semibold">Image fields and their views</legend>
@@ -174,6 +172,6 @@ export function ObjectContextFormClient(props: {
         )}
       </div>
       <ActionFeedback message={message} />
-    </form>
+    </ActionForm>
   );
 }
