@@ -9,6 +9,7 @@ import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "./index-actions-client";
 import { DataTable } from "@/components/data-table";
 import { PageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "Administration" };
 
@@ -46,10 +47,7 @@ export default async function AdminPage() {
           Golden sets
         </Link>
       </nav>
-      <section aria-labelledby="index-heading" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
-        <h2 id="index-heading" className="text-xl font-semibold">
-          Index
-        </h2>
+      <PageSection id="index" title="Index" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         <p className="mt-1 text-sm text-stone-700">
           Active space: <span className="font-medium" data-testid="active-space">{health.active?.name ?? "none yet"}</span> · {health.coverage.indexed} of {health.coverage.records} records
           indexed ({Math.floor(coverage * 100)}%)
@@ -76,12 +74,9 @@ export default async function AdminPage() {
             </ul>
           </details>
         )}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="sections-heading" className="mt-8">
-        <h2 id="sections-heading" className="text-xl font-semibold">
-          Sections
-        </h2>
+      <PageSection id="sections" title="Sections" className="mt-8">
         <DataTable columns={["Section", { label: "Records", numeric: true }, { label: "Indexed", numeric: true }, { label: "Pending", numeric: true }, { label: "Failed", numeric: true }, { label: "Oldest pending", numeric: true }, "Embed groups"]} className="mt-3" testId="index-health">
           {health.sections.map((section) => (
             <tr key={section.sectionId} className="border-b border-stone-100">
@@ -99,12 +94,9 @@ export default async function AdminPage() {
             </tr>
           ))}
         </DataTable>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="spaces-heading" className="mt-8">
-        <h2 id="spaces-heading" className="text-xl font-semibold">
-          Index spaces
-        </h2>
+      <PageSection id="spaces" title="Index spaces" className="mt-8">
         <ul className="mt-2 space-y-1 text-sm">
           {health.spaces.map((space) => (
             <li key={space.id}>
@@ -113,7 +105,7 @@ export default async function AdminPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </PageSection>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { isAppError } from "@/lib/errors";
 import { formatDateTime } from "@/components/format";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -119,10 +120,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
         )}
       </form>
 
-      <section aria-labelledby="events-heading" className="mt-8">
-        <h2 id="events-heading" className="text-xl font-semibold">
-          Events {log && <span className="text-base font-normal text-stone-500">({log.total})</span>}
-        </h2>
+      <PageSection id="events" title={<>Events {log && <span className="text-base font-normal text-stone-500">({log.total})</span>}</>} className="mt-8">
         {problem !== null ? (
           <p role="alert" className="notice-error mt-3">
             {problem}
@@ -159,7 +157,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
             {log.page < log.pageCount ? <Link href={href(log.page + 1)} className="link">Next</Link> : <span className="text-stone-400">Next</span>}
           </nav>
         )}
-      </section>
+      </PageSection>
     </div>
   );
 }

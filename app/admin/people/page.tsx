@@ -8,6 +8,7 @@ import { LockIcon } from "@/components/lock-icon";
 import { CreateProjectClient, CreateUserClient, ProjectMembersClient, UserRowClient } from "./people-client";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "People and projects" };
 
@@ -24,10 +25,7 @@ export default async function PeoplePage() {
     <div>
       <AdminPageHeader title="People and projects" />
 
-      <section aria-labelledby="users-heading" className="mt-6">
-        <h2 id="users-heading" className="text-xl font-semibold">
-          Users
-        </h2>
+      <PageSection id="users" title="Users" className="mt-6">
         <div className="mt-3 rounded-lg border border-stone-200 bg-white p-4">
           <CreateUserClient />
         </div>
@@ -36,12 +34,9 @@ export default async function PeoplePage() {
             <UserRowClient key={user.id} user={user} self={user.id === principal.userId} />
           ))}
         </DataTable>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="projects-heading" className="mt-10">
-        <h2 id="projects-heading" className="text-xl font-semibold">
-          Projects
-        </h2>
+      <PageSection id="projects" title="Projects" className="mt-10">
         <div className="mt-3 rounded-lg border border-stone-200 bg-white p-4">
           <CreateProjectClient />
         </div>
@@ -62,7 +57,7 @@ export default async function PeoplePage() {
             </section>
           ))}
         </div>
-      </section>
+      </PageSection>
     </div>
   );
 }
