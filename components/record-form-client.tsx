@@ -9,7 +9,7 @@ import type { RelationTarget } from "@/lib/archive/list-relation-targets";
 import { formatBytes } from "./format";
 import { type RecordFormState, recordInputName } from "@/lib/archive/record-form-data";
 import { serializeTranscript, transcriptLineFormat } from "@/lib/archive/transcript-text";
-import { ProjectOptions } from "./select-options";
+import { ProjectOptions, TextOptions } from "./select-options";
 
 export interface RecordFormProps {
   action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
@@ -184,11 +184,7 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes }: Fi
           {label}
           <select {...common} defaultValue={typeof value === "string" ? value : ""} required={field.required} aria-describedby={describedBy(false)} className="field-input max-w-md">
             <option value="">{field.required ? "Choose…" : "—"}</option>
-            {field.options.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
+            <TextOptions values={field.options} />
           </select>
           {error}
         </div>

@@ -1,8 +1,10 @@
 "use client";
 
 import { BusyButton } from "@/components/busy-button";
+import { SectionOptions } from "@/components/select-options";
 import { useState, useTransition } from "react";
 import { createGoldenSetAction } from "./actions";
+import { ActionForm } from "@/components/action-form";
 
 /** Name a new set and its collection; the set's page opens to add questions. */
 export function NewGoldenSetClient({ sections }: { sections: { slug: string; name: string }[] }) {
@@ -11,12 +13,11 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   return (
-    <form
+    <ActionForm
       aria-label="New golden set"
       className="flex flex-wrap items-end gap-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (pending) return;
+      busy={pending}
+      onSubmit={() => {
         startTransition(async () => {
           setError(null);
           const result = await createGoldenSetAction({ name, sectionSlug: sectionSlug || undefined });
@@ -36,11 +37,7 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
         </label>
         <select id="golden-section" className="field-input" value={sectionSlug} onChange={(event) => setSectionSlug(event.target.value)}>
           <option value="">Every section</option>
-          {sections.map((section) => (
-            <option key={section.slug} value={section.slug}>
-              {section.name}
-            </option>
-          ))}
+          <SectionOptions sections={sections} />
         </select>
       </div>
       <BusyButton type="submit" className="btn btn-primary" busy={pending}>
@@ -51,6 +48,6 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
           {error}
         </div>
       )}
-    </form>
+    </ActionForm>
   );
 }

@@ -6,6 +6,8 @@ import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
+import { NamedOptions } from "@/components/select-options";
+import { ActionForm } from "@/components/action-form";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
 export function AutoRefreshClient({ seconds }: { seconds: number }) {
@@ -94,11 +96,10 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
   if (candidates.length === 0) return <p className="notice mt-2">No other space this server can use yet: register a new model below.</p>;
   return (
     <div className="mt-2">
-      <form
+      <ActionForm
         className="flex flex-wrap items-end gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (pending) return;
+        busy={pending}
+        onSubmit={() => {
           startTransition(async () => {
             setMessage(null);
             const result = await compareSpacesAction({ goldenSetId: setId, candidateId, mode });
@@ -118,11 +119,7 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
               {label}
             </label>
             <select id={id} className="field-input" value={value} onChange={(event) => set(event.target.value)}>
-              {options.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.name}
-                </option>
-              ))}
+              <NamedOptions items={options} />
             </select>
           </div>
         ))}
@@ -138,7 +135,7 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           {pending ? "Running…" : "Compare"}
         </BusyButton>
-      </form>
+      </ActionForm>
       {view}
       {rows && (
         <table className="mt-3 text-left text-sm" data-testid="space-comparison">
@@ -186,12 +183,11 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
     </div>
   );
   return (
-    <form
+    <ActionForm
       aria-label="New index space"
       className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (pending) return;
+      busy={pending}
+      onSubmit={() => {
         const config =
           provider === "openai-compatible"
             ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
@@ -242,7 +238,7 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
         </BusyButton>
         {view}
       </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -286,11 +282,7 @@ export function FusionActionsClient({
           <span className="block text-xs text-stone-600">Measure on</span>
           <select className="input" value={setId} onChange={(event) => setSetId(event.target.value)} aria-label={`Golden questions to measure ${name} on`}>
             <option value="">Every golden set</option>
-            {sets.map((set) => (
-              <option key={set.id} value={set.id}>
-                {set.name}
-              </option>
-            ))}
+            <NamedOptions items={sets} />
           </select>
         </label>
         <BusyButton

@@ -10,6 +10,8 @@ import { askThresholdsFromConfig } from "@/lib/rag/ask/create-generator";
 import { defaultAskSettings } from "@/lib/rag/ask/ask";
 import { ThresholdsFormClient } from "./thresholds-form-client";
 import { AdminPageHeader } from "@/components/page-header";
+import { NamedOptions } from "@/components/select-options";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "Answer thresholds" };
 
@@ -111,11 +113,7 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
             <option value="" disabled>
               Choose a set
             </option>
-            {sets.map((set) => (
-              <option key={set.id} value={set.id}>
-                {set.name}
-              </option>
-            ))}
+            <NamedOptions items={sets} />
           </select>
         </label>
         <button type="submit" className="btn">
@@ -133,10 +131,7 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
         </div>
       )}
       {distribution && (
-        <section aria-labelledby="distribution-heading" className="mt-6">
-          <h2 id="distribution-heading" className="text-xl font-semibold">
-            Score distribution
-          </h2>
+        <PageSection id="distribution" title="Score distribution" className="mt-6">
           {distribution.questions === 0 ? (
             <p className="notice mt-2">None of the set’s questions has an expected record you can read.</p>
           ) : (
@@ -170,14 +165,11 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
               </details>
             </>
           )}
-        </section>
+        </PageSection>
       )}
-      <section aria-labelledby="set-heading" className="mt-8">
-        <h2 id="set-heading" className="text-xl font-semibold">
-          Thresholds in use
-        </h2>
+      <PageSection id="set" title="Thresholds in use" className="mt-8">
         <ThresholdsFormClient current={current} suggested={distribution?.suggested ?? null} />
-      </section>
+      </PageSection>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { BusyButton } from "@/components/busy-button";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
-import { ProjectOptions, SectionOptions } from "@/components/select-options";
+import { ProjectOptions, SectionOptions, TextOptions } from "@/components/select-options";
 import { maxFilterTextLength, maxQueryLength } from "@/lib/query-length";
 import type { RecordSort } from "@/lib/archive/list-records";
 import type { SearchMode } from "@/lib/rag/search/search-archive";
@@ -217,11 +217,7 @@ export function RecordFiltersClient({
             Per page
           </label>
           <select id="filter-page-size" name="pageSize" defaultValue={pageSizes.includes(values.pageSize) ? values.pageSize : "25"} className="field-input">
-            {pageSizes.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
+            <TextOptions values={pageSizes} />
           </select>
         </div>
         <div className="flex items-end gap-3">
