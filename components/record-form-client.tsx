@@ -10,6 +10,7 @@ import { formatBytes } from "./format";
 import { type RecordFormState, recordInputName } from "@/lib/archive/record-form-data";
 import { serializeTranscript, transcriptLineFormat } from "@/lib/archive/transcript-text";
 import { ProjectOptions, TextOptions } from "./select-options";
+import { LabelledField } from "./labelled-field";
 
 export interface RecordFormProps {
   action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
@@ -78,10 +79,7 @@ export function RecordFormClient({ action, section, record, projects, relationOp
         </div>
       )}
 
-      <div>
-        <label htmlFor={inputId("projectId")} className="field-label">
-          Project
-        </label>
+      <LabelledField htmlFor={inputId("projectId")} label="Project">
         <select
           id={inputId("projectId")}
           name="projectId"
@@ -95,7 +93,7 @@ export function RecordFormClient({ action, section, record, projects, relationOp
           <ProjectOptions projects={projects} />
         </select>
         <FieldErrorText id={`${inputId("projectId")}-error`} messages={fieldErrors.projectId} />
-      </div>
+      </LabelledField>
 
       {section.fields.map((field) => (
         <FieldInput

@@ -8,6 +8,7 @@ import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
 import { maxTokenNameLength } from "@/lib/auth/api-token-limits";
 import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 /** Create a token (its secret is shown here once) and revoke tokens. */
 export function NewTokenClient() {
@@ -39,24 +40,18 @@ export function NewTokenClient() {
           });
         }}
       >
-        <div className="min-w-64 flex-1">
-          <label htmlFor="token-name" className="field-label">
-            Token name
-          </label>
+        <LabelledField className="min-w-64 flex-1" htmlFor="token-name" label="Token name">
           <input id="token-name" className="field-input" value={name} maxLength={maxTokenNameLength} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
           <FieldErrors messages={errors.name} />
-        </div>
-        <div>
-          <label htmlFor="token-days" className="field-label">
-            Expires after
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="token-days" label="Expires after">
           <select id="token-days" className="field-input" value={days} onChange={(event) => setDays(event.target.value)}>
             <option value="7">7 days</option>
             <option value="30">30 days</option>
             <option value="90">90 days</option>
             <option value="365">a year</option>
           </select>
-        </div>
+        </LabelledField>
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Create token
         </BusyButton>

@@ -9,6 +9,7 @@ import { formatDateTime } from "@/components/format";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
 import { PageSection } from "@/components/page-section";
+import { LabelledField } from "@/components/labelled-field";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -80,10 +81,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
       </AdminPageHeader>
 
       <form action="/admin/audit" method="get" role="search" aria-label="Filter the audit log" className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4">
-        <div>
-          <label htmlFor="audit-kind" className="field-label">
-            Kind
-          </label>
+        <LabelledField htmlFor="audit-kind" label="Kind">
           <select id="audit-kind" name="kind" defaultValue={selectedKind} className="field-input">
             {auditLogKinds.map((kind) => (
               <option key={kind} value={kind}>
@@ -91,25 +89,16 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
               </option>
             ))}
           </select>
-        </div>
-        <div className="min-w-56 flex-1">
-          <label htmlFor="audit-actor" className="field-label">
-            Who (email contains)
-          </label>
+        </LabelledField>
+        <LabelledField className="min-w-56 flex-1" htmlFor="audit-actor" label="Who (email contains)">
           <input id="audit-actor" name="actor" type="search" defaultValue={filters.actor} maxLength={200} className="field-input" />
-        </div>
-        <div>
-          <label htmlFor="audit-from" className="field-label">
-            From
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="audit-from" label="From">
           <input id="audit-from" name="from" type="date" defaultValue={filters.from} className="field-input" />
-        </div>
-        <div>
-          <label htmlFor="audit-to" className="field-label">
-            To
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="audit-to" label="To">
           <input id="audit-to" name="to" type="date" defaultValue={filters.to} className="field-input" />
-        </div>
+        </LabelledField>
         <button type="submit" className="btn btn-primary">
           Apply
         </button>

@@ -8,6 +8,7 @@ import type { AdminUser } from "@/lib/admin/people/list-users";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
 import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 export function CreateUserClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
@@ -29,16 +30,13 @@ export function CreateUserClient() {
     >
       {field("email", "Email", "email")}
       {field("name", "Name")}
-      <div>
-        <label htmlFor="new-user-role" className="field-label">
-          Role
-        </label>
+      <LabelledField htmlFor="new-user-role" label="Role">
         <select id="new-user-role" className="field-input" value={form.role} onChange={(event) => setForm({ ...form, role: event.target.value })}>
           <option value="researcher">Researcher</option>
           <option value="curator">Curator</option>
           <option value="admin">Administrator</option>
         </select>
-      </div>
+      </LabelledField>
       {field("password", "Initial password (12+ characters)", "password")}
       <BusyButton type="submit" className="btn btn-primary" busy={pending}>
         Create user

@@ -8,6 +8,7 @@ import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, regist
 import { FieldErrors } from "@/components/field-errors";
 import { NamedOptions } from "@/components/select-options";
 import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
 export function AutoRefreshClient({ seconds }: { seconds: number }) {
@@ -114,24 +115,18 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
             ["compare-candidate", "Candidate space", candidateId, setCandidateId, candidates],
           ] as const
         ).map(([id, label, value, set, options]) => (
-          <div key={id}>
-            <label htmlFor={id} className="field-label">
-              {label}
-            </label>
+          <LabelledField key={id} htmlFor={id} label={label}>
             <select id={id} className="field-input" value={value} onChange={(event) => set(event.target.value)}>
               <NamedOptions items={options} />
             </select>
-          </div>
+          </LabelledField>
         ))}
-        <div>
-          <label htmlFor="compare-mode" className="field-label">
-            Mode
-          </label>
+        <LabelledField htmlFor="compare-mode" label="Mode">
           <select id="compare-mode" className="field-input" value={mode} onChange={(event) => setMode(event.target.value)}>
             <option value="hybrid">Hybrid</option>
             <option value="semantic">Semantic</option>
           </select>
-        </div>
+        </LabelledField>
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           {pending ? "Running…" : "Compare"}
         </BusyButton>
@@ -204,31 +199,25 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
         });
       }}
     >
-      <div>
-        <label htmlFor="space-provider" className="field-label">
-          Provider
-        </label>
+      <LabelledField htmlFor="space-provider" label="Provider">
         <select id="space-provider" className="field-input" value={provider} onChange={(event) => setProvider(event.target.value)}>
           <option value="openai-compatible">OpenAI-compatible endpoint (Ollama, vLLM, TEI, OpenAI)</option>
           <option value="local-use">Universal Sentence Encoder lite (offline)</option>
           {hashAllowed && <option value="hash">Feature hashing (tests)</option>}
         </select>
-      </div>
+      </LabelledField>
       {provider === "openai-compatible" && (
         <>
           {input("baseUrl", "Base URL", "e.g. http://127.0.0.1:11434 for a local Ollama")}
           {input("model", "Model")}
           {input("dimension", "Dimension")}
           {input("apiKeyEnv", "API key variable", "The NAME of the environment variable holding the key; the key itself is never stored.")}
-          <div>
-            <label htmlFor="space-language" className="field-label">
-              Languages
-            </label>
+          <LabelledField htmlFor="space-language" label="Languages">
             <select id="space-language" className="field-input" value={form.language} onChange={(event) => setForm({ ...form, language: event.target.value })}>
               <option value="multilingual">Multilingual</option>
               <option value="en">English only (Spanish and Catalan go through the translation bridge)</option>
             </select>
-          </div>
+          </LabelledField>
         </>
       )}
       {provider === "hash" && input("dimension", "Dimension")}

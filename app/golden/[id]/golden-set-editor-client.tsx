@@ -5,6 +5,7 @@ import { useRef, useState, useTransition } from "react";
 import { BusyButton } from "@/components/busy-button";
 import { deleteGoldenSetAction, findCandidatesAction, runGoldenSetAction, saveGoldenSetAction } from "../actions";
 import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 interface Question {
   question: string;
@@ -134,25 +135,19 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
       </section>
 
       <div className="flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="golden-rename" className="field-label">
-            Name
-          </label>
+        <LabelledField htmlFor="golden-rename" label="Name">
           <input id="golden-rename" className="field-input" value={name} onChange={(event) => setName(event.target.value)} />
-        </div>
+        </LabelledField>
         <BusyButton type="button" className="btn" busy={pending} onClick={() => save(questions, "Saved.")}>
           Save name
         </BusyButton>
-        <div>
-          <label htmlFor="golden-mode" className="field-label">
-            Search mode
-          </label>
+        <LabelledField htmlFor="golden-mode" label="Search mode">
           <select id="golden-mode" className="field-input" value={mode} onChange={(event) => setMode(event.target.value)}>
             <option value="hybrid">Hybrid</option>
             <option value="semantic">Semantic</option>
             <option value="keyword">Keyword</option>
           </select>
-        </div>
+        </LabelledField>
         <BusyButton
           type="button"
           className="btn btn-primary"

@@ -13,6 +13,7 @@ import { queryKeys } from "@/components/query-keys";
 import { useDebouncedValue } from "@/components/use-debounced-value";
 import { FieldErrors } from "@/components/field-errors";
 import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 /** The server's chunking modes and group languages, each with its label here. */
 const chunkingLabels: Record<(typeof chunkingModes)[number], string> = {
@@ -149,20 +150,14 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
           onSubmit={() => save()}
         >
           <div className="grid grid-cols-2 gap-3">
-            <div>
-              <label htmlFor="group-slug" className="field-label">
-                Slug
-              </label>
+            <LabelledField htmlFor="group-slug" label="Slug">
               <input id="group-slug" className="field-input" value={state.slug} disabled={selected !== null} onChange={(event) => update({ slug: event.target.value })} />
               {errorText("slug")}
-            </div>
-            <div>
-              <label htmlFor="group-label" className="field-label">
-                Label
-              </label>
+            </LabelledField>
+            <LabelledField htmlFor="group-label" label="Label">
               <input id="group-label" className="field-input" value={state.label} onChange={(event) => update({ label: event.target.value })} />
               {errorText("label")}
-            </div>
+            </LabelledField>
           </div>
 
           <fieldset>
@@ -212,10 +207,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
             {errorText("fields")}
           </fieldset>
 
-          <div>
-            <label htmlFor="group-chunking" className="field-label">
-              Chunking
-            </label>
+          <LabelledField htmlFor="group-chunking" label="Chunking">
             <select id="group-chunking" className="field-input" value={state.chunking} onChange={(event) => update({ chunking: event.target.value })}>
               {chunkingModes.map((value) => (
                 <option key={value} value={value}>
@@ -224,7 +216,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
               ))}
             </select>
             {errorText("chunking")}
-          </div>
+          </LabelledField>
           <div className="grid grid-cols-3 gap-3">
             {(
               [
