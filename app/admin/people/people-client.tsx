@@ -14,13 +14,10 @@ export function CreateUserClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ email: "", name: "", role: "researcher", password: "" });
   const field = (key: keyof typeof form, label: string, type = "text") => (
-    <div>
-      <label htmlFor={`new-user-${key}`} className="field-label">
-        {label}
-      </label>
+    <LabelledField htmlFor={`new-user-${key}`} label={label}>
       <input id={`new-user-${key}`} type={type} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} autoComplete={type === "password" ? "new-password" : "off"} />
       <FieldErrors messages={fieldErrors[key]} />
-    </div>
+    </LabelledField>
   );
   return (
     <ActionForm
@@ -117,13 +114,10 @@ export function CreateProjectClient() {
       onSubmit={() => run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }))}
     >
       {(["slug", "name", "description"] as const).map((key) => (
-        <div key={key}>
-          <label htmlFor={`new-project-${key}`} className="field-label">
-            {key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"}
-          </label>
+        <LabelledField key={key} htmlFor={`new-project-${key}`} label={key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"}>
           <input id={`new-project-${key}`} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
           <FieldErrors messages={fieldErrors[key]} />
-        </div>
+        </LabelledField>
       ))}
       <div className="flex items-center gap-3">
         <label className="flex items-center gap-1 text-sm">
@@ -183,12 +177,9 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
           });
         }}
       >
-        <div>
-          <label htmlFor={`add-member-${project.id}`} className="field-label">
-            Add a member by email
-          </label>
+        <LabelledField htmlFor={`add-member-${project.id}`} label="Add a member by email">
           <input ref={emailRef} id={`add-member-${project.id}`} type="email" className="field-input" value={email} onChange={(event) => setEmail(event.target.value)} aria-invalid={fieldErrors.email ? true : undefined} />
-        </div>
+        </LabelledField>
         <label className="sr-only" htmlFor={`add-role-${project.id}`}>
           Role
         </label>

@@ -6,6 +6,7 @@ import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
+import { useServerAction } from "@/components/use-server-action";
 import { NamedOptions } from "@/components/select-options";
 import { ActionForm } from "@/components/action-form";
 import { LabelledField } from "@/components/labelled-field";
@@ -35,9 +36,7 @@ function useMessage() {
 }
 
 export function SpaceActionsClient(props: { spaceId: string; name: string; ready: boolean } | { rollback: true }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const { setMessage, view } = useMessage();
+  const { pending, run, feedback } = useServerAction();
   if ("rollback" in props) {
     return (
       <div>
@@ -45,19 +44,11 @@ export function SpaceActionsClient(props: { spaceId: string; name: string; ready
           type="button"
           className="btn"
           busy={pending}
-          onClick={() =>
-            startTransition(async () => {
-              const result = await rollbackSpaceAction();
-              if (result.status === "ok") {
-                setMessage({ kind: "ok", text: "Rolled back to the previous space." });
-                router.refresh();
-              } else setMessage({ kind: "error", text: result.message });
-            })
-          }
+          onClick={() => run(() => rollbackSpaceAction(), "Rolled back to the previous space.")}
         >
           Roll back to the previous space
         </BusyButton>
-        {view}
+        {feedback}
       </div>
     );
   }
@@ -71,18 +62,12 @@ export function SpaceActionsClient(props: { spaceId: string; name: string; ready
         title={props.ready ? undefined : "Wait until every record is indexed in this space."}
         onClick={() => {
           if (!window.confirm(`Search and answers will use ${props.name} from now on. Activate it?`)) return;
-          startTransition(async () => {
-            const result = await activateSpaceAction({ spaceId: props.spaceId });
-            if (result.status === "ok") {
-              setMessage({ kind: "ok", text: "Activated." });
-              router.refresh();
-            } else setMessage({ kind: "error", text: result.message });
-          });
+          run(() => activateSpaceAction({ spaceId: props.spaceId }), "Activated.");
         }}
       >
         Activate
       </BusyButton>
-      {view}
+      {feedback}
     </div>
   );
 }
@@ -161,21 +146,15 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
 }
 
 export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
+  const { pending, run, feedback, fieldErrors: errors } = useServerAction();
   const [provider, setProvider] = useState("openai-compatible");
   const [form, setForm] = useState({ baseUrl: "", model: "", dimension: "", apiKeyEnv: "", language: "multilingual" });
-  const { message, setMessage, view } = useMessage();
-  const errors = message?.kind === "error" ? (message.fieldErrors ?? {}) : {};
   const input = (key: "baseUrl" | "model" | "dimension" | "apiKeyEnv", label: string, hint?: string) => (
-    <div>
-      <label htmlFor={`space-${key}`} className="field-label">
-        {label}
-      </label>
+    <LabelledField htmlFor={`space-${key}`} label={label}>
       <input id={`space-${key}`} className="field-input" value={form[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
       {hint && <span className="field-hint block">{hint}</span>}
       <FieldErrors messages={errors[key]} />
-    </div>
+    </LabelledField>
   );
   return (
     <ActionForm
@@ -189,14 +168,7 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
             : provider === "hash"
               ? { provider, dimension: Number(form.dimension) }
               : { provider };
-        startTransition(async () => {
-          setMessage(null);
-          const result = await registerSpaceAction({ config });
-          if (result.status === "ok") {
-            setMessage({ kind: "ok", text: `Registered; ${result.data.queued} records queued to build it.` });
-            router.refresh();
-          } else setMessage({ kind: "error", text: result.message, fieldErrors: result.fieldErrors });
-        });
+        run(() => registerSpaceAction({ config }), (data) => `Registered; ${data.queued} records queued to build it.`);
       }}
     >
       <LabelledField htmlFor="space-provider" label="Provider">
@@ -225,7 +197,7 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Register and build
         </BusyButton>
-        {view}
+        {feedback}
       </div>
     </ActionForm>
   );

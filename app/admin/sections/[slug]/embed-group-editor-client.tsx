@@ -225,13 +225,10 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
                 ["overlap", "Overlap"],
               ] as const
             ).map(([key, label]) => (
-              <div key={key}>
-                <label htmlFor={`group-${key}`} className="field-label">
-                  {label}
-                </label>
+              <LabelledField key={key} htmlFor={`group-${key}`} label={label}>
                 <input id={`group-${key}`} className="field-input" inputMode="numeric" value={state[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => update({ [key]: event.target.value })} />
                 {errorText(key)}
-              </div>
+              </LabelledField>
             ))}
           </div>
           <fieldset>

@@ -8,6 +8,7 @@ import type { ObjectContext } from "@/lib/rag/config/object-context";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { FieldErrors } from "@/components/field-errors";
 import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 type FieldOption = { key: string; label: string; type: string; view?: string };
 const roleFieldTypes = { typology: ["category", "text"], material: ["category", "text"], period: ["category", "text"], date: ["daterange"] } as const;
@@ -104,10 +105,7 @@ export function ObjectContextFormClient(props: {
         <legend className="text-lg font-semibold">Catalogued roles</legend>
         <div className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2">
           {(Object.keys(roleFieldTypes) as Role[]).map((role) => (
-            <div key={role} className="text-sm">
-              <label htmlFor={`role-${role}`} className="field-label">
-                {roleLabels[role]}
-              </label>
+            <LabelledField key={role} className="text-sm" htmlFor={`role-${role}`} label={roleLabels[role]}>
               <select id={`role-${role}`} className="field-input" value={roles[role]} onChange={(event) => setRoles({ ...roles, [role]: event.target.value })} aria-invalid={errorFor(`roles.${role}`).length > 0 || undefined}>
                 <option value="">— not catalogued —</option>
                 {props.fields
@@ -119,7 +117,7 @@ export function ObjectContextFormClient(props: {
                   ))}
               </select>
               <FieldErrors messages={errorFor(`roles.${role}`)} />
-            </div>
+            </LabelledField>
           ))}
         </div>
       </fieldset>
