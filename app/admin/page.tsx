@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { getIndexHealth } from "@/lib/admin/index-health";
 import { listReindexJobs } from "@/lib/admin/reindex-jobs";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "./index-actions-client";
 import { DataTable } from "@/components/data-table";
@@ -13,14 +11,22 @@ import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "Administration" };
 
+/** The pages an admin reaches from here, in the order of the navigation. */
+const adminPages = [
+  ["/admin/people", "People and projects"],
+  ["/admin/audit", "Audit log"],
+  ["/admin/spaces", "Index spaces and model switch"],
+  ["/admin/thresholds", "Answer thresholds"],
+  ["/golden", "Golden sets"],
+] as const;
+
 /**
  * The admin overview: the active index space and its coverage, every section's index health
  * with links to its embed groups and object context, reindexing with progress that survives a
  * reload. Anyone but an admin gets the not-found page.
  */
 export default async function AdminPage() {
-  const { principal, runtime } = await authorizedPage("/admin");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin");
   const { sql } = runtime.database;
   const [health, jobs] = await Promise.all([getIndexHealth(sql, principal), listReindexJobs(sql, principal)]);
   const running = jobs.filter((job) => job.finishedAt === null);
@@ -31,21 +37,11 @@ export default async function AdminPage() {
     <div>
       <PageHeader title="Administration" />
       <nav aria-label="Administration" className="mt-2 flex flex-wrap gap-4 text-sm">
-        <Link href="/admin/people" className="link">
-          People and projects
-        </Link>
-        <Link href="/admin/audit" className="link">
-          Audit log
-        </Link>
-        <Link href="/admin/spaces" className="link">
-          Index spaces and model switch
-        </Link>
-        <Link href="/admin/thresholds" className="link">
-          Answer thresholds
-        </Link>
-        <Link href="/golden" className="link">
-          Golden sets
-        </Link>
+        {adminPages.map(([href, label]) => (
+          <Link key={href} href={href} className="link">
+            {label}
+          </Link>
+        ))}
       </nav>
       <PageSection id="index" title="Index" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         <p className="mt-1 text-sm text-stone-700">

@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { type AuditLogKind, type AuditLogPage, auditLogKinds, listAuditLog } from "@/lib/admin/audit-log";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { isAppError } from "@/lib/errors";
 import { formatDateTime } from "@/components/format";
 import { DataTable } from "@/components/data-table";
@@ -45,8 +43,7 @@ function truncate(text: string, limit: number): string {
  * URL (a GET form), so a filtered view can be bookmarked and shared. Anyone else: not found.
  */
 export default async function AdminAuditPage({ searchParams }: PageProps) {
-  const { principal, runtime } = await authorizedPage("/admin/audit");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/audit");
   const query = await searchParams;
   const first = (name: string) => {
     const value = Array.isArray(query[name]) ? query[name][0] : query[name];

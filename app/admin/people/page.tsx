@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { listProjectsWithMembers } from "@/lib/admin/people/list-projects-with-members";
 import { listUsers } from "@/lib/admin/people/list-users";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { LockIcon } from "@/components/lock-icon";
 import { CreateProjectClient, CreateUserClient, ProjectMembersClient, UserRowClient } from "./people-client";
 import { DataTable } from "@/components/data-table";
@@ -17,8 +15,7 @@ export const metadata: Metadata = { title: "People and projects" };
  * apply on the person's next request; deactivation and password resets end their sessions.
  */
 export default async function PeoplePage() {
-  const { principal, runtime } = await authorizedPage("/admin/people");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/people");
   const { prisma } = runtime.database;
   const [users, projects] = await Promise.all([listUsers(prisma, principal), listProjectsWithMembers(prisma, principal)]);
   return (

@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { tuningGoldenSetName } from "@/lib/admin/fusion-calibration";
 import { listSpaceOverview } from "@/lib/admin/model-switch";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { formatDateTime } from "@/components/format";
 import { fusionSlices } from "@/lib/rag/index/index-spaces";
 import { AutoRefreshClient, CompareSpacesClient, FusionActionsClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
@@ -21,8 +19,7 @@ export const metadata: Metadata = { title: "Index spaces" };
  * index), a golden-set comparison, activation in one step and rollback.
  */
 export default async function SpacesPage() {
-  const { principal, runtime } = await authorizedPage("/admin/spaces");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/spaces");
   const { prisma, sql } = runtime.database;
   const [spaces, sets] = await Promise.all([listSpaceOverview(sql, principal), prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } })]);
   const building = spaces.some((space) => space.status === "building" && space.indexed < space.records);

@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { type ScoreDistribution, binWidth, scoreDistribution } from "@/lib/admin/ask-thresholds";
 import { readAskThresholdOverrides } from "@/lib/rag/ask/ask-settings";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { isAppError } from "@/lib/errors";
 import { askThresholdsFromConfig } from "@/lib/rag/ask/create-generator";
 import { defaultAskSettings } from "@/lib/rag/ask/ask";
@@ -69,8 +67,7 @@ function Histogram({ distribution, marks }: { distribution: ScoreDistribution; m
  * and irrelevant passages are, and set the thresholds from there.
  */
 export default async function ThresholdsPage({ searchParams }: PageProps) {
-  const { principal, runtime } = await authorizedPage("/admin/thresholds");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/thresholds");
   const query = await searchParams;
   const { prisma, sql } = runtime.database;
   const sets = await prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } });

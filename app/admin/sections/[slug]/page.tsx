@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { fieldPathOptions } from "@/lib/admin/embed-group-admin";
 import { getIndexHealth } from "@/lib/admin/index-health";
 import { listReindexJobs } from "@/lib/admin/reindex-jobs";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { listEmbedGroups, sectionShapes } from "@/lib/rag/config/embed-groups";
 import { readObjectContext } from "@/lib/rag/config/object-context";
 import { formatAge, formatDateTime } from "@/components/format";
@@ -24,8 +23,7 @@ export const metadata: Metadata = { title: "Section" };
  */
 export default async function AdminSectionPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { principal, runtime } = await authorizedPage(`/admin/sections/${encodeURIComponent(slug)}`);
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage(`/admin/sections/${encodeURIComponent(slug)}`);
   const { prisma, sql } = runtime.database;
   const sections = await sectionShapes(prisma);
   const section = sections.get(slug);
