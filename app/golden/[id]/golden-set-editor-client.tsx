@@ -6,6 +6,7 @@ import { BusyButton } from "@/components/busy-button";
 import { deleteGoldenSetAction, findCandidatesAction, runGoldenSetAction, saveGoldenSetAction } from "../actions";
 import { ActionForm } from "@/components/action-form";
 import { LabelledField } from "@/components/labelled-field";
+import { ActionFeedback } from "@/components/action-feedback";
 
 interface Question {
   question: string;
@@ -181,14 +182,7 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           Delete set
         </BusyButton>
       </div>
-      <p aria-live="polite" className="text-sm text-emerald-800">
-        {message?.kind === "ok" ? message.text : ""}
-      </p>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} spacing="" />
     </div>
   );
 }
