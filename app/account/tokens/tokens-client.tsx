@@ -8,6 +8,7 @@ import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
 import { maxTokenNameLength } from "@/lib/auth/api-token-limits";
 import { ActionForm } from "@/components/action-form";
+import { ActionButton } from "@/components/action-button";
 import { LabelledField } from "@/components/labelled-field";
 
 /** Create a token (its secret is shown here once) and revoke tokens. */
@@ -70,27 +71,10 @@ export function NewTokenClient() {
 }
 
 export function RevokeTokenClient({ id, name }: { id: string; name: string }) {
-  const router = useRouter();
-  const [message, setMessage] = useState<ActionMessage>(null);
-  const [pending, startTransition] = useTransition();
+  // Success needs no words: the refreshed list no longer shows the token.
   return (
-    <div>
-      <BusyButton
-        type="button"
-        className="btn"
-        busy={pending}
-        onClick={() => {
-          if (!window.confirm(`Revoke “${name}”? Tools using it stop working at once.`)) return;
-          startTransition(async () => {
-            const result = await revokeApiTokenAction({ id });
-            if (result.status === "ok") router.refresh();
-            else setMessage({ kind: "error", text: result.message });
-          });
-        }}
-      >
-        Revoke
-      </BusyButton>
-      <ActionFeedback message={message} />
-    </div>
+    <ActionButton className="btn" confirm={`Revoke “${name}”? Tools using it stop working at once.`} action={() => revokeApiTokenAction({ id })} done="">
+      Revoke
+    </ActionButton>
   );
 }

@@ -9,6 +9,7 @@ import { FieldErrors } from "@/components/field-errors";
 import { useServerAction } from "@/components/use-server-action";
 import { NamedOptions } from "@/components/select-options";
 import { ActionForm } from "@/components/action-form";
+import { ActionButton } from "@/components/action-button";
 import { LabelledField } from "@/components/labelled-field";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
@@ -36,39 +37,24 @@ function useMessage() {
 }
 
 export function SpaceActionsClient(props: { spaceId: string; name: string; ready: boolean } | { rollback: true }) {
-  const { pending, run, feedback } = useServerAction();
   if ("rollback" in props) {
     return (
-      <div>
-        <BusyButton
-          type="button"
-          className="btn"
-          busy={pending}
-          onClick={() => run(() => rollbackSpaceAction(), "Rolled back to the previous space.")}
-        >
-          Roll back to the previous space
-        </BusyButton>
-        {feedback}
-      </div>
+      <ActionButton className="btn" action={() => rollbackSpaceAction()} done="Rolled back to the previous space.">
+        Roll back to the previous space
+      </ActionButton>
     );
   }
   return (
-    <div>
-      <BusyButton
-        type="button"
-        className="btn btn-primary"
-        busy={pending}
-        disabled={!props.ready}
-        title={props.ready ? undefined : "Wait until every record is indexed in this space."}
-        onClick={() => {
-          if (!window.confirm(`Search and answers will use ${props.name} from now on. Activate it?`)) return;
-          run(() => activateSpaceAction({ spaceId: props.spaceId }), "Activated.");
-        }}
-      >
-        Activate
-      </BusyButton>
-      {feedback}
-    </div>
+    <ActionButton
+      className="btn btn-primary"
+      disabled={!props.ready}
+      title={props.ready ? undefined : "Wait until every record is indexed in this space."}
+      confirm={`Search and answers will use ${props.name} from now on. Activate it?`}
+      action={() => activateSpaceAction({ spaceId: props.spaceId })}
+      done="Activated."
+    >
+      Activate
+    </ActionButton>
   );
 }
 
