@@ -6,18 +6,15 @@ import { useRef, useState } from "react";
 import type { AdminProject } from "@/lib/admin/people/list-projects-with-members";
 import type { AdminUser } from "@/lib/admin/people/list-users";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
-import { FieldErrors } from "@/components/field-errors";
 import { ActionForm } from "@/components/action-form";
 import { LabelledField } from "@/components/labelled-field";
+import { TextField } from "@/components/text-field";
 
 export function CreateUserClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ email: "", name: "", role: "researcher", password: "" });
   const field = (key: keyof typeof form, label: string, type = "text") => (
-    <LabelledField htmlFor={`new-user-${key}`} label={label}>
-      <input id={`new-user-${key}`} type={type} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} autoComplete={type === "password" ? "new-password" : "off"} />
-      <FieldErrors messages={fieldErrors[key]} />
-    </LabelledField>
+    <TextField id={`new-user-${key}`} label={label} type={type} value={form[key]} errors={fieldErrors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} autoComplete={type === "password" ? "new-password" : "off"} />
   );
   return (
     <ActionForm
@@ -114,10 +111,7 @@ export function CreateProjectClient() {
       onSubmit={() => run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }))}
     >
       {(["slug", "name", "description"] as const).map((key) => (
-        <LabelledField key={key} htmlFor={`new-project-${key}`} label={key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"}>
-          <input id={`new-project-${key}`} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
-          <FieldErrors messages={fieldErrors[key]} />
-        </LabelledField>
+        <TextField key={key} id={`new-project-${key}`} label={key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"} value={form[key]} errors={fieldErrors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} />
       ))}
       <div className="flex items-center gap-3">
         <label className="flex items-center gap-1 text-sm">

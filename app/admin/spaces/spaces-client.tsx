@@ -5,12 +5,12 @@ import { BusyButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "./actions";
-import { FieldErrors } from "@/components/field-errors";
 import { useServerAction } from "@/components/use-server-action";
 import { NamedOptions } from "@/components/select-options";
 import { ActionForm } from "@/components/action-form";
 import { ActionButton } from "@/components/action-button";
 import { LabelledField } from "@/components/labelled-field";
+import { TextField } from "@/components/text-field";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
 export function AutoRefreshClient({ seconds }: { seconds: number }) {
@@ -136,11 +136,7 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
   const [provider, setProvider] = useState("openai-compatible");
   const [form, setForm] = useState({ baseUrl: "", model: "", dimension: "", apiKeyEnv: "", language: "multilingual" });
   const input = (key: "baseUrl" | "model" | "dimension" | "apiKeyEnv", label: string, hint?: string) => (
-    <LabelledField htmlFor={`space-${key}`} label={label}>
-      <input id={`space-${key}`} className="field-input" value={form[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
-      {hint && <span className="field-hint block">{hint}</span>}
-      <FieldErrors messages={errors[key]} />
-    </LabelledField>
+    <TextField id={`space-${key}`} label={label} hint={hint} value={form[key]} errors={errors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} />
   );
   return (
     <ActionForm

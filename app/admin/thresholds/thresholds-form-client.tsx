@@ -4,9 +4,8 @@ import { BusyButton } from "@/components/busy-button";
 import { useState } from "react";
 import { useServerAction } from "@/components/use-server-action";
 import { setAskThresholdsAction } from "./actions";
-import { FieldErrors } from "@/components/field-errors";
 import { ActionForm } from "@/components/action-form";
-import { LabelledField } from "@/components/labelled-field";
+import { TextField } from "@/components/text-field";
 
 type Thresholds = { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
 
@@ -29,10 +28,7 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
       }
     >
       {fields.map(([key, label]) => (
-        <LabelledField key={key} htmlFor={`threshold-${key}`} label={label}>
-          <input id={`threshold-${key}`} className="field-input w-40" inputMode="decimal" value={values[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setValues({ ...values, [key]: event.target.value })} />
-          <FieldErrors messages={errors[key]} />
-        </LabelledField>
+        <TextField key={key} id={`threshold-${key}`} label={label} className="field-input w-40" inputMode="decimal" value={values[key]} errors={errors[key]} onValueChange={(value) => setValues({ ...values, [key]: value })} />
       ))}
       <div className="flex flex-wrap items-center gap-2">
         {suggested !== null && (
