@@ -138,21 +138,15 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
   const input = (key: "baseUrl" | "model" | "dimension" | "apiKeyEnv", label: string, hint?: string) => (
     <TextField id={`space-${key}`} label={label} hint={hint} value={form[key]} errors={errors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} />
   );
+  // Only what the chosen provider uses; the server validates it.
+  const config =
+    provider === "openai-compatible"
+      ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
+      : provider === "hash"
+        ? { provider, dimension: Number(form.dimension) }
+        : { provider };
   return (
-    <ActionForm
-      aria-label="New index space"
-      className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2"
-      busy={pending}
-      onSubmit={() => {
-        const config =
-          provider === "openai-compatible"
-            ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
-            : provider === "hash"
-              ? { provider, dimension: Number(form.dimension) }
-              : { provider };
-        run(() => registerSpaceAction({ config }), (data) => `Registered; ${data.queued} records queued to build it.`);
-      }}
-    >
+    <ActionForm aria-label="New index space" className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2" onSubmit={() => run(() => registerSpaceAction({ config }), (data) => `Registered; ${data.queued} records queued to build it.`)}>
       <LabelledField htmlFor="space-provider" label="Provider">
         <select id="space-provider" className="field-input" value={provider} onChange={(event) => setProvider(event.target.value)}>
           <option value="openai-compatible">OpenAI-compatible endpoint (Ollama, vLLM, TEI, OpenAI)</option>
