@@ -1,6 +1,6 @@
 "use client";
 
-import { BusyButton } from "@/components/busy-button";
+import { SubmitButton } from "@/components/busy-button";
 import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
 import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary } from "@/lib/archive/get-record";
@@ -108,9 +108,9 @@ export function RecordFormClient({ action, section, record, projects, relationOp
       ))}
 
       <div className="flex items-center gap-3 border-t border-stone-200 pt-6">
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Saving…" : record ? "Save changes" : "Create record"}
-        </BusyButton>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Saving…">
+          {record ? "Save changes" : "Create record"}
+        </SubmitButton>
         <a href={cancelHref} className="link text-sm">
           Cancel
         </a>

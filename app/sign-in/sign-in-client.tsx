@@ -1,6 +1,6 @@
 "use client";
 
-import { BusyButton } from "@/components/busy-button";
+import { SubmitButton } from "@/components/busy-button";
 import { useActionState } from "react";
 import { signInWithPassword } from "./actions";
 import { LabelledField } from "@/components/labelled-field";
@@ -21,9 +21,9 @@ export function SignInClient({ callbackUrl, initialError }: { callbackUrl: strin
       <LabelledField htmlFor="password" label="Password">
         <input id="password" name="password" type="password" autoComplete="current-password" required className="field-input" />
       </LabelledField>
-      <BusyButton type="submit" className="btn btn-primary w-full" busy={pending}>
-        {pending ? "Signing in…" : "Sign in"}
-      </BusyButton>
+      <SubmitButton className="btn btn-primary w-full" busy={pending} busyLabel="Signing in…">
+        Sign in
+      </SubmitButton>
     </form>
   );
 }

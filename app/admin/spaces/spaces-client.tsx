@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { BusyButton } from "@/components/busy-button";
+import { BusyButton, SubmitButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "./actions";
@@ -98,9 +98,9 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
             <option value="semantic">Semantic</option>
           </select>
         </LabelledField>
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Running…" : "Compare"}
-        </BusyButton>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Running…">
+          Compare
+        </SubmitButton>
       </ActionForm>
       {view}
       {rows && (

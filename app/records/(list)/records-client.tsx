@@ -1,6 +1,6 @@
 "use client";
 
-import { BusyButton } from "@/components/busy-button";
+import { SubmitButton } from "@/components/busy-button";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
@@ -116,9 +116,9 @@ export function RecordFiltersClient({
             </label>
           ))}
         </fieldset>
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Searching…" : "Search"}
-        </BusyButton>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Searching…">
+          Search
+        </SubmitButton>
       </div>
       <p id="search-query-hint" className="field-hint -mt-2">
         Search by meaning finds records that say the same thing in other words or in Spanish or Catalan. Leave it empty to browse with the filters.
@@ -195,9 +195,9 @@ export function RecordFiltersClient({
           </select>
         </LabelledField>
         <div className="flex items-end gap-3">
-          <BusyButton type="submit" className="btn" busy={pending}>
-            {pending ? "Filtering…" : "Apply filters"}
-          </BusyButton>
+          <SubmitButton className="btn" busy={pending} busyLabel="Filtering…">
+            Apply filters
+          </SubmitButton>
           <Link href="/records" className="link text-sm">
             Reset
           </Link>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { BusyButton } from "@/components/busy-button";
+import { BusyButton, SubmitButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { GroupPreview } from "@/lib/admin/embed-group-admin";
@@ -249,9 +249,9 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
           </fieldset>
           {errorText("_form")}
           <div className="flex flex-wrap items-center gap-2">
-            <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-              {pending ? "Saving…" : "Save group"}
-            </BusyButton>
+            <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Saving…">
+              Save group
+            </SubmitButton>
             {selected && (
               <BusyButton type="button" className="btn btn-danger" busy={pending} onClick={remove}>
                 Delete group

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { BusyButton } from "@/components/busy-button";
+import { BusyButton, SubmitButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { saveObjectContextAction } from "./actions";
 import type { ObjectContext } from "@/lib/rag/config/object-context";
@@ -160,9 +160,9 @@ export function ObjectContextFormClient(props: {
       </fieldset>
 
       <div className="flex flex-wrap items-center gap-3">
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Saving…" : "Save object context"}
-        </BusyButton>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Saving…">
+          Save object context
+        </SubmitButton>
         {props.initial && (
           <BusyButton type="button" className="btn" busy={pending} onClick={() => submit(null)}>
             Remove object context
