@@ -1,6 +1,6 @@
 "use client";
 
-import { BusyButton } from "@/components/busy-button";
+import { SubmitButton } from "@/components/busy-button";
 import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
 import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary } from "@/lib/archive/get-record";
@@ -9,7 +9,8 @@ import type { RelationTarget } from "@/lib/archive/list-relation-targets";
 import { formatBytes } from "./format";
 import { type RecordFormState, recordInputName } from "@/lib/archive/record-form-data";
 import { serializeTranscript, transcriptLineFormat } from "@/lib/archive/transcript-text";
-import { ProjectOptions } from "./select-options";
+import { ProjectOptions, TextOptions } from "./select-options";
+import { LabelledField } from "./labelled-field";
 
 export interface RecordFormProps {
   action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
@@ -78,10 +79,7 @@ export function RecordFormClient({ action, section, record, projects, relationOp
         </div>
       )}
 
-      <div>
-        <label htmlFor={inputId("projectId")} className="field-label">
-          Project
-        </label>
+      <LabelledField htmlFor={inputId("projectId")} label="Project">
         <select
           id={inputId("projectId")}
           name="projectId"
@@ -95,7 +93,7 @@ export function RecordFormClient({ action, section, record, projects, relationOp
           <ProjectOptions projects={projects} />
         </select>
         <FieldErrorText id={`${inputId("projectId")}-error`} messages={fieldErrors.projectId} />
-      </div>
+      </LabelledField>
 
       {section.fields.map((field) => (
         <FieldInput
@@ -110,9 +108,9 @@ export function RecordFormClient({ action, section, record, projects, relationOp
       ))}
 
       <div className="flex items-center gap-3 border-t border-stone-200 pt-6">
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Saving…" : record ? "Save changes" : "Create record"}
-        </BusyButton>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Saving…">
+          {record ? "Save changes" : "Create record"}
+        </SubmitButton>
         <a href={cancelHref} className="link text-sm">
           Cancel
         </a>
@@ -184,11 +182,7 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes }: Fi
           {label}
           <select {...common} defaultValue={typeof value === "string" ? value : ""} required={field.required} aria-describedby={describedBy(false)} className="field-input max-w-md">
             <option value="">{field.required ? "Choose…" : "—"}</option>
-            {field.options.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
+            <TextOptions values={field.options} />
           </select>
           {error}
         </div>

@@ -15,3 +15,21 @@ export function ProjectOptions({ projects }: { projects: readonly { id: string; 
     </option>
   ));
 }
+
+/** The <option>s for choosing one of a list of named things (a golden set, an index space, a conversation), by id. */
+export function NamedOptions({ items }: { items: readonly { id: string; name: string }[] }) {
+  return items.map((item) => (
+    <option key={item.id} value={item.id}>
+      {item.name}
+    </option>
+  ));
+}
+
+/** The <option>s for a list of plain values, each shown as itself. */
+export function TextOptions({ values }: { values: readonly string[] }) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {value}
+    </option>
+  ));
+}

@@ -1,16 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { getIndexHealth } from "@/lib/admin/index-health";
 import { listReindexJobs } from "@/lib/admin/reindex-jobs";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "./index-actions-client";
 import { DataTable } from "@/components/data-table";
 import { PageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "Administration" };
+
+/** The pages an admin reaches from here, in the order of the navigation. */
+const adminPages = [
+  ["/admin/people", "People and projects"],
+  ["/admin/audit", "Audit log"],
+  ["/admin/spaces", "Index spaces and model switch"],
+  ["/admin/thresholds", "Answer thresholds"],
+  ["/golden", "Golden sets"],
+] as const;
 
 /**
  * The admin overview: the active index space and its coverage, every section's index health
@@ -18,8 +26,7 @@ export const metadata: Metadata = { title: "Administration" };
  * reload. Anyone but an admin gets the not-found page.
  */
 export default async function AdminPage() {
-  const { principal, runtime } = await authorizedPage("/admin");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin");
   const { sql } = runtime.database;
   const [health, jobs] = await Promise.all([getIndexHealth(sql, principal), listReindexJobs(sql, principal)]);
   const running = jobs.filter((job) => job.finishedAt === null);
@@ -30,26 +37,13 @@ export default async function AdminPage() {
     <div>
       <PageHeader title="Administration" />
       <nav aria-label="Administration" className="mt-2 flex flex-wrap gap-4 text-sm">
-        <Link href="/admin/people" className="link">
-          People and projects
-        </Link>
-        <Link href="/admin/audit" className="link">
-          Audit log
-        </Link>
-        <Link href="/admin/spaces" className="link">
-          Index spaces and model switch
-        </Link>
-        <Link href="/admin/thresholds" className="link">
-          Answer thresholds
-        </Link>
-        <Link href="/golden" className="link">
-          Golden sets
-        </Link>
+        {adminPages.map(([href, label]) => (
+          <Link key={href} href={href} className="link">
+            {label}
+          </Link>
+        ))}
       </nav>
-      <section aria-labelledby="index-heading" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
-        <h2 id="index-heading" className="text-xl font-semibold">
-          Index
-        </h2>
+      <PageSection id="index" title="Index" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         <p className="mt-1 text-sm text-stone-700">
           Active space: <span className="font-medium" data-testid="active-space">{health.active?.name ?? "none yet"}</span> · {health.coverage.indexed} of {health.coverage.records} records
           indexed ({Math.floor(coverage * 100)}%)
@@ -76,12 +70,9 @@ export default async function AdminPage() {
             </ul>
           </details>
         )}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="sections-heading" className="mt-8">
-        <h2 id="sections-heading" className="text-xl font-semibold">
-          Sections
-        </h2>
+      <PageSection id="sections" title="Sections" className="mt-8">
         <DataTable columns={["Section", { label: "Records", numeric: true }, { label: "Indexed", numeric: true }, { label: "Pending", numeric: true }, { label: "Failed", numeric: true }, { label: "Oldest pending", numeric: true }, "Embed groups"]} className="mt-3" testId="index-health">
           {health.sections.map((section) => (
             <tr key={section.sectionId} className="border-b border-stone-100">
@@ -99,12 +90,9 @@ export default async function AdminPage() {
             </tr>
           ))}
         </DataTable>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="spaces-heading" className="mt-8">
-        <h2 id="spaces-heading" className="text-xl font-semibold">
-          Index spaces
-        </h2>
+      <PageSection id="spaces" title="Index spaces" className="mt-8">
         <ul className="mt-2 space-y-1 text-sm">
           {health.spaces.map((space) => (
             <li key={space.id}>
@@ -113,7 +101,7 @@ export default async function AdminPage() {
             </li>
           ))}
         </ul>
-      </section>
+      </PageSection>
     </div>
   );
 }

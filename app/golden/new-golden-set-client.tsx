@@ -1,8 +1,11 @@
 "use client";
 
 import { BusyButton } from "@/components/busy-button";
+import { SectionOptions } from "@/components/select-options";
 import { useState, useTransition } from "react";
 import { createGoldenSetAction } from "./actions";
+import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 /** Name a new set and its collection; the set's page opens to add questions. */
 export function NewGoldenSetClient({ sections }: { sections: { slug: string; name: string }[] }) {
@@ -11,12 +14,11 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   return (
-    <form
+    <ActionForm
       aria-label="New golden set"
       className="flex flex-wrap items-end gap-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (pending) return;
+      busy={pending}
+      onSubmit={() => {
         startTransition(async () => {
           setError(null);
           const result = await createGoldenSetAction({ name, sectionSlug: sectionSlug || undefined });
@@ -24,25 +26,15 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
         });
       }}
     >
-      <div className="min-w-64 flex-1">
-        <label htmlFor="golden-name" className="field-label">
-          Name of a new set
-        </label>
+      <LabelledField className="min-w-64 flex-1" htmlFor="golden-name" label="Name of a new set">
         <input id="golden-name" className="field-input" value={name} onChange={(event) => setName(event.target.value)} />
-      </div>
-      <div>
-        <label htmlFor="golden-section" className="field-label">
-          Collection
-        </label>
+      </LabelledField>
+      <LabelledField htmlFor="golden-section" label="Collection">
         <select id="golden-section" className="field-input" value={sectionSlug} onChange={(event) => setSectionSlug(event.target.value)}>
           <option value="">Every section</option>
-          {sections.map((section) => (
-            <option key={section.slug} value={section.slug}>
-              {section.name}
-            </option>
-          ))}
+          <SectionOptions sections={sections} />
         </select>
-      </div>
+      </LabelledField>
       <BusyButton type="submit" className="btn btn-primary" busy={pending}>
         Create set
       </BusyButton>
@@ -51,6 +43,6 @@ export function NewGoldenSetClient({ sections }: { sections: { slug: string; nam
           {error}
         </div>
       )}
-    </form>
+    </ActionForm>
   );
 }

@@ -4,6 +4,7 @@ import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
 import { type ObjectSearchResult, objectSearchSchema, searchObjectsByText } from "@/lib/rag/objects/search-objects";
 import { PageHeader } from "@/components/page-header";
+import { SectionOptions } from "@/components/select-options";
 
 export const metadata: Metadata = { title: "Objects by description" };
 
@@ -47,11 +48,7 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
           <span className="field-label">Collection</span>
           <select name="section" defaultValue={section ?? ""} className="field-input">
             <option value="">All object collections</option>
-            {sections.map((candidate) => (
-              <option key={candidate.slug} value={candidate.slug}>
-                {candidate.name}
-              </option>
-            ))}
+            <SectionOptions sections={sections} />
           </select>
         </label>
         <button type="submit" className="btn btn-primary">

@@ -1,8 +1,9 @@
 "use client";
 
-import { BusyButton } from "@/components/busy-button";
+import { SubmitButton } from "@/components/busy-button";
 import { useActionState } from "react";
 import { signInWithPassword } from "./actions";
+import { LabelledField } from "@/components/labelled-field";
 
 export function SignInClient({ callbackUrl, initialError }: { callbackUrl: string; initialError?: string }) {
   const [state, formAction, pending] = useActionState(signInWithPassword, { error: initialError });
@@ -14,21 +15,15 @@ export function SignInClient({ callbackUrl, initialError }: { callbackUrl: strin
           {state.error}
         </p>
       )}
-      <div>
-        <label htmlFor="email" className="field-label">
-          Email
-        </label>
+      <LabelledField htmlFor="email" label="Email">
         <input id="email" name="email" type="email" autoComplete="username" required defaultValue={state.email} className="field-input" />
-      </div>
-      <div>
-        <label htmlFor="password" className="field-label">
-          Password
-        </label>
+      </LabelledField>
+      <LabelledField htmlFor="password" label="Password">
         <input id="password" name="password" type="password" autoComplete="current-password" required className="field-input" />
-      </div>
-      <BusyButton type="submit" className="btn btn-primary w-full" busy={pending}>
-        {pending ? "Signing in…" : "Sign in"}
-      </BusyButton>
+      </LabelledField>
+      <SubmitButton className="btn btn-primary w-full" busy={pending} busyLabel="Signing in…">
+        Sign in
+      </SubmitButton>
     </form>
   );
 }

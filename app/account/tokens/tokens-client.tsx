@@ -7,6 +7,9 @@ import { type ActionMessage, ActionFeedback } from "@/components/action-feedback
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
 import { maxTokenNameLength } from "@/lib/auth/api-token-limits";
+import { ActionForm } from "@/components/action-form";
+import { ActionButton } from "@/components/action-button";
+import { LabelledField } from "@/components/labelled-field";
 
 /** Create a token (its secret is shown here once) and revoke tokens. */
 export function NewTokenClient() {
@@ -19,11 +22,10 @@ export function NewTokenClient() {
   const [pending, startTransition] = useTransition();
   return (
     <div>
-      <form
+      <ActionForm
         aria-label="New token"
         className="flex flex-wrap items-end gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() => {
           startTransition(async () => {
             setMessage(null);
             setErrors({});
@@ -39,28 +41,22 @@ export function NewTokenClient() {
           });
         }}
       >
-        <div className="min-w-64 flex-1">
-          <label htmlFor="token-name" className="field-label">
-            Token name
-          </label>
+        <LabelledField className="min-w-64 flex-1" htmlFor="token-name" label="Token name">
           <input id="token-name" className="field-input" value={name} maxLength={maxTokenNameLength} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
           <FieldErrors messages={errors.name} />
-        </div>
-        <div>
-          <label htmlFor="token-days" className="field-label">
-            Expires after
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="token-days" label="Expires after">
           <select id="token-days" className="field-input" value={days} onChange={(event) => setDays(event.target.value)}>
             <option value="7">7 days</option>
             <option value="30">30 days</option>
             <option value="90">90 days</option>
             <option value="365">a year</option>
           </select>
-        </div>
+        </LabelledField>
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Create token
         </BusyButton>
-      </form>
+      </ActionForm>
       <ActionFeedback message={message} spacing="mt-2" />
       {secret && (
         <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="status">
@@ -75,27 +71,10 @@ export function NewTokenClient() {
 }
 
 export function RevokeTokenClient({ id, name }: { id: string; name: string }) {
-  const router = useRouter();
-  const [message, setMessage] = useState<ActionMessage>(null);
-  const [pending, startTransition] = useTransition();
+  // Success needs no words: the refreshed list no longer shows the token.
   return (
-    <div>
-      <BusyButton
-        type="button"
-        className="btn"
-        busy={pending}
-        onClick={() => {
-          if (!window.confirm(`Revoke “${name}”? Tools using it stop working at once.`)) return;
-          startTransition(async () => {
-            const result = await revokeApiTokenAction({ id });
-            if (result.status === "ok") router.refresh();
-            else setMessage({ kind: "error", text: result.message });
-          });
-        }}
-      >
-        Revoke
-      </BusyButton>
-      <ActionFeedback message={message} />
-    </div>
+    <ActionButton className="btn" confirm={`Revoke “${name}”? Tools using it stop working at once.`} action={() => revokeApiTokenAction({ id })} done="">
+      Revoke
+    </ActionButton>
   );
 }

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { type AuditLogKind, type AuditLogPage, auditLogKinds, listAuditLog } from "@/lib/admin/audit-log";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { isAppError } from "@/lib/errors";
 import { formatDateTime } from "@/components/format";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
+import { LabelledField } from "@/components/labelled-field";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -43,8 +43,7 @@ function truncate(text: string, limit: number): string {
  * URL (a GET form), so a filtered view can be bookmarked and shared. Anyone else: not found.
  */
 export default async function AdminAuditPage({ searchParams }: PageProps) {
-  const { principal, runtime } = await authorizedPage("/admin/audit");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/audit");
   const query = await searchParams;
   const first = (name: string) => {
     const value = Array.isArray(query[name]) ? query[name][0] : query[name];
@@ -79,10 +78,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
       </AdminPageHeader>
 
       <form action="/admin/audit" method="get" role="search" aria-label="Filter the audit log" className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4">
-        <div>
-          <label htmlFor="audit-kind" className="field-label">
-            Kind
-          </label>
+        <LabelledField htmlFor="audit-kind" label="Kind">
           <select id="audit-kind" name="kind" defaultValue={selectedKind} className="field-input">
             {auditLogKinds.map((kind) => (
               <option key={kind} value={kind}>
@@ -90,25 +86,16 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
               </option>
             ))}
           </select>
-        </div>
-        <div className="min-w-56 flex-1">
-          <label htmlFor="audit-actor" className="field-label">
-            Who (email contains)
-          </label>
+        </LabelledField>
+        <LabelledField className="min-w-56 flex-1" htmlFor="audit-actor" label="Who (email contains)">
           <input id="audit-actor" name="actor" type="search" defaultValue={filters.actor} maxLength={200} className="field-input" />
-        </div>
-        <div>
-          <label htmlFor="audit-from" className="field-label">
-            From
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="audit-from" label="From">
           <input id="audit-from" name="from" type="date" defaultValue={filters.from} className="field-input" />
-        </div>
-        <div>
-          <label htmlFor="audit-to" className="field-label">
-            To
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="audit-to" label="To">
           <input id="audit-to" name="to" type="date" defaultValue={filters.to} className="field-input" />
-        </div>
+        </LabelledField>
         <button type="submit" className="btn btn-primary">
           Apply
         </button>
@@ -119,10 +106,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
         )}
       </form>
 
-      <section aria-labelledby="events-heading" className="mt-8">
-        <h2 id="events-heading" className="text-xl font-semibold">
-          Events {log && <span className="text-base font-normal text-stone-500">({log.total})</span>}
-        </h2>
+      <PageSection id="events" title={<>Events {log && <span className="text-base font-normal text-stone-500">({log.total})</span>}</>} className="mt-8">
         {problem !== null ? (
           <p role="alert" className="notice-error mt-3">
             {problem}
@@ -159,7 +143,7 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
             {log.page < log.pageCount ? <Link href={href(log.page + 1)} className="link">Next</Link> : <span className="text-stone-400">Next</span>}
           </nav>
         )}
-      </section>
+      </PageSection>
     </div>
   );
 }

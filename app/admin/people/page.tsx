@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { listProjectsWithMembers } from "@/lib/admin/people/list-projects-with-members";
 import { listUsers } from "@/lib/admin/people/list-users";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { LockIcon } from "@/components/lock-icon";
 import { CreateProjectClient, CreateUserClient, ProjectMembersClient, UserRowClient } from "./people-client";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "People and projects" };
 
@@ -16,18 +15,14 @@ export const metadata: Metadata = { title: "People and projects" };
  * apply on the person's next request; deactivation and password resets end their sessions.
  */
 export default async function PeoplePage() {
-  const { principal, runtime } = await authorizedPage("/admin/people");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/people");
   const { prisma } = runtime.database;
   const [users, projects] = await Promise.all([listUsers(prisma, principal), listProjectsWithMembers(prisma, principal)]);
   return (
     <div>
       <AdminPageHeader title="People and projects" />
 
-      <section aria-labelledby="users-heading" className="mt-6">
-        <h2 id="users-heading" className="text-xl font-semibold">
-          Users
-        </h2>
+      <PageSection id="users" title="Users" className="mt-6">
         <div className="mt-3 rounded-lg border border-stone-200 bg-white p-4">
           <CreateUserClient />
         </div>
@@ -36,12 +31,9 @@ export default async function PeoplePage() {
             <UserRowClient key={user.id} user={user} self={user.id === principal.userId} />
           ))}
         </DataTable>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="projects-heading" className="mt-10">
-        <h2 id="projects-heading" className="text-xl font-semibold">
-          Projects
-        </h2>
+      <PageSection id="projects" title="Projects" className="mt-10">
         <div className="mt-3 rounded-lg border border-stone-200 bg-white p-4">
           <CreateProjectClient />
         </div>
@@ -62,7 +54,7 @@ export default async function PeoplePage() {
             </section>
           ))}
         </div>
-      </section>
+      </PageSection>
     </div>
   );
 }

@@ -6,47 +6,37 @@ import { useRef, useState } from "react";
 import type { AdminProject } from "@/lib/admin/people/list-projects-with-members";
 import type { AdminUser } from "@/lib/admin/people/list-users";
 import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
-import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
+import { TextField } from "@/components/text-field";
 
 export function CreateUserClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ email: "", name: "", role: "researcher", password: "" });
   const field = (key: keyof typeof form, label: string, type = "text") => (
-    <div>
-      <label htmlFor={`new-user-${key}`} className="field-label">
-        {label}
-      </label>
-      <input id={`new-user-${key}`} type={type} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} autoComplete={type === "password" ? "new-password" : "off"} />
-      <FieldErrors messages={fieldErrors[key]} />
-    </div>
+    <TextField id={`new-user-${key}`} label={label} type={type} value={form[key]} errors={fieldErrors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} autoComplete={type === "password" ? "new-password" : "off"} />
   );
   return (
-    <form
+    <ActionForm
       aria-label="New user"
       className="grid grid-cols-1 gap-3 sm:grid-cols-5 sm:items-end"
-      onSubmit={(event) => {
-        event.preventDefault();
-        run(() => createUserAction(form), `Created ${form.email.trim().toLowerCase()}.`, () => setForm({ email: "", name: "", role: "researcher", password: "" }));
-      }}
+      onSubmit={() => run(() => createUserAction(form), `Created ${form.email.trim().toLowerCase()}.`, () => setForm({ email: "", name: "", role: "researcher", password: "" }))}
     >
       {field("email", "Email", "email")}
       {field("name", "Name")}
-      <div>
-        <label htmlFor="new-user-role" className="field-label">
-          Role
-        </label>
+      <LabelledField htmlFor="new-user-role" label="Role">
         <select id="new-user-role" className="field-input" value={form.role} onChange={(event) => setForm({ ...form, role: event.target.value })}>
           <option value="researcher">Researcher</option>
           <option value="curator">Curator</option>
           <option value="admin">Administrator</option>
         </select>
-      </div>
+      </LabelledField>
       {field("password", "Initial password (12+ characters)", "password")}
       <BusyButton type="submit" className="btn btn-primary" busy={pending}>
         Create user
       </BusyButton>
       <div className="sm:col-span-5">{feedback}</div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -85,11 +75,9 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
           </button>
         </div>
         {resetting && (
-          <form
+          <ActionForm
             className="mt-2 flex gap-2"
-            onSubmit={(event) => {
-              event.preventDefault();
-              const form = event.currentTarget;
+            onSubmit={(form) => {
               run(() => resetPasswordAction({ userId: user.id, password }), `New password set for ${user.email}; their sessions have ended.`, () => {
                 setPassword("");
                 setResetting(false);
@@ -105,7 +93,7 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
             <BusyButton type="submit" className="btn btn-primary" busy={pending}>
               Set
             </BusyButton>
-          </form>
+          </ActionForm>
         )}
         {feedback}
       </td>
@@ -117,22 +105,13 @@ export function CreateProjectClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ slug: "", name: "", description: "", restricted: false });
   return (
-    <form
+    <ActionForm
       aria-label="New project"
       className="grid grid-cols-1 gap-3 sm:grid-cols-4 sm:items-end"
-      onSubmit={(event) => {
-        event.preventDefault();
-        run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }));
-      }}
+      onSubmit={() => run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }))}
     >
       {(["slug", "name", "description"] as const).map((key) => (
-        <div key={key}>
-          <label htmlFor={`new-project-${key}`} className="field-label">
-            {key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"}
-          </label>
-          <input id={`new-project-${key}`} className="field-input" value={form[key]} aria-invalid={fieldErrors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
-          <FieldErrors messages={fieldErrors[key]} />
-        </div>
+        <TextField key={key} id={`new-project-${key}`} label={key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"} value={form[key]} errors={fieldErrors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} />
       ))}
       <div className="flex items-center gap-3">
         <label className="flex items-center gap-1 text-sm">
@@ -144,7 +123,7 @@ export function CreateProjectClient() {
         </BusyButton>
       </div>
       <div className="sm:col-span-4">{feedback}</div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -182,11 +161,9 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
           </li>
         ))}
       </ul>
-      <form
+      <ActionForm
         className="mt-2 flex flex-wrap items-end gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = event.currentTarget;
+        onSubmit={(form) => {
           run(() => setMembershipAction({ projectId: project.id, email, role }), `${email} added to ${project.name} as ${role}.`, () => {
             setEmail("");
             // The emptied field disables Add: keep focus in the form, ready for the next email.
@@ -194,12 +171,9 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
           });
         }}
       >
-        <div>
-          <label htmlFor={`add-member-${project.id}`} className="field-label">
-            Add a member by email
-          </label>
+        <LabelledField htmlFor={`add-member-${project.id}`} label="Add a member by email">
           <input ref={emailRef} id={`add-member-${project.id}`} type="email" className="field-input" value={email} onChange={(event) => setEmail(event.target.value)} aria-invalid={fieldErrors.email ? true : undefined} />
-        </div>
+        </LabelledField>
         <label className="sr-only" htmlFor={`add-role-${project.id}`}>
           Role
         </label>
@@ -210,7 +184,7 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
         <BusyButton type="submit" className="btn" busy={pending} disabled={!email.trim()}>
           Add
         </BusyButton>
-      </form>
+      </ActionForm>
       {feedback}
     </div>
   );

@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { tuningGoldenSetName } from "@/lib/admin/fusion-calibration";
 import { listSpaceOverview } from "@/lib/admin/model-switch";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { formatDateTime } from "@/components/format";
 import { fusionSlices } from "@/lib/rag/index/index-spaces";
 import { AutoRefreshClient, CompareSpacesClient, FusionActionsClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
 
 const sliceNames = { all: "All languages", en: "English", es: "Spanish", ca: "Catalan" } as const;
 
@@ -20,8 +19,7 @@ export const metadata: Metadata = { title: "Index spaces" };
  * index), a golden-set comparison, activation in one step and rollback.
  */
 export default async function SpacesPage() {
-  const { principal, runtime } = await authorizedPage("/admin/spaces");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/spaces");
   const { prisma, sql } = runtime.database;
   const [spaces, sets] = await Promise.all([listSpaceOverview(sql, principal), prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } })]);
   const building = spaces.some((space) => space.status === "building" && space.indexed < space.records);
@@ -64,10 +62,7 @@ export default async function SpacesPage() {
         </div>
       )}
 
-      <section aria-labelledby="fusion-heading" className="mt-8">
-        <h2 id="fusion-heading" className="text-xl font-semibold">
-          Fusion of meaning and words
-        </h2>
+      <PageSection id="fusion" title="Fusion of meaning and words" className="mt-8">
         <p className="mt-1 max-w-3xl text-sm text-stone-600">
           Hybrid search fuses the meaning and the words rankings. Each space measures on the golden sets how well each leg finds the expected records, overall and per
           query language, and gives meaning the share that ranked them best (0 = words only, 0.5 = equal, 1 = meaning only). Figures are nDCG@10 on those questions.
@@ -131,12 +126,9 @@ export default async function SpacesPage() {
               </div>
             </div>
           ))}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="compare-heading" className="mt-8">
-        <h2 id="compare-heading" className="text-xl font-semibold">
-          Compare on a golden set
-        </h2>
+      <PageSection id="compare" title="Compare on a golden set" className="mt-8">
         {sets.length === 0 ? (
           <p className="notice mt-2">
             <Link href="/golden" className="link">
@@ -147,14 +139,11 @@ export default async function SpacesPage() {
         ) : (
           <CompareSpacesClient sets={sets} candidates={spaces.filter((space) => space.status !== "active" && space.usable).map((space) => ({ id: space.id, name: space.name }))} />
         )}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="register-heading" className="mt-8">
-        <h2 id="register-heading" className="text-xl font-semibold">
-          Register a new model
-        </h2>
+      <PageSection id="register" title="Register a new model" className="mt-8">
         <RegisterSpaceClient hashAllowed={hashAllowed} />
-      </section>
+      </PageSection>
     </div>
   );
 }

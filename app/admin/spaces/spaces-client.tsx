@@ -1,11 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { BusyButton } from "@/components/busy-button";
+import { BusyButton, SubmitButton } from "@/components/busy-button";
 import { ActionFeedback } from "@/components/action-feedback";
 import { useEffect, useState, useTransition } from "react";
 import { activateSpaceAction, calibrateFusionAction, compareSpacesAction, registerSpaceAction, resetFusionAction, rollbackSpaceAction } from "./actions";
-import { FieldErrors } from "@/components/field-errors";
+import { useServerAction } from "@/components/use-server-action";
+import { NamedOptions } from "@/components/select-options";
+import { ActionForm } from "@/components/action-form";
+import { ActionButton } from "@/components/action-button";
+import { LabelledField } from "@/components/labelled-field";
+import { TextField } from "@/components/text-field";
 
 /** Re-reads the page while a space is being built, so its progress moves. */
 export function AutoRefreshClient({ seconds }: { seconds: number }) {
@@ -32,55 +37,24 @@ function useMessage() {
 }
 
 export function SpaceActionsClient(props: { spaceId: string; name: string; ready: boolean } | { rollback: true }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const { setMessage, view } = useMessage();
   if ("rollback" in props) {
     return (
-      <div>
-        <BusyButton
-          type="button"
-          className="btn"
-          busy={pending}
-          onClick={() =>
-            startTransition(async () => {
-              const result = await rollbackSpaceAction();
-              if (result.status === "ok") {
-                setMessage({ kind: "ok", text: "Rolled back to the previous space." });
-                router.refresh();
-              } else setMessage({ kind: "error", text: result.message });
-            })
-          }
-        >
-          Roll back to the previous space
-        </BusyButton>
-        {view}
-      </div>
+      <ActionButton className="btn" action={() => rollbackSpaceAction()} done="Rolled back to the previous space.">
+        Roll back to the previous space
+      </ActionButton>
     );
   }
   return (
-    <div>
-      <BusyButton
-        type="button"
-        className="btn btn-primary"
-        busy={pending}
-        disabled={!props.ready}
-        title={props.ready ? undefined : "Wait until every record is indexed in this space."}
-        onClick={() => {
-          if (!window.confirm(`Search and answers will use ${props.name} from now on. Activate it?`)) return;
-          startTransition(async () => {
-            const result = await activateSpaceAction({ spaceId: props.spaceId });
-            if (result.status === "ok") {
-              setMessage({ kind: "ok", text: "Activated." });
-              router.refresh();
-            } else setMessage({ kind: "error", text: result.message });
-          });
-        }}
-      >
-        Activate
-      </BusyButton>
-      {view}
-    </div>
+    <ActionButton
+      className="btn btn-primary"
+      disabled={!props.ready}
+      title={props.ready ? undefined : "Wait until every record is indexed in this space."}
+      confirm={`Search and answers will use ${props.name} from now on. Activate it?`}
+      action={() => activateSpaceAction({ spaceId: props.spaceId })}
+      done="Activated."
+    >
+      Activate
+    </ActionButton>
   );
 }
 
@@ -94,11 +68,10 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
   if (candidates.length === 0) return <p className="notice mt-2">No other space this server can use yet: register a new model below.</p>;
   return (
     <div className="mt-2">
-      <form
+      <ActionForm
         className="flex flex-wrap items-end gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (pending) return;
+        busy={pending}
+        onSubmit={() => {
           startTransition(async () => {
             setMessage(null);
             const result = await compareSpacesAction({ goldenSetId: setId, candidateId, mode });
@@ -113,32 +86,22 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
             ["compare-candidate", "Candidate space", candidateId, setCandidateId, candidates],
           ] as const
         ).map(([id, label, value, set, options]) => (
-          <div key={id}>
-            <label htmlFor={id} className="field-label">
-              {label}
-            </label>
+          <LabelledField key={id} htmlFor={id} label={label}>
             <select id={id} className="field-input" value={value} onChange={(event) => set(event.target.value)}>
-              {options.map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.name}
-                </option>
-              ))}
+              <NamedOptions items={options} />
             </select>
-          </div>
+          </LabelledField>
         ))}
-        <div>
-          <label htmlFor="compare-mode" className="field-label">
-            Mode
-          </label>
+        <LabelledField htmlFor="compare-mode" label="Mode">
           <select id="compare-mode" className="field-input" value={mode} onChange={(event) => setMode(event.target.value)}>
             <option value="hybrid">Hybrid</option>
             <option value="semantic">Semantic</option>
           </select>
-        </div>
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Running…" : "Compare"}
-        </BusyButton>
-      </form>
+        </LabelledField>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Running…">
+          Compare
+        </SubmitButton>
+      </ActionForm>
       {view}
       {rows && (
         <table className="mt-3 text-left text-sm" data-testid="space-comparison">
@@ -169,70 +132,40 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
 }
 
 export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
+  const { pending, run, feedback, fieldErrors: errors } = useServerAction();
   const [provider, setProvider] = useState("openai-compatible");
   const [form, setForm] = useState({ baseUrl: "", model: "", dimension: "", apiKeyEnv: "", language: "multilingual" });
-  const { message, setMessage, view } = useMessage();
-  const errors = message?.kind === "error" ? (message.fieldErrors ?? {}) : {};
   const input = (key: "baseUrl" | "model" | "dimension" | "apiKeyEnv", label: string, hint?: string) => (
-    <div>
-      <label htmlFor={`space-${key}`} className="field-label">
-        {label}
-      </label>
-      <input id={`space-${key}`} className="field-input" value={form[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
-      {hint && <span className="field-hint block">{hint}</span>}
-      <FieldErrors messages={errors[key]} />
-    </div>
+    <TextField id={`space-${key}`} label={label} hint={hint} value={form[key]} errors={errors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} />
   );
+  // Only what the chosen provider uses; the server validates it.
+  const config =
+    provider === "openai-compatible"
+      ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
+      : provider === "hash"
+        ? { provider, dimension: Number(form.dimension) }
+        : { provider };
   return (
-    <form
-      aria-label="New index space"
-      className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (pending) return;
-        const config =
-          provider === "openai-compatible"
-            ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
-            : provider === "hash"
-              ? { provider, dimension: Number(form.dimension) }
-              : { provider };
-        startTransition(async () => {
-          setMessage(null);
-          const result = await registerSpaceAction({ config });
-          if (result.status === "ok") {
-            setMessage({ kind: "ok", text: `Registered; ${result.data.queued} records queued to build it.` });
-            router.refresh();
-          } else setMessage({ kind: "error", text: result.message, fieldErrors: result.fieldErrors });
-        });
-      }}
-    >
-      <div>
-        <label htmlFor="space-provider" className="field-label">
-          Provider
-        </label>
+    <ActionForm aria-label="New index space" className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2" onSubmit={() => run(() => registerSpaceAction({ config }), (data) => `Registered; ${data.queued} records queued to build it.`)}>
+      <LabelledField htmlFor="space-provider" label="Provider">
         <select id="space-provider" className="field-input" value={provider} onChange={(event) => setProvider(event.target.value)}>
           <option value="openai-compatible">OpenAI-compatible endpoint (Ollama, vLLM, TEI, OpenAI)</option>
           <option value="local-use">Universal Sentence Encoder lite (offline)</option>
           {hashAllowed && <option value="hash">Feature hashing (tests)</option>}
         </select>
-      </div>
+      </LabelledField>
       {provider === "openai-compatible" && (
         <>
           {input("baseUrl", "Base URL", "e.g. http://127.0.0.1:11434 for a local Ollama")}
           {input("model", "Model")}
           {input("dimension", "Dimension")}
           {input("apiKeyEnv", "API key variable", "The NAME of the environment variable holding the key; the key itself is never stored.")}
-          <div>
-            <label htmlFor="space-language" className="field-label">
-              Languages
-            </label>
+          <LabelledField htmlFor="space-language" label="Languages">
             <select id="space-language" className="field-input" value={form.language} onChange={(event) => setForm({ ...form, language: event.target.value })}>
               <option value="multilingual">Multilingual</option>
               <option value="en">English only (Spanish and Catalan go through the translation bridge)</option>
             </select>
-          </div>
+          </LabelledField>
         </>
       )}
       {provider === "hash" && input("dimension", "Dimension")}
@@ -240,9 +173,9 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Register and build
         </BusyButton>
-        {view}
+        {feedback}
       </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -286,11 +219,7 @@ export function FusionActionsClient({
           <span className="block text-xs text-stone-600">Measure on</span>
           <select className="input" value={setId} onChange={(event) => setSetId(event.target.value)} aria-label={`Golden questions to measure ${name} on`}>
             <option value="">Every golden set</option>
-            {sets.map((set) => (
-              <option key={set.id} value={set.id}>
-                {set.name}
-              </option>
-            ))}
+            <NamedOptions items={sets} />
           </select>
         </label>
         <BusyButton

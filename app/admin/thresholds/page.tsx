@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { type ScoreDistribution, binWidth, scoreDistribution } from "@/lib/admin/ask-thresholds";
 import { readAskThresholdOverrides } from "@/lib/rag/ask/ask-settings";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { isAppError } from "@/lib/errors";
 import { askThresholdsFromConfig } from "@/lib/rag/ask/create-generator";
 import { defaultAskSettings } from "@/lib/rag/ask/ask";
 import { ThresholdsFormClient } from "./thresholds-form-client";
 import { AdminPageHeader } from "@/components/page-header";
+import { NamedOptions } from "@/components/select-options";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "Answer thresholds" };
 
@@ -67,8 +67,7 @@ function Histogram({ distribution, marks }: { distribution: ScoreDistribution; m
  * and irrelevant passages are, and set the thresholds from there.
  */
 export default async function ThresholdsPage({ searchParams }: PageProps) {
-  const { principal, runtime } = await authorizedPage("/admin/thresholds");
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage("/admin/thresholds");
   const query = await searchParams;
   const { prisma, sql } = runtime.database;
   const sets = await prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } });
@@ -111,11 +110,7 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
             <option value="" disabled>
               Choose a set
             </option>
-            {sets.map((set) => (
-              <option key={set.id} value={set.id}>
-                {set.name}
-              </option>
-            ))}
+            <NamedOptions items={sets} />
           </select>
         </label>
         <button type="submit" className="btn">
@@ -133,10 +128,7 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
         </div>
       )}
       {distribution && (
-        <section aria-labelledby="distribution-heading" className="mt-6">
-          <h2 id="distribution-heading" className="text-xl font-semibold">
-            Score distribution
-          </h2>
+        <PageSection id="distribution" title="Score distribution" className="mt-6">
           {distribution.questions === 0 ? (
             <p className="notice mt-2">None of the set’s questions has an expected record you can read.</p>
           ) : (
@@ -170,14 +162,11 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
               </details>
             </>
           )}
-        </section>
+        </PageSection>
       )}
-      <section aria-labelledby="set-heading" className="mt-8">
-        <h2 id="set-heading" className="text-xl font-semibold">
-          Thresholds in use
-        </h2>
+      <PageSection id="set" title="Thresholds in use" className="mt-8">
         <ThresholdsFormClient current={current} suggested={distribution?.suggested ?? null} />
-      </section>
+      </PageSection>
     </div>
   );
 }

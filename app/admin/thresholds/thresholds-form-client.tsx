@@ -1,55 +1,34 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { BusyButton } from "@/components/busy-button";
-import { useState, useTransition } from "react";
+import { useState } from "react";
+import { useServerAction } from "@/components/use-server-action";
 import { setAskThresholdsAction } from "./actions";
-import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
-import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
+import { TextField } from "@/components/text-field";
 
 type Thresholds = { minSimilarity: number; strongSimilarity: number; minTermCoverage: number };
 
 /** The three evidence thresholds; "Use the suggestion" fills the minimum from the distribution. */
 export function ThresholdsFormClient({ current, suggested }: { current: Thresholds; suggested: number | null }) {
-  const router = useRouter();
   const [values, setValues] = useState({ minSimilarity: String(current.minSimilarity), strongSimilarity: String(current.strongSimilarity), minTermCoverage: String(current.minTermCoverage) });
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [message, setMessage] = useState<ActionMessage>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, run, feedback, fieldErrors: errors } = useServerAction();
   const fields = [
     ["minSimilarity", "Minimum similarity (with enough of the question’s words)"],
     ["strongSimilarity", "Strong similarity (enough on its own)"],
     ["minTermCoverage", "Share of the question’s words at the minimum"],
   ] as const;
   return (
-    <form
+    <ActionForm
       aria-label="Thresholds"
       className="mt-2 max-w-2xl space-y-3"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (pending) return;
-        startTransition(async () => {
-          setMessage(null);
-          setErrors({});
-          const result = await setAskThresholdsAction({ minSimilarity: Number(values.minSimilarity), strongSimilarity: Number(values.strongSimilarity), minTermCoverage: Number(values.minTermCoverage) });
-          if (result.status === "ok") {
-            setMessage({ kind: "ok", text: "Saved; the next question uses these thresholds." });
-            router.refresh();
-          } else {
-            setErrors(result.fieldErrors ?? {});
-            setMessage({ kind: "error", text: result.message });
-          }
-        });
-      }}
+      busy={pending}
+      onSubmit={() =>
+        run(() => setAskThresholdsAction({ minSimilarity: Number(values.minSimilarity), strongSimilarity: Number(values.strongSimilarity), minTermCoverage: Number(values.minTermCoverage) }), "Saved; the next question uses these thresholds.")
+      }
     >
       {fields.map(([key, label]) => (
-        <div key={key}>
-          <label htmlFor={`threshold-${key}`} className="field-label">
-            {label}
-          </label>
-          <input id={`threshold-${key}`} className="field-input w-40" inputMode="decimal" value={values[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => setValues({ ...values, [key]: event.target.value })} />
-          <FieldErrors messages={errors[key]} />
-        </div>
+        <TextField key={key} id={`threshold-${key}`} label={label} className="field-input w-40" inputMode="decimal" value={values[key]} errors={errors[key]} onValueChange={(value) => setValues({ ...values, [key]: value })} />
       ))}
       <div className="flex flex-wrap items-center gap-2">
         {suggested !== null && (
@@ -61,7 +40,7 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
           Save thresholds
         </BusyButton>
       </div>
-      <ActionFeedback message={message} />
-    </form>
+      {feedback}
+    </ActionForm>
   );
 }

@@ -4,6 +4,9 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { BusyButton } from "@/components/busy-button";
 import { deleteGoldenSetAction, findCandidatesAction, runGoldenSetAction, saveGoldenSetAction } from "../actions";
+import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
+import { ActionFeedback } from "@/components/action-feedback";
 
 interface Question {
   question: string;
@@ -71,12 +74,11 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           ))}
         </ol>
 
-        <form
+        <ActionForm
           aria-label="New question"
           className="mt-4 rounded-lg border border-stone-200 bg-white p-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (pending) return;
+          busy={pending}
+          onSubmit={() => {
             // The previous candidates answer another question: clear them while searching.
             setCandidates(null);
             setChosen([]);
@@ -130,29 +132,23 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
               </BusyButton>
             </fieldset>
           )}
-        </form>
+        </ActionForm>
       </section>
 
       <div className="flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="golden-rename" className="field-label">
-            Name
-          </label>
+        <LabelledField htmlFor="golden-rename" label="Name">
           <input id="golden-rename" className="field-input" value={name} onChange={(event) => setName(event.target.value)} />
-        </div>
+        </LabelledField>
         <BusyButton type="button" className="btn" busy={pending} onClick={() => save(questions, "Saved.")}>
           Save name
         </BusyButton>
-        <div>
-          <label htmlFor="golden-mode" className="field-label">
-            Search mode
-          </label>
+        <LabelledField htmlFor="golden-mode" label="Search mode">
           <select id="golden-mode" className="field-input" value={mode} onChange={(event) => setMode(event.target.value)}>
             <option value="hybrid">Hybrid</option>
             <option value="semantic">Semantic</option>
             <option value="keyword">Keyword</option>
           </select>
-        </div>
+        </LabelledField>
         <BusyButton
           type="button"
           className="btn btn-primary"
@@ -186,14 +182,7 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
           Delete set
         </BusyButton>
       </div>
-      <p aria-live="polite" className="text-sm text-emerald-800">
-        {message?.kind === "ok" ? message.text : ""}
-      </p>
-      {message?.kind === "error" && (
-        <div role="alert" className="notice-error">
-          {message.text}
-        </div>
-      )}
+      <ActionFeedback message={message} spacing="" />
     </div>
   );
 }

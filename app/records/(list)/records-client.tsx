@@ -1,13 +1,14 @@
 "use client";
 
-import { BusyButton } from "@/components/busy-button";
+import { SubmitButton } from "@/components/busy-button";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
-import { ProjectOptions, SectionOptions } from "@/components/select-options";
+import { ProjectOptions, SectionOptions, TextOptions } from "@/components/select-options";
 import { maxFilterTextLength, maxQueryLength } from "@/lib/query-length";
 import type { RecordSort } from "@/lib/archive/list-records";
 import type { SearchMode } from "@/lib/rag/search/search-archive";
+import { LabelledField } from "@/components/labelled-field";
 
 export interface FilterSection {
   slug: string;
@@ -91,10 +92,7 @@ export function RecordFiltersClient({
   return (
     <form action="/records" method="get" onSubmit={submit} role="search" aria-label="Search and filter records" className="space-y-4 rounded-lg border border-stone-200 bg-white p-4">
       <div className="flex flex-wrap items-end gap-3">
-        <div className="min-w-64 flex-1">
-          <label htmlFor="search-query" className="field-label">
-            Search the archive
-          </label>
+        <LabelledField className="min-w-64 flex-1" htmlFor="search-query" label="Search the archive">
           <input
             id="search-query"
             name="q"
@@ -106,7 +104,7 @@ export function RecordFiltersClient({
             aria-describedby="search-query-hint"
             className="field-input text-base"
           />
-        </div>
+        </LabelledField>
         <fieldset className="flex flex-wrap gap-1" aria-describedby="search-query-hint">
           <legend className="field-label mb-1">Match by</legend>
           {modes.map((item) => (
@@ -118,19 +116,16 @@ export function RecordFiltersClient({
             </label>
           ))}
         </fieldset>
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Searching…" : "Search"}
-        </BusyButton>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Searching…">
+          Search
+        </SubmitButton>
       </div>
       <p id="search-query-hint" className="field-hint -mt-2">
         Search by meaning finds records that say the same thing in other words or in Spanish or Catalan. Leave it empty to browse with the filters.
         {query.length > maxQueryLength - 50 && ` ${maxQueryLength - query.length} characters left.`}
       </p>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <div>
-          <label htmlFor="filter-section" className="field-label">
-            Section
-          </label>
+        <LabelledField htmlFor="filter-section" label="Section">
           <select
             id="filter-section"
             name="section"
@@ -144,26 +139,17 @@ export function RecordFiltersClient({
             <option value="">All sections</option>
             <SectionOptions sections={sections} />
           </select>
-        </div>
-        <div>
-          <label htmlFor="filter-project" className="field-label">
-            Project
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="filter-project" label="Project">
           <select id="filter-project" name="project" defaultValue={values.project} className="field-input">
             <option value="">All projects</option>
             <ProjectOptions projects={projects} />
           </select>
-        </div>
-        <div>
-          <label htmlFor="filter-text" className="field-label">
-            Contains text
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="filter-text" label="Contains text">
           <input id="filter-text" name="text" type="search" defaultValue={values.text} maxLength={maxFilterTextLength} className="field-input" />
-        </div>
-        <div>
-          <label htmlFor="filter-field" className="field-label">
-            Search in
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="filter-field" label="Search in">
           <select
             id="filter-field"
             name="field"
@@ -185,25 +171,16 @@ export function RecordFiltersClient({
               Choose a section to search one of its fields.
             </p>
           )}
-        </div>
+        </LabelledField>
         <div className="flex gap-2">
-          <div className="flex-1">
-            <label htmlFor="filter-from" className="field-label">
-              From year
-            </label>
+          <LabelledField className="flex-1" htmlFor="filter-from" label="From year">
             <input id="filter-from" name="from" type="number" step={1} defaultValue={values.from} aria-describedby="filter-years-hint" className="field-input" />
-          </div>
-          <div className="flex-1">
-            <label htmlFor="filter-to" className="field-label">
-              To year
-            </label>
+          </LabelledField>
+          <LabelledField className="flex-1" htmlFor="filter-to" label="To year">
             <input id="filter-to" name="to" type="number" step={1} defaultValue={values.to} aria-describedby="filter-years-hint" className="field-input" />
-          </div>
+          </LabelledField>
         </div>
-        <div>
-          <label htmlFor="filter-sort" className="field-label">
-            Sort by
-          </label>
+        <LabelledField htmlFor="filter-sort" label="Sort by">
           <select id="filter-sort" name="sort" value={sort} onChange={(event) => setChosenSort(event.target.value)} className="field-input">
             {sortOptions.filter((option) => option.value !== "relevance" || query.trim() !== "").map((option) => (
               <option key={option.value} value={option.value}>
@@ -211,23 +188,16 @@ export function RecordFiltersClient({
               </option>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="filter-page-size" className="field-label">
-            Per page
-          </label>
+        </LabelledField>
+        <LabelledField htmlFor="filter-page-size" label="Per page">
           <select id="filter-page-size" name="pageSize" defaultValue={pageSizes.includes(values.pageSize) ? values.pageSize : "25"} className="field-input">
-            {pageSizes.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
+            <TextOptions values={pageSizes} />
           </select>
-        </div>
+        </LabelledField>
         <div className="flex items-end gap-3">
-          <BusyButton type="submit" className="btn" busy={pending}>
-            {pending ? "Filtering…" : "Apply filters"}
-          </BusyButton>
+          <SubmitButton className="btn" busy={pending} busyLabel="Filtering…">
+            Apply filters
+          </SubmitButton>
           <Link href="/records" className="link text-sm">
             Reset
           </Link>

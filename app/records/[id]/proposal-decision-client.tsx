@@ -1,12 +1,14 @@
 "use client";
 
 import { BusyButton } from "@/components/busy-button";
+import { TextOptions } from "@/components/select-options";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { decideProposalAction } from "@/app/objects/actions";
 import type { ProposalValue } from "@/lib/rag/objects/proposals";
 import type { ProposalRole } from "@/lib/rag/config/object-context";
 import { maxProposalTextLength } from "@/lib/rag/objects/proposal-limits";
+import { ActionForm } from "@/components/action-form";
 
 /**
  * A curator's decision on one role's proposal: accept (writes the proposed value through the
@@ -83,13 +85,10 @@ export function ProposalDecisionClient(props: {
         </BusyButton>
       </div>
       {overriding && (
-        <form
+        <ActionForm
           id={`${id}-override`}
           className="mt-3 flex flex-wrap items-end gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            override();
-          }}
+          onSubmit={() => override()}
         >
           {isRange ? (
             <>
@@ -106,11 +105,7 @@ export function ProposalDecisionClient(props: {
             <label className="text-sm">
               {props.fieldLabel}
               <select className="field-input mt-1 block" value={text} onChange={(event) => setText(event.target.value)}>
-                {props.options.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
+                <TextOptions values={props.options} />
               </select>
             </label>
           ) : (
@@ -122,7 +117,7 @@ export function ProposalDecisionClient(props: {
           <BusyButton type="submit" className="btn btn-primary" busy={pending}>
             Save override
           </BusyButton>
-        </form>
+        </ActionForm>
       )}
       <p aria-live="polite" className="mt-2 text-sm">
         {pending ? "Saving…" : message?.kind === "ok" ? <span className="text-emerald-800">{message.text}</span> : null}

@@ -5,6 +5,7 @@ import { BusyButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { setSectionEgressAction } from "./actions";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
+import { ActionForm } from "@/components/action-form";
 
 /** The section's egress policy, with what each choice means said before saving. */
 export function EgressClient({ sectionSlug, current, statements }: { sectionSlug: string; current: "local_only" | "allow_external"; statements: Record<"local_only" | "allow_external", string> }) {
@@ -13,11 +14,10 @@ export function EgressClient({ sectionSlug, current, statements }: { sectionSlug
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<ActionMessage>(null);
   return (
-    <form
+    <ActionForm
       className="mt-2"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (pending) return;
+      busy={pending}
+      onSubmit={() => {
         startTransition(async () => {
           const result = await setSectionEgressAction({ sectionSlug, policy });
           if (result.status === "ok") {
@@ -45,6 +45,6 @@ export function EgressClient({ sectionSlug, current, statements }: { sectionSlug
         </BusyButton>
       </div>
       <ActionFeedback message={message} spacing="mt-2" />
-    </form>
+    </ActionForm>
   );
 }

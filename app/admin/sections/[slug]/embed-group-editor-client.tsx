@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { BusyButton } from "@/components/busy-button";
+import { BusyButton, SubmitButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { GroupPreview } from "@/lib/admin/embed-group-admin";
@@ -12,6 +12,8 @@ import { type ActionMessage, ActionFeedback } from "@/components/action-feedback
 import { queryKeys } from "@/components/query-keys";
 import { useDebouncedValue } from "@/components/use-debounced-value";
 import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 /** The server's chunking modes and group languages, each with its label here. */
 const chunkingLabels: Record<(typeof chunkingModes)[number], string> = {
@@ -142,29 +144,20 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
       </div>
 
       <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <form
+        <ActionForm
           aria-label="Embed group"
           className="space-y-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            save();
-          }}
+          onSubmit={() => save()}
         >
           <div className="grid grid-cols-2 gap-3">
-            <div>
-              <label htmlFor="group-slug" className="field-label">
-                Slug
-              </label>
+            <LabelledField htmlFor="group-slug" label="Slug">
               <input id="group-slug" className="field-input" value={state.slug} disabled={selected !== null} onChange={(event) => update({ slug: event.target.value })} />
               {errorText("slug")}
-            </div>
-            <div>
-              <label htmlFor="group-label" className="field-label">
-                Label
-              </label>
+            </LabelledField>
+            <LabelledField htmlFor="group-label" label="Label">
               <input id="group-label" className="field-input" value={state.label} onChange={(event) => update({ label: event.target.value })} />
               {errorText("label")}
-            </div>
+            </LabelledField>
           </div>
 
           <fieldset>
@@ -214,10 +207,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
             {errorText("fields")}
           </fieldset>
 
-          <div>
-            <label htmlFor="group-chunking" className="field-label">
-              Chunking
-            </label>
+          <LabelledField htmlFor="group-chunking" label="Chunking">
             <select id="group-chunking" className="field-input" value={state.chunking} onChange={(event) => update({ chunking: event.target.value })}>
               {chunkingModes.map((value) => (
                 <option key={value} value={value}>
@@ -226,7 +216,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
               ))}
             </select>
             {errorText("chunking")}
-          </div>
+          </LabelledField>
           <div className="grid grid-cols-3 gap-3">
             {(
               [
@@ -235,13 +225,10 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
                 ["overlap", "Overlap"],
               ] as const
             ).map(([key, label]) => (
-              <div key={key}>
-                <label htmlFor={`group-${key}`} className="field-label">
-                  {label}
-                </label>
+              <LabelledField key={key} htmlFor={`group-${key}`} label={label}>
                 <input id={`group-${key}`} className="field-input" inputMode="numeric" value={state[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => update({ [key]: event.target.value })} />
                 {errorText(key)}
-              </div>
+              </LabelledField>
             ))}
           </div>
           <fieldset>
@@ -262,9 +249,9 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
           </fieldset>
           {errorText("_form")}
           <div className="flex flex-wrap items-center gap-2">
-            <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-              {pending ? "Saving…" : "Save group"}
-            </BusyButton>
+            <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Saving…">
+              Save group
+            </SubmitButton>
             {selected && (
               <BusyButton type="button" className="btn btn-danger" busy={pending} onClick={remove}>
                 Delete group
@@ -272,7 +259,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
             )}
           </div>
           <ActionFeedback message={message} />
-        </form>
+        </ActionForm>
 
         <section aria-labelledby="preview-heading" aria-busy={previewing}>
           <div className="flex flex-wrap items-end justify-between gap-2">

@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { fieldPathOptions } from "@/lib/admin/embed-group-admin";
 import { getIndexHealth } from "@/lib/admin/index-health";
 import { listReindexJobs } from "@/lib/admin/reindex-jobs";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { listEmbedGroups, sectionShapes } from "@/lib/rag/config/embed-groups";
 import { readObjectContext } from "@/lib/rag/config/object-context";
 import { formatAge, formatDateTime } from "@/components/format";
@@ -14,6 +13,7 @@ import { egressStatements } from "@/lib/admin/people/set-section-egress";
 import { EgressClient } from "./egress-client";
 import { EmbedGroupEditorClient } from "./embed-group-editor-client";
 import { AdminPageHeader } from "@/components/page-header";
+import { PageSection } from "@/components/page-section";
 
 export const metadata: Metadata = { title: "Section" };
 
@@ -23,8 +23,7 @@ export const metadata: Metadata = { title: "Section" };
  */
 export default async function AdminSectionPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { principal, runtime } = await authorizedPage(`/admin/sections/${encodeURIComponent(slug)}`);
-  if (!isAdmin(principal)) notFound();
+  const { principal, runtime } = await authorizedAdminPage(`/admin/sections/${encodeURIComponent(slug)}`);
   const { prisma, sql } = runtime.database;
   const sections = await sectionShapes(prisma);
   const section = sections.get(slug);
@@ -44,10 +43,7 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
     <div>
       <AdminPageHeader title={section.name} />
 
-      <section aria-labelledby="health-heading" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
-        <h2 id="health-heading" className="text-xl font-semibold">
-          Index health
-        </h2>
+      <PageSection id="health" title="Index health" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         {stats ? (
           <dl className="mt-2 grid grid-cols-2 gap-2 text-sm sm:grid-cols-5" data-testid="section-health">
             {[
@@ -91,12 +87,9 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
             </ul>
           </details>
         )}
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="groups-heading" className="mt-8">
-        <h2 id="groups-heading" className="text-xl font-semibold">
-          Embed groups
-        </h2>
+      <PageSection id="groups" title="Embed groups" className="mt-8">
         <p className="mt-1 max-w-3xl text-sm text-stone-600">
           Which fields are embedded together and how they are cut into passages. The preview shows what a group makes of a record before you save; saving
           re-queues the section’s records.
@@ -107,26 +100,20 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
           paths={paths}
           records={records}
         />
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="egress-heading" className="mt-8">
-        <h2 id="egress-heading" className="text-xl font-semibold">
-          Egress policy
-        </h2>
+      <PageSection id="egress" title="Egress policy" className="mt-8">
         <EgressClient sectionSlug={section.slug} current={row?.egressPolicy ?? "local_only"} statements={egressStatements} />
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="objects-heading" className="mt-8">
-        <h2 id="objects-heading" className="text-xl font-semibold">
-          Object context
-        </h2>
+      <PageSection id="objects" title="Object context" className="mt-8">
         <p className="mt-1 text-sm text-stone-600">
           {readObjectContext(row?.objectContext) ? "Records of this section are objects: compared by image, with proposals. " : "Records of this section are not objects. "}
           <Link href={`/admin/sections/${section.slug}/objects`} className="link">
             Edit the object context
           </Link>
         </p>
-      </section>
+      </PageSection>
     </div>
   );
 }

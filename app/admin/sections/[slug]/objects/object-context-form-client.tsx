@@ -1,12 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { BusyButton } from "@/components/busy-button";
+import { BusyButton, SubmitButton } from "@/components/busy-button";
 import { useState, useTransition } from "react";
 import { saveObjectContextAction } from "./actions";
 import type { ObjectContext } from "@/lib/rag/config/object-context";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { FieldErrors } from "@/components/field-errors";
+import { ActionForm } from "@/components/action-form";
+import { LabelledField } from "@/components/labelled-field";
 
 type FieldOption = { key: string; label: string; type: string; view?: string };
 const roleFieldTypes = { typology: ["category", "text"], material: ["category", "text"], period: ["category", "text"], date: ["daterange"] } as const;
@@ -73,12 +75,9 @@ export function ObjectContextFormClient(props: {
   const errorFor = (prefix: string) => Object.entries(errors).filter(([path]) => path === prefix || path.startsWith(`${prefix}.`)).flatMap(([, list]) => list);
 
   return (
-    <form
+    <ActionForm
       className="mt-6 max-w-3xl space-y-8"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit(build());
-      }}
+      onSubmit={() => submit(build())}
     >
       <fieldset>
         <legend className="text-lg font-semibold">Image fields and their views</legend>
@@ -106,10 +105,7 @@ export function ObjectContextFormClient(props: {
         <legend className="text-lg font-semibold">Catalogued roles</legend>
         <div className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2">
           {(Object.keys(roleFieldTypes) as Role[]).map((role) => (
-            <div key={role} className="text-sm">
-              <label htmlFor={`role-${role}`} className="field-label">
-                {roleLabels[role]}
-              </label>
+            <LabelledField key={role} className="text-sm" htmlFor={`role-${role}`} label={roleLabels[role]}>
               <select id={`role-${role}`} className="field-input" value={roles[role]} onChange={(event) => setRoles({ ...roles, [role]: event.target.value })} aria-invalid={errorFor(`roles.${role}`).length > 0 || undefined}>
                 <option value="">— not catalogued —</option>
                 {props.fields
@@ -121,7 +117,7 @@ export function ObjectContextFormClient(props: {
                   ))}
               </select>
               <FieldErrors messages={errorFor(`roles.${role}`)} />
-            </div>
+            </LabelledField>
           ))}
         </div>
       </fieldset>
@@ -164,9 +160,9 @@ export function ObjectContextFormClient(props: {
       </fieldset>
 
       <div className="flex flex-wrap items-center gap-3">
-        <BusyButton type="submit" className="btn btn-primary" busy={pending}>
-          {pending ? "Saving…" : "Save object context"}
-        </BusyButton>
+        <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Saving…">
+          Save object context
+        </SubmitButton>
         {props.initial && (
           <BusyButton type="button" className="btn" busy={pending} onClick={() => submit(null)}>
             Remove object context
@@ -174,6 +170,6 @@ export function ObjectContextFormClient(props: {
         )}
       </div>
       <ActionFeedback message={message} />
-    </form>
+    </ActionForm>
   );
 }

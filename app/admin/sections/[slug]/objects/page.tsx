@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAdmin } from "@/lib/acl";
 import { sectionFieldsSchema } from "@/lib/archive/field-definitions";
-import { authorizedPage } from "@/lib/http/authorized";
+import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { defaultNearDuplicateFloor, defaultProposalContextWeight, readObjectContext } from "@/lib/rag/config/object-context";
 import { ObjectContextFormClient } from "./object-context-form-client";
 import { PageHeader } from "@/components/page-header";
@@ -16,8 +15,7 @@ export const metadata: Metadata = { title: "Object context" };
  */
 export default async function ObjectContextPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { principal, runtime } = await authorizedPage(`/admin/sections/${encodeURIComponent(slug)}/objects`);
-  if (!isAdmin(principal)) notFound();
+  const { runtime } = await authorizedAdminPage(`/admin/sections/${encodeURIComponent(slug)}/objects`);
   const { prisma } = runtime.database;
   const sections = await prisma.section.findMany({ orderBy: [{ position: "asc" }, { name: "asc" }] });
   const section = sections.find((candidate) => candidate.slug === slug);
