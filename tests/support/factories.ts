@@ -10,10 +10,12 @@ import { saveRecord } from "../../lib/archive/save-record";
 import { hashPassword } from "../../lib/auth/passwords";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { PrismaClient } from "../../lib/db/generated/client";
+import { listEmbedGroups, sectionShapes } from "../../lib/rag/config/embed-groups";
 import type { ObjectContext } from "../../lib/rag/config/object-context";
 import type { SqlExecutor } from "../../lib/db/sql-executor";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import type { Embedder } from "../../lib/rag/embed/embedder";
+import type { IndexingContext } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 
@@ -178,4 +180,17 @@ export function saveAllGroup(prisma: PrismaClient, sql: SqlExecutor, sectionSlug
     group: { slug: "all", label: "All", fields, chunking: "short", maxTokens, minTokens: 1, overlap: 0 },
     requeue: false,
   });
+}
+
+/** What indexRecord needs: the index space, the embedder, and the current sections with their embed groups. */
+export async function indexingContext(
+  prisma: PrismaClient,
+  sql: SqlExecutor,
+  space: IndexSpace,
+  embedder: Embedder,
+): Promise<IndexingContext> {
+  const groups = await listEmbedGroups(prisma);
+  const groupsBySection = new Map<string, typeof groups>();
+  for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
+  return { sql, space, embedder, sections: await sectionShapes(prisma), groupsBySection };
 }
