@@ -13,6 +13,13 @@ import type { SearchContext } from "../../lib/rag/search/search-archive";
 /** A bridge that reads every text as English: no Apertium in tests that probe access. */
 export const englishOnly = { detect: async () => ({ language: "en", confidence: 1 }) };
 
+export interface ServiceRuntime {
+  search: SearchContext;
+  askContext: AskContext;
+  objects: ObjectsRuntime;
+  apiDeps: ApiDeps;
+}
+
 /**
  * Search, ask, objects and the JSON API wired over one test database as the app wires them: the
  * offline answerer with permissive thresholds (every readable passage may be evidence, so a leak
@@ -21,7 +28,7 @@ export const englishOnly = { detect: async () => ({ language: "en", confidence: 
 export function serviceRuntime(
   db: Database,
   options: { embedder: Embedder; space: IndexSpace; descriptor: ObjectsRuntime["descriptor"]; origin: string },
-): { search: SearchContext; askContext: AskContext; objects: ObjectsRuntime; apiDeps: ApiDeps } {
+): ServiceRuntime {
   const { embedder, space, descriptor, origin } = options;
   const search: SearchContext = { sql: db.sql, embedder, space, prepare: englishOnly };
   const askContext: AskContext = {
