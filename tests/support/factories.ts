@@ -51,6 +51,17 @@ export async function principalOf(prisma: PrismaClient, userId: string): Promise
   return principal;
 }
 
+/** A new user of the role, made a member of the project, as the principal the services see. */
+export async function memberPrincipal(
+  prisma: PrismaClient,
+  projectId: string,
+  options: { role?: "curator" | "researcher"; membership?: "reader" | "editor" } = {},
+): Promise<Principal> {
+  const user = await createUser(prisma, { role: options.role });
+  await addMember(prisma, user.id, projectId, options.membership);
+  return principalOf(prisma, user.id);
+}
+
 export const testFields: FieldDefinition[] = [
   { key: "title", label: "Title", type: "text", required: true, listed: true },
   { key: "summary", label: "Summary", type: "longtext" },
