@@ -27,6 +27,7 @@ import { searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, saveAllGroup } from "../support/factories";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
+import { mulberry32 } from "../support/seeded-random";
 import { type ServiceRuntime, serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
 
@@ -60,16 +61,9 @@ const seed = Number(process.env.MNEMO_ACL_FUZZ_SEED ?? Date.now() % 1_000_000);
 /** Probes between two moves (each move is followed by one probe of every path). */
 const moveEvery = Number(process.env.MNEMO_ACL_FUZZ_MOVE_EVERY ?? 40);
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
+/** A seeded generator, so a failing run can be replayed with its seed. */
 function generator(start: number) {
-  let state = start >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(start);
   return {
     next,
     int: (max: number) => Math.floor(next() * max),
