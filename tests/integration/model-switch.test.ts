@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { saveGoldenSet } from "../../lib/admin/golden-sets";
 import { activateSpace, compareSpaces, listSpaceOverview, registerCandidateSpace, rollbackSpace } from "../../lib/admin/model-switch";
@@ -10,6 +10,7 @@ import { runWorker } from "../../lib/rag/index/run-worker";
 import { embedderForSpace, writableSpaces } from "../../lib/rag/index/space-embedders";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import { searchArchive } from "../../lib/rag/search/search-archive";
+import { closeAfterAll } from "../support/close-after-all";
 import { createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
@@ -45,9 +46,7 @@ beforeAll(async () => {
   goldenSetId = (await saveGoldenSet(db.prisma, admin, { set: { name: "Switch", sectionSlug: section.slug, questions: [{ question: "mending nets", expected: [nets.id] }] } })).id;
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
+closeAfterAll(() => db);
 
 describe("model switch", () => {
   it("is out of reach for anyone but an admin", async () => {

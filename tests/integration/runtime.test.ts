@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { activateSpace, registerCandidateSpace } from "../../lib/admin/model-switch";
 import type { Database } from "../../lib/db/database";
@@ -11,6 +11,7 @@ import { runWorker } from "../../lib/rag/index/run-worker";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { embedderForSpace, writableSpaces } from "../../lib/rag/index/space-embedders";
 import { runtimeOver } from "../../lib/runtime";
+import { closeAfterAll } from "../support/close-after-all";
 import { createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
 import { englishOnly } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
@@ -65,9 +66,7 @@ beforeAll(async () => {
   await drain();
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
+closeAfterAll(() => db);
 
 describe("the runtime across a model switch", () => {
   it("answers with the new space's model once an admin switched spaces", async () => {
