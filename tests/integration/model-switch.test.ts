@@ -6,11 +6,11 @@ import type { Database } from "../../lib/db/database";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { getActiveIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
-import { runWorker } from "../../lib/rag/index/run-worker";
-import { embedderForSpace, writableSpaces } from "../../lib/rag/index/space-embedders";
+import { embedderForSpace } from "../../lib/rag/index/space-embedders";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import { searchArchive } from "../../lib/rag/search/search-archive";
 import { closeAfterAll } from "../support/close-after-all";
+import { drainEverySpace } from "../support/drain-every-space";
 import { createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
@@ -26,9 +26,7 @@ let curator: Principal;
 let goldenSetId: string;
 const embedder = createHashEmbedder({ dimension: 32 });
 
-async function drain() {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder, space: original, drain: true, idleMs: 10, batchSize: 8, extraSpaces: () => writableSpaces(db.sql) });
-}
+const drain = () => drainEverySpace(db, embedder, original);
 
 beforeAll(async () => {
   db = await openTestDatabase();
