@@ -25,7 +25,7 @@ import { findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { findSimilarRecords } from "../../lib/rag/search/find-similar";
 import { searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, saveAllGroup } from "../support/factories";
+import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { mulberry32 } from "../support/seeded-random";
 import { type ServiceRuntime, serviceRuntime } from "../support/service-runtime";
@@ -250,9 +250,7 @@ beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
   space = await testIndexSpace(db.sql, embedder);
-  await db.prisma.section.create({ data: { slug: "fz-notes", name: "Fuzz notes", fields: fuzzNoteFields as never, egressPolicy: "allow_external" } });
-  await db.prisma.section.create({ data: { slug: "fz-coins", name: "Fuzz coins", fields: coinFields as never, objectContext: coinContext as never } });
-  await saveAllGroup(db.prisma, db.sql, "fz-notes", ["title", "summary", "related"], 64);
+  await createNotesAndCoins(db.prisma, db.sql, { prefix: "fz", name: "Fuzz", noteFields: fuzzNoteFields, groupFields: ["title", "summary", "related"], maxTokens: 64, objectContext: coinContext });
   for (const restricted of [false, false, true, true]) projects.push({ id: (await createProject(db.prisma, { restricted })).id, restricted });
 
   const setup = generator(seed + 1);

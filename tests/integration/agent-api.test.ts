@@ -24,7 +24,7 @@ import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, saveAllGroup } from "../support/factories";
+import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
@@ -120,9 +120,7 @@ beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
   space = await testIndexSpace(db.sql, embedder);
-  await db.prisma.section.create({ data: { slug: "api-notes", name: "API notes", fields: noteFields as never, egressPolicy: "allow_external" } });
-  await db.prisma.section.create({ data: { slug: "api-coins", name: "API coins", fields: coinFields as never, objectContext: coinContext as never } });
-  await saveAllGroup(db.prisma, db.sql, "api-notes", ["title", "summary"]);
+  await createNotesAndCoins(db.prisma, db.sql, { prefix: "api", name: "API", noteFields, groupFields: ["title", "summary"], objectContext: coinContext });
   const open = (await createProject(db.prisma)).id;
   const closed = (await createProject(db.prisma, { restricted: true })).id;
 

@@ -205,3 +205,18 @@ export async function indexingContext(
   for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
   return { sql, space, embedder, sections: await sectionShapes(prisma), groupsBySection };
 }
+
+/**
+ * The two sections the API and ACL probes share: `<prefix>-notes` (allowed to reach external
+ * models, its `groupFields` embedded as one group) and `<prefix>-coins` (coins with `objectContext`).
+ */
+export async function createNotesAndCoins(
+  prisma: PrismaClient,
+  sql: SqlExecutor,
+  options: { prefix: string; name: string; noteFields: FieldDefinition[]; groupFields: string[]; maxTokens?: number; objectContext: ObjectContext },
+): Promise<void> {
+  const { prefix, name } = options;
+  await prisma.section.create({ data: { slug: `${prefix}-notes`, name: `${name} notes`, fields: options.noteFields as never, egressPolicy: "allow_external" } });
+  await prisma.section.create({ data: { slug: `${prefix}-coins`, name: `${name} coins`, fields: coinFields as never, objectContext: options.objectContext as never } });
+  await saveAllGroup(prisma, sql, `${prefix}-notes`, options.groupFields, options.maxTokens);
+}
