@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signIn, openAskPanel, askUntilCited } from "./helpers";
+import { signIn, researcherAsksUntilCited } from "./helpers";
 
 /**
  * The archive as a researcher meets it: every section, the object catalogues among them, in the
@@ -35,9 +35,6 @@ test("paraphrased English questions find the Catalan and Spanish testimonies amo
 
 test("an English question is answered with a citation of the Catalan interview that tells it", async ({ page }) => {
   test.setTimeout(420_000);
-  await signIn(page, "researcher");
-  const panel = await openAskPanel(page, "/records");
-  const citation = panel.getByTestId("citation").filter({ hasText: "Les campanes de Sant Romà" });
-  await askUntilCited(panel, "When were the church bells of Sant Romà lowered?", citation);
+  const { panel } = await researcherAsksUntilCited(page, "/records", "When were the church bells of Sant Romà lowered?", "Les campanes de Sant Romà");
   await expect(panel.getByTestId("answer").last()).toHaveAttribute("data-status", "answered");
 });

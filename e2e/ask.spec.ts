@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signIn, openAskPanel, askUntilCited } from "./helpers";
+import { signIn, openAskPanel, researcherAsksUntilCited } from "./helpers";
 
 /**
  * The ask panel: a question about the demo archive gets a cited answer; the citation opens the
@@ -7,10 +7,7 @@ import { signIn, openAskPanel, askUntilCited } from "./helpers";
  */
 test("ask a question, get a cited answer, and open the recording at the cited second", async ({ page }) => {
   test.setTimeout(420_000);
-  await signIn(page, "researcher");
-  const panel = await openAskPanel(page, "/records?section=oral-histories");
-  const citation = panel.getByTestId("citation").filter({ hasText: "La moneda del pantano" });
-  await askUntilCited(panel, "What did Andrés find in the mud by the forge?", citation);
+  const { panel, citation } = await researcherAsksUntilCited(page, "/records?section=oral-histories", "What did Andrés find in the mud by the forge?", "La moneda del pantano");
 
   const answer = panel.getByTestId("answer").last();
   await expect(answer).toHaveAttribute("data-status", "answered");

@@ -50,6 +50,18 @@ export async function askUntilCited(panel: Locator, question: string, cited: Loc
 }
 
 /**
+ * Signs in as the researcher, opens the ask panel on `path` and asks `question` until a citation
+ * of `citedTitle` shows; returns the panel and that citation.
+ */
+export async function researcherAsksUntilCited(page: Page, path: string, question: string, citedTitle: string): Promise<{ panel: Locator; citation: Locator }> {
+  await signIn(page, "researcher");
+  const panel = await openAskPanel(page, path);
+  const citation = panel.getByTestId("citation").filter({ hasText: citedTitle });
+  await askUntilCited(panel, question, citation);
+  return { panel, citation };
+}
+
+/**
  * Waits until the coin typology review queue has proposals, asking for proposals for the
  * uncatalogued objects while it has none (they need the demo's images described by the indexer).
  */

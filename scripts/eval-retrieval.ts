@@ -990,6 +990,12 @@ async function main(): Promise<number> {
   let beirGoalMet: boolean | null = null;
   let tatoebaGoalMet: boolean | null = null;
   let embedder: Embedder | null = null;
+  /** The embedder the environment configures, when no BEIR index brought one. */
+  const configuredEmbedder = (): Embedder => {
+    const configured = createEmbedder(embedderConfigFromEnv(process.env));
+    out(`embedder   ${configured.provider}/${configured.model}/${configured.dimension} (language: ${configured.language})`);
+    return configured;
+  };
   try {
     if (options.folder) {
       const beir = loadBeir(options.folder, options.split, options.maxDocs);
@@ -1079,11 +1085,7 @@ async function main(): Promise<number> {
 
     if (options.tatoeba) {
       if (!existsSync(options.tatoeba)) throw new Error(`Tatoeba folder not found: ${options.tatoeba}`);
-      if (!embedder) {
-        const configured = createEmbedder(embedderConfigFromEnv(process.env));
-        embedder = configured;
-        out(`embedder   ${configured.provider}/${configured.model}/${configured.dimension} (language: ${configured.language})`);
-      }
+      embedder ??= configuredEmbedder();
       const result = await evaluateTatoeba(options.tatoeba, embedder, options.explore);
       out();
       const translated = result.sides.reduce((sum, side) => sum + side.translated, 0);
@@ -1117,11 +1119,7 @@ async function main(): Promise<number> {
 
     if (options.shortSentences) {
       if (!existsSync(options.shortSentences)) throw new Error(`short sentences not found: ${options.shortSentences}`);
-      if (!embedder) {
-        const configured = createEmbedder(embedderConfigFromEnv(process.env));
-        embedder = configured;
-        out(`embedder   ${configured.provider}/${configured.model}/${configured.dimension} (language: ${configured.language})`);
-      }
+      embedder ??= configuredEmbedder();
       const result = await evaluateShortSentences(options.shortSentences, embedder);
       out();
       out(`short      ${shown(options.shortSentences)}: short sentences written for Mnemo with their English translations; per language, even lines = dev (tuned on), odd lines = test`);

@@ -9,12 +9,11 @@ import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-reco
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
-import type { ApiDeps } from "../../lib/api/handle-api-request";
 import { handleMcpRequest, maxBatchMessages } from "../../lib/api/mcp-server";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";
-import { type AskContext, ask } from "../../lib/rag/ask/ask";
+import { ask } from "../../lib/rag/ask/ask";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
@@ -22,13 +21,14 @@ import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { listPendingProposals, proposalAccuracy, proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
 import { searchObjectsByText } from "../../lib/rag/objects/search-objects";
-import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
+import { findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { findSimilarRecords } from "../../lib/rag/search/find-similar";
-import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
+import { searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, saveAllGroup } from "../support/factories";
+import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
-import { serviceRuntime } from "../support/service-runtime";
+import { mulberry32 } from "../support/seeded-random";
+import { type ServiceRuntime, serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -61,16 +61,9 @@ const seed = Number(process.env.MNEMO_ACL_FUZZ_SEED ?? Date.now() % 1_000_000);
 /** Probes between two moves (each move is followed by one probe of every path). */
 const moveEvery = Number(process.env.MNEMO_ACL_FUZZ_MOVE_EVERY ?? 40);
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
+/** A seeded generator, so a failing run can be replayed with its seed. */
 function generator(start: number) {
-  let state = start >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(start);
   return {
     next,
     int: (max: number) => Math.floor(next() * max),
@@ -105,10 +98,7 @@ interface WorldRecord {
 let db: Database;
 let space: IndexSpace;
 let storageDir: string;
-let search: SearchContext;
-let askContext: AskContext;
-let objects: ObjectsRuntime;
-let apiDeps: ApiDeps;
+let services: ServiceRuntime;
 let mover: Principal;
 const projects: { id: string; restricted: boolean }[] = [];
 const world: WorldRecord[] = [];
@@ -260,9 +250,7 @@ beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
   space = await testIndexSpace(db.sql, embedder);
-  await db.prisma.section.create({ data: { slug: "fz-notes", name: "Fuzz notes", fields: fuzzNoteFields as never, egressPolicy: "allow_external" } });
-  await db.prisma.section.create({ data: { slug: "fz-coins", name: "Fuzz coins", fields: coinFields as never, objectContext: coinContext as never } });
-  await saveAllGroup(db.prisma, db.sql, "fz-notes", ["title", "summary", "related"], 64);
+  await createNotesAndCoins(db.prisma, db.sql, { prefix: "fz", name: "Fuzz", noteFields: fuzzNoteFields, groupFields: ["title", "summary", "related"], maxTokens: 64, objectContext: coinContext });
   for (const restricted of [false, false, true, true]) projects.push({ id: (await createProject(db.prisma, { restricted })).id, restricted });
 
   const setup = generator(seed + 1);
@@ -315,11 +303,11 @@ beforeAll(async () => {
   const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks`);
   for (const chunk of chunks) world.find((record) => record.id === chunk.record_id)?.secrets.push(chunk.id);
 
-  ({ search, askContext, objects, apiDeps } = serviceRuntime(db, { embedder, space, descriptor, origin: "http://fuzz.test" }));
+  services = serviceRuntime(db, { embedder, space, descriptor, origin: "http://fuzz.test" });
 
   // Proposals computed by an admin (evidence may include restricted coins) and by a curator.
   const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
-  await proposeForUncatalogued(objects, admin, { limit: 20 });
+  await proposeForUncatalogued(services.objects, admin, { limit: 20 });
   mover = admin;
 
   // Random principals: roles and memberships drawn from the seed, plus fixed extremes.
@@ -342,7 +330,7 @@ beforeAll(async () => {
     people.push({ principal, token, label: plan.label });
   }
   // Curators with edit rights store proposals of their own, under their own access.
-  for (const person of people) if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0) await proposeForUncatalogued(objects, person.principal, { limit: 20 });
+  for (const person of people) if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0) await proposeForUncatalogued(services.objects, person.principal, { limit: 20 });
 
   // Golden sets: one of the admin's expecting canaries, and one of each keeper's, to which the
   // admin adds canaries the keeper cannot read. The admin runs every set (so stored runs rank
@@ -371,9 +359,9 @@ beforeAll(async () => {
     const current = await getGoldenSet(db.prisma, admin, own.id);
     const widened = current.questions.map((question, index) => ({ question: question.question, expected: [...question.expected.map((item) => item.recordId), ...(sealed.length && index < 2 ? [setup.pick(sealed).id] : [])] }));
     await saveGoldenSet(db.prisma, admin, { id: own.id, set: { name: current.name, sectionSlug: "fz-notes", questions: widened } });
-    await runGoldenSet(db.prisma, search, keeper.principal, { id: own.id, mode: "keyword" });
+    await runGoldenSet(db.prisma, services.search, keeper.principal, { id: own.id, mode: "keyword" });
   }
-  for (const set of goldenSets) await runGoldenSet(db.prisma, search, admin, { id: set.id, mode: setup.pick(["keyword", "hybrid"] as const) });
+  for (const set of goldenSets) await runGoldenSet(db.prisma, services.search, admin, { id: set.id, mode: setup.pick(["keyword", "hybrid"] as const) });
 }, 300_000);
 
 afterAll(async () => {
@@ -404,7 +392,7 @@ async function collect<T>(events: AsyncGenerator<T>): Promise<T[]> {
 }
 
 function apiCall(name: string, token: string, input: Record<string, unknown>): Promise<Response> {
-  return callApi(apiDeps, name, input, { origin: "http://fuzz.test", token });
+  return callApi(services.apiDeps, name, input, { origin: "http://fuzz.test", token });
 }
 
 function mcpCall(token: string, name: string, args: Record<string, unknown>): Promise<Response> {
@@ -414,7 +402,7 @@ function mcpCall(token: string, name: string, args: Record<string, unknown>): Pr
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
     }),
-    apiDeps,
+    services.apiDeps,
   );
 }
 
@@ -426,7 +414,7 @@ function mcpBatch(token: string, messages: unknown[]): Promise<Response> {
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify(messages),
     }),
-    apiDeps,
+    services.apiDeps,
   );
 }
 
@@ -473,7 +461,7 @@ const probes: Probe[] = [
   {
     path: "search",
     run: async (person, _id, random) => {
-      const result = await searchArchive(search, person.principal, {
+      const result = await searchArchive(services.search, person.principal, {
         query: queryText(random),
         mode: random.pick(["hybrid", "semantic", "keyword"] as const),
         limit: 1 + random.int(50),
@@ -488,20 +476,20 @@ const probes: Probe[] = [
     path: "ask",
     run: async (person, _id, random) => {
       const scope = random.chance(0.3) ? { recordIds: [random.pick(world).id] } : {};
-      return collect(ask(askContext, person.principal, { question: `What about ${queryText(random)}?`, scope }));
+      return collect(ask(services.askContext, person.principal, { question: `What about ${queryText(random)}?`, scope }));
     },
   },
-  { path: "similar-objects", target: { kinds: ["coin"] }, run: async (person, id, random) => findSimilarObjects(objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual", "near_duplicate"] as const), limit: 48 }) },
-  { path: "characterise", target: { kinds: ["coin"] }, run: async (person, id, random) => characteriseObject(objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual"] as const) }) },
-  { path: "objects-by-text", run: async (person, _id, random) => searchObjectsByText(objects, search, person.principal, { query: queryText(random), limit: 48 }) },
+  { path: "similar-objects", target: { kinds: ["coin"] }, run: async (person, id, random) => findSimilarObjects(services.objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual", "near_duplicate"] as const), limit: 48 }) },
+  { path: "characterise", target: { kinds: ["coin"] }, run: async (person, id, random) => characteriseObject(services.objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual"] as const) }) },
+  { path: "objects-by-text", run: async (person, _id, random) => searchObjectsByText(services.objects, services.search, person.principal, { query: queryText(random), limit: 48 }) },
   {
     path: "proposals",
     run: async (person, _id, random) => {
       const coin = random.pick(world.filter((record) => record.kind === "coin"));
       return {
-        queue: await listPendingProposals(objects, person.principal, { page: 1 }),
-        record: await proposalsForRecord(objects, person.principal, coin.id),
-        accuracy: await proposalAccuracy(objects, person.principal),
+        queue: await listPendingProposals(services.objects, person.principal, { page: 1 }),
+        record: await proposalsForRecord(services.objects, person.principal, coin.id),
+        accuracy: await proposalAccuracy(services.objects, person.principal),
       };
     },
   },
@@ -519,7 +507,7 @@ const probes: Probe[] = [
       const target = async (): Promise<unknown> => {
         if (action === "list") return listGoldenSets(db.prisma, person.principal);
         if (action === "view") return getGoldenSet(db.prisma, person.principal, id);
-        if (action === "run") return runGoldenSet(db.prisma, search, person.principal, { id, mode: random.pick(["keyword", "hybrid", "semantic"] as const) });
+        if (action === "run") return runGoldenSet(db.prisma, services.search, person.principal, { id, mode: random.pick(["keyword", "hybrid", "semantic"] as const) });
         // Deleting a set the person keeps would empty the world: only the refusal is probed.
         if (action === "delete") return keepsTarget ? null : deleteGoldenSet(db.prisma, person.principal, id);
         // Saving back what the person sees must change no expectation, seen or not.
@@ -627,7 +615,7 @@ const probes: Probe[] = [
       const collapse = random.pick(["record", "passage"] as const);
       const answer = () =>
         outcomeOf(() => {
-          if (route === "search") return searchArchive(search, person.principal, { query, mode, collapse, limit: 20 });
+          if (route === "search") return searchArchive(services.search, person.principal, { query, mode, collapse, limit: 20 });
           if (route === "api-search") return apiCall("semantic_search", person.token, { query, mode });
           if (route === "retrieve") return apiCall("retrieve", person.token, { query });
           if (route === "agent-context") return apiCall("get_agent_context", person.token, { query });
@@ -635,7 +623,7 @@ const probes: Probe[] = [
         });
       // The control reads the decoys: the admin who moves records.
       const twinOrder = async () => {
-        const result = await searchArchive(search, mover, { query: rankWorld.words.join(" "), mode: "keyword", collapse: "passage", limit: 20 });
+        const result = await searchArchive(services.search, mover, { query: rankWorld.words.join(" "), mode: "keyword", collapse: "passage", limit: 20 });
         return result.hits.map((hit) => hit.recordId).filter((recordId) => rankWorld.twins.some((twin) => twin.id === recordId)).join();
       };
       // Nothing else queued, so the two answers differ only by what the swap changed.

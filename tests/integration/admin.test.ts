@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "../../lib/admin/embed-group-admin";
 import { getIndexHealth } from "../../lib/admin/index-health";
@@ -11,6 +11,7 @@ import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
+import { closeAfterAll } from "../support/close-after-all";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
@@ -54,9 +55,7 @@ beforeAll(async () => {
   await drain();
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
+closeAfterAll(() => db);
 
 describe("admin services", () => {
   it("answer everyone but an admin as if they did not exist", async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
-import { authenticateApiTokenWithId, createApiToken, revokeApiToken } from "../../lib/auth/api-tokens";
+import { createApiToken, revokeApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { contextPreamble } from "../../lib/api/agent-context";
 import { closedCors, type CorsPolicy } from "../../lib/api/cors";
@@ -18,17 +18,17 @@ import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { openApiDocument } from "../../lib/api/openapi";
 import { type ApiOperation, operations } from "../../lib/api/operations";
 import { createRateLimiter } from "../../lib/rate-limit";
-import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import { maxQueryLength } from "../../lib/query-length";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, coinFields, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, saveAllGroup } from "../support/factories";
+import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
+import { serviceRuntime } from "../support/service-runtime";
 
 /**
  * The agent API and the MCP server over one ACL-scoped core. For every operation and tool, a
@@ -39,7 +39,6 @@ import { openTestDatabase } from "../support/test-database";
  */
 const embedder = createHashEmbedder({ dimension: 64 });
 const descriptor = createDescriptorEmbedder();
-const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
 const origin = "http://mnemo.test";
 const canary = "quokkazanzibar";
 
@@ -84,26 +83,8 @@ function probeKey(name: string, input: Record<string, unknown>): string {
 }
 
 function deps(overrides: Partial<ApiDeps> = {}): ApiDeps {
-  return {
-    runtime: {
-      prisma: db.prisma,
-      search: async () => ({ sql: db.sql, embedder, space, prepare: noBridge }),
-      ask: async () => ({
-        sql: db.sql,
-        embedder,
-        space,
-        prepare: noBridge,
-        generator: createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 }),
-        settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.5 },
-      }),
-      objects: async () => ({ sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null }),
-    },
-    limiter: createRateLimiter({ perMinute: 100_000 }),
-    cors: closedCors,
-    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
-    origin,
-    ...overrides,
-  };
+  const { apiDeps } = serviceRuntime(db, { embedder, space, descriptor, origin, minTermCoverage: 0.5, perMinute: 100_000 });
+  return { ...apiDeps, ...overrides };
 }
 
 const byName = new Map((operations as readonly unknown[] as readonly ApiOperation[]).map((operation) => [operation.name, operation]));
@@ -139,9 +120,7 @@ beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
   space = await testIndexSpace(db.sql, embedder);
-  await db.prisma.section.create({ data: { slug: "api-notes", name: "API notes", fields: noteFields as never, egressPolicy: "allow_external" } });
-  await db.prisma.section.create({ data: { slug: "api-coins", name: "API coins", fields: coinFields as never, objectContext: coinContext as never } });
-  await saveAllGroup(db.prisma, db.sql, "api-notes", ["title", "summary"]);
+  await createNotesAndCoins(db.prisma, db.sql, { prefix: "api", name: "API", noteFields, groupFields: ["title", "summary"], objectContext: coinContext });
   const open = (await createProject(db.prisma)).id;
   const closed = (await createProject(db.prisma, { restricted: true })).id;
 

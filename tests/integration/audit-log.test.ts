@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
 import { type AuditLogEntry, type AuditLogFilterInput, listAuditLog } from "../../lib/admin/audit-log";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
+import { closeAfterAll } from "../support/close-after-all";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
@@ -89,9 +90,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
+closeAfterAll(() => db);
 
 describe("the audit log", () => {
   it("is not found for anyone but an admin, whatever the filters", async () => {

@@ -21,11 +21,9 @@ import { setSectionEgress } from "../../lib/admin/people/set-section-egress";
 import { setUserActive } from "../../lib/admin/people/set-user-active";
 import { setUserRole } from "../../lib/admin/people/set-user-role";
 import { getReindexProgress, startReindex } from "../../lib/admin/reindex-jobs";
-import { closedCors } from "../../lib/api/cors";
 import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { type ApiOperation, operations } from "../../lib/api/operations";
-import { createRateLimiter } from "../../lib/rate-limit";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { importRecords } from "../../lib/archive/import-records";
@@ -35,14 +33,13 @@ import { recordFormSchema, saveRecordForm } from "../../lib/archive/save-record-
 import { saveRecord } from "../../lib/archive/save-record";
 import { getSectionBySlug } from "../../lib/archive/sections";
 import { mediaResponse } from "../../lib/archive/serve-media";
-import { authenticateApiTokenWithId, createApiToken, newTokenSchema, revokeApiToken } from "../../lib/auth/api-tokens";
+import { createApiToken, newTokenSchema, revokeApiToken } from "../../lib/auth/api-tokens";
 import { authenticateWithPassword } from "../../lib/auth/authenticate";
 import type { Database } from "../../lib/db/database";
 import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/action-result";
 import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
-import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
 import type { AskContext } from "../../lib/rag/ask/ask";
 import { askResponse } from "../../lib/http/ask-response";
 import { askInThread, deleteThread, getThread } from "../../lib/rag/ask/threads";
@@ -63,6 +60,7 @@ import { addMember, createProject, createUser, pngBytes, principalOf, temporaryS
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
+import { serviceRuntime } from "../support/service-runtime";
 
 /**
  * The bad-input catalogue: malformed input at every entrance — server actions (through the
@@ -74,7 +72,6 @@ import { openTestDatabase } from "../support/test-database";
  */
 const embedder = createHashEmbedder({ dimension: 64 });
 const descriptor = createDescriptorEmbedder();
-const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
 const origin = "http://mnemo.test";
 const sqlInjection = "'; DROP TABLE records; --";
 const megabyte = "x".repeat(1024 * 1024);
@@ -94,26 +91,11 @@ const people: Record<"admin" | "curator" | "reader", Principal> = {} as never;
 const ids: Record<string, string> = {};
 let readerToken = "";
 
-const searchContext = (): SearchContext => ({ sql: db.sql, embedder, space, prepare: noBridge });
-const askContext = (): AskContext => ({
-  sql: db.sql,
-  embedder,
-  space,
-  prepare: noBridge,
-  generator: createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 }),
-  settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.5 },
-});
-const objectsRuntime = () => ({ sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null });
-
-function apiDeps(): ApiDeps {
-  return {
-    runtime: { prisma: db.prisma, search: async () => searchContext(), ask: async () => askContext(), objects: async () => objectsRuntime() },
-    limiter: createRateLimiter({ perMinute: 100_000 }),
-    cors: closedCors,
-    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
-    origin,
-  };
-}
+const services = () => serviceRuntime(db, { embedder, space, descriptor, origin, minTermCoverage: 0.5, perMinute: 100_000 });
+const searchContext = (): SearchContext => services().search;
+const askContext = (): AskContext => services().askContext;
+const objectsRuntime = () => services().objects;
+const apiDeps = (): ApiDeps => services().apiDeps;
 
 // ---------------------------------------------------------------------------------------------
 // What a refusal looks like, whichever entrance it came through.

@@ -35,11 +35,8 @@ afterAll(async () => {
 
 describe("an external embedder", () => {
   it("is any remote endpoint; loopback servers are local unless configured otherwise", () => {
-    expect(isLoopback("http://127.0.0.1:11434")).toBe(true);
-    expect(isLoopback("http://localhost:8080/v1")).toBe(true);
-    expect(isLoopback("http://[::1]:8080")).toBe(true);
-    expect(isLoopback("https://api.openai.com/v1")).toBe(false);
-    expect(isLoopback("http://10.0.0.5:8080")).toBe(false);
+    for (const url of ["http://127.0.0.1:11434", "http://localhost:8080/v1", "http://[::1]:8080"]) expect(isLoopback(url), url).toBe(true);
+    for (const url of ["https://api.openai.com/v1", "http://10.0.0.5:8080"]) expect(isLoopback(url), url).toBe(false);
     expect(createOpenAiCompatibleEmbedder({ baseUrl: "https://api.example.com", model: "m", dimension }).external).toBe(true);
     expect(createOpenAiCompatibleEmbedder({ baseUrl: "http://127.0.0.1:1", model: "m", dimension }).external).toBe(false);
     expect(createOpenAiCompatibleEmbedder({ baseUrl: "http://127.0.0.1:1", model: "m", dimension, external: true }).external).toBe(true);

@@ -10,7 +10,7 @@ import { activateIndexSpace, getActiveIndexSpace, type IndexSpace, saveFusionCal
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
+import { createProject, createRecord, createSection, createUser, memberPrincipal, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -62,12 +62,8 @@ beforeAll(async () => {
   await db.sql.query(`UPDATE index_spaces SET config = $2::jsonb WHERE id = $1`, [space.id, JSON.stringify({ provider: "hash", dimension: 64 })]);
   const open = await createProject(db.prisma);
   admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
-  const curatorUser = await createUser(db.prisma, { role: "curator" });
-  await addMember(db.prisma, curatorUser.id, open.id, "editor");
-  curator = await principalOf(db.prisma, curatorUser.id);
-  const researcherUser = await createUser(db.prisma);
-  await addMember(db.prisma, researcherUser.id, open.id);
-  researcher = await principalOf(db.prisma, researcherUser.id);
+  curator = await memberPrincipal(db.prisma, open.id, { role: "curator", membership: "editor" });
+  researcher = await memberPrincipal(db.prisma, open.id);
   const section = await createSection(db.prisma);
   await saveEmbedGroup(db.prisma, db.sql, {
     sectionSlug: section.slug,

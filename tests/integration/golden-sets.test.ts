@@ -11,7 +11,7 @@ import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import type { SearchContext } from "../../lib/rag/search/search-archive";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
+import { createProject, createRecord, createSection, createUser, memberPrincipal, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -45,15 +45,9 @@ beforeAll(async () => {
   const open = await createProject(db.prisma);
   const restricted = await createProject(db.prisma, { restricted: true });
   admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
-  const curatorUser = await createUser(db.prisma, { role: "curator" });
-  await addMember(db.prisma, curatorUser.id, open.id, "editor");
-  curator = await principalOf(db.prisma, curatorUser.id);
-  const otherCuratorUser = await createUser(db.prisma, { role: "curator" });
-  await addMember(db.prisma, otherCuratorUser.id, open.id, "editor");
-  otherCurator = await principalOf(db.prisma, otherCuratorUser.id);
-  const researcherUser = await createUser(db.prisma);
-  await addMember(db.prisma, researcherUser.id, open.id);
-  researcher = await principalOf(db.prisma, researcherUser.id);
+  curator = await memberPrincipal(db.prisma, open.id, { role: "curator", membership: "editor" });
+  otherCurator = await memberPrincipal(db.prisma, open.id, { role: "curator", membership: "editor" });
+  researcher = await memberPrincipal(db.prisma, open.id);
   const section = await createSection(db.prisma);
   sectionSlug = section.slug;
   await saveEmbedGroup(db.prisma, db.sql, { sectionSlug, group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] }, requeue: false });

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../lib/db/database";
 import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
+import { closeAfterAll } from "../support/close-after-all";
 import { createProject, createRecord, createSection, saveAllGroup } from "../support/factories";
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from "../support/fake-embedding-server";
 import { duplicatePassages } from "../support/index-checks";
@@ -30,10 +31,7 @@ beforeAll(async () => {
   await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "summary"], 64);
 }, 120_000);
 
-afterAll(async () => {
-  await served?.close();
-  await fake?.close();
-});
+closeAfterAll(() => served, () => fake);
 
 describe("index workers in server mode", () => {
   it("two workers never index the same record at once, and a poison record parks without blocking the rest", async () => {

@@ -3,7 +3,6 @@ import { systemPrincipal } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
-import { listEmbedGroups, sectionShapes } from "../../lib/rag/config/embed-groups";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import type { Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
@@ -12,7 +11,7 @@ import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spa
 import { indexStats } from "../../lib/rag/index/index-stats";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { AppError } from "../../lib/errors";
-import { createProject, createRecord } from "../support/factories";
+import { createProject, createRecord, indexingContext } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /** Counts what reaches the model, so incremental indexing can be checked by embed calls. */
@@ -53,11 +52,8 @@ const interviewFields: FieldDefinition[] = [
   { key: "transcript", label: "Transcript", type: "transcript" },
 ];
 
-async function context(): Promise<IndexingContext> {
-  const groups = await listEmbedGroups(db.prisma);
-  const groupsBySection = new Map<string, typeof groups>();
-  for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
-  return { sql: db.sql, space, embedder, sections: await sectionShapes(db.prisma), groupsBySection };
+function context(): Promise<IndexingContext> {
+  return indexingContext(db.prisma, db.sql, space, embedder);
 }
 
 beforeAll(async () => {

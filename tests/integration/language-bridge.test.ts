@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import type { Database } from "../../lib/db/database";
-import { listEmbedGroups, sectionShapes } from "../../lib/rag/config/embed-groups";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { prepareForEmbedding } from "../../lib/rag/embed/bridge-text";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { indexRecord, type IndexingContext } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
-import { createProject, createRecord } from "../support/factories";
+import { createProject, createRecord, indexingContext } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 // Needs the Debian packages apertium, apertium-eng-spa and apertium-eng-cat (as .ci/run installs).
@@ -24,11 +23,8 @@ const fields: FieldDefinition[] = [
   { key: "transcript", label: "Transcript", type: "transcript" },
 ];
 
-async function context(): Promise<IndexingContext> {
-  const groups = await listEmbedGroups(db.prisma);
-  const groupsBySection = new Map<string, typeof groups>();
-  for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
-  return { sql: db.sql, space, embedder, sections: await sectionShapes(db.prisma), groupsBySection };
+function context(): Promise<IndexingContext> {
+  return indexingContext(db.prisma, db.sql, space, embedder);
 }
 
 async function passages(recordId: string) {

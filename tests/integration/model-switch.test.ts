@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { saveGoldenSet } from "../../lib/admin/golden-sets";
 import { activateSpace, compareSpaces, listSpaceOverview, registerCandidateSpace, rollbackSpace } from "../../lib/admin/model-switch";
@@ -6,10 +6,11 @@ import type { Database } from "../../lib/db/database";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { getActiveIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
-import { runWorker } from "../../lib/rag/index/run-worker";
-import { embedderForSpace, writableSpaces } from "../../lib/rag/index/space-embedders";
+import { embedderForSpace } from "../../lib/rag/index/space-embedders";
 import { passThroughReranker } from "../../lib/rag/search/rerank";
 import { searchArchive } from "../../lib/rag/search/search-archive";
+import { closeAfterAll } from "../support/close-after-all";
+import { drainEverySpace } from "../support/drain-every-space";
 import { createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
@@ -25,9 +26,7 @@ let curator: Principal;
 let goldenSetId: string;
 const embedder = createHashEmbedder({ dimension: 32 });
 
-async function drain() {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder, space: original, drain: true, idleMs: 10, batchSize: 8, extraSpaces: () => writableSpaces(db.sql) });
-}
+const drain = () => drainEverySpace(db, embedder, original);
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -45,9 +44,7 @@ beforeAll(async () => {
   goldenSetId = (await saveGoldenSet(db.prisma, admin, { set: { name: "Switch", sectionSlug: section.slug, questions: [{ question: "mending nets", expected: [nets.id] }] } })).id;
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
+closeAfterAll(() => db);
 
 describe("model switch", () => {
   it("is out of reach for anyone but an admin", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storagePath, storeMedia } from "../../lib/archive/media-storage";
@@ -18,6 +18,7 @@ import { objectsByDescriptionUnavailableMessage, searchObjectsByText } from "../
 import type { ObjectsRuntime } from "../../lib/rag/objects/similar-objects";
 import type { SearchContext } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
+import { closeAfterAll } from "../support/close-after-all";
 import { addMember, createProject, createUser, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { type FakeClipServer, startFakeClipServer } from "../support/fake-clip-server";
 import { openTestDatabase } from "../support/test-database";
@@ -135,10 +136,7 @@ beforeAll(async () => {
   await drain();
 }, 240_000);
 
-afterAll(async () => {
-  await server?.close();
-  await db?.close();
-});
+closeAfterAll(() => server, () => db);
 
 describe("object images and an external multimodal endpoint", () => {
   it("sends every image of an allow_external section, and none of a local_only one", async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { getRecord } from "../../lib/archive/get-record";
@@ -21,6 +21,7 @@ import { decideProposal, listPendingProposals, proposalAccuracy, proposalsForRec
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
+import { closeAfterAll } from "../support/close-after-all";
 import { pngDeclaring, solidPng, truncatedJpeg } from "../support/damaged-images";
 import { addMember, createProject, createUser, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
@@ -158,9 +159,7 @@ beforeAll(async () => {
   await drain();
 }, 240_000);
 
-afterAll(async () => {
-  await db?.close();
-});
+closeAfterAll(() => db);
 
 describe("object indexing", () => {
   it("describes every image field, makes thumbnails and a context vector, through the queue", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { activateSpace, registerCandidateSpace } from "../../lib/admin/model-switch";
 import type { Database } from "../../lib/db/database";
@@ -7,10 +7,11 @@ import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import type { Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { ensureIndexSpace, getActiveIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
-import { runWorker } from "../../lib/rag/index/run-worker";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
-import { embedderForSpace, writableSpaces } from "../../lib/rag/index/space-embedders";
+import { embedderForSpace } from "../../lib/rag/index/space-embedders";
 import { runtimeOver } from "../../lib/runtime";
+import { closeAfterAll } from "../support/close-after-all";
+import { drainEverySpace } from "../support/drain-every-space";
 import { createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
 import { englishOnly } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
@@ -26,9 +27,7 @@ let original: IndexSpace;
 let admin: Principal;
 const embedder = createHashEmbedder({ dimension: 32 });
 
-async function drain() {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder, space: original, drain: true, idleMs: 10, batchSize: 8, extraSpaces: () => writableSpaces(db.sql) });
-}
+const drain = () => drainEverySpace(db, embedder, original);
 
 /** Counts the calls of one embedder instance (the cached one the runtime uses for its space). */
 function countCalls(target: Embedder): { calls: number } {
@@ -65,9 +64,7 @@ beforeAll(async () => {
   await drain();
 }, 120_000);
 
-afterAll(async () => {
-  await db?.close();
-});
+closeAfterAll(() => db);
 
 describe("the runtime across a model switch", () => {
   it("answers with the new space's model once an admin switched spaces", async () => {

@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
-import type { ApiDeps } from "../../lib/api/handle-api-request";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
-import { type AskContext, ask } from "../../lib/rag/ask/ask";
+import { ask } from "../../lib/rag/ask/ask";
 import { askInThread, getThread, noLongerReadableMessage } from "../../lib/rag/ask/threads";
 import { listEmbedGroups, sectionShapes } from "../../lib/rag/config/embed-groups";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
@@ -20,14 +19,14 @@ import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
-import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/similar-objects";
+import { findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { findSimilarRecords } from "../../lib/rag/search/find-similar";
 import { clearResolvedSearches, resolveRecordSearch } from "../../lib/rag/search/resolve-search";
-import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
+import { searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
 import { callApi } from "../support/api-request";
 import { addMember, coinContextFor, coinFields, createProject, createUser, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
-import { serviceRuntime } from "../support/service-runtime";
+import { type ServiceRuntime, serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**
@@ -73,10 +72,7 @@ const interviewFields: FieldDefinition[] = [
 let db: Database;
 let space: IndexSpace;
 let storageDir: string;
-let search: SearchContext;
-let askContext: AskContext;
-let objects: ObjectsRuntime;
-let apiDeps: ApiDeps;
+let services: ServiceRuntime;
 let publicProject: string;
 let mineProject: string;
 let admin: Principal;
@@ -93,6 +89,13 @@ async function drain(worker: { embedder?: Embedder } = {}) {
 async function move(recordId: string, projectId: string) {
   const record = await db.prisma.record.findUniqueOrThrow({ where: { id: recordId }, include: { section: true } });
   return saveRecord(db.prisma, admin, { id: record.id, version: record.version, sectionSlug: record.section.slug, projectId, values: record.values as Record<string, unknown> });
+}
+
+/** The admin changes some of a record's values; the record stays in (or goes to) the public project. */
+async function editInPublic(recordId: string, changes: Record<string, unknown>) {
+  const record = await db.prisma.record.findUniqueOrThrow({ where: { id: recordId }, include: { section: true } });
+  const values = { ...(record.values as Record<string, unknown>), ...changes };
+  return saveRecord(db.prisma, admin, { id: record.id, version: record.version, sectionSlug: record.section.slug, projectId: publicProject, values });
 }
 
 async function coin(projectId: string, title: string, values: Record<string, unknown>): Promise<string> {
@@ -120,13 +123,13 @@ async function collect<T>(events: AsyncGenerator<T>): Promise<T[]> {
 async function everythingFound(principal: Principal, token: string | null, query: string): Promise<string> {
   const parts: unknown[] = [];
   for (const mode of ["hybrid", "semantic", "keyword"] as const) {
-    for (const collapse of ["record", "passage"] as const) parts.push(await searchArchive(search, principal, { query, mode, collapse, limit: 50 }));
+    for (const collapse of ["record", "passage"] as const) parts.push(await searchArchive(services.search, principal, { query, mode, collapse, limit: 50 }));
   }
-  parts.push(await collect(ask(askContext, principal, { question: `What about ${query}?` })));
+  parts.push(await collect(ask(services.askContext, principal, { question: `What about ${query}?` })));
   parts.push(await findSimilarRecords(db.sql, principal, space, ids.interview, { limit: 50 }));
   if (token) {
     for (const name of ["retrieve", "get_agent_context", "semantic_search"]) {
-      const response = await callApi(apiDeps, name, { query }, { origin: "http://scope.test", token });
+      const response = await callApi(services.apiDeps, name, { query }, { origin: "http://scope.test", token });
       parts.push(`${response.status} ${await response.text()}`);
     }
   }
@@ -178,8 +181,8 @@ beforeAll(async () => {
   ids.subjectCoin = await coin(publicProject, "Uncatalogued coin", {});
   await drain();
 
-  ({ search, askContext, objects, apiDeps } = serviceRuntime(db, { embedder, space, descriptor, origin: "http://scope.test" }));
-  await proposeForUncatalogued(objects, admin, { limit: 10 });
+  services = serviceRuntime(db, { embedder, space, descriptor, origin: "http://scope.test" });
+  await proposeForUncatalogued(services.objects, admin, { limit: 10 });
 }, 300_000);
 
 afterAll(async () => {
@@ -192,9 +195,9 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     expect(found).toContain(ids.person);
     expect(found).toContain(occupationHush);
     expect(found).toContain(birthplaceHush);
-    const similar = await findSimilarObjects(objects, researcher, { recordId: ids.subjectCoin, mode: "hybrid", limit: 48 });
+    const similar = await findSimilarObjects(services.objects, researcher, { recordId: ids.subjectCoin, mode: "hybrid", limit: 48 });
     expect(JSON.stringify(similar)).toContain(ids.movingCoin);
-    const proposals = await proposalsForRecord(objects, researcher, ids.subjectCoin);
+    const proposals = await proposalsForRecord(services.objects, researcher, ids.subjectCoin);
     expect(proposals.length).toBeGreaterThan(0);
     expect(proposals.some((proposal) => JSON.stringify(proposal.evidence).includes(ids.movingCoin))).toBe(true);
   });
@@ -203,7 +206,7 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     // Made before the move: a saved answer citing only the interview (whose passage quotes the
     // person), and a cached record-list search.
     const thread = await collect(
-      askInThread(db.prisma, askContext, researcher, { question: `Who was the reservoir warden called ${occupationWord}?`, scope: { recordIds: [ids.interview] } }),
+      askInThread(db.prisma, services.askContext, researcher, { question: `Who was the reservoir warden called ${occupationWord}?`, scope: { recordIds: [ids.interview] } }),
     );
     const threadId = (thread.find((event) => event.type === "thread") as { threadId: string }).threadId;
     const answered = await getThread(db.prisma, researcher, threadId);
@@ -211,7 +214,7 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     expect(answered.messages.flatMap((message) => message.citations.map((citation) => citation.recordId))).toEqual([ids.interview]);
     clearResolvedSearches();
     const listQuery = { query: `${occupationWord} warden`, mode: "hybrid" as const };
-    expect(JSON.stringify((await resolveRecordSearch(search, researcher, listQuery)).result)).toContain(occupationHush);
+    expect(JSON.stringify((await resolveRecordSearch(services.search, researcher, listQuery)).result)).toContain(occupationHush);
 
     await move(ids.person, mineProject);
 
@@ -219,11 +222,11 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     expect(found).not.toContain(ids.person);
     expect(found).not.toContain(occupationHush);
     // The public interview is still found by its own text, but not by its passages quoting the person.
-    const interview = await searchArchive(search, researcher, { query: summaryWord, mode: "keyword", collapse: "passage", limit: 50 });
+    const interview = await searchArchive(services.search, researcher, { query: summaryWord, mode: "keyword", collapse: "passage", limit: 50 });
     expect(interview.hits.map((hit) => hit.recordId)).toContain(ids.interview);
     expect(JSON.stringify(interview)).not.toContain(occupationHush);
 
-    const list = await resolveRecordSearch(search, researcher, listQuery);
+    const list = await resolveRecordSearch(services.search, researcher, listQuery);
     expect(JSON.stringify(list.result)).not.toContain(occupationHush);
     expect(list.pinnedIds).not.toContain(ids.person);
 
@@ -235,7 +238,7 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     // Nothing was lost: a reader of both projects finds the person and the quoting passage at once.
     const insider = await everythingFound(mineResearcher, null, `${occupationWord} warden`);
     expect(insider).toContain(ids.person);
-    const quoting = await searchArchive(search, mineResearcher, { query: occupationWord, mode: "keyword", collapse: "passage", limit: 50 });
+    const quoting = await searchArchive(services.search, mineResearcher, { query: occupationWord, mode: "keyword", collapse: "passage", limit: 50 });
     expect(quoting.hits.map((hit) => hit.recordId)).toEqual(expect.arrayContaining([ids.person, ids.interview]));
 
     // The interview, whose group document holds the person's text, is queued with the person.
@@ -261,9 +264,9 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     const found = await everythingFound(researcher, researcherToken, `${occupationWord} ${birthplaceWord} warden`);
     expect(found).not.toContain(occupationHush);
     expect(found).not.toContain(birthplaceHush);
-    const interview = await searchArchive(search, researcher, { query: summaryWord, mode: "keyword", collapse: "passage", limit: 50 });
+    const interview = await searchArchive(services.search, researcher, { query: summaryWord, mode: "keyword", collapse: "passage", limit: 50 });
     expect(interview.hits.map((hit) => hit.recordId)).toContain(ids.interview);
-    const insider = await searchArchive(search, mineResearcher, { query: `${occupationWord} ${birthplaceWord}`, mode: "keyword", collapse: "passage", limit: 50 });
+    const insider = await searchArchive(services.search, mineResearcher, { query: `${occupationWord} ${birthplaceWord}`, mode: "keyword", collapse: "passage", limit: 50 });
     expect(JSON.stringify(insider)).toContain(occupationHush);
     expect(JSON.stringify(insider)).toContain(birthplaceHush);
   });
@@ -279,30 +282,16 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
   });
 
   it("a linked record's edit queues every record whose documents quote it, and only those", async () => {
-    const place = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.place } });
-    await saveRecord(db.prisma, admin, {
-      id: ids.place,
-      version: place.version,
-      sectionSlug: sections.places,
-      projectId: publicProject,
-      values: { ...(place.values as Record<string, unknown>), description: `a hamlet under the ${birthplaceWord} water since 1962, ${birthplaceHush}` },
-    });
+    await editInPublic(ids.place, { description: `a hamlet under the ${birthplaceWord} water since 1962, ${birthplaceHush}` });
     const pending = await queued();
     expect([...pending].sort()).toEqual([ids.interview, ids.place].sort());
     await drain();
-    const found = await searchArchive(search, researcher, { query: "hamlet water 1962", mode: "keyword", collapse: "passage", limit: 50 });
+    const found = await searchArchive(services.search, researcher, { query: "hamlet water 1962", mode: "keyword", collapse: "passage", limit: 50 });
     expect(found.hits.map((hit) => hit.recordId)).toContain(ids.interview);
   });
 
   it("a move while the worker embeds: the passages it then writes carry the new scope", async () => {
-    const person = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.person } });
-    await saveRecord(db.prisma, admin, {
-      id: ids.person,
-      version: person.version,
-      sectionSlug: sections.people,
-      projectId: publicProject,
-      values: { ...(person.values as Record<string, unknown>), occupation: `night warden of the sluices, called ${occupationWord} ${occupationHush}` },
-    });
+    await editInPublic(ids.person, { occupation: `night warden of the sluices, called ${occupationWord} ${occupationHush}` });
     // The worker reads the person (still public) and builds the interview's passages; the move
     // commits while it embeds their new text, before it writes them.
     let moved = false;
@@ -333,15 +322,15 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
 
   it("hides similar objects, characterisation and stored proposals drawn from a moved object at once", async () => {
     await move(ids.movingCoin, mineProject);
-    const similar = await findSimilarObjects(objects, researcher, { recordId: ids.subjectCoin, mode: "hybrid", limit: 48 });
-    const characterised = await characteriseObject(objects, researcher, { recordId: ids.subjectCoin, mode: "hybrid" });
-    const proposals = await proposalsForRecord(objects, researcher, ids.subjectCoin);
+    const similar = await findSimilarObjects(services.objects, researcher, { recordId: ids.subjectCoin, mode: "hybrid", limit: 48 });
+    const characterised = await characteriseObject(services.objects, researcher, { recordId: ids.subjectCoin, mode: "hybrid" });
+    const proposals = await proposalsForRecord(services.objects, researcher, ids.subjectCoin);
     for (const seen of [similar, characterised, proposals].map((answer) => JSON.stringify(answer))) {
       expect(seen).not.toContain(ids.movingCoin);
       expect(seen).not.toContain("Denarius that moves");
     }
     // A reader of both projects still sees the proposal.
-    const insiderProposals = await proposalsForRecord(objects, mineResearcher, ids.subjectCoin);
+    const insiderProposals = await proposalsForRecord(services.objects, mineResearcher, ids.subjectCoin);
     expect(JSON.stringify(insiderProposals)).toContain(ids.movingCoin);
   });
 
@@ -352,7 +341,7 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     const pending = await queued();
     expect(pending.has(ids.interview)).toBe(true);
     await drain();
-    const found = await searchArchive(search, admin, { query: birthplaceWord, mode: "keyword", collapse: "passage", limit: 50 });
+    const found = await searchArchive(services.search, admin, { query: birthplaceWord, mode: "keyword", collapse: "passage", limit: 50 });
     expect(JSON.stringify(found)).not.toContain(birthplaceHush);
   });
 });

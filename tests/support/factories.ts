@@ -10,10 +10,12 @@ import { saveRecord } from "../../lib/archive/save-record";
 import { hashPassword } from "../../lib/auth/passwords";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { PrismaClient } from "../../lib/db/generated/client";
+import { listEmbedGroups, sectionShapes } from "../../lib/rag/config/embed-groups";
 import type { ObjectContext } from "../../lib/rag/config/object-context";
 import type { SqlExecutor } from "../../lib/db/sql-executor";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import type { Embedder } from "../../lib/rag/embed/embedder";
+import type { IndexingContext } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 
@@ -47,6 +49,17 @@ export async function principalOf(prisma: PrismaClient, userId: string): Promise
   const principal = await loadPrincipal(prisma, userId, 0);
   if (!principal) throw new Error("user has no principal");
   return principal;
+}
+
+/** A new user of the role, made a member of the project, as the principal the services see. */
+export async function memberPrincipal(
+  prisma: PrismaClient,
+  projectId: string,
+  options: { role?: "curator" | "researcher"; membership?: "reader" | "editor" } = {},
+): Promise<Principal> {
+  const user = await createUser(prisma, { role: options.role });
+  await addMember(prisma, user.id, projectId, options.membership);
+  return principalOf(prisma, user.id);
 }
 
 export const testFields: FieldDefinition[] = [
@@ -178,4 +191,32 @@ export function saveAllGroup(prisma: PrismaClient, sql: SqlExecutor, sectionSlug
     group: { slug: "all", label: "All", fields, chunking: "short", maxTokens, minTokens: 1, overlap: 0 },
     requeue: false,
   });
+}
+
+/** What indexRecord needs: the index space, the embedder, and the current sections with their embed groups. */
+export async function indexingContext(
+  prisma: PrismaClient,
+  sql: SqlExecutor,
+  space: IndexSpace,
+  embedder: Embedder,
+): Promise<IndexingContext> {
+  const groups = await listEmbedGroups(prisma);
+  const groupsBySection = new Map<string, typeof groups>();
+  for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
+  return { sql, space, embedder, sections: await sectionShapes(prisma), groupsBySection };
+}
+
+/**
+ * The two sections the API and ACL probes share: `<prefix>-notes` (allowed to reach external
+ * models, its `groupFields` embedded as one group) and `<prefix>-coins` (coins with `objectContext`).
+ */
+export async function createNotesAndCoins(
+  prisma: PrismaClient,
+  sql: SqlExecutor,
+  options: { prefix: string; name: string; noteFields: FieldDefinition[]; groupFields: string[]; maxTokens?: number; objectContext: ObjectContext },
+): Promise<void> {
+  const { prefix, name } = options;
+  await prisma.section.create({ data: { slug: `${prefix}-notes`, name: `${name} notes`, fields: options.noteFields as never, egressPolicy: "allow_external" } });
+  await prisma.section.create({ data: { slug: `${prefix}-coins`, name: `${name} coins`, fields: coinFields as never, objectContext: options.objectContext as never } });
+  await saveAllGroup(prisma, sql, `${prefix}-notes`, options.groupFields, options.maxTokens);
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server";
 
 /**
  * A stand-in for an external chat model on 127.0.0.1, speaking OpenAI's streaming
@@ -51,16 +51,7 @@ export async function startFakeChatServer(options: { flavour: "openai" | "anthro
       response.end(options.flavour === "openai" ? "data: [DONE]\n\n" : `event: message_stop\ndata: ${JSON.stringify({ type: "message_stop" })}\n\n`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+  return Object.assign(state, await listenOnLoopback(server));
 }
 
 /** Every text a fake server received, joined, to search for what must never leave. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server";
 
 /**
  * A stand-in for an external CLIP-style embeddings API (Jina shape) on 127.0.0.1: POST
@@ -57,17 +57,12 @@ export async function startFakeClipServer(options: { dimension: number; failWith
       reply(200, { object: "list", model: "fake-clip", data, usage: { total_tokens: parsed.length } });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of pending) clearTimeout(timer);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+  return Object.assign(
+    state,
+    await listenOnLoopback(server, () => {
+      for (const timer of pending) clearTimeout(timer);
+    }),
+  );
 }
 
 /** The vector the fake server gives an image: a unit vector from sha256 of its bytes. */

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server";
 
 /**
  * A stand-in for a `/rerank` cross-encoder (TEI's answer shape) on 127.0.0.1. It records the
@@ -29,13 +29,5 @@ export async function startFakeRerankServer(): Promise<FakeRerankServer> {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(texts.map((_, index) => ({ index, score: index }))));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
+  return Object.assign(state, await listenOnLoopback(server));
 }

@@ -1,5 +1,5 @@
 import { type IncomingMessage, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "./loopback-server";
 
 /**
  * Serves a Web `Request → Response` handler (the route handlers' shape) on a loopback port, so
@@ -47,14 +47,5 @@ export async function serveWebHandler(handler: (request: Request) => Promise<Res
   // Node closes an idle connection after 5 s; a client whose timer runs late on a busy event loop
   // (the test's own work shares it) can send on a socket just being closed: "fetch failed".
   server.keepAliveTimeout = 120_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }

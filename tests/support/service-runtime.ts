@@ -13,6 +13,13 @@ import type { SearchContext } from "../../lib/rag/search/search-archive";
 /** A bridge that reads every text as English: no Apertium in tests that probe access. */
 export const englishOnly = { detect: async () => ({ language: "en", confidence: 1 }) };
 
+export interface ServiceRuntime {
+  search: SearchContext;
+  askContext: AskContext;
+  objects: ObjectsRuntime;
+  apiDeps: ApiDeps;
+}
+
 /**
  * Search, ask, objects and the JSON API wired over one test database as the app wires them: the
  * offline answerer with permissive thresholds (every readable passage may be evidence, so a leak
@@ -20,19 +27,28 @@ export const englishOnly = { detect: async () => ({ language: "en", confidence: 
  */
 export function serviceRuntime(
   db: Database,
-  options: { embedder: Embedder; space: IndexSpace; descriptor: ObjectsRuntime["descriptor"]; origin: string },
-): { search: SearchContext; askContext: AskContext; objects: ObjectsRuntime; apiDeps: ApiDeps } {
-  const { embedder, space, descriptor, origin } = options;
+  options: {
+    embedder: Embedder;
+    space: IndexSpace;
+    descriptor: ObjectsRuntime["descriptor"];
+    origin: string;
+    /** How much of the question the evidence must cover (0.2 unless a test asks for a stricter answerer). */
+    minTermCoverage?: number;
+    /** API calls per minute per token (unlimited in practice unless a test asks for less). */
+    perMinute?: number;
+  },
+): ServiceRuntime {
+  const { embedder, space, descriptor, origin, minTermCoverage = 0.2, perMinute = 1_000_000 } = options;
   const search: SearchContext = { sql: db.sql, embedder, space, prepare: englishOnly };
   const askContext: AskContext = {
     ...search,
     generator: createExtractiveGenerator({ embedder, prepare: englishOnly, minScore: 0 }),
-    settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.2 },
+    settings: { minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage },
   };
   const objects: ObjectsRuntime = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
   const apiDeps: ApiDeps = {
     runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects },
-    limiter: createRateLimiter({ perMinute: 1_000_000 }),
+    limiter: createRateLimiter({ perMinute }),
     cors: closedCors,
     authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
     origin,

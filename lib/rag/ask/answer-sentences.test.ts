@@ -54,13 +54,16 @@ describe("a source's sentences", () => {
 
 describe("which sentences may answer", () => {
   it("never the interviewer or a question, and a catalogue field only for what, where and when", () => {
-    expect(asksForExplanation("How were the church bells taken to the new village?")).toBe(true);
-    expect(asksForExplanation("Why did Montserrat go to England?")).toBe(true);
-    expect(asksForExplanation("What happened to the boatyard?")).toBe(true);
-    expect(asksForExplanation("¿Por qué dejó de remendar?")).toBe(true);
-    expect(asksForExplanation("Com van portar les campanes?")).toBe(true);
-    expect(asksForExplanation("How many miners died?")).toBe(false);
-    expect(asksForExplanation("Where was the plate found?")).toBe(false);
+    const explanations: [question: string, asksWhyOrHow: boolean][] = [
+      ["How were the church bells taken to the new village?", true],
+      ["Why did Montserrat go to England?", true],
+      ["What happened to the boatyard?", true],
+      ["¿Por qué dejó de remendar?", true],
+      ["Com van portar les campanes?", true],
+      ["How many miners died?", false],
+      ["Where was the plate found?", false],
+    ];
+    for (const [question, asksWhyOrHow] of explanations) expect(asksForExplanation(question), question).toBe(asksWhyOrHow);
     expect(mayAnswer({ role: "field" }, "How did the dredger work?")).toBe(false);
     expect(mayAnswer({ role: "field" }, "Where was the plate found?")).toBe(true);
     expect(mayAnswer({ role: "interviewer" }, "Where was the plate found?")).toBe(false);

@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { assertChunkInvariants, expectedCitationText } from "./assert-chunk-invariants";
 import { CHUNKING_MODES, chunkDocument, countTokens, splitSentences, type ChunkOptions } from "./index";
+import { mulberry32 } from "../../../tests/support/seeded-random";
 
-/** mulberry32: a small seeded PRNG, so a failing case can be replayed from its seed. */
+/** A seeded PRNG, so a failing case can be replayed from its seed. */
 function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const integer = (low: number, high: number) => low + Math.floor(next() * (high - low + 1));
   const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   return { next, integer, pick };
