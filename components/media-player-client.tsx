@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { TranscriptTurn } from "@/lib/archive/field-definitions";
+import type { IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import { formatTimecode } from "./format";
+import { IndexSegmentList } from "./index-segment-list";
 
 interface MediaPlayerProps {
   src: string;
@@ -14,6 +15,8 @@ interface MediaPlayerProps {
   /** Seconds to open at (from ?t=); playback starts there if the browser allows it. */
   startAt?: number;
   transcript?: { label: string; turns: TranscriptTurn[] };
+  /** The recording's index (OHMS index points), each segment playable from its start. */
+  index?: { label: string; segments: IndexSegment[] };
 }
 
 /** The turn playing at `time`: the last one that has started, if it has not ended long ago. */
@@ -28,7 +31,7 @@ function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
   return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
 }
 
-export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript }: MediaPlayerProps) {
+export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, index }: MediaPlayerProps) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [activeIndex, setActiveIndex] = useState(-1);
@@ -124,6 +127,7 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
           <p className="field-hint">Select a turn to play the recording from there.</p>
         </section>
       )}
+      {index && index.segments.length > 0 && <IndexSegmentList label={index.label} segments={index.segments} onPlay={playFrom} />}
     </div>
   );
 }

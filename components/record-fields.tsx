@@ -1,8 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "@/lib/archive/field-definitions";
+import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { RecordDetail } from "@/lib/archive/get-record";
 import { formatDateValue, formatTimecode, formatYearRange } from "./format";
+import { IndexSegmentList } from "./index-segment-list";
 import { LongText } from "./long-text";
 import { MediaPlayerClient } from "./media-player-client";
 
@@ -10,14 +11,25 @@ type ShortField = Extract<FieldDefinition, { type: "text" | "category" | "date" 
 type ImageField = Extract<FieldDefinition, { type: "image" }>;
 type MediaField = Extract<FieldDefinition, { type: "media" }>;
 type TranscriptField = Extract<FieldDefinition, { type: "transcript" }>;
+type SegmentsField = Extract<FieldDefinition, { type: "segments" }>;
 
 type Item =
   | { kind: "short"; entries: { field: ShortField; content: ReactNode }[] }
   | { kind: "images"; fields: { field: ImageField; mediaId: string }[] }
   | { kind: "longtext"; field: FieldDefinition; text: string }
-  | { kind: "player"; media?: { field: MediaField; mediaId: string }; transcript?: { field: TranscriptField; turns: TranscriptTurn[] } };
+  | { kind: "segments"; field: SegmentsField; segments: IndexSegment[] }
+  | {
+      kind: "player";
+      media?: { field: MediaField; mediaId: string };
+      transcript?: { field: TranscriptField; turns: TranscriptTurn[] };
+      index?: { field: SegmentsField; segments: IndexSegment[] };
+    };
 
 function isTurnList(value: unknown): value is TranscriptTurn[] {
+  return Array.isArray(value) && value.length > 0;
+}
+
+function isSegmentList(value: unknown): value is IndexSegment[] {
   return Array.isArray(value) && value.length > 0;
 }
 
@@ -89,6 +101,14 @@ function layoutItems(record: RecordDetail): Item[] {
     }
   }
 
+  // An index is shown with the player of its media field (or the section's first), below the transcript.
+  const indexOfMedia = new Map<string, SegmentsField>();
+  for (const field of fields) {
+    if (field.type !== "segments" || !isSegmentList(values[field.key])) continue;
+    const mediaField = fields.find((candidate) => candidate.type === "media" && (field.mediaField ? candidate.key === field.mediaField : true));
+    if (mediaField && mediaIdOf(mediaField) && !indexOfMedia.has(mediaField.key)) indexOfMedia.set(mediaField.key, field);
+  }
+
   const items: Item[] = [];
   // The title field is the page's heading already.
   const titleField = fields.find((field) => field.type === "text");
@@ -127,16 +147,24 @@ function layoutItems(record: RecordDetail): Item[] {
         const transcriptField = (field.type === "transcript" ? field : byKey.get(pairOfMedia.get(field.key) ?? "")) as TranscriptField | undefined;
         const mediaId = mediaField ? mediaIdOf(mediaField) : undefined;
         const turns = transcriptField ? values[transcriptField.key] : undefined;
+        const indexField = mediaField && mediaId ? indexOfMedia.get(mediaField.key) : undefined;
+        const segments = indexField ? values[indexField.key] : undefined;
         if (mediaField) done.add(mediaField.key);
         if (transcriptField) done.add(transcriptField.key);
+        if (indexField) done.add(indexField.key);
         if (!mediaId && !isTurnList(turns)) break;
         items.push({
           kind: "player",
           media: mediaField && mediaId ? { field: mediaField, mediaId } : undefined,
           transcript: transcriptField && isTurnList(turns) ? { field: transcriptField, turns } : undefined,
+          index: indexField && isSegmentList(segments) ? { field: indexField, segments } : undefined,
         });
         break;
       }
+      case "segments":
+        // Not beside a player (no recording uploaded): a plain list.
+        if (isSegmentList(value)) items.push({ kind: "segments", field, segments: value });
+        break;
     }
   }
   return items;
@@ -213,6 +241,12 @@ export function RecordFields({ record, startAt }: { record: RecordDetail; startA
                 <LongText text={item.text} pageIds={pageIds} />
               </section>
             );
+          case "segments":
+            return (
+              <div key={index} id={`field-${item.field.key}`}>
+                <IndexSegmentList label={item.field.label} segments={item.segments} />
+              </div>
+            );
           case "player": {
             const heading = item.media?.field.label ?? item.transcript?.field.label ?? "";
             const headingId = `field-${item.media?.field.key ?? item.transcript?.field.key}`;
@@ -230,6 +264,7 @@ export function RecordFields({ record, startAt }: { record: RecordDetail; startA
                     primary={item === primary}
                     startAt={item === primary ? startAt : undefined}
                     transcript={item.transcript ? { label: item.transcript.field.label, turns: item.transcript.turns } : undefined}
+                    index={item.index ? { label: item.index.field.label, segments: item.index.segments } : undefined}
                   />
                 ) : (
                   item.transcript && <StaticTranscript turns={item.transcript.turns} />

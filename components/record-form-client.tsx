@@ -2,15 +2,17 @@
 
 import { SubmitButton } from "@/components/busy-button";
 import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
-import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "@/lib/archive/field-definitions";
+import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary } from "@/lib/archive/get-record";
 import type { ProjectSummary } from "@/lib/archive/list-projects";
 import type { RelationTarget } from "@/lib/archive/list-relation-targets";
 import { formatBytes } from "./format";
 import { type RecordFormState, recordInputName } from "@/lib/archive/record-form-data";
+import { segmentBlockFormat, serializeSegments } from "@/lib/archive/segment-text";
 import { serializeTranscript, transcriptLineFormat } from "@/lib/archive/transcript-text";
 import { ProjectOptions, TextOptions } from "./select-options";
 import { LabelledField } from "./labelled-field";
+import { TranscriptFileImport } from "./transcript-file-import";
 
 export interface RecordFormProps {
   action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
@@ -26,6 +28,16 @@ export interface RecordFormProps {
 }
 
 const inputId = (key: string) => `field-${key}`;
+
+/**
+ * The index field an imported transcript file fills beside a transcript field: the one for the
+ * same recording, or the section's only one.
+ */
+function companionIndexKey(fields: FieldDefinition[], field: FieldDefinition): string | undefined {
+  const indexes = fields.filter((candidate) => candidate.type === "segments");
+  if (field.type !== "transcript") return undefined;
+  return (indexes.find((candidate) => candidate.mediaField !== undefined && candidate.mediaField === field.mediaField) ?? (indexes.length === 1 ? indexes[0] : undefined))?.key;
+}
 
 /** The record editor, for new records and edits alike. */
 export function RecordFormClient({ action, section, record, projects, relationOptions, maxUploadBytes, cancelHref }: RecordFormProps) {
@@ -104,6 +116,8 @@ export function RecordFormClient({ action, section, record, projects, relationOp
           options={relationOptions[field.key] ?? []}
           errors={fieldErrors[field.key]}
           maxUploadBytes={maxUploadBytes}
+          indexKey={companionIndexKey(section.fields, field)}
+          importsTranscripts={!section.fields.some((candidate) => candidate.type === "transcript")}
         />
       ))}
 
@@ -135,9 +149,13 @@ interface FieldInputProps {
   options: RelationTarget[];
   errors?: string[];
   maxUploadBytes: number;
+  /** A transcript field's index field, which an imported OHMS file fills too. */
+  indexKey?: string;
+  /** An index field offers the file import itself when the section has no transcript field. */
+  importsTranscripts?: boolean;
 }
 
-function FieldInput({ field, value, media, options, errors, maxUploadBytes }: FieldInputProps) {
+function FieldInput({ field, value, media, options, errors, maxUploadBytes, indexKey, importsTranscripts }: FieldInputProps) {
   const id = inputId(field.key);
   const name = recordInputName.value(field.key);
   const hintId = `${id}-hint`;
@@ -330,8 +348,47 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes }: Fi
             className="field-input font-mono text-[13px]"
           />
           {hint(`One turn per line: ${transcriptLineFormat}, e.g. [01:05.5 - 01:12.0] Marta: Where were you born?`)}
+          <TranscriptFileImport transcriptInputId={id} indexInputId={indexKey ? inputId(indexKey) : undefined} />
+          {error}
+        </div>
+      );
+    case "segments":
+      return (
+        <div>
+          {label}
+          <textarea
+            {...common}
+            rows={8}
+            defaultValue={Array.isArray(value) ? serializeSegments(value as IndexSegment[]) : ""}
+            required={field.required}
+            spellCheck={false}
+            aria-describedby={describedBy(true)}
+            className="field-input font-mono text-[13px]"
+          />
+          {hint(`One block per segment: ${segmentBlockFormat}. Empty the box to remove the index.`)}
+          {importsTranscripts && <TranscriptFileImport indexInputId={id} />}
+          {!field.required && <ClearButton targetId={id} label={`Remove the ${field.label.toLowerCase()}`} />}
           {error}
         </div>
       );
   }
+}
+
+/** Empties a text box (the whole index, say) in one step; saving then removes the value. */
+function ClearButton({ targetId, label }: { targetId: string; label: string }) {
+  return (
+    <button
+      type="button"
+      className="btn mt-2 text-sm"
+      onClick={() => {
+        const box = document.getElementById(targetId);
+        if (box instanceof HTMLTextAreaElement) {
+          box.value = "";
+          box.focus();
+        }
+      }}
+    >
+      {label}
+    </button>
+  );
 }

@@ -19,6 +19,8 @@ export const fieldDefinitionSchema = z.discriminatedUnion("type", [
   z.object({ ...baseField, type: z.literal("text"), maxLength: z.number().int().positive().optional() }),
   z.object({ ...baseField, type: z.literal("longtext") }),
   z.object({ ...baseField, type: z.literal("transcript"), mediaField: z.string().optional() }),
+  /** An index of the recording (OHMS index points): titled, timecoded segments, each a passage. */
+  z.object({ ...baseField, type: z.literal("segments"), mediaField: z.string().optional() }),
   z.object({
     ...baseField,
     type: z.literal("relation"),
@@ -54,6 +56,19 @@ export interface TranscriptTurn {
   start: number;
   end: number;
   text: string;
+}
+
+/**
+ * A segment of a recording's index (an OHMS index point): where it starts and ends, in seconds
+ * from the start of the recording, and what it is about. Searchable as one passage at `start`.
+ */
+export interface IndexSegment {
+  start: number;
+  end: number;
+  title: string;
+  synopsis: string;
+  keywords: string[];
+  partialTranscript: string;
 }
 
 /** Years, negative before the common era. */

@@ -2,6 +2,7 @@ import type { FieldDefinition } from "./field-definitions";
 import type { RecordValues } from "./validate-record-values";
 import type { FieldErrors } from "../errors";
 import type { ActionResult } from "../action-result";
+import { parseSegmentText } from "./segment-text";
 import { parseTranscriptText } from "./transcript-text";
 
 /**
@@ -81,6 +82,14 @@ export function readRecordForm(
         if (source === undefined) break;
         const parsed = parseTranscriptText(source);
         if (parsed.ok) values[field.key] = parsed.turns;
+        else fieldErrors[field.key] = [`${field.label}: ${parsed.error}`];
+        break;
+      }
+      case "segments": {
+        const source = text(formData, name);
+        if (source === undefined) break;
+        const parsed = parseSegmentText(source);
+        if (parsed.ok) values[field.key] = parsed.segments;
         else fieldErrors[field.key] = [`${field.label}: ${parsed.error}`];
         break;
       }

@@ -63,7 +63,8 @@ export function parseTranscriptText(text: string): TranscriptParseResult {
   return { ok: true, turns };
 }
 
-function splitSpeaker(rest: string): { speaker: string; body: string } {
+/** The editor's speaker convention: the text before the first colon, if short enough, is the speaker. */
+export function splitSpeaker(rest: string): { speaker: string; body: string } {
   const colon = rest.indexOf(":");
   if (colon < 0 || colon > maxSpeakerLength) return { speaker: "", body: rest.trim() };
   return { speaker: rest.slice(0, colon).trim(), body: rest.slice(colon + 1).trim() };

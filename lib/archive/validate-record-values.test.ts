@@ -92,6 +92,29 @@ describe("validateRecordValues", () => {
     expect(result.ok && (result.values.transcript as { speaker: string }[])[0]?.speaker).toBe("a".repeat(119));
   });
 
+  it("validates index segments: times in order, text bounded, keywords cleaned", () => {
+    const index: FieldDefinition[] = [{ key: "index", label: "Index", type: "segments" }];
+    const segment = { start: 0, end: 70, title: " Infància ", synopsis: "La riada.", keywords: [" riada ", "riada", "", "pantà"], partialTranscript: "" };
+    expect(validateRecordValues(index, { index: [segment] })).toEqual({
+      ok: true,
+      values: { index: [{ start: 0, end: 70, title: "Infància", synopsis: "La riada.", keywords: ["riada", "pantà"], partialTranscript: "" }] },
+    });
+    const errorOf = (value: unknown) => {
+      const result = validateRecordValues(index, { index: value });
+      return result.ok ? null : result.fieldErrors.index;
+    };
+    expect(errorOf("text")).toEqual(["Index must be a list of timecoded segments"]);
+    expect(errorOf([{ ...segment, start: 10, end: 5 }])).toEqual(["Index segment 1 ends before it starts"]);
+    expect(errorOf([segment, { ...segment, start: -1 }])).toEqual(["Index segment 2 ends before it starts"]);
+    expect(errorOf([{ ...segment, start: 80, end: 90 }, segment])).toEqual(["Index segment 2 starts before the segment above it"]);
+    expect(errorOf([{ ...segment, start: "0" }])).toEqual(["Index segment 1 needs a start and end time in seconds"]);
+    expect(errorOf([{ start: 0, end: 1, title: "", synopsis: "", keywords: [], partialTranscript: "" }])).toEqual(["Index segment 1 has no text"]);
+    expect(errorOf([{ ...segment, title: "x".repeat(301) }])).toEqual(["Index segment 1: the title must be at most 300 characters"]);
+    expect(errorOf([{ ...segment, keywords: ["a;b"] }])).toEqual(["Index segment 1: a keyword may not contain “;”, which separates keywords"]);
+    expect(errorOf([{ ...segment, keywords: "riada" }])).toEqual(["Index segment 1: keywords must be a list of text"]);
+    expect(errorOf(Array.from({ length: 2001 }, () => segment))).toEqual(["Index must have at most 2000 segments"]);
+  });
+
   it("requires required fields", () => {
     expect(validateRecordValues(fields, { title: "   " })).toEqual({ ok: false, fieldErrors: { title: ["Title is required"] } });
   });

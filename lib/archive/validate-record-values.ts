@@ -1,4 +1,4 @@
-import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "./field-definitions";
+import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "./field-definitions";
 import type { FieldErrors } from "../errors";
 import { isUuid } from "../ids";
 import { findUnstorableText, truncateText } from "../storable-text";
@@ -13,7 +13,10 @@ export type RecordValues = Record<string, unknown>;
 const isoDate = /^(-?\d{1,4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
 const maxText = 2_000;
 const maxLongText = 500_000;
-const maxTurns = 5_000;
+export const maxTurns = 5_000;
+export const maxSegments = 2_000;
+/** Characters of a segment's title, and of its synopsis or partial transcript; keywords per segment. */
+const segmentBounds = { title: 300, text: 10_000, keywords: 100, keyword: 200 };
 
 /** Days in a month of the proleptic Gregorian calendar. */
 function daysInMonth(year: number, month: number): number {
@@ -92,7 +95,45 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
       }
       return { value: turns };
     }
+    case "segments":
+      return validateSegments(value);
   }
+}
+
+function validateSegments(value: unknown): { value?: IndexSegment[]; error?: string } {
+  if (!Array.isArray(value)) return { error: "must be a list of timecoded segments" };
+  if (value.length > maxSegments) return { error: `must have at most ${maxSegments} segments` };
+  const segments: IndexSegment[] = [];
+  for (const [index, raw] of value.entries()) {
+    const segment = (typeof raw === "object" && raw !== null ? raw : {}) as Partial<Record<keyof IndexSegment, unknown>>;
+    const label = `segment ${index + 1}`;
+    const { start, end } = segment;
+    if (typeof start !== "number" || typeof end !== "number" || !Number.isFinite(start) || !Number.isFinite(end)) {
+      return { error: `${label} needs a start and end time in seconds` };
+    }
+    if (start < 0 || end < start) return { error: `${label} ends before it starts` };
+    const previous = segments.at(-1);
+    if (previous && start < previous.start) return { error: `${label} starts before the segment above it` };
+    const text = (key: "title" | "synopsis" | "partialTranscript") => (typeof segment[key] === "string" ? (segment[key] as string).trim() : segment[key] === undefined ? "" : null);
+    const title = text("title");
+    const synopsis = text("synopsis");
+    const partialTranscript = text("partialTranscript");
+    if (title === null || synopsis === null || partialTranscript === null) return { error: `${label}: title, synopsis and partial transcript must be text` };
+    if (title.length > segmentBounds.title) return { error: `${label}: the title must be at most ${segmentBounds.title} characters` };
+    if (synopsis.length > segmentBounds.text || partialTranscript.length > segmentBounds.text) {
+      return { error: `${label}: the synopsis and the partial transcript must be at most ${segmentBounds.text} characters each` };
+    }
+    const keywords = segment.keywords ?? [];
+    if (!Array.isArray(keywords) || !keywords.every((keyword) => typeof keyword === "string")) return { error: `${label}: keywords must be a list of text` };
+    const cleanKeywords = [...new Set(keywords.map((keyword: string) => keyword.replace(/\s+/g, " ").trim()).filter(Boolean))];
+    if (cleanKeywords.length > segmentBounds.keywords || cleanKeywords.some((keyword) => keyword.length > segmentBounds.keyword)) {
+      return { error: `${label}: at most ${segmentBounds.keywords} keywords of at most ${segmentBounds.keyword} characters` };
+    }
+    if (cleanKeywords.some((keyword) => keyword.includes(";"))) return { error: `${label}: a keyword may not contain “;”, which separates keywords` };
+    if (!title && !synopsis && !partialTranscript && cleanKeywords.length === 0) return { error: `${label} has no text` };
+    segments.push({ start, end, title, synopsis, keywords: cleanKeywords, partialTranscript });
+  }
+  return { value: segments };
 }
 
 export function validateRecordValues(

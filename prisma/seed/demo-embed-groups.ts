@@ -4,7 +4,8 @@
  */
 export const demoEmbedGroups: Record<string, Record<string, unknown>[]> = {
   "oral-histories": [
-    { slug: "transcript", label: "Transcript", fields: ["title", "transcript"], chunking: "transcription", maxTokens: 160, minTokens: 24, overlap: 0, languages: [] },
+    // "index": OHMS index segments, one passage each at its start second (no demo record has one).
+    { slug: "transcript", label: "Transcript", fields: ["title", "transcript", "index"], chunking: "transcription", maxTokens: 160, minTokens: 24, overlap: 0, languages: [] },
     {
       slug: "description",
       label: "Description",

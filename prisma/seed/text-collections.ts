@@ -27,6 +27,8 @@ export const oralHistorySection: DemoSection = {
     { key: "keywords", label: "Keywords", type: "text" },
     { key: "recording", label: "Recording", type: "media", mediaKind: "audio" },
     { key: "transcript", label: "Transcript", type: "transcript", mediaField: "recording" },
+    // Filled by importing an OHMS XML file in the editor; the demo interviews have none.
+    { key: "index", label: "Index", type: "segments", mediaField: "recording" },
   ],
 };
 

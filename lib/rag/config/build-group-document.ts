@@ -1,4 +1,5 @@
-import type { DateRangeValue, FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
+import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "../../archive/field-definitions";
+import { formatTimecode } from "../../format";
 import { relationTargetsByField } from "../../archive/validate-record-values";
 import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./embed-group-schema";
 
@@ -122,9 +123,9 @@ export async function buildGroupDocument(
   };
 }
 
-/** Long text and transcripts keep their structure as sections of their own. */
+/** Long text, transcripts and index segments keep their structure as sections of their own. */
 function isLongField(field: FieldDefinition): boolean {
-  return field.type === "longtext" || field.type === "transcript";
+  return field.type === "longtext" || field.type === "transcript" || field.type === "segments";
 }
 
 /** A short value on its entry line: line breaks would start a new paragraph, or a heading. */
@@ -153,6 +154,8 @@ async function renderValue(field: FieldDefinition, value: unknown, sources: Docu
       return (value as TranscriptTurn[])
         .map((turn) => `[[turn:${round(turn.start)}-${round(turn.end)}]] ${turn.speaker ? `${turn.speaker}: ` : ""}${turn.text.replace(/\s*\n\s*/g, " ")}`)
         .join("\n");
+    case "segments":
+      return renderSegments(value as IndexSegment[]);
     case "relation": {
       const ids = Array.isArray(value) ? (value as string[]) : [String(value)];
       const targets = await sources.loadRecords(ids);
@@ -162,6 +165,29 @@ async function renderValue(field: FieldDefinition, value: unknown, sources: Docu
     case "media":
       return "";
   }
+}
+
+/**
+ * Each index segment under a heading of its own (a hard boundary, so a segment is one passage
+ * unless it exceeds the group's maxTokens) and as ONE turn line, so its passage carries the
+ * segment's start second like a transcript turn: a search hit or a citation opens the player
+ * there. The title leads the text too, since keyword search reads a passage's text, not its
+ * heading.
+ */
+function renderSegments(segments: IndexSegment[]): string {
+  return segments
+    .map((segment) => {
+      const title = oneLine(segment.title);
+      const sentences = [
+        title && (/[.!?…]$/.test(title) ? title : `${title}.`),
+        oneLine(segment.synopsis),
+        segment.keywords.length > 0 && `Keywords: ${segment.keywords.map(oneLine).join("; ")}.`,
+        oneLine(segment.partialTranscript),
+      ].filter(Boolean);
+      const heading = title || `Segment at ${formatTimecode(segment.start)}`;
+      return `### ${heading}\n[[turn:${round(segment.start)}-${round(segment.end)}]] ${sentences.join(" ")}`;
+    })
+    .join("\n\n");
 }
 
 function round(seconds: number): string {

@@ -148,6 +148,34 @@ describe("buildGroupDocument", () => {
     expect(passages.every((chunk) => !chunk.text.includes("L'última collita"))).toBe(true);
   });
 
+  it("makes each index segment one passage that starts at the segment's second, title and keywords in its text", async () => {
+    const withIndex = new Map(sections);
+    const interviews = withIndex.get("interviews")!;
+    withIndex.set("interviews", { ...interviews, fields: [...interviews.fields, { key: "index", label: "Index", type: "segments" }] });
+    const indexed = {
+      ...interview,
+      values: {
+        ...interview.values,
+        index: [
+          { start: 0, end: 70, title: "Infància al poble", synopsis: "Recorda l'escola i la plaça.", keywords: ["escola", "plaça"], partialTranscript: "" },
+          { start: 70.5, end: 135, title: "", synopsis: "La riada de 1962 i el pantà.", keywords: [], partialTranscript: "L'aigua va pujar en una hora." },
+        ],
+      },
+    };
+    const document = await buildGroupDocument(indexed, { fields: ["title", "transcript", "index"], languages: [] }, { ...sources, sections: withIndex });
+    const passages = chunkDocument(document?.text ?? "", { mode: "transcription", maxTokens: 160, minTokens: 24, overlap: 0 });
+    const segments = passages.filter((chunk) => chunk.headingPath[0] === "Index");
+    expect(segments.map(({ text, headingPath, timeStart, timeEnd }) => ({ text, headingPath, timeStart, timeEnd }))).toEqual([
+      { text: "Infància al poble. Recorda l'escola i la plaça. Keywords: escola; plaça.", headingPath: ["Index", "Infància al poble"], timeStart: 0, timeEnd: 70 },
+      { text: "La riada de 1962 i el pantà. L'aigua va pujar en una hora.", headingPath: ["Index", "Segment at 01:10"], timeStart: 70.5, timeEnd: 135 },
+    ]);
+    // The transcript's passages are the same as without an index.
+    const without = await buildGroupDocument(interview, { fields: ["title", "transcript"], languages: [] }, sources);
+    expect(passages.filter((chunk) => chunk.headingPath[0] === "Transcript").map((chunk) => chunk.text)).toEqual(
+      chunkDocument(without?.text ?? "", { mode: "transcription", maxTokens: 160, minTokens: 24, overlap: 0 }).map((chunk) => chunk.text),
+    );
+  });
+
   it("keeps a lone short field beside long text unless it is the title", async () => {
     const noted = { ...interview, values: { ...interview.values, period: { from: 1931, to: 1931 } } };
     const document = await buildGroupDocument(noted, { fields: ["period", "transcript"], languages: [] }, sources);

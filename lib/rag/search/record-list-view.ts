@@ -41,7 +41,7 @@ export interface RecordListView {
   coverage?: IndexCoverage;
 }
 
-const searchableTypes = new Set<FieldDefinition["type"]>(["text", "longtext", "category", "transcript"]);
+const searchableTypes = new Set<FieldDefinition["type"]>(["text", "longtext", "category", "transcript", "segments"]);
 
 /** The fields of a section the list's text filter can search in. */
 export function searchFieldsOf(section: SectionSummary): { key: string; label: string }[] {
