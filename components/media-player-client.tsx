@@ -16,7 +16,7 @@ interface MediaPlayerProps {
   startAt?: number;
   transcript?: { label: string; turns: TranscriptTurn[] };
   /** The recording's index (OHMS index points), each segment playable from its start. */
-  index?: { label: string; segments: IndexSegment[] };
+  recordingIndex?: { label: string; segments: IndexSegment[] };
 }
 
 /** The turn playing at `time`: the last one that has started, if it has not ended long ago. */
@@ -31,7 +31,7 @@ function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
   return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
 }
 
-export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, index }: MediaPlayerProps) {
+export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex }: MediaPlayerProps) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [activeIndex, setActiveIndex] = useState(-1);
@@ -127,7 +127,7 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
           <p className="field-hint">Select a turn to play the recording from there.</p>
         </section>
       )}
-      {index && index.segments.length > 0 && <IndexSegmentList label={index.label} segments={index.segments} onPlay={playFrom} />}
+      {recordingIndex && recordingIndex.segments.length > 0 && <IndexSegmentList label={recordingIndex.label} segments={recordingIndex.segments} onPlay={playFrom} />}
     </div>
   );
 }

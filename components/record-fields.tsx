@@ -264,7 +264,7 @@ export function RecordFields({ record, startAt }: { record: RecordDetail; startA
                     primary={item === primary}
                     startAt={item === primary ? startAt : undefined}
                     transcript={item.transcript ? { label: item.transcript.field.label, turns: item.transcript.turns } : undefined}
-                    index={item.index ? { label: item.index.field.label, segments: item.index.segments } : undefined}
+                    recordingIndex={item.index ? { label: item.index.field.label, segments: item.index.segments } : undefined}
                   />
                 ) : (
                   item.transcript && <StaticTranscript turns={item.transcript.turns} />

@@ -55,8 +55,11 @@ describe("WebVTT", () => {
     ]);
   });
 
-  it("refuses a file without the WEBVTT signature", () => {
+  it("refuses a file without the WEBVTT signature, or with a cue in its header", () => {
     expect(parseWebVtt("1\n00:00:01,000 --> 00:00:02,000\nhola\n").problems).toEqual([{ line: 1, message: "a WebVTT file starts with a line “WEBVTT”." }]);
+    expect(parseWebVtt("WEBVTT\nKind: captions\n00:01.000 --> 00:02.000\nhola\n").problems).toEqual([
+      { line: 3, message: "a cue inside the header: a blank line is missing after the WEBVTT line." },
+    ]);
   });
 });
 

@@ -20,7 +20,12 @@ export function parseWebVtt(text: string, options: { lineOffset?: number } = {})
   }
   // The header runs to the first blank line; its lines (Kind:, Language:) carry no cues.
   let bodyStart = firstContent + 1;
-  while (bodyStart < lines.length && (lines[bodyStart] ?? "").trim() !== "") bodyStart++;
+  while (bodyStart < lines.length && (lines[bodyStart] ?? "").trim() !== "") {
+    if (isTimingLine(lines[bodyStart] ?? "")) {
+      problems.push({ line: bodyStart + 1 + offset, message: "a cue inside the header: a blank line is missing after the WEBVTT line." });
+    }
+    bodyStart++;
+  }
 
   const turns: TranscriptTurn[] = [];
   const cues: { line: number; timing: CueTiming }[] = [];
