@@ -142,4 +142,25 @@ describe(`transcripts from files (${testDatabaseMode()})`, () => {
     }
     await expect(getRecord(db.prisma, nobody, recordId)).rejects.toMatchObject({ code: "not_found" });
   });
+
+  it("removes the index when the editor's box is emptied, and its passages with it", async () => {
+    const before = await getRecord(db.prisma, curator, recordId);
+    const saved = await recordForm(curator, [
+      ["section", section.slug],
+      ["projectId", projectId],
+      ["id", recordId],
+      ["version", String(before.version)],
+      ["values.title", before.title],
+      ["values.language", "es"],
+      ["values.transcript", serializeTranscript(before.values.transcript as never)],
+      ["values.index", "   "],
+    ]);
+    expect((await getRecord(db.prisma, curator, recordId)).values).not.toHaveProperty("index");
+    await drainEverySpace(db, embedder, space);
+    const left = await db.sql.query(`SELECT 1 FROM chunks WHERE record_id = $1 AND heading_path[1] = 'Index'`, [recordId]);
+    expect(left).toEqual([]);
+    const result = await searchArchive(context, curator, { query: "huelga encierros marcha minera", mode: "keyword", limit: 10, collapse: "passage" });
+    expect(result.hits.filter((hit) => hit.recordId === recordId)).toEqual([]);
+    expect(saved.version).toBe(before.version + 1);
+  });
 });
