@@ -11,6 +11,8 @@ import { type RecordFormState, recordInputName } from "@/lib/archive/record-form
 import { serializeTranscript, transcriptLineFormat } from "@/lib/archive/transcript-text";
 import { ProjectOptions, TextOptions } from "./select-options";
 import { LabelledField } from "./labelled-field";
+import { type TranscriptionActions, TranscriptionToolsClient } from "./transcription-tools-client";
+import type { TranscriptionTools } from "@/lib/archive/transcript-drafts";
 
 export interface RecordFormProps {
   action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
@@ -23,12 +25,14 @@ export interface RecordFormProps {
   relationOptions: Record<string, RelationTarget[]>;
   maxUploadBytes: number;
   cancelHref: string;
+  /** Editing a record: the recording, drafts and speech model beside each transcript field. */
+  transcription?: { tools: Record<string, TranscriptionTools>; actions: TranscriptionActions };
 }
 
 const inputId = (key: string) => `field-${key}`;
 
 /** The record editor, for new records and edits alike. */
-export function RecordFormClient({ action, section, record, projects, relationOptions, maxUploadBytes, cancelHref }: RecordFormProps) {
+export function RecordFormClient({ action, section, record, projects, relationOptions, maxUploadBytes, cancelHref, transcription }: RecordFormProps) {
   const [state, formAction, pending] = useActionState(action, null);
   const [, startTransition] = useTransition();
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -37,6 +41,11 @@ export function RecordFormClient({ action, section, record, projects, relationOp
   useEffect(() => {
     if (state?.status === "error") summaryRef.current?.focus();
   }, [state]);
+
+  const transcriptionOf = (key: string) => {
+    const tools = transcription?.tools[key];
+    return record && tools && transcription ? { recordId: record.id, tools, actions: transcription.actions } : undefined;
+  };
 
   // Submitted by hand rather than through <form action>, which would reset every input after
   // an error: a conflict or a field error must keep what the person typed.
@@ -104,6 +113,7 @@ export function RecordFormClient({ action, section, record, projects, relationOp
           options={relationOptions[field.key] ?? []}
           errors={fieldErrors[field.key]}
           maxUploadBytes={maxUploadBytes}
+          transcription={transcriptionOf(field.key)}
         />
       ))}
 
@@ -135,9 +145,10 @@ interface FieldInputProps {
   options: RelationTarget[];
   errors?: string[];
   maxUploadBytes: number;
+  transcription?: { recordId: string; tools: TranscriptionTools; actions: TranscriptionActions };
 }
 
-function FieldInput({ field, value, media, options, errors, maxUploadBytes }: FieldInputProps) {
+function FieldInput({ field, value, media, options, errors, maxUploadBytes, transcription }: FieldInputProps) {
   const id = inputId(field.key);
   const name = recordInputName.value(field.key);
   const hintId = `${id}-hint`;
@@ -331,6 +342,7 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes }: Fi
           />
           {hint(`One turn per line: ${transcriptLineFormat}, e.g. [01:05.5 - 01:12.0] Marta: Where were you born?`)}
           {error}
+          {transcription && <TranscriptionToolsClient textareaId={id} {...transcription} />}
         </div>
       );
   }
