@@ -39,6 +39,8 @@ export interface AudioIntakeOptions {
 
 export interface AudioIntakeResult {
   ready: number;
+  /** Left pending because ffmpeg/ffprobe are not installed here. */
+  skipped: number;
   failed: number;
   drafts: number;
   transcribed: number;
@@ -68,6 +70,20 @@ function run(program: string, args: string[], options: { timeoutMs: number; maxB
       },
     );
   });
+}
+
+let installed: Promise<boolean> | undefined;
+
+/** Whether ffmpeg and ffprobe can be run here (asked once per process; logged once when not). */
+export function ffmpegInstalled(): Promise<boolean> {
+  installed ??= Promise.all([run("ffmpeg", ["-version"], { timeoutMs: 10_000 }), run("ffprobe", ["-version"], { timeoutMs: 10_000 })]).then(
+    () => true,
+    (error: unknown) => {
+      console.warn(`[mnemo] ffmpeg/ffprobe cannot be run (${error instanceof Error ? error.message : String(error)}): recordings stay pending until it is installed (apt-get install -y ffmpeg).`);
+      return false;
+    },
+  );
+  return installed;
 }
 
 export interface ProbedRecording {
@@ -161,7 +177,7 @@ interface PendingRecording {
 
 /** Intake of the records' pending recordings, then their pending transcriptions. */
 export async function processRecordings(sql: SqlExecutor, options: AudioIntakeOptions, recordIds: readonly string[]): Promise<AudioIntakeResult> {
-  const result: AudioIntakeResult = { ready: 0, failed: 0, drafts: 0, transcribed: 0 };
+  const result: AudioIntakeResult = { ready: 0, skipped: 0, failed: 0, drafts: 0, transcribed: 0 };
   if (recordIds.length === 0) return result;
   const pending = await sql.query<PendingRecording>(
     `SELECT m.id, m.project_id, m.record_id, m.field_key, m.mime, m.storage_key, m.original_name, r."values", s.fields, s.egress_policy
@@ -169,6 +185,12 @@ export async function processRecordings(sql: SqlExecutor, options: AudioIntakeOp
       WHERE m.record_id = ANY($1::text[]) AND m.intake = 'pending' ORDER BY m.id`,
     [[...recordIds]],
   );
+  // Without ffmpeg nothing can be read: the recordings stay pending (not failed) for a worker
+  // on a machine that has it, or for a reindex once it is installed.
+  if (pending.length > 0 && !(await ffmpegInstalled())) {
+    result.skipped = pending.length;
+    return result;
+  }
   for (const recording of pending) {
     const drafts = await intakeRecording(sql, options, recording);
     if (drafts === null) result.failed++;
