@@ -44,7 +44,15 @@ export interface SpeechToTextOptions {
   external?: boolean;
 }
 
-export const defaultTranscriptionTimeoutMs = 10 * 60_000;
+/**
+ * The worker waits this long for a transcription by default. It must stay under the queue's
+ * lease (MNEMO_INDEX_LEASE_SECONDS, 300 s by default), or another worker would take the record
+ * while its recording is still being transcribed; raise both for long recordings on slow servers.
+ */
+export const defaultTranscriptionTimeoutMs = 240_000;
+
+/** The index queue's default lease (lib/rag/index/index-queue.ts, above this layer). */
+const defaultLeaseSeconds = 300;
 
 /** Longest piece of an error body quoted in a message. */
 const quotedBodyLength = 300;
@@ -132,19 +140,29 @@ export function createSpeechToText(options: SpeechToTextOptions): SpeechToText {
  * naming the variables when it is on but incomplete, so start-up stops with a fixable message.
  */
 export function speechToTextFromConfig(
-  config: Pick<Config, "MNEMO_ASR" | "MNEMO_ASR_URL" | "MNEMO_ASR_MODEL" | "MNEMO_ASR_API_KEY" | "MNEMO_ASR_TIMEOUT_MS" | "MNEMO_ASR_LANGUAGE" | "MNEMO_ASR_EXTERNAL">,
+  config: Pick<
+    Config,
+    "MNEMO_ASR" | "MNEMO_ASR_URL" | "MNEMO_ASR_MODEL" | "MNEMO_ASR_API_KEY" | "MNEMO_ASR_TIMEOUT_MS" | "MNEMO_ASR_LANGUAGE" | "MNEMO_ASR_EXTERNAL" | "MNEMO_INDEX_LEASE_SECONDS"
+  >,
 ): SpeechToText | null {
   if (config.MNEMO_ASR !== "openai-compatible") return null;
-  const missing = [!config.MNEMO_ASR_URL && "MNEMO_ASR_URL", !config.MNEMO_ASR_MODEL && "MNEMO_ASR_MODEL"].filter(Boolean);
-  if (missing.length > 0 || !config.MNEMO_ASR_URL || !config.MNEMO_ASR_MODEL) {
-    throw new Error(`Invalid speech-to-text configuration:\n${missing.map((name) => `  ${name}: is required when MNEMO_ASR=openai-compatible`).join("\n")}`);
+  const problems = [!config.MNEMO_ASR_URL && "MNEMO_ASR_URL", !config.MNEMO_ASR_MODEL && "MNEMO_ASR_MODEL"]
+    .filter((name): name is string => typeof name === "string")
+    .map((name) => `  ${name}: is required when MNEMO_ASR=openai-compatible`);
+  const leaseSeconds = config.MNEMO_INDEX_LEASE_SECONDS ?? defaultLeaseSeconds;
+  const timeoutMs = config.MNEMO_ASR_TIMEOUT_MS ?? defaultTranscriptionTimeoutMs;
+  if (timeoutMs >= leaseSeconds * 1000) {
+    problems.push(`  MNEMO_ASR_TIMEOUT_MS: must be shorter than the index queue's lease (MNEMO_INDEX_LEASE_SECONDS, ${leaseSeconds} s), or another worker takes the record while it is being transcribed`);
+  }
+  if (problems.length > 0 || !config.MNEMO_ASR_URL || !config.MNEMO_ASR_MODEL) {
+    throw new Error(`Invalid speech-to-text configuration:\n${problems.join("\n")}`);
   }
   const external = config.MNEMO_ASR_EXTERNAL === undefined ? undefined : config.MNEMO_ASR_EXTERNAL === "1" || config.MNEMO_ASR_EXTERNAL === "true";
   return createSpeechToText({
     baseUrl: config.MNEMO_ASR_URL,
     model: config.MNEMO_ASR_MODEL,
     apiKey: config.MNEMO_ASR_API_KEY,
-    timeoutMs: config.MNEMO_ASR_TIMEOUT_MS,
+    timeoutMs,
     language: config.MNEMO_ASR_LANGUAGE,
     external,
   });
