@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
 import { maxTranscriptionAttempts } from "../../lib/archive/audio-intake";
+import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storagePath, storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
@@ -361,11 +362,14 @@ describe("transcription through an OpenAI-compatible endpoint", () => {
     expect(actions).toEqual(expect.arrayContaining(["transcript_draft.requested", "transcript_draft.dismissed"]));
   });
 
-  it("keeps nothing behind when the record is deleted: drafts go with it", async () => {
-    const { recordId } = await interview(openSection, spoken.wav, "deleted.wav");
+  it("keeps nothing behind when the record is deleted: drafts go with it, and the copy's file with the original", async () => {
+    const { recordId, mediaId } = await interview(openSection, spoken.wav, "deleted.wav");
     await drain(null);
     expect((await draftsOf(recordId)).length).toBe(1);
-    await db.prisma.record.delete({ where: { id: recordId } });
+    const media = await db.prisma.media.findUniqueOrThrow({ where: { id: mediaId } });
+    const record = await db.prisma.record.findUniqueOrThrow({ where: { id: recordId } });
+    const { storageKeys } = await deleteRecord(db.prisma, curator, { id: recordId, version: record.version });
+    expect(storageKeys.sort()).toEqual([media.storageKey, media.streamKey].sort());
     expect(await draftsOf(recordId)).toEqual([]);
   });
 });
