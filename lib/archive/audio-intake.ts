@@ -130,11 +130,11 @@ function streamPlan(mime: string, bytes: Uint8Array): { extension: string; mime:
 /** Seconds of work allowed for a pass over a recording: generous, but bounded. */
 const passTimeoutMs = (durationSeconds: number) => 60_000 + Math.ceil(durationSeconds) * 1000;
 
-/** The silences `silencedetect` hears, at the measured settings (speech-segments.ts). */
-export async function detectSilences(path: string, durationSeconds: number) {
+/** The silences `silencedetect` hears, at the measured settings (speech-segments.ts) unless told others. */
+export async function detectSilences(path: string, durationSeconds: number, settings = { noiseDecibels: silenceNoiseDecibels, minSeconds: silenceMinSeconds }) {
   const { stderr } = await run(
     "ffmpeg",
-    ["-nostdin", "-hide_banner", "-nostats", "-i", path, "-vn", "-af", `silencedetect=noise=${silenceNoiseDecibels}dB:d=${silenceMinSeconds}`, "-f", "null", "-"],
+    ["-nostdin", "-hide_banner", "-nostats", "-i", path, "-vn", "-af", `silencedetect=noise=${settings.noiseDecibels}dB:d=${settings.minSeconds}`, "-f", "null", "-"],
     { timeoutMs: passTimeoutMs(durationSeconds) },
   );
   return parseSilences(stderr, durationSeconds);
