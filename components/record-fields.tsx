@@ -258,7 +258,7 @@ export function RecordFields({ record, startAt }: { record: RecordDetail; startA
                 </h2>
                 {item.media ? (
                   <MediaPlayerClient
-                    src={`/api/media/${item.media.mediaId}`}
+                    src={`/api/media/${item.media.mediaId}?variant=stream`}
                     kind={item.media.field.mediaKind}
                     label={`${item.media.field.label}: ${record.title}`}
                     primary={item === primary}

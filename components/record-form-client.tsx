@@ -13,6 +13,8 @@ import { serializeTranscript, transcriptLineFormat } from "@/lib/archive/transcr
 import { ProjectOptions, TextOptions } from "./select-options";
 import { LabelledField } from "./labelled-field";
 import { TranscriptFileImport } from "./transcript-file-import";
+import { type TranscriptionActions, TranscriptionToolsClient } from "./transcription-tools-client";
+import type { TranscriptionTools } from "@/lib/archive/transcript-drafts";
 
 export interface RecordFormProps {
   action: (previous: RecordFormState, formData: FormData) => Promise<RecordFormState>;
@@ -25,6 +27,8 @@ export interface RecordFormProps {
   relationOptions: Record<string, RelationTarget[]>;
   maxUploadBytes: number;
   cancelHref: string;
+  /** Editing a record: the recording, drafts and speech model beside each transcript field. */
+  transcription?: { tools: Record<string, TranscriptionTools>; actions: TranscriptionActions };
 }
 
 const inputId = (key: string) => `field-${key}`;
@@ -40,7 +44,7 @@ function companionIndexKey(fields: FieldDefinition[], field: FieldDefinition): s
 }
 
 /** The record editor, for new records and edits alike. */
-export function RecordFormClient({ action, section, record, projects, relationOptions, maxUploadBytes, cancelHref }: RecordFormProps) {
+export function RecordFormClient({ action, section, record, projects, relationOptions, maxUploadBytes, cancelHref, transcription }: RecordFormProps) {
   const [state, formAction, pending] = useActionState(action, null);
   const [, startTransition] = useTransition();
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -49,6 +53,11 @@ export function RecordFormClient({ action, section, record, projects, relationOp
   useEffect(() => {
     if (state?.status === "error") summaryRef.current?.focus();
   }, [state]);
+
+  const transcriptionOf = (key: string) => {
+    const tools = transcription?.tools[key];
+    return record && tools && transcription ? { recordId: record.id, tools, actions: transcription.actions } : undefined;
+  };
 
   // Submitted by hand rather than through <form action>, which would reset every input after
   // an error: a conflict or a field error must keep what the person typed.
@@ -118,6 +127,7 @@ export function RecordFormClient({ action, section, record, projects, relationOp
           maxUploadBytes={maxUploadBytes}
           indexKey={companionIndexKey(section.fields, field)}
           importsTranscripts={!section.fields.some((candidate) => candidate.type === "transcript")}
+          transcription={transcriptionOf(field.key)}
         />
       ))}
 
@@ -153,9 +163,10 @@ interface FieldInputProps {
   indexKey?: string;
   /** An index field offers the file import itself when the section has no transcript field. */
   importsTranscripts?: boolean;
+  transcription?: { recordId: string; tools: TranscriptionTools; actions: TranscriptionActions };
 }
 
-function FieldInput({ field, value, media, options, errors, maxUploadBytes, indexKey, importsTranscripts }: FieldInputProps) {
+function FieldInput({ field, value, media, options, errors, maxUploadBytes, indexKey, importsTranscripts, transcription }: FieldInputProps) {
   const id = inputId(field.key);
   const name = recordInputName.value(field.key);
   const hintId = `${id}-hint`;
@@ -350,6 +361,7 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
           {hint(`One turn per line: ${transcriptLineFormat}, e.g. [01:05.5 - 01:12.0] Marta: Where were you born?`)}
           <TranscriptFileImport transcriptInputId={id} indexInputId={indexKey ? inputId(indexKey) : undefined} />
           {error}
+          {transcription && <TranscriptionToolsClient textareaId={id} {...transcription} />}
         </div>
       );
     case "segments":

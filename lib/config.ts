@@ -148,6 +148,18 @@ const configSchema = z.object({
   MNEMO_ASK_STRONG_SIMILARITY: number({ min: -1, max: 1 }),
   MNEMO_ASK_MIN_TERM_COVERAGE: number({ min: 0, max: 1 }),
 
+  // Speech to text (lib/archive/speech-to-text.ts): no speech model ships with Mnemo.
+  /** off (segmentation drafts only) or openai-compatible (a /v1/audio/transcriptions server). */
+  MNEMO_ASR: choice(["off", "openai-compatible"]).default("off"),
+  MNEMO_ASR_URL: httpUrl(),
+  MNEMO_ASR_MODEL: text(),
+  MNEMO_ASR_API_KEY: text(),
+  MNEMO_ASR_TIMEOUT_MS: number({ min: 1, whole: true }),
+  /** The recordings' language as an ISO 639-1 code (e.g. `ca`); unset, the server detects it. */
+  MNEMO_ASR_LANGUAGE: z.preprocess(unset, z.string().regex(/^[a-z]{2,3}$/, "must be a language code like en, es or ca").optional()),
+  /** Whether the server is outside this host (default: a remote URL is, a loopback one is not). */
+  MNEMO_ASR_EXTERNAL: flag(),
+
   // Indexing (lib/rag/index).
   /** off, or in-process to run the index worker inside the web process (unset: embedded yes, server no). */
   MNEMO_INDEX_WORKER: choice(["off", "in-process"]),

@@ -1,4 +1,5 @@
 import "server-only";
+import { ffmpegInstalled } from "./archive/audio-intake";
 import type { SqlExecutor } from "./db/sql-executor";
 import { processTranslationBridge, type TranslationBridge } from "./rag/embed/translate";
 import { getActiveIndexSpace } from "./rag/index/index-spaces";
@@ -6,7 +7,8 @@ import { getActiveIndexSpace } from "./rag/index/index-spaces";
 /**
  * What an operator needs to know at a glance: is the database answering, which index space
  * serves search, and is the language bridge installed (without it Spanish and Catalan are
- * embedded as written, which an English-only model understands poorly). No counts of
+ * embedded as written, which an English-only model understands poorly), and can uploaded audio
+ * and video be read (ffmpeg: length, waveform, streamable copy, silence drafts). No counts of
  * records, so it can be served without signing in.
  */
 export interface HealthReport {
@@ -14,12 +16,14 @@ export interface HealthReport {
   database: { ok: boolean; mode: string };
   indexSpace: string | null;
   languageBridge: { available: boolean; spanish: boolean; catalan: boolean; detail: string };
+  ffmpeg: { available: boolean };
 }
 
 export async function healthReport(
   sql: SqlExecutor,
   mode: string,
   bridge: TranslationBridge = processTranslationBridge,
+  ffmpeg: () => Promise<boolean> = ffmpegInstalled,
 ): Promise<HealthReport> {
   let databaseOk = false;
   let indexSpace: string | null = null;
@@ -32,10 +36,12 @@ export async function healthReport(
   }
   const status = await bridge.status();
   const languageBridge = { available: status.available, spanish: status.pairs.es, catalan: status.pairs.ca, detail: status.detail };
+  const ffmpegAvailable = await ffmpeg();
   return {
-    status: !databaseOk ? "down" : status.available && status.pairs.es && status.pairs.ca ? "ok" : "degraded",
+    status: !databaseOk ? "down" : status.available && status.pairs.es && status.pairs.ca && ffmpegAvailable ? "ok" : "degraded",
     database: { ok: databaseOk, mode },
     indexSpace,
     languageBridge,
+    ffmpeg: { available: ffmpegAvailable },
   };
 }

@@ -8,6 +8,7 @@ import { embedderConfigFromEnv } from "./rag/embed/create-embedder";
 import { createHashEmbedder } from "./rag/embed/hash-embedder";
 import { imageEmbedderConfigFromEnv } from "./rag/embed/image-embedder";
 import { rerankerConfigFromConfig } from "./rag/search/rerank";
+import { speechToTextFromConfig } from "./archive/speech-to-text";
 import type { AskContext } from "./rag/ask/ask";
 import { getActiveIndexSpace, type IndexSpace } from "./rag/index/index-spaces";
 import { objectsRuntimeFor } from "./rag/objects/objects-runtime";
@@ -75,6 +76,7 @@ export function checkConfiguration(): Config {
   embedderConfigFromEnv(config.environment);
   imageEmbedderConfigFromEnv(config.environment);
   rerankerConfigFromConfig(config);
+  speechToTextFromConfig(config);
   // Only whether it can be built: the extractive generator takes the space's embedder later.
   generatorFromConfig(config, createHashEmbedder({ allowInProduction: true }));
   return config;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { egressAllowed, egressAllowedSql, egressPolicies, mayLeaveHost } from "./egress";
+import { egressAllowed, egressAllowedSql, egressPolicies, isLoopback, mayLeaveHost, redacted } from "./egress";
 
 const external = { external: true };
 const local = { external: false };
@@ -55,5 +55,16 @@ describe("egressAllowedSql", () => {
   it("refuses unsafe column names", () => {
     expect(() => egressAllowedSql({ policy: "s.egress_policy OR TRUE", contributingSectionIds: "c.ids" }, [])).toThrow(/unsafe/);
     expect(() => egressAllowedSql({ policy: "s.egress_policy", contributingSectionIds: "c.ids)--" }, [])).toThrow(/unsafe/);
+  });
+});
+
+describe("endpoints", () => {
+  it("counts only this host's addresses as loopback (a loopback model endpoint is a local receiver)", () => {
+    for (const url of ["http://127.0.0.1:8000", "http://127.8.9.10/v1", "http://localhost:9000", "http://[::1]:8080"]) expect(isLoopback(url)).toBe(true);
+    for (const url of ["https://api.openai.com", "http://10.0.0.5:8000", "http://127.0.0.1.example.org", "not a url"]) expect(isLoopback(url)).toBe(false);
+  });
+
+  it("names an endpoint without the credentials its URL may carry", () => {
+    expect(redacted("https://user:sk-secret@asr.example.org/v1/audio/transcriptions")).toBe("https://asr.example.org/v1/audio/transcriptions");
   });
 });

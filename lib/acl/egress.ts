@@ -26,6 +26,27 @@ export function mayLeaveHost(receiver: EgressReceiver, allowed: boolean): boolea
   return receiver.external !== true || allowed;
 }
 
+/**
+ * Is the URL's host this machine (127.0.0.0/8, ::1, localhost)? A model endpoint there is a
+ * local receiver unless configured otherwise (embedders, the speech-to-text endpoint).
+ */
+export function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** An endpoint as messages and logs name it: without any user:password its URL might carry. */
+export function redacted(endpoint: string): string {
+  const url = new URL(endpoint);
+  url.username = "";
+  url.password = "";
+  return url.toString();
+}
+
 const safeColumn = /^[a-z_][a-z0-9_.]*$/i;
 
 /**

@@ -3,7 +3,7 @@ import type { Principal } from "./principal";
 
 export type { Principal, UserRole } from "./principal";
 export { systemPrincipal } from "./principal";
-export { type EgressPolicy, type EgressReceiver, egressAllowed, egressAllowedSql, egressPolicies, mayLeaveHost } from "./egress";
+export { type EgressPolicy, type EgressReceiver, egressAllowed, egressAllowedSql, egressPolicies, isLoopback, mayLeaveHost, redacted } from "./egress";
 
 /**
  * The only place that decides who may read and edit what. Services scope their queries with

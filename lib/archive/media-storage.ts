@@ -70,6 +70,8 @@ export async function storeMedia(
         height,
         durationSeconds,
         imageCheck: type.kind === "image" ? "pending" : null,
+        // Recordings are probed, made streamable and segmented by the index worker (audio-intake.ts).
+        intake: type.kind === "image" ? null : "pending",
         originalName: sanitiseName(input.file.name),
         ...written,
       },
@@ -81,6 +83,12 @@ export async function storeMedia(
   return { id, kind: type.kind, mime: type.mime };
 }
 
+/** A generated, dated storage key (`yyyy/mm/<id>.<ext>`); never derived from user input. */
+export function mediaFileKey(id: string, extension: string): string {
+  const now = new Date();
+  return `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, "0")}/${id}.${extension}`;
+}
+
 /** Writes bytes under a generated, dated key; the key never comes from user input. */
 export async function writeMediaFile(
   storageDir: string,
@@ -88,8 +96,7 @@ export async function writeMediaFile(
   extension: string,
   bytes: Uint8Array,
 ): Promise<{ storageKey: string; sha256: string }> {
-  const now = new Date();
-  const storageKey = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, "0")}/${id}.${extension}`;
+  const storageKey = mediaFileKey(id, extension);
   const path = storagePath(storageDir, storageKey);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, bytes);
@@ -102,6 +109,11 @@ export async function discardMedia(prisma: PrismaClient, storageDir: string, ids
   const rows = await prisma.media.findMany({ where: { id: { in: ids }, recordId: null } });
   await prisma.media.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
   await removeStoredFiles(storageDir, rows.map((row) => row.storageKey));
+}
+
+/** Every file a media row owns on disk: the original, its thumbnail and its streamable copy. */
+export function storedFileKeys(media: { storageKey: string; thumbnailKey: string | null; streamKey: string | null }): string[] {
+  return [media.storageKey, media.thumbnailKey, media.streamKey].filter((key): key is string => key !== null);
 }
 
 export async function removeStoredFiles(storageDir: string, storageKeys: string[]): Promise<void> {

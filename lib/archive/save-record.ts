@@ -7,6 +7,7 @@ import { transactionSql } from "../db/sql-executor";
 import { AppError, type FieldErrors, notFound } from "../errors";
 import { enqueueDependents, enqueueIndexing } from "./enqueue-indexing";
 import type { FieldDefinition } from "./field-definitions";
+import { storedFileKeys } from "./media-storage";
 import { getSectionBySlug } from "./sections";
 import { recordTitle, recordYears, relationLinkRows, relationTargetsByField, type RecordValues, validateRecordValues } from "./validate-record-values";
 import { isUuid } from "../ids";
@@ -116,7 +117,7 @@ export async function saveRecord(
     const referenced = mediaIds(section.fields, values);
     const orphaned = await tx.media.findMany({
       where: { recordId: id, id: { notIn: referenced } },
-      select: { id: true, storageKey: true, thumbnailKey: true },
+      select: { id: true, storageKey: true, thumbnailKey: true, streamKey: true },
     });
     await tx.media.deleteMany({ where: { id: { in: orphaned.map((item) => item.id) } } });
     if (existing) {
@@ -140,7 +141,7 @@ export async function saveRecord(
     return {
       id,
       version,
-      removedStorageKeys: orphaned.flatMap((item) => (item.thumbnailKey ? [item.storageKey, item.thumbnailKey] : [item.storageKey])),
+      removedStorageKeys: orphaned.flatMap(storedFileKeys),
     };
   });
 }

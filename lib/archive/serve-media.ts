@@ -16,11 +16,13 @@ import { getReadableMedia, storagePath } from "./media-storage";
 export async function mediaResponse(
   prisma: PrismaClient,
   principal: Principal,
-  input: { id: string; range: string | null; method: "GET" | "HEAD"; storageDir: string; variant?: "original" | "thumb" },
+  input: { id: string; range: string | null; method: "GET" | "HEAD"; storageDir: string; variant?: "original" | "thumb" | "stream" },
 ): Promise<Response> {
   const media = await getReadableMedia(prisma, principal, input.id);
   const thumbnail = input.variant === "thumb" && media.thumbnailKey ? media.thumbnailKey : null;
-  const path = storagePath(input.storageDir, thumbnail ?? media.storageKey);
+  // A recording's streamable copy (made by the worker from a WAV or FLAC); the original until then.
+  const streamable = input.variant === "stream" && media.streamKey ? media.streamKey : null;
+  const path = storagePath(input.storageDir, thumbnail ?? streamable ?? media.storageKey);
   const size = await stat(path).then(
     (stats) => stats.size,
     () => {
@@ -32,7 +34,7 @@ export async function mediaResponse(
   // handed to a browser, or an agent, as a picture.
   const undecodable = media.imageCheck === "undecodable";
   const headers = new Headers({
-    "content-type": thumbnail ? "image/webp" : undecodable ? "application/octet-stream" : media.mime,
+    "content-type": thumbnail ? "image/webp" : undecodable ? "application/octet-stream" : streamable ? (media.streamMime ?? media.mime) : media.mime,
     "accept-ranges": "bytes",
     "cache-control": "private, max-age=3600",
     "x-content-type-options": "nosniff",

@@ -184,6 +184,9 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
         mime: "audio/ogg",
         size: bytes.byteLength,
         durationSeconds: oggDurationSeconds(bytes) ?? interview.durationSeconds,
+        // Read by the index worker like any upload: the editor's waveform (no draft: the
+        // transcripts are written already, and Ogg Opus needs no streamable copy).
+        intake: "pending",
         originalName: interview.audio,
         ...written,
       });

@@ -22,4 +22,10 @@ describe(`health report (${testDatabaseMode()})`, () => {
     expect(report.languageBridge.detail).not.toBe("");
     expect(JSON.stringify(report)).not.toMatch(/record|title/i);
   });
+
+  it("says whether ffmpeg is there to read uploaded recordings", async () => {
+    const bridge = { status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "" }) } as unknown as Parameters<typeof healthReport>[2];
+    expect(await healthReport(db.sql, db.mode, bridge)).toMatchObject({ status: "ok", ffmpeg: { available: true } });
+    expect(await healthReport(db.sql, db.mode, bridge, async () => false)).toMatchObject({ status: "degraded", ffmpeg: { available: false } });
+  });
 });

@@ -1,6 +1,10 @@
 import "server-only";
 import { z } from "zod";
+import { isLoopback, redacted } from "../../acl/egress";
 import { EmbeddingError, errorMessage, normaliseVector } from "./embedder";
+
+/** Where an endpoint counts as local, and how messages name it: lib/acl/egress.ts, shared with the speech-to-text client. */
+export { isLoopback, redacted };
 
 /**
  * One POST to an OpenAI-style `/v1/embeddings` endpoint, shared by the text embedder and the
@@ -106,26 +110,9 @@ export function embeddingsEndpoint(baseUrl: string): string {
   return `${trimmed}/v1/embeddings`;
 }
 
-/** The endpoint without any user:password a base URL might carry. */
-export function redacted(endpoint: string): string {
-  const url = new URL(endpoint);
-  url.username = "";
-  url.password = "";
-  return url.toString();
-}
 
 function networkReason(error: unknown): string {
   // fetch wraps the socket error ("ECONNREFUSED …") in a generic "fetch failed".
   const cause = error instanceof Error ? error.cause : undefined;
   return cause ? `${errorMessage(error)} (${errorMessage(cause)})` : errorMessage(error);
-}
-
-/** Is the URL's host this machine (127.0.0.0/8, ::1, localhost)? */
-export function isLoopback(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-  } catch {
-    return false;
-  }
 }

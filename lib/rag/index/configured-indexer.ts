@@ -1,6 +1,7 @@
 import "server-only";
 import { type Config, getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
+import { speechToTextFromConfig } from "../../archive/speech-to-text";
 import { CHUNKER_VERSION } from "../chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
 import type { Embedder } from "../embed/embedder";
@@ -33,12 +34,14 @@ export async function configuredIndexer(
  * What every index worker of this process runs with — the web process's background worker,
  * `npm run worker` and `npm run reindex`: the database, the configured embedder and its space,
  * object indexing, and every other space still being written (candidates, the active one after
- * a switch). Callers add how they wait, stop and report.
+ * a switch), recordings' intake and the speech-to-text endpoint. Callers add how they wait, stop
+ * and report.
  */
 export async function configuredWorker(
   database: { prisma: PrismaClient; sql: SqlExecutor },
   config: Config = getConfig(),
-): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "extraSpaces"> & { space: IndexSpace }> {
+): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "audio" | "extraSpaces"> & { space: IndexSpace }> {
   const { embedder, space, objects } = await configuredIndexer(database.sql, config);
-  return { prisma: database.prisma, sql: database.sql, embedder, space, objects, extraSpaces: () => writableSpaces(database.sql) };
+  const audio = { storageDir: config.storageDir, speechToText: speechToTextFromConfig(config) };
+  return { prisma: database.prisma, sql: database.sql, embedder, space, objects, audio, extraSpaces: () => writableSpaces(database.sql) };
 }

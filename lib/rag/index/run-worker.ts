@@ -2,6 +2,7 @@ import "server-only";
 import { hostname } from "node:os";
 import { type Config, getConfig } from "../../config";
 import { verifyPendingImages } from "../../archive/verify-images";
+import { type AudioIntakeOptions, processRecordings } from "../../archive/audio-intake";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { listEmbedGroups, sectionShapes, type EmbedGroup } from "../config/embed-groups";
 import type { PrismaClient } from "../../db/generated/client";
@@ -33,6 +34,8 @@ export interface WorkerOptions {
   extraSpaces?: () => Promise<{ space: IndexSpace; embedder: Embedder }[]>;
   /** Object images (thumbnails, image vectors) and context vectors; omitted, objects get text only. */
   objects?: { storageDir: string; imageEmbedders: readonly ImageEmbedder[] };
+  /** Recordings: probe, streamable copy, waveform, segmentation and transcription drafts; omitted, none. */
+  audio?: AudioIntakeOptions;
 }
 
 export interface WorkerProgress {
@@ -124,6 +127,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
     let batch: IndexRecordResult[] | null = null;
     try {
       const ids = items.map((item) => item.recordId);
+      if (options.audio) await processRecordings(options.sql, options.audio, ids);
       const results = await indexRecords(context, ids);
       await alsoIndex(ids);
       if (objects) progress.objectVectors += (await indexObjectsAfterDecoding(objects, ids)).described;
@@ -135,6 +139,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
       try {
         let result = batch?.[index];
         if (!result) {
+          if (options.audio) await processRecordings(options.sql, options.audio, [item.recordId]);
           result = await indexRecord(context, item.recordId);
           await alsoIndex([item.recordId]);
           if (objects) progress.objectVectors += (await indexObjectsAfterDecoding(objects, [item.recordId])).described;

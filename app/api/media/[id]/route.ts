@@ -7,7 +7,8 @@ import type { Runtime } from "@/lib/runtime";
 
 /**
  * A media file the principal may read, with Range support for seeking players;
- * `?variant=thumb` serves an image's thumbnail (the original until the worker has made one).
+ * `?variant=thumb` serves an image's thumbnail (the original until the worker has made one),
+ * `?variant=stream` a recording's streamable copy (the original when it needs none or has none yet).
  * Browsers come with their session; agents send their API token as a bearer (the links in API
  * results), and then no cookie is read.
  */
@@ -17,8 +18,12 @@ async function serve(request: Request, { principal, runtime }: { principal: Prin
     range: request.headers.get("range"),
     method: request.method === "HEAD" ? "HEAD" : "GET",
     storageDir: runtime.config.storageDir,
-    variant: new URL(request.url).searchParams.get("variant") === "thumb" ? "thumb" : "original",
+    variant: mediaVariant(new URL(request.url).searchParams.get("variant")),
   });
+}
+
+function mediaVariant(requested: string | null): "thumb" | "stream" | "original" {
+  return requested === "thumb" || requested === "stream" ? requested : "original";
 }
 
 const serveToSession = authorizedRoute(z.object({ id: z.string() }), async (request, context) => serve(request, context, context.params.id));

@@ -8,6 +8,9 @@ import { isAppError } from "@/lib/errors";
 import { RecordFormClient } from "@/components/record-form-client";
 import { saveRecordAction } from "../../actions";
 import { loadRecordFormOptions } from "../../record-form-options";
+import { speechToTextFromConfig } from "@/lib/archive/speech-to-text";
+import { transcriptionToolsFor } from "@/lib/archive/transcript-drafts";
+import { applyTranscriptDraftAction, dismissTranscriptDraftAction, requestTranscriptionAction } from "./transcription-actions";
 
 export const metadata: Metadata = { title: "Edit record" };
 
@@ -35,6 +38,7 @@ export default async function EditRecordPage({ params }: { params: Promise<{ id:
   }
 
   const { projects, relationOptions } = await loadRecordFormOptions(prisma, principal, record.section.fields, record);
+  const transcriptionTools = await transcriptionToolsFor(prisma, principal, record.id, speechToTextFromConfig(runtime.config));
   return (
     <div>
       <p className="text-sm text-stone-500">
@@ -50,6 +54,10 @@ export default async function EditRecordPage({ params }: { params: Promise<{ id:
           relationOptions={relationOptions}
           maxUploadBytes={runtime.config.MAX_UPLOAD_BYTES}
           cancelHref={`/records/${record.id}`}
+          transcription={{
+            tools: transcriptionTools,
+            actions: { apply: applyTranscriptDraftAction, dismiss: dismissTranscriptDraftAction, transcribe: requestTranscriptionAction },
+          }}
         />
       </div>
     </div>
