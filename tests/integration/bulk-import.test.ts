@@ -14,10 +14,13 @@ import {
 } from "../../lib/archive/import";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, temporaryStorageDir } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 let db: Database;
+let storageDir: string;
 let curator: Principal;
 let otherCurator: Principal;
 let researcher: Principal;
@@ -38,6 +41,7 @@ const interviewFields = (peopleSlug: string): FieldDefinition[] => [
 
 beforeAll(async () => {
   db = await openTestDatabase();
+  storageDir = temporaryStorageDir();
   const { prisma } = db;
   projectId = (await createProject(prisma)).id;
   hiddenProjectId = (await createProject(prisma)).id;
@@ -137,10 +141,10 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
 
   it("imports the 195 good rows, queues each for indexing, and a second run creates none", async () => {
     const file = csvFile(interviewRows("a"));
-    const { jobId, dryRun } = await startImport(db.prisma, curator, file, plan());
+    const { jobId, dryRun } = await startImport(db.prisma, curator, file, plan(), { storageDir });
     expect(dryRun.valid).toBe(195);
     expect((await getImportJob(db.prisma, curator, jobId)).status).toBe("queued");
-    expect(await runImportJobs(db.prisma, { workerId: "test" })).toBe(200);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "test" })).toBe(200);
     const job = await getImportJob(db.prisma, curator, jobId);
     expect(job).toMatchObject({ status: "done", total: 200, processed: 200, created: 195, updated: 0, skipped: 5, error: null });
     expect(job.problems.map((problem) => problem.row)).toEqual(badRows);
@@ -162,17 +166,17 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     expect(await db.prisma.auditEvent.count({ where: { action: "record.create", targetId: { in: records.map((record) => record.id) } } })).toBe(195);
 
     // The same file again: nothing new, nothing changed.
-    const again = await startImport(db.prisma, curator, file, plan());
+    const again = await startImport(db.prisma, curator, file, plan(), { storageDir });
     expect(again.dryRun).toMatchObject({ creates: 0, updates: 0, unchanged: 195 });
-    await runImportJobs(db.prisma, { workerId: "test" });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
     expect(await getImportJob(db.prisma, curator, again.jobId)).toMatchObject({ status: "done", created: 0, updated: 0, unchanged: 195, skipped: 5 });
     expect(await recordCount()).toBe(195);
 
     // One summary changed: that record is updated (version bump, re-queued, audited); no duplicate.
     await db.prisma.indexQueueItem.deleteMany({});
-    const changed = await startImport(db.prisma, curator, csvFile(interviewRows("a", (row) => (row === 8 ? "A new summary" : `Summary of ${row}`))), plan());
+    const changed = await startImport(db.prisma, curator, csvFile(interviewRows("a", (row) => (row === 8 ? "A new summary" : `Summary of ${row}`))), plan(), { storageDir });
     expect(changed.dryRun).toMatchObject({ creates: 0, updates: 1, unchanged: 194 });
-    await runImportJobs(db.prisma, { workerId: "test" });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
     expect(await getImportJob(db.prisma, curator, changed.jobId)).toMatchObject({ created: 0, updated: 1, unchanged: 194 });
     const eighth = await db.prisma.record.findFirstOrThrow({ where: { sectionId: section.id, externalId: "a-8" }, include: { queue: true } });
     expect(eighth.version).toBe(2);
@@ -185,20 +189,23 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
   it("resumes a job left running by a crashed worker from its cursor, without duplicates", async () => {
     const crashSection = await createSection(db.prisma, interviewFields(people.slug));
     const rows = [header, ...Array.from({ length: 120 }, (_, index) => `c-${index + 1},Crash ${index + 1},1970,letter,Person 2,Text ${index + 1},1970`)];
-    const { jobId } = await startImport(db.prisma, curator, csvFile(rows), { ...plan(), sectionSlug: crashSection.slug });
+    const { jobId } = await startImport(db.prisma, curator, csvFile(rows), { ...plan(), sectionSlug: crashSection.slug }, { storageDir });
     // One batch, then the worker "dies": the job stays running with its claim.
-    expect(await runImportJobs(db.prisma, { workerId: "crashed", batchSize: 50, maxBatches: 1 })).toBe(50);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "crashed", batchSize: 50, maxBatches: 1 })).toBe(50);
     expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "running", processed: 50, created: 50 });
+    expect(readdirSync(join(storageDir, "imports"))).toContain(jobId);
     expect(await recordCount(crashSection.id)).toBe(50);
     // A live claim is not taken over...
-    expect(await runImportJobs(db.prisma, { workerId: "other", batchSize: 50 })).toBe(0);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "other", batchSize: 50 })).toBe(0);
     // ...a stale one is, from the cursor.
-    expect(await runImportJobs(db.prisma, { workerId: "other", batchSize: 50, staleAfterMs: 0 })).toBe(70);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "other", batchSize: 50, staleAfterMs: 0 })).toBe(70);
     expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", processed: 120, created: 120, skipped: 0 });
     expect(await recordCount(crashSection.id)).toBe(120);
+    // The file is kept while the job runs and removed when it is done.
+    expect(readdirSync(join(storageDir, "imports"))).not.toContain(jobId);
     expect(await db.prisma.indexQueueItem.count({ where: { record: { sectionId: crashSection.id } } })).toBe(120);
     // The crashed worker coming back finds its claim gone and writes nothing.
-    expect(await runImportJobs(db.prisma, { workerId: "crashed", batchSize: 50 })).toBe(0);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "crashed", batchSize: 50 })).toBe(0);
     expect(await recordCount(crashSection.id)).toBe(120);
   });
 
@@ -211,7 +218,7 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     ] as const) {
       for (const attempt of [
         dryRunImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }),
-        startImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }),
+        startImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }, { storageDir }),
       ]) {
         expect((await appErrorOf(attempt)).code).toBe("not_found");
       }
@@ -242,7 +249,7 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
       [csvFile([header, "r-1,T,1960,letter,,,1960"]), plan({ columns: { ...plan().mapping.columns, Title: "heading" } }), /"heading", which is not a field/],
     ];
     for (const [file, attemptPlan, message] of cases) {
-      const error = await appErrorOf(startImport(db.prisma, curator, file, attemptPlan));
+      const error = await appErrorOf(startImport(db.prisma, curator, file, attemptPlan, { storageDir }));
       expect(error.code).toBe("bad_request");
       expect(error.message).toMatch(message);
     }
