@@ -11,6 +11,7 @@ import { indexRecord, indexRecords, type IndexingContext, type IndexRecordResult
 import type { IndexSpace } from "./index-spaces";
 import type { ImageEmbedder } from "../embed/image-embedder";
 import { indexObjects, type ObjectIndexing } from "./index-objects";
+import { readPendingScans, type ScanReading } from "./read-scans";
 
 export interface WorkerOptions {
   prisma: PrismaClient;
@@ -33,6 +34,8 @@ export interface WorkerOptions {
   extraSpaces?: () => Promise<{ space: IndexSpace; embedder: Embedder }[]>;
   /** Object images (thumbnails, image vectors) and context vectors; omitted, objects get text only. */
   objects?: { storageDir: string; imageEmbedders: readonly ImageEmbedder[] };
+  /** OCR of the records' unread scans before their passages are built; omitted, scans are not read. */
+  scans?: ScanReading;
 }
 
 export interface WorkerProgress {
@@ -122,6 +125,12 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
       }
     };
     let batch: IndexRecordResult[] | null = null;
+    if (options.scans) {
+      // One page at a time, in this worker: OCR is a child process per page, never on a request.
+      await readPendingScans(options.sql, options.scans, items.map((item) => item.recordId), log).catch((error: unknown) => {
+        log(`[ocr] scans of this batch not read: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
     try {
       const ids = items.map((item) => item.recordId);
       const results = await indexRecords(context, ids);

@@ -7,7 +7,8 @@ import type { Runtime } from "@/lib/runtime";
 
 /**
  * A media file the principal may read, with Range support for seeking players;
- * `?variant=thumb` serves an image's thumbnail (the original until the worker has made one).
+ * `?variant=thumb` serves an image's thumbnail (the original until the worker has made one);
+ * `?page=N` a scan's page image (same access rule, same not_found).
  * Browsers come with their session; agents send their API token as a bearer (the links in API
  * results), and then no cookie is read.
  */
@@ -18,7 +19,14 @@ async function serve(request: Request, { principal, runtime }: { principal: Prin
     method: request.method === "HEAD" ? "HEAD" : "GET",
     storageDir: runtime.config.storageDir,
     variant: new URL(request.url).searchParams.get("variant") === "thumb" ? "thumb" : "original",
+    page: pageOf(new URL(request.url).searchParams.get("page")),
   });
+}
+
+/** `?page=N` asks for a scan's page image; anything but a page number finds nothing. */
+function pageOf(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  return /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 0;
 }
 
 const serveToSession = authorizedRoute(z.object({ id: z.string() }), async (request, context) => serve(request, context, context.params.id));
