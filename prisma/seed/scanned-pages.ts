@@ -1,20 +1,20 @@
 /**
  * Scanned pages made from known text, for the demo (publications as page images), `eval:ocr`
- * and the OCR tests: a page set in DejaVu Serif at 300 dpi, turned by a slight angle and
+ * and the OCR tests: an A5 page set in DejaVu Serif at 300 dpi, turned by a slight angle and
  * speckled like a photocopy, and a minimal PDF that embeds page images as a scanner would.
  */
 import { openImage } from "../../lib/archive/image-limits";
 import { createRng } from "./prng";
 
 export const scanDpi = 300;
-/** A4 at 300 dpi. */
-const pageWidth = 2480;
-const pageHeight = 3508;
-const margin = 240;
-/** 11 pt at 300 dpi; about 80 characters fill the measure. */
-const fontPixels = 46;
-const lineHeight = 66;
-const charactersPerLine = 78;
+/** A5 at 300 dpi: a book or offprint page, and half an A4's pixels to render and read. */
+export const pageWidth = 1748;
+export const pageHeight = 2480;
+const margin = 170;
+/** 10 pt at 300 dpi; about 56 characters fill the measure. */
+const fontPixels = 42;
+const lineHeight = 60;
+const charactersPerLine = 56;
 export const linesPerPage = Math.floor((pageHeight - 2 * margin) / lineHeight);
 
 /** The body of a long text as plain paragraphs: headings kept as lines, markers and emphasis dropped. */
@@ -34,30 +34,30 @@ export function plainParagraphs(markdown: string): string[] {
     .filter(Boolean);
 }
 
-/** Paragraphs wrapped into lines (a blank line between paragraphs), as many as fit one page. */
-export function pageLines(paragraphs: readonly string[], maxLines = linesPerPage): string[] {
+/** Paragraphs wrapped into lines (a blank line between paragraphs) and cut into pages, as a book runs on. */
+export function paginate(paragraphs: readonly string[], maxLines = linesPerPage): string[][] {
   const lines: string[] = [];
   for (const paragraph of paragraphs) {
-    const wrapped: string[] = [];
     let line = "";
     for (const word of paragraph.split(" ")) {
       if (line && line.length + 1 + word.length > charactersPerLine) {
-        wrapped.push(line);
+        lines.push(line);
         line = word;
       } else {
         line = line ? `${line} ${word}` : word;
       }
     }
-    if (line) wrapped.push(line);
-    if (lines.length + wrapped.length > maxLines) {
-      // A paragraph that does not fit is cut at a line, so the page ends full.
-      lines.push(...wrapped.slice(0, Math.max(0, maxLines - lines.length)));
-      break;
-    }
-    lines.push(...wrapped, "");
+    if (line) lines.push(line);
+    lines.push("");
   }
-  while (lines.at(-1) === "") lines.pop();
-  return lines;
+  const pages: string[][] = [];
+  for (let start = 0; start < lines.length; start += maxLines) {
+    const page = lines.slice(start, start + maxLines);
+    while (page[0] === "") page.shift();
+    while (page.at(-1) === "") page.pop();
+    if (page.length) pages.push(page);
+  }
+  return pages;
 }
 
 const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -78,6 +78,7 @@ export async function renderScannedPage(lines: readonly string[], look: ScanLook
     .join("");
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${pageWidth}" height="${pageHeight}"><rect width="100%" height="100%" fill="#fbfaf6"/><g font-family="DejaVu Serif" font-size="${fontPixels}" fill="#1c1b19">${text}</g></svg>`;
   const { data, info } = await openImage(Buffer.from(svg), { density: 72 })
+    .greyscale()
     .rotate(look.angle, { background: "#fbfaf6" })
     .resize(pageWidth, pageHeight, { fit: "cover" })
     .greyscale()
@@ -89,7 +90,7 @@ export async function renderScannedPage(lines: readonly string[], look: ScanLook
     for (let index = 0; index < flips; index++) data[Math.floor(rng.next() * data.length)] = Math.floor(rng.next() * 256);
   }
   const page = openImage(data, { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: scanDpi }).toColourspace("b-w");
-  return look.format === "jpeg" ? page.jpeg({ quality: 85 }).toBuffer() : page.png({ compressionLevel: 6 }).toBuffer();
+  return look.format === "jpeg" ? page.jpeg({ quality: 85 }).toBuffer() : page.png({ compressionLevel: 3 }).toBuffer();
 }
 
 /**

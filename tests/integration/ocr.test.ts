@@ -75,8 +75,8 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
     expect(media).toMatchObject({ kind: "document", mime: "application/pdf", recordId, fieldKey: "scan" });
     const pages = await db.prisma.mediaPage.findMany({ where: { mediaId }, orderBy: { page: "asc" } });
     expect(pages.map((page) => [page.page, page.status, page.width, page.height])).toEqual([
-      [1, "read", 2480, 3508],
-      [2, "read", 2480, 3508],
+      [1, "read", 1748, 2480],
+      [2, "read", 1748, 2480],
     ]);
     expect(characterErrorRate(pageOne.join("\n"), pages[0]?.text ?? "")).toBeLessThan(0.03);
     expect(characterErrorRate(pageTwo.join("\n"), pages[1]?.text ?? "")).toBeLessThan(0.03);
@@ -84,7 +84,7 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
     expect(pages[0]?.meanConfidence).toBeGreaterThan(80);
     const words = pages[1]?.words as { t: string; x: number; y: number; w: number; h: number }[];
     const bell = words.find((word) => word.t.startsWith("campanar"));
-    // The first line sits at the top margin of the page (240 px), turned by about a degree.
+    // The first line sits at the top margin of the page (170 px), turned by about a degree.
     expect(bell?.y).toBeGreaterThan(150);
     expect(bell?.y).toBeLessThan(400);
     expect(pages.every((page) => page.imageKey)).toBe(true);
@@ -106,7 +106,7 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/jpeg");
     const image = await openImage(Buffer.from(await response.arrayBuffer())).metadata();
-    expect([image.width, image.height]).toEqual([2480, 3508]);
+    expect([image.width, image.height]).toEqual([1748, 2480]);
     // The PDF itself is handed over as a file, never shown inline.
     expect((await mediaResponse(db.prisma, reader, { ...request, page: undefined })).headers.get("content-disposition")).toMatch(/^attachment/);
     const missingPage = await mediaResponse(db.prisma, reader, { ...request, page: 3 }).catch((error: unknown) => error);

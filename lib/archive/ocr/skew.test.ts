@@ -47,10 +47,12 @@ describe("the second reading", () => {
   });
 
   it("enlarges only pages whose words came out small", () => {
-    const words = (height: number) => Array.from({ length: 5 }, () => ({ t: "a", x: 0, y: 0, w: 10, h: height, c: 90 }));
+    const words = (height: number, t = "mar", c = 90) => Array.from({ length: 5 }, () => ({ t, x: 0, y: 0, w: 10, h: height, c }));
     expect(upscaleFor(words(14))).toBe(2);
     expect(upscaleFor(words(36))).toBe(1);
     expect(upscaleFor([])).toBe(2);
+    // Speckle taken for words (one mark, or unsure) does not make large print look small.
+    expect(upscaleFor([...words(36), ...words(6, "."), ...words(6, "ii", 20)])).toBe(1);
   });
 
   it("maps a word box of the levelled, enlarged copy back onto the original", () => {
