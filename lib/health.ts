@@ -1,4 +1,6 @@
 import "server-only";
+import { type OcrStatus, ocrStatus } from "./archive/ocr/run-tesseract";
+import { getConfig } from "./config";
 import type { SqlExecutor } from "./db/sql-executor";
 import { processTranslationBridge, type TranslationBridge } from "./rag/embed/translate";
 import { getActiveIndexSpace } from "./rag/index/index-spaces";
@@ -14,12 +16,15 @@ export interface HealthReport {
   database: { ok: boolean; mode: string };
   indexSpace: string | null;
   languageBridge: { available: boolean; spanish: boolean; catalan: boolean; detail: string };
+  /** OCR of scanned pages: tesseract with the configured languages (MNEMO_OCR_LANGUAGES). */
+  ocr: OcrStatus;
 }
 
 export async function healthReport(
   sql: SqlExecutor,
   mode: string,
   bridge: TranslationBridge = processTranslationBridge,
+  ocr: () => Promise<OcrStatus> = () => ocrStatus(getConfig().MNEMO_OCR_LANGUAGES),
 ): Promise<HealthReport> {
   let databaseOk = false;
   let indexSpace: string | null = null;
@@ -30,12 +35,14 @@ export async function healthReport(
   } catch {
     databaseOk = false;
   }
-  const status = await bridge.status();
+  const [status, reading] = await Promise.all([bridge.status(), ocr()]);
   const languageBridge = { available: status.available, spanish: status.pairs.es, catalan: status.pairs.ca, detail: status.detail };
   return {
-    status: !databaseOk ? "down" : status.available && status.pairs.es && status.pairs.ca ? "ok" : "degraded",
+    // Without OCR scans stay unread (and unsearchable) until tesseract is installed.
+    status: !databaseOk ? "down" : status.available && status.pairs.es && status.pairs.ca && reading.available ? "ok" : "degraded",
     database: { ok: databaseOk, mode },
     indexSpace,
     languageBridge,
+    ocr: reading,
   };
 }

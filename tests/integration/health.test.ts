@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../lib/db/database";
 import { healthReport } from "../../lib/health";
+import { ocrStatus } from "../../lib/archive/ocr/run-tesseract";
 import { createTranslationBridge } from "../../lib/rag/embed/translate";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -21,5 +22,12 @@ describe(`health report (${testDatabaseMode()})`, () => {
     expect(report).toMatchObject({ status: "degraded", database: { ok: true }, indexSpace: "hash/health/8/c1", languageBridge: { available: false, spanish: false, catalan: false } });
     expect(report.languageBridge.detail).not.toBe("");
     expect(JSON.stringify(report)).not.toMatch(/record|title/i);
+  });
+
+  it("says whether scans can be read: tesseract with every configured language", async () => {
+    const installed = await healthReport(db.sql, db.mode, undefined, () => ocrStatus("spa+cat+eng"));
+    expect(installed.ocr).toEqual({ available: true, languages: ["spa", "cat", "eng"], missing: [] });
+    const lacking = await healthReport(db.sql, db.mode, undefined, () => ocrStatus("spa+cat+eng+grc"));
+    expect(lacking).toMatchObject({ status: "degraded", ocr: { available: false, missing: ["grc"] } });
   });
 });

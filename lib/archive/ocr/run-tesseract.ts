@@ -43,6 +43,31 @@ export async function runTesseract(imagePath: string, options: TesseractOptions)
   return parseTesseractTsv(stdout);
 }
 
+export interface OcrStatus {
+  available: boolean;
+  /** The configured languages tesseract has data for, and those it lacks. */
+  languages: string[];
+  missing: string[];
+}
+
+/**
+ * Whether scans can be read: tesseract installed with every configured language. Asked once per
+ * process and command (the health endpoint is public; it must not start a process per request).
+ */
+const statuses = new Map<string, Promise<OcrStatus>>();
+export function ocrStatus(languages: string): Promise<OcrStatus> {
+  let status = statuses.get(languages);
+  if (!status) {
+    status = tesseractLanguages().then((installed) => {
+      const wanted = languages.split("+");
+      const present = wanted.filter((language) => installed?.includes(language));
+      return { available: installed !== null && present.length === wanted.length, languages: present, missing: wanted.filter((language) => !present.includes(language)) };
+    });
+    statuses.set(languages, status);
+  }
+  return status;
+}
+
 /** The installed tesseract's languages (`--list-langs`), or null when tesseract is not there. */
 export async function tesseractLanguages(timeoutMs = 5000): Promise<string[] | null> {
   try {
