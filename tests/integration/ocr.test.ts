@@ -115,6 +115,14 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
     for (const error of [missingPage, denied, missingFile]) expect(error).toMatchObject({ code: "not_found", message: (missingPage as Error).message });
   });
 
+  it("removes the page images with their scan when the record lets it go", async () => {
+    const media = await db.prisma.media.findUniqueOrThrow({ where: { id: mediaId }, include: { pages: true } });
+    const record = await db.prisma.record.findUniqueOrThrow({ where: { id: recordId }, include: { section: true } });
+    const saved = await saveRecord(db.prisma, systemPrincipal, { id: recordId, version: record.version, sectionSlug: record.section.slug, projectId, values: { title: record.title } });
+    expect([...saved.removedStorageKeys].sort()).toEqual([media.storageKey, ...media.pages.map((page) => page.imageKey ?? "")].sort());
+    expect(await db.prisma.mediaPage.count({ where: { mediaId } })).toBe(0);
+  });
+
   it("takes TIFF only as a scan, never as an image field's picture", async () => {
     const tiff = new Uint8Array(await openImage(await renderScannedPage(["x"], { angle: 0, noise: 0, seed: "t" })).resize(400).tiff().toBuffer());
     const store = (expectedKind: "image" | "scan") => storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "page.tif", bytes: tiff }, expectedKind, storageDir, maxBytes: 20 * 1024 * 1024 });
