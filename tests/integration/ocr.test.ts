@@ -8,6 +8,7 @@ import { mediaResponse } from "../../lib/archive/serve-media";
 import type { Database } from "../../lib/db/database";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import type { IndexSpace } from "../../lib/rag/index/index-spaces";
+import { readPendingScans } from "../../lib/rag/index/read-scans";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { searchArchive } from "../../lib/rag/search/search-archive";
 import { characterErrorRate, imagePdf, renderScannedPage } from "../../prisma/seed/scanned-pages";
@@ -36,6 +37,7 @@ let storageDir: string;
 let projectId: string;
 let recordId: string;
 let mediaId: string;
+let sectionSlug: string;
 let reader: Principal;
 let nobody: Principal;
 
@@ -45,6 +47,7 @@ beforeAll(async () => {
   space = await testIndexSpace(db.sql, embedder);
   const section = await createSection(db.prisma, fields);
   await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "scan"]);
+  sectionSlug = section.slug;
   projectId = (await createProject(db.prisma)).id;
   ({ reader, nobody } = await readerNobodyAdmin(db.prisma, projectId));
   const pages = [];
@@ -113,6 +116,24 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
     const denied = await mediaResponse(db.prisma, nobody, request).catch((error: unknown) => error);
     const missingFile = await mediaResponse(db.prisma, reader, { ...request, id: "00000000-0000-4000-8000-000000000000" }).catch((error: unknown) => error);
     for (const error of [missingPage, denied, missingFile]) expect(error).toMatchObject({ code: "not_found", message: (missingPage as Error).message });
+  });
+
+  it("starts no further scan once a batch's time is spent, and queues the rest for the next pass", async () => {
+    const ids: string[] = [];
+    for (const word of ["primer", "segon"]) {
+      const png = await openImage(await renderScannedPage([`Full ${word}`], { angle: 0, noise: 0, seed: word })).extract({ left: 0, top: 0, width: 900, height: 400 }).png().toBuffer();
+      const stored = await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: `${word}.png`, bytes: new Uint8Array(png) }, expectedKind: "scan", storageDir, maxBytes: 20 * 1024 * 1024 });
+      ids.push((await saveRecord(db.prisma, systemPrincipal, { sectionSlug, projectId, values: { title: `Full ${word}`, scan: stored.id } })).id);
+    }
+    await db.sql.query(`UPDATE index_queue SET status = 'running', locked_by = 'w', locked_at = now() WHERE record_id = ANY($1::text[])`, [ids]);
+    const read = await readPendingScans(db.sql, { storageDir, ocr: { languages: "spa+cat+eng", minConfidence: 0, timeoutMs: 60_000 }, budgetMs: 0 }, ids);
+    expect(read).toMatchObject({ pages: 1, failed: 0, deferred: 1 });
+    const queue = await db.sql.query<{ record_id: string; status: string; reason: string; locked_by: string | null }>(`SELECT record_id, status, reason, locked_by FROM index_queue WHERE record_id = ANY($1::text[])`, [ids]);
+    const withPages = await db.prisma.media.findMany({ where: { recordId: { in: ids }, pages: { some: {} } }, select: { recordId: true } });
+    expect(withPages).toHaveLength(1);
+    const left = ids.find((id) => id !== withPages[0]?.recordId);
+    expect(queue.find((row) => row.record_id === left)).toMatchObject({ status: "pending", reason: "scan.unread", locked_by: null });
+    expect(queue.find((row) => row.record_id === withPages[0]?.recordId)).toMatchObject({ status: "running", locked_by: "w" });
   });
 
   it("removes the page images with their scan when the record lets it go", async () => {

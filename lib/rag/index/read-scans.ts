@@ -23,6 +23,12 @@ import { detectLanguage } from "../embed/detect-language";
 export interface ScanReading {
   storageDir: string;
   ocr: RecognisePageOptions;
+  /**
+   * Time after which no further scan is started in this batch (at least one always is): the
+   * records whose scans are left are queued again, so their claim never outlives its lease and
+   * the next pass goes on reading. The worker sets half the queue's lease.
+   */
+  budgetMs?: number;
 }
 
 export function configuredScanReading(config: Pick<Config, "storageDir" | "MNEMO_OCR_LANGUAGES" | "MNEMO_OCR_MIN_CONFIDENCE" | "MNEMO_OCR_TIMEOUT_SECONDS"> = getConfig()): ScanReading {
@@ -34,11 +40,17 @@ export function configuredScanReading(config: Pick<Config, "storageDir" | "MNEMO
 
 let tesseractPresent: Promise<boolean> | undefined;
 
-export async function readPendingScans(sql: SqlExecutor, reading: ScanReading, recordIds: readonly string[], log: (line: string) => void = () => undefined): Promise<{ pages: number; failed: number }> {
-  const result = { pages: 0, failed: 0 };
+export async function readPendingScans(
+  sql: SqlExecutor,
+  reading: ScanReading,
+  recordIds: readonly string[],
+  log: (line: string) => void = () => undefined,
+): Promise<{ pages: number; failed: number; deferred: number }> {
+  const result = { pages: 0, failed: 0, deferred: 0 };
   if (recordIds.length === 0) return result;
-  const pending = await sql.query<{ id: string; storage_key: string; mime: string; original_name: string }>(
-    `SELECT m.id, m.storage_key, m.mime, m.original_name FROM media m
+  const started = performance.now();
+  const pending = await sql.query<{ id: string; record_id: string; storage_key: string; mime: string; original_name: string }>(
+    `SELECT m.id, m.record_id, m.storage_key, m.mime, m.original_name FROM media m
        JOIN records r ON r.id = m.record_id
        JOIN sections s ON s.id = r.section_id
       WHERE m.record_id = ANY($1::text[])
@@ -53,7 +65,19 @@ export async function readPendingScans(sql: SqlExecutor, reading: ScanReading, r
     log(`[ocr] tesseract is not installed: ${pending.length} scan(s) left unread (install tesseract-ocr tesseract-ocr-spa tesseract-ocr-cat tesseract-ocr-eng poppler-utils)`);
     return result;
   }
-  for (const scan of pending) {
+  for (const [index, scan] of pending.entries()) {
+    if (index > 0 && reading.budgetMs !== undefined && performance.now() - started > reading.budgetMs) {
+      const later = [...new Set(pending.slice(index).map((item) => item.record_id))];
+      // Reset like a save during indexing: the row outlives this pass's completion.
+      await sql.query(
+        `UPDATE index_queue SET status = 'pending', attempts = 0, available_at = now(), locked_at = NULL, locked_by = NULL, reason = 'scan.unread', updated_at = now()
+          WHERE record_id = ANY($1::text[])`,
+        [later],
+      );
+      result.deferred = pending.length - index;
+      log(`[ocr] ${result.deferred} scan(s) left for the next pass (this one has read for ${Math.round((performance.now() - started) / 1000)} s)`);
+      break;
+    }
     const rows = await readScan(reading, scan);
     const written = await sql.query<{ page: number }>(
       `INSERT INTO media_pages (media_id, page, width, height, text, words, mean_confidence, language, status, error, image_key, image_mime)

@@ -127,7 +127,8 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
     let batch: IndexRecordResult[] | null = null;
     if (options.scans) {
       // One page at a time, in this worker: OCR is a child process per page, never on a request.
-      await readPendingScans(options.sql, options.scans, items.map((item) => item.recordId), log).catch((error: unknown) => {
+      const budgetMs = options.scans.budgetMs ?? (queue.leaseSeconds * 1000) / 2;
+      await readPendingScans(options.sql, { ...options.scans, budgetMs }, items.map((item) => item.recordId), log).catch((error: unknown) => {
         log(`[ocr] scans of this batch not read: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
