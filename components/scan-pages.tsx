@@ -38,37 +38,7 @@ export function ScanPages({
               <p className="text-sm text-amber-900">This page could not be read: {page.error ?? "unknown error"}.</p>
             ) : (
               <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
-                <figure className="relative self-start">
-                  {/* Authenticated, access-checked media: not for the public image optimiser. */}
-                  {/* eslint-disable-next-line @next/next/no-img-element */}
-                  <img
-                    src={`/api/media/${mediaId}?page=${page.page}`}
-                    alt={`${label}, page ${page.page}`}
-                    loading="lazy"
-                    width={page.width || undefined}
-                    height={page.height || undefined}
-                    className="block h-auto w-full rounded border border-stone-100"
-                  />
-                  {page.width > 0 &&
-                    [...marked].map((index) => {
-                      const word = page.words[index];
-                      if (!word) return null;
-                      return (
-                        <span
-                          key={index}
-                          aria-hidden="true"
-                          data-testid="scan-word-mark"
-                          className="pointer-events-none absolute rounded-sm bg-amber-300/40 ring-1 ring-amber-500/60"
-                          style={{
-                            left: `${(word.x / page.width) * 100}%`,
-                            top: `${(word.y / page.height) * 100}%`,
-                            width: `${(word.w / page.width) * 100}%`,
-                            height: `${(word.h / page.height) * 100}%`,
-                          }}
-                        />
-                      );
-                    })}
-                </figure>
+                <ScanPageFigure mediaId={mediaId} label={label} page={page} marked={marked} />
                 <div className="text-sm whitespace-pre-line text-stone-900" lang={page.language && page.language !== "und" ? page.language : undefined}>
                   {marked.size > 0 ? <MarkedText words={page.words.map((word) => word.t)} marked={marked} /> : page.text || <span className="text-stone-500">No text was found on this page.</span>}
                 </div>
@@ -78,6 +48,43 @@ export function ScanPages({
         );
       })}
     </ol>
+  );
+}
+
+/** A page image with the given words marked over it: boxes in percentages of the page, so they scale with the image. */
+export function ScanPageFigure({ mediaId, label, page, marked, className = "" }: { mediaId: string; label: string; page: ScanPage; marked: ReadonlySet<number>; className?: string }) {
+  return (
+    <figure className={`relative self-start ${className}`}>
+      {/* Authenticated, access-checked media: not for the public image optimiser. */}
+      {/* eslint-disable-next-line @next/next/no-img-element */}
+      <img
+        src={`/api/media/${mediaId}?page=${page.page}`}
+        alt={`${label}, page ${page.page}`}
+        loading="lazy"
+        width={page.width || undefined}
+        height={page.height || undefined}
+        className="block h-auto w-full rounded border border-stone-100"
+      />
+      {page.width > 0 &&
+        [...marked].map((index) => {
+          const word = page.words[index];
+          if (!word) return null;
+          return (
+            <span
+              key={index}
+              aria-hidden="true"
+              data-testid="scan-word-mark"
+              className="pointer-events-none absolute rounded-sm bg-amber-300/40 ring-1 ring-amber-500/60"
+              style={{
+                left: `${(word.x / page.width) * 100}%`,
+                top: `${(word.y / page.height) * 100}%`,
+                width: `${(word.w / page.width) * 100}%`,
+                height: `${(word.h / page.height) * 100}%`,
+              }}
+            />
+          );
+        })}
+    </figure>
   );
 }
 

@@ -11,7 +11,8 @@ import { getCitedPassage } from "@/lib/rag/ask/cited-passage";
 import { formatDateTime, formatTimecode } from "@/components/format";
 import { LockIcon } from "@/components/lock-icon";
 import { RecordFields } from "@/components/record-fields";
-import { scanPageId } from "@/components/scan-pages";
+import { ScanPageFigure, scanPageId } from "@/components/scan-pages";
+import { passageWordIndexes } from "@/lib/archive/ocr/passage-words";
 import { getScanPages } from "@/lib/archive/scan-pages";
 import { RecordActionsClient } from "./record-actions-client";
 import { isObjectRecord } from "@/lib/rag/objects/object-neighbours";
@@ -70,6 +71,8 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   // The scan field whose pages hold the cited page: its page image opens with the words marked.
   const citedScan =
     cited?.page != null ? scanFields.find((field) => scans[String(record.values[field.key])]?.some((page) => page.page === cited.page && page.status === "read")) : undefined;
+  const citedMediaId = citedScan ? String(record.values[citedScan.key]) : undefined;
+  const citedPage = citedMediaId ? scans[citedMediaId]?.find((page) => page.page === cited?.page) : undefined;
   const objectMode: SimilarObjectMode = similarObjectModes.find((mode) => mode === query.objects) ?? "hybrid";
 
   return (
@@ -102,12 +105,22 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
           <p className="mt-1 text-sm whitespace-pre-line text-stone-900">
             <mark className="bg-amber-100">{cited.text}</mark>
           </p>
-          {citedScan && cited.page !== null && (
-            <p className="mt-2 text-sm">
-              <a href={`#${scanPageId(citedScan.key, cited.page)}`} className="link">
-                Show on the page image (page {cited.page})
-              </a>
-            </p>
+          {citedScan && citedMediaId && citedPage && (
+            <div className="mt-3">
+              {/* The page the citation points at, with the passage's words marked on it. */}
+              <ScanPageFigure
+                mediaId={citedMediaId}
+                label={`${record.title} — ${citedScan.label}`}
+                page={citedPage}
+                marked={new Set(passageWordIndexes(citedPage.words, cited.text))}
+                className="max-w-md"
+              />
+              <p className="mt-2 text-sm">
+                <a href={`#${scanPageId(citedScan.key, citedPage.page)}`} className="link">
+                  Page {citedPage.page} with the text read from it
+                </a>
+              </p>
+            </div>
           )}
         </section>
       )}
