@@ -6,6 +6,8 @@ import { formatDateValue, formatTimecode, formatYearRange } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
 import { LongText } from "./long-text";
 import { MediaPlayerClient } from "./media-player-client";
+import type { ScanPage } from "@/lib/archive/scan-pages";
+import { ScanPages } from "./scan-pages";
 
 type ShortField = Extract<FieldDefinition, { type: "text" | "category" | "date" | "daterange" | "relation" }>;
 type ImageField = Extract<FieldDefinition, { type: "image" }>;
@@ -18,6 +20,7 @@ type Item =
   | { kind: "images"; fields: { field: ImageField; mediaId: string }[] }
   | { kind: "longtext"; field: FieldDefinition; text: string }
   | { kind: "segments"; field: SegmentsField; segments: IndexSegment[] }
+  | { kind: "scan"; field: FieldDefinition; mediaId: string }
   | {
       kind: "player";
       media?: { field: MediaField; mediaId: string };
@@ -141,6 +144,11 @@ function layoutItems(record: RecordDetail): Item[] {
       case "longtext":
         if (typeof value === "string" && value.trim()) items.push({ kind: "longtext", field, text: value });
         break;
+      case "scan": {
+        const mediaId = mediaIdOf(field);
+        if (mediaId) items.push({ kind: "scan", field, mediaId });
+        break;
+      }
       case "media":
       case "transcript": {
         const mediaField = (field.type === "media" ? field : byKey.get(pairOfTranscript.get(field.key) ?? "")) as MediaField | undefined;
@@ -171,7 +179,19 @@ function layoutItems(record: RecordDetail): Item[] {
 }
 
 /** Every field of a record, rendered by type in the section's order. */
-export function RecordFields({ record, startAt }: { record: RecordDetail; startAt?: number }) {
+export function RecordFields({
+  record,
+  startAt,
+  scans,
+  cited,
+}: {
+  record: RecordDetail;
+  startAt?: number;
+  /** The read pages of the record's scans, by media id. */
+  scans?: Record<string, ScanPage[]>;
+  /** A cited passage on a page: its words are marked on that page of the scans. */
+  cited?: { page: number; text: string };
+}) {
   const items = layoutItems(record);
   if (items.length === 0) return <p className="text-sm text-stone-600">This record has no values yet.</p>;
   const pageIds = new Set<number>();
@@ -246,6 +266,18 @@ export function RecordFields({ record, startAt }: { record: RecordDetail; startA
               <div key={index} id={`field-${item.field.key}`}>
                 <IndexSegmentList label={item.field.label} segments={item.segments} />
               </div>
+            );
+          case "scan":
+            return (
+              <section key={index} aria-labelledby={`field-${item.field.key}`}>
+                <h2 id={`field-${item.field.key}`} className="mb-3 text-lg font-semibold">
+                  {item.field.label}
+                  <a href={`/api/media/${item.mediaId}`} className="link ml-2 text-sm font-normal">
+                    Download {record.media[item.mediaId]?.originalName ?? "the file"}
+                  </a>
+                </h2>
+                <ScanPages mediaId={item.mediaId} fieldKey={item.field.key} label={`${record.title} — ${item.field.label}`} pages={scans?.[item.mediaId]} cited={cited} />
+              </section>
             );
           case "player": {
             const heading = item.media?.field.label ?? item.transcript?.field.label ?? "";

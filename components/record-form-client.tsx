@@ -307,16 +307,17 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
       );
     }
     case "image":
-    case "media": {
+    case "media":
+    case "scan": {
       const current = typeof value === "string" ? media?.[value] : undefined;
-      const accept = field.type === "image" ? "image/*" : "audio/*,video/*";
+      const accept = { image: "image/*", media: "audio/*,video/*", scan: "image/tiff,image/jpeg,image/png,application/pdf,.tif,.tiff,.pdf" }[field.type];
       return (
         <div>
           {label}
           {current && typeof value === "string" && (
             <div className="mt-1 flex flex-wrap items-center gap-3 rounded-md border border-stone-200 bg-white p-2 text-sm">
               <input type="hidden" name={name} value={value} />
-              {current.kind === "image" && current.imageCheck !== "undecodable" ? (
+              {current.kind === "image" && current.mime !== "image/tiff" && current.imageCheck !== "undecodable" ? (
                 // eslint-disable-next-line @next/next/no-img-element -- access-checked media, not for the image optimiser
                 <img src={`/api/media/${value}`} alt={`Current ${field.label.toLowerCase()}`} className="h-16 w-16 rounded object-contain" loading="lazy" />
               ) : null}
@@ -340,7 +341,7 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
             aria-describedby={describedBy(true)}
             className="mt-1 block text-sm file:mr-3 file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-stone-100"
           />
-          {hint(`${current ? "Choose a file to replace the current one. " : ""}${field.type === "image" ? "PNG, JPEG, WebP or GIF" : "Ogg, MP3, WAV, FLAC, MP4 or WebM"}, up to ${formatBytes(maxUploadBytes)}.`)}
+          {hint(`${current ? "Choose a file to replace the current one. " : ""}${{ image: "PNG, JPEG, WebP or GIF", media: "Ogg, MP3, WAV, FLAC, MP4 or WebM", scan: "A scanned page (TIFF, JPEG or PNG) or a PDF of scanned pages, read by OCR after saving" }[field.type]}, up to ${formatBytes(maxUploadBytes)}.`)}
           {error}
         </div>
       );

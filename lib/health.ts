@@ -1,5 +1,7 @@
 import "server-only";
 import { ffmpegInstalled } from "./archive/audio-intake";
+import { type OcrStatus, ocrStatus } from "./archive/ocr/run-tesseract";
+import { getConfig } from "./config";
 import type { SqlExecutor } from "./db/sql-executor";
 import { processTranslationBridge, type TranslationBridge } from "./rag/embed/translate";
 import { getActiveIndexSpace } from "./rag/index/index-spaces";
@@ -17,13 +19,15 @@ export interface HealthReport {
   indexSpace: string | null;
   languageBridge: { available: boolean; spanish: boolean; catalan: boolean; detail: string };
   ffmpeg: { available: boolean };
+  /** OCR of scanned pages: tesseract with the configured languages (MNEMO_OCR_LANGUAGES). */
+  ocr: OcrStatus;
 }
 
 export async function healthReport(
   sql: SqlExecutor,
   mode: string,
   bridge: TranslationBridge = processTranslationBridge,
-  ffmpeg: () => Promise<boolean> = ffmpegInstalled,
+  tools: { ffmpeg?: () => Promise<boolean>; ocr?: () => Promise<OcrStatus> } = {},
 ): Promise<HealthReport> {
   let databaseOk = false;
   let indexSpace: string | null = null;
@@ -34,14 +38,17 @@ export async function healthReport(
   } catch {
     databaseOk = false;
   }
-  const status = await bridge.status();
+  const { ffmpeg = ffmpegInstalled, ocr = () => ocrStatus(getConfig().MNEMO_OCR_LANGUAGES) } = tools;
+  const [status, reading] = await Promise.all([bridge.status(), ocr()]);
   const languageBridge = { available: status.available, spanish: status.pairs.es, catalan: status.pairs.ca, detail: status.detail };
   const ffmpegAvailable = await ffmpeg();
   return {
-    status: !databaseOk ? "down" : status.available && status.pairs.es && status.pairs.ca && ffmpegAvailable ? "ok" : "degraded",
+    // Without ffmpeg recordings stay unread, without OCR scans stay unsearchable, until they are installed.
+    status: !databaseOk ? "down" : status.available && status.pairs.es && status.pairs.ca && ffmpegAvailable && reading.available ? "ok" : "degraded",
     database: { ok: databaseOk, mode },
     indexSpace,
     languageBridge,
     ffmpeg: { available: ffmpegAvailable },
+    ocr: reading,
   };
 }

@@ -202,7 +202,7 @@ export const readRecordOutput = z.object({
   media: z.array(
     z.object({
       id: z.string(),
-      kind: z.enum(["image", "audio", "video"]),
+      kind: z.enum(["image", "audio", "video", "document"]),
       mime: z.string(),
       view: z.string().nullable(),
       durationSeconds: nullableNumber,

@@ -4,7 +4,7 @@ import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
 import { enqueueDependents } from "./enqueue-indexing";
-import { storedFileKeys } from "./media-storage";
+import { storedKeysOf } from "./media-storage";
 import { AppError, notFound } from "../errors";
 import { assertRecordVersion, conflictMessage } from "./save-record";
 import { isUuid } from "../ids";
@@ -25,7 +25,7 @@ export async function deleteRecord(
   if (!record) throw notFound();
   if (!canEdit(principal, record)) throw new AppError("forbidden", "You may read this record but not delete it.");
   return prisma.$transaction(async (tx) => {
-    const media = await tx.media.findMany({ where: { recordId: record.id }, select: { storageKey: true, thumbnailKey: true, streamKey: true } });
+    const media = await tx.media.findMany({ where: { recordId: record.id }, select: { storageKey: true, thumbnailKey: true, streamKey: true, pages: { select: { imageKey: true } } } });
     // Records whose group documents hold this one's text are rebuilt without it (found while its
     // links still exist; a conflict below rolls this back too). Until then their passages keep
     // its project in their scope (derived-scope.ts: a source that no longer exists).
@@ -41,6 +41,6 @@ export async function deleteRecord(
       projectId: record.projectId,
       details: { title: record.title, version: input.version },
     });
-    return { storageKeys: media.flatMap(storedFileKeys) };
+    return { storageKeys: media.flatMap(storedKeysOf) };
   });
 }

@@ -32,6 +32,8 @@ export const fieldDefinitionSchema = z.discriminatedUnion("type", [
   z.object({ ...baseField, type: z.literal("category"), options: z.array(z.string().min(1)).min(1) }),
   z.object({ ...baseField, type: z.literal("image"), view: z.string().min(1) }),
   z.object({ ...baseField, type: z.literal("media"), mediaKind: z.enum(["audio", "video"]) }),
+  /** Scanned pages (a TIFF, JPEG or PNG page, or a PDF): the index worker reads them with OCR. */
+  z.object({ ...baseField, type: z.literal("scan") }),
 ]);
 
 export type FieldDefinition = z.infer<typeof fieldDefinitionSchema>;

@@ -14,7 +14,7 @@ export interface LinkedRecord {
 
 export interface MediaSummary {
   id: string;
-  kind: "image" | "audio" | "video";
+  kind: "image" | "audio" | "video" | "document";
   mime: string;
   size: number;
   width: number | null;

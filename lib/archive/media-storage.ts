@@ -7,12 +7,22 @@ import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
 import { truncateText } from "../storable-text";
 import { readImageHeader } from "./image-limits";
-import { oggDurationSeconds, sniffMediaType } from "./media-types";
+import { oggDurationSeconds, type SniffedType, sniffMediaType } from "./media-types";
 import { isUuid } from "../ids";
 
 export interface UploadedFile {
   name: string;
   bytes: Uint8Array;
+}
+
+/** What a form field takes: a picture, a recording, or a scan whose pages are read by OCR. */
+export type UploadKind = "image" | "audio" | "video" | "scan";
+
+/** Scans are page images (TIFF, JPEG, PNG) or PDFs; an image field takes only what browsers show. */
+export function uploadAccepts(kind: UploadKind, type: Pick<SniffedType, "kind" | "mime">): boolean {
+  if (kind === "scan") return type.kind === "document" || ["image/tiff", "image/jpeg", "image/png"].includes(type.mime);
+  if (kind === "image") return type.kind === "image" && type.mime !== "image/tiff";
+  return type.kind === kind;
 }
 
 /** Resolves a stored key inside the storage directory, refusing anything that escapes it. */
@@ -34,8 +44,8 @@ export function storagePath(storageDir: string, storageKey: string): string {
 export async function storeMedia(
   prisma: PrismaClient,
   principal: Principal,
-  input: { projectId: string; file: UploadedFile; expectedKind?: "image" | "audio" | "video"; storageDir: string; maxBytes: number },
-): Promise<{ id: string; kind: "image" | "audio" | "video"; mime: string }> {
+  input: { projectId: string; file: UploadedFile; expectedKind?: UploadKind; storageDir: string; maxBytes: number },
+): Promise<{ id: string; kind: SniffedType["kind"]; mime: string }> {
   if (!canEditProject(principal, input.projectId)) throw new AppError("forbidden", "You may not upload files to this project.");
   const { bytes } = input.file;
   if (bytes.byteLength === 0) throw new AppError("bad_request", "The file is empty.");
@@ -43,9 +53,10 @@ export async function storeMedia(
     throw new AppError("payload_too_large", `The file is larger than the limit of ${Math.round(input.maxBytes / 1024 / 1024)} MB.`);
   }
   const type = sniffMediaType(bytes);
-  if (!type) throw new AppError("unsupported_media_type", "This file type is not supported. Use PNG, JPEG, WebP or GIF images, Ogg, MP3, WAV or FLAC audio, or MP4 or WebM video.");
-  if (input.expectedKind && type.kind !== input.expectedKind) {
-    throw new AppError("unsupported_media_type", `Expected ${input.expectedKind === "image" ? "an image" : `an ${input.expectedKind} file`}, got ${type.mime}.`);
+  if (!type) throw new AppError("unsupported_media_type", "This file type is not supported. Use PNG, JPEG, WebP or GIF images, Ogg, MP3, WAV or FLAC audio, MP4 or WebM video, or TIFF or PDF scans.");
+  if (input.expectedKind && !uploadAccepts(input.expectedKind, type)) {
+    const expected = { image: "an image (PNG, JPEG, WebP or GIF)", audio: "an audio file", video: "a video file", scan: "a scan (a TIFF, JPEG or PNG page image, or a PDF)" }[input.expectedKind];
+    throw new AppError("unsupported_media_type", `Expected ${expected}, got ${type.mime}.`);
   }
   let width: number | null = null;
   let height: number | null = null;
@@ -103,17 +114,20 @@ export async function writeMediaFile(
   return { storageKey, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
+/**
+ * Every file stored for a media row: the upload, its thumbnail, a recording's streamable copy and
+ * the page images taken out of a scan.
+ */
+export function storedKeysOf(media: { storageKey: string; thumbnailKey: string | null; streamKey?: string | null; pages?: { imageKey: string | null }[] }): string[] {
+  return [media.storageKey, media.thumbnailKey, media.streamKey ?? null, ...(media.pages ?? []).map((page) => page.imageKey)].filter((key): key is string => Boolean(key));
+}
+
 /** Removes stored files and their rows for uploads whose record save failed. */
 export async function discardMedia(prisma: PrismaClient, storageDir: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const rows = await prisma.media.findMany({ where: { id: { in: ids }, recordId: null } });
   await prisma.media.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
   await removeStoredFiles(storageDir, rows.map((row) => row.storageKey));
-}
-
-/** Every file a media row owns on disk: the original, its thumbnail and its streamable copy. */
-export function storedFileKeys(media: { storageKey: string; thumbnailKey: string | null; streamKey: string | null }): string[] {
-  return [media.storageKey, media.thumbnailKey, media.streamKey].filter((key): key is string => key !== null);
 }
 
 export async function removeStoredFiles(storageDir: string, storageKeys: string[]): Promise<void> {

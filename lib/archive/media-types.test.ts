@@ -16,9 +16,16 @@ describe("sniffMediaType", () => {
     expect(sniffMediaType(bytes(0x1a, 0x45, 0xdf, 0xa3))?.mime).toBe("video/webm");
   });
 
+  it("recognises scans: TIFF in either byte order as an image, PDF as a document", () => {
+    expect(sniffMediaType(bytes(0x49, 0x49, 0x2a, 0x00))).toEqual({ mime: "image/tiff", kind: "image", extension: "tif" });
+    expect(sniffMediaType(bytes(0x4d, 0x4d, 0x00, 0x2a))?.mime).toBe("image/tiff");
+    expect(sniffMediaType(bytes(0x49, 0x49, 0x2b, 0x00))).toBeNull(); // BigTIFF: not decoded by sharp here
+    expect(sniffMediaType(new TextEncoder().encode("%PDF-1.7\n%âãÏÓ"))).toEqual({ mime: "application/pdf", kind: "document", extension: "pdf" });
+    expect(sniffMediaType(new TextEncoder().encode(" %PDF-1.7"))).toBeNull();
+  });
+
   it("refuses what it does not know, whatever the name says", () => {
     expect(sniffMediaType(new TextEncoder().encode("<svg onload=alert(1)>"))).toBeNull();
-    expect(sniffMediaType(new TextEncoder().encode("%PDF-1.7"))).toBeNull();
     expect(sniffMediaType(new Uint8Array())).toBeNull();
   });
 });

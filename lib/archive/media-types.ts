@@ -4,7 +4,7 @@
  */
 export interface SniffedType {
   mime: string;
-  kind: "image" | "audio" | "video";
+  kind: "image" | "audio" | "video" | "document";
   extension: string;
 }
 
@@ -19,6 +19,10 @@ export function sniffMediaType(bytes: Uint8Array): SniffedType | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { mime: "image/jpeg", kind: "image", extension: "jpg" };
   if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return { mime: "image/webp", kind: "image", extension: "webp" };
   if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return { mime: "image/gif", kind: "image", extension: "gif" };
+  // TIFF, little- or big-endian: decoded by sharp, but no browser shows it, so it is taken as a
+  // scan (whose pages are shown as PNG copies), never as an image field's picture.
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return { mime: "image/tiff", kind: "image", extension: "tif" };
+  if (startsWith(bytes, ascii("%PDF-"))) return { mime: "application/pdf", kind: "document", extension: "pdf" };
   if (startsWith(bytes, ascii("OggS"))) return { mime: "audio/ogg", kind: "audio", extension: "ogg" };
   if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WAVE"), 8)) return { mime: "audio/wav", kind: "audio", extension: "wav" };
   if (startsWith(bytes, ascii("fLaC"))) return { mime: "audio/flac", kind: "audio", extension: "flac" };

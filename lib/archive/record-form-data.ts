@@ -4,6 +4,7 @@ import type { FieldErrors } from "../errors";
 import type { ActionResult } from "../action-result";
 import { parseSegmentText } from "./segment-text";
 import { parseTranscriptText } from "./transcript-text";
+import type { UploadKind } from "./media-storage";
 
 /**
  * How the record form names its inputs and how the save action reads them back: the one place
@@ -24,7 +25,7 @@ export const recordInputName = {
 export interface RecordUpload {
   key: string;
   label: string;
-  kind: "image" | "audio" | "video";
+  kind: UploadKind;
   file: File;
 }
 
@@ -68,10 +69,11 @@ export function readRecordForm(
         break;
       }
       case "image":
-      case "media": {
+      case "media":
+      case "scan": {
         const file = formData.get(recordInputName.file(field.key));
         if (file instanceof File && file.size > 0) {
-          uploads.push({ key: field.key, label: field.label, kind: field.type === "image" ? "image" : field.mediaKind, file });
+          uploads.push({ key: field.key, label: field.label, kind: field.type === "media" ? field.mediaKind : field.type, file });
         } else if (formData.get(recordInputName.remove(field.key)) === null) {
           values[field.key] = text(formData, name);
         }

@@ -7,8 +7,8 @@ import { transactionSql } from "../db/sql-executor";
 import { AppError, type FieldErrors, notFound } from "../errors";
 import { enqueueDependents, enqueueIndexing } from "./enqueue-indexing";
 import type { FieldDefinition } from "./field-definitions";
-import { storedFileKeys } from "./media-storage";
 import { getSectionBySlug } from "./sections";
+import { storedKeysOf, uploadAccepts } from "./media-storage";
 import { recordTitle, recordYears, relationLinkRows, relationTargetsByField, type RecordValues, validateRecordValues } from "./validate-record-values";
 import { isUuid } from "../ids";
 
@@ -117,7 +117,7 @@ export async function saveRecord(
     const referenced = mediaIds(section.fields, values);
     const orphaned = await tx.media.findMany({
       where: { recordId: id, id: { notIn: referenced } },
-      select: { id: true, storageKey: true, thumbnailKey: true, streamKey: true },
+      select: { id: true, storageKey: true, thumbnailKey: true, streamKey: true, pages: { select: { imageKey: true } } },
     });
     await tx.media.deleteMany({ where: { id: { in: orphaned.map((item) => item.id) } } });
     if (existing) {
@@ -141,14 +141,14 @@ export async function saveRecord(
     return {
       id,
       version,
-      removedStorageKeys: orphaned.flatMap(storedFileKeys),
+      removedStorageKeys: orphaned.flatMap(storedKeysOf),
     };
   });
 }
 
 function mediaIds(fields: FieldDefinition[], values: RecordValues): string[] {
   return fields
-    .filter((field) => field.type === "image" || field.type === "media")
+    .filter((field) => field.type === "image" || field.type === "media" || field.type === "scan")
     .map((field) => values[field.key])
     .filter(isUuid);
 }
@@ -216,7 +216,7 @@ async function checkMedia(
   recordId: string | undefined,
 ): Promise<FieldErrors> {
   const errors: FieldErrors = {};
-  const mediaFields = fields.filter((field) => field.type === "image" || field.type === "media");
+  const mediaFields = fields.filter((field) => field.type === "image" || field.type === "media" || field.type === "scan");
   const ids = mediaFields.map((field) => values[field.key]).filter(isUuid);
   if (ids.length === 0) return errors;
   const rows = await prisma.media.findMany({ where: { id: { in: ids } } });
@@ -225,14 +225,14 @@ async function checkMedia(
     const id = values[field.key];
     if (!isUuid(id)) continue;
     const media = byId.get(id);
-    const expectedKind = field.type === "image" ? "image" : field.mediaKind;
+    const expectedKind = field.type === "media" ? field.mediaKind : field.type;
     // Media of another record, or an unattached upload of another project, is treated as
     // absent: never re-pointed. The record's own files follow it to a new project.
     const ownedByThisRecord = Boolean(media?.recordId && media.recordId === recordId);
     if (!media || (!ownedByThisRecord && (media.recordId || media.projectId !== projectId))) {
       errors[field.key] = [`${field.label} refers to a file that does not exist`];
-    } else if (media.kind !== expectedKind) {
-      errors[field.key] = [`${field.label} must be ${expectedKind === "image" ? "an image" : `an ${expectedKind} file`}`];
+    } else if (!uploadAccepts(expectedKind, media)) {
+      errors[field.key] = [`${field.label} must be ${{ image: "an image", audio: "an audio file", video: "a video file", scan: "a scan (TIFF, JPEG, PNG or PDF)" }[expectedKind]}`];
     }
   }
   return errors;
@@ -243,7 +243,7 @@ async function writeLinksAndMedia(tx: Tx, recordId: string, fields: FieldDefinit
   if (links.length) await tx.recordLink.createMany({ data: links, skipDuplicates: true });
   for (const field of fields) {
     const id = values[field.key];
-    if ((field.type === "image" || field.type === "media") && isUuid(id)) {
+    if ((field.type === "image" || field.type === "media" || field.type === "scan") && isUuid(id)) {
       await tx.media.updateMany({
         where: { id, OR: [{ recordId }, { recordId: null, projectId }] },
         data: { recordId, projectId, fieldKey: field.key, view: field.type === "image" ? field.view : null },

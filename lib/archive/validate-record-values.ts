@@ -73,7 +73,8 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
       return { value: field.multiple ? unique : unique[0] };
     }
     case "image":
-    case "media": {
+    case "media":
+    case "scan": {
       if (!isUuid(value)) return { error: "must be an uploaded file" };
       return { value };
     }

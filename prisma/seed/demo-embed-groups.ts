@@ -19,6 +19,9 @@ export const demoEmbedGroups: Record<string, Record<string, unknown>[]> = {
   ],
   publications: [
     { slug: "text", label: "Text", fields: ["title", "authors", "abstract", "subjects", "body"], chunking: "long_document", maxTokens: 220, minTokens: 48, overlap: 0, languages: [] },
+    // What OCR read on the scanned pages, a group of its own: until the worker has read them (and
+    // in evaluations, whose workers read no scans) it has no text and makes no passages.
+    { slug: "scans", label: "Scanned pages", fields: ["scan"], chunking: "long_document", maxTokens: 220, minTokens: 48, overlap: 0, languages: [] },
   ],
   people: [
     { slug: "profile", label: "Profile", fields: ["name", "occupation", "biography", "places"], chunking: "short", maxTokens: 256, minTokens: 16, overlap: 0, languages: [] },

@@ -17,6 +17,7 @@ import { tuningGoldenSetName } from "../../lib/admin/fusion-calibration";
 import { gradeRecords, loadArchiveGolden } from "./archive-golden";
 import { demoEmbedGroups } from "./demo-embed-groups";
 import { demoObjectContexts } from "./demo-object-contexts";
+import { scannedPublication } from "./scanned-publications";
 import { generateCeramics, ceramicsSection } from "./ceramics";
 import { coinSection, loadCoins } from "./coins";
 import { loadMuseumObjects, museumObjectSection } from "./museum-objects";
@@ -211,13 +212,21 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
   }
   log(`oral histories: ${text.interviews.length}`);
 
+  let scannedPages = 0;
   for (const project of ["collections", "valley", "harbour", "mine"]) {
     const publications = text.publications.filter((publication) => publication.project === project);
     if (!publications.length) continue;
+    const scans: Awaited<ReturnType<typeof scannedPublication>>[] = [];
+    for (const publication of publications) {
+      const scan = await scannedPublication(publication, text.publications.indexOf(publication), { projectId: projectIds[project] ?? "", storageDir: options.storageDir });
+      scans.push(scan);
+      scannedPages += scan.pages;
+    }
     await importRecords(prisma, {
       sectionSlug: publicationSection.slug,
       projectId: projectIds[project] ?? "",
-      items: publications.map((publication) => ({
+      items: publications.map((publication, index) => ({
+        id: scans[index]?.media.recordId,
         values: {
           title: publication.title,
           authors: publication.authors.map((author) => personIds.get(author.key)),
@@ -229,11 +238,13 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
           subjects: publication.subjects.join(", "),
           places: publication.places.join(", "),
           body: publication.body,
+          scan: scans[index]?.media.id,
         },
       })),
     });
+    await prisma.media.createMany({ data: scans.map((scan) => scan.media) });
   }
-  log(`publications: ${text.publications.length}`);
+  log(`publications: ${text.publications.length}, with ${scannedPages} scanned pages for OCR at index time`);
 
   const heritageDir = join(options.dataDir, "heritage");
   const sample = <T>(items: T[], count: number) => (options.size === "small" ? items.slice(0, count) : items);

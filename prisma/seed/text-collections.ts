@@ -47,6 +47,7 @@ export const publicationSection: DemoSection = {
     { key: "subjects", label: "Subjects", type: "text" },
     { key: "places", label: "Places mentioned", type: "text" },
     { key: "body", label: "Text", type: "longtext" },
+    { key: "scan", label: "Scanned pages", type: "scan" },
   ],
 };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../lib/db/database";
 import { healthReport } from "../../lib/health";
+import { ocrStatus } from "../../lib/archive/ocr/run-tesseract";
 import { createTranslationBridge } from "../../lib/rag/embed/translate";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -25,7 +26,14 @@ describe(`health report (${testDatabaseMode()})`, () => {
 
   it("says whether ffmpeg is there to read uploaded recordings", async () => {
     const bridge = { status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "" }) } as unknown as Parameters<typeof healthReport>[2];
-    expect(await healthReport(db.sql, db.mode, bridge)).toMatchObject({ status: "ok", ffmpeg: { available: true } });
-    expect(await healthReport(db.sql, db.mode, bridge, async () => false)).toMatchObject({ status: "degraded", ffmpeg: { available: false } });
+    expect(await healthReport(db.sql, db.mode, bridge, { ocr: async () => ({ available: true, languages: ["spa", "cat", "eng"], missing: [] }) })).toMatchObject({ status: "ok", ffmpeg: { available: true } });
+    expect(await healthReport(db.sql, db.mode, bridge, { ffmpeg: async () => false })).toMatchObject({ status: "degraded", ffmpeg: { available: false } });
+  });
+
+  it("says whether scans can be read: tesseract with every configured language", async () => {
+    const installed = await healthReport(db.sql, db.mode, undefined, { ocr: () => ocrStatus("spa+cat+eng") });
+    expect(installed.ocr).toEqual({ available: true, languages: ["spa", "cat", "eng"], missing: [] });
+    const lacking = await healthReport(db.sql, db.mode, undefined, { ocr: () => ocrStatus("spa+cat+eng+grc") });
+    expect(lacking).toMatchObject({ status: "degraded", ocr: { available: false, missing: ["grc"] } });
   });
 });

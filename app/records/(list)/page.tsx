@@ -6,7 +6,7 @@ import { authorizedPage } from "@/lib/http/authorized";
 import { type RecordListParams, loadRecordListView, recordListParamNames, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
-import { formatDateValue, formatTimecode, formatYearRange } from "@/components/format";
+import { citationHref, formatDateValue, formatTimecode, formatYearRange } from "@/components/format";
 import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
 import { NewRecordPicker } from "@/components/new-record-picker";
@@ -270,7 +270,11 @@ function HitPassage({ hit }: { hit: SearchHit }) {
         </span>
         <span>Found by {hit.legs.map((leg) => legNames[leg]).join(" and ")}</span>
         {where && <span>{where}</span>}
-        {passage.page !== null && <span>p. {passage.pageEnd && passage.pageEnd !== passage.page ? `${passage.page}–${passage.pageEnd}` : passage.page}</span>}
+        {passage.page !== null && (
+          <Link href={citationHref({ recordId: hit.recordId, chunkId: passage.chunkId, timeStart: null })} className="link">
+            p. {passage.pageEnd && passage.pageEnd !== passage.page ? `${passage.page}–${passage.pageEnd}` : passage.page}
+          </Link>
+        )}
         {passage.timeStart !== null && (
           <Link href={`/records/${hit.recordId}?t=${Math.floor(passage.timeStart)}`} className="link">
             Play from {formatTimecode(passage.timeStart)}

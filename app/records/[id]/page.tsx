@@ -11,6 +11,9 @@ import { getCitedPassage } from "@/lib/rag/ask/cited-passage";
 import { formatDateTime, formatTimecode } from "@/components/format";
 import { LockIcon } from "@/components/lock-icon";
 import { RecordFields } from "@/components/record-fields";
+import { ScanPageFigure, scanPageId } from "@/components/scan-pages";
+import { passageWordIndexes } from "@/lib/archive/ocr/passage-words";
+import { getScanPages } from "@/lib/archive/scan-pages";
 import { RecordActionsClient } from "./record-actions-client";
 import { isObjectRecord } from "@/lib/rag/objects/object-neighbours";
 import { similarObjectModes, type SimilarObjectMode } from "@/lib/rag/objects/similar-objects";
@@ -63,6 +66,13 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   const { sql } = runtime.database;
   const cited = typeof query.passage === "string" ? await getCitedPassage(sql, principal, record.id, query.passage) : undefined;
   const isObject = await isObjectRecord(sql, record.id);
+  const scanFields = record.section.fields.filter((field) => field.type === "scan" && typeof record.values[field.key] === "string");
+  const scans = scanFields.length ? await getScanPages(runtime.database.prisma, principal, record.id) : {};
+  // The scan field whose pages hold the cited page: its page image opens with the words marked.
+  const citedScan =
+    cited?.page != null ? scanFields.find((field) => scans[String(record.values[field.key])]?.some((page) => page.page === cited.page && page.status === "read")) : undefined;
+  const citedMediaId = citedScan ? String(record.values[citedScan.key]) : undefined;
+  const citedPage = citedMediaId ? scans[citedMediaId]?.find((page) => page.page === cited?.page) : undefined;
   const objectMode: SimilarObjectMode = similarObjectModes.find((mode) => mode === query.objects) ?? "hybrid";
 
   return (
@@ -95,11 +105,28 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
           <p className="mt-1 text-sm whitespace-pre-line text-stone-900">
             <mark className="bg-amber-100">{cited.text}</mark>
           </p>
+          {citedScan && citedMediaId && citedPage && (
+            <div className="mt-3">
+              {/* The page the citation points at, with the passage's words marked on it. */}
+              <ScanPageFigure
+                mediaId={citedMediaId}
+                label={`${record.title} — ${citedScan.label}`}
+                page={citedPage}
+                marked={new Set(passageWordIndexes(citedPage.words, cited.text))}
+                className="max-w-md"
+              />
+              <p className="mt-2 text-sm">
+                <a href={`#${scanPageId(citedScan.key, citedPage.page)}`} className="link">
+                  Page {citedPage.page} with the text read from it
+                </a>
+              </p>
+            </div>
+          )}
         </section>
       )}
 
       <div className="mt-8 grid grid-cols-1 gap-10 lg:grid-cols-[1fr_16rem]">
-        <RecordFields record={record} startAt={startSeconds(query.t)} />
+        <RecordFields record={record} startAt={startSeconds(query.t)} scans={scans} cited={citedScan && cited?.page != null ? { page: cited.page, text: cited.text } : undefined} />
 
         <aside className="space-y-6 text-sm">
           <dl className="space-y-3 rounded-lg border border-stone-200 bg-white p-4">

@@ -31,6 +31,8 @@ export interface DocumentSources {
   sections: ReadonlyMap<string, SectionShape>;
   /** Loads records by id whatever their project (missing ids are simply absent). */
   loadRecords(ids: string[]): Promise<Map<string, DocumentRecord>>;
+  /** The pages OCR read from a scan, in order (none until the worker has read them). */
+  loadScanPages?(mediaId: string): Promise<{ page: number; text: string }[]>;
 }
 
 export interface GroupDocument {
@@ -123,9 +125,9 @@ export async function buildGroupDocument(
   };
 }
 
-/** Long text, transcripts and index segments keep their structure as sections of their own. */
+/** Long text, transcripts, index segments and scans keep their structure as sections of their own. */
 function isLongField(field: FieldDefinition): boolean {
-  return field.type === "longtext" || field.type === "transcript" || field.type === "segments";
+  return field.type === "longtext" || field.type === "transcript" || field.type === "segments" || field.type === "scan";
 }
 
 /** A short value on its entry line: line breaks would start a new paragraph, or a heading. */
@@ -161,6 +163,14 @@ async function renderValue(field: FieldDefinition, value: unknown, sources: Docu
       const targets = await sources.loadRecords(ids);
       return [...targets.values()].map((target) => target.title).join("; ");
     }
+    case "scan": {
+      // Each page's text after its page marker, so every passage knows the page it is on.
+      const pages = typeof value === "string" ? ((await sources.loadScanPages?.(value)) ?? []) : [];
+      return pages
+        .filter((page) => page.text.trim())
+        .map((page) => `[[page:${page.page}]]\n${escapeMarkup(page.text.trim())}`)
+        .join("\n\n");
+    }
     case "image":
     case "media":
       return "";
@@ -188,6 +198,14 @@ function renderSegments(segments: IndexSegment[]): string {
       return `### ${heading}\n[[turn:${round(segment.start)}-${round(segment.end)}]] ${sentences.join(" ")}`;
     })
     .join("\n\n");
+}
+
+/**
+ * Read text that happens to start a line with `#` or `[[` is text, not a heading or a marker:
+ * such a line gets a figure space in front, which the chunker's line syntax does not allow.
+ */
+function escapeMarkup(text: string): string {
+  return text.replace(/^[ \t]*(?=#|\[\[)/gm, "\u2007");
 }
 
 function round(seconds: number): string {

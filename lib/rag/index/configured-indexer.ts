@@ -11,6 +11,7 @@ import type { PrismaClient } from "../../db/generated/client";
 import { ensureIndexSpace, type IndexSpace } from "./index-spaces";
 import type { WorkerOptions } from "./run-worker";
 import { writableSpaces } from "./space-embedders";
+import { configuredScanReading } from "./read-scans";
 
 /**
  * The embedder configured by the environment and the index space it writes to, and what the
@@ -40,8 +41,8 @@ export async function configuredIndexer(
 export async function configuredWorker(
   database: { prisma: PrismaClient; sql: SqlExecutor },
   config: Config = getConfig(),
-): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "audio" | "extraSpaces"> & { space: IndexSpace }> {
+): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "audio" | "extraSpaces" | "scans"> & { space: IndexSpace }> {
   const { embedder, space, objects } = await configuredIndexer(database.sql, config);
   const audio = { storageDir: config.storageDir, speechToText: speechToTextFromConfig(config) };
-  return { prisma: database.prisma, sql: database.sql, embedder, space, objects, audio, extraSpaces: () => writableSpaces(database.sql) };
+  return { prisma: database.prisma, sql: database.sql, embedder, space, objects, audio, scans: configuredScanReading(config), extraSpaces: () => writableSpaces(database.sql) };
 }

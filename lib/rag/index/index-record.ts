@@ -72,6 +72,11 @@ export async function loadDocumentRecords(sql: SqlExecutor, ids: string[]): Prom
   );
 }
 
+/** The text OCR read on each page of a scan (pages it could not read have none). */
+async function loadScanPages(sql: SqlExecutor, mediaId: string): Promise<{ page: number; text: string }[]> {
+  return sql.query<{ page: number; text: string }>(`SELECT page, text FROM media_pages WHERE media_id = $1 AND status = 'read' ORDER BY page`, [mediaId]);
+}
+
 function hash(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
@@ -90,7 +95,7 @@ export async function indexRecord(context: IndexingContext, recordId: string): P
 export async function indexRecords(context: IndexingContext, recordIds: string[]): Promise<IndexRecordResult[]> {
   const { sql, space, embedder } = context;
   const records = await loadDocumentRecords(sql, recordIds);
-  const sources = { sections: context.sections, loadRecords: (ids: string[]) => loadDocumentRecords(sql, ids) };
+  const sources = { sections: context.sections, loadRecords: (ids: string[]) => loadDocumentRecords(sql, ids), loadScanPages: (mediaId: string) => loadScanPages(sql, mediaId) };
   const plans = new Map<string, PlannedChunk[]>();
   for (const recordId of recordIds) {
     const record = records.get(recordId);

@@ -12,6 +12,7 @@ import { indexRecord, indexRecords, type IndexingContext, type IndexRecordResult
 import type { IndexSpace } from "./index-spaces";
 import type { ImageEmbedder } from "../embed/image-embedder";
 import { indexObjects, type ObjectIndexing } from "./index-objects";
+import { readPendingScans, type ScanReading } from "./read-scans";
 
 export interface WorkerOptions {
   prisma: PrismaClient;
@@ -36,6 +37,8 @@ export interface WorkerOptions {
   objects?: { storageDir: string; imageEmbedders: readonly ImageEmbedder[] };
   /** Recordings: probe, streamable copy, waveform, segmentation and transcription drafts; omitted, none. */
   audio?: AudioIntakeOptions;
+  /** OCR of the records' unread scans before their passages are built; omitted, scans are not read. */
+  scans?: ScanReading;
 }
 
 export interface WorkerProgress {
@@ -125,6 +128,13 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerProgress>
       }
     };
     let batch: IndexRecordResult[] | null = null;
+    if (options.scans) {
+      // One page at a time, in this worker: OCR is a child process per page, never on a request.
+      const budgetMs = options.scans.budgetMs ?? (queue.leaseSeconds * 1000) / 2;
+      await readPendingScans(options.sql, { ...options.scans, budgetMs }, items.map((item) => item.recordId), log).catch((error: unknown) => {
+        log(`[ocr] scans of this batch not read: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
     try {
       const ids = items.map((item) => item.recordId);
       if (options.audio) await processRecordings(options.sql, options.audio, ids);
