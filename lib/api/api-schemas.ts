@@ -32,7 +32,7 @@ export type ApiCitation = z.output<typeof citationSchema>;
 
 export const errorSchema = z.object({
   error: z.object({
-    code: z.string().describe("bad_request, unauthorized, not_found, method_not_allowed, rate_limited, unavailable, internal…"),
+    code: z.string().describe("bad_request, unauthorized, insufficient_scope, not_found, method_not_allowed, payload_too_large, rate_limited, unavailable, internal…"),
     message: z.string(),
     fieldErrors: z.record(z.string(), z.array(z.string())).optional().describe("Problems per input field."),
   }),

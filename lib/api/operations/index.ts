@@ -10,6 +10,8 @@ import { semanticSearchOperation } from "./semantic-search";
 import { similarObjectsOperation } from "./similar-objects";
 import { similarRecordsOperation } from "./similar-records";
 
+import type { ApiOperation } from "./operation";
+
 export type { ApiOperation, ApiRuntime, OperationContext } from "./operation";
 
 /**
@@ -30,6 +32,12 @@ export const operations = [
 ] as const;
 
 export type AnyOperation = (typeof operations)[number];
+
+/**
+ * The operations MCP offers as tools: those a read scope allows. MCP stays read-only (its tools
+ * say so in their annotations); write operations are HTTP only, for tokens that carry write.
+ */
+export const toolOperations: readonly ApiOperation[] = (operations as readonly unknown[] as readonly ApiOperation[]).filter((operation) => operation.scope === "read");
 
 export function operationNamed(name: string): AnyOperation {
   const operation = operations.find((item) => item.name === name);
