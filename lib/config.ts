@@ -58,6 +58,10 @@ const configSchema = z.object({
   MNEMO_STORAGE_DIR: z.string().min(1).optional(),
   /** Largest accepted upload. */
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  /** Largest accepted bulk-import file (CSV, JSON, JSON Lines). */
+  MNEMO_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  /** The server folder under which an admin may name an import's media folder; unset: no media from folders. */
+  MNEMO_IMPORT_MEDIA_ROOT: z.string().min(1).optional(),
   /** The seed: `small` seeds a sample of the object collections (e2e, benchmarks). */
   MNEMO_DEMO_SIZE: choice(["full", "small"]).default("full"),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */

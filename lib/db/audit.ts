@@ -33,3 +33,10 @@ export async function auditSql(sql: SqlQuery, entry: Omit<AuditEntry, "at">): Pr
     [entry.actorId ?? null, entry.action, entry.targetType, entry.targetId ?? null, entry.projectId ?? null, JSON.stringify(entry.details)],
   );
 }
+
+/** Several entries in one statement (a bulk import's batch), with a Prisma client or transaction. */
+export function auditMany(tx: Pick<Prisma.TransactionClient, "auditEvent">, entries: readonly Omit<AuditEntry, "at">[]) {
+  return tx.auditEvent.createMany({
+    data: entries.map(({ details, ...rest }) => ({ ...rest, details: details as Prisma.InputJsonValue })),
+  });
+}

@@ -1,0 +1,378 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { type Principal, actorIdOf, canEditProject, isAdmin, systemPrincipal } from "../../acl";
+import { loadPrincipal } from "../../auth/load-principal";
+import { getConfig } from "../../config";
+import { audit, auditMany } from "../../db/audit";
+import type { Prisma, PrismaClient } from "../../db/generated/client";
+import { transactionSql } from "../../db/sql-executor";
+import { AppError, isAppError, notFound } from "../../errors";
+import { isUuid } from "../../ids";
+import { enqueueDependents } from "../enqueue-indexing";
+import { discardMedia } from "../media-storage";
+import { getSectionBySlug } from "../sections";
+import { recordTitle, recordYears, relationLinkRows } from "../validate-record-values";
+import { checkRows, type CheckedRow } from "./check-rows";
+import { checkAllRows, checkContext, prepareImport } from "./plan-import";
+import { parseImportFile } from "./parse-import-file";
+import type { DryRunResult, ImportFile, ImportJobView, ImportMapping, ImportPlan, ImportProblem } from "./types";
+
+/**
+ * Queues an import: the file is validated whole (a dry run) and stored with the job; the worker
+ * (runImportJobs) writes the valid rows in batches and reports the others. Refused, with
+ * nothing stored, when no row could be imported.
+ */
+export async function startImport(
+  prisma: PrismaClient,
+  principal: Principal,
+  file: ImportFile,
+  plan: ImportPlan,
+): Promise<{ jobId: string; dryRun: DryRunResult }> {
+  const prepared = await prepareImport(prisma, principal, file, plan);
+  const dryRun = await checkAllRows(prepared);
+  if (dryRun.valid === 0) {
+    throw new AppError("bad_request", `No row of the file can be imported (${dryRun.problems.length} problem${dryRun.problems.length === 1 ? "" : "s"}); run the dry run to see them.`);
+  }
+  const jobId = randomUUID();
+  await prisma.$transaction(async (tx) => {
+    await tx.importJob.create({
+      data: {
+        id: jobId,
+        createdById: actorIdOf(principal),
+        sectionId: prepared.section.id,
+        projectId: plan.projectId,
+        mapping: plan.mapping as unknown as Prisma.InputJsonValue,
+        mediaFolder: plan.mediaFolder ?? null,
+        fileName: file.fileName.slice(0, 500),
+        format: prepared.table.format,
+        file: new Uint8Array(file.bytes),
+        total: prepared.table.rows.length,
+      },
+    });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "import.start",
+      targetType: "import_job",
+      targetId: jobId,
+      projectId: plan.projectId,
+      details: { section: prepared.section.slug, fileName: file.fileName.slice(0, 500), rows: dryRun.rows, valid: dryRun.valid, problems: dryRun.problems.length },
+    });
+  });
+  return { jobId, dryRun };
+}
+
+type JobRow = Prisma.ImportJobGetPayload<{ include: { section: { select: { slug: true } } } }>;
+
+function toView(job: Omit<JobRow, "file">): ImportJobView {
+  return {
+    id: job.id,
+    status: job.status,
+    sectionSlug: job.section.slug,
+    projectId: job.projectId,
+    fileName: job.fileName,
+    total: job.total,
+    processed: job.cursor,
+    created: job.created,
+    updated: job.updated,
+    unchanged: job.unchanged,
+    skipped: job.skipped,
+    problems: job.problems as unknown as ImportProblem[],
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+    error: job.error,
+  };
+}
+
+const viewSelect = {
+  id: true, status: true, sectionId: true, projectId: true, fileName: true, total: true, cursor: true, created: true, updated: true,
+  unchanged: true, skipped: true, problems: true, createdAt: true, finishedAt: true, error: true, createdById: true, mapping: true,
+  mediaFolder: true, format: true, lockedBy: true, heartbeatAt: true, updatedAt: true, section: { select: { slug: true } },
+} as const;
+
+/** A job is its creator's (and the admins'); anyone else is told it does not exist. */
+function jobScopeWhere(principal: Principal): { createdById?: string } {
+  return isAdmin(principal) ? {} : { createdById: principal.userId };
+}
+
+export async function getImportJob(prisma: PrismaClient, principal: Principal, jobId: string): Promise<ImportJobView> {
+  if (!isUuid(jobId)) throw notFound();
+  const job = await prisma.importJob.findFirst({ where: { id: jobId, ...jobScopeWhere(principal) }, select: viewSelect });
+  if (!job) throw notFound();
+  return toView(job);
+}
+
+/** The principal's import jobs (every job for admins), newest first. */
+export async function listImportJobs(prisma: PrismaClient, principal: Principal, options: { limit?: number } = {}): Promise<ImportJobView[]> {
+  const jobs = await prisma.importJob.findMany({
+    where: jobScopeWhere(principal),
+    select: viewSelect,
+    orderBy: { createdAt: "desc" },
+    take: Math.min(Math.max(options.limit ?? 50, 1), 200),
+  });
+  return jobs.map(toView);
+}
+
+export interface RunImportJobsOptions {
+  /** Identifies this worker's claims; one per process. */
+  workerId?: string;
+  /** Rows per transaction. */
+  batchSize?: number;
+  /** Stop after this many batches (a test's "crash"; a loop's time slice). */
+  maxBatches?: number;
+  /** A running job whose worker has not finished a batch for this long is taken over. */
+  staleAfterMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (job: ImportJobView) => void;
+}
+
+const defaultWorkerId = `import-${process.pid}-${randomUUID().slice(0, 8)}`;
+
+/**
+ * The worker step: claims a queued job (or a running one whose worker stopped finishing batches
+ * — a crash), and imports it from its cursor, one transaction per batch holding the records,
+ * their links, their indexing outbox rows, their audit entries and the job's new cursor and
+ * counts. A batch that finds its claim taken over writes nothing. Returns the rows processed.
+ */
+export async function runImportJobs(prisma: PrismaClient, options: RunImportJobsOptions = {}): Promise<number> {
+  const workerId = options.workerId ?? defaultWorkerId;
+  const staleAfterMs = options.staleAfterMs ?? 120_000;
+  let processed = 0;
+  let batches = 0;
+  while (!options.signal?.aborted && (options.maxBatches === undefined || batches < options.maxBatches)) {
+    const now = new Date();
+    const claimed = await prisma.$queryRaw<{ id: string }[]>`
+      UPDATE import_jobs SET status = 'running', locked_by = ${workerId}, heartbeat_at = ${now}, updated_at = ${now}
+       WHERE id = (
+         SELECT id FROM import_jobs
+          WHERE status = 'queued'
+             OR (status = 'running' AND (locked_by = ${workerId} OR heartbeat_at IS NULL OR heartbeat_at < ${new Date(now.getTime() - staleAfterMs)}))
+          ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id`;
+    const jobId = claimed[0]?.id;
+    if (!jobId) break;
+    const result = await runJob(prisma, jobId, workerId, {
+      ...options,
+      maxBatches: options.maxBatches === undefined ? undefined : options.maxBatches - batches,
+    });
+    processed += result.rows;
+    batches += result.batches;
+    if (result.batches === 0) break;
+  }
+  return processed;
+}
+
+async function runJob(prisma: PrismaClient, jobId: string, workerId: string, options: RunImportJobsOptions): Promise<{ rows: number; batches: number }> {
+  const job = await prisma.importJob.findUniqueOrThrow({ where: { id: jobId }, include: { section: { select: { slug: true } } } });
+  let rows = 0;
+  let batches = 0;
+  try {
+    const principal = await importerOf(prisma, job.createdById);
+    if (!principal || !canEditProject(principal, job.projectId)) {
+      throw new AppError("forbidden", "The person who started this import may no longer edit the project.");
+    }
+    if (!job.file) throw new AppError("internal", "The job's file is missing.");
+    const section = await getSectionBySlug(prisma, job.section.slug);
+    const table = parseImportFile({ fileName: job.fileName, bytes: job.file }, Number.POSITIVE_INFINITY);
+    const plan: ImportPlan = {
+      sectionSlug: section.slug,
+      projectId: job.projectId,
+      mapping: job.mapping as unknown as ImportMapping,
+      mediaFolder: job.mediaFolder ?? undefined,
+    };
+    const context = checkContext(prisma, principal, section, table, plan, { storeMedia: true });
+    const batchSize = options.batchSize ?? 200;
+    let cursor = job.cursor;
+    while (cursor < table.rows.length) {
+      if (options.signal?.aborted || (options.maxBatches !== undefined && batches >= options.maxBatches)) return { rows, batches };
+      const slice = table.rows.slice(cursor, cursor + batchSize);
+      const { checked, problems } = await checkRows(context, slice, cursor + 1);
+      const failedRows = new Set(problems.map((problem) => problem.row));
+      const orphanedMedia = [...failedRows].flatMap((row) => context.media?.storedByRow.get(row) ?? []);
+      context.media?.storedByRow.clear();
+      if (orphanedMedia.length) await discardMedia(prisma, getConfig().storageDir, orphanedMedia);
+      const written = await writeBatch(prisma, {
+        jobId,
+        workerId,
+        cursor,
+        next: cursor + slice.length,
+        principal,
+        section,
+        projectId: job.projectId,
+        checked,
+        problems,
+      });
+      if (!written) return { rows, batches };
+      cursor += slice.length;
+      rows += slice.length;
+      batches++;
+      if (options.onProgress) options.onProgress(await viewOf(prisma, jobId));
+    }
+    await prisma.$transaction(async (tx) => {
+      const done = await tx.importJob.updateMany({
+        where: { id: jobId, lockedBy: workerId },
+        data: { status: "done", finishedAt: new Date(), file: null, lockedBy: null },
+      });
+      if (done.count === 0) return;
+      const final = await tx.importJob.findUniqueOrThrow({ where: { id: jobId } });
+      await audit(tx, {
+        actorId: job.createdById,
+        action: "import.finish",
+        targetType: "import_job",
+        targetId: jobId,
+        projectId: job.projectId,
+        details: { section: section.slug, status: "done", created: final.created, updated: final.updated, unchanged: final.unchanged, skipped: final.skipped },
+      });
+    });
+    return { rows, batches: Math.max(batches, 1) };
+  } catch (error) {
+    const message = isAppError(error) ? error.message : "The import stopped on an unexpected error; the rows before it were imported.";
+    if (!isAppError(error)) console.error("[import] job failed", jobId, error);
+    await prisma.$transaction(async (tx) => {
+      const failed = await tx.importJob.updateMany({
+        where: { id: jobId, lockedBy: workerId },
+        data: { status: "failed", error: message, finishedAt: new Date(), lockedBy: null },
+      });
+      if (failed.count === 0) return;
+      await audit(tx, {
+        actorId: job.createdById,
+        action: "import.finish",
+        targetType: "import_job",
+        targetId: jobId,
+        projectId: job.projectId,
+        details: { section: job.section.slug, status: "failed", error: message },
+      });
+    });
+    return { rows, batches: Math.max(batches, 1) };
+  }
+}
+
+async function viewOf(prisma: PrismaClient, jobId: string): Promise<ImportJobView> {
+  return toView(await prisma.importJob.findUniqueOrThrow({ where: { id: jobId }, select: viewSelect }));
+}
+
+/** The importer as they are now: a changed membership applies to the rest of the job. */
+async function importerOf(prisma: PrismaClient, userId: string | null): Promise<Principal | null> {
+  if (userId === null) return systemPrincipal;
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });
+  return user ? loadPrincipal(prisma, userId, user.sessionVersion) : null;
+}
+
+interface BatchInput {
+  jobId: string;
+  workerId: string;
+  cursor: number;
+  next: number;
+  principal: Principal;
+  section: Awaited<ReturnType<typeof getSectionBySlug>>;
+  projectId: string;
+  checked: CheckedRow[];
+  problems: ImportProblem[];
+}
+
+/**
+ * One batch, one transaction: moving the job's cursor first (only while this worker holds the
+ * job and the cursor is where it left it), then the records, links, media ownership, indexing
+ * rows and audit entries. Returns false, having written nothing, when the claim was lost.
+ */
+async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<boolean> {
+  const { section, principal, projectId } = input;
+  const actorId = actorIdOf(principal);
+  return prisma.$transaction(
+    async (tx) => {
+      const creates = input.checked.filter((row) => !row.existing);
+      const updates = input.checked.filter((row) => row.existing && !row.unchanged);
+      const unchanged = input.checked.length - creates.length - updates.length;
+      const problems = [...input.problems];
+      const createdIds = creates.map(() => randomUUID());
+      const moved = await tx.importJob.updateMany({
+        where: { id: input.jobId, lockedBy: input.workerId, cursor: input.cursor },
+        data: { cursor: input.next, heartbeatAt: new Date() },
+      });
+      if (moved.count === 0) return false;
+
+      if (creates.length) {
+        await tx.record.createMany({
+          data: creates.map((row, index) => {
+            const years = recordYears(section.fields, row.values);
+            return {
+              id: createdIds[index] as string,
+              sectionId: section.id,
+              projectId,
+              externalId: row.externalId,
+              title: recordTitle(section.fields, row.values),
+              values: row.values as Prisma.InputJsonValue,
+              dateFrom: years.from,
+              dateTo: years.to,
+              createdById: actorId,
+              updatedById: actorId,
+            };
+          }),
+        });
+        await tx.indexQueueItem.createMany({ data: createdIds.map((recordId) => ({ recordId, reason: "record.imported" })) });
+      }
+      const updatedIds: string[] = [];
+      const auditEntries: { action: string; targetId: string; version: number }[] = createdIds.map((id) => ({ action: "record.create", targetId: id, version: 1 }));
+      for (const row of updates) {
+        const existing = row.existing as { id: string; version: number };
+        const years = recordYears(section.fields, row.values);
+        const saved = await tx.record.updateMany({
+          where: { id: existing.id, version: existing.version },
+          data: {
+            title: recordTitle(section.fields, row.values),
+            values: row.values as Prisma.InputJsonValue,
+            dateFrom: years.from,
+            dateTo: years.to,
+            updatedById: actorId,
+            version: { increment: 1 },
+          },
+        });
+        if (saved.count === 0) {
+          problems.push({ row: row.row, message: "The record was edited while the import ran; run the import again to update it" });
+          continue;
+        }
+        updatedIds.push(existing.id);
+        auditEntries.push({ action: "record.update", targetId: existing.id, version: existing.version + 1 });
+      }
+      const written = [
+        ...creates.map((row, index) => ({ row, id: createdIds[index] as string })),
+        ...updates.filter((row) => updatedIds.includes(row.existing?.id ?? "")).map((row) => ({ row, id: row.existing?.id as string })),
+      ];
+      if (updatedIds.length) await tx.recordLink.deleteMany({ where: { sourceId: { in: updatedIds } } });
+      const links = written.flatMap(({ row, id }) => relationLinkRows(section.fields, row.values, id));
+      if (links.length) await tx.recordLink.createMany({ data: links, skipDuplicates: true });
+      for (const { row, id } of written) {
+        for (const field of section.fields) {
+          const mediaId = row.values[field.key];
+          if ((field.type === "image" || field.type === "media") && isUuid(mediaId)) {
+            await tx.media.updateMany({
+              where: { id: mediaId, OR: [{ recordId: id }, { recordId: null, projectId }] },
+              data: { recordId: id, projectId, fieldKey: field.key, view: field.type === "image" ? field.view : null },
+            });
+          }
+        }
+      }
+      if (updatedIds.length) await enqueueDependents(transactionSql(tx), updatedIds, { changed: "record.imported", dependents: "linked-record.updated" });
+      if (auditEntries.length) {
+        await auditMany(
+          tx,
+          auditEntries.map((entry) => ({
+            actorId,
+            action: entry.action,
+            targetType: "record",
+            targetId: entry.targetId,
+            projectId,
+            details: { version: entry.version, section: section.slug, importJobId: input.jobId },
+          })),
+        );
+      }
+      const skipped = new Set(problems.map((problem) => problem.row)).size;
+      await tx.$executeRaw`
+        UPDATE import_jobs
+           SET created = created + ${creates.length}, updated = updated + ${updatedIds.length}, unchanged = unchanged + ${unchanged},
+               skipped = skipped + ${skipped}, problems = problems || ${JSON.stringify(problems)}::jsonb
+         WHERE id = ${input.jobId}`;
+      return true;
+    },
+    { timeout: 120_000, maxWait: 60_000 },
+  );
+}

@@ -1,0 +1,257 @@
+import { AppError } from "../../errors";
+import type { ImportFile, ImportFormat, ParsedTable } from "./types";
+
+/**
+ * Reads an import file into a table of strings: CSV (RFC 4180 — quoted cells, doubled quotes,
+ * line breaks inside quotes, CRLF, a byte-order mark; the delimiter `,`, `;` or tab sniffed from
+ * the header), a JSON array of objects, or JSON Lines. Pure. Anything it cannot read whole is
+ * refused with a message naming the line (or byte), so nothing half-read is ever imported.
+ * Cells are kept exactly as text: a cell starting with `=` is a string, never a formula.
+ */
+export function parseImportFile(file: ImportFile, maxBytes: number): ParsedTable {
+  if (file.bytes.byteLength > maxBytes) {
+    throw refuse(`The file is ${megabytes(file.bytes.byteLength)}; imports are limited to ${megabytes(maxBytes)}. Split it into smaller files.`);
+  }
+  const text = decodeUtf8(file.bytes);
+  if (!text.trim()) throw refuse("The file is empty.");
+  const format = importFormatOf(file.fileName, text);
+  const table = format === "csv" ? parseCsv(text) : format === "json" ? parseJsonArray(text) : parseJsonLines(text);
+  if (table.rows.length === 0) throw refuse("The file has a header but no data rows.");
+  return table;
+}
+
+function refuse(message: string): AppError {
+  return new AppError("bad_request", message);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The format from the extension; otherwise `[` means a JSON array, `{` JSON Lines, anything else CSV. */
+export function importFormatOf(fileName: string, text: string): ImportFormat {
+  const extension = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  if (extension === "csv" || extension === "tsv" || extension === "txt") return "csv";
+  if (extension === "jsonl" || extension === "ndjson") return "jsonl";
+  const first = text.trimStart()[0];
+  if (extension === "json") return first === "{" ? "jsonl" : "json";
+  if (first === "[") return "json";
+  if (first === "{") return "jsonl";
+  return "csv";
+}
+
+/** UTF-8 only (a leading byte-order mark is dropped); other encodings are named where they break. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw refuse("The file is UTF-16; save it as UTF-8 (CSV UTF-8 in spreadsheet programs) and import it again.");
+  }
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch {
+    const offset = firstInvalidUtf8Byte(bytes);
+    let line = 1;
+    for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++;
+    const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");
+    throw refuse(
+      `The file is not UTF-8: byte ${offset} (line ${line}) is 0x${byte}. Save it as UTF-8 (CSV UTF-8 in spreadsheet programs) and import it again.`,
+    );
+  }
+}
+
+/** The offset of the first byte that does not begin or continue a valid UTF-8 sequence. */
+export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  let index = 0;
+  while (index < bytes.length) {
+    const lead = bytes[index] ?? 0;
+    let length = 0;
+    let min = 0;
+    if (lead < 0x80) length = 1;
+    else if (lead >= 0xc2 && lead <= 0xdf) [length, min] = [2, 0x80];
+    else if (lead >= 0xe0 && lead <= 0xef) [length, min] = [3, 0x800];
+    else if (lead >= 0xf0 && lead <= 0xf4) [length, min] = [4, 0x10000];
+    else return index;
+    if (index + length > bytes.length) return index;
+    let codePoint = length === 1 ? lead : lead & (0xff >> (length + 1));
+    for (let next = 1; next < length; next++) {
+      const continuation = bytes[index + next] ?? 0;
+      if ((continuation & 0xc0) !== 0x80) return index;
+      codePoint = (codePoint << 6) | (continuation & 0x3f);
+    }
+    if (length > 1 && (codePoint < min || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff))) return index;
+    index += length;
+  }
+  return bytes.length;
+}
+
+/** The delimiter used most in the header line (outside quotes): `,` `;` or tab; `,` on a tie. */
+export function sniffDelimiter(text: string): string {
+  const counts = new Map<string, number>([[",", 0], [";", 0], ["\t", 0]]);
+  let quoted = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === "\n" || char === "\r")) break;
+    else if (!quoted && counts.has(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  let best = ",";
+  for (const [delimiter, count] of counts) if (count > (counts.get(best) ?? 0)) best = delimiter;
+  return best;
+}
+
+export function parseCsv(text: string): ParsedTable {
+  const delimiter = sniffDelimiter(text);
+  const records: { cells: string[]; line: number }[] = [];
+  let cells: string[] = [];
+  let cell = "";
+  let line = 1;
+  let recordLine = 1;
+  let index = 0;
+  let atCellStart = true;
+  const endRecord = () => {
+    cells.push(cell);
+    // A blank line (one empty cell) is no record; it may end the file or separate nothing.
+    if (!(cells.length === 1 && cells[0] === "")) records.push({ cells, line: recordLine });
+    cells = [];
+    cell = "";
+    atCellStart = true;
+  };
+  while (index < text.length) {
+    const char = text[index];
+    if (atCellStart && char === '"') {
+      const openedOn = line;
+      index++;
+      for (;;) {
+        if (index >= text.length) throw refuse(`Line ${openedOn}: a quoted cell is never closed (a missing " ).`);
+        const inner = text[index];
+        if (inner === '"') {
+          if (text[index + 1] === '"') {
+            cell += '"';
+            index += 2;
+            continue;
+          }
+          index++;
+          break;
+        }
+        if (inner === "\n") line++;
+        if (inner === "\r" && text[index + 1] !== "\n") line++;
+        cell += inner;
+        index++;
+      }
+      const after = text[index];
+      if (after !== undefined && after !== delimiter && after !== "\n" && after !== "\r") {
+        throw refuse(`Line ${line}: text after a closing quote; a quote inside a quoted cell is written twice ("").`);
+      }
+      atCellStart = false;
+      continue;
+    }
+    atCellStart = false;
+    if (char === delimiter) {
+      cells.push(cell);
+      cell = "";
+      atCellStart = true;
+      index++;
+    } else if (char === "\n" || char === "\r") {
+      endRecord();
+      index += char === "\r" && text[index + 1] === "\n" ? 2 : 1;
+      line++;
+      recordLine = line;
+    } else {
+      cell += char;
+      index++;
+    }
+  }
+  if (!atCellStart || cell !== "" || cells.length > 0) endRecord();
+
+  const [header, ...data] = records;
+  if (!header) throw refuse("The file is empty.");
+  const columns = header.cells.map((name) => name.trim());
+  checkColumnNames(columns);
+  for (const [position, record] of data.entries()) {
+    if (record.cells.length !== columns.length) {
+      throw refuse(
+        `Line ${record.line} (row ${position + 1}) has ${record.cells.length} cells; the header has ${columns.length}. ` +
+          `Check for a missing or extra "${delimiter === "\t" ? "tab" : delimiter}", or an unquoted one inside a cell.`,
+      );
+    }
+  }
+  return { format: "csv", columns, rows: data.map((record) => record.cells), lines: data.map((record) => record.line) };
+}
+
+function checkColumnNames(columns: string[]): void {
+  const seen = new Map<string, number>();
+  for (const [index, name] of columns.entries()) {
+    if (!name) throw refuse(`Column ${index + 1} of the header has no name.`);
+    const earlier = seen.get(name);
+    if (earlier !== undefined) throw refuse(`The header names the column "${name}" twice (columns ${earlier + 1} and ${index + 1}).`);
+    seen.set(name, index);
+  }
+}
+
+type JsonObject = Record<string, unknown>;
+
+function parseJsonArray(text: string): ParsedTable {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw refuse(`The file is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (!Array.isArray(parsed)) throw refuse("A JSON import is an array of objects, one per record (or JSON Lines: one object per line).");
+  parsed.forEach((item, index) => {
+    if (!isObject(item)) throw refuse(`Item ${index + 1} of the JSON array is not an object.`);
+  });
+  return objectsToTable("json", parsed as JsonObject[], parsed.map(() => 0));
+}
+
+function parseJsonLines(text: string): ParsedTable {
+  const objects: JsonObject[] = [];
+  const lines: number[] = [];
+  for (const [index, raw] of text.split("\n").entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      throw refuse(`Line ${index + 1} is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
+    }
+    if (!isObject(parsed)) throw refuse(`Line ${index + 1} is not a JSON object.`);
+    objects.push(parsed);
+    lines.push(index + 1);
+  }
+  return objectsToTable("jsonl", objects, lines);
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Columns are the keys in order of first appearance; a missing key is an empty cell. */
+function objectsToTable(format: ImportFormat, objects: JsonObject[], lines: number[]): ParsedTable {
+  const columns: string[] = [];
+  const known = new Set<string>();
+  for (const object of objects) {
+    for (const key of Object.keys(object)) {
+      if (!known.has(key)) {
+        known.add(key);
+        columns.push(key);
+      }
+    }
+  }
+  checkColumnNames(columns.map((name) => name.trim()));
+  const rows = objects.map((object) => columns.map((column) => jsonCell(object[column])));
+  return { format, columns, rows, lines };
+}
+
+/**
+ * A JSON value as the cell text the field converters read: scalars as text, a list of scalars
+ * joined with " | " (the separator of multiple relations), anything else as JSON (a date range
+ * object, transcript turns).
+ */
+export function jsonCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === "string" || typeof item === "number")) return value.join(" | ");
+  return JSON.stringify(value);
+}

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Principal, systemPrincipal } from "../../lib/acl";
+import type { FieldDefinition } from "../../lib/archive/field-definitions";
+import {
+  dryRunImport,
+  getImportJob,
+  listImportJobs,
+  previewImport,
+  problemsCsv,
+  runImportJobs,
+  startImport,
+  type ImportFile,
+  type ImportPlan,
+} from "../../lib/archive/import";
+import type { Database } from "../../lib/db/database";
+import { AppError } from "../../lib/errors";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+
+let db: Database;
+let curator: Principal;
+let otherCurator: Principal;
+let researcher: Principal;
+let admin: Principal;
+let projectId: string;
+let hiddenProjectId: string;
+let section: { id: string; slug: string };
+let people: { slug: string };
+
+const interviewFields = (peopleSlug: string): FieldDefinition[] => [
+  { key: "title", label: "Title", type: "text", required: true, listed: true },
+  { key: "recordedOn", label: "Recorded on", type: "date" },
+  { key: "kind", label: "Kind", type: "category", options: ["interview", "letter", "photograph"] },
+  { key: "narrator", label: "Narrator", type: "relation", targetSection: peopleSlug, multiple: true },
+  { key: "summary", label: "Summary", type: "longtext" },
+  { key: "period", label: "Period", type: "daterange" },
+];
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  const { prisma } = db;
+  projectId = (await createProject(prisma)).id;
+  hiddenProjectId = (await createProject(prisma)).id;
+  people = await createSection(prisma, [{ key: "title", label: "Name", type: "text", required: true }]);
+  section = await createSection(prisma, interviewFields(people.slug));
+  const curatorUser = await createUser(prisma, { role: "curator" });
+  await addMember(prisma, curatorUser.id, projectId, "editor");
+  curator = await principalOf(prisma, curatorUser.id);
+  const otherUser = await createUser(prisma, { role: "curator" });
+  await addMember(prisma, otherUser.id, projectId, "editor");
+  otherCurator = await principalOf(prisma, otherUser.id);
+  const researcherUser = await createUser(prisma);
+  await addMember(prisma, researcherUser.id, projectId, "reader");
+  researcher = await principalOf(prisma, researcherUser.id);
+  admin = await principalOf(prisma, (await createUser(prisma, { role: "admin" })).id);
+  for (let index = 1; index <= 5; index++) await createRecord(prisma, people, projectId, { title: `Person ${index}` });
+  await createRecord(prisma, people, hiddenProjectId, { title: "Hidden Person" });
+});
+
+afterAll(async () => {
+  await db.close();
+});
+
+async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error("expected an AppError");
+}
+
+function csvFile(lines: string[], fileName = "interviews.csv"): ImportFile {
+  return { fileName, bytes: new TextEncoder().encode(`${lines.join("\r\n")}\r\n`) };
+}
+
+const header = "ID,Title,Recorded on,Kind,Narrator,Summary,Period";
+const badRows = [17, 50, 90, 120, 160];
+
+/** 200 rows; exactly rows 17, 50, 90, 120 and 160 are bad, one reason each. */
+function interviewRows(prefix: string, summaryOf: (row: number) => string = (row) => `Summary of ${row}`): string[] {
+  const lines = [header];
+  for (let row = 1; row <= 200; row++) {
+    const id = row === 120 ? `${prefix}-10` : `${prefix}-${row}`;
+    const title = row === 160 ? "" : `Interview ${prefix} ${row}`;
+    const date = row === 17 ? "1962-02-30" : `19${String(row % 90 + 10).padStart(2, "0")}-04-18`;
+    const kind = row === 50 ? "sculpture" : row % 2 ? "Interview" : "letter";
+    const narrator = row === 90 ? "Hidden Person" : `Person ${(row % 5) + 1}${row % 7 === 0 ? " | Person 1" : ""}`;
+    const summary = row === 3 ? '=HYPERLINK("http://example.test","click")' : row === 4 ? 'Said "yes"\nand left; twice' : summaryOf(row);
+    lines.push([id, title, date, kind, narrator, `"${summary.replace(/"/g, '""')}"`, row % 3 ? "1920-1930" : "1936"].join(","));
+  }
+  return lines;
+}
+
+const plan = (mapping?: Partial<ImportPlan["mapping"]>): ImportPlan => ({
+  sectionSlug: section.slug,
+  projectId,
+  mapping: {
+    externalIdColumn: "ID",
+    columns: { Title: "title", "Recorded on": "recordedOn", Kind: "kind", Narrator: "narrator", Summary: "summary", Period: "period" },
+    ...mapping,
+  },
+});
+
+async function recordCount(sectionId = section.id): Promise<number> {
+  return db.prisma.record.count({ where: { sectionId } });
+}
+
+describe(`bulk import (${testDatabaseMode()})`, () => {
+  it("previews the first rows and suggests the mapping from labels, ignoring case and accents", async () => {
+    const preview = await previewImport(db.prisma, curator, csvFile(interviewRows("p")), section.slug);
+    expect(preview.format).toBe("csv");
+    expect(preview.rowCount).toBe(200);
+    expect(preview.rows).toHaveLength(10);
+    expect(preview.columns).toEqual(header.split(","));
+    expect(preview.suggestedMapping).toEqual(plan().mapping);
+    expect(preview.problems).toEqual([]);
+  });
+
+  it("dry-runs a 200-row file reporting exactly its 5 bad rows, and writes nothing", async () => {
+    const auditBefore = await db.prisma.auditEvent.count();
+    const result = await dryRunImport(db.prisma, curator, csvFile(interviewRows("a")), plan());
+    expect(result.problems.map((problem) => problem.row)).toEqual(badRows);
+    expect(result).toMatchObject({ rows: 200, valid: 195, creates: 195, updates: 0, unchanged: 0 });
+    const byRow = new Map(result.problems.map((problem) => [problem.row, problem]));
+    expect(byRow.get(17)).toMatchObject({ column: "Recorded on", field: "recordedOn" });
+    expect(byRow.get(50)?.message).toContain("must be one of");
+    // A record the curator cannot read is reported exactly like a missing one.
+    expect(byRow.get(90)?.message).toBe(`Narrator: no record titled or numbered “Hidden Person” you can read in ${people.slug}`);
+    expect(byRow.get(120)?.message).toContain("repeats row 10");
+    expect(byRow.get(160)).toMatchObject({ field: "title", message: "Title is required" });
+    expect(await recordCount()).toBe(0);
+    expect(await db.prisma.auditEvent.count()).toBe(auditBefore);
+    expect(await db.prisma.importJob.count()).toBe(0);
+  });
+
+  it("imports the 195 good rows, queues each for indexing, and a second run creates none", async () => {
+    const file = csvFile(interviewRows("a"));
+    const { jobId, dryRun } = await startImport(db.prisma, curator, file, plan());
+    expect(dryRun.valid).toBe(195);
+    expect((await getImportJob(db.prisma, curator, jobId)).status).toBe("queued");
+    expect(await runImportJobs(db.prisma, { workerId: "test" })).toBe(200);
+    const job = await getImportJob(db.prisma, curator, jobId);
+    expect(job).toMatchObject({ status: "done", total: 200, processed: 200, created: 195, updated: 0, skipped: 5, error: null });
+    expect(job.problems.map((problem) => problem.row)).toEqual(badRows);
+    expect(await recordCount()).toBe(195);
+
+    const records = await db.prisma.record.findMany({ where: { sectionId: section.id }, include: { queue: true, linksOut: true } });
+    expect(records.every((record) => record.queue.length === 1)).toBe(true);
+    const third = records.find((record) => record.externalId === "a-3");
+    // Formula-looking cells are kept as the text they are.
+    expect((third?.values as Record<string, unknown>).summary).toBe('=HYPERLINK("http://example.test","click")');
+    expect((records.find((record) => record.externalId === "a-4")?.values as Record<string, unknown>).summary).toBe('Said "yes"\nand left; twice');
+    const fourteenth = records.find((record) => record.externalId === "a-14");
+    expect(fourteenth?.linksOut).toHaveLength(2);
+    expect(fourteenth?.dateFrom).toBe(1924);
+    expect(fourteenth?.values).toMatchObject({ kind: "letter", period: { from: 1920, to: 1930 } });
+
+    const audits = await db.prisma.auditEvent.findMany({ where: { targetId: jobId }, orderBy: { at: "asc" } });
+    expect(audits.map((event) => event.action)).toEqual(["import.start", "import.finish"]);
+    expect(await db.prisma.auditEvent.count({ where: { action: "record.create", targetId: { in: records.map((record) => record.id) } } })).toBe(195);
+
+    // The same file again: nothing new, nothing changed.
+    const again = await startImport(db.prisma, curator, file, plan());
+    expect(again.dryRun).toMatchObject({ creates: 0, updates: 0, unchanged: 195 });
+    await runImportJobs(db.prisma, { workerId: "test" });
+    expect(await getImportJob(db.prisma, curator, again.jobId)).toMatchObject({ status: "done", created: 0, updated: 0, unchanged: 195, skipped: 5 });
+    expect(await recordCount()).toBe(195);
+
+    // One summary changed: that record is updated (version bump, re-queued, audited); no duplicate.
+    await db.prisma.indexQueueItem.deleteMany({});
+    const changed = await startImport(db.prisma, curator, csvFile(interviewRows("a", (row) => (row === 8 ? "A new summary" : `Summary of ${row}`))), plan());
+    expect(changed.dryRun).toMatchObject({ creates: 0, updates: 1, unchanged: 194 });
+    await runImportJobs(db.prisma, { workerId: "test" });
+    expect(await getImportJob(db.prisma, curator, changed.jobId)).toMatchObject({ created: 0, updated: 1, unchanged: 194 });
+    const eighth = await db.prisma.record.findFirstOrThrow({ where: { sectionId: section.id, externalId: "a-8" }, include: { queue: true } });
+    expect(eighth.version).toBe(2);
+    expect((eighth.values as Record<string, unknown>).summary).toBe("A new summary");
+    expect(eighth.queue).toHaveLength(1);
+    expect(await db.prisma.auditEvent.count({ where: { action: "record.update", targetId: eighth.id } })).toBe(1);
+    expect(await recordCount()).toBe(195);
+  });
+
+  it("resumes a job left running by a crashed worker from its cursor, without duplicates", async () => {
+    const crashSection = await createSection(db.prisma, interviewFields(people.slug));
+    const rows = [header, ...Array.from({ length: 120 }, (_, index) => `c-${index + 1},Crash ${index + 1},1970,letter,Person 2,Text ${index + 1},1970`)];
+    const { jobId } = await startImport(db.prisma, curator, csvFile(rows), { ...plan(), sectionSlug: crashSection.slug });
+    // One batch, then the worker "dies": the job stays running with its claim.
+    expect(await runImportJobs(db.prisma, { workerId: "crashed", batchSize: 50, maxBatches: 1 })).toBe(50);
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "running", processed: 50, created: 50 });
+    expect(await recordCount(crashSection.id)).toBe(50);
+    // A live claim is not taken over...
+    expect(await runImportJobs(db.prisma, { workerId: "other", batchSize: 50 })).toBe(0);
+    // ...a stale one is, from the cursor.
+    expect(await runImportJobs(db.prisma, { workerId: "other", batchSize: 50, staleAfterMs: 0 })).toBe(70);
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", processed: 120, created: 120, skipped: 0 });
+    expect(await recordCount(crashSection.id)).toBe(120);
+    expect(await db.prisma.indexQueueItem.count({ where: { record: { sectionId: crashSection.id } } })).toBe(120);
+    // The crashed worker coming back finds its claim gone and writes nothing.
+    expect(await runImportJobs(db.prisma, { workerId: "crashed", batchSize: 50 })).toBe(0);
+    expect(await recordCount(crashSection.id)).toBe(120);
+  });
+
+  it("lets only admins and curators who edit the project import; jobs are their creator's", async () => {
+    const file = csvFile(interviewRows("acl"));
+    for (const [who, plannedProject] of [
+      [curator, hiddenProjectId],
+      [researcher, projectId],
+      [curator, "no-such-project"],
+    ] as const) {
+      for (const attempt of [
+        dryRunImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }),
+        startImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }),
+      ]) {
+        expect((await appErrorOf(attempt)).code).toBe("not_found");
+      }
+    }
+    expect((await appErrorOf(previewImport(db.prisma, researcher, file))).code).toBe("not_found");
+    // Naming a server folder is for admins only.
+    expect((await appErrorOf(dryRunImport(db.prisma, curator, file, { ...plan(), mediaFolder: "scans" }))).code).toBe("not_found");
+
+    const jobs = await listImportJobs(db.prisma, curator);
+    expect(jobs.length).toBeGreaterThan(0);
+    const [job] = jobs;
+    expect((await appErrorOf(getImportJob(db.prisma, otherCurator, job?.id ?? ""))).code).toBe("not_found");
+    expect((await appErrorOf(getImportJob(db.prisma, researcher, job?.id ?? ""))).code).toBe("not_found");
+    expect(await listImportJobs(db.prisma, otherCurator)).toEqual([]);
+    expect((await getImportJob(db.prisma, admin, job?.id ?? "")).id).toBe(job?.id);
+    expect(await recordCount()).toBe(195);
+  });
+
+  it("refuses a bad file whole, with a message naming the problem, and writes nothing", async () => {
+    const before = await db.prisma.importJob.count();
+    const latin1 = new Uint8Array([...new TextEncoder().encode(`${header}\r\nx-1,Caf`), 0xe9, ...new TextEncoder().encode(",1960,letter,,,\r\n")]);
+    const cases: [ImportFile, ImportPlan, RegExp][] = [
+      [{ fileName: "latin1.csv", bytes: latin1 }, plan(), /not UTF-8: byte 58 \(line 2\)/],
+      [csvFile([header, "r-1,Only three,1960"]), plan(), /Line 2 \(row 1\) has 3 cells; the header has 7/],
+      [csvFile([header]), plan(), /no data rows/],
+      [{ fileName: "empty.csv", bytes: new Uint8Array() }, plan(), /empty/],
+      [csvFile([`${header},Colour`, "r-1,T,1960,letter,,,1960,red"]), plan(), /"Colour" matches no field/],
+      [csvFile([header, "r-1,T,1960,letter,,,1960"]), plan({ columns: { ...plan().mapping.columns, Title: "heading" } }), /"heading", which is not a field/],
+    ];
+    for (const [file, attemptPlan, message] of cases) {
+      const error = await appErrorOf(startImport(db.prisma, curator, file, attemptPlan));
+      expect(error.code).toBe("bad_request");
+      expect(error.message).toMatch(message);
+    }
+    expect(await db.prisma.importJob.count()).toBe(before);
+  });
+
+  it("reports an external id held by a record the importer cannot edit, without naming it further", async () => {
+    const hidden = await createRecord(db.prisma, section, hiddenProjectId, { title: "Elsewhere" }, systemPrincipal);
+    await db.prisma.record.update({ where: { id: hidden.id }, data: { externalId: "taken-1" } });
+    const result = await dryRunImport(db.prisma, curator, csvFile([header, "taken-1,Mine,1960,letter,Person 1,,1960"]), plan());
+    expect(result.problems).toEqual([{ row: 1, column: "ID", message: "The external id “taken-1” is taken by a record you cannot edit" }]);
+    expect(problemsCsv(result.problems)).toBe('row,column,field,message\r\n1,ID,,The external id “taken-1” is taken by a record you cannot edit\r\n');
+  });
+});
