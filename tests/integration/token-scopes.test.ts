@@ -4,7 +4,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
-import { closedCors } from "../../lib/api/cors";
 import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { openApiDocument } from "../../lib/api/openapi";
@@ -13,9 +12,9 @@ import { defineOperation } from "../../lib/api/operations/operation";
 import { authenticateApiTokenWithId, createApiToken, listApiTokens, revokeApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import type { AppError } from "../../lib/errors";
-import { createRateLimiter } from "../../lib/rate-limit";
 import { createProject, createUser, principalOf } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
+import { apiDepsWithoutModels } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -55,15 +54,7 @@ const touchProject = defineOperation({
   },
 });
 
-function deps(): ApiDeps {
-  return {
-    runtime: { prisma: db.prisma, search: () => Promise.reject(new Error("unused")), ask: () => Promise.reject(new Error("unused")), objects: () => Promise.reject(new Error("unused")) },
-    limiter: createRateLimiter({ perMinute: 100_000 }),
-    cors: closedCors,
-    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
-    origin,
-  };
-}
+const deps = (): ApiDeps => apiDepsWithoutModels(db, origin);
 
 async function callOperation(operation: ApiOperation, token: string, target: string, body: Record<string, unknown> = {}) {
   const request = new Request(`${origin}/api/v1${operation.path.replace("{projectId}", target)}`, {

@@ -1,8 +1,10 @@
 import "server-only";
 import { askOperation } from "./ask";
 import { characterizeObjectOperation } from "./characterize-object";
+import { createImportOperation } from "./create-import";
 import { embedGroupsOperation } from "./embed-groups";
 import { getAgentContextOperation } from "./get-agent-context";
+import { getImportOperation } from "./get-import";
 import { listSectionsOperation } from "./list-sections";
 import { readRecordOperation } from "./read-record";
 import { retrieveOperation } from "./retrieve";
@@ -29,6 +31,8 @@ export const operations = [
   embedGroupsOperation,
   readRecordOperation,
   listSectionsOperation,
+  createImportOperation,
+  getImportOperation,
 ] as const;
 
 export type AnyOperation = (typeof operations)[number];
