@@ -1,7 +1,10 @@
 /**
- * `npm run worker`: an index worker for server mode (any number may run against one database).
- * `--drain` stops when the queue is empty.
+ * `npm run worker`: an index worker for server mode (any number may run against one database),
+ * which also runs bulk import jobs. `--drain` finishes waiting imports, then stops when the
+ * index queue is empty.
  */
+import { runImportJobs } from "../lib/archive/import";
+import { runImportLoop } from "../lib/archive/import/import-worker";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { configuredWorker } from "../lib/rag/index/configured-indexer";
 import { runWorker } from "../lib/rag/index/run-worker";
@@ -12,6 +15,12 @@ const drain = process.argv.includes("--drain");
 const database = await openDatabase({ ...configuredDatabaseOptions(), log: (line) => console.log(`[db] ${line}`) });
 const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => controller.abort());
+const log = (line: string) => console.log(line);
+if (drain) {
+  while ((await runImportJobs(database.prisma, { signal: controller.signal, onProgress: (job) => log(`[import] ${job.fileName}: ${job.processed}/${job.total} rows`) })) > 0);
+} else {
+  void runImportLoop(database.prisma, { signal: controller.signal, takeOverOnStart: database.mode !== "server", log });
+}
 const worker = await configuredWorker(database);
 console.log(`[worker] indexing into ${worker.space.name}${drain ? " until the queue is empty" : ""}`);
 const progress = await runWorker({

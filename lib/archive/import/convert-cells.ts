@@ -157,7 +157,7 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
         }
         const parsed = parseTranscriptText(raw);
         if (parsed.ok) row.values[field.key] = parsed.turns;
-        else fail(`: ${parsed.error}`);
+        else row.problems.push({ column: source.column, field: field.key, message: `${field.label}: ${parsed.error}` });
         break;
       }
       case "image":

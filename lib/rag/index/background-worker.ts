@@ -1,4 +1,5 @@
 import "server-only";
+import { runImportLoop } from "../../archive/import/import-worker";
 import { getConfig } from "../../config";
 import type { Database } from "../../db/database";
 import { configuredWorker } from "./configured-indexer";
@@ -33,6 +34,12 @@ export async function startBackgroundWorker(database: Database, options: { onDra
     }
   }
   console.info(`[index] worker started: ${worker.space.name} (${worker.space.status})`);
+  // Bulk imports run beside indexing, batch by batch; what they write queues its own indexing.
+  void runImportLoop(database.prisma, {
+    signal: controller.signal,
+    takeOverOnStart: database.mode !== "server",
+    log: (line) => console.info(line),
+  });
   let lastReport = 0;
   let draining: Promise<void> | null = null;
   void runWorker({

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../errors";
+import type { FieldDefinition } from "../field-definitions";
+import { convertCells, resolveMapping } from "./convert-cells";
+
+const fields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true },
+  { key: "recordedOn", label: "Recorded on", type: "date" },
+  { key: "period", label: "Period", type: "daterange" },
+  { key: "kind", label: "Kind", type: "category", options: ["letter", "Fotografía"] },
+  { key: "people", label: "People", type: "relation", targetSection: "people", multiple: true },
+  { key: "place", label: "Place", type: "relation", targetSection: "places" },
+  { key: "transcript", label: "Transcript", type: "transcript" },
+];
+
+const columns = ["ref", "Title", "Date", "Period", "Kind", "People", "Place", "Transcript"];
+const mapping = resolveMapping(fields, columns, {
+  externalIdColumn: "ref",
+  columns: { Title: "title", Date: "recordedOn", Period: "period", Kind: "kind", People: "people", Place: "place", Transcript: "transcript" },
+});
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof AppError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("cells to field values", () => {
+  it("converts each type as the editor reads it", () => {
+    const row = convertCells(fields, mapping, [
+      " r-1 ",
+      "=cmd|' /C calc'!A0",
+      "1962-04-18",
+      "1920 – 1930",
+      "fotografia",
+      "Ada | Bea;Ada",
+      "Girona",
+      "[00:01.5 - 00:04] Ada: Hola\n[00:04 - 00:09] Bea: Adéu",
+    ]);
+    expect(row.problems).toEqual([]);
+    expect(row.externalId).toBe("r-1");
+    expect(row.values).toEqual({
+      title: "=cmd|' /C calc'!A0",
+      recordedOn: "1962-04-18",
+      period: { from: 1920, to: 1930 },
+      kind: "Fotografía",
+      transcript: [
+        { speaker: "Ada", start: 1.5, end: 4, text: "Hola" },
+        { speaker: "Bea", start: 4, end: 9, text: "Adéu" },
+      ],
+    });
+    expect(row.relationTokens).toEqual(new Map([["people", ["Ada", "Bea"]], ["place", ["Girona"]]]));
+  });
+
+  it("reads a single year and negative years as a range, and blank cells as no value", () => {
+    expect(convertCells(fields, mapping, ["", "T", "", "1936", "", "", "", ""]).values).toEqual({ title: "T", period: { from: 1936, to: 1936 } });
+    expect(convertCells(fields, mapping, ["", "T", "", "-50--10", "", "", "", ""]).values.period).toEqual({ from: -50, to: -10 });
+  });
+
+  it("reports each bad cell with its column and field", () => {
+    const row = convertCells(fields, mapping, ["r", "T", "", "the twenties", "sculpture", "", "Girona; Figueres", "00:01 hello"]);
+    expect(row.problems).toEqual([
+      { column: "Period", field: "period", message: "Period must be a year or a range like 1920-1930, not “the twenties”" },
+      { column: "Kind", field: "kind", message: "Kind must be one of: letter, Fotografía (not “sculpture”)" },
+      { column: "Place", field: "place", message: "Place takes one record, but the cell names several" },
+      { column: "Transcript", field: "transcript", message: "Transcript: Line 1: expected “[mm:ss.s - mm:ss.s] Speaker: text”." },
+    ]);
+  });
+
+  it("reads a date range from two columns", () => {
+    const twoColumns = resolveMapping(fields, ["Title", "From", "To"], { columns: { Title: "title", From: "period.from", To: "period.to" } });
+    expect(convertCells(fields, twoColumns, ["T", "1920", "1931"]).values.period).toEqual({ from: 1920, to: 1931 });
+    expect(convertCells(fields, twoColumns, ["T", "1920", "soon"]).problems).toEqual([{ column: "To", field: "period", message: "Period needs a whole year in both columns" }]);
+  });
+});
+
+describe("mapping checks", () => {
+  it("refuses unknown columns, unknown fields, a field filled twice and half a date range", () => {
+    expect(refusal(() => resolveMapping(fields, ["Title", "Colour"], { columns: { Title: "title" } }))).toBe(
+      'The column "Colour" matches no field of the section: map it to a field or ignore it.',
+    );
+    expect(refusal(() => resolveMapping(fields, ["Title"], { columns: { Title: "title", Missing: "kind" } }))).toBe(
+      'The mapping names the column "Missing", which the file does not have.',
+    );
+    expect(refusal(() => resolveMapping(fields, ["Title"], { columns: { Title: "name" } }))).toBe(
+      'The column "Title" is mapped to "name", which is not a field of the section.',
+    );
+    expect(refusal(() => resolveMapping(fields, ["A", "B"], { columns: { A: "title", B: "title" } }))).toBe('The columns "A" and "B" are both mapped to title.');
+    expect(refusal(() => resolveMapping(fields, ["A"], { columns: { A: "period.from" } }))).toMatch(/needs both/);
+    expect(refusal(() => resolveMapping(fields, ["A"], { columns: { A: "kind.from" } }))).toMatch(/not a date range field/);
+    expect(refusal(() => resolveMapping(fields, ["A"], { externalIdColumn: "B", columns: { A: "title" } }))).toMatch(/external id column "B"/);
+  });
+
+  it("accepts ignored columns", () => {
+    expect(resolveMapping(fields, ["Title", "Colour"], { columns: { Title: "title", Colour: null } }).fields.size).toBe(1);
+  });
+});
