@@ -28,7 +28,9 @@ function errorResponses(operation: ApiOperation): Record<string, unknown> {
     },
     "503": error("Search by meaning or the answer model is unavailable for now."),
   };
-  if (operation.pathParams.length > 0 || operation.name === "read_record") {
+  if (operation.scope === "write") {
+    responses["404"] = error("No such project, section or import job, or one the token's user may not import into or follow: the two are answered alike.");
+  } else if (operation.pathParams.length > 0 || operation.name === "read_record") {
     responses["404"] = error("No such record, or one the token's user may not read: the two are answered alike.");
   }
   if (operation.scope !== "read") {
