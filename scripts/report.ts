@@ -89,6 +89,12 @@ const steps: Step[] = [
     command: "npm run bench:index",
   },
   {
+    name: "bench:import",
+    title: "Bulk import",
+    about: "10,000 generated rows for the demo's Publications section on a fresh embedded database: rows/s of the dry run, the import job and a re-import of the same file (every row unchanged); the longest the event loop was held; peak memory.",
+    command: "npm run bench:import",
+  },
+  {
     name: "eval:archive",
     title: "Search and answers on the whole demo archive",
     about:

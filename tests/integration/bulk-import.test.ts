@@ -14,10 +14,15 @@ import {
 } from "../../lib/archive/import";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf } from "../support/factories";
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resetConfig } from "../../lib/config";
+import { addMember, createProject, createRecord, createSection, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 let db: Database;
+let storageDir: string;
 let curator: Principal;
 let otherCurator: Principal;
 let researcher: Principal;
@@ -38,6 +43,7 @@ const interviewFields = (peopleSlug: string): FieldDefinition[] => [
 
 beforeAll(async () => {
   db = await openTestDatabase();
+  storageDir = temporaryStorageDir();
   const { prisma } = db;
   projectId = (await createProject(prisma)).id;
   hiddenProjectId = (await createProject(prisma)).id;
@@ -137,10 +143,10 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
 
   it("imports the 195 good rows, queues each for indexing, and a second run creates none", async () => {
     const file = csvFile(interviewRows("a"));
-    const { jobId, dryRun } = await startImport(db.prisma, curator, file, plan());
+    const { jobId, dryRun } = await startImport(db.prisma, curator, file, plan(), { storageDir });
     expect(dryRun.valid).toBe(195);
     expect((await getImportJob(db.prisma, curator, jobId)).status).toBe("queued");
-    expect(await runImportJobs(db.prisma, { workerId: "test" })).toBe(200);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "test" })).toBe(200);
     const job = await getImportJob(db.prisma, curator, jobId);
     expect(job).toMatchObject({ status: "done", total: 200, processed: 200, created: 195, updated: 0, skipped: 5, error: null });
     expect(job.problems.map((problem) => problem.row)).toEqual(badRows);
@@ -162,17 +168,17 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     expect(await db.prisma.auditEvent.count({ where: { action: "record.create", targetId: { in: records.map((record) => record.id) } } })).toBe(195);
 
     // The same file again: nothing new, nothing changed.
-    const again = await startImport(db.prisma, curator, file, plan());
+    const again = await startImport(db.prisma, curator, file, plan(), { storageDir });
     expect(again.dryRun).toMatchObject({ creates: 0, updates: 0, unchanged: 195 });
-    await runImportJobs(db.prisma, { workerId: "test" });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
     expect(await getImportJob(db.prisma, curator, again.jobId)).toMatchObject({ status: "done", created: 0, updated: 0, unchanged: 195, skipped: 5 });
     expect(await recordCount()).toBe(195);
 
     // One summary changed: that record is updated (version bump, re-queued, audited); no duplicate.
     await db.prisma.indexQueueItem.deleteMany({});
-    const changed = await startImport(db.prisma, curator, csvFile(interviewRows("a", (row) => (row === 8 ? "A new summary" : `Summary of ${row}`))), plan());
+    const changed = await startImport(db.prisma, curator, csvFile(interviewRows("a", (row) => (row === 8 ? "A new summary" : `Summary of ${row}`))), plan(), { storageDir });
     expect(changed.dryRun).toMatchObject({ creates: 0, updates: 1, unchanged: 194 });
-    await runImportJobs(db.prisma, { workerId: "test" });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
     expect(await getImportJob(db.prisma, curator, changed.jobId)).toMatchObject({ created: 0, updated: 1, unchanged: 194 });
     const eighth = await db.prisma.record.findFirstOrThrow({ where: { sectionId: section.id, externalId: "a-8" }, include: { queue: true } });
     expect(eighth.version).toBe(2);
@@ -185,20 +191,23 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
   it("resumes a job left running by a crashed worker from its cursor, without duplicates", async () => {
     const crashSection = await createSection(db.prisma, interviewFields(people.slug));
     const rows = [header, ...Array.from({ length: 120 }, (_, index) => `c-${index + 1},Crash ${index + 1},1970,letter,Person 2,Text ${index + 1},1970`)];
-    const { jobId } = await startImport(db.prisma, curator, csvFile(rows), { ...plan(), sectionSlug: crashSection.slug });
+    const { jobId } = await startImport(db.prisma, curator, csvFile(rows), { ...plan(), sectionSlug: crashSection.slug }, { storageDir });
     // One batch, then the worker "dies": the job stays running with its claim.
-    expect(await runImportJobs(db.prisma, { workerId: "crashed", batchSize: 50, maxBatches: 1 })).toBe(50);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "crashed", batchSize: 50, maxBatches: 1 })).toBe(50);
     expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "running", processed: 50, created: 50 });
+    expect(readdirSync(join(storageDir, "imports"))).toContain(jobId);
     expect(await recordCount(crashSection.id)).toBe(50);
     // A live claim is not taken over...
-    expect(await runImportJobs(db.prisma, { workerId: "other", batchSize: 50 })).toBe(0);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "other", batchSize: 50 })).toBe(0);
     // ...a stale one is, from the cursor.
-    expect(await runImportJobs(db.prisma, { workerId: "other", batchSize: 50, staleAfterMs: 0 })).toBe(70);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "other", batchSize: 50, staleAfterMs: 0 })).toBe(70);
     expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", processed: 120, created: 120, skipped: 0 });
     expect(await recordCount(crashSection.id)).toBe(120);
+    // The file is kept while the job runs and removed when it is done.
+    expect(readdirSync(join(storageDir, "imports"))).not.toContain(jobId);
     expect(await db.prisma.indexQueueItem.count({ where: { record: { sectionId: crashSection.id } } })).toBe(120);
     // The crashed worker coming back finds its claim gone and writes nothing.
-    expect(await runImportJobs(db.prisma, { workerId: "crashed", batchSize: 50 })).toBe(0);
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "crashed", batchSize: 50 })).toBe(0);
     expect(await recordCount(crashSection.id)).toBe(120);
   });
 
@@ -211,7 +220,7 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     ] as const) {
       for (const attempt of [
         dryRunImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }),
-        startImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }),
+        startImport(db.prisma, who, file, { ...plan(), projectId: plannedProject }, { storageDir }),
       ]) {
         expect((await appErrorOf(attempt)).code).toBe("not_found");
       }
@@ -242,7 +251,7 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
       [csvFile([header, "r-1,T,1960,letter,,,1960"]), plan({ columns: { ...plan().mapping.columns, Title: "heading" } }), /"heading", which is not a field/],
     ];
     for (const [file, attemptPlan, message] of cases) {
-      const error = await appErrorOf(startImport(db.prisma, curator, file, attemptPlan));
+      const error = await appErrorOf(startImport(db.prisma, curator, file, attemptPlan, { storageDir }));
       expect(error.code).toBe("bad_request");
       expect(error.message).toMatch(message);
     }
@@ -255,5 +264,97 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     const result = await dryRunImport(db.prisma, curator, csvFile([header, "taken-1,Mine,1960,letter,Person 1,,1960"]), plan());
     expect(result.problems).toEqual([{ row: 1, column: "ID", message: "The external id “taken-1” is taken by a record you cannot edit" }]);
     expect(problemsCsv(result.problems)).toBe('row,column,field,message\r\n1,ID,,The external id “taken-1” is taken by a record you cannot edit\r\n');
+  });
+
+  it("imports JSON Lines: relations by external id, date range objects and transcript turns", async () => {
+    const target = await createRecord(db.prisma, people, projectId, { title: "Narrator by number" });
+    await db.prisma.record.update({ where: { id: target.id }, data: { externalId: "P-7" } });
+    const transcriptSection = await createSection(db.prisma, [
+      { key: "title", label: "Title", type: "text", required: true },
+      { key: "narrator", label: "Narrator", type: "relation", targetSection: people.slug, multiple: true },
+      { key: "period", label: "Period", type: "daterange" },
+      { key: "transcript", label: "Transcript", type: "transcript" },
+    ]);
+    const lines = [
+      { ref: "j-1", title: "Turns as JSON", narrator: ["P-7", "Person 3"], period: { from: 1900, to: 1910 }, transcript: [{ speaker: "Ada", start: 0, end: 2.5, text: "Hola" }] },
+      { ref: "j-2", title: "Turns as text", narrator: "P-7", transcript: "[00:00.0 - 00:03.2] Bea: Bon dia\n[00:03.2 - 00:05] Ada: Adéu" },
+    ];
+    const file = { fileName: "turns.jsonl", bytes: new TextEncoder().encode(lines.map((line) => JSON.stringify(line)).join("\n")) };
+    const jsonPlan: ImportPlan = {
+      sectionSlug: transcriptSection.slug,
+      projectId,
+      mapping: { externalIdColumn: "ref", columns: { title: "title", narrator: "narrator", period: "period", transcript: "transcript" } },
+    };
+    expect((await previewImport(db.prisma, curator, file, transcriptSection.slug)).suggestedMapping).toEqual(jsonPlan.mapping);
+    const { jobId, dryRun } = await startImport(db.prisma, curator, file, jsonPlan, { storageDir });
+    expect(dryRun.problems).toEqual([]);
+    await runImportJobs(db.prisma, { storageDir, workerId: "json" });
+    expect((await getImportJob(db.prisma, curator, jobId)).created).toBe(2);
+    const saved = await db.prisma.record.findMany({ where: { sectionId: transcriptSection.id }, orderBy: { externalId: "asc" }, include: { linksOut: true } });
+    expect(saved.map((record) => record.values)).toEqual([
+      { title: "Turns as JSON", narrator: [target.id, expect.any(String)], period: { from: 1900, to: 1910 }, transcript: [{ speaker: "Ada", start: 0, end: 2.5, text: "Hola" }] },
+      {
+        title: "Turns as text",
+        narrator: [target.id],
+        transcript: [
+          { speaker: "Bea", start: 0, end: 3.2, text: "Bon dia" },
+          { speaker: "Ada", start: 3.2, end: 5, text: "Adéu" },
+        ],
+      },
+    ]);
+    expect(saved.map((record) => record.linksOut.length)).toEqual([2, 1]);
+  });
+
+  it("takes image files from an admin's media folder under the configured root, and nothing outside it", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mnemo-import-root-"));
+    mkdirSync(join(root, "scans"));
+    writeFileSync(join(root, "scans", "front.png"), await pngBytes());
+    writeFileSync(join(root, "scans", "notes.txt"), "not an image");
+    writeFileSync(join(root, "secret.png"), await pngBytes());
+    symlinkSync(join(root, "secret.png"), join(root, "scans", "link.png"));
+    symlinkSync("/etc", join(root, "scans", "outside"));
+    const previous = { root: process.env.MNEMO_IMPORT_MEDIA_ROOT, storage: process.env.MNEMO_STORAGE_DIR };
+    process.env.MNEMO_IMPORT_MEDIA_ROOT = root;
+    process.env.MNEMO_STORAGE_DIR = storageDir;
+    resetConfig();
+    try {
+      const photos = await createSection(db.prisma, [
+        { key: "title", label: "Title", type: "text", required: true },
+        { key: "photo", label: "Photo", type: "image", view: "front" },
+      ]);
+      const file = csvFile(["ref,title,photo", "m-1,Good,front.png", "m-2,Missing,absent.png", "m-3,Text,notes.txt", "m-4,Escape,../secret.png", "m-5,Linked out,link.png"]);
+      const mediaPlan: ImportPlan = { sectionSlug: photos.slug, projectId, mapping: { externalIdColumn: "ref", columns: { title: "title", photo: "photo" } }, mediaFolder: "scans" };
+      const dryRun = await dryRunImport(db.prisma, admin, file, mediaPlan);
+      expect(dryRun.problems.map((problem) => [problem.row, problem.message])).toEqual([
+        [2, "Photo names the file “absent.png”, which is not in the media folder"],
+        [3, "Photo names “notes.txt”, which is not an image Mnemo can store"],
+        [4, "Photo names “../secret.png”, which is not a plain file name"],
+        [5, "Photo names the file “link.png”, which is not in the media folder"],
+      ]);
+      expect(await db.prisma.media.count({ where: { projectId } })).toBe(0);
+      for (const folder of ["../", "outside-root", "scans/../..", "/etc", "scans/outside"]) {
+        const error = await appErrorOf(dryRunImport(db.prisma, admin, file, { ...mediaPlan, mediaFolder: folder }));
+        expect(error.code).toBe("bad_request");
+      }
+      // Without a folder, a file name in an image column is a row problem, not a guess.
+      expect((await dryRunImport(db.prisma, admin, csvFile(["ref,title,photo", "m-9,Good,front.png"]), { ...mediaPlan, mediaFolder: undefined })).problems[0]?.message).toBe(
+        "Photo names a file, but the import has no media folder",
+      );
+      const { jobId } = await startImport(db.prisma, admin, file, mediaPlan, { storageDir });
+      await runImportJobs(db.prisma, { storageDir, workerId: "media" });
+      expect(await getImportJob(db.prisma, admin, jobId)).toMatchObject({ created: 1, skipped: 4 });
+      const record = await db.prisma.record.findFirstOrThrow({ where: { sectionId: photos.id }, include: { media: true } });
+      expect(record.media).toHaveLength(1);
+      expect(record.media[0]).toMatchObject({ fieldKey: "photo", view: "front", kind: "image", originalName: "front.png" });
+      expect((record.values as Record<string, unknown>).photo).toBe(record.media[0]?.id);
+      // Only the stored file of the imported row remains: nothing orphaned.
+      expect(await db.prisma.media.count({ where: { projectId, recordId: null } })).toBe(0);
+    } finally {
+      if (previous.root === undefined) delete process.env.MNEMO_IMPORT_MEDIA_ROOT;
+      else process.env.MNEMO_IMPORT_MEDIA_ROOT = previous.root;
+      if (previous.storage === undefined) delete process.env.MNEMO_STORAGE_DIR;
+      else process.env.MNEMO_STORAGE_DIR = previous.storage;
+      resetConfig();
+    }
   });
 });

@@ -61,7 +61,6 @@ const scalarTypes: Record<string, string> = {
   Boolean: "boolean",
   DateTime: "timestamp(3) without time zone",
   Json: "jsonb",
-  Bytes: "bytea",
 };
 
 let db: Database;

@@ -64,6 +64,8 @@ export async function checkRows(
 
   const relationTargets = await resolveRelationTokens(context, converted.map((row) => row.relationTokens));
   const existing = await findExternalIds(context, converted.map((row) => row.externalId).filter((id): id is string => id !== null));
+  // The embedded database answers through promises alone: give waiting requests a turn.
+  await new Promise((resolve) => setImmediate(resolve));
 
   const checked: CheckedRow[] = [];
   for (const [index, row] of converted.entries()) {

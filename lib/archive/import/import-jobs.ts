@@ -1,5 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { type Principal, actorIdOf, canEditProject, isAdmin, systemPrincipal } from "../../acl";
 import { loadPrincipal } from "../../auth/load-principal";
 import { getConfig } from "../../config";
@@ -9,7 +11,7 @@ import { transactionSql } from "../../db/sql-executor";
 import { AppError, isAppError, notFound } from "../../errors";
 import { isUuid } from "../../ids";
 import { enqueueDependents } from "../enqueue-indexing";
-import { discardMedia } from "../media-storage";
+import { discardMedia, storagePath } from "../media-storage";
 import { getSectionBySlug } from "../sections";
 import { recordTitle, recordYears, relationLinkRows } from "../validate-record-values";
 import { checkRows, type CheckedRow } from "./check-rows";
@@ -27,6 +29,7 @@ export async function startImport(
   principal: Principal,
   file: ImportFile,
   plan: ImportPlan,
+  options: { storageDir?: string } = {},
 ): Promise<{ jobId: string; dryRun: DryRunResult }> {
   const prepared = await prepareImport(prisma, principal, file, plan);
   const dryRun = await checkAllRows(prepared);
@@ -34,36 +37,48 @@ export async function startImport(
     throw new AppError("bad_request", `No row of the file can be imported (${dryRun.problems.length} problem${dryRun.problems.length === 1 ? "" : "s"}); run the dry run to see them.`);
   }
   const jobId = randomUUID();
-  await prisma.$transaction(async (tx) => {
-    await tx.importJob.create({
-      data: {
-        id: jobId,
-        createdById: actorIdOf(principal),
-        sectionId: prepared.section.id,
+  // The file waits in the storage directory (shared by every web process and worker), not in
+  // the database: a large bytea through the embedded driver held the event loop for seconds.
+  const storageDir = options.storageDir ?? getConfig().storageDir;
+  const fileKey = `imports/${jobId}`;
+  const path = storagePath(storageDir, fileKey);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, file.bytes);
+  try {
+    await prisma.$transaction(async (tx) => {
+      await tx.importJob.create({
+        data: {
+          id: jobId,
+          createdById: actorIdOf(principal),
+          sectionId: prepared.section.id,
+          projectId: plan.projectId,
+          mapping: plan.mapping as unknown as Prisma.InputJsonValue,
+          mediaFolder: plan.mediaFolder ?? null,
+          fileName: file.fileName.slice(0, 500),
+          format: prepared.table.format,
+          fileKey,
+          total: prepared.table.rows.length,
+        },
+      });
+      await audit(tx, {
+        actorId: actorIdOf(principal),
+        action: "import.start",
+        targetType: "import_job",
+        targetId: jobId,
         projectId: plan.projectId,
-        mapping: plan.mapping as unknown as Prisma.InputJsonValue,
-        mediaFolder: plan.mediaFolder ?? null,
-        fileName: file.fileName.slice(0, 500),
-        format: prepared.table.format,
-        file: new Uint8Array(file.bytes),
-        total: prepared.table.rows.length,
-      },
+        details: { section: prepared.section.slug, fileName: file.fileName.slice(0, 500), rows: dryRun.rows, valid: dryRun.valid, problems: dryRun.problems.length },
+      });
     });
-    await audit(tx, {
-      actorId: actorIdOf(principal),
-      action: "import.start",
-      targetType: "import_job",
-      targetId: jobId,
-      projectId: plan.projectId,
-      details: { section: prepared.section.slug, fileName: file.fileName.slice(0, 500), rows: dryRun.rows, valid: dryRun.valid, problems: dryRun.problems.length },
-    });
-  });
+  } catch (error) {
+    await rm(path, { force: true });
+    throw error;
+  }
   return { jobId, dryRun };
 }
 
 type JobRow = Prisma.ImportJobGetPayload<{ include: { section: { select: { slug: true } } } }>;
 
-function toView(job: Omit<JobRow, "file">): ImportJobView {
+function toView(job: Omit<JobRow, "fileKey">): ImportJobView {
   return {
     id: job.id,
     status: job.status,
@@ -121,6 +136,8 @@ export interface RunImportJobsOptions {
   maxBatches?: number;
   /** A running job whose worker has not finished a batch for this long is taken over. */
   staleAfterMs?: number;
+  /** Where job files are kept; default the configured storage directory. */
+  storageDir?: string;
   signal?: AbortSignal;
   onProgress?: (job: ImportJobView) => void;
 }
@@ -170,9 +187,11 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
     if (!principal || !canEditProject(principal, job.projectId)) {
       throw new AppError("forbidden", "The person who started this import may no longer edit the project.");
     }
-    if (!job.file) throw new AppError("internal", "The job's file is missing.");
+    const storageDir = options.storageDir ?? getConfig().storageDir;
+    const bytes = job.fileKey ? await readFile(storagePath(storageDir, job.fileKey)).catch(() => null) : null;
+    if (!bytes) throw new AppError("internal", "The job's file is missing from the storage directory.");
     const section = await getSectionBySlug(prisma, job.section.slug);
-    const table = parseImportFile({ fileName: job.fileName, bytes: job.file }, Number.POSITIVE_INFINITY);
+    const table = parseImportFile({ fileName: job.fileName, bytes: new Uint8Array(bytes) }, Number.POSITIVE_INFINITY);
     const plan: ImportPlan = {
       sectionSlug: section.slug,
       projectId: job.projectId,
@@ -186,6 +205,7 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
       if (options.signal?.aborted || (options.maxBatches !== undefined && batches >= options.maxBatches)) return { rows, batches };
       const slice = table.rows.slice(cursor, cursor + batchSize);
       const { checked, problems } = await checkRows(context, slice, cursor + 1);
+      await yieldToEventLoop();
       const failedRows = new Set(problems.map((problem) => problem.row));
       const orphanedMedia = [...failedRows].flatMap((row) => context.media?.storedByRow.get(row) ?? []);
       context.media?.storedByRow.clear();
@@ -206,13 +226,16 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
       rows += slice.length;
       batches++;
       if (options.onProgress) options.onProgress(await viewOf(prisma, jobId));
+      // An embedded database answers through promises alone: without a turn of the event loop
+      // between batches, a web request in this process would wait for the whole import.
+      await yieldToEventLoop();
     }
-    await prisma.$transaction(async (tx) => {
+    const finished = await prisma.$transaction(async (tx) => {
       const done = await tx.importJob.updateMany({
         where: { id: jobId, lockedBy: workerId },
-        data: { status: "done", finishedAt: new Date(), file: null, lockedBy: null },
+        data: { status: "done", finishedAt: new Date(), fileKey: null, lockedBy: null },
       });
-      if (done.count === 0) return;
+      if (done.count === 0) return false;
       const final = await tx.importJob.findUniqueOrThrow({ where: { id: jobId } });
       await audit(tx, {
         actorId: job.createdById,
@@ -222,7 +245,9 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
         projectId: job.projectId,
         details: { section: section.slug, status: "done", created: final.created, updated: final.updated, unchanged: final.unchanged, skipped: final.skipped },
       });
+      return true;
     });
+    if (finished && job.fileKey) await rm(storagePath(storageDir, job.fileKey), { force: true });
     return { rows, batches: Math.max(batches, 1) };
   } catch (error) {
     const message = isAppError(error) ? error.message : "The import stopped on an unexpected error; the rows before it were imported.";
@@ -375,4 +400,8 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
     },
     { timeout: 120_000, maxWait: 60_000 },
   );
+}
+
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PrismaClient } from "../../db/generated/client";
-import { runImportJobs } from "./import-jobs";
+import { runImportJobs, yieldToEventLoop } from "./import-jobs";
 
 /**
  * Runs import jobs until `signal` aborts: a few batches at a time, yielding to other work between
@@ -30,7 +30,7 @@ export async function runImportLoop(
     }
     try {
       if (rows === 0) await sleep(options.idleMs ?? 3000, undefined, { signal: options.signal });
-      else await new Promise((resolve) => setImmediate(resolve));
+      else await yieldToEventLoop();
     } catch {
       return;
     }

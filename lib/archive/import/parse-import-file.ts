@@ -100,67 +100,67 @@ export function sniffDelimiter(text: string): string {
 
 export function parseCsv(text: string): ParsedTable {
   const delimiter = sniffDelimiter(text);
+  const delimiterCode = delimiter.charCodeAt(0);
+  const quote = 34;
+  const newline = 10;
+  const carriageReturn = 13;
   const records: { cells: string[]; line: number }[] = [];
   let cells: string[] = [];
-  let cell = "";
   let line = 1;
   let recordLine = 1;
   let index = 0;
-  let atCellStart = true;
-  const endRecord = () => {
-    cells.push(cell);
-    // A blank line (one empty cell) is no record; it may end the file or separate nothing.
-    if (!(cells.length === 1 && cells[0] === "")) records.push({ cells, line: recordLine });
-    cells = [];
-    cell = "";
-    atCellStart = true;
-  };
-  while (index < text.length) {
-    const char = text[index];
-    if (atCellStart && char === '"') {
+  const length = text.length;
+  // Cells are cut with slices, never built a character at a time: a 4 MB file parses in
+  // milliseconds rather than seconds (and the caller's event loop is not held).
+  for (;;) {
+    let cell: string;
+    if (text.charCodeAt(index) === quote) {
       const openedOn = line;
-      index++;
+      let start = index + 1;
+      const parts: string[] = [];
       for (;;) {
-        if (index >= text.length) throw refuse(`Line ${openedOn}: a quoted cell is never closed (a missing " ).`);
-        const inner = text[index];
-        if (inner === '"') {
-          if (text[index + 1] === '"') {
-            cell += '"';
-            index += 2;
-            continue;
-          }
-          index++;
-          break;
+        const close = text.indexOf('"', start);
+        if (close < 0) throw refuse(`Line ${openedOn}: a quoted cell is never closed (a missing " ).`);
+        parts.push(text.slice(start, close));
+        if (text.charCodeAt(close + 1) === quote) {
+          parts.push('"');
+          start = close + 2;
+          continue;
         }
-        if (inner === "\n") line++;
-        if (inner === "\r" && text[index + 1] !== "\n") line++;
-        cell += inner;
-        index++;
+        index = close + 1;
+        break;
       }
-      const after = text[index];
-      if (after !== undefined && after !== delimiter && after !== "\n" && after !== "\r") {
+      cell = parts.join("");
+      line += countLineBreaks(cell);
+      const after = text.charCodeAt(index);
+      if (index < length && after !== delimiterCode && after !== newline && after !== carriageReturn) {
         throw refuse(`Line ${line}: text after a closing quote; a quote inside a quoted cell is written twice ("").`);
       }
-      atCellStart = false;
+    } else {
+      const start = index;
+      while (index < length) {
+        const code = text.charCodeAt(index);
+        if (code === delimiterCode || code === newline || code === carriageReturn) break;
+        index++;
+      }
+      cell = text.slice(start, index);
+    }
+    cells.push(cell);
+    if (index >= length) break;
+    const code = text.charCodeAt(index);
+    if (code === delimiterCode) {
+      index++;
       continue;
     }
-    atCellStart = false;
-    if (char === delimiter) {
-      cells.push(cell);
-      cell = "";
-      atCellStart = true;
-      index++;
-    } else if (char === "\n" || char === "\r") {
-      endRecord();
-      index += char === "\r" && text[index + 1] === "\n" ? 2 : 1;
-      line++;
-      recordLine = line;
-    } else {
-      cell += char;
-      index++;
-    }
+    // End of a record. A blank line (one empty cell) is no record.
+    if (!(cells.length === 1 && cells[0] === "")) records.push({ cells, line: recordLine });
+    cells = [];
+    index += code === carriageReturn && text.charCodeAt(index + 1) === newline ? 2 : 1;
+    line++;
+    recordLine = line;
+    if (index >= length) break;
   }
-  if (!atCellStart || cell !== "" || cells.length > 0) endRecord();
+  if (cells.length > 0 && !(cells.length === 1 && cells[0] === "")) records.push({ cells, line: recordLine });
 
   const [header, ...data] = records;
   if (!header) throw refuse("The file is empty.");
@@ -175,6 +175,14 @@ export function parseCsv(text: string): ParsedTable {
     }
   }
   return { format: "csv", columns, rows: data.map((record) => record.cells), lines: data.map((record) => record.line) };
+}
+
+function countLineBreaks(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", index + 1)) count++;
+  // A lone CR (old Mac line ends) is a line break too.
+  for (let index = text.indexOf("\r"); index >= 0; index = text.indexOf("\r", index + 1)) if (text[index + 1] !== "\n") count++;
+  return count;
 }
 
 function checkColumnNames(columns: string[]): void {

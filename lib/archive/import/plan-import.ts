@@ -64,7 +64,7 @@ export async function previewImport(prisma: PrismaClient, principal: Principal, 
 }
 
 /** Rows checked per round trip: bounds memory and the size of each lookup. */
-const checkSliceSize = 1_000;
+const checkSliceSize = 500;
 
 export interface CheckedImport {
   section: SectionSummary;
@@ -110,6 +110,7 @@ export async function checkAllRows(prepared: CheckedImport, onChecked?: (rows: C
       else result.updates++;
     }
     onChecked?.(checked);
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return result;
 }

@@ -15,7 +15,7 @@ CREATE TABLE "import_jobs" (
     "media_folder" TEXT,
     "file_name" TEXT NOT NULL,
     "format" TEXT NOT NULL,
-    "file" BYTEA,
+    "file_key" TEXT,
     "status" "ImportJobStatus" NOT NULL DEFAULT 'queued',
     "total" INTEGER NOT NULL,
     "cursor" INTEGER NOT NULL DEFAULT 0,
