@@ -176,7 +176,7 @@ beforeAll(async () => {
   const importer = await principalOf(db.prisma, importerUser.id);
   tokens.importer = (await createApiToken(db.prisma, importer, { name: "importer", expiresInDays: 30, scopes: ["read", "write"] })).token;
   tokens.readerWriter = (await createApiToken(db.prisma, reader, { name: "reader with write", expiresInDays: 30, scopes: ["read", "write"] })).token;
-  ids.importJob = (await startImport(db.prisma, importer, { fileName: "notes.csv", bytes: new TextEncoder().encode(importCsv) }, { sectionSlug: "api-notes", projectId: ids.importProject, mapping: { columns: { title: "title", summary: "summary" } } })).jobId;
+  ids.importJob = (await startImport(db.prisma, importer, { fileName: "notes.csv", bytes: new TextEncoder().encode(importCsv) }, { sectionSlug: "api-notes", projectId: ids.importProject, mapping: { columns: { title: "title", summary: "summary" } } }, { storageDir })).jobId;
 }, 240_000);
 
 const importCsv = "title,summary\r\nImported note,An imported summary.\r\n";

@@ -9,13 +9,14 @@ import { runImportJobs } from "../../lib/archive/import";
 import { importBodyLimit } from "../../lib/api/operations/create-import";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import type { ActionResult } from "../../lib/action-result";
+import { resetConfig } from "../../lib/config";
 import type { Database } from "../../lib/db/database";
 import { csvDownload } from "../../lib/http/csv-download";
 import { dryRunImportUpload, dryRunProblemsCsv, previewImportUpload, startImportUpload } from "../../lib/http/import-upload";
 import { readFormData } from "../../lib/http/request-body";
 import { runAuthorizedAction } from "../../lib/http/run-authorized";
 import { callApi } from "../support/api-request";
-import { addMember, createProject, createSection, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createSection, createUser, principalOf, temporaryStorageDir } from "../support/factories";
 import { apiDepsWithoutModels } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -40,6 +41,8 @@ const placeFields: FieldDefinition[] = [
 ];
 
 let db: Database;
+/** The job files go to a directory of this test's own: the API and the worker read MNEMO_STORAGE_DIR. */
+const previousStorageDir = process.env.MNEMO_STORAGE_DIR;
 let sectionSlug: string;
 let sectionId: string;
 let projectId: string;
@@ -82,6 +85,8 @@ const dryRun = (principal: Principal | null) => pageAction(principal, (form, sig
 const start = (principal: Principal | null) => pageAction(principal, (form, signedIn) => startImportUpload(db.prisma, signedIn, form));
 
 beforeAll(async () => {
+  process.env.MNEMO_STORAGE_DIR = temporaryStorageDir();
+  resetConfig();
   db = await openTestDatabase();
   const section = await createSection(db.prisma, placeFields);
   sectionSlug = section.slug;
@@ -109,6 +114,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.close();
+  if (previousStorageDir === undefined) delete process.env.MNEMO_STORAGE_DIR;
+  else process.env.MNEMO_STORAGE_DIR = previousStorageDir;
+  resetConfig();
 });
 
 describe(`POST /api/v1/imports and GET /api/v1/imports/{id} (${testDatabaseMode()})`, () => {
