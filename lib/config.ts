@@ -192,6 +192,8 @@ const configSchema = z.object({
   MNEMO_BENCH_DEMO: text(),
   MNEMO_BENCH_QUERIES: number({ min: 1, whole: true }),
   MNEMO_BENCH_CACHE: text(),
+  /** bench:import: rows of the generated CSV. */
+  MNEMO_BENCH_IMPORT_ROWS: number({ min: 1, whole: true }),
 });
 
 /** The names of the configuration's variables. */

@@ -18,9 +18,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => co
 const log = (line: string) => console.log(line);
 if (drain) {
   while ((await runImportJobs(database.prisma, { signal: controller.signal, onProgress: (job) => log(`[import] ${job.fileName}: ${job.processed}/${job.total} rows`) })) > 0);
-} else {
-  void runImportLoop(database.prisma, { signal: controller.signal, takeOverOnStart: database.mode !== "server", log });
 }
+// Stopped with the index worker; awaited before the database closes, so no batch is cut short.
+const imports = drain ? Promise.resolve() : runImportLoop(database.prisma, { signal: controller.signal, takeOverOnStart: database.mode !== "server", log });
 const worker = await configuredWorker(database);
 console.log(`[worker] indexing into ${worker.space.name}${drain ? " until the queue is empty" : ""}`);
 const progress = await runWorker({
@@ -30,5 +30,6 @@ const progress = await runWorker({
   log: (line) => console.warn(line),
   onProgress: (state) => console.log(`[worker] ${state.indexed} indexed, ${state.remaining} waiting, ${state.parked} parked`),
 });
+await imports;
 console.log(`[worker] stopped: ${JSON.stringify(progress)}`);
 await database.close();

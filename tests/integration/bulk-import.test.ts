@@ -17,6 +17,7 @@ import { AppError } from "../../lib/errors";
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runImportLoop } from "../../lib/archive/import/import-worker";
 import { resetConfig } from "../../lib/config";
 import { addMember, createProject, createRecord, createSection, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -356,5 +357,34 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
       else process.env.MNEMO_STORAGE_DIR = previous.storage;
       resetConfig();
     }
+  });
+
+  it("runs queued jobs in the background loop, and fails a job whose importer lost the project", async () => {
+    const loopSection = await createSection(db.prisma, interviewFields(people.slug));
+    const rows = [header, ...Array.from({ length: 30 }, (_, index) => `l-${index + 1},Loop ${index + 1},1970,letter,Person 2,,1970`)];
+    const loopPlan = { ...plan(), sectionSlug: loopSection.slug };
+    const { jobId } = await startImport(db.prisma, curator, csvFile(rows), loopPlan, { storageDir });
+    process.env.MNEMO_STORAGE_DIR = storageDir;
+    resetConfig();
+    const controller = new AbortController();
+    const loop = runImportLoop(db.prisma, { signal: controller.signal, idleMs: 20 });
+    try {
+      for (let wait = 0; wait < 600 && (await getImportJob(db.prisma, curator, jobId)).status !== "done"; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      controller.abort();
+      await loop;
+      delete process.env.MNEMO_STORAGE_DIR;
+      resetConfig();
+    }
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", created: 30 });
+
+    const user = await createUser(db.prisma, { role: "curator" });
+    await addMember(db.prisma, user.id, projectId, "editor");
+    const leaving = await principalOf(db.prisma, user.id);
+    const second = await startImport(db.prisma, leaving, csvFile(rows.map((line) => line.replace(/^l-/, "m-"))), loopPlan, { storageDir });
+    await db.prisma.membership.deleteMany({ where: { userId: user.id } });
+    await runImportJobs(db.prisma, { storageDir, workerId: "loop" });
+    expect(await getImportJob(db.prisma, leaving, second.jobId)).toMatchObject({ status: "failed", created: 0, error: "The person who started this import may no longer edit the project." });
+    expect(await recordCount(loopSection.id)).toBe(30);
   });
 });

@@ -90,9 +90,10 @@ describe("mapping checks", () => {
       'The column "Title" is mapped to "name", which is not a field of the section.',
     );
     expect(refusal(() => resolveMapping(fields, ["A", "B"], { columns: { A: "title", B: "title" } }))).toBe('The columns "A" and "B" are both mapped to title.');
-    expect(refusal(() => resolveMapping(fields, ["A"], { columns: { A: "period.from" } }))).toMatch(/needs both/);
-    expect(refusal(() => resolveMapping(fields, ["A"], { columns: { A: "kind.from" } }))).toMatch(/not a date range field/);
+    expect(refusal(() => resolveMapping(fields, ["T", "A"], { columns: { T: "title", A: "period.from" } }))).toMatch(/needs both/);
+    expect(refusal(() => resolveMapping(fields, ["T", "A"], { columns: { T: "title", A: "kind.from" } }))).toMatch(/not a date range field/);
     expect(refusal(() => resolveMapping(fields, ["A"], { externalIdColumn: "B", columns: { A: "title" } }))).toMatch(/external id column "B"/);
+    expect(refusal(() => resolveMapping(fields, ["A"], { columns: { A: "kind" } }))).toBe("Every record needs Title: map a column to it.");
   });
 
   it("accepts ignored columns", () => {

@@ -59,6 +59,10 @@ export function resolveMapping(fields: readonly FieldDefinition[], columns: read
     if (!byKey.has(target)) throw bad(`The column "${column}" is mapped to "${target}", which is not a field of the section.`);
     resolved.fields.set(target, { column, index });
   }
+  const unmappedRequired = fields.filter((field) => field.required && !resolved.fields.has(field.key) && !claimed.has(`${field.key}.from`));
+  if (unmappedRequired.length > 0) {
+    throw bad(`Every record needs ${unmappedRequired.map((field) => field.label).join(", ")}: map a column to ${unmappedRequired.length > 1 ? "each" : "it"}.`);
+  }
   for (const [key, ends] of resolved.rangeEnds) {
     if (resolved.fields.has(key)) throw bad(`The date range ${key} is mapped both to one column and to its from/to ends.`);
     if (!ends.from || !ends.to) throw bad(`The date range ${key} needs both a "${key}.from" and a "${key}.to" column.`);
