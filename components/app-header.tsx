@@ -1,5 +1,6 @@
 import "server-only";
 import Link from "next/link";
+import { canEditSomeProject } from "@/lib/acl";
 import { getPrincipal } from "@/lib/auth/get-principal";
 import { NavLinkClient } from "./nav-link-client";
 
@@ -23,6 +24,7 @@ export async function AppHeader() {
               <NavLinkClient href="/records">Records</NavLinkClient>
               <NavLinkClient href="/objects">Objects</NavLinkClient>
               <NavLinkClient href="/review">Proposals</NavLinkClient>
+              {canEditSomeProject(principal) && <NavLinkClient href="/import">Import</NavLinkClient>}
               {(principal.role === "admin" || (principal.role === "curator" && principal.editableProjectIds.length > 0)) && <NavLinkClient href="/golden">Golden sets</NavLinkClient>}
               {principal.role === "admin" && <NavLinkClient href="/admin">Admin</NavLinkClient>}
             </nav>

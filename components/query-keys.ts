@@ -13,6 +13,10 @@ export const queryKeys = {
     all: () => ["reindex-jobs"] as const,
     progress: (jobId: string) => ["reindex-jobs", "progress", jobId] as const,
   },
+  importJobs: {
+    all: () => ["import-jobs"] as const,
+    progress: (jobId: string) => ["import-jobs", "progress", jobId] as const,
+  },
   embedGroupPreviews: {
     all: () => ["embed-group-previews"] as const,
     /** The preview of a group as the form holds it, on one record of the section. */

@@ -18,6 +18,8 @@ test("a researcher creates a token that is shown once, sees it listed, and revok
   await expect(page.getByTestId("new-token")).toHaveCount(0);
   const row = page.getByTestId("tokens").getByRole("row", { name: /Citation manager/ });
   await expect(row).toContainText(token.slice(0, 12));
+  // Made without choosing write access: the token reads only.
+  await expect(row.getByTestId("token-scopes")).toHaveText("read");
   await expect(page.locator("body")).not.toContainText(token);
 
   const other = await browser.newContext();

@@ -8,6 +8,8 @@ export const statusByCode = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** An API token without the scope an operation needs (write, for an import): never depends on the target. */
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

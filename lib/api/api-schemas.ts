@@ -32,7 +32,7 @@ export type ApiCitation = z.output<typeof citationSchema>;
 
 export const errorSchema = z.object({
   error: z.object({
-    code: z.string().describe("bad_request, unauthorized, not_found, method_not_allowed, rate_limited, unavailable, internal…"),
+    code: z.string().describe("bad_request, unauthorized, insufficient_scope, not_found, method_not_allowed, payload_too_large, rate_limited, unavailable, internal…"),
     message: z.string(),
     fieldErrors: z.record(z.string(), z.array(z.string())).optional().describe("Problems per input field."),
   }),
@@ -269,3 +269,58 @@ export function citationLine(citation: ApiCitation): string {
   if (citation.timeStart !== null) where.push(citation.timeEnd !== null ? `${formatTimecode(citation.timeStart)}–${formatTimecode(citation.timeEnd)}` : formatTimecode(citation.timeStart));
   return `[${citation.id}] ${citation.recordTitle} — ${citation.sectionName} · ${where.filter(Boolean).join(", ")}`;
 }
+
+// ---- Imports (issue 18): the dry run and the job, as lib/archive/import reports them.
+
+export const importProblemOutput = z.object({
+  row: z.number().int().describe("1-based data row (the header is not counted); 0 = the file as a whole."),
+  column: z.string().optional().describe("The file's column, when the problem is in one."),
+  field: z.string().optional().describe("The section's field key, when the problem is in one."),
+  message: z.string(),
+});
+
+export const importMappingSchema = z
+  .strictObject({
+    externalIdColumn: z.string().max(500).optional().describe("The column holding each row's stable id: re-running the import updates those records instead of duplicating them."),
+    columns: z
+      .record(z.string().max(500), z.string().max(200).nullable())
+      .describe('Every column of the file → a field key of the section (null: ignore the column). A date range may come from two columns mapped to "<key>.from" and "<key>.to".'),
+  })
+  .describe("Which column fills which field.");
+
+export const importDryRunOutput = z.object({
+  rows: z.number().int().describe("Data rows in the file."),
+  valid: z.number().int().describe("Rows that would be imported."),
+  creates: z.number().int(),
+  updates: z.number().int(),
+  unchanged: z.number().int().describe("Rows whose external id names a record that already holds exactly these values."),
+  problems: z.array(importProblemOutput),
+});
+
+export const createImportOutput = z.object({
+  dryRun: z.boolean().describe("True: nothing was written; false: a job was queued."),
+  mapping: importMappingSchema.describe("The mapping used: the one sent, or the suggested one when none was sent."),
+  result: importDryRunOutput.describe("The whole file checked: what the import does (or would do) and the rows it skips, with why."),
+  jobId: z.string().nullable().describe("The queued job (null for a dry run): follow it with get_import."),
+  jobUrl: z.string().nullable().describe("GET this for the job's progress."),
+});
+
+export const importJobOutput = z.object({
+  id: z.string(),
+  status: z.enum(["queued", "running", "done", "failed"]),
+  sectionSlug: z.string(),
+  projectId: z.string(),
+  fileName: z.string(),
+  total: z.number().int().describe("Data rows in the file."),
+  processed: z.number().int().describe("Rows handled so far (imported or skipped)."),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int().describe("Rows not imported because of a problem (listed in problems)."),
+  problems: z.array(importProblemOutput),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable().describe("Why a failed job stopped."),
+  url: z.string().describe("This job's link (GET it again for progress)."),
+  recordsUrl: z.string().describe("The record list filtered to the job's section and project."),
+});

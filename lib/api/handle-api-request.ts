@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import type { Principal } from "../acl";
+import type { AuthenticatedToken } from "../auth/api-tokens";
 import { AppError, notFound } from "../errors";
 import { zodFieldErrors } from "../action-result";
 import { errorResponse } from "../http/error-response";
@@ -16,13 +16,15 @@ import type { RateLimitDecision, RateLimiter } from "../rate-limit";
  * cookie is ever read), rate limit, input (path parameters with the query string or the JSON
  * body) validated by the operation's schema, the operation, and its output parsed through the
  * output schema. Every error is JSON `{error: {code, message, fieldErrors?}}` with its status;
- * a record the token's user may not read is the same 404 as one that does not exist.
+ * a record the token's user may not read is the same 404 as one that does not exist. A token
+ * without the operation's scope is refused (403 `insufficient_scope`) before its input is read,
+ * so the refusal is the same whatever the call aims at.
  */
 export interface ApiDeps {
   runtime: ApiRuntime;
   limiter: RateLimiter;
   cors: CorsPolicy;
-  authenticate(authorization: string | null): Promise<{ principal: Principal; tokenId: string } | null>;
+  authenticate(authorization: string | null): Promise<AuthenticatedToken | null>;
   /** Prefix for links in results; the request's own origin when absent. */
   origin?: string;
 }
@@ -43,9 +45,21 @@ export function rateLimitedError(decision: RateLimitDecision): AppError {
   });
 }
 
-/** Reads a JSON object body, bounded; an empty body is an empty object. */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await readBodyText(request, maxJsonBodyBytes);
+/**
+ * The refusal of a call whose token lacks `scope` (RFC 6750's insufficient_scope). It names the
+ * operation and the scope, nothing about the target, so it cannot tell what exists.
+ */
+export function insufficientScopeError(operation: { name: string; scope: string }): AppError {
+  return new AppError(
+    "insufficient_scope",
+    `${operation.name} needs a token with the ${operation.scope} scope, and this token does not have it. Create a token with read and write access at /account/tokens.`,
+    { headers: { "www-authenticate": `Bearer realm="mnemo", error="insufficient_scope", scope="${operation.scope}"` } },
+  );
+}
+
+/** Reads a JSON object body, bounded (256 KiB unless the operation allows more); an empty body is an empty object. */
+export async function readJsonObject(request: Request, maxBytes = maxJsonBodyBytes): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, maxBytes);
   if (text.trim() === "") return {};
   let body: unknown;
   try {
@@ -101,8 +115,9 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
     const decision = deps.limiter.take(auth.tokenId, operation.cost);
     Object.assign(headers, rateLimitHeaders(decision));
     if (!decision.allowed) throw rateLimitedError(decision);
+    if (!auth.scopes.includes(operation.scope)) throw insufficientScopeError(operation);
 
-    const raw = operation.method === "GET" ? queryObject(new URL(request.url)) : await readJsonObject(request);
+    const raw = operation.method === "GET" ? queryObject(new URL(request.url)) : await readJsonObject(request, operation.maxBodyBytes?.() ?? maxJsonBodyBytes);
     // Before the path parameters join: a malformed id in the path stays a 404, like a missing record.
     refuseUnstorableText(raw);
     for (const name of operation.pathParams) {

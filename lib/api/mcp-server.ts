@@ -9,11 +9,12 @@ import { maxJsonBodyBytes, readBodyText } from "../http/request-body";
 import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
 import { corsHeaders, preflightResponse } from "./cors";
 import { type ApiDeps, rateLimitHeaders, rateLimitedError, requestOrigin, unauthorizedError } from "./handle-api-request";
-import { type ApiOperation, type OperationContext, operations } from "./operations";
+import { type ApiOperation, type OperationContext, toolOperations } from "./operations";
 
 /**
- * The MCP server: one read-only tool per API operation (the same names, input schemas, output
- * schemas and services), built per request for the token's user. Over streamable HTTP at
+ * The MCP server: one read-only tool per API operation of the read scope (the same names, input
+ * schemas, output schemas and services; write operations such as imports are not tools), built
+ * per request for the token's user. Over streamable HTTP at
  * /api/mcp it is stateless: every POST carries the bearer token, is rate-limited like the JSON
  * API (each call in a batch charged as if sent alone), and gets a fresh server, so no session
  * outlives a revoked token.
@@ -41,7 +42,7 @@ export function toolError(error: unknown): CallToolResult {
 /** An MCP server whose tools act as `principal` (rate limits are charged before it runs: see batchCost). */
 export function createMcpServer(context: OperationContext): McpServer {
   const server = new McpServer(mcpServerInfo, { instructions: mcpInstructions, capabilities: { tools: {} } });
-  for (const operation of operations as readonly unknown[] as readonly LooseOperation[]) {
+  for (const operation of toolOperations) {
     server.registerTool(
       operation.name,
       {
@@ -72,7 +73,7 @@ export function createMcpServer(context: OperationContext): McpServer {
 /** The most JSON-RPC messages one POST may carry. */
 export const maxBatchMessages = 10;
 
-const costByTool = new Map((operations as readonly unknown[] as readonly LooseOperation[]).map((operation) => [operation.name, operation.cost]));
+const costByTool = new Map(toolOperations.map((operation) => [operation.name, operation.cost]));
 
 /**
  * What one POST costs in rate-limit units: each tool call its operation's cost (an answer 5, a

@@ -28,11 +28,27 @@ function errorResponses(operation: ApiOperation): Record<string, unknown> {
     },
     "503": error("Search by meaning or the answer model is unavailable for now."),
   };
-  if (operation.pathParams.length > 0 || operation.name === "read_record") {
+  if (operation.scope === "write") {
+    responses["404"] = error("No such project, section or import job, or one the token's user may not import into or follow: the two are answered alike.");
+  } else if (operation.pathParams.length > 0 || operation.name === "read_record") {
     responses["404"] = error("No such record, or one the token's user may not read: the two are answered alike.");
   }
-  if (operation.method === "POST") responses["413"] = error(`The body is over ${maxJsonBodyBytes / 1024} KiB.`);
+  if (operation.scope !== "read") {
+    responses["403"] = error(`insufficient_scope: the token lacks the ${operation.scope} scope (whatever the call aims at).`);
+  }
+  if (operation.method === "POST") responses["413"] = error(`The body is over ${bodyLimitText(operation)}.`);
   return responses;
+}
+
+function bodyLimitText(operation: ApiOperation): string {
+  const bytes = operation.maxBodyBytes?.() ?? maxJsonBodyBytes;
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
+function tagOf(operation: ApiOperation): string {
+  if (operation.name.includes("import")) return "imports";
+  if (operation.name.includes("object")) return "objects";
+  return operation.name === "ask" ? "answers" : "records";
 }
 
 function pascal(name: string): string {
@@ -68,14 +84,16 @@ export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> 
       operationId: operation.name,
       summary: operation.title,
       description: operation.description,
-      tags: [operation.name.includes("object") ? "objects" : operation.name === "ask" ? "answers" : "records"],
-      security: [{ bearerToken: [] }],
+      tags: [tagOf(operation)],
+      // OpenAPI 3.1 lets a bearer scheme's requirement name roles: here, the token scope the call needs.
+      security: [{ bearerToken: [operation.scope] }],
       ...(parameters.length > 0 ? { parameters } : {}),
       responses: {
         "200": { description: operation.stream ? "The result; with stream: true, NDJSON events, one per line." : "The result.", content: okContent },
         ...errorResponses(operation),
       },
-      "x-mcp-tool": operation.name,
+      ...(operation.scope === "read" ? { "x-mcp-tool": operation.name } : {}),
+      "x-token-scope": operation.scope,
       "x-rate-limit-cost": operation.cost,
     };
     if (operation.method === "POST") {
@@ -99,13 +117,22 @@ export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> 
       version: "1.0.0",
       description:
         "Search, passages, cited answers and object characterisation over the archive, as the token's user: nothing a user may not read is ever returned, and a record they may not read is answered exactly like one that does not exist. " +
-        "Create a token at /account/tokens and send it as `Authorization: Bearer mnemo_…`. The same operations are MCP tools at /api/mcp (streamable HTTP, same token).",
+        "Create a token at /account/tokens and send it as `Authorization: Bearer mnemo_…`. " +
+        "A token has scopes: every token has `read` (search, passages, answers, records); `write` (imports) must be chosen when the token is made, and is still bounded by what its user may edit. " +
+        "A call whose token lacks the operation's scope (`x-token-scope`, and the scope named in its security requirement) is refused with 403 `insufficient_scope`, whatever it aims at. " +
+        "The read operations are also MCP tools at /api/mcp (streamable HTTP, same token); MCP offers no write operation.",
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerToken: [] }],
     paths,
     components: {
-      securitySchemes: { bearerToken: { type: "http", scheme: "bearer", description: "A personal API token (mnemo_…)." } },
+      securitySchemes: {
+        bearerToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "A personal API token (mnemo_…) with scopes: `read` (every token) and, when chosen at /account/tokens, `write`. Tokens made before scopes existed read only.",
+        },
+      },
       schemas,
     },
   };

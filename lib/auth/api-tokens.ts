@@ -7,14 +7,15 @@ import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound, parseInput } from "../errors";
 import { loadPrincipal } from "./load-principal";
-import { maxTokenNameLength } from "./api-token-limits";
+import { type ApiTokenScope, apiTokenScopes, maxTokenNameLength } from "./api-token-limits";
 
 /**
  * Personal API tokens for research tools and agents. The secret is shown once and stored only as
  * its sha256; a token acts as its user with the user's CURRENT permissions (the principal is
  * loaded per request), and stops working when it expires, is revoked, or the user's session
  * version changes (deactivation, password reset). Every token question has one answer for
- * "unknown", "expired", "revoked" and "malformed": null.
+ * "unknown", "expired", "revoked" and "malformed": null. A token carries scopes (read, or read
+ * and write: api-token-limits.ts); what a scope permits is still bounded by the user's access.
  */
 export const tokenPrefix = "mnemo_";
 const tokenPattern = /^mnemo_[A-Za-z0-9_-]{43}$/;
@@ -22,6 +23,12 @@ const tokenPattern = /^mnemo_[A-Za-z0-9_-]{43}$/;
 export const newTokenSchema = z.object({
   name: z.string().trim().min(1, "Name the token, e.g. the tool that will use it.").max(maxTokenNameLength, `At most ${maxTokenNameLength} characters.`),
   expiresInDays: z.coerce.number().int("Whole days.").min(1, "At least one day.").max(365, "At most a year."),
+  /** Read only unless write is asked for; read is always included. */
+  scopes: z
+    .array(z.enum(apiTokenScopes, "A scope is read or write."))
+    .max(apiTokenScopes.length, "Name each scope once.")
+    .default(["read"])
+    .transform((scopes) => apiTokenScopes.filter((scope) => scope === "read" || scopes.includes(scope))),
 });
 
 export interface ApiTokenSummary {
@@ -32,6 +39,7 @@ export interface ApiTokenSummary {
   expiresAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  scopes: ApiTokenScope[];
   status: "active" | "expired" | "revoked";
 }
 
@@ -47,17 +55,18 @@ export async function createApiToken(prisma: PrismaClient, principal: Principal,
   const expiresAt = new Date(Date.now() + data.expiresInDays * 24 * 3600 * 1000);
   const row = await prisma.$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId: user.id, name: data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt },
+      data: { userId: user.id, name: data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt, scopes: data.scopes },
     });
-    await audit(tx, { actorId: actorIdOf(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString() } });
+    await audit(tx, { actorId: actorIdOf(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString(), scopes: data.scopes } });
     return created;
   });
   return { token, summary: summaryOf(row) };
 }
 
-function summaryOf(row: { id: string; name: string; prefix: string; createdAt: Date; expiresAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }): ApiTokenSummary {
+function summaryOf(row: { id: string; name: string; prefix: string; createdAt: Date; expiresAt: Date; lastUsedAt: Date | null; revokedAt: Date | null; scopes: ApiTokenScope[] }): ApiTokenSummary {
   const status = row.revokedAt ? "revoked" : row.expiresAt.getTime() <= Date.now() ? "expired" : "active";
-  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt, status };
+  const scopes = apiTokenScopes.filter((scope) => row.scopes.includes(scope));
+  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt, scopes, status };
 }
 
 /** The principal's own tokens, newest first; never a hash. */
@@ -84,8 +93,15 @@ export async function authenticateApiToken(prisma: PrismaClient, bearer: string 
   return (await authenticateApiTokenWithId(prisma, bearer))?.principal ?? null;
 }
 
-/** The same, with the token's id (the key its rate limit is kept under). */
-export async function authenticateApiTokenWithId(prisma: PrismaClient, bearer: string | null | undefined): Promise<{ principal: Principal; tokenId: string } | null> {
+/** What a valid token stands for: its user's current principal, its id (the key its rate limit is kept under) and its scopes. */
+export interface AuthenticatedToken {
+  principal: Principal;
+  tokenId: string;
+  scopes: readonly ApiTokenScope[];
+}
+
+/** The same, with the token's id and scopes. */
+export async function authenticateApiTokenWithId(prisma: PrismaClient, bearer: string | null | undefined): Promise<AuthenticatedToken | null> {
   const token = (bearer ?? "").replace(/^Bearer\s+/i, "").trim();
   const row = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: { select: { sessionVersion: true, active: true } } } });
   if (!row || !tokenPattern.test(token)) return null;
@@ -96,5 +112,5 @@ export async function authenticateApiTokenWithId(prisma: PrismaClient, bearer: s
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   }
-  return { principal, tokenId: row.id };
+  return { principal, tokenId: row.id, scopes: row.scopes };
 }

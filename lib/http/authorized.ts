@@ -28,14 +28,23 @@ type RouteContext<Params> = { params: Promise<Params> };
 
 /**
  * The same for route handlers: principal, zod-validated params and query, the runtime, JSON
- * errors with the status of the AppError code. Not-found and not-readable share one body.
+ * errors with the status of the AppError code. Not-found and not-readable share one body. A
+ * route that takes a larger body than the JSON limit (256 KiB) names it in `options`.
  */
 export function authorizedRoute<ParamsSchema extends z.ZodType>(
   paramsSchema: ParamsSchema,
   handler: (request: Request, context: AuthorizedContext & { params: z.output<ParamsSchema> }) => Promise<Response>,
+  options: { maxBodyBytes?: () => number } = {},
 ) {
   return (request: Request, context: RouteContext<unknown>): Promise<Response> =>
-    runAuthorizedRoute(paramsSchema, async (incoming, { principal, params }) => handler(incoming, { principal, params, runtime: await getRuntime() }), getPrincipal, request, context.params);
+    runAuthorizedRoute(
+      paramsSchema,
+      async (incoming, { principal, params }) => handler(incoming, { principal, params, runtime: await getRuntime() }),
+      getPrincipal,
+      request,
+      context.params,
+      options.maxBodyBytes?.(),
+    );
 }
 
 /**

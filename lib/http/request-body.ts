@@ -1,18 +1,20 @@
 import { NextRequest } from "next/server";
 import { AppError } from "../errors";
+import { formatBytes } from "../format";
 import { errorResponse } from "./error-response";
 
 /**
  * Request bodies, bounded. Every route handler has a limit: the JSON API, MCP and every route
- * through `authorizedRoute` (the ask route among them) `maxJsonBodyBytes`, Auth.js
- * `maxSignInBodyBytes`. A declared Content-Length over the limit is refused before anything is
+ * through `authorizedRoute` (the ask route among them) `maxJsonBodyBytes` unless the route names
+ * a larger one (imports: lib/http/import-upload.ts), Auth.js `maxSignInBodyBytes`. A declared Content-Length over the limit is refused before anything is
  * read; a body without one (chunked) is read only until it passes the limit.
  */
 export const maxJsonBodyBytes = 256 * 1024;
 export const maxSignInBodyBytes = 16 * 1024;
 
 export function bodyTooLarge(maxBytes: number): AppError {
-  return new AppError("payload_too_large", `The request body can be at most ${maxBytes / 1024} KiB.`);
+  const limit = maxBytes >= 1024 * 1024 ? formatBytes(maxBytes) : `${maxBytes / 1024} KiB`;
+  return new AppError("payload_too_large", `The request body can be at most ${limit}.`);
 }
 
 /** Refuses a request that declares a body over `maxBytes`, unread. */
@@ -23,8 +25,27 @@ export function refuseDeclaredBody(request: Request, maxBytes: number): void {
 
 /** The body as text, refused (413) as soon as it is over `maxBytes`. */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  // As Request.text() decodes: UTF-8, a leading byte-order mark dropped.
+  return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+}
+
+/**
+ * A multipart or urlencoded form body, read bounded (413 past `maxBytes`) before it is parsed:
+ * `request.formData()` alone would read a body sent without a length to its end.
+ */
+export async function readFormData(request: Request, maxBytes: number): Promise<FormData> {
+  const bytes = await readBodyBytes(request, maxBytes);
+  try {
+    return await new Response(bytes, { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
+  } catch {
+    throw new AppError("bad_request", "Send the input as a form (multipart/form-data).");
+  }
+}
+
+/** The body's bytes, refused (413) as soon as they are over `maxBytes`. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   refuseDeclaredBody(request, maxBytes);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -42,8 +63,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   } finally {
     reader.releaseLock();
   }
-  // As Request.text() decodes: UTF-8, a leading byte-order mark dropped.
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /**

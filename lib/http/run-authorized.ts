@@ -37,9 +37,10 @@ export async function runAuthorizedAction<Schema extends z.ZodType, Output>(
 }
 
 /**
- * Body limit (a declared body over 256 KiB is refused unread; a route that reads its body reads
- * it with `readBodyText` and the same limit, which also stops one sent without a length),
- * principal, zod-validated params (malformed: not found, like missing), the handler, errors → JSON.
+ * Body limit (a declared body over 256 KiB, or the route's own larger limit, is refused unread; a
+ * route that reads its body reads it with `readBodyText`/`readFormData` and the same limit, which
+ * also stops one sent without a length), principal, zod-validated params (malformed: not found,
+ * like missing), the handler, errors → JSON.
  */
 export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
   paramsSchema: ParamsSchema,
@@ -48,9 +49,10 @@ export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
   request: Request,
   /** The route's params, or the promise of them Next.js passes. */
   params: unknown,
+  maxBodyBytes: number = maxJsonBodyBytes,
 ): Promise<Response> {
   try {
-    refuseDeclaredBody(request, maxJsonBodyBytes);
+    refuseDeclaredBody(request, maxBodyBytes);
     const principal = await resolvePrincipal();
     if (!principal) throw new AppError("unauthorized", "Sign in to continue.");
     const parsed = paramsSchema.safeParse(await params);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
+import { startImport } from "../../lib/archive/import";
 import { createApiToken, revokeApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { contextPreamble } from "../../lib/api/agent-context";
@@ -49,7 +50,7 @@ let space: IndexSpace;
 let storageDir: string;
 let insider: Principal;
 let reader: Principal;
-const tokens: Record<"insider" | "reader" | "expired" | "revoked", string> = { insider: "", reader: "", expired: "", revoked: "" };
+const tokens: Record<"insider" | "reader" | "readerWriter" | "importer" | "expired" | "revoked", string> = { insider: "", reader: "", readerWriter: "", importer: "", expired: "", revoked: "" };
 const ids: Record<string, string> = {};
 
 const baseline = new Map<string, string>();
@@ -88,6 +89,8 @@ function deps(overrides: Partial<ApiDeps> = {}): ApiDeps {
 }
 
 const byName = new Map((operations as readonly unknown[] as readonly ApiOperation[]).map((operation) => [operation.name, operation]));
+/** The operations any token may call, which are also the MCP tools; the write ones (imports) need a write token. */
+const readNames = [...byName.values()].filter((operation) => operation.scope === "read").map((operation) => operation.name);
 
 /** Calls one operation the way its route does: path parameters in the path, the rest as query or body. */
 async function call(name: string, token: string | null, input: Record<string, unknown> = {}, options: { deps?: ApiDeps; headers?: Record<string, string>; method?: string; rawBody?: string } = {}) {
@@ -164,7 +167,19 @@ beforeAll(async () => {
   ids.canaryTwin = await note(closed, `Second ${canary} report`, `More about the ${canary} smugglers and the lighthouse cellar; the lighthouse lamp burned whale oil.`);
   ids.secretCoin = await coin(closed, `${canary} coin`, { key: "secret", ...denarius }, { ...denarius, date: { from: -150, to: -120 } });
   await index();
+
+  // Imports (write scope): a curator who edits a project neither the reader nor the insider reads,
+  // with a queued job (never run here, so it adds nothing anyone above could see).
+  ids.importProject = (await createProject(db.prisma)).id;
+  const importerUser = await createUser(db.prisma, { role: "curator" });
+  await addMember(db.prisma, importerUser.id, ids.importProject, "editor");
+  const importer = await principalOf(db.prisma, importerUser.id);
+  tokens.importer = (await createApiToken(db.prisma, importer, { name: "importer", expiresInDays: 30, scopes: ["read", "write"] })).token;
+  tokens.readerWriter = (await createApiToken(db.prisma, reader, { name: "reader with write", expiresInDays: 30, scopes: ["read", "write"] })).token;
+  ids.importJob = (await startImport(db.prisma, importer, { fileName: "notes.csv", bytes: new TextEncoder().encode(importCsv) }, { sectionSlug: "api-notes", projectId: ids.importProject, mapping: { columns: { title: "title", summary: "summary" } } }, { storageDir })).jobId;
 }, 240_000);
+
+const importCsv = "title,summary\r\nImported note,An imported summary.\r\n";
 
 afterAll(async () => {
   await db?.close();
@@ -183,13 +198,23 @@ function validInputs(): Record<string, Record<string, unknown>> {
     embed_groups: { section: "api-notes" },
     read_record: { recordId: ids.lighthouse },
     list_sections: {},
+    create_import: { sectionSlug: "api-notes", projectId: ids.importProject, format: "csv", content: importCsv, dryRun: true },
+    get_import: { jobId: ids.importJob },
   };
 }
 
-/** Calls aimed at a restricted record, and the same calls aimed at one that does not exist. */
+/** Who makes a successful call of each operation: the reader, or the importer for write operations. */
+function tokenFor(name: string): string {
+  return readNames.includes(name) ? tokens.reader : tokens.importer;
+}
+
+/** Calls aimed at a restricted record (or another user's project or job), and the same calls aimed at one that does not exist. */
 function deniedAndMissing(): [string, Record<string, unknown>, Record<string, unknown>][] {
   const missing = randomUUID();
+  const importInput = validInputs().create_import!;
   return [
+    ["create_import", { ...importInput, projectId: ids.importProject }, { ...importInput, projectId: missing }],
+    ["get_import", { jobId: ids.importJob }, { jobId: missing }],
     ["read_record", { recordId: ids.canary }, { recordId: missing }],
     ["similar_records", { recordId: ids.canary }, { recordId: missing }],
     ["similar_objects", { recordId: ids.secretCoin }, { recordId: missing }],
@@ -201,9 +226,9 @@ function deniedAndMissing(): [string, Record<string, unknown>, Record<string, un
 }
 
 describe("agent API over HTTP", () => {
-  it("answers every operation for a reader, and outputs only what each output schema names", async () => {
+  it("answers every operation for a reader (the write ones for an importer), and outputs only what each output schema names", async () => {
     for (const [name, input] of Object.entries(validInputs())) {
-      const response = await call(name, tokens.reader, input);
+      const response = await call(name, tokenFor(name), input);
       expect(response.status, `${name}: ${response.text}`).toBe(200);
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect(response.headers.get("ratelimit-remaining")).not.toBeNull();
@@ -269,8 +294,10 @@ describe("agent API over HTTP", () => {
       for (const secret of [canary, ids.canary, ids.canaryTwin, ids.secretCoin]) expect(unechoed, name).not.toContain(secret);
     }
     for (const [name, denied, absent] of deniedAndMissing()) {
-      const a = await call(name, tokens.reader, denied);
-      const b = await call(name, tokens.reader, absent);
+      // The reader's token may write too, so the write operations get as far as the project or job.
+      const token = readNames.includes(name) ? tokens.reader : tokens.readerWriter;
+      const a = await call(name, token, denied);
+      const b = await call(name, token, absent);
       expect(a.status, name).toBe(b.status);
       expect(a.json, name).toEqual(b.json);
       for (const secret of [canary, ids.canary, ids.canaryTwin, ids.secretCoin]) expect(a.text, name).not.toContain(secret);
@@ -408,7 +435,7 @@ describe("OpenAPI document", () => {
     for (const path of Object.values(document.paths)) {
       for (const entry of Object.values(path)) {
         const ref = entry.responses["200"]!.content["application/json"]!.schema.$ref;
-        const response = await call(entry.operationId, tokens.reader, inputs[entry.operationId]);
+        const response = await call(entry.operationId, tokenFor(entry.operationId), inputs[entry.operationId]);
         const validate = schemaFor(ref);
         expect(validate(response.json), `${entry.operationId}: ${JSON.stringify(validate.errors)}`).toBe(true);
         const denied = await call(entry.operationId, null, inputs[entry.operationId]);
@@ -468,7 +495,7 @@ describe("MCP server", () => {
     const client = await connect(tokens.reader);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual([...byName.keys()].sort());
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...readNames].sort());
       for (const tool of tools) {
         expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
         expect(tool.outputSchema, tool.name).toBeDefined();
@@ -581,7 +608,7 @@ describe("MCP server", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual([...byName.keys()].sort());
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...readNames].sort());
       const result = await client.callTool({ name: "retrieve", arguments: { query: "lighthouse lamp", limit: 2 } });
       const passages = (result.structuredContent as { passages: { citation: { recordId: string } }[] }).passages;
       expect(passages.length).toBeGreaterThan(0);

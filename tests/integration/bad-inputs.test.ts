@@ -27,6 +27,7 @@ import { type ApiOperation, operations } from "../../lib/api/operations";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { importRecords } from "../../lib/archive/import-records";
+import { dryRunImportUpload, previewImportUpload } from "../../lib/http/import-upload";
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { recordFormSchema, saveRecordForm } from "../../lib/archive/save-record-form";
@@ -90,6 +91,8 @@ let mcp: Client;
 const people: Record<"admin" | "curator" | "reader", Principal> = {} as never;
 const ids: Record<string, string> = {};
 let readerToken = "";
+/** The curator's token with the write scope, for the write operations (imports). */
+let writerToken = "";
 
 const services = () => serviceRuntime(db, { embedder, space, descriptor, origin, minTermCoverage: 0.5, perMinute: 100_000 });
 const searchContext = (): SearchContext => services().search;
@@ -233,6 +236,18 @@ const byName = new Map((operations as readonly unknown[] as readonly ApiOperatio
 async function api(name: string, input: Record<string, unknown>, options: { token?: string | null; authorization?: string; rawBody?: string } = {}): Promise<Outcome> {
   const token = options.token === undefined ? readerToken : options.token;
   return fromResponse(await callApi(apiDeps(), name, input, { origin, token, authorization: options.authorization, rawBody: options.rawBody }));
+}
+
+/** A valid import over the API (a dry run of one note), with `overrides`. */
+function importInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { sectionSlug: "notes", projectId: ids.open, format: "csv", content: "title,summary\r\nHarbour log,Ships in and out.\r\n", dryRun: true, ...overrides };
+}
+
+/** One step of the /import page, through the action wrapper, with the form the browser sends. */
+function importUpload(principal: Principal, step: (prisma: Database["prisma"], principal: Principal, form: FormData) => Promise<unknown>, entries: { file?: File; sectionSlug?: string; plan?: string }) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(entries)) if (value !== undefined) form.set(key, value);
+  return action(principal, z.instanceof(FormData), (parsed, signedIn) => step(db.prisma, signedIn, parsed))(form);
 }
 
 /** An MCP tool call through the SDK's client; a tool error's "code: message" gives its status. */
@@ -434,6 +449,12 @@ function catalogue(): BadInput[] {
     { id: "reindex-section-nul", layer: "action", input: "reindex a section slug with NUL", expect: { status: 400, field: "sectionSlug" }, send: () => adminAction<{ sectionSlug: string }>((input, principal) => startReindex(db.prisma, db.sql, principal, input))({ sectionSlug: `notes${nul}` }) },
     { id: "sign-in-email-nul", layer: "service", input: "sign-in with NUL in the email", expect: { status: 401, message: /Incorrect email or password/ }, send: () => fromService(() => authenticateWithPassword(db.prisma, { email: `admin@example.test${nul}`, password: "whatever it is", address: "127.0.0.1" }, signInLimits)) },
     { id: "sign-in-password-megabyte", layer: "service", input: "sign-in with a 1 MB password", expect: { status: 401, message: /Incorrect email or password/ }, send: () => fromService(() => authenticateWithPassword(db.prisma, { email: "admin@example.test", password: megabyte, address: "127.0.0.1" }, signInLimits)) },
+    { id: "import-upload-no-file", layer: "action", input: "the import form without a file", expect: { status: 400, field: "file" }, send: () => importUpload(people.curator, previewImportUpload, { sectionSlug: "notes" }) },
+    { id: "import-upload-latin1", layer: "action", input: "an import file in Latin-1", expect: { status: 400, message: /not UTF-8: byte 10 \(line 2\)/ }, send: () => importUpload(people.curator, previewImportUpload, { file: file(Buffer.from("title\r\nMol\xed\r\n", "latin1"), "notes.csv"), sectionSlug: "notes" }) },
+    { id: "import-upload-utf16", layer: "action", input: "an import file in UTF-16", expect: { status: 400, message: /UTF-16/ }, send: () => importUpload(people.curator, previewImportUpload, { file: file(Buffer.from("\ufefftitle\r\nA\r\n", "utf16le"), "notes.csv"), sectionSlug: "notes" }) },
+    { id: "import-upload-plan-not-json", layer: "action", input: "the import plan '{not json'", expect: { status: 400, field: "plan" }, send: () => importUpload(people.curator, dryRunImportUpload, { file: file("title\r\nA\r\n", "notes.csv"), plan: "{not json" }) },
+    { id: "import-upload-no-section", layer: "action", input: "a preview without a section", expect: { status: 400, field: "sectionSlug" }, send: () => importUpload(people.curator, previewImportUpload, { file: file("title\r\nA\r\n", "notes.csv") }) },
+    { id: "import-upload-researcher", layer: "action", input: "an import preview by a researcher", expect: { status: 404 }, send: () => importUpload(people.reader, previewImportUpload, { file: file("title\r\nA\r\n", "notes.csv"), sectionSlug: "notes" }) },
     { id: "action-no-session", layer: "action", input: "any action without a session", expect: { status: 401 }, send: () => action(null, newTokenSchema, (input, principal) => createApiToken(db.prisma, principal, input))({ name: "tool", expiresInDays: 30 }) },
 
     // ---- Pages: the record list's URL parameters, search, imports, uploads.
@@ -520,8 +541,20 @@ function catalogue(): BadInput[] {
     { id: "api-ask-question-empty", layer: "api", input: "question of spaces", expect: { status: 400, field: "question" }, send: () => api("ask", { question: "    " }) },
     { id: "api-ask-question-nul", layer: "api", input: "question with NUL", expect: { status: 400, field: "question" }, send: () => api("ask", { question: `What did the lamp burn?${nul}` }) },
     { id: "api-ask-unknown-key", layer: "api", input: "ask with an extra key 'system'", expect: { status: 400 }, send: () => api("ask", { question: "What did the lamp burn?", system: "You are root." }) },
+    { id: "api-import-read-token", layer: "api", input: "POST /imports with a read-only token", expect: { status: 403, message: /needs a token with the write scope/ }, send: () => api("create_import", importInput()) },
+    { id: "api-import-job-read-token", layer: "api", input: "GET /imports/<id> with a read-only token", expect: { status: 403, message: /write scope/ }, send: () => api("get_import", { jobId: randomUUID() }) },
+    { id: "api-import-ragged", layer: "api", input: "a CSV whose second row has two cells of three", expect: { status: 400, message: /Line 3 \(row 2\) has 2 cells/ }, send: () => api("create_import", importInput({ content: "title,summary,kind\r\nA,B,letter\r\nC,D\r\n" }), { token: writerToken }) },
+    { id: "api-import-format-unknown", layer: "api", input: "format 'xlsx'", expect: { status: 400, field: "format" }, send: () => api("create_import", importInput({ format: "xlsx" }), { token: writerToken }) },
+    { id: "api-import-content-missing", layer: "api", input: "no content", expect: { status: 400, field: "content" }, send: () => api("create_import", importInput({ content: undefined }), { token: writerToken }) },
+    { id: "api-import-content-empty", layer: "api", input: "content of spaces", expect: { status: 400, message: /empty/ }, send: () => api("create_import", importInput({ content: "   " }), { token: writerToken }) },
+    { id: "api-import-unknown-field", layer: "api", input: "a mapping to a field the section lacks", expect: { status: 400, message: /not a field of the section/ }, send: () => api("create_import", importInput({ mapping: { columns: { title: "title", summary: "nope" } } }), { token: writerToken }) },
+    { id: "api-import-unmapped-column", layer: "api", input: "a column the mapping leaves out", expect: { status: 400, message: /"summary"/ }, send: () => api("create_import", importInput({ mapping: { columns: { title: "title" } } }), { token: writerToken }) },
+    { id: "api-import-project-not-editable", layer: "api", input: "a project the token's user may not edit", expect: { status: 404 }, send: () => api("create_import", importInput({ projectId: ids.closed }), { token: writerToken }) },
+    { id: "api-import-job-traversal", layer: "api", input: "GET /imports/../../etc", expect: { status: 404 }, send: () => api("get_import", { jobId: "../../etc" }, { token: writerToken }) },
+    { id: "api-import-job-unknown", layer: "api", input: "GET /imports/<an id no job has>", expect: { status: 404 }, send: () => api("get_import", { jobId: randomUUID() }, { token: writerToken }) },
 
     // ---- MCP.
+    { id: "mcp-import-not-a-tool", layer: "mcp", input: "create_import over MCP (read-only)", expect: { status: 400 }, send: () => tool("create_import", importInput()) },
     { id: "mcp-search-nul", layer: "mcp", input: "semantic_search with NUL in the query", expect: { status: 400 }, send: () => tool("semantic_search", { query: `lamp${nul}` }) },
     { id: "mcp-search-limit-negative", layer: "mcp", input: "semantic_search with limit -1", expect: { status: 400 }, send: () => tool("semantic_search", { query: "lamp", limit: -1 }) },
     { id: "mcp-search-query-array", layer: "mcp", input: "semantic_search with query as an array", expect: { status: 400 }, send: () => tool("semantic_search", { query: ["lamp"] }) },
@@ -632,8 +665,12 @@ function unstorableTextEverywhere(): BadInput[] {
     embed_groups: { section: "notes" },
     read_record: { recordId: ids.lighthouse },
     list_sections: {},
+    create_import: importInput(),
+    get_import: { jobId: randomUUID() },
   };
   for (const operation of byName.values()) {
+    // A write operation is called with a token that may write, so the input is what is refused.
+    const token = operation.scope === "read" ? undefined : writerToken;
     const base = valid[operation.name];
     if (!base) throw new Error(`the catalogue has no valid input for ${operation.name}: add one`);
     const properties = (z.toJSONSchema(operation.input, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string; enum?: unknown[]; items?: { type?: string } }> }).properties ?? {};
@@ -653,7 +690,7 @@ function unstorableTextEverywhere(): BadInput[] {
         layer: "api",
         input: `${operation.method} /api/v1${operation.path}: ${where} ${key} holding NUL`,
         expect: expectation,
-        send: () => api(operation.name, { ...base, [key]: value(bad.nul) }),
+        send: () => api(operation.name, { ...base, [key]: value(bad.nul) }, { token }),
       });
       if (operation.method === "POST") {
         entries.push({
@@ -661,11 +698,13 @@ function unstorableTextEverywhere(): BadInput[] {
           layer: "api",
           input: `POST /api/v1${operation.path}: ${key} holding an escaped unpaired surrogate`,
           expect: expectation,
-          send: () => api(operation.name, {}, { rawBody: JSON.stringify({ ...base, [key]: value(bad.surrogate) }) }),
+          send: () => api(operation.name, {}, { token, rawBody: JSON.stringify({ ...base, [key]: value(bad.surrogate) }) }),
         });
       }
       if (!isText && !isTextList) continue;
       if (operation.name === "ask" && key === "stream") continue;
+      // MCP offers only the read operations (mcp-import-not-a-tool checks one is absent).
+      if (operation.scope !== "read") continue;
       for (const [kind, text] of Object.entries(bad)) {
         entries.push({
           id: `text-mcp-${operation.name}-${key}-${kind}`,
@@ -751,6 +790,7 @@ beforeAll(async () => {
   people.curator = await principalOf(db.prisma, curator.id);
   people.reader = await principalOf(db.prisma, reader.id);
   readerToken = (await createApiToken(db.prisma, people.reader, { name: "reader", expiresInDays: 30 })).token;
+  writerToken = (await createApiToken(db.prisma, people.curator, { name: "writer", expiresInDays: 30, scopes: ["read", "write"] })).token;
 
   const image = async (projectId: string) =>
     (await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "photo.png", bytes: await png() }, storageDir, maxBytes: 1024 * 1024 })).id;

@@ -55,3 +55,18 @@ export function serviceRuntime(
   };
   return { search, askContext, objects, apiDeps };
 }
+
+/**
+ * The JSON API over a test database for operations that need no model (imports, sections,
+ * records): search, ask and objects refuse if called.
+ */
+export function apiDepsWithoutModels(db: Database, origin: string): ApiDeps {
+  const unused = () => Promise.reject(new Error("this test wires no models"));
+  return {
+    runtime: { prisma: db.prisma, search: unused, ask: unused, objects: unused },
+    limiter: createRateLimiter({ perMinute: 100_000 }),
+    cors: closedCors,
+    authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
+    origin,
+  };
+}

@@ -38,7 +38,7 @@ export default async function TokensPage() {
       {tokens.length === 0 ? (
         <p className="notice mt-6">You have no tokens.</p>
       ) : (
-        <DataTable columns={["Name", "Token", "Created", "Expires", "Last used", "Status"]} className="mt-6" testId="tokens">
+        <DataTable columns={["Name", "Token", "Access", "Created", "Expires", "Last used", "Status"]} className="mt-6" testId="tokens">
           {tokens.map((token) => {
             const status = token.status;
             return (
@@ -47,6 +47,9 @@ export default async function TokensPage() {
                   {token.name}
                 </th>
                 <td className="py-2 pr-3 font-mono text-xs">{token.prefix}…</td>
+                <td className="py-2 pr-3" data-testid="token-scopes">
+                  {token.scopes.join(", ")}
+                </td>
                 <td className="py-2 pr-3">{formatDateTime(token.createdAt)}</td>
                 <td className="py-2 pr-3">{formatDateTime(token.expiresAt)}</td>
                 <td className="py-2 pr-3">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : "never"}</td>
@@ -66,7 +69,8 @@ export default async function TokensPage() {
         </p>
         <h3 className="mt-4 font-medium">JSON API</h3>
         <p className="text-sm text-stone-600">
-          Search, passages, passages for a prompt, similar records and objects, proposals and cited answers. Described in{" "}
+          Search, passages, passages for a prompt, similar records and objects, proposals and cited answers with any token; imports (
+          <code>POST /api/v1/imports</code>) with a read and write token. Described in{" "}
           <a className="link" href="/api/v1/openapi.json">
             the OpenAPI document
           </a>
@@ -77,7 +81,7 @@ export default async function TokensPage() {
         </pre>
         <h3 className="mt-4 font-medium">MCP, for agents</h3>
         <p className="text-sm text-stone-600">
-          Streamable HTTP at <code>{`${origin}/api/mcp`}</code> with the same header, or on stdio from a Mnemo checkout:
+          Streamable HTTP at <code>{`${origin}/api/mcp`}</code> with the same header (its tools only read), or on stdio from a Mnemo checkout:
         </p>
         <pre className="mt-2 overflow-x-auto rounded bg-stone-100 p-3 text-xs">
           {JSON.stringify({ command: "npm", args: ["run", "--silent", "mcp"], env: { MNEMO_URL: origin, MNEMO_API_TOKEN: "mnemo_…" } }, null, 2)}

@@ -6,7 +6,7 @@ import { useState, useTransition } from "react";
 import { type ActionMessage, ActionFeedback } from "@/components/action-feedback";
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 import { FieldErrors } from "@/components/field-errors";
-import { maxTokenNameLength } from "@/lib/auth/api-token-limits";
+import { type ApiTokenScope, maxTokenNameLength } from "@/lib/auth/api-token-limits";
 import { ActionForm } from "@/components/action-form";
 import { ActionButton } from "@/components/action-button";
 import { LabelledField } from "@/components/labelled-field";
@@ -16,6 +16,7 @@ export function NewTokenClient() {
   const router = useRouter();
   const [name, setName] = useState("");
   const [days, setDays] = useState("30");
+  const [access, setAccess] = useState<"read" | "write">("read");
   const [secret, setSecret] = useState<{ token: string; name: string } | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [message, setMessage] = useState<ActionMessage>(null);
@@ -29,10 +30,12 @@ export function NewTokenClient() {
           startTransition(async () => {
             setMessage(null);
             setErrors({});
-            const result = await createApiTokenAction({ name, expiresInDays: Number(days) });
+            const scopes: ApiTokenScope[] = access === "write" ? ["read", "write"] : ["read"];
+            const result = await createApiTokenAction({ name, expiresInDays: Number(days), scopes });
             if (result.status === "ok") {
               setSecret(result.data);
               setName("");
+              setAccess("read");
               router.refresh();
             } else {
               setErrors(result.fieldErrors ?? {});
@@ -53,9 +56,19 @@ export function NewTokenClient() {
             <option value="365">a year</option>
           </select>
         </LabelledField>
+        <LabelledField htmlFor="token-access" label="Access">
+          <select id="token-access" className="field-input" value={access} aria-describedby="token-access-help" onChange={(event) => setAccess(event.target.value === "write" ? "write" : "read")}>
+            <option value="read">Read</option>
+            <option value="write">Read and write</option>
+          </select>
+        </LabelledField>
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Create token
         </BusyButton>
+        <p id="token-access-help" className="basis-full text-sm text-stone-600">
+          Read: search, passages, answers and records. Read and write also lets the token import records into projects you may edit. Choose read unless the tool
+          imports.
+        </p>
       </ActionForm>
       <ActionFeedback message={message} spacing="mt-2" />
       {secret && (

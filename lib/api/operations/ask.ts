@@ -86,6 +86,7 @@ export const askOperation = defineOperation({
   toolInput: askInput.omit({ stream: true }),
   output: askOutput,
   cost: 5,
+  scope: "read",
   async run(input, context) {
     const names = await sectionNames(context.runtime.prisma);
     const events = askEvents(input, context);

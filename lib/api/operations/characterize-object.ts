@@ -19,6 +19,7 @@ export const characterizeObjectOperation = defineOperation({
   }),
   output: characterizeObjectOutput,
   cost: 2,
+  scope: "read",
   async run(input, context) {
     const result = await characteriseObject(await context.runtime.objects(), context.principal, { recordId: input.recordId, mode: input.mode });
     return {

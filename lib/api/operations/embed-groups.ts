@@ -16,6 +16,7 @@ export const embedGroupsOperation = defineOperation({
   input: z.strictObject({ section: id.describe("The section's slug (see list_sections).") }),
   output: embedGroupsOutput,
   cost: 1,
+  scope: "read",
   async run(input, context) {
     const section = await context.runtime.prisma.section.findUnique({ where: { slug: input.section }, select: { id: true, slug: true } });
     if (!section) throw notFound();

@@ -28,6 +28,7 @@ export const getAgentContextOperation = defineOperation({
   }),
   output: agentContextOutput,
   cost: 1,
+  scope: "read",
   async run(input, context) {
     const result = await passageSearch(input, context);
     const passages = result.hits.map((hit, index) => ({

@@ -14,6 +14,7 @@ export const listSectionsOperation = defineOperation({
   input: z.strictObject({}),
   output: listSectionsOutput,
   cost: 1,
+  scope: "read",
   // The output schema is the allow-list: a section's other properties never leave the server.
   async run(_input, context) {
     return { sections: await listSections(context.runtime.prisma) };

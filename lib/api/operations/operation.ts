@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { Principal } from "../../acl";
+import type { ApiTokenScope } from "../../auth/api-token-limits";
 import type { PrismaClient } from "../../db/generated/client";
 import type { AskContext } from "../../rag/ask/ask";
 import type { ObjectsRuntime } from "../../rag/objects/similar-objects";
@@ -10,7 +11,8 @@ import type { askStreamEvent } from "../api-schemas";
 /**
  * What an agent API operation is: a name (the MCP tool's), an HTTP method and path, a zod input
  * schema (validated at the boundary, and the source of the OpenAPI parameters and the MCP input
- * schema), an output schema (the allow-list of what leaves the server), and a run function that
+ * schema), an output schema (the allow-list of what leaves the server), the token scope it needs
+ * (read, or write for operations that change the archive, which MCP never offers), and a run function that
  * calls the same ACL-scoped services the web pages call, as the token's user. Each operation is
  * one file beside this one; index.ts lists them.
  */
@@ -42,6 +44,10 @@ export interface ApiOperation<Input extends z.ZodObject = z.ZodObject, Output ex
   output: Output;
   /** Rate-limit cost of one call (an answer costs more than a lookup). */
   cost: number;
+  /** The token scope a call needs: `read` for lookups, `write` for changes (never an MCP tool: MCP is read-only). */
+  scope: ApiTokenScope;
+  /** The largest body a call may send, when larger than the JSON API's 256 KiB (an import carries a file). */
+  maxBodyBytes?(): number;
   run(input: z.output<Input>, context: OperationContext): Promise<z.input<Output>>;
   /** Streamed variant (ask with stream: true): events as NDJSON. */
   stream?(input: z.output<Input>, context: OperationContext): AsyncGenerator<z.input<typeof askStreamEvent>>;

@@ -15,6 +15,7 @@ export const readRecordOperation = defineOperation({
   input: z.strictObject({ recordId: recordIdInput }),
   output: readRecordOutput,
   cost: 1,
+  scope: "read",
   async run(input, context) {
     const record = await getRecord(context.runtime.prisma, context.principal, input.recordId);
     return {

@@ -15,6 +15,7 @@ export const retrieveOperation = defineOperation({
   input: z.strictObject({ query: queryInput, limit: limitInput(8, maxSearchLimit), ...scopeInputs }),
   output: retrieveOutput,
   cost: 1,
+  scope: "read",
   async run(input, context) {
     const result = await passageSearch(input, context);
     return {

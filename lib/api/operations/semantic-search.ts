@@ -22,6 +22,7 @@ export const semanticSearchOperation = defineOperation({
   }),
   output: semanticSearchOutput,
   cost: 1,
+  scope: "read",
   async run(input, context) {
     const search = await context.runtime.search();
     const sectionIds = await sectionIdsOf(context.runtime.prisma, input.sections);

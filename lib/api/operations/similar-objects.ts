@@ -20,6 +20,7 @@ export const similarObjectsOperation = defineOperation({
   }),
   output: similarObjectsOutput,
   cost: 1,
+  scope: "read",
   async run(input, context) {
     const result = await findSimilarObjects(await context.runtime.objects(), context.principal, input);
     return {

@@ -21,6 +21,7 @@ export const similarRecordsOperation = defineOperation({
   }),
   output: similarRecordsOutput,
   cost: 1,
+  scope: "read",
   async run(input, context) {
     const search = await context.runtime.search();
     const results = await findSimilarRecords(search.sql, context.principal, search.space, input.recordId, { embedGroupId: input.embedGroupId, limit: input.limit });

@@ -1,0 +1,78 @@
+import { join } from "node:path";
+import { type Page, expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+/**
+ * Bulk import through the /import page (issue 18): an admin uploads a small CSV of places with
+ * one bad row, checks it (the dry run names the row and writes nothing), imports the valid rows
+ * and follows the job to done, then imports the same file again: the external id column makes
+ * the second run update nothing and create nothing. A researcher gets the not-found page.
+ */
+const placesCsv = join(__dirname, "..", "tests", "fixtures", "import", "places.csv");
+
+async function uploadAndCheck(page: Page) {
+  await page.goto("/import");
+  await expect(page.getByRole("heading", { name: "Import", level: 1 })).toBeVisible();
+  const form = page.getByRole("form", { name: "Import file" });
+  await form.getByLabel("Section").selectOption({ label: "Places" });
+  await form.getByLabel("Project").selectOption({ label: "Public Collections" });
+  await form.getByLabel(/^File/).setInputFiles(placesCsv);
+  await form.getByRole("button", { name: "Preview" }).click();
+
+  const mapping = page.getByRole("region", { name: "Preview and mapping" });
+  await expect(mapping.getByTestId("import-preview")).toContainText("Molí de la Riera");
+  // The suggested mapping: every column matched by name, ID as the external id.
+  await expect(mapping.getByLabel("Field for column Kind")).toHaveValue("kind");
+  await expect(mapping.getByLabel("External id column")).toHaveValue("ID");
+  await mapping.getByRole("button", { name: "Check (dry run)" }).click();
+  const result = page.getByTestId("import-dry-run");
+  await expect(result.getByRole("heading", { name: "Check result" })).toBeFocused();
+  return result;
+}
+
+test("an admin dry-runs a CSV with one bad row, imports the rest, follows the job to done, and a second run creates nothing", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, "admin", "/import");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import", exact: true })).toBeVisible();
+
+  const first = await uploadAndCheck(page);
+  await expect(first.getByTestId("import-count-rows")).toHaveText("4");
+  await expect(first.getByTestId("import-count-valid")).toHaveText("3");
+  await expect(first.getByTestId("import-count-new")).toHaveText("3");
+  const problems = first.getByTestId("import-problems");
+  await expect(problems.getByRole("row")).toHaveCount(2);
+  await expect(problems).toContainText("Kind");
+  await expect(problems).toContainText("volcano");
+
+  const download = page.waitForEvent("download");
+  await first.getByRole("button", { name: "Download problems as CSV" }).click();
+  expect((await download).suggestedFilename()).toBe("places-problems.csv");
+
+  await first.getByRole("button", { name: "Import 3 valid rows" }).click();
+  const progress = page.getByTestId("import-progress");
+  await expect(progress.getByRole("progressbar")).toBeVisible();
+  await expect(progress.getByRole("heading", { name: "Import done" })).toBeVisible({ timeout: 120_000 });
+  await expect(progress.getByTestId("import-progress-status")).toHaveText("Done: 3 created, 0 updated, 0 unchanged, 1 skipped.");
+  await expect(page.getByTestId("import-jobs")).toContainText("places.csv");
+
+  await progress.getByRole("link", { name: "Open the imported records" }).click();
+  await expect(page).toHaveURL(/\/records\?section=places&project=/);
+  await expect(page.getByRole("link", { name: "Cala del Sorell" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Serra Cremada" })).toHaveCount(0);
+
+  // The same file again: the external ids name the records made above.
+  const second = await uploadAndCheck(page);
+  await expect(second.getByTestId("import-count-new")).toHaveText("0");
+  await expect(second.getByTestId("import-count-unchanged")).toHaveText("3");
+  await second.getByRole("button", { name: "Import 3 valid rows" }).click();
+  const again = page.getByTestId("import-progress");
+  await expect(again.getByRole("heading", { name: "Import done" })).toBeVisible({ timeout: 120_000 });
+  await expect(again.getByTestId("import-progress-status")).toContainText("Done: 0 created");
+});
+
+test("a researcher gets the not-found page at /import and no Import link", async ({ page }) => {
+  await signIn(page, "researcher", "/records");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Import", exact: true })).toHaveCount(0);
+  const response = await page.goto("/import");
+  expect(response?.status()).toBe(404);
+});

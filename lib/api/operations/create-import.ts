@@ -1,0 +1,66 @@
+import "server-only";
+import { extname } from "node:path";
+import { z } from "zod";
+import { type ImportFile, dryRunImport, previewImport, startImport } from "../../archive/import";
+import { getConfig } from "../../config";
+import { createImportOutput, importMappingSchema } from "../api-schemas";
+import { id } from "./inputs";
+import { defineOperation } from "./operation";
+
+const importFormats = ["csv", "json", "jsonl"] as const;
+
+/**
+ * The largest body create_import accepts: the import file limit (MNEMO_IMPORT_MAX_BYTES, the
+ * service's own check of the file) twice over, because the file travels as a JSON string and
+ * escaping (quotes, line breaks) can double its length, plus room for the plan. The file itself
+ * is still held to the import limit by the service.
+ */
+export function importBodyLimit(importMaxBytes = getConfig().MNEMO_IMPORT_MAX_BYTES): number {
+  return importMaxBytes * 2 + 64 * 1024;
+}
+
+/** The file as the import service takes it: its name ends with the declared format. */
+function importFileOf(content: string, format: (typeof importFormats)[number], fileName: string | undefined): ImportFile {
+  const base = (fileName ?? "api-import").replace(/[/\\]/g, "_");
+  const stem = extname(base) ? base.slice(0, -extname(base).length) : base;
+  return { fileName: `${stem || "api-import"}.${format}`, bytes: new TextEncoder().encode(content) };
+}
+
+export const createImportOperation = defineOperation({
+  name: "create_import",
+  title: "Import records",
+  description:
+    "Imports a CSV, JSON (an array of objects) or JSON Lines file into a section of a project you may edit (admins: any), as the token's user. " +
+    "Send the file's text in `content` with its `format`. With `dryRun: true` every row is checked and nothing is written; otherwise the valid rows are imported by a background job " +
+    "(rows with problems are skipped and reported) and the answer names the job to follow with get_import. Without `mapping`, columns are matched to fields by name (the suggested mapping, returned). " +
+    "With an external id column, re-running updates the records it made instead of duplicating them. Needs a token with the write scope.",
+  method: "POST",
+  path: "/imports",
+  pathParams: [],
+  input: z.strictObject({
+    sectionSlug: id.describe("The section to import into (see list_sections)."),
+    projectId: id.describe("The project the records belong to; one you may edit."),
+    format: z.enum(importFormats, "The format is csv, json or jsonl.").describe("csv (a header row, comma-separated), json (an array of objects) or jsonl (one object a line)."),
+    content: z.string().describe("The file's text. The file limit is MNEMO_IMPORT_MAX_BYTES (UTF-8 bytes); convert other encodings to UTF-8 first."),
+    fileName: z.string().max(200).optional().describe("The file's name, kept with the job (its extension is replaced by the format's)."),
+    mapping: importMappingSchema.optional(),
+    mediaFolder: z.string().min(1).max(1000).optional().describe("Admins: a folder under the server's MNEMO_IMPORT_MEDIA_ROOT holding the files that image and media cells name."),
+    dryRun: z.boolean().default(false).describe("Check every row and write nothing (default false)."),
+  }),
+  output: createImportOutput,
+  // A file of up to tens of megabytes checked row by row: worth several lookups.
+  cost: 5,
+  scope: "write",
+  maxBodyBytes: () => importBodyLimit(),
+  async run(input, { runtime, principal, origin }) {
+    const { prisma } = runtime;
+    const file = importFileOf(input.content, input.format, input.fileName);
+    const mapping = input.mapping ?? (await previewImport(prisma, principal, file, input.sectionSlug)).suggestedMapping;
+    const plan = { sectionSlug: input.sectionSlug, projectId: input.projectId, mapping, mediaFolder: input.mediaFolder };
+    if (input.dryRun) {
+      return { dryRun: true, mapping, result: await dryRunImport(prisma, principal, file, plan), jobId: null, jobUrl: null };
+    }
+    const { jobId, dryRun } = await startImport(prisma, principal, file, plan);
+    return { dryRun: false, mapping, result: dryRun, jobId, jobUrl: `${origin}/api/v1/imports/${jobId}` };
+  },
+});
