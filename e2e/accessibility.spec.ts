@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { firstRecordId, signIn, openAskPanel, askUntilCited, waitForCoinProposals } from "./helpers";
@@ -141,7 +141,7 @@ test("an administrator's pages", async ({ page }) => {
   await visit(page, "/import", "import");
   const importForm = page.getByRole("form", { name: "Import file" });
   await importForm.getByLabel("Section").selectOption({ label: "Places" });
-  await importForm.getByLabel(/^File/).setInputFiles(join(__dirname, "..", "tests", "fixtures", "import", "places.csv"));
+  await importForm.getByLabel(/^File/).setInputFiles(fileURLToPath(new URL("../tests/fixtures/import/places.csv", import.meta.url)));
   await importForm.getByRole("button", { name: "Preview" }).click();
   await page.getByRole("button", { name: "Check (dry run)" }).click();
   // The check writes nothing: the import spec still starts from an archive without these places.

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Page, expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 
@@ -8,7 +8,7 @@ import { signIn } from "./helpers";
  * and follows the job to done, then imports the same file again: the external id column makes
  * the second run update nothing and create nothing. A researcher gets the not-found page.
  */
-const placesCsv = join(__dirname, "..", "tests", "fixtures", "import", "places.csv");
+const placesCsv = fileURLToPath(new URL("../tests/fixtures/import/places.csv", import.meta.url));
 
 async function uploadAndCheck(page: Page) {
   await page.goto("/import");
