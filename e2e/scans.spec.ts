@@ -22,7 +22,9 @@ test("a publication's scanned page is shown beside the text OCR read from it", a
   await expect(scanPage).toContainText("Hi ha pobles que desapareixen");
   const image = scanPage.getByRole("img", { name: /page 1/ });
   await expect(image).toBeVisible();
-  expect(await image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(1748);
+  // The page image loads lazily: bring it into view, then wait for its pixels.
+  await image.scrollIntoViewIfNeeded();
+  await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(1748);
 
   // The page image travels with the session only: without it, the same not-found as a missing page.
   const source = (await image.getAttribute("src")) ?? "";

@@ -11,17 +11,17 @@ test("an editor transcribes by keyboard beside the transcript, and is told speec
   const player = page.getByLabel("Recording, for transcribing");
   await expect(player).toHaveAttribute("src", /\/api\/media\/[0-9a-f-]+\?variant=stream$/);
   const transcript = page.getByRole("textbox", { name: "Transcript" });
+  // A fresh transcript: the first turn opens at the player's time, 0:00.
+  await transcript.fill("");
   await transcript.focus();
-  await page.keyboard.press("Control+End");
-  await page.keyboard.press("Enter");
 
   // Ctrl+J opens a turn at the player's time, and closes it when pressed again on that line.
   await page.keyboard.press("Control+j");
-  await expect(transcript).toHaveValue(/\n\[00:00\.0 - $/);
+  await expect(transcript).toHaveValue(/^\[00:00\.0 - $/);
   await page.keyboard.press("Control+.");
   await expect.poll(() => player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeGreaterThanOrEqual(5);
   await page.keyboard.press("Control+j");
-  await expect(transcript).toHaveValue(/\n\[00:00\.0 - 00:0[5-6]\.\d+\] $/);
+  await expect(transcript).toHaveValue(/^\[00:00\.0 - 00:0[5-6]\.\d+\] $/);
   await page.keyboard.press("Control+,");
   await expect.poll(() => player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeLessThan(1);
 
