@@ -13,13 +13,13 @@ import {
   type ImportPlan,
 } from "../../lib/archive/import";
 import type { Database } from "../../lib/db/database";
-import { AppError } from "../../lib/errors";
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runImportLoop } from "../../lib/archive/import/import-worker";
 import { resetConfig } from "../../lib/config";
 import { addMember, createProject, createRecord, createSection, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
+import { appErrorOf } from "../support/app-error-of";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 let db: Database;
@@ -68,15 +68,6 @@ afterAll(async () => {
   await db.close();
 });
 
-async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
-}
 
 function csvFile(lines: string[], fileName = "interviews.csv"): ImportFile {
   return { fileName, bytes: new TextEncoder().encode(`${lines.join("\r\n")}\r\n`) };

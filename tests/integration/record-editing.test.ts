@@ -6,7 +6,6 @@ import { mediaResponse } from "../../lib/archive/serve-media";
 import { conflictMessage, saveRecord } from "../../lib/archive/save-record";
 import type { Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
-import { AppError } from "../../lib/errors";
 import {
   addMember,
   createProject,
@@ -17,6 +16,7 @@ import {
   principalOf,
   temporaryStorageDir,
 } from "../support/factories";
+import { appErrorOf } from "../support/app-error-of";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 let db: Database;
@@ -46,15 +46,6 @@ afterAll(async () => {
   await db.close();
 });
 
-async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
-}
 
 describe(`record editing (${testDatabaseMode()})`, () => {
   it("creates a record, its outbox row and an audit event in one go", async () => {
