@@ -5,7 +5,7 @@ import { collapseWhitespace, decodeEntities, type FileProblem, fileLines } from 
 /**
  * What WebVTT and SRT share: blocks separated by blank lines, a `start --> end` timing line, cue
  * text with markup to strip and a speaker to find. The formats differ in their header and in
- * what a block may be besides a cue, which each parser decides through `classify`.
+ * what a block may be besides a cue, which each parser tells `readCues` (the line of a block that times it).
  */
 export interface CueBlock {
   /** 1-based line of the block's first line. */
@@ -170,4 +170,30 @@ export function checkCueOrder(cues: { line: number; timing: CueTiming }[], probl
 
 export function sortProblems(problems: FileProblem[]): FileProblem[] {
   return problems.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * The cues of SRT and WebVTT blocks as turns, in one pass: `timingIndexOf` says which line of a
+ * block is its timing line (null: not a cue, skipped or already reported by the caller); the
+ * timing, the text and the turns are read and reported alike for both formats, and the cues'
+ * order is checked at the end. `lineOffset` shifts reported lines (WebVTT inside OHMS).
+ */
+export function readCues(blocks: CueBlock[], timingIndexOf: (block: CueBlock) => number | null, problems: FileProblem[], lineOffset = 0): TranscriptTurn[] {
+  const turns: TranscriptTurn[] = [];
+  const cues: { line: number; timing: CueTiming }[] = [];
+  for (const block of blocks) {
+    const timingIndex = timingIndexOf(block);
+    if (timingIndex === null) continue;
+    const timingLine = block.line + timingIndex + lineOffset;
+    const timing = parseTimingLine(block.lines[timingIndex] ?? "", timingLine, problems);
+    if (!timing) continue;
+    const text = cueTextLines(block, timingIndex, problems, lineOffset);
+    if (!text) continue;
+    const found = cueTurns(timing, text, timingLine, problems);
+    if (found.length === 0) continue;
+    cues.push({ line: timingLine, timing });
+    turns.push(...found);
+  }
+  checkCueOrder(cues, problems);
+  return turns;
 }

@@ -1,5 +1,4 @@
-import type { TranscriptTurn } from "../field-definitions";
-import { captionBlocks, checkCueOrder, type CueTiming, cueTextLines, cueTurns, isTimingLine, parseTimingLine, sortProblems } from "./caption-cues";
+import { captionBlocks, isTimingLine, readCues, sortProblems } from "./caption-cues";
 import type { FileProblem, TranscriptFileResult } from "./file-problems";
 
 /**
@@ -11,29 +10,22 @@ import type { FileProblem, TranscriptFileResult } from "./file-problems";
  */
 export function parseSrt(text: string): TranscriptFileResult {
   const problems: FileProblem[] = [];
-  const turns: TranscriptTurn[] = [];
-  const cues: { line: number; timing: CueTiming }[] = [];
-  for (const block of captionBlocks(text)) {
-    const first = block.lines[0] ?? "";
-    const timingIndex = isTimingLine(first) ? 0 : isTimingLine(block.lines[1] ?? "") ? 1 : -1;
-    if (timingIndex < 0) {
-      problems.push({ line: block.line, message: "expected a subtitle: a number, then a timing line like “00:00:01,000 --> 00:00:04,000”, then its text." });
-      continue;
-    }
-    if (timingIndex === 1 && !/^\s*\d+\s*$/.test(first)) {
-      problems.push({ line: block.line, message: `expected the subtitle's number, found “${first.trim().slice(0, 40)}”.` });
-      continue;
-    }
-    const timingLine = block.line + timingIndex;
-    const timing = parseTimingLine(block.lines[timingIndex] ?? "", timingLine, problems);
-    if (!timing) continue;
-    const text = cueTextLines(block, timingIndex, problems);
-    if (!text) continue;
-    const found = cueTurns(timing, text, timingLine, problems);
-    if (found.length === 0) continue;
-    cues.push({ line: timingLine, timing });
-    turns.push(...found);
-  }
-  checkCueOrder(cues, problems);
+  const turns = readCues(
+    captionBlocks(text),
+    (block) => {
+      const first = block.lines[0] ?? "";
+      const timingIndex = isTimingLine(first) ? 0 : isTimingLine(block.lines[1] ?? "") ? 1 : -1;
+      if (timingIndex < 0) {
+        problems.push({ line: block.line, message: "expected a subtitle: a number, then a timing line like “00:00:01,000 --> 00:00:04,000”, then its text." });
+        return null;
+      }
+      if (timingIndex === 1 && !/^\s*\d+\s*$/.test(first)) {
+        problems.push({ line: block.line, message: `expected the subtitle's number, found “${first.trim().slice(0, 40)}”.` });
+        return null;
+      }
+      return timingIndex;
+    },
+    problems,
+  );
   return { turns, segments: [], problems: sortProblems(problems) };
 }

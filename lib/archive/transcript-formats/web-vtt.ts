@@ -1,5 +1,4 @@
-import type { TranscriptTurn } from "../field-definitions";
-import { captionBlocks, checkCueOrder, type CueTiming, cueTextLines, cueTurns, isTimingLine, parseTimingLine, sortProblems } from "./caption-cues";
+import { captionBlocks, isTimingLine, readCues, sortProblems } from "./caption-cues";
 import { type FileProblem, fileLines, type TranscriptFileResult } from "./file-problems";
 
 /**
@@ -27,27 +26,19 @@ export function parseWebVtt(text: string, options: { lineOffset?: number } = {})
     bodyStart++;
   }
 
-  const turns: TranscriptTurn[] = [];
-  const cues: { line: number; timing: CueTiming }[] = [];
-  for (const block of captionBlocks(text, bodyStart)) {
-    const first = block.lines[0] ?? "";
-    if (/^NOTE(?:[ \t]|$)/.test(first) || /^(?:STYLE|REGION)[ \t]*$/.test(first)) continue;
-    // An id line, if any, comes before the timing line.
-    const timingIndex = isTimingLine(first) ? 0 : isTimingLine(block.lines[1] ?? "") ? 1 : -1;
-    if (timingIndex < 0) {
+  const turns = readCues(
+    captionBlocks(text, bodyStart),
+    (block) => {
+      const first = block.lines[0] ?? "";
+      if (/^NOTE(?:[ \t]|$)/.test(first) || /^(?:STYLE|REGION)[ \t]*$/.test(first)) return null;
+      // An id line, if any, comes before the timing line.
+      const timingIndex = isTimingLine(first) ? 0 : isTimingLine(block.lines[1] ?? "") ? 1 : -1;
+      if (timingIndex >= 0) return timingIndex;
       problems.push({ line: block.line + offset, message: "expected a cue: an optional id line, then a timing line like “00:01.000 --> 00:04.000”, then its text." });
-      continue;
-    }
-    const timingLine = block.line + timingIndex + offset;
-    const timing = parseTimingLine(block.lines[timingIndex] ?? "", timingLine, problems);
-    if (!timing) continue;
-    const text = cueTextLines(block, timingIndex, problems, offset);
-    if (!text) continue;
-    const found = cueTurns(timing, text, timingLine, problems);
-    if (found.length === 0) continue;
-    cues.push({ line: timingLine, timing });
-    turns.push(...found);
-  }
-  checkCueOrder(cues, problems);
+      return null;
+    },
+    problems,
+    offset,
+  );
   return { turns, segments: [], problems: sortProblems(problems) };
 }
