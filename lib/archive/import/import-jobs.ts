@@ -6,7 +6,7 @@ import { type Principal, actorIdOf, canEditProject, isAdmin, systemPrincipal } f
 import { loadPrincipal } from "../../auth/load-principal";
 import { getConfig } from "../../config";
 import { audit, auditMany } from "../../db/audit";
-import type { Prisma, PrismaClient } from "../../db/generated/client";
+import type { ImportJob, Prisma, PrismaClient } from "../../db/generated/client";
 import { transactionSql } from "../../db/sql-executor";
 import { AppError, isAppError, notFound } from "../../errors";
 import { isUuid } from "../../ids";
@@ -230,43 +230,18 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
       // between batches, a web request in this process would wait for the whole import.
       await yieldToEventLoop();
     }
-    const finished = await prisma.$transaction(async (tx) => {
-      const done = await tx.importJob.updateMany({
-        where: { id: jobId, lockedBy: workerId },
-        data: { status: "done", finishedAt: new Date(), fileKey: null, lockedBy: null },
-      });
-      if (done.count === 0) return false;
-      const final = await tx.importJob.findUniqueOrThrow({ where: { id: jobId } });
-      await audit(tx, {
-        actorId: job.createdById,
-        action: "import.finish",
-        targetType: "import_job",
-        targetId: jobId,
-        projectId: job.projectId,
-        details: { section: section.slug, status: "done", created: final.created, updated: final.updated, unchanged: final.unchanged, skipped: final.skipped },
-      });
-      return true;
-    });
+    const finished = await closeJob(prisma, job, workerId, { status: "done", fileKey: null }, (final) => ({
+      created: final.created,
+      updated: final.updated,
+      unchanged: final.unchanged,
+      skipped: final.skipped,
+    }));
     if (finished && job.fileKey) await rm(storagePath(storageDir, job.fileKey), { force: true });
     return { rows, batches: Math.max(batches, 1) };
   } catch (error) {
     const message = isAppError(error) ? error.message : "The import stopped on an unexpected error; the rows before it were imported.";
     if (!isAppError(error)) console.error("[import] job failed", jobId, error);
-    await prisma.$transaction(async (tx) => {
-      const failed = await tx.importJob.updateMany({
-        where: { id: jobId, lockedBy: workerId },
-        data: { status: "failed", error: message, finishedAt: new Date(), lockedBy: null },
-      });
-      if (failed.count === 0) return;
-      await audit(tx, {
-        actorId: job.createdById,
-        action: "import.finish",
-        targetType: "import_job",
-        targetId: jobId,
-        projectId: job.projectId,
-        details: { section: job.section.slug, status: "failed", error: message },
-      });
-    });
+    await closeJob(prisma, job, workerId, { status: "failed", error: message }, () => ({ error: message }));
     return { rows, batches: Math.max(batches, 1) };
   }
 }
@@ -400,6 +375,33 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
     },
     { timeout: 120_000, maxWait: 60_000 },
   );
+}
+
+/**
+ * Ends a job this worker still holds, with its `import.finish` audit event in the same
+ * transaction; false when another worker took the job over (then nothing is written).
+ */
+async function closeJob(
+  prisma: PrismaClient,
+  job: { id: string; createdById: string | null; projectId: string; section: { slug: string } },
+  workerId: string,
+  end: { status: "done"; fileKey: null } | { status: "failed"; error: string },
+  details: (final: ImportJob) => Record<string, unknown>,
+): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const closed = await tx.importJob.updateMany({ where: { id: job.id, lockedBy: workerId }, data: { ...end, finishedAt: new Date(), lockedBy: null } });
+    if (closed.count === 0) return false;
+    const final = await tx.importJob.findUniqueOrThrow({ where: { id: job.id } });
+    await audit(tx, {
+      actorId: job.createdById,
+      action: "import.finish",
+      targetType: "import_job",
+      targetId: job.id,
+      projectId: job.projectId,
+      details: { section: job.section.slug, status: end.status, ...details(final) },
+    });
+    return true;
+  });
 }
 
 export function yieldToEventLoop(): Promise<void> {
