@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { isLoopback, redacted } from "../acl/egress";
 import type { Config } from "../config";
+import { isAbortError, startDeadline } from "../deadline";
 import type { TranscriptTurn } from "./field-definitions";
 
 /**
@@ -111,14 +112,16 @@ export function createSpeechToText(options: SpeechToTextOptions): SpeechToText {
       if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
       let response: Response;
       let text: string;
+      const deadline = startDeadline(timeoutMs);
       try {
-        response = await fetch(endpoint, { method: "POST", headers, body: form, signal: AbortSignal.timeout(timeoutMs) });
-        text = await response.text();
+        response = await deadline.race(fetch(endpoint, { method: "POST", headers, body: form, signal: deadline.signal }));
+        text = await deadline.race(response.text());
       } catch (error) {
-        const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
         const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
-        const reason = timedOut ? `no answer within ${timeoutMs} ms` : `${error instanceof Error ? error.message : String(error)}${cause}`;
+        const reason = isAbortError(error) ? `no answer within ${timeoutMs} ms` : `${error instanceof Error ? error.message : String(error)}${cause}`;
         throw new SpeechToTextError(`${shown}: ${reason}.`, { retryable: true, cause: error });
+      } finally {
+        deadline.clear();
       }
       if (!response.ok) {
         const retryable = response.status === 408 || response.status === 429 || response.status >= 500;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type Deadline, isAbortError, startDeadline } from "../deadline";
 import { type GenerationRequest, type Generator, GenerationError, formatSourcesPrompt, postForStream, readServerSentEvents } from "./generator";
 
 /**
@@ -43,39 +44,47 @@ function streamingGenerator(spec: {
     external: true,
     async *generate(request: GenerationRequest) {
       const timeoutMs = spec.options.timeoutMs ?? 60_000;
-      const stream = await postForStream(spec.provider, spec.endpoint, {
-        headers: spec.headers,
-        timeoutMs,
-        signal: request.signal,
-        body: spec.body(request),
-      });
+      const deadline = startDeadline(timeoutMs, request.signal);
       try {
-        for await (const { data } of readServerSentEvents(stream)) {
-          if (data.trim() === "[DONE]") return;
-          let json: unknown;
-          try {
-            json = JSON.parse(data);
-          } catch (error) {
-            throw new GenerationError(`${spec.provider} sent a stream event that is not JSON.`, { cause: error });
-          }
-          const text = spec.read(json);
-          if (text === endOfAnswer) return;
-          if (text) yield text;
-        }
-      } catch (error) {
-        // The answer had begun and then stopped: the time ran out, or the connection went.
-        if (error instanceof GenerationError || request.signal?.aborted) throw error;
-        const origin = new URL(spec.endpoint).origin;
-        const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-        throw new GenerationError(
-          timedOut
-            ? `${spec.provider} at ${origin} stopped answering: no complete answer within ${timeoutMs} ms.`
-            : `${spec.provider} at ${origin}: the connection was lost before the answer was complete.`,
-          { cause: error },
-        );
+        const stream = await postForStream(spec.provider, spec.endpoint, {
+          headers: spec.headers,
+          timeoutMs,
+          deadline,
+          body: spec.body(request),
+        });
+        yield* readAnswer(stream, deadline, timeoutMs);
+      } finally {
+        deadline.clear();
       }
     },
   };
+
+  async function* readAnswer(stream: ReadableStream<Uint8Array>, deadline: Deadline, timeoutMs: number): AsyncIterable<string> {
+    try {
+      for await (const { data } of readServerSentEvents(stream, deadline)) {
+        if (data.trim() === "[DONE]") return;
+        let json: unknown;
+        try {
+          json = JSON.parse(data);
+        } catch (error) {
+          throw new GenerationError(`${spec.provider} sent a stream event that is not JSON.`, { cause: error });
+        }
+        const text = spec.read(json);
+        if (text === endOfAnswer) return;
+        if (text) yield text;
+      }
+    } catch (error) {
+      // The answer had begun and then stopped: the time ran out, or the connection went.
+      if (error instanceof GenerationError || (deadline.signal.aborted && !deadline.timedOut())) throw error;
+      const origin = new URL(spec.endpoint).origin;
+      throw new GenerationError(
+        deadline.timedOut() || isAbortError(error)
+          ? `${spec.provider} at ${origin} stopped answering: no complete answer within ${timeoutMs} ms.`
+          : `${spec.provider} at ${origin}: the connection was lost before the answer was complete.`,
+        { cause: error },
+      );
+    }
+  }
 }
 
 const endOfAnswer = Symbol("end of answer");

@@ -1,4 +1,5 @@
 import { literalBrackets } from "./citation-markers";
+import { type Deadline, isAbortError } from "../deadline";
 
 /**
  * What every answer generator offers the ask pipeline: numbered sources and a question in, the
@@ -83,7 +84,7 @@ export function formatSourcesPrompt(question: string, sources: SourcePassage[]):
  * Server-sent events from a fetch response body: yields each event's data (multi-line data
  * joined) and its event name. Used by both streaming chat providers.
  */
-export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncIterable<{ event: string; data: string }> {
+export async function* readServerSentEvents(body: ReadableStream<Uint8Array>, deadline?: Deadline): AsyncIterable<{ event: string; data: string }> {
   const decoder = new TextDecoder();
   let buffer = "";
   const reader = body.getReader();
@@ -98,7 +99,7 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
   };
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await (deadline ? deadline.race(reader.read()) : reader.read());
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       let boundary = buffer.search(/\r?\n\r?\n/);
@@ -113,26 +114,26 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
     const last = parse(buffer + decoder.decode());
     if (last) yield last;
   } finally {
-    reader.releaseLock();
+    // A read cut short by the deadline may still be pending: cancel rather than release.
+    if (deadline?.signal.aborted) await reader.cancel().catch(() => undefined);
+    else reader.releaseLock();
   }
 }
 
-/** Fetch with a timeout for the whole answer, mapping network failures to GenerationError. */
+/** Fetch under a deadline for the whole answer, mapping network failures to GenerationError. */
 export async function postForStream(
   provider: string,
   url: string,
-  init: { headers: Record<string, string>; body: unknown; timeoutMs: number; signal?: AbortSignal },
+  init: { headers: Record<string, string>; body: unknown; timeoutMs: number; deadline: Deadline },
 ): Promise<ReadableStream<Uint8Array>> {
-  const signals = [AbortSignal.timeout(init.timeoutMs), ...(init.signal ? [init.signal] : [])];
   let response: Response;
   try {
-    response = await fetch(url, { method: "POST", headers: init.headers, body: JSON.stringify(init.body), signal: AbortSignal.any(signals) });
+    response = await init.deadline.race(fetch(url, { method: "POST", headers: init.headers, body: JSON.stringify(init.body), signal: init.deadline.signal }));
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new GenerationError(`${provider} at ${new URL(url).origin}: ${timedOut ? `no answer within ${init.timeoutMs} ms` : "could not be reached"}.`, { cause: error });
+    throw new GenerationError(`${provider} at ${new URL(url).origin}: ${isAbortError(error) ? `no answer within ${init.timeoutMs} ms` : "could not be reached"}.`, { cause: error });
   }
   if (!response.ok || !response.body) {
-    const text = await response.text().catch(() => "");
+    const text = await init.deadline.race(response.text()).catch(() => "");
     throw new GenerationError(`${provider} at ${new URL(url).origin} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
   }
   return response.body;

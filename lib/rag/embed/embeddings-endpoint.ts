@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { isLoopback, redacted } from "../../acl/egress";
+import { isAbortError, startDeadline } from "../../deadline";
 import { EmbeddingError, errorMessage, normaliseVector } from "./embedder";
 
 /** Where an endpoint counts as local, and how messages name it: lib/acl/egress.ts, shared with the speech-to-text client. */
@@ -50,18 +51,15 @@ export async function postEmbeddings(request: EmbeddingsRequest): Promise<Float3
   if (request.apiKey) headers.authorization = `Bearer ${request.apiKey}`;
   let response: Response;
   let text: string;
+  const deadline = startDeadline(request.timeoutMs);
   try {
-    response = await fetch(request.endpoint, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(request.body),
-      signal: AbortSignal.timeout(request.timeoutMs),
-    });
-    text = await response.text();
+    response = await deadline.race(fetch(request.endpoint, { method: "POST", headers, body: JSON.stringify(request.body), signal: deadline.signal }));
+    text = await deadline.race(response.text());
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    const reason = timedOut ? `no answer within ${request.timeoutMs} ms` : networkReason(error);
+    const reason = isAbortError(error) ? `no answer within ${request.timeoutMs} ms` : networkReason(error);
     throw new EmbeddingError(`${request.serverLabel} ${shown}: ${reason}.`, { retryable: true, cause: error });
+  } finally {
+    deadline.clear();
   }
   if (!response.ok) {
     const retryable = response.status === 408 || response.status === 429 || response.status >= 500;

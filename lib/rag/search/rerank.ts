@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type EgressPolicy, egressAllowed, mayLeaveHost } from "../../acl";
 import { type Config, parseConfig } from "../../config";
+import { startDeadline } from "../../deadline";
 import { splitSentences } from "../chunk";
 import { type Embedder, errorMessage } from "../embed/embedder";
 
@@ -115,11 +116,14 @@ export function createHttpReranker(options: HttpRerankerOptions): Reranker {
       const body = { query, texts, documents: texts, top_n: texts.length, ...(options.model ? { model: options.model } : {}) };
       let response: Response;
       let text: string;
+      const deadline = startDeadline(timeoutMs);
       try {
-        response = await fetch(endpoint, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-        text = await response.text();
+        response = await deadline.race(fetch(endpoint, { method: "POST", headers, body: JSON.stringify(body), signal: deadline.signal }));
+        text = await deadline.race(response.text());
       } catch (error) {
         throw new RerankError(`Reranker ${endpoint}: ${errorMessage(error)}`, { cause: error });
+      } finally {
+        deadline.clear();
       }
       if (!response.ok) throw new RerankError(`Reranker ${endpoint} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
       let json: unknown;
