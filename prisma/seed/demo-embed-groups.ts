@@ -18,11 +18,19 @@ export const demoEmbedGroups: Record<string, Record<string, unknown>[]> = {
     },
   ],
   publications: [
-    { slug: "text", label: "Text", fields: ["title", "authors", "abstract", "subjects", "body"], chunking: "long_document", maxTokens: 220, minTokens: 48, overlap: 0, languages: [] },
-    // No group reads the scans: each demo scan is a page of the same publication's typed text, and
-    // its passages would repeat that text in search and take the places of other sources in
-    // answers (measured: an e2e question lost its interview to them). An archive whose scans are
-    // its only text adds the "Scanned pages" field to an embed group (tests/integration/ocr.test.ts).
+    // "scan": the pages OCR read from a document kept only as a scan, each passage on its page.
+    // No demo record has both typed text and a scan of it: the two would repeat each other in
+    // search and take the places of other sources in answers.
+    {
+      slug: "text",
+      label: "Text",
+      fields: ["title", "authors", "abstract", "subjects", "body", "scan"],
+      chunking: "long_document",
+      maxTokens: 220,
+      minTokens: 48,
+      overlap: 0,
+      languages: [],
+    },
   ],
   people: [
     { slug: "profile", label: "Profile", fields: ["name", "occupation", "biography", "places"], chunking: "short", maxTokens: 256, minTokens: 16, overlap: 0, languages: [] },

@@ -17,7 +17,7 @@ import { tuningGoldenSetName } from "../../lib/admin/fusion-calibration";
 import { gradeRecords, loadArchiveGolden } from "./archive-golden";
 import { demoEmbedGroups } from "./demo-embed-groups";
 import { demoObjectContexts } from "./demo-object-contexts";
-import { scannedPublication } from "./scanned-publications";
+import { scannedDocument } from "./scanned-documents";
 import { generateCeramics, ceramicsSection } from "./ceramics";
 import { coinSection, loadCoins } from "./coins";
 import { loadMuseumObjects, museumObjectSection } from "./museum-objects";
@@ -215,18 +215,16 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
   let scannedPages = 0;
   for (const project of ["collections", "valley", "harbour", "mine"]) {
     const publications = text.publications.filter((publication) => publication.project === project);
-    if (!publications.length) continue;
-    const scans: Awaited<ReturnType<typeof scannedPublication>>[] = [];
-    for (const publication of publications) {
-      const scan = await scannedPublication(publication, text.publications.indexOf(publication), { projectId: projectIds[project] ?? "", storageDir: options.storageDir });
+    const documents = text.scannedDocuments.filter((document) => document.project === project);
+    // Documents kept only as scans: their text reaches search through OCR at index time.
+    const scans: Awaited<ReturnType<typeof scannedDocument>>[] = [];
+    for (const document of documents) {
+      const scan = await scannedDocument(document, text.scannedDocuments.indexOf(document), { projectId: projectIds[project] ?? "", storageDir: options.storageDir });
       scans.push(scan);
       scannedPages += scan.pages;
     }
-    await importRecords(prisma, {
-      sectionSlug: publicationSection.slug,
-      projectId: projectIds[project] ?? "",
-      items: publications.map((publication, index) => ({
-        id: scans[index]?.media.recordId,
+    const items = [
+      ...publications.map((publication) => ({
         values: {
           title: publication.title,
           authors: publication.authors.map((author) => personIds.get(author.key)),
@@ -238,13 +236,28 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
           subjects: publication.subjects.join(", "),
           places: publication.places.join(", "),
           body: publication.body,
+        },
+      })),
+      ...documents.map((document, index) => ({
+        id: scans[index]?.media.recordId,
+        values: {
+          title: document.title,
+          language: document.language,
+          publicationType: document.publicationType,
+          publishedIn: document.publishedIn,
+          year: String(document.year),
+          abstract: document.abstract,
+          subjects: document.subjects.join(", "),
+          places: document.places.join(", "),
           scan: scans[index]?.media.id,
         },
       })),
-    });
+    ];
+    if (!items.length) continue;
+    await importRecords(prisma, { sectionSlug: publicationSection.slug, projectId: projectIds[project] ?? "", items });
     await prisma.media.createMany({ data: scans.map((scan) => scan.media) });
   }
-  log(`publications: ${text.publications.length}, with ${scannedPages} scanned pages for OCR at index time`);
+  log(`publications: ${text.publications.length}, scanned documents: ${text.scannedDocuments.length} (${scannedPages} pages for OCR at index time)`);
 
   const heritageDir = join(options.dataDir, "heritage");
   const sample = <T>(items: T[], count: number) => (options.size === "small" ? items.slice(0, count) : items);

@@ -35,12 +35,12 @@ export const oralHistorySection: DemoSection = {
 export const publicationSection: DemoSection = {
   slug: "publications",
   name: "Publications",
-  description: "Reports, articles and essays with headings and page markers. Fiction written for the Mnemo demo.",
+  description: "Reports, articles and essays with headings and page markers, and documents kept only as scans. Fiction written for the Mnemo demo.",
   fields: [
     { key: "title", label: "Title", type: "text", required: true, listed: true },
     { key: "authors", label: "Authors", type: "relation", targetSection: "people", multiple: true },
     { key: "language", label: "Language", type: "category", options: languageOptions, listed: true },
-    { key: "publicationType", label: "Type", type: "category", options: ["article", "report", "book chapter", "guide", "essay"], listed: true },
+    { key: "publicationType", label: "Type", type: "category", options: ["article", "report", "book chapter", "guide", "essay", "notice", "newspaper article", "letter"], listed: true },
     { key: "publishedIn", label: "Published in", type: "text" },
     { key: "year", label: "Year", type: "date" },
     { key: "abstract", label: "Abstract", type: "longtext" },
@@ -127,6 +127,13 @@ export interface Publication {
   body: string;
 }
 
+/**
+ * An archival document kept only as a scan (a printed notice, a press cutting, a leaflet, a
+ * letter): `body` is what the paper says, set as page images at seed time and read back by
+ * OCR at index time; the record itself holds no typed text of it.
+ */
+export type ScannedDocument = Omit<Publication, "authors">;
+
 function readJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, "utf8")) as T;
 }
@@ -137,6 +144,7 @@ export function loadTextCollections(dataDir: string) {
     people: readJson<Person[]>(join(dataDir, "oral-histories", "people.json")),
     places: readJson<Place[]>(join(dataDir, "oral-histories", "places.json")),
     publications: readJson<Publication[]>(join(dataDir, "publications", "publications.json")),
+    scannedDocuments: readJson<ScannedDocument[]>(join(dataDir, "publications", "scanned-documents.json")),
     audioDir: join(dataDir, "oral-histories", "audio"),
   };
 }

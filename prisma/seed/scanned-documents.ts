@@ -1,8 +1,8 @@
 /**
- * The demo's scanned publications: the opening pages of each publication set as page images
- * (scanned-pages.ts), slightly crooked and speckled, stored as a scanner would deliver them —
- * a two-page PDF, a PNG, a JPEG or a TIFF in turn — for the index worker to read with OCR.
- * The publications' typed text is unchanged; the scans are a field of their own.
+ * The demo's scanned documents: each document's text set as page images (scanned-pages.ts),
+ * slightly crooked and speckled, stored as a scanner would deliver them — a PDF, a PNG, a JPEG
+ * or a TIFF in turn — for the index worker to read with OCR. The scan is the record's only
+ * text, so what search and answers find of it is what OCR read.
  */
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../../lib/db/generated/client";
@@ -10,19 +10,21 @@ import { openImage } from "../../lib/archive/image-limits";
 import { writeMediaFile } from "../../lib/archive/media-storage";
 import { createRng } from "./prng";
 import { imagePdf, paginate, plainParagraphs, renderScannedPage } from "./scanned-pages";
-import type { Publication } from "./text-collections";
+import type { ScannedDocument } from "./text-collections";
 
 const formats = ["pdf", "png", "jpeg", "tiff"] as const;
 
-export async function scannedPublication(
-  publication: Pick<Publication, "key" | "body">,
+export async function scannedDocument(
+  document: Pick<ScannedDocument, "key" | "body">,
   position: number,
   options: { projectId: string; storageDir: string },
 ): Promise<{ media: Prisma.MediaCreateManyInput & { id: string; recordId: string }; pages: number }> {
   const format = formats[position % formats.length] ?? "png";
-  const name = publication.key;
+  const name = document.key;
   const rng = createRng(`scan:${name}`);
-  const pages = paginate(plainParagraphs(publication.body)).slice(0, format === "pdf" ? 2 : 1);
+  const pages = paginate(plainParagraphs(document.body));
+  // A PNG, JPEG (and here TIFF) is one page: a longer document must come as the PDF, never cut short.
+  if (format !== "pdf" && pages.length > 1) throw new Error(`${name}: ${pages.length} pages, but a ${format} scan holds one; shorten it or make it the PDF`);
   const images: Buffer[] = [];
   for (const [index, lines] of pages.entries()) {
     const look = { angle: (rng.chance(0.5) ? -1 : 1) * rng.range(0.5, 1.5), noise: rng.range(0.002, 0.008), seed: `${name}:${index}` };
