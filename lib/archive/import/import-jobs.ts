@@ -15,23 +15,32 @@ import { discardMedia, storagePath } from "../media-storage";
 import { getSectionBySlug } from "../sections";
 import { recordTitle, recordYears, relationLinkRows } from "../validate-record-values";
 import { checkRows, type CheckedRow } from "./check-rows";
-import { checkAllRows, checkContext, prepareImport } from "./plan-import";
+import { checkAllRows, checkContext, type ImportAttachments, prepareImport } from "./plan-import";
 import { parseImportFile } from "./parse-import-file";
 import type { DryRunResult, ImportFile, ImportJobView, ImportMapping, ImportPlan, ImportProblem } from "./types";
+import { readMediaZip } from "./zip-media";
 
 /**
- * Queues an import: the file is validated whole (a dry run) and stored with the job; the worker
- * (runImportJobs) writes the valid rows in batches and reports the others. Refused, with
- * nothing stored, when no row could be imported.
+ * The media zip uploaded with a job waits beside the job's file until the job ends (done or
+ * failed), so a job taken over after a crash still finds it.
+ */
+function mediaZipKeyOf(fileKey: string): string {
+  return `${fileKey}.media.zip`;
+}
+
+/**
+ * Queues an import: the file (and its media zip) is validated whole (a dry run) and stored with
+ * the job; the worker (runImportJobs) writes the valid rows in batches and reports the others.
+ * Refused, with nothing stored, when no row could be imported.
  */
 export async function startImport(
   prisma: PrismaClient,
   principal: Principal,
   file: ImportFile,
   plan: ImportPlan,
-  options: { storageDir?: string } = {},
+  options: { storageDir?: string } & ImportAttachments = {},
 ): Promise<{ jobId: string; dryRun: DryRunResult }> {
-  const prepared = await prepareImport(prisma, principal, file, plan);
+  const prepared = await prepareImport(prisma, principal, file, plan, { mediaZip: options.mediaZip });
   const dryRun = await checkAllRows(prepared);
   if (dryRun.valid === 0) {
     throw new AppError("bad_request", `No row of the file can be imported (${dryRun.problems.length} problem${dryRun.problems.length === 1 ? "" : "s"}); run the dry run to see them.`);
@@ -42,9 +51,11 @@ export async function startImport(
   const storageDir = options.storageDir ?? getConfig().storageDir;
   const fileKey = `imports/${jobId}`;
   const path = storagePath(storageDir, fileKey);
+  const zipPath = storagePath(storageDir, mediaZipKeyOf(fileKey));
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, file.bytes);
   try {
+    await writeFile(path, file.bytes);
+    if (options.mediaZip) await writeFile(zipPath, options.mediaZip.bytes);
     await prisma.$transaction(async (tx) => {
       await tx.importJob.create({
         data: {
@@ -70,7 +81,7 @@ export async function startImport(
       });
     });
   } catch (error) {
-    await rm(path, { force: true });
+    await Promise.all([rm(path, { force: true }), rm(zipPath, { force: true })]);
     throw error;
   }
   return { jobId, dryRun };
@@ -192,13 +203,15 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
     if (!bytes) throw new AppError("internal", "The job's file is missing from the storage directory.");
     const section = await getSectionBySlug(prisma, job.section.slug);
     const table = parseImportFile({ fileName: job.fileName, bytes: new Uint8Array(bytes) }, Number.POSITIVE_INFINITY);
+    const zipBytes = job.fileKey ? await readFile(storagePath(storageDir, mediaZipKeyOf(job.fileKey))).catch(() => null) : null;
+    const mediaZip = zipBytes ? readMediaZip({ fileName: "media.zip", bytes: new Uint8Array(zipBytes) }) : undefined;
     const plan: ImportPlan = {
       sectionSlug: section.slug,
       projectId: job.projectId,
       mapping: job.mapping as unknown as ImportMapping,
       mediaFolder: job.mediaFolder ?? undefined,
     };
-    const context = checkContext(prisma, principal, section, table, plan, { storeMedia: true });
+    const context = checkContext(prisma, principal, section, table, plan, { storeMedia: true, mediaZip });
     const batchSize = options.batchSize ?? 200;
     let cursor = job.cursor;
     while (cursor < table.rows.length) {
@@ -236,14 +249,20 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
       unchanged: final.unchanged,
       skipped: final.skipped,
     }));
-    if (finished && job.fileKey) await rm(storagePath(storageDir, job.fileKey), { force: true });
+    if (finished && job.fileKey) await Promise.all([rm(storagePath(storageDir, job.fileKey), { force: true }), removeMediaZip(storageDir, job.fileKey)]);
     return { rows, batches: Math.max(batches, 1) };
   } catch (error) {
     const message = isAppError(error) ? error.message : "The import stopped on an unexpected error; the rows before it were imported.";
     if (!isAppError(error)) console.error("[import] job failed", jobId, error);
-    await closeJob(prisma, job, workerId, { status: "failed", error: message }, () => ({ error: message }));
+    const failed = await closeJob(prisma, job, workerId, { status: "failed", error: message }, () => ({ error: message }));
+    // A failed job is never resumed: its media zip (possibly tens of megabytes) goes with it.
+    if (failed && job.fileKey) await removeMediaZip(options.storageDir ?? getConfig().storageDir, job.fileKey);
     return { rows, batches: Math.max(batches, 1) };
   }
+}
+
+async function removeMediaZip(storageDir: string, fileKey: string): Promise<void> {
+  await rm(storagePath(storageDir, mediaZipKeyOf(fileKey)), { force: true });
 }
 
 async function viewOf(prisma: PrismaClient, jobId: string): Promise<ImportJobView> {
