@@ -1,15 +1,16 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
 import type { ActionResult } from "../../lib/action-result";
-import { dryRunImport, getImportJob, runImportJobs, startImport, type ImportFile, type ImportPlan } from "../../lib/archive/import";
+import { dryRunImport, getImportJob, previewImport, runImportJobs, startImport, type ImportFile, type ImportPlan } from "../../lib/archive/import";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { resetConfig } from "../../lib/config";
 import type { Database } from "../../lib/db/database";
 import { dryRunImportUpload, startImportUpload } from "../../lib/http/import-upload";
 import { runAuthorizedAction } from "../../lib/http/run-authorized";
+import { museumObjectSection } from "../../prisma/seed/museum-objects";
 import { callApi } from "../support/api-request";
 import { appErrorOf } from "../support/app-error-of";
 import { addMember, createProject, createSection, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
@@ -333,5 +334,27 @@ describe(`a media zip through the /import page's actions and the JSON API (${tes
     expect(started.status).toBe(200);
     await runImportJobs(db.prisma, { storageDir, workerId: "api" });
     expect(await getImportJob(db.prisma, curator, started.json.jobId as string)).toMatchObject({ status: "done", created: 1, skipped: 1 });
+  });
+});
+
+describe(`the README's media zip sample (${testDatabaseMode()})`, () => {
+  it("dry-runs into the demo's museum objects with exactly its two bad rows, and imports the other four with their photos", async () => {
+    const objects = await createSection(db.prisma, museumObjectSection.fields);
+    const sample: ImportFile = { fileName: "objects-with-photos.csv", bytes: readFileSync("samples/import/objects-with-photos.csv") };
+    const mediaZip: ImportFile = { fileName: "object-photos.zip", bytes: readFileSync("samples/import/object-photos.zip") };
+    const preview = await previewImport(db.prisma, curator, sample, objects.slug);
+    expect(preview.suggestedMapping).toEqual({ externalIdColumn: "ID", columns: { Title: "title", Artist: "artist", "Year made": "yearMade", Typology: "typology", Front: "front" } });
+    const samplePlan: ImportPlan = { sectionSlug: objects.slug, projectId, mapping: preview.suggestedMapping };
+    const result = await dryRunImport(db.prisma, curator, sample, samplePlan, { mediaZip });
+    expect(result.problems.map((problem) => [problem.row, problem.message])).toEqual([
+      [4, "Front names the file “photos/evening-boats.jpg”, which is not in the zip"],
+      [5, "Front names “notes/catalogue.txt”, which is not an image Mnemo can store"],
+    ]);
+    const { jobId } = await startImport(db.prisma, curator, sample, samplePlan, { storageDir, mediaZip });
+    await runImportJobs(db.prisma, { storageDir, workerId: "sample" });
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", created: 4, skipped: 2 });
+    const media = await db.prisma.media.findMany({ where: { record: { sectionId: objects.id } }, select: { originalName: true, view: true } });
+    expect(media.map((file) => file.originalName).sort()).toEqual(["boat.jpg", "harbour-dawn.jpg", "lighthouse.png", "net-mender.jpg"]);
+    expect(new Set(media.map((file) => file.view))).toEqual(new Set(["front"]));
   });
 });
