@@ -1,10 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
 import type { ActionResult } from "../../lib/action-result";
 import { dryRunImport, getImportJob, previewImport, runImportJobs, startImport, type ImportFile, type ImportPlan } from "../../lib/archive/import";
+import { sweepImportFiles } from "../../lib/archive/import/import-jobs";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { resetConfig } from "../../lib/config";
 import type { Database } from "../../lib/db/database";
@@ -199,6 +201,24 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
     await runImportJobs(db.prisma, { storageDir, workerId: "failing" });
     expect(await getImportJob(db.prisma, leaving, jobId)).toMatchObject({ status: "failed", created: 0 });
     expect(existsSync(staged)).toBe(false);
+  });
+
+  it("sweeps staged files of abandoned imports (no job, or a job that ended), and leaves a waiting job's and fresh ones", async () => {
+    const importsDir = join(storageDir, "imports");
+    const { jobId: waitingId } = await startImport(db.prisma, curator, csvFile(["ref,title,photo,recording", "w-1,Waiting,front.png,"]), plan(), { storageDir, mediaZip: collectionZip() });
+    const doneJob = await db.prisma.importJob.findFirstOrThrow({ where: { status: "done" }, select: { id: true } });
+    const orphan = randomUUID();
+    const fresh = randomUUID();
+    for (const name of [`${orphan}`, `${orphan}.media.zip`, `${doneJob.id}.media.zip`, `${fresh}.media.zip`, "notes.txt"]) writeFileSync(join(importsDir, name), "staged");
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    for (const name of [`${orphan}`, `${orphan}.media.zip`, `${doneJob.id}.media.zip`, `${waitingId}`, `${waitingId}.media.zip`, "notes.txt"]) utimesSync(join(importsDir, name), old, old);
+    const removed = await sweepImportFiles(db.prisma, { storageDir });
+    expect(removed.sort()).toEqual([`${doneJob.id}.media.zip`, `${orphan}`, `${orphan}.media.zip`].sort());
+    for (const name of [`${waitingId}`, `${waitingId}.media.zip`, `${fresh}.media.zip`, "notes.txt"]) expect(existsSync(join(importsDir, name)), name).toBe(true);
+    rmSync(join(importsDir, `${fresh}.media.zip`));
+    rmSync(join(importsDir, "notes.txt"));
+    await runImportJobs(db.prisma, { storageDir, workerId: "after-sweep" });
+    expect(await getImportJob(db.prisma, curator, waitingId)).toMatchObject({ status: "done", created: 1 });
   });
 
   it("refuses a curator who cannot edit the project with not-found, before the zip is read, staging and writing nothing", async () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Principal, actorIdOf, canEditProject, isAdmin, systemPrincipal } from "../../acl";
 import { loadPrincipal } from "../../auth/load-principal";
@@ -259,6 +259,36 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
     if (failed && job.fileKey) await removeMediaZip(options.storageDir ?? getConfig().storageDir, job.fileKey);
     return { rows, batches: Math.max(batches, 1) };
   }
+}
+
+/**
+ * Removes staged files no job will read again: those of a job that was never created (the
+ * process died between staging the files and committing the job), a done job's file and any
+ * ended job's media zip (the process died between ending the job and removing them). Only files
+ * older than `olderThanMs` are touched, so a `startImport` between staging and commit is left
+ * alone. A failed job keeps its file, as it always has. Returns the names removed.
+ */
+export async function sweepImportFiles(prisma: PrismaClient, options: { storageDir?: string; olderThanMs?: number } = {}): Promise<string[]> {
+  const storageDir = options.storageDir ?? getConfig().storageDir;
+  const folder = storagePath(storageDir, "imports/.");
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const cutoff = Date.now() - (options.olderThanMs ?? 60 * 60 * 1000);
+  const staged = names.map((name) => ({ name, jobId: /^([0-9a-f-]{36})(\.media\.zip)?$/.exec(name)?.[1], zip: name.endsWith(".media.zip") })).filter((file) => file.jobId && isUuid(file.jobId));
+  const jobs = new Map(
+    (await prisma.importJob.findMany({ where: { id: { in: [...new Set(staged.map((file) => file.jobId as string))] } }, select: { id: true, status: true } })).map((job) => [job.id, job.status]),
+  );
+  const removed: string[] = [];
+  for (const file of staged) {
+    const status = jobs.get(file.jobId as string);
+    const unwanted = status === undefined || status === "done" || (file.zip && status === "failed");
+    if (!unwanted) continue;
+    const path = storagePath(storageDir, `imports/${file.name}`);
+    const modified = await stat(path).then((info) => info.mtimeMs, () => null);
+    if (modified === null || modified > cutoff) continue;
+    await rm(path, { force: true });
+    removed.push(file.name);
+  }
+  return removed;
 }
 
 async function removeMediaZip(storageDir: string, fileKey: string): Promise<void> {
