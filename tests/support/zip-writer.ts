@@ -15,6 +15,8 @@ export interface ZipEntryInput {
   encrypted?: boolean;
   /** The uncompressed size written in the headers instead of the real one (a lying bomb). */
   declaredSize?: number;
+  /** The "version made by" host: 3 Unix (default), 19 macOS, 0 MS-DOS. */
+  madeBy?: number;
 }
 
 export function writeZip(entries: ZipEntryInput[], options: { comment?: string } = {}): Uint8Array {
@@ -41,7 +43,7 @@ export function writeZip(entries: ZipEntryInput[], options: { comment?: string }
     locals.push(local, name, data);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4);
+    central.writeUInt16LE(((entry.madeBy ?? 3) << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(flags, 8);
     central.writeUInt16LE(method, 10);

@@ -76,6 +76,9 @@ describe("readZip", () => {
 
   it("refuses symlinks, other special files and encrypted entries", () => {
     expect(refusal(() => readZip(writeZip([{ name: "link.jpg", bytes: "/etc/passwd", unixMode: 0o120777 }]), limits))).toMatch(/symbolic link/);
+    expect(refusal(() => readZip(writeZip([{ name: "link.jpg", bytes: "/etc/passwd", unixMode: 0o120777, madeBy: 19 }]), limits))).toMatch(/symbolic link/);
+    // An MS-DOS archiver's attributes hold no Unix mode: the same bits mean nothing there.
+    expect(readZip(writeZip([{ name: "dos.jpg", bytes: "x", unixMode: 0o120777, madeBy: 0 }]), limits).entries).toHaveLength(1);
     expect(refusal(() => readZip(writeZip([{ name: "fifo", bytes: "", unixMode: 0o010644 }]), limits))).toMatch(/not a regular file/);
     expect(refusal(() => readZip(writeZip([{ name: "secret.jpg", bytes: "x", encrypted: true }]), limits))).toMatch(/encrypted/);
   });

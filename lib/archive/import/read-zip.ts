@@ -114,7 +114,8 @@ export function readZip(input: Uint8Array, limits: ZipLimits): ZipArchive {
       refuse(`holds an entry named “${clip(name)}”, which points outside the zip; nothing was imported.`);
     }
     if (flags & 0x1 || method === 99) refuse(`entry “${clip(name)}” is encrypted; Mnemo reads only unencrypted zips.`);
-    const unixType = madeBy === 3 ? (externalAttributes >>> 16) & 0o170000 : 0;
+    // Unix (3) and macOS (19) archivers keep the file's mode, symlink bit included, in the high half.
+    const unixType = madeBy === 3 || madeBy === 19 ? (externalAttributes >>> 16) & 0o170000 : 0;
     if (unixType === 0o120000) refuse(`entry “${clip(name)}” is a symbolic link; put the file itself in the zip.`);
     const isDirectory = name.endsWith("/") || unixType === 0o040000;
     if (isDirectory) continue;
