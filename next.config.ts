@@ -28,6 +28,8 @@ const nextConfig: NextConfig = {
   },
   typedRoutes: false,
   experimental: {
+    // The /import page's steps carry the file and its media zip in one form: keep this and
+    // importPageFormMaxBytes (lib/http/import-upload.ts) the same.
     serverActions: { bodySizeLimit: "50mb" },
   },
 };

@@ -6,7 +6,8 @@ import { signIn } from "./helpers";
  * Bulk import through the /import page (issue 18): an admin uploads a small CSV of places with
  * one bad row, checks it (the dry run names the row and writes nothing), imports the valid rows
  * and follows the job to done, then imports the same file again: the external id column makes
- * the second run update nothing and create nothing. A researcher gets the not-found page.
+ * the second run update nothing and create nothing. A curator imports objects whose photos come
+ * in a zip. A researcher gets the not-found page.
  */
 const placesCsv = fileURLToPath(new URL("../tests/fixtures/import/places.csv", import.meta.url));
 
@@ -68,6 +69,35 @@ test("an admin dry-runs a CSV with one bad row, imports the rest, follows the jo
   const again = page.getByTestId("import-progress");
   await expect(again.getByRole("heading", { name: "Import done" })).toBeVisible({ timeout: 120_000 });
   await expect(again.getByTestId("import-progress-status")).toContainText("Done: 0 created");
+});
+
+const objectsCsv = fileURLToPath(new URL("../samples/import/objects-with-photos.csv", import.meta.url));
+const objectPhotosZip = fileURLToPath(new URL("../samples/import/object-photos.zip", import.meta.url));
+
+test("a curator imports museum objects with their photos from a zip: the dry run names the missing file and the text file", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, "curator", "/import");
+  const form = page.getByRole("form", { name: "Import file" });
+  await form.getByLabel("Section").selectOption({ label: "Museum objects" });
+  await form.getByLabel("Project").selectOption({ label: "Public Collections" });
+  await form.getByLabel(/^File/).setInputFiles(objectsCsv);
+  await form.getByLabel("Media zip (optional)").setInputFiles(objectPhotosZip);
+  await form.getByRole("button", { name: "Preview" }).click();
+
+  const mapping = page.getByRole("region", { name: "Preview and mapping" });
+  await expect(mapping.getByLabel("Field for column Front")).toHaveValue("front");
+  await mapping.getByRole("button", { name: "Check (dry run)" }).click();
+  const result = page.getByTestId("import-dry-run");
+  await expect(result.getByTestId("import-count-valid")).toHaveText("4");
+  const problems = result.getByTestId("import-problems");
+  await expect(problems.getByRole("row")).toHaveCount(3);
+  await expect(problems).toContainText("which is not in the zip");
+  await expect(problems).toContainText("which is not an image Mnemo can store");
+
+  await result.getByRole("button", { name: "Import 4 valid rows" }).click();
+  const progress = page.getByTestId("import-progress");
+  await expect(progress.getByRole("heading", { name: "Import done" })).toBeVisible({ timeout: 120_000 });
+  await expect(progress.getByTestId("import-progress-status")).toHaveText("Done: 4 created, 0 updated, 0 unchanged, 2 skipped.");
 });
 
 test("a researcher gets the not-found page at /import and no Import link", async ({ page }) => {

@@ -62,6 +62,12 @@ const configSchema = z.object({
   MNEMO_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   /** The server folder under which an admin may name an import's media folder; unset: no media from folders. */
   MNEMO_IMPORT_MEDIA_ROOT: z.string().min(1).optional(),
+  /** Largest zip of media files uploaded with an import (the page sends file and zip in one form of at most 50 MB). */
+  MNEMO_IMPORT_MAX_ZIP_BYTES: z.coerce.number().int().min(1024).default(40 * 1024 * 1024),
+  /** Most entries (files and folders) a media zip may hold. */
+  MNEMO_IMPORT_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).default(10_000),
+  /** Most bytes a media zip's entries may unpack to, by their declared sizes (a zip bomb is refused before inflating). */
+  MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
   /** The seed: `small` seeds a sample of the object collections (e2e, benchmarks). */
   MNEMO_DEMO_SIZE: choice(["full", "small"]).default("full"),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */

@@ -1,28 +1,32 @@
 /**
  * `npm run import -- --section <slug> --project <slug, name or id> --file <path> --as <email>
- *    [--map column=field ...] [--map column= ...] [--external-id column] [--media-folder dir] [--dry-run]`
+ *    [--map column=field ...] [--map column= ...] [--external-id column] [--media-folder dir | --media-zip file.zip] [--dry-run]`
  *
  * Imports a CSV, JSON array or JSON Lines file through the same service as the /import page and
  * the API, acting as the named user (an admin, or a curator who may edit the project): there is
  * no anonymous import, so every record and audit entry names a person. Columns are mapped as the
  * page suggests (labels and keys, ignoring case and accents); `--map` overrides one, and
- * `--map column=` ignores it. Prints the dry run's problems, then runs the job here with a
+ * `--map column=` ignores it. Image and media cells name files in `--media-folder` (admins; under
+ * MNEMO_IMPORT_MEDIA_ROOT) or in `--media-zip` (anyone who may import; read in memory within the
+ * MNEMO_IMPORT_MAX_ZIP_* limits, never extracted; kept with the job until it ends). Prints the dry run's problems, then runs the job here with a
  * progress line. Exit codes: 0 done; 1 the dry run found problems (with --dry-run) or the job
  * failed; 2 bad arguments or a file refused whole. In embedded mode stop the app first (PGlite
  * has one owner); in server mode running workers may share the job.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { dryRunImport, getImportJob, previewImport, problemsCsv, runImportJobs, startImport, type ImportPlan } from "../lib/archive/import";
 import { loadPrincipal } from "../lib/auth/load-principal";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
+import { getConfig } from "../lib/config";
 import { isAppError } from "../lib/errors";
+import { formatBytes } from "../lib/format";
 
 const usage =
   "usage: npm run import -- --section <slug> --project <slug, name or id> --file <path> --as <email>\n" +
-  "         [--map column=field ...] [--external-id column] [--media-folder dir] [--dry-run] [--problems-csv path]";
+  "         [--map column=field ...] [--external-id column] [--media-folder dir | --media-zip file.zip] [--dry-run] [--problems-csv path]";
 
 let args: ReturnType<typeof parse>;
 function parse() {
@@ -35,6 +39,7 @@ function parse() {
       map: { type: "string", multiple: true },
       "external-id": { type: "string" },
       "media-folder": { type: "string" },
+      "media-zip": { type: "string" },
       "dry-run": { type: "boolean" },
       "problems-csv": { type: "string" },
     },
@@ -67,6 +72,14 @@ try {
   if (projects.length !== 1) throw new Error(projects.length ? `Several projects are called "${values.project}"; give its id.` : `There is no project "${values.project}".`);
   const projectId = (projects[0] as { id: string }).id;
   const file = { fileName: basename(values.file), bytes: new Uint8Array(readFileSync(values.file)) };
+  let mediaZip: { fileName: string; bytes: Uint8Array } | undefined;
+  if (values["media-zip"] !== undefined) {
+    // The size first: a zip over the limit is refused before it is read into memory.
+    const size = statSync(values["media-zip"]).size;
+    const maxBytes = getConfig().MNEMO_IMPORT_MAX_ZIP_BYTES;
+    if (size > maxBytes) throw new Error(`The media zip is ${formatBytes(size)}; a zip is limited to ${formatBytes(maxBytes)} (MNEMO_IMPORT_MAX_ZIP_BYTES).`);
+    mediaZip = { fileName: basename(values["media-zip"]), bytes: new Uint8Array(readFileSync(values["media-zip"])) };
+  }
 
   const preview = await previewImport(prisma, principal, file, values.section);
   const mapping = preview.suggestedMapping;
@@ -80,7 +93,7 @@ try {
   console.log(`${preview.format.toUpperCase()}, ${preview.rowCount} rows; external id: ${mapping.externalIdColumn ?? "none (every row creates a record)"}`);
   for (const [column, field] of Object.entries(mapping.columns)) console.log(`  ${column} → ${field ?? "(ignored)"}`);
 
-  const dryRun = await dryRunImport(prisma, principal, file, plan);
+  const dryRun = await dryRunImport(prisma, principal, file, plan, { mediaZip });
   console.log(`dry run: ${dryRun.valid} of ${dryRun.rows} rows valid — ${dryRun.creates} new, ${dryRun.updates} updated, ${dryRun.unchanged} unchanged; ${dryRun.problems.length} problems`);
   for (const problem of dryRun.problems.slice(0, 50)) {
     console.log(`  row ${problem.row}${problem.column ? ` [${problem.column}]` : ""}: ${problem.message}`);
@@ -90,7 +103,7 @@ try {
   if (values["dry-run"]) {
     exitCode = dryRun.problems.length > 0 ? 1 : 0;
   } else {
-    const { jobId } = await startImport(prisma, principal, file, plan);
+    const { jobId } = await startImport(prisma, principal, file, plan, { mediaZip });
     console.log(`job ${jobId}`);
     const started = Date.now();
     const progress = (processed: number, total: number) => {

@@ -60,12 +60,26 @@ function mappingOf(choices: Record<string, string>, externalIdColumn: string): I
  * file, section or project starts again from the preview; changing the mapping asks for a new
  * check. The browser keeps the file and sends it with each step.
  */
-export function ImportClient({ sections, projects, maxBytes }: { sections: ImportSection[]; projects: { id: string; name: string }[]; maxBytes: number }) {
+export function ImportClient({
+  sections,
+  projects,
+  maxBytes,
+  zipMaxBytes,
+  formMaxBytes,
+}: {
+  sections: ImportSection[];
+  projects: { id: string; name: string }[];
+  maxBytes: number;
+  zipMaxBytes: number;
+  /** The most one step's form may carry: the file and the media zip together. */
+  formMaxBytes: number;
+}) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [sectionSlug, setSectionSlug] = useState(sections[0]?.slug ?? "");
   const [projectId, setProjectId] = useState(projects[0]?.id ?? "");
   const [file, setFile] = useState<File | null>(null);
+  const [mediaZip, setMediaZip] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [choices, setChoices] = useState<Record<string, string>>({});
   const [externalIdColumn, setExternalIdColumn] = useState("");
@@ -76,6 +90,7 @@ export function ImportClient({ sections, projects, maxBytes }: { sections: Impor
   const [pending, startTransition] = useTransition();
   const [step, setStep] = useState<"preview" | "check" | "start" | "download" | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const zipInput = useRef<HTMLInputElement>(null);
   const mappingHeading = useRef<HTMLHeadingElement>(null);
   const checkHeading = useRef<HTMLHeadingElement>(null);
 
@@ -101,9 +116,11 @@ export function ImportClient({ sections, projects, maxBytes }: { sections: Impor
 
   const plan = (): ImportPlan => ({ sectionSlug, projectId, mapping: mappingOf(choices, externalIdColumn) });
 
+  /** The step's form: the file, and with a plan (check, import, problems) the media zip too. */
   const form = (entries: Record<string, string>): FormData => {
     const data = new FormData();
     if (file) data.set("file", file);
+    if (mediaZip && "plan" in entries) data.set("mediaZip", mediaZip);
     for (const [key, value] of Object.entries(entries)) data.set(key, value);
     return data;
   };
@@ -116,6 +133,16 @@ export function ImportClient({ sections, projects, maxBytes }: { sections: Impor
     return null;
   };
 
+  const zipProblem = (): string | null => {
+    if (!mediaZip || !file) return null;
+    if (mediaZip.size === 0) return "The media zip is empty.";
+    if (mediaZip.size > zipMaxBytes) return `The media zip is ${formatBytes(mediaZip.size)}; a zip is limited to ${formatBytes(zipMaxBytes)}. Split the import, or ask an admin to use a server folder.`;
+    if (file.size + mediaZip.size > formMaxBytes - 256 * 1024) {
+      return `The file and the media zip together are ${formatBytes(file.size + mediaZip.size)}; the page sends at most ${formatBytes(formMaxBytes)} at once. Split the import, or use the command line (npm run import -- --media-zip).`;
+    }
+    return null;
+  };
+
   const run = <T,>(which: NonNullable<typeof step>, action: () => Promise<ActionResult<T>>, onOk: (data: T) => void) => {
     if (pending) return;
     const problem = fileProblem();
@@ -123,6 +150,13 @@ export function ImportClient({ sections, projects, maxBytes }: { sections: Impor
       setFieldErrors({ file: [problem] });
       setMessage({ kind: "error", text: problem });
       fileInput.current?.focus();
+      return;
+    }
+    const zipped = which === "preview" ? null : zipProblem();
+    if (zipped) {
+      setFieldErrors({ mediaZip: [zipped] });
+      setMessage({ kind: "error", text: zipped });
+      zipInput.current?.focus();
       return;
     }
     setStep(which);
@@ -264,6 +298,26 @@ export function ImportClient({ sections, projects, maxBytes }: { sections: Impor
               At most {formatBytes(maxBytes)}. A CSV has a header row; JSON is an array of objects; JSON Lines one object a line.
             </span>
             <FieldErrors messages={fieldErrors.file} />
+          </LabelledField>
+          <LabelledField className="min-w-64 flex-1" htmlFor="import-media-zip" label="Media zip (optional)">
+            <input
+              ref={zipInput}
+              id="import-media-zip"
+              type="file"
+              className="field-input"
+              accept=".zip,application/zip"
+              aria-invalid={fieldErrors.mediaZip ? true : undefined}
+              aria-describedby="import-media-zip-help"
+              onChange={(event) => {
+                setMediaZip(event.target.files?.[0] ?? null);
+                setDryRun(null);
+                setJobId(null);
+              }}
+            />
+            <span id="import-media-zip-help" className="mt-1 block text-xs text-stone-500">
+              The images and recordings that image and media columns name, by their path in the zip or their file name. At most {formatBytes(zipMaxBytes)}.
+            </span>
+            <FieldErrors messages={fieldErrors.mediaZip} />
           </LabelledField>
           <BusyButton type="submit" className="btn btn-primary" busy={pending} disabled={!file}>
             {pending && step === "preview" ? "Reading the file…" : "Preview"}

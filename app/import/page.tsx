@@ -6,7 +6,7 @@ import { listImportJobs } from "@/lib/archive/import";
 import { listEditableProjects } from "@/lib/archive/list-projects";
 import { listSections } from "@/lib/archive/sections";
 import { authorizedPage } from "@/lib/http/authorized";
-import { importMaxBytes } from "@/lib/http/import-upload";
+import { importMaxBytes, importPageFormMaxBytes, importZipMaxBytes } from "@/lib/http/import-upload";
 import { formatDateTime } from "@/components/format";
 import { DataTable } from "@/components/data-table";
 import { PageHeader } from "@/components/page-header";
@@ -47,7 +47,10 @@ export default async function ImportPage() {
         </p>
       ) : (
         <div className="mt-4">
-          <ImportClient sections={sectionOptions} projects={projects.map((project) => ({ id: project.id, name: project.name }))} maxBytes={importMaxBytes()} />
+          <ImportClient sections={sectionOptions} projects={projects.map((project) => ({ id: project.id, name: project.name }))} maxBytes={importMaxBytes()}
+            zipMaxBytes={importZipMaxBytes()}
+            formMaxBytes={importPageFormMaxBytes}
+          />
         </div>
       )}
 

@@ -10,7 +10,8 @@ import { refuseUnstorableText } from "../storable-text";
 
 /**
  * An import file as the /import page sends it: a form (multipart/form-data) with the `file`, and
- * the `sectionSlug` (preview) or the `plan` as JSON (dry run, start, problems). The server
+ * the `sectionSlug` (preview) or the `plan` as JSON and an optional `mediaZip` (dry run, start,
+ * problems). The server
  * actions (app/import/actions.ts) and the problems download are one line each over the functions
  * at the end, so the checks and their messages are one: the file is there, not empty, and within
  * MNEMO_IMPORT_MAX_BYTES — checked on its declared size before its bytes are read; the import
@@ -20,9 +21,20 @@ export function importMaxBytes(): number {
   return getConfig().MNEMO_IMPORT_MAX_BYTES;
 }
 
-/** The largest form a route takes for an import: the file limit, plus room for the plan and multipart framing. */
+/** The largest media zip sent with an import (MNEMO_IMPORT_MAX_ZIP_BYTES). */
+export function importZipMaxBytes(): number {
+  return getConfig().MNEMO_IMPORT_MAX_ZIP_BYTES;
+}
+
+/**
+ * The most the page's server actions take in one form (`serverActions.bodySizeLimit` in
+ * next.config.ts): the file and the media zip travel together, so the page checks their sum.
+ */
+export const importPageFormMaxBytes = 50 * 1024 * 1024;
+
+/** The largest form a route takes for an import: the file and zip limits, plus room for the plan and multipart framing. */
 export function importUploadLimit(): number {
-  return importMaxBytes() + 256 * 1024;
+  return importMaxBytes() + importZipMaxBytes() + 256 * 1024;
 }
 
 export async function importFileFromForm(form: FormData): Promise<ImportFile> {
@@ -36,6 +48,23 @@ export async function importFileFromForm(form: FormData): Promise<ImportFile> {
   if (file.size === 0) throw new AppError("bad_request", "The file is empty.", { fieldErrors: { file: ["The file is empty."] } });
   refuseUnstorableText({ file: file.name });
   return { fileName: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+}
+
+/**
+ * The zip of media files sent with the file, if any (an empty file input is no zip). Its size is
+ * checked before its bytes are read; what is inside is checked by the import service.
+ */
+export async function mediaZipFromForm(form: FormData): Promise<ImportFile | undefined> {
+  const zip = form.get("mediaZip");
+  if (zip === null || (zip instanceof File && zip.size === 0 && zip.name === "")) return undefined;
+  if (!(zip instanceof File)) throw new AppError("bad_request", "Send the media zip as a file.", { fieldErrors: { mediaZip: ["Send the media zip as a file."] } });
+  const maxBytes = importZipMaxBytes();
+  if (zip.size > maxBytes) {
+    const message = `The media zip is ${formatBytes(zip.size)}; a zip is limited to ${formatBytes(maxBytes)}. Split the import, or ask an admin to use a server folder.`;
+    throw new AppError("payload_too_large", message, { fieldErrors: { mediaZip: [message] } });
+  }
+  refuseUnstorableText({ mediaZip: zip.name });
+  return { fileName: zip.name, bytes: new Uint8Array(await zip.arrayBuffer()) };
 }
 
 const sectionSlugSchema = z.object({ sectionSlug: z.string().min(1, "Choose a section.").max(200) });
@@ -72,19 +101,21 @@ export async function previewImportUpload(prisma: PrismaClient, principal: Princ
 
 export async function dryRunImportUpload(prisma: PrismaClient, principal: Principal, form: FormData): Promise<DryRunResult> {
   const plan = importPlanFromForm(form);
-  return dryRunImport(prisma, principal, await importFileFromForm(form), plan);
+  const file = await importFileFromForm(form);
+  return dryRunImport(prisma, principal, file, plan, { mediaZip: await mediaZipFromForm(form) });
 }
 
 export async function startImportUpload(prisma: PrismaClient, principal: Principal, form: FormData): Promise<{ jobId: string; dryRun: DryRunResult }> {
   const plan = importPlanFromForm(form);
-  return startImport(prisma, principal, await importFileFromForm(form), plan);
+  const file = await importFileFromForm(form);
+  return startImport(prisma, principal, file, plan, { mediaZip: await mediaZipFromForm(form) });
 }
 
 /** A dry run's problems as a CSV file (row, column, field, message), named after the uploaded file. */
 export async function dryRunProblemsCsv(prisma: PrismaClient, principal: Principal, form: FormData): Promise<{ csv: string; fileName: string }> {
   const plan = importPlanFromForm(form);
   const file = await importFileFromForm(form);
-  const result = await dryRunImport(prisma, principal, file, plan);
+  const result = await dryRunImport(prisma, principal, file, plan, { mediaZip: await mediaZipFromForm(form) });
   const stem = file.fileName.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "import";
   return { csv: problemsCsv(result.problems), fileName: `${stem}-problems.csv` };
 }

@@ -330,7 +330,7 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
       }
       // Without a folder, a file name in an image column is a row problem, not a guess.
       expect((await dryRunImport(db.prisma, admin, csvFile(["ref,title,photo", "m-9,Good,front.png"]), { ...mediaPlan, mediaFolder: undefined })).problems[0]?.message).toBe(
-        "Photo names a file, but the import has no media folder",
+        "Photo names a file, but the import has no media folder or media zip",
       );
       const { jobId } = await startImport(db.prisma, admin, file, mediaPlan, { storageDir });
       await runImportJobs(db.prisma, { storageDir, workerId: "media" });

@@ -6,7 +6,7 @@ import type { FieldDefinition } from "../field-definitions";
 import type { SectionSummary } from "../sections";
 import { type RecordValues, relationTargetsByField, validateRecordValues } from "../validate-record-values";
 import { clip, convertCells, type ResolvedMapping } from "./convert-cells";
-import type { FolderMedia } from "./folder-media";
+import type { ImportMedia } from "./import-media";
 import type { ImportProblem } from "./types";
 
 /** A row ready to write: its values validated as the editor validates them. */
@@ -29,7 +29,7 @@ export interface CheckContext {
   /** The first data row (1-based) that names each external id in the whole file. */
   firstRowOfExternalId: Map<string, number>;
   /** Checks image/media cells; resolves them to media ids when writing. */
-  media?: FolderMedia;
+  media?: ImportMedia;
 }
 
 const maxExternalIdLength = 200;
@@ -112,7 +112,7 @@ export async function checkRows(
       const field = section.fields.find((candidate) => candidate.key === key);
       if (!field) continue;
       if (!context.media) {
-        report({ column: mapping.fields.get(key)?.column, field: key, message: `${field.label} names a file, but the import has no media folder` });
+        report({ column: mapping.fields.get(key)?.column, field: key, message: `${field.label} names a file, but the import has no media folder or media zip` });
         continue;
       }
       const media = await context.media(field, name, number);

@@ -1,13 +1,9 @@
 import "server-only";
-import { open, realpath, stat, readFile } from "node:fs/promises";
+import { open, readFile, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, sep } from "node:path";
-import type { Principal } from "../../acl";
 import { getConfig } from "../../config";
-import type { PrismaClient } from "../../db/generated/client";
-import { AppError, isAppError } from "../../errors";
-import type { FieldDefinition } from "../field-definitions";
-import { storeMedia } from "../media-storage";
-import { sniffMediaType } from "../media-types";
+import { AppError } from "../../errors";
+import { clipName, type MediaSource } from "./import-media";
 
 /**
  * The server folder an admin names for an import's image and media cells. It must lie under
@@ -29,55 +25,31 @@ export async function confineMediaFolder(folder: string): Promise<string> {
   return resolved;
 }
 
-/**
- * Checks (dry run) or stores (the real run) the file an image/media cell names. Stored files are
- * unattached media of the project until the batch that writes the row attaches them.
- */
-export function folderMedia(prisma: PrismaClient, principal: Principal, projectId: string, folder: string, options: { storeMedia?: boolean }): FolderMedia {
-  let resolvedFolder: Promise<string> | null = null;
-  const storedByRow = new Map<number, string[]>();
-  const check = async (field: FieldDefinition, name: string, row: number): Promise<{ id?: string; problem?: string }> => {
-    resolvedFolder ??= confineMediaFolder(folder);
-    const directory = await resolvedFolder;
-    if (!name || name === "." || name === ".." || /[\\/\0]/.test(name)) return { problem: `names “${name.slice(0, 80)}”, which is not a plain file name` };
-    const path = await realpath(join(directory, name)).catch(() => null);
-    if (!path || !path.startsWith(directory + sep)) return { problem: `names the file “${name.slice(0, 80)}”, which is not in the media folder` };
-    const info = await stat(path);
-    if (!info.isFile()) return { problem: `names “${name.slice(0, 80)}”, which is not a file` };
-    const maxBytes = getConfig().MAX_UPLOAD_BYTES;
-    if (info.size > maxBytes) return { problem: `names a file larger than the upload limit` };
-    const expected = field.type === "image" ? "image" : field.type === "media" ? field.mediaKind : null;
-    if (!options.storeMedia) {
-      const handle = await open(path, "r");
-      const head = new Uint8Array(64);
-      try {
-        await handle.read(head, 0, 64, 0);
-      } finally {
-        await handle.close();
-      }
-      const type = sniffMediaType(head);
-      if (!type || type.kind !== expected) return { problem: `names “${name.slice(0, 80)}”, which is not ${expected === "image" ? "an image" : `an ${expected ?? ""} file`} Mnemo can store` };
-      return {};
-    }
-    try {
-      const stored = await storeMedia(prisma, principal, {
-        projectId,
-        file: { name, bytes: new Uint8Array(await readFile(path)) },
-        expectedKind: expected ?? undefined,
-        storageDir: getConfig().storageDir,
-        maxBytes,
-      });
-      storedByRow.set(row, [...(storedByRow.get(row) ?? []), stored.id]);
-      return { id: stored.id };
-    } catch (error) {
-      if (isAppError(error)) return { problem: `(“${name.slice(0, 80)}”): ${error.message}` };
-      throw error;
-    }
+/** The files of a confined server folder, named by plain file names. */
+export async function folderMediaSource(folder: string): Promise<MediaSource> {
+  const directory = await confineMediaFolder(folder);
+  return {
+    async locate(name) {
+      if (!name || name === "." || name === ".." || /[\\/\0]/.test(name)) return { problem: `names “${clipName(name)}”, which is not a plain file name` };
+      const path = await realpath(join(directory, name)).catch(() => null);
+      if (!path || !path.startsWith(directory + sep)) return { problem: `names the file “${clipName(name)}”, which is not in the media folder` };
+      const info = await stat(path);
+      if (!info.isFile()) return { problem: `names “${clipName(name)}”, which is not a file` };
+      return {
+        name,
+        size: info.size,
+        async head() {
+          const handle = await open(path, "r");
+          const head = new Uint8Array(64);
+          try {
+            await handle.read(head, 0, 64, 0);
+          } finally {
+            await handle.close();
+          }
+          return head;
+        },
+        bytes: async () => new Uint8Array(await readFile(path)),
+      };
+    },
   };
-  return Object.assign(check, { storedByRow });
 }
-
-/** The cell check, and the files it stored per row (to discard those of rows that fail). */
-export type FolderMedia = ((field: FieldDefinition, name: string, row: number) => Promise<{ id?: string; problem?: string }>) & {
-  storedByRow: Map<number, string[]>;
-};

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Principal, actorIdOf, canEditProject, isAdmin, systemPrincipal } from "../../acl";
 import { loadPrincipal } from "../../auth/load-principal";
@@ -15,23 +15,32 @@ import { discardMedia, storagePath } from "../media-storage";
 import { getSectionBySlug } from "../sections";
 import { recordTitle, recordYears, relationLinkRows } from "../validate-record-values";
 import { checkRows, type CheckedRow } from "./check-rows";
-import { checkAllRows, checkContext, prepareImport } from "./plan-import";
+import { checkAllRows, checkContext, type ImportAttachments, prepareImport } from "./plan-import";
 import { parseImportFile } from "./parse-import-file";
 import type { DryRunResult, ImportFile, ImportJobView, ImportMapping, ImportPlan, ImportProblem } from "./types";
+import { readMediaZip } from "./zip-media";
 
 /**
- * Queues an import: the file is validated whole (a dry run) and stored with the job; the worker
- * (runImportJobs) writes the valid rows in batches and reports the others. Refused, with
- * nothing stored, when no row could be imported.
+ * The media zip uploaded with a job waits beside the job's file until the job ends (done or
+ * failed), so a job taken over after a crash still finds it.
+ */
+function mediaZipKeyOf(fileKey: string): string {
+  return `${fileKey}.media.zip`;
+}
+
+/**
+ * Queues an import: the file (and its media zip) is validated whole (a dry run) and stored with
+ * the job; the worker (runImportJobs) writes the valid rows in batches and reports the others.
+ * Refused, with nothing stored, when no row could be imported.
  */
 export async function startImport(
   prisma: PrismaClient,
   principal: Principal,
   file: ImportFile,
   plan: ImportPlan,
-  options: { storageDir?: string } = {},
+  options: { storageDir?: string } & ImportAttachments = {},
 ): Promise<{ jobId: string; dryRun: DryRunResult }> {
-  const prepared = await prepareImport(prisma, principal, file, plan);
+  const prepared = await prepareImport(prisma, principal, file, plan, { mediaZip: options.mediaZip });
   const dryRun = await checkAllRows(prepared);
   if (dryRun.valid === 0) {
     throw new AppError("bad_request", `No row of the file can be imported (${dryRun.problems.length} problem${dryRun.problems.length === 1 ? "" : "s"}); run the dry run to see them.`);
@@ -42,9 +51,11 @@ export async function startImport(
   const storageDir = options.storageDir ?? getConfig().storageDir;
   const fileKey = `imports/${jobId}`;
   const path = storagePath(storageDir, fileKey);
+  const zipPath = storagePath(storageDir, mediaZipKeyOf(fileKey));
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, file.bytes);
   try {
+    await writeFile(path, file.bytes);
+    if (options.mediaZip) await writeFile(zipPath, options.mediaZip.bytes);
     await prisma.$transaction(async (tx) => {
       await tx.importJob.create({
         data: {
@@ -70,7 +81,7 @@ export async function startImport(
       });
     });
   } catch (error) {
-    await rm(path, { force: true });
+    await Promise.all([rm(path, { force: true }), rm(zipPath, { force: true })]);
     throw error;
   }
   return { jobId, dryRun };
@@ -192,13 +203,15 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
     if (!bytes) throw new AppError("internal", "The job's file is missing from the storage directory.");
     const section = await getSectionBySlug(prisma, job.section.slug);
     const table = parseImportFile({ fileName: job.fileName, bytes: new Uint8Array(bytes) }, Number.POSITIVE_INFINITY);
+    const zipBytes = job.fileKey ? await readFile(storagePath(storageDir, mediaZipKeyOf(job.fileKey))).catch(() => null) : null;
+    const mediaZip = zipBytes ? readMediaZip({ fileName: "media.zip", bytes: new Uint8Array(zipBytes) }) : undefined;
     const plan: ImportPlan = {
       sectionSlug: section.slug,
       projectId: job.projectId,
       mapping: job.mapping as unknown as ImportMapping,
       mediaFolder: job.mediaFolder ?? undefined,
     };
-    const context = checkContext(prisma, principal, section, table, plan, { storeMedia: true });
+    const context = checkContext(prisma, principal, section, table, plan, { storeMedia: true, mediaZip });
     const batchSize = options.batchSize ?? 200;
     let cursor = job.cursor;
     while (cursor < table.rows.length) {
@@ -236,14 +249,50 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
       unchanged: final.unchanged,
       skipped: final.skipped,
     }));
-    if (finished && job.fileKey) await rm(storagePath(storageDir, job.fileKey), { force: true });
+    if (finished && job.fileKey) await Promise.all([rm(storagePath(storageDir, job.fileKey), { force: true }), removeMediaZip(storageDir, job.fileKey)]);
     return { rows, batches: Math.max(batches, 1) };
   } catch (error) {
     const message = isAppError(error) ? error.message : "The import stopped on an unexpected error; the rows before it were imported.";
     if (!isAppError(error)) console.error("[import] job failed", jobId, error);
-    await closeJob(prisma, job, workerId, { status: "failed", error: message }, () => ({ error: message }));
+    const failed = await closeJob(prisma, job, workerId, { status: "failed", error: message }, () => ({ error: message }));
+    // A failed job is never resumed: its media zip (possibly tens of megabytes) goes with it.
+    if (failed && job.fileKey) await removeMediaZip(options.storageDir ?? getConfig().storageDir, job.fileKey);
     return { rows, batches: Math.max(batches, 1) };
   }
+}
+
+/**
+ * Removes staged files no job will read again: those of a job that was never created (the
+ * process died between staging the files and committing the job), a done job's file and any
+ * ended job's media zip (the process died between ending the job and removing them). Only files
+ * older than `olderThanMs` are touched, so a `startImport` between staging and commit is left
+ * alone. A failed job keeps its file, as it always has. Returns the names removed.
+ */
+export async function sweepImportFiles(prisma: PrismaClient, options: { storageDir?: string; olderThanMs?: number } = {}): Promise<string[]> {
+  const storageDir = options.storageDir ?? getConfig().storageDir;
+  const folder = storagePath(storageDir, "imports/.");
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const cutoff = Date.now() - (options.olderThanMs ?? 60 * 60 * 1000);
+  const staged = names.map((name) => ({ name, jobId: /^([0-9a-f-]{36})(\.media\.zip)?$/.exec(name)?.[1], zip: name.endsWith(".media.zip") })).filter((file) => file.jobId && isUuid(file.jobId));
+  const jobs = new Map(
+    (await prisma.importJob.findMany({ where: { id: { in: [...new Set(staged.map((file) => file.jobId as string))] } }, select: { id: true, status: true } })).map((job) => [job.id, job.status]),
+  );
+  const removed: string[] = [];
+  for (const file of staged) {
+    const status = jobs.get(file.jobId as string);
+    const unwanted = status === undefined || status === "done" || (file.zip && status === "failed");
+    if (!unwanted) continue;
+    const path = storagePath(storageDir, `imports/${file.name}`);
+    const modified = await stat(path).then((info) => info.mtimeMs, () => null);
+    if (modified === null || modified > cutoff) continue;
+    await rm(path, { force: true });
+    removed.push(file.name);
+  }
+  return removed;
+}
+
+async function removeMediaZip(storageDir: string, fileKey: string): Promise<void> {
+  await rm(storagePath(storageDir, mediaZipKeyOf(fileKey)), { force: true });
 }
 
 async function viewOf(prisma: PrismaClient, jobId: string): Promise<ImportJobView> {

@@ -1,22 +1,34 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PrismaClient } from "../../db/generated/client";
-import { runImportJobs, yieldToEventLoop } from "./import-jobs";
+import { runImportJobs, sweepImportFiles, yieldToEventLoop } from "./import-jobs";
+
+/** How often the loop removes staged files no job will read (see sweepImportFiles). */
+const sweepEveryMs = 60 * 60 * 1000;
 
 /**
  * Runs import jobs until `signal` aborts: a few batches at a time, yielding to other work between
  * them so a 10,000-row import never holds the web process (each batch is its own short
  * transaction), and sleeping `idleMs` when no job waits. With `takeOverOnStart`, jobs left
  * running by a process that died are taken over at once (an embedded database has one owner,
- * so any such job is orphaned); otherwise after their claim goes stale.
+ * so any such job is orphaned); otherwise after their claim goes stale. On start and then hourly it
+ * removes staged files of abandoned jobs (sweepImportFiles).
  */
 export async function runImportLoop(
   prisma: PrismaClient,
   options: { signal: AbortSignal; idleMs?: number; takeOverOnStart?: boolean; log?: (line: string) => void },
 ): Promise<void> {
   let first = true;
+  let sweptAt = 0;
   while (!options.signal.aborted) {
     let rows = 0;
+    if (Date.now() - sweptAt >= sweepEveryMs) {
+      sweptAt = Date.now();
+      await sweepImportFiles(prisma).then(
+        (removed) => removed.length > 0 && options.log?.(`[import] removed ${removed.length} staged file(s) of abandoned imports`),
+        (error: unknown) => console.error("[import] sweeping staged files failed", error),
+      );
+    }
     try {
       rows = await runImportJobs(prisma, {
         signal: options.signal,

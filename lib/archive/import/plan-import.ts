@@ -3,14 +3,17 @@ import { z } from "zod";
 import { type Principal, assertAdmin, canEditProject } from "../../acl";
 import { getConfig } from "../../config";
 import type { PrismaClient } from "../../db/generated/client";
-import { notFound, parseInput } from "../../errors";
+import { AppError, notFound, parseInput } from "../../errors";
 import { getSectionBySlug, type SectionSummary } from "../sections";
 import { checkRows, firstRowsOfExternalIds, type CheckContext, type CheckedRow } from "./check-rows";
 import { resolveMapping } from "./convert-cells";
-import { folderMedia } from "./folder-media";
+import { folderMediaSource } from "./folder-media";
+import { importMedia } from "./import-media";
 import { parseImportFile } from "./parse-import-file";
 import { suggestMapping } from "./suggest-mapping";
+import type { ZipArchive } from "./read-zip";
 import type { DryRunResult, ImportFile, ImportPlan, ImportPreview, ImportProblem, ParsedTable } from "./types";
+import { readMediaZip, zipMediaSource } from "./zip-media";
 
 const fileSchema = z.object({
   fileName: z.string().max(500, "The file name must be at most 500 characters."),
@@ -72,15 +75,38 @@ export interface CheckedImport {
   context: CheckContext;
 }
 
-/** Everything a dry run and a job need before touching rows: access, the file, the mapping. */
-export async function prepareImport(prisma: PrismaClient, principal: Principal, file: ImportFile, planInput: ImportPlan): Promise<CheckedImport> {
-  const plan = parseInput(importPlanSchema, planInput) as ImportPlan;
-  const section = await authorizeImport(prisma, principal, plan);
-  const table = readImportFile(file);
-  return { section, table, context: checkContext(prisma, principal, section, table, plan) };
+/** What comes with the file besides the plan: a zip of the media files its cells name. */
+export interface ImportAttachments {
+  mediaZip?: ImportFile;
 }
 
-export function checkContext(prisma: PrismaClient, principal: Principal, section: SectionSummary, table: ParsedTable, plan: ImportPlan, options: { storeMedia?: boolean } = {}): CheckContext {
+/**
+ * Everything a dry run and a job need before touching rows: access (first, so a refused importer's
+ * zip is never even read), the media zip read whole, the file, the mapping.
+ */
+export async function prepareImport(prisma: PrismaClient, principal: Principal, file: ImportFile, planInput: ImportPlan, attachments: ImportAttachments = {}): Promise<CheckedImport> {
+  const plan = parseInput(importPlanSchema, planInput) as ImportPlan;
+  const section = await authorizeImport(prisma, principal, plan);
+  if (attachments.mediaZip && plan.mediaFolder !== undefined) {
+    throw new AppError("bad_request", "Name a media folder or attach a media zip, not both.", { fieldErrors: { mediaZip: ["Name a media folder or attach a media zip, not both."] } });
+  }
+  const mediaZip = attachments.mediaZip ? readMediaZip(attachments.mediaZip) : undefined;
+  const table = readImportFile(file);
+  return { section, table, context: checkContext(prisma, principal, section, table, plan, { mediaZip }) };
+}
+
+/**
+ * How rows are checked. `storeMedia` (the job) stores the files media cells name; `mediaZip` is
+ * the uploaded zip they are looked up in when the plan names no server folder.
+ */
+export function checkContext(
+  prisma: PrismaClient,
+  principal: Principal,
+  section: SectionSummary,
+  table: ParsedTable,
+  plan: ImportPlan,
+  options: { storeMedia?: boolean; mediaZip?: ZipArchive } = {},
+): CheckContext {
   const mapping = resolveMapping(section.fields, table.columns, plan.mapping);
   const usesMedia = [...mapping.fields.keys()].some((key) => {
     const type = section.fields.find((field) => field.key === key)?.type;
@@ -93,7 +119,13 @@ export function checkContext(prisma: PrismaClient, principal: Principal, section
     projectId: plan.projectId,
     mapping,
     firstRowOfExternalId: firstRowsOfExternalIds(table.rows, mapping),
-    media: usesMedia && plan.mediaFolder !== undefined ? folderMedia(prisma, principal, plan.projectId, plan.mediaFolder, options) : undefined,
+    media: !usesMedia
+      ? undefined
+      : plan.mediaFolder !== undefined
+        ? importMedia(prisma, principal, plan.projectId, () => folderMediaSource(plan.mediaFolder as string), options)
+        : options.mediaZip
+          ? importMedia(prisma, principal, plan.projectId, async () => zipMediaSource(options.mediaZip as ZipArchive), options)
+          : undefined,
   };
 }
 
@@ -116,6 +148,6 @@ export async function checkAllRows(prepared: CheckedImport, onChecked?: (rows: C
 }
 
 /** Every row validated as the real run will validate it; nothing is written. */
-export async function dryRunImport(prisma: PrismaClient, principal: Principal, file: ImportFile, plan: ImportPlan): Promise<DryRunResult> {
-  return checkAllRows(await prepareImport(prisma, principal, file, plan));
+export async function dryRunImport(prisma: PrismaClient, principal: Principal, file: ImportFile, plan: ImportPlan, attachments: ImportAttachments = {}): Promise<DryRunResult> {
+  return checkAllRows(await prepareImport(prisma, principal, file, plan, attachments));
 }
