@@ -3,15 +3,18 @@
  * temporary folder). Generates a CSV for the demo's Publications section (title, authors by
  * name, language, type, year, abstract, subjects), then measures rows/s of the dry run, of the
  * import job (startImport's check + the worker's batches), and of re-importing the same file
- * (every row unchanged); the longest the event loop was held (what a web request would wait)
- * and peak memory.
+ * (every row unchanged); the longest the event loop was held (what any web request would wait),
+ * the longest a request reading the database waited meanwhile (for the loop, then behind the
+ * import's transaction: PGlite runs one at a time), and peak memory.
  *
  *   MNEMO_BENCH_IMPORT_ROWS=10000   rows to generate
+ *   MNEMO_IMPORT_BATCH_ROWS=50      rows per transaction (the embedded default)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dryRunImport, getImportJob, runImportJobs, startImport, type ImportFile, type ImportPlan } from "../lib/archive/import";
+import { importBatchRows } from "../lib/archive/import/import-jobs";
 import { importRecords } from "../lib/archive/import-records";
 import { loadPrincipal } from "../lib/auth/load-principal";
 import { openDatabase } from "../lib/db/database";
@@ -21,7 +24,14 @@ import { peopleSection, placeSection, publicationSection } from "../prisma/seed/
 const rowCount = Number(process.env.MNEMO_BENCH_IMPORT_ROWS ?? 10_000);
 
 let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+// The process peaks while PGlite opens and migrates, before any row: the import's own peak apart.
+let importPeakRss = 0;
+const sampler = setInterval(() => {
+  const rss = process.memoryUsage().rss;
+  peakRss = Math.max(peakRss, rss);
+  importPeakRss = Math.max(importPeakRss, rss);
+}, 50);
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 // The longest a 10 ms timer fired late: how long a web request in this process would have waited.
 let longestStall = 0;
 let stallTimer: NodeJS.Timeout | undefined;
@@ -35,6 +45,21 @@ function watchStalls(on: boolean) {
     longestStall = Math.max(longestStall, now - last - 10);
     last = now;
   }, 10);
+}
+
+// A web request that reads the database, arriving every 50 ms: the longest from its arrival to
+// its answer. It waits for the event loop (to be read at all) and for PGlite's current
+// transaction (its query queues behind it).
+let longestQueryWait = 0;
+let probing = false;
+async function probeQueries(prisma: { $queryRaw: (query: TemplateStringsArray) => Promise<unknown> }): Promise<void> {
+  longestQueryWait = 0;
+  while (probing) {
+    const arrives = performance.now() + 50;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await prisma.$queryRaw`SELECT 1`;
+    longestQueryWait = Math.max(longestQueryWait, performance.now() - arrives);
+  }
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "mnemo-bench-import-"));
@@ -80,7 +105,7 @@ try {
       columns: { Title: "title", Authors: "authors", Language: "language", Type: "publicationType", "Published in": "publishedIn", Year: "year", Abstract: "abstract", Subjects: "subjects" },
     },
   };
-  console.log(`file: ${rowCount} rows, ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB`);
+  console.log(`file: ${rowCount} rows, ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; ${importBatchRows()} rows per batch`);
 
   const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> => {
     const started = performance.now();
@@ -89,6 +114,8 @@ try {
   };
   const rate = (seconds: number) => `${(rowCount / seconds).toFixed(0)} rows/s (${seconds.toFixed(1)} s)`;
 
+  const setupRss = process.memoryUsage().rss;
+  importPeakRss = 0;
   watchStalls(true);
   const dryRun = await timed(() => dryRunImport(prisma, principal, file, plan));
   watchStalls(false);
@@ -96,12 +123,17 @@ try {
   console.log(`           longest event-loop stall during the dry run: ${longestStall.toFixed(0)} ms`);
 
   watchStalls(true);
+  probing = true;
+  const probe = probeQueries(prisma);
   const start = await timed(() => startImport(prisma, principal, file, plan, { storageDir: dataDir }));
   const run = await timed(() => runImportJobs(prisma, { storageDir: dataDir }));
+  probing = false;
+  await probe;
   watchStalls(false);
   const job = await getImportJob(prisma, principal, start.value.jobId);
   console.log(`import:    ${rate(start.seconds + run.seconds)} (check ${start.seconds.toFixed(1)} s + batches ${run.seconds.toFixed(1)} s); ${job.created} new, ${job.skipped} skipped, ${job.status}`);
   console.log(`           longest event-loop stall during the import: ${longestStall.toFixed(0)} ms`);
+  console.log(`           longest wait of a request reading the database: ${longestQueryWait.toFixed(0)} ms`);
   const queued = await prisma.indexQueueItem.count();
   console.log(`           index queue rows: ${queued}`);
 
@@ -111,7 +143,7 @@ try {
     return getImportJob(prisma, principal, jobId);
   });
   console.log(`re-import: ${rate(again.seconds)}; ${again.value.created} new, ${again.value.unchanged} unchanged`);
-  console.log(`peak memory (rss): ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+  console.log(`peak memory (rss): ${megabytes(peakRss)}; from the dry run on: ${megabytes(importPeakRss)} (${megabytes(setupRss)} before it)`);
 } finally {
   clearInterval(sampler);
   await db.close();

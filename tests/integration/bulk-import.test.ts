@@ -16,6 +16,7 @@ import type { Database } from "../../lib/db/database";
 import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { importBatchRows } from "../../lib/archive/import/import-jobs";
 import { runImportLoop } from "../../lib/archive/import/import-worker";
 import { resetConfig } from "../../lib/config";
 import { addMember, createProject, createRecord, createSection, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
@@ -201,6 +202,35 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     // The crashed worker coming back finds its claim gone and writes nothing.
     expect(await runImportJobs(db.prisma, { storageDir, workerId: "crashed", batchSize: 50 })).toBe(0);
     expect(await recordCount(crashSection.id)).toBe(120);
+  });
+
+  it("writes a job MNEMO_IMPORT_BATCH_ROWS rows per transaction, each moving the cursor once", async () => {
+    // Unset, the size follows the database: small batches where a transaction holds the web process.
+    expect(importBatchRows({ MNEMO_IMPORT_BATCH_ROWS: undefined, databaseMode: "embedded" })).toBe(50);
+    expect(importBatchRows({ MNEMO_IMPORT_BATCH_ROWS: undefined, databaseMode: "server" })).toBe(200);
+    expect(importBatchRows({ MNEMO_IMPORT_BATCH_ROWS: 7, databaseMode: "server" })).toBe(7);
+
+    const batchSection = await createSection(db.prisma, interviewFields(people.slug));
+    const rows = [header, ...Array.from({ length: 30 }, (_, index) => `b-${index + 1},Batch ${index + 1},1970,letter,Person 2,Text ${index + 1},1970`)];
+    const { jobId } = await startImport(db.prisma, curator, csvFile(rows), { ...plan(), sectionSlug: batchSection.slug }, { storageDir });
+    process.env.MNEMO_IMPORT_BATCH_ROWS = "7";
+    resetConfig();
+    try {
+      expect(await runImportJobs(db.prisma, { storageDir, workerId: "batches", maxBatches: 1 })).toBe(7);
+      expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "running", processed: 7, created: 7 });
+      expect(await recordCount(batchSection.id)).toBe(7);
+      const cursors: number[] = [];
+      expect(await runImportJobs(db.prisma, { storageDir, workerId: "batches", onProgress: (job) => cursors.push(job.processed) })).toBe(23);
+      expect(cursors).toEqual([14, 21, 28, 30]);
+    } finally {
+      delete process.env.MNEMO_IMPORT_BATCH_ROWS;
+      resetConfig();
+    }
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", processed: 30, created: 30, skipped: 0 });
+    const records = await db.prisma.record.findMany({ where: { sectionId: batchSection.id }, select: { id: true } });
+    expect(records).toHaveLength(30);
+    expect(await db.prisma.auditEvent.count({ where: { action: "record.create", targetId: { in: records.map((record) => record.id) } } })).toBe(30);
+    expect(await db.prisma.indexQueueItem.count({ where: { record: { sectionId: batchSection.id } } })).toBe(30);
   });
 
   it("lets only admins and curators who edit the project import; jobs are their creator's", async () => {

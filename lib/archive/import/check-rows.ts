@@ -5,7 +5,8 @@ import { unstorableTextProblem } from "../../storable-text";
 import type { FieldDefinition } from "../field-definitions";
 import type { SectionSummary } from "../sections";
 import { type RecordValues, relationTargetsByField, validateRecordValues } from "../validate-record-values";
-import { clip, convertCells, type ResolvedMapping } from "./convert-cells";
+import { clip, convertCells, type ConvertedRow, type ResolvedMapping } from "./convert-cells";
+import { eventLoopPacer, turnBudgetMs, yieldToEventLoop } from "./event-loop";
 import type { ImportMedia } from "./import-media";
 import type { ImportProblem } from "./types";
 
@@ -58,17 +59,24 @@ export async function checkRows(
   startRow: number,
 ): Promise<{ checked: CheckedRow[]; problems: ImportProblem[] }> {
   const { section, mapping } = context;
-  const converted = rows.map((cells) => convertCells(section.fields, mapping, cells));
+  const pace = eventLoopPacer(turnBudgetMs);
+  const converted: ConvertedRow[] = [];
+  for (const cells of rows) {
+    await pace();
+    converted.push(convertCells(section.fields, mapping, cells));
+  }
   const problems: ImportProblem[] = [];
   const rowProblems = converted.map((row, index) => row.problems.map((problem) => ({ row: startRow + index, ...problem })));
 
   const relationTargets = await resolveRelationTokens(context, converted.map((row) => row.relationTokens));
+  await pace();
   const existing = await findExternalIds(context, converted.map((row) => row.externalId).filter((id): id is string => id !== null));
   // The embedded database answers through promises alone: give waiting requests a turn.
-  await new Promise((resolve) => setImmediate(resolve));
+  await yieldToEventLoop();
 
   const checked: CheckedRow[] = [];
   for (const [index, row] of converted.entries()) {
+    await pace();
     const number = startRow + index;
     const found = rowProblems[index] ?? [];
     const report = (problem: Omit<ImportProblem, "row">) => found.push({ row: number, ...problem });

@@ -4,7 +4,7 @@ import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises"
 import { dirname } from "node:path";
 import { type Principal, actorIdOf, canEditProject, isAdmin, systemPrincipal } from "../../acl";
 import { loadPrincipal } from "../../auth/load-principal";
-import { getConfig } from "../../config";
+import { type Config, getConfig } from "../../config";
 import { audit, auditMany } from "../../db/audit";
 import type { ImportJob, Prisma, PrismaClient } from "../../db/generated/client";
 import { transactionSql } from "../../db/sql-executor";
@@ -15,8 +15,9 @@ import { discardMedia, storagePath } from "../media-storage";
 import { getSectionBySlug } from "../sections";
 import { recordTitle, recordYears, relationLinkRows } from "../validate-record-values";
 import { checkRows, type CheckedRow } from "./check-rows";
+import { eventLoopPacer, turnBudgetMs, yieldToEventLoop } from "./event-loop";
 import { checkAllRows, checkContext, type ImportAttachments, prepareImport } from "./plan-import";
-import { parseImportFile } from "./parse-import-file";
+import { parseImportFileInSteps } from "./parse-import-file";
 import type { DryRunResult, ImportFile, ImportJobView, ImportMapping, ImportPlan, ImportProblem } from "./types";
 import { readMediaZip } from "./zip-media";
 
@@ -141,9 +142,9 @@ export async function listImportJobs(prisma: PrismaClient, principal: Principal,
 export interface RunImportJobsOptions {
   /** Identifies this worker's claims; one per process. */
   workerId?: string;
-  /** Rows per transaction. */
+  /** Rows per transaction; default importBatchRows(). */
   batchSize?: number;
-  /** Stop after this many batches (a test's "crash"; a loop's time slice). */
+  /** Stop after this many batches (a test's "crash"). */
   maxBatches?: number;
   /** A running job whose worker has not finished a batch for this long is taken over. */
   staleAfterMs?: number;
@@ -154,6 +155,17 @@ export interface RunImportJobsOptions {
 }
 
 const defaultWorkerId = `import-${process.pid}-${randomUUID().slice(0, 8)}`;
+
+/**
+ * Rows per transaction: MNEMO_IMPORT_BATCH_ROWS, else 50 in embedded mode and 200 in server
+ * mode. PGlite runs a transaction on the web process's own thread and every other query waits
+ * for it, so there a page load waits for a whole batch (about 1 ms a row on the benchmark's
+ * machine); a Postgres server runs it elsewhere and other connections do not wait, so fewer,
+ * larger transactions are cheaper.
+ */
+export function importBatchRows(config: Pick<Config, "MNEMO_IMPORT_BATCH_ROWS" | "databaseMode"> = getConfig()): number {
+  return config.MNEMO_IMPORT_BATCH_ROWS ?? (config.databaseMode === "server" ? 200 : 50);
+}
 
 /**
  * The worker step: claims a queued job (or a running one whose worker stopped finishing batches
@@ -202,7 +214,7 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
     const bytes = job.fileKey ? await readFile(storagePath(storageDir, job.fileKey)).catch(() => null) : null;
     if (!bytes) throw new AppError("internal", "The job's file is missing from the storage directory.");
     const section = await getSectionBySlug(prisma, job.section.slug);
-    const table = parseImportFile({ fileName: job.fileName, bytes: new Uint8Array(bytes) }, Number.POSITIVE_INFINITY);
+    const table = await parseImportFileInSteps({ fileName: job.fileName, bytes: new Uint8Array(bytes) }, Number.POSITIVE_INFINITY, eventLoopPacer(turnBudgetMs));
     const zipBytes = job.fileKey ? await readFile(storagePath(storageDir, mediaZipKeyOf(job.fileKey))).catch(() => null) : null;
     const mediaZip = zipBytes ? readMediaZip({ fileName: "media.zip", bytes: new Uint8Array(zipBytes) }) : undefined;
     const plan: ImportPlan = {
@@ -212,7 +224,7 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
       mediaFolder: job.mediaFolder ?? undefined,
     };
     const context = checkContext(prisma, principal, section, table, plan, { storeMedia: true, mediaZip });
-    const batchSize = options.batchSize ?? 200;
+    const batchSize = options.batchSize ?? importBatchRows();
     let cursor = job.cursor;
     while (cursor < table.rows.length) {
       if (options.signal?.aborted || (options.maxBatches !== undefined && batches >= options.maxBatches)) return { rows, batches };
@@ -326,6 +338,10 @@ interface BatchInput {
 async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<boolean> {
   const { section, principal, projectId } = input;
   const actorId = actorIdOf(principal);
+  // Between the statements, the event loop gets a turn when the batch has held it for a while:
+  // in embedded mode the queries run on this thread, and without it a web request's timers and
+  // sockets would wait for the whole transaction. Its queries wait for the commit either way.
+  const pace = eventLoopPacer(turnBudgetMs);
   return prisma.$transaction(
     async (tx) => {
       const creates = input.checked.filter((row) => !row.existing);
@@ -340,6 +356,7 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
       if (moved.count === 0) return false;
 
       if (creates.length) {
+        await pace();
         await tx.record.createMany({
           data: creates.map((row, index) => {
             const years = recordYears(section.fields, row.values);
@@ -357,11 +374,13 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
             };
           }),
         });
+        await pace();
         await tx.indexQueueItem.createMany({ data: createdIds.map((recordId) => ({ recordId, reason: "record.imported" })) });
       }
       const updatedIds: string[] = [];
       const auditEntries: { action: string; targetId: string; version: number }[] = createdIds.map((id) => ({ action: "record.create", targetId: id, version: 1 }));
       for (const row of updates) {
+        await pace();
         const existing = row.existing as { id: string; version: number };
         const years = recordYears(section.fields, row.values);
         const saved = await tx.record.updateMany({
@@ -386,13 +405,16 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
         ...creates.map((row, index) => ({ row, id: createdIds[index] as string })),
         ...updates.filter((row) => updatedIds.includes(row.existing?.id ?? "")).map((row) => ({ row, id: row.existing?.id as string })),
       ];
+      await pace();
       if (updatedIds.length) await tx.recordLink.deleteMany({ where: { sourceId: { in: updatedIds } } });
       const links = written.flatMap(({ row, id }) => relationLinkRows(section.fields, row.values, id));
+      await pace();
       if (links.length) await tx.recordLink.createMany({ data: links, skipDuplicates: true });
       for (const { row, id } of written) {
         for (const field of section.fields) {
           const mediaId = row.values[field.key];
           if ((field.type === "image" || field.type === "media") && isUuid(mediaId)) {
+            await pace();
             await tx.media.updateMany({
               where: { id: mediaId, OR: [{ recordId: id }, { recordId: null, projectId }] },
               data: { recordId: id, projectId, fieldKey: field.key, view: field.type === "image" ? field.view : null },
@@ -400,7 +422,9 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
           }
         }
       }
+      await pace();
       if (updatedIds.length) await enqueueDependents(transactionSql(tx), updatedIds, { changed: "record.imported", dependents: "linked-record.updated" });
+      await pace();
       if (auditEntries.length) {
         await auditMany(
           tx,
@@ -415,6 +439,7 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
         );
       }
       const skipped = new Set(problems.map((problem) => problem.row)).size;
+      await pace();
       await tx.$executeRaw`
         UPDATE import_jobs
            SET created = created + ${creates.length}, updated = updated + ${updatedIds.length}, unchanged = unchanged + ${unchanged},
@@ -451,8 +476,4 @@ async function closeJob(
     });
     return true;
   });
-}
-
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
-import { decodeUtf8, firstInvalidUtf8Byte, parseImportFile, sniffDelimiter } from "./parse-import-file";
+import { decodeUtf8, firstInvalidUtf8Byte, parseImportFile, parseImportFileInSteps, sniffDelimiter } from "./parse-import-file";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const parse = (text: string | Uint8Array, fileName = "file.csv", maxBytes = 1_000_000) =>
@@ -119,5 +119,35 @@ describe("JSON and JSON Lines", () => {
     expect(refusal(() => parse('{"a":1}\n[1]\n', "f.jsonl"))).toBe("Line 2 is not a JSON object.");
     expect(refusal(() => parse('[{"a":1}, 2]', "f.json"))).toBe("Item 2 of the JSON array is not an object.");
     expect(refusal(() => parse("[]", "f.json"))).toBe("The file has a header but no data rows.");
+  });
+});
+
+describe("parsing in steps", () => {
+  // Over a megabyte: 2,500 records in three steps; quoted cells hold line breaks.
+  const csv = ["id,title,notes", ...Array.from({ length: 2500 }, (_, row) => `${row + 1},"Títol €${row}","line one\r\nline ${"€".repeat(150)} two"`)].join("\r\n");
+  const jsonLines = Array.from({ length: 2500 }, (_, row) => JSON.stringify({ title: `T ${row}`, note: "€".repeat(150) })).join("\n");
+
+  it("gives the same table as parsing at once, pausing between the steps", async () => {
+    for (const [fileName, text] of [["big.csv", csv], ["big.jsonl", jsonLines]] as const) {
+      const file = { fileName, bytes: encode(text) };
+      expect(file.bytes.byteLength).toBeGreaterThan(1024 * 1024);
+      let pauses = 0;
+      const table = await parseImportFileInSteps(file, 10_000_000, async () => {
+        pauses++;
+      });
+      expect(table).toEqual(parseImportFile(file, 10_000_000));
+      expect(table.rows).toHaveLength(2500);
+      expect(pauses).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it("refuses what parsing at once refuses, with the same message", async () => {
+    const bytes = encode(csv);
+    const broken = new Uint8Array(bytes);
+    broken[bytes.length - 100] = 0xff;
+    for (const file of [{ fileName: "bad.csv", bytes: broken }, { fileName: "bad.csv", bytes: encode(`${csv}\r\n1,"open`) }]) {
+      const atOnce = refusal(() => parseImportFile(file, 10_000_000));
+      await expect(parseImportFileInSteps(file, 10_000_000, async () => {})).rejects.toThrow(atOnce);
+    }
   });
 });

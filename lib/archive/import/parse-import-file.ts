@@ -9,13 +9,39 @@ import type { ImportFile, ImportFormat, ParsedTable } from "./types";
  * Cells are kept exactly as text: a cell starting with `=` is a string, never a formula.
  */
 export function parseImportFile(file: ImportFile, maxBytes: number): ParsedTable {
+  return runToEnd(parseSteps(file, maxBytes));
+}
+
+/**
+ * parseImportFile in steps, awaiting `pause()` between them (every thousand CSV records or JSON
+ * lines), so a large file does not hold the event loop of a process that serves web requests.
+ * Same table, same refusals. Decoding the bytes, and parsing a JSON array, are one step each.
+ */
+export async function parseImportFileInSteps(file: ImportFile, maxBytes: number, pause: () => Promise<void>): Promise<ParsedTable> {
+  const steps = parseSteps(file, maxBytes);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** A parse that yields (nothing) between its steps and returns the table. */
+type Steps<T> = Generator<void, T, void>;
+
+function runToEnd<T>(steps: Steps<T>): T {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+const recordsPerStep = 1000;
+
+function* parseSteps(file: ImportFile, maxBytes: number): Steps<ParsedTable> {
   if (file.bytes.byteLength > maxBytes) {
     throw refuse(`The file is ${megabytes(file.bytes.byteLength)}; imports are limited to ${megabytes(maxBytes)}. Split it into smaller files.`);
   }
   const text = decodeUtf8(file.bytes);
-  if (!text.trim()) throw refuse("The file is empty.");
+  if (!/\S/.test(text)) throw refuse("The file is empty.");
   const format = importFormatOf(file.fileName, text);
-  const table = format === "csv" ? parseCsv(text) : format === "json" ? parseJsonArray(text) : parseJsonLines(text);
+  const table = format === "csv" ? yield* csvSteps(text) : format === "json" ? parseJsonArray(text) : yield* jsonLinesSteps(text);
   if (table.rows.length === 0) throw refuse("The file has a header but no data rows.");
   return table;
 }
@@ -45,18 +71,25 @@ export function decodeUtf8(bytes: Uint8Array): string {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     throw refuse("The file is UTF-16; save it as UTF-8 (CSV UTF-8 in spreadsheet programs) and import it again.");
   }
+  let text: string;
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    // In one call: decoding in pieces gave the event loop turns, but joining the pieces held it
+    // as long as decoding the whole file at once.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    const offset = firstInvalidUtf8Byte(bytes);
-    let line = 1;
-    for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++;
-    const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");
-    throw refuse(
-      `The file is not UTF-8: byte ${offset} (line ${line}) is 0x${byte}. Save it as UTF-8 (CSV UTF-8 in spreadsheet programs) and import it again.`,
-    );
+    throw notUtf8(bytes);
   }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function notUtf8(bytes: Uint8Array): AppError {
+  const offset = firstInvalidUtf8Byte(bytes);
+  let line = 1;
+  for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++;
+  const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");
+  return refuse(
+    `The file is not UTF-8: byte ${offset} (line ${line}) is 0x${byte}. Save it as UTF-8 (CSV UTF-8 in spreadsheet programs) and import it again.`,
+  );
 }
 
 /** The offset of the first byte that does not begin or continue a valid UTF-8 sequence. */
@@ -99,6 +132,10 @@ export function sniffDelimiter(text: string): string {
 }
 
 export function parseCsv(text: string): ParsedTable {
+  return runToEnd(csvSteps(text));
+}
+
+function* csvSteps(text: string): Steps<ParsedTable> {
   const delimiter = sniffDelimiter(text);
   const delimiterCode = delimiter.charCodeAt(0);
   const quote = 34;
@@ -153,7 +190,10 @@ export function parseCsv(text: string): ParsedTable {
       continue;
     }
     // End of a record. A blank line (one empty cell) is no record.
-    if (!(cells.length === 1 && cells[0] === "")) records.push({ cells, line: recordLine });
+    if (!(cells.length === 1 && cells[0] === "")) {
+      records.push({ cells, line: recordLine });
+      if (records.length % recordsPerStep === 0) yield;
+    }
     cells = [];
     index += code === carriageReturn && text.charCodeAt(index + 1) === newline ? 2 : 1;
     line++;
@@ -211,10 +251,11 @@ function parseJsonArray(text: string): ParsedTable {
   return objectsToTable("json", parsed as JsonObject[], parsed.map(() => 0));
 }
 
-function parseJsonLines(text: string): ParsedTable {
+function* jsonLinesSteps(text: string): Steps<ParsedTable> {
   const objects: JsonObject[] = [];
   const lines: number[] = [];
   for (const [index, raw] of text.split("\n").entries()) {
+    if (index > 0 && index % recordsPerStep === 0) yield;
     const line = raw.trim();
     if (!line) continue;
     let parsed: unknown;

@@ -7,9 +7,10 @@ import { AppError, notFound, parseInput } from "../../errors";
 import { getSectionBySlug, type SectionSummary } from "../sections";
 import { checkRows, firstRowsOfExternalIds, type CheckContext, type CheckedRow } from "./check-rows";
 import { resolveMapping } from "./convert-cells";
+import { eventLoopPacer, turnBudgetMs, yieldToEventLoop } from "./event-loop";
 import { folderMediaSource } from "./folder-media";
 import { importMedia } from "./import-media";
-import { parseImportFile } from "./parse-import-file";
+import { parseImportFileInSteps } from "./parse-import-file";
 import { suggestMapping } from "./suggest-mapping";
 import type { ZipArchive } from "./read-zip";
 import type { DryRunResult, ImportFile, ImportPlan, ImportPreview, ImportProblem, ParsedTable } from "./types";
@@ -43,10 +44,13 @@ export async function authorizeImport(prisma: PrismaClient, principal: Principal
   return getSectionBySlug(prisma, plan.sectionSlug);
 }
 
-/** The file as a table, refused whole when it cannot be read. */
-export function readImportFile(file: ImportFile): ParsedTable {
+/**
+ * The file as a table, refused whole when it cannot be read. Parsed in steps that give the event
+ * loop a turn now and then: a large file would otherwise hold the web process while it is read.
+ */
+export async function readImportFile(file: ImportFile): Promise<ParsedTable> {
   const parsed = parseInput(fileSchema, file, { fieldErrors: false });
-  return parseImportFile(parsed, getConfig().MNEMO_IMPORT_MAX_BYTES);
+  return parseImportFileInSteps(parsed, getConfig().MNEMO_IMPORT_MAX_BYTES, eventLoopPacer(turnBudgetMs));
 }
 
 /**
@@ -55,7 +59,7 @@ export function readImportFile(file: ImportFile): ParsedTable {
  */
 export async function previewImport(prisma: PrismaClient, principal: Principal, file: ImportFile, sectionSlug?: string): Promise<ImportPreview> {
   if (principal.role !== "admin" && !(principal.role === "curator" && principal.editableProjectIds.length > 0)) throw notFound();
-  const table = readImportFile(file);
+  const table = await readImportFile(file);
   const section = sectionSlug ? await getSectionBySlug(prisma, sectionSlug) : null;
   const suggestedMapping = section ? suggestMapping(section.fields, table.columns) : { columns: {} };
   const problems: ImportProblem[] = [];
@@ -91,7 +95,7 @@ export async function prepareImport(prisma: PrismaClient, principal: Principal, 
     throw new AppError("bad_request", "Name a media folder or attach a media zip, not both.", { fieldErrors: { mediaZip: ["Name a media folder or attach a media zip, not both."] } });
   }
   const mediaZip = attachments.mediaZip ? readMediaZip(attachments.mediaZip) : undefined;
-  const table = readImportFile(file);
+  const table = await readImportFile(file);
   return { section, table, context: checkContext(prisma, principal, section, table, plan, { mediaZip }) };
 }
 
@@ -142,7 +146,7 @@ export async function checkAllRows(prepared: CheckedImport, onChecked?: (rows: C
       else result.updates++;
     }
     onChecked?.(checked);
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
   }
   return result;
 }
