@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import type { IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import { formatTimecode } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
+import { Waveform } from "./waveform";
 
 interface MediaPlayerProps {
   src: string;
@@ -17,6 +18,8 @@ interface MediaPlayerProps {
   transcript?: { label: string; turns: TranscriptTurn[] };
   /** The recording's index (OHMS index points), each segment playable from its start. */
   recordingIndex?: { label: string; segments: IndexSegment[] };
+  /** The recording's peaks and length, once the index worker has read it. */
+  waveform?: { peaks: [number, number][]; duration: number };
 }
 
 /** The turn playing at `time`: the last one that has started, if it has not ended long ago. */
@@ -31,11 +34,25 @@ function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
   return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
 }
 
-export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex }: MediaPlayerProps) {
+export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform }: MediaPlayerProps) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [activeIndex, setActiveIndex] = useState(-1);
+  const [time, setTime] = useState(0);
   const turns = transcript?.turns;
+  const showWaveform = waveform !== undefined && waveform.peaks.length > 0 && waveform.duration > 0;
+
+  useEffect(() => {
+    const player = playerRef.current;
+    if (!player || !showWaveform) return;
+    const update = () => setTime(player.currentTime);
+    player.addEventListener("timeupdate", update);
+    player.addEventListener("seeked", update);
+    return () => {
+      player.removeEventListener("timeupdate", update);
+      player.removeEventListener("seeked", update);
+    };
+  }, [showWaveform]);
 
   // Open at ?t=: once metadata is known the position can be set; play() may be refused by the
   // browser's autoplay policy, which leaves the player paused at the right moment.
@@ -99,6 +116,7 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
         data-testid={primary ? "player" : undefined}
         className={kind === "video" ? "w-full rounded-md bg-black" : "w-full"}
       />
+      {showWaveform && <Waveform peaks={waveform.peaks} duration={waveform.duration} time={time} onSeek={playFrom} />}
       {transcript && turns && turns.length > 0 && (
         <section aria-label={transcript.label}>
           <ol ref={listRef} className="relative max-h-[28rem] space-y-1 overflow-y-auto rounded-md border border-stone-200 bg-white p-2">

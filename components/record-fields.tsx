@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
-import type { RecordDetail } from "@/lib/archive/get-record";
+import type { MediaSummary, RecordDetail } from "@/lib/archive/get-record";
 import { formatDateValue, formatTimecode, formatYearRange } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
 import { LongText } from "./long-text";
@@ -297,6 +297,7 @@ export function RecordFields({
                     startAt={item === primary ? startAt : undefined}
                     transcript={item.transcript ? { label: item.transcript.field.label, turns: item.transcript.turns } : undefined}
                     recordingIndex={item.index ? { label: item.index.field.label, segments: item.index.segments } : undefined}
+                    waveform={waveformOf(record.media[item.media.mediaId])}
                   />
                 ) : (
                   item.transcript && <StaticTranscript turns={item.transcript.turns} />
@@ -308,6 +309,10 @@ export function RecordFields({
       })}
     </div>
   );
+}
+
+function waveformOf(media: MediaSummary | undefined): { peaks: [number, number][]; duration: number } | undefined {
+  return media?.peaks && media.durationSeconds ? { peaks: media.peaks, duration: media.durationSeconds } : undefined;
 }
 
 function StaticTranscript({ turns }: { turns: TranscriptTurn[] }) {

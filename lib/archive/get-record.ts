@@ -20,6 +20,8 @@ export interface MediaSummary {
   width: number | null;
   height: number | null;
   durationSeconds: number | null;
+  /** Recordings: min/max waveform pairs from the index worker's intake; null until it has read them. */
+  peaks: [number, number][] | null;
   /** Images: "undecodable" when the worker could not decode its pixels; "pending" until it has tried. */
   imageCheck: "pending" | "decoded" | "undecodable" | null;
   view: string | null;
@@ -99,6 +101,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
       width: item.width,
       height: item.height,
       durationSeconds: item.durationSeconds,
+      peaks: Array.isArray(item.peaks) ? (item.peaks as [number, number][]) : null,
       imageCheck: item.imageCheck,
       view: item.view,
       originalName: item.originalName,
