@@ -113,7 +113,7 @@ test("the ask panel with a cited answer", async ({ page }) => {
   await signIn(page, "researcher");
   const panel = await openAskPanel(page, "/records?section=oral-histories");
   await expectAccessible(page, "ask panel, open");
-  await askUntilCited(panel, "What did Andrés find in the mud by the forge?", panel.getByTestId("citation"));
+  await askUntilCited(panel, "How did Andrés clean the silver coin he found in the mud?", panel.getByTestId("citation"));
   await expectAccessible(page, "ask panel with a cited answer");
   await panel.getByTestId("citation").first().click();
   await page.waitForURL(/passage=/);

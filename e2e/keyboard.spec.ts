@@ -117,7 +117,7 @@ test("ask the archive in the panel and follow a citation to the recording, by ke
   const citation = panel.getByTestId("citation").filter({ hasText: "La moneda del pantano" }).last();
   await expect(async () => {
     await expect(question).toBeFocused();
-    await page.keyboard.type("What did Andrés find in the mud by the forge?");
+    await page.keyboard.type("How did Andrés clean the silver coin he found in the mud?");
     await page.keyboard.press("Enter");
     await expect(panel.getByTestId("answer").last()).not.toHaveAttribute("data-status", "streaming", { timeout: 60_000 });
     // After an answer focus is back in the question field, ready for the next one.
