@@ -245,7 +245,7 @@ describe("RIS", () => {
       LA: ["ca"],
       KW: ["reservoir", "displacement", "memory"],
       UR: [`${origin}/records/${interview.id}?t=61`],
-      N1: ["Cited at 1:01 of the recording."],
+      N1: ["Cited at 01:01 of the recording."],
     });
     for (const [index, title] of trickyTitles.entries()) {
       const record = records[index + 1]!;
@@ -266,7 +266,7 @@ describe("BibTeX", () => {
     expect(new Set(entries.map((entry) => entry.key)).size).toBe(items.length);
     expect(entries[0]).toMatchObject({ type: "misc", fields: { title: "Andrés Puig on the last harvest", author: "{Andrés Puig i Soler}", year: "1998", month: "4", address: "Sant Romà de Vall", url: `${origin}/records/${interview.id}?t=61` } });
     expect(entries[0]!.fields.note).toContain("Interviewed by Marta Ferrer.");
-    expect(entries[0]!.fields.note).toContain("Cited at 1:01 of the recording.");
+    expect(entries[0]!.fields.note).toContain("Cited at 01:01 of the recording.");
     expect(entries[0]!.key).toMatch(/^[A-Za-z0-9_]+$/);
     for (const [index, title] of trickyTitles.entries()) {
       const entry = entries[index + 1]!;
@@ -300,7 +300,7 @@ describe("CSL-JSON", () => {
       keyword: "reservoir, displacement, memory",
       archive: "Voices of the Drowned Valley",
       URL: `${origin}/records/${interview.id}?t=61`,
-      note: "Cited at 1:01 of the recording.",
+      note: "Cited at 01:01 of the recording.",
     });
     expect(parsed[1]).toMatchObject({ type: "article-journal", title: trickyTitles[0], "container-title": "Revista d'Història {local}", issued: { "date-parts": [[1987, 6]] } });
   });

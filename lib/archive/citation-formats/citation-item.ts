@@ -1,3 +1,4 @@
+import { formatTimecode } from "../../format";
 import type { FieldDefinition } from "../field-definitions";
 
 /**
@@ -78,14 +79,6 @@ const kindKeys = ["publicationType", "type", "genre", "documentType"];
 /** The whole seconds of a cited moment, or nothing for a value that is not one. */
 export function citedSeconds(value: number | undefined): number | undefined {
   return value !== undefined && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
-}
-
-/** "1:02:03" or "4:07": the cited moment as people read it. */
-function timecode(seconds: number): string {
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = String(seconds % 60).padStart(2, "0");
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
 /** Whitespace runs, line breaks included, to one space: every format keeps a value on one line. */
@@ -218,6 +211,6 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
     dimensions: text(["dimensions"]),
     url: seconds === undefined ? base : `${base}?t=${seconds}`,
     seconds,
-    note: seconds === undefined ? undefined : `Cited at ${timecode(seconds)} of the recording.`,
+    note: seconds === undefined ? undefined : `Cited at ${formatTimecode(seconds)} of the recording.`,
   };
 }
