@@ -23,7 +23,10 @@ const secondsSchema = z.preprocess(
 /** `?format=ris|bibtex|csl-json[&t=seconds]` of one record's citation. */
 export const citeRecordQuerySchema = z.object({ format: formatSchema, t: secondsSchema }).superRefine(storableTextIssues);
 
-/** `?format=…&ids=<id>,<id>…` (or `ids` repeated) of a selection's citations. */
+/**
+ * `?format=…&ids=<id>,<id>…` (or `ids` repeated) of a selection's citations; `<id>@<seconds>`
+ * cites a recording at a moment (an answer's citations of a testimony name theirs).
+ */
 export const citeSelectionQuerySchema = z
   .object({
     format: formatSchema,
@@ -67,12 +70,14 @@ export async function citeRecords(prisma: PrismaClient, principal: Principal, op
   const query = parseInput(citeSelectionQuerySchema, options.query);
   const items: CitationItem[] = [];
   const notFoundIds: string[] = [];
-  for (const id of query.ids) {
+  for (const entry of query.ids) {
+    const moment = /^(.+)@(\d{1,7}(?:\.\d+)?)$/.exec(entry);
+    const id = moment ? moment[1]! : entry;
     try {
-      items.push(citationItem(await getRecord(prisma, principal, id), { origin: options.origin }));
+      items.push(citationItem(await getRecord(prisma, principal, id), { origin: options.origin, seconds: moment ? Number(moment[2]) : undefined }));
     } catch (error) {
       if (!isAppError(error) || error.code !== "not_found") throw error;
-      notFoundIds.push(id);
+      notFoundIds.push(entry);
     }
   }
   if (items.length === 0) throw notFound();

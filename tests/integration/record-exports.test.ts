@@ -235,6 +235,14 @@ describe(`record citations (${testDatabaseMode()})`, () => {
     const text = await response.text();
     expect(text).not.toContain(hush);
     expect(risRecords(text).map((record) => record.ID?.[0])).toEqual([openNoteIds[1], ids.interview]);
+    // An answer's sources: a recording cited at two moments is two citations, each with its moment.
+    const moments = await citeSelection(reader, `format=csl-json&ids=${ids.interview}%4061,${ids.interview}%40754,${ids.secret}%4010`);
+    expect(moments.headers.get("mnemo-not-found")).toBe(encodeURIComponent(`${ids.secret}@10`));
+    const cited = (await moments.json()) as { URL: string; note: string }[];
+    expect(cited.map((item) => [item.URL, item.note])).toEqual([
+      [`${origin}/records/${ids.interview}?t=61`, "Cited at 01:01 of the recording."],
+      [`${origin}/records/${ids.interview}?t=754`, "Cited at 12:34 of the recording."],
+    ]);
     // Only unreadable ids: the same 404 as only missing ones.
     const denied = await citeSelection(reader, `format=bibtex&ids=${ids.secret}`);
     const absent = await citeSelection(reader, `format=bibtex&ids=${randomUUID()}`);

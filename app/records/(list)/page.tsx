@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
-import { citationFiles, citationFormats } from "@/lib/archive/citation-formats";
+import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import { authorizedPage } from "@/lib/http/authorized";
 import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
@@ -284,7 +284,7 @@ function ExportLinks({ params, total, maxRows, pageIds }: { params: RecordListPa
       {citationFormats.map((format, index) => (
         <span key={format}>
           {index > 0 && <span aria-hidden="true">· </span>}
-          <a href={`/api/records/cite?format=${format}&ids=${pageIds.join(",")}`} download className="link">
+          <a href={citeSelectionHref(format, pageIds.map((recordId) => ({ recordId })))} download className="link">
             {citationFiles[format].label}
           </a>
         </span>

@@ -53,12 +53,13 @@ function keyPart(text: string): string {
     .slice(0, 20);
 }
 
-/** A key unique per record and readable: first creator's (or title's) first word, year, id prefix. */
+/** A key unique per record (and cited moment) and readable: the first creator's family name (or the title's first word), year, id prefix. */
 export function bibtexKey(item: CitationItem): string {
   const creator = item.authors[0];
   const word = creator ? (creator.family ?? creator.literal ?? "").split(/\s+/).at(-1) : item.title.split(/\s+/)[0];
   const year = item.issued ? String(Math.abs(item.issued.from[0])) : "";
-  return `${keyPart(word ?? "") || "record"}${year}_${item.id.replace(/[^A-Za-z0-9]/g, "").slice(0, 8)}`;
+  const moment = item.seconds === undefined ? "" : `_t${item.seconds}`;
+  return `${keyPart(word ?? "") || "record"}${year}_${item.id.replace(/[^A-Za-z0-9]/g, "").slice(0, 8)}${moment}`;
 }
 
 function bibtexEntry(item: CitationItem): string {

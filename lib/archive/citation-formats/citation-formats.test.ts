@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldDefinition } from "../field-definitions";
-import { type CitableRecord, citationItem, toBibtex, toCslJson, toRis } from "./index";
+import { type CitableRecord, citationItem, citeSelectionHref, toBibtex, toCslJson, toRis } from "./index";
 
 /**
  * The three formats parsed back: a small RIS reader and a BibTeX reader written to the formats'
@@ -277,6 +277,12 @@ describe("BibTeX", () => {
     }
   });
 
+  it("gives one record cited at two moments two keys", () => {
+    const entries = readBibtex(toBibtex([citationItem(interview, { origin, seconds: 61 }), citationItem(interview, { origin, seconds: 754 }), citationItem(interview, { origin })]));
+    expect(new Set(entries.map((entry) => entry.key)).size).toBe(3);
+    expect(entries.map((entry) => entry.fields.url)).toEqual([`${origin}/records/${interview.id}?t=61`, `${origin}/records/${interview.id}?t=754`, `${origin}/records/${interview.id}`]);
+  });
+
   it("keeps every LaTeX special character escaped inside the field", () => {
     const text = toBibtex([citationItem(publication("50% of #1 & $2_x^2~}", "article"), { origin })]);
     expect(text).toContain("title = {50\\% of \\#1 \\& \\$2\\_x\\^{}2\\~{}\\}}");
@@ -303,5 +309,11 @@ describe("CSL-JSON", () => {
       note: "Cited at 01:01 of the recording.",
     });
     expect(parsed[1]).toMatchObject({ type: "article-journal", title: trickyTitles[0], "container-title": "Revista d'Història {local}", issued: { "date-parts": [[1987, 6]] } });
+  });
+});
+
+describe("selection links", () => {
+  it("names each record once per moment, in order, whole seconds", () => {
+    expect(citeSelectionHref("ris", [{ recordId: "a" }, { recordId: "b", seconds: 61.9 }, { recordId: "a", seconds: null }, { recordId: "b", seconds: 61 }])).toBe("/api/records/cite?format=ris&ids=a,b%4061");
   });
 });

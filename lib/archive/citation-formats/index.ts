@@ -18,3 +18,9 @@ export const citationFiles: Record<CitationFormat, { write: (items: readonly Cit
   bibtex: { write: toBibtex, contentType: "application/x-bibtex; charset=utf-8", extension: "bib", label: "BibTeX" },
   "csl-json": { write: toCslJson, contentType: "application/vnd.citationstyles.csl+json; charset=utf-8", extension: "json", label: "CSL-JSON" },
 };
+
+/** The link to several records' citations in one file (`/api/records/cite`), each record optionally at a moment of its recording. */
+export function citeSelectionHref(format: CitationFormat, records: readonly { recordId: string; seconds?: number | null }[]): string {
+  const entries = records.map((record) => (record.seconds == null ? record.recordId : `${record.recordId}@${Math.floor(record.seconds)}`));
+  return `/api/records/cite?format=${format}&ids=${[...new Set(entries)].map(encodeURIComponent).join(",")}`;
+}
