@@ -10,6 +10,7 @@ import type { ThreadEvent, ThreadMessage, ThreadSummary } from "@/lib/rag/ask/th
 import { splitCitationMarkers, splitLiteralMarkers } from "@/lib/llm/citation-markers";
 import { splitTranslationNotes } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
+import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import { citationHref, formatTimecode } from "./format";
 import { type Jsonified, fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
@@ -172,6 +173,24 @@ function AssistantMessage({ message }: { message: Message }) {
             </li>
           ))}
         </ol>
+      )}
+      {message.status === "answered" && message.citations.length > 0 && (
+        <p className="mt-2 text-xs text-stone-600" data-testid="answer-references">
+          Export the sources:{" "}
+          {citationFormats.map((format, index) => (
+            <span key={format}>
+              {index > 0 && <span aria-hidden="true"> · </span>}
+              <a
+                href={citeSelectionHref(format, message.citations.map((citation) => ({ recordId: citation.recordId, seconds: citation.timeStart })))}
+                download
+                className="link"
+                aria-label={`Download the answer's sources as ${citationFiles[format].label}`}
+              >
+                {citationFiles[format].label}
+              </a>
+            </span>
+          ))}
+        </p>
       )}
       {message.status === "answered" && (
         <button

@@ -73,6 +73,8 @@ const configSchema = z.object({
   MNEMO_IMPORT_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).default(10_000),
   /** Most bytes a media zip's entries may unpack to, by their declared sizes (a zip bomb is refused before inflating). */
   MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
+  /** Most rows a record list export (CSV, JSON) holds; the rest of a longer list is left out, and the export says so. */
+  MNEMO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   /** The seed: `small` seeds a sample of the object collections (e2e, benchmarks). */
   MNEMO_DEMO_SIZE: choice(["full", "small"]).default("full"),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */

@@ -98,6 +98,11 @@ export function requestOrigin(request: Request, configured?: string): string {
   return `${protocol}://${host}`;
 }
 
+/** Where links to records point for a route handler: AUTH_URL's origin when configured, else the called host. */
+export function linkOrigin(request: Request, config: { AUTH_URL?: string }): string {
+  return requestOrigin(request, config.AUTH_URL ? new URL(config.AUTH_URL).origin : undefined);
+}
+
 export async function handleApiRequest<Input extends z.ZodObject, Output extends z.ZodObject>(
   operation: ApiOperation<Input, Output>,
   request: Request,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type Principal, canRead, systemPrincipal } from "../../lib/acl";
 import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import { deleteRecord } from "../../lib/archive/delete-record";
@@ -13,6 +14,9 @@ import { handleMcpRequest, maxBatchMessages } from "../../lib/api/mcp-server";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";
+import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
+import { recordListExportResponse } from "../../lib/http/record-list-download";
+import { runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { ask } from "../../lib/rag/ask/ask";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
@@ -35,7 +39,7 @@ import { openTestDatabase } from "../support/test-database";
  * ACL leak fuzzing (bounded here; `npm run test:acl-fuzz` runs many more probes). Canary records
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
- * every path: the record list, record reads, media, search, similar records, ask, similar
+ * every path: the record list, record reads, citations (one record and selections), list exports, media, search, similar records, ask, similar
  * objects, characterisation, objects by description, proposals, golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), the JSON API and
  * MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
@@ -491,6 +495,61 @@ const probes: Probe[] = [
         record: await proposalsForRecord(services.objects, person.principal, coin.id),
         accuracy: await proposalAccuracy(services.objects, person.principal),
       };
+    },
+  },
+  {
+    // GET /api/records/<id>/cite as its route runs it: an unreadable record is the same 404 as a missing one.
+    path: "cite",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id, random) => {
+      const query = `format=${random.pick(["ris", "bibtex", "csl-json"])}${random.chance(0.3) ? `&t=${random.int(600)}` : ""}`;
+      return runAuthorizedRoute(
+        z.object({ id: z.string() }),
+        (request, { principal, params }) => citeRecordResponse(db.prisma, principal, request, { id: params.id, origin: "http://fuzz.test" }),
+        async () => person.principal,
+        new Request(`http://fuzz.test/api/records/${encodeURIComponent(id)}/cite?${query}`),
+        { id },
+      );
+    },
+  },
+  {
+    // GET /api/records/cite?ids=: the target beside another record; the ids not found are named
+    // (the ids the caller sent stand as <target> and <other>, so denied and missing compare).
+    path: "cite-selection",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id, random) => {
+      const other = random.pick(world).id;
+      const response = await runAuthorizedRoute(
+        z.object({}),
+        (request, { principal }) => citeSelectionResponse(db.prisma, principal, request, { origin: "http://fuzz.test" }),
+        async () => person.principal,
+        new Request(`http://fuzz.test/api/records/cite?format=${random.pick(["ris", "bibtex", "csl-json"])}&ids=${random.chance(0.5) ? `${id},${other}` : `${other},${id}`}`),
+        {},
+      );
+      // Ids the caller sent come back only as "not found" (missing and unreadable alike); the
+      // caller's own words are no leak, so both stand as placeholders here.
+      const sent = (text: string) => text.replaceAll(id, "<target>").replaceAll(other, "<other>");
+      const notFound = response.headers.get("mnemo-not-found");
+      return { status: response.status, notFound: notFound === null ? null : sent(notFound), body: sent(await response.text()) };
+    },
+  },
+  {
+    // GET /api/records/export: the list (a text filter or a search, a sort) as CSV or JSON.
+    path: "export",
+    run: async (person, _id, random) => {
+      const params = new URLSearchParams({ format: random.pick(["csv", "json"]), sort: random.pick(["title", "-updated", "date", "relevance"]) });
+      if (random.chance(0.5)) params.set("q", queryText(random));
+      else if (random.chance(0.6)) params.set("text", queryText(random));
+      if (params.has("q")) params.set("mode", random.pick(["keyword", "hybrid", "semantic"]));
+      if (random.chance(0.3)) params.set("project", random.pick(projects).id);
+      const deps = { prisma: db.prisma, sql: db.sql, searchContext: async () => services.search };
+      return runAuthorizedRoute(
+        z.object({}),
+        (request, { principal }) => recordListExportResponse(deps, principal, request, { origin: "http://fuzz.test", maxRows: 1 + random.int(60) }),
+        async () => person.principal,
+        new Request(`http://fuzz.test/api/records/export?${params.toString()}`),
+        {},
+      );
     },
   },
   { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "similar_records"]), person.token, { recordId: id }) },

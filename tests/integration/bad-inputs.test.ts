@@ -41,6 +41,8 @@ import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/action-result";
 import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
+import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
+import { recordListExportResponse } from "../../lib/http/record-list-download";
 import type { AskContext } from "../../lib/rag/ask/ask";
 import { askResponse } from "../../lib/http/ask-response";
 import { askInThread, deleteThread, getThread } from "../../lib/rag/ask/threads";
@@ -227,6 +229,44 @@ function reindexJobRoute(principal: Principal, id: string) {
     async () => principal,
     new Request(`${origin}/api/admin/reindex-jobs/x`),
     { id },
+  ).then(fromResponse);
+}
+
+/** GET /api/records/<id>/cite?<query> as its route runs it. */
+function citeRoute(principal: Principal, id: string, query: Record<string, string>) {
+  return runAuthorizedRoute(
+    z.object({ id: z.string() }),
+    (request, { principal: signedIn, params }) => citeRecordResponse(db.prisma, signedIn, request, { id: params.id, origin }),
+    async () => principal,
+    new Request(`${origin}/api/records/x/cite?${new URLSearchParams(query).toString()}`),
+    { id },
+  ).then(fromResponse);
+}
+
+/** GET /api/records/cite?<query> (a selection) as its route runs it. */
+function citeSelectionRoute(principal: Principal, query: Record<string, string>) {
+  return runAuthorizedRoute(
+    z.object({}),
+    (request, { principal: signedIn }) => citeSelectionResponse(db.prisma, signedIn, request, { origin }),
+    async () => principal,
+    new Request(`${origin}/api/records/cite?${new URLSearchParams(query).toString()}`),
+    {},
+  ).then(fromResponse);
+}
+
+/** GET /api/records/export?<query> as its route runs it. */
+function exportRoute(principal: Principal, query: Record<string, string>) {
+  const deps = { prisma: db.prisma, sql: db.sql, searchContext: async () => searchContext() };
+  return runAuthorizedRoute(
+    z.object({}),
+    async (request, { principal: signedIn }) => {
+      const response = await recordListExportResponse(deps, signedIn, request, { origin, maxRows: 100 });
+      // The body streams after the headers: read it whole, so an error while streaming shows.
+      return new Response(await response.text(), { status: response.status, headers: response.headers });
+    },
+    async () => principal,
+    new Request(`${origin}/api/records/export?${new URLSearchParams(query).toString()}`),
+    {},
   ).then(fromResponse);
 }
 
@@ -499,6 +539,20 @@ function catalogue(): BadInput[] {
     { id: "ask-body-20mb", layer: "route", input: "POST /api/ask with a 20 MB JSON body", expect: { status: 413, message: /256 KiB/ }, send: () => askRoute(people.reader, JSON.stringify({ question: "x".repeat(20 * 1024 * 1024) })) },
     { id: "ask-body-declared-too-large", layer: "route", input: "POST /api/ask declaring Content-Length: 20971520", expect: { status: 413 }, send: () => askRouteDeclaring(people.reader, 20 * 1024 * 1024) },
     { id: "sign-in-body-too-large", layer: "route", input: "POST /api/auth/callback/credentials with a 1 MB form", expect: { status: 413, message: /16 KiB/ }, send: () => authRoute(`email=a%40b.test&password=${megabyte}`) },
+    { id: "cite-format-unknown", layer: "route", input: "GET /api/records/<id>/cite?format=endnote", expect: { status: 400, field: "format", message: /Choose a format/ }, send: () => citeRoute(people.reader, ids.lighthouse!, { format: "endnote" }) },
+    { id: "cite-format-missing", layer: "route", input: "GET /api/records/<id>/cite without a format", expect: { status: 400, field: "format" }, send: () => citeRoute(people.reader, ids.lighthouse!, {}) },
+    { id: "cite-moment-negative", layer: "route", input: "GET /api/records/<id>/cite?format=ris&t=-1", expect: { status: 400, field: "t", message: /0 seconds or later/ }, send: () => citeRoute(people.reader, ids.lighthouse!, { format: "ris", t: "-1" }) },
+    { id: "cite-moment-not-a-number", layer: "route", input: "GET /api/records/<id>/cite?format=ris&t=soon", expect: { status: 400, field: "t" }, send: () => citeRoute(people.reader, ids.lighthouse!, { format: "ris", t: "soon" }) },
+    { id: "cite-moment-1e308", layer: "route", input: "GET /api/records/<id>/cite?format=ris&t=1e308", expect: { status: 400, field: "t" }, send: () => citeRoute(people.reader, ids.lighthouse!, { format: "ris", t: "1e308" }) },
+    { id: "cite-unreadable", layer: "route", input: "a citation of a record the reader cannot read", expect: { status: 404, message: /Not found/ }, send: () => citeRoute(people.reader, ids.secret!, { format: "ris" }) },
+    { id: "cite-id-traversal", layer: "route", input: "GET /api/records/../../etc/passwd/cite", expect: { status: 404 }, send: () => citeRoute(people.reader, "../../etc/passwd", { format: "bibtex" }) },
+    { id: "cite-selection-no-ids", layer: "route", input: "GET /api/records/cite?format=ris with no ids", expect: { status: 400, field: "ids" }, send: () => citeSelectionRoute(people.reader, { format: "ris" }) },
+    { id: "cite-selection-too-many", layer: "route", input: "a selection of 101 ids", expect: { status: 400, field: "ids", message: /at most 100/ }, send: () => citeSelectionRoute(people.reader, { format: "ris", ids: Array.from({ length: 101 }, () => randomUUID()).join(",") }) },
+    { id: "cite-selection-only-unreadable", layer: "route", input: "a selection of a record the reader cannot read and a malformed id", expect: { status: 404, message: /Not found/ }, send: () => citeSelectionRoute(people.reader, { format: "csl-json", ids: `${ids.secret},../../etc` }) },
+    { id: "export-format-unknown", layer: "route", input: "GET /api/records/export?format=xlsx", expect: { status: 400, message: /csv or json/ }, send: () => exportRoute(people.reader, { format: "xlsx" }) },
+    { id: "export-years-reversed", layer: "route", input: "GET /api/records/export?format=csv&from=1990&to=1950", expect: { status: 400, message: /start year/ }, send: () => exportRoute(people.reader, { format: "csv", from: "1990", to: "1950" }) },
+    { id: "export-section-unknown", layer: "route", input: "GET /api/records/export?format=csv&section=../../etc", expect: { status: 400, message: /no section called/ }, send: () => exportRoute(people.reader, { format: "csv", section: "../../etc" }) },
+    { id: "export-field-without-section", layer: "route", input: "GET /api/records/export?format=json&field=summary&text=lamp", expect: { status: 400, message: /Choose a section/ }, send: () => exportRoute(people.reader, { format: "json", field: "summary", text: "lamp" }) },
     { id: "reindex-job-traversal", layer: "route", input: "/api/admin/reindex-jobs/../../etc", expect: { status: 404 }, send: () => reindexJobRoute(people.admin, "../../etc") },
     { id: "reindex-job-not-admin", layer: "route", input: "a reindex job asked for by a reader", expect: { status: 404 }, send: () => reindexJobRoute(people.reader, randomUUID()) },
     { id: "ask-route-bad-json", layer: "route", input: "body {question:", expect: { status: 400, message: /JSON/ }, send: () => askRoute(people.reader, "{question:") },
@@ -739,6 +793,7 @@ function unstorableTextEverywhere(): BadInput[] {
       { id: `text-route-reindex-job-${kind}`, layer: "route", input: `GET /api/admin/reindex-jobs/<id with ${what}>`, expect: { status: 404 }, send: () => reindexJobRoute(people.admin, `${randomUUID()}${text}`) },
       { id: `text-route-media-${kind}`, layer: "route", input: `GET /api/media/<id with ${what}>`, expect: { status: 404 }, send: () => mediaRoute(people.reader, `${ids.photo}${text}`) },
       { id: `text-route-ask-thread-${kind}`, layer: "route", input: `POST /api/ask with a threadId holding ${what}`, expect: { status: 400, field: "threadId", message: storableMessage }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", threadId: `${ids.adminThread}${text}` })) },
+      { id: `text-route-cite-id-${kind}`, layer: "route", input: `GET /api/records/<id with ${what}>/cite`, expect: { status: 404 }, send: () => citeRoute(people.reader, `${ids.lighthouse}${text}`, { format: "ris" }) },
       { id: `text-page-record-${kind}`, layer: "page", input: `/records/<id with ${what}>`, expect: { status: 404 }, send: () => fromService(() => getRecord(db.prisma, people.reader, `${ids.lighthouse}${text}`)) },
       { id: `text-page-golden-${kind}`, layer: "page", input: `/golden/<id with ${what}>`, expect: { status: 404 }, send: () => fromService(() => getGoldenSet(db.prisma, people.curator, `${randomUUID()}${text}`)) },
       {
@@ -751,6 +806,24 @@ function unstorableTextEverywhere(): BadInput[] {
       { id: `text-page-audit-kind-${kind}`, layer: "page", input: `/admin/audit?kind=records<${what}>`, expect: { status: 400, field: "kind" }, send: () => fromService(() => listAuditLog(db.sql, people.admin, { kind: `records${text}` })) },
       { id: `text-page-audit-from-${kind}`, layer: "page", input: `/admin/audit?from=2024-01-01<${what}>`, expect: { status: 400, field: "from" }, send: () => fromService(() => listAuditLog(db.sql, people.admin, { from: `2024-01-01${text}` })) },
     );
+  }
+  // The new routes' query strings: each parameter holding NUL (a URL cannot carry an unpaired surrogate).
+  const routeQueries: [string, (query: Record<string, string>) => Promise<Outcome>, Record<string, string>][] = [
+    ["cite", (query) => citeRoute(people.reader, ids.lighthouse!, query), { format: "ris", t: "12" }],
+    ["cite-selection", (query) => citeSelectionRoute(people.reader, query), { format: "bibtex", ids: `${ids.lighthouse},${ids.mill}` }],
+    // (mode and sort are choices that fall back as on the list page — hybrid, by title — so they are not refusals.)
+    ["export", (query) => exportRoute(people.reader, query), { format: "csv", q: "lamp", section: "notes", project: ids.open!, field: "summary", text: "lamp", from: "1900", to: "1990" }],
+  ];
+  for (const [name, send, valid] of routeQueries) {
+    for (const key of Object.keys(valid)) {
+      entries.push({
+        id: `text-route-${name}-${key}-nul`,
+        layer: "route",
+        input: `GET /api/records/${name === "cite" ? "<id>/cite" : name === "cite-selection" ? "cite" : "export"}?${key}=<with NUL>`,
+        expect: { status: 400 },
+        send: () => send({ ...valid, [key]: `${valid[key]}${nul}` }),
+      });
+    }
   }
   entries.push(
     { id: "text-page-list-field-nul", layer: "page", input: "/records?section=notes&field=summary%00", expect: { status: 400 }, send: () => listPage(people.reader, { section: "notes", field: `summary${nul}`, text: "lamp" }) },

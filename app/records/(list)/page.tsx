@@ -1,29 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
-import type { FieldDefinition } from "@/lib/archive/field-definitions";
+import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import { authorizedPage } from "@/lib/http/authorized";
-import { type RecordListParams, loadRecordListView, recordListParamNames, searchFieldsOf } from "@/lib/rag/search/record-list-view";
+import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
-import { citationHref, formatDateValue, formatTimecode, formatYearRange } from "@/components/format";
+import { citationHref, formatTimecode, formatYearRange } from "@/components/format";
 import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
 import { NewRecordPicker } from "@/components/new-record-picker";
 import { type FilterSection, type FilterValues, RecordFiltersClient } from "./records-client";
 
 export const metadata: Metadata = { title: "Records" };
-
-/** The list's state from the URL: first value of each known parameter, blanks dropped. */
-function readParams(query: Record<string, string | string[] | undefined>): RecordListParams {
-  const params: RecordListParams = {};
-  for (const name of recordListParamNames) {
-    const raw = query[name];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (value !== undefined && value.trim() !== "") params[name] = value;
-  }
-  return params;
-}
 
 function hrefWith(params: RecordListParams, changes: RecordListParams = {}): string {
   const search = new URLSearchParams();
@@ -34,19 +23,8 @@ function hrefWith(params: RecordListParams, changes: RecordListParams = {}): str
   return query ? `/records?${query}` : "/records";
 }
 
-const columnTypes = new Set<FieldDefinition["type"]>(["text", "category", "date", "daterange"]);
-
-function cellValue(field: FieldDefinition, value: unknown): string {
-  if (field.type === "date" && typeof value === "string") return formatDateValue(value);
-  if (field.type === "daterange" && value && typeof value === "object") {
-    const range = value as { from?: unknown; to?: unknown };
-    return typeof range.from === "number" && typeof range.to === "number" ? formatYearRange(range.from, range.to) : "";
-  }
-  return typeof value === "string" ? value : "";
-}
-
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const params = readParams(await searchParams);
+  const params = readRecordListParams(await searchParams);
   const { principal, runtime } = await authorizedPage(hrefWith(params));
   const { prisma, sql } = runtime.database;
   const { sections, projects, section, query, mode, problem, searchProblem, search, result, coverage } = await loadRecordListView(
@@ -55,8 +33,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     params,
   );
 
-  const titleKey = section?.fields.find((field) => field.type === "text")?.key;
-  const columns = section?.fields.filter((field) => field.listed && field.key !== titleKey && columnTypes.has(field.type)) ?? [];
+  const columns = listColumnsOf(section);
   const restricted = new Set(projects.filter((project) => project.restricted).map((project) => project.id));
   const filterSections: FilterSection[] = sections.map((item) => ({ slug: item.slug, name: item.name, searchFields: searchFieldsOf(item) }));
   const filterValues: FilterValues = {
@@ -160,6 +137,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
 
       {result && result.items.length > 0 && (
         <>
+          <ExportLinks params={params} total={result.total} maxRows={runtime.config.MNEMO_EXPORT_MAX_ROWS} pageIds={result.items.map((item) => item.id)} />
           <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Records, page {result.page} of {result.pageCount}</caption>
@@ -195,7 +173,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                     <td className="whitespace-nowrap px-4 py-2.5 text-stone-700">{formatYearRange(item.dateFrom, item.dateTo)}</td>
                     {columns.map((field) => (
                       <td key={field.key} className="px-4 py-2.5 text-stone-700">
-                        {cellValue(field, item.values[field.key])}
+                        {listCellText(field, item.values[field.key])}
                       </td>
                     ))}
                   </tr>
@@ -282,6 +260,36 @@ function HitPassage({ hit }: { hit: SearchHit }) {
         )}
       </p>
     </div>
+  );
+}
+
+/** "Export: CSV · JSON" of the list as it stands (its search, filters and sort; every page, up to the limit). */
+function ExportLinks({ params, total, maxRows, pageIds }: { params: RecordListParams; total: number; maxRows: number; pageIds: string[] }) {
+  const href = (format: string) => {
+    const search = new URLSearchParams({ format });
+    for (const [name, value] of Object.entries(params)) if (value && name !== "page" && name !== "pageSize") search.set(name, value);
+    return `/api/records/export?${search.toString()}`;
+  };
+  return (
+    <nav aria-label="Export this list" className="flex flex-wrap items-center gap-x-2 text-sm text-stone-600" data-testid="export-links">
+      <span>Export {total > maxRows ? `the first ${maxRows.toLocaleString("en")} of ${total.toLocaleString("en")} records` : `${total === 1 ? "this record" : `these ${total.toLocaleString("en")} records`}`}:</span>
+      <a href={href("csv")} download className="link">
+        CSV
+      </a>
+      <span aria-hidden="true">·</span>
+      <a href={href("json")} download className="link">
+        JSON
+      </a>
+      <span className="ml-3">Cite this page&apos;s records:</span>
+      {citationFormats.map((format, index) => (
+        <span key={format}>
+          {index > 0 && <span aria-hidden="true">· </span>}
+          <a href={citeSelectionHref(format, pageIds.map((recordId) => ({ recordId })))} download className="link">
+            {citationFiles[format].label}
+          </a>
+        </span>
+      ))}
+    </nav>
   );
 }
 

@@ -19,6 +19,7 @@ import { isObjectRecord } from "@/lib/rag/objects/object-neighbours";
 import { similarObjectModes, type SimilarObjectMode } from "@/lib/rag/objects/similar-objects";
 import { ObjectPanelsLoading, ObjectProposals, SimilarObjects } from "./object-panels";
 import { SimilarRecords, SimilarRecordsLoading } from "./similar-records";
+import { CiteLinks } from "./cite-links";
 
 type PageProps = {
   params: Promise<{ id: string }>;
@@ -90,6 +91,7 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
         <h1 className="text-3xl font-semibold">{record.title}</h1>
         {editable && <RecordActionsClient id={record.id} title={record.title} version={record.version} />}
       </div>
+      <CiteLinks record={record} startAt={startSeconds(query.t)} />
 
       {cited && (
         <section id="cited-passage" aria-labelledby="cited-passage-heading" className="mt-6 rounded-lg border-l-4 border-amber-400 bg-amber-50 px-4 py-3" data-testid="cited-passage">

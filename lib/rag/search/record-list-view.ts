@@ -2,11 +2,12 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { type ProjectSummary, listReadableProjects } from "../../archive/list-projects";
-import { type RecordListPage, listRecords, listRecordsQuerySchema } from "../../archive/list-records";
+import { type ListRecordsQuery, type RecordListPage, listRecords, listRecordsQuerySchema } from "../../archive/list-records";
 import { type SectionSummary, getSectionBySlug, listSections } from "../../archive/sections";
 import type { PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { isAppError } from "../../errors";
+import { formatDateValue, formatYearRange } from "../../format";
 import { type IndexCoverage, readableIndexCoverage } from "../index/index-coverage";
 import { type ResolvedSearch, resolveRecordSearch } from "./resolve-search";
 import { type SearchContext, type SearchMode, searchModes } from "./search-archive";
@@ -14,6 +15,17 @@ import { type SearchContext, type SearchMode, searchModes } from "./search-archi
 /** The record list's URL parameters (app/records/(list)/page.tsx reads them, first value each, blanks dropped). */
 export const recordListParamNames = ["q", "mode", "section", "project", "field", "text", "from", "to", "sort", "page", "pageSize"] as const;
 export type RecordListParams = Partial<Record<(typeof recordListParamNames)[number], string>>;
+
+/** The list's state from a URL's query: the first value of each known parameter, blanks dropped. */
+export function readRecordListParams(query: Record<string, string | string[] | undefined>): RecordListParams {
+  const params: RecordListParams = {};
+  for (const name of recordListParamNames) {
+    const raw = query[name];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (value !== undefined && value.trim() !== "") params[name] = value;
+  }
+  return params;
+}
 
 export interface RecordListViewDeps {
   prisma: PrismaClient;
@@ -60,13 +72,36 @@ function describeQueryIssues(issues: { path: PropertyKey[]; message: string }[])
     .join(" ");
 }
 
+/** The columns the list shows for a section beyond title, section, project and date: its listed fields of plain types. */
+export function listColumnsOf(section: SectionSummary | undefined): FieldDefinition[] {
+  const titleKey = section?.fields.find((field) => field.type === "text")?.key;
+  return section?.fields.filter((field) => field.listed && field.key !== titleKey && columnTypes.has(field.type)) ?? [];
+}
+
+const columnTypes = new Set<FieldDefinition["type"]>(["text", "category", "date", "daterange"]);
+
+/** A column's cell as the list shows it: dates and ranges in words, text as it is. */
+export function listCellText(field: FieldDefinition, value: unknown): string {
+  if (field.type === "date" && typeof value === "string") return formatDateValue(value);
+  if (field.type === "daterange" && value && typeof value === "object") {
+    const range = value as { from?: unknown; to?: unknown };
+    return typeof range.from === "number" && typeof range.to === "number" ? formatYearRange(range.from, range.to) : "";
+  }
+  return typeof value === "string" ? value : "";
+}
+
 /**
- * The record list for one principal and one URL state: validate the filters, resolve a search
- * (its ranked record ids become a pinned filter and order), list the page of readable records,
- * and, with a search, the index coverage of what the principal may read.
+ * The record list for one URL state, up to the listing: the filters validated, the section, and
+ * the search resolved (its ranked record ids become a pinned filter and order). `listQuery` is
+ * what listRecords then pages through — the page one page of it, an export all of it, in the
+ * same order — and is absent when there is a problem to show instead.
  */
-export async function loadRecordListView(deps: RecordListViewDeps, principal: Principal, params: RecordListParams): Promise<RecordListView> {
-  const { prisma, sql } = deps;
+export async function resolveRecordList(
+  deps: RecordListViewDeps,
+  principal: Principal,
+  params: RecordListParams,
+): Promise<{ view: RecordListView; listQuery?: ListRecordsQuery }> {
+  const { prisma } = deps;
   const [sections, projects] = await Promise.all([listSections(prisma), listReadableProjects(prisma, principal)]);
   const query = params.q?.trim() ?? "";
   const mode: SearchMode = searchModes.find((item) => item === params.mode) ?? "hybrid";
@@ -75,7 +110,7 @@ export async function loadRecordListView(deps: RecordListViewDeps, principal: Pr
   // A search orders by relevance unless another order was chosen.
   const listParams = query && !params.sort ? { ...params, sort: "relevance" } : params;
   const parsed = listRecordsQuerySchema.safeParse(listParams);
-  if (!parsed.success) return { ...view, problem: describeQueryIssues(parsed.error.issues) };
+  if (!parsed.success) return { view: { ...view, problem: describeQueryIssues(parsed.error.issues) } };
   const listQuery = parsed.data;
 
   let section: SectionSummary | undefined;
@@ -83,12 +118,12 @@ export async function loadRecordListView(deps: RecordListViewDeps, principal: Pr
     section = listQuery.section ? await getSectionBySlug(prisma, listQuery.section) : undefined;
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return { ...view, problem: error.message };
+    return { view: { ...view, problem: error.message } };
   }
   view.section = section;
   if (listQuery.field && !(section && searchFieldsOf(section).some((field) => field.key === listQuery.field))) {
     const problem = section ? `${section.name} has no searchable field called "${listQuery.field.slice(0, 64)}".` : "Choose a section to search one of its fields.";
-    return { ...view, problem };
+    return { view: { ...view, problem } };
   }
 
   if (query) {
@@ -102,9 +137,20 @@ export async function loadRecordListView(deps: RecordListViewDeps, principal: Pr
     } catch (error) {
       if (!isAppError(error)) throw error;
       view.searchProblem = { message: error.message, unavailable: error.code === "unavailable" };
+      return { view };
     }
   }
-  if (!view.searchProblem) view.result = await listRecords(sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
-  if (view.search) view.coverage = await readableIndexCoverage(sql, principal);
+  return { view, listQuery };
+}
+
+/**
+ * The record list for one principal and one URL state: validate the filters, resolve a search,
+ * list the page of readable records, and, with a search, the index coverage of what the
+ * principal may read.
+ */
+export async function loadRecordListView(deps: RecordListViewDeps, principal: Principal, params: RecordListParams): Promise<RecordListView> {
+  const { view, listQuery } = await resolveRecordList(deps, principal, params);
+  if (listQuery) view.result = await listRecords(deps.sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
+  if (view.search) view.coverage = await readableIndexCoverage(deps.sql, principal);
   return view;
 }

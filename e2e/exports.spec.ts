@@ -1,0 +1,55 @@
+import { expect, test } from "@playwright/test";
+import { parseCsv } from "../lib/archive/import/parse-import-file";
+import { signIn } from "./helpers";
+
+/**
+ * Exports for researchers: a searched list downloads as CSV with the page's rows in the page's
+ * order, and a record page's "Cite" link downloads RIS a reference manager reads.
+ */
+test("a researcher's search exports to CSV with the rows the page shows, in its order", async ({ page }) => {
+  test.setTimeout(420_000);
+  await signIn(page, "researcher");
+  const url = `/records?q=${encodeURIComponent("harbour fish auction")}&mode=keyword&pageSize=100`;
+  // The demo is indexed in the background after the server starts: wait for hits.
+  await expect(async () => {
+    await page.goto(url);
+    await expect(page.locator("table tbody tr").first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 300_000, intervals: [3_000] });
+  const shown = await page.locator("table tbody th > a[href^='/records/']").evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/records/", "")));
+
+  const exportLinks = page.getByTestId("export-links");
+  await expect(exportLinks.getByRole("link", { name: "CSV" })).toHaveAttribute("href", /\/api\/records\/export\?format=csv&.*q=harbour/);
+  const downloadPromise = page.waitForEvent("download");
+  await exportLinks.getByRole("link", { name: "CSV" }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^records-\d{4}-\d{2}-\d{2}\.csv$/);
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const table = parseCsv(Buffer.concat(chunks).toString("utf8"));
+  expect(table.columns.slice(0, 3)).toEqual(["id", "url", "title"]);
+  expect(table.columns).toContain("rank");
+  // The page shows up to 100 rows: the export starts with exactly those, in the same order.
+  expect(table.rows.slice(0, shown.length).map((row) => row[0])).toEqual(shown);
+});
+
+test("a record page's Cite link downloads RIS for a reference manager", async ({ page }) => {
+  await signIn(page, "researcher");
+  await page.goto("/records?section=oral-histories");
+  await page.locator("table tbody th > a[href^='/records/']").first().click();
+  const cite = page.getByTestId("cite-links");
+  await expect(cite).toContainText("Cite");
+  const link = cite.getByRole("link", { name: "Download the citation as RIS" });
+  await link.focus();
+  const downloadPromise = page.waitForEvent("download");
+  await page.keyboard.press("Enter");
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^record-[0-9a-f]{8}\.ris$/);
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const ris = Buffer.concat(chunks).toString("utf8");
+  expect(ris).toMatch(/^TY {2}- SOUND\r\n/);
+  expect(ris).toMatch(/\r\nUR {2}- http[^\r]*\/records\/[0-9a-f-]{36}\r\n/);
+  expect(ris.endsWith("ER  - \r\n")).toBe(true);
+});

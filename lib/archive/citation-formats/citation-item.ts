@@ -1,0 +1,216 @@
+import { formatTimecode } from "../../format";
+import type { FieldDefinition } from "../field-definitions";
+
+/**
+ * A record as a reference manager sees it: one neutral item, mapped from the record's section
+ * and values, that the RIS, BibTeX and CSL-JSON writers each spell in their own format. Pure:
+ * it needs the record as the reader may see it (relation targets already limited to readable
+ * records, as getRecord gives them), nothing else.
+ */
+export interface CitableRecord {
+  id: string;
+  title: string;
+  values: Record<string, unknown>;
+  project: { name: string };
+  section: { slug: string; name: string; fields: FieldDefinition[] };
+  /** Readable relation targets by record id (their titles name people and places). */
+  relations: Record<string, { title: string }>;
+}
+
+/** What kind of work the record is, in the words the three formats share. */
+export type CitationKind = "interview" | "article" | "newspaper" | "report" | "chapter" | "book" | "letter" | "artwork" | "document";
+
+/** A year, or year and month, or year, month and day; a year before the common era is negative. */
+export type DateParts = [number] | [number, number] | [number, number, number];
+
+export interface CitationName {
+  /** "Family, Given" when the record wrote it so; otherwise the name as written, never split by guessing. */
+  family?: string;
+  given?: string;
+  literal?: string;
+}
+
+export interface CitationItem {
+  id: string;
+  kind: CitationKind;
+  title: string;
+  authors: CitationName[];
+  interviewers: CitationName[];
+  issued?: { from: DateParts; to?: DateParts };
+  /** The journal, newspaper or book a part was published in. */
+  containerTitle?: string;
+  publisher?: string;
+  language?: string;
+  abstract?: string;
+  keywords: string[];
+  place?: string;
+  /** The archive holding it: the record's project. */
+  archive: string;
+  archiveLocation?: string;
+  medium?: string;
+  dimensions?: string;
+  /** The record page; with a cited moment, `?t=<seconds>`. */
+  url: string;
+  /** The cited moment of a recording, whole seconds from its start. */
+  seconds?: number;
+  note?: string;
+}
+
+export interface CitationOptions {
+  /** Where record links point, e.g. "https://archive.example.org". */
+  origin: string;
+  /** A moment of the record's recording to cite; ignored for a record without a recording. */
+  seconds?: number;
+}
+
+const authorKeys = new Set(["author", "authors", "creator", "creators", "artist", "artists", "maker", "narrator", "interviewee", "photographer", "composer"]);
+const interviewerKeys = new Set(["interviewer", "interviewers"]);
+/** Date fields that date the work, best first; others (born, died) date something else. */
+const dateKeys = ["date", "year", "recordedOn", "recorded", "publishedOn", "published", "publicationDate", "issued", "created", "yearMade"];
+const undatingKeys = new Set(["born", "died", "birth", "death"]);
+const containerKeys = ["publishedIn", "journal", "container", "containerTitle", "series"];
+const publisherKeys = ["publisher", "institution"];
+const abstractKeys = ["abstract", "summary", "description"];
+const keywordKeys = ["keywords", "subjects", "subject", "tags"];
+const placeKeys = ["place", "location", "recordedAt"];
+const locationKeys = ["accessionNumber", "inventoryNumber", "callNumber", "shelfmark", "signature"];
+const kindKeys = ["publicationType", "type", "genre", "documentType"];
+
+/** The whole seconds of a cited moment, or nothing for a value that is not one. */
+export function citedSeconds(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+}
+
+/** Whitespace runs, line breaks included, to one space: every format keeps a value on one line. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value === "string" && value.trim()) return oneLine(value);
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function parseName(text: string): CitationName {
+  const comma = /^([^,]+),\s*([^,]+)$/.exec(text);
+  return comma ? { family: comma[1]!.trim(), given: comma[2]!.trim() } : { literal: text };
+}
+
+/** A date field's value ("1962", "1962-04", "-44-03-15") as date parts. */
+export function dateParts(value: string): DateParts | undefined {
+  const match = /^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(value.trim());
+  if (!match) return undefined;
+  const year = Number.parseInt(match[1]!, 10);
+  if (!match[2]) return [year];
+  if (!match[3]) return [year, Number(match[2])];
+  return [year, Number(match[2]), Number(match[3])];
+}
+
+function issuedOf(field: FieldDefinition, value: unknown): CitationItem["issued"] {
+  if (field.type === "date" && typeof value === "string") {
+    const from = dateParts(value);
+    return from ? { from } : undefined;
+  }
+  if (field.type === "daterange" && value && typeof value === "object") {
+    const { from, to } = value as { from?: unknown; to?: unknown };
+    if (typeof from !== "number" || !Number.isInteger(from)) return undefined;
+    return typeof to === "number" && Number.isInteger(to) && to !== from ? { from: [from], to: [to] } : { from: [from] };
+  }
+  if (field.type === "text" && typeof value === "string" && /^-?\d{1,4}$/.test(value.trim())) return { from: [Number.parseInt(value, 10)] };
+  return undefined;
+}
+
+function kindFromType(type: string): CitationKind | undefined {
+  const text = type.toLowerCase();
+  if (/newspaper/.test(text)) return "newspaper";
+  if (/chapter/.test(text)) return "chapter";
+  if (/report/.test(text)) return "report";
+  if (/letter|correspondence/.test(text)) return "letter";
+  if (/book|guide|monograph/.test(text)) return "book";
+  if (/article|essay|paper/.test(text)) return "article";
+  if (/interview|oral history/.test(text)) return "interview";
+  return undefined;
+}
+
+/**
+ * The kind of work, from the section's shape: an interview has a narrator or interviewer (or is
+ * named as oral history), a publication says its type, an object has images; a section whose
+ * title field is a name (people, places) describes an entity, cited as a plain document.
+ */
+function kindOf(record: CitableRecord, field: (keys: readonly string[]) => FieldDefinition | undefined): CitationKind {
+  const { fields, slug, name } = record.section;
+  const titleField = fields.find((item) => item.type === "text");
+  if (titleField?.key === "name") return "document";
+  if (fields.some((item) => interviewerKeys.has(item.key) || item.key === "narrator" || item.key === "interviewee") || /oral.?histor|interview|testimon/i.test(`${slug} ${name}`)) {
+    return "interview";
+  }
+  const typeField = field(kindKeys);
+  const declared = typeField ? textOf(record.values[typeField.key]) : undefined;
+  const fromType = declared ? kindFromType(declared) : undefined;
+  if (fromType) return fromType;
+  if (fields.some((item) => item.type === "image")) return "artwork";
+  return "document";
+}
+
+function hasRecording(record: CitableRecord): boolean {
+  return record.section.fields.some((field) => field.type === "media" && typeof record.values[field.key] === "string" && record.values[field.key] !== "");
+}
+
+/** The record as one citation item. */
+export function citationItem(record: CitableRecord, options: CitationOptions): CitationItem {
+  const { fields } = record.section;
+  const byKey = new Map(fields.map((field) => [field.key, field]));
+  const field = (keys: readonly string[]) => keys.map((key) => byKey.get(key)).find((item) => item !== undefined && record.values[item.key] !== undefined);
+  const text = (keys: readonly string[]) => {
+    const found = field(keys);
+    return found && found.type !== "relation" ? textOf(record.values[found.key]) : undefined;
+  };
+  /** Names or titles a field holds: readable linked records' titles, or text split at semicolons. */
+  const namesIn = (definition: FieldDefinition): string[] => {
+    const value = record.values[definition.key];
+    if (definition.type === "relation") {
+      const ids = Array.isArray(value) ? value : [value];
+      return ids.flatMap((id) => (typeof id === "string" && record.relations[id] ? [oneLine(record.relations[id].title)] : []));
+    }
+    const written = textOf(value);
+    return written ? written.split(/\s*;\s*/).filter(Boolean) : [];
+  };
+
+  const kind = kindOf(record, field);
+  const authors = fields.filter((item) => authorKeys.has(item.key)).flatMap(namesIn).map(parseName);
+  const interviewers = fields.filter((item) => interviewerKeys.has(item.key)).flatMap(namesIn).map(parseName);
+  // The first field that dates the work and holds a date (a museum's "year made" may be prose).
+  const dateFields = [...dateKeys.flatMap((key) => byKey.get(key) ?? []), ...fields.filter((item) => (item.type === "date" || item.type === "daterange") && !undatingKeys.has(item.key))];
+  const issued = dateFields.map((item) => issuedOf(item, record.values[item.key])).find((dates) => dates !== undefined);
+  const keywordField = field(keywordKeys);
+  const keywords = keywordField ? (textOf(record.values[keywordField.key])?.split(/\s*[,;]\s*/).filter(Boolean) ?? []) : [];
+  const placeField = field(placeKeys);
+  const place = placeField ? namesIn(placeField).join("; ") || undefined : undefined;
+  const published = text(containerKeys);
+  const inContainer = kind === "article" || kind === "newspaper" || kind === "chapter";
+
+  const seconds = hasRecording(record) ? citedSeconds(options.seconds) : undefined;
+  const base = `${options.origin.replace(/\/+$/, "")}/records/${encodeURIComponent(record.id)}`;
+  return {
+    id: record.id,
+    kind,
+    title: oneLine(record.title),
+    authors,
+    interviewers,
+    issued,
+    containerTitle: inContainer ? published : undefined,
+    publisher: text(publisherKeys) ?? (inContainer ? undefined : published),
+    language: text(["language", "lang"]),
+    abstract: text(abstractKeys),
+    keywords,
+    place,
+    archive: oneLine(record.project.name),
+    archiveLocation: text(locationKeys),
+    medium: text(["medium"]),
+    dimensions: text(["dimensions"]),
+    url: seconds === undefined ? base : `${base}?t=${seconds}`,
+    seconds,
+    note: seconds === undefined ? undefined : `Cited at ${formatTimecode(seconds)} of the recording.`,
+  };
+}

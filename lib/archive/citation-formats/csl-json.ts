@@ -1,0 +1,71 @@
+import type { CitationItem, CitationKind, CitationName } from "./citation-item";
+
+/** CSL 1.0.2 item types. */
+export const cslTypes: Record<CitationKind, string> = {
+  interview: "interview",
+  article: "article-journal",
+  newspaper: "article-newspaper",
+  report: "report",
+  chapter: "chapter",
+  book: "book",
+  letter: "letter",
+  artwork: "artwork",
+  document: "document",
+};
+
+export interface CslItem {
+  id: string;
+  type: string;
+  title: string;
+  author?: CitationName[];
+  interviewer?: CitationName[];
+  issued?: { "date-parts": number[][] };
+  "container-title"?: string;
+  publisher?: string;
+  "event-place"?: string;
+  "publisher-place"?: string;
+  language?: string;
+  abstract?: string;
+  keyword?: string;
+  archive: string;
+  archive_location?: string;
+  medium?: string;
+  dimensions?: string;
+  URL: string;
+  note?: string;
+}
+
+function compact<T extends object>(item: T): T {
+  return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0))) as T;
+}
+
+/** One record as a CSL-JSON item (the citation processors' and Zotero's interchange format). */
+export function cslItem(item: CitationItem): CslItem {
+  return compact({
+    id: item.id,
+    type: cslTypes[item.kind],
+    title: item.title,
+    author: item.authors,
+    interviewer: item.interviewers,
+    issued: item.issued ? { "date-parts": item.issued.to ? [item.issued.from, item.issued.to] : [item.issued.from] } : undefined,
+    "container-title": item.containerTitle,
+    publisher: item.publisher,
+    // Where an interview was recorded is its event's place; otherwise where it was published.
+    "event-place": item.kind === "interview" ? item.place : undefined,
+    "publisher-place": item.kind === "interview" ? undefined : item.place,
+    language: item.language,
+    abstract: item.abstract,
+    keyword: item.keywords.join(", "),
+    archive: item.archive,
+    archive_location: item.archiveLocation,
+    medium: item.medium,
+    dimensions: item.dimensions,
+    URL: item.url,
+    note: item.note,
+  });
+}
+
+/** Records as a CSL-JSON file: an array of items. */
+export function toCslJson(items: readonly CitationItem[]): string {
+  return `${JSON.stringify(items.map(cslItem), null, 2)}\n`;
+}
