@@ -63,3 +63,26 @@ export async function captionsResponse(prisma: PrismaClient, principal: Principa
     },
   });
 }
+
+/**
+ * For the record page: each transcript field with turns, its language and whether an English
+ * track exists (Spanish or Catalan, the bridge's pair installed, egress permitting). Read through
+ * the same scope as the files; a bridge that cannot answer just leaves the English track out.
+ */
+export async function recordCaptions(
+  prisma: PrismaClient,
+  principal: Principal,
+  record: { id: string; section: { fields: readonly { key: string; type: string }[] } },
+  translator: CaptionTranslator,
+): Promise<Record<string, { language: string | null; english: boolean }>> {
+  const found: Record<string, { language: string | null; english: boolean }> = {};
+  for (const field of record.section.fields.filter((candidate) => candidate.type === "transcript")) {
+    const source = await readCaptionSource(prisma, principal, record.id, field.key).catch(() => null);
+    if (!source) continue;
+    const input = { turns: source.turns, contentHash: source.contentHash, declaredLanguage: source.declaredLanguage, egressPolicy: source.egressPolicy };
+    const language = await translator.languageOf(input).catch(() => "und");
+    const english = await translator.offersEnglish(input).catch(() => false);
+    found[field.key] = { language: language === "und" ? null : language, english };
+  }
+  return found;
+}

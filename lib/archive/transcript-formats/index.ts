@@ -6,6 +6,7 @@ import { parseWebVtt } from "./web-vtt";
 
 export type { FileProblem, TranscriptFileResult } from "./file-problems";
 export { maxTranscriptFileCharacters } from "./file-problems";
+export { cueVoices } from "./caption-cues";
 export { parseOhmsXml } from "./ohms-xml";
 export { parseSrt } from "./srt";
 export { parseWebVtt } from "./web-vtt";
