@@ -4,7 +4,7 @@ import type { Principal } from "../../lib/acl";
 import type { FieldDefinition, TranscriptTurn } from "../../lib/archive/field-definitions";
 import { parseSrt, parseWebVtt } from "../../lib/archive/transcript-formats";
 import type { Database } from "../../lib/db/database";
-import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/captions-response";
+import { captionRouteParamsSchema, captionsResponse, recordCaptions } from "../../lib/http/captions-response";
 import { runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { type CaptionTranslator, createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import { type ArchiveLanguage, type BridgeLanguage, createTranslationBridge, type TranslationBridge } from "../../lib/rag/embed/translate";
@@ -213,6 +213,17 @@ describe("captions out", () => {
     expect(await externalTranslator.offersEnglish({ ...input, egressPolicy: "allow_external" })).toBe(true);
     expect(await translator.offersEnglish(input)).toBe(true);
   }, 120_000);
+
+  it("tells the record page each transcript's language and English track, translating nothing, for readers only", async () => {
+    const before = counted.calls.length;
+    const page = (principal: Principal, id: string) => recordCaptions(db.prisma, principal, { id, section: { fields } }, translator);
+    expect(await page(reader, spanishId)).toEqual({ transcript: { language: "es", english: true } });
+    expect(await page(reader, mineId)).toEqual({ transcript: { language: "es", english: true } });
+    expect(await page(researcherOutsideMine, mineId)).toEqual({});
+    expect(await page(outsider, spanishId)).toEqual({});
+    expect(await page(reader, noTranscriptId)).toEqual({});
+    expect(counted.calls.length).toBe(before);
+  }, 60_000);
 
   it("answers a translation failure with 503, not a 500, and caches no failure", async () => {
     let failures = 0;
