@@ -37,8 +37,8 @@ import { openTestDatabase } from "../support/test-database";
  * ACL leak fuzzing (bounded here; `npm run test:acl-fuzz` runs many more probes). Canary records
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
- * every path: the record list, record reads, media, captions (WebVTT/SRT, English too), search, similar records, ask, similar
- * objects, characterisation, objects by description, proposals, golden sets (kept by an admin and
+ * every path: the record list, record reads, media, captions (WebVTT/SRT, English too), search,
+ * similar records, ask, similar objects, characterisation, objects by description, proposals, golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), the JSON API and
  * MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
  * or a word of its text that no query ever contains), or of a golden set they do not keep (its id,

@@ -19,7 +19,7 @@ import { type BridgeLanguage, processTranslationBridge, type TranslationBridge }
 export interface CaptionTranslatorOptions {
   bridge?: TranslationBridge & EgressReceiver;
   detect?: (text: string) => Promise<DetectedLanguage>;
-  /** Transcripts kept translated (least recently used dropped first; default 200). */
+  /** Transcripts kept translated (least recently used dropped first; default 100). */
   cacheSize?: number;
 }
 
@@ -49,7 +49,7 @@ function isBridged(language: string): language is BridgeLanguage {
 export function createCaptionTranslator(options: CaptionTranslatorOptions = {}): CaptionTranslator {
   const bridge: TranslationBridge & EgressReceiver = options.bridge ?? processTranslationBridge;
   const detect = options.detect ?? ((text: string) => detectLanguage(text));
-  const cacheSize = Math.max(1, options.cacheSize ?? 200);
+  const cacheSize = Math.max(1, options.cacheSize ?? 100);
   const translations = new Map<string, Promise<TranscriptTurn[] | null>>();
   const detected = new Map<string, Promise<string>>();
 
