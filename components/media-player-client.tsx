@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
+import { cueVoices } from "@/lib/archive/transcript-formats/caption-cues";
 import { formatTimecode } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
 import { Waveform } from "./waveform";
@@ -20,6 +21,24 @@ interface MediaPlayerProps {
   recordingIndex?: { label: string; segments: IndexSegment[] };
   /** The recording's peaks and length, once the index worker has read it. */
   waveform?: { peaks: [number, number][]; duration: number };
+  /**
+   * Caption tracks (WebVTT from /api/records/<id>/captions/…), the transcript's own language
+   * first. A video shows them itself (the first by default); for a recording, the chosen
+   * track's current cue is shown under the player as a live caption line.
+   */
+  captions?: CaptionTrack[];
+}
+
+export interface CaptionTrack {
+  src: string;
+  /** BCP 47 language of the track, when known. */
+  language?: string;
+  label: string;
+}
+
+/** The caption line of the cues showing now: speaker and text of each voice, markup dropped. */
+export function captionLineOf(cueTexts: readonly string[]): { speaker: string; text: string }[] {
+  return cueTexts.flatMap((text) => cueVoices(text));
 }
 
 /** The turn playing at `time`: the last one that has started, if it has not ended long ago. */
@@ -34,13 +53,36 @@ function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
   return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
 }
 
-export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform }: MediaPlayerProps) {
+export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform, captions }: MediaPlayerProps) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [activeIndex, setActiveIndex] = useState(-1);
   const [time, setTime] = useState(0);
   const turns = transcript?.turns;
   const showWaveform = waveform !== undefined && waveform.peaks.length > 0 && waveform.duration > 0;
+  const captionTracks = captions ?? [];
+  const showCaptionLine = kind === "audio" && captionTracks.length > 0;
+  /** The track feeding a recording's caption line: an index into `captions`, -1 for none. */
+  const [captionChoice, setCaptionChoice] = useState(0);
+  const [captionLine, setCaptionLine] = useState<{ speaker: string; text: string }[]>([]);
+
+  // A recording's caption line: the chosen track is loaded hidden (an <audio> draws no captions)
+  // and its cuechange events say what is being said; the other tracks are off.
+  useEffect(() => {
+    const player = playerRef.current;
+    if (!player || !showCaptionLine || !player.textTracks) return;
+    const tracks = Array.from(player.textTracks);
+    tracks.forEach((track, index) => {
+      track.mode = index === captionChoice ? "hidden" : "disabled";
+    });
+    const chosen = tracks[captionChoice];
+    setCaptionLine([]);
+    if (!chosen) return;
+    const update = () => setCaptionLine(captionLineOf(Array.from(chosen.activeCues ?? []).map((cue) => (cue as VTTCue).text ?? "")));
+    update();
+    chosen.addEventListener("cuechange", update);
+    return () => chosen.removeEventListener("cuechange", update);
+  }, [captionChoice, showCaptionLine]);
 
   useEffect(() => {
     const player = playerRef.current;
@@ -115,7 +157,34 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
         aria-label={label}
         data-testid={primary ? "player" : undefined}
         className={kind === "video" ? "w-full rounded-md bg-black" : "w-full"}
-      />
+      >
+        {captionTracks.map((track, index) => (
+          <track key={track.src} kind="captions" src={track.src} srcLang={track.language} label={track.label} default={index === 0} />
+        ))}
+      </Player>
+      {showCaptionLine && (
+        <div className="space-y-1">
+          <p aria-live="polite" hidden={captionChoice < 0} data-testid={primary ? "caption-line" : undefined} className="min-h-[3.5rem] rounded-md bg-stone-900 px-3 py-2 text-center text-base leading-snug text-white">
+            {captionLine.map((voice, index) => (
+              <span key={index} className="block">
+                {voice.speaker && <span className="font-semibold text-accent-200">{voice.speaker}: </span>}
+                {voice.text}
+              </span>
+            ))}
+          </p>
+          <label className="flex items-center justify-end gap-2 text-sm text-stone-600">
+            Captions
+            <select value={captionChoice} onChange={(event) => setCaptionChoice(Number(event.target.value))} className="rounded-md border border-stone-300 bg-white px-2 py-1 text-sm">
+              {captionTracks.map((track, index) => (
+                <option key={track.src} value={index}>
+                  {track.label}
+                </option>
+              ))}
+              <option value={-1}>Off</option>
+            </select>
+          </label>
+        </div>
+      )}
       {showWaveform && <Waveform peaks={waveform.peaks} duration={waveform.duration} time={time} onSeek={playFrom} />}
       {transcript && turns && turns.length > 0 && (
         <section aria-label={transcript.label}>

@@ -5,7 +5,7 @@ import type { MediaSummary, RecordDetail } from "@/lib/archive/get-record";
 import { formatDateValue, formatTimecode, formatYearRange } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
 import { LongText } from "./long-text";
-import { MediaPlayerClient } from "./media-player-client";
+import { type CaptionTrack, MediaPlayerClient } from "./media-player-client";
 import type { ScanPage } from "@/lib/archive/scan-pages";
 import { ScanPages } from "./scan-pages";
 
@@ -184,6 +184,7 @@ export function RecordFields({
   startAt,
   scans,
   cited,
+  captions,
 }: {
   record: RecordDetail;
   startAt?: number;
@@ -191,6 +192,8 @@ export function RecordFields({
   scans?: Record<string, ScanPage[]>;
   /** A cited passage on a page: its words are marked on that page of the scans. */
   cited?: { page: number; text: string };
+  /** Caption files of the record's transcripts, by field key (none: no tracks, no links). */
+  captions?: Record<string, TranscriptCaptions>;
 }) {
   const items = layoutItems(record);
   if (items.length === 0) return <p className="text-sm text-stone-600">This record has no values yet.</p>;
@@ -288,6 +291,9 @@ export function RecordFields({
                   {heading}
                   {item.media && item.transcript && <span className="ml-2 text-sm font-normal text-stone-500">with {item.transcript.field.label.toLowerCase()}</span>}
                 </h2>
+                {item.transcript && captions?.[item.transcript.field.key] && (
+                  <CaptionDownloads recordId={record.id} fieldKey={item.transcript.field.key} label={item.transcript.field.label} captions={captions[item.transcript.field.key]!} />
+                )}
                 {item.media ? (
                   <MediaPlayerClient
                     src={`/api/media/${item.media.mediaId}?variant=stream`}
@@ -298,6 +304,7 @@ export function RecordFields({
                     transcript={item.transcript ? { label: item.transcript.field.label, turns: item.transcript.turns } : undefined}
                     recordingIndex={item.index ? { label: item.index.field.label, segments: item.index.segments } : undefined}
                     waveform={waveformOf(record.media[item.media.mediaId])}
+                    captions={item.transcript ? captionTracksOf(record.id, item.transcript.field.key, captions?.[item.transcript.field.key]) : undefined}
                   />
                 ) : (
                   item.transcript && <StaticTranscript turns={item.transcript.turns} />
@@ -308,6 +315,54 @@ export function RecordFields({
         }
       })}
     </div>
+  );
+}
+
+/** What the record page knows of a transcript's caption files: its language, and whether an English track exists. */
+export interface TranscriptCaptions {
+  language: string | null;
+  english: boolean;
+}
+
+const languageNames: Record<string, string> = { en: "English", es: "Spanish", ca: "Catalan" };
+
+function captionsHref(recordId: string, file: string): string {
+  return `/api/records/${recordId}/captions/${file}`;
+}
+
+/** The player's tracks: the transcript's own language first (shown by default), then English by machine translation. */
+function captionTracksOf(recordId: string, fieldKey: string, captions: TranscriptCaptions | undefined): CaptionTrack[] | undefined {
+  if (!captions) return undefined;
+  const original = captions.language ? languageNames[captions.language] : undefined;
+  const tracks: CaptionTrack[] = [{ src: captionsHref(recordId, `${fieldKey}.vtt`), language: captions.language ?? undefined, label: original ?? "Transcript" }];
+  if (captions.english) tracks.push({ src: captionsHref(recordId, `${fieldKey}.en.vtt`), language: "en", label: "English (machine translation)" });
+  return tracks;
+}
+
+function CaptionDownloads({ recordId, fieldKey, label, captions }: { recordId: string; fieldKey: string; label: string; captions: TranscriptCaptions }) {
+  return (
+    <p className="-mt-2 mb-3 text-sm text-stone-600">
+      {label}:{" "}
+      <a href={captionsHref(recordId, `${fieldKey}.vtt`)} className="link" download>
+        WebVTT
+      </a>
+      {" · "}
+      <a href={captionsHref(recordId, `${fieldKey}.srt`)} className="link" download>
+        SRT
+      </a>
+      {captions.english && (
+        <>
+          {" · English (machine translation): "}
+          <a href={captionsHref(recordId, `${fieldKey}.en.vtt`)} className="link" download>
+            WebVTT
+          </a>
+          {" · "}
+          <a href={captionsHref(recordId, `${fieldKey}.en.srt`)} className="link" download>
+            SRT
+          </a>
+        </>
+      )}
+    </p>
   );
 }
 

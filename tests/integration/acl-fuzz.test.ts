@@ -10,6 +10,8 @@ import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-reco
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
+import { captionsResponse } from "../../lib/http/captions-response";
+import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import { handleMcpRequest, maxBatchMessages } from "../../lib/api/mcp-server";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
@@ -39,8 +41,9 @@ import { openTestDatabase } from "../support/test-database";
  * ACL leak fuzzing (bounded here; `npm run test:acl-fuzz` runs many more probes). Canary records
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
- * every path: the record list, record reads, citations (one record and selections), list exports, media, search, similar records, ask, similar
- * objects, characterisation, objects by description, proposals, golden sets (kept by an admin and
+ * every path: the record list, record reads, citations (one record and selections), list exports, media,
+ * captions (WebVTT/SRT, English too), search, similar records, ask, similar objects, characterisation,
+ * objects by description, proposals, golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), the JSON API and
  * MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
  * or a word of its text that no query ever contains), or of a golden set they do not keep (its id,
@@ -117,7 +120,23 @@ interface WorldGoldenSet {
 const goldenSets: WorldGoldenSet[] = [];
 
 /** Notes with relation values: fields as the demo's, a multiple relation to other notes. */
-const fuzzNoteFields: FieldDefinition[] = [...noteFields, { key: "related", label: "Related", type: "relation", targetSection: "fz-notes", multiple: true }];
+const fuzzNoteFields: FieldDefinition[] = [
+  ...noteFields,
+  { key: "related", label: "Related", type: "relation", targetSection: "fz-notes", multiple: true },
+  { key: "transcript", label: "Transcript", type: "transcript" },
+];
+
+/**
+ * The captions route's translator: detection and Apertium stood in for (every transcript read as
+ * Spanish, "translated" by tagging each turn), so the English tracks carry the canary words too.
+ */
+const captionTranslator = createCaptionTranslator({
+  detect: async () => ({ language: "es", confidence: 1 }),
+  bridge: {
+    status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "stand-in" }),
+    translateToEnglish: async (texts) => texts.map((text) => `EN ${text}`),
+  },
+});
 
 /**
  * An open note linking a restricted one, and its twin (same project, same text) linking a note
@@ -268,7 +287,8 @@ beforeAll(async () => {
       const topic = Array.from({ length: 12 }, () => setup.pick(words)).join(" ");
       const title = project.restricted ? `Report ${marker} ${hush}` : `Note ${index}-${n} ${setup.pick(words)} ${marker} ${hush}`;
       const summary = project.restricted ? `${topic}. The ${marker} file says ${topic}. ${marker} ${hush}.` : `${topic}. ${topic}. ${marker} ${hush}.`;
-      const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: project.id, values: { title, summary } });
+      const transcript = [{ speaker: `Narrator ${hush}`, start: n, end: n + 4, text: `${topic} ${marker} ${hush}.` }];
+      const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: project.id, values: { title, summary, transcript } });
       world.push({ id: saved.id, projectId: project.id, kind: "note", secrets: [saved.id, hush], marker, mediaIds: [] });
     }
     for (let n = 0; n < 3; n++) {
@@ -474,6 +494,13 @@ const probes: Probe[] = [
       });
       return result;
     },
+  },
+  {
+    // /api/records/<id>/captions/<file>: the transcript as WebVTT or SRT, in English too.
+    path: "captions",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id, random) =>
+      captionsResponse(db.prisma, person.principal, { recordId: id, file: random.pick(["transcript.vtt", "transcript.srt", "transcript.en.vtt", "transcript.en.srt", "summary.vtt", "obverse.srt"]) }, captionTranslator),
   },
   { path: "similar", target: { kinds: ["note"] }, run: async (person, id) => findSimilarRecords(db.sql, person.principal, space, id, { limit: 50 }) },
   {

@@ -40,9 +40,11 @@ import type { Database } from "../../lib/db/database";
 import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/action-result";
 import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
+import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/captions-response";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
+import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import type { AskContext } from "../../lib/rag/ask/ask";
 import { askResponse } from "../../lib/http/ask-response";
 import { askInThread, deleteThread, getThread } from "../../lib/rag/ask/threads";
@@ -193,6 +195,23 @@ function mediaRoute(principal: Principal, id: string, headers: Record<string, st
     { id },
   ).then(fromResponse);
 }
+
+/** /api/records/<id>/captions/<file> for a signed-in principal, as its route runs it (no bridge: no English track). */
+function captionsRoute(principal: Principal, id: string, file: string) {
+  const request = new Request(`${origin}/api/records/${encodeURIComponent(id.toWellFormed())}/captions/${encodeURIComponent(file.toWellFormed())}`);
+  return runAuthorizedRoute(
+    captionRouteParamsSchema,
+    (_incoming, { principal: signedIn, params }) => captionsResponse(db.prisma, signedIn, { recordId: params.id, file: params.file }, captionTranslator),
+    async () => principal,
+    request,
+    { id, file },
+  ).then(fromResponse);
+}
+
+const captionTranslator = createCaptionTranslator({
+  detect: async () => ({ language: "en", confidence: 1 }),
+  bridge: { status: async () => ({ available: false, pairs: { es: false, ca: false }, detail: "none" }), translateToEnglish: async (texts) => texts },
+});
 
 /** POST /api/ask as its route runs it. */
 function askRoute(principal: Principal, body: string, headers: Record<string, string> = {}) {
@@ -536,6 +555,15 @@ function catalogue(): BadInput[] {
     { id: "media-range-empty-suffix", layer: "route", input: "Range: bytes=-0", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=-0" }) },
     { id: "media-range-reversed", layer: "route", input: "Range: bytes=50-10", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=50-10" }) },
     { id: "media-range-huge", layer: "route", input: "Range: bytes=99999999999999999999999-", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=99999999999999999999999-" }) },
+    { id: "captions-file-traversal", layer: "route", input: "/api/records/<id>/captions/../../etc/passwd", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, "../../etc/passwd") },
+    { id: "captions-file-format", layer: "route", input: "/api/records/<id>/captions/transcript.txt", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, "transcript.txt") },
+    { id: "captions-file-nul", layer: "route", input: "a caption file name with NUL", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, `transcript${nul}.vtt`) },
+    { id: "captions-file-surrogate", layer: "route", input: "a caption file name with a lone surrogate", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, `transcript${loneSurrogate}.srt`) },
+    { id: "captions-file-long", layer: "route", input: "a caption file name of 1 MB", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, `${megabyte}.vtt`) },
+    { id: "captions-not-transcript", layer: "route", input: "/api/records/<id>/captions/title.vtt", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, "title.vtt") },
+    { id: "captions-no-english", layer: "route", input: "the English track of an English transcript", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, "transcript.en.vtt") },
+    { id: "captions-unreadable", layer: "route", input: "the captions of a record the reader cannot read", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.secretInterview!, "transcript.vtt") },
+    { id: "captions-id-traversal", layer: "route", input: "/api/records/../../etc/captions/transcript.vtt", expect: { status: 404 }, send: () => captionsRoute(people.reader, "../../etc", "transcript.vtt") },
     { id: "ask-body-20mb", layer: "route", input: "POST /api/ask with a 20 MB JSON body", expect: { status: 413, message: /256 KiB/ }, send: () => askRoute(people.reader, JSON.stringify({ question: "x".repeat(20 * 1024 * 1024) })) },
     { id: "ask-body-declared-too-large", layer: "route", input: "POST /api/ask declaring Content-Length: 20971520", expect: { status: 413 }, send: () => askRouteDeclaring(people.reader, 20 * 1024 * 1024) },
     { id: "sign-in-body-too-large", layer: "route", input: "POST /api/auth/callback/credentials with a 1 MB form", expect: { status: 413, message: /16 KiB/ }, send: () => authRoute(`email=a%40b.test&password=${megabyte}`) },
@@ -876,6 +904,9 @@ beforeAll(async () => {
     photo: ids.photo,
   });
   ids.mill = await note(ids.open, { title: "Mill ledger", summary: "The flour mill ground wheat for the whole valley. The mill wheel stopped in the flood of 1962." });
+  const turns = (text: string) => [{ speaker: "Ann", start: 0, end: 4, text }];
+  ids.interview = await note(ids.open, { title: "Ferry interview", transcript: turns("The ferry left at dawn.") });
+  ids.secretInterview = await note(ids.closed, { title: "Sealed ferry interview", transcript: turns("The sealed ferry left at night.") });
   ids.secret = await note(ids.closed, { title: "Restricted smuggling report", summary: "The smugglers hid tobacco in the lighthouse cellar.", photo: ids.secretPhoto });
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 16 });
   const thread = await db.prisma.chatThread.create({ data: { userId: people.admin.userId, title: "Admin's thread", scope: {} } });

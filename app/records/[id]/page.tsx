@@ -5,6 +5,8 @@ import { Suspense, cache } from "react";
 import { type Principal, canEdit, isAdmin } from "@/lib/acl";
 import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
 import { authorizedPage } from "@/lib/http/authorized";
+import { recordCaptions } from "@/lib/http/captions-response";
+import { processCaptionTranslator } from "@/lib/rag/embed/caption-translation";
 import type { Runtime } from "@/lib/runtime";
 import { isAppError } from "@/lib/errors";
 import { getCitedPassage } from "@/lib/rag/ask/cited-passage";
@@ -69,6 +71,7 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   const isObject = await isObjectRecord(sql, record.id);
   const scanFields = record.section.fields.filter((field) => field.type === "scan" && typeof record.values[field.key] === "string");
   const scans = scanFields.length ? await getScanPages(runtime.database.prisma, principal, record.id) : {};
+  const captions = await recordCaptions(runtime.database.prisma, principal, record, processCaptionTranslator);
   // The scan field whose pages hold the cited page: its page image opens with the words marked.
   const citedScan =
     cited?.page != null ? scanFields.find((field) => scans[String(record.values[field.key])]?.some((page) => page.page === cited.page && page.status === "read")) : undefined;
@@ -128,7 +131,7 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
       )}
 
       <div className="mt-8 grid grid-cols-1 gap-10 lg:grid-cols-[1fr_16rem]">
-        <RecordFields record={record} startAt={startSeconds(query.t)} scans={scans} cited={citedScan && cited?.page != null ? { page: cited.page, text: cited.text } : undefined} />
+        <RecordFields record={record} startAt={startSeconds(query.t)} scans={scans} captions={captions} cited={citedScan && cited?.page != null ? { page: cited.page, text: cited.text } : undefined} />
 
         <aside className="space-y-6 text-sm">
           <dl className="space-y-3 rounded-lg border border-stone-200 bg-white p-4">

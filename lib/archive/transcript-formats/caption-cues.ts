@@ -132,6 +132,14 @@ function speakerPrefix(text: string): { speaker: string; body: string } {
   return split;
 }
 
+/**
+ * What a cue's text says, voice by voice, as a player's caption line shows it: markup dropped,
+ * entities decoded, the speaker from a voice span or a "Speaker: " prefix ("" when none).
+ */
+export function cueVoices(text: string): { speaker: string; text: string }[] {
+  return voicesOf(text, () => undefined).map((voice) => (voice.speaker !== null ? { speaker: voice.speaker, text: voice.text } : { speaker: speakerPrefix(voice.text).speaker, text: speakerPrefix(voice.text).body }));
+}
+
 /** The turns of one cue: one per voice, with the cue's timing. */
 export function cueTurns(timing: CueTiming, textLines: string[], lineNumber: number, problems: FileProblem[]): TranscriptTurn[] {
   const voices = voicesOf(textLines.join("\n"), (entity) => problems.push({ line: lineNumber, message: `unknown character entity ${entity}.` }));

@@ -6,9 +6,11 @@ import { parseWebVtt } from "./web-vtt";
 
 export type { FileProblem, TranscriptFileResult } from "./file-problems";
 export { maxTranscriptFileCharacters } from "./file-problems";
+export { cueVoices } from "./caption-cues";
 export { parseOhmsXml } from "./ohms-xml";
 export { parseSrt } from "./srt";
 export { parseWebVtt } from "./web-vtt";
+export { type CaptionCue, type CueOptions, type WebVttOptions, captionCues, escapeCueText, formatCueTimecode, writeSrt, writeWebVtt } from "./write-captions";
 
 /**
  * Transcript files as archives hold them — WebVTT, SRT and OHMS XML — read into a recording's
