@@ -52,4 +52,14 @@ test("a record page's Cite link downloads RIS for a reference manager", async ({
   expect(ris).toMatch(/^TY {2}- SOUND\r\n/);
   expect(ris).toMatch(/\r\nUR {2}- http[^\r]*\/records\/[0-9a-f-]{36}\r\n/);
   expect(ris.endsWith("ER  - \r\n")).toBe(true);
+
+  // "Cite this page's records": the selection route answers for the page's records, and names a
+  // missing id in its header rather than failing.
+  await page.goto("/records?section=oral-histories");
+  const ids = await page.locator("table tbody th > a[href^='/records/']").evaluateAll((links) => links.slice(0, 3).map((item) => item.getAttribute("href")!.replace("/records/", "")));
+  const missing = "00000000-0000-4000-8000-000000000000";
+  const selection = await page.request.get(`/api/records/cite?format=bibtex&ids=${[...ids, missing].join(",")}`);
+  expect(selection.status()).toBe(200);
+  expect((await selection.text()).match(/^@\w+\{/gm)).toHaveLength(ids.length);
+  expect(selection.headers()["mnemo-not-found"]).toContain(missing);
 });

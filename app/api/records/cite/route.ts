@@ -8,7 +8,7 @@ import { citeSelectionResponse } from "@/lib/http/citation-download";
  * 100). Ids not there for the reader — missing and unreadable alike — are named in the
  * `Mnemo-Not-Found` header; none left is a 404.
  */
-export const GET = authorizedRoute(z.object({}), async (request, { principal, runtime }) =>
+export const GET = authorizedRoute(z.unknown(), async (request, { principal, runtime }) =>
   citeSelectionResponse(runtime.database.prisma, principal, request, {
     origin: linkOrigin(request, runtime.config),
   }),

@@ -8,7 +8,7 @@ import { recordListExportResponse } from "@/lib/http/record-list-download";
  * search's pinned ranked order, the filters, the sort), every page of it up to
  * MNEMO_EXPORT_MAX_ROWS, readable records only.
  */
-export const GET = authorizedRoute(z.object({}), async (request, { principal, runtime }) => {
+export const GET = authorizedRoute(z.unknown(), async (request, { principal, runtime }) => {
   const { prisma, sql } = runtime.database;
   return recordListExportResponse({ prisma, sql, searchContext: runtime.search }, principal, request, {
     origin: linkOrigin(request, runtime.config),
