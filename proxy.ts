@@ -51,5 +51,6 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Pages only: Auth.js and API routes (they answer 401 JSON), Next's assets and public/'s files pass.
-  matcher: ["/((?!api/|_next/|icon.svg|favicon.ico|robots.txt).*)"],
+  // /iiif/ and /oai serve public projects to anonymous viewers and harvesters (lib/api/public-route.ts).
+  matcher: ["/((?!api/|iiif/|oai|_next/|icon.svg|favicon.ico|robots.txt).*)"],
 };

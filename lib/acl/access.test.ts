@@ -17,12 +17,15 @@ import {
   editScopeSql,
   goldenSetScopeWhere,
   isAdmin,
+  isAnonymous,
   isSystem,
   passageScopeSql,
   projectScopeSql,
   projectScopeWhere,
   readableProjectIds,
+  publicReader,
   systemPrincipal,
+  withPublicProjects,
 } from "./index";
 import { proposalScopeSql } from "./derived-scope";
 
@@ -235,5 +238,38 @@ describe("golden sets", () => {
       expect(canKeepGoldenSets(principal)).toBe(false);
       expectNotFound(() => assertGoldenSetKeeper(principal));
     }
+  });
+});
+
+describe("the public reader of public projects", () => {
+  it("reads exactly the public projects, edits nothing and is no actor", () => {
+    const reader = publicReader(["alpha"]);
+    expect(isAnonymous(reader)).toBe(true);
+    expect(isAdmin(reader)).toBe(false);
+    expect(canReadProject(reader, "alpha")).toBe(true);
+    expect(canReadProject(reader, "beta")).toBe(false);
+    expect(canEditProject(reader, "alpha")).toBe(false);
+    expect(canCreateRecords(reader)).toBe(false);
+    expect(canReadPassage(reader, { projectId: "alpha", contributingProjectIds: ["beta"] })).toBe(false);
+    expect(actorIdOf(reader)).toBeNull();
+    expect(() => assertAdmin(reader)).toThrow(AppError);
+  });
+
+  it("with no public project reads nothing", () => {
+    const reader = publicReader([]);
+    const params: unknown[] = [];
+    expect(projectScopeSql(reader, "r.project_id", params)).toBe("r.project_id = ANY($1::text[])");
+    expect(params).toEqual([[]]);
+    expect(canReadProject(reader, "alpha")).toBe(false);
+  });
+
+  it("adds the public projects to a person's reading, never their editing", () => {
+    const widened = withPublicProjects(researcher, ["beta"]);
+    expect(canReadProject(widened, "alpha")).toBe(true);
+    expect(canReadProject(widened, "beta")).toBe(true);
+    expect(canEditProject(widened, "beta")).toBe(false);
+    expect(isAnonymous(widened)).toBe(false);
+    expect(withPublicProjects(nobody, []).readableProjectIds).toEqual([]);
+    expect(withPublicProjects(admin, ["beta"])).toBe(admin);
   });
 });

@@ -2,7 +2,8 @@ import { notFound } from "../errors";
 import type { Principal } from "./principal";
 
 export type { Principal, UserRole } from "./principal";
-export { systemPrincipal } from "./principal";
+export { anonymousUserId, systemPrincipal } from "./principal";
+import { anonymousUserId } from "./principal";
 export { type EgressPolicy, type EgressReceiver, egressAllowed, egressAllowedSql, egressPolicies, isLoopback, mayLeaveHost, redacted } from "./egress";
 
 /**
@@ -29,7 +30,32 @@ export function isSystem(principal: Principal): boolean {
 
 /** The user to record as the actor of a change (audit, authorship): none for the system actor. */
 export function actorIdOf(principal: Principal): string | null {
-  return isSystem(principal) ? null : principal.userId;
+  return isSystem(principal) || principal.userId === anonymousUserId ? null : principal.userId;
+}
+
+/**
+ * Who reads the routes that serve public projects (IIIF, OAI-PMH, media) without a session or a
+ * token: a reader of exactly the projects an admin marked public, who edits nothing. Everything
+ * else refuses it as it refuses any visitor without a session.
+ */
+export function publicReader(publicProjectIds: readonly string[]): Principal {
+  return { userId: anonymousUserId, email: "", name: "Public", role: "researcher", readableProjectIds: [...publicProjectIds], editableProjectIds: [] };
+}
+
+/**
+ * A signed-in person or token on those same routes: what they may read, and the public projects
+ * besides (a member of no project sees the public records an anonymous visitor sees, never less).
+ * Editing is unchanged.
+ */
+export function withPublicProjects(principal: Principal, publicProjectIds: readonly string[]): Principal {
+  if (isAdmin(principal)) return principal;
+  const readable = [...new Set([...principal.readableProjectIds, ...publicProjectIds])];
+  return { ...principal, readableProjectIds: readable };
+}
+
+/** The public reader rather than a signed-in person or a token's user. */
+export function isAnonymous(principal: Principal): boolean {
+  return principal.userId === anonymousUserId;
 }
 
 /** null means "every project" (admins); otherwise the ids the principal may read. */

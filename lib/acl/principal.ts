@@ -24,3 +24,6 @@ export const systemPrincipal: Principal = {
   readableProjectIds: [],
   editableProjectIds: [],
 };
+
+/** The user id of the public reader (publicReader): no person, no session, no token. */
+export const anonymousUserId = "anonymous";

@@ -46,7 +46,7 @@ export const demoLogins: DemoLogin[] = [
 ];
 
 const projects = [
-  { slug: "collections", name: "Public Collections", description: "Coins, ceramics, museum objects and reference records open to every member.", restricted: false },
+  { slug: "collections", name: "Public Collections", description: "Coins, ceramics, museum objects and reference records open to every member.", restricted: false, isPublic: true, publicSince: new Date("2026-01-01T00:00:00Z") },
   { slug: "valley", name: "Voices of the Drowned Valley", description: "Sant Romà de Vall and the Segrell reservoir: interviews and reports.", restricted: false },
   { slug: "harbour", name: "Harbour Trades", description: "Port de la Calma: net menders, salt fish, caulkers and the fish auction.", restricted: false },
   { slug: "mine", name: "Mine Closure Testimonies", description: "Minas de Alcaraví, 1974–1993. Sensitive testimonies; access restricted to named researchers.", restricted: true },

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type Principal, canRead, systemPrincipal } from "../../lib/acl";
+import { type Principal, canRead, publicReader, systemPrincipal } from "../../lib/acl";
 import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
@@ -353,6 +353,10 @@ beforeAll(async () => {
     const token = (await createApiToken(db.prisma, principal, { name: "fuzz", expiresInDays: 1 })).token;
     people.push({ principal, token, label: plan.label });
   }
+  // The public reader (no session, no token) of the first project, marked public: what the IIIF,
+  // OAI-PMH and media routes serve to anyone. Its API calls carry a token that is no token.
+  await db.prisma.project.update({ where: { id: projects[0]!.id }, data: { isPublic: true, publicSince: new Date() } });
+  people.push({ principal: publicReader([projects[0]!.id]), token: "mnemo_not_a_token", label: "public" });
   // Curators with edit rights store proposals of their own, under their own access.
   for (const person of people) if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0) await proposeForUncatalogued(services.objects, person.principal, { limit: 20 });
 
@@ -673,6 +677,8 @@ const probes: Probe[] = [
         return { jsonrpc: "2.0", id: index + 1, method: "tools/call", params: { name, arguments: args } };
       });
       const response = await mcpBatch(person.token, messages);
+      // The public reader has no token: the MCP server refuses it whole, which the leak check still reads.
+      if (person.label === "public") return withSteadyBoundaries(await response.text());
       // Agent context's fence boundary is drawn for every response; parity compares the rest.
       const text = withSteadyBoundaries(await response.text());
       batchTally.batches++;

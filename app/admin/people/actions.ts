@@ -6,6 +6,7 @@ import { createProjectAsAdmin } from "@/lib/admin/people/create-project";
 import { createUserAsAdmin } from "@/lib/admin/people/create-user";
 import { resetPassword } from "@/lib/admin/people/reset-password";
 import { setMembership } from "@/lib/admin/people/set-membership";
+import { setProjectPublic } from "@/lib/admin/people/set-project-public";
 import { setUserActive } from "@/lib/admin/people/set-user-active";
 import { setUserRole } from "@/lib/admin/people/set-user-role";
 
@@ -47,3 +48,9 @@ export const setMembershipAction = authorizedAction(
     return { ok: true };
   },
 );
+
+export const setProjectPublicAction = authorizedAction(z.object({ projectSlug: z.string().max(64), isPublic: z.boolean() }), async (input, { principal, runtime }) => {
+  const { prisma } = runtime.database;
+  await setProjectPublic(prisma, principal, input);
+  return { ok: true };
+});

@@ -3,7 +3,8 @@ import { listProjectsWithMembers } from "@/lib/admin/people/list-projects-with-m
 import { listUsers } from "@/lib/admin/people/list-users";
 import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { LockIcon } from "@/components/lock-icon";
-import { CreateProjectClient, CreateUserClient, ProjectMembersClient, UserRowClient } from "./people-client";
+import { publicProjectStatement } from "@/lib/admin/people/set-project-public";
+import { CreateProjectClient, CreateUserClient, ProjectMembersClient, ProjectPublicClient, UserRowClient } from "./people-client";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
 import { PageSection } from "@/components/page-section";
@@ -43,11 +44,13 @@ export default async function PeoplePage() {
               <h3 id={`project-${project.id}`} className="flex items-center gap-1 font-semibold">
                 {project.name}
                 {project.restricted && <LockIcon label="Restricted project" />}
+                {project.isPublic && <span className="ml-1 rounded bg-emerald-100 px-1.5 text-xs font-normal text-emerald-800">public</span>}
                 <span className="text-sm font-normal text-stone-500">
                   · {project.slug} · {project.records} records
                 </span>
               </h3>
               {project.description && <p className="text-sm text-stone-600">{project.description}</p>}
+              <ProjectPublicClient project={project} statement={publicProjectStatement} />
               <div className="mt-2">
                 <ProjectMembersClient project={project} />
               </div>

@@ -5,7 +5,7 @@ import { useServerAction } from "@/components/use-server-action";
 import { useRef, useState } from "react";
 import type { AdminProject } from "@/lib/admin/people/list-projects-with-members";
 import type { AdminUser } from "@/lib/admin/people/list-users";
-import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setUserActiveAction, setUserRoleAction } from "./actions";
+import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setProjectPublicAction, setUserActiveAction, setUserRoleAction } from "./actions";
 import { ActionForm } from "@/components/action-form";
 import { LabelledField } from "@/components/labelled-field";
 import { TextField } from "@/components/text-field";
@@ -185,6 +185,35 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
           Add
         </BusyButton>
       </ActionForm>
+      {feedback}
+    </div>
+  );
+}
+
+/** The project's public switch: a checkbox that saves at once and says what public means. */
+export function ProjectPublicClient({ project, statement }: { project: Pick<AdminProject, "slug" | "name" | "isPublic" | "restricted">; statement: string }) {
+  const { pending, run, feedback } = useServerAction();
+  const id = `public-${project.slug}`;
+  return (
+    <div className="mt-2 text-sm">
+      <label htmlFor={id} className="inline-flex items-center gap-2">
+        <input
+          id={id}
+          type="checkbox"
+          checked={project.isPublic}
+          disabled={project.restricted && !project.isPublic}
+          aria-describedby={`${id}-help`}
+          aria-disabled={pending || undefined}
+          onChange={(event) => {
+            const isPublic = event.target.checked;
+            run(() => setProjectPublicAction({ projectSlug: project.slug, isPublic }), isPublic ? `${project.name} is public.` : `${project.name} is no longer public.`);
+          }}
+        />
+        Public (IIIF, OAI-PMH and media without signing in)
+      </label>
+      <p id={`${id}-help`} className="text-xs text-stone-500">
+        {project.restricted && !project.isPublic ? "A restricted project cannot be public." : statement}
+      </p>
       {feedback}
     </div>
   );

@@ -8,6 +8,7 @@ export interface AdminProject {
   name: string;
   description: string;
   restricted: boolean;
+  isPublic: boolean;
   records: number;
   members: { userId: string; email: string; name: string; role: "reader" | "editor"; userRole: string; active: boolean }[];
 }
@@ -24,6 +25,7 @@ export async function listProjectsWithMembers(prisma: PrismaClient, principal: P
     name: project.name,
     description: project.description,
     restricted: project.restricted,
+    isPublic: project.isPublic,
     records: project._count.records,
     members: project.memberships.map((membership) => ({
       userId: membership.userId,

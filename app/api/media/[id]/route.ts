@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { withApiToken } from "@/lib/api/api-deps";
+import { publicRoute } from "@/lib/api/public-route";
 import type { Principal } from "@/lib/acl";
 import { mediaResponse } from "@/lib/archive/serve-media";
-import { authorizedRoute } from "@/lib/http/authorized";
 import type { Runtime } from "@/lib/runtime";
 
 /**
@@ -11,7 +10,8 @@ import type { Runtime } from "@/lib/runtime";
  * `?variant=stream` a recording's streamable copy (the original when it needs none or has none yet);
  * `?page=N` a scan's page image (same access rule, same not_found).
  * Browsers come with their session; agents send their API token as a bearer (the links in API
- * results), and then no cookie is read.
+ * results), and then no cookie is read; without either, the media of public projects' records
+ * are served to anyone (IIIF viewers, harvesters) and everything else is not found.
  */
 async function serve(request: Request, { principal, runtime }: { principal: Principal; runtime: Runtime }, id: string): Promise<Response> {
   return mediaResponse(runtime.database.prisma, principal, {
@@ -34,15 +34,8 @@ function pageOf(value: string | null): number | undefined {
   return /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 0;
 }
 
-const serveToSession = authorizedRoute(z.object({ id: z.string() }), async (request, context) => serve(request, context, context.params.id));
-
-async function serveMedia(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
-  if (request.headers.has("authorization")) {
-    const { id } = await context.params;
-    return withApiToken(request, (context) => serve(request, context, id));
-  }
-  return serveToSession(request, context);
-}
+/** Signed in, with a token, or without either for a record of a public project (lib/api/public-route.ts). */
+const serveMedia = publicRoute(z.object({ id: z.string() }), async (request, context) => serve(request, context, context.params.id));
 
 export const GET = serveMedia;
 export const HEAD = serveMedia;
