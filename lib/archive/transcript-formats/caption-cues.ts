@@ -120,13 +120,21 @@ function voicesOf(text: string, onUnknownEntity: (entity: string) => void): Voic
 }
 
 /**
+ * A numbered label as diarisation and our own SRT write it ("Speaker 1: ", "Hablante 2: "): one
+ * capitalised word and a number, and text that does not go on like a clock ("At 3:00 we left").
+ */
+function isNumberedSpeaker(label: string, body: string): boolean {
+  return /^\p{Lu}\p{L}+ \d{1,3}$/u.test(label) && !/^\d/.test(body);
+}
+
+/**
  * "Speaker: text" the way the editor reads it (lib/archive/transcript-text.ts), a little more
  * careful with caption lines, where "At 3:00 we left" or "Mira: això" as a question are common:
  * a label ending in a digit, or holding sentence punctuation, is text.
  */
 function speakerPrefix(text: string): { speaker: string; body: string } {
   const split = splitSpeaker(text);
-  if (!split.speaker || !split.body || /\d$/.test(split.speaker) || /[?!¿¡"“”«»]/.test(split.speaker) || split.speaker.split(/\s+/).length > 6) {
+  if (!split.speaker || !split.body || (/\d$/.test(split.speaker) && !isNumberedSpeaker(split.speaker, split.body)) || /[?!¿¡"“”«»]/.test(split.speaker) || split.speaker.split(/\s+/).length > 6) {
     return { speaker: "", body: text };
   }
   return split;

@@ -125,6 +125,16 @@ describe("writeSrt", () => {
     expect(joined(parsed.turns)).toEqual(list);
   });
 
+  it("reads numbered speakers back, and not a clock time", () => {
+    const list: TranscriptTurn[] = [
+      { speaker: "Speaker 1", start: 0, end: 2, text: "Where were you born?" },
+      { speaker: "Hablante 2", start: 2, end: 5, text: "En el puerto." },
+    ];
+    expect(parseSrt(writeSrt(list)).turns).toEqual(list);
+    const clock = parseSrt("1\n00:00:01,000 --> 00:00:02,000\nAt 3:00 we left the harbour.\n");
+    expect(clock.turns.map((turn) => [turn.speaker, turn.text])).toEqual([["", "At 3:00 we left the harbour."]]);
+  });
+
   it("writes nothing for a transcript without text", () => {
     expect(writeSrt([{ speaker: "A", start: 0, end: 1, text: "" }])).toBe("");
   });
