@@ -63,3 +63,38 @@ test("a record page's Cite link downloads RIS for a reference manager", async ({
   expect((await selection.text()).match(/^@\w+\{/gm)).toHaveLength(ids.length);
   expect(selection.headers()["mnemo-not-found"]).toContain(missing);
 });
+
+test("records selected across pages cite together in one file", async ({ page }) => {
+  await signIn(page, "researcher");
+  await page.goto("/records?section=oral-histories&sort=title&pageSize=5");
+  const bar = page.getByTestId("selection-bar");
+  await expect(bar.getByTestId("selection-count")).toHaveText("No records selected");
+  const firstLink = page.locator("table tbody th > a[href^='/records/']").first();
+  const firstId = (await firstLink.getAttribute("href"))!.replace("/records/", "");
+  const firstTitle = (await firstLink.textContent())!.trim();
+  await page.getByRole("checkbox", { name: `Select “${firstTitle}”` }).check();
+  await expect(bar.getByTestId("selection-count")).toHaveText("1 selected");
+
+  // Page 2 keeps the selection; "Select this page" adds its five records.
+  await page.goto("/records?section=oral-histories&sort=title&pageSize=5&page=2");
+  const secondPage = await page.locator("table tbody th > a[href^='/records/']").evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/records/", "")));
+  expect(secondPage).not.toContain(firstId);
+  await bar.getByRole("button", { name: "Select this page" }).click();
+  await expect(bar.getByTestId("selection-count")).toHaveText(`${1 + secondPage.length} selected`);
+
+  const downloadPromise = page.waitForEvent("download");
+  await bar.getByRole("link", { name: "CSL-JSON" }).click();
+  const download = await downloadPromise;
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const items = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { URL: string }[];
+  expect(items.map((item) => item.URL.replace(/^.*\/records\//, ""))).toEqual([firstId, ...secondPage]);
+
+  // Back on page 1 the first record is still ticked; clearing empties the selection.
+  await page.goto("/records?section=oral-histories&sort=title&pageSize=5");
+  await expect(page.getByRole("checkbox", { name: `Select “${firstTitle}”` })).toBeChecked();
+  await bar.getByRole("button", { name: "Clear selection" }).click();
+  await expect(bar.getByTestId("selection-count")).toHaveText("No records selected");
+  await expect(page.getByRole("checkbox", { name: `Select “${firstTitle}”` })).not.toBeChecked();
+});

@@ -4,11 +4,10 @@ import type { Principal } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
 import { isAppError, notFound, parseInput } from "../errors";
 import { storableTextIssues } from "../storable-text";
-import { type CitationFormat, type CitationItem, citationFiles, citationFormats, citationItem } from "./citation-formats";
+import { type CitationFormat, type CitationItem, citationFiles, citationFormats, citationItem, maxCitedRecords } from "./citation-formats";
 import { getRecord } from "./get-record";
 
-/** The most records one selection cites: a URL of ids stays well under every server's limit. */
-export const maxCitedRecords = 100;
+export { maxCitedRecords } from "./citation-formats";
 
 const formatSchema = z.enum(citationFormats, { error: `Choose a format: ${citationFormats.join(", ")}.` });
 const secondsSchema = z.preprocess(

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
+import { SelectRecordClient, SelectionBarClient } from "@/components/record-selection-client";
 import { authorizedPage } from "@/lib/http/authorized";
 import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
@@ -138,11 +139,15 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       {result && result.items.length > 0 && (
         <>
           <ExportLinks params={params} total={result.total} maxRows={runtime.config.MNEMO_EXPORT_MAX_ROWS} pageIds={result.items.map((item) => item.id)} />
+          <SelectionBarClient pageIds={result.items.map((item) => item.id)} />
           <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Records, page {result.page} of {result.pageCount}</caption>
               <thead className="border-b border-stone-200 bg-stone-100 text-xs uppercase tracking-wide text-stone-600">
                 <tr>
+                  <th scope="col" className="w-8 py-2.5 pl-4 font-medium">
+                    <span className="sr-only">Selected</span>
+                  </th>
                   <th scope="col" className="px-4 py-2.5 font-medium">Title</th>
                   <th scope="col" className="px-4 py-2.5 font-medium">Section</th>
                   <th scope="col" className="px-4 py-2.5 font-medium">Project</th>
@@ -157,6 +162,9 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
               <tbody className="divide-y divide-stone-100">
                 {result.items.map((item) => (
                   <tr key={item.id} className="align-top hover:bg-stone-50">
+                    <td className="py-2.5 pl-4">
+                      <SelectRecordClient id={item.id} title={item.title} />
+                    </td>
                     <th scope="row" className="px-4 py-2.5 font-normal">
                       <Link href={`/records/${item.id}`} className="link font-medium">
                         {item.title}

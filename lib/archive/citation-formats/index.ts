@@ -8,6 +8,9 @@ export { toBibtex } from "./bibtex";
 export { toCslJson } from "./csl-json";
 export { toRis } from "./ris";
 
+/** The most records one selection cites: a URL of ids stays well under every server's limit. */
+export const maxCitedRecords = 100;
+
 /** The citation formats a record exports in: what Zotero, EndNote, Mendeley and citeproc import. */
 export const citationFormats = ["ris", "bibtex", "csl-json"] as const;
 export type CitationFormat = (typeof citationFormats)[number];
