@@ -15,8 +15,16 @@ test("an admin reindexes a section with a progress bar that survives a reload, a
   await page.getByTestId("index-health").getByRole("link", { name: "Places" }).click();
   await expect(page.getByRole("heading", { name: "Places", level: 1 })).toBeVisible();
 
+  // Scripts wait for `ready` in /api/health: true once the first indexing is over.
+  type Health = { ready: boolean; indexing: { percent: number; sections?: { slug: string; waiting: number }[] } };
+  const health = async () => (await (await page.request.get("/api/health")).json()) as Health;
+  await expect.poll(async () => (await health()).ready, { timeout: 240_000, intervals: [2_000] }).toBe(true);
   await page.getByRole("button", { name: "Reindex this section" }).click();
   await expect(page.getByText(/Queued \d+ records\.|already running/)).toBeVisible();
+  // The reindex makes search wait again; signed in, the report names the section that waits.
+  const waiting = await health();
+  expect(waiting.ready).toBe(false);
+  expect(waiting.indexing.sections?.find((section) => section.slug === "places")?.waiting).toBeGreaterThan(0);
   await expect(page.getByTestId("reindex-progress").first()).toBeVisible();
   // The bar is read from the server: after a reload it is still there, or already finished.
   await page.reload();
@@ -24,8 +32,9 @@ test("an admin reindexes a section with a progress bar that survives a reload, a
     await page.reload();
     await expect(page.getByTestId("reindex-progress")).toHaveCount(0, { timeout: 1_000 });
   }).toPass({ timeout: 240_000, intervals: [2_000] });
-  const health = page.getByTestId("section-health");
-  const value = async (label: string) => (await health.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").textContent())?.trim();
+  await expect.poll(async () => (await health()).ready, { timeout: 60_000, intervals: [1_000] }).toBe(true);
+  const sectionHealth = page.getByTestId("section-health");
+  const value = async (label: string) => (await sectionHealth.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").textContent())?.trim();
   expect(await value("Pending")).toBe("0");
   expect(await value("Failed")).toBe("0");
   expect(await value("Indexed")).toBe(await value("Records"));

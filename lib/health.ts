@@ -4,6 +4,8 @@ import { type OcrStatus, ocrStatus } from "./archive/ocr/run-tesseract";
 import { getConfig } from "./config";
 import type { SqlExecutor } from "./db/sql-executor";
 import { processTranslationBridge, type TranslationBridge } from "./rag/embed/translate";
+import type { Principal } from "./acl";
+import { type IndexReadiness, indexReadiness } from "./rag/index/index-readiness";
 import { getActiveIndexSpace } from "./rag/index/index-spaces";
 
 /**
@@ -21,6 +23,9 @@ export interface HealthReport {
   ffmpeg: { available: boolean };
   /** OCR of scanned pages: tesseract with the configured languages (MNEMO_OCR_LANGUAGES). */
   ocr: OcrStatus;
+  /** Search covers every record: the same as `indexing.ready`, at the top for scripts that wait for it. */
+  ready: boolean;
+  indexing: IndexReadiness;
 }
 
 export async function healthReport(
@@ -28,13 +33,16 @@ export async function healthReport(
   mode: string,
   bridge: TranslationBridge = processTranslationBridge,
   tools: { ffmpeg?: () => Promise<boolean>; ocr?: () => Promise<OcrStatus> } = {},
+  principal: Principal | null = null,
 ): Promise<HealthReport> {
   let databaseOk = false;
   let indexSpace: string | null = null;
+  let indexing: IndexReadiness = { ready: false, percent: 0 };
   try {
     await sql.query("SELECT 1");
     databaseOk = true;
     indexSpace = (await getActiveIndexSpace(sql))?.name ?? null;
+    indexing = await indexReadiness(sql, principal);
   } catch {
     databaseOk = false;
   }
@@ -50,5 +58,7 @@ export async function healthReport(
     languageBridge,
     ffmpeg: { available: ffmpegAvailable },
     ocr: reading,
+    ready: databaseOk && indexing.ready,
+    indexing,
   };
 }

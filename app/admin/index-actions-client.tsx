@@ -46,7 +46,11 @@ export function JobProgressClient({ jobId, label }: { jobId: string; label: stri
         <div className="h-2 rounded bg-accent-700 transition-[width]" style={{ width: `${percent}%` }} />
       </div>
       <p aria-live="polite" className="mt-1 text-xs text-stone-600">
-        {progress?.finishedAt ? `Finished: ${percent}%.` : `${percent}%`}
+        {progress?.finishedAt
+          ? `Finished: ${percent}%.`
+          : progress && progress.waitingBehind > 0
+            ? `${percent}% · waiting: ${progress.waitingBehind.toLocaleString("en")} ${progress.waitingBehind === 1 ? "record" : "records"} queued before it (a first indexing, an import or recent saves) go first`
+            : `${percent}%`}
       </p>
       {error && <p className="text-xs text-red-700">{error}</p>}
     </div>

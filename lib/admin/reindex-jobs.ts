@@ -23,6 +23,11 @@ export interface ReindexProgress {
   failed: number;
   done: number;
   percent: number;
+  /**
+   * While none of the job's records has been taken yet: how many records queued before them
+   * (a first indexing, an import, earlier saves) the worker takes first. 0 once it has started.
+   */
+  waitingBehind: number;
   startedAt: Date;
   finishedAt: Date | null;
 }
@@ -39,6 +44,19 @@ async function progressOf(sql: SqlExecutor, job: { id: string; section_id: strin
   );
   const remaining = counts?.remaining ?? 0;
   const failed = counts?.failed ?? 0;
+  // The worker takes pending records by (available_at, created_at): those of other reasons due
+  // before the job's first pending record, and any being indexed now, go first.
+  const [ahead] = remaining === 0 ? [{ ahead: 0 }] : await sql.query<{ ahead: number }>(
+    `WITH mine AS (
+       SELECT min(available_at) AS due, bool_or(status = 'running') AS started FROM index_queue WHERE reason = $1 AND status IN ('pending', 'running')
+     )
+     SELECT CASE WHEN mine.started THEN 0 ELSE (
+              SELECT count(*)::int FROM index_queue o
+               WHERE o.reason <> $1 AND (o.status = 'running' OR (o.status = 'pending' AND o.available_at <= mine.due))
+            ) END AS ahead
+       FROM mine`,
+    [reasonOf(job.id)],
+  );
   let finishedAt = job.finished_at ? new Date(job.finished_at) : null;
   if (!finishedAt && remaining === 0) {
     const [row] = await sql.query<{ finished_at: Date }>(`UPDATE reindex_jobs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL RETURNING finished_at`, [job.id]);
@@ -54,6 +72,7 @@ async function progressOf(sql: SqlExecutor, job: { id: string; section_id: strin
     failed,
     done,
     percent: job.total === 0 ? 100 : Math.floor(((job.total - remaining) / job.total) * 100),
+    waitingBehind: ahead?.ahead ?? 0,
     startedAt: new Date(job.started_at),
     finishedAt,
   };

@@ -10,6 +10,8 @@ import { EmbeddingError, type Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
+import { indexReadiness } from "../../lib/rag/index/index-readiness";
+import { healthReport } from "../../lib/health";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { closeAfterAll } from "../support/close-after-all";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf, testIndexSpace } from "../support/factories";
@@ -131,6 +133,33 @@ describe("admin services", () => {
     expect(section).toMatchObject({ records: recordIds.length, indexed: recordIds.length, pending: 0, failed: 0 });
     expect(health.coverage.indexed).toBe(health.coverage.records);
     expect(health.active?.id).toBe(space.id);
+  });
+
+  it("says when search is ready, per readable section, and what a queued reindex waits behind", async () => {
+    // Three records of another project wait in the queue before the reindex is asked for.
+    const otherProject = await createProject(db.prisma);
+    const otherSection = await createSection(db.prisma);
+    for (let i = 0; i < 3; i++) await createRecord(db.prisma, otherSection, otherProject.id, { title: `Queued first ${i}` }, systemPrincipal);
+    const job = (await startReindex(db.prisma, db.sql, admin, { sectionSlug })).job;
+    expect(job.waitingBehind).toBe(3);
+
+    const anonymous = await indexReadiness(db.sql, null);
+    expect(anonymous.ready).toBe(false);
+    expect(anonymous.percent).toBeLessThan(100);
+    expect(anonymous.sections).toBeUndefined();
+    // The curator reads the first project only: its section, its counts; nothing of the other.
+    const forCurator = await indexReadiness(db.sql, curator);
+    expect(forCurator.sections).toEqual([expect.objectContaining({ slug: sectionSlug, records: recordIds.length, waiting: recordIds.length, failed: 0 })]);
+    expect((await indexReadiness(db.sql, researcher)).sections).toEqual([]);
+    const forAdmin = await indexReadiness(db.sql, admin);
+    expect(forAdmin.sections?.find((section) => section.slug === otherSection.slug)).toMatchObject({ records: 3, waiting: 3, indexed: 0 });
+
+    await drain();
+    expect(await indexReadiness(db.sql, null)).toEqual({ ready: true, percent: 100 });
+    expect(await getReindexProgress(db.sql, admin, job.id)).toMatchObject({ remaining: 0, waitingBehind: 0 });
+    const report = await healthReport(db.sql, db.mode, undefined, { ffmpeg: async () => true, ocr: async () => ({ available: true, languages: [], missing: [] }) });
+    expect(report).toMatchObject({ ready: true, indexing: { ready: true, percent: 100 } });
+    expect(JSON.stringify(report)).not.toMatch(/sections|records/);
   });
 
   it("lists failures with their errors and retries them", async () => {

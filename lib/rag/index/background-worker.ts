@@ -42,6 +42,8 @@ export async function startBackgroundWorker(database: Database, options: { onDra
   });
   let lastReport = 0;
   let draining: Promise<void> | null = null;
+  // Since when records have been waiting: the moment nothing waits, search covers the archive.
+  let busySince: number | null = null;
   void runWorker({
     ...worker,
     signal: controller.signal,
@@ -53,6 +55,11 @@ export async function startBackgroundWorker(database: Database, options: { onDra
       if (progress.remaining === 0 || now - lastReport > 5000) {
         lastReport = now;
         console.info(`[index] ${progress.indexed} records indexed, ${progress.remaining} waiting, ${progress.parked} parked (embedded ${progress.embedded}, reused ${progress.reused}, cached ${progress.cached})`);
+      }
+      if (progress.remaining > 0 && busySince === null) busySince = now;
+      if (progress.remaining === 0 && busySince !== null) {
+        console.info(`[index] search is ready: nothing waits to be indexed (${Math.round((now - busySince) / 1000)} s since records were waiting${progress.parked ? `; ${progress.parked} parked, see /admin` : ""})`);
+        busySince = null;
       }
       if (progress.remaining === 0 && options.onDrained && !draining) {
         draining = options
