@@ -38,6 +38,8 @@ export interface ProjectBackup {
  */
 export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, principal: Principal, options: ExportProjectOptions): Promise<ProjectBackup> {
   assertAdmin(principal);
+  // A slug no project can have (control characters, an unpaired surrogate) is simply not found.
+  if (!/^[^\u0000-\u001f\u007f]{1,200}$/.test(options.slug) || !options.slug.isWellFormed()) throw notFound();
   const project = await prisma.project.findUnique({ where: { slug: options.slug } });
   if (!project) throw notFound();
 
