@@ -41,6 +41,9 @@ try {
 const database = await openDatabase(configuredDatabaseOptions());
 let exitCode = 0;
 try {
+  // The configured index space first (created, and active when none is, as the worker would):
+  // archived embeddings are restored into it when it has their model.
+  const worker = await configuredWorker(database);
   const report = await restoreProject(database.prisma, systemPrincipal, { bytes, storageDir: getConfig().storageDir, asSlug: values["as-slug"] });
   console.log(`${report.createdProject ? "created" : "updated"} project ${report.slug}: ${report.records} records, ${report.links} links (${report.danglingLinks} to records this installation does not hold, left out), ${report.media} media (${report.mediaFilesWritten} files written), ${report.auditEvents} audit events, ${report.memberships} memberships`);
   if (report.sectionsCreated.length) console.log(`sections created: ${report.sectionsCreated.join(", ")}`);
@@ -48,7 +51,6 @@ try {
   if (report.unknownMembers.length) console.log(`members without an account here (left out; create them and restore again): ${report.unknownMembers.join(", ")}`);
   console.log(`vectors: ${report.vectors}; ${report.queued} records queued for indexing`);
   if (values.index) {
-    const worker = await configuredWorker(database);
     const progress = await runWorker({ ...worker, drain: true, idleMs: 500 });
     console.log(`indexed ${progress.indexed}, parked ${progress.parked}; embedded ${progress.embedded} passages, from cache ${progress.cached}`);
   } else {
