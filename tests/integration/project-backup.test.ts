@@ -266,6 +266,19 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const before = await counts(target);
     await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage })).rejects.toThrow(new RegExp(`section “${notes.slug}” exists here with other fields: the backup's field “summary” \\(longtext\\)`));
     expect(await counts(target)).toEqual(before);
+    await target.prisma.section.update({ where: { id: section.id }, data: { fields: section.fields as FieldDefinition[] } });
+  });
+
+  it("refuses a catalogue number that another record holds here, writing nothing", async () => {
+    const keeperId = projectRecordIds[0]!;
+    await source.prisma.record.update({ where: { id: keeperId }, data: { externalId: "PEOPLE-1" } });
+    const archive = await exportProject(source.prisma, source.sql, admin, { slug: project.slug, storageDir: sourceStorage });
+    const [otherHere] = await target.prisma.project.findMany({ where: { slug: "elsewhere" } }).then(async (found) => (found.length ? found : [await target.prisma.project.create({ data: { slug: "elsewhere", name: "Elsewhere" } })]));
+    const section = await target.prisma.section.findUniqueOrThrow({ where: { slug: people.slug } });
+    const holder = await target.prisma.record.create({ data: { sectionId: section.id, projectId: otherHere!.id, title: "Someone else", values: { title: "Someone else" }, externalId: "PEOPLE-1" } });
+    const before = await counts(target);
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: archive.bytes, storageDir: targetStorage })).rejects.toThrow(new RegExp(`“PEOPLE-1” is already record ${holder.id}`));
+    expect(await counts(target)).toEqual(before);
   });
 
   it("refuses to copy a project within its own installation under another slug", async () => {

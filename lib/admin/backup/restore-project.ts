@@ -140,6 +140,20 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   }
   const localSection = (id: string) => sectionIds.get(id)!;
 
+  const externalIds = records.filter((record) => record.externalId !== null);
+  if (externalIds.length) {
+    const taken = await prisma.record.findFirst({
+      where: { OR: externalIds.map((record) => ({ sectionId: localSection(record.sectionId), externalId: record.externalId, id: { not: record.id } })) },
+      select: { id: true, externalId: true, section: { select: { slug: true } } },
+    });
+    if (taken) refuse(`The catalogue number “${taken.externalId}” is already record ${taken.id} of section “${taken.section.slug}” here, and another record in the backup; nothing was restored.`);
+  }
+  if (manifest.vectors) {
+    const dimension = manifest.vectors.dimension;
+    const wrong = vectorRows.find((row) => row.embedding.split(",").length !== dimension);
+    if (wrong) refuse(`The backup's ${tableEntries.vectors} holds an embedding that does not have the ${dimension} dimensions its manifest names.`);
+  }
+
   const existingGroups = await prisma.embedGroup.findMany({ where: { sectionId: { in: [...sectionIds.values()] } }, select: { id: true, sectionId: true, slug: true } });
   const groupIdsTaken = new Set((await prisma.embedGroup.findMany({ where: { id: { in: groups.map((group) => group.id) } }, select: { id: true } })).map((group) => group.id));
   const groupsToCreate = groups
