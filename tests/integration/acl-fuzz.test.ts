@@ -17,6 +17,7 @@ import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { describeError } from "../../lib/errors";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
+import { projectBackupResponse } from "../../lib/http/project-backup-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
 import { runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { ask } from "../../lib/rag/ask/ask";
@@ -107,7 +108,7 @@ let space: IndexSpace;
 let storageDir: string;
 let services: ServiceRuntime;
 let mover: Principal;
-const projects: { id: string; restricted: boolean }[] = [];
+const projects: { id: string; slug: string; restricted: boolean }[] = [];
 const world: WorldRecord[] = [];
 const people: { principal: Principal; token: string; label: string }[] = [];
 
@@ -156,7 +157,7 @@ const relationPairs: RelationPair[] = [];
 const rankWorld = { words: [] as string[], twins: [] as WorldRecord[], decoys: [] as WorldRecord[], swapped: false };
 
 /** What the relation, rank and batch probes find beyond leaks and denied/missing parity: each fails the run. */
-const findingKinds = ["relation", "rank", "mcp-batch"] as const;
+const findingKinds = ["relation", "rank", "mcp-batch", "backup"] as const;
 const findings: { kind: (typeof findingKinds)[number]; text: string }[] = [];
 const rankTally = { compared: 0, decoyReaders: 0, controlShifts: 0 };
 const batchTally = { batches: 0, overMaximum: 0, calls: 0 };
@@ -274,7 +275,10 @@ beforeAll(async () => {
   storageDir = temporaryStorageDir();
   space = await testIndexSpace(db.sql, embedder);
   await createNotesAndCoins(db.prisma, db.sql, { prefix: "fz", name: "Fuzz", noteFields: fuzzNoteFields, groupFields: ["title", "summary", "related"], maxTokens: 64, objectContext: coinContext });
-  for (const restricted of [false, false, true, true]) projects.push({ id: (await createProject(db.prisma, { restricted })).id, restricted });
+  for (const restricted of [false, false, true, true]) {
+    const project = await createProject(db.prisma, { restricted });
+    projects.push({ id: project.id, slug: project.slug, restricted });
+  }
 
   const setup = generator(seed + 1);
   for (const [index, project] of projects.entries()) {
@@ -581,6 +585,27 @@ const probes: Probe[] = [
         new Request(`http://fuzz.test/api/records/export?${params.toString()}`),
         {},
       );
+    },
+  },
+  {
+    // GET /api/admin/projects/<slug>/backup for the target's project (where it is now): an admin
+    // gets the zip; anyone else exactly the 404 of a project that does not exist.
+    path: "backup",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id) => {
+      const record = world.find((item) => item.id === id);
+      const slug = record ? projects.find((project) => project.id === record.projectId)!.slug : id;
+      const response = await runAuthorizedRoute(
+        z.object({ slug: z.string().max(200) }),
+        (_request, { principal, params }) => projectBackupResponse(db, principal, { slug: params.slug, storageDir }),
+        async () => person.principal,
+        new Request(`http://fuzz.test/api/admin/projects/${encodeURIComponent(slug)}/backup`),
+        { slug },
+      );
+      if (person.principal.role !== "admin" && response.status !== 404) findings.push({ kind: "backup", text: `seed ${seed}: ${person.label} got ${response.status} for the backup of ${slug}` });
+      if (person.principal.role === "admin" && record && response.status !== 200) findings.push({ kind: "backup", text: `seed ${seed}: an admin got ${response.status} for the backup of ${slug}` });
+      // The ids the caller sent are no leak: the missing twin's id stands as the slug there.
+      return response.status === 200 ? `200 ${response.headers.get("content-type")} ${(await response.arrayBuffer()).byteLength > 0}` : response;
     },
   },
   { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "similar_records"]), person.token, { recordId: id }) },

@@ -43,6 +43,7 @@ import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/captions-response";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
+import { projectBackupResponse } from "../../lib/http/project-backup-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
 import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import type { AskContext } from "../../lib/rag/ask/ask";
@@ -248,6 +249,17 @@ function reindexJobRoute(principal: Principal, id: string) {
     async () => principal,
     new Request(`${origin}/api/admin/reindex-jobs/x`),
     { id },
+  ).then(fromResponse);
+}
+
+/** GET /api/admin/projects/<slug>/backup as its route runs it. */
+function backupRoute(principal: Principal, slug: string) {
+  return runAuthorizedRoute(
+    z.object({ slug: z.string().max(200) }),
+    (_request, { principal: signedIn, params }) => projectBackupResponse(db, signedIn, { slug: params.slug, storageDir }),
+    async () => principal,
+    new Request(`${origin}/api/admin/projects/x/backup`),
+    { slug },
   ).then(fromResponse);
 }
 
@@ -582,6 +594,11 @@ function catalogue(): BadInput[] {
     { id: "export-section-unknown", layer: "route", input: "GET /api/records/export?format=csv&section=../../etc", expect: { status: 400, message: /no section called/ }, send: () => exportRoute(people.reader, { format: "csv", section: "../../etc" }) },
     { id: "export-field-without-section", layer: "route", input: "GET /api/records/export?format=json&field=summary&text=lamp", expect: { status: 400, message: /Choose a section/ }, send: () => exportRoute(people.reader, { format: "json", field: "summary", text: "lamp" }) },
     { id: "reindex-job-traversal", layer: "route", input: "/api/admin/reindex-jobs/../../etc", expect: { status: 404 }, send: () => reindexJobRoute(people.admin, "../../etc") },
+    { id: "backup-not-admin", layer: "route", input: "a project's backup asked for by a reader, a curator", expect: { status: 404, message: /Not found/ }, send: async () => ((await backupRoute(people.curator, ids.closedSlug!)).status === 404 ? backupRoute(people.reader, ids.closedSlug!) : { status: 200, message: "a curator got a backup" }) },
+    { id: "backup-missing-project", layer: "route", input: "GET /api/admin/projects/<no such slug>/backup", expect: { status: 404 }, send: () => backupRoute(people.admin, "no-such-project") },
+    { id: "backup-slug-traversal", layer: "route", input: "GET /api/admin/projects/../../etc/backup", expect: { status: 404 }, send: () => backupRoute(people.admin, "../../etc") },
+    { id: "backup-slug-sql", layer: "route", input: "a slug that is SQL", expect: { status: 404 }, send: () => backupRoute(people.admin, sqlInjection) },
+    { id: "backup-slug-too-long", layer: "route", input: "a 1 MB slug", expect: { status: 404 }, send: () => backupRoute(people.admin, megabyte) },
     { id: "reindex-job-not-admin", layer: "route", input: "a reindex job asked for by a reader", expect: { status: 404 }, send: () => reindexJobRoute(people.reader, randomUUID()) },
     { id: "ask-route-bad-json", layer: "route", input: "body {question:", expect: { status: 400, message: /JSON/ }, send: () => askRoute(people.reader, "{question:") },
     { id: "ask-route-no-question", layer: "route", input: "body []", expect: { status: 400 }, send: () => askRoute(people.reader, "[]") },
@@ -818,6 +835,7 @@ function unstorableTextEverywhere(): BadInput[] {
     entries.push(
       { id: `text-route-thread-get-${kind}`, layer: "route", input: `GET /api/ask/threads/<id with ${what}>`, expect: { status: 404 }, send: () => thread("GET", `${ids.adminThread}${text}`) },
       { id: `text-route-thread-delete-${kind}`, layer: "route", input: `DELETE /api/ask/threads/<id with ${what}>`, expect: { status: 404 }, send: () => thread("DELETE", `${ids.adminThread}${text}`) },
+      { id: `text-route-backup-${kind}`, layer: "route", input: `GET /api/admin/projects/<slug with ${what}>/backup`, expect: { status: 404 }, send: () => backupRoute(people.admin, `${ids.closedSlug}${text}`) },
       { id: `text-route-reindex-job-${kind}`, layer: "route", input: `GET /api/admin/reindex-jobs/<id with ${what}>`, expect: { status: 404 }, send: () => reindexJobRoute(people.admin, `${randomUUID()}${text}`) },
       { id: `text-route-media-${kind}`, layer: "route", input: `GET /api/media/<id with ${what}>`, expect: { status: 404 }, send: () => mediaRoute(people.reader, `${ids.photo}${text}`) },
       { id: `text-route-ask-thread-${kind}`, layer: "route", input: `POST /api/ask with a threadId holding ${what}`, expect: { status: 400, field: "threadId", message: storableMessage }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", threadId: `${ids.adminThread}${text}` })) },
@@ -881,7 +899,9 @@ beforeAll(async () => {
   await db.prisma.section.create({ data: { slug: "notes", name: "Notes", fields: fields as never } });
   await saveAllGroup(db.prisma, db.sql, "notes", ["title", "summary"]);
   ids.open = (await createProject(db.prisma)).id;
-  ids.closed = (await createProject(db.prisma, { restricted: true })).id;
+  const closedProject = await createProject(db.prisma, { restricted: true });
+  ids.closed = closedProject.id;
+  ids.closedSlug = closedProject.slug;
   const admin = await createUser(db.prisma, { role: "admin" });
   const curator = await createUser(db.prisma, { role: "curator" });
   const reader = await createUser(db.prisma, { role: "researcher" });

@@ -51,6 +51,12 @@ export default async function PeoplePage() {
               </h3>
               {project.description && <p className="text-sm text-stone-600">{project.description}</p>}
               <ProjectPublicClient project={project} statement={publicProjectStatement} />
+              <p className="mt-1 text-sm">
+                {/* A zip of the project's records, media, members and audit trail (npm run import-project restores it). */}
+                <a href={`/api/admin/projects/${encodeURIComponent(project.slug)}/backup`} className="link" download data-testid={`backup-${project.slug}`}>
+                  Download backup
+                </a>
+              </p>
               <div className="mt-2">
                 <ProjectMembersClient project={project} />
               </div>

@@ -1,0 +1,65 @@
+/**
+ * `npm run import-project -- --file backup.zip [--as-slug <slug>] [--index]`
+ *
+ * Restores a backup written by `npm run export-project` (or the admin's "Download backup") into
+ * this installation: every entry is checked against the manifest's SHA-256 before anything is
+ * written, then one transaction upserts the rows; running it twice changes nothing more. Records
+ * are queued for indexing; with --index the queue is drained here (embeddings in the backup are
+ * used when the active index space has its model). Members map by email; unknown emails are
+ * listed, never created. In embedded mode stop the app first (PGlite has one owner).
+ * Exit codes: 0 restored; 2 bad arguments or a refused archive (nothing written).
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { systemPrincipal } from "../lib/acl";
+import { restoreProject } from "../lib/admin/backup/restore-project";
+import { getConfig } from "../lib/config";
+import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
+import { configuredWorker } from "../lib/rag/index/configured-indexer";
+import { runWorker } from "../lib/rag/index/run-worker";
+
+const usage = "usage: npm run import-project -- --file backup.zip [--as-slug <slug>] [--index]";
+let values: { file?: string; "as-slug"?: string; index?: boolean };
+try {
+  ({ values } = parseArgs({ options: { file: { type: "string" }, "as-slug": { type: "string" }, index: { type: "boolean" } }, strict: true }));
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  process.exit(2);
+}
+if (!values.file) {
+  console.error(usage);
+  process.exit(2);
+}
+let bytes: Uint8Array;
+try {
+  bytes = new Uint8Array(readFileSync(values.file));
+} catch (error) {
+  console.error(`Cannot read ${values.file}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
+
+const database = await openDatabase(configuredDatabaseOptions());
+let exitCode = 0;
+try {
+  // The configured index space first (created, and active when none is, as the worker would):
+  // archived embeddings are restored into it when it has their model.
+  const worker = await configuredWorker(database);
+  const report = await restoreProject(database.prisma, systemPrincipal, { bytes, storageDir: getConfig().storageDir, asSlug: values["as-slug"] });
+  console.log(`${report.createdProject ? "created" : "updated"} project ${report.slug}: ${report.records} records, ${report.links} links (${report.danglingLinks} to records this installation does not hold, left out), ${report.media} media (${report.mediaFilesWritten} files written), ${report.auditEvents} audit events, ${report.memberships} memberships`);
+  if (report.sectionsCreated.length) console.log(`sections created: ${report.sectionsCreated.join(", ")}`);
+  if (report.sectionsMerged.length) console.log(`sections already here (fields agree): ${report.sectionsMerged.join(", ")}`);
+  if (report.unknownMembers.length) console.log(`members without an account here (left out; create them and restore again): ${report.unknownMembers.join(", ")}`);
+  console.log(`vectors: ${report.vectors}; ${report.queued} records queued for indexing`);
+  if (values.index) {
+    const progress = await runWorker({ ...worker, drain: true, idleMs: 500 });
+    console.log(`indexed ${progress.indexed}, parked ${progress.parked}; embedded ${progress.embedded} passages, from cache ${progress.cached}`);
+  } else {
+    console.log("run `npm run worker` (or start the app) to index them");
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  exitCode = 2;
+} finally {
+  await database.close();
+}
+process.exit(exitCode);
