@@ -8,6 +8,7 @@ import {
   manifest,
   presentationContext,
   segmentsRange,
+  showsInIiif,
   timeBasedCanvas,
   timeFragment,
   transcriptAnnotationPage,
@@ -153,5 +154,22 @@ describe("the Presentation 3 validator", () => {
     expect(problems).toEqual(
       expect.arrayContaining([expect.stringMatching(/items\[0\]\.id: must be an http/), expect.stringMatching(/items\[0\]\.type: must be "Manifest" or "Collection"/), expect.stringMatching(/items\[0\]\.label: must be a language map/)]),
     );
+  });
+});
+
+describe("which records the record page offers a manifest for", () => {
+  const fields = [
+    { key: "title", type: "text" },
+    { key: "photo", type: "image" },
+    { key: "recording", type: "media" },
+  ];
+  it("those with a decodable image, a recording or a scan; not text alone or an undecodable image", () => {
+    const record = (values: Record<string, unknown>, media: Record<string, { kind: string; imageCheck: string | null }>) => ({ values, section: { fields }, media });
+    expect(showsInIiif(record({ title: "Note" }, {}))).toBe(false);
+    expect(showsInIiif(record({ photo: "m1" }, { m1: { kind: "image", imageCheck: "pending" } }))).toBe(true);
+    expect(showsInIiif(record({ photo: "m1" }, { m1: { kind: "image", imageCheck: "undecodable" } }))).toBe(false);
+    expect(showsInIiif(record({ recording: "m2" }, { m2: { kind: "audio", imageCheck: null } }))).toBe(true);
+    // A title that happens to be a media id is no picture.
+    expect(showsInIiif(record({ title: "m2" }, { m2: { kind: "audio", imageCheck: null } }))).toBe(false);
   });
 });

@@ -301,3 +301,20 @@ export function iiifUrls(origin: string) {
 }
 
 export type IiifUrls = ReturnType<typeof iiifUrls>;
+
+/**
+ * Whether a record has something a IIIF Manifest shows: a decodable image, a recording or a
+ * scan among its values (the record page offers the manifest link then).
+ */
+export function showsInIiif(record: {
+  values: Record<string, unknown>;
+  section: { fields: readonly { key: string; type: string }[] };
+  media: Record<string, { kind: string; imageCheck: string | null }>;
+}): boolean {
+  return record.section.fields.some((field) => {
+    const value = record.values[field.key];
+    const media = typeof value === "string" ? record.media[value] : undefined;
+    if (!media || !["image", "media", "scan"].includes(field.type)) return false;
+    return media.imageCheck !== "undecodable";
+  });
+}
