@@ -26,6 +26,8 @@ test("anonymous viewers get a public coin's manifest and images, and nothing of 
   const response = await anonymous.get(new URL(manifestUrl).pathname);
   expect(response.status()).toBe(200);
   expect(response.headers()["content-type"]).toContain("application/ld+json");
+  // Data, like an API answer: nothing in it may load or run (next.config.ts).
+  expect(response.headers()["content-security-policy"]).toContain("default-src 'none'");
   const manifest = (await response.json()) as { type: string; items: Canvas[] };
   expect(manifest.type).toBe("Manifest");
   expect(manifest.items).toHaveLength(2);
@@ -39,6 +41,7 @@ test("anonymous viewers get a public coin's manifest and images, and nothing of 
   const rendition = await anonymous.get(`${new URL(service).pathname}/full/!100,100/0/default.jpg`);
   expect(rendition.status()).toBe(200);
   expect(rendition.headers()["content-type"]).toBe("image/jpeg");
+  expect(rendition.headers()["content-security-policy"]).toContain("sandbox");
 
   // A valley interview, found by a signed-in researcher, is the missing record's 404 to anyone else.
   const context = await browser.newContext();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "../../errors";
 import { canonicalImageRequest, imageInformation, imageLimits, parseImageRequest } from "./image-request";
+import { thumbnailBody } from "./presentation";
 
 const image = { width: 1200, height: 800 };
 const parse = (region: string, size: string, rotation = "0", quality = "default.jpg", of = image) => parseImageRequest({ region, size, rotation, quality }, of);
@@ -68,5 +69,13 @@ describe("Image API requests", () => {
     expect(info).toMatchObject({ "@context": "http://iiif.io/api/image/3/context.json", id: "https://archive.example/iiif/image/abc", type: "ImageService3", protocol: "http://iiif.io/api/image", profile: "level1", width: 1200, height: 800 });
     expect(info.sizes.at(-1)).toEqual({ width: 1200, height: 800 });
     expect(info.sizes[0]!.width).toBeGreaterThanOrEqual(64);
+  });
+
+  it("render a thumbnail at the size the manifest announces for it", () => {
+    for (const size of [{ width: 1200, height: 800 }, { width: 333, height: 777 }, { width: 4000, height: 3001 }, { width: 64, height: 60 }]) {
+      const thumbnail = thumbnailBody("https://archive.example/iiif/image/a", size);
+      const [region, sized] = thumbnail.id.split("/").slice(-4, -2) as [string, string];
+      expect(parse(region, sized, "0", "default.jpg", size)).toMatchObject({ width: thumbnail.width, height: thumbnail.height });
+    }
   });
 });

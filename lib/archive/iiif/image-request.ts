@@ -1,5 +1,4 @@
 import { AppError } from "../../errors";
-import { imageContext } from "./presentation";
 
 /**
  * IIIF Image API 3.0 (https://iiif.io/api/image/3.0/) requests, level 1 and a little more: pure
@@ -7,6 +6,10 @@ import { imageContext } from "./presentation";
  * server's limits into what to cut and how large to make it, and the info.json that says so.
  * Anything else is a 400 with a message naming the parameter, as the spec asks.
  */
+
+export const imageContext = "http://iiif.io/api/image/3/context.json";
+/** The Content-Type of an Image API 3 info.json. */
+export const imageInfoContentType = `application/ld+json;profile="${imageContext}"`;
 
 /** The largest rendition served: a viewer asks tiles or smaller sizes for more. */
 export const imageLimits = { maxWidth: 4096, maxHeight: 4096, maxArea: 16_777_216 } as const;
@@ -96,6 +99,11 @@ function parseSize(size: string, region: { width: number; height: number }): { w
     throw badRequest(`The size ${width}×${height} is larger than this server serves (at most ${imageLimits.maxWidth}×${imageLimits.maxHeight}, ${imageLimits.maxArea} pixels).`);
   }
   return { width, height };
+}
+
+/** The size `max` renders for an image or region: itself, or less to fit the limits. */
+export function largestRendition(region: { width: number; height: number }): { width: number; height: number } {
+  return parseSize("max", region);
 }
 
 /** Parses one Image API request for an image of the given size; refuses what level 1 (and a little more) does not serve with a 400. */

@@ -3,6 +3,7 @@ import {
   collection,
   fragmentSeconds,
   iiifUrls,
+  imageBody,
   imageCanvas,
   languageMap,
   manifest,
@@ -92,6 +93,14 @@ describe("Presentation 3 builders", () => {
     const range = built.structures![0]!;
     expect(range.items).toHaveLength(2);
     expect(range.items[0]).toMatchObject({ type: "Range", label: { ca: ["Childhood"] }, summary: { ca: ["The village before the dam."] }, items: [{ id: `${canvas.id}#t=0,60`, type: "Canvas" }] });
+  });
+
+  it("announce a large image's full/max at the size the service renders it", () => {
+    const body = imageBody("https://archive.example/iiif/image/a", { width: 8000, height: 6000 });
+    expect(body.width).toBeLessThanOrEqual(4096);
+    expect(body.width * body.height).toBeLessThanOrEqual(16_777_216);
+    expect(body.width / body.height).toBeCloseTo(8000 / 6000, 2);
+    expect(imageBody("https://archive.example/iiif/image/b", { width: 640, height: 480 })).toMatchObject({ width: 640, height: 480 });
   });
 
   it("write time fragments with at most three decimals, and language maps with none when the language is unknown", () => {

@@ -6,13 +6,12 @@
  * absolute URLs the caller builds (`iiifUrls`); labels are language maps.
  */
 
+import { largestRendition } from "./image-request";
+
 export const presentationContext = "http://iiif.io/api/presentation/3/context.json";
-export const imageContext = "http://iiif.io/api/image/3/context.json";
 
 /** The Content-Type of a Presentation 3 response (the spec's JSON-LD media type with its profile). */
 export const presentationContentType = `application/ld+json;profile="${presentationContext}"`;
-/** The Content-Type of an Image API 3 info.json. */
-export const imageInfoContentType = `application/ld+json;profile="${imageContext}"`;
 
 /** `{ "en": ["…"] }`; `none` when the language is not known (the spec's rule). */
 export type LanguageMap = Record<string, string[]>;
@@ -142,10 +141,12 @@ export function imageService(serviceId: string): ImageService {
 
 /**
  * An image as a painting body: the full image as JPEG (`full/max`), with its image service so a
- * viewer can ask the sizes and regions it needs.
+ * viewer can ask the sizes and regions it needs (and the full resolution in tiles).
  */
 export function imageBody(serviceId: string, size: { width: number; height: number }): ImageBody {
-  return { id: `${serviceId}/full/max/0/default.jpg`, type: "Image", format: "image/jpeg", width: size.width, height: size.height, service: [imageService(serviceId)] };
+  // `max` is the image itself, or less when it is larger than the service renders.
+  const served = largestRendition(size);
+  return { id: `${serviceId}/full/max/0/default.jpg`, type: "Image", format: "image/jpeg", width: served.width, height: served.height, service: [imageService(serviceId)] };
 }
 
 /** A small rendition for lists and thumbnails: at most 400 px each way, never larger than the image. */
@@ -155,8 +156,9 @@ export function thumbnailBody(serviceId: string, size: { width: number; height: 
     id: `${serviceId}/full/!400,400/0/default.jpg`,
     type: "Image",
     format: "image/jpeg",
-    width: Math.max(1, Math.round(size.width * scale)),
-    height: Math.max(1, Math.round(size.height * scale)),
+    // Rounded down, as the image service sizes a `!w,h` request.
+    width: Math.max(1, Math.floor(size.width * scale)),
+    height: Math.max(1, Math.floor(size.height * scale)),
     service: [imageService(serviceId)],
   };
 }

@@ -9,8 +9,8 @@ import { isUuid } from "../../ids";
 import { imageDecodeTimeoutSeconds, openImage, readImageHeader } from "../image-limits";
 import { getReadableMedia, storagePath } from "../media-storage";
 import { scanPageImage } from "../serve-media";
-import { canonicalImageRequest, type ImageRequest, imageFormats, imageInformation, parseImageRequest } from "./image-request";
-import { iiifUrls, imageInfoContentType } from "./presentation";
+import { canonicalImageRequest, type ImageRequest, imageFormats, imageInfoContentType, imageInformation, parseImageRequest } from "./image-request";
+import { iiifUrls } from "./presentation";
 
 /**
  * The IIIF Image API over the archive's images: `/iiif/image/<imageId>/info.json` and
