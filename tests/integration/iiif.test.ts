@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, publicReader, systemPrincipal, withPublicProjects } from "../../lib/acl";
@@ -10,7 +12,8 @@ import { presentationContentType } from "../../lib/archive/iiif/presentation";
 import { imageBaseRedirect, imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { validatePresentation } from "../../lib/archive/iiif/validate-presentation";
 import { recordManifest } from "../../lib/archive/iiif/record-manifest";
-import { storeMedia, writeMediaFile } from "../../lib/archive/media-storage";
+import { deleteRecord } from "../../lib/archive/delete-record";
+import { removeStoredFiles, storeMedia, writeMediaFile } from "../../lib/archive/media-storage";
 import { publicProjectIds } from "../../lib/archive/public-projects";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
@@ -273,6 +276,18 @@ describe(`the IIIF Image API (${testDatabaseMode()})`, () => {
     expect(await sharp(Buffer.from(await cropped.arrayBuffer())).metadata()).toMatchObject({ format: "png", width: 20, height: 20 });
     const page = await image(reader, `${ids.pdf}~p2`, "full", "max");
     expect(await sharp(Buffer.from(await page.arrayBuffer())).metadata()).toMatchObject({ width: 110, height: 120 });
+  });
+
+  it("keeps renditions until their image goes with its record", async () => {
+    const coin = await saveCoin(membersProject.id, "Denarius to be deleted");
+    expect((await image(reader, coin.obverse, "full", "16,")).headers.get("mnemo-iiif-cache")).toBe("miss");
+    const renditions = join(storageDir, "iiif-cache", coin.obverse);
+    expect(existsSync(renditions)).toBe(true);
+    const version = (await db.prisma.record.findUniqueOrThrow({ where: { id: coin.id } })).version;
+    // As the record page's delete action does: the rows in the transaction, the files after.
+    const { storageKeys } = await deleteRecord(db.prisma, systemPrincipal, { id: coin.id, version });
+    await removeStoredFiles(storageDir, storageKeys);
+    expect(existsSync(renditions)).toBe(false);
   });
 
   it("refuses what it does not serve with 400, and unknown pages like missing images", async () => {

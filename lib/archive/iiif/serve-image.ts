@@ -7,7 +7,7 @@ import type { PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
 import { isUuid } from "../../ids";
 import { imageDecodeTimeoutSeconds, openImage, readImageHeader } from "../image-limits";
-import { getReadableMedia, storagePath } from "../media-storage";
+import { getReadableMedia, renditionCacheFolder, storagePath } from "../media-storage";
 import { scanPageImage } from "../serve-media";
 import { canonicalImageRequest, type ImageRequest, imageFormats, imageInfoContentType, imageInformation, parseImageRequest } from "./image-request";
 import { iiifUrls } from "./presentation";
@@ -21,7 +21,8 @@ import { iiifUrls } from "./presentation";
  * malformed id are one not_found. Renditions are made by sharp and kept on disk under
  * `<storage>/iiif-cache/<mediaId>/<image|pN>/`, named by the source file's hash and the request's canonical
  * form, at most `renditionsPerImage` per image (the oldest go first); a changed file has another
- * hash, and its old renditions are removed the next time one is made.
+ * hash, and its old renditions are removed the next time one is made; a deleted file's go with it
+ * (removeStoredFiles).
  */
 export const renditionsPerImage = 48;
 
@@ -60,7 +61,7 @@ export async function readImageSource(prisma: PrismaClient, principal: Principal
     const path = storagePath(storageDir, page.key ?? media.storageKey);
     const size = page.width > 0 && page.height > 0 ? { width: page.width, height: page.height } : await headerOf(path);
     const sourceTag = `${media.sha256.slice(0, 12)}${page.key ? hashOf(page.key).slice(0, 8) : ""}`;
-    return { imageId, mediaId: media.id, path, ...size, sourceTag, cacheKey: join("iiif-cache", media.id, `p${parsed.page}`) };
+    return { imageId, mediaId: media.id, path, ...size, sourceTag, cacheKey: join(renditionCacheFolder, media.id, `p${parsed.page}`) };
   }
   if (media.kind !== "image" || media.imageCheck === "undecodable") throw notFound();
   const path = storagePath(storageDir, media.storageKey);
@@ -70,7 +71,7 @@ export async function readImageSource(prisma: PrismaClient, principal: Principal
     size = await headerOf(path);
     await prisma.media.update({ where: { id: media.id }, data: size });
   }
-  return { imageId, mediaId: media.id, path, ...size, sourceTag: media.sha256.slice(0, 12), cacheKey: join("iiif-cache", media.id, "image") };
+  return { imageId, mediaId: media.id, path, ...size, sourceTag: media.sha256.slice(0, 12), cacheKey: join(renditionCacheFolder, media.id, "image") };
 }
 
 async function headerOf(path: string): Promise<{ width: number; height: number }> {
