@@ -213,6 +213,24 @@ describe(`IIIF manifests (${testDatabaseMode()})`, () => {
     );
   });
 
+  it("name linked records in the metadata only for those who may read them", async () => {
+    const people = await createSection(db.prisma, [{ key: "name", label: "Name", type: "text", required: true }]);
+    const portraits = await createSection(db.prisma, [
+      { key: "title", label: "Title", type: "text", required: true },
+      { key: "sitter", label: "Sitter", type: "relation", targetSection: people.slug },
+      { key: "photo", label: "Photograph", type: "image", view: "front" },
+    ]);
+    const sitter = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: people.slug, projectId: membersProject.id, values: { name: "Joana Ferrer, members only" } });
+    const photo = await storeImage(publicProject.id, 40, 50);
+    const portrait = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: portraits.slug, projectId: publicProject.id, values: { title: "Portrait", sitter: sitter.id, photo } });
+    const sitterOf = (manifest: Manifest) => manifest.metadata?.find((entry) => entry.label.en?.[0] === "Sitter")?.value;
+    expect(sitterOf(await manifestOf(reader, portrait.id))).toEqual({ none: ["Joana Ferrer, members only"] });
+    const seenAnonymously = await manifestOf(anonymous, portrait.id);
+    expect(sitterOf(seenAnonymously)).toBeUndefined();
+    expect(JSON.stringify(seenAnonymously)).not.toContain(sitter.id);
+    expect(JSON.stringify(seenAnonymously)).not.toContain("Joana");
+  });
+
   it("answer as JSON-LD with the Presentation 3 profile", async () => {
     const response = await manifestResponse(db.prisma, anonymous, { recordId: ids.coin, origin, storageDir });
     expect(response.headers.get("content-type")).toBe(presentationContentType);
