@@ -24,6 +24,9 @@ const nextConfig: NextConfig = {
       { source: "/(.*)", headers: commonSecurityHeaders },
       { source: "/api/(.*)", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
       { source: "/api/media/(.*)", headers: [{ key: "Content-Security-Policy", value: mediaContentSecurityPolicy }] },
+      // IIIF: manifests and info.json are data like API answers; renditions are media.
+      { source: "/iiif/(.*)", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
+      { source: "/iiif/image/:id/:region/:size/:rotation/:quality", headers: [{ key: "Content-Security-Policy", value: mediaContentSecurityPolicy }] },
     ];
   },
   typedRoutes: false,

@@ -130,8 +130,20 @@ export async function discardMedia(prisma: PrismaClient, storageDir: string, ids
   await removeStoredFiles(storageDir, rows.map((row) => row.storageKey));
 }
 
+/** Where the IIIF image service keeps its renditions of a media file: `<folder>/<media id>/` (lib/archive/iiif/serve-image.ts). */
+export const renditionCacheFolder = "iiif-cache";
+
+/**
+ * Removes stored files, and the IIIF renditions made from an upload: an upload's key is named by
+ * its media id (`mediaFileKey`), which names its rendition folder too.
+ */
 export async function removeStoredFiles(storageDir: string, storageKeys: string[]): Promise<void> {
   await Promise.all(storageKeys.map((key) => rm(storagePath(storageDir, key), { force: true })));
+  const mediaIds = storageKeys.flatMap((key) => {
+    const id = /([0-9a-fA-F-]{36})\.[A-Za-z0-9]+$/.exec(key)?.[1];
+    return id && isUuid(id) ? [id] : [];
+  });
+  await Promise.all(mediaIds.map((id) => rm(storagePath(storageDir, `${renditionCacheFolder}/${id}`), { recursive: true, force: true })));
 }
 
 /** A media row the principal may read; missing and unreadable are the same not_found. */

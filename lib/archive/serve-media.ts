@@ -17,11 +17,16 @@ import { getReadableMedia, storagePath } from "./media-storage";
  * The image of a scan's page, as OCR read it: the page image taken out of a PDF or TIFF, or the
  * upload itself for a one-page PNG or JPEG. A page that does not exist is not_found.
  */
-async function scanPageImage(prisma: PrismaClient, media: { id: string; mime: string; imageCheck: string | null }, page: number): Promise<{ key?: string; mime: string }> {
-  const row = Number.isSafeInteger(page) && page > 0 ? await prisma.mediaPage.findUnique({ where: { mediaId_page: { mediaId: media.id, page } }, select: { imageKey: true, imageMime: true } }) : null;
+export async function scanPageImage(
+  prisma: PrismaClient,
+  media: { id: string; mime: string; imageCheck: string | null },
+  page: number,
+): Promise<{ key?: string; mime: string; width: number; height: number }> {
+  const row = Number.isSafeInteger(page) && page > 0 ? await prisma.mediaPage.findUnique({ where: { mediaId_page: { mediaId: media.id, page } }, select: { imageKey: true, imageMime: true, width: true, height: true } }) : null;
   if (!row) throw notFound();
-  if (row.imageKey && row.imageMime) return { key: row.imageKey, mime: row.imageMime };
-  if ((media.mime === "image/png" || media.mime === "image/jpeg") && media.imageCheck !== "undecodable") return { mime: media.mime };
+  const size = { width: row.width, height: row.height };
+  if (row.imageKey && row.imageMime) return { key: row.imageKey, mime: row.imageMime, ...size };
+  if ((media.mime === "image/png" || media.mime === "image/jpeg") && media.imageCheck !== "undecodable") return { mime: media.mime, ...size };
   throw notFound();
 }
 

@@ -11,6 +11,8 @@ import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
 import { captionsResponse } from "../../lib/http/captions-response";
+import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
+import { imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import { handleMcpRequest, maxBatchMessages } from "../../lib/api/mcp-server";
 import { createApiToken } from "../../lib/auth/api-tokens";
@@ -43,7 +45,7 @@ import { openTestDatabase } from "../support/test-database";
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
  * every path: the record list, record reads, citations (one record and selections), list exports, media,
- * captions (WebVTT/SRT, English too), search, similar records, ask, similar objects, characterisation,
+ * captions (WebVTT/SRT, English too), IIIF (manifests, images, collections), search, similar records, ask, similar objects, characterisation,
  * objects by description, proposals, golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), the JSON API and
  * MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
@@ -157,7 +159,7 @@ const relationPairs: RelationPair[] = [];
 const rankWorld = { words: [] as string[], twins: [] as WorldRecord[], decoys: [] as WorldRecord[], swapped: false };
 
 /** What the relation, rank and batch probes find beyond leaks and denied/missing parity: each fails the run. */
-const findingKinds = ["relation", "rank", "mcp-batch", "backup"] as const;
+const findingKinds = ["relation", "rank", "mcp-batch", "backup", "iiif-collection"] as const;
 const findings: { kind: (typeof findingKinds)[number]; text: string }[] = [];
 const rankTally = { compared: 0, decoyReaders: 0, controlShifts: 0 };
 const batchTally = { batches: 0, overMaximum: 0, calls: 0 };
@@ -533,6 +535,40 @@ const probes: Probe[] = [
     },
   },
   {
+    // GET /iiif/<id>/manifest: the record as a IIIF Presentation 3 Manifest (a coin's faces as Canvases).
+    path: "iiif-manifest",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id) => manifestResponse(db.prisma, person.principal, { recordId: id, origin: "http://fuzz.test", storageDir }),
+  },
+  {
+    // GET /iiif/image/<mediaId>/info.json and /iiif/image/<mediaId>/<region>/<size>/0/<quality>.<format>
+    // (a scan page's image id is <mediaId>~p<N>); bad requests among them.
+    path: "iiif-image",
+    run: async (person, id, random) => {
+      const imageId = random.chance(0.2) ? `${id}~p1` : id;
+      if (random.chance(0.3)) return imageInfoResponse(db.prisma, person.principal, { imageId, storageDir, serviceId: `http://fuzz.test/iiif/image/${imageId}` });
+      const [region, size, quality] = [random.pick(["full", "square", "0,0,10,10", "pct:1,1,5,5"]), random.pick(["max", "16,", "!20,20", "99999,"]), random.pick(["default.jpg", "gray.png", "default.gif"])];
+      return imageResponse(db.prisma, person.principal, { imageId, storageDir, region, size, rotation: "0", quality });
+    },
+  },
+  {
+    // GET /iiif/collection/section/<slug> and /iiif/collection/project/<slug>[/<page>]: readable records only;
+    // a project the principal cannot read answers exactly as an unknown slug.
+    path: "iiif-collection",
+    run: async (person, _id, random) => {
+      const origin = "http://fuzz.test";
+      if (random.chance(0.4)) return collectionResponse(db.prisma, person.principal, { kind: "section", slug: random.pick(["fz-coins", "fz-notes"]), origin });
+      const project = random.pick(projects);
+      const page = random.chance(0.2) ? "1" : undefined;
+      const asked = await outcomeOf(() => collectionResponse(db.prisma, person.principal, { kind: "project", slug: project.slug, page, origin }));
+      if (!canRead(person.principal, { projectId: project.id })) {
+        const unknown = await outcomeOf(() => collectionResponse(db.prisma, person.principal, { kind: "project", slug: `project-${randomUUID().slice(0, 8)}`, page, origin }));
+        if (asked.body !== unknown.body) findings.push({ kind: "iiif-collection", text: `seed ${seed}: the collection of unreadable project ${project.slug} as ${person.label} reads unlike an unknown one: ${asked.body.slice(0, 200)} ≠ ${unknown.body.slice(0, 200)}` });
+      }
+      return asked;
+    },
+  },
+  {
     // GET /api/records/<id>/cite as its route runs it: an unreadable record is the same 404 as a missing one.
     path: "cite",
     target: { kinds: ["note", "coin"] },
@@ -804,7 +840,7 @@ describe("ACL leak fuzzing", () => {
       const canarySecrets = new Set(world.filter((record) => restrictedProjects.has(record.projectId)).flatMap((record) => record.secrets));
       let targetId = "";
       let deniedTarget = false;
-      if (probe.path === "media") {
+      if (probe.path === "media" || probe.path === "iiif-image") {
         const owner = random.pick(world.filter((record) => record.mediaIds.length > 0));
         targetId = random.pick(owner.mediaIds);
         deniedTarget = !canRead(person.principal, { projectId: owner.projectId });

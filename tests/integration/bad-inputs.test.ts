@@ -41,6 +41,8 @@ import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/action-result";
 import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/captions-response";
+import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
+import { imageResponse } from "../../lib/archive/iiif/serve-image";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
@@ -206,6 +208,40 @@ function captionsRoute(principal: Principal, id: string, file: string) {
     async () => principal,
     request,
     { id, file },
+  ).then(fromResponse);
+}
+
+/** /iiif/<id>/manifest, as its route runs it (the same parameter schema, the service). */
+function iiifManifestRoute(principal: Principal, id: string) {
+  return runAuthorizedRoute(
+    z.object({ id: z.string().max(100) }),
+    (_incoming, { principal: signedIn, params }) => manifestResponse(db.prisma, signedIn, { recordId: params.id, origin, storageDir }),
+    async () => principal,
+    new Request(`${origin}/iiif/${encodeURIComponent(id.toWellFormed())}/manifest`),
+    { id },
+  ).then(fromResponse);
+}
+
+/** /iiif/image/<id>/<region>/<size>/<rotation>/<quality>, as its route runs it. */
+function iiifImageRoute(principal: Principal, id: string, region = "full", size = "max", rotation = "0", quality = "default.jpg") {
+  const segment = z.string().max(100);
+  return runAuthorizedRoute(
+    z.object({ id: segment, region: segment, size: segment, rotation: segment, quality: segment }),
+    (_incoming, { principal: signedIn, params }) => imageResponse(db.prisma, signedIn, { imageId: params.id, storageDir, ...params }),
+    async () => principal,
+    new Request(`${origin}/iiif/image/${encodeURIComponent(id.toWellFormed())}/${[region, size, rotation, quality].map((part) => encodeURIComponent(part.toWellFormed())).join("/")}`),
+    { id, region, size, rotation, quality },
+  ).then(fromResponse);
+}
+
+/** /iiif/collection/project/<slug>[/<page>], as its route runs it. */
+function iiifCollectionRoute(principal: Principal, slug: string, page?: string) {
+  return runAuthorizedRoute(
+    z.object({ slug: z.string().max(200), page: z.string().max(20).optional() }),
+    (_incoming, { principal: signedIn, params }) => collectionResponse(db.prisma, signedIn, { kind: "project", slug: params.slug, page: params.page, origin }),
+    async () => principal,
+    new Request(`${origin}/iiif/collection/project/${encodeURIComponent(slug.toWellFormed())}`),
+    { slug, page },
   ).then(fromResponse);
 }
 
@@ -567,6 +603,29 @@ function catalogue(): BadInput[] {
     { id: "media-range-empty-suffix", layer: "route", input: "Range: bytes=-0", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=-0" }) },
     { id: "media-range-reversed", layer: "route", input: "Range: bytes=50-10", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=50-10" }) },
     { id: "media-range-huge", layer: "route", input: "Range: bytes=99999999999999999999999-", expect: { status: 416 }, send: () => mediaRoute(people.reader, ids.photo!, { range: "bytes=99999999999999999999999-" }) },
+    { id: "iiif-manifest-traversal", layer: "route", input: "/iiif/../../etc/passwd/manifest", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, "../../etc/passwd") },
+    { id: "iiif-manifest-nul", layer: "route", input: "a manifest's record id with NUL after it", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, `${ids.lighthouse}${nul}`) },
+    { id: "iiif-manifest-long", layer: "route", input: "a manifest's record id of 1 MB", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, megabyte) },
+    { id: "iiif-manifest-unreadable", layer: "route", input: "the manifest of a record the reader cannot read", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, ids.secret!) },
+    { id: "iiif-manifest-nothing-to-show", layer: "route", input: "the manifest of a record with no image, recording or scan", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, ids.mill!) },
+    { id: "iiif-image-region-percent", layer: "route", input: "/iiif/image/<id>/pct:10,10,50,50/max/0/default.jpg", expect: { status: 400, message: /region "pct:10,10,50,50" is not supported/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "pct:10,10,50,50") },
+    { id: "iiif-image-region-empty", layer: "route", input: "a region 0 pixels wide", expect: { status: 400, message: /greater than zero/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "0,0,0,10") },
+    { id: "iiif-image-region-outside", layer: "route", input: "a region beyond the image", expect: { status: 400, message: /outside the image/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "99999,0,10,10") },
+    { id: "iiif-image-region-sql", layer: "route", input: "a region of SQL", expect: { status: 400, message: /region/ }, send: () => iiifImageRoute(people.reader, ids.photo!, sqlInjection) },
+    { id: "iiif-image-size-upscale", layer: "route", input: "a size larger than the image without ^", expect: { status: 400, message: /put \^ before the size/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "9999,") },
+    { id: "iiif-image-size-beyond-limit", layer: "route", input: "^99999, (beyond the server's largest rendition)", expect: { status: 400, message: /larger than this server serves/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "^99999,") },
+    { id: "iiif-image-size-unknown", layer: "route", input: "size 'big'", expect: { status: 400, message: /size "big" is not supported/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "big") },
+    { id: "iiif-image-rotation", layer: "route", input: "rotation 90", expect: { status: 400, message: /rotation "90"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "90") },
+    { id: "iiif-image-quality", layer: "route", input: "quality bitonal", expect: { status: 400, message: /quality "bitonal"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "0", "bitonal.jpg") },
+    { id: "iiif-image-format", layer: "route", input: "format gif", expect: { status: 400, message: /format "gif"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "0", "default.gif") },
+    { id: "iiif-image-id-traversal", layer: "route", input: "/iiif/image/../../etc/passwd/full/max/0/default.jpg", expect: { status: 404 }, send: () => iiifImageRoute(people.reader, "../../etc/passwd") },
+    { id: "iiif-image-page-zero", layer: "route", input: "an image id <mediaId>~p0", expect: { status: 404 }, send: () => iiifImageRoute(people.reader, `${ids.photo}~p0`) },
+    { id: "iiif-image-long-size", layer: "route", input: "a size of 1 MB", expect: { status: 404 }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", megabyte) },
+    { id: "iiif-image-unreadable", layer: "route", input: "a bad region on an image the reader cannot read: the missing image's 404 first", expect: { status: 404 }, send: () => iiifImageRoute(people.reader, ids.secretPhoto!, "pct:1,1,1,1") },
+    { id: "iiif-collection-unknown", layer: "route", input: "/iiif/collection/project/no-such-project", expect: { status: 404 }, send: () => iiifCollectionRoute(people.reader, "no-such-project") },
+    { id: "iiif-collection-page-zero", layer: "route", input: "/iiif/collection/project/<slug>/0", expect: { status: 404 }, send: () => iiifCollectionRoute(people.reader, ids.openSlug!, "0") },
+    { id: "iiif-collection-page-text", layer: "route", input: "/iiif/collection/project/<slug>/1e9", expect: { status: 404 }, send: () => iiifCollectionRoute(people.reader, ids.openSlug!, "1e9") },
+    { id: "iiif-collection-slug-long", layer: "route", input: "a collection slug of 1 MB", expect: { status: 404 }, send: () => iiifCollectionRoute(people.reader, megabyte) },
     { id: "captions-file-traversal", layer: "route", input: "/api/records/<id>/captions/../../etc/passwd", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, "../../etc/passwd") },
     { id: "captions-file-format", layer: "route", input: "/api/records/<id>/captions/transcript.txt", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, "transcript.txt") },
     { id: "captions-file-nul", layer: "route", input: "a caption file name with NUL", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, `transcript${nul}.vtt`) },
@@ -898,7 +957,9 @@ beforeAll(async () => {
   space = await testIndexSpace(db.sql, embedder);
   await db.prisma.section.create({ data: { slug: "notes", name: "Notes", fields: fields as never } });
   await saveAllGroup(db.prisma, db.sql, "notes", ["title", "summary"]);
-  ids.open = (await createProject(db.prisma)).id;
+  const openProject = await createProject(db.prisma);
+  ids.open = openProject.id;
+  ids.openSlug = openProject.slug;
   const closedProject = await createProject(db.prisma, { restricted: true });
   ids.closed = closedProject.id;
   ids.closedSlug = closedProject.slug;

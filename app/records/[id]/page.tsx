@@ -22,6 +22,7 @@ import { similarObjectModes, type SimilarObjectMode } from "@/lib/rag/objects/si
 import { ObjectPanelsLoading, ObjectProposals, SimilarObjects } from "./object-panels";
 import { SimilarRecords, SimilarRecordsLoading } from "./similar-records";
 import { CiteLinks } from "./cite-links";
+import { IiifLink } from "./iiif-link";
 
 type PageProps = {
   params: Promise<{ id: string }>;
@@ -95,6 +96,7 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
         {editable && <RecordActionsClient id={record.id} title={record.title} version={record.version} />}
       </div>
       <CiteLinks record={record} startAt={startSeconds(query.t)} />
+      <IiifLink record={record} />
 
       {cited && (
         <section id="cited-passage" aria-labelledby="cited-passage-heading" className="mt-6 rounded-lg border-l-4 border-amber-400 bg-amber-50 px-4 py-3" data-testid="cited-passage">

@@ -1,0 +1,159 @@
+import { AppError } from "../../errors";
+
+/**
+ * IIIF Image API 3.0 (https://iiif.io/api/image/3.0/) requests, level 1 and a little more: pure
+ * parsing of `{region}/{size}/{rotation}/{quality}.{format}` against an image's size and the
+ * server's limits into what to cut and how large to make it, and the info.json that says so.
+ * Anything else is a 400 with a message naming the parameter, as the spec asks.
+ */
+
+export const imageContext = "http://iiif.io/api/image/3/context.json";
+/** The Content-Type of an Image API 3 info.json. */
+export const imageInfoContentType = `application/ld+json;profile="${imageContext}"`;
+
+/** The largest rendition served: a viewer asks tiles or smaller sizes for more. */
+export const imageLimits = { maxWidth: 4096, maxHeight: 4096, maxArea: 16_777_216 } as const;
+
+export type ImageFormat = "jpg" | "png";
+export type ImageQuality = "default" | "color" | "gray";
+
+export interface ImageRequest {
+  /** The region cut from the image, in its pixels. */
+  region: { left: number; top: number; width: number; height: number };
+  /** The size of the rendition. */
+  width: number;
+  height: number;
+  quality: ImageQuality;
+  format: ImageFormat;
+}
+
+export const imageFormats: Record<ImageFormat, string> = { jpg: "image/jpeg", png: "image/png" };
+
+function badRequest(message: string): AppError {
+  return new AppError("bad_request", message);
+}
+
+const integer = /^\d{1,6}$/;
+
+function parseRegion(region: string, image: { width: number; height: number }): ImageRequest["region"] {
+  if (region === "full") return { left: 0, top: 0, width: image.width, height: image.height };
+  if (region === "square") {
+    const side = Math.min(image.width, image.height);
+    return { left: Math.floor((image.width - side) / 2), top: Math.floor((image.height - side) / 2), width: side, height: side };
+  }
+  const parts = region.split(",");
+  if (parts.length !== 4 || !parts.every((part) => integer.test(part))) {
+    throw badRequest(`The region "${region}" is not supported: use full, square or x,y,w,h in pixels.`);
+  }
+  const [x, y, w, h] = parts.map(Number) as [number, number, number, number];
+  if (w === 0 || h === 0) throw badRequest("The region's width and height must be greater than zero.");
+  if (x >= image.width || y >= image.height) throw badRequest("The region lies outside the image.");
+  // A region that runs past the edge is cut at the edge (the spec's rule).
+  return { left: x, top: y, width: Math.min(w, image.width - x), height: Math.min(h, image.height - y) };
+}
+
+function parseSize(size: string, region: { width: number; height: number }): { width: number; height: number } {
+  const upscale = size.startsWith("^");
+  const spec = upscale ? size.slice(1) : size;
+  const aspect = region.width / region.height;
+  let width: number;
+  let height: number;
+  let match: RegExpExecArray | null;
+  if (spec === "max") {
+    const scale = Math.min(
+      upscale ? Number.POSITIVE_INFINITY : 1,
+      imageLimits.maxWidth / region.width,
+      imageLimits.maxHeight / region.height,
+      Math.sqrt(imageLimits.maxArea / (region.width * region.height)),
+    );
+    return { width: Math.max(1, Math.floor(region.width * scale)), height: Math.max(1, Math.floor(region.height * scale)) };
+  } else if ((match = /^(\d{1,6}),$/.exec(spec))) {
+    width = Number(match[1]);
+    height = Math.round(width / aspect);
+  } else if ((match = /^,(\d{1,6})$/.exec(spec))) {
+    height = Number(match[1]);
+    width = Math.round(height * aspect);
+  } else if ((match = /^pct:(\d{1,3}(?:\.\d{1,4})?)$/.exec(spec))) {
+    const percent = Number(match[1]);
+    if (percent <= 0) throw badRequest("The size's percentage must be greater than zero.");
+    width = Math.round((region.width * percent) / 100);
+    height = Math.round((region.height * percent) / 100);
+  } else if ((match = /^!(\d{1,6}),(\d{1,6})$/.exec(spec))) {
+    const boxWidth = Number(match[1]);
+    const boxHeight = Number(match[2]);
+    // As large as fits the box, keeping the aspect; without ^, never beyond the region itself.
+    const scale = Math.min(boxWidth / region.width, boxHeight / region.height, upscale ? Number.POSITIVE_INFINITY : 1);
+    width = Math.floor(region.width * scale);
+    height = Math.floor(region.height * scale);
+  } else if ((match = /^(\d{1,6}),(\d{1,6})$/.exec(spec))) {
+    width = Number(match[1]);
+    height = Number(match[2]);
+  } else {
+    throw badRequest(`The size "${size}" is not supported: use max, w,, ,h, w,h, !w,h or pct:n, with ^ before it to allow upscaling.`);
+  }
+  if (width < 1 || height < 1) throw badRequest("The requested size is less than one pixel.");
+  if (!upscale && (width > region.width || height > region.height)) {
+    throw badRequest(`The size ${width}×${height} is larger than the region (${region.width}×${region.height}); put ^ before the size to ask for upscaling.`);
+  }
+  if (width > imageLimits.maxWidth || height > imageLimits.maxHeight || width * height > imageLimits.maxArea) {
+    throw badRequest(`The size ${width}×${height} is larger than this server serves (at most ${imageLimits.maxWidth}×${imageLimits.maxHeight}, ${imageLimits.maxArea} pixels).`);
+  }
+  return { width, height };
+}
+
+/** The size `max` renders for an image or region: itself, or less to fit the limits. */
+export function largestRendition(region: { width: number; height: number }): { width: number; height: number } {
+  return parseSize("max", region);
+}
+
+/** Parses one Image API request for an image of the given size; refuses what level 1 (and a little more) does not serve with a 400. */
+export function parseImageRequest(
+  parts: { region: string; size: string; rotation: string; quality: string },
+  image: { width: number; height: number },
+): ImageRequest {
+  const region = parseRegion(parts.region, image);
+  const size = parseSize(parts.size, region);
+  if (parts.rotation !== "0") throw badRequest(`The rotation "${parts.rotation}" is not supported: only 0.`);
+  const dot = parts.quality.lastIndexOf(".");
+  const quality = dot > 0 ? parts.quality.slice(0, dot) : parts.quality;
+  const format = dot > 0 ? parts.quality.slice(dot + 1) : "";
+  if (quality !== "default" && quality !== "color" && quality !== "gray") throw badRequest(`The quality "${quality}" is not supported: use default, color or gray.`);
+  if (format !== "jpg" && format !== "png") throw badRequest(`The format "${format}" is not supported: use jpg or png.`);
+  return { region, ...size, quality, format };
+}
+
+/** A request's canonical form (the spec's canonical URI syntax), the key of its cached rendition. */
+export function canonicalImageRequest(request: ImageRequest, image: { width: number; height: number }): string {
+  const { region } = request;
+  const full = region.left === 0 && region.top === 0 && region.width === image.width && region.height === image.height;
+  const regionText = full ? "full" : `${region.left},${region.top},${region.width},${region.height}`;
+  const max = parseSize("max", region);
+  const sizeText = request.width === max.width && request.height === max.height ? "max" : `${request.width > region.width || request.height > region.height ? "^" : ""}${request.width},${request.height}`;
+  return `${regionText}/${sizeText}/0/${request.quality === "color" ? "default" : request.quality}.${request.format}`;
+}
+
+/** The image information document (info.json) of an image service. */
+export function imageInformation(serviceId: string, image: { width: number; height: number }) {
+  const largest = parseSize("max", image);
+  // A few ready sizes (halvings of the largest served) for viewers that pick from a list.
+  const sizes: { width: number; height: number }[] = [];
+  for (let factor = 8; factor >= 1; factor /= 2) {
+    const width = Math.floor(largest.width / factor);
+    const height = Math.floor(largest.height / factor);
+    if (width >= 64 && height >= 1) sizes.push({ width, height });
+  }
+  return {
+    "@context": imageContext,
+    id: serviceId,
+    type: "ImageService3",
+    protocol: "http://iiif.io/api/image",
+    profile: "level1",
+    width: image.width,
+    height: image.height,
+    ...imageLimits,
+    sizes: sizes.length ? sizes : [largest],
+    extraFormats: ["png"],
+    extraQualities: ["color", "gray"],
+    extraFeatures: ["sizeByConfinedWh", "sizeByPct", "sizeUpscaling"],
+  };
+}

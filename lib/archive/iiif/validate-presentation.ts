@@ -1,0 +1,260 @@
+import { presentationContext } from "./presentation";
+
+/**
+ * Checks a Presentation 3.0 Manifest or Collection against the spec's requirements
+ * (https://iiif.io/api/presentation/3.0/): required properties and their types, language maps,
+ * Canvas dimensions, annotation targets and Range items that point at the Manifest's own
+ * Canvases, time fragments inside a Canvas's duration, unique ids. No npm package ships the
+ * IIIF JSON schema (it lives in the Python presentation-validator), so the rules are written
+ * out here, each as the spec states it; every problem comes back with its JSON path.
+ */
+export function validatePresentation(resource: unknown): string[] {
+  const problems: string[] = [];
+  const context = new CheckContext(problems);
+  if (!isObject(resource)) return ["$: must be a JSON object"];
+  const contexts = Array.isArray(resource["@context"]) ? resource["@context"] : [resource["@context"]];
+  if (!contexts.includes(presentationContext)) problems.push(`$.@context: must be (or end with) ${presentationContext}`);
+  else if (contexts.at(-1) !== presentationContext) problems.push(`$.@context: ${presentationContext} must come last`);
+  if (resource.type === "Manifest") context.manifest(resource, "$");
+  else if (resource.type === "Collection") context.collection(resource, "$");
+  else problems.push(`$.type: must be "Manifest" or "Collection" (got ${JSON.stringify(resource.type)})`);
+  return problems;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const httpUrl = /^https?:\/\/[^\s/?#]+[^\s]*$/;
+/** The spec: rights is one of Creative Commons or RightsStatements.org, or a URI registered as an extension. */
+const rightsUrl = /^https?:\/\/(creativecommons\.org\/(licenses|publicdomain)\/|rightsstatements\.org\/vocab\/)/;
+const timeFragment = /#t=(\d+(?:\.\d+)?)(?:,(\d+(?:\.\d+)?))?$/;
+
+class CheckContext {
+  private readonly ids = new Map<string, string>();
+  private readonly canvases = new Map<string, { duration?: number; width?: number; height?: number }>();
+
+  constructor(private readonly problems: string[]) {}
+
+  private problem(path: string, message: string) {
+    this.problems.push(`${path}: ${message}`);
+  }
+
+  private id(resource: JsonObject, path: string, options: { unique?: boolean; fragment?: boolean } = {}): string | undefined {
+    const id = resource.id;
+    if (typeof id !== "string" || !httpUrl.test(id)) {
+      this.problem(`${path}.id`, "must be an http(s) URL");
+      return undefined;
+    }
+    if (options.fragment === false && id.includes("#")) this.problem(`${path}.id`, "must not have a fragment");
+    if (options.unique) {
+      const seen = this.ids.get(id);
+      if (seen) this.problem(`${path}.id`, `is also the id of ${seen}`);
+      else this.ids.set(id, path);
+    }
+    return id;
+  }
+
+  private type(resource: JsonObject, path: string, expected: string | string[]): void {
+    const allowed = Array.isArray(expected) ? expected : [expected];
+    if (typeof resource.type !== "string" || !allowed.includes(resource.type)) this.problem(`${path}.type`, `must be ${allowed.map((item) => `"${item}"`).join(" or ")} (got ${JSON.stringify(resource.type)})`);
+  }
+
+  languageMap(value: unknown, path: string): void {
+    if (!isObject(value) || Object.keys(value).length === 0) {
+      this.problem(path, "must be a language map: an object of language codes (or \"none\") to lists of strings");
+      return;
+    }
+    for (const [language, strings] of Object.entries(value)) {
+      if (!/^([a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*|none)$/.test(language)) this.problem(`${path}.${language}`, "must be keyed by a BCP 47 language code or \"none\"");
+      if (!Array.isArray(strings) || strings.some((item) => typeof item !== "string")) this.problem(`${path}.${language}`, "must be a list of strings");
+    }
+  }
+
+  private optionalLanguageMap(resource: JsonObject, key: string, path: string) {
+    if (resource[key] !== undefined) this.languageMap(resource[key], `${path}.${key}`);
+  }
+
+  private metadataEntry(value: unknown, path: string) {
+    if (!isObject(value)) return this.problem(path, "must be an object with label and value");
+    this.languageMap(value.label, `${path}.label`);
+    this.languageMap(value.value, `${path}.value`);
+  }
+
+  private descriptive(resource: JsonObject, path: string) {
+    this.optionalLanguageMap(resource, "summary", path);
+    if (resource.metadata !== undefined) {
+      if (!Array.isArray(resource.metadata)) this.problem(`${path}.metadata`, "must be a list");
+      else resource.metadata.forEach((entry, index) => this.metadataEntry(entry, `${path}.metadata[${index}]`));
+    }
+    if (resource.requiredStatement !== undefined) this.metadataEntry(resource.requiredStatement, `${path}.requiredStatement`);
+    if (resource.rights !== undefined && (typeof resource.rights !== "string" || !rightsUrl.test(resource.rights))) this.problem(`${path}.rights`, "must be a Creative Commons or RightsStatements.org URL");
+    for (const key of ["thumbnail", "homepage", "rendering", "seeAlso", "partOf"]) {
+      const list = resource[key];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        this.problem(`${path}.${key}`, "must be a list");
+        continue;
+      }
+      list.forEach((item, index) => {
+        const itemPath = `${path}.${key}[${index}]`;
+        if (!isObject(item)) return this.problem(itemPath, "must be an object");
+        this.id(item, itemPath);
+        if (typeof item.type !== "string") this.problem(`${itemPath}.type`, "must be a string");
+        // homepage and rendering are shown to people: they must say what they are.
+        if (key === "homepage" || key === "rendering") this.languageMap(item.label, `${itemPath}.label`);
+        if (key === "thumbnail") this.body(item, itemPath);
+      });
+    }
+  }
+
+  manifest(resource: JsonObject, path: string) {
+    this.id(resource, path, { unique: true, fragment: false });
+    this.type(resource, path, "Manifest");
+    this.languageMap(resource.label, `${path}.label`);
+    this.descriptive(resource, path);
+    if (!Array.isArray(resource.items) || resource.items.length === 0) {
+      this.problem(`${path}.items`, "must be a list of at least one Canvas");
+    } else {
+      resource.items.forEach((canvas, index) => this.canvas(canvas, `${path}.items[${index}]`));
+      // Annotations are checked once every Canvas is known: they may target any of them.
+      resource.items.forEach((canvas, index) => isObject(canvas) && this.canvasAnnotations(canvas, `${path}.items[${index}]`));
+    }
+    if (resource.structures !== undefined) {
+      if (!Array.isArray(resource.structures)) this.problem(`${path}.structures`, "must be a list of Ranges");
+      else resource.structures.forEach((range, index) => this.range(range, `${path}.structures[${index}]`));
+    }
+  }
+
+  collection(resource: JsonObject, path: string) {
+    this.id(resource, path, { fragment: false });
+    this.type(resource, path, "Collection");
+    this.languageMap(resource.label, `${path}.label`);
+    this.descriptive(resource, path);
+    if (!Array.isArray(resource.items)) return this.problem(`${path}.items`, "must be a list of Manifests and Collections");
+    resource.items.forEach((item, index) => {
+      const itemPath = `${path}.items[${index}]`;
+      if (!isObject(item)) return this.problem(itemPath, "must be an object");
+      this.id(item, itemPath, { unique: true, fragment: false });
+      this.type(item, itemPath, ["Manifest", "Collection"]);
+      this.languageMap(item.label, `${itemPath}.label`);
+      if (item.thumbnail !== undefined) this.descriptive({ thumbnail: item.thumbnail }, itemPath);
+    });
+  }
+
+  private canvas(value: unknown, path: string) {
+    if (!isObject(value)) return this.problem(path, "must be a Canvas object");
+    const id = this.id(value, path, { unique: true, fragment: false });
+    this.type(value, path, "Canvas");
+    this.optionalLanguageMap(value, "label", path);
+    this.descriptive(value, path);
+    const { width, height, duration } = value;
+    const positiveInteger = (item: unknown) => Number.isInteger(item) && (item as number) > 0;
+    if ((width === undefined) !== (height === undefined)) this.problem(path, "must have both width and height, or neither");
+    if (width !== undefined && !positiveInteger(width)) this.problem(`${path}.width`, "must be a positive integer");
+    if (height !== undefined && !positiveInteger(height)) this.problem(`${path}.height`, "must be a positive integer");
+    if (duration !== undefined && !(typeof duration === "number" && Number.isFinite(duration) && duration > 0)) this.problem(`${path}.duration`, "must be a positive number");
+    if (width === undefined && duration === undefined) this.problem(path, "must have width and height, or a duration");
+    if (id) this.canvases.set(id, { duration: typeof duration === "number" ? duration : undefined, width: typeof width === "number" ? width : undefined, height: typeof height === "number" ? height : undefined });
+    if (!Array.isArray(value.items)) return this.problem(`${path}.items`, "must be a list of AnnotationPages");
+  }
+
+  private canvasAnnotations(canvas: JsonObject, path: string) {
+    const canvasId = typeof canvas.id === "string" ? canvas.id : "";
+    if (Array.isArray(canvas.items)) {
+      canvas.items.forEach((page, index) => this.annotationPage(page, `${path}.items[${index}]`, { painting: canvasId }));
+    }
+    if (canvas.annotations !== undefined) {
+      if (!Array.isArray(canvas.annotations)) this.problem(`${path}.annotations`, "must be a list of AnnotationPages");
+      else canvas.annotations.forEach((page, index) => this.annotationPage(page, `${path}.annotations[${index}]`, {}));
+    }
+  }
+
+  private annotationPage(value: unknown, path: string, options: { painting?: string }) {
+    if (!isObject(value)) return this.problem(path, "must be an AnnotationPage object");
+    this.id(value, path, { unique: true });
+    this.type(value, path, "AnnotationPage");
+    this.optionalLanguageMap(value, "label", path);
+    if (!Array.isArray(value.items)) return this.problem(`${path}.items`, "must be a list of Annotations");
+    value.items.forEach((annotation, index) => this.annotation(annotation, `${path}.items[${index}]`, options));
+  }
+
+  private annotation(value: unknown, path: string, options: { painting?: string }) {
+    if (!isObject(value)) return this.problem(path, "must be an Annotation object");
+    this.id(value, path, { unique: true });
+    this.type(value, path, "Annotation");
+    if (typeof value.motivation !== "string" && !Array.isArray(value.motivation)) this.problem(`${path}.motivation`, "must be a string");
+    if (options.painting !== undefined && value.motivation !== "painting") this.problem(`${path}.motivation`, "must be \"painting\" in a Canvas's items");
+    const target = typeof value.target === "string" ? value.target : isObject(value.target) && typeof value.target.id === "string" ? value.target.id : undefined;
+    if (!target) this.problem(`${path}.target`, "must be a URL or a resource with an id");
+    else {
+      const canvasId = this.targetCanvas(target, `${path}.target`);
+      if (options.painting !== undefined && canvasId !== options.painting) this.problem(`${path}.target`, "a painting annotation must target its own Canvas");
+    }
+    if (value.body === undefined) this.problem(`${path}.body`, "is required");
+    else for (const [index, body] of (Array.isArray(value.body) ? value.body : [value.body]).entries()) this.body(body, Array.isArray(value.body) ? `${path}.body[${index}]` : `${path}.body`);
+  }
+
+  /** A target or Range item: a Canvas of this Manifest, whole or a fragment inside its extent. */
+  private targetCanvas(target: string, path: string): string | undefined {
+    const canvasId = target.split("#")[0]!;
+    const canvas = this.canvases.get(canvasId);
+    if (!canvas) {
+      this.problem(path, `must be a Canvas of this Manifest (got ${target})`);
+      return undefined;
+    }
+    if (target.includes("#")) {
+      const time = timeFragment.exec(target);
+      if (time) {
+        const start = Number(time[1]);
+        const end = time[2] === undefined ? start : Number(time[2]);
+        if (canvas.duration === undefined) this.problem(path, "a time fragment needs a Canvas with a duration");
+        else if (end < start || end > canvas.duration + 0.001) this.problem(path, `the time fragment must lie within 0–${canvas.duration} s, start before end`);
+      } else if (!/#xywh=\d+,\d+,\d+,\d+$/.test(target)) this.problem(path, "a fragment must be #t=start,end or #xywh=x,y,w,h");
+    }
+    return canvasId;
+  }
+
+  private body(value: unknown, path: string) {
+    if (!isObject(value)) return this.problem(path, "must be a resource object");
+    if (value.type === "TextualBody") {
+      if (typeof value.value !== "string") this.problem(`${path}.value`, "must be a string");
+      if (value.language !== undefined && typeof value.language !== "string") this.problem(`${path}.language`, "must be a language code");
+      return;
+    }
+    this.id(value, path);
+    this.type(value, path, ["Image", "Sound", "Video", "Text", "Dataset", "Model"]);
+    if (typeof value.format !== "string" || !/^[a-z]+\/[\w.+-]+/.test(value.format)) this.problem(`${path}.format`, "must be a media type");
+    if ((value.type === "Sound" || value.type === "Video") && !(typeof value.duration === "number" && value.duration > 0)) this.problem(`${path}.duration`, "a Sound or Video must have a positive duration");
+    if (value.type === "Image" && (!Number.isInteger(value.width) || !Number.isInteger(value.height))) this.problem(path, "an Image should have integer width and height");
+    if (value.service !== undefined) {
+      if (!Array.isArray(value.service)) return this.problem(`${path}.service`, "must be a list");
+      value.service.forEach((service, index) => {
+        const servicePath = `${path}.service[${index}]`;
+        if (!isObject(service)) return this.problem(servicePath, "must be an object");
+        this.id(service, servicePath);
+        if (typeof service.type !== "string") this.problem(`${servicePath}.type`, "must be a string");
+        if (service.type === "ImageService3" && !["level0", "level1", "level2"].includes(String(service.profile))) this.problem(`${servicePath}.profile`, "must be level0, level1 or level2");
+      });
+    }
+  }
+
+  private range(value: unknown, path: string) {
+    if (!isObject(value)) return this.problem(path, "must be a Range object");
+    this.id(value, path, { unique: true, fragment: false });
+    this.type(value, path, "Range");
+    this.languageMap(value.label, `${path}.label`);
+    this.descriptive(value, path);
+    if (!Array.isArray(value.items)) return this.problem(`${path}.items`, "must be a list of Canvases and Ranges");
+    value.items.forEach((item, index) => {
+      const itemPath = `${path}.items[${index}]`;
+      if (!isObject(item)) return this.problem(itemPath, "must be an object");
+      if (item.type === "Range") return this.range(item, itemPath);
+      if (item.type !== "Canvas") return this.problem(`${itemPath}.type`, "must be \"Canvas\" or \"Range\"");
+      if (typeof item.id !== "string") return this.problem(`${itemPath}.id`, "must be a URL");
+      this.targetCanvas(item.id, `${itemPath}.id`);
+    });
+  }
+}
