@@ -102,5 +102,5 @@ export async function earliestOaiDatestamp(sql: SqlExecutor, reader: Principal):
 /** The sections that have at least one item (ListSets names no section with nothing to harvest). */
 export async function sectionsWithItems(sql: SqlExecutor, reader: Principal): Promise<{ slug: string; name: string; description: string }[]> {
   const params: unknown[] = [];
-  return sql.query(`SELECT s.slug, s.name, s.description FROM sections s WHERE EXISTS (SELECT 1 FROM (${itemsSql(reader, {}, params)}) listed WHERE listed.section_slug = s.slug) ORDER BY s.position, s.name`, params);
+  return sql.query(`SELECT s.slug, s.name, s.description FROM sections s WHERE s.slug IN (SELECT listed.section_slug FROM (${itemsSql(reader, {}, params)}) listed) ORDER BY s.position, s.name`, params);
 }

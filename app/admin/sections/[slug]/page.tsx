@@ -110,7 +110,7 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
       </PageSection>
 
       <PageSection id="dublin-core" title="Dublin Core (OAI-PMH)" className="mt-8">
-        <DcMappingClient sectionSlug={section.slug} elements={dublinCore.elements} fields={dublinCore.fields} mapping={dublinCore.mapping} custom={dublinCore.custom} />
+        <DcMappingClient key={JSON.stringify(dublinCore.mapping)} sectionSlug={section.slug} elements={dublinCore.elements} fields={dublinCore.fields} mapping={dublinCore.mapping} custom={dublinCore.custom} />
       </PageSection>
 
       <PageSection id="objects" title="Object context" className="mt-8">
