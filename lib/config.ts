@@ -75,6 +75,12 @@ const configSchema = z.object({
   MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
   /** Most rows a record list export (CSV, JSON) holds; the rest of a longer list is left out, and the export says so. */
   MNEMO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+  /** Records (or headers) per OAI-PMH ListRecords/ListIdentifiers page; the rest follows a resumption token. */
+  MNEMO_OAI_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  /** The repository's name in OAI-PMH Identify. */
+  MNEMO_OAI_REPOSITORY_NAME: z.string().trim().min(1).max(200).default("Mnemo"),
+  /** The contact address OAI-PMH Identify publishes (unset: oai@ the configured host). */
+  MNEMO_OAI_ADMIN_EMAIL: z.preprocess(unset, z.email().optional()),
   /** The seed: `small` seeds a sample of the object collections (e2e, benchmarks). */
   MNEMO_DEMO_SIZE: choice(["full", "small"]).default("full"),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */

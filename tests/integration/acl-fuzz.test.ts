@@ -21,6 +21,7 @@ import { describeError } from "../../lib/errors";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
+import { oaiResponse } from "../../lib/http/oai-response";
 import { runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { ask } from "../../lib/rag/ask/ask";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
@@ -113,6 +114,11 @@ let mover: Principal;
 const projects: { id: string; slug: string; restricted: boolean }[] = [];
 const world: WorldRecord[] = [];
 const people: { principal: Principal; token: string; label: string }[] = [];
+/**
+ * Records that were ever in the public project: OAI-PMH may name their ids (as deleted) after
+ * they leave it, since harvesters were given them — their ids only, nothing else of them.
+ */
+const everPublic = new Set<string>();
 
 /** Golden sets with their owner; a set's secrets are its id and the hush word in its name and questions. */
 interface WorldGoldenSet {
@@ -175,6 +181,16 @@ function secretsFor(principal: Principal): string[] {
     ...world.filter((record) => !canRead(principal, { projectId: record.projectId })).flatMap((record) => record.secrets),
     ...goldenSets.filter((set) => !keepsGoldenSet(principal, set)).flatMap((set) => set.secrets),
   ];
+}
+
+/**
+ * What OAI-PMH must never show, whoever calls: anything of a record outside the public project,
+ * judged as the public reader (harvesting is never widened to the caller's own projects),
+ * except the id of a record harvesters were once given (its deleted header names it).
+ */
+function secretsForHarvesters(): string[] {
+  const harvester = publicReader([projects[0]!.id]);
+  return world.filter((record) => !canRead(harvester, { projectId: record.projectId })).flatMap((record) => record.secrets.filter((secret) => !(secret === record.id && everPublic.has(record.id))));
 }
 
 /** The expected records of a stored set, as sorted id lists per question (to see that a save kept them). */
@@ -363,6 +379,7 @@ beforeAll(async () => {
   // OAI-PMH and media routes serve to anyone. Its API calls carry a token that is no token.
   await db.prisma.project.update({ where: { id: projects[0]!.id }, data: { isPublic: true, publicSince: new Date() } });
   people.push({ principal: publicReader([projects[0]!.id]), token: "mnemo_not_a_token", label: "public" });
+  for (const record of world) if (record.projectId === projects[0]!.id) everPublic.add(record.id);
   // Curators with edit rights store proposals of their own, under their own access.
   for (const person of people) if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0) await proposeForUncatalogued(services.objects, person.principal, { limit: 20 });
 
@@ -470,6 +487,7 @@ async function moveRecord(random: Random): Promise<WorldRecord> {
   const row = await db.prisma.record.findUniqueOrThrow({ where: { id: record.id }, include: { section: true } });
   await saveRecord(db.prisma, mover, { id: row.id, version: row.version, sectionSlug: row.section.slug, projectId: to.id, values: row.values as Record<string, unknown> });
   record.projectId = to.id;
+  if (to.id === projects[0]!.id) everPublic.add(record.id);
   return record;
 }
 
@@ -479,6 +497,8 @@ type Probe = {
   target?: { kinds: WorldRecord["kind"][] };
   /** `random` is the probe's own generator, replayed for the parity call. */
   run(person: (typeof people)[number], targetId: string, random: Random): Promise<unknown>;
+  /** OAI-PMH: judged as the public reader whoever calls (secretsForHarvesters). */
+  harvest?: true;
 };
 
 const probes: Probe[] = [
@@ -642,6 +662,34 @@ const probes: Probe[] = [
       if (person.principal.role === "admin" && record && response.status !== 200) findings.push({ kind: "backup", text: `seed ${seed}: an admin got ${response.status} for the backup of ${slug}` });
       // The ids the caller sent are no leak: the missing twin's id stands as the slug there.
       return response.status === 200 ? `200 ${response.headers.get("content-type")} ${(await response.arrayBuffer()).byteLength > 0}` : response;
+    },
+  },
+  {
+    // /oai (OAI-PMH): the caller is ignored, only the public project is harvested. GetRecord of the
+    // target, a list (whole, by set, or its second page), or the target's formats.
+    path: "oai",
+    target: { kinds: ["note", "coin"] },
+    harvest: true,
+    run: async (_person, id, random) => {
+      const context = { prisma: db.prisma, sql: db.sql, origin: "http://fuzz.test", repositoryName: "Fuzz", pageSize: 1 + random.int(8), tokenKey: "fuzz" };
+      const verb = random.pick(["GetRecord", "ListRecords", "ListIdentifiers", "ListMetadataFormats", "ListSets"] as const);
+      const args = new URLSearchParams({ verb });
+      if (verb === "GetRecord" || verb === "ListMetadataFormats") args.set("identifier", `oai:fuzz.test:${id}`);
+      if (verb === "GetRecord" || verb === "ListRecords" || verb === "ListIdentifiers") args.set("metadataPrefix", "oai_dc");
+      if ((verb === "ListRecords" || verb === "ListIdentifiers") && random.chance(0.4)) args.set("set", random.chance(0.7) ? `project:${random.pick(projects).slug}` : `section:${random.pick(["fz-notes", "fz-coins"])}`);
+      const post = random.chance(0.3);
+      const send = (query: URLSearchParams) =>
+        oaiResponse(post ? new Request("http://fuzz.test/oai", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: query.toString() }) : new Request(`http://fuzz.test/oai?${query.toString()}`), context);
+      let text = await (await send(args)).text();
+      const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(text)?.[1];
+      if (token && random.chance(0.5)) text = await (await send(new URLSearchParams({ verb, resumptionToken: token }))).text();
+      // The id the caller sent is theirs; the clock and tokens differ between two calls.
+      return text
+        .replaceAll(id, "<target>")
+        .replace(/<responseDate>[^<]*<\/responseDate>/, "<responseDate/>")
+        .replace(/resumptionToken="[^"]*"/, 'resumptionToken="<token>"')
+        .replace(/(<resumptionToken[^>]*>)[^<]+</, "$1<token><")
+        .replace(/expirationDate="[^"]*"/, "");
     },
   },
   { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "similar_records"]), person.token, { recordId: id }) },
@@ -835,7 +883,7 @@ describe("ACL leak fuzzing", () => {
       const probe = n < probes.length ? probes[n]! : (sweep.shift() ?? random.pick(probes));
       if (afterMove) tally.probesAfterMoves++;
       const person = random.pick(people);
-      const forbidden = secretsFor(person.principal);
+      const forbidden = probe.harvest ? secretsForHarvesters() : secretsFor(person.principal);
       // Judged by where records are now, moves included.
       const canarySecrets = new Set(world.filter((record) => restrictedProjects.has(record.projectId)).flatMap((record) => record.secrets));
       let targetId = "";
@@ -853,7 +901,8 @@ describe("ACL leak fuzzing", () => {
         // Right after a move, aim at the moved record half the time.
         const record = afterMove && moved && kinds.includes(moved.kind) && random.chance(0.5) ? moved : random.pick(world.filter((item) => kinds.includes(item.kind)));
         targetId = record.id;
-        deniedTarget = !canRead(person.principal, { projectId: record.projectId });
+        // Harvesters read the public project whoever calls; a record they were once given is a deleted header, not missing.
+        deniedTarget = probe.harvest ? !canRead(publicReader([projects[0]!.id]), { projectId: record.projectId }) && !everPublic.has(record.id) : !canRead(person.principal, { projectId: record.projectId });
       }
       const probeSeed = random.int(2 ** 31);
       // For a denied target the same request goes to a missing record too; which of the two runs

@@ -6,11 +6,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { NextRequest } from "next/server";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Principal, systemPrincipal } from "../../lib/acl";
+import { type Principal, publicReader, systemPrincipal } from "../../lib/acl";
 import { setAskThresholds } from "../../lib/admin/ask-thresholds";
 import { askThresholdsSchema } from "../../lib/rag/ask/ask-settings";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "../../lib/admin/embed-group-admin";
 import { listAuditLog } from "../../lib/admin/audit-log";
+import { setSectionDcMapping } from "../../lib/admin/section-dc-mapping";
 import { deleteGoldenSet, getGoldenSet, runGoldenSet, saveGoldenSet } from "../../lib/admin/golden-sets";
 import { createProjectAsAdmin } from "../../lib/admin/people/create-project";
 import { createUserAsAdmin } from "../../lib/admin/people/create-user";
@@ -47,6 +48,7 @@ import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-auth
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
+import { oaiResponse } from "../../lib/http/oai-response";
 import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import type { AskContext } from "../../lib/rag/ask/ask";
 import { askResponse } from "../../lib/http/ask-response";
@@ -337,6 +339,26 @@ function exportRoute(principal: Principal, query: Record<string, string>) {
   ).then(fromResponse);
 }
 
+/** The HTTP status an OAI-PMH error stands for here (the protocol itself answers 200 with the code). */
+const oaiErrorStatus: Record<string, number> = { badVerb: 400, badArgument: 400, badResumptionToken: 400, cannotDisseminateFormat: 400, idDoesNotExist: 404, noRecordsMatch: 404, noSetHierarchy: 404, noMetadataFormats: 404 };
+
+/**
+ * GET or POST /oai as its route runs it (publicRoute: the wrapper's body limit and error mapping;
+ * the caller does not matter). A protocol error is a 200 document with an <error code>: its code
+ * gives the status the catalogue compares, its text the message.
+ */
+async function oaiRoute(query: string, options: { method?: "POST"; contentType?: string; body?: string } = {}): Promise<Outcome> {
+  const request = options.method
+    ? new Request(`${origin}/oai`, { method: "POST", headers: { "content-type": options.contentType ?? "application/x-www-form-urlencoded" }, body: options.body ?? query })
+    : new Request(`${origin}/oai?${query}`);
+  const context = { prisma: db.prisma, sql: db.sql, origin, repositoryName: "Mnemo", pageSize: 10, tokenKey: "bad-inputs" };
+  const response = await runAuthorizedRoute(z.unknown(), (incoming) => oaiResponse(incoming, context), async () => publicReader([]), request, {});
+  if (response.status !== 200) return fromResponse(response);
+  const xml = await response.text();
+  const error = /<error code="([A-Za-z]+)">([^<]*)<\/error>/.exec(xml);
+  return error ? { status: oaiErrorStatus[error[1]!] ?? 500, message: `${error[1]}: ${error[2]}` } : { status: 200, message: "" };
+}
+
 const byName = new Map((operations as readonly unknown[] as readonly ApiOperation[]).map((operation) => [operation.name, operation]));
 
 /** One JSON API call, the way its route calls handleApiRequest. */
@@ -413,6 +435,7 @@ const digestedTables = [
   "golden_runs",
   "app_settings",
   "sign_in_attempts",
+  "oai_tombstones",
 ];
 
 function listFiles(dir: string): string[] {
@@ -473,6 +496,7 @@ function catalogue(): BadInput[] {
   const thresholdsAs = action(people.admin, askThresholdsSchema, (input, principal) => setAskThresholds(db.sql, principal, input));
   const goldenSetAs = action(people.curator, z.object({ set: z.unknown() }), (input, principal) => saveGoldenSet(db.prisma, principal, input));
   const embedGroupAs = action(people.admin, z.object({ group: z.unknown() }), (input, principal) => saveEmbedGroupAsAdmin(db.prisma, db.sql, principal, { sectionSlug: "notes", group: input.group }));
+  const dcMappingAs = action(people.admin, z.object({ mapping: z.unknown() }), (input, principal) => setSectionDcMapping(db.prisma, principal, { sectionSlug: "notes", mapping: input.mapping ?? null }));
   const objectContextAs = action(people.admin, z.object({ context: z.unknown() }), (input, principal) => saveObjectContext(db.prisma, db.sql, principal, { sectionSlug: "notes", context: input.context }));
   const decideAs = action(people.curator, decisionSchema, (input, principal) => decideProposal(objectsRuntime(), db.prisma, principal, input));
   const tokenAs = action(people.reader, z.unknown(), (input, principal) => createApiToken(db.prisma, principal, input));
@@ -549,6 +573,10 @@ function catalogue(): BadInput[] {
     { id: "embed-group-path-traversal", layer: "action", input: "embed group field ../../etc/passwd", expect: { status: 400, field: "fields" }, send: () => embedGroupAs(group({ fields: ["../../etc/passwd"] })) },
     { id: "embed-group-nan-tokens", layer: "action", input: "embed group with maxTokens NaN", expect: { status: 400, field: "maxTokens" }, send: () => embedGroupAs(group({ maxTokens: Number.NaN })) },
     { id: "embed-group-label-nul", layer: "action", input: "embed group label with NUL", expect: { status: 400, field: "group.label" }, send: () => embedGroupAs(group({ label: `Label${nul}` })) },
+    { id: "dc-mapping-unknown-element", layer: "action", input: "Dublin Core mapping to an element 'abstract'", expect: { status: 400, field: "abstract", message: /not a Dublin Core element/ }, send: () => dcMappingAs({ mapping: { abstract: ["summary"] } }) },
+    { id: "dc-mapping-unknown-field", layer: "action", input: "Dublin Core mapping naming field ../../etc/passwd", expect: { status: 400, field: "subject", message: /not a field of this section/ }, send: () => dcMappingAs({ mapping: { subject: ["../../etc/passwd"] } }) },
+    { id: "dc-mapping-string", layer: "action", input: "Dublin Core mapping that is a string", expect: { status: 400 }, send: () => dcMappingAs({ mapping: "title=title" }) },
+    { id: "dc-mapping-researcher", layer: "action", input: "Dublin Core mapping saved by a researcher", expect: { status: 404 }, send: () => action(people.reader, z.object({ mapping: z.unknown() }), (input, principal) => setSectionDcMapping(db.prisma, principal, { sectionSlug: "notes", mapping: input.mapping }))({ mapping: {} }) },
     { id: "object-context-string", layer: "action", input: "object context that is a string", expect: { status: 400 }, send: () => objectContextAs({ context: "coins please" }) },
     { id: "object-context-unknown-field", layer: "action", input: "object context naming an image field that does not exist", expect: { status: 400 }, send: () => objectContextAs({ context: { images: [{ field: "../../etc/passwd", view: "front" }], roles: {}, compareWith: ["notes"] } }) },
     { id: "proposal-action-unknown", layer: "action", input: "proposal decision 'approve'", expect: { status: 400, field: "action" }, send: () => decideAs({ action: "approve", recordId: ids.lighthouse, role: "typology" }) },
@@ -668,6 +696,29 @@ function catalogue(): BadInput[] {
     { id: "ask-route-foreign-thread", layer: "route", input: "a question in another user's thread", expect: { status: 404 }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", threadId: ids.adminThread })) },
     { id: "ask-route-scope-nul", layer: "route", input: "scope with a section slug holding NUL", expect: { status: 400 }, send: () => askRoute(people.reader, JSON.stringify({ question: "What did the lamp burn?", scope: { sectionSlugs: [`notes${nul}`] } })) },
     { id: "ask-route-lone-surrogate", layer: "route", input: "a question with an escaped unpaired surrogate", expect: { status: 400, field: "question" }, send: () => askRoute(people.reader, '{"question":"What did the lamp \\ud800 burn?"}') },
+
+    // ---- OAI-PMH (/oai): protocol errors, each with its code.
+    { id: "oai-no-verb", layer: "route", input: "GET /oai with no arguments", expect: { status: 400, message: /badVerb: The verb argument is missing/ }, send: () => oaiRoute("") },
+    { id: "oai-verb-unknown", layer: "route", input: "verb=DROP TABLE records", expect: { status: 400, message: /badVerb/ }, send: () => oaiRoute(`verb=${encodeURIComponent(sqlInjection)}`) },
+    { id: "oai-verb-nul", layer: "route", input: "verb=Identify followed by NUL", expect: { status: 400, message: /badVerb/ }, send: () => oaiRoute("verb=Identify%00") },
+    { id: "oai-verb-repeated", layer: "route", input: "verb=Identify&verb=ListSets", expect: { status: 400, message: /badVerb: The verb argument is repeated/ }, send: () => oaiRoute("verb=Identify&verb=ListSets") },
+    { id: "oai-illegal-argument", layer: "route", input: "Identify with a set argument", expect: { status: 400, message: /badArgument: Illegal argument/ }, send: () => oaiRoute("verb=Identify&set=a") },
+    { id: "oai-repeated-argument", layer: "route", input: "ListRecords with metadataPrefix twice", expect: { status: 400, message: /badArgument: .*repeated/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=oai_dc&metadataPrefix=oai_dc") },
+    { id: "oai-missing-argument", layer: "route", input: "GetRecord without an identifier", expect: { status: 400, message: /badArgument: The required argument identifier is missing/ }, send: () => oaiRoute("verb=GetRecord&metadataPrefix=oai_dc") },
+    { id: "oai-from-february-30", layer: "route", input: "from=2025-02-30", expect: { status: 400, message: /badArgument: The argument from/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=oai_dc&from=2025-02-30") },
+    { id: "oai-until-with-offset", layer: "route", input: "until=2025-01-01T10:00:00+02:00", expect: { status: 400, message: /badArgument: The argument until/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=oai_dc&until=2025-01-01T10%3A00%3A00%2B02%3A00") },
+    { id: "oai-mixed-granularity", layer: "route", input: "from a day, until a second", expect: { status: 400, message: /same granularity/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=oai_dc&from=2025-01-01&until=2025-02-01T00:00:00Z") },
+    { id: "oai-from-after-until", layer: "route", input: "from later than until", expect: { status: 400, message: /later than until/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-01&until=2025-02-01") },
+    { id: "oai-set-markup", layer: "route", input: "set=<script>", expect: { status: 400, message: /badArgument: The argument set/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=oai_dc&set=%3Cscript%3E") },
+    { id: "oai-token-with-arguments", layer: "route", input: "a resumption token beside metadataPrefix", expect: { status: 400, message: /exclusive/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=oai_dc&resumptionToken=abc") },
+    { id: "oai-token-sql", layer: "route", input: "resumptionToken that is SQL", expect: { status: 400, message: /badResumptionToken/ }, send: () => oaiRoute(`verb=ListRecords&resumptionToken=${encodeURIComponent(sqlInjection)}`) },
+    { id: "oai-token-forged", layer: "route", input: "a well-formed token with a wrong checksum", expect: { status: 400, message: /badResumptionToken/ }, send: () => oaiRoute(`verb=ListIdentifiers&resumptionToken=${Buffer.from('{"v":1}').toString("base64url")}.${"A".repeat(22)}`) },
+    { id: "oai-token-megabyte", layer: "route", input: "a 1 MB resumption token (POST)", expect: { status: 413 }, send: () => oaiRoute("", { method: "POST", body: `verb=ListRecords&resumptionToken=${megabyte}` }) },
+    { id: "oai-token-long", layer: "route", input: "a 3,000-character resumption token", expect: { status: 400, message: /badArgument/ }, send: () => oaiRoute(`verb=ListRecords&resumptionToken=${"x".repeat(3000)}`) },
+    { id: "oai-format-unknown", layer: "route", input: "metadataPrefix=marc21", expect: { status: 400, message: /cannotDisseminateFormat/ }, send: () => oaiRoute("verb=ListRecords&metadataPrefix=marc21") },
+    { id: "oai-identifier-traversal", layer: "route", input: "identifier ../../etc/passwd", expect: { status: 404, message: /idDoesNotExist/ }, send: () => oaiRoute("verb=GetRecord&metadataPrefix=oai_dc&identifier=..%2F..%2Fetc%2Fpasswd") },
+    { id: "oai-identifier-not-public", layer: "route", input: "GetRecord of a restricted project's record", expect: { status: 404, message: /idDoesNotExist/ }, send: () => oaiRoute(`verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:mnemo.test:${ids.secret}`) },
+    { id: "oai-post-json", layer: "route", input: "POST /oai with a JSON body", expect: { status: 400, message: /x-www-form-urlencoded/ }, send: () => oaiRoute("", { method: "POST", contentType: "application/json", body: '{"verb":"Identify"}' }) },
 
     // ---- JSON API.
     { id: "api-basic-auth", layer: "api", input: "Authorization: Basic …", expect: { status: 401 }, send: () => api("list_sections", {}, { authorization: "Basic dXNlcjpwYXNzd29yZA==" }) },

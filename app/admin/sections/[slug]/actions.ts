@@ -4,6 +4,7 @@ import { z } from "zod";
 import { authorizedAction } from "@/lib/http/authorized";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "@/lib/admin/embed-group-admin";
 import { setSectionEgress } from "@/lib/admin/people/set-section-egress";
+import { setSectionDcMapping } from "@/lib/admin/section-dc-mapping";
 import { enqueueReindex } from "@/lib/rag/index/index-queue";
 
 const sectionSlug = z.string().min(1).max(64);
@@ -35,5 +36,11 @@ export const setSectionEgressAction = authorizedAction(z.object({ sectionSlug, p
   // Image and text vectors of external models follow the new policy at the next indexing.
   const section = await prisma.section.findUnique({ where: { slug: input.sectionSlug }, select: { id: true } });
   if (section) await enqueueReindex(sql, { sectionId: section.id }, "egress.changed");
+  return { ok: true };
+});
+
+/** Sets (or, with null, resets) the section's Dublin Core mapping for OAI-PMH (admins only). */
+export const setSectionDcMappingAction = authorizedAction(z.object({ sectionSlug, mapping: z.unknown() }), async (input, { principal, runtime }) => {
+  await setSectionDcMapping(runtime.database.prisma, principal, { sectionSlug: input.sectionSlug, mapping: input.mapping ?? null });
   return { ok: true };
 });

@@ -11,6 +11,8 @@ import { formatAge, formatDateTime } from "@/components/format";
 import { IndexActionsClient, JobProgressClient } from "../../index-actions-client";
 import { egressStatements } from "@/lib/admin/people/set-section-egress";
 import { EgressClient } from "./egress-client";
+import { DcMappingClient } from "./dc-mapping-client";
+import { getSectionDcMapping } from "@/lib/admin/section-dc-mapping";
 import { EmbedGroupEditorClient } from "./embed-group-editor-client";
 import { AdminPageHeader } from "@/components/page-header";
 import { PageSection } from "@/components/page-section";
@@ -28,12 +30,13 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
   const sections = await sectionShapes(prisma);
   const section = sections.get(slug);
   if (!section) notFound();
-  const [health, jobs, groups, records, row] = await Promise.all([
+  const [health, jobs, groups, records, row, dublinCore] = await Promise.all([
     getIndexHealth(sql, principal, { failuresPerSection: 20 }),
     listReindexJobs(sql, principal, 10),
     listEmbedGroups(prisma, section.id),
     prisma.record.findMany({ where: { sectionId: section.id }, orderBy: [{ title: "asc" }], take: 200, select: { id: true, title: true } }),
     prisma.section.findUnique({ where: { id: section.id }, select: { objectContext: true, egressPolicy: true } }),
+    getSectionDcMapping(prisma, principal, section.slug),
   ]);
   const stats = health.sections.find((candidate) => candidate.sectionId === section.id);
   const running = jobs.filter((job) => job.finishedAt === null && (job.sectionId === section.id || job.sectionId === null));
@@ -104,6 +107,10 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
 
       <PageSection id="egress" title="Egress policy" className="mt-8">
         <EgressClient sectionSlug={section.slug} current={row?.egressPolicy ?? "local_only"} statements={egressStatements} />
+      </PageSection>
+
+      <PageSection id="dublin-core" title="Dublin Core (OAI-PMH)" className="mt-8">
+        <DcMappingClient key={JSON.stringify(dublinCore.mapping)} sectionSlug={section.slug} elements={dublinCore.elements} fields={dublinCore.fields} mapping={dublinCore.mapping} custom={dublinCore.custom} />
       </PageSection>
 
       <PageSection id="objects" title="Object context" className="mt-8">
