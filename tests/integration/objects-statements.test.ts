@@ -93,6 +93,12 @@ beforeAll(async () => {
   ids.named = await coin("RIC V Gallienus 688 (antoninianus)", "denarius", "named", { metal: "silver" });
   // States nothing: the neighbours' vote stands.
   ids.plain = await coin("Uncatalogued silver coin", "denarius", "plain", { metal: "silver", notes: "Bought from a dealer in Rome, 1987 catalogue no. 2004.14." });
+  // Ten catalogued denarii (no images: never neighbours) whose notes name another typology: the
+  // catalogue shows the notes are no witness to the typology.
+  for (let i = 0; i < 10; i++) {
+    await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "stated-coins", projectId, values: { title: `Coin ${i + 20}`, ...kinds.denarius, notes: "Struck over an antoninianus." } });
+  }
+  ids.noted = await coin("Silver coin", "denarius", "noted", { metal: "silver", notes: "Struck over an antoninianus." });
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8, objects: { storageDir, imageEmbedders: [descriptor] } });
 }, 240_000);
 
@@ -138,6 +144,15 @@ describe("proposals that respect the record", () => {
       expect(role.judgement.flag).toBeNull();
       expect(proposedFieldValue(role)).toEqual(votedFieldValue(role));
     }
+  });
+
+  it("does not read a field the catalogue shows to disagree with a role", async () => {
+    const typology = await roleOf(ids.noted ?? "", "typology");
+    expect(typology?.statements.terms).toEqual([]);
+    expect(typology?.judgement).toMatchObject({ source: "votes", value: "denarius", flag: null });
+    // The same words in the title (not shown unreliable) are a statement.
+    const named = await roleOf(ids.named ?? "", "typology");
+    expect(named?.statements.terms).toEqual([{ value: "antoninianus", text: "antoninianus", label: "Title" }]);
   });
 
   it("stores the stated proposal and the flag; a flagged vote cannot be accepted, only overridden or rejected", async () => {

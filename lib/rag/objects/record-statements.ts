@@ -293,17 +293,36 @@ function escape(text: string): string {
  * The vocabulary terms a text states, longest first where they overlap; a term of four or more
  * letters also matches its plural ("staters").
  */
+const compiled = new Map<string, { term: string; pattern: RegExp }[]>();
+
+/** The vocabulary's findable terms as patterns, longest first (cached: a section's vocabulary is reused). */
+function termPatterns(vocabulary: readonly string[]): { term: string; pattern: RegExp }[] {
+  const key = vocabulary.join("\u0000");
+  const cached = compiled.get(key);
+  if (cached) return cached;
+  const patterns = findableTerms(vocabulary)
+    .sort((a, b) => b.length - a.length)
+    .map((term) => {
+      const words = fold(term).split(/\s+/).map(escape).join(String.raw`[\s-]+`);
+      const plural = fold(term).length >= 4 ? "(?:e?s)?" : "";
+      return { term, pattern: new RegExp(String.raw`(?<![\p{L}\p{N}])${words}${plural}(?![\p{L}\p{N}])`, "gu") };
+    });
+  if (compiled.size >= 64) compiled.clear();
+  compiled.set(key, patterns);
+  return patterns;
+}
+
+/**
+ * The vocabulary terms a text states, longest first where they overlap; a term of four or more
+ * letters also matches its plural ("staters").
+ */
 export function findTerms(written: string, vocabulary: readonly string[]): StatedTerm[] {
   // Composed first, so folding keeps every character's position.
   const text = written.normalize("NFC");
   const folded = fold(text);
-  const terms = findableTerms(vocabulary).sort((a, b) => b.length - a.length);
   const taken: { start: number; end: number }[] = [];
   const found: (StatedTerm & { start: number })[] = [];
-  for (const term of terms) {
-    const words = fold(term).split(/\s+/).map(escape).join(String.raw`[\s-]+`);
-    const plural = fold(term).length >= 4 ? "(?:e?s)?" : "";
-    const pattern = new RegExp(String.raw`(?<![\p{L}\p{N}])${words}${plural}(?![\p{L}\p{N}])`, "gu");
+  for (const { term, pattern } of termPatterns(vocabulary)) {
     for (const match of folded.matchAll(pattern)) {
       const start = match.index;
       const end = start + match[0].length;
@@ -312,5 +331,5 @@ export function findTerms(written: string, vocabulary: readonly string[]): State
       found.push({ value: term, text: text.slice(start, end), start });
     }
   }
-  return found.sort((a, b) => a.start - b.start).map(({ value, text: written }) => ({ value, text: written }));
+  return found.sort((a, b) => a.start - b.start).map(({ value, text: said }) => ({ value, text: said }));
 }
