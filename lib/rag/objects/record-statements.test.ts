@@ -65,7 +65,12 @@ describe("readWholeDate and textParts", () => {
 
 describe("statedDate", () => {
   it("is the span of the dates the record states", () => {
-    expect(statedDate([{ label: "Title", text: "Gold Stater, Mesembria, 323 BC - 150 BC. 1944.100.1" }])).toMatchObject({ from: -323, to: -150, approximate: false });
+    expect(statedDate([{ label: "Title", text: "Gold Stater, Mesembria, 323 BC - 150 BC. 1944.100.1" }])).toEqual({
+      from: -323,
+      to: -150,
+      approximate: false,
+      statements: [{ from: -323, to: -150, text: "323 BC - 150 BC", approximate: false, label: "Title" }],
+    });
     expect(statedDate([{ label: "Title", text: "Penny of Offa, 829 - 831. 1990.1.2" }])).toMatchObject({ from: 829, to: 831 });
     expect(statedDate([{ label: "Description", text: "A jug of the 18th century, found 1987, with a repair of ca. 1850." }])).toMatchObject({ from: 1701, to: 1850, approximate: true });
   });

@@ -239,8 +239,9 @@ export function statedDate(sources: readonly TextSource[]): { from: number; to: 
       .map(readWholeDate)
       .filter((date): date is StatedDate => date !== null);
     parts.push(...inParts.map((date) => ({ ...date, label: source.label })));
-    const partTexts = new Set(inParts.map((date) => date.text));
-    running.push(...findMarkedDates(text).filter((date) => !partTexts.has(date.text)).map((date) => ({ ...date, label: source.label })));
+    // A marked date that is also a whole part is one statement, not two.
+    const partRanges = new Set(inParts.map((date) => `${date.from}/${date.to}`));
+    running.push(...findMarkedDates(text).filter((date) => !partRanges.has(`${date.from}/${date.to}`)).map((date) => ({ ...date, label: source.label })));
   }
   const chosen = whole.length ? whole : [...parts, ...running];
   if (chosen.length === 0) return null;

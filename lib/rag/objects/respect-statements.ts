@@ -65,7 +65,7 @@ export function formatYears(range: { from: number; to: number }): string {
 }
 
 function quote(sources: readonly StatementSource[]): string {
-  return sources.map((source) => `the ${source.label.toLowerCase()} states “${source.text}”`).join(" and ");
+  return [...new Set(sources.map((source) => `the ${source.label.toLowerCase()} states “${source.text}”`))].join(" and ");
 }
 
 /** Whether two ranges are disjoint, allowing `slack` years of imprecision. */
