@@ -19,6 +19,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
+          server: { deps: { inline: ["next-auth"] } },
           include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "prisma/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
         },
@@ -28,6 +29,9 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // next-auth imports "next/server" without an extension, which Node's ESM loader refuses:
+          // transformed by Vite instead, so a test can drive the app's own Auth.js handlers.
+          server: { deps: { inline: ["next-auth"] } },
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -11,6 +11,10 @@
  *     read off rather than guessed.
  * Hybrid mode uses the object's other roles as context (the typology proposal sees material and
  * period, never the typology); visual mode uses the images alone.
+ *   - the contradiction rate: the share of proposals that contradict what the record's own title
+ *     and free-text fields state (respect-statements.ts), for the neighbours' vote alone (as
+ *     proposals were made before) and for the proposals as made now; how many proposals come from
+ *     the record's text and how often that stated value agrees with the catalogued one.
  *
  * The demo (full by default) is seeded once into .data/eval-cache/objects-<size>-<model>/ and
  * its objects described there (images and context only; no text passages are needed).
@@ -28,7 +32,9 @@ import { openDatabase } from "../lib/db/database";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
 import { activateIndexSpace, ensureIndexSpace } from "../lib/rag/index/index-spaces";
-import { type CharacterisationMode, characteriseObject } from "../lib/rag/objects/characterise";
+import { type CharacterisationMode, characteriseObject, proposedFieldValue, votedFieldValue } from "../lib/rag/objects/characterise";
+import { contradicts } from "../lib/rag/objects/respect-statements";
+import { fold } from "../lib/rag/objects/record-statements";
 import { createDescriptorEmbedder, imageSpaceName } from "../lib/rag/embed/descriptor-embedder";
 import { indexObjects } from "../lib/rag/index/index-objects";
 import { dateRangeOf, defaultProposalContextWeight, readObjectContext, roleValue } from "../lib/rag/config/object-context";
@@ -98,6 +104,8 @@ console.log(`Leave-one-out on up to ${perSection} catalogued objects per collect
 
 const latencies: number[] = [];
 const rows: string[] = [];
+const contradictionRows: string[] = [];
+const totals = { voted: 0, votedContradicting: 0, proposed: 0, proposedContradicting: 0 };
 for (const section of sections) {
   const context = readObjectContext(section.object_context);
   if (!context) continue;
@@ -123,27 +131,57 @@ for (const section of sections) {
     const widths: number[] = [];
     const errors: number[] = [];
     const timings: number[] = [];
+    const c = { voted: 0, votedContradicting: 0, proposed: 0, proposedContradicting: 0, flagged: 0, stated: 0, statedAgree: 0, statedChecked: 0 };
     for (const record of chosen) {
       const t0 = performance.now();
       const result = await characteriseObject(runtime, systemPrincipal, { recordId: record.id, mode });
       timings.push(performance.now() - t0);
       for (const role of result.roles) {
+        const voted = votedFieldValue(role);
+        const proposed = proposedFieldValue(role);
+        if (voted !== null) {
+          c.voted++;
+          if (contradicts(role.role, voted, role.statements)) c.votedContradicting++;
+        }
+        if (proposed !== null) {
+          c.proposed++;
+          if (contradicts(role.role, proposed, role.statements)) c.proposedContradicting++;
+        } else if (role.judgement.flag) c.flagged++;
+        if (role.judgement.source === "stated") c.stated++;
         if (role.role === "date") {
           const truth = context.roles.date ? dateRangeOf(record.values[context.roles.date]) : null;
-          if (!truth || !role.date) continue;
+          if (!truth || proposed === null || typeof proposed === "string") continue;
           dated++;
           const middle = (truth.from + truth.to) / 2;
-          if (role.date.earliest <= middle && middle <= role.date.latest) inRange++;
-          widths.push(role.date.latest - role.date.earliest);
-          errors.push(Math.abs(role.date.central - middle));
+          if (proposed.from <= middle && middle <= proposed.to) inRange++;
+          if (role.judgement.source === "stated") {
+            c.statedChecked++;
+            if (proposed.from <= middle && middle <= proposed.to) c.statedAgree++;
+          }
+          widths.push(proposed.to - proposed.from);
+          const central = role.judgement.source === "votes" && role.date ? role.date.central : (proposed.from + proposed.to) / 2;
+          errors.push(Math.abs(central - middle));
         } else {
           const truth = roleValue(context, role.role, record.values).toLowerCase();
           if (!truth) continue;
           const tally = hits[role.role];
           tally[1]++;
-          if (role.categorical?.value.toLowerCase() === truth) tally[0]++;
+          if (typeof proposed === "string" && fold(proposed) === fold(truth)) tally[0]++;
+          if (role.judgement.source === "stated" && typeof proposed === "string") {
+            c.statedChecked++;
+            if (fold(proposed) === fold(truth)) c.statedAgree++;
+          }
         }
       }
+    }
+    contradictionRows.push(
+      `| ${section.name} | ${mode} | ${c.voted} | ${pct(c.votedContradicting / c.voted)} (${c.votedContradicting}) | ${c.proposed} | ${pct(c.proposedContradicting / c.proposed)} (${c.proposedContradicting}) | ${c.flagged} | ${c.stated} | ${pct(c.statedAgree / c.statedChecked)} of ${c.statedChecked} |`,
+    );
+    if (mode === "hybrid") {
+      totals.voted += c.voted;
+      totals.votedContradicting += c.votedContradicting;
+      totals.proposed += c.proposed;
+      totals.proposedContradicting += c.proposedContradicting;
     }
     rows.push(
       `| ${section.name} | ${mode} | ${chosen.length} | ${pct(hits.typology[0] / hits.typology[1])} (${pct(majority("typology"))}) | ${pct(hits.material[0] / hits.material[1])} (${pct(majority("material"))}) | ${pct(hits.period[0] / hits.period[1])} (${pct(majority("period"))}) | ${pct(inRange / dated)} of ${dated} | ${quantile(widths, 0.5).toFixed(0)} y | ${quantile(errors, 0.5).toFixed(0)} y | ${quantile(timings, 0.5).toFixed(0)} ms |`,
@@ -160,6 +198,12 @@ console.log(`Proposal context weight per collection: ${sections.map((section) =>
 console.log("| collection | mode | objects | typology top-1 (majority) | material (majority) | period (majority) | true date inside range | median range width | median central error | characterise p50 |");
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
+console.log("\nContradiction rate: proposals that contradict the record's own title and free-text fields (a stated date range, a period whose catalogued span excludes it, a different stated vocabulary term).");
+console.log("'votes' = the neighbours' vote alone, as proposals were made before the record's text counted; 'proposals' = as made now.");
+console.log("| collection | mode | votes | votes contradicting | proposals | proposals contradicting | flagged, not proposed | stated in the record | stated agrees with catalogue |");
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const row of contradictionRows) console.log(row);
+console.log(`Hybrid, all collections: votes contradicting ${pct(totals.votedContradicting / totals.voted)} (${totals.votedContradicting} of ${totals.voted}), proposals contradicting ${pct(totals.proposedContradicting / totals.proposed)} (${totals.proposedContradicting} of ${totals.proposed}).`);
 console.log(`\nSimilar objects (hybrid, 12 results), ${latencies.length} queries: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${quantile(latencies, 0.95).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
 
 // Near-duplicate floor: copies (JPEG q70, resized to 200 px, as a re-photographed scan would

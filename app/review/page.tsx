@@ -7,6 +7,7 @@ import { formatProposalValue, listPendingProposals, proposalAccuracy } from "@/l
 import { formatDateTime } from "@/components/format";
 import { ProposeClient } from "./propose-client";
 import { DataTable } from "@/components/data-table";
+import { ProposalFlagNote } from "@/components/proposal-flag";
 
 export const metadata: Metadata = { title: "Proposals" };
 
@@ -104,8 +105,16 @@ export default async function ReviewPage({ searchParams }: PageProps) {
                   <span className="text-xs text-stone-500">{proposal.sectionName}</span>
                 </td>
                 <td className="py-2 pr-3">{roleLabels[proposal.role]}</td>
-                <td className="py-2 pr-3 font-medium">{formatProposalValue(proposal.value)}</td>
-                <td className="py-2 pr-3 tabular-nums">{Math.round(proposal.confidence * 100)}%</td>
+                <td className="py-2 pr-3">
+                  {proposal.proposed ? (
+                    <span className="font-medium">{formatProposalValue(proposal.value)}</span>
+                  ) : (
+                    <span className="text-stone-500">Not proposed</span>
+                  )}
+                  {proposal.proposed && proposal.stated && <span className="ml-2 rounded bg-sky-50 px-1.5 py-0.5 text-xs text-sky-900">stated in the record</span>}
+                  {proposal.flag && <ProposalFlagNote flag={proposal.flag} proposed={proposal.proposed} compact />}
+                </td>
+                <td className="py-2 pr-3 tabular-nums">{proposal.proposed && proposal.stated ? "stated" : `${Math.round(proposal.confidence * 100)}%`}</td>
                 <td className="py-2 text-stone-600">{formatDateTime(proposal.createdAt)}</td>
               </tr>
             ))}

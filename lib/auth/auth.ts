@@ -8,6 +8,7 @@ import { audit } from "../db/audit";
 import { isAppError } from "../errors";
 import { type TrustedProxies, requestClientAddress, trustedProxies } from "./client-address";
 import { authenticateWithPassword } from "./authenticate";
+import { createAuthLogger } from "./auth-logger";
 import { sessionIdleSeconds } from "./sessions";
 
 class RateLimitedSignIn extends CredentialsSignin {
@@ -64,6 +65,8 @@ function buildConfig(): NextAuthConfig {
     providers,
     secret: config.AUTH_SECRET,
     trustHost: true,
+    // A wrong password logs one line, not Auth.js's stack (lib/auth/auth-logger.ts).
+    logger: createAuthLogger(),
     session: { strategy: "jwt", maxAge: sessionIdleSeconds },
     pages: { signIn: "/sign-in", signOut: "/sign-out", error: "/sign-in" },
     callbacks: {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listAuditLog } from "../../lib/admin/audit-log";
 import { authenticateWithPassword } from "../../lib/auth/authenticate";
 import { signInDelaySeconds } from "../../lib/auth/sign-in-throttle";
 import { requestClientAddress, runWithSocketAddress, trustedProxies } from "../../lib/auth/client-address";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { Database } from "../../lib/db/database";
+import { resetConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";
 import { addMember, createProject, createUser, principalOf } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -163,5 +164,43 @@ describe(`password sign-in (${testDatabaseMode()})`, () => {
     await db.prisma.user.update({ where: { id: user.id }, data: { active: false } });
     expect(await loadPrincipal(db.prisma, user.id, 1)).toBeNull();
     expect(await codeOf(authenticateWithPassword(db.prisma, { email: user.email, password: "pw", address: "10.3.0.1" }, limits))).toBe("unauthorized");
+  });
+
+  it("logs a wrong password through Auth.js as one line, never a stack", async () => {
+    // The app's own Auth.js handlers, on this test's database.
+    const previousSecret = process.env.AUTH_SECRET;
+    process.env.AUTH_SECRET = "a-test-secret-of-at-least-thirty-two-characters";
+    resetConfig();
+    (globalThis as { mnemoDatabase?: Promise<Database> }).mnemoDatabase = Promise.resolve(db);
+    const { handlers } = await import("../../lib/auth/auth");
+    const { NextRequest } = await import("next/server");
+    const user = await createUser(db.prisma, { password: "the right one" });
+    const lines: string[] = [];
+    const capture = (...parts: unknown[]) => lines.push(parts.map((part) => (part instanceof Error ? `${part.message}\n${part.stack ?? ""}` : String(part))).join(" "));
+    const warn = vi.spyOn(console, "warn").mockImplementation(capture);
+    const error = vi.spyOn(console, "error").mockImplementation(capture);
+    try {
+      const csrf = await handlers.GET(new NextRequest("http://localhost/api/auth/csrf"));
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const cookie = csrf.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+      const response = await handlers.POST(
+        new NextRequest("http://localhost/api/auth/callback/credentials", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+          body: new URLSearchParams({ email: user.email, password: "a wrong one", csrfToken }).toString(),
+        }),
+      );
+      expect(response.headers.get("location")).toContain("/sign-in?error=CredentialsSignin");
+      expect(error).not.toHaveBeenCalled();
+      expect(lines).toEqual(["[auth] CredentialsSignin (credentials): refused, as expected"]);
+      expect(lines.join("\n")).not.toMatch(/\n\s+at /);
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+      (globalThis as { mnemoDatabase?: Promise<Database> }).mnemoDatabase = undefined;
+      if (previousSecret === undefined) delete process.env.AUTH_SECRET;
+      else process.env.AUTH_SECRET = previousSecret;
+      resetConfig();
+    }
   });
 });

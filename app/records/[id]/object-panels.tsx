@@ -3,6 +3,7 @@ import type { Principal } from "@/lib/acl";
 import type { Neighbour } from "@/lib/rag/objects/object-neighbours";
 import { type RoleCharacterisation, characteriseObject, proposalNeighbours, proposedFieldValue } from "@/lib/rag/objects/characterise";
 import { type StoredProposal, formatProposalValue, proposalsForRecord } from "@/lib/rag/objects/proposals";
+import { ProposalFlagNote } from "@/components/proposal-flag";
 import { type SimilarObjectMode, findSimilarObjects } from "@/lib/rag/objects/similar-objects";
 import type { Runtime } from "@/lib/runtime";
 import { formatDateTime } from "@/components/format";
@@ -121,8 +122,11 @@ function DecisionNote({ stored }: { stored: StoredProposal }) {
 function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCharacterisation; stored: StoredProposal | undefined; editable: boolean; recordId: string; options?: string[] }) {
   const pendingStored = stored?.status === "pending" ? stored : undefined;
   const live = proposedFieldValue(role);
-  const proposed = pendingStored ? pendingStored.value : live;
-  const confidence = pendingStored ? pendingStored.confidence : (role.categorical?.confidence ?? role.date?.confidence ?? 0);
+  const proposed = pendingStored ? (pendingStored.proposed ? pendingStored.value : null) : live;
+  const flag = pendingStored ? pendingStored.flag : role.judgement.flag;
+  const stated = pendingStored ? pendingStored.stated : role.judgement.stated;
+  const fromRecord = stated !== null && proposed !== null && formatProposalValue(proposed).toLowerCase() === formatProposalValue(stated.value).toLowerCase();
+  const confidence = pendingStored ? pendingStored.confidence : role.judgement.confidence;
   const votes = pendingStored ? pendingStored.evidence.votes : (role.categorical?.votes ?? []);
   const support = pendingStored
     ? pendingStored.evidence.support
@@ -145,7 +149,15 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
         ) : (
           "Not catalogued yet"
         )}</p>
-      {proposed === null ? (
+      {proposed === null && flag ? (
+        <>
+          <p className="mt-2 text-sm text-stone-600">Not proposed.</p>
+          <ProposalFlagNote flag={flag} proposed={false} />
+          {editable && (
+            <ProposalDecisionClient recordId={recordId} role={role.role} fieldLabel={role.fieldLabel} proposed={flag.vote} proposedLabel={formatProposalValue(flag.vote)} options={options} acceptable={false} />
+          )}
+        </>
+      ) : proposed === null ? (
         <p className="mt-2 text-sm text-stone-500">No proposal: none of the similar objects you can read has a {role.fieldLabel.toLowerCase()}.</p>
       ) : (
         <>
@@ -153,9 +165,16 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
             Proposed: <span className="font-semibold" data-testid="proposed-value">{formatProposalValue(proposed)}</span>
             {agrees && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">agrees with the catalogue</span>}
           </p>
-          <div className="mt-2">
-            <ConfidenceBar value={confidence} label={role.role === "date" ? "weight containing the centre" : "confidence"} />
-          </div>
+          {fromRecord && stated ? (
+            <p className="mt-2 rounded bg-sky-50 px-2 py-1 text-xs text-sky-900" data-testid="stated-in-record">
+              <span className="font-semibold">Stated in the record:</span> {stated.sources.map((source) => `${source.label} “${source.text}”`).join("; ")}. The record’s own text outranks the neighbours’ votes.
+            </p>
+          ) : (
+            <div className="mt-2">
+              <ConfidenceBar value={confidence} label={role.role === "date" ? "weight containing the centre" : "confidence"} />
+            </div>
+          )}
+          {flag && <ProposalFlagNote flag={flag} proposed />}
           {votes.length > 1 && (
             <div className="mt-2 space-y-1" aria-label="Votes of the neighbours">
               {votes.slice(0, 4).map((vote) => (

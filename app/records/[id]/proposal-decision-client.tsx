@@ -23,6 +23,8 @@ export function ProposalDecisionClient(props: {
   proposedLabel: string;
   /** Category options of the field, for the override; absent for text and date ranges. */
   options?: string[];
+  /** False for a flagged vote that contradicts the record: it may be overridden or rejected, not accepted. */
+  acceptable?: boolean;
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -69,14 +71,16 @@ export function ProposalDecisionClient(props: {
   return (
     <div className="mt-3">
       <div className="flex flex-wrap gap-2">
-        <BusyButton
-          type="button"
-          className="btn btn-primary"
-          busy={pending}
-          onClick={() => run({ action: "accept", recordId: props.recordId, role: props.role, expected: props.proposed }, `Accepted: ${props.fieldLabel} is now ${props.proposedLabel}.`)}
-        >
-          Accept {props.proposedLabel}
-        </BusyButton>
+        {props.acceptable !== false && (
+          <BusyButton
+            type="button"
+            className="btn btn-primary"
+            busy={pending}
+            onClick={() => run({ action: "accept", recordId: props.recordId, role: props.role, expected: props.proposed }, `Accepted: ${props.fieldLabel} is now ${props.proposedLabel}.`)}
+          >
+            Accept {props.proposedLabel}
+          </BusyButton>
+        )}
         <BusyButton type="button" className="btn" busy={pending} aria-expanded={overriding} aria-controls={`${id}-override`} onClick={() => setOverriding((open) => !open)}>
           Override…
         </BusyButton>

@@ -5,6 +5,8 @@ import { type CategoricalProposal, type DateProposal, aggregateDates, voteCatego
 import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "../config/object-context";
 import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
+import { type SubjectStatements, loadSubjectStatements } from "./load-statements";
+import { type Judgement, type RecordStatementsForRole, judgeCategorical, judgeDate } from "./respect-statements";
 
 /**
  * "Describe the object by its relatives": for each role the section catalogues, the nearest
@@ -30,6 +32,10 @@ export interface RoleCharacterisation {
   support: Neighbour[];
   /** Every neighbour that voted, with its weight. */
   voters: { recordId: string; title: string; projectId: string; weight: number; value: string; date: { from: number; to: number } | null }[];
+  /** What the record states for this role. */
+  statements: RecordStatementsForRole;
+  /** The proposal after respecting the record: stated values outrank votes, contradicting votes are flagged. */
+  judgement: Judgement;
 }
 
 export interface Characterisation {
@@ -69,6 +75,7 @@ export async function characteriseObject(
   if (views.length === 0) return { ...result, status: "pending" };
   const evidenceProjects = new Set<string>();
   const limit = input.neighbours ?? proposalNeighbours;
+  const statements: SubjectStatements = await loadSubjectStatements(runtime.sql, subject);
 
   for (const group of roleGroups) {
     const roles = group.roles.filter((role) => subject.context.roles[role]);
@@ -101,6 +108,8 @@ export async function characteriseObject(
         date: null,
         support: [],
         voters: [],
+        statements: statements[role],
+        judgement: { value: null, confidence: 0, source: null, stated: null, flag: null },
       };
       if (role === "date") {
         const dated = weighted.filter(({ neighbour }) => neighbour.date);
@@ -112,6 +121,7 @@ export async function characteriseObject(
           .slice(0, supportShown)
           .map(({ neighbour }) => neighbour);
         for (const { neighbour } of dated) evidenceProjects.add(neighbour.projectId);
+        characterisation.judgement = judgeDate(characterisation.date, statements.date);
       } else {
         const voting = weighted.filter(({ neighbour }) => neighbour.roles[role]);
         characterisation.categorical = voteCategorical(voting.map(({ neighbour, weight }) => ({ value: neighbour.roles[role], weight })));
@@ -122,6 +132,7 @@ export async function characteriseObject(
           .slice(0, supportShown)
           .map(({ neighbour }) => neighbour);
         for (const { neighbour } of voting) evidenceProjects.add(neighbour.projectId);
+        characterisation.judgement = judgeCategorical(role, characterisation.categorical, statements[role]);
       }
       result.roles.push(characterisation);
     }
@@ -130,8 +141,16 @@ export async function characteriseObject(
   return result;
 }
 
-/** The value a proposal would write into its field: a category/text value or a date range. */
+/**
+ * The value a proposal would write into its field: a value the record states, else the
+ * neighbours' vote unless it contradicts the record (then the best consistent vote, or nothing).
+ */
 export function proposedFieldValue(role: RoleCharacterisation): string | { from: number; to: number } | null {
+  return role.judgement.value;
+}
+
+/** The neighbours' vote alone, as proposals were before the record's own text counted (eval:objects compares). */
+export function votedFieldValue(role: RoleCharacterisation): string | { from: number; to: number } | null {
   if (role.role === "date") return role.date ? { from: role.date.earliest, to: role.date.latest } : null;
   return role.categorical?.value ?? null;
 }

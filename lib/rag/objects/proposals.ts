@@ -8,6 +8,7 @@ import { audit } from "../../db/audit";
 import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
 import { type RoleCharacterisation, characteriseObject, proposedFieldValue } from "./characterise";
+import type { ProposalFlag, StatedValue } from "./respect-statements";
 import { loadObjectSubject } from "./object-neighbours";
 import { type ProposalRole, proposalRoles } from "../config/object-context";
 import type { ObjectsRuntime } from "./similar-objects";
@@ -51,6 +52,15 @@ export interface ProposalEvidence {
   date: { earliest: number; latest: number; central: number } | null;
   voters: { recordId: string; title: string; projectId: string; weight: number; value: string; date: { from: number; to: number } | null }[];
   support: { recordId: string; title: string; mediaId: string | null }[];
+  /** The value the record's own text states for the role: it outranks the votes. (Absent on older proposals.) */
+  stated?: StatedValue | null;
+  /** The neighbours' winner contradicted the record: it is not proposed, and this says why. */
+  flag?: ProposalFlag | null;
+  /**
+   * False when nothing consistent with the record remains to propose: the item is stored to show
+   * its flag (its value is the contradicted vote) and can be overridden or rejected, not accepted.
+   */
+  proposed?: boolean;
 }
 
 export interface StoredProposal {
@@ -69,6 +79,10 @@ export interface StoredProposal {
   decidedBy: string | null;
   createdAt: Date;
   thumbnailMediaId: string | null;
+  /** Whether the stored value is a proposal (false: a flagged vote that contradicts the record). */
+  proposed: boolean;
+  flag: ProposalFlag | null;
+  stated: StatedValue | null;
 }
 
 export function sameValue(a: ProposalValue | null | undefined, b: ProposalValue | null | undefined): boolean {
@@ -86,14 +100,23 @@ export function formatProposalValue(value: ProposalValue | null): string {
 }
 
 function evidenceOf(role: RoleCharacterisation, mode: string): ProposalEvidence {
+  const judged = role.judgement;
   return {
     mode,
-    confidence: role.categorical?.confidence ?? role.date?.confidence ?? 0,
+    confidence: judged.value === null ? (judged.flag?.share ?? 0) : judged.confidence,
     votes: (role.categorical?.votes ?? []).map((vote) => ({ value: vote.value, share: vote.share, voters: vote.voters })),
     date: role.date ? { earliest: role.date.earliest, latest: role.date.latest, central: role.date.central } : null,
     voters: role.voters,
     support: role.support.map((neighbour) => ({ recordId: neighbour.recordId, title: neighbour.title, mediaId: neighbour.images[0]?.mediaId ?? null })),
+    stated: judged.stated,
+    flag: judged.flag,
+    proposed: judged.value !== null,
   };
+}
+
+/** What a role's proposal stores: the proposed value, or (flagged, not proposed) the contradicted vote; null when neither. */
+function storedValueOf(role: RoleCharacterisation): ProposalValue | null {
+  return proposedFieldValue(role) ?? role.judgement.flag?.vote ?? null;
 }
 
 /** The columns of a stored proposal (`p`) and its record (`r`) that decide who may see it. */
@@ -141,6 +164,9 @@ function toStored(row: ProposalRow): StoredProposal {
     decidedBy: row.decided_by,
     createdAt: new Date(row.created_at),
     thumbnailMediaId: row.thumbnail,
+    proposed: row.evidence.proposed !== false,
+    flag: row.evidence.flag ?? null,
+    stated: row.evidence.stated ?? null,
   };
 }
 
@@ -239,10 +265,16 @@ export async function decideProposal(
   } else {
     const characterisation = await characteriseObject(runtime, principal, { recordId: subject.recordId, subject });
     const role = characterisation.roles.find((candidate) => candidate.role === input.role);
-    const value = role ? proposedFieldValue(role) : null;
+    const value = role ? storedValueOf(role) : null;
     if (!role || value === null) throw new AppError("bad_request", `There is no proposal for the ${fieldLabel.toLowerCase()} of this object: no similar catalogued object has one.`);
     const evidence = evidenceOf(role, characterisation.mode);
     proposal = { id: null, value, confidence: evidence.confidence, evidence, evidenceProjectIds: evidenceProjectsOf(role), mode: characterisation.mode };
+  }
+  if (input.action === "accept" && proposal.evidence.proposed === false) {
+    throw new AppError(
+      "conflict",
+      `Nothing is proposed for the ${fieldLabel.toLowerCase()}: the neighbours' ${formatProposalValue(proposal.value)} contradicts the record (${proposal.evidence.flag?.contradicts ?? "its own text"}). Override it with a value or reject it.`,
+    );
   }
   if (input.action === "accept" && input.expected !== undefined && !sameValue(input.expected, proposal.value)) {
     throw new AppError("conflict", `The proposal changed since the page was loaded (now ${formatProposalValue(proposal.value)}). Review it again.`);
@@ -356,7 +388,8 @@ export async function proposeForUncatalogued(
     const characterisation = await characteriseObject(runtime, principal, { recordId: id });
     if (characterisation.status !== "ok") continue;
     for (const role of characterisation.roles) {
-      const value = proposedFieldValue(role);
+      // A contradicted vote with nothing consistent to propose is stored too, to show its flag.
+      const value = storedValueOf(role);
       if (role.current || value === null) continue;
       const evidence = evidenceOf(role, characterisation.mode);
       const inserted = await runtime.sql.query<{ id: string }>(

@@ -1,0 +1,149 @@
+import "server-only";
+import type { FieldDefinition } from "../../archive/field-definitions";
+import type { SqlExecutor } from "../../db/sql-executor";
+import { type CategoricalRole, type ObjectContext, categoricalRoles, dateRangeOf, proposalRoles, roleValue } from "../config/object-context";
+import type { ObjectSubject } from "./object-neighbours";
+import { type TextSource, approximateToleranceYears, findTerms, fold, statedDate } from "./record-statements";
+import { type RecordStatementsForRole, disjoint, statedTerms } from "./respect-statements";
+
+/**
+ * What an object's record states about its roles, read from its own title and free-text fields
+ * (never from the role fields themselves): the date it states, the vocabulary terms of each
+ * categorical role it names, and the catalogued span of each period.
+ *
+ * From the catalogue of the record's own project and collection (so nothing comes from a project
+ * a reader of the record's proposal could not read), cached for a minute:
+ *  - a role's vocabulary: its category options, or for a text field the values it takes;
+ *  - a period's span: the earliest to latest date of the objects catalogued with it;
+ *  - which fields are reliable witnesses: a field whose statements for a role disagree with the
+ *    catalogued value on more than 10% of at least 10 catalogued objects (of up to 200 checked)
+ *    is not read for that role — a print's "Etching on paper" names its support, while the
+ *    material catalogued is the medium. A field the catalogue cannot check yet is believed.
+ */
+export type SubjectStatements = Record<CategoricalRole | "date", RecordStatementsForRole>;
+
+const freeText = new Set(["text", "longtext"]);
+export const calibrationSample = 200;
+export const minimumCalibrated = 10;
+export const minimumAgreement = 0.9;
+const factsTtlMs = 60_000;
+
+export function subjectTextSources(subject: { title: string; fields: readonly FieldDefinition[]; values: Record<string, unknown>; context: ObjectContext }): TextSource[] {
+  const roleFields = new Set(proposalRoles.map((role) => subject.context.roles[role]).filter(Boolean));
+  const sources: TextSource[] = [{ label: subject.fields.find((field) => field.key === "title")?.label ?? "Title", text: subject.title }];
+  for (const field of subject.fields) {
+    if (!freeText.has(field.type) || roleFields.has(field.key) || field.key === "title") continue;
+    const value = subject.values[field.key];
+    if (typeof value === "string" && value.trim()) sources.push({ label: field.label, text: value });
+  }
+  return sources;
+}
+
+interface CatalogueFacts {
+  at: number;
+  vocabularies: Map<CategoricalRole, string[]>;
+  periodSpans: Map<string, { from: number; to: number }>;
+  /** Per role, the labels of fields whose statements the catalogue contradicts too often. */
+  unreliable: Map<CategoricalRole | "date", Set<string>>;
+}
+
+const factsCache = new Map<string, CatalogueFacts>();
+
+async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise<CatalogueFacts> {
+  const key = [subject.projectId, subject.sectionId, ...subject.compareSectionIds].join("|");
+  const cached = factsCache.get(key);
+  if (cached && Date.now() - cached.at < factsTtlMs) return cached;
+  const dateKey = subject.context.roles.date;
+  const vocabularies = new Map<CategoricalRole, string[]>();
+  let periodSpans = new Map<string, { from: number; to: number }>();
+  for (const role of categoricalRoles) {
+    const fieldKey = subject.context.roles[role];
+    const field = fieldKey ? subject.fields.find((candidate) => candidate.key === fieldKey) : undefined;
+    if (!fieldKey || !field) continue;
+    const options = field.type === "category" ? field.options : [];
+    const needValues = field.type !== "category";
+    const needSpans = role === "period" && dateKey !== undefined;
+    if (!needValues && !needSpans) {
+      vocabularies.set(role, options);
+      continue;
+    }
+    const rows = await sql.query<{ value: string; earliest: number | null; latest: number | null }>(
+      `SELECT r."values"->>$1 AS value,
+              min(CASE WHEN jsonb_typeof(r."values"->$2->'from') = 'number' THEN (r."values"->$2->>'from')::numeric END)::int AS earliest,
+              max(CASE WHEN jsonb_typeof(r."values"->$2->'to') = 'number' THEN (r."values"->$2->>'to')::numeric END)::int AS latest
+         FROM records r
+        WHERE r.section_id = ANY($3::text[]) AND r.project_id = $4 AND jsonb_typeof(r."values"->$1) = 'string'
+        GROUP BY 1 ORDER BY count(*) DESC LIMIT 1000`,
+      [fieldKey, dateKey ?? "", subject.compareSectionIds, subject.projectId],
+    );
+    vocabularies.set(role, needValues ? [...options, ...rows.map((row) => row.value)] : options);
+    if (needSpans) {
+      periodSpans = new Map(
+        rows.filter((row) => row.earliest !== null && row.latest !== null).map((row) => [fold(row.value), { from: Number(row.earliest), to: Number(row.latest) }]),
+      );
+    }
+  }
+
+  // Calibration: how often each field's statements agree with what is catalogued.
+  const sample = await sql.query<{ title: string; values: Record<string, unknown> }>(
+    `SELECT r.title, r."values" FROM records r WHERE r.section_id = $1 AND r.project_id = $2 ORDER BY r.id LIMIT ${calibrationSample}`,
+    [subject.sectionId, subject.projectId],
+  );
+  const tally = new Map<string, { checked: number; agreed: number }>();
+  const count = (role: CategoricalRole | "date", label: string, agrees: boolean) => {
+    const entry = tally.get(`${role}\u0000${label}`) ?? { checked: 0, agreed: 0 };
+    entry.checked++;
+    if (agrees) entry.agreed++;
+    tally.set(`${role}\u0000${label}`, entry);
+  };
+  for (const record of sample) {
+    const sources = subjectTextSources({ title: record.title, fields: subject.fields, values: record.values, context: subject.context });
+    for (const role of categoricalRoles) {
+      const catalogued = fold(roleValue(subject.context, role, record.values));
+      const vocabulary = vocabularies.get(role) ?? [];
+      if (!catalogued || vocabulary.length === 0) continue;
+      for (const source of sources) {
+        const stated = statedTerms(findTerms(source.text, vocabulary).map((term) => ({ ...term, label: source.label })));
+        if (stated.length === 1) count(role, source.label, fold(stated[0]?.value ?? "") === catalogued);
+      }
+    }
+    const catalogued = dateKey ? dateRangeOf(record.values[dateKey]) : null;
+    if (!catalogued) continue;
+    for (const source of sources) {
+      const stated = statedDate([source]);
+      if (stated) count("date", source.label, !disjoint(stated, catalogued, stated.approximate ? approximateToleranceYears : 0));
+    }
+  }
+  const unreliable = new Map<CategoricalRole | "date", Set<string>>();
+  for (const [tallyKey, { checked, agreed }] of tally) {
+    if (checked < minimumCalibrated || agreed / checked >= minimumAgreement) continue;
+    const [role, label] = tallyKey.split("\u0000") as [CategoricalRole | "date", string];
+    unreliable.set(role, new Set([...(unreliable.get(role) ?? []), label]));
+  }
+
+  const facts = { at: Date.now(), vocabularies, periodSpans, unreliable };
+  if (factsCache.size >= 256) factsCache.clear();
+  factsCache.set(key, facts);
+  return facts;
+}
+
+export async function loadSubjectStatements(sql: SqlExecutor, subject: ObjectSubject): Promise<SubjectStatements> {
+  const facts = await catalogueFacts(sql, subject);
+  const sources = subjectTextSources(subject);
+  const reliable = (role: CategoricalRole | "date") => sources.filter((source) => !facts.unreliable.get(role)?.has(source.label));
+  const termsOf = (role: CategoricalRole) => {
+    const vocabulary = facts.vocabularies.get(role) ?? [];
+    return vocabulary.length ? reliable(role).flatMap((source) => findTerms(source.text, vocabulary).map((term) => ({ ...term, label: source.label }))) : [];
+  };
+  const date = statedDate(reliable("date"));
+  const terms = { typology: termsOf("typology"), material: termsOf("material"), period: termsOf("period") };
+  const periods = statedTerms(terms.period);
+  const statedPeriod = periods.length === 1 ? (periods[0]?.value ?? null) : null;
+  const base = { date, periodSpans: facts.periodSpans, statedPeriod };
+  return {
+    typology: { ...base, terms: terms.typology },
+    material: { ...base, terms: terms.material },
+    period: { ...base, terms: terms.period },
+    date: { ...base, terms: [] },
+  };
+}
