@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import { cueVoices } from "@/lib/archive/transcript-formats/caption-cues";
+import { fetchJson } from "./fetch-json";
 import { formatTimecode } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
 import { Waveform } from "./waveform";
@@ -27,7 +28,14 @@ interface MediaPlayerProps {
    * track's current cue is shown under the player as a live caption line.
    */
   captions?: CaptionTrack[];
+  /**
+   * A Spanish or Catalan transcript's English, turn by turn (`<field>.en.json` of the captions
+   * route): offered as "English beside each turn", fetched when first shown.
+   */
+  translation?: { src: string; fromLanguage: string };
 }
+
+type EnglishTurns = { status: "idle" | "loading" | "error" } | { status: "ready"; texts: string[] };
 
 export interface CaptionTrack {
   src: string;
@@ -53,7 +61,7 @@ function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
   return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
 }
 
-export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform, captions }: MediaPlayerProps) {
+export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform, captions, translation }: MediaPlayerProps) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [activeIndex, setActiveIndex] = useState(-1);
@@ -65,6 +73,19 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
   /** The track feeding a recording's caption line: an index into `captions`, -1 for none. */
   const [captionChoice, setCaptionChoice] = useState(0);
   const [captionLine, setCaptionLine] = useState<{ speaker: string; text: string }[]>([]);
+  const [showEnglish, setShowEnglish] = useState(false);
+  const [english, setEnglish] = useState<EnglishTurns>({ status: "idle" });
+
+  /** Shows or hides the English beside each turn; the first showing (or one after a failure) fetches it. */
+  const toggleEnglish = () => {
+    const next = !showEnglish;
+    setShowEnglish(next);
+    if (!next || !translation || english.status === "ready" || english.status === "loading") return;
+    setEnglish({ status: "loading" });
+    fetchJson<{ turns: { text: string }[] }>(translation.src)
+      .then((body) => setEnglish(body.turns.length === (turns?.length ?? 0) ? { status: "ready", texts: body.turns.map((turn) => turn.text) } : { status: "error" }))
+      .catch(() => setEnglish({ status: "error" }));
+  };
 
   // A recording's caption line: the chosen track is loaded hidden (an <audio> draws no captions)
   // and its cuechange events say what is being said; the other tracks are off.
@@ -188,7 +209,19 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
       {showWaveform && <Waveform peaks={waveform.peaks} duration={waveform.duration} time={time} onSeek={playFrom} />}
       {transcript && turns && turns.length > 0 && (
         <section aria-label={transcript.label}>
-          <ol ref={listRef} className="relative max-h-[28rem] space-y-1 overflow-y-auto rounded-md border border-stone-200 bg-white p-2">
+          {translation && (
+            <div className="mb-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-stone-600">
+              <button type="button" className="btn" aria-pressed={showEnglish} onClick={toggleEnglish} data-testid="english-toggle">
+                English beside each turn
+              </button>
+              <span aria-live="polite">
+                {showEnglish && english.status === "loading" && "Translating…"}
+                {showEnglish && english.status === "ready" && `Machine translation from ${translation.fromLanguage} (Apertium); names are kept as written.`}
+                {showEnglish && english.status === "error" && <span className="text-red-700">The English could not be made just now. Select the button again to retry.</span>}
+              </span>
+            </div>
+          )}
+          <ol ref={listRef} lang={captionTracks[0]?.language} className="relative max-h-[28rem] space-y-1 overflow-y-auto rounded-md border border-stone-200 bg-white p-2">
             {turns.map((turn, index) => {
               const active = index === activeIndex;
               return (
@@ -205,6 +238,11 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
                     <span>
                       {turn.speaker && <span className="font-semibold text-stone-900">{turn.speaker}: </span>}
                       <span className="text-stone-700">{turn.text}</span>
+                      {showEnglish && english.status === "ready" && english.texts[index] && (
+                        <span lang="en" className="mt-0.5 block text-stone-500 italic" data-testid="turn-english">
+                          {english.texts[index]}
+                        </span>
+                      )}
                     </span>
                   </button>
                 </li>

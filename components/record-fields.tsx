@@ -305,6 +305,7 @@ export function RecordFields({
                     recordingIndex={item.index ? { label: item.index.field.label, segments: item.index.segments } : undefined}
                     waveform={waveformOf(record.media[item.media.mediaId])}
                     captions={item.transcript ? captionTracksOf(record.id, item.transcript.field.key, captions?.[item.transcript.field.key]) : undefined}
+                    translation={item.transcript ? translationOf(record.id, item.transcript.field.key, captions?.[item.transcript.field.key]) : undefined}
                   />
                 ) : (
                   item.transcript && <StaticTranscript turns={item.transcript.turns} />
@@ -331,6 +332,12 @@ function captionsHref(recordId: string, file: string): string {
 }
 
 /** The player's tracks: the transcript's own language first (shown by default), then English by machine translation. */
+/** The English of a Spanish or Catalan transcript, turn by turn, when the bridge makes one. */
+function translationOf(recordId: string, fieldKey: string, captions: TranscriptCaptions | undefined): { src: string; fromLanguage: string } | undefined {
+  if (!captions?.english) return undefined;
+  return { src: captionsHref(recordId, `${fieldKey}.en.json`), fromLanguage: (captions.language && languageNames[captions.language]) || "Spanish or Catalan" };
+}
+
 function captionTracksOf(recordId: string, fieldKey: string, captions: TranscriptCaptions | undefined): CaptionTrack[] | undefined {
   if (!captions) return undefined;
   const original = captions.language ? languageNames[captions.language] : undefined;

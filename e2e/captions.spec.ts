@@ -49,3 +49,26 @@ test("a researcher sees the interview's captions under the player, in Spanish an
   expect(srt.headers()["content-disposition"]).toContain("la-moneda-del-pantano-transcript.srt");
   expect(await srt.text()).toContain("Andrés Bielsa Lacasa: Entré de peón");
 });
+
+test("a Spanish interview shows its English beside each turn, labelled machine translation", async ({ page }) => {
+  await signIn(page, "researcher");
+  const id = await firstRecordId(page, "section=oral-histories&text=La%20moneda%20del%20pantano");
+  await page.goto(`/records/${id}`);
+  const toggle = page.getByTestId("english-toggle");
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByTestId("turn-english")).toHaveCount(0);
+  await toggle.focus();
+  await page.keyboard.press("Enter");
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByText("Machine translation from Spanish (Apertium)")).toBeVisible({ timeout: 30_000 });
+  // Andrés's turn "Entré de peón en 1963…" with its English under it, marked as English.
+  const turn = page.locator("li[data-turn]", { hasText: "Entré de peón" });
+  const english = turn.getByTestId("turn-english");
+  await expect(english).toHaveAttribute("lang", "en");
+  await expect(english).toContainText("1963");
+  await expect(english).not.toContainText("Entré de peón");
+  expect(await page.getByTestId("turn-english").count()).toBe(await page.locator("li[data-turn]").count());
+  // Hidden again with the same button.
+  await toggle.click();
+  await expect(page.getByTestId("turn-english")).toHaveCount(0);
+});

@@ -11,11 +11,13 @@ import type { CaptionTranslator } from "../rag/embed/caption-translation";
  * GET /api/records/<id>/captions/<file>: a record's transcript field as a caption file —
  * `<fieldKey>.vtt` or `<fieldKey>.srt` in the transcript's own language, `<fieldKey>.en.vtt` or
  * `<fieldKey>.en.srt` in English by machine translation (Spanish and Catalan transcripts, when
- * the bridge has the pair). Access as on the record page: whatever the principal may not read,
+ * the bridge has the pair), and `<fieldKey>.en.json` the same English turns as JSON for the record
+ * page's "English beside each turn" (one English turn per original turn, same times and
+ * speakers). Access as on the record page: whatever the principal may not read,
  * a field that is no transcript, a file name of no known shape and an English track that does
  * not exist all answer the one not_found.
  */
-export const captionFileSchema = z.string().regex(/^[a-z][a-zA-Z0-9]{0,63}(?:\.en)?\.(?:vtt|srt)$/);
+export const captionFileSchema = z.string().regex(/^[a-z][a-zA-Z0-9]{0,63}(?:(?:\.en)?\.(?:vtt|srt)|\.en\.json)$/);
 export const captionRouteParamsSchema = z.object({ id: z.string(), file: captionFileSchema });
 
 export interface CaptionRequest {
@@ -33,7 +35,7 @@ export function captionFileNames(fieldKey: string): { vtt: string; srt: string; 
 export async function captionsResponse(prisma: PrismaClient, principal: Principal, request: CaptionRequest, translator: CaptionTranslator): Promise<Response> {
   const parsed = captionFileSchema.safeParse(request.file);
   if (!parsed.success) throw notFound();
-  const [, fieldKey = "", english, format = "vtt"] = /^([^.]+)(\.en)?\.(vtt|srt)$/.exec(parsed.data) ?? [];
+  const [, fieldKey = "", english, format = "vtt"] = /^([^.]+)(\.en)?\.(vtt|srt|json)$/.exec(parsed.data) ?? [];
   const source = await readCaptionSource(prisma, principal, request.recordId, fieldKey);
   const input = { turns: source.turns, contentHash: source.contentHash, declaredLanguage: source.declaredLanguage, egressPolicy: source.egressPolicy };
 
@@ -50,6 +52,13 @@ export async function captionsResponse(prisma: PrismaClient, principal: Principa
     language = "en";
   }
 
+  if (format === "json") {
+    const from = (await translator.languageOf(input)) === "ca" ? "ca" : "es";
+    return Response.json(
+      { field: fieldKey, language: "en", translatedFrom: from, machineTranslation: "Apertium", turns: turns.map(({ start, end, speaker, text }) => ({ start, end, speaker, text })) },
+      { headers: { "cache-control": "private, no-cache", etag: `"${source.contentHash.slice(0, 32)}-en-json"`, "x-content-type-options": "nosniff" } },
+    );
+  }
   const body = format === "srt" ? writeSrt(turns) : writeWebVtt(turns, { language: language === "und" ? undefined : language, note });
   const fileName = captionFileName(source, `${english ? ".en" : ""}.${format}`);
   return new Response(body, {

@@ -139,6 +139,8 @@ describe("captions out", () => {
     const cases = [
       await respond(outsider, spanishId, "transcript.vtt"),
       await respond(outsider, spanishId, "transcript.en.srt"),
+      await respond(outsider, spanishId, "transcript.en.json"),
+      await respond(reader, spanishId, "transcript.json"),
       await respond(researcherOutsideMine, mineId, "transcript.vtt"),
       await respond(researcherOutsideMine, mineId, "transcript.en.vtt"),
       await respond(reader, spanishId, "summary.vtt"),
@@ -182,6 +184,13 @@ describe("captions out", () => {
     const srt = await respond(admin, spanishId, "transcript.en.srt");
     expect(srt.status).toBe(200);
     expect(parseSrt(srt.body).turns.map((turn) => turn.text).join(" ")).toBe(text);
+    // The record page's "English beside each turn": the same English, one turn per original turn.
+    const json = await respond(reader, spanishId, "transcript.en.json");
+    expect(json.status).toBe(200);
+    const beside = JSON.parse(json.body) as { language: string; translatedFrom: string; turns: { start: number; speaker: string; text: string }[] };
+    expect(beside).toMatchObject({ language: "en", translatedFrom: "es" });
+    expect(beside.turns.map((turn) => [turn.start, turn.speaker])).toEqual(spanishTurns.map((turn) => [turn.start, turn.speaker]));
+    expect(beside.turns.map((turn) => turn.text).join(" ")).toBe(text);
     expect(counted.calls).toHaveLength(1);
 
     // A changed transcript is another hash: translated once more.
