@@ -35,7 +35,11 @@ test("an English query finds a Catalan testimony by meaning, pinned into the lis
   expect(ranked.slice(0, 3)).toContain("Les campanes de Sant Romà");
   const hit = rows(page).filter({ hasText: "Les campanes de Sant Romà" }).getByTestId("search-hit");
   await expect(hit).toContainText("Found by meaning");
-  await expect(hit).toContainText("Relevance");
+  // What the relevance means: a match strength read against the calibrated thresholds, explained.
+  const strength = hit.getByTestId("match-strength");
+  await expect(strength).toHaveAttribute("data-strength", /^(strong|good|weak)$/);
+  await expect(strength).toContainText(/(Strong|Good|Weak) match/);
+  await expect(strength).toHaveAttribute("title", /Similarity of meaning 0\.\d\d/);
   // The researcher cannot read the mine project: none of its testimonies is listed.
   for (const restricted of ["My brother's lamp", "Bread and socks down the shaft", "Cuarenta y dos días en el pozo", "Les xapes del tauler"]) {
     expect(ranked).not.toContain(restricted);

@@ -3,6 +3,8 @@ import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import { SelectRecordClient, SelectionBarClient } from "@/components/record-selection-client";
+import { readMatchThresholds } from "@/lib/rag/ask/ask-settings";
+import { type MatchStrength, type MatchThresholds, describeMatch } from "@/lib/rag/search/match-strength";
 import { authorizedPage } from "@/lib/http/authorized";
 import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
@@ -35,6 +37,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   );
 
   const columns = listColumnsOf(section);
+  const thresholds = search ? await readMatchThresholds(sql, runtime.config) : { good: 0, strong: 0 };
   const restricted = new Set(projects.filter((project) => project.restricted).map((project) => project.id));
   const filterSections: FilterSection[] = sections.map((item) => ({ slug: item.slug, name: item.name, searchFields: searchFieldsOf(item) }));
   const filterValues: FilterValues = {
@@ -169,7 +172,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                       <Link href={`/records/${item.id}`} className="link font-medium">
                         {item.title}
                       </Link>
-                      {search?.byRecord.get(item.id) && <HitPassage hit={search.byRecord.get(item.id)!} />}
+                      {search?.byRecord.get(item.id) && <HitPassage hit={search.byRecord.get(item.id)!} thresholds={thresholds} />}
                     </th>
                     <td className="px-4 py-2.5 text-stone-700">{item.sectionName}</td>
                     <td className="px-4 py-2.5 text-stone-700">
@@ -231,10 +234,12 @@ function SearchSummary({
   );
 }
 
-function HitPassage({ hit }: { hit: SearchHit }) {
+const strengthBars: Record<MatchStrength, number> = { strong: 3, good: 2, weak: 1, words: 0 };
+
+function HitPassage({ hit, thresholds }: { hit: SearchHit; thresholds: MatchThresholds }) {
   const { passage } = hit;
   const where = [passage.groupLabel, ...passage.headingPath.filter((heading) => heading !== passage.groupLabel)].join(" › ");
-  const percent = Math.round(hit.score * 100);
+  const match = describeMatch(hit, thresholds);
   return (
     <div className="mt-1.5 max-w-prose space-y-1 text-sm text-stone-700" data-testid="search-hit">
       <p>
@@ -248,11 +253,16 @@ function HitPassage({ hit }: { hit: SearchHit }) {
         </p>
       )}
       <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-stone-500">
-        <span className="inline-flex items-center gap-1.5" title={`Fused relevance ${hit.score.toFixed(3)}`}>
-          <span aria-hidden="true" className="inline-block h-1.5 w-12 overflow-hidden rounded bg-stone-200">
-            <span className="block h-full bg-accent-700" style={{ width: `${percent}%` }} />
-          </span>
-          Relevance {percent}%
+        <span className="inline-flex items-center gap-1.5" title={match.explanation} data-testid="match-strength" data-strength={match.strength}>
+          {match.strength !== "words" && (
+            <span aria-hidden="true" className="inline-flex items-end gap-px">
+              {[1, 2, 3].map((bar) => (
+                <span key={bar} className={`inline-block w-1 rounded-sm ${bar <= strengthBars[match.strength] ? "bg-accent-700" : "bg-stone-300"}`} style={{ height: `${3 + bar * 3}px` }} />
+              ))}
+            </span>
+          )}
+          {match.label}
+          <span className="sr-only">: {match.explanation}</span>
         </span>
         <span>Found by {hit.legs.map((leg) => legNames[leg]).join(" and ")}</span>
         {where && <span>{where}</span>}

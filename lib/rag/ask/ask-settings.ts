@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { auditSql } from "../../db/audit";
 import type { SqlExecutor } from "../../db/sql-executor";
+import { defaultAskSettings } from "./ask";
 
 /**
  * The refusal thresholds an admin sets over MNEMO_ASK_*: stored in app_settings, read per
@@ -42,4 +43,13 @@ export async function saveAskThresholds(sql: SqlExecutor, thresholds: z.infer<ty
     );
     await auditSql(tx, { actorId, action: "settings.ask_thresholds", targetType: "setting", targetId: askThresholdsKey, details: { before, after: thresholds } });
   });
+}
+
+/** The similarity thresholds in force (the admin's, else MNEMO_ASK_*): what search calls a good and a strong match. */
+export async function readMatchThresholds(sql: SqlExecutor, config: { MNEMO_ASK_MIN_SIMILARITY?: number; MNEMO_ASK_STRONG_SIMILARITY?: number }): Promise<{ good: number; strong: number }> {
+  const overrides = await readAskThresholdOverrides(sql);
+  return {
+    good: overrides.minSimilarity ?? config.MNEMO_ASK_MIN_SIMILARITY ?? defaultAskSettings.minSimilarity,
+    strong: overrides.strongSimilarity ?? config.MNEMO_ASK_STRONG_SIMILARITY ?? defaultAskSettings.strongSimilarity,
+  };
 }
