@@ -63,6 +63,12 @@ test("objects by description are matched on the catalogue text and say so", asyn
   await page.getByLabel("Describe the object").press("Enter");
   await expect(page.getByTestId("object-search-via")).toContainText("catalogue text");
   await expect(page.getByRole("heading", { name: /\d+ objects?/ })).toBeVisible();
+  // Every card says what its match means, in the same terms as the record list.
+  const cards = page.locator("main ol > li");
+  const matches = page.getByTestId("object-match");
+  await expect(matches.first()).toBeVisible();
+  expect(await matches.count()).toBe(await cards.count());
+  for (const text of await matches.allTextContents()) expect(text).toMatch(/^(Strong match|Good match|Weak match|Matches the words)$/);
 });
 
 test("an admin edits a collection's object context with validation; nobody else can open it", async ({ page, browser }) => {

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
-import { type ObjectSearchResult, objectSearchSchema, searchObjectsByText } from "@/lib/rag/objects/search-objects";
+import { type ObjectSearchHit, type ObjectSearchResult, objectSearchSchema, searchObjectsByText } from "@/lib/rag/objects/search-objects";
+import { readMatchThresholds } from "@/lib/rag/ask/ask-settings";
+import { type MatchThresholds, describeMatch } from "@/lib/rag/search/match-strength";
 import { PageHeader } from "@/components/page-header";
 import { SectionOptions } from "@/components/select-options";
 
@@ -19,6 +21,7 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
   const query = await searchParams;
   const q = typeof query.q === "string" ? query.q : "";
   const objects = await runtime.objects();
+  const thresholds = await readMatchThresholds(objects.sql, runtime.config);
   const sections = await objects.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
   const section = sections.find((candidate) => candidate.slug === query.section)?.slug;
   let result: ObjectSearchResult | null = null;
@@ -87,8 +90,7 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
                     <span className="link mt-1 block text-sm leading-snug">{hit.title}</span>
                   </Link>
                   <div className="mt-1 text-xs text-stone-500">
-                    {hit.sectionName}
-                    {hit.similarity !== null && ` · ${Math.round(hit.similarity * 100)}% similar`}
+                    {hit.sectionName} · <ObjectMatch hit={hit} via={result.via} thresholds={thresholds} />
                   </div>
                 </li>
               ))}
@@ -97,5 +99,20 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
         </section>
       )}
     </div>
+  );
+}
+
+/**
+ * Every card says the same kind of thing. Matched on the catalogue text: what the match means,
+ * as in the record list (Strong, Good or Weak match, or Matches the words), in the list's order.
+ * Matched by the image model: its similarity, by which the cards are sorted.
+ */
+function ObjectMatch({ hit, via, thresholds }: { hit: ObjectSearchHit; via: ObjectSearchResult["via"]; thresholds: MatchThresholds }) {
+  if (via === "multimodal") return <span data-testid="object-match">similarity {(hit.similarity ?? 0).toFixed(2)}</span>;
+  const match = describeMatch(hit, thresholds);
+  return (
+    <span title={match.explanation} data-testid="object-match" data-strength={match.strength}>
+      {match.label}
+    </span>
   );
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type Principal, canRead, projectScopeSql } from "../../acl";
 import { AppError } from "../../errors";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
-import { type SearchContext, searchArchive } from "../search/search-archive";
+import { type Leg, type SearchContext, searchArchive } from "../search/search-archive";
 import { queryTextSchema } from "../../query-length";
 import { imageSpaceName } from "../embed/descriptor-embedder";
 import type { ObjectsRuntime } from "./similar-objects";
@@ -37,6 +37,8 @@ export interface ObjectSearchHit {
   title: string;
   sectionName: string;
   similarity: number | null;
+  /** What found it: the meaning leg, the words, or both (multimodal: the image model, "meaning"). */
+  legs: Leg[];
   images: { view: string; mediaId: string }[];
 }
 
@@ -106,7 +108,7 @@ export async function searchObjectsByText(
     return {
       via: "multimodal",
       model: multimodal.model,
-      hits: ranked.map((row) => ({ recordId: row.record_id, title: row.title, sectionName: row.name, similarity: Number(row.similarity), images: images.get(row.record_id) ?? [] })),
+      hits: ranked.map((row) => ({ recordId: row.record_id, title: row.title, sectionName: row.name, similarity: Number(row.similarity), legs: ["meaning"], images: images.get(row.record_id) ?? [] })),
     };
   }
   const result = await searchArchive(search, principal, { query: input.query, mode: search.space ? "hybrid" : "keyword", limit: input.limit, sectionIds: sections.map((section) => section.id), collapse: "record" });
@@ -114,6 +116,6 @@ export async function searchObjectsByText(
   return {
     via: "catalogue-text",
     model: search.space?.model ?? "keyword index",
-    hits: result.hits.map((hit) => ({ recordId: hit.recordId, title: hit.recordTitle, sectionName: hit.sectionName, similarity: hit.similarity, images: images.get(hit.recordId) ?? [] })),
+    hits: result.hits.map((hit) => ({ recordId: hit.recordId, title: hit.recordTitle, sectionName: hit.sectionName, similarity: hit.similarity, legs: hit.legs, images: images.get(hit.recordId) ?? [] })),
   };
 }
