@@ -207,6 +207,9 @@ function AssistantMessage({ message }: { message: Message }) {
   );
 }
 
+/** Where the panel docks beside the page instead of covering it (globals.css uses the same width). */
+const dockedPanelQuery = "(min-width: 1024px)";
+
 export function ChatPanelClient() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -237,6 +240,13 @@ export function ChatPanelClient() {
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
   }, [open, busy]);
+
+  // Open, the panel docks beside the content on wide screens (globals.css reflows the page by
+  // its width), so it never covers the passage a citation opens.
+  useEffect(() => {
+    document.body.toggleAttribute("data-ask-open", open);
+    return () => document.body.removeAttribute("data-ask-open");
+  }, [open]);
 
   // Closing the panel gives focus back to the button that opened it.
   useEffect(() => {
@@ -351,6 +361,12 @@ export function ChatPanelClient() {
     <aside
       id="ask-panel"
       aria-label="Ask the archive"
+      onClick={(event) => {
+        // On a screen too narrow to dock the panel, following a citation (or any record link)
+        // closes it, so the cited passage is not under it.
+        const link = (event.target as HTMLElement).closest("a[href^='/records/']");
+        if (link && !window.matchMedia(dockedPanelQuery).matches) setOpen(false);
+      }}
       className="fixed inset-y-0 right-0 z-30 flex w-full max-w-md flex-col border-l border-stone-200 bg-stone-50 shadow-2xl"
     >
       <div className="flex items-center justify-between gap-2 border-b border-stone-200 bg-white px-4 py-3">

@@ -3,7 +3,7 @@
 import { SubmitButton } from "@/components/busy-button";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState, useTransition } from "react";
+import { type FormEvent, type ReactNode, useState, useSyncExternalStore, useTransition } from "react";
 import { ProjectOptions, SectionOptions, TextOptions } from "@/components/select-options";
 import { maxFilterTextLength, maxQueryLength } from "@/lib/query-length";
 import type { RecordSort } from "@/lib/archive/list-records";
@@ -124,88 +124,117 @@ export function RecordFiltersClient({
         Search by meaning finds records that say the same thing in other words or in Spanish or Catalan. Leave it empty to browse with the filters.
         {query.length > maxQueryLength - 50 && ` ${maxQueryLength - query.length} characters left.`}
       </p>
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <LabelledField htmlFor="filter-section" label="Section">
-          <select
-            id="filter-section"
-            name="section"
-            value={sectionSlug}
-            onChange={(event) => {
-              setSectionSlug(event.target.value);
-              setField("");
-            }}
-            className="field-input"
-          >
-            <option value="">All sections</option>
-            <SectionOptions sections={sections} />
-          </select>
-        </LabelledField>
-        <LabelledField htmlFor="filter-project" label="Project">
-          <select id="filter-project" name="project" defaultValue={values.project} className="field-input">
-            <option value="">All projects</option>
-            <ProjectOptions projects={projects} />
-          </select>
-        </LabelledField>
-        <LabelledField htmlFor="filter-text" label="Contains text">
-          <input id="filter-text" name="text" type="search" defaultValue={values.text} maxLength={maxFilterTextLength} className="field-input" />
-        </LabelledField>
-        <LabelledField htmlFor="filter-field" label="Search in">
-          <select
-            id="filter-field"
-            name="field"
-            value={field}
-            onChange={(event) => setField(event.target.value)}
-            disabled={searchFields.length === 0}
-            aria-describedby={searchFields.length === 0 ? "filter-field-hint" : undefined}
-            className="field-input"
-          >
-            <option value="">Any field</option>
-            {searchFields.map((searchField) => (
-              <option key={searchField.key} value={searchField.key}>
-                {searchField.label}
-              </option>
-            ))}
-          </select>
-          {searchFields.length === 0 && (
-            <p id="filter-field-hint" className="field-hint">
-              Choose a section to search one of its fields.
-            </p>
-          )}
-        </LabelledField>
-        <div className="flex gap-2">
-          <LabelledField className="flex-1" htmlFor="filter-from" label="From year">
-            <input id="filter-from" name="from" type="number" step={1} defaultValue={values.from} aria-describedby="filter-years-hint" className="field-input" />
+      <FiltersDrawer active={[values.section, values.project, values.text, values.from, values.to].filter(Boolean).length}>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <LabelledField htmlFor="filter-section" label="Section">
+            <select
+              id="filter-section"
+              name="section"
+              value={sectionSlug}
+              onChange={(event) => {
+                setSectionSlug(event.target.value);
+                setField("");
+              }}
+              className="field-input"
+            >
+              <option value="">All sections</option>
+              <SectionOptions sections={sections} />
+            </select>
           </LabelledField>
-          <LabelledField className="flex-1" htmlFor="filter-to" label="To year">
-            <input id="filter-to" name="to" type="number" step={1} defaultValue={values.to} aria-describedby="filter-years-hint" className="field-input" />
+          <LabelledField htmlFor="filter-project" label="Project">
+            <select id="filter-project" name="project" defaultValue={values.project} className="field-input">
+              <option value="">All projects</option>
+              <ProjectOptions projects={projects} />
+            </select>
           </LabelledField>
+          <LabelledField htmlFor="filter-text" label="Contains text">
+            <input id="filter-text" name="text" type="search" defaultValue={values.text} maxLength={maxFilterTextLength} className="field-input" />
+          </LabelledField>
+          <LabelledField htmlFor="filter-field" label="Search in">
+            <select
+              id="filter-field"
+              name="field"
+              value={field}
+              onChange={(event) => setField(event.target.value)}
+              disabled={searchFields.length === 0}
+              aria-describedby={searchFields.length === 0 ? "filter-field-hint" : undefined}
+              className="field-input"
+            >
+              <option value="">Any field</option>
+              {searchFields.map((searchField) => (
+                <option key={searchField.key} value={searchField.key}>
+                  {searchField.label}
+                </option>
+              ))}
+            </select>
+            {searchFields.length === 0 && (
+              <p id="filter-field-hint" className="field-hint">
+                Choose a section to search one of its fields.
+              </p>
+            )}
+          </LabelledField>
+          <div className="flex gap-2">
+            <LabelledField className="flex-1" htmlFor="filter-from" label="From year">
+              <input id="filter-from" name="from" type="number" step={1} defaultValue={values.from} aria-describedby="filter-years-hint" className="field-input" />
+            </LabelledField>
+            <LabelledField className="flex-1" htmlFor="filter-to" label="To year">
+              <input id="filter-to" name="to" type="number" step={1} defaultValue={values.to} aria-describedby="filter-years-hint" className="field-input" />
+            </LabelledField>
+          </div>
+          <LabelledField htmlFor="filter-sort" label="Sort by">
+            <select id="filter-sort" name="sort" value={sort} onChange={(event) => setChosenSort(event.target.value)} className="field-input">
+              {sortOptions.filter((option) => option.value !== "relevance" || query.trim() !== "").map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </LabelledField>
+          <LabelledField htmlFor="filter-page-size" label="Per page">
+            <select id="filter-page-size" name="pageSize" defaultValue={pageSizes.includes(values.pageSize) ? values.pageSize : "25"} className="field-input">
+              <TextOptions values={pageSizes} />
+            </select>
+          </LabelledField>
+          <div className="flex items-end gap-3">
+            <SubmitButton className="btn" busy={pending} busyLabel="Filtering…">
+              Apply filters
+            </SubmitButton>
+            <Link href="/records" className="link text-sm">
+              Reset
+            </Link>
+          </div>
         </div>
-        <LabelledField htmlFor="filter-sort" label="Sort by">
-          <select id="filter-sort" name="sort" value={sort} onChange={(event) => setChosenSort(event.target.value)} className="field-input">
-            {sortOptions.filter((option) => option.value !== "relevance" || query.trim() !== "").map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </LabelledField>
-        <LabelledField htmlFor="filter-page-size" label="Per page">
-          <select id="filter-page-size" name="pageSize" defaultValue={pageSizes.includes(values.pageSize) ? values.pageSize : "25"} className="field-input">
-            <TextOptions values={pageSizes} />
-          </select>
-        </LabelledField>
-        <div className="flex items-end gap-3">
-          <SubmitButton className="btn" busy={pending} busyLabel="Filtering…">
-            Apply filters
-          </SubmitButton>
-          <Link href="/records" className="link text-sm">
-            Reset
-          </Link>
-        </div>
-      </div>
-      <p id="filter-years-hint" className="field-hint">
-        Years overlap the record&apos;s date; use negative years for BC.
-      </p>
+        <p id="filter-years-hint" className="field-hint">
+          Years overlap the record&apos;s date; use negative years for BC.
+        </p>
+      </FiltersDrawer>
     </form>
+  );
+}
+
+const wideFiltersQuery = "(min-width: 640px)";
+
+function subscribeWide(onChange: () => void): () => void {
+  const query = window.matchMedia(wideFiltersQuery);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+/**
+ * The filters below the search box: always shown on a wide screen; on a phone folded into a
+ * "Filters" drawer (saying how many are set), so the results start on the first screen.
+ */
+function FiltersDrawer({ active, children }: { active: number; children: ReactNode }) {
+  const wide = useSyncExternalStore(subscribeWide, () => window.matchMedia(wideFiltersQuery).matches, () => true);
+  const [unfolded, setUnfolded] = useState(false);
+  if (wide) return <div className="space-y-4">{children}</div>;
+  return (
+    <details open={unfolded} onToggle={(event) => setUnfolded(event.currentTarget.open)} data-testid="filters-drawer">
+      <summary className="btn cursor-pointer list-none">
+        {unfolded ? "Hide filters" : "Filters"}
+        {active > 0 && ` (${active} set)`}
+      </summary>
+      <div className="mt-3 space-y-4">{children}</div>
+    </details>
   );
 }
