@@ -80,6 +80,50 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+type ListFilter = "section" | "project" | "years";
+
+/**
+ * The list's WHERE clause: readable projects first (so every count is over readable records
+ * only), a search's pinned hits, then the structured filters, less any named in `omit` (a facet
+ * counts its own dimension under every other filter). Appends to `params`.
+ */
+function listWhere(
+  principal: Principal,
+  query: ListRecordsQuery,
+  params: unknown[],
+  options: { pinnedIds?: readonly string[]; omit?: readonly ListFilter[] } = {},
+): { where: string[]; pinned?: string } {
+  const omit = new Set(options.omit ?? []);
+  const where = [projectScopeSql(principal, "r.project_id", params)];
+  let pinned: string | undefined;
+  if (options.pinnedIds) {
+    params.push([...options.pinnedIds]);
+    pinned = `$${params.length}::text[]`;
+    where.push(`r.id = ANY(${pinned})`);
+  }
+  if (!omit.has("section")) whereEquals(where, params, "s.slug", query.section);
+  if (!omit.has("project")) whereEquals(where, params, "r.project_id", query.project);
+  if (query.text) {
+    params.push(likePattern(query.text));
+    const pattern = `unaccent($${params.length})`;
+    if (query.field) {
+      params.push(query.field);
+      where.push(`unaccent(coalesce((${listedValuesSql} -> $${params.length})::text, '')) ILIKE ${pattern}`);
+    } else {
+      where.push(`unaccent(r.title || ' ' || ${listedValuesSql}::text) ILIKE ${pattern}`);
+    }
+  }
+  if (!omit.has("years") && query.from !== undefined) {
+    params.push(query.from);
+    where.push(`r.date_to >= $${params.length}`);
+  }
+  if (!omit.has("years") && query.to !== undefined) {
+    params.push(query.to);
+    where.push(`r.date_from <= $${params.length}`);
+  }
+  return { where, pinned };
+}
+
 /**
  * One page of the records the principal may read, filtered and sorted. Access is part of the
  * WHERE clause, so the total and every page are counted over readable records only.
@@ -95,34 +139,9 @@ export async function listRecords(
   options: { pinnedIds?: readonly string[] } = {},
 ): Promise<RecordListPage> {
   const params: unknown[] = [];
-  const where = [projectScopeSql(principal, "r.project_id", params)];
+  const { where, pinned } = listWhere(principal, query, params, options);
   let order = query.sort === "relevance" ? orderBy.title : orderBy[query.sort];
-  if (options.pinnedIds) {
-    params.push([...options.pinnedIds]);
-    const pinned = `$${params.length}::text[]`;
-    where.push(`r.id = ANY(${pinned})`);
-    if (query.sort === "relevance") order = `array_position(${pinned}, r.id)`;
-  }
-  whereEquals(where, params, "s.slug", query.section);
-  whereEquals(where, params, "r.project_id", query.project);
-  if (query.text) {
-    params.push(likePattern(query.text));
-    const pattern = `unaccent($${params.length})`;
-    if (query.field) {
-      params.push(query.field);
-      where.push(`unaccent(coalesce((${listedValuesSql} -> $${params.length})::text, '')) ILIKE ${pattern}`);
-    } else {
-      where.push(`unaccent(r.title || ' ' || ${listedValuesSql}::text) ILIKE ${pattern}`);
-    }
-  }
-  if (query.from !== undefined) {
-    params.push(query.from);
-    where.push(`r.date_to >= $${params.length}`);
-  }
-  if (query.to !== undefined) {
-    params.push(query.to);
-    where.push(`r.date_from <= $${params.length}`);
-  }
+  if (pinned && query.sort === "relevance") order = `array_position(${pinned}, r.id)`;
   params.push(query.pageSize, (query.page - 1) * query.pageSize);
   const rows = await sql.query<{
     id: string;
@@ -176,4 +195,51 @@ export async function listRecords(
     pageSize: query.pageSize,
     pageCount: Math.max(1, Math.ceil(total / query.pageSize)),
   };
+}
+
+/** One value of a facet: what the filter would be set to, its label, and how many records it keeps. */
+export interface FacetValue {
+  value: string;
+  label: string;
+  count: number;
+}
+
+export interface RecordFacets {
+  sections: FacetValue[];
+  projects: FacetValue[];
+  /** Decades of the records' start year ("1960" for 1960–1969), oldest first; undated records are not counted. */
+  decades: FacetValue[];
+}
+
+/**
+ * Counts for the list's facets under the current query and filters: each facet counts its own
+ * dimension with every other filter applied (so picking a section shows how many records each
+ * project holds within it), over readable records only — the same WHERE as the list, access
+ * first, so a facet never counts a record the principal could not open. A search's pinned hits
+ * are counted as the list shows them.
+ */
+export async function recordFacets(sql: SqlExecutor, principal: Principal, query: ListRecordsQuery, options: { pinnedIds?: readonly string[] } = {}): Promise<RecordFacets> {
+  const counted = async (omit: ListFilter, select: string, group: string, order: string) => {
+    const params: unknown[] = [];
+    const { where } = listWhere(principal, query, params, { ...options, omit: [omit] });
+    return sql.query<{ value: string; label: string; count: number }>(
+      `SELECT ${select}, count(*)::int AS count
+         FROM records r JOIN sections s ON s.id = r.section_id JOIN projects p ON p.id = r.project_id
+        WHERE ${where.join(" AND ")}
+        GROUP BY ${group} ORDER BY ${order}`,
+      params,
+    );
+  };
+  const [sections, projects, decades] = await Promise.all([
+    counted("section", "s.slug AS value, s.name AS label", "s.slug, s.name, s.position", "s.position, s.name"),
+    counted("project", "p.id AS value, p.name AS label", "p.id, p.name", "p.name"),
+    counted("years", "(floor(r.date_from / 10.0) * 10)::int::text AS value, '' AS label", "floor(r.date_from / 10.0)", "floor(r.date_from / 10.0)"),
+  ]);
+  const dated = decades.filter((decade) => decade.value !== null);
+  return { sections, projects, decades: dated.map((decade) => ({ ...decade, label: decadeLabel(Number(decade.value)) })) };
+}
+
+/** "1960s", and for years BC "330s BC" (the decade -330 … -321). */
+export function decadeLabel(decade: number): string {
+  return decade < 0 ? `${-decade}s BC` : `${decade}s`;
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { type ProjectSummary, listReadableProjects } from "../../archive/list-projects";
-import { type ListRecordsQuery, type RecordListPage, listRecords, listRecordsQuerySchema } from "../../archive/list-records";
+import { type ListRecordsQuery, type RecordFacets, type RecordListPage, listRecords, listRecordsQuerySchema, recordFacets } from "../../archive/list-records";
 import { type SectionSummary, getSectionBySlug, listSections } from "../../archive/sections";
 import type { PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
@@ -49,6 +49,8 @@ export interface RecordListView {
   searchProblem?: { message: string; unavailable: boolean };
   search?: ResolvedSearch;
   result?: RecordListPage;
+  /** Counts per section, project and decade under the query and the other filters (readable records only). */
+  facets?: RecordFacets;
   /** With a search: how many of the records the principal may read are indexed. */
   coverage?: IndexCoverage;
 }
@@ -150,7 +152,10 @@ export async function resolveRecordList(
  */
 export async function loadRecordListView(deps: RecordListViewDeps, principal: Principal, params: RecordListParams): Promise<RecordListView> {
   const { view, listQuery } = await resolveRecordList(deps, principal, params);
-  if (listQuery) view.result = await listRecords(deps.sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
+  if (listQuery) {
+    view.result = await listRecords(deps.sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
+    view.facets = await recordFacets(deps.sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
+  }
   if (view.search) view.coverage = await readableIndexCoverage(deps.sql, principal);
   return view;
 }
