@@ -27,6 +27,8 @@ const nextConfig: NextConfig = {
       // IIIF: manifests and info.json are data like API answers; renditions are media.
       { source: "/iiif/(.*)", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
       { source: "/iiif/image/:id/:region/:size/:rotation/:quality", headers: [{ key: "Content-Security-Policy", value: mediaContentSecurityPolicy }] },
+      // OAI-PMH answers are XML data: no script, no frame, nothing loaded, even if opened in a browser.
+      { source: "/oai", headers: [{ key: "Content-Security-Policy", value: apiContentSecurityPolicy }] },
     ];
   },
   typedRoutes: false,
