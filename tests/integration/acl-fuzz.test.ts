@@ -530,7 +530,7 @@ const probes: Probe[] = [
     path: "captions",
     target: { kinds: ["note", "coin"] },
     run: async (person, id, random) =>
-      captionsResponse(db.prisma, person.principal, { recordId: id, file: random.pick(["transcript.vtt", "transcript.srt", "transcript.en.vtt", "transcript.en.srt", "summary.vtt", "obverse.srt"]) }, captionTranslator),
+      captionsResponse(db.prisma, person.principal, { recordId: id, file: random.pick(["transcript.vtt", "transcript.srt", "transcript.en.vtt", "transcript.en.srt", "transcript.en.json", "summary.vtt", "obverse.srt"]) }, captionTranslator),
   },
   { path: "similar", target: { kinds: ["note"] }, run: async (person, id) => findSimilarRecords(db.sql, person.principal, space, id, { limit: 50 }) },
   {
