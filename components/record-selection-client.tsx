@@ -36,7 +36,7 @@ export function SelectionBarClient({ pageIds }: { pageIds: string[] }) {
   const pageSelected = pageIds.length > 0 && pageIds.every((id) => selection.includes(id));
   const room = maxSelectedRecords - selection.length;
   return (
-    <div role="group" aria-label="Selected records" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-stone-600" data-testid="selection-bar">
+    <div role="group" aria-label="Selected records" className="order-last flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-stone-600 sm:order-none" data-testid="selection-bar">
       <button
         type="button"
         className="btn"

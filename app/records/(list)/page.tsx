@@ -55,7 +55,9 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
   };
 
   return (
-    <div className="space-y-6">
+    // A column whose facets, export links and selection bar move below the results on a phone
+    // (order-last), so the results start on the first screen; in place from 640 px.
+    <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-3xl font-semibold">{section ? section.name : "Records"}</h1>
@@ -292,7 +294,7 @@ function ExportLinks({ params, total, maxRows, pageIds }: { params: RecordListPa
     return `/api/records/export?${search.toString()}`;
   };
   return (
-    <nav aria-label="Export this list" className="flex flex-wrap items-center gap-x-2 text-sm text-stone-600" data-testid="export-links">
+    <nav aria-label="Export this list" className="order-last flex flex-wrap items-center gap-x-2 text-sm text-stone-600 sm:order-none" data-testid="export-links">
       <span>Export {total > maxRows ? `the first ${maxRows.toLocaleString("en")} of ${total.toLocaleString("en")} records` : `${total === 1 ? "this record" : `these ${total.toLocaleString("en")} records`}`}:</span>
       <a href={href("csv")} download className="link">
         CSV
@@ -369,7 +371,7 @@ function Facets({ facets, params }: { facets: RecordFacets; params: RecordListPa
     );
   const most = Math.max(1, ...facets.decades.map((decade) => decade.count));
   return (
-    <nav aria-label="Narrow the list" className="space-y-3 rounded-lg border border-stone-200 bg-white p-4" data-testid="facets">
+    <nav aria-label="Narrow the list" className="order-last space-y-3 rounded-lg border border-stone-200 bg-white p-4 sm:order-none" data-testid="facets">
       {group("Section", facets.sections, params.section, (value) => ({ section: value.value }), { section: undefined, field: undefined, text: undefined })}
       {group("Project", facets.projects, params.project, (value) => ({ project: value.value }), { project: undefined })}
       {facets.decades.length > 0 && (
