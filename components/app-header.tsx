@@ -33,6 +33,9 @@ export async function AppHeader() {
                 <span className="font-medium text-stone-900">{principal.name}</span>
                 <span className="text-stone-500"> · {roleLabels[principal.role]}</span>
               </span>
+              <Link href="/account/searches" className="link">
+                Saved searches
+              </Link>
               <Link href="/account/tokens" className="link">
                 API tokens
               </Link>

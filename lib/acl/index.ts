@@ -168,3 +168,11 @@ export function assertGoldenSetKeeper(principal: Principal): void {
 export function goldenSetScopeWhere(principal: Principal): { createdById?: string } {
   return isAdmin(principal) ? {} : { createdById: principal.userId };
 }
+
+/**
+ * Prisma `where` fragment for saved searches: a saved search belongs to its user alone — admins
+ * included, who see no one else's — so another user's is filtered out like a missing one.
+ */
+export function savedSearchScopeWhere(principal: Principal): { userId: string } {
+  return { userId: principal.userId };
+}

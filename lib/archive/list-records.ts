@@ -243,3 +243,33 @@ export async function recordFacets(sql: SqlExecutor, principal: Principal, query
 export function decadeLabel(decade: number): string {
   return decade < 0 ? `${-decade}s BC` : `${decade}s`;
 }
+
+/**
+ * How many records of the list (its query, filters and a search's pinned hits; readable records
+ * only, access first in the WHERE as for the page) arrived after `since`: created then, or moved
+ * to another project then (records.moved_at, set by a trigger) — so a record moved into a
+ * project the principal reads counts as arrived, and one moved out of it is not counted at all.
+ * Counted up to `cap` + 1, so a caller can say "100+" without counting a whole archive.
+ */
+export async function countRecordsSince(
+  sql: SqlExecutor,
+  principal: Principal,
+  query: ListRecordsQuery,
+  options: { since: Date; cap: number; pinnedIds?: readonly string[] },
+): Promise<number> {
+  const params: unknown[] = [];
+  const { where } = listWhere(principal, query, params, { pinnedIds: options.pinnedIds });
+  // Timestamps without a zone hold UTC: the ISO instant cast drops its "Z" and compares as UTC.
+  params.push(options.since.toISOString());
+  const since = `$${params.length}::timestamp`;
+  where.push(`(r.created_at > ${since} OR r.moved_at > ${since})`);
+  params.push(options.cap + 1);
+  const [row] = await sql.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM (
+       SELECT 1 FROM records r JOIN sections s ON s.id = r.section_id
+        WHERE ${where.join(" AND ")}
+        LIMIT $${params.length}) arrived`,
+    params,
+  );
+  return row?.count ?? 0;
+}

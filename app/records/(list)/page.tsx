@@ -15,6 +15,7 @@ import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
 import { NewRecordPicker } from "@/components/new-record-picker";
 import { type FilterSection, type FilterValues, RecordFiltersClient } from "./records-client";
+import { SaveSearchClient } from "./save-search-client";
 
 export const metadata: Metadata = { title: "Records" };
 
@@ -74,6 +75,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       </div>
 
       <RecordFiltersClient key={hrefWith(params)} sections={filterSections} projects={projects} values={filterValues} />
+      {!problem && <SaveSearchClient key={hrefWith(params)} params={params} />}
 
       {problem && (
         <p role="alert" className="notice-error">
