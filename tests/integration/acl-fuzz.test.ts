@@ -21,6 +21,8 @@ import { describeError } from "../../lib/errors";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
+import { openSavedSearchResponse, savedSearchResponse, savedSearchRouteParamsSchema, savedSearchesResponse } from "../../lib/http/saved-search-responses";
+import { createSavedSearch, newSinceLastVisitCap } from "../../lib/rag/search/saved-searches";
 import { oaiResponse } from "../../lib/http/oai-response";
 import { runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { ask } from "../../lib/rag/ask/ask";
@@ -48,10 +50,13 @@ import { openTestDatabase } from "../support/test-database";
  * every path: the record list, record reads, citations (one record and selections), list exports, media,
  * captions (WebVTT/SRT, English too), IIIF (manifests, images, collections), search, similar records, ask, similar objects, characterisation,
  * objects by description, proposals, golden sets (kept by an admin and
- * by curators, run by one role and viewed, edited, run or deleted by another), the JSON API and
- * MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
+ * by curators, run by one role and viewed, edited, run or deleted by another), saved searches
+ * (each person's own, listed with their "new since last visit" counts, and read, renamed, opened
+ * or deleted by anyone), the JSON API and MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
  * or a word of its text that no query ever contains), or of a golden set they do not keep (its id,
- * a word of its name and questions), anywhere in a response. A request aimed at an unreadable record must get exactly what the same
+ * a word of its name and questions), or of another person's saved search (its id, a word of its
+ * name), anywhere in a response; and a "new since last visit" count that counts a record its
+ * owner cannot read (recounted here from the records' rows and an ACL rule stated apart). A request aimed at an unreadable record must get exactly what the same
  * request aimed at a missing one gets; their timings are printed, not asserted.
  * Moves during the run: every so often an admin moves a random record to another project, and the
  * probes that follow go through every path at once — no index worker runs in between — with the
@@ -128,6 +133,14 @@ interface WorldGoldenSet {
 }
 const goldenSets: WorldGoldenSet[] = [];
 
+/** Saved searches with their owner; a search's secrets are its id and the hush word in its name. */
+interface WorldSavedSearch {
+  id: string;
+  ownerId: string;
+  secrets: string[];
+}
+const savedSearches: WorldSavedSearch[] = [];
+
 /** Notes with relation values: fields as the demo's, a multiple relation to other notes. */
 const fuzzNoteFields: FieldDefinition[] = [
   ...noteFields,
@@ -165,7 +178,7 @@ const relationPairs: RelationPair[] = [];
 const rankWorld = { words: [] as string[], twins: [] as WorldRecord[], decoys: [] as WorldRecord[], swapped: false };
 
 /** What the relation, rank and batch probes find beyond leaks and denied/missing parity: each fails the run. */
-const findingKinds = ["relation", "rank", "mcp-batch", "backup", "iiif-collection"] as const;
+const findingKinds = ["relation", "rank", "mcp-batch", "backup", "iiif-collection", "saved-search-count"] as const;
 const findings: { kind: (typeof findingKinds)[number]; text: string }[] = [];
 const rankTally = { compared: 0, decoyReaders: 0, controlShifts: 0 };
 const batchTally = { batches: 0, overMaximum: 0, calls: 0 };
@@ -180,6 +193,7 @@ function secretsFor(principal: Principal): string[] {
   return [
     ...world.filter((record) => !canRead(principal, { projectId: record.projectId })).flatMap((record) => record.secrets),
     ...goldenSets.filter((set) => !keepsGoldenSet(principal, set)).flatMap((set) => set.secrets),
+    ...savedSearches.filter((search) => search.ownerId !== principal.userId).flatMap((search) => search.secrets),
   ];
 }
 
@@ -413,6 +427,17 @@ beforeAll(async () => {
     await runGoldenSet(db.prisma, services.search, keeper.principal, { id: own.id, mode: "keyword" });
   }
   for (const set of goldenSets) await runGoldenSet(db.prisma, services.search, admin, { id: set.id, mode: setup.pick(["keyword", "hybrid"] as const) });
+
+  // Saved searches: each signed-in person keeps the notes section (its count is recounted by the
+  // probe) and a search for words, maybe a canary's marker; moves during the run bring records in
+  // and take them out of what each owner can read.
+  for (const person of people.filter((item) => item.label !== "public")) {
+    for (const params of [{ section: "fz-notes" }, { q: queryText(setup), mode: setup.pick(["keyword", "hybrid"]) }]) {
+      const hush = `shush${randomUUID().slice(0, 8)}`;
+      const saved = await createSavedSearch(db.prisma, person.principal, { name: `Saved ${hush}`, params });
+      savedSearches.push({ id: saved.id, ownerId: person.principal.userId, secrets: [saved.id, hush] });
+    }
+  }
 }, 300_000);
 
 afterAll(async () => {
@@ -724,6 +749,55 @@ const probes: Probe[] = [
     },
   },
   {
+    // /api/saved-searches and /account/searches/<id>/open: the person's own saved searches listed
+    // with their counts (each notes-section count recounted apart), and the target read, renamed,
+    // opened or deleted. Another person's search is exactly a missing one.
+    path: "saved-searches",
+    run: async (person, id, random) => {
+      const deps = { prisma: db.prisma, sql: db.sql, searchContext: async () => services.search };
+      const action = random.pick(["list", "view", "rename", "open", "delete"] as const);
+      const owned = savedSearches.find((search) => search.id === id && search.ownerId === person.principal.userId);
+      const route = (method: string, body?: unknown) =>
+        runAuthorizedRoute(
+          savedSearchRouteParamsSchema,
+          (request, { principal, params }) => savedSearchResponse(deps, principal, request, params.id),
+          async () => person.principal,
+          new Request(`http://fuzz.test/api/saved-searches/${encodeURIComponent(id)}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+          { id },
+        );
+      if (action === "list") {
+        const response = await runAuthorizedRoute(z.unknown(), (request, { principal }) => savedSearchesResponse(deps, principal, request), async () => person.principal, new Request("http://fuzz.test/api/saved-searches"), {});
+        const text = await response.text();
+        const listed = response.ok ? (JSON.parse(text) as { savedSearches: { id: string; params: Record<string, string>; newSinceLastVisit: { count: number; capped: boolean } | null }[] }).savedSearches : [];
+        for (const search of listed.filter((item) => JSON.stringify(item.params) === JSON.stringify({ section: "fz-notes" }))) {
+          // Arrived since the visit, in any project; then kept only where the owner may read (canRead, stated apart from the SQL scope).
+          const arrived = await db.sql.query<{ project_id: string }>(
+            `SELECT r.project_id FROM records r JOIN sections s ON s.id = r.section_id AND s.slug = 'fz-notes' JOIN saved_searches ss ON ss.id = $1
+              WHERE r.created_at > ss.last_visited_at OR r.moved_at > ss.last_visited_at`,
+            [search.id],
+          );
+          const readable = arrived.filter((row) => canRead(person.principal, { projectId: row.project_id })).length;
+          const expected = { count: Math.min(readable, newSinceLastVisitCap), capped: readable > newSinceLastVisitCap };
+          if (JSON.stringify(search.newSinceLastVisit) !== JSON.stringify(expected)) {
+            findings.push({ kind: "saved-search-count", text: `seed ${seed}: ${person.label}'s saved search ${search.id} counts ${JSON.stringify(search.newSinceLastVisit)} new, readable arrivals say ${JSON.stringify(expected)} (of ${arrived.length})` });
+          }
+        }
+        return `${response.status} ${text}`;
+      }
+      if (action === "view") return route("GET");
+      // Renaming or deleting one of the person's own would change the world: only refusals are probed.
+      if (action === "rename") return owned ? null : route("PATCH", { name: `Taken over ${random.int(1000)}` });
+      if (action === "delete") return owned ? null : route("DELETE");
+      return runAuthorizedRoute(
+        savedSearchRouteParamsSchema,
+        (_request, { principal, params }) => openSavedSearchResponse(deps, principal, params.id),
+        async () => person.principal,
+        new Request(`http://fuzz.test/account/searches/${encodeURIComponent(id)}/open`),
+        { id },
+      );
+    },
+  },
+  {
     path: "api-search",
     run: async (person, _id, random) => {
       const name = random.pick(["semantic_search", "retrieve", "get_agent_context", "ask"]);
@@ -896,6 +970,12 @@ describe("ACL leak fuzzing", () => {
         const set = random.pick(goldenSets);
         targetId = set.id;
         deniedTarget = !keepsGoldenSet(person.principal, set);
+      } else if (probe.path === "saved-searches") {
+        // Half the time one of the person's own, else anyone's.
+        const own = savedSearches.filter((search) => search.ownerId === person.principal.userId);
+        const search = own.length > 0 && random.chance(0.5) ? random.pick(own) : random.pick(savedSearches);
+        targetId = search.id;
+        deniedTarget = search.ownerId !== person.principal.userId;
       } else if (probe.target) {
         const kinds = probe.target.kinds;
         // Right after a move, aim at the moved record half the time.

@@ -48,6 +48,8 @@ import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-auth
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
+import { openSavedSearchResponse, savedSearchResponse, savedSearchRouteParamsSchema, savedSearchesResponse } from "../../lib/http/saved-search-responses";
+import { createSavedSearch, deleteSavedSearch, renameSavedSearch } from "../../lib/rag/search/saved-searches";
 import { oaiResponse } from "../../lib/http/oai-response";
 import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import type { AskContext } from "../../lib/rag/ask/ask";
@@ -436,6 +438,7 @@ const digestedTables = [
   "app_settings",
   "sign_in_attempts",
   "oai_tombstones",
+  "saved_searches",
 ];
 
 function listFiles(dir: string): string[] {
@@ -779,7 +782,79 @@ function catalogue(): BadInput[] {
     { id: "mcp-raw-bad-token", layer: "mcp", input: "Authorization: Bearer with a revoked-looking token", expect: { status: 401 }, send: () => mcpRaw(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), { authorization: "Bearer mnemo_nope" }) },
     { id: "mcp-raw-body-too-large", layer: "mcp", input: "a 1 MB JSON-RPC body", expect: { status: 413 }, send: () => mcpRaw(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "semantic_search", arguments: { query: megabyte } } })) },
 
+    ...savedSearchInputs(),
     ...unstorableTextEverywhere(),
+  ];
+}
+
+/** /api/saved-searches (GET, POST), /api/saved-searches/<id> (GET, PATCH, DELETE) and /account/searches/<id>/open, as their routes run them. */
+const savedSearchRoutes = {
+  collection: (principal: Principal | null, method: string, body?: string) =>
+    runAuthorizedRoute(
+      z.unknown(),
+      (request, { principal: signedIn }) => savedSearchesResponse({ prisma: db.prisma, sql: db.sql, searchContext: async () => searchContext() }, signedIn, request),
+      async () => principal,
+      new Request(`${origin}/api/saved-searches`, { method, ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }) }),
+      {},
+    ).then(fromResponse),
+  one: (principal: Principal, method: string, id: string, body?: string) =>
+    runAuthorizedRoute(
+      savedSearchRouteParamsSchema,
+      (request, { principal: signedIn, params }) => savedSearchResponse({ prisma: db.prisma, sql: db.sql, searchContext: async () => searchContext() }, signedIn, request, params.id),
+      async () => principal,
+      new Request(`${origin}/api/saved-searches/x`, { method, ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }) }),
+      { id },
+    ).then(fromResponse),
+  open: (principal: Principal, id: string) =>
+    runAuthorizedRoute(
+      savedSearchRouteParamsSchema,
+      (_request, { principal: signedIn, params }) => openSavedSearchResponse({ prisma: db.prisma, sql: db.sql, searchContext: async () => searchContext() }, signedIn, params.id),
+      async () => principal,
+      new Request(`${origin}/account/searches/x/open`),
+      { id },
+    ).then(fromResponse),
+};
+
+/** Saved searches: names, the list's params and ids, through the JSON routes and the forms' actions. */
+function savedSearchInputs(): BadInput[] {
+  const post = (body: unknown) => savedSearchRoutes.collection(people.reader, "POST", typeof body === "string" ? body : JSON.stringify(body));
+  const saveAs = action(people.reader, z.object({ name: z.string().max(1000), params: z.record(z.string().max(64), z.string().max(2000)) }), (input, principal) => createSavedSearch(db.prisma, principal, input));
+  const renameAs = action(people.reader, z.object({ id: z.string().max(64), name: z.string().max(1000) }), (input, principal) => renameSavedSearch(db.prisma, principal, input.id, { name: input.name }));
+  const deleteSavedAs = action(people.reader, z.object({ id: z.string().max(64) }), (input, principal) => deleteSavedSearch(db.prisma, principal, input.id));
+  return [
+    { id: "saved-search-name-missing", layer: "route", input: "POST /api/saved-searches without a name", expect: { status: 400, field: "name", message: /Name the search/ }, send: () => post({ params: {} }) },
+    { id: "saved-search-name-spaces", layer: "route", input: "a name of spaces", expect: { status: 400, field: "name" }, send: () => post({ name: " \t  ", params: {} }) },
+    { id: "saved-search-name-long", layer: "route", input: "a 121-character name", expect: { status: 400, field: "name", message: /at most 120 characters/ }, send: () => post({ name: "n".repeat(121) }) },
+    { id: "saved-search-name-number", layer: "route", input: "a name that is a number", expect: { status: 400, field: "name" }, send: () => post({ name: 42 }) },
+    { id: "saved-search-name-nul", layer: "route", input: "a name holding NUL", expect: { status: 400, field: "name", message: /cannot be stored/ }, send: () => post({ name: `Lamps${nul}` }) },
+    { id: "saved-search-name-surrogate", layer: "route", input: "a name holding an escaped unpaired surrogate", expect: { status: 400, field: "name", message: /cannot be stored/ }, send: () => post('{"name":"Lamps \\ud800"}') },
+    { id: "saved-search-name-megabyte", layer: "route", input: "a 1 MB name", expect: { status: 413 }, send: () => post({ name: megabyte }) },
+    { id: "saved-search-duplicate", layer: "route", input: "a second search named like one the user has (another case)", expect: { status: 409, field: "name", message: /already have a saved search with this name/ }, send: () => post({ name: "READER'S SEARCH" }) },
+    { id: "saved-search-body-not-json", layer: "route", input: "a body that is not JSON", expect: { status: 400, message: /as JSON/ }, send: () => post("name=Lamps") },
+    { id: "saved-search-body-array", layer: "route", input: "a body that is a JSON array", expect: { status: 400 }, send: () => post([{ name: "Lamps" }]) },
+    { id: "saved-search-params-string", layer: "route", input: "params as a query string", expect: { status: 400, field: "params" }, send: () => post({ name: "Lamps", params: "q=lamp" }) },
+    { id: "saved-search-params-years-reversed", layer: "route", input: "params from 1990 to 1950", expect: { status: 400, field: "from", message: /cannot be saved/ }, send: () => post({ name: "Lamps", params: { from: "1990", to: "1950" } }) },
+    { id: "saved-search-params-year-1e308", layer: "route", input: "params from 1e308", expect: { status: 400, field: "from" }, send: () => post({ name: "Lamps", params: { from: "1e308" } }) },
+    { id: "saved-search-params-q-nul", layer: "route", input: "params with a query holding NUL", expect: { status: 400, field: "params.q", message: /cannot be stored/ }, send: () => post({ name: "Lamps", params: { q: `lamp${nul}` } }) },
+    { id: "saved-search-params-q-long", layer: "route", input: "params with a 1,001-character query", expect: { status: 400, field: "q", message: /cannot be saved/ }, send: () => post({ name: "Lamps", params: { q: "q".repeat(1001) } }) },
+    { id: "saved-search-params-text-object", layer: "route", input: "params with text as an object", expect: { status: 400, field: "text" }, send: () => post({ name: "Lamps", params: { text: { $ne: "" } } }) },
+    { id: "saved-search-params-key-long", layer: "route", input: "params with a 65-character key", expect: { status: 400 }, send: () => post({ name: "Lamps", params: { ["k".repeat(65)]: "v" } }) },
+    { id: "saved-search-no-session", layer: "route", input: "POST /api/saved-searches without a session", expect: { status: 401 }, send: () => savedSearchRoutes.collection(null, "POST", JSON.stringify({ name: "Lamps" })) },
+    { id: "saved-search-method", layer: "route", input: "PUT /api/saved-searches", expect: { status: 405 }, send: () => savedSearchRoutes.collection(people.reader, "PUT", "{}") },
+    { id: "saved-search-get-foreign", layer: "route", input: "GET another user's saved search", expect: { status: 404, message: /^Not found\.$/ }, send: () => savedSearchRoutes.one(people.reader, "GET", ids.adminSavedSearch!) },
+    { id: "saved-search-rename-foreign", layer: "route", input: "PATCH another user's saved search", expect: { status: 404, message: /^Not found\.$/ }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.adminSavedSearch!, JSON.stringify({ name: "Taken over" })) },
+    { id: "saved-search-delete-foreign", layer: "route", input: "DELETE another user's saved search", expect: { status: 404, message: /^Not found\.$/ }, send: () => savedSearchRoutes.one(people.reader, "DELETE", ids.adminSavedSearch!) },
+    { id: "saved-search-open-foreign", layer: "route", input: "open another user's saved search", expect: { status: 404, message: /^Not found\.$/ }, send: () => savedSearchRoutes.open(people.reader, ids.adminSavedSearch!) },
+    { id: "saved-search-id-traversal", layer: "route", input: "DELETE /api/saved-searches/../../etc/passwd", expect: { status: 404 }, send: () => savedSearchRoutes.one(people.reader, "DELETE", "../../etc/passwd") },
+    { id: "saved-search-id-sql", layer: "route", input: "open a saved search whose id is SQL", expect: { status: 404 }, send: () => savedSearchRoutes.open(people.reader, sqlInjection) },
+    { id: "saved-search-id-long", layer: "route", input: "GET a saved search whose id is 3,000 characters", expect: { status: 404 }, send: () => savedSearchRoutes.one(people.reader, "GET", "i".repeat(3000)) },
+    { id: "saved-search-rename-empty", layer: "route", input: "PATCH an own saved search to an empty name", expect: { status: 400, field: "name" }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.readerSavedSearch!, JSON.stringify({ name: "" })) },
+    { id: "saved-search-rename-nul", layer: "route", input: "PATCH an own saved search to a name holding NUL", expect: { status: 400, field: "name", message: /cannot be stored/ }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.readerSavedSearch!, JSON.stringify({ name: `x${nul}` })) },
+    { id: "saved-search-rename-not-json", layer: "route", input: "PATCH with a body that is not JSON", expect: { status: 400, message: /as JSON/ }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.readerSavedSearch!, "{name:") },
+    { id: "saved-search-action-name-long", layer: "action", input: "Save this search: a 1,001-character name", expect: { status: 400, field: "name" }, send: () => saveAs({ name: "n".repeat(1001), params: {} }) },
+    { id: "saved-search-action-params-number", layer: "action", input: "Save this search: a parameter that is a number", expect: { status: 400, field: "params.q" }, send: () => saveAs({ name: "Lamps", params: { q: 7 } as never }) },
+    { id: "saved-search-action-rename-foreign", layer: "action", input: "rename another user's saved search", expect: { status: 404 }, send: () => renameAs({ id: ids.adminSavedSearch!, name: "Taken over" }) },
+    { id: "saved-search-action-delete-traversal", layer: "action", input: "delete saved search ../../etc/passwd", expect: { status: 404 }, send: () => deleteSavedAs({ id: "../../etc/passwd" }) },
   ];
 }
 
@@ -820,6 +895,9 @@ function unstorableTextEverywhere(): BadInput[] {
     { name: "delete-record", principal: people.curator, run: (input: { id: string }, principal) => deleteRecord(db.prisma, principal, { id: input.id, version: 1 }), valid: { id: ids.mill } },
     { name: "token-create", principal: people.reader, run: (input: { name: string }, principal) => createApiToken(db.prisma, principal, { name: input.name, expiresInDays: 30 }), valid: { name: "tool" } },
     { name: "token-revoke", principal: people.reader, run: (input: { id: string }, principal) => revokeApiToken(db.prisma, principal, input.id), valid: { id: randomUUID() } },
+    { name: "saved-search-create", principal: people.reader, run: (input: { name: string; q: string }, principal) => createSavedSearch(db.prisma, principal, { name: input.name, params: { q: input.q } }), valid: { name: "Lamps", q: "lamp" } },
+    { name: "saved-search-rename", principal: people.reader, run: (input: { id: string; name: string }, principal) => renameSavedSearch(db.prisma, principal, input.id, { name: input.name }), valid: { id: ids.readerSavedSearch, name: "Lamps" } },
+    { name: "saved-search-delete", principal: people.reader, run: (input: { id: string }, principal) => deleteSavedSearch(db.prisma, principal, input.id), valid: { id: randomUUID() } },
   ];
   for (const { name, principal, run, valid } of actions) {
     for (const [key, value] of Object.entries(valid)) {
@@ -1043,6 +1121,8 @@ beforeAll(async () => {
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 16 });
   const thread = await db.prisma.chatThread.create({ data: { userId: people.admin.userId, title: "Admin's thread", scope: {} } });
   ids.adminThread = thread.id;
+  ids.adminSavedSearch = (await createSavedSearch(db.prisma, people.admin, { name: "Admin's search", params: { q: "lamp" } })).id;
+  ids.readerSavedSearch = (await createSavedSearch(db.prisma, people.reader, { name: "Reader's search", params: { section: "notes" } })).id;
 
   const deps = apiDeps();
   served = await serveWebHandler(async (request) => handleMcpRequest(request, deps));
