@@ -13,7 +13,8 @@ import { saveSearchAction } from "@/app/account/searches/actions";
 /**
  * "Save this search": names the list as it stands (its search, filters and sort — the server
  * normalises them and drops the page) and keeps it on /account/searches. The form opens in
- * place; Escape or Cancel closes it and gives focus back to the button.
+ * place; Escape or Cancel closes it and gives focus back to the button. On a phone it follows
+ * the results (order-last, like the facets and export links), so they stay on the first screen.
  */
 export function SaveSearchClient({ params }: { params: Partial<Record<string, string>> }) {
   const [open, setOpen] = useState(false);
@@ -31,7 +32,7 @@ export function SaveSearchClient({ params }: { params: Partial<Record<string, st
   };
   const listParams = Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   return (
-    <div className="text-sm" data-testid="save-search">
+    <div className="order-last text-sm sm:order-none" data-testid="save-search">
       {open ? (
         <ActionForm
           aria-label="Save this search"
