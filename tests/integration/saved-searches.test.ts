@@ -230,6 +230,7 @@ describe(`saved searches (${testDatabaseMode()})`, () => {
     const bySection = await createSavedSearch(db.prisma, reader, { name: "New in the section", params: { section: section.slug } });
     const byWords = await createSavedSearch(db.prisma, reader, { name: "Lighthouse", params: { q: "lighthouse", mode: "keyword", section: section.slug } });
     const adminsOwn = await createSavedSearch(db.prisma, admin, { name: "Everything in the section", params: { section: section.slug } });
+    const nobodysOwn = await createSavedSearch(db.prisma, nobody, { name: "Nothing to read", params: { section: section.slug } });
     expect(await newCount(reader, bySection)).toBe(0);
     expect(await newCount(reader, byWords)).toBe(0);
     await sleep(20);
@@ -244,6 +245,8 @@ describe(`saved searches (${testDatabaseMode()})`, () => {
     expect(await newCount(reader, byWords)).toBe(1);
     // The admin reads the restricted project: the same kind of search counts it there.
     expect(await newCount(admin, adminsOwn)).toBe(3);
+    // A user who may read nothing counts nothing, whatever arrived.
+    expect(await newCount(nobody, nobodysOwn)).toBe(0);
 
     // Moved into a project the reader cannot read: out of every count at once (no reindex needed).
     await moveRecord(open.id, restrictedProject);
@@ -256,6 +259,7 @@ describe(`saved searches (${testDatabaseMode()})`, () => {
     await index();
     expect(await newCount(reader, bySection)).toBe(3);
     expect(await newCount(reader, byWords)).toBe(1);
+    expect(await newCount(nobody, nobodysOwn)).toBe(0);
 
     // The list, as the page and the API show it.
     const listed = await listSavedSearchesWithNews(deps, reader);
