@@ -15,13 +15,14 @@ test("a researcher saves a search, sees it on Saved searches, and opens it again
   await expect(form.getByLabel("Name this search")).toBeFocused();
   await form.getByLabel("Name this search").fill(name);
   await form.getByLabel("Name this search").press("Enter");
-  await expect(page.getByText(`Saved as “${name}”.`)).toBeVisible();
+  // A server action: the first call compiles it in the dev server, slow on a busy machine.
+  await expect(page.getByText(`Saved as “${name}”.`)).toBeVisible({ timeout: 60_000 });
 
   // The same name again is refused with a message at the field.
   await page.getByRole("button", { name: "Save this search" }).click();
   await form.getByLabel("Name this search").fill(name.toUpperCase());
   await form.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(form.getByText("You already have a saved search with this name; choose another.").first()).toBeVisible();
+  await expect(form.getByText("You already have a saved search with this name; choose another.").first()).toBeVisible({ timeout: 60_000 });
   await form.getByLabel("Name this search").press("Escape");
   await expect(page.getByRole("button", { name: "Save this search" })).toBeFocused();
 
