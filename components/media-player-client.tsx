@@ -6,6 +6,7 @@ import { cueVoices } from "@/lib/archive/transcript-formats/caption-cues";
 import { fetchJson } from "./fetch-json";
 import { formatTimecode } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
+import { MarkedText } from "./marked-text";
 import { Waveform } from "./waveform";
 
 interface MediaPlayerProps {
@@ -33,6 +34,8 @@ interface MediaPlayerProps {
    * route): offered as "English beside each turn", fetched when first shown.
    */
   translation?: { src: string; fromLanguage: string };
+  /** Words of the search the page was opened from, marked in the turns and their English. */
+  terms?: readonly string[];
 }
 
 type EnglishTurns = { status: "idle" | "loading" | "error" } | { status: "ready"; texts: string[] };
@@ -61,7 +64,7 @@ function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
   return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
 }
 
-export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform, captions, translation }: MediaPlayerProps) {
+export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform, captions, translation, terms = [] }: MediaPlayerProps) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [activeIndex, setActiveIndex] = useState(-1);
@@ -237,10 +240,12 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
                     <span className="font-mono text-xs leading-6 text-accent-800">{formatTimecode(turn.start)}</span>
                     <span>
                       {turn.speaker && <span className="font-semibold text-stone-900">{turn.speaker}: </span>}
-                      <span className="text-stone-700">{turn.text}</span>
+                      <span className="text-stone-700">
+                        <MarkedText text={turn.text} terms={terms} />
+                      </span>
                       {showEnglish && english.status === "ready" && english.texts[index] && (
                         <span lang="en" className="mt-0.5 block text-stone-500 italic" data-testid="turn-english">
-                          {english.texts[index]}
+                          <MarkedText text={english.texts[index]} terms={terms} />
                         </span>
                       )}
                     </span>

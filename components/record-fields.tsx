@@ -5,6 +5,7 @@ import type { MediaSummary, RecordDetail } from "@/lib/archive/get-record";
 import { formatDateValue, formatTimecode, formatYearRange } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
 import { LongText } from "./long-text";
+import { MarkedText } from "./marked-text";
 import { type CaptionTrack, MediaPlayerClient } from "./media-player-client";
 import type { ScanPage } from "@/lib/archive/scan-pages";
 import { ScanPages } from "./scan-pages";
@@ -185,6 +186,8 @@ export function RecordFields({
   scans,
   cited,
   captions,
+  textEnglish,
+  terms = [],
 }: {
   record: RecordDetail;
   startAt?: number;
@@ -194,6 +197,10 @@ export function RecordFields({
   cited?: { page: number; text: string };
   /** Caption files of the record's transcripts, by field key (none: no tracks, no links). */
   captions?: Record<string, TranscriptCaptions>;
+  /** Long text fields whose English beside each paragraph can be made, by field key. */
+  textEnglish?: Record<string, boolean>;
+  /** Words of the search the page was opened from, marked in texts, transcripts and their English. */
+  terms?: readonly string[];
 }) {
   const items = layoutItems(record);
   if (items.length === 0) return <p className="text-sm text-stone-600">This record has no values yet.</p>;
@@ -261,7 +268,12 @@ export function RecordFields({
                 <h2 id={`field-${item.field.key}`} className="text-lg font-semibold">
                   {item.field.label}
                 </h2>
-                <LongText text={item.text} pageIds={pageIds} />
+                <LongText
+                  text={item.text}
+                  pageIds={pageIds}
+                  terms={terms}
+                  english={textEnglish?.[item.field.key] ? { src: `/api/records/${record.id}/english/${item.field.key}`, label: item.field.label } : undefined}
+                />
               </section>
             );
           case "segments":
@@ -306,9 +318,10 @@ export function RecordFields({
                     waveform={waveformOf(record.media[item.media.mediaId])}
                     captions={item.transcript ? captionTracksOf(record.id, item.transcript.field.key, captions?.[item.transcript.field.key]) : undefined}
                     translation={item.transcript ? translationOf(record.id, item.transcript.field.key, captions?.[item.transcript.field.key]) : undefined}
+                    terms={terms}
                   />
                 ) : (
-                  item.transcript && <StaticTranscript turns={item.transcript.turns} />
+                  item.transcript && <StaticTranscript turns={item.transcript.turns} terms={terms} />
                 )}
               </section>
             );
@@ -377,7 +390,7 @@ function waveformOf(media: MediaSummary | undefined): { peaks: [number, number][
   return media?.peaks && media.durationSeconds ? { peaks: media.peaks, duration: media.durationSeconds } : undefined;
 }
 
-function StaticTranscript({ turns }: { turns: TranscriptTurn[] }) {
+function StaticTranscript({ turns, terms }: { turns: TranscriptTurn[]; terms: readonly string[] }) {
   return (
     <ol className="space-y-2 text-sm">
       {turns.map((turn, index) => (
@@ -385,7 +398,7 @@ function StaticTranscript({ turns }: { turns: TranscriptTurn[] }) {
           <span className="font-mono text-xs leading-6 text-stone-500">{formatTimecode(turn.start)}</span>
           <span>
             {turn.speaker && <span className="font-semibold">{turn.speaker}: </span>}
-            {turn.text}
+            <MarkedText text={turn.text} terms={terms} />
           </span>
         </li>
       ))}

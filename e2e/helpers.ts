@@ -24,7 +24,8 @@ export async function firstRecordId(page: Page, query: string): Promise<string> 
   const link = page.locator("table a[href^='/records/']").first();
   await expect(link).toBeVisible();
   const href = await link.getAttribute("href");
-  const id = href?.split("/").pop();
+  // A link from a search carries its query (?q=), which the record page marks; the id is the path.
+  const id = href?.split("?")[0]?.split("/").pop();
   if (!id) throw new Error(`no record for ${query}`);
   return id;
 }

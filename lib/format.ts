@@ -63,6 +63,15 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** A record's page, opened from a search (`query`): the page marks the search's words. */
+export function recordHref(recordId: string, options: { query?: string | null; time?: number | null } = {}): string {
+  const params = new URLSearchParams();
+  if (options.time != null) params.set("t", String(Math.floor(options.time)));
+  if (options.query) params.set("q", options.query);
+  const search = params.toString();
+  return `/records/${recordId}${search ? `?${search}` : ""}`;
+}
+
 /** An age in seconds as "40 s", "12 min", "3 h"; "–" for none. */
 export function formatAge(seconds: number | null): string {
   if (seconds === null) return "–";
@@ -71,10 +80,14 @@ export function formatAge(seconds: number | null): string {
   return `${Math.round(seconds / 3600)} h`;
 }
 
-/** Where a citation opens: the record at the cited passage, and a recording at its timecode. */
-export function citationHref(citation: { recordId: string; chunkId: string; timeStart: number | null }): string {
+/**
+ * Where a citation opens: the record at the cited passage, and a recording at its timecode; with
+ * the search it came from (`query`), whose words the record page marks.
+ */
+export function citationHref(citation: { recordId: string; chunkId: string; timeStart: number | null; query?: string }): string {
   const params = new URLSearchParams({ passage: citation.chunkId });
   if (citation.timeStart !== null) params.set("t", String(Math.floor(citation.timeStart)));
+  if (citation.query) params.set("q", citation.query);
   return `/records/${citation.recordId}?${params.toString()}#cited-passage`;
 }
 

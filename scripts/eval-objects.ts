@@ -34,7 +34,7 @@ import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-e
 import { activateIndexSpace, ensureIndexSpace } from "../lib/rag/index/index-spaces";
 import { type CharacterisationMode, characteriseObject, proposedFieldValue, votedFieldValue } from "../lib/rag/objects/characterise";
 import { contradicts } from "../lib/rag/objects/respect-statements";
-import { fold } from "../lib/rag/objects/record-statements";
+import { fold, isPlaceholderValue } from "../lib/rag/objects/record-statements";
 import { createDescriptorEmbedder, imageSpaceName } from "../lib/rag/embed/descriptor-embedder";
 import { indexObjects } from "../lib/rag/index/index-objects";
 import { dateRangeOf, defaultProposalContextWeight, readObjectContext, roleValue } from "../lib/rag/config/object-context";
@@ -131,7 +131,9 @@ for (const section of sections) {
     const widths: number[] = [];
     const errors: number[] = [];
     const timings: number[] = [];
-    const c = { voted: 0, votedContradicting: 0, proposed: 0, proposedContradicting: 0, flagged: 0, stated: 0, statedAgree: 0, statedChecked: 0 };
+    const c = { voted: 0, votedContradicting: 0, proposed: 0, proposedContradicting: 0, flagged: 0, stated: 0, statedAgree: 0, statedChecked: 0, votedPlaceholder: 0, proposedPlaceholder: 0 };
+    /** Typology, material and period hits over objects catalogued with a real value (no placeholder). */
+    const real = { right: 0, checked: 0 };
     for (const record of chosen) {
       const t0 = performance.now();
       const result = await characteriseObject(runtime, systemPrincipal, { recordId: record.id, mode });
@@ -142,10 +144,12 @@ for (const section of sections) {
         if (voted !== null) {
           c.voted++;
           if (contradicts(role.role, voted, role.statements)) c.votedContradicting++;
+          if (typeof voted === "string" && isPlaceholderValue(voted)) c.votedPlaceholder++;
         }
         if (proposed !== null) {
           c.proposed++;
           if (contradicts(role.role, proposed, role.statements)) c.proposedContradicting++;
+          if (typeof proposed === "string" && isPlaceholderValue(proposed)) c.proposedPlaceholder++;
         } else if (role.judgement.flag) c.flagged++;
         if (role.judgement.source === "stated") c.stated++;
         if (role.role === "date") {
@@ -167,6 +171,10 @@ for (const section of sections) {
           const tally = hits[role.role];
           tally[1]++;
           if (typeof proposed === "string" && fold(proposed) === fold(truth)) tally[0]++;
+          if (!isPlaceholderValue(truth)) {
+            real.checked++;
+            if (typeof proposed === "string" && fold(proposed) === fold(truth)) real.right++;
+          }
           if (role.judgement.source === "stated" && typeof proposed === "string") {
             c.statedChecked++;
             if (fold(proposed) === fold(truth)) c.statedAgree++;
@@ -175,7 +183,7 @@ for (const section of sections) {
       }
     }
     contradictionRows.push(
-      `| ${section.name} | ${mode} | ${c.voted} | ${pct(c.votedContradicting / c.voted)} (${c.votedContradicting}) | ${c.proposed} | ${pct(c.proposedContradicting / c.proposed)} (${c.proposedContradicting}) | ${c.flagged} | ${c.stated} | ${pct(c.statedAgree / c.statedChecked)} of ${c.statedChecked} |`,
+      `| ${section.name} | ${mode} | ${c.voted} | ${pct(c.votedContradicting / c.voted)} (${c.votedContradicting}) | ${c.proposed} | ${pct(c.proposedContradicting / c.proposed)} (${c.proposedContradicting}) | ${c.flagged} | ${c.stated} | ${pct(c.statedAgree / c.statedChecked)} of ${c.statedChecked} | ${c.votedPlaceholder} | ${c.proposedPlaceholder} | ${pct(real.right / real.checked)} of ${real.checked} |`,
     );
     if (mode === "hybrid") {
       totals.voted += c.voted;
@@ -200,8 +208,8 @@ console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
 console.log("\nContradiction rate: proposals that contradict the record's own title and free-text fields (a stated date range, a period whose catalogued span excludes it, a different stated vocabulary term).");
 console.log("'votes' = the neighbours' vote alone, as proposals were made before the record's text counted; 'proposals' = as made now.");
-console.log("| collection | mode | votes | votes contradicting | proposals | proposals contradicting | flagged, not proposed | stated in the record | stated agrees with catalogue |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("| collection | mode | votes | votes contradicting | proposals | proposals contradicting | flagged, not proposed | stated in the record | stated agrees with catalogue | votes for a placeholder | placeholders proposed | typology, material, period right where the catalogue has a real value |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const row of contradictionRows) console.log(row);
 console.log(`Hybrid, all collections: votes contradicting ${pct(totals.votedContradicting / totals.voted)} (${totals.votedContradicting} of ${totals.voted}), proposals contradicting ${pct(totals.proposedContradicting / totals.proposed)} (${totals.proposedContradicting} of ${totals.proposed}).`);
 console.log(`\nSimilar objects (hybrid, 12 results), ${latencies.length} queries: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${quantile(latencies, 0.95).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);

@@ -37,7 +37,8 @@ export interface RecordDetail {
   updatedAt: Date;
   createdAt: Date;
   project: { id: string; name: string; restricted: boolean };
-  section: { id: string; slug: string; name: string; fields: FieldDefinition[] };
+  /** `egressPolicy`: whether the section's text may leave the host (an external bridge or model). */
+  section: { id: string; slug: string; name: string; fields: FieldDefinition[]; egressPolicy: string };
   /** Media referenced by the record's image and media fields, by media id. */
   media: Record<string, MediaSummary>;
   /** Relation targets the principal may read, by record id; unreadable ones are absent. */
@@ -116,7 +117,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
     updatedAt: record.updatedAt,
     createdAt: record.createdAt,
     project: { id: record.project.id, name: record.project.name, restricted: record.project.restricted },
-    section: { id: record.section.id, slug: record.section.slug, name: record.section.name, fields },
+    section: { id: record.section.id, slug: record.section.slug, name: record.section.name, fields, egressPolicy: record.section.egressPolicy },
     media,
     relations: Object.fromEntries(
       targets.map((target) => [target.id, { id: target.id, title: target.title, sectionName: target.section.name }]),

@@ -11,6 +11,8 @@ import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
 import { captionsResponse } from "../../lib/http/captions-response";
+import { englishTextResponse } from "../../lib/http/english-text-response";
+import { createTextTranslator } from "../../lib/rag/embed/text-translation";
 import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
 import { imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
@@ -48,7 +50,7 @@ import { openTestDatabase } from "../support/test-database";
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
  * every path: the record list, record reads, citations (one record and selections), list exports, media,
- * captions (WebVTT/SRT, English too), IIIF (manifests, images, collections), search, similar records, ask, similar objects, characterisation,
+ * captions (WebVTT/SRT, English too), the English beside a long text's paragraphs, IIIF (manifests, images, collections), search, similar records, ask, similar objects, characterisation,
  * objects by description, proposals, golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), saved searches
  * (each person's own, listed with their "new since last visit" counts, and read, renamed, opened
@@ -154,6 +156,19 @@ const fuzzNoteFields: FieldDefinition[] = [
  */
 const captionTranslator = createCaptionTranslator({
   detect: async () => ({ language: "es", confidence: 1 }),
+  bridge: {
+    status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "stand-in" }),
+    translateToEnglish: async (texts) => texts.map((text) => `EN ${text}`),
+  },
+});
+
+/**
+ * The English-beside-paragraphs route's translator, stood in for the same way: every paragraph
+ * read as Spanish and "translated" by tagging it, so the English carries the canary words too.
+ */
+const textTranslator = createTextTranslator({
+  detect: async () => ({ language: "es", confidence: 1 }),
+  detectContext: async () => ({ shares: {} }),
   bridge: {
     status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "stand-in" }),
     translateToEnglish: async (texts) => texts.map((text) => `EN ${text}`),
@@ -556,6 +571,12 @@ const probes: Probe[] = [
     target: { kinds: ["note", "coin"] },
     run: async (person, id, random) =>
       captionsResponse(db.prisma, person.principal, { recordId: id, file: random.pick(["transcript.vtt", "transcript.srt", "transcript.en.vtt", "transcript.en.srt", "transcript.en.json", "summary.vtt", "obverse.srt"]) }, captionTranslator),
+  },
+  {
+    // /api/records/<id>/english/<field>: the English beside each paragraph of a long text.
+    path: "english-text",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id, random) => englishTextResponse(db.prisma, person.principal, { recordId: id, fieldKey: random.pick(["summary", "title", "transcript"]) }, textTranslator),
   },
   { path: "similar", target: { kinds: ["note"] }, run: async (person, id) => findSimilarRecords(db.sql, person.principal, space, id, { limit: 50 }) },
   {

@@ -42,6 +42,8 @@ import { AppError, type FieldErrors, statusByCode } from "../../lib/errors";
 import type { ActionResult } from "../../lib/action-result";
 import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/captions-response";
+import { englishTextParamsSchema, englishTextResponse } from "../../lib/http/english-text-response";
+import { createTextTranslator } from "../../lib/rag/embed/text-translation";
 import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
 import { imageResponse } from "../../lib/archive/iiif/serve-image";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
@@ -253,6 +255,25 @@ const captionTranslator = createCaptionTranslator({
   detect: async () => ({ language: "en", confidence: 1 }),
   bridge: { status: async () => ({ available: false, pairs: { es: false, ca: false }, detail: "none" }), translateToEnglish: async (texts) => texts },
 });
+
+/** The English-beside-paragraphs translator with no bridge installed: no English to make. */
+const textTranslator = createTextTranslator({
+  detect: async () => ({ language: "es", confidence: 1 }),
+  detectContext: async () => ({ shares: {} }),
+  bridge: { status: async () => ({ available: false, pairs: { es: false, ca: false }, detail: "none" }), translateToEnglish: async (texts) => texts },
+});
+
+/** /api/records/<id>/english/<field> for a signed-in principal, as its route runs it. */
+function englishTextRoute(principal: Principal, id: string, field: string) {
+  const request = new Request(`${origin}/api/records/${encodeURIComponent(id.toWellFormed())}/english/${encodeURIComponent(field.toWellFormed())}`);
+  return runAuthorizedRoute(
+    englishTextParamsSchema,
+    (_incoming, { principal: signedIn, params }) => englishTextResponse(db.prisma, signedIn, { recordId: params.id, fieldKey: params.field }, textTranslator),
+    async () => principal,
+    request,
+    { id, field },
+  ).then(fromResponse);
+}
 
 /** POST /api/ask as its route runs it. */
 function askRoute(principal: Principal, body: string, headers: Record<string, string> = {}) {
@@ -666,6 +687,14 @@ function catalogue(): BadInput[] {
     { id: "captions-no-english", layer: "route", input: "the English track of an English transcript", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.interview!, "transcript.en.vtt") },
     { id: "captions-unreadable", layer: "route", input: "the captions of a record the reader cannot read", expect: { status: 404 }, send: () => captionsRoute(people.reader, ids.secretInterview!, "transcript.vtt") },
     { id: "captions-id-traversal", layer: "route", input: "/api/records/../../etc/captions/transcript.vtt", expect: { status: 404 }, send: () => captionsRoute(people.reader, "../../etc", "transcript.vtt") },
+    { id: "english-text-field-traversal", layer: "route", input: "/api/records/<id>/english/../../etc/passwd", expect: { status: 404 }, send: () => englishTextRoute(people.reader, ids.mill!, "../../etc/passwd") },
+    { id: "english-text-field-nul", layer: "route", input: "a long text field key with NUL", expect: { status: 404 }, send: () => englishTextRoute(people.reader, ids.mill!, `summary${nul}`) },
+    { id: "english-text-field-surrogate", layer: "route", input: "a long text field key with a lone surrogate", expect: { status: 404 }, send: () => englishTextRoute(people.reader, ids.mill!, `summary${loneSurrogate}`) },
+    { id: "english-text-field-long", layer: "route", input: "a long text field key of 1 MB", expect: { status: 404 }, send: () => englishTextRoute(people.reader, ids.mill!, megabyte) },
+    { id: "english-text-id-long", layer: "route", input: "a record id of 1 MB for the English of a text", expect: { status: 404 }, send: () => englishTextRoute(people.reader, megabyte, "summary") },
+    { id: "english-text-not-longtext", layer: "route", input: "/api/records/<id>/english/title", expect: { status: 404 }, send: () => englishTextRoute(people.reader, ids.mill!, "title") },
+    { id: "english-text-no-bridge", layer: "route", input: "the English of a text with no bridge installed", expect: { status: 404 }, send: () => englishTextRoute(people.reader, ids.mill!, "summary") },
+    { id: "english-text-unreadable", layer: "route", input: "the English of a text the reader cannot read", expect: { status: 404 }, send: () => englishTextRoute(people.reader, ids.secret!, "summary") },
     { id: "ask-body-20mb", layer: "route", input: "POST /api/ask with a 20 MB JSON body", expect: { status: 413, message: /256 KiB/ }, send: () => askRoute(people.reader, JSON.stringify({ question: "x".repeat(20 * 1024 * 1024) })) },
     { id: "ask-body-declared-too-large", layer: "route", input: "POST /api/ask declaring Content-Length: 20971520", expect: { status: 413 }, send: () => askRouteDeclaring(people.reader, 20 * 1024 * 1024) },
     { id: "sign-in-body-too-large", layer: "route", input: "POST /api/auth/callback/credentials with a 1 MB form", expect: { status: 413, message: /16 KiB/ }, send: () => authRoute(`email=a%40b.test&password=${megabyte}`) },

@@ -58,14 +58,14 @@ const ids: Record<string, string> = {};
 const embedder = createHashEmbedder({ dimension: 64 });
 const descriptor = createDescriptorEmbedder();
 
-async function coin(title: string, look: keyof typeof kinds, key: string, values: Record<string, unknown>): Promise<string> {
+async function coin(title: string, look: keyof typeof kinds, key: string, values: Record<string, unknown>, sectionSlug = "stated-coins"): Promise<string> {
   const spec = kinds[look];
   const image = async (side: "obverse" | "reverse") => {
     const bytes = await renderCoinFace({ key, face: side, metal: spec.metal, typology: spec.typology, period: spec.period });
     return (await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: `${key}-${side}.webp`, bytes }, expectedKind: "image", storageDir, maxBytes: 5 * 1024 * 1024 })).id;
   };
   const saved = await saveRecord(db.prisma, systemPrincipal, {
-    sectionSlug: "stated-coins",
+    sectionSlug,
     projectId,
     values: { title, ...values, obverse: await image("obverse"), reverse: await image("reverse") },
   });
@@ -99,6 +99,21 @@ beforeAll(async () => {
     await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "stated-coins", projectId, values: { title: `Coin ${i + 20}`, ...kinds.denarius, notes: "Struck over an antoninianus." } });
   }
   ids.noted = await coin("Silver coin", "denarius", "noted", { metal: "silver", notes: "Struck over an antoninianus." });
+
+  // A collection whose typologies are classes and whose denominations are kept apart: neighbours
+  // catalogued "unidentified", and one quadrans (no images: never a neighbour) catalogued "other".
+  await db.prisma.section.create({
+    data: {
+      slug: "denominated-coins",
+      name: "Denominated coins",
+      fields: [...fields, { key: "denomination", label: "Denomination", type: "text" }] as never,
+      objectContext: { ...context, compareWith: ["denominated-coins"] } as never,
+    },
+  });
+  for (let i = 0; i < 4; i++) await coin(`RIC II Hadrian ${600 + i}`, "antoninianus", `unidentified-${i}`, { metal: "bronze", typology: "unidentified" }, "denominated-coins");
+  await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "denominated-coins", projectId, values: { title: "RIC II Hadrian 700 (quadrans)", denomination: "Quadrans", typology: "unidentified", metal: "bronze" } });
+  ids.quadrans = await coin("RIC II Hadrian 688 (quadrans). 2004.14.120", "antoninianus", "quadrans", { metal: "bronze" }, "denominated-coins");
+  ids.unnamed = await coin("RIC II Hadrian 689. 2004.14.121", "antoninianus", "unnamed", { metal: "bronze" }, "denominated-coins");
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8, objects: { storageDir, imageEmbedders: [descriptor] } });
 }, 240_000);
 
@@ -182,5 +197,21 @@ describe("proposals that respect the record", () => {
 
     const typology = (await proposalsForRecord(runtime, curator, ids.named ?? "")).find((proposal) => proposal.role === "typology");
     expect(typology).toMatchObject({ proposed: true, value: "antoninianus", flag: { vote: "denarius" } });
+  });
+});
+
+describe("placeholders and denominations outside the vocabulary", () => {
+  it("never proposes a placeholder the neighbours vote, and respects a denomination the section's data knows", async () => {
+    // The neighbours all vote "unidentified": no evidence, nothing proposed.
+    const unnamed = await roleOf(ids.unnamed!, "typology");
+    expect(unnamed?.categorical?.value).toBe("unidentified");
+    expect(proposedFieldValue(unnamed!)).toBeNull();
+    expect(unnamed?.judgement).toMatchObject({ value: null, stated: null, flag: null });
+    expect(unnamed?.support).toEqual([]);
+
+    // "quadrans" in the title is a denomination of the section's data, not a typology value: stated, not proposed.
+    const quadrans = await roleOf(ids.quadrans!, "typology");
+    expect(proposedFieldValue(quadrans!)).toBeNull();
+    expect(quadrans?.judgement.stated).toEqual({ value: "Quadrans", sources: [{ label: "Title", text: "quadrans" }] });
   });
 });

@@ -10,7 +10,7 @@ import { authorizedPage } from "@/lib/http/authorized";
 import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
-import { citationHref, formatTimecode, formatYearRange } from "@/components/format";
+import { citationHref, formatTimecode, formatYearRange, recordHref } from "@/components/format";
 import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
 import { NewRecordPicker } from "@/components/new-record-picker";
@@ -176,10 +176,10 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                       <SelectRecordClient id={item.id} title={item.title} />
                     </td>
                     <th scope="row" className="px-4 py-2.5 font-normal">
-                      <Link href={`/records/${item.id}`} className="link font-medium">
+                      <Link href={recordHref(item.id, { query: search ? query : null })} className="link font-medium">
                         {item.title}
                       </Link>
-                      {search?.byRecord.get(item.id) && <HitPassage hit={search.byRecord.get(item.id)!} thresholds={thresholds} />}
+                      {search?.byRecord.get(item.id) && <HitPassage hit={search.byRecord.get(item.id)!} thresholds={thresholds} query={query} />}
                     </th>
                     <td className="px-4 py-2.5 text-stone-700">{item.sectionName}</td>
                     <td className="px-4 py-2.5 text-stone-700">
@@ -243,7 +243,7 @@ function SearchSummary({
 
 const strengthBars: Record<MatchStrength, number> = { strong: 3, good: 2, weak: 1, words: 0 };
 
-function HitPassage({ hit, thresholds }: { hit: SearchHit; thresholds: MatchThresholds }) {
+function HitPassage({ hit, thresholds, query }: { hit: SearchHit; thresholds: MatchThresholds; query: string }) {
   const { passage } = hit;
   const where = [passage.groupLabel, ...passage.headingPath.filter((heading) => heading !== passage.groupLabel)].join(" › ");
   const match = describeMatch(hit, thresholds);
@@ -274,12 +274,12 @@ function HitPassage({ hit, thresholds }: { hit: SearchHit; thresholds: MatchThre
         <span>Found by {hit.legs.map((leg) => legNames[leg]).join(" and ")}</span>
         {where && <span>{where}</span>}
         {passage.page !== null && (
-          <Link href={citationHref({ recordId: hit.recordId, chunkId: passage.chunkId, timeStart: null })} className="link">
+          <Link href={citationHref({ recordId: hit.recordId, chunkId: passage.chunkId, timeStart: null, query })} className="link">
             p. {passage.pageEnd && passage.pageEnd !== passage.page ? `${passage.page}–${passage.pageEnd}` : passage.page}
           </Link>
         )}
         {passage.timeStart !== null && (
-          <Link href={`/records/${hit.recordId}?t=${Math.floor(passage.timeStart)}`} className="link">
+          <Link href={recordHref(hit.recordId, { time: passage.timeStart, query })} className="link">
             Play from {formatTimecode(passage.timeStart)}
           </Link>
         )}

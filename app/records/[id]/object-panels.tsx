@@ -157,8 +157,17 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
             <ProposalDecisionClient recordId={recordId} role={role.role} fieldLabel={role.fieldLabel} proposed={flag.vote} proposedLabel={formatProposalValue(flag.vote)} options={options} acceptable={false} />
           )}
         </>
+      ) : proposed === null && stated ? (
+        <p className="mt-2 rounded bg-sky-50 px-2 py-1 text-xs text-sky-900" data-testid="stated-not-proposed">
+          <span className="font-semibold">Not proposed.</span> The record states {formatProposalValue(stated.value)} ({stated.sources.map((source) => `${source.label} “${source.text}”`).join("; ")}
+          ), which is not one of the {role.fieldLabel.toLowerCase()} values; no neighbour&rsquo;s vote outranks it.
+        </p>
       ) : proposed === null ? (
-        <p className="mt-2 text-sm text-stone-500">No proposal: none of the similar objects you can read has a {role.fieldLabel.toLowerCase()}.</p>
+        <p className="mt-2 text-sm text-stone-500">
+          {votes.length > 0
+            ? `No proposal: the similar objects you can read have no identified ${role.fieldLabel.toLowerCase()} (${votes.map((vote) => vote.value).join(", ")} is no evidence).`
+            : `No proposal: none of the similar objects you can read has a ${role.fieldLabel.toLowerCase()}.`}
+        </p>
       ) : (
         <>
           <p className="mt-2 text-sm">

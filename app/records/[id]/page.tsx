@@ -7,6 +7,9 @@ import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
 import { authorizedPage } from "@/lib/http/authorized";
 import { recordCaptions } from "@/lib/http/captions-response";
 import { processCaptionTranslator } from "@/lib/rag/embed/caption-translation";
+import { recordTextTranslations } from "@/lib/http/english-text-response";
+import { processTextTranslator } from "@/lib/rag/embed/text-translation";
+import { pageQueryTerms } from "@/lib/rag/search/highlight";
 import type { Runtime } from "@/lib/runtime";
 import { isAppError } from "@/lib/errors";
 import { getCitedPassage } from "@/lib/rag/ask/cited-passage";
@@ -47,7 +50,12 @@ const loadRecord = cache(async (id: string, returnTo: string): Promise<{ princip
 
 function returnPath(id: string, query: Query): string {
   const path = `/records/${encodeURIComponent(id)}`;
-  return typeof query.t === "string" ? `${path}?t=${encodeURIComponent(query.t)}` : path;
+  const kept = new URLSearchParams();
+  for (const name of ["t", "q"]) {
+    const value = query[name];
+    if (typeof value === "string") kept.set(name, value);
+  }
+  return kept.size ? `${path}?${kept.toString()}` : path;
 }
 
 export async function generateMetadata({ params, searchParams }: PageProps): Promise<Metadata> {
@@ -73,6 +81,9 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   const scanFields = record.section.fields.filter((field) => field.type === "scan" && typeof record.values[field.key] === "string");
   const scans = scanFields.length ? await getScanPages(runtime.database.prisma, principal, record.id) : {};
   const captions = await recordCaptions(runtime.database.prisma, principal, record, processCaptionTranslator);
+  const textEnglish = await recordTextTranslations(record, processTextTranslator);
+  // Opened from a search (`?q=`, the list's links) or a question (citations): its words are marked.
+  const terms = pageQueryTerms(query.q);
   // The scan field whose pages hold the cited page: its page image opens with the words marked.
   const citedScan =
     cited?.page != null ? scanFields.find((field) => scans[String(record.values[field.key])]?.some((page) => page.page === cited.page && page.status === "read")) : undefined;
@@ -133,7 +144,7 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
       )}
 
       <div className="mt-8 grid grid-cols-1 gap-10 lg:grid-cols-[1fr_16rem]">
-        <RecordFields record={record} startAt={startSeconds(query.t)} scans={scans} captions={captions} cited={citedScan && cited?.page != null ? { page: cited.page, text: cited.text } : undefined} />
+        <RecordFields record={record} startAt={startSeconds(query.t)} scans={scans} captions={captions} textEnglish={textEnglish} terms={terms} cited={citedScan && cited?.page != null ? { page: cited.page, text: cited.text } : undefined} />
 
         <aside className="space-y-6 text-sm">
           <dl className="space-y-3 rounded-lg border border-stone-200 bg-white p-4">

@@ -74,6 +74,18 @@ interface Plan {
 }
 
 export async function prepareForEmbedding(items: TextToPrepare[], embedder: Embedder, options: PrepareOptions = {}): Promise<PreparedText[]> {
+  return bridgeTexts(items, embedder.language === "en", options);
+}
+
+/**
+ * The same language handling for a reader rather than a model: each text's language, and the
+ * English of those in Spanish or Catalan (null for English, undetermined or untranslatable text).
+ */
+export async function translateForReading(items: TextToPrepare[], options: PrepareOptions = {}): Promise<PreparedText[]> {
+  return bridgeTexts(items, true, options);
+}
+
+async function bridgeTexts(items: TextToPrepare[], toEnglish: boolean, options: PrepareOptions): Promise<PreparedText[]> {
   const detect = options.detect ?? detectLanguage;
   const contextOf = memoise(options.detectContext ?? ((text: string) => detectContext(text)));
   const plans: Plan[] = await Promise.all(
@@ -91,7 +103,7 @@ export async function prepareForEmbedding(items: TextToPrepare[], embedder: Embe
     embeddedText: item.text,
     translatedText: null,
   }));
-  if (embedder.language !== "en" || plans.every((plan) => plan.pairs.length === 0)) return prepared;
+  if (!toEnglish || plans.every((plan) => plan.pairs.length === 0)) return prepared;
 
   const bridge = options.bridge ?? processTranslationBridge;
   const status = await bridge.status();

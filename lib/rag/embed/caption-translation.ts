@@ -1,11 +1,10 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { type EgressReceiver, egressAllowed, mayLeaveHost } from "../../acl";
 import type { TranscriptTurn } from "../../archive/field-definitions";
-import { BRIDGE_VERSION } from "./bridge-text";
 import { type DetectedLanguage, detectLanguage } from "./detect-language";
 import { namesInContext, protectNames, restoreNames } from "./protect-names";
 import { type BridgeLanguage, processTranslationBridge, type TranslationBridge } from "./translate";
+import { createTranslationCache, translationKey } from "./translation-cache";
 
 /**
  * The English caption track of a Spanish or Catalan transcript: every turn through the language
@@ -49,29 +48,13 @@ function isBridged(language: string): language is BridgeLanguage {
 export function createCaptionTranslator(options: CaptionTranslatorOptions = {}): CaptionTranslator {
   const bridge: TranslationBridge & EgressReceiver = options.bridge ?? processTranslationBridge;
   const detect = options.detect ?? ((text: string) => detectLanguage(text));
-  const cacheSize = Math.max(1, options.cacheSize ?? 100);
-  const translations = new Map<string, Promise<TranscriptTurn[] | null>>();
-  const detected = new Map<string, Promise<string>>();
-
-  /** A bounded map: a hit moves to the end, the oldest entry goes first. */
-  function remember<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-    const hit = map.get(key);
-    if (hit) {
-      map.delete(key);
-      map.set(key, hit);
-      return hit;
-    }
-    const made = make();
-    map.set(key, made);
-    // A failure is not cached: the next request tries again.
-    made.catch(() => map.delete(key));
-    while (map.size > cacheSize) map.delete(map.keys().next().value as string);
-    return made;
-  }
+  const cacheSize = options.cacheSize ?? 100;
+  const translations = createTranslationCache<TranscriptTurn[] | null>(cacheSize);
+  const detected = createTranslationCache<string>(cacheSize);
 
   async function languageOf(input: CaptionTranslationInput): Promise<string> {
     if (input.declaredLanguage) return input.declaredLanguage;
-    return remember(detected, input.contentHash, async () => {
+    return detected.remember(input.contentHash, async () => {
       const sample = input.turns.map((turn) => turn.text).join("\n").slice(0, detectionSample);
       const result = await detect(sample);
       return result.language;
@@ -107,8 +90,7 @@ export function createCaptionTranslator(options: CaptionTranslatorOptions = {}):
     async englishTurns(input) {
       const from = await pairFor(input);
       if (!from) return null;
-      const key = createHash("sha256").update(`${BRIDGE_VERSION}\n${from}\n${input.contentHash}`).digest("hex");
-      return remember(translations, key, () => translate(input, from));
+      return translations.remember(translationKey(from, input.contentHash), () => translate(input, from));
     },
   };
 }

@@ -126,13 +126,15 @@ export async function characteriseObject(
         const voting = weighted.filter(({ neighbour }) => neighbour.roles[role]);
         characterisation.categorical = voteCategorical(voting.map(({ neighbour, weight }) => ({ value: neighbour.roles[role], weight })));
         characterisation.voters = voting.map(({ neighbour, weight }) => ({ recordId: neighbour.recordId, title: neighbour.title, projectId: neighbour.projectId, weight, value: neighbour.roles[role] ?? "", date: neighbour.date }));
-        const winner = characterisation.categorical?.value.toLocaleLowerCase();
-        characterisation.support = voting
-          .filter(({ neighbour }) => neighbour.roles[role]?.toLocaleLowerCase() === winner)
-          .slice(0, supportShown)
-          .map(({ neighbour }) => neighbour);
         for (const { neighbour } of voting) evidenceProjects.add(neighbour.projectId);
         characterisation.judgement = judgeCategorical(role, characterisation.categorical, statements[role]);
+        // The neighbours shown as support: those voting what is proposed (or the flagged vote), never a placeholder's.
+        const { value: judged, flag } = characterisation.judgement;
+        const shown = (typeof judged === "string" ? judged : typeof flag?.vote === "string" ? flag.vote : null)?.toLocaleLowerCase();
+        characterisation.support = voting
+          .filter(({ neighbour }) => shown !== undefined && neighbour.roles[role]?.toLocaleLowerCase() === shown)
+          .slice(0, supportShown)
+          .map(({ neighbour }) => neighbour);
       }
       result.roles.push(characterisation);
     }

@@ -3,7 +3,7 @@ import type { FieldDefinition } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { type CategoricalRole, type ObjectContext, categoricalRoles, dateRangeOf, proposalRoles, roleValue } from "../config/object-context";
 import type { ObjectSubject } from "./object-neighbours";
-import { type TextSource, approximateToleranceYears, findTerms, fold, statedDate } from "./record-statements";
+import { type StatedTerm, type TextSource, approximateToleranceYears, findTerms, fold, isPlaceholderValue, statedDate } from "./record-statements";
 import { type RecordStatementsForRole, disjoint, statedTerms } from "./respect-statements";
 
 /**
@@ -18,7 +18,11 @@ import { type RecordStatementsForRole, disjoint, statedTerms } from "./respect-s
  *  - which fields are reliable witnesses: a field whose statements for a role disagree with the
  *    catalogued value on more than 10% of at least 10 catalogued objects (of up to 200 checked)
  *    is not read for that role — a print's "Etching on paper" names its support, while the
- *    material catalogued is the medium. A field the catalogue cannot check yet is believed.
+ *    material catalogued is the medium. A field the catalogue cannot check yet is believed;
+ *  - the role's other names in the section's data: the values of a field that names the typology
+ *    in other words (a coin's "Denomination"), each resolved to the one real role value the
+ *    catalogue gives it ("Diobol" → obol), or else kept as a term outside the role's values
+ *    ("Quadrans", catalogued only as "other"): stated, respected, never proposed.
  */
 export type SubjectStatements = Record<CategoricalRole | "date", RecordStatementsForRole>;
 
@@ -39,9 +43,56 @@ export function subjectTextSources(subject: { title: string; fields: readonly Fi
   return sources;
 }
 
+/** Fields that name a role in other words, by key or label (English, Spanish, Catalan). */
+const roleAliasFields: Partial<Record<CategoricalRole, RegExp>> = {
+  typology: /^(?:denomination|denominaci[oó]n?|denominaci[oó])$/i,
+};
+
+/** What a term of a role's other names resolves to: the real role value it is catalogued with, or none. */
+export interface AliasTerm {
+  term: string;
+  /** The one real (non-placeholder) role value the catalogue gives the term; null when none or several. */
+  value: string | null;
+}
+
+/**
+ * A role's terms found in a text: its own vocabulary as written, and its other names resolved
+ * (aliases, by folded term). Pure.
+ */
+export function roleTermsIn(text: string, vocabulary: readonly string[], aliases: ReadonlyMap<string, AliasTerm>): StatedTerm[] {
+  const own = new Set(vocabulary.map(fold));
+  const extra = [...aliases.values()].map((alias) => alias.term).filter((term) => !own.has(fold(term)));
+  return findTerms(text, extra.length ? [...vocabulary, ...extra] : vocabulary).map((found): StatedTerm => {
+    if (own.has(fold(found.value))) return found;
+    const alias = aliases.get(fold(found.value));
+    return alias?.value ? { value: alias.value, text: found.text } : { value: found.value, text: found.text, outside: true };
+  });
+}
+
+/** Resolves each term of an alias field to the role values catalogued with it (rows: term, role value, count). */
+export function resolveAliases(rows: readonly { term: string; value: string; count: number }[]): Map<string, AliasTerm> {
+  const byTerm = new Map<string, { term: string; values: Set<string>; spelt: Map<string, string> }>();
+  for (const row of rows) {
+    const term = row.term.trim();
+    if (!term || isPlaceholderValue(term)) continue;
+    const key = fold(term);
+    const entry = byTerm.get(key) ?? { term, values: new Set<string>(), spelt: new Map<string, string>() };
+    if (!isPlaceholderValue(row.value)) {
+      entry.values.add(fold(row.value));
+      entry.spelt.set(fold(row.value), row.value);
+    }
+    byTerm.set(key, entry);
+  }
+  return new Map(
+    [...byTerm.entries()].map(([key, entry]) => [key, { term: entry.term, value: entry.values.size === 1 ? (entry.spelt.get([...entry.values][0] as string) ?? null) : null }]),
+  );
+}
+
 interface CatalogueFacts {
   at: number;
   vocabularies: Map<CategoricalRole, string[]>;
+  /** Per role, its other names in the section's data (folded term → resolution). */
+  aliases: Map<CategoricalRole, Map<string, AliasTerm>>;
   periodSpans: Map<string, { from: number; to: number }>;
   /** Per role, the labels of fields whose statements the catalogue contradicts too often. */
   unreliable: Map<CategoricalRole | "date", Set<string>>;
@@ -84,6 +135,27 @@ async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise
     }
   }
 
+  const aliases = new Map<CategoricalRole, Map<string, AliasTerm>>();
+  for (const role of categoricalRoles) {
+    const fieldKey = subject.context.roles[role];
+    const pattern = roleAliasFields[role];
+    if (!fieldKey || !pattern) continue;
+    const roleKeys = new Set(Object.values(subject.context.roles));
+    const aliasFields = subject.fields.filter((field) => (field.type === "text" || field.type === "category") && !roleKeys.has(field.key) && (pattern.test(field.key) || pattern.test(field.label)));
+    const rows: { term: string; value: string; count: number }[] = [];
+    for (const field of aliasFields) {
+      const found = await sql.query<{ term: string; value: string; count: number }>(
+        `SELECT r."values"->>$1 AS term, r."values"->>$2 AS value, count(*)::int AS count
+           FROM records r
+          WHERE r.section_id = ANY($3::text[]) AND r.project_id = $4 AND jsonb_typeof(r."values"->$1) = 'string' AND jsonb_typeof(r."values"->$2) = 'string'
+          GROUP BY 1, 2 LIMIT 2000`,
+        [field.key, fieldKey, subject.compareSectionIds, subject.projectId],
+      );
+      rows.push(...found.map((row) => ({ ...row, count: Number(row.count) })));
+    }
+    if (rows.length) aliases.set(role, resolveAliases(rows));
+  }
+
   // Calibration: how often each field's statements agree with what is catalogued.
   const sample = await sql.query<{ title: string; values: Record<string, unknown> }>(
     `SELECT r.title, r."values" FROM records r WHERE r.section_id = $1 AND r.project_id = $2 ORDER BY r.id LIMIT ${calibrationSample}`,
@@ -103,8 +175,9 @@ async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise
       const vocabulary = vocabularies.get(role) ?? [];
       if (!catalogued || vocabulary.length === 0) continue;
       for (const source of sources) {
-        const stated = statedTerms(findTerms(source.text, vocabulary).map((term) => ({ ...term, label: source.label })));
-        if (stated.length === 1) count(role, source.label, fold(stated[0]?.value ?? "") === catalogued);
+        const stated = statedTerms(roleTermsIn(source.text, vocabulary, aliases.get(role) ?? new Map()).map((term) => ({ ...term, label: source.label })));
+        // A term the role's field cannot take is no disagreement the catalogue could settle.
+        if (stated.length === 1 && !stated[0]?.outside) count(role, source.label, fold(stated[0]?.value ?? "") === catalogued);
       }
     }
     const catalogued = dateKey ? dateRangeOf(record.values[dateKey]) : null;
@@ -121,7 +194,7 @@ async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise
     unreliable.set(role, new Set([...(unreliable.get(role) ?? []), label]));
   }
 
-  const facts = { at: Date.now(), vocabularies, periodSpans, unreliable };
+  const facts = { at: Date.now(), vocabularies, aliases, periodSpans, unreliable };
   if (factsCache.size >= 256) factsCache.clear();
   factsCache.set(key, facts);
   return facts;
@@ -133,7 +206,10 @@ export async function loadSubjectStatements(sql: SqlExecutor, subject: ObjectSub
   const reliable = (role: CategoricalRole | "date") => sources.filter((source) => !facts.unreliable.get(role)?.has(source.label));
   const termsOf = (role: CategoricalRole) => {
     const vocabulary = facts.vocabularies.get(role) ?? [];
-    return vocabulary.length ? reliable(role).flatMap((source) => findTerms(source.text, vocabulary).map((term) => ({ ...term, label: source.label }))) : [];
+    const aliases = facts.aliases.get(role) ?? new Map<string, AliasTerm>();
+    return vocabulary.length || aliases.size
+      ? reliable(role).flatMap((source) => roleTermsIn(source.text, vocabulary, aliases).map((term) => ({ ...term, label: source.label })))
+      : [];
   };
   const date = statedDate(reliable("date"));
   const terms = { typology: termsOf("typology"), material: termsOf("material"), period: termsOf("period") };

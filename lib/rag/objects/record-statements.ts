@@ -32,6 +32,11 @@ export interface StatedTerm {
   value: string;
   /** The words as written in the record. */
   text: string;
+  /**
+   * A term the section's data knows for this role (a coin's denomination "Quadrans") that is no
+   * value the role's field can take: a statement every other value contradicts, never proposed.
+   */
+  outside?: boolean;
 }
 
 /** Years of slack around an approximate statement before a proposal contradicts it. */
@@ -256,8 +261,11 @@ export function statedDate(sources: readonly TextSource[]): { from: number; to: 
 /** Values that say "not determined": never a statement, and never a term to find. */
 const placeholders = new Set([
   "other", "others", "unidentified", "unknown", "uncertain", "undetermined", "indeterminate", "undated", "none", "n/a", "na",
-  "various", "mixed", "miscellaneous", "misc", "unclassified", "otro", "otros", "otra", "desconocido", "indeterminado",
-  "altre", "altres", "desconegut", "indeterminat", "sense data", "sin fecha",
+  "n.a.", "n. a.", "n/d", "s.d.", "s/d", "s.f.", "not identified", "not known", "unspecified", "various", "mixed",
+  "miscellaneous", "misc", "unclassified", "otro", "otros", "otra", "otras", "desconocido", "desconocida", "indeterminado",
+  "indeterminada", "no identificado", "sin identificar", "sin determinar", "varios", "altre", "altres", "altra",
+  "desconegut", "desconeguda", "indeterminat", "indeterminada", "no identificat", "sense identificar", "diversos",
+  "sense data", "sin fecha",
 ]);
 
 /** Function words of English, Spanish and Catalan: a vocabulary term spelt like one is not findable in text. */

@@ -70,3 +70,31 @@ describe("contradicts", () => {
     expect(contradicts("typology", null, statements)).toBe(false);
   });
 });
+
+describe("placeholders and terms outside the role's values", () => {
+  it("never proposes a placeholder: neighbours voting one are no evidence, the best real value wins at its own share", () => {
+    expect(judgeCategorical("typology", votes(["unidentified", 1]), none)).toEqual({ value: null, confidence: 0, source: null, stated: null, flag: null });
+    expect(judgeCategorical("typology", votes(["unidentified", 0.6], ["as", 0.4]), none)).toEqual({ value: "as", confidence: 0.4, source: "votes", stated: null, flag: null });
+    for (const placeholder of ["Unknown", "other", "n.a.", "N/A", "desconocido", "Sin identificar", "desconegut", "altres", "indeterminada"]) {
+      expect(judgeCategorical("material", votes([placeholder, 0.9], ["bronze", 0.1]), none).value, placeholder).toBe("bronze");
+    }
+    // A placeholder is never a contradiction either.
+    expect(contradicts("typology", "unidentified", { ...none, terms: [{ value: "stater", text: "Stater", label: "Title" }] })).toBe(false);
+  });
+
+  it("respects a stated term the role cannot take: nothing proposed, a real vote against it flagged, a placeholder vote ignored", () => {
+    const statements = { ...none, terms: [{ value: "Quadrans", text: "quadrans", label: "Title", outside: true }] };
+    expect(judgeCategorical("typology", votes(["unidentified", 1]), statements)).toEqual({
+      value: null,
+      confidence: 0,
+      source: null,
+      stated: { value: "Quadrans", sources: [{ label: "Title", text: "quadrans" }] },
+      flag: null,
+    });
+    expect(judgeCategorical("typology", votes(["unidentified", 0.7], ["as", 0.3]), statements)).toMatchObject({
+      value: null,
+      stated: { value: "Quadrans" },
+      flag: { vote: "as", share: 0.3, contradicts: "the title states “quadrans”" },
+    });
+  });
+});

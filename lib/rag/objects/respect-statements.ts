@@ -11,6 +11,10 @@
  * - A contradicted winner is never proposed: the best-voted value consistent with the record is
  *   proposed instead (with its own share as the confidence) and the contradiction is flagged; if no
  *   vote is consistent, nothing is proposed and the flag stands alone.
+ * - A placeholder ("unidentified", "other", "desconegut"…) is never proposed, and neighbours that
+ *   vote one are no evidence for anything: the best real value is the winner, at its own share.
+ * - A term stated from the section's data that the role's field cannot take ("Quadrans" where the
+ *   typologies are classes) is respected but not proposed: every other value contradicts it.
  */
 import type { CategoricalRole } from "../config/object-context";
 import type { CategoricalProposal, DateProposal } from "./characterise-math";
@@ -78,12 +82,12 @@ function dateSources(date: NonNullable<RecordStatementsForRole["date"]>): Statem
 }
 
 /** The distinct stated values of a categorical role (placeholders never count). */
-export function statedTerms(terms: RecordStatementsForRole["terms"]): { value: string; sources: StatementSource[] }[] {
-  const byValue = new Map<string, { value: string; sources: StatementSource[] }>();
+export function statedTerms(terms: RecordStatementsForRole["terms"]): { value: string; sources: StatementSource[]; outside?: boolean }[] {
+  const byValue = new Map<string, { value: string; sources: StatementSource[]; outside?: boolean }>();
   for (const term of terms) {
     if (isPlaceholderValue(term.value)) continue;
     const key = fold(term.value);
-    const entry = byValue.get(key) ?? { value: term.value, sources: [] };
+    const entry = byValue.get(key) ?? { value: term.value, sources: [], ...(term.outside ? { outside: true } : {}) };
     entry.sources.push({ label: term.label, text: term.text });
     byValue.set(key, entry);
   }
@@ -104,14 +108,18 @@ export function judgeCategorical(role: CategoricalRole, votes: CategoricalPropos
     }
     return null;
   };
-  const single = stated.length === 1 ? (stated[0] as { value: string; sources: StatementSource[] }) : null;
-  const winner = votes?.value ?? null;
+  const single = stated.length === 1 ? (stated[0] as { value: string; sources: StatementSource[]; outside?: boolean }) : null;
+  // Placeholder votes are no evidence: the winner is the best real value, at its own share.
+  const real = (votes?.votes ?? []).filter((vote) => !isPlaceholderValue(vote.value));
+  const winner = real[0]?.value ?? null;
+  const winnerShare = real[0]?.share ?? 0;
   const winnerConflict = winner === null ? null : conflict(winner);
-  const flag = winner !== null && winnerConflict !== null ? { vote: winner, share: votes?.confidence ?? 0, contradicts: winnerConflict } : null;
+  const flag = winner !== null && winnerConflict !== null ? { vote: winner, share: winnerShare, contradicts: winnerConflict } : null;
+  if (single?.outside) return { value: null, confidence: 0, source: null, stated: { value: single.value, sources: single.sources }, flag };
   if (single) return { value: single.value, confidence: 1, source: "stated", stated: { value: single.value, sources: single.sources }, flag };
-  if (winner !== null && winnerConflict === null) return { value: winner, confidence: votes?.confidence ?? 0, source: "votes", stated: null, flag: null };
+  if (winner !== null && winnerConflict === null) return { value: winner, confidence: winnerShare, source: "votes", stated: null, flag: null };
   // The winner contradicts the record: the best vote that does not, if any.
-  const consistent = (votes?.votes ?? []).find((vote) => conflict(vote.value) === null);
+  const consistent = real.find((vote) => conflict(vote.value) === null);
   if (consistent) return { value: consistent.value, confidence: consistent.share, source: "votes", stated: null, flag };
   return { value: null, confidence: 0, source: null, stated: null, flag };
 }

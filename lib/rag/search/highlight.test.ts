@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findHighlights, queryTerms, snippet, wordMatches } from "./highlight";
+import { findHighlights, highlightParts, pageQueryTerms, queryTerms, snippet, wordMatches } from "./highlight";
 
 const marked = (text: string, ranges: { start: number; end: number }[]) => ranges.map((range) => text.slice(range.start, range.end));
 
@@ -60,5 +60,34 @@ describe("irregular English pasts", () => {
   it("does not join unrelated words through the table", () => {
     expect(wordMatches("found", "fond")).toBe(false);
     expect(wordMatches("went", "want")).toBe(false);
+  });
+});
+
+describe("marking a whole text on the record page", () => {
+  it("cuts a text into plain runs and matched words that join back to the text", () => {
+    const text = "Els miners de la mina van fer vaga; the Miners' strike.";
+    const parts = highlightParts(text, queryTerms("miner vaga"));
+    expect(parts.map((part) => part.text).join("")).toBe(text);
+    expect(parts.filter((part) => part.marked).map((part) => part.text)).toEqual(["miners", "vaga", "Miners"]);
+    expect(parts[0]).toEqual({ text: "Els ", marked: false });
+  });
+
+  it("marks the same query in the original and its English", () => {
+    const terms = queryTerms("mines flooded");
+    expect(highlightParts("Les mines es van inundar el 1952.", terms).filter((part) => part.marked).map((part) => part.text)).toEqual(["mines"]);
+    expect(highlightParts("The mines were flooded in 1952.", terms).filter((part) => part.marked).map((part) => part.text)).toEqual(["mines", "flooded"]);
+  });
+
+  it("gives the text as one plain run without terms or matches, and an empty text one empty run", () => {
+    expect(highlightParts("Res a veure.", [])).toEqual([{ text: "Res a veure.", marked: false }]);
+    expect(highlightParts("Res a veure.", ["zinc"])).toEqual([{ text: "Res a veure.", marked: false }]);
+    expect(highlightParts("", ["zinc"])).toEqual([{ text: "", marked: false }]);
+  });
+
+  it("takes a page's query only when it is a short string, and keeps its meaningful terms", () => {
+    expect(pageQueryTerms("the strike at the mine")).toEqual(["strike", "mine"]);
+    expect(pageQueryTerms(["strike"])).toEqual([]);
+    expect(pageQueryTerms(undefined)).toEqual([]);
+    expect(pageQueryTerms("x".repeat(501))).toEqual([]);
   });
 });

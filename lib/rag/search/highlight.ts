@@ -141,3 +141,32 @@ export function snippet(text: string, terms: readonly string[], maxChars = 320):
     clippedEnd: end < clean.length,
   };
 }
+
+/** A run of a text: plain, or a word the query matched. */
+export interface TextPart {
+  text: string;
+  marked: boolean;
+}
+
+/**
+ * A whole text cut into plain runs and matched words, in order, for marking on a page (the
+ * record page's paragraphs and the English beside them, a transcript's turns). Joining the runs
+ * gives the text back unchanged; without terms it is one plain run.
+ */
+export function highlightParts(text: string, terms: readonly string[]): TextPart[] {
+  const parts: TextPart[] = [];
+  let at = 0;
+  for (const highlight of findHighlights(text, terms)) {
+    if (highlight.start > at) parts.push({ text: text.slice(at, highlight.start), marked: false });
+    parts.push({ text: text.slice(highlight.start, highlight.end), marked: true });
+    at = highlight.end;
+  }
+  if (at < text.length || parts.length === 0) parts.push({ text: text.slice(at), marked: false });
+  return parts;
+}
+
+/** The terms a record page marks for the search or question it was opened from (`?q=`); none for an absent or overlong query. */
+export function pageQueryTerms(query: unknown): string[] {
+  if (typeof query !== "string" || query.length > 500) return [];
+  return queryTerms(query).slice(0, 32);
+}
