@@ -223,7 +223,9 @@ export function sharedModelPool(): ModelPool | null {
   if (threads > 0) {
     const workerFile = modelWorkerFile();
     if (existsSync(workerFile)) {
-      pool = createModelPool({ workerFile, threads, queueLimit: config.MNEMO_MODEL_QUEUE ?? defaultModelQueueLimit });
+      const queueLimit = config.MNEMO_MODEL_QUEUE ?? defaultModelQueueLimit;
+      pool = createModelPool({ workerFile, threads, queueLimit });
+      console.info(`[model] ${threads} model thread${threads === 1 ? "" : "s"} (MNEMO_MODEL_THREADS), ${queueLimit} requests' jobs may wait (MNEMO_MODEL_QUEUE)`);
     } else {
       console.warn(`[model] ${workerFile} is missing: model work runs on the request thread (set MNEMO_MODEL_THREADS=0 to say so).`);
     }
