@@ -183,6 +183,12 @@ const configSchema = z.object({
   /** Whether the server is outside this host (default: a remote URL is, a loopback one is not). */
   MNEMO_ASR_EXTERNAL: flag(),
 
+  // Model threads (lib/rag/embed/model-pool.ts).
+  /** Worker threads for model work (query and passage embedding); unset, one fewer than the cores (at least 1); 0 runs it on the request thread. */
+  MNEMO_MODEL_THREADS: number({ min: 0, max: 64, whole: true }),
+  /** Interactive model jobs that may wait for a thread before requests are refused with 503 and Retry-After (unset: 64). */
+  MNEMO_MODEL_QUEUE: number({ min: 0, max: 100_000, whole: true }),
+
   // Indexing (lib/rag/index).
   /** off, or in-process to run the index worker inside the web process (unset: embedded yes, server no). */
   MNEMO_INDEX_WORKER: choice(["off", "in-process"]),

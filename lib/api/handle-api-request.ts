@@ -5,6 +5,7 @@ import { AppError, notFound } from "../errors";
 import { zodFieldErrors } from "../action-result";
 import { errorResponse } from "../http/error-response";
 import { ndjsonResponse } from "../http/ndjson";
+import { runWithModelWork } from "../rag/embed/model-work";
 import { maxJsonBodyBytes, readBodyText } from "../http/request-body";
 import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
 import { type CorsPolicy, corsHeaders, preflightResponse } from "./cors";
@@ -140,8 +141,10 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
     }
     const context = { runtime: deps.runtime, principal: auth.principal, origin: requestOrigin(request, deps.origin) };
     const input = parsed.data as z.output<Input> & { stream?: boolean };
-    if (operation.stream && input.stream === true) return await ndjsonResponse(operation.stream(input, context), headers);
-    const output = operation.output.parse(await operation.run(input, context));
+    // Model work of the call goes before the index worker's and is dropped while queued if the client goes away.
+    const work = { priority: "interactive", signal: request.signal } as const;
+    if (operation.stream && input.stream === true) return await runWithModelWork(work, () => ndjsonResponse(operation.stream!(input, context), headers));
+    const output = operation.output.parse(await runWithModelWork(work, () => operation.run(input, context)));
     return new Response(JSON.stringify(output), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
   } catch (error) {
     return withHeaders(errorResponse(error), headers);

@@ -5,6 +5,7 @@ import { type ActionResult, zodFieldErrors } from "../action-result";
 import { errorResponse } from "./error-response";
 import { maxJsonBodyBytes, refuseDeclaredBody } from "./request-body";
 import { refuseUnstorableText } from "../storable-text";
+import { runWithModelWork } from "../rag/embed/model-work";
 
 /**
  * The steps of the authorised wrappers (lib/http/authorized.ts) with the principal's source
@@ -57,7 +58,8 @@ export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
     if (!principal) throw new AppError("unauthorized", "Sign in to continue.");
     const parsed = paramsSchema.safeParse(await params);
     if (!parsed.success) throw new AppError("not_found", notFoundMessage);
-    return await handler(request, { principal, params: parsed.data });
+    // Model work the handler starts is a request's (before the index worker's) and is dropped while queued if the client goes away.
+    return await runWithModelWork({ priority: "interactive", signal: request.signal }, () => handler(request, { principal, params: parsed.data }));
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,3 +1,5 @@
+import type { ModelWork } from "./model-work";
+
 /**
  * What every embedding provider offers the indexer and the search: a model that turns texts
  * into unit vectors of one fixed dimension. (provider, model, dimension) names an index space.
@@ -19,8 +21,12 @@ export interface Embedder {
    * `allow_external` are then never sent to it, and stay keyword-searchable only. Absent: false.
    */
   readonly external?: boolean;
-  /** Unit-normalised vectors in the order of `texts`; throws EmbeddingError on failure. */
-  embed(texts: string[], kind: EmbedKind): Promise<Float32Array[]>;
+  /**
+   * Unit-normalised vectors in the order of `texts`; throws EmbeddingError on failure. `work`
+   * says who waits (lib/rag/embed/model-work.ts; unset, the caller's context): a provider that
+   * runs on the model threads queues by it, and may refuse when full (ModelPoolBusyError).
+   */
+  embed(texts: string[], kind: EmbedKind, work?: Partial<ModelWork>): Promise<Float32Array[]>;
 }
 
 /**

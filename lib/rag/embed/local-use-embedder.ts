@@ -1,6 +1,8 @@
 import "server-only";
 import type { EmbeddingsModel } from "@energetic-ai/embeddings";
 import { EmbeddingError, assertEmbeddable, errorMessage, inBatches, normaliseVector, type EmbedKind, type Embedder } from "./embedder";
+import { type ModelPool, sharedModelPool } from "./model-pool";
+import { currentModelWork, type ModelWork } from "./model-work";
 
 /**
  * Universal Sentence Encoder lite, in process: TensorFlow.js on WebAssembly with the weights
@@ -10,12 +12,16 @@ import { EmbeddingError, assertEmbeddable, errorMessage, inBatches, normaliseVec
 export interface LocalUseEmbedderOptions {
   /** Texts per forward pass; measured fastest between 8 and 16 on two cores. */
   batchSize?: number;
+  /** The model threads (lib/rag/embed/model-pool.ts); unset, the process's shared pool; null, the calling thread. */
+  pool?: ModelPool | null;
 }
 
 export const localUseModel = "universal-sentence-encoder-lite";
 const dimension = 512;
 // USE lite averages over the whole input, so long passages blur; the chunker keeps them short.
 const maxInputTokens = 256;
+/** A background batch while requests wait for the model threads: a request waits for at most this many texts. */
+const yieldingBatchSize = 4;
 
 export function createLocalUseEmbedder(options: LocalUseEmbedderOptions = {}): Embedder {
   const batchSize = options.batchSize ?? 16;
@@ -26,31 +32,60 @@ export function createLocalUseEmbedder(options: LocalUseEmbedderOptions = {}): E
     maxInputTokens,
     language: "en",
     // USE has no query/passage distinction: both sides go through the same encoder.
-    async embed(texts: string[], _kind: EmbedKind): Promise<Float32Array[]> {
+    async embed(texts: string[], _kind: EmbedKind, work: Partial<ModelWork> = {}): Promise<Float32Array[]> {
       assertEmbeddable(texts, maxInputTokens);
       if (texts.length === 0) return [];
-      const model = await loadModel();
-      const vectors: Float32Array[] = [];
-      for (const batch of inBatches(texts, batchSize)) {
-        let rows: number[][];
-        try {
-          rows = await model.embed(batch);
-        } catch (error) {
-          throw new EmbeddingError(`The local sentence encoder failed: ${errorMessage(error)}`, { retryable: false, cause: error });
+      const pool = options.pool === undefined ? sharedModelPool() : options.pool;
+      const rows = pool ? await embedOnPool(pool, texts, batchSize, work) : await embedHere(texts, batchSize);
+      // The same checks and normalisation wherever the model ran, so vectors match bit for bit.
+      return rows.map((row) => {
+        if (row.length !== dimension) {
+          throw new EmbeddingError(`The local sentence encoder returned ${row.length} dimensions instead of ${dimension}.`, { retryable: false });
         }
-        if (rows.length !== batch.length) {
-          throw new EmbeddingError(`The local sentence encoder returned ${rows.length} vectors for ${batch.length} texts.`, { retryable: false });
-        }
-        for (const row of rows) {
-          if (row.length !== dimension) {
-            throw new EmbeddingError(`The local sentence encoder returned ${row.length} dimensions instead of ${dimension}.`, { retryable: false });
-          }
-          vectors.push(normaliseVector(row));
-        }
-      }
-      return vectors;
+        return normaliseVector(row);
+      });
     },
   };
+}
+
+function checkCount(rows: number[][], batch: readonly string[]): number[][] {
+  if (rows.length !== batch.length) {
+    throw new EmbeddingError(`The local sentence encoder returned ${rows.length} vectors for ${batch.length} texts.`, { retryable: false });
+  }
+  return rows;
+}
+
+async function embedHere(texts: string[], batchSize: number): Promise<number[][]> {
+  const model = await loadModel();
+  const rows: number[][] = [];
+  for (const batch of inBatches(texts, batchSize)) {
+    try {
+      rows.push(...checkCount(await model.embed(batch), batch));
+    } catch (error) {
+      if (error instanceof EmbeddingError) throw error;
+      throw new EmbeddingError(`The local sentence encoder failed: ${errorMessage(error)}`, { retryable: false, cause: error });
+    }
+  }
+  return rows;
+}
+
+/**
+ * A request's batches go to the threads at once (two threads score an answer's sentences in
+ * half the time); the index worker's go one after another, smaller while requests wait, so a
+ * request queues behind a few texts rather than a whole record.
+ */
+async function embedOnPool(pool: ModelPool, texts: string[], batchSize: number, work: Partial<ModelWork>): Promise<number[][]> {
+  const context = currentModelWork();
+  const job = { priority: work.priority ?? context?.priority ?? "interactive", signal: work.signal ?? context?.signal };
+  const embedBatch = async (batch: string[]) => checkCount(await pool.run<number[][]>({ op: "use-embed", texts: batch }, job), batch);
+  if (job.priority === "interactive") return (await Promise.all(inBatches(texts, batchSize).map(embedBatch))).flat();
+  const rows: number[][] = [];
+  for (let start = 0; start < texts.length; ) {
+    const size = pool.waiting("interactive") > 0 ? Math.min(batchSize, yieldingBatchSize) : batchSize;
+    rows.push(...(await embedBatch(texts.slice(start, start + size))));
+    start += size;
+  }
+  return rows;
 }
 
 // Kept on globalThis so a development server's module reloads do not load the weights again.

@@ -7,6 +7,7 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { listEmbedGroups, sectionShapes, type EmbedGroup } from "../config/embed-groups";
 import type { PrismaClient } from "../../db/generated/client";
 import { EmbeddingError, type Embedder } from "../embed/embedder";
+import { runWithModelWork } from "../embed/model-work";
 import { claimQueueItems, completeQueueItem, defaultQueueOptions, failQueueItem, type QueueOptions } from "./index-queue";
 import { indexRecord, indexRecords, type IndexingContext, type IndexRecordResult } from "./index-record";
 import type { IndexSpace } from "./index-spaces";
@@ -94,8 +95,16 @@ async function indexObjectsAfterDecoding(objects: ObjectIndexing, recordIds: str
  * Drains the indexing queue: claim a batch, index each record, complete or fail each row.
  * Configuration (sections, embed groups) is reloaded every batch so admin changes apply.
  * Any number of workers may run against one server database.
+ *
+ * Its model work is background work: on the model threads every request's job goes first and
+ * its batches shrink while requests wait. Set here, not inherited: the
+ * in-process worker may be started from inside a request, whose signal must not stop it.
  */
-export async function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
+export function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
+  return runWithModelWork({ priority: "background" }, () => drainQueue(options));
+}
+
+async function drainQueue(options: WorkerOptions): Promise<WorkerProgress> {
   const workerId = options.workerId ?? newWorkerId();
   const queue = options.queue ?? configuredQueueOptions();
   const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, objectVectors: 0, remaining: 0 };

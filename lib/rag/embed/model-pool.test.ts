@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { EmbeddingError } from "./embedder";
+import { createLocalUseEmbedder } from "./local-use-embedder";
+import { type ModelPool, ModelJobCancelledError, ModelPoolBusyError, createModelPool, modelThreadCount, modelWorkerFile } from "./model-pool";
+import { runWithModelWork } from "./model-work";
+
+const testWorker = new URL("../../../tests/support/model-pool-test-worker.mjs", import.meta.url);
+
+/** A job that holds its thread until the test opens the gate. */
+function gate() {
+  const buffer = new SharedArrayBuffer(4);
+  const cells = new Int32Array(buffer);
+  return {
+    task: { op: "hold", gate: buffer },
+    open() {
+      Atomics.store(cells, 0, 1);
+      Atomics.notify(cells, 0);
+    },
+  };
+}
+
+const pools: ModelPool[] = [];
+function pool(options: { threads?: number; queueLimit?: number; workerFile?: string | URL } = {}): ModelPool {
+  const created = createModelPool({ workerFile: options.workerFile ?? testWorker, threads: options.threads ?? 1, queueLimit: options.queueLimit ?? 8 });
+  pools.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((created) => created.close()));
+});
+
+describe("model thread pool", () => {
+  it("starts interactive jobs before background jobs queued earlier", async () => {
+    const models = pool();
+    const held = gate();
+    const order: string[] = [];
+    const track = (promise: Promise<unknown>) => promise.then((value) => void order.push(String(value)));
+    const done = [
+      track(models.run(held.task)),
+      track(models.run({ op: "echo", value: "index batch 1" }, { priority: "background" })),
+      track(models.run({ op: "echo", value: "index batch 2" }, { priority: "background" })),
+      track(models.run({ op: "echo", value: "query" }, { priority: "interactive" })),
+    ];
+    expect(models.waiting("background")).toBe(2);
+    expect(models.waiting("interactive")).toBe(1);
+    held.open();
+    await Promise.all(done);
+    expect(order).toEqual(["held", "query", "index batch 1", "index batch 2"]);
+  });
+
+  it("takes the priority and signal from the caller's model-work context", async () => {
+    const models = pool();
+    const held = gate();
+    const order: string[] = [];
+    const running = models.run(held.task);
+    const background = runWithModelWork({ priority: "background" }, () => models.run({ op: "echo", value: "background" })).then((value) => order.push(String(value)));
+    const interactive = models.run({ op: "echo", value: "interactive" }).then((value) => order.push(String(value)));
+    held.open();
+    await Promise.all([running, background, interactive]);
+    expect(order).toEqual(["interactive", "background"]);
+  });
+
+  it("refuses an interactive job with a 503 and Retry-After when the queue is full, and still takes background work", async () => {
+    const models = pool({ queueLimit: 2 });
+    const held = gate();
+    const running = models.run(held.task);
+    const queued = [models.run({ op: "echo", value: 1 }), models.run({ op: "echo", value: 2 })];
+    const refused = await models.run({ op: "echo", value: 3 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ModelPoolBusyError);
+    expect(refused).toMatchObject({ code: "unavailable", status: 503 });
+    expect((refused as ModelPoolBusyError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    const background = models.run({ op: "echo", value: "index" }, { priority: "background" });
+    held.open();
+    expect(await Promise.all([running, ...queued, background])).toEqual(["held", 1, 2, "index"]);
+    expect(await models.run({ op: "ran" })).toEqual([1, 2, "index"]);
+  });
+
+  it("never runs a queued job whose request was aborted", async () => {
+    const models = pool();
+    const held = gate();
+    const running = models.run(held.task);
+    const client = new AbortController();
+    const abandoned = models.run({ op: "echo", value: "abandoned" }, { signal: client.signal });
+    const kept = models.run({ op: "echo", value: "kept" });
+    client.abort();
+    await expect(abandoned).rejects.toBeInstanceOf(ModelJobCancelledError);
+    expect(models.waiting("interactive")).toBe(1);
+    held.open();
+    await Promise.all([running, kept]);
+    expect(await models.run({ op: "ran" })).toEqual(["kept"]);
+    // A request already gone does not even queue.
+    await expect(models.run({ op: "echo", value: "late" }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(ModelJobCancelledError);
+  });
+
+  it("fails the job of a thread that dies, replaces the thread and runs what waited", async () => {
+    const models = pool();
+    const dying = models.run({ op: "exit" });
+    const waiting = models.run({ op: "echo", value: "after the crash" });
+    const error = await dying.catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(EmbeddingError);
+    expect(error).toMatchObject({ retryable: true });
+    expect(await waiting).toBe("after the crash");
+    // A task that throws fails its job only; the thread keeps serving.
+    await expect(models.run({ op: "fail" })).rejects.toMatchObject({ name: "EmbeddingError", retryable: false });
+    expect(await models.run({ op: "ran" })).toEqual(["after the crash"]);
+  });
+
+  it("sizes itself to the cores, one left for pages, unless told", () => {
+    expect(modelThreadCount(undefined, 2)).toBe(1);
+    expect(modelThreadCount(undefined, 1)).toBe(1);
+    expect(modelThreadCount(undefined, 8)).toBe(7);
+    expect(modelThreadCount(0, 8)).toBe(0);
+    expect(modelThreadCount(3, 2)).toBe(3);
+  });
+});
+
+describe("local sentence encoder on the model threads", () => {
+  it("returns the same vectors, bit for bit, as on the calling thread, for requests and for the index worker", { timeout: 120_000 }, async () => {
+    const texts = ["The harbour strike of 1951.", "A weaver from Sabadell remembers the mill.", "Bronze coin, Empúries.", "Letters", "What did the dockers demand?"];
+    const here = await createLocalUseEmbedder({ batchSize: 2, pool: null }).embed(texts, "passage");
+    const pooled = createLocalUseEmbedder({ batchSize: 2, pool: pool({ threads: 2, workerFile: modelWorkerFile() }) });
+    const asked = await pooled.embed(texts, "query");
+    const indexed = await pooled.embed(texts, "passage", { priority: "background" });
+    const bytes = (vectors: Float32Array[]) => vectors.map((vector) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64"));
+    expect(here).toHaveLength(texts.length);
+    expect(bytes(asked)).toEqual(bytes(here));
+    expect(bytes(indexed)).toEqual(bytes(here));
+  });
+});
