@@ -49,17 +49,18 @@ export function DecadeBrushClient({ decades, params }: { decades: Decade[]; para
       // The click that ends a drag: the drag already chose the years.
       dragged.current = false;
       event.preventDefault();
-    } else if (event.shiftKey && anchor !== undefined) {
+    } else if (event.shiftKey) {
+      // Not the browser's "open in a new window": extend from the start (or begin at this decade).
       event.preventDefault();
-      go(anchor, decade);
+      go(anchor ?? decade, decade);
     } else {
       setAnchor(decade);
     }
   };
   const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, index: number, decade: number) => {
-    if (event.key === "Enter" && event.shiftKey && anchor !== undefined) {
+    if (event.key === "Enter" && event.shiftKey) {
       event.preventDefault();
-      go(anchor, decade);
+      go(anchor ?? decade, decade);
       return;
     }
     const target = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: decades.length - 1 }[event.key];
@@ -75,7 +76,7 @@ export function DecadeBrushClient({ decades, params }: { decades: Decade[]; para
 
   return (
     <div data-testid="facet-decades">
-      <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500" id="decade-facet-title">
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">
         Decade
       </h3>
       <p id="decade-brush-hint" className="sr-only">
