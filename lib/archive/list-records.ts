@@ -128,9 +128,9 @@ export function recordLanguageSql(principal: Principal, params: unknown[]): stri
  * The media type of a media row `m` of a record in section `s`: its kind, except that a scan
  * field's page images (TIFF, JPEG, PNG) are a scanned document like a PDF.
  */
-export const mediaTypeSql = `CASE WHEN m.kind = 'document' OR EXISTS (
-    SELECT 1 FROM jsonb_array_elements(s.fields) f WHERE f->>'key' = m.field_key AND f->>'type' = 'scan'
-  ) THEN 'document' ELSE m.kind::text END`;
+export const mediaTypeSql = `CASE WHEN m.kind = 'document'
+    OR (m.kind = 'image' AND s.fields @> jsonb_build_array(jsonb_build_object('key', m.field_key, 'type', 'scan')))
+  THEN 'document' ELSE m.kind::text END`;
 
 /**
  * The records `r` links to in one section (people, places) that the principal may read, as

@@ -61,7 +61,7 @@ export async function recordFacets(sql: SqlExecutor, principal: Principal, query
   };
   const linked = (facet: "person" | "place") =>
     counted(facet, (params) => ({
-      select: "t.id AS value, t.title AS label, count(DISTINCT r.id)::int AS count",
+      select: "t.id AS value, t.title AS label, count(*)::int AS count",
       from: `JOIN LATERAL (SELECT DISTINCT t.id, t.title FROM ${readableLinksSql(principal, params, linkedFacetSections[facet])}) t ON TRUE`,
       group: "t.id, t.title",
       order: "count DESC, lower(t.title), t.id",
@@ -81,7 +81,7 @@ export async function recordFacets(sql: SqlExecutor, principal: Principal, query
       order: "x.language",
     })),
     counted("media", () => ({
-      select: "k.kind AS value, '' AS label, count(DISTINCT r.id)::int AS count",
+      select: "k.kind AS value, '' AS label, count(*)::int AS count",
       from: `CROSS JOIN LATERAL (
           SELECT ${mediaTypeSql} FROM media m WHERE m.record_id = r.id
           UNION SELECT 'none' WHERE NOT EXISTS (SELECT 1 FROM media m WHERE m.record_id = r.id)
