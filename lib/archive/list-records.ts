@@ -125,26 +125,28 @@ export function recordLanguageSql(principal: Principal, params: unknown[]): stri
 }
 
 /**
- * The media type of a media row `m` of a record in section `s`: its kind, except that a scan
+ * The media type of a media row `m` of a record in section `section`: its kind, except that a scan
  * field's page images (TIFF, JPEG, PNG) are a scanned document like a PDF.
  */
-export const mediaTypeSql = `CASE WHEN m.kind = 'document'
-    OR (m.kind = 'image' AND s.fields @> jsonb_build_array(jsonb_build_object('key', m.field_key, 'type', 'scan')))
+export function mediaTypeSql(section: "s" | "ms"): string {
+  return `CASE WHEN m.kind = 'document'
+    OR (m.kind = 'image' AND ${section}.fields @> jsonb_build_array(jsonb_build_object('key', m.field_key, 'type', 'scan')))
   THEN 'document' ELSE m.kind::text END`;
+}
 
 /**
- * The records `r` links to in one section (people, places) that the principal may read, as
- * `t` joined to its link `l`: the person and place facets count only these, so a linked record
- * the principal cannot read is neither a value nor a count, and filtering by its id lists
- * nothing, as for an id that does not exist. Appends to `params`.
+ * The records `r` links to in one section (people, places) that the principal may read: `from`
+ * joins a link `l` to its target `t`, `where` ties it to `r` and to the readable projects. The
+ * person and place facets count only these, so a linked record the principal cannot read is
+ * neither a value nor a count, and filtering by its id lists nothing, as for an id that does not
+ * exist. Appends to `params`.
  */
-export function readableLinksSql(principal: Principal, params: unknown[], sectionSlug: string): string {
+export function readableLinksSql(principal: Principal, params: unknown[], sectionSlug: string): { from: string; where: string } {
   params.push(sectionSlug);
-  const slug = `$${params.length}`;
-  return `record_links l
-      JOIN records t ON t.id = l.target_id
-      JOIN sections ts ON ts.id = t.section_id AND ts.slug = ${slug}
-      WHERE l.source_id = r.id AND ${projectScopeSql(principal, "t.project_id", params)}`;
+  return {
+    from: `record_links l JOIN records t ON t.id = l.target_id JOIN sections ts ON ts.id = t.section_id AND ts.slug = $${params.length}`,
+    where: `l.source_id = r.id AND ${projectScopeSql(principal, "t.project_id", params)}`,
+  };
 }
 
 /**
@@ -195,14 +197,16 @@ export function listWhere(
     where.push(`NOT EXISTS (SELECT 1 FROM media m WHERE m.record_id = r.id)`);
   } else if (!omit.has("media") && query.media) {
     params.push(query.media);
-    where.push(`EXISTS (SELECT 1 FROM media m WHERE m.record_id = r.id AND ${mediaTypeSql} = $${params.length})`);
+    // One pass over the media (a semi-join), not a probe per listed record.
+    where.push(`r.id IN (SELECT m.record_id FROM media m JOIN records mr ON mr.id = m.record_id JOIN sections ms ON ms.id = mr.section_id
+                          WHERE ${mediaTypeSql("ms")} = $${params.length})`);
   }
   for (const facet of ["person", "place"] as const) {
     const id = query[facet];
     if (omit.has(facet) || !id) continue;
     const links = readableLinksSql(principal, params, linkedFacetSections[facet]);
     params.push(id);
-    where.push(`EXISTS (SELECT 1 FROM ${links} AND t.id = $${params.length})`);
+    where.push(`EXISTS (SELECT 1 FROM ${links.from} WHERE ${links.where} AND t.id = $${params.length})`);
   }
   return { where, pinned };
 }

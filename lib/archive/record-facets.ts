@@ -59,13 +59,17 @@ export async function recordFacets(sql: SqlExecutor, principal: Principal, query
       params,
     );
   };
+  // Plain joins, each record counted once per value (a record may link one person twice, hold two images).
   const linked = (facet: "person" | "place") =>
-    counted(facet, (params) => ({
-      select: "t.id AS value, t.title AS label, count(*)::int AS count",
-      from: `JOIN LATERAL (SELECT DISTINCT t.id, t.title FROM ${readableLinksSql(principal, params, linkedFacetSections[facet])}) t ON TRUE`,
-      group: "t.id, t.title",
-      order: "count DESC, lower(t.title), t.id",
-    }));
+    counted(facet, (params) => {
+      const links = readableLinksSql(principal, params, linkedFacetSections[facet]);
+      return {
+        select: "t.id AS value, t.title AS label, count(DISTINCT r.id)::int AS count",
+        from: `JOIN (${links.from}) ON ${links.where}`,
+        group: "t.id, t.title",
+        order: "count DESC, lower(t.title), t.id",
+      };
+    });
   const [sections, projects, decades, languages, media, people, places] = await Promise.all([
     counted("section", () => ({ select: "s.slug AS value, s.name AS label, count(*)::int AS count", group: "s.slug, s.name, s.position", order: "s.position, s.name" })),
     counted("project", () => ({ select: "p.id AS value, p.name AS label, count(*)::int AS count", group: "p.id, p.name", order: "p.name" })),
@@ -81,13 +85,10 @@ export async function recordFacets(sql: SqlExecutor, principal: Principal, query
       order: "x.language",
     })),
     counted("media", () => ({
-      select: "k.kind AS value, '' AS label, count(*)::int AS count",
-      from: `CROSS JOIN LATERAL (
-          SELECT ${mediaTypeSql} FROM media m WHERE m.record_id = r.id
-          UNION SELECT 'none' WHERE NOT EXISTS (SELECT 1 FROM media m WHERE m.record_id = r.id)
-        ) k(kind)`,
-      group: "k.kind",
-      order: "k.kind",
+      select: `coalesce(${mediaTypeSql("s")}, 'none') AS value, '' AS label, count(DISTINCT r.id)::int AS count`,
+      from: "LEFT JOIN media m ON m.record_id = r.id",
+      group: "1",
+      order: "1",
     })),
     linked("person"),
     linked("place"),
