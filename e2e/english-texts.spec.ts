@@ -8,7 +8,8 @@ test("a Spanish publication shows its English beside each paragraph, labelled ma
   await signIn(page, "researcher");
   const id = await firstRecordId(page, "section=publications&text=La%20lonja%20y%20las%20mujeres");
   await page.goto(`/records/${id}`);
-  const toggle = page.getByTestId("text-english-toggle").first();
+  // The article's body ("Text"), not its abstract: the body holds the "Quien visita hoy" paragraph.
+  const toggle = page.getByRole("button", { name: "Show English: Text" });
   await expect(toggle).toHaveAttribute("aria-pressed", "false");
   await expect(page.getByTestId("paragraph-english")).toHaveCount(0);
 
@@ -47,6 +48,7 @@ test("a failed translation says so and retries", async ({ page }) => {
 });
 
 test("opened from a search, the record page marks the query's words in the text and in its English", async ({ page }) => {
+  test.setTimeout(420_000);
   await signIn(page, "researcher");
   // The list's links carry the search: the record page is opened with ?q=.
   const link = page.locator("table tbody th > a", { hasText: "La lonja y las mujeres" });
@@ -61,7 +63,7 @@ test("opened from a search, the record page marks the query's words in the text 
   await expect(marks.filter({ hasText: /^Calma$/ }).first()).toBeVisible();
   await expect(marks.filter({ hasText: /^lonja$/i }).first()).toBeVisible();
 
-  await page.getByTestId("text-english-toggle").first().click();
+  await page.getByRole("button", { name: "Show English: Text" }).click();
   const english = page.getByTestId("paragraph-pair").filter({ hasText: "Quien visita hoy" }).getByTestId("paragraph-english");
   await expect(english).toBeVisible({ timeout: 60_000 });
   await expect(english.getByTestId("query-mark").filter({ hasText: "Calma" })).toHaveCount(1);

@@ -1,12 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import { type Principal, projectScopeSql } from "../acl";
+import { type Principal, passageScopeSql, projectScopeSql } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
 import { storableTextIssues } from "../storable-text";
 import { maxFilterTextLength } from "../query-length";
 import { whereEquals } from "../db/sql-where";
+import { recordLanguages, recordMediaTypes } from "./record-list-params";
 
-export const recordSorts = ["relevance", "title", "-title", "updated", "-updated", "date", "-date"] as const;
+export const recordSorts = ["relevance", "mixed", "title", "-title", "updated", "-updated", "date", "-date"] as const;
 export type RecordSort = (typeof recordSorts)[number];
 
 const optionalText = (max: number) =>
@@ -14,6 +15,14 @@ const optionalText = (max: number) =>
 const optionalYear = z.preprocess(
   (value) => (value === "" || value === null ? undefined : value),
   z.coerce.number({ error: "must be a year" }).int("must be a whole year").min(-10_000).max(3_000).optional(),
+);
+
+const optionalChoice = <const Values extends readonly [string, ...string[]]>(values: Values, message: string) =>
+  z.preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.enum(values, { error: message }).optional());
+/** A linked record's id (person, place): an id no one can read lists nothing, like a missing one. */
+const optionalRecordId = z.preprocess(
+  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+  z.string().trim().max(64, "must be a record id").regex(/^[A-Za-z0-9_-]+$/, "must be a record id").optional(),
 );
 
 /** The record list's whole state, as it travels in the URL. */
@@ -25,6 +34,10 @@ export const listRecordsQuerySchema = z
     text: optionalText(maxFilterTextLength),
     from: optionalYear,
     to: optionalYear,
+    language: optionalChoice(recordLanguages, "must be one of en, es, ca, other or unknown"),
+    media: optionalChoice(recordMediaTypes, "must be one of audio, video, image, document or none"),
+    person: optionalRecordId,
+    place: optionalRecordId,
     sort: z.enum(recordSorts).catch("title"),
     page: z.coerce.number().int().min(1).max(100_000).catch(1),
     pageSize: z.coerce.number().int().min(1).max(100).catch(25),
@@ -60,6 +73,9 @@ export interface RecordListPage {
 }
 
 const orderBy: Record<Exclude<RecordSort, "relevance">, string> = {
+  // Each section's most recently updated record, then each one's second, and so on, sections in
+  // their order: a total order over the filtered rows, so pages neither repeat nor skip a record.
+  mixed: "row_number() OVER (PARTITION BY r.section_id ORDER BY r.updated_at DESC, r.id), s.position, s.id",
   title: "lower(r.title) ASC",
   "-title": "lower(r.title) DESC",
   updated: "r.updated_at ASC",
@@ -80,14 +96,65 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-type ListFilter = "section" | "project" | "years";
+/** The filters a facet may leave out to count its own dimension under the others. */
+export type ListFilter = "section" | "project" | "years" | "language" | "media" | "person" | "place";
+
+/** The sections whose records are the person and place facets' values (relations to them, `record_links`). */
+export const linkedFacetSections = { person: "people", place: "places" } as const;
+
+/**
+ * A record's language, for the language facet and filter: the record's own `language` value when
+ * it names one of the archive's languages (en, es, ca) — as the indexer takes it
+ * (build-group-document.ts) —, otherwise the language most of its indexed text is in: its
+ * passages in the active index space, those the principal may read in full (a passage quoting a
+ * restricted linked record does not vote), weighted by length, undetermined ones ("und") only
+ * when there is nothing else. A record whose passages are mostly in another or no language is
+ * "other"; a record with no passage yet is "unknown" (recordLanguages). Appends to `params`.
+ */
+export function recordLanguageSql(principal: Principal, params: unknown[]): string {
+  const readable = passageScopeSql(principal, "c", params);
+  return `coalesce(
+      CASE WHEN r."values"->>'language' IN ('en', 'es', 'ca') THEN r."values"->>'language' END,
+      (SELECT CASE WHEN c.language IN ('en', 'es', 'ca') THEN c.language ELSE 'other' END
+         FROM chunks c JOIN index_spaces sp ON sp.id = c.index_space_id AND sp.status = 'active'
+        WHERE c.record_id = r.id AND ${readable}
+        GROUP BY c.language
+        ORDER BY c.language = 'und', sum(length(c.text)) DESC, c.language
+        LIMIT 1),
+      'unknown')`;
+}
+
+/**
+ * The media type of a media row `m` of a record in section `section`: its kind, except that a scan
+ * field's page images (TIFF, JPEG, PNG) are a scanned document like a PDF.
+ */
+export function mediaTypeSql(section: "s" | "ms"): string {
+  return `CASE WHEN m.kind = 'document'
+    OR (m.kind = 'image' AND ${section}.fields @> jsonb_build_array(jsonb_build_object('key', m.field_key, 'type', 'scan')))
+  THEN 'document' ELSE m.kind::text END`;
+}
+
+/**
+ * The records `r` links to in one section (people, places) that the principal may read: `from`
+ * joins a link `l` to its target `t`, `where` ties it to `r` and to the readable projects. The
+ * person and place facets count only these, so a linked record the principal cannot read is
+ * neither a value nor a count, and filtering by its id lists nothing, as for an id that does not
+ * exist. Appends to `params`.
+ */
+export function readableLinksSql(principal: Principal, params: unknown[], sectionSlug: string): { from: string; where: string } {
+  params.push(sectionSlug);
+  return {
+    from: `record_links l JOIN records t ON t.id = l.target_id JOIN sections ts ON ts.id = t.section_id AND ts.slug = $${params.length}`,
+    where: `l.source_id = r.id AND ${projectScopeSql(principal, "t.project_id", params)}`,
+  };
+}
 
 /**
  * The list's WHERE clause: readable projects first (so every count is over readable records
  * only), a search's pinned hits, then the structured filters, less any named in `omit` (a facet
  * counts its own dimension under every other filter). Appends to `params`.
  */
-function listWhere(
+export function listWhere(
   principal: Principal,
   query: ListRecordsQuery,
   params: unknown[],
@@ -120,6 +187,26 @@ function listWhere(
   if (!omit.has("years") && query.to !== undefined) {
     params.push(query.to);
     where.push(`r.date_from <= $${params.length}`);
+  }
+  if (!omit.has("language") && query.language) {
+    const language = recordLanguageSql(principal, params);
+    params.push(query.language);
+    where.push(`${language} = $${params.length}`);
+  }
+  if (!omit.has("media") && query.media === "none") {
+    where.push(`NOT EXISTS (SELECT 1 FROM media m WHERE m.record_id = r.id)`);
+  } else if (!omit.has("media") && query.media) {
+    params.push(query.media);
+    // One pass over the media (a semi-join), not a probe per listed record.
+    where.push(`r.id IN (SELECT m.record_id FROM media m JOIN records mr ON mr.id = m.record_id JOIN sections ms ON ms.id = mr.section_id
+                          WHERE ${mediaTypeSql("ms")} = $${params.length})`);
+  }
+  for (const facet of ["person", "place"] as const) {
+    const id = query[facet];
+    if (omit.has(facet) || !id) continue;
+    const links = readableLinksSql(principal, params, linkedFacetSections[facet]);
+    params.push(id);
+    where.push(`EXISTS (SELECT 1 FROM ${links.from} WHERE ${links.where} AND t.id = $${params.length})`);
   }
   return { where, pinned };
 }
@@ -195,53 +282,6 @@ export async function listRecords(
     pageSize: query.pageSize,
     pageCount: Math.max(1, Math.ceil(total / query.pageSize)),
   };
-}
-
-/** One value of a facet: what the filter would be set to, its label, and how many records it keeps. */
-export interface FacetValue {
-  value: string;
-  label: string;
-  count: number;
-}
-
-export interface RecordFacets {
-  sections: FacetValue[];
-  projects: FacetValue[];
-  /** Decades of the records' start year ("1960" for 1960–1969), oldest first; undated records are not counted. */
-  decades: FacetValue[];
-}
-
-/**
- * Counts for the list's facets under the current query and filters: each facet counts its own
- * dimension with every other filter applied (so picking a section shows how many records each
- * project holds within it), over readable records only — the same WHERE as the list, access
- * first, so a facet never counts a record the principal could not open. A search's pinned hits
- * are counted as the list shows them.
- */
-export async function recordFacets(sql: SqlExecutor, principal: Principal, query: ListRecordsQuery, options: { pinnedIds?: readonly string[] } = {}): Promise<RecordFacets> {
-  const counted = async (omit: ListFilter, select: string, group: string, order: string) => {
-    const params: unknown[] = [];
-    const { where } = listWhere(principal, query, params, { ...options, omit: [omit] });
-    return sql.query<{ value: string; label: string; count: number }>(
-      `SELECT ${select}, count(*)::int AS count
-         FROM records r JOIN sections s ON s.id = r.section_id JOIN projects p ON p.id = r.project_id
-        WHERE ${where.join(" AND ")}
-        GROUP BY ${group} ORDER BY ${order}`,
-      params,
-    );
-  };
-  const [sections, projects, decades] = await Promise.all([
-    counted("section", "s.slug AS value, s.name AS label", "s.slug, s.name, s.position", "s.position, s.name"),
-    counted("project", "p.id AS value, p.name AS label", "p.id, p.name", "p.name"),
-    counted("years", "(floor(r.date_from / 10.0) * 10)::int::text AS value, '' AS label", "floor(r.date_from / 10.0)", "floor(r.date_from / 10.0)"),
-  ]);
-  const dated = decades.filter((decade) => decade.value !== null);
-  return { sections, projects, decades: dated.map((decade) => ({ ...decade, label: decadeLabel(Number(decade.value)) })) };
-}
-
-/** "1960s", and for years BC "330s BC" (the decade -330 … -321). */
-export function decadeLabel(decade: number): string {
-  return decade < 0 ? `${-decade}s BC` : `${decade}s`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { getRecord } from "../../lib/archive/get-record";
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
+import { recordFacets } from "../../lib/archive/record-facets";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
@@ -49,7 +50,7 @@ import { openTestDatabase } from "../support/test-database";
  * ACL leak fuzzing (bounded here; `npm run test:acl-fuzz` runs many more probes). Canary records
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
- * every path: the record list, record reads, citations (one record and selections), list exports, media,
+ * every path: the record list and its facets, record reads, citations (one record and selections), list exports, media,
  * captions (WebVTT/SRT, English too), the English beside a long text's paragraphs, IIIF (manifests, images, collections), search, similar records, ask, similar objects, characterisation,
  * objects by description, proposals, golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), saved searches
@@ -547,6 +548,20 @@ const probes: Probe[] = [
     run: async (person, _id, random) =>
       listRecords(db.sql, person.principal, listRecordsQuerySchema.parse({ text: random.chance(0.6) ? queryText(random) : undefined, sort: random.pick(["title", "-updated", "date"]), page: 1 + random.int(2), pageSize: 10 })),
   },
+  {
+    // The list's facets: counts per section, project, decade, language, media, person and place.
+    path: "facets",
+    run: async (person, _id, random) =>
+      recordFacets(
+        db.sql,
+        person.principal,
+        listRecordsQuerySchema.parse({
+          text: random.chance(0.5) ? queryText(random) : undefined,
+          language: random.pick([undefined, "en", "other", "unknown"]),
+          media: random.pick([undefined, "image", "none"]),
+        }),
+      ),
+  },
   { path: "record", target: { kinds: ["note", "coin"] }, run: async (person, id) => getRecord(db.prisma, person.principal, id) },
   {
     path: "media",
@@ -679,6 +694,7 @@ const probes: Probe[] = [
       else if (random.chance(0.6)) params.set("text", queryText(random));
       if (params.has("q")) params.set("mode", random.pick(["keyword", "hybrid", "semantic"]));
       if (random.chance(0.3)) params.set("project", random.pick(projects).id);
+      if (random.chance(0.2)) params.set("media", random.pick(["image", "none"]));
       const deps = { prisma: db.prisma, sql: db.sql, searchContext: async () => services.search };
       return runAuthorizedRoute(
         z.object({}),

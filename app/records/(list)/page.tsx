@@ -5,7 +5,7 @@ import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive
 import { SelectRecordClient, SelectionBarClient } from "@/components/record-selection-client";
 import { readMatchThresholds } from "@/lib/rag/ask/ask-settings";
 import { type MatchStrength, type MatchThresholds, describeMatch } from "@/lib/rag/search/match-strength";
-import type { FacetValue, RecordFacets } from "@/lib/archive/list-records";
+import { recordListHref } from "@/lib/archive/record-list-params";
 import { authorizedPage } from "@/lib/http/authorized";
 import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
@@ -14,25 +14,19 @@ import { citationHref, formatTimecode, formatYearRange, recordHref } from "@/com
 import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
 import { NewRecordPicker } from "@/components/new-record-picker";
+import { Facets } from "./facets";
 import { type FilterSection, type FilterValues, RecordFiltersClient } from "./records-client";
 import { SaveSearchClient } from "./save-search-client";
 
 export const metadata: Metadata = { title: "Records" };
 
-function hrefWith(params: RecordListParams, changes: RecordListParams = {}): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries({ ...params, ...changes })) {
-    if (value !== undefined && value !== "") search.set(name, value);
-  }
-  const query = search.toString();
-  return query ? `/records?${query}` : "/records";
-}
+const hrefWith = recordListHref;
 
 export default async function RecordsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = readRecordListParams(await searchParams);
   const { principal, runtime } = await authorizedPage(hrefWith(params));
   const { prisma, sql } = runtime.database;
-  const { sections, projects, section, query, mode, problem, searchProblem, search, result, coverage, facets } = await loadRecordListView(
+  const { sections, projects, section, query, mode, problem, searchProblem, search, result, coverage, facets, mixed } = await loadRecordListView(
     { prisma, sql, searchContext: runtime.search },
     principal,
     params,
@@ -51,6 +45,10 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
     text: params.text ?? "",
     from: params.from ?? "",
     to: params.to ?? "",
+    language: params.language ?? "",
+    media: params.media ?? "",
+    person: params.person ?? "",
+    place: params.place ?? "",
     sort: params.sort ?? "",
     pageSize: params.pageSize ?? "",
   };
@@ -145,6 +143,12 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
       )}
 
       {facets && result && result.total > 0 && <Facets facets={facets} params={params} />}
+
+      {mixed && result && result.items.length > 0 && (
+        <p className="text-sm text-stone-600" data-testid="mixed-order">
+          Showing a mix of sections, the most recently updated of each in turn; sort or filter to change.
+        </p>
+      )}
 
       {result && result.items.length > 0 && (
         <>
@@ -340,72 +344,6 @@ function Pagination({ params, page, pageCount, total }: { params: RecordListPara
         {link(page + 1, "Next", "next")}
         {link(pageCount, "Last")}
       </div>
-    </nav>
-  );
-}
-
-/**
- * Counts per section, project and decade for the list as it stands (its search and its other
- * filters; readable records only). Each value is a link that sets that filter; the chosen one
- * links back to all. Decades are a small histogram: a bar's link sets the years to that decade.
- */
-function Facets({ facets, params }: { facets: RecordFacets; params: RecordListParams }) {
-  const group = (title: string, values: FacetValue[], chosen: string | undefined, link: (value: FacetValue) => RecordListParams, clear: RecordListParams) =>
-    values.length > 0 && (
-      <div>
-        <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">{title}</h3>
-        <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm">
-          {values.map((value) => (
-            <li key={value.value}>
-              {chosen === value.value ? (
-                <Link href={hrefWith(params, { ...clear, page: undefined })} className="font-medium text-accent-900" aria-current="true" title={`Show every ${title.toLowerCase()}`}>
-                  {value.label} <span className="tabular-nums text-stone-500">({value.count.toLocaleString("en")})</span> ×
-                </Link>
-              ) : (
-                <Link href={hrefWith(params, { ...link(value), page: undefined })} className="link">
-                  {value.label} <span className="tabular-nums text-stone-500">({value.count.toLocaleString("en")})</span>
-                </Link>
-              )}
-            </li>
-          ))}
-        </ul>
-      </div>
-    );
-  const most = Math.max(1, ...facets.decades.map((decade) => decade.count));
-  return (
-    <nav aria-label="Narrow the list" className="order-last space-y-3 rounded-lg border border-stone-200 bg-white p-4 sm:order-none" data-testid="facets">
-      {group("Section", facets.sections, params.section, (value) => ({ section: value.value }), { section: undefined, field: undefined, text: undefined })}
-      {group("Project", facets.projects, params.project, (value) => ({ project: value.value }), { project: undefined })}
-      {facets.decades.length > 0 && (
-        <div>
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">Decade</h3>
-          <ol className="mt-1 flex h-16 items-end gap-0.5 overflow-x-auto" aria-label="Records per decade">
-            {facets.decades.map((decade) => {
-              const year = Number(decade.value);
-              return (
-                <li key={decade.value} className="flex h-full min-w-5 flex-col justify-end">
-                  <Link
-                    href={hrefWith(params, { from: String(year), to: String(year + 9), page: undefined })}
-                    className="block rounded-t bg-accent-700 hover:bg-accent-900 focus-visible:bg-accent-900"
-                    style={{ height: `${Math.max(8, Math.round((decade.count / most) * 100))}%` }}
-                    aria-label={`${decade.label}: ${decade.count.toLocaleString("en")} records`}
-                    title={`${decade.label}: ${decade.count.toLocaleString("en")}`}
-                  />
-                </li>
-              );
-            })}
-          </ol>
-          <p className="mt-0.5 flex justify-between text-xs text-stone-500" aria-hidden="true">
-            <span>{facets.decades[0]!.label}</span>
-            <span>{facets.decades.at(-1)!.label}</span>
-          </p>
-          {(params.from || params.to) && (
-            <Link href={hrefWith(params, { from: undefined, to: undefined, page: undefined })} className="link text-xs">
-              Any year
-            </Link>
-          )}
-        </div>
-      )}
     </nav>
   );
 }

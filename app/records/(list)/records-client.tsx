@@ -7,6 +7,7 @@ import { type FormEvent, type ReactNode, useState, useSyncExternalStore, useTran
 import { ProjectOptions, SectionOptions, TextOptions } from "@/components/select-options";
 import { maxFilterTextLength, maxQueryLength } from "@/lib/query-length";
 import type { RecordSort } from "@/lib/archive/list-records";
+import { type RecordListParams, defaultRecordSort, recordLanguageLabels, recordLanguages, recordMediaTypeLabels, recordMediaTypes } from "@/lib/archive/record-list-params";
 import type { SearchMode } from "@/lib/rag/search/search-archive";
 import { LabelledField } from "@/components/labelled-field";
 
@@ -26,12 +27,18 @@ export interface FilterValues {
   text: string;
   from: string;
   to: string;
+  language: string;
+  media: string;
+  /** Set from the person and place facets; kept by the form as hidden fields. */
+  person: string;
+  place: string;
   sort: string;
   pageSize: string;
 }
 
 const sortOptions = [
   { value: "relevance", label: "Relevance (with a search)" },
+  { value: "mixed", label: "A mix of sections, newest first" },
   { value: "title", label: "Title, A–Z" },
   { value: "-title", label: "Title, Z–A" },
   { value: "date", label: "Date, earliest first" },
@@ -70,7 +77,7 @@ export function RecordFiltersClient({
   // Relevance is the natural order of a search and meaningless without one; an order the user
   // did not choose follows whether there is a query.
   const [chosenSort, setChosenSort] = useState(values.sort);
-  const sort = chosenSort && (chosenSort !== "relevance" || query.trim()) ? chosenSort : query.trim() ? "relevance" : "title";
+  const sort = chosenSort && (chosenSort !== "relevance" || query.trim()) ? chosenSort : defaultRecordSort({ ...values, section: sectionSlug, q: query });
   const searchFields = sections.find((section) => section.slug === sectionSlug)?.searchFields ?? [];
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -78,10 +85,11 @@ export function RecordFiltersClient({
     const params = new URLSearchParams();
     const form = new FormData(event.currentTarget);
     const hasQuery = String(form.get("q") ?? "").trim() !== "";
+    const submitted = Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "sort")) as RecordListParams;
     for (const [name, value] of form) {
       if (typeof value !== "string" || value.trim() === "" || defaults[name as keyof FilterValues] === value) continue;
-      // The default order: relevance with a search, title without.
-      if (name === "sort" && (!chosenSort || value === (hasQuery ? "relevance" : "title"))) continue;
+      // The default order (relevance with a search, a mix of sections with no filter, title otherwise) stays implicit.
+      if (name === "sort" && (!chosenSort || value === defaultRecordSort(submitted))) continue;
       if (name === "mode" && !hasQuery) continue;
       params.set(name, value.trim());
     }
@@ -124,7 +132,9 @@ export function RecordFiltersClient({
         Search by meaning finds records that say the same thing in other words or in Spanish or Catalan. Leave it empty to browse with the filters.
         {query.length > maxQueryLength - 50 && ` ${maxQueryLength - query.length} characters left.`}
       </p>
-      <FiltersDrawer active={[values.section, values.project, values.text, values.from, values.to].filter(Boolean).length}>
+      {values.person && <input type="hidden" name="person" value={values.person} />}
+      {values.place && <input type="hidden" name="place" value={values.place} />}
+      <FiltersDrawer active={[values.section, values.project, values.text, values.from, values.to, values.language, values.media, values.person, values.place].filter(Boolean).length}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <LabelledField htmlFor="filter-section" label="Section">
             <select
@@ -145,6 +155,26 @@ export function RecordFiltersClient({
             <select id="filter-project" name="project" defaultValue={values.project} className="field-input">
               <option value="">All projects</option>
               <ProjectOptions projects={projects} />
+            </select>
+          </LabelledField>
+          <LabelledField htmlFor="filter-language" label="Language">
+            <select id="filter-language" name="language" defaultValue={values.language} className="field-input">
+              <option value="">Any language</option>
+              {recordLanguages.map((language) => (
+                <option key={language} value={language}>
+                  {recordLanguageLabels[language]}
+                </option>
+              ))}
+            </select>
+          </LabelledField>
+          <LabelledField htmlFor="filter-media" label="Media">
+            <select id="filter-media" name="media" defaultValue={values.media} className="field-input">
+              <option value="">Any or none</option>
+              {recordMediaTypes.map((media) => (
+                <option key={media} value={media}>
+                  {recordMediaTypeLabels[media]}
+                </option>
+              ))}
             </select>
           </LabelledField>
           <LabelledField htmlFor="filter-text" label="Contains text">

@@ -2,7 +2,9 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { type ProjectSummary, listReadableProjects } from "../../archive/list-projects";
-import { type ListRecordsQuery, type RecordFacets, type RecordListPage, listRecords, listRecordsQuerySchema, recordFacets } from "../../archive/list-records";
+import { type ListRecordsQuery, type RecordListPage, listRecords, listRecordsQuerySchema } from "../../archive/list-records";
+import { type RecordListParams, defaultRecordSort, recordListParamNames } from "../../archive/record-list-params";
+import { type RecordFacets, recordFacets } from "../../archive/record-facets";
 import { type SectionSummary, getSectionBySlug, listSections } from "../../archive/sections";
 import type { PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
@@ -12,9 +14,7 @@ import { type IndexCoverage, readableIndexCoverage } from "../index/index-covera
 import { type ResolvedSearch, resolveRecordSearch } from "./resolve-search";
 import { type SearchContext, type SearchMode, searchModes } from "./search-archive";
 
-/** The record list's URL parameters (app/records/(list)/page.tsx reads them, first value each, blanks dropped). */
-export const recordListParamNames = ["q", "mode", "section", "project", "field", "text", "from", "to", "sort", "page", "pageSize"] as const;
-export type RecordListParams = Partial<Record<(typeof recordListParamNames)[number], string>>;
+export { recordListParamNames, type RecordListParams } from "../../archive/record-list-params";
 
 /** The list's state from a URL's query: the first value of each known parameter, blanks dropped. */
 export function readRecordListParams(query: Record<string, string | string[] | undefined>): RecordListParams {
@@ -49,8 +49,10 @@ export interface RecordListView {
   searchProblem?: { message: string; unavailable: boolean };
   search?: ResolvedSearch;
   result?: RecordListPage;
-  /** Counts per section, project and decade under the query and the other filters (readable records only). */
+  /** Counts per section, project, decade, language, media type, person and place under the query and the other filters (readable records only). */
   facets?: RecordFacets;
+  /** The list is in the default mixed order (each section's newest in turn), not a chosen one. */
+  mixed?: boolean;
   /** With a search: how many of the records the principal may read are indexed. */
   coverage?: IndexCoverage;
 }
@@ -62,7 +64,18 @@ export function searchFieldsOf(section: SectionSummary): { key: string; label: s
   return section.fields.filter((field) => searchableTypes.has(field.type)).map((field) => ({ key: field.key, label: field.label }));
 }
 
-const queryLabels: Record<string, string> = { from: "From year", to: "To year", text: "Text", section: "Section", project: "Project", field: "Search in" };
+const queryLabels: Record<string, string> = {
+  from: "From year",
+  to: "To year",
+  text: "Text",
+  section: "Section",
+  project: "Project",
+  field: "Search in",
+  language: "Language",
+  media: "Media",
+  person: "Person",
+  place: "Place",
+};
 
 function describeQueryIssues(issues: { path: PropertyKey[]; message: string }[]): string {
   return issues
@@ -109,8 +122,8 @@ export async function resolveRecordList(
   const mode: SearchMode = searchModes.find((item) => item === params.mode) ?? "hybrid";
   const view: RecordListView = { sections, projects, query, mode };
 
-  // A search orders by relevance unless another order was chosen.
-  const listParams = query && !params.sort ? { ...params, sort: "relevance" } : params;
+  // Without a chosen order: relevance with a search, a mix of sections when nothing narrows the list.
+  const listParams = params.sort ? params : { ...params, sort: defaultRecordSort(params) };
   const parsed = listRecordsQuerySchema.safeParse(listParams);
   if (!parsed.success) return { view: { ...view, problem: describeQueryIssues(parsed.error.issues) } };
   const listQuery = parsed.data;
@@ -155,6 +168,7 @@ export async function loadRecordListView(deps: RecordListViewDeps, principal: Pr
   if (listQuery) {
     view.result = await listRecords(deps.sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
     view.facets = await recordFacets(deps.sql, principal, listQuery, { pinnedIds: view.search?.pinnedIds });
+    view.mixed = listQuery.sort === "mixed";
   }
   if (view.search) view.coverage = await readableIndexCoverage(deps.sql, principal);
   return view;
