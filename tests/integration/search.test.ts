@@ -243,4 +243,18 @@ describe(`search (${testDatabaseMode()})`, () => {
     const readerHits = await resolveRecordSearch(context, reader, request);
     expect(readerHits.pinnedIds.some((id) => closedIds.includes(id))).toBe(false);
   });
+
+  it("resolves a remembered list search again once something new was indexed, so records indexed after it are not hidden", async () => {
+    clearResolvedSearches();
+    const request = { query: "cormorant colony", mode: "keyword" as const };
+    const before = await resolveRecordSearch(context, reader, request);
+    expect(before.pinnedIds).toEqual([]);
+    expect((await resolveRecordSearch(context, reader, request)).cached).toBe(true);
+    const added = await createRecord(db.prisma, notes, openProject, { title: "Cormorant colony", summary: "The cormorant colony on the breakwater." });
+    await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
+    const after = await resolveRecordSearch(context, reader, request);
+    expect(after.cached).toBe(false);
+    expect(after.pinnedIds).toContain(added.id);
+    expect((await resolveRecordSearch(context, reader, request)).cached).toBe(true);
+  });
 });

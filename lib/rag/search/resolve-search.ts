@@ -9,7 +9,9 @@ import { type SearchContext, type SearchHit, type SearchMode, type SearchResult,
  * everything that can change the answer, including who asks and what they may read, so one
  * user's hits are never served to another; and a remembered list is served only while every
  * passage it shows is still there and readable by the principal — a record moved into a project
- * they cannot read, or a passage quoting it, resolves the search again (scope is never stale).
+ * they cannot read, or a passage quoting it, resolves the search again (scope is never stale);
+ * and only while nothing new was indexed into the space since — during a first indexing, a
+ * search made early would otherwise hide for minutes the records indexed after it.
  */
 export interface ResolvedSearch {
   result: SearchResult;
@@ -48,7 +50,7 @@ export async function resolveRecordSearch(context: SearchContext, principal: Pri
   const key = cacheKey(context, principal, request);
   const now = Date.now();
   const hit = cache.get(key);
-  if (hit && now - hit.resolvedAt < ttlMs && (await stillReadable(context, principal, hit))) {
+  if (hit && now - hit.resolvedAt < ttlMs && (await stillReadable(context, principal, hit)) && !(await indexedSince(context, hit.resolvedAt))) {
     // Refresh its place in the eviction order.
     cache.delete(key);
     cache.set(key, hit);
@@ -74,6 +76,17 @@ async function stillReadable(context: SearchContext, principal: Principal, resol
   const scope = passageScopeSql(principal, "c", params);
   const [row] = await context.sql.query<{ readable: number }>(`SELECT count(*)::int AS readable FROM chunks c WHERE c.id = ANY($1::text[]) AND ${scope}`, params);
   return row?.readable === chunkIds.length;
+}
+
+/** Whether a passage was written into the active space after `since` (a record indexed or re-indexed). */
+async function indexedSince(context: SearchContext, since: number): Promise<boolean> {
+  if (!context.space) return false;
+  // created_at is a timestamp without a zone holding UTC: the ISO instant cast drops its "Z".
+  const [row] = await context.sql.query<{ fresh: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM chunks WHERE index_space_id = $1 AND created_at > $2::timestamp) AS fresh`,
+    [context.space.id, new Date(since).toISOString()],
+  );
+  return row?.fresh === true;
 }
 
 /** For tests: forget every resolved search. */
