@@ -46,6 +46,8 @@ export function Facets({ facets, params }: { facets: RecordFacets; params: Recor
     group(title, facet.values, params[name], (value) => ({ [name]: value.value }), { [name]: undefined }, facet.distinct > facet.values.length ? `(the ${facet.values.length} most linked of ${facet.distinct})` : undefined);
   return (
     <nav aria-label="Narrow the list" className="order-last space-y-3 rounded-lg border border-stone-200 bg-white p-4 sm:order-none" data-testid="facets">
+      {/* Each facet is an h3: the page has an h1, so headings step down one level at a time. */}
+      <h2 className="sr-only">Narrow the list</h2>
       {group("Section", facets.sections, params.section, (value) => ({ section: value.value }), { section: undefined, field: undefined, text: undefined })}
       {group("Project", facets.projects, params.project, (value) => ({ project: value.value }), { project: undefined })}
       {group("Language", facets.languages, params.language, (value) => ({ language: value.value }), { language: undefined })}

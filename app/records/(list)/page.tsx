@@ -142,6 +142,18 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         </div>
       )}
 
+      {result && result.items.length > 0 && (
+        // Facets, export links and the selection bar come before the table in focus order: a
+        // keyboard user skips them in one step (hidden until focused, like "Skip to content").
+        <a
+          href="#results"
+          className="sr-only focus:not-sr-only focus:self-start focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow"
+          data-testid="skip-to-results"
+        >
+          Skip to results
+        </a>
+      )}
+
       {facets && result && result.total > 0 && <Facets facets={facets} params={params} />}
 
       {mixed && result && result.items.length > 0 && (
@@ -154,7 +166,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
         <>
           <ExportLinks params={params} total={result.total} maxRows={runtime.config.MNEMO_EXPORT_MAX_ROWS} pageIds={result.items.map((item) => item.id)} />
           <SelectionBarClient pageIds={result.items.map((item) => item.id)} />
-          <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+          <div id="results" tabIndex={-1} className="overflow-x-auto rounded-lg border border-stone-200 bg-white focus:outline-none">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Records, page {result.page} of {result.pageCount}</caption>
               <thead className="border-b border-stone-200 bg-stone-100 text-xs uppercase tracking-wide text-stone-600">

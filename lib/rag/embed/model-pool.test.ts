@@ -107,9 +107,10 @@ describe("model thread pool", () => {
   });
 
   it("sizes itself to the cores, one left for pages, unless told", () => {
-    expect(modelThreadCount(undefined, 2)).toBe(1);
-    expect(modelThreadCount(undefined, 1)).toBe(1);
-    expect(modelThreadCount(undefined, 8)).toBe(7);
+    expect(modelThreadCount(undefined, 8)).toBe(0);
+    expect(modelThreadCount(-1, 2)).toBe(1);
+    expect(modelThreadCount(-1, 1)).toBe(1);
+    expect(modelThreadCount(-1, 8)).toBe(7);
     expect(modelThreadCount(0, 8)).toBe(0);
     expect(modelThreadCount(3, 2)).toBe(3);
   });

@@ -197,9 +197,14 @@ export function modelWorkerFile(cwd = process.cwd()): string {
   return join(cwd, "lib", "rag", "embed", "model-worker.mjs");
 }
 
-/** MNEMO_MODEL_THREADS, or one thread fewer than the cores (one is left for pages), at least one. */
+/**
+ * MNEMO_MODEL_THREADS; unset, the model runs on the calling thread. The pool is opt-in until a
+ * hang seen once in the end-to-end search spec (a page's search never finished) is explained.
+ * `auto` (-1) means one thread fewer than the cores (one is left for pages), at least one.
+ */
 export function modelThreadCount(setting: number | undefined, cores = availableParallelism()): number {
-  return setting ?? Math.max(1, cores - 1);
+  if (setting === undefined) return 0;
+  return setting < 0 ? Math.max(1, cores - 1) : setting;
 }
 
 export const defaultModelQueueLimit = 64;
