@@ -198,8 +198,8 @@ export function modelWorkerFile(cwd = process.cwd()): string {
 }
 
 /**
- * MNEMO_MODEL_THREADS; unset, the model runs on the calling thread. The pool is opt-in until a
- * hang seen once in the end-to-end search spec (a page's search never finished) is explained.
+ * MNEMO_MODEL_THREADS; unset, the model runs on the calling thread. The pool is opt-in until its
+ * load figures are measured (a hang in the e2e search spec reproduced with it off too).
  * `auto` (-1) means one thread fewer than the cores (one is left for pages), at least one.
  */
 export function modelThreadCount(setting: number | undefined, cores = availableParallelism()): number {
