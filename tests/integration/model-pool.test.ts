@@ -12,6 +12,7 @@ import { closeAfterAll } from "../support/close-after-all";
 import { createUser, principalOf, testIndexSpace } from "../support/factories";
 import { serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
+import { gate } from "../support/model-pool-gate";
 
 /**
  * The model threads seen from the agent API: a full queue is a 503 with Retry-After from
@@ -39,18 +40,6 @@ const pooledEmbedder: Embedder = {
 
 function deps() {
   return serviceRuntime(db, { embedder: pooledEmbedder, space, descriptor: createDescriptorEmbedder(), origin }).apiDeps;
-}
-
-function gate() {
-  const buffer = new SharedArrayBuffer(4);
-  const cells = new Int32Array(buffer);
-  return {
-    task: { op: "hold", gate: buffer },
-    open() {
-      Atomics.store(cells, 0, 1);
-      Atomics.notify(cells, 0);
-    },
-  };
 }
 
 /** Lets the event loop turn until `condition` holds (bounded in turns, not in time). */

@@ -3,21 +3,9 @@ import { EmbeddingError } from "./embedder";
 import { createLocalUseEmbedder } from "./local-use-embedder";
 import { type ModelPool, ModelJobCancelledError, ModelPoolBusyError, createModelPool, modelThreadCount, modelWorkerFile } from "./model-pool";
 import { runWithModelWork } from "./model-work";
+import { gate } from "../../../tests/support/model-pool-gate";
 
 const testWorker = new URL("../../../tests/support/model-pool-test-worker.mjs", import.meta.url);
-
-/** A job that holds its thread until the test opens the gate. */
-function gate() {
-  const buffer = new SharedArrayBuffer(4);
-  const cells = new Int32Array(buffer);
-  return {
-    task: { op: "hold", gate: buffer },
-    open() {
-      Atomics.store(cells, 0, 1);
-      Atomics.notify(cells, 0);
-    },
-  };
-}
 
 const pools: ModelPool[] = [];
 function pool(options: { threads?: number; queueLimit?: number; workerFile?: string | URL } = {}): ModelPool {
