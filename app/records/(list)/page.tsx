@@ -72,8 +72,10 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
           ))}
       </div>
 
-      <RecordFiltersClient key={hrefWith(params)} sections={filterSections} projects={projects} values={filterValues} />
-      {!problem && <SaveSearchClient key={hrefWith(params)} params={params} />}
+      {/* Keyed by the list's address so a navigation starts each client fresh; the two keys differ,
+          as siblings' keys must (a shared key left the old form mounted and "Searching…"). */}
+      <RecordFiltersClient key={`filters:${hrefWith(params)}`} sections={filterSections} projects={projects} values={filterValues} />
+      {!problem && <SaveSearchClient key={`save:${hrefWith(params)}`} params={params} />}
 
       {problem && (
         <p role="alert" className="notice-error">
