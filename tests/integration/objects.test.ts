@@ -11,6 +11,7 @@ import { saveRecord } from "../../lib/archive/save-record";
 import { mediaResponse } from "../../lib/archive/serve-media";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
+import type { Embedder } from "../../lib/rag/embed/embedder";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
@@ -481,5 +482,31 @@ describe("image decoding off the request", () => {
     const detail = await getRecord(db.prisma, researcher, record.id);
     expect(detail.media[obverse]?.imageCheck).toBe("undecodable");
     expect(detail.media[reverse]?.imageCheck).toBe("decoded");
+  });
+});
+
+describe("catalogue context vectors of a batch", () => {
+  it("are embedded in one call, each distinct text once; a text indexed before comes from the cache", async () => {
+    const calls: string[][] = [];
+    const counting: Embedder = {
+      ...embedder,
+      embed: (texts, kind, work) => {
+        calls.push([...texts]);
+        return embedder.embed(texts, kind, work);
+      },
+    };
+    const created: string[] = [];
+    const gold = { metal: "gold", typology: "denarius", period: "Roman Imperial" };
+    for (const [key, values] of [["gold-1", gold], ["gold-2", gold], ["as-again", { metal: "bronze", typology: "as", period: "Roman Republic" }]] as const) {
+      const look = { key, ...values };
+      created.push(await coin(projectA, key, values, { obverse: await face(look, "obverse"), reverse: await face(look, "reverse") }));
+    }
+    const progress = await runWorker({ prisma: db.prisma, sql: db.sql, embedder: counting, space, drain: true, idleMs: 10, batchSize: 8, objects: { storageDir, imageEmbedders: [descriptor] } });
+    expect(progress.failed).toBe(0);
+    // The two gold coins share one catalogue text; the bronze as's text was embedded by the first drain.
+    const contextCalls = calls.filter((texts) => texts.every((text) => /^(Typology|Metal|Period): /.test(text)));
+    expect(contextCalls).toEqual([["Typology: denarius. Metal: gold. Period: Roman Imperial."]]);
+    const vectors = await db.sql.query<{ record_id: string }>(`SELECT record_id FROM object_vectors WHERE kind = 'context' AND record_id = ANY($1::text[])`, [created]);
+    expect(vectors).toHaveLength(3);
   });
 });

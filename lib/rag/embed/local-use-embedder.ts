@@ -71,21 +71,36 @@ async function embedHere(texts: string[], batchSize: number): Promise<number[][]
 
 /**
  * A request's batches go to the threads at once (two threads score an answer's sentences in
- * half the time); the index worker's go one after another, smaller while requests wait, so a
- * request queues behind a few texts rather than a whole record.
+ * half the time). The index worker's go in one lane per thread, so a first index uses every
+ * core, each lane taking the next batch only when its last one is done; while requests wait,
+ * the lanes take smaller batches, so a request queues behind a few texts rather than a record.
  */
 async function embedOnPool(pool: ModelPool, texts: string[], batchSize: number, work: Partial<ModelWork>): Promise<number[][]> {
   const context = currentModelWork();
   const job = { priority: work.priority ?? context?.priority ?? "interactive", signal: work.signal ?? context?.signal };
   const embedBatch = async (batch: string[]) => checkCount(await pool.run<number[][]>({ op: "use-embed", texts: batch }, job), batch);
   if (job.priority === "interactive") return (await Promise.all(inBatches(texts, batchSize).map(embedBatch))).flat();
-  const rows: number[][] = [];
-  for (let start = 0; start < texts.length; ) {
-    const size = pool.waiting("interactive") > 0 ? Math.min(batchSize, yieldingBatchSize) : batchSize;
-    rows.push(...(await embedBatch(texts.slice(start, start + size))));
-    start += size;
-  }
-  return rows;
+  const lanes = Math.max(1, pool.threads);
+  // Few texts are shared out too: sixteen coins' passages are one batch, which would leave a thread idle.
+  const laneBatchSize = Math.max(1, Math.min(batchSize, Math.ceil(texts.length / lanes)));
+  const parts: { start: number; rows: number[][] }[] = [];
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < texts.length) {
+      const size = pool.waiting("interactive") > 0 ? Math.min(laneBatchSize, yieldingBatchSize) : laneBatchSize;
+      const start = next;
+      next += size;
+      try {
+        parts.push({ start, rows: await embedBatch(texts.slice(start, start + size)) });
+      } catch (error) {
+        failed = true; // the other lanes stop after the batch they have in hand
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, texts.length) }, lane));
+  return parts.sort((a, b) => a.start - b.start).flatMap((part) => part.rows);
 }
 
 // Kept on globalThis so a development server's module reloads do not load the weights again.

@@ -117,3 +117,48 @@ describe("local sentence encoder on the model threads", () => {
     expect(bytes(indexed)).toEqual(bytes(here));
   });
 });
+
+describe("the index worker's batches on the model threads", () => {
+  /** A pool that answers at once, noting each batch's size and how many ran together; text "tN" comes back as a vector pointing along axis N. */
+  function countingPool(threads: number, requestsWaiting = 0) {
+    const seen = { sizes: [] as number[], mostAtOnce: 0 };
+    let running = 0;
+    const fake: ModelPool = {
+      threads,
+      waiting: (priority) => (priority === "interactive" ? requestsWaiting : 0),
+      close: async () => undefined,
+      async run<Result>(task: { op: string; [field: string]: unknown }): Promise<Result> {
+        const texts = task.texts as string[];
+        seen.sizes.push(texts.length);
+        running++;
+        seen.mostAtOnce = Math.max(seen.mostAtOnce, running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+        return texts.map((text) => Array.from({ length: 512 }, (_, axis) => (axis === Number(text.slice(1)) ? 1 : 0))) as Result;
+      },
+    };
+    return { fake, seen };
+  }
+  const axes = (vectors: Float32Array[]) => vectors.map((vector) => vector.indexOf(1));
+  const texts = (count: number) => Array.from({ length: count }, (_, index) => `t${index}`);
+
+  it("keeps every thread busy, in order, however few the texts", async () => {
+    const many = countingPool(2);
+    const vectors = await createLocalUseEmbedder({ batchSize: 16, pool: many.fake }).embed(texts(40), "passage", { priority: "background" });
+    expect(axes(vectors)).toEqual(texts(40).map((_, index) => index));
+    expect(many.seen.mostAtOnce).toBe(2);
+    expect(many.seen.sizes).toEqual([16, 16, 8]);
+
+    // Sixteen coins' passages, one batch's worth, are shared between the two threads.
+    const few = countingPool(2);
+    await createLocalUseEmbedder({ batchSize: 16, pool: few.fake }).embed(texts(16), "passage", { priority: "background" });
+    expect(few.seen).toEqual({ sizes: [8, 8], mostAtOnce: 2 });
+  });
+
+  it("takes small batches while requests wait for the threads", async () => {
+    const busy = countingPool(2, 1);
+    const vectors = await createLocalUseEmbedder({ batchSize: 16, pool: busy.fake }).embed(texts(16), "passage", { priority: "background" });
+    expect(axes(vectors)).toEqual(texts(16).map((_, index) => index));
+    expect(busy.seen.sizes).toEqual([4, 4, 4, 4]);
+  });
+});

@@ -9,6 +9,7 @@ import { openImage } from "../../archive/image-limits";
 import { storagePath } from "../../archive/media-storage";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { Embedder } from "../embed/embedder";
+import { embeddingTextHash } from "../embed/embedding-text-hash";
 import type { IndexSpace } from "./index-spaces";
 import { contextSpaceName, imageSpaceName } from "../embed/descriptor-embedder";
 import type { ImageEmbedder } from "../embed/image-embedder";
@@ -101,6 +102,7 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
   );
   const mediaById = new Map(media.map((row) => [row.id, row]));
   const contextSpace = contextSpaceName(context.textSpace.id);
+  const contextVectors = await embedContexts(context, records, contextSpace);
 
   for (const record of records) {
     const objectContext = readObjectContext(record.object_context);
@@ -142,9 +144,9 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
           });
         }
       }
-      const text = contextText(objectContext, record.fields, record.values);
       // The catalogue text goes through the text embedder: not to a remote one unless allowed.
-      if (text && mayLeaveHost(context.embedder, egressAllowed([record.egress_policy]))) {
+      const text = embeddableContext(context, record);
+      if (text) {
         wanted.push({
           mediaId: null,
           fieldKey: "",
@@ -153,7 +155,7 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
           space: contextSpace,
           sourceHash: sha256(`${contextSpace}:${text}`),
           compute: async () => {
-            const [vector] = await context.embedder.embed([text], "passage");
+            const vector = contextVectors.get(text) ?? (await context.embedder.embed([text], "passage"))[0];
             if (!vector) throw new Error("the embedder returned no vector for the object context");
             return vector;
           },
@@ -191,4 +193,58 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
     });
   }
   return result;
+}
+
+/** The catalogue context an object's vector is drawn from, or null when it has none or it may not leave the host for this embedder. */
+function embeddableContext(context: ObjectIndexing, record: ObjectRow): string | null {
+  const objectContext = readObjectContext(record.object_context);
+  if (!objectContext) return null;
+  const text = contextText(objectContext, record.fields, record.values);
+  return text && mayLeaveHost(context.embedder, egressAllowed([record.egress_policy])) ? text : null;
+}
+
+/**
+ * The batch's new or changed context vectors in one pass: texts many objects share ("Material:
+ * bronze. Period: Roman Imperial.") are embedded once, through the text space's embedding
+ * cache, and the rest in one call the model threads can share out, instead of one call per object.
+ */
+async function embedContexts(context: ObjectIndexing, records: readonly ObjectRow[], contextSpace: string): Promise<Map<string, Float32Array>> {
+  const texts = new Map<string, string>();
+  for (const record of records) {
+    const text = embeddableContext(context, record);
+    if (text) texts.set(record.id, text);
+  }
+  if (texts.size === 0) return new Map();
+  const current = await context.sql.query<{ record_id: string; source_hash: string }>(
+    `SELECT record_id, source_hash FROM object_vectors WHERE record_id = ANY($1::text[]) AND space = $2 AND field_key = ''`,
+    [[...texts.keys()], contextSpace],
+  );
+  const unchanged = new Map(current.map((row) => [row.record_id, row.source_hash]));
+  const needed = [...new Set([...texts].filter(([recordId, text]) => unchanged.get(recordId) !== sha256(`${contextSpace}:${text}`)).map(([, text]) => text))];
+  if (needed.length === 0) return new Map();
+  const spaceId = context.textSpace.id;
+  const cached = await context.sql.query<{ text_hash: string; vector: string }>(
+    `SELECT text_hash, embedding::text AS vector FROM embedding_cache WHERE index_space_id = $1 AND text_hash = ANY($2::text[])`,
+    [spaceId, needed.map(embeddingTextHash)],
+  );
+  const byHash = new Map(cached.map((row) => [row.text_hash, Float32Array.from(pgvector.fromSql(row.vector) as number[])]));
+  const vectors = new Map<string, Float32Array>();
+  const missing: string[] = [];
+  for (const text of needed) {
+    const vector = byHash.get(embeddingTextHash(text));
+    if (vector) vectors.set(text, vector);
+    else missing.push(text);
+  }
+  if (missing.length) {
+    const computed = await context.embedder.embed(missing, "passage");
+    if (computed.length !== missing.length) throw new Error(`the embedder returned ${computed.length} vectors for ${missing.length} object contexts`);
+    missing.forEach((text, index) => vectors.set(text, computed[index]!));
+    await context.sql.query(
+      `INSERT INTO embedding_cache (index_space_id, text_hash, embedding)
+       SELECT $1, h, v::vector FROM unnest($2::text[], $3::text[]) AS t(h, v)
+       ON CONFLICT DO NOTHING`,
+      [spaceId, missing.map(embeddingTextHash), computed.map((vector) => pgvector.toSql(Array.from(vector)) as string)],
+    );
+  }
+  return vectors;
 }
