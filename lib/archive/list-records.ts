@@ -302,7 +302,13 @@ export async function countRecordsSince(
   // Timestamps without a zone hold UTC: the ISO instant cast drops its "Z" and compares as UTC.
   params.push(options.since.toISOString());
   const since = `$${params.length}::timestamp`;
-  where.push(`(r.created_at > ${since} OR r.moved_at > ${since})`);
+  const arrived = [`r.created_at > ${since}`, `r.moved_at > ${since}`];
+  if (principal.role !== "admin") {
+    // Records of a project the user joined since: readable now, not at the last visit. (An admin reads every project whatever they join.)
+    params.push(principal.userId);
+    arrived.push(`r.project_id IN (SELECT m.project_id FROM memberships m WHERE m.user_id = $${params.length} AND m.created_at > ${since})`);
+  }
+  where.push(`(${arrived.join(" OR ")})`);
   params.push(options.cap + 1);
   const [row] = await sql.query<{ count: number }>(
     `SELECT count(*)::int AS count FROM (

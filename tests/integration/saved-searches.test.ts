@@ -283,6 +283,30 @@ describe(`saved searches (${testDatabaseMode()})`, () => {
     expect(plain.id).toBeDefined();
   });
 
+  it("counts the records of a project the user joined since the last visit, and none once the membership ends", async () => {
+    const user = await createUser(db.prisma);
+    await addMember(db.prisma, user.id, openProject);
+    const before = await principalOf(db.prisma, user.id);
+    const saved = await createSavedSearch(db.prisma, before, { name: "The section", params: { section: section.slug } });
+    expect(await newCount(before, saved)).toBe(0);
+    await sleep(20);
+    // Joining a restricted project: its old records are new to this user, though created long ago.
+    await addMember(db.prisma, user.id, restrictedProject);
+    const joined = await principalOf(db.prisma, user.id);
+    const inRestricted = await db.prisma.record.count({ where: { projectId: restrictedProject, sectionId: section.id } });
+    expect(inRestricted).toBeGreaterThan(0);
+    expect(await newCount(joined, saved)).toBe(inRestricted);
+    // Leaving again: the project's records are unreadable, so out of the count.
+    await db.prisma.membership.delete({ where: { userId_projectId: { userId: user.id, projectId: restrictedProject } } });
+    expect(await newCount(await principalOf(db.prisma, user.id), saved)).toBe(0);
+    // Opening resets it, as for any arrival.
+    await addMember(db.prisma, user.id, restrictedProject);
+    const rejoined = await principalOf(db.prisma, user.id);
+    expect(await newCount(rejoined, saved)).toBe(inRestricted);
+    await openSavedSearch(db.prisma, rejoined, saved.id);
+    expect(await newCount(rejoined, saved)).toBe(0);
+  });
+
   it("caps the count and says when it cannot count", async () => {
     const user = await createUser(db.prisma);
     const project = (await createProject(db.prisma)).id;
