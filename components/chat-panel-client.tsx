@@ -76,6 +76,12 @@ function plainAnswer(message: Message): string {
   return references.length > 0 ? `${message.content}\n\n${references.join("\n")}` : message.content;
 }
 
+/** The question an answer replies to: the user's message before it in the thread. */
+function questionBefore(messages: readonly Message[], index: number): string {
+  for (let at = index - 1; at >= 0; at--) if (messages[at]?.role === "user") return messages[at]?.content ?? "";
+  return "";
+}
+
 /** A run of quoted text; a source's own bracketed number ("［3］") is text, never a link. */
 function QuotedRun({ text }: { text: string }) {
   return splitLiteralMarkers(text).map((run, index) =>
@@ -89,8 +95,8 @@ function QuotedRun({ text }: { text: string }) {
   );
 }
 
-/** The answer's text with [n] markers turned into links to their passages. */
-function AnswerText({ message }: { message: Message }) {
+/** The answer's text with [n] markers turned into links to their passages, which mark the question's words. */
+function AnswerText({ message, question }: { message: Message; question: string }) {
   const byNumber = new Map(message.citations.map((citation) => [citation.number, citation]));
   // The server's marker grammar, the one the answer was verified and numbered with.
   return (
@@ -115,7 +121,7 @@ function AnswerText({ message }: { message: Message }) {
             {numbers.map((number) => {
               const citation = byNumber.get(number);
               return citation ? (
-                <Link key={number} href={citationHref(citation)} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${citationLabel(citation)}`}>
+                <Link key={number} href={citationHref({ ...citation, query: question })} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${citationLabel(citation)}`}>
                   [{number}]
                 </Link>
               ) : (
@@ -129,7 +135,7 @@ function AnswerText({ message }: { message: Message }) {
   );
 }
 
-function AssistantMessage({ message }: { message: Message }) {
+function AssistantMessage({ message, question }: { message: Message; question: string }) {
   const [copied, setCopied] = useState(false);
   const tone =
     message.status === "failed"
@@ -144,14 +150,14 @@ function AssistantMessage({ message }: { message: Message }) {
       {message.status === "refused" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">No answer in the records</p>}
       {message.status === "restricted" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">Restricted sources</p>}
       {message.status === "failed" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">Failed</p>}
-      {message.status === "streaming" && message.content === "" ? <p className="text-stone-500">Reading the sources…</p> : <AnswerText message={message} />}
+      {message.status === "streaming" && message.content === "" ? <p className="text-stone-500">Reading the sources…</p> : <AnswerText message={message} question={question} />}
       {message.withheld.length > 0 && (
         <div className="mt-2">
           {message.status !== "restricted" && <p className="text-xs">Not sent to the answer model (local-only sections):</p>}
           <ul className="mt-1 list-disc space-y-0.5 pl-5">
             {message.withheld.map((item) => (
               <li key={item.chunkId}>
-                <Link href={citationHref(item)} className="link">
+                <Link href={citationHref({ ...item, query: question })} className="link">
                   {item.recordTitle}
                 </Link>
               </li>
@@ -165,7 +171,7 @@ function AssistantMessage({ message }: { message: Message }) {
             <li key={citation.number} className="flex gap-1.5">
               <span className="font-medium">[{citation.number}]</span>
               <span>
-                <Link href={citationHref(citation)} className="link" data-testid="citation">
+                <Link href={citationHref({ ...citation, query: question })} className="link" data-testid="citation">
                   {citationLabel(citation)}
                 </Link>
                 {citation.location && <span className="text-stone-500"> · {citation.location}</span>}
@@ -408,13 +414,13 @@ export function ChatPanelClient() {
             Ask a question in English, Spanish or Catalan. Answers quote only records you may read, and every statement links to its source.
           </p>
         )}
-        {messages.map((message) =>
+        {messages.map((message, index) =>
           message.role === "user" ? (
             <p key={message.id} className="ml-8 rounded-lg bg-accent-800 px-3 py-2 text-sm text-white">
               {message.content}
             </p>
           ) : (
-            <AssistantMessage key={message.id} message={message} />
+            <AssistantMessage key={message.id} message={message} question={questionBefore(messages, index)} />
           ),
         )}
         {problem && (

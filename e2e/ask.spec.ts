@@ -20,6 +20,9 @@ test("ask a question, get a cited answer, and open the recording at the cited se
   await citation.last().click();
   await page.waitForURL(/passage=/);
   await expect(page.getByTestId("cited-passage")).toContainText("moneda");
+  // The citation carries the question: the record page marks its words (the narrator's name in the turns).
+  expect(new URL(page.url()).searchParams.get("q")).toBe("How did Andrés clean the silver coin he found in the mud?");
+  await expect(page.getByTestId("query-mark").filter({ hasText: /^Andrés$/ }).first()).toBeVisible();
   const player = page.getByTestId("player");
   await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThanOrEqual(cited);
   expect(await player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeLessThan(cited + 3);
