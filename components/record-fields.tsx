@@ -291,7 +291,7 @@ export function RecordFields({
                     Download {record.media[item.mediaId]?.originalName ?? "the file"}
                   </a>
                 </h2>
-                <ScanPages mediaId={item.mediaId} fieldKey={item.field.key} label={`${record.title} — ${item.field.label}`} pages={scans?.[item.mediaId]} cited={cited} />
+                <ScanPages mediaId={item.mediaId} fieldKey={item.field.key} label={`${record.title} — ${item.field.label}`} pages={scans?.[item.mediaId]} cited={cited} terms={terms} />
               </section>
             );
           case "player": {

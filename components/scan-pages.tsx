@@ -1,11 +1,13 @@
 import type { ScanPage } from "@/lib/archive/scan-pages";
 import { passageWordIndexes } from "@/lib/archive/ocr/passage-words";
+import { MarkedText as QueryMarkedText } from "./marked-text";
 
 /**
  * A scan's pages: each page image beside the text OCR read from it. The page a citation points
  * at carries the cited passage's words as marks over the image (word boxes scaled to the image
  * as shown), and its text part marked too. Page images come from /api/media/<id>?page=N, under
- * the record's access rule.
+ * the record's access rule. Opened from a search or a question (`terms`), the text of every
+ * page marks its words, as the record's other texts do.
  */
 export function ScanPages({
   mediaId,
@@ -13,12 +15,14 @@ export function ScanPages({
   label,
   pages,
   cited,
+  terms = [],
 }: {
   mediaId: string;
   fieldKey: string;
   label: string;
   pages: ScanPage[] | undefined;
   cited?: { page: number; text: string };
+  terms?: readonly string[];
 }) {
   if (!pages || pages.length === 0) {
     return <p className="text-sm text-stone-600">These pages have not been read yet: the index worker reads scanned pages in the background, and their text becomes searchable then.</p>;
@@ -40,7 +44,7 @@ export function ScanPages({
               <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
                 <ScanPageFigure mediaId={mediaId} label={label} page={page} marked={marked} />
                 <div className="text-sm whitespace-pre-line text-stone-900" lang={page.language && page.language !== "und" ? page.language : undefined}>
-                  {marked.size > 0 ? <MarkedText words={page.words.map((word) => word.t)} marked={marked} /> : page.text || <span className="text-stone-500">No text was found on this page.</span>}
+                  {marked.size > 0 ? <MarkedText words={page.words.map((word) => word.t)} marked={marked} /> : page.text ? <QueryMarkedText text={page.text} terms={terms} /> : <span className="text-stone-500">No text was found on this page.</span>}
                 </div>
               </div>
             )}

@@ -33,6 +33,9 @@ test("a letter kept only as a scan is found by the words OCR read, and its page 
   await expect(scanPage).toContainText("Page 1");
   await expect(scanPage).toContainText("cited passage");
   await expect(scanPage).toContainText("Dear Margaret");
+  // Opened from a search with no cited passage, the page's text marks the search's words.
+  await page.goto(`${new URL(page.url()).pathname}?q=${encodeURIComponent("Margaret")}`);
+  await expect(page.getByTestId("scan-page").first().getByTestId("query-mark").filter({ hasText: /^Margaret$/ }).first()).toBeVisible();
 
   // The page image travels with the session only: without it, the same not-found as a missing page.
   const source = (await citedImage.getAttribute("src")) ?? "";
