@@ -33,15 +33,16 @@ test("a letter kept only as a scan is found by the words OCR read, and its page 
   await expect(scanPage).toContainText("Page 1");
   await expect(scanPage).toContainText("cited passage");
   await expect(scanPage).toContainText("Dear Margaret");
-  // Opened from a search with no cited passage, the page's text marks the search's words.
-  await page.goto(`${new URL(page.url()).pathname}?q=${encodeURIComponent("Margaret")}`);
-  await expect(page.getByTestId("scan-page").first().getByTestId("query-mark").filter({ hasText: /^Margaret$/ }).first()).toBeVisible();
 
   // The page image travels with the session only: without it, the same not-found as a missing page.
   const source = (await citedImage.getAttribute("src")) ?? "";
   expect((await page.request.get(source)).status()).toBe(200);
   expect((await page.request.get(source.replace(/page=1$/, "page=99"))).status()).toBe(404);
   expect((await request.get(source)).status()).not.toBe(200);
+
+  // Opened from a search with no cited passage, the page's text marks the search's words.
+  await page.goto(`${new URL(page.url()).pathname}?q=${encodeURIComponent("Margaret")}`);
+  await expect(page.getByTestId("scan-page").first().getByTestId("query-mark").filter({ hasText: /^Margaret$/ }).first()).toBeVisible();
 
   // A question about the letter is answered from the scan; its citation opens the same page.
   const panel = await openAskPanel(page, page.url());
