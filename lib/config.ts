@@ -196,6 +196,8 @@ const configSchema = z.object({
   MNEMO_INDEX_MAX_ATTEMPTS: number({ min: 1, whole: true }),
   MNEMO_INDEX_LEASE_SECONDS: number({ min: 1, whole: true }),
   MNEMO_INDEX_BACKOFF_SECONDS: number({ min: 0, whole: true }),
+  /** Batches each index worker keeps in flight (unset: 2), so the database, the model threads and OCR/image work overlap. */
+  MNEMO_INDEX_CONCURRENCY: number({ min: 1, max: 8, whole: true }),
   /** OCR of scanned pages (tesseract): its languages, the mean word confidence (0–100) under which a page is read again deskewed and enlarged, and a page's time limit. */
   MNEMO_OCR_LANGUAGES: z.preprocess(unset, z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/, "must be tesseract languages like spa+cat+eng").default("spa+cat+eng")),
   MNEMO_OCR_MIN_CONFIDENCE: number({ min: 0, max: 100 }).transform((value) => value ?? 90),

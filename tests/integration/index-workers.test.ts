@@ -73,4 +73,36 @@ describe("index workers in server mode", () => {
     expect(await db.prisma.indexQueueItem.count({ where: { status: { not: "parked" } } })).toBe(0);
     expect(await duplicatePassages(db.sql)).toBe(0);
   }, 180_000);
+
+  it("one worker keeps several batches in flight, each its own claim: every record once, none twice at once", async () => {
+    const records = [];
+    for (let index = 0; index < 12; index++) {
+      records.push(await createRecord(db.prisma, section, projectId, { title: `Lane note ${index}`, summary: `A net mender's ledger, entry ${index}.` }));
+    }
+    const embedder = createOpenAiCompatibleEmbedder({ baseUrl: fake.url, model: "fake-model", dimension, batchSize: 8, timeoutMs: 10_000 });
+    const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension, chunkerVersion: CHUNKER_VERSION });
+    const inFlight = new Map<string, string>();
+    const overlaps: string[] = [];
+    const lanes = new Set<string>();
+    let mostAtOnce = 0;
+    const onRecord = (event: { recordId: string; workerId: string; phase: "start" | "end" }) => {
+      if (event.phase === "start") {
+        if (inFlight.has(event.recordId)) overlaps.push(event.recordId);
+        inFlight.set(event.recordId, event.workerId);
+        lanes.add(event.workerId);
+        mostAtOnce = Math.max(mostAtOnce, new Set(inFlight.values()).size);
+      } else inFlight.delete(event.recordId);
+    };
+    const queue = { maxAttempts: 2, leaseSeconds: 60, backoffBaseSeconds: 0 };
+    const progress = await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 50, batchSize: 2, concurrency: 3, workerId: "lanes", queue, onRecord });
+    expect(overlaps).toEqual([]);
+    expect(progress.indexed).toBe(records.length);
+    expect(progress.failed).toBe(0);
+    // Three lanes, each its own worker on the queue, and batches of different lanes in flight together.
+    expect([...lanes].sort()).toEqual(["lanes", "lanes/2", "lanes/3"]);
+    expect(mostAtOnce).toBeGreaterThan(1);
+    const indexed = await db.sql.query<{ count: number }>(`SELECT count(DISTINCT record_id)::int AS count FROM chunks WHERE record_id = ANY($1::text[])`, [records.map((record) => record.id)]);
+    expect(indexed[0]?.count).toBe(records.length);
+    expect(await duplicatePassages(db.sql)).toBe(0);
+  }, 180_000);
 });

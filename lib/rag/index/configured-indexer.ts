@@ -31,6 +31,9 @@ export async function configuredIndexer(
   return { embedder, space, objects: { storageDir: config.storageDir, imageEmbedders: createImageEmbedders(config.environment).all } };
 }
 
+/** Batches in flight per index worker unless MNEMO_INDEX_CONCURRENCY says otherwise. */
+export const defaultIndexConcurrency = 2;
+
 /**
  * What every index worker of this process runs with — the web process's background worker,
  * `npm run worker` and `npm run reindex`: the database, the configured embedder and its space,
@@ -41,8 +44,18 @@ export async function configuredIndexer(
 export async function configuredWorker(
   database: { prisma: PrismaClient; sql: SqlExecutor },
   config: Config = getConfig(),
-): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "audio" | "extraSpaces" | "scans"> & { space: IndexSpace }> {
+): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "audio" | "extraSpaces" | "scans" | "concurrency"> & { space: IndexSpace }> {
   const { embedder, space, objects } = await configuredIndexer(database.sql, config);
   const audio = { storageDir: config.storageDir, speechToText: speechToTextFromConfig(config) };
-  return { prisma: database.prisma, sql: database.sql, embedder, space, objects, audio, scans: configuredScanReading(config), extraSpaces: () => writableSpaces(database.sql) };
+  return {
+    prisma: database.prisma,
+    sql: database.sql,
+    embedder,
+    space,
+    objects,
+    audio,
+    scans: configuredScanReading(config),
+    extraSpaces: () => writableSpaces(database.sql),
+    concurrency: config.MNEMO_INDEX_CONCURRENCY ?? defaultIndexConcurrency,
+  };
 }

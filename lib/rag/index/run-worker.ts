@@ -22,6 +22,12 @@ export interface WorkerOptions {
   space: IndexSpace;
   workerId?: string;
   batchSize?: number;
+  /**
+   * Batches in flight at once (default 1): while one waits for the model threads, OCR,
+   * Apertium or image decoding, another uses the database. Each is a worker of its own on the
+   * queue (id suffixed /2, /3…), so no record is taken twice.
+   */
+  concurrency?: number;
   /** Wait between polls of an empty queue. */
   idleMs?: number;
   /** Stop when the queue is empty instead of waiting for more. */
@@ -101,27 +107,33 @@ async function indexObjectsAfterDecoding(objects: ObjectIndexing, recordIds: str
  * in-process worker may be started from inside a request, whose signal must not stop it.
  */
 export function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
-  return runWithModelWork({ priority: "background" }, () => drainQueue(options));
+  return runWithModelWork({ priority: "background" }, async () => {
+    const workerId = options.workerId ?? newWorkerId();
+    const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, objectVectors: 0, remaining: 0 };
+    const shared = { progress, analysedAt: 0 };
+    const lanes = Math.max(1, Math.floor(options.concurrency ?? 1));
+    await Promise.all(Array.from({ length: lanes }, (_, lane) => drainQueue(options, lane === 0 ? workerId : `${workerId}/${lane + 1}`, shared)));
+    return progress;
+  });
 }
 
-async function drainQueue(options: WorkerOptions): Promise<WorkerProgress> {
-  const workerId = options.workerId ?? newWorkerId();
+/** One lane of a worker: its own claims, the worker's shared progress. */
+async function drainQueue(options: WorkerOptions, workerId: string, shared: { progress: WorkerProgress; analysedAt: number }): Promise<void> {
   const queue = options.queue ?? configuredQueueOptions();
-  const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, objectVectors: 0, remaining: 0 };
+  const { progress } = shared;
   const objects: ObjectIndexing | null = options.objects
     ? { sql: options.sql, storageDir: options.objects.storageDir, imageEmbedders: options.objects.imageEmbedders, textSpace: options.space, embedder: options.embedder }
     : null;
   const log = options.log ?? (() => undefined);
-  let analysedAt = 0;
   while (!options.signal?.aborted) {
     const items = await claimQueueItems(options.sql, workerId, options.batchSize ?? 16, queue);
     if (items.length === 0) {
       progress.remaining = await remaining(options.sql);
-      if (progress.remaining === 0 && progress.indexed - analysedAt >= analyseAfter) {
+      if (progress.remaining === 0 && progress.indexed - shared.analysedAt >= analyseAfter) {
+        shared.analysedAt = progress.indexed;
         // PGlite never runs autovacuum: without fresh statistics the planner ignores the GIN and
         // HNSW indexes after a bulk load (keyword search measured 5× slower).
         await options.sql.exec("ANALYZE chunks; ANALYZE object_vectors");
-        analysedAt = progress.indexed;
       }
       if (options.drain && progress.remaining === 0) break;
       await new Promise((resolve) => setTimeout(resolve, options.idleMs ?? 2000));
@@ -180,5 +192,4 @@ async function drainQueue(options: WorkerOptions): Promise<WorkerProgress> {
     progress.remaining = await remaining(options.sql);
     options.onProgress?.({ ...progress });
   }
-  return progress;
 }
