@@ -1,22 +1,24 @@
 /**
  * `npm run db:serve-pglite -- <data dir> [port]`: serves a PGlite data directory (e.g.
  * `.data/pgdata`) over the Postgres wire protocol on 127.0.0.1, so server mode (DATABASE_URL,
- * the `pg` driver, separate workers) can be exercised on a machine without a Postgres that has
- * pgvector. PGlite is a single session: clients must use one connection (DATABASE_POOL_SIZE=1).
+ * the `pg` driver, separate workers and web processes) can be exercised on a machine without a
+ * Postgres that has pgvector. PGlite is a single session: the server runs one client message at
+ * a time and keeps each connection's query exchange and transaction whole (lib/db/serve-pglite.ts),
+ * so several processes may connect, each taking its turn.
  */
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createPGlite } from "../lib/db/database";
+import { servePGlite } from "../lib/db/serve-pglite";
 
 const dataDir = process.argv[2];
 const port = Number(process.argv[3] ?? 5433);
-if (!dataDir) {
-  console.error("usage: npm run db:serve-pglite -- <pgdata dir> [port]");
+const maxConnections = Number(process.env.PGLITE_MAX_CONNECTIONS ?? 8);
+if (!dataDir || !Number.isInteger(port) || !Number.isInteger(maxConnections) || maxConnections < 1) {
+  console.error("usage: npm run db:serve-pglite -- <pgdata dir> [port]  (PGLITE_MAX_CONNECTIONS, default 8)");
   process.exit(2);
 }
 const pglite = await createPGlite(dataDir);
-const server = new PGLiteSocketServer({ db: pglite, port, host: "127.0.0.1", maxConnections: 8 });
-await server.start();
-console.log(`[pglite] serving ${dataDir} on postgresql://postgres:postgres@127.0.0.1:${port}/postgres`);
+const server = await servePGlite(pglite, { port, maxConnections });
+console.log(`[pglite] serving ${dataDir} on postgresql://postgres:postgres@127.0.0.1:${port}/postgres (${maxConnections} connections)`);
 const stop = async () => {
   await server.stop();
   await pglite.close();

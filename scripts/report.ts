@@ -26,7 +26,7 @@ interface Step {
 // Progress and runner chatter, not figures: log prefixes, npm banners, counters like
 // "  32 / 5183 records, …" or "queries: 643 / 809, 275 s", and vitest's frame.
 const progress =
-  /^(\[(db|index|worker|seed|demo|bench:load|eval|pglite|web|report)\]|> |npm (warn|notice)|\s*$|\s*(queries: )?\d+ \/ \d+\b.*\d+ s$|.*RUN\s+v\d|.*Duration\s|.*Start at\s|.*Test Files\s|.*✓|.*stdout \|)/;
+  /^(\[(db|index|worker|seed|demo|bench:load|eval|pglite|web\d*|report)\]|> |npm (warn|notice)|\s*$|\s*(queries: )?\d+ \/ \d+\b.*\d+ s$|.*RUN\s+v\d|.*Duration\s|.*Start at\s|.*Test Files\s|.*✓|.*stdout \|)/;
 
 const steps: Step[] = [
   {
@@ -73,7 +73,8 @@ const steps: Step[] = [
   {
     name: "bench:load",
     title: "Load: the production build under concurrent signed-in users",
-    about: "Record pages, searches by meaning, streamed answers and agent-API searches at once, in both database modes.",
+    about:
+      "Mixed traffic at once — researchers browsing the list with facets, searching it by meaning, opening records and asking (streamed); a curator saving through the editor's action; an agent searching and reading on the API — after and during the first indexing, embedded, in server mode (one web process, a separate worker) and scaled out (two web processes behind a round-robin proxy, one worker). The second table is how far indexing got in each window.",
     command: "npm run bench:load",
   },
   {
@@ -188,10 +189,17 @@ function section(step: Step, result: StepResult | undefined): string {
   const status = result.exitCode === 0 ? "" : `\n**This run failed (exit ${result.exitCode}); the end of its output follows.**\n`;
   const keep = step.keep ?? ((line: string) => !progress.test(line));
   const body = (result.exitCode === 0 ? result.output.filter(keep) : result.output.slice(-60)).join("\n").trim();
-  // Markdown tables are kept as tables; anything else is shown as printed.
-  const blocks = body
-    .split(/\n(?=\|)|(?<=\|)\n(?!\|)/)
-    .map((block) => (block.trimStart().startsWith("|") ? block.trim() : "```\n" + block.trim() + "\n```"))
+  // Markdown tables are kept as tables (consecutive table lines stay one table); anything else
+  // is shown as printed.
+  const runs: { table: boolean; lines: string[] }[] = [];
+  for (const line of body.split("\n")) {
+    const table = line.trimStart().startsWith("|");
+    const last = runs.at(-1);
+    if (last && last.table === table) last.lines.push(line);
+    else runs.push({ table, lines: [line] });
+  }
+  const blocks = runs
+    .map((run) => (run.table ? run.lines.map((line) => line.trim()).join("\n") : "```\n" + run.lines.join("\n").trim() + "\n```"))
     .filter((block) => block !== "```\n\n```");
   return `${heading}\`${env}${result.command}\` — ${result.startedAt.slice(0, 16).replace("T", " ")} UTC, ${result.seconds} s${status}\n\n${blocks.join("\n\n")}\n`;
 }

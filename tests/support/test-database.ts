@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { createServer } from "node:net";
 import { createPGlite, openDatabase, type Database } from "../../lib/db/database";
+import { servePGlite } from "../../lib/db/serve-pglite";
 
 /**
  * A fresh, migrated database for one test file, in the mode the suite runs in:
@@ -15,7 +15,7 @@ export function testDatabaseMode(): TestDatabaseMode {
   return process.env.MNEMO_TEST_DB_MODE === "socket" ? "socket" : "pglite";
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -36,15 +36,15 @@ export interface ServedDatabase {
 }
 
 /**
- * PGlite served over the Postgres protocol. The socket server runs one connection's statements
- * at a time and keeps another connection's transaction whole, so several processes may connect;
- * `maxConnections` bounds them (the test's own connection is one).
+ * PGlite served over the Postgres protocol. The socket server runs one connection's messages
+ * at a time and keeps each connection's query exchange and transaction whole
+ * (lib/db/serve-pglite.ts), so several processes may connect; `maxConnections` bounds them (the
+ * test's own connection is one).
  */
 export async function serveTestDatabase(options: { maxConnections?: number } = {}): Promise<ServedDatabase> {
   const pglite = await createPGlite("memory://");
   const port = await freePort();
-  const server = new PGLiteSocketServer({ db: pglite, port, host: "127.0.0.1", maxConnections: options.maxConnections ?? 4 });
-  await server.start();
+  const server = await servePGlite(pglite, { port, maxConnections: options.maxConnections ?? 4 });
   const url = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`;
   // One connection: PGlite is a single session, so transactions must not interleave.
   const database = await openDatabase({ url, poolSize: 1 });
