@@ -25,7 +25,7 @@ import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
+import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace, writeTokenWithoutEditRights } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
@@ -126,6 +126,7 @@ beforeAll(async () => {
   await createNotesAndCoins(db.prisma, db.sql, { prefix: "api", name: "API", noteFields, groupFields: ["title", "summary"], objectContext: coinContext });
   const open = (await createProject(db.prisma)).id;
   const closed = (await createProject(db.prisma, { restricted: true })).id;
+  ids.closedProject = closed;
 
   const insiderUser = await createUser(db.prisma, { role: "curator" });
   await addMember(db.prisma, insiderUser.id, open);
@@ -175,7 +176,7 @@ beforeAll(async () => {
   await addMember(db.prisma, importerUser.id, ids.importProject, "editor");
   const importer = await principalOf(db.prisma, importerUser.id);
   tokens.importer = (await createApiToken(db.prisma, importer, { name: "importer", expiresInDays: 30, scopes: ["read", "write"] })).token;
-  tokens.readerWriter = (await createApiToken(db.prisma, reader, { name: "reader with write", expiresInDays: 30, scopes: ["read", "write"] })).token;
+  tokens.readerWriter = await writeTokenWithoutEditRights(db.prisma, reader, "reader with write");
   ids.importJob = (await startImport(db.prisma, importer, { fileName: "notes.csv", bytes: new TextEncoder().encode(importCsv) }, { sectionSlug: "api-notes", projectId: ids.importProject, mapping: { columns: { title: "title", summary: "summary" } } }, { storageDir })).jobId;
 }, 240_000);
 
@@ -215,6 +216,13 @@ function deniedAndMissing(): [string, Record<string, unknown>, Record<string, un
   return [
     ["create_import", { ...importInput, projectId: ids.importProject }, { ...importInput, projectId: missing }],
     ["get_import", { jobId: ids.importJob }, { jobId: missing }],
+    // Record writes (agent-write.test.ts tests them whole): a restricted record or project is not found, as a missing one is.
+    ["create_record", { sectionSlug: "api-notes", projectId: ids.closedProject, values: { title: "x" } }, { sectionSlug: "api-notes", projectId: missing, values: { title: "x" } }],
+    ["update_record", { recordId: ids.canary, version: 1, values: { title: "x" } }, { recordId: missing, version: 1, values: { title: "x" } }],
+    ["link_record", { recordId: ids.canary, version: 1, field: "title", targetId: ids.lighthouse }, { recordId: missing, version: 1, field: "title", targetId: ids.lighthouse }],
+    ["unlink_record", { recordId: ids.canary, version: 1, field: "title", targetId: ids.lighthouse }, { recordId: missing, version: 1, field: "title", targetId: ids.lighthouse }],
+    ["attach_media", { recordId: ids.secretCoin, version: 1, field: "obverse", fileName: "a.png", content: "iVBORw0KGgo=" }, { recordId: missing, version: 1, field: "obverse", fileName: "a.png", content: "iVBORw0KGgo=" }],
+    ["propose_value", { recordId: ids.secretCoin, role: "typology", value: "as" }, { recordId: missing, role: "typology", value: "as" }],
     ["read_record", { recordId: ids.canary }, { recordId: missing }],
     ["similar_records", { recordId: ids.canary }, { recordId: missing }],
     ["similar_objects", { recordId: ids.secretCoin }, { recordId: missing }],
