@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
@@ -418,6 +419,30 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
       expect((await listed(server, token)).map((tool) => tool.name).sort(), `${server} ${token === tokens.curatorRead ? "read" : "write"}`).toEqual([...readToolNames].sort());
     }
   });
+
+  it("gives the stdio server (`npm run --silent mcp`) the same tools for the same token: writes with a write token", async () => {
+    const record = await note(ids.open);
+    const listedFor = async (token: string, run?: (client: Client) => Promise<void>) => {
+      const client = new Client({ name: "stdio-write-test", version: "1.0.0" });
+      await client.connect(
+        new StdioClientTransport({ command: "npm", args: ["run", "--silent", "mcp"], env: { ...(process.env as Record<string, string>), MNEMO_URL: served.allowed!.url, MNEMO_API_TOKEN: token }, stderr: "pipe" }),
+      );
+      try {
+        const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+        await run?.(client);
+        return names;
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await listedFor(tokens.curatorRead)).toEqual([...readToolNames].sort());
+    const names = await listedFor(tokens.curatorWrite, async (client) => {
+      const result = await client.callTool({ name: "update_record", arguments: { recordId: record.id, version: 1, values: { summary: "Over stdio." } } });
+      expect(result.structuredContent).toMatchObject({ version: 2, changed: true });
+    });
+    expect(names).toEqual([...readToolNames, ...writeNames].sort());
+    expect((await db.prisma.record.findUniqueOrThrow({ where: { id: record.id } })).values).toMatchObject({ summary: "Over stdio." });
+  }, 60_000);
 
   it("refuses to call a write tool that is not listed, and writes nothing", async () => {
     const record = await note(ids.open);

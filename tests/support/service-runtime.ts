@@ -21,6 +21,13 @@ export function testMediaStorage(maxBytes = 5 * 1024 * 1024): { storageDir: stri
   return { storageDir: mkdtempSync(join(tmpdir(), "mnemo-api-media-")), maxBytes };
 }
 
+let sharedMedia: { storageDir: string; maxBytes: number } | undefined;
+/** One such folder for the whole test file, for runtimes built per call. */
+function sharedTestMediaStorage() {
+  sharedMedia ??= testMediaStorage();
+  return sharedMedia;
+}
+
 export interface ServiceRuntime {
   search: SearchContext;
   askContext: AskContext;
@@ -55,7 +62,7 @@ export function serviceRuntime(
   };
   const objects: ObjectsRuntime = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
   const apiDeps: ApiDeps = {
-    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects, media: testMediaStorage() },
+    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects, media: sharedTestMediaStorage() },
     limiter: createRateLimiter({ perMinute }),
     cors: closedCors,
     authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
@@ -71,7 +78,7 @@ export function serviceRuntime(
 export function apiDepsWithoutModels(db: Database, origin: string, options: { media?: { storageDir: string; maxBytes: number }; mcpAllowWrite?: boolean } = {}): ApiDeps {
   const unused = () => Promise.reject(new Error("this test wires no models"));
   return {
-    runtime: { prisma: db.prisma, search: unused, ask: unused, objects: unused, media: options.media ?? testMediaStorage() },
+    runtime: { prisma: db.prisma, search: unused, ask: unused, objects: unused, media: options.media ?? sharedTestMediaStorage() },
     limiter: createRateLimiter({ perMinute: 100_000 }),
     cors: closedCors,
     authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
