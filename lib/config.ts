@@ -219,6 +219,14 @@ const configSchema = z.object({
     }
     return origins;
   }),
+  /**
+   * `1` (or `true`) lists the write operations (create and update records, links, media,
+   * proposals) as MCP tools for tokens with the write scope; unset, MCP offers only read tools.
+   * The JSON API's write operations do not depend on it: they need a write token only.
+   */
+  MNEMO_MCP_ALLOW_WRITE: flag()
+    .default("0")
+    .transform((value) => value === "1" || value === "true"),
 
   // Read by scripts and tests, not by the app; listed so every MNEMO_ variable has one place.
   /** `npm run mcp`: the running app's URL and the API token it forwards with. */

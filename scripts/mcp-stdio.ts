@@ -4,7 +4,9 @@
  * so the server's ACL, rate limits and audit apply exactly as over HTTP, and no second process
  * ever opens the embedded database.
  *
- *   MNEMO_API_TOKEN  a personal token from /account/tokens (required)
+ *   MNEMO_API_TOKEN  a personal token from /account/tokens (required); a "Read and write" token
+ *                    also gets the write tools when the server sets MNEMO_MCP_ALLOW_WRITE, since
+ *                    the tool list is the server's for that token
  *   MNEMO_URL        the Mnemo server (default http://127.0.0.1:3000)
  *
  * Use --silent so npm's banner does not corrupt the protocol on stdout; messages go to stderr.

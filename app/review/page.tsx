@@ -114,7 +114,7 @@ export default async function ReviewPage({ searchParams }: PageProps) {
                   {proposal.proposed && proposal.stated && <span className="ml-2 rounded bg-sky-50 px-1.5 py-0.5 text-xs text-sky-900">stated in the record</span>}
                   {proposal.flag && <ProposalFlagNote flag={proposal.flag} proposed={proposal.proposed} compact />}
                 </td>
-                <td className="py-2 pr-3 tabular-nums">{proposal.proposed && proposal.stated ? "stated" : `${Math.round(proposal.confidence * 100)}%`}</td>
+                <td className="py-2 pr-3 tabular-nums">{proposal.evidence.mode === "agent" ? "agent" : proposal.proposed && proposal.stated ? "stated" : `${Math.round(proposal.confidence * 100)}%`}</td>
                 <td className="py-2 text-stone-600">{formatDateTime(proposal.createdAt)}</td>
               </tr>
             ))}

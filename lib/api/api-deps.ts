@@ -5,7 +5,7 @@ import { errorResponse } from "../http/error-response";
 import { type Runtime, getRuntime } from "../runtime";
 import { type CorsPolicy, corsFromConfig } from "./cors";
 import type { Principal } from "../acl";
-import { type ApiDeps, handleApiRequest, rateLimitHeaders, rateLimitedError, unauthorizedError, unknownEndpointResponse } from "./handle-api-request";
+import { type ApiDeps, handleApiPath, rateLimitHeaders, rateLimitedError, unauthorizedError, unknownEndpointResponse } from "./handle-api-request";
 import { corsHeaders } from "./cors";
 import { handleMcpRequest } from "./mcp-server";
 import { type ApiOperation, operationNamed } from "./operations";
@@ -26,11 +26,12 @@ export async function getApiDeps(): Promise<ApiDeps> {
 function apiDepsOver(runtime: Runtime): ApiDeps {
   const { prisma } = runtime.database;
   return {
-    runtime: { prisma, search: runtime.search, ask: runtime.ask, objects: runtime.objects },
+    runtime: { prisma, search: runtime.search, ask: runtime.ask, objects: runtime.objects, media: { storageDir: runtime.config.storageDir, maxBytes: runtime.config.MAX_UPLOAD_BYTES } },
     limiter: runtime.limiter,
     cors: processCors(),
     authenticate: (authorization) => authenticateApiTokenWithId(prisma, authorization),
     origin: runtime.config.AUTH_URL ? new URL(runtime.config.AUTH_URL).origin : undefined,
+    mcpAllowWrite: runtime.config.MNEMO_MCP_ALLOW_WRITE,
   };
 }
 
@@ -45,13 +46,13 @@ async function guarded(run: () => Promise<Response>): Promise<Response> {
   }
 }
 
-/** Every method of one operation's route: its own method runs it, OPTIONS answers CORS, the rest 405. */
-export function apiRoute(name: string): Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler> {
-  const operation = operationNamed(name) as unknown as ApiOperation;
+/** Every method of the route of one operation (or of several sharing a path): each operation's method runs it, OPTIONS answers CORS, the rest 405. */
+export function apiRoute(...names: [string, ...string[]]): Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler> {
+  const pathOperations = names.map((name) => operationNamed(name) as unknown as ApiOperation);
   const handler: Handler = (request, context) =>
     guarded(async () => {
       const params = Object.fromEntries(Object.entries((await context?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]));
-      return handleApiRequest(operation, request, params, await getApiDeps());
+      return handleApiPath(pathOperations, request, params, await getApiDeps());
     });
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
 }

@@ -324,3 +324,23 @@ export const importJobOutput = z.object({
   url: z.string().describe("This job's link (GET it again for progress)."),
   recordsUrl: z.string().describe("The record list filtered to the job's section and project."),
 });
+
+export const writeRecordOutput = z.object({
+  id: z.string().describe("The record's id."),
+  version: z.number().int().describe("The record's version now: send it with the next change (a stale version is refused with 409)."),
+  changed: z.boolean().describe("False when the record already was as asked: nothing was saved, and the version is unchanged."),
+  url: z.string().describe("The record's page."),
+});
+
+export const attachMediaOutput = writeRecordOutput.extend({
+  mediaId: z.string().describe("The stored file; the field now holds it."),
+  mediaUrl: z.string().describe("GET this (with the token) for the file."),
+});
+
+export const proposeValueOutput = z.object({
+  proposalId: z.string(),
+  recordId: z.string(),
+  role: z.string(),
+  status: z.literal("pending").describe("Awaiting a curator's decision in the review queue."),
+  url: z.string().describe("The record's page, where curators decide its proposals."),
+});

@@ -28,6 +28,8 @@ export interface ApiDeps {
   authenticate(authorization: string | null): Promise<AuthenticatedToken | null>;
   /** Prefix for links in results; the request's own origin when absent. */
   origin?: string;
+  /** MNEMO_MCP_ALLOW_WRITE: MCP lists the write operations as tools for write tokens (off when absent). */
+  mcpAllowWrite?: boolean;
 }
 
 export const unauthorizedMessage = "Send a valid API token as `Authorization: Bearer mnemo_…`. Tokens that expired or were revoked are refused; create one at /account/tokens.";
@@ -139,7 +141,7 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
       if (pathIssue) throw new AppError("not_found", "Not found.");
       throw new AppError("bad_request", "Some values are not valid.", { fieldErrors: zodFieldErrors(parsed.error.issues) });
     }
-    const context = { runtime: deps.runtime, principal: auth.principal, origin: requestOrigin(request, deps.origin) };
+    const context = { runtime: deps.runtime, principal: auth.principal, origin: requestOrigin(request, deps.origin), via: { channel: "api", tokenId: auth.tokenId } as const };
     const input = parsed.data as z.output<Input> & { stream?: boolean };
     // Model work of the call goes before the index worker's and is dropped while queued if the client goes away.
     const work = { priority: "interactive", signal: request.signal } as const;
@@ -149,6 +151,21 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
   } catch (error) {
     return withHeaders(errorResponse(error), headers);
   }
+}
+
+/**
+ * One path that several operations share, by method (GET /records/{id} reads, PATCH updates): the
+ * operation of the request's method runs; OPTIONS names every method; any other is a 405 that
+ * lists them.
+ */
+export async function handleApiPath(pathOperations: readonly ApiOperation[], request: Request, pathParams: Record<string, string>, deps: ApiDeps): Promise<Response> {
+  if (pathOperations.length === 1) return handleApiRequest(pathOperations[0]!, request, pathParams, deps);
+  const methods = pathOperations.map((operation) => operation.method);
+  if (request.method === "OPTIONS") return preflightResponse(deps.cors, request, methods);
+  const operation = pathOperations.find((candidate) => candidate.method === request.method);
+  if (operation) return handleApiRequest(operation, request, pathParams, deps);
+  const error = new AppError("method_not_allowed", `This path is called with ${methods.join(" or ")}.`, { headers: { allow: `${methods.join(", ")}, OPTIONS` } });
+  return withHeaders(errorResponse(error), { ...corsHeaders(deps.cors, request), "cache-control": "no-store" });
 }
 
 /** Any path under /api/v1 that names no operation. */

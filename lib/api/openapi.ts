@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { askStreamEvent, errorSchema } from "./api-schemas";
 import { maxJsonBodyBytes } from "../http/request-body";
-import { type ApiOperation, operations } from "./operations";
+import { type ApiOperation, operations, toolOperations } from "./operations";
 
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the operations' own zod schemas (the ones
@@ -28,15 +28,26 @@ function errorResponses(operation: ApiOperation): Record<string, unknown> {
     },
     "503": error("Search by meaning or the answer model is unavailable for now."),
   };
-  if (operation.scope === "write") {
+  if (operation.path.startsWith("/imports")) {
     responses["404"] = error("No such project, section or import job, or one the token's user may not import into or follow: the two are answered alike.");
+  } else if (operation.scope === "write") {
+    responses["404"] = error("No such record or project, or one the token's user may not read: the two are answered alike.");
   } else if (operation.pathParams.length > 0 || operation.name === "read_record") {
     responses["404"] = error("No such record, or one the token's user may not read: the two are answered alike.");
   }
   if (operation.scope !== "read") {
-    responses["403"] = error(`insufficient_scope: the token lacks the ${operation.scope} scope (whatever the call aims at).`);
+    responses["403"] = error(
+      operation.path.startsWith("/imports")
+        ? `insufficient_scope: the token lacks the ${operation.scope} scope (whatever the call aims at).`
+        : `insufficient_scope: the token lacks the ${operation.scope} scope (whatever the call aims at); or forbidden: the token's user may read the record or project but not edit it.`,
+    );
   }
-  if (operation.method === "POST") responses["413"] = error(`The body is over ${bodyLimitText(operation)}.`);
+  if (operation.scope === "write" && !operation.path.startsWith("/imports")) {
+    responses["409"] = error(
+      "conflict: the version sent is not the record's version (someone saved it since it was read: read it again), or, for a proposal, the role is catalogued or already has one awaiting a decision. Nothing was written.",
+    );
+  }
+  if (operation.method !== "GET") responses["413"] = error(`The body is over ${bodyLimitText(operation)}.`);
   return responses;
 }
 
@@ -47,7 +58,7 @@ function bodyLimitText(operation: ApiOperation): string {
 
 function tagOf(operation: ApiOperation): string {
   if (operation.name.includes("import")) return "imports";
-  if (operation.name.includes("object")) return "objects";
+  if (operation.name.includes("object") || operation.path.startsWith("/objects")) return "objects";
   return operation.name === "ask" ? "answers" : "records";
 }
 
@@ -92,11 +103,13 @@ export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> 
         "200": { description: operation.stream ? "The result; with stream: true, NDJSON events, one per line." : "The result.", content: okContent },
         ...errorResponses(operation),
       },
-      ...(operation.scope === "read" ? { "x-mcp-tool": operation.name } : {}),
+      ...(toolOperations.includes(operation) ? { "x-mcp-tool": operation.name } : {}),
+      // Write tools are listed over MCP only for write tokens, and only when the server sets this.
+      ...(toolOperations.includes(operation) && operation.scope === "write" ? { "x-mcp-requires": "MNEMO_MCP_ALLOW_WRITE" } : {}),
       "x-token-scope": operation.scope,
       "x-rate-limit-cost": operation.cost,
     };
-    if (operation.method === "POST") {
+    if (operation.method !== "GET") {
       const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !operation.pathParams.includes(name)));
       entry.requestBody = {
         required: true,
@@ -118,9 +131,10 @@ export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> 
       description:
         "Search, passages, cited answers and object characterisation over the archive, as the token's user: nothing a user may not read is ever returned, and a record they may not read is answered exactly like one that does not exist. " +
         "Create a token at /account/tokens and send it as `Authorization: Bearer mnemo_…`. " +
-        "A token has scopes: every token has `read` (search, passages, answers, records); `write` (imports) must be chosen when the token is made, and is still bounded by what its user may edit. " +
+        "A token has scopes: every token has `read` (search, passages, answers, records); `write` (imports, creating and updating records, links, media, proposals) must be chosen when the token is made, and is still bounded by what its user may edit. " +
+        "Changes to a record carry the version read (read_record's `version`): a stale one is refused with 409 and nothing is written. Every change goes through the record editor's save: the same validation, indexing and audit. " +
         "A call whose token lacks the operation's scope (`x-token-scope`, and the scope named in its security requirement) is refused with 403 `insufficient_scope`, whatever it aims at. " +
-        "The read operations are also MCP tools at /api/mcp (streamable HTTP, same token); MCP offers no write operation.",
+        "The read operations are also MCP tools at /api/mcp (streamable HTTP, same token); the record write operations are MCP tools too, for write tokens, when the server sets MNEMO_MCP_ALLOW_WRITE (`x-mcp-requires`). Imports are HTTP only.",
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerToken: [] }],

@@ -20,6 +20,8 @@ export interface SaveRecordInput {
   sectionSlug: string;
   projectId: string;
   values: RecordValues;
+  /** Extra details for the audit event, e.g. the API token an agent saved with. */
+  auditDetails?: Record<string, string | number | boolean | null>;
   /** Runs inside the save's transaction after the record is written (e.g. a proposal decision). */
   onSaved?: (tx: Prisma.TransactionClient, saved: { id: string; version: number }) => Promise<void>;
 }
@@ -135,7 +137,7 @@ export async function saveRecord(
       targetType: "record",
       targetId: id,
       projectId: input.projectId,
-      details: { version, section: section.slug },
+      details: { ...input.auditDetails, version, section: section.slug },
     });
     await input.onSaved?.(tx, { id, version });
     return {

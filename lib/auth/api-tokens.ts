@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { type Principal, actorIdOf } from "../acl";
+import { type Principal, actorIdOf, canEditSomeProject } from "../acl";
 import { audit } from "../db/audit";
 import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
@@ -31,6 +31,11 @@ export const newTokenSchema = z.object({
     .transform((scopes) => apiTokenScopes.filter((scope) => scope === "read" || scopes.includes(scope))),
 });
 
+/** Whether the write scope is offered: only to someone who may edit some project (a write token of anyone else could change nothing). */
+export function mayHaveWriteTokens(principal: Principal): boolean {
+  return canEditSomeProject(principal);
+}
+
 export interface ApiTokenSummary {
   id: string;
   name: string;
@@ -49,6 +54,10 @@ export function hashToken(token: string): string {
 
 export async function createApiToken(prisma: PrismaClient, principal: Principal, input: unknown): Promise<{ token: string; summary: ApiTokenSummary }> {
   const data = parseInput(newTokenSchema, input);
+  if (data.scopes.includes("write") && !mayHaveWriteTokens(principal)) {
+    const message = "You may not edit any project, so a token of yours cannot write. Choose read.";
+    throw new AppError("bad_request", message, { fieldErrors: { scopes: [message] } });
+  }
   const user = await prisma.user.findUnique({ where: { id: principal.userId } });
   if (!user) throw new AppError("forbidden", "Only signed-in users may create tokens.");
   const token = `${tokenPrefix}${randomBytes(32).toString("base64url")}`;

@@ -52,7 +52,7 @@ import { openTestDatabase } from "../support/test-database";
  * principals (random roles and memberships, each with an API token) send random requests through
  * every path: the record list and its facets, record reads, citations (one record and selections), list exports, media,
  * captions (WebVTT/SRT, English too), the English beside a long text's paragraphs, IIIF (manifests, images, collections), search, similar records, ask, similar objects, characterisation,
- * objects by description, proposals, golden sets (kept by an admin and
+ * objects by description, proposals, the write operations (API and MCP), golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), saved searches
  * (each person's own, listed with their "new since last visit" counts, and read, renamed, opened
  * or deleted by anyone), the JSON API and MCP. A leak is any secret of a record the principal may not read (its id, chunk ids, media ids,
@@ -380,6 +380,8 @@ beforeAll(async () => {
   for (const chunk of chunks) world.find((record) => record.id === chunk.record_id)?.secrets.push(chunk.id);
 
   services = serviceRuntime(db, { embedder, space, descriptor, origin: "http://fuzz.test" });
+  // The write tools are MCP tools here too (MNEMO_MCP_ALLOW_WRITE), for the write probe.
+  services.apiDeps.mcpAllowWrite = true;
 
   // Proposals computed by an admin (evidence may include restricted coins) and by a curator.
   const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
@@ -402,8 +404,11 @@ beforeAll(async () => {
     const user = await createUser(db.prisma, { role: plan.role });
     for (const membership of plan.memberships) await addMember(db.prisma, user.id, projects[membership.project]!.id, membership.role);
     const principal = await principalOf(db.prisma, user.id);
-    const token = (await createApiToken(db.prisma, principal, { name: "fuzz", expiresInDays: 1 })).token;
-    people.push({ principal, token, label: plan.label });
+    const created = await createApiToken(db.prisma, principal, { name: "fuzz", expiresInDays: 1 });
+    // Every token may write, whatever its user may edit (as if their rights changed since): the
+    // write probes then meet the user's access, not the scope check.
+    await db.prisma.apiToken.update({ where: { id: created.summary.id }, data: { scopes: ["read", "write"] } });
+    people.push({ principal, token: created.token, label: plan.label });
   }
   // The public reader (no session, no token) of the first project, marked public: what the IIIF,
   // OAI-PMH and media routes serve to anyone. Its API calls carry a token that is no token.
@@ -852,6 +857,30 @@ const probes: Probe[] = [
       const args: Record<string, unknown> =
         name === "retrieve" || name === "get_agent_context" || name === "semantic_search" ? { query: queryText(random) } : name === "ask" ? { question: `Why ${queryText(random)}?` } : { recordId: id };
       return mcpCall(person.token, name, args);
+    },
+  },
+  {
+    // The write operations (JSON API and MCP tools), aimed at a record or its project, each sent
+    // so that it can never change anything: a stale version, a field the section lacks, a value
+    // no role takes. What decides the answer is then the user's access alone — 404 for what they
+    // cannot read (alike for denied and missing), 403 for what they read but may not edit, the
+    // validation's 400 or the version's 409 for what they edit — and no secret may travel.
+    path: "api-write",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id, random) => {
+      const projectId = world.find((record) => record.id === id)?.projectId ?? randomUUID();
+      const stale = 1_000_000;
+      const name = random.pick(["create_record", "update_record", "link_record", "unlink_record", "attach_media", "propose_value"]);
+      const linked = random.pick(world).id;
+      const args: Record<string, unknown> = {
+        create_record: { sectionSlug: random.pick(["fz-notes", "fz-coins"]), projectId, values: { title: "Fuzzed", noSuchField: "x" } },
+        update_record: { recordId: id, version: stale, values: { title: "Fuzzed" } },
+        link_record: { recordId: id, version: stale, field: "related", targetId: linked },
+        unlink_record: { recordId: id, version: stale, field: "related", targetId: linked },
+        attach_media: { recordId: id, version: stale, field: "obverse", fileName: "x.png", content: "iVBORw0KGgo=" },
+        propose_value: { recordId: id, role: random.pick(["typology", "material", "period"]), value: "no such value" },
+      }[name]!;
+      return random.chance(0.5) ? apiCall(name, person.token, args) : mcpCall(person.token, name, args);
     },
   },
   {

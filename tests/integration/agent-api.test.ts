@@ -25,7 +25,7 @@ import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
+import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, pngBytes, principalOf, temporaryStorageDir, testIndexSpace, writeTokenWithoutEditRights } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { openTestDatabase } from "../support/test-database";
@@ -123,9 +123,12 @@ beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
   space = await testIndexSpace(db.sql, embedder);
-  await createNotesAndCoins(db.prisma, db.sql, { prefix: "api", name: "API", noteFields, groupFields: ["title", "summary"], objectContext: coinContext });
+  // Notes link other notes, so that link_record and unlink_record have a relation to work on.
+  const apiNoteFields = [...noteFields, { key: "related", label: "Related", type: "relation" as const, targetSection: "api-notes", multiple: true }];
+  await createNotesAndCoins(db.prisma, db.sql, { prefix: "api", name: "API", noteFields: apiNoteFields, groupFields: ["title", "summary"], objectContext: coinContext });
   const open = (await createProject(db.prisma)).id;
   const closed = (await createProject(db.prisma, { restricted: true })).id;
+  ids.closedProject = closed;
 
   const insiderUser = await createUser(db.prisma, { role: "curator" });
   await addMember(db.prisma, insiderUser.id, open);
@@ -175,19 +178,47 @@ beforeAll(async () => {
   await addMember(db.prisma, importerUser.id, ids.importProject, "editor");
   const importer = await principalOf(db.prisma, importerUser.id);
   tokens.importer = (await createApiToken(db.prisma, importer, { name: "importer", expiresInDays: 30, scopes: ["read", "write"] })).token;
-  tokens.readerWriter = (await createApiToken(db.prisma, reader, { name: "reader with write", expiresInDays: 30, scopes: ["read", "write"] })).token;
+  tokens.readerWriter = await writeTokenWithoutEditRights(db.prisma, reader, "reader with write");
+  smallPng = Buffer.from(await pngBytes(24, 24)).toString("base64");
+  // Records the importer may change, a fresh set for every validInputs() (each write moves a version on).
+  for (let n = 0; n < 8; n++) {
+    const saved = (values: Record<string, unknown>, section = "api-notes") => saveRecord(db.prisma, systemPrincipal, { sectionSlug: section, projectId: ids.importProject!, values }).then((record) => record.id);
+    const target = await saved({ title: `Link target ${n}` });
+    writable.push({
+      update: await saved({ title: `Writable ${n}` }),
+      link: await saved({ title: `Linking ${n}` }),
+      unlink: await saved({ title: `Linked ${n}`, related: [target] }),
+      attach: await saved({ title: `Uncatalogued coin ${n}`, metal: "silver" }, "api-coins"),
+      propose: await saved({ title: `Coin to propose for ${n}`, metal: "silver" }, "api-coins"),
+      target,
+    });
+  }
   ids.importJob = (await startImport(db.prisma, importer, { fileName: "notes.csv", bytes: new TextEncoder().encode(importCsv) }, { sectionSlug: "api-notes", projectId: ids.importProject, mapping: { columns: { title: "title", summary: "summary" } } }, { storageDir })).jobId;
 }, 240_000);
 
 const importCsv = "title,summary\r\nImported note,An imported summary.\r\n";
+/** A small PNG (base64), for attach_media. */
+let smallPng = "";
 
 afterAll(async () => {
   await db?.close();
 });
 
-/** A valid call of every operation, aimed at a record the reader may read. */
+/** Records at version 1 in the importer's project, one set per validInputs() call. */
+const writable: { update: string; link: string; unlink: string; attach: string; propose: string; target: string }[] = [];
+let writableUsed = 0;
+
+/** A valid call of every operation, aimed at a record the reader may read (the write ones: the importer may edit). */
 function validInputs(): Record<string, Record<string, unknown>> {
+  const set = writable[writableUsed++];
+  if (!set) throw new Error("make more writable records in beforeAll");
   return {
+    create_record: { sectionSlug: "api-notes", projectId: ids.importProject, values: { title: "Made by an agent", summary: "Written through the API." } },
+    update_record: { recordId: set.update, version: 1, values: { summary: "Updated by an agent." } },
+    link_record: { recordId: set.link, version: 1, field: "related", targetId: set.target },
+    unlink_record: { recordId: set.unlink, version: 1, field: "related", targetId: set.target },
+    attach_media: { recordId: set.attach, version: 1, field: "obverse", fileName: "obverse.png", content: smallPng },
+    propose_value: { recordId: set.propose, role: "typology", value: "denarius", note: "The legend reads ROMA." },
     semantic_search: { query: "lighthouse lamp" },
     retrieve: { query: "lighthouse lamp", limit: 3 },
     get_agent_context: { query: "lighthouse lamp", maxChars: 600 },
@@ -215,6 +246,13 @@ function deniedAndMissing(): [string, Record<string, unknown>, Record<string, un
   return [
     ["create_import", { ...importInput, projectId: ids.importProject }, { ...importInput, projectId: missing }],
     ["get_import", { jobId: ids.importJob }, { jobId: missing }],
+    // Record writes (agent-write.test.ts tests them whole): a restricted record or project is not found, as a missing one is.
+    ["create_record", { sectionSlug: "api-notes", projectId: ids.closedProject, values: { title: "x" } }, { sectionSlug: "api-notes", projectId: missing, values: { title: "x" } }],
+    ["update_record", { recordId: ids.canary, version: 1, values: { title: "x" } }, { recordId: missing, version: 1, values: { title: "x" } }],
+    ["link_record", { recordId: ids.canary, version: 1, field: "title", targetId: ids.lighthouse }, { recordId: missing, version: 1, field: "title", targetId: ids.lighthouse }],
+    ["unlink_record", { recordId: ids.canary, version: 1, field: "title", targetId: ids.lighthouse }, { recordId: missing, version: 1, field: "title", targetId: ids.lighthouse }],
+    ["attach_media", { recordId: ids.secretCoin, version: 1, field: "obverse", fileName: "a.png", content: "iVBORw0KGgo=" }, { recordId: missing, version: 1, field: "obverse", fileName: "a.png", content: "iVBORw0KGgo=" }],
+    ["propose_value", { recordId: ids.secretCoin, role: "typology", value: "as" }, { recordId: missing, role: "typology", value: "as" }],
     ["read_record", { recordId: ids.canary }, { recordId: missing }],
     ["similar_records", { recordId: ids.canary }, { recordId: missing }],
     ["similar_objects", { recordId: ids.secretCoin }, { recordId: missing }],

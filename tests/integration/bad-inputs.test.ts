@@ -101,6 +101,9 @@ let space: IndexSpace;
 let storageDir: string;
 let served: ServedHandler;
 let mcp: Client;
+/** The curator's write token on an MCP server that lists write tools (MNEMO_MCP_ALLOW_WRITE). */
+let mcpWriter: Client;
+let servedWriter: ServedHandler;
 const people: Record<"admin" | "curator" | "reader", Principal> = {} as never;
 const ids: Record<string, string> = {};
 let readerToken = "";
@@ -403,8 +406,8 @@ function importUpload(principal: Principal, step: (prisma: Database["prisma"], p
 }
 
 /** An MCP tool call through the SDK's client; a tool error's "code: message" gives its status. */
-async function tool(name: string, args: Record<string, unknown>): Promise<Outcome> {
-  const result = await mcp.callTool({ name, arguments: args });
+async function tool(name: string, args: Record<string, unknown>, client: Client = mcp): Promise<Outcome> {
+  const result = await client.callTool({ name, arguments: args });
   if (!result.isError) return { status: 200, message: "" };
   const text = (result.content as { text: string }[]).map((part) => part.text).join("\n");
   const code = /^([a-z_]+): /.exec(text)?.[1];
@@ -887,6 +890,47 @@ function savedSearchInputs(): BadInput[] {
     { id: "saved-search-rename-nul", layer: "route", input: "PATCH an own saved search to a name holding NUL", expect: { status: 400, field: "name", message: /cannot be stored/ }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.readerSavedSearch!, JSON.stringify({ name: `x${nul}` })) },
     { id: "saved-search-rename-not-json", layer: "route", input: "PATCH with a body that is not JSON", expect: { status: 400, message: /as JSON/ }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.readerSavedSearch!, "{name:") },
     { id: "saved-search-action-name-long", layer: "action", input: "Save this search: a 1,001-character name", expect: { status: 400, field: "name" }, send: () => saveAs({ name: "n".repeat(1001), params: {} }) },
+    // Record writes (agent-write.test.ts tests what they do): stale versions 409, unknown fields 400, foreign projects 404.
+    { id: "api-create-record-read-token", layer: "api", input: "POST /records with a read-only token", expect: { status: 403, message: /create_record needs a token with the write scope/ }, send: () => api("create_record", { sectionSlug: "notes", projectId: ids.open, values: { title: "Harbour log" } }) },
+    { id: "api-create-record-foreign-project", layer: "api", input: "POST /records into a project the user cannot read", expect: { status: 404, message: /^Not found\.$/ }, send: () => api("create_record", { sectionSlug: "notes", projectId: ids.closed, values: { title: "Harbour log" } }, { token: writerToken }) },
+    { id: "api-create-record-project-traversal", layer: "api", input: "projectId ../../etc", expect: { status: 404 }, send: () => api("create_record", { sectionSlug: "notes", projectId: "../../etc", values: { title: "Harbour log" } }, { token: writerToken }) },
+    { id: "api-create-record-unknown-field", layer: "api", input: "values with a field the section lacks", expect: { status: 400, field: "colour" }, send: () => api("create_record", { sectionSlug: "notes", projectId: ids.open, values: { title: "Harbour log", colour: "red" } }, { token: writerToken }) },
+    { id: "api-create-record-values-array", layer: "api", input: "values as an array", expect: { status: 400, field: "values" }, send: () => api("create_record", { sectionSlug: "notes", projectId: ids.open, values: ["Harbour log"] }, { token: writerToken }) },
+    { id: "api-create-record-unknown-section", layer: "api", input: "a section that does not exist", expect: { status: 400, message: /no section called/ }, send: () => api("create_record", { sectionSlug: "ledgers", projectId: ids.open, values: { title: "Harbour log" } }, { token: writerToken }) },
+    { id: "api-create-record-relation-unreadable", layer: "api", input: "a relation to a record the user cannot read", expect: { status: 400, field: "related", message: /does not exist/ }, send: () => api("create_record", { sectionSlug: "notes", projectId: ids.open, values: { title: "Harbour log", related: [ids.secret] } }, { token: writerToken }) },
+    { id: "api-update-record-stale", layer: "api", input: "PATCH /records/<id> with a stale version", expect: { status: 409, message: /Someone else saved this record/ }, send: () => api("update_record", { recordId: ids.lighthouse, version: 99, values: { summary: "Stale." } }, { token: writerToken }) },
+    { id: "api-update-record-unknown-field", layer: "api", input: "PATCH a field the section lacks", expect: { status: 400, field: "values.colour" }, send: () => api("update_record", { recordId: ids.lighthouse, version: 1, values: { colour: "red" } }, { token: writerToken }) },
+    { id: "api-update-record-bad-value", layer: "api", input: "PATCH kind: 'novel' (not an option)", expect: { status: 400, field: "kind" }, send: () => api("update_record", { recordId: ids.lighthouse, version: 1, values: { kind: "novel" } }, { token: writerToken }) },
+    { id: "api-update-record-version-string", layer: "api", input: "version '1'", expect: { status: 400, field: "version" }, send: () => api("update_record", { recordId: ids.lighthouse, version: "1", values: { summary: "x" } }, { token: writerToken }) },
+    { id: "api-update-record-version-huge", layer: "api", input: "version 2^53", expect: { status: 400, field: "version" }, send: () => api("update_record", { recordId: ids.lighthouse, version: 2 ** 53, values: { summary: "x" } }, { token: writerToken }) },
+    { id: "api-update-record-version-zero", layer: "api", input: "version 0", expect: { status: 400, field: "version" }, send: () => api("update_record", { recordId: ids.lighthouse, version: 0, values: { summary: "x" } }, { token: writerToken }) },
+    { id: "api-update-record-no-values", layer: "api", input: "values {}", expect: { status: 400, field: "values" }, send: () => api("update_record", { recordId: ids.lighthouse, version: 1, values: {} }, { token: writerToken }) },
+    { id: "api-update-record-unreadable", layer: "api", input: "PATCH a record the user cannot read", expect: { status: 404, message: /^Not found\.$/ }, send: () => api("update_record", { recordId: ids.secret, version: 1, values: { summary: "x" } }, { token: writerToken }) },
+    { id: "api-update-record-read-token", layer: "api", input: "PATCH with a read-only token", expect: { status: 403, message: /write scope/ }, send: () => api("update_record", { recordId: ids.lighthouse, version: 1, values: { summary: "x" } }) },
+    { id: "api-update-record-traversal", layer: "api", input: "PATCH /records/../../etc", expect: { status: 404 }, send: () => api("update_record", { recordId: "../../etc", version: 1, values: { summary: "x" } }, { token: writerToken }) },
+    { id: "api-link-record-not-relation", layer: "api", input: "link through a field that is not a relation", expect: { status: 400, field: "field" }, send: () => api("link_record", { recordId: ids.lighthouse, version: 1, field: "title", targetId: ids.mill }, { token: writerToken }) },
+    { id: "api-link-record-target-traversal", layer: "api", input: "link to ../../etc", expect: { status: 400, field: "targetId" }, send: () => api("link_record", { recordId: ids.lighthouse, version: 1, field: "related", targetId: "../../etc" }, { token: writerToken }) },
+    { id: "api-link-record-target-unreadable", layer: "api", input: "link to a record the user cannot read", expect: { status: 400, field: "related", message: /does not exist/ }, send: () => api("link_record", { recordId: ids.lighthouse, version: 1, field: "related", targetId: ids.secret }, { token: writerToken }) },
+    { id: "api-link-record-stale", layer: "api", input: "link with a stale version", expect: { status: 409 }, send: () => api("link_record", { recordId: ids.lighthouse, version: 7, field: "related", targetId: ids.mill }, { token: writerToken }) },
+    { id: "api-link-record-field-missing", layer: "api", input: "link without a field", expect: { status: 400, field: "field" }, send: () => api("link_record", { recordId: ids.lighthouse, version: 1, targetId: ids.mill }, { token: writerToken }) },
+    { id: "api-unlink-record-not-linked", layer: "api", input: "unlink a record the field does not link to", expect: { status: 400, field: "targetId" }, send: () => api("unlink_record", { recordId: ids.lighthouse, version: 1, field: "related", targetId: ids.mill }, { token: writerToken }) },
+    { id: "api-unlink-record-unreadable", layer: "api", input: "unlink on a record the user cannot read", expect: { status: 404 }, send: () => api("unlink_record", { recordId: ids.secret, version: 1, field: "related", targetId: ids.mill }, { token: writerToken }) },
+    { id: "api-attach-media-not-base64", layer: "api", input: "content that is not base64", expect: { status: 400, field: "content" }, send: () => api("attach_media", { recordId: ids.mill, version: 1, field: "photo", fileName: "a.png", content: "<svg onload=alert(1)>" }, { token: writerToken }) },
+    { id: "api-attach-media-not-an-image", layer: "api", input: "a text file for an image field", expect: { status: 415, field: "content" }, send: () => api("attach_media", { recordId: ids.mill, version: 1, field: "photo", fileName: "a.png", content: Buffer.from("just some text, no picture").toString("base64") }, { token: writerToken }) },
+    { id: "api-attach-media-text-field", layer: "api", input: "attach to a text field", expect: { status: 400, field: "field" }, send: () => api("attach_media", { recordId: ids.mill, version: 1, field: "summary", fileName: "a.png", content: "iVBORw0KGgo=" }, { token: writerToken }) },
+    { id: "api-attach-media-stale", layer: "api", input: "attach with a stale version", expect: { status: 409 }, send: () => api("attach_media", { recordId: ids.mill, version: 5, field: "photo", fileName: "a.png", content: "iVBORw0KGgo=" }, { token: writerToken }) },
+    { id: "api-attach-media-unreadable", layer: "api", input: "attach to a record the user cannot read", expect: { status: 404 }, send: () => api("attach_media", { recordId: ids.secret, version: 1, field: "photo", fileName: "a.png", content: "iVBORw0KGgo=" }, { token: writerToken }) },
+    { id: "api-attach-media-file-name-empty", layer: "api", input: "fileName of spaces", expect: { status: 400, field: "fileName" }, send: () => api("attach_media", { recordId: ids.mill, version: 1, field: "photo", fileName: "   ", content: "iVBORw0KGgo=" }, { token: writerToken }) },
+    { id: "api-propose-value-not-object", layer: "api", input: "propose a value for a record that is not an object", expect: { status: 400, message: /not an object/ }, send: () => api("propose_value", { recordId: ids.lighthouse, role: "typology", value: "denarius" }, { token: writerToken }) },
+    { id: "api-propose-value-role-unknown", layer: "api", input: "role 'mint'", expect: { status: 400, field: "role" }, send: () => api("propose_value", { recordId: ids.lighthouse, role: "mint", value: "Rome" }, { token: writerToken }) },
+    { id: "api-propose-value-range-backwards", layer: "api", input: "value {from: 10, to: 5}", expect: { status: 400, field: "value" }, send: () => api("propose_value", { recordId: ids.lighthouse, role: "date", value: { from: 10, to: 5 } }, { token: writerToken }) },
+    { id: "api-propose-value-unreadable", layer: "api", input: "propose for a record the user cannot read", expect: { status: 404 }, send: () => api("propose_value", { recordId: ids.secret, role: "typology", value: "denarius" }, { token: writerToken }) },
+    { id: "api-propose-value-read-token", layer: "api", input: "propose with a read-only token", expect: { status: 403, message: /write scope/ }, send: () => api("propose_value", { recordId: ids.lighthouse, role: "typology", value: "denarius" }) },
+    { id: "mcp-update-not-listed-for-reader", layer: "mcp", input: "update_record over MCP with a read token", expect: { status: 400 }, send: () => tool("update_record", { recordId: ids.lighthouse, version: 1, values: { summary: "x" } }) },
+    { id: "mcp-update-stale", layer: "mcp", input: "update_record tool with a stale version", expect: { status: 409 }, send: () => tool("update_record", { recordId: ids.lighthouse, version: 42, values: { summary: "x" } }, mcpWriter) },
+    { id: "mcp-update-unknown-field", layer: "mcp", input: "update_record tool with a field the section lacks", expect: { status: 400, message: /not a field/ }, send: () => tool("update_record", { recordId: ids.lighthouse, version: 1, values: { colour: "red" } }, mcpWriter) },
+    { id: "mcp-create-foreign-project", layer: "mcp", input: "create_record tool into a project the user cannot read", expect: { status: 404 }, send: () => tool("create_record", { sectionSlug: "notes", projectId: ids.closed, values: { title: "x" } }, mcpWriter) },
+    { id: "mcp-link-version-string", layer: "mcp", input: "link_record tool with version '1'", expect: { status: 400 }, send: () => tool("link_record", { recordId: ids.lighthouse, version: "1", field: "related", targetId: ids.mill }, mcpWriter) },
     { id: "saved-search-action-params-number", layer: "action", input: "Save this search: a parameter that is a number", expect: { status: 400, field: "params.q" }, send: () => saveAs({ name: "Lamps", params: { q: 7 } as never }) },
     { id: "saved-search-action-rename-foreign", layer: "action", input: "rename another user's saved search", expect: { status: 404 }, send: () => renameAs({ id: ids.adminSavedSearch!, name: "Taken over" }) },
     { id: "saved-search-action-delete-traversal", layer: "action", input: "delete saved search ../../etc/passwd", expect: { status: 404 }, send: () => deleteSavedAs({ id: "../../etc/passwd" }) },
@@ -989,13 +1033,19 @@ function unstorableTextEverywhere(): BadInput[] {
     list_sections: {},
     create_import: importInput(),
     get_import: { jobId: randomUUID() },
+    create_record: { sectionSlug: "notes", projectId: ids.open, values: { title: "Harbour log" } },
+    update_record: { recordId: ids.lighthouse, version: 1, values: { summary: "Harbour log." } },
+    link_record: { recordId: ids.lighthouse, version: 1, field: "related", targetId: ids.mill },
+    unlink_record: { recordId: ids.lighthouse, version: 1, field: "related", targetId: ids.mill },
+    attach_media: { recordId: ids.mill, version: 1, field: "photo", fileName: "a.png", content: "iVBORw0KGgo=" },
+    propose_value: { recordId: ids.lighthouse, role: "typology", value: "denarius", note: "The legend reads ROMA." },
   };
   for (const operation of byName.values()) {
     // A write operation is called with a token that may write, so the input is what is refused.
     const token = operation.scope === "read" ? undefined : writerToken;
     const base = valid[operation.name];
     if (!base) throw new Error(`the catalogue has no valid input for ${operation.name}: add one`);
-    const properties = (z.toJSONSchema(operation.input, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string; enum?: unknown[]; items?: { type?: string } }> }).properties ?? {};
+    const properties = (z.toJSONSchema(operation.input, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string; enum?: unknown[]; contentEncoding?: string; items?: { type?: string } }> }).properties ?? {};
     for (const [key, property] of Object.entries(properties)) {
       const inPath = operation.pathParams.includes(key);
       const isText = property.type === "string";
@@ -1014,27 +1064,31 @@ function unstorableTextEverywhere(): BadInput[] {
         expect: expectation,
         send: () => api(operation.name, { ...base, [key]: value(bad.nul) }, { token }),
       });
-      if (operation.method === "POST") {
+      // (A path id cannot carry an unpaired surrogate: percent-decoding gives U+FFFD.)
+      if (operation.method !== "GET" && !inPath) {
         entries.push({
           id: `text-api-${operation.name}-${key}-surrogate`,
           layer: "api",
-          input: `POST /api/v1${operation.path}: ${key} holding an escaped unpaired surrogate`,
+          input: `${operation.method} /api/v1${operation.path}: ${key} holding an escaped unpaired surrogate`,
           expect: expectation,
           send: () => api(operation.name, {}, { token, rawBody: JSON.stringify({ ...base, [key]: value(bad.surrogate) }) }),
         });
       }
       if (!isText && !isTextList) continue;
       if (operation.name === "ask" && key === "stream") continue;
-      // MCP offers only the read operations (mcp-import-not-a-tool checks one is absent).
-      if (operation.scope !== "read") continue;
+      // Imports are no MCP tool (mcp-import-not-a-tool checks one is absent); the other write
+      // operations are, for the write token on the server that allows MCP writes.
+      if (operation.name.endsWith("_import")) continue;
+      const client = operation.scope === "read" ? mcp : mcpWriter;
       for (const [kind, text] of Object.entries(bad)) {
         entries.push({
           id: `text-mcp-${operation.name}-${key}-${kind}`,
           layer: "mcp",
           input: `tool ${operation.name}: ${key} holding ${kind === "nul" ? "NUL" : "an unpaired surrogate"}`,
           // The MCP SDK checks a tool's input schema first: a choice (mode) is refused as not one of its options.
-          expect: inPath ? { status: 404 } : property.enum ? { status: 400, message: /Invalid option: expected one of/ } : { status: 400, message: storableMessage },
-          send: () => tool(operation.name, { ...base, [key]: value(text) }),
+          // (So is base64, as base64: attach_media's content.)
+          expect: inPath ? { status: 404 } : property.enum || property.contentEncoding ? { status: 400, message: /Input validation error: Invalid arguments/ } : { status: 400, message: storableMessage },
+          send: () => tool(operation.name, { ...base, [key]: value(text) }, client),
         });
       }
     }
@@ -1163,11 +1217,17 @@ beforeAll(async () => {
   served = await serveWebHandler(async (request) => handleMcpRequest(request, deps));
   mcp = new Client({ name: "bad-inputs", version: "1.0.0" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", served.url), { requestInit: { headers: { authorization: `Bearer ${readerToken}` } } }));
+  const writeDeps = { ...apiDeps(), mcpAllowWrite: true };
+  servedWriter = await serveWebHandler(async (request) => handleMcpRequest(request, writeDeps));
+  mcpWriter = new Client({ name: "bad-inputs-writer", version: "1.0.0" });
+  await mcpWriter.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", servedWriter.url), { requestInit: { headers: { authorization: `Bearer ${writerToken}` } } }));
 }, 240_000);
 
 afterAll(async () => {
   await mcp?.close();
+  await mcpWriter?.close();
   await served?.close();
+  await servedWriter?.close();
   await db?.close();
 });
 

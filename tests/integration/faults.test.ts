@@ -19,6 +19,7 @@ import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spa
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { createHttpReranker, rerankSkippedNote } from "../../lib/rag/search/rerank";
 import { type SearchContext, meaningSearchUnavailableMessage, searchArchive } from "../../lib/rag/search/search-archive";
+import { testMediaStorage } from "../support/service-runtime";
 import { type FakeChatServer, startFakeChatServer } from "../support/fake-chat-server";
 import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "../support/fake-embedding-server";
 import { type FakeRerankServer, startFakeRerankServer } from "../support/fake-rerank-server";
@@ -345,6 +346,7 @@ describe(`the agent API during outages (${testDatabaseMode()})`, () => {
           generator: createOpenAiCompatibleGenerator({ baseUrl: chat.url, model: "fake", timeoutMs: generatorTimeoutMs }),
         }),
         objects: async () => Promise.reject(new Error("not used")),
+        media: testMediaStorage(),
       },
       limiter: createRateLimiter({ perMinute: 100_000 }),
       cors: closedCors,

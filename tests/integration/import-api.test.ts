@@ -16,7 +16,7 @@ import { dryRunImportUpload, dryRunProblemsCsv, previewImportUpload, startImport
 import { readFormData } from "../../lib/http/request-body";
 import { runAuthorizedAction } from "../../lib/http/run-authorized";
 import { callApi } from "../support/api-request";
-import { addMember, createProject, createSection, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { addMember, createProject, createSection, createUser, principalOf, temporaryStorageDir, writeTokenWithoutEditRights } from "../support/factories";
 import { apiDepsWithoutModels } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -108,7 +108,7 @@ beforeAll(async () => {
   tokens.curatorWrite = (await createApiToken(db.prisma, people.curator, { name: "importer", ...write })).token;
   tokens.curatorRead = (await createApiToken(db.prisma, people.curator, { name: "reader", expiresInDays: 30 })).token;
   tokens.otherCuratorWrite = (await createApiToken(db.prisma, people.otherCurator, { name: "other importer", ...write })).token;
-  tokens.researcherWrite = (await createApiToken(db.prisma, people.researcher, { name: "researcher importer", ...write })).token;
+  tokens.researcherWrite = await writeTokenWithoutEditRights(db.prisma, people.researcher, "researcher importer");
   tokens.adminWrite = (await createApiToken(db.prisma, people.admin, { name: "admin importer", ...write })).token;
 }, 60_000);
 

@@ -7,12 +7,12 @@ import type { Principal } from "../../lib/acl";
 import { type ApiDeps, handleApiRequest } from "../../lib/api/handle-api-request";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { openApiDocument } from "../../lib/api/openapi";
-import { type ApiOperation, operations, toolOperations } from "../../lib/api/operations";
+import { type ApiOperation, operations, toolOperationsFor } from "../../lib/api/operations";
 import { defineOperation } from "../../lib/api/operations/operation";
 import { authenticateApiTokenWithId, createApiToken, listApiTokens, revokeApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import type { AppError } from "../../lib/errors";
-import { createProject, createUser, principalOf } from "../support/factories";
+import { addMember, createProject, createUser, principalOf } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { apiDepsWithoutModels } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
@@ -69,8 +69,11 @@ async function callOperation(operation: ApiOperation, token: string, target: str
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  curator = await principalOf(db.prisma, (await createUser(db.prisma, { role: "curator" })).id);
+  const curatorUser = await createUser(db.prisma, { role: "curator" });
   projectId = (await createProject(db.prisma)).id;
+  // Write is offered only to someone who edits some project.
+  await addMember(db.prisma, curatorUser.id, projectId, "editor");
+  curator = await principalOf(db.prisma, curatorUser.id);
   tokens.read = (await createApiToken(db.prisma, curator, { name: "reader", expiresInDays: 30 })).token;
   tokens.write = (await createApiToken(db.prisma, curator, { name: "writer", expiresInDays: 30, scopes: ["read", "write"] })).token;
   const expired = await createApiToken(db.prisma, curator, { name: "expired writer", expiresInDays: 1, scopes: ["read", "write"] });
@@ -102,6 +105,19 @@ describe("token scopes", () => {
     const refused = (await createApiToken(db.prisma, curator, { name: "admin", expiresInDays: 7, scopes: ["admin"] }).catch((error: unknown) => error)) as AppError;
     expect(refused.code).toBe("bad_request");
     expect(refused.fieldErrors?.["scopes.0"]).toEqual(["A scope is read or write."]);
+  });
+
+  it("gives write only to someone who may edit some project", async () => {
+    const researcher = await createUser(db.prisma, { role: "researcher" });
+    await addMember(db.prisma, researcher.id, projectId, "reader");
+    const reader = await principalOf(db.prisma, researcher.id);
+    const refused = (await createApiToken(db.prisma, reader, { name: "writer", expiresInDays: 7, scopes: ["read", "write"] }).catch((error: unknown) => error)) as AppError;
+    expect(refused.code).toBe("bad_request");
+    expect(refused.fieldErrors?.scopes).toEqual(["You may not edit any project, so a token of yours cannot write. Choose read."]);
+    expect((await createApiToken(db.prisma, reader, { name: "reader", expiresInDays: 7 })).summary.scopes).toEqual(["read"]);
+    // A curator who edits nothing is no writer either.
+    const idle = await principalOf(db.prisma, (await createUser(db.prisma, { role: "curator" })).id);
+    expect(((await createApiToken(db.prisma, idle, { name: "writer", expiresInDays: 7, scopes: ["read", "write"] }).catch((error: unknown) => error)) as AppError).code).toBe("bad_request");
   });
 
   it("gives tokens made before scopes read only, and the database refuses a token that cannot read", async () => {
@@ -172,12 +188,14 @@ describe("the registry, OpenAPI and MCP", () => {
 
   const all = operations as readonly unknown[] as readonly ApiOperation[];
 
-  it("names a scope for every operation; the agent tools are exactly the read operations", () => {
+  it("names a scope for every operation; without MNEMO_MCP_ALLOW_WRITE the agent tools are exactly the read operations", () => {
     for (const operation of all) expect(["read", "write"], operation.name).toContain(operation.scope);
-    expect(toolOperations.map((operation) => operation.name)).toEqual(all.filter((operation) => operation.scope === "read").map((operation) => operation.name));
+    const readOnly = all.filter((operation) => operation.scope === "read").map((operation) => operation.name);
+    expect(toolOperationsFor({ scopes: ["read", "write"], allowWrite: false }).map((operation) => operation.name)).toEqual(readOnly);
+    expect(toolOperationsFor({ scopes: ["read"], allowWrite: true }).map((operation) => operation.name)).toEqual(readOnly);
   });
 
-  it("offers no write operation as an MCP tool, even to a write token", async () => {
+  it("offers no write operation as an MCP tool, even to a write token, while the server does not allow MCP writes", async () => {
     const client = new Client({ name: "scope-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", served.url), { requestInit: { headers: { authorization: `Bearer ${tokens.write}` } } }));
     try {
@@ -204,7 +222,8 @@ describe("the registry, OpenAPI and MCP", () => {
       expect(entry.security).toEqual([{ bearerToken: [operation.scope] }]);
       expect(entry["x-token-scope"]).toBe(operation.scope);
       expect("403" in entry.responses, entry.operationId).toBe(operation.scope === "write");
-      expect(entry["x-mcp-tool"], entry.operationId).toBe(operation.scope === "read" ? operation.name : undefined);
+      // Write operations are tools too (for write tokens, with MNEMO_MCP_ALLOW_WRITE), except imports.
+      expect(entry["x-mcp-tool"], entry.operationId).toBe(operation.name.endsWith("_import") ? undefined : operation.name);
     }
   });
 });

@@ -7,6 +7,7 @@ import { type Principal, systemPrincipal } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
+import { createApiToken } from "../../lib/auth/api-tokens";
 import { hashPassword } from "../../lib/auth/passwords";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import type { PrismaClient } from "../../lib/db/generated/client";
@@ -43,6 +44,17 @@ export async function createProject(prisma: PrismaClient, options: { restricted?
 
 export async function addMember(prisma: PrismaClient, userId: string, projectId: string, role: "reader" | "editor" = "reader") {
   return prisma.membership.create({ data: { userId, projectId, role } });
+}
+
+/**
+ * A token with the write scope whose user may edit nothing: the page and the service give write
+ * only to someone who edits some project, so this is the token of a user whose editing rights were
+ * withdrawn after it was made. Every write it attempts must still be refused.
+ */
+export async function writeTokenWithoutEditRights(prisma: PrismaClient, principal: Principal, name = "write token without edit rights"): Promise<string> {
+  const created = await createApiToken(prisma, principal, { name, expiresInDays: 30 });
+  await prisma.apiToken.update({ where: { id: created.summary.id }, data: { scopes: ["read", "write"] } });
+  return created.token;
 }
 
 export async function principalOf(prisma: PrismaClient, userId: string): Promise<Principal> {

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { closedCors } from "../../lib/api/cors";
 import type { ApiDeps } from "../../lib/api/handle-api-request";
 import { createRateLimiter } from "../../lib/rate-limit";
@@ -12,6 +15,18 @@ import type { SearchContext } from "../../lib/rag/search/search-archive";
 
 /** A bridge that reads every text as English: no Apertium in tests that probe access. */
 export const englishOnly = { detect: async () => ({ language: "en", confidence: 1 }) };
+
+/** Where the API's uploads (attach_media) go in a test: a fresh folder, and a 5 MB limit. */
+export function testMediaStorage(maxBytes = 5 * 1024 * 1024): { storageDir: string; maxBytes: number } {
+  return { storageDir: mkdtempSync(join(tmpdir(), "mnemo-api-media-")), maxBytes };
+}
+
+let sharedMedia: { storageDir: string; maxBytes: number } | undefined;
+/** One such folder for the whole test file, for runtimes built per call. */
+function sharedTestMediaStorage() {
+  sharedMedia ??= testMediaStorage();
+  return sharedMedia;
+}
 
 export interface ServiceRuntime {
   search: SearchContext;
@@ -47,7 +62,7 @@ export function serviceRuntime(
   };
   const objects: ObjectsRuntime = { sql: db.sql, embedder, textSpace: space, descriptor, multimodal: null };
   const apiDeps: ApiDeps = {
-    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects },
+    runtime: { prisma: db.prisma, search: async () => search, ask: async () => askContext, objects: async () => objects, media: sharedTestMediaStorage() },
     limiter: createRateLimiter({ perMinute }),
     cors: closedCors,
     authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
@@ -60,13 +75,14 @@ export function serviceRuntime(
  * The JSON API over a test database for operations that need no model (imports, sections,
  * records): search, ask and objects refuse if called.
  */
-export function apiDepsWithoutModels(db: Database, origin: string): ApiDeps {
+export function apiDepsWithoutModels(db: Database, origin: string, options: { media?: { storageDir: string; maxBytes: number }; mcpAllowWrite?: boolean } = {}): ApiDeps {
   const unused = () => Promise.reject(new Error("this test wires no models"));
   return {
-    runtime: { prisma: db.prisma, search: unused, ask: unused, objects: unused },
+    runtime: { prisma: db.prisma, search: unused, ask: unused, objects: unused, media: options.media ?? sharedTestMediaStorage() },
     limiter: createRateLimiter({ perMinute: 100_000 }),
     cors: closedCors,
     authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
     origin,
+    mcpAllowWrite: options.mcpAllowWrite,
   };
 }

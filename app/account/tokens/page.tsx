@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { requestOrigin } from "@/lib/api/handle-api-request";
 import { rateLimitFromConfig } from "@/lib/rate-limit";
-import { listApiTokens } from "@/lib/auth/api-tokens";
+import { listApiTokens, mayHaveWriteTokens } from "@/lib/auth/api-tokens";
 import { authorizedPage } from "@/lib/http/authorized";
 import { formatDateTime } from "@/components/format";
 import { NewTokenClient, RevokeTokenClient } from "./tokens-client";
@@ -33,7 +33,7 @@ export default async function TokensPage() {
         when your password is reset or your account is deactivated.
       </PageHeader>
       <div className="mt-4 rounded-lg border border-stone-200 bg-white p-4">
-        <NewTokenClient />
+        <NewTokenClient writeOffered={mayHaveWriteTokens(principal)} />
       </div>
       {tokens.length === 0 ? (
         <p className="notice mt-6">You have no tokens.</p>
@@ -69,8 +69,9 @@ export default async function TokensPage() {
         </p>
         <h3 className="mt-4 font-medium">JSON API</h3>
         <p className="text-sm text-stone-600">
-          Search, passages, passages for a prompt, similar records and objects, proposals and cited answers with any token; imports (
-          <code>POST /api/v1/imports</code>) with a read and write token. Described in{" "}
+          Search, passages, passages for a prompt, similar records and objects, proposals and cited answers with any token; with a read and write token also imports (
+          <code>POST /api/v1/imports</code>), creating and updating records (<code>POST /api/v1/records</code>, <code>PATCH /api/v1/records/…</code> with the
+          version you read), links, files and proposed values — only where you may edit. Described in{" "}
           <a className="link" href="/api/v1/openapi.json">
             the OpenAPI document
           </a>
@@ -81,7 +82,10 @@ export default async function TokensPage() {
         </pre>
         <h3 className="mt-4 font-medium">MCP, for agents</h3>
         <p className="text-sm text-stone-600">
-          Streamable HTTP at <code>{`${origin}/api/mcp`}</code> with the same header (its tools only read), or on stdio from a Mnemo checkout:
+          Streamable HTTP at <code>{`${origin}/api/mcp`}</code> with the same header, or on stdio from a Mnemo checkout. Its tools read;{" "}
+          {runtime.config.MNEMO_MCP_ALLOW_WRITE
+            ? "a read and write token also gets tools that create and change records where you may edit."
+            : "this server offers no write tools (an administrator can enable them with MNEMO_MCP_ALLOW_WRITE)."}
         </p>
         <pre className="mt-2 overflow-x-auto rounded bg-stone-100 p-3 text-xs">
           {JSON.stringify({ command: "npm", args: ["run", "--silent", "mcp"], env: { MNEMO_URL: origin, MNEMO_API_TOKEN: "mnemo_…" } }, null, 2)}

@@ -11,8 +11,8 @@ import { ActionForm } from "@/components/action-form";
 import { ActionButton } from "@/components/action-button";
 import { LabelledField } from "@/components/labelled-field";
 
-/** Create a token (its secret is shown here once) and revoke tokens. */
-export function NewTokenClient() {
+/** Create a token (its secret is shown here once) and revoke tokens. Write access is offered only to someone who may edit some project. */
+export function NewTokenClient({ writeOffered }: { writeOffered: boolean }) {
   const router = useRouter();
   const [name, setName] = useState("");
   const [days, setDays] = useState("30");
@@ -56,18 +56,22 @@ export function NewTokenClient() {
             <option value="365">a year</option>
           </select>
         </LabelledField>
-        <LabelledField htmlFor="token-access" label="Access">
-          <select id="token-access" className="field-input" value={access} aria-describedby="token-access-help" onChange={(event) => setAccess(event.target.value === "write" ? "write" : "read")}>
-            <option value="read">Read</option>
-            <option value="write">Read and write</option>
-          </select>
-        </LabelledField>
+        {writeOffered && (
+          <LabelledField htmlFor="token-access" label="Access">
+            <select id="token-access" className="field-input" value={access} aria-describedby="token-access-help" onChange={(event) => setAccess(event.target.value === "write" ? "write" : "read")}>
+              <option value="read">Read</option>
+              <option value="write">Read and write</option>
+            </select>
+            <FieldErrors messages={errors.scopes} />
+          </LabelledField>
+        )}
         <BusyButton type="submit" className="btn btn-primary" busy={pending}>
           Create token
         </BusyButton>
         <p id="token-access-help" className="basis-full text-sm text-stone-600">
-          Read: search, passages, answers and records. Read and write also lets the token import records into projects you may edit. Choose read unless the tool
-          imports.
+          {writeOffered
+            ? "Read: search, passages, answers and records. Read and write also lets the token import, create and change records, links and files, and propose values — in the projects you may edit. Choose read unless the tool must write."
+            : "The token reads: search, passages, answers and records you may see."}
         </p>
       </ActionForm>
       <ActionFeedback message={message} spacing="mt-2" />

@@ -174,7 +174,12 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
             Proposed: <span className="font-semibold" data-testid="proposed-value">{formatProposalValue(proposed)}</span>
             {agrees && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">agrees with the catalogue</span>}
           </p>
-          {fromRecord && stated ? (
+          {pendingStored?.evidence.mode === "agent" ? (
+            <p className="mt-2 rounded bg-stone-50 px-2 py-1 text-xs text-stone-700" data-testid="agent-proposal">
+              <span className="font-semibold">Proposed by an agent</span> through an API token, not drawn from similar objects
+              {pendingStored.evidence.note ? <>: “{pendingStored.evidence.note}”</> : "."}
+            </p>
+          ) : fromRecord && stated ? (
             <p className="mt-2 rounded bg-sky-50 px-2 py-1 text-xs text-sky-900" data-testid="stated-in-record">
               <span className="font-semibold">Stated in the record:</span> {stated.sources.map((source) => `${source.label} “${source.text}”`).join("; ")}. The record’s own text outranks the neighbours’ votes.
             </p>

@@ -29,6 +29,25 @@ export const limitInput = (fallback: number, max: number) =>
     .default(fallback)
     .describe(`How many results (1–${max}, default ${fallback}).`);
 
+/** The version a change is made against (read_record's `version`): a stale one is refused with 409, and nothing is written. */
+export const versionInput = z
+  .number("The version is a number: read_record's `version`.")
+  .int("The version is a whole number.")
+  .min(1, "The version is at least 1.")
+  .max(2_147_483_647, "The version is not valid.")
+  .describe("The record's version as you read it (read_record's `version`, or the last change's). A stale version is refused with 409 conflict; read the record again.");
+/** A record's field values by field key, as list_sections and read_record's `fields` describe them. */
+export const recordValuesInput = z
+  .record(z.string().min(1).max(64), z.unknown())
+  .describe(
+    "Field values by field key (see read_record's `fields` or list_sections): text as strings, dates like 1962-04-18, date ranges as {from, to} years, categories one of their options, relations as record ids (an array for a multiple relation), media as media ids.",
+  );
+
+/** What a written record's audit event says about the call: the channel and the token (never its secret). */
+export function auditDetailsOf(context: OperationContext): Record<string, string> {
+  return context.via ? { via: context.via.channel, apiTokenId: context.via.tokenId } : {};
+}
+
 /** Section slugs to ids; sections are structure, not content, so an unknown slug is named. */
 export async function sectionIdsOf(prisma: PrismaClient, slugs: readonly string[] | undefined): Promise<string[] | undefined> {
   if (!slugs || slugs.length === 0) return undefined;

@@ -61,6 +61,8 @@ export interface ProposalEvidence {
    * its flag (its value is the contradicted vote) and can be overridden or rejected, not accepted.
    */
   proposed?: boolean;
+  /** A value proposed by an agent (propose-value.ts, mode "agent"): the proposer's reason, in place of neighbours. */
+  note?: string | null;
 }
 
 export interface StoredProposal {
@@ -218,13 +220,13 @@ export interface AccuracyRow {
   accuracy: number | null;
 }
 
-/** Per role: how often curators accepted what was proposed, over the decisions the principal may see. */
+/** Per role: how often curators accepted what the neighbours proposed, over the decisions the principal may see (agents' proposals are not the model's). */
 export async function proposalAccuracy(runtime: Pick<ObjectsRuntime, "sql">, principal: Principal): Promise<AccuracyRow[]> {
   const params: unknown[] = [];
   const scope = proposalScopeSql(principal, proposalColumns, params);
   const rows = await runtime.sql.query<{ role: ProposalRole; status: string; count: number }>(
     `SELECT p.role, p.status, count(*)::int AS count FROM proposals p JOIN records r ON r.id = p.record_id
-      WHERE p.status <> 'pending' AND ${scope} GROUP BY p.role, p.status`,
+      WHERE p.status <> 'pending' AND p.mode <> 'agent' AND ${scope} GROUP BY p.role, p.status`,
     params,
   );
   return proposalRoles.map((role) => {

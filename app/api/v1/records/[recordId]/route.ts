@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/api-deps";
 
-/** GET /api/v1/records/{recordId} — a readable record. */
-const route = apiRoute("read_record");
+/** GET /api/v1/records/{recordId} — a readable record; PATCH — update its fields (write scope). */
+const route = apiRoute("read_record", "update_record");
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route;
