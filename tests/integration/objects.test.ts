@@ -508,5 +508,13 @@ describe("catalogue context vectors of a batch", () => {
     expect(contextCalls).toEqual([["Typology: denarius. Metal: gold. Period: Roman Imperial."]]);
     const vectors = await db.sql.query<{ record_id: string }>(`SELECT record_id FROM object_vectors WHERE kind = 'context' AND record_id = ANY($1::text[])`, [created]);
     expect(vectors).toHaveLength(3);
+
+    // Two lanes, a record per batch: the lanes' counts add up (a count read before an await once lost the other lane's).
+    for (const key of ["gold-3", "gold-4", "gold-5"]) {
+      const look = { key, ...gold };
+      await coin(projectA, key, gold, { obverse: await face(look, "obverse"), reverse: await face(look, "reverse") });
+    }
+    const lanes = await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 1, concurrency: 2, objects: { storageDir, imageEmbedders: [descriptor] } });
+    expect(lanes).toMatchObject({ indexed: 3, failed: 0, objectVectors: 3 * 3 });
   });
 });

@@ -161,7 +161,9 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: { pr
       if (options.audio) await processRecordings(options.sql, options.audio, ids);
       const results = await indexRecords(context, ids);
       await alsoIndex(ids);
-      if (objects) progress.objectVectors += (await indexObjectsAfterDecoding(objects, ids)).described;
+      // Read after the await: another lane may have added to the shared count meanwhile.
+      const described = objects ? (await indexObjectsAfterDecoding(objects, ids)).described : 0;
+      progress.objectVectors += described;
       batch = results;
     } catch {
       // Something in the batch failed: go record by record so only the culprit is retried.
@@ -173,7 +175,8 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: { pr
           if (options.audio) await processRecordings(options.sql, options.audio, [item.recordId]);
           result = await indexRecord(context, item.recordId);
           await alsoIndex([item.recordId]);
-          if (objects) progress.objectVectors += (await indexObjectsAfterDecoding(objects, [item.recordId])).described;
+          const described = objects ? (await indexObjectsAfterDecoding(objects, [item.recordId])).described : 0;
+          progress.objectVectors += described;
         }
         await completeQueueItem(options.sql, item, workerId);
         progress.indexed++;
