@@ -8,6 +8,7 @@ import { getActiveIndexSpace, type IndexSpace } from "../index/index-spaces";
 import { embedderForSpace } from "../index/space-embedders";
 import { createReranker, rerankerConfigFromConfig, type Reranker } from "./rerank";
 import type { SearchContext } from "./search-archive";
+import { withQueryCache } from "../embed/query-cache";
 
 /**
  * The search part of the web process's runtime (lib/runtime.ts composes it with the database,
@@ -31,7 +32,7 @@ export function queryModels(space: IndexSpace | null): { embedder: Embedder; rer
   let models = globalForSearch.mnemoQueryModels.get(key);
   if (!models) {
     const config = getConfig();
-    const embedder = (space && embedderForSpace(space)) || createEmbedder(embedderConfigFromEnv(config.environment));
+    const embedder = withQueryCache((space && embedderForSpace(space)) || createEmbedder(embedderConfigFromEnv(config.environment)));
     models = { embedder, reranker: createReranker(rerankerConfigFromConfig(config), embedder) };
     globalForSearch.mnemoQueryModels.set(key, models);
   }
