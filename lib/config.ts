@@ -184,7 +184,7 @@ const configSchema = z.object({
   MNEMO_ASR_EXTERNAL: flag(),
 
   // Model threads (lib/rag/embed/model-pool.ts).
-  /** Worker threads for model work (query and passage embedding); unset, one fewer than the cores (at least 1); 0 runs it on the request thread. */
+  /** Worker threads for model work (query and passage embedding); unset, one per core (at most 4); -1, one fewer than the cores (at least 1); 0 runs it on the request thread. */
   MNEMO_MODEL_THREADS: number({ min: -1, max: 64, whole: true }),
   /** Interactive model jobs that may wait for a thread before requests are refused with 503 and Retry-After (unset: 64). */
   MNEMO_MODEL_QUEUE: number({ min: 0, max: 100_000, whole: true }),

@@ -94,8 +94,10 @@ describe("model thread pool", () => {
     expect(await models.run({ op: "ran" })).toEqual(["after the crash"]);
   });
 
-  it("sizes itself to the cores, one left for pages, unless told", () => {
-    expect(modelThreadCount(undefined, 8)).toBe(0);
+  it("sizes itself to the cores (at most four) unless told; auto leaves one for pages", () => {
+    expect(modelThreadCount(undefined, 2)).toBe(2);
+    expect(modelThreadCount(undefined, 1)).toBe(1);
+    expect(modelThreadCount(undefined, 16)).toBe(4);
     expect(modelThreadCount(-1, 2)).toBe(1);
     expect(modelThreadCount(-1, 1)).toBe(1);
     expect(modelThreadCount(-1, 8)).toBe(7);

@@ -198,12 +198,14 @@ export function modelWorkerFile(cwd = process.cwd()): string {
 }
 
 /**
- * MNEMO_MODEL_THREADS; unset, the model runs on the calling thread. The pool is opt-in until its
- * load figures are measured (a hang in the e2e search spec reproduced with it off too).
- * `auto` (-1) means one thread fewer than the cores (one is left for pages), at least one.
+ * MNEMO_MODEL_THREADS; unset, one thread per core (at most four: each holds its own copy of the
+ * model): measured on two cores, bench:load served 1.5× the requests with two threads than with
+ * the model on the request thread, and the first full index took half the time
+ * (docs/benchmarks.md). `0` runs model work on the calling thread; `auto` (-1) one thread fewer
+ * than the cores (one left for pages), at least one.
  */
 export function modelThreadCount(setting: number | undefined, cores = availableParallelism()): number {
-  if (setting === undefined) return 0;
+  if (setting === undefined) return Math.max(1, Math.min(4, cores));
   return setting < 0 ? Math.max(1, cores - 1) : setting;
 }
 
