@@ -8,8 +8,14 @@ import { gate } from "../../../tests/support/model-pool-gate";
 const testWorker = new URL("../../../tests/support/model-pool-test-worker.mjs", import.meta.url);
 
 const pools: ModelPool[] = [];
-function pool(options: { threads?: number; queueLimit?: number; workerFile?: string | URL } = {}): ModelPool {
-  const created = createModelPool({ workerFile: options.workerFile ?? testWorker, threads: options.threads ?? 1, queueLimit: options.queueLimit ?? 8 });
+function pool(options: { threads?: number; queueLimit?: number; workerFile?: string | URL; backgroundShareMs?: number; clock?: () => number } = {}): ModelPool {
+  const created = createModelPool({
+    workerFile: options.workerFile ?? testWorker,
+    threads: options.threads ?? 1,
+    queueLimit: options.queueLimit ?? 8,
+    backgroundShareMs: options.backgroundShareMs,
+    clock: options.clock,
+  });
   pools.push(created);
   return created;
 }
@@ -35,6 +41,60 @@ describe("model thread pool", () => {
     held.open();
     await Promise.all(done);
     expect(order).toEqual(["held", "query", "index batch 1", "index batch 2"]);
+  });
+
+  it("gives the index worker's batches a turn under a constant stream of requests, which still go first until then", async () => {
+    // The clock moves 100 ms per finished request: the background job is due after ten of them.
+    let now = 0;
+    const models = pool({ backgroundShareMs: 1000, clock: () => now });
+    const held = gate();
+    const running = models.run(held.task);
+    const order: string[] = [];
+    let backgroundDone = false;
+    const background = models.run({ op: "echo", value: "index batch" }, { priority: "background" }).then((value) => {
+      backgroundDone = true;
+      order.push(String(value));
+    });
+    let sent = 0;
+    // Two clients, each asking again the moment its answer arrives: a request always waits.
+    const client = async (): Promise<void> => {
+      while (sent < 60) {
+        const value = await models.run<string>({ op: "echo", value: `request ${++sent}` });
+        order.push(value);
+        now += 100;
+        if (backgroundDone && sent >= 20) return;
+      }
+    };
+    const clients = [client(), client()];
+    held.open();
+    await Promise.all([running, background, ...clients]);
+    const turn = order.indexOf("index batch");
+    // Requests first, while the batch had not waited its share; then the batch, with requests still coming.
+    expect(order.slice(0, 9).every((value) => value.startsWith("request"))).toBe(true);
+    expect(turn).toBeGreaterThanOrEqual(9);
+    expect(turn).toBeLessThan(15);
+    expect(order.length).toBeGreaterThan(turn + 1);
+  });
+
+  it("lets only one thread at a time take a due background job while requests wait", async () => {
+    let now = 0;
+    const models = pool({ threads: 2, backgroundShareMs: 1000, clock: () => now });
+    const [first, second, batch] = [gate(), gate(), gate()];
+    const running = [models.run(first.task), models.run(second.task)];
+    const order: string[] = [];
+    const track = (promise: Promise<unknown>) => promise.then((value) => void order.push(String(value)));
+    const background = [track(models.run(batch.task, { priority: "background" })), track(models.run({ op: "echo", value: "index batch 2" }, { priority: "background" }))];
+    const query = track(models.run({ op: "echo", value: "query" }));
+    now = 5000;
+    first.open();
+    await running[0];
+    // The first free thread took the due batch (it holds it); the second serves the request, not the other due batch.
+    second.open();
+    await query;
+    expect(order).toEqual(["query"]);
+    batch.open();
+    await Promise.all([...running, ...background]);
+    expect(order).toEqual(["query", "held", "index batch 2"]);
   });
 
   it("takes the priority and signal from the caller's model-work context", async () => {

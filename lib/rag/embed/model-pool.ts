@@ -11,8 +11,11 @@ import { currentModelWork, type ModelPriority } from "./model-work";
 /**
  * Model work (query and passage embedding, the answerer's sentence scoring) on worker threads,
  * so a question does not stall everyone's page loads on the thread that renders them. One
- * queue per priority: interactive jobs (a request waits for them) always start before
- * background ones (the index worker's batches). Interactive jobs wait in a bounded queue; when
+ * queue per priority: interactive jobs (a request waits for them) start before background ones
+ * (the index worker's batches), with one exception so that constant traffic cannot starve the
+ * index: a background job that has waited `backgroundShareMs` (default 1 s) takes the next free
+ * thread, one thread at a time, while requests wait (the index worker then sends small batches,
+ * see embedOnPool). Interactive jobs wait in a bounded queue; when
  * it is full the caller gets ModelPoolBusyError (503 with Retry-After). A job whose request was
  * aborted while it waited is dropped, never run. A thread that dies fails its job (retryable)
  * and is replaced when the next job needs it.
@@ -45,7 +48,14 @@ export interface ModelPoolOptions {
   threads: number;
   /** Interactive jobs that may wait for a thread; one more is refused. Background jobs are not counted: their producer (the index worker) has one record in hand at a time. */
   queueLimit: number;
+  /** A background job waiting this long goes before waiting interactive ones (on one thread at a time); default 1000 ms. */
+  backgroundShareMs?: number;
+  /** Milliseconds for the waits above; tests pass their own. */
+  clock?: () => number;
 }
+
+/** How long the index worker's next batch may wait behind requests before it gets a thread anyway. */
+export const defaultBackgroundShareMs = 1000;
 
 /** The pool is full: the request is refused now rather than queued behind minutes of work. */
 export class ModelPoolBusyError extends AppError {
@@ -67,6 +77,7 @@ interface Job {
   id: number;
   task: ModelTask;
   priority: ModelPriority;
+  queuedAt: number;
   signal?: AbortSignal;
   onAbort?: () => void;
   resolve(result: unknown): void;
@@ -126,7 +137,21 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
     return thread;
   }
 
+  const clock = options.clock ?? (() => performance.now());
+  const backgroundShareMs = options.backgroundShareMs ?? defaultBackgroundShareMs;
+
+  /**
+   * Requests first; but the oldest background job, once it has waited its share, goes next
+   * unless another thread already runs background work. Without it a steady stream of requests
+   * (two threads, ten users) left the index worker without a turn for the whole of a 30 s window.
+   */
   function nextJob(): Job | undefined {
+    const oldestBackground = queues.background[0];
+    const backgroundDue =
+      oldestBackground !== undefined &&
+      clock() - oldestBackground.queuedAt >= backgroundShareMs &&
+      !threads.some((thread) => thread.job?.priority === "background");
+    if (backgroundDue) return queues.background.shift();
     return queues.interactive.shift() ?? queues.background.shift();
   }
 
@@ -161,7 +186,7 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
         return Promise.reject(new ModelPoolBusyError(retryAfterSeconds()));
       }
       return new Promise<Result>((resolve, reject) => {
-        const job: Job = { id: nextId++, task, priority, signal, resolve: resolve as (result: unknown) => void, reject };
+        const job: Job = { id: nextId++, task, priority, queuedAt: clock(), signal, resolve: resolve as (result: unknown) => void, reject };
         if (signal) {
           job.onAbort = () => {
             const queue = queues[priority];
