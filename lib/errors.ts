@@ -61,12 +61,34 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
+/**
+ * The client went away (an aborted fetch or stream, its AbortSignal's reason) or the model work
+ * it queued was dropped for that reason (ModelJobCancelledError, lib/rag/embed/model-pool.ts):
+ * nobody reads the answer, and nothing went wrong on the server. Known by name, so this module
+ * needs nothing from the layers above.
+ */
+export function isCancellation(error: unknown): boolean {
+  if (!(error instanceof Error) && !(typeof DOMException !== "undefined" && error instanceof DOMException)) return false;
+  const { name } = error as { name: string };
+  return name === "AbortError" || name === "ModelJobCancelledError" || name === "ResponseAborted";
+}
+
+/** Says a cancellation in the log as what it is: one line at info level, never "unexpected error". */
+export function logCancellation(what: string, cause?: unknown): void {
+  const detail = cause instanceof Error ? ` (${cause.name})` : "";
+  console.info(`[mnemo] ${what} cancelled: the client went away${detail}`);
+}
+
 /** A plain, serialisable description of any error, safe to send to a client. */
 export function describeError(error: unknown): {
   code: AppErrorCode;
   message: string;
   fieldErrors?: FieldErrors;
 } {
+  if (isCancellation(error)) {
+    logCancellation("a request", error);
+    return { code: "unavailable", message: "The request was cancelled." };
+  }
   if (isAppError(error)) {
     return { code: error.code, message: error.message, fieldErrors: error.fieldErrors };
   }

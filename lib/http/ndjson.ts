@@ -1,27 +1,38 @@
-import { describeError } from "../errors";
+import { describeError, isCancellation, logCancellation } from "../errors";
 
 /**
  * A stream of events as NDJSON, one JSON object per line. The first event is awaited before the
  * response is made, so an input the generator refuses at once is still a plain JSON error with
  * its status; an error after that ends the stream with an `error` event. Cancelling the response
- * (the client went away) stops the generator.
+ * (the client went away) stops the generator: what it still yields is dropped, and an error it
+ * throws on the way out (an aborted fetch, dropped model work) is a cancellation, logged at info.
  */
 export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: Record<string, string> = {}): Promise<Response> {
   const first = await events.next();
   const encoder = new TextEncoder();
+  let cancelled = false;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (event: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      // A cancelled stream refuses more chunks: enqueueing one would throw.
+      const send = (event: unknown) => {
+        if (!cancelled) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      };
       try {
         if (!first.done) send(first.value);
-        for await (const event of events) send(event);
+        for await (const event of events) {
+          if (cancelled) break;
+          send(event);
+        }
       } catch (error) {
-        send({ type: "error", error: describeError(error) });
+        if (!cancelled && isCancellation(error)) logCancellation("a streamed response", error);
+        else if (!cancelled) send({ type: "error", error: describeError(error) });
       } finally {
-        controller.close();
+        if (!cancelled) controller.close();
       }
     },
-    async cancel() {
+    async cancel(reason) {
+      cancelled = true;
+      logCancellation("a streamed response", reason);
       await events.return(undefined);
     },
   });

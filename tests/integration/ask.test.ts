@@ -1,9 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import type { Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
 import { createAnthropicGenerator, createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { citationMarkerPattern } from "../../lib/llm/citation-markers";
 import { createExtractiveGenerator } from "../../lib/rag/ask/extractive-generator";
+import { askResponse } from "../../lib/http/ask-response";
+import { runAuthorizedRoute } from "../../lib/http/run-authorized";
+import type { Generator } from "../../lib/llm/generator";
 import { maxQueryLength } from "../../lib/query-length";
 import { type AskContext, type AskEvent, type AskOutcome, ask, failureMessage, refusalMessage } from "../../lib/rag/ask/ask";
 import { resolvePanelScope } from "../../lib/rag/ask/ask-scope";
@@ -409,5 +413,51 @@ describe(`ask (${testDatabaseMode()})`, () => {
     expect(results.recordIds?.length).toBeGreaterThan(0);
     const scoped = await run(askContext, reader, { question: "When did the flour mill wheel stop?", scope: results });
     expect(scoped.outcome.status).toBe("refused");
+  });
+
+  it("takes a client that goes away in the middle of an answer as a cancellation: logged at info, never as an error", async () => {
+    // An answer model that sends a first piece, then the rest once the test says so (after the client left).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let firstPieceSent!: () => void;
+    const firstPiece = new Promise<void>((resolve) => (firstPieceSent = resolve));
+    const slow: Generator = {
+      name: "openai-compatible",
+      model: "test/slow",
+      external: false,
+      async *generate() {
+        yield "The lamp burned whale oil";
+        firstPieceSent();
+        await released;
+        yield " until 1902 [1].";
+      },
+    };
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const infos = vi.spyOn(console, "info").mockImplementation(() => undefined);
+    try {
+      const client = new AbortController();
+      const request = new Request("http://localhost/api/ask", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "What did the lighthouse lamp burn?" }),
+        signal: client.signal,
+      });
+      const response = await runAuthorizedRoute(z.unknown(), (incoming, { principal }) => askResponse(db.prisma, async () => context(slow), principal, incoming), async () => reader, request, {});
+      expect(response.status).toBe(200);
+      const stream = response.body!.getReader();
+      await stream.read();
+      await firstPiece;
+      // The client goes away while the model is still answering; the model's next piece arrives after.
+      client.abort();
+      const cancelled = stream.cancel();
+      release();
+      await cancelled;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(errors).not.toHaveBeenCalled();
+      expect(infos.mock.calls.some(([line]) => /cancelled: the client went away/.test(String(line)))).toBe(true);
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
   });
 });

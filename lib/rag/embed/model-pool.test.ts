@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { describeError } from "../../errors";
 import { EmbeddingError } from "./embedder";
 import { createLocalUseEmbedder } from "./local-use-embedder";
 import { type ModelPool, ModelJobCancelledError, ModelPoolBusyError, createModelPool, modelThreadCount, modelWorkerFile } from "./model-pool";
@@ -122,6 +123,19 @@ describe("model thread pool", () => {
     held.open();
     expect(await Promise.all([running, ...queued, background])).toEqual(["held", 1, 2, "index"]);
     expect(await models.run({ op: "ran" })).toEqual([1, 2, "index"]);
+  });
+
+  it("reports a dropped job as the client's cancellation, not as a server error", () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const infos = vi.spyOn(console, "info").mockImplementation(() => undefined);
+    try {
+      expect(describeError(new ModelJobCancelledError())).toEqual({ code: "unavailable", message: "The request was cancelled." });
+      expect(errors).not.toHaveBeenCalled();
+      expect(infos).toHaveBeenCalledTimes(1);
+    } finally {
+      errors.mockRestore();
+      infos.mockRestore();
+    }
   });
 
   it("never runs a queued job whose request was aborted", async () => {
