@@ -68,6 +68,8 @@ describe("the configuration schema", () => {
     ["MNEMO_API_RATE_LIMIT", "0", /MNEMO_API_RATE_LIMIT: must be a whole number from 1 to 100000/],
     ["MNEMO_API_CORS_ORIGINS", "https://tool.example/", /MNEMO_API_CORS_ORIGINS: "https:\/\/tool.example\/" should be written https:\/\/tool.example/],
     ["MNEMO_ASK_MIN_TERM_COVERAGE", "2", /MNEMO_ASK_MIN_TERM_COVERAGE: must be a number from 0 to 1/],
+    ["MNEMO_PRINCIPAL_CACHE_MS", "-5", /MNEMO_PRINCIPAL_CACHE_MS: must be a whole number from 0 to 600000/],
+    ["MNEMO_SECTION_CACHE_MS", "5s", /MNEMO_SECTION_CACHE_MS: must be a whole number from 0 to 3600000/],
   ])("refuses a bad %s, naming it and its value", (name, value, message) => {
     expect(() => parseConfig({ NODE_ENV: "test", [name]: value })).toThrow(message);
   });

@@ -189,6 +189,12 @@ const configSchema = z.object({
   /** Interactive model jobs that may wait for a thread before requests are refused with 503 and Retry-After (unset: 64). */
   MNEMO_MODEL_QUEUE: number({ min: 0, max: 100_000, whole: true }),
 
+  // Per-process caches (lib/expiring-cache.ts).
+  /** How long a user's project sets (memberships) are reused by this process's requests, in ms (unset: 5000; 0: read on every request). Edits through this process apply at once; other processes within this time. */
+  MNEMO_PRINCIPAL_CACHE_MS: number({ min: 0, max: 600_000, whole: true }),
+  /** How long the section definitions (fields, names) are reused by this process's requests, in ms (unset: 30000; 0: read on every request). */
+  MNEMO_SECTION_CACHE_MS: number({ min: 0, max: 3_600_000, whole: true }),
+
   // Indexing (lib/rag/index).
   /** off, or in-process to run the index worker inside the web process (unset: embedded yes, server no). */
   MNEMO_INDEX_WORKER: choice(["off", "in-process"]),

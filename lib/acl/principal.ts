@@ -1,8 +1,9 @@
 export type UserRole = "admin" | "curator" | "researcher";
 
 /**
- * Who is asking, resolved from the session on every request (never cached across requests,
- * so a membership change or deactivation takes effect at once).
+ * Who is asking, resolved from the session on every request: the user row (role, deactivation,
+ * session version) read each time; the project sets reused for a few seconds per process, and
+ * forgotten at once by a membership change through the process (lib/auth/load-principal.ts).
  */
 export interface Principal {
   userId: string;

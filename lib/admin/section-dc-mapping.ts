@@ -4,6 +4,7 @@ import { audit } from "../db/audit";
 import { Prisma, type PrismaClient } from "../db/generated/client";
 import { notFound, parseInput } from "../errors";
 import { sectionFieldsSchema } from "../archive/field-definitions";
+import { forgetSections } from "../archive/sections";
 import { type DcMapping, dcElements, dcMappingSchema, defaultDcMapping, storedDcMapping } from "../archive/oai/dublin-core";
 
 export interface SectionDcMapping {
@@ -41,5 +42,6 @@ export async function setSectionDcMapping(prisma: PrismaClient, principal: Princ
     await tx.section.update({ where: { id: section.id }, data: { dcMapping: mapping === null ? Prisma.DbNull : (mapping as Prisma.InputJsonValue) } });
     await audit(tx, { actorId: actorIdOf(principal), action: "section.dc_mapping", targetType: "section", targetId: section.id, projectId: null, details: { section: section.slug, before: section.dcMapping ?? null, after: mapping } });
   });
+  forgetSections(prisma);
   return mapping ?? defaultDcMapping(fields);
 }

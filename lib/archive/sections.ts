@@ -1,5 +1,7 @@
 import "server-only";
+import { getConfig } from "../config";
 import type { PrismaClient } from "../db/generated/client";
+import { type ExpiringCache, createExpiringCache } from "../expiring-cache";
 import { AppError } from "../errors";
 import { unstorableTextProblem } from "../storable-text";
 import { type FieldDefinition, sectionFieldsSchema } from "./field-definitions";
@@ -37,3 +39,37 @@ export async function getSectionBySlug(prisma: PrismaClient, slug: string): Prom
   return toSummary(row);
 }
 
+
+// On globalThis: one cache per process, whichever chunk of a bundle a caller sits in.
+const cacheKey = Symbol.for("mnemo.sections");
+const holder = globalThis as { [cacheKey]?: ExpiringCache<SectionSummary[]> };
+const sectionCache = (holder[cacheKey] ??= createExpiringCache<SectionSummary[]>({
+  ttlMs: () => getConfig().MNEMO_SECTION_CACHE_MS ?? 30_000,
+  copy: (sections) => structuredClone(sections),
+}));
+
+/**
+ * The sections for what reads them on every request (the record list and its filters, the
+ * editor's save): parsed once and kept by this process for MNEMO_SECTION_CACHE_MS (default
+ * 30 s). They are the same for every signed-in user, so nothing of anyone's is kept. An edit
+ * through this process (egress policy, Dublin Core mapping, object context, a restored backup)
+ * forgets them at once; another process shows it within the cache time. The index worker and
+ * the administration read them fresh (listSections).
+ */
+export async function listSectionsCached(prisma: PrismaClient): Promise<SectionSummary[]> {
+  return sectionCache.get(prisma, "all", () => listSections(prisma));
+}
+
+/** One section by slug from the cached list; a slug it lacks is looked up (a section made since), and found, renews the list. */
+export async function getSectionBySlugCached(prisma: PrismaClient, slug: string): Promise<SectionSummary> {
+  const cached = (await listSectionsCached(prisma)).find((section) => section.slug === slug);
+  if (cached) return cached;
+  const section = await getSectionBySlug(prisma, slug);
+  forgetSections(prisma);
+  return section;
+}
+
+/** A section changed (or may have): this process reads the sections again on the next request. */
+export function forgetSections(prisma: PrismaClient): void {
+  sectionCache.forget(prisma);
+}

@@ -115,7 +115,7 @@ export async function authenticateApiTokenWithId(prisma: PrismaClient, bearer: s
   const row = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: { select: { sessionVersion: true, active: true } } } });
   if (!row || !tokenPattern.test(token)) return null;
   if (row.revokedAt || row.expiresAt.getTime() <= Date.now() || !row.user.active || row.user.sessionVersion !== row.sessionVersion) return null;
-  const principal = await loadPrincipal(prisma, row.userId, row.sessionVersion);
+  const principal = await loadPrincipal(prisma, row.userId, row.sessionVersion, { cached: true });
   if (!principal) return null;
   // Last use, at most once a minute per token.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {

@@ -45,7 +45,7 @@ export async function loadSessionPrincipal(prisma: PrismaClient, session: unknow
   if (lifetimeEnd(claims) <= now || claims.signedInAt * 1000 > now.getTime() + 60_000) return null;
   const [revoked, principal] = await Promise.all([
     prisma.revokedSession.findUnique({ where: { sessionId: claims.sessionId }, select: { userId: true } }),
-    loadPrincipal(prisma, claims.userId, claims.sessionVersion),
+    loadPrincipal(prisma, claims.userId, claims.sessionVersion, { cached: true }),
   ]);
   return revoked ? null : principal;
 }

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
 import { resetPassword } from "../../lib/admin/people/reset-password";
+import { setMembership } from "../../lib/admin/people/set-membership";
 import { setUserActive } from "../../lib/admin/people/set-user-active";
 import { authenticateApiToken, createApiToken, hashToken, listApiTokens, revokeApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
-import { addMember, createProject, createUser, principalOf } from "../support/factories";
+import { createProject, createUser, principalOf } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 
 /**
@@ -45,7 +46,8 @@ describe("personal API tokens", () => {
     expect(await listApiTokens(db.prisma, other)).toEqual([]);
 
     expect((await authenticateApiToken(db.prisma, `Bearer ${token}`))?.readableProjectIds).toEqual([]);
-    await addMember(db.prisma, owner.userId, projectId);
+    // Through the people admin, as an admin adds a member: the token's next call reads the new sets (lib/auth/load-principal.ts).
+    await setMembership(db.prisma, admin, { projectId, userId: owner.userId, role: "reader" });
     expect((await authenticateApiToken(db.prisma, `Bearer ${token}`))?.readableProjectIds).toEqual([projectId]);
   });
 

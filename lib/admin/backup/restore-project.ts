@@ -4,6 +4,8 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Principal, assertAdmin } from "../../acl";
 import { readZip } from "../../archive/import/read-zip";
+import { forgetSections } from "../../archive/sections";
+import { forgetProjectSets } from "../../auth/load-principal";
 import { storagePath } from "../../archive/media-storage";
 import { Prisma, type PrismaClient } from "../../db/generated/client";
 import { AppError } from "../../errors";
@@ -299,6 +301,9 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
       },
       { timeout: 600_000, maxWait: 60_000 },
     );
+    // Memberships and sections may have come with it: this process reads them again at once.
+    forgetProjectSets(prisma);
+    forgetSections(prisma);
     return {
       projectId,
       slug,

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, actorIdOf, assertAdmin } from "../../acl";
+import { forgetProjectSets } from "../../auth/load-principal";
 import { audit } from "../../db/audit";
 import type { PrismaClient } from "../../db/generated/client";
 import { AppError, notFound, parseInput } from "../../errors";
@@ -36,4 +37,6 @@ export async function setMembership(prisma: PrismaClient, principal: Principal, 
       details: { email: user.email, before: before?.role ?? null, after: role },
     });
   });
+  // After the commit: the user's next request in this process sees the change (others within MNEMO_PRINCIPAL_CACHE_MS).
+  forgetProjectSets(prisma, user.id);
 }

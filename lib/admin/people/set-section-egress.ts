@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, actorIdOf, assertAdmin, egressPolicies } from "../../acl";
+import { forgetSections } from "../../archive/sections";
 import { audit } from "../../db/audit";
 import type { PrismaClient } from "../../db/generated/client";
 import { notFound, parseInput } from "../../errors";
@@ -22,4 +23,5 @@ export async function setSectionEgress(prisma: PrismaClient, principal: Principa
     await tx.section.update({ where: { id: section.id }, data: { egressPolicy: policy } });
     await audit(tx, { actorId: actorIdOf(principal), action: "section.egress", targetType: "section", targetId: section.id, projectId: null, details: { section: section.slug, before: section.egressPolicy, after: policy } });
   });
+  forgetSections(prisma);
 }

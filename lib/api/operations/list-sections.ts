@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { listSections } from "../../archive/sections";
+import { listSectionsCached } from "../../archive/sections";
 import { listSectionsOutput } from "../api-schemas";
 import { defineOperation } from "./operation";
 
@@ -17,6 +17,6 @@ export const listSectionsOperation = defineOperation({
   scope: "read",
   // The output schema is the allow-list: a section's other properties never leave the server.
   async run(_input, context) {
-    return { sections: await listSections(context.runtime.prisma) };
+    return { sections: await listSectionsCached(context.runtime.prisma) };
   },
 });

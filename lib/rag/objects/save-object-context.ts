@@ -1,6 +1,7 @@
 import "server-only";
 import { type Principal, actorIdOf, assertAdmin } from "../../acl";
 import { sectionFieldsSchema } from "../../archive/field-definitions";
+import { forgetSections } from "../../archive/sections";
 import { audit } from "../../db/audit";
 import { Prisma, type PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
@@ -45,6 +46,7 @@ export async function saveObjectContext(
       details: { section: section.slug, before: section.objectContext, after: context },
     }),
   ]);
+  forgetSections(prisma);
   const queued = await enqueueReindex(sql, { sectionId: section.id }, "object-context.changed");
   return { context, queued };
 }

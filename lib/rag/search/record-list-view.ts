@@ -5,7 +5,7 @@ import { type ProjectSummary, listReadableProjects } from "../../archive/list-pr
 import { type ListRecordsQuery, type RecordListPage, listRecords, listRecordsQuerySchema } from "../../archive/list-records";
 import { type RecordListParams, defaultRecordSort, recordListParamNames } from "../../archive/record-list-params";
 import { type RecordFacets, recordFacets } from "../../archive/record-facets";
-import { type SectionSummary, getSectionBySlug, listSections } from "../../archive/sections";
+import { type SectionSummary, getSectionBySlugCached, listSectionsCached } from "../../archive/sections";
 import type { PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { isAppError } from "../../errors";
@@ -117,7 +117,7 @@ export async function resolveRecordList(
   params: RecordListParams,
 ): Promise<{ view: RecordListView; listQuery?: ListRecordsQuery }> {
   const { prisma } = deps;
-  const [sections, projects] = await Promise.all([listSections(prisma), listReadableProjects(prisma, principal)]);
+  const [sections, projects] = await Promise.all([listSectionsCached(prisma), listReadableProjects(prisma, principal)]);
   const query = params.q?.trim() ?? "";
   const mode: SearchMode = searchModes.find((item) => item === params.mode) ?? "hybrid";
   const view: RecordListView = { sections, projects, query, mode };
@@ -130,7 +130,7 @@ export async function resolveRecordList(
 
   let section: SectionSummary | undefined;
   try {
-    section = listQuery.section ? await getSectionBySlug(prisma, listQuery.section) : undefined;
+    section = listQuery.section ? await getSectionBySlugCached(prisma, listQuery.section) : undefined;
   } catch (error) {
     if (!isAppError(error)) throw error;
     return { view: { ...view, problem: error.message } };
