@@ -33,13 +33,18 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   migrateOnOpen?: boolean;
   log?: (line: string) => void;
+  /** Embedded only: Postgres settings at start (`-c name=value`) beside PGlite's own; for benchmarks (scripts/bench-pglite-settings.ts). */
+  pgliteSettings?: Record<string, string>;
 }
 
-export async function createPGlite(dataDir: string): Promise<PGlite> {
+export async function createPGlite(dataDir: string, settings: Record<string, string> = {}): Promise<PGlite> {
   if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const extra = Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]);
   const db = await PGlite.create({
     dataDir: dataDir.startsWith("memory://") ? undefined : resolve(dataDir),
     extensions: { vector, unaccent, pg_trgm },
+    // PGlite's own start parameters are replaced by any given, so they are passed on with the extra ones.
+    ...(extra.length > 0 ? { startParams: [...PGlite.defaultStartParams, ...extra] } : {}),
   });
   return db;
 }
@@ -60,7 +65,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   } else {
     const dataDir = options.dataDir ?? "memory://";
-    const client = await createPGlite(dataDir);
+    const client = await createPGlite(dataDir, options.pgliteSettings);
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
     database = {
       prisma,
