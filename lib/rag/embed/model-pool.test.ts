@@ -95,7 +95,8 @@ describe("model thread pool", () => {
     expect(order).toEqual(["query"]);
     batch.open();
     await Promise.all([...running, ...background]);
-    expect(order).toEqual(["query", "held", "index batch 2"]);
+    // With no request waiting, the second batch may run beside the first.
+    expect(order.slice(1).sort()).toEqual(["held", "index batch 2"]);
   });
 
   it("takes the priority and signal from the caller's model-work context", async () => {
