@@ -39,7 +39,6 @@ export async function getSectionBySlug(prisma: PrismaClient, slug: string): Prom
   return toSummary(row);
 }
 
-
 // On globalThis: one cache per process, whichever chunk of a bundle a caller sits in.
 const cacheKey = Symbol.for("mnemo.sections");
 const holder = globalThis as { [cacheKey]?: ExpiringCache<SectionSummary[]> };
@@ -50,7 +49,7 @@ const sectionCache = (holder[cacheKey] ??= createExpiringCache<SectionSummary[]>
 
 /**
  * The sections for what reads them on every request (the record list and its filters, the
- * editor's save): parsed once and kept by this process for MNEMO_SECTION_CACHE_MS (default
+ * API's section list): parsed once and kept by this process for MNEMO_SECTION_CACHE_MS (default
  * 30 s). They are the same for every signed-in user, so nothing of anyone's is kept. An edit
  * through this process (egress policy, Dublin Core mapping, object context, a restored backup)
  * forgets them at once; another process shows it within the cache time. The index worker and

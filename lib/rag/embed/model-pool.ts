@@ -143,7 +143,8 @@ export function createModelPool(options: ModelPoolOptions): ModelPool {
   /**
    * Requests first; but the oldest background job, once it has waited its share, goes next
    * unless another thread already runs background work. Without it a steady stream of requests
-   * (two threads, ten users) left the index worker without a turn for the whole of a 30 s window.
+   * could hold the index worker's batches back for as long as it lasted (bench:load, ten users on
+   * two threads, saw no record indexed in a 30 s window).
    */
   function nextJob(): Job | undefined {
     const oldestBackground = queues.background[0];
