@@ -4,9 +4,9 @@ import { describeError } from "../errors";
  * A stream of events as NDJSON, one JSON object per line. The first event is awaited before the
  * response is made, so an input the generator refuses at once is still a plain JSON error with
  * its status; an error after that ends the stream with an `error` event. Cancelling the response
- * (the client went away) stops the generator.
+ * (the client went away) stops the generator, after `onCancel` (which may abort what it awaits).
  */
-export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: Record<string, string> = {}): Promise<Response> {
+export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: Record<string, string> = {}, onCancel?: () => void): Promise<Response> {
   const first = await events.next();
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
@@ -22,6 +22,8 @@ export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: R
       }
     },
     async cancel() {
+      // A generator busy awaiting (a model's answer) sees return() only once that settles: onCancel aborts it first.
+      onCancel?.();
       await events.return(undefined);
     },
   });
