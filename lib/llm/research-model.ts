@@ -41,11 +41,10 @@ export function researchModelFromConfig(config: Config): ResearchModel {
   }
   const kind = own ?? (config.MNEMO_GENERATOR === "extractive" ? undefined : config.MNEMO_GENERATOR);
   if (!kind) return { available: false, reason: researchUnavailableReason, budgets };
-  const prefix = own ? "MNEMO_RESEARCH" : "MNEMO_LLM";
   const baseUrl = (own ? config.MNEMO_RESEARCH_BASE_URL : config.MNEMO_LLM_BASE_URL) ?? (kind === "anthropic" ? "https://api.anthropic.com" : undefined);
-  if (!baseUrl) throw new Error(`${prefix}_BASE_URL: an http(s) URL is required for research mode's ${kind} model`);
+  if (!baseUrl) throw new Error(`${own ? "MNEMO_RESEARCH_BASE_URL" : "MNEMO_LLM_BASE_URL"}: an http(s) URL is required for research mode's ${kind} model`);
   const model = own ? config.MNEMO_RESEARCH_MODEL : config.MNEMO_LLM_MODEL;
-  if (!model) throw new Error(`${prefix}_MODEL: the model name is required for research mode`);
+  if (!model) throw new Error(`${own ? "MNEMO_RESEARCH_MODEL" : "MNEMO_LLM_MODEL"}: the model name is required for research mode`);
   const apiKey = own ? config.MNEMO_RESEARCH_API_KEY : config.MNEMO_LLM_API_KEY;
   const options = { baseUrl, model, apiKey };
   return { available: true, provider: kind === "anthropic" ? createAnthropicToolChat(options) : createOpenAiToolChat(options), budgets };
