@@ -21,7 +21,6 @@ import {
   type Flavour,
   type Script,
   defaultResearchScript,
-  receivedToolChatText,
   resultJson,
   startFakeToolChatServer,
 } from "../support/fake-tool-chat-server";

@@ -168,11 +168,6 @@ export async function startFakeToolChatServer(options: { script: Script; port?: 
   return Object.assign(state, await listenOnLoopback(server));
 }
 
-/** Everything the fake received, joined: to search for text that must never have left. */
-export function receivedToolChatText(server: FakeToolChatServer): string {
-  return server.requests.map((request) => JSON.stringify(request.body)).join("\n");
-}
-
 /** A tool result's JSON, or null when it is an error or not JSON. */
 export function resultJson(result: ScriptToolResult | undefined): Json | null {
   if (!result || result.isError) return null;
