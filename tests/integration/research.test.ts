@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "../../lib/api/openapi";
 import type { Principal } from "../../lib/acl";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { parseConfig } from "../../lib/config";
@@ -344,6 +346,12 @@ describe(`research (${testDatabaseMode()})`, () => {
       expect(answerOf(events)!.citations[0]!.url).toMatch(new RegExp(`^${origin}/records/`));
       expect(doneOf(events)).toEqual({ type: "done", status: "answered" });
       expect(researchCost).toBeGreaterThan(5);
+      // The OpenAPI document describes every event actually sent.
+      const document = openApiDocument() as { paths: Record<string, { post?: { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } }>; components: object };
+      const ajv = new Ajv2020({ strict: false });
+      ajv.addSchema({ $id: "mnemo:openapi", components: document.components }, "mnemo:openapi");
+      const validate = ajv.getSchema(`mnemo:openapi${document.paths["/research"]!.post!.responses["200"]!.content["application/x-ndjson"]!.schema.$ref}`)!;
+      for (const event of events) expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
     });
 
     it("refuses without a token, a bad body, a wrong method, and answers 503 without a model", async () => {
