@@ -3,6 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "../../lib/api/openapi";
 import type { Principal } from "../../lib/acl";
+import { passagesAllowedOut, recordsAllowedOut } from "../../lib/acl/egress-lookup";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { parseConfig } from "../../lib/config";
 import type { Database } from "../../lib/db/database";
@@ -70,12 +71,12 @@ async function run(
   principal: Principal,
   question: string,
   script: Script,
-  options: { budgets?: ResearchBudgets; signal?: AbortSignal; scope?: { sections?: string[] } } = {},
+  options: { budgets?: ResearchBudgets; signal?: AbortSignal; scope?: { sections?: string[] }; runtime?: Partial<ApiDeps["runtime"]> } = {},
 ): Promise<{ events: ResearchStreamEvent[]; sent: string }> {
   fake.script = script;
   const before = fake.requests.length;
   const events: ResearchStreamEvent[] = [];
-  const context = { runtime: deps().runtime, principal, origin: "" };
+  const context = { runtime: { ...deps().runtime, ...options.runtime }, principal, origin: "" };
   for await (const event of research({ context, provider: provider(flavour), budgets: options.budgets ?? budgets, request: { question, scope: options.scope }, signal: options.signal })) {
     events.push(researchStreamEvent.parse(event));
   }
@@ -246,6 +247,14 @@ describe(`research (${testDatabaseMode()})`, () => {
     });
   });
 
+  it("reads egress back by id, and never allows what it cannot find (default deny)", async () => {
+    const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks WHERE record_id = ANY($1::text[])`, [[ids.diary, ids.mill]]);
+    const diaryChunk = chunks.find((chunk) => chunk.record_id === ids.diary)!.id;
+    const millChunk = chunks.find((chunk) => chunk.record_id === ids.mill)!.id;
+    expect(await passagesAllowedOut(db.sql, [diaryChunk, millChunk, randomUUID(), ""])).toEqual(new Set([diaryChunk]));
+    expect(await recordsAllowedOut(db.sql, [ids.diary, ids.mill, ids.secret, randomUUID()])).toEqual(new Set([ids.diary, ids.secret]));
+  });
+
   it("stops a model that never stops calling tools at the turns budget, keeping the steps", async () => {
     const looping: Script = () => ({ toolCalls: [{ name: "list_sections", arguments: {} }] });
     const { events } = await run("openai", reader, "Tell me everything.", looping, { budgets: { ...budgets, maxTurns: 3 } });
@@ -273,6 +282,14 @@ describe(`research (${testDatabaseMode()})`, () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(hung.events.at(-2)).toMatchObject({ type: "budget", budget: "time", message: expect.stringContaining("1 seconds") });
     expect(doneOf(hung.events)).toEqual({ type: "done", status: "budget" });
+
+    // A tool that never returns (here, the objects runtime) ends the run at the time budget too.
+    const slowTool = await run("anthropic", reader, "Anyone there?", (view) => (view.turn === 0 ? { toolCalls: [{ name: "similar_objects", arguments: { recordId: ids.diary } }] } : { text: "Never." }), {
+      budgets: { ...budgets, maxSeconds: 1 },
+      runtime: { objects: () => new Promise(() => undefined) },
+    });
+    expect(slowTool.events.at(-2)).toMatchObject({ type: "budget", budget: "time" });
+    expect(steps(slowTool.events)).toEqual([]);
 
     const failing = await run("anthropic", reader, "Anyone there?", () => ({ fault: "status", status: 529 }));
     expect(failing.events.at(-2)).toMatchObject({ type: "error", message: expect.stringMatching(/^The research model failed: Anthropic at http:\/\/127\.0\.0\.1:\d+ answered HTTP 529/) });

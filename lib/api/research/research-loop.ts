@@ -2,7 +2,7 @@ import "server-only";
 import { mayLeaveHost } from "../../acl";
 import { passagesAllowedOut, recordsAllowedOut } from "../../acl/egress-lookup";
 import { AppError, zodFieldErrors } from "../../errors";
-import { isAbortError } from "../../deadline";
+import { isAbortError, startDeadline } from "../../deadline";
 import { GenerationError } from "../../llm/generator";
 import type { ResearchBudgets } from "../../llm/research-model";
 import type { ToolCall, ToolChatMessage, ToolChatProvider, ToolResult, ToolTurn } from "../../llm/tool-chat";
@@ -212,7 +212,27 @@ export async function* research(options: ResearchOptions): AsyncGenerator<Resear
           yield finish("budget");
           return "budget";
         }
-        const outcome = await runCall(call);
+        // A tool's run counts against the time too; the client going away ends the wait at once.
+        const running = runCall(call);
+        running.catch(() => undefined);
+        const deadline = startDeadline(budget.remainingMs(), options.signal);
+        let outcome: StepOutcome;
+        try {
+          outcome = await deadline.race(running);
+        } catch (error) {
+          if (cancelled()) {
+            yield finish("cancelled");
+            return "cancelled";
+          }
+          if (deadline.timedOut()) {
+            yield emit({ type: "budget", budget: "time", message: budgetMessage("time", budgets) });
+            yield finish("budget");
+            return "budget";
+          }
+          throw error;
+        } finally {
+          deadline.clear();
+        }
         results.push(outcome.result);
         yield emit(outcome.event);
       }
