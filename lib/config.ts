@@ -171,6 +171,18 @@ const configSchema = z.object({
   MNEMO_ASK_STRONG_SIMILARITY: number({ min: -1, max: 1 }),
   MNEMO_ASK_MIN_TERM_COVERAGE: number({ min: 0, max: 1 }),
 
+  // Research mode (lib/llm/research-model.ts, lib/api/research): a tool-using chat model.
+  /** openai-compatible or anthropic; unset, the MNEMO_LLM_* model when MNEMO_GENERATOR is one of those, else research is unavailable. */
+  MNEMO_RESEARCH_PROVIDER: choice(["openai-compatible", "anthropic"]),
+  MNEMO_RESEARCH_BASE_URL: httpUrl(),
+  MNEMO_RESEARCH_MODEL: text(),
+  MNEMO_RESEARCH_API_KEY: text(),
+  /** Budgets of one research run: model turns, tool calls, wall time, and prompt plus completion tokens as the provider reports them. */
+  MNEMO_RESEARCH_MAX_TURNS: number({ min: 1, max: 50, whole: true }).transform((value) => value ?? 8),
+  MNEMO_RESEARCH_MAX_TOOL_CALLS: number({ min: 1, max: 200, whole: true }).transform((value) => value ?? 16),
+  MNEMO_RESEARCH_MAX_SECONDS: number({ min: 1, max: 3600, whole: true }).transform((value) => value ?? 120),
+  MNEMO_RESEARCH_MAX_TOKENS: number({ min: 1000, max: 10_000_000, whole: true }).transform((value) => value ?? 60_000),
+
   // Speech to text (lib/archive/speech-to-text.ts): no speech model ships with Mnemo.
   /** off (segmentation drafts only) or openai-compatible (a /v1/audio/transcriptions server). */
   MNEMO_ASR: choice(["off", "openai-compatible"]).default("off"),

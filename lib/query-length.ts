@@ -22,3 +22,6 @@ export function queryTextSchema(options: { what: string; missing: string; tooSho
     .min(options.min ?? 1, options.tooShort ?? options.missing)
     .max(maxQueryLength, `${options.what} can be at most ${maxQueryLength} characters long${options.tooLongHint ?? ""}.`);
 }
+
+/** A question as ask and research mode take it: at least a few words. */
+export const questionTextSchema = queryTextSchema({ what: "A question", missing: "Ask a question.", min: 3, tooShort: "Ask a question of at least a few words." });

@@ -4,6 +4,7 @@ import { getDatabase, type Database } from "./db";
 import { type RateLimiter, createRateLimiter, rateLimitFromConfig } from "./rate-limit";
 import { askContextFor } from "./rag/ask/ask-context";
 import { generatorFromConfig } from "./rag/ask/create-generator";
+import { researchModelFromConfig } from "./llm/research-model";
 import { embedderConfigFromEnv } from "./rag/embed/create-embedder";
 import { createHashEmbedder } from "./rag/embed/hash-embedder";
 import { imageEmbedderConfigFromEnv } from "./rag/embed/image-embedder";
@@ -79,6 +80,7 @@ export function checkConfiguration(): Config {
   speechToTextFromConfig(config);
   // Only whether it can be built: the extractive generator takes the space's embedder later.
   generatorFromConfig(config, createHashEmbedder({ allowInProduction: true }));
+  researchModelFromConfig(config);
   return config;
 }
 

@@ -8,6 +8,8 @@ import type { Principal } from "../acl";
 import { type ApiDeps, handleApiPath, rateLimitHeaders, rateLimitedError, unauthorizedError, unknownEndpointResponse } from "./handle-api-request";
 import { corsHeaders } from "./cors";
 import { handleMcpRequest } from "./mcp-server";
+import { researchModelFromConfig } from "../llm/research-model";
+import { handleResearchRequest } from "./research/research-request";
 import { type ApiOperation, operationNamed } from "./operations";
 
 /**
@@ -23,7 +25,8 @@ export async function getApiDeps(): Promise<ApiDeps> {
   return apiDepsOver(await getRuntime());
 }
 
-function apiDepsOver(runtime: Runtime): ApiDeps {
+/** The agent API's dependencies over a runtime (also what the session's research route runs on). */
+export function apiDepsOver(runtime: Runtime): ApiDeps {
   const { prisma } = runtime.database;
   return {
     runtime: { prisma, search: runtime.search, ask: runtime.ask, objects: runtime.objects, media: { storageDir: runtime.config.storageDir, maxBytes: runtime.config.MAX_UPLOAD_BYTES } },
@@ -32,6 +35,7 @@ function apiDepsOver(runtime: Runtime): ApiDeps {
     authenticate: (authorization) => authenticateApiTokenWithId(prisma, authorization),
     origin: runtime.config.AUTH_URL ? new URL(runtime.config.AUTH_URL).origin : undefined,
     mcpAllowWrite: runtime.config.MNEMO_MCP_ALLOW_WRITE,
+    research: researchModelFromConfig(runtime.config),
   };
 }
 
@@ -54,6 +58,12 @@ export function apiRoute(...names: [string, ...string[]]): Record<"GET" | "POST"
       const params = Object.fromEntries(Object.entries((await context?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]));
       return handleApiPath(pathOperations, request, params, await getApiDeps());
     });
+  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
+}
+
+/** POST /api/v1/research: research mode over the token API (not an operation: see research-request.ts). */
+export function researchRoute(): Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", (request: Request) => Promise<Response>> {
+  const handler = (request: Request) => guarded(async () => handleResearchRequest(request, await getApiDeps()));
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
 }
 

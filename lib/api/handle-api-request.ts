@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { AuthenticatedToken } from "../auth/api-tokens";
+import type { ResearchModel } from "../llm/research-model";
 import { AppError, notFound } from "../errors";
 import { zodFieldErrors } from "../action-result";
 import { errorResponse } from "../http/error-response";
@@ -30,6 +31,8 @@ export interface ApiDeps {
   origin?: string;
   /** MNEMO_MCP_ALLOW_WRITE: MCP lists the write operations as tools for write tokens (off when absent). */
   mcpAllowWrite?: boolean;
+  /** Research mode's model and budgets (MNEMO_RESEARCH_*); unavailable when absent. */
+  research?: ResearchModel;
 }
 
 export const unauthorizedMessage = "Send a valid API token as `Authorization: Bearer mnemo_…`. Tokens that expired or were revoked are refused; create one at /account/tokens.";

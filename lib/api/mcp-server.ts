@@ -37,9 +37,28 @@ function toolResult(operation: LooseOperation, output: Record<string, unknown>):
   return { content: [{ type: "text", text }], structuredContent: output };
 }
 
-export function toolError(error: unknown): CallToolResult {
+/** An error as a tool's caller reads it: "not_found: Not found." alike for a missing and an unreadable record. */
+export function toolErrorText(error: unknown): string {
   const described = describeError(error);
-  return { isError: true, content: [{ type: "text", text: `${described.code}: ${described.message}${described.fieldErrors ? ` ${JSON.stringify(described.fieldErrors)}` : ""}` }] };
+  return `${described.code}: ${described.message}${described.fieldErrors ? ` ${JSON.stringify(described.fieldErrors)}` : ""}`;
+}
+
+export function toolError(error: unknown): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: toolErrorText(error) }] };
+}
+
+/**
+ * One call of an operation as a tool, its input already parsed by the tool's schema: a record id
+ * or section slug (a path parameter in the API) that is malformed is not found, as a missing one
+ * is; other unstorable text is refused; the output goes through its schema. MCP and research
+ * mode both call tools this way.
+ */
+export async function runOperationAsTool(operation: ApiOperation, args: Record<string, unknown>, context: OperationContext): Promise<Record<string, unknown>> {
+  const entries = Object.entries(args);
+  const isPath = ([key]: [string, unknown]) => operation.pathParams.includes(key);
+  if (entries.some((entry) => isPath(entry) && typeof entry[1] === "string" && unstorableTextProblem(entry[1]))) throw notFound();
+  refuseUnstorableText(Object.fromEntries(entries.filter((entry) => !isPath(entry))));
+  return operation.output.parse(await operation.run(args as never, context));
 }
 
 /** Which tools a server offers: the token's scopes and the server's MNEMO_MCP_ALLOW_WRITE. */
@@ -69,14 +88,8 @@ export function createMcpServer(context: OperationContext, access: McpToolAccess
       },
       async (args: Record<string, unknown>) => {
         try {
-          // A record id or section slug (a path parameter in the API) that is malformed is not found, as a missing one is.
-          // (The input was parsed by the SDK against the tool's input schema; a write tool's scope was checked when it was listed.)
-          const entries = Object.entries(args);
-          const isPath = ([key]: [string, unknown]) => operation.pathParams.includes(key);
-          if (entries.some((entry) => isPath(entry) && typeof entry[1] === "string" && unstorableTextProblem(entry[1]))) throw notFound();
-          refuseUnstorableText(Object.fromEntries(entries.filter((entry) => !isPath(entry))));
-          const output = operation.output.parse(await operation.run(args as never, context));
-          return toolResult(operation, output);
+          // The input was parsed by the SDK against the tool's input schema; a write tool's scope was checked when it was listed.
+          return toolResult(operation, await runOperationAsTool(operation, args, context));
         } catch (error) {
           return toolError(error);
         }

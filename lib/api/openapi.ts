@@ -3,6 +3,7 @@ import { z } from "zod";
 import { askStreamEvent, errorSchema } from "./api-schemas";
 import { maxJsonBodyBytes } from "../http/request-body";
 import { type ApiOperation, operations, toolOperations } from "./operations";
+import { researchCost, researchRequestSchema, researchStreamEvent } from "./research/research-schemas";
 
 /**
  * The OpenAPI 3.1 document of /api/v1, generated from the operations' own zod schemas (the ones
@@ -10,7 +11,8 @@ import { type ApiOperation, operations, toolOperations } from "./operations";
  */
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+/** A zod schema as JSON Schema 2020-12 (no $schema key): OpenAPI and research mode's tool definitions. */
+export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
   return rest;
 }
@@ -64,6 +66,35 @@ function tagOf(operation: ApiOperation): string {
 
 function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase());
+}
+
+/** Research mode: not an operation (no MCP tool), described here by hand from its own schemas. */
+function researchPath(): Record<string, unknown> {
+  const error = (description: string) => ({ description, content: { "application/json": { schema: errorRef } } });
+  return {
+    operationId: "research",
+    summary: "Research a question (a tool-using model, streamed)",
+    description:
+      "A chat model plans several steps over the archive's read tools (semantic_search, retrieve, read_record, similar_records, similar_objects, list_sections, embed_groups), each run as the token's user, and ends with an answer whose citations are verified. " +
+      "The response is NDJSON, one ResearchStreamEvent a line: start, a step per tool call (tool, arguments, summary, links, how many results were withheld from the model), then answer, budget or error, and done last. " +
+      "Text of local-only sections never reaches the model. The run is capped by model turns, tool calls, seconds and tokens (MNEMO_RESEARCH_MAX_*). 503 when the server has no research model.",
+    tags: ["answers"],
+    security: [{ bearerToken: ["read"] }],
+    requestBody: { required: true, content: { "application/json": { schema: jsonSchema(researchRequestSchema, "input") } } },
+    responses: {
+      "200": { description: "NDJSON events, one per line.", content: { "application/x-ndjson": { schema: { $ref: "#/components/schemas/ResearchStreamEvent" } } } },
+      "400": error("The input is not valid; fieldErrors names each problem."),
+      "401": error("No token, or an expired, revoked or unknown one."),
+      "413": error(`The body is over ${Math.round(maxJsonBodyBytes / 1024)} KiB.`),
+      "429": {
+        ...error("Too many requests with this token."),
+        headers: { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } } },
+      },
+      "503": error("No research model is configured (the message says which variables to set)."),
+    },
+    "x-token-scope": "read",
+    "x-rate-limit-cost": researchCost,
+  };
 }
 
 export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> {
@@ -122,6 +153,9 @@ export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> 
     }
     paths[operation.path] = { ...(paths[operation.path] ?? {}), [operation.method.toLowerCase()]: entry };
   }
+
+  schemas.ResearchStreamEvent = jsonSchema(researchStreamEvent, "output");
+  paths["/research"] = { post: researchPath() };
 
   return {
     openapi: "3.1.0",

@@ -4,10 +4,11 @@ import { describeError, isCancellation, logCancellation } from "../errors";
  * A stream of events as NDJSON, one JSON object per line. The first event is awaited before the
  * response is made, so an input the generator refuses at once is still a plain JSON error with
  * its status; an error after that ends the stream with an `error` event. Cancelling the response
- * (the client went away) stops the generator: what it still yields is dropped, and an error it
- * throws on the way out (an aborted fetch, dropped model work) is a cancellation, logged at info.
+ * (the client went away) stops the generator, after `onCancel` (which may abort what it awaits):
+ * what it still yields is dropped, and an error it throws on the way out (an aborted fetch, dropped
+ * model work) is a cancellation, logged at info.
  */
-export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: Record<string, string> = {}): Promise<Response> {
+export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: Record<string, string> = {}, onCancel?: () => void): Promise<Response> {
   const first = await events.next();
   const encoder = new TextEncoder();
   let cancelled = false;
@@ -33,6 +34,8 @@ export async function ndjsonResponse(events: AsyncGenerator<unknown>, headers: R
     async cancel(reason) {
       cancelled = true;
       logCancellation("a streamed response", reason);
+      // A generator busy awaiting (a model's answer) sees return() only once that settles: onCancel aborts it first.
+      onCancel?.();
       await events.return(undefined);
     },
   });

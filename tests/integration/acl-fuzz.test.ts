@@ -45,6 +45,10 @@ import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { mulberry32 } from "../support/seeded-random";
 import { type ServiceRuntime, serviceRuntime } from "../support/service-runtime";
 import { openTestDatabase } from "../support/test-database";
+import { handleResearchRequest } from "../../lib/api/research/research-request";
+import { parseConfig } from "../../lib/config";
+import { researchModelFromConfig } from "../../lib/llm/research-model";
+import { type FakeToolChatServer, type ScriptToolResult, startFakeToolChatServer } from "../support/fake-tool-chat-server";
 
 /**
  * ACL leak fuzzing (bounded here; `npm run test:acl-fuzz` runs many more probes). Canary records
@@ -119,6 +123,8 @@ let space: IndexSpace;
 let storageDir: string;
 let services: ServiceRuntime;
 let mover: Principal;
+/** The scripted model research mode talks to: its tool results are checked like any answer. */
+let researchModel: FakeToolChatServer;
 const projects: { id: string; slug: string; restricted: boolean }[] = [];
 const world: WorldRecord[] = [];
 const people: { principal: Principal; token: string; label: string }[] = [];
@@ -382,6 +388,7 @@ beforeAll(async () => {
   services = serviceRuntime(db, { embedder, space, descriptor, origin: "http://fuzz.test" });
   // The write tools are MCP tools here too (MNEMO_MCP_ALLOW_WRITE), for the write probe.
   services.apiDeps.mcpAllowWrite = true;
+  researchModel = await startFakeToolChatServer({ script: () => ({ text: "Nothing." }) });
 
   // Proposals computed by an admin (evidence may include restricted coins) and by a curator.
   const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
@@ -462,6 +469,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await researchModel?.close();
   await db?.close();
 });
 
@@ -490,6 +498,36 @@ async function collect<T>(events: AsyncGenerator<T>): Promise<T[]> {
 
 function apiCall(name: string, token: string, input: Record<string, unknown>): Promise<Response> {
   return callApi(services.apiDeps, name, input, { origin: "http://fuzz.test", token });
+}
+
+/**
+ * One research run through POST /api/v1/research with a script that reads `recordId` and runs
+ * one more read tool, then answers citing [1]: the events (a step's arguments left out, as they
+ * hold the id the model was told) and every tool result the model received, for the leak check.
+ */
+async function researchCall(token: string, recordId: string, random: Random): Promise<{ status: number; events: unknown[]; toModel: ScriptToolResult[] }> {
+  const query = queryText(random);
+  const second = random.pick([
+    { name: "semantic_search", arguments: { query } },
+    { name: "retrieve", arguments: { query } },
+    { name: "similar_records", arguments: { recordId } },
+    { name: "similar_objects", arguments: { recordId } },
+  ]);
+  let toModel: ScriptToolResult[] = [];
+  researchModel.script = (view) => {
+    if (view.turn === 0) return { toolCalls: [{ name: "read_record", arguments: { recordId } }, second] };
+    toModel = view.results;
+    return { text: "The archive has this [1]. And this [2]." };
+  };
+  const model = researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: random.pick(["openai-compatible", "anthropic"]), MNEMO_RESEARCH_BASE_URL: researchModel.url, MNEMO_RESEARCH_MODEL: "fuzz" }));
+  const request = new Request("http://fuzz.test/api/v1/research", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ question: `Research ${query}` }) });
+  const response = await handleResearchRequest(request, { ...services.apiDeps, research: model });
+  const events = (await response.text())
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .map((event) => (event.type === "step" ? { ...event, arguments: null } : event));
+  return { status: response.status, events, toModel };
 }
 
 function mcpCall(token: string, name: string, args: Record<string, unknown>): Promise<Response> {
@@ -849,6 +887,8 @@ const probes: Probe[] = [
       return apiCall(name, person.token, input);
     },
   },
+  // Research mode: the steps, sources and answer, and what the model was sent, name nothing unreadable.
+  { path: "research", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => researchCall(person.token, id, random) },
   {
     path: "mcp",
     target: { kinds: ["note", "coin"] },

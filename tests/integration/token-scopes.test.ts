@@ -215,7 +215,13 @@ describe("the registry, OpenAPI and MCP", () => {
 
   it("states each operation's scope in the OpenAPI document, and a 403 for write operations", () => {
     const document = openApiDocument() as { paths: Record<string, Record<string, { operationId: string; security: Record<string, string[]>[]; responses: Record<string, unknown>; "x-token-scope": string; "x-mcp-tool"?: string }>> };
-    const entries = Object.values(document.paths).flatMap((path) => Object.values(path));
+    const described = Object.values(document.paths).flatMap((path) => Object.values(path));
+    // Research mode reads, and is no operation and no MCP tool.
+    const research = described.find((entry) => entry.operationId === "research")!;
+    expect(research).toMatchObject({ security: [{ bearerToken: ["read"] }], "x-token-scope": "read" });
+    expect(research["x-mcp-tool"]).toBeUndefined();
+    expect("403" in research.responses).toBe(false);
+    const entries = described.filter((entry) => entry !== research);
     expect(entries.map((entry) => entry.operationId).sort()).toEqual(all.map((operation) => operation.name).sort());
     for (const entry of entries) {
       const operation = all.find((item) => item.name === entry.operationId)!;

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { type Principal, mayLeaveHost } from "../../acl";
 import { AppError, parseInput } from "../../errors";
-import { queryTextSchema } from "../../query-length";
+import { questionTextSchema } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
@@ -26,7 +26,7 @@ import { type DroppedCitation, verifyCitations } from "./verify-citations";
  * sources → verify citations → final answer. Yields events as it goes, so the answer streams.
  */
 export const askRequestSchema = z.object({
-  question: queryTextSchema({ what: "A question", missing: "Ask a question.", min: 3, tooShort: "Ask a question of at least a few words." }),
+  question: questionTextSchema,
   scope: z
     .object({
       sectionIds: z.array(z.string().min(1).max(64)).max(50).optional(),

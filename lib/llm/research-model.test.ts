@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../config";
+import { researchAvailability, researchModelFromConfig, researchUnavailableReason } from "./research-model";
+
+describe("research mode's model from the configuration", () => {
+  it("is unavailable, with the reason, when no chat model is configured", () => {
+    expect(researchAvailability(parseConfig({}))).toEqual({ available: false, reason: researchUnavailableReason });
+    expect(researchUnavailableReason).toMatch(/^Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER/);
+  });
+
+  it("uses its own provider, or falls back to the answer model", () => {
+    const own = researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "anthropic", MNEMO_RESEARCH_MODEL: "claude-x", MNEMO_RESEARCH_MAX_TURNS: "3" }));
+    expect(own.available && { name: own.provider.name, model: own.provider.model, external: own.provider.external }).toEqual({ name: "anthropic", model: "claude-x", external: true });
+    expect(own.budgets).toEqual({ maxTurns: 3, maxToolCalls: 16, maxSeconds: 120, maxTokens: 60_000 });
+    const fallback = researchModelFromConfig(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }));
+    expect(fallback.available && fallback.provider.name).toBe("openai-compatible");
+    expect(researchAvailability(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }))).toEqual({ available: true });
+  });
+
+  it("names the variable when the research model is half configured", () => {
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }))).toThrow(/^MNEMO_RESEARCH_PROVIDER: required when MNEMO_RESEARCH_MODEL is set/);
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_MODEL: "x" }))).toThrow(/^MNEMO_RESEARCH_BASE_URL/);
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_BASE_URL: "http://127.0.0.1:1" }))).toThrow(/^MNEMO_RESEARCH_MODEL/);
+    expect(() => parseConfig({ MNEMO_RESEARCH_MAX_TURNS: "0" })).toThrow(/MNEMO_RESEARCH_MAX_TURNS/);
+    expect(researchAvailability(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }))).toMatchObject({ available: false, reason: expect.stringMatching(/misconfigured: MNEMO_RESEARCH_PROVIDER/) });
+  });
+});
