@@ -11,7 +11,9 @@ import { splitCitationMarkers, splitLiteralMarkers } from "@/lib/llm/citation-ma
 import { splitTranslationNotes } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
+import { type ResearchScope, type ResearchStreamEvent, researchStreamEvent } from "@/lib/api/research/research-schemas";
 import { citationHref, formatTimecode } from "./format";
+import { ResearchMessage, type ResearchRun, applyResearchEvent, emptyRun } from "./research-message";
 import { type Jsonified, fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 
@@ -19,7 +21,9 @@ import { queryKeys } from "./query-keys";
  * The ask panel: questions answered only from passages the user may read, streamed, with
  * numbered citations that open the record at the cited passage (and a recording at the cited
  * second). Threads are saved per user and can be reopened. Refusal, restriction and failure
- * each look different, so nobody mistakes one for an answer.
+ * each look different, so nobody mistakes one for an answer. In research mode (when a chat model
+ * is configured) a model plans several tool calls over the archive, shown step by step, and ends
+ * with a verified, cited answer; research runs are not saved in the thread.
  */
 export interface ChatScopeOption {
   id: string;
@@ -49,6 +53,21 @@ export function scopesForPage(pathname: string, params: URLSearchParams): ChatSc
   return scopes;
 }
 
+/**
+ * What a scope narrows a research run to. Research takes sections, projects and records; "these
+ * search results" is not one of them, so research mode does not offer it.
+ */
+export function researchScopeFor(option: ChatScopeOption): ResearchScope | undefined {
+  if (option.scope.search) return undefined;
+  const { sectionSlugs, projectIds, recordIds } = option.scope;
+  return { ...(sectionSlugs && { sections: sectionSlugs }), ...(projectIds && { projectIds }), ...(recordIds && { recordIds }) };
+}
+
+/** Whether research mode can run here, and if not why (read from the configuration by the layout). */
+export type ResearchAvailability = { available: true } | { available: false; reason: string };
+
+type Mode = "answer" | "research";
+
 /** A saved answer can also be withdrawn; a question is complete; an answer arriving is streaming. */
 type Status = AskStatus | "withdrawn" | "streaming" | "complete";
 
@@ -57,6 +76,26 @@ interface Message extends Pick<ThreadMessage, "id" | "role" | "content"> {
   status: Status;
   citations: Citation[];
   withheld: WithheldSource[];
+  /** A research run's steps and answer, for an assistant message of research mode. */
+  research?: ResearchRun;
+}
+
+/** Splits a streamed body into lines as they arrive and hands each parsed line to `onLine`. */
+async function readNdjson(body: NonNullable<Response["body"]>, onLine: (value: unknown) => void): Promise<void> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let newline = buffer.indexOf("\n");
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf("\n");
+      if (line) onLine(JSON.parse(line));
+    }
+  }
 }
 
 /** A line of the ask stream: the thread's events, or the error the NDJSON framing ends a stream with. */
@@ -216,10 +255,12 @@ function AssistantMessage({ message, question }: { message: Message; question: s
 /** Where the panel docks beside the page instead of covering it (globals.css uses the same width). */
 const dockedPanelQuery = "(min-width: 1024px)";
 
-export function ChatPanelClient() {
+export function ChatPanelClient({ research = { available: false, reason: "Research mode is not configured." } }: { research?: ResearchAvailability }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const scopes = scopesForPage(pathname, new URLSearchParams(searchParams.toString()));
+  const [mode, setMode] = useState<Mode>("answer");
+  const pageScopes = scopesForPage(pathname, new URLSearchParams(searchParams.toString()));
+  const scopes = mode === "research" ? pageScopes.filter((scope) => researchScopeFor(scope) !== undefined) : pageScopes;
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
   // The user's threads, read when the panel first opens and again after each question.
@@ -233,6 +274,7 @@ export function ChatPanelClient() {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const abortRef = useRef<AbortController | null>(null);
+  const pendingCount = useRef(0);
   const openerRef = useRef<HTMLButtonElement>(null);
   const questionRef = useRef<HTMLTextAreaElement>(null);
   const hasOpened = useRef(false);
@@ -292,7 +334,7 @@ export function ChatPanelClient() {
     setBusy(true);
     const controller = new AbortController();
     abortRef.current = controller;
-    const pendingId = `pending-${Date.now()}`;
+    const pendingId = `pending-${++pendingCount.current}`;
     setMessages((current) => [
       ...current,
       { id: `${pendingId}-q`, role: "user", content: text, status: "complete", citations: [], withheld: [] },
@@ -300,6 +342,10 @@ export function ChatPanelClient() {
     ]);
     setQuestion("");
     const update = (change: Partial<Message>) => setMessages((current) => current.map((message) => (message.id === pendingId ? { ...message, ...change } : message)));
+    if (mode === "research") {
+      await runResearch(text, controller, pendingId);
+      return;
+    }
     try {
       const response = await fetch("/api/ask", {
         method: "POST",
@@ -311,29 +357,17 @@ export function ChatPanelClient() {
         const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
         throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
       }
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
       let streamed = "";
       // Sources arrive just before the text that first cites them, numbered as its markers.
       let streamedCitations: Citation[] = [];
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let newline = buffer.indexOf("\n");
-        while (newline !== -1) {
-          const line = buffer.slice(0, newline).trim();
-          buffer = buffer.slice(newline + 1);
-          newline = buffer.indexOf("\n");
-          if (!line) continue;
-          const event = JSON.parse(line) as StreamEvent;
-          if (event.type === "thread") setThreadId(event.threadId);
-          else if (event.type === "sources") update({ citations: (streamedCitations = [...streamedCitations, ...event.sources]) });
-          else if (event.type === "delta") update({ content: (streamed += event.text) });
-          else if (event.type === "final") update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
-          else if (event.type === "error") update({ content: event.error.message, status: "failed" });
-        }
-      }
+      await readNdjson(response.body, (line) => {
+        const event = line as StreamEvent;
+        if (event.type === "thread") setThreadId(event.threadId);
+        else if (event.type === "sources") update({ citations: (streamedCitations = [...streamedCitations, ...event.sources]) });
+        else if (event.type === "delta") update({ content: (streamed += event.text) });
+        else if (event.type === "final") update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
+        else if (event.type === "error") update({ content: event.error.message, status: "failed" });
+      });
     } catch (error) {
       if (controller.signal.aborted) update({ content: "Stopped.", status: "failed" });
       else update({ content: error instanceof Error ? error.message : "The question could not be sent.", status: "failed" });
@@ -343,6 +377,48 @@ export function ChatPanelClient() {
       setBusy(false);
       abortRef.current = null;
       // Ready for the next question without reaching for the mouse.
+      questionRef.current?.focus();
+    }
+  }
+
+  /** A research run: its steps as they stream, then its answer, budget message or failure. */
+  async function runResearch(text: string, controller: AbortController, pendingId: string) {
+    let run: ResearchRun = emptyRun();
+    const show = (next: ResearchRun) => {
+      run = next;
+      setMessages((current) => current.map((message) => (message.id === pendingId ? { ...message, research: next } : message)));
+    };
+    show(run);
+    const option = scopes.find((item) => item.id === scopeId);
+    const scope = option ? researchScopeFor(option) : undefined;
+    try {
+      const response = await fetch("/api/research", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: text, ...(scope && Object.keys(scope).length > 0 && { scope }) }),
+        signal: controller.signal,
+      });
+      if (!response.ok || !response.body) {
+        const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+        throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
+      }
+      await readNdjson(response.body, (line) => {
+        const parsed = researchStreamEvent.safeParse(line);
+        // The NDJSON framing ends a stream that failed midway with its own error line.
+        const event: ResearchStreamEvent | undefined = parsed.success
+          ? parsed.data
+          : typeof line === "object" && line !== null && "error" in line
+            ? { type: "error", message: String((line as { error?: { message?: unknown } }).error?.message ?? "The research run failed.") }
+            : undefined;
+        if (event) show(applyResearchEvent(run, event));
+      });
+      if (run.status === "streaming") show({ ...run, status: "failed", ending: run.ending ?? { message: "The research run ended without a result." } });
+    } catch (error) {
+      if (controller.signal.aborted) show({ ...run, status: "cancelled", ending: { message: "Stopped. The steps so far stand; there is no answer." } });
+      else show({ ...run, status: "failed", ending: { message: error instanceof Error ? error.message : "The question could not be sent." } });
+    } finally {
+      setBusy(false);
+      abortRef.current = null;
       questionRef.current?.focus();
     }
   }
@@ -397,7 +473,7 @@ export function ChatPanelClient() {
         </div>
         <div>
           <label htmlFor="ask-scope" className="field-label text-xs">
-            Answer from
+            {mode === "research" ? "Research in" : "Answer from"}
           </label>
           <select id="ask-scope" className="field-input" value={scopeId} onChange={(event) => setScopeId(event.target.value)} disabled={busy}>
             {scopes.map((scope) => (
@@ -408,6 +484,38 @@ export function ChatPanelClient() {
           </select>
         </div>
       </div>
+      <fieldset className="border-b border-stone-200 bg-white px-4 py-2 text-sm" disabled={busy}>
+        <legend className="sr-only">Mode</legend>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+          <label className="inline-flex items-center gap-1.5">
+            <input type="radio" name="ask-mode" value="answer" checked={mode === "answer"} onChange={() => setMode("answer")} />
+            Answer
+          </label>
+          <label className={`inline-flex items-center gap-1.5 ${research.available ? "" : "text-stone-400"}`}>
+            <input
+              type="radio"
+              name="ask-mode"
+              value="research"
+              checked={mode === "research"}
+              disabled={!research.available}
+              onChange={() => setMode("research")}
+              aria-describedby="ask-mode-hint"
+            />
+            Research
+          </label>
+        </div>
+        {research.available ? (
+          <p id="ask-mode-hint" className="mt-1 text-xs text-stone-500">
+            {mode === "research"
+              ? "A model searches and reads records you may read, step by step, then answers with verified citations. Research runs are not saved."
+              : "Research: a model plans several searches and reads before it answers."}
+          </p>
+        ) : (
+          <p id="ask-mode-hint" className="mt-1 text-xs text-stone-500" data-testid="research-unavailable">
+            Research is unavailable: {research.reason}
+          </p>
+        )}
+      </fieldset>
       <div className="flex-1 space-y-3 overflow-y-auto px-4 py-3" aria-live="polite" aria-busy={busy}>
         {messages.length === 0 && (
           <p className="text-sm text-stone-600">
@@ -419,6 +527,8 @@ export function ChatPanelClient() {
             <p key={message.id} className="ml-8 rounded-lg bg-accent-800 px-3 py-2 text-sm text-white">
               {message.content}
             </p>
+          ) : message.research ? (
+            <ResearchMessage key={message.id} run={message.research} question={questionBefore(messages, index)} />
           ) : (
             <AssistantMessage key={message.id} message={message} question={questionBefore(messages, index)} />
           ),
@@ -458,7 +568,7 @@ export function ChatPanelClient() {
             </button>
           ) : (
             <button type="submit" className="btn btn-primary" disabled={question.trim().length < 3}>
-              Ask
+              {mode === "research" ? "Research" : "Ask"}
             </button>
           )}
         </div>

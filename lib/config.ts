@@ -177,6 +177,8 @@ const configSchema = z.object({
   MNEMO_RESEARCH_BASE_URL: httpUrl(),
   MNEMO_RESEARCH_MODEL: text(),
   MNEMO_RESEARCH_API_KEY: text(),
+  /** Default 1: the research model is outside and gets no text of local-only sections; 0 declares it inside the institution (with MNEMO_RESEARCH_PROVIDER only). */
+  MNEMO_RESEARCH_EXTERNAL: flag(),
   /** Budgets of one research run: model turns, tool calls, wall time, and prompt plus completion tokens as the provider reports them. */
   MNEMO_RESEARCH_MAX_TURNS: number({ min: 1, max: 50, whole: true }).transform((value) => value ?? 8),
   MNEMO_RESEARCH_MAX_TOOL_CALLS: number({ min: 1, max: 200, whole: true }).transform((value) => value ?? 16),

@@ -28,12 +28,15 @@ async function freePort() {
 }
 
 // Research mode runs against a scripted loopback model (scripts/fake-research-provider.ts);
-// plain Ask keeps the offline extractive answerer (MNEMO_GENERATOR stays unset).
+// plain Ask keeps the offline extractive answerer (MNEMO_GENERATOR stays unset). The demo's
+// sections are local-only, so the model is declared inside (it runs on this host): it reads the
+// records and quotes them. Withholding from an external model is covered by the integration tests.
 const researchPort = await freePort();
 Object.assign(env, {
   MNEMO_RESEARCH_PROVIDER: "openai-compatible",
   MNEMO_RESEARCH_BASE_URL: `http://127.0.0.1:${researchPort}`,
   MNEMO_RESEARCH_MODEL: "fake-research",
+  MNEMO_RESEARCH_EXTERNAL: "0",
 });
 
 function run(command, args) {

@@ -17,6 +17,21 @@ describe("research mode's model from the configuration", () => {
     expect(researchAvailability(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }))).toEqual({ available: true });
   });
 
+  it("treats the model as external, even on loopback, unless MNEMO_RESEARCH_EXTERNAL=0 declares its own model inside", () => {
+    const base = { MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_BASE_URL: "http://127.0.0.1:11434", MNEMO_RESEARCH_MODEL: "qwen" };
+    const external = (env: Record<string, string>) => {
+      const model = researchModelFromConfig(parseConfig(env));
+      return model.available && model.provider.external;
+    };
+    expect(external(base)).toBe(true);
+    expect(external({ ...base, MNEMO_RESEARCH_EXTERNAL: "1" })).toBe(true);
+    expect(external({ ...base, MNEMO_RESEARCH_EXTERNAL: "0" })).toBe(false);
+    expect(external({ ...base, MNEMO_RESEARCH_PROVIDER: "anthropic", MNEMO_RESEARCH_EXTERNAL: "false" })).toBe(false);
+    // The answer model borrowed for research stays external; the flag alone is half a configuration.
+    expect(external({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" })).toBe(true);
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_EXTERNAL: "0" }))).toThrow(/^MNEMO_RESEARCH_PROVIDER: required when MNEMO_RESEARCH_EXTERNAL is set/);
+  });
+
   it("names the variable when the research model is half configured", () => {
     expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }))).toThrow(/^MNEMO_RESEARCH_PROVIDER: required when MNEMO_RESEARCH_MODEL is set/);
     expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_MODEL: "x" }))).toThrow(/^MNEMO_RESEARCH_BASE_URL/);

@@ -4,7 +4,8 @@ import { type ToolChatProvider, createAnthropicToolChat, createOpenAiToolChat } 
 /**
  * Research mode's model and budgets from the configuration: MNEMO_RESEARCH_PROVIDER with
  * MNEMO_RESEARCH_BASE_URL, _MODEL and _API_KEY; unset, the answer model (MNEMO_LLM_*) when
- * MNEMO_GENERATOR is a chat model. Without either, research is unavailable, with the reason the
+ * MNEMO_GENERATOR is a chat model. The model is external (egress rules apply to what it reads)
+ * unless MNEMO_RESEARCH_EXTERNAL=0 declares it inside the institution. Without either, research is unavailable, with the reason the
  * panel and the API show. A provider named without its model (or a research variable without a
  * provider) is a configuration error naming the variable, caught at start-up.
  */
@@ -35,7 +36,7 @@ export function researchModelFromConfig(config: Config): ResearchModel {
   const budgets = researchBudgetsFromConfig(config);
   const own = config.MNEMO_RESEARCH_PROVIDER;
   if (!own) {
-    for (const name of ["MNEMO_RESEARCH_BASE_URL", "MNEMO_RESEARCH_MODEL", "MNEMO_RESEARCH_API_KEY"] as const) {
+    for (const name of ["MNEMO_RESEARCH_BASE_URL", "MNEMO_RESEARCH_MODEL", "MNEMO_RESEARCH_API_KEY", "MNEMO_RESEARCH_EXTERNAL"] as const) {
       if (config[name]) throw new Error(`MNEMO_RESEARCH_PROVIDER: required when ${name} is set (openai-compatible or anthropic)`);
     }
   }
@@ -46,7 +47,9 @@ export function researchModelFromConfig(config: Config): ResearchModel {
   const model = own ? config.MNEMO_RESEARCH_MODEL : config.MNEMO_LLM_MODEL;
   if (!model) throw new Error(`${own ? "MNEMO_RESEARCH_MODEL" : "MNEMO_LLM_MODEL"}: the model name is required for research mode`);
   const apiKey = own ? config.MNEMO_RESEARCH_API_KEY : config.MNEMO_LLM_API_KEY;
-  const options = { baseUrl, model, apiKey };
+  // Only a model configured for research may be declared inside the institution; the answer model stays external.
+  const external = !own || (config.MNEMO_RESEARCH_EXTERNAL !== "0" && config.MNEMO_RESEARCH_EXTERNAL !== "false");
+  const options = { baseUrl, model, apiKey, external };
   return { available: true, provider: kind === "anthropic" ? createAnthropicToolChat(options) : createOpenAiToolChat(options), budgets };
 }
 

@@ -9,7 +9,8 @@ import { chatCompletionsEndpoint } from "./chat-generators";
  * chat-completions `tools`/`tool_calls`/`role: "tool"` messages (Ollama, vLLM, llama.cpp server,
  * OpenAI) or Anthropic's Messages `tools`/`tool_use`/`tool_result` blocks. Answers are checked
  * with zod; a malformed one, an HTTP error or no answer in time is a GenerationError that names
- * the provider. Such a model is always external: what it receives is subject to egress rules.
+ * the provider. Such a model is external (egress rules apply to what it receives) unless
+ * declared inside the institution (`external: false`, MNEMO_RESEARCH_EXTERNAL=0).
  */
 export interface ToolDefinition {
   name: string;
@@ -60,8 +61,12 @@ export interface ToolTurn {
 export interface ToolChatProvider {
   readonly name: "openai-compatible" | "anthropic";
   readonly model: string;
-  /** Always true: a chat model is another service, even on loopback (egress applies). */
-  readonly external: true;
+  /**
+   * Whether it is another service that egress rules apply to: true unless the configuration
+   * declares the model inside the institution (MNEMO_RESEARCH_EXTERNAL=0), even on loopback (a
+   * local proxy may forward to anyone).
+   */
+  readonly external: boolean;
   turn(request: ToolTurnRequest): Promise<ToolTurn>;
 }
 
@@ -69,6 +74,8 @@ export interface ToolChatOptions {
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** Default true: the model receives no text of local-only sections. */
+  external?: boolean;
 }
 
 // ---- OpenAI chat-completions
@@ -243,7 +250,7 @@ export function createOpenAiToolChat(options: ToolChatOptions): ToolChatProvider
   return {
     name: "openai-compatible",
     model: options.model,
-    external: true,
+    external: options.external ?? true,
     async turn(request) {
       return parseOpenAiToolTurn(await postTurn(provider, endpoint, headers, openAiToolRequestBody(options.model, request), request), provider);
     },
@@ -261,7 +268,7 @@ export function createAnthropicToolChat(options: ToolChatOptions): ToolChatProvi
   return {
     name: "anthropic",
     model: options.model,
-    external: true,
+    external: options.external ?? true,
     async turn(request) {
       return parseAnthropicToolTurn(await postTurn("Anthropic", endpoint, headers, anthropicToolRequestBody(options.model, request), request));
     },

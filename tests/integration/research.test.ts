@@ -62,8 +62,10 @@ function deps(overrides: Partial<ApiDeps> = {}): ApiDeps {
   return { ...apiDeps, ...overrides };
 }
 
-function provider(flavour: Flavour): ToolChatProvider {
-  return flavour === "openai" ? createOpenAiToolChat({ baseUrl: `${fake.url}/v1`, model: "fake-research" }) : createAnthropicToolChat({ baseUrl: fake.url, model: "claude-fake", apiKey: "test-key" });
+function provider(flavour: Flavour, external?: boolean): ToolChatProvider {
+  return flavour === "openai"
+    ? createOpenAiToolChat({ baseUrl: `${fake.url}/v1`, model: "fake-research", external })
+    : createAnthropicToolChat({ baseUrl: fake.url, model: "claude-fake", apiKey: "test-key", external });
 }
 
 async function run(
@@ -71,13 +73,13 @@ async function run(
   principal: Principal,
   question: string,
   script: Script,
-  options: { budgets?: ResearchBudgets; signal?: AbortSignal; scope?: { sections?: string[] }; runtime?: Partial<ApiDeps["runtime"]> } = {},
+  options: { budgets?: ResearchBudgets; signal?: AbortSignal; scope?: { sections?: string[] }; runtime?: Partial<ApiDeps["runtime"]>; external?: boolean } = {},
 ): Promise<{ events: ResearchStreamEvent[]; sent: string }> {
   fake.script = script;
   const before = fake.requests.length;
   const events: ResearchStreamEvent[] = [];
   const context = { runtime: { ...deps().runtime, ...options.runtime }, principal, origin: "" };
-  for await (const event of research({ context, provider: provider(flavour), budgets: options.budgets ?? budgets, request: { question, scope: options.scope }, signal: options.signal })) {
+  for await (const event of research({ context, provider: provider(flavour, options.external), budgets: options.budgets ?? budgets, request: { question, scope: options.scope }, signal: options.signal })) {
     events.push(researchStreamEvent.parse(event));
   }
   const sent = fake.requests
@@ -218,6 +220,22 @@ describe(`research (${testDatabaseMode()})`, () => {
       expect(sent).not.toContain(localCanary);
       expect(sent).not.toContain(titles.mill);
       expect(withheldMarker).toContain("local-only");
+      expect(doneOf(events)).toEqual({ type: "done", status: "answered" });
+    });
+
+    it("sends local-only text to a model declared inside the institution (MNEMO_RESEARCH_EXTERNAL=0), and still nothing the reader may not read", async () => {
+      const script: Script = (view) => {
+        if (view.results.length === 0) return { toolCalls: [{ name: "read_record", arguments: { recordId: ids.mill } }, { name: "read_record", arguments: { recordId: ids.secret } }] };
+        return { text: "I read what I could." };
+      };
+      const { events, sent } = await run(flavour, reader, "What did the mill grind?", script, { external: false });
+      const [readMill, readSecret] = steps(events);
+      expect(readMill).toMatchObject({ tool: "read_record", withheld: 0, links: [{ title: titles.mill, href: `/records/${ids.mill}` }] });
+      expect(readSecret).toMatchObject({ tool: "read_record", summary: "Not found.", withheld: 0, error: "not_found: Not found." });
+      expect(sent).toContain(localCanary);
+      expect(sent).toContain(titles.mill);
+      expect(sent).not.toContain("withheld: this text may not be sent");
+      expect(sent).not.toContain(restrictedCanary);
       expect(doneOf(events)).toEqual({ type: "done", status: "answered" });
     });
 
