@@ -49,6 +49,9 @@ test("a researcher's pages", async ({ page }) => {
   test.setTimeout(300_000);
   await signIn(page, "researcher");
   await visit(page, "/records", "records list");
+  await page.getByRole("button", { name: "Ask the archive" }).click();
+  await page.getByRole("complementary", { name: "Ask the archive" }).getByRole("radio", { name: "Research" }).check();
+  await expectAccessible(page, "ask panel in research mode");
   await visit(page, "/records?section=coins&pageSize=10&page=2", "records list, filtered and paged");
   await visit(page, "/records?q=moneda%20del%20pantano", "records list with a search");
   await visit(page, "/records?text=zzzz-no-record-has-this", "records list, nothing found");

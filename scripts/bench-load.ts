@@ -31,6 +31,9 @@
  * processes and the separate worker (unset: theirs, i.e. model work on the calling thread);
  * BENCH_LOAD_POOL_SIZE the database connections per process in the server topologies (default 1:
  * PGlite runs one message at a time whatever the pool).
+ * BENCH_LOAD_CPU_PROF=<dir> runs each web process under `node --cpu-prof` into that directory
+ * (one .cpuprofile per process and run, written when it stops); `npm run profile:summary -- <dir>`
+ * says where the time went.
  * Prints one markdown table (p50/p95/p99 per kind, totals, errors) and one of indexing progress,
  * and writes .bench/load.json.
  */
@@ -61,6 +64,7 @@ const topologies = listFromEnv<Topology>("BENCH_LOAD_MODES", "embedded,server,sc
 const phases = listFromEnv<Phase>("BENCH_LOAD_PHASES", "after,during", ["after", "during", "reindex"]);
 const modelThreads = process.env.BENCH_LOAD_MODEL_THREADS?.trim() || undefined;
 const poolSize = process.env.BENCH_LOAD_POOL_SIZE?.trim() || "1";
+const cpuProfileDir = process.env.BENCH_LOAD_CPU_PROF?.trim() || undefined;
 const root = ".bench/load";
 const authSecret = "bench-load-secret-bench-load-secret-0123456789";
 const webPort = Number(process.env.BENCH_LOAD_PORT ?? 3300);
@@ -132,6 +136,13 @@ function newestSource(paths: string[]): number {
   };
   paths.forEach(visit);
   return newest;
+}
+
+/** Node's flags for a CPU profile of one web process when BENCH_LOAD_CPU_PROF names a directory. */
+function profileArgs(name: string): string[] {
+  if (!cpuProfileDir) return [];
+  mkdirSync(cpuProfileDir, { recursive: true });
+  return ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`];
 }
 
 /** Starts a long-running process (node itself, with tsx as a loader, so stopping it stops the program, not a launcher). */
@@ -562,7 +573,7 @@ async function runOnce(topology: Topology, phase: Phase, sourceDir: string): Pro
     }
     // The first web process migrates (a no-op here) before the others start: PGlite's one
     // session shares a session-level advisory lock between all its connections.
-    const webs = webPorts.map((port, index) => ({ port, start: () => start(process.execPath, ["--import", "tsx", "server.ts", "-H", "127.0.0.1", "-p", String(port)], webEnv, `web${index + 1}`) }));
+    const webs = webPorts.map((port, index) => ({ port, start: () => start(process.execPath, [...profileArgs(`${topology}-web${index + 1}`), "--import", "tsx", "server.ts", "-H", "127.0.0.1", "-p", String(port)], webEnv, `web${index + 1}`) }));
     const first = webs[0]!.start();
     children.push(first);
     await waitFor(`http://127.0.0.1:${webs[0]!.port}/api/health`, first);
