@@ -28,11 +28,12 @@
  * topology, not a Postgres that runs queries in parallel.
  *
  * BENCH_LOAD_MODEL_THREADS sets MNEMO_MODEL_THREADS (lib/rag/embed/model-pool.ts) in the web
- * processes and the separate worker (unset: theirs, i.e. model work on the calling thread);
+ * processes and the separate worker (unset: their default, one thread per core, at most four);
  * BENCH_LOAD_POOL_SIZE the database connections per process in the server topologies (default 1:
  * PGlite runs one message at a time whatever the pool).
  * BENCH_LOAD_CPU_PROF=<dir> runs each web process under `node --cpu-prof` into that directory
- * (one .cpuprofile per process and run, written when it stops); `npm run profile:summary -- <dir>`
+ * (a directory per process and run, a .cpuprofile per thread, written when it stops);
+ * `npm run profile:summary -- <dir>`
  * says where the time went.
  * Prints one markdown table (p50/p95/p99 per kind, totals, errors) and one of indexing progress,
  * and writes .bench/load.json.
@@ -141,8 +142,11 @@ function newestSource(paths: string[]): number {
 /** Node's flags for a CPU profile of one web process when BENCH_LOAD_CPU_PROF names a directory. */
 function profileArgs(name: string): string[] {
   if (!cpuProfileDir) return [];
-  mkdirSync(cpuProfileDir, { recursive: true });
-  return ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`];
+  // One directory per process and run: Node writes a profile per thread (the main thread, the
+  // module loader's, each model thread), named by pid and thread id.
+  const dir = join(cpuProfileDir, `${name}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  return ["--cpu-prof", `--cpu-prof-dir=${dir}`];
 }
 
 /** Starts a long-running process (node itself, with tsx as a loader, so stopping it stops the program, not a launcher). */
@@ -714,7 +718,7 @@ async function main() {
   }
 
   const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
-  const threads = modelThreads === undefined ? "unset (the request thread)" : modelThreads === "-1" ? "-1 (cores − 1)" : modelThreads;
+  const threads = modelThreads === undefined ? "unset (one per core, at most 4)" : modelThreads === "-1" ? "-1 (cores − 1)" : modelThreads;
   console.log(
     `\nbench:load — small demo, ${dataset?.records} records, ${dataset?.passages} passages; ${connections} connections for ${seconds} s per run; model threads per process (MNEMO_MODEL_THREADS): ${threads}; ` +
       `database pool per process (server modes): ${poolSize}; ${machine.cpus} × ${machine.cpu}`,

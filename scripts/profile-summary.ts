@@ -6,7 +6,7 @@
  * functions with the most self time. Shares are of the sampled time; one line per profile file.
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 
 interface ProfileNode {
   id: number;
@@ -24,6 +24,7 @@ export function partOf(frame: ProfileNode["callFrame"]): string {
   if (functionName === "(idle)") return "idle";
   if (functionName === "(garbage collector)") return "garbage collection";
   if (functionName === "(program)") return "native (V8, libuv, wasm compile)";
+  if (url.startsWith("wasm://")) return "WebAssembly (PGlite's Postgres on a web thread, the encoder's kernels on a model thread)";
   if (url.includes("@electric-sql/pglite")) return "PGlite (embedded Postgres)";
   if (url.includes("@tensorflow") || url.includes("@energetic-ai")) return "sentence encoder (TF.js)";
   if (url.includes("@prisma") || url.includes("/prisma/")) return "Prisma";
@@ -32,7 +33,7 @@ export function partOf(frame: ProfileNode["callFrame"]): string {
   if (url.includes(".next/server")) return "app bundle (our code and bundled libraries)";
   if (url.includes("node_modules/zod")) return "zod";
   if (url.includes("node_modules/")) return `library: ${/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? "other"}`;
-  if (url.startsWith("node:") || url === "") return "Node internals";
+  if (url.startsWith("node:") || url === "") return "Node internals (streams, timers, module loading, child processes)";
   return "our code (tsx)";
 }
 
@@ -58,17 +59,18 @@ function summarise(path: string): string {
     functions.set(key, (functions.get(key) ?? 0) + self);
   }
   const share = (value: number) => `${((100 * value) / total).toFixed(1)}%`;
-  const lines = [`${basename(path)}: ${(total / 1e6).toFixed(1)} s sampled, ${share(parts.get("idle") ?? 0)} idle`, "| part | self time | share |", "|---|---|---|"];
+  const lines = [`${path.split("/").slice(-2).join("/")}: ${(total / 1e6).toFixed(1)} s sampled, ${share(parts.get("idle") ?? 0)} idle`, "| part | self time | share |", "|---|---|---|"];
   for (const [part, self] of [...parts].sort((a, b) => b[1] - a[1])) lines.push(`| ${part} | ${(self / 1e6).toFixed(2)} s | ${share(self)} |`);
   lines.push("", "| function (most self time, idle left out) | share |", "|---|---|");
   for (const [name, self] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 15)) lines.push(`| \`${name.replaceAll("|", "\\|")}\` | ${share(self)} |`);
   return lines.join("\n");
 }
 
+/** The .cpuprofile files under each path (directories searched to any depth). */
 function profiles(paths: string[]): string[] {
   return paths.flatMap((path) =>
     statSync(path).isDirectory()
-      ? readdirSync(path)
+      ? readdirSync(path, { recursive: true, encoding: "utf8" })
           .filter((name) => name.endsWith(".cpuprofile"))
           .sort()
           .map((name) => join(path, name))
