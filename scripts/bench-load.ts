@@ -621,9 +621,18 @@ async function runOnce(topology: Topology, phase: Phase, sourceDir: string): Pro
     for (let round = 0; round < 2 * webPorts.length; round++) {
       for (const [kind, next] of Object.entries(requests)) {
         const spec = next();
-        const response = await fetch(`${base}${spec.path}`, { method: spec.method, headers: spec.headers, body: spec.body });
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`warm-up ${kind} ${spec.method} ${spec.path}: ${response.status}`);
+        // A process still loading its models may answer 503 (or 429) with Retry-After: wait and ask again.
+        for (let attempt = 1; ; attempt++) {
+          const response = await fetch(`${base}${spec.path}`, { method: spec.method, headers: spec.headers, body: spec.body });
+          const text = await response.text();
+          if (response.ok) break;
+          if ((response.status === 503 || response.status === 429) && attempt < 6) {
+            console.log(`[bench:load] warm-up ${kind}: ${response.status}, trying again (${text.slice(0, 160)})`);
+            await new Promise((resolve) => setTimeout(resolve, Math.min(10, Number(response.headers.get("retry-after")) || 2) * 1000));
+            continue;
+          }
+          throw new Error(`warm-up ${kind} ${spec.method} ${spec.path}: ${response.status} ${text.slice(0, 300)}`);
+        }
       }
       const warm = { form: [], save: [], formErrors: 0, saveErrors: 0 } as Parameters<typeof curatorLoop>[5];
       await curatorLoop(base, curatorCookie, actionId, [setup.editTargets[round % setup.editTargets.length]!], { turns: 1 }, warm);
