@@ -12,7 +12,8 @@ import { splitTranslationNotes } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import { type ResearchScope, type ResearchStreamEvent, researchStreamEvent } from "@/lib/api/research/research-schemas";
-import { citationHref, formatTimecode } from "./format";
+import { citationHref } from "./format";
+import { SourceList, sourceLabel } from "./source-list";
 import { ResearchMessage, type ResearchRun, applyResearchEvent, emptyRun } from "./research-message";
 import { type Jsonified, fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
@@ -105,13 +106,9 @@ const readThreads = () => fetchJson<{ threads: Jsonified<ThreadSummary>[] }>("/a
 const readThread = (threadId: string) =>
   fetchJson<{ thread: Jsonified<ThreadSummary> & { messages: Jsonified<ThreadMessage>[] } }>(`/api/ask/threads/${encodeURIComponent(threadId)}`).then((body) => body.thread);
 
-function citationLabel(citation: Citation): string {
-  const where = citation.timeStart !== null ? ` at ${formatTimecode(citation.timeStart)}` : citation.page !== null ? `, p. ${citation.page}` : "";
-  return `${citation.recordTitle}${where}`;
-}
 
 function plainAnswer(message: Message): string {
-  const references = message.citations.map((citation) => `[${citation.number}] ${citationLabel(citation)} — ${location.origin}${citationHref(citation)}`);
+  const references = message.citations.map((citation) => `[${citation.number}] ${sourceLabel(citation)} — ${location.origin}${citationHref(citation)}`);
   return references.length > 0 ? `${message.content}\n\n${references.join("\n")}` : message.content;
 }
 
@@ -160,7 +157,7 @@ function AnswerText({ message, question }: { message: Message; question: string 
             {numbers.map((number) => {
               const citation = byNumber.get(number);
               return citation ? (
-                <Link key={number} href={citationHref({ ...citation, query: question })} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${citationLabel(citation)}`}>
+                <Link key={number} href={citationHref({ ...citation, query: question })} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${sourceLabel(citation)}`}>
                   [{number}]
                 </Link>
               ) : (
@@ -204,21 +201,7 @@ function AssistantMessage({ message, question }: { message: Message; question: s
           </ul>
         </div>
       )}
-      {message.citations.length > 0 && (
-        <ol className="mt-3 space-y-1 border-t border-stone-200 pt-2 text-xs" aria-label="Sources">
-          {message.citations.map((citation) => (
-            <li key={citation.number} className="flex gap-1.5">
-              <span className="font-medium">[{citation.number}]</span>
-              <span>
-                <Link href={citationHref({ ...citation, query: question })} className="link" data-testid="citation">
-                  {citationLabel(citation)}
-                </Link>
-                {citation.location && <span className="text-stone-500"> · {citation.location}</span>}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
+      <SourceList sources={message.citations} number={(citation) => citation.number} href={(citation) => citationHref({ ...citation, query: question })} />
       {message.status === "answered" && message.citations.length > 0 && (
         <p className="mt-2 text-xs text-stone-600" data-testid="answer-references">
           Export the sources:{" "}

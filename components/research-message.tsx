@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { ResearchBudgetName, ResearchCitation, ResearchStatus, ResearchStreamEvent } from "@/lib/api/research/research-schemas";
 import { splitCitationMarkers } from "@/lib/llm/citation-markers";
-import { citationHref, formatTimecode, recordHref } from "./format";
+import { citationHref, recordHref } from "./format";
+import { SourceList, sourceLabel } from "./source-list";
 
 /**
  * A research run as the Ask panel shows it: each tool call the model made, as it happens (what
@@ -71,11 +72,6 @@ export function researchCitationHref(citation: ResearchCitation, question: strin
   return recordHref(citation.recordId, { query: question, time: citation.timeStart });
 }
 
-function citationLabel(citation: ResearchCitation): string {
-  const where = citation.timeStart !== null ? ` at ${formatTimecode(citation.timeStart)}` : citation.page !== null ? `, p. ${citation.page}` : "";
-  return `${citation.recordTitle}${where}`;
-}
-
 function ResearchSteps({ steps, streaming }: { steps: readonly ResearchStep[]; streaming: boolean }) {
   return (
     <div className="mb-2">
@@ -127,7 +123,7 @@ function ResearchAnswerText({ run, question }: { run: ResearchRun; question: str
             {numbers.map((number) => {
               const citation = byNumber.get(number);
               return citation ? (
-                <Link key={number} href={researchCitationHref(citation, question)} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${citationLabel(citation)}`}>
+                <Link key={number} href={researchCitationHref(citation, question)} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${sourceLabel(citation)}`}>
                   [{number}]
                 </Link>
               ) : (
@@ -172,21 +168,7 @@ export function ResearchMessage({ run, question }: { run: ResearchRun; question:
           {run.dropped === 1 ? "1 statement was" : `${run.dropped} statements were`} removed: the cited sources did not support them.
         </p>
       )}
-      {run.citations.length > 0 && (
-        <ol className="mt-3 space-y-1 border-t border-stone-200 pt-2 text-xs" aria-label="Sources">
-          {run.citations.map((citation) => (
-            <li key={citation.id} className="flex gap-1.5">
-              <span className="font-medium">[{citation.id}]</span>
-              <span>
-                <Link href={researchCitationHref(citation, question)} className="link" data-testid="citation">
-                  {citationLabel(citation)}
-                </Link>
-                {citation.location && <span className="text-stone-500"> · {citation.location}</span>}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
+      <SourceList sources={run.citations} number={(citation) => citation.id} href={(citation) => researchCitationHref(citation, question)} />
     </div>
   );
 }
