@@ -11,10 +11,10 @@ import { splitCitationMarkers, splitLiteralMarkers } from "@/lib/llm/citation-ma
 import { splitTranslationNotes } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
-import { type ResearchScope, type ResearchStreamEvent, researchStreamEvent } from "@/lib/api/research/research-schemas";
+import type { ResearchScope } from "@/lib/api/research/research-schemas";
 import { citationHref } from "./format";
 import { SourceList, sourceLabel } from "./source-list";
-import { ResearchMessage, type ResearchRun, applyResearchEvent, emptyRun } from "./research-message";
+import { ResearchMessage, type ResearchRun, applyResearchEvent, emptyRun, researchEventOf } from "./research-message";
 import { type Jsonified, fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 
@@ -386,13 +386,7 @@ export function ChatPanelClient({ research = { available: false, reason: "Resear
         throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
       }
       await readNdjson(response.body, (line) => {
-        const parsed = researchStreamEvent.safeParse(line);
-        // The NDJSON framing ends a stream that failed midway with its own error line.
-        const event: ResearchStreamEvent | undefined = parsed.success
-          ? parsed.data
-          : typeof line === "object" && line !== null && "error" in line
-            ? { type: "error", message: String((line as { error?: { message?: unknown } }).error?.message ?? "The research run failed.") }
-            : undefined;
+        const event = researchEventOf(line);
         if (event) show(applyResearchEvent(run, event));
       });
       if (run.status === "streaming") show({ ...run, status: "failed", ending: run.ending ?? { message: "The research run ended without a result." } });

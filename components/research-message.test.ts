@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResearchCitation, ResearchStreamEvent } from "@/lib/api/research/research-schemas";
 import { researchScopeFor, scopesForPage } from "./chat-panel-client";
-import { applyResearchEvent, describeArguments, emptyRun, researchCitationHref } from "./research-message";
+import { applyResearchEvent, describeArguments, emptyRun, researchCitationHref, researchEventOf } from "./research-message";
 
 const citation = (chunkId: string | null, timeStart: number | null = null): ResearchCitation => ({
   id: "1",
@@ -46,6 +46,15 @@ describe("a research run in the panel", () => {
       { type: "done", status: "failed" },
     ] as const satisfies ResearchStreamEvent[];
     expect(failed.reduce(applyResearchEvent, emptyRun())).toMatchObject({ status: "failed", ending: { message: "The model could not be reached." } });
+  });
+
+  it("reads the stream's lines: events by their type, the framing's error line as an error, anything else skipped", () => {
+    expect(researchEventOf({ type: "done", status: "answered" })).toEqual({ type: "done", status: "answered" });
+    expect(researchEventOf({ type: "error", error: { code: "internal", message: "The database went away." } })).toEqual({ type: "error", message: "The database went away." });
+    expect(researchEventOf({ type: "error", message: "The model could not be reached." })).toEqual({ type: "error", message: "The model could not be reached." });
+    expect(researchEventOf({ type: "surprise" })).toBeUndefined();
+    expect(researchEventOf("done")).toBeUndefined();
+    expect(researchEventOf(null)).toBeUndefined();
   });
 
   it("describes a step's arguments by its query, else its first arguments", () => {

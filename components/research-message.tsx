@@ -25,6 +25,22 @@ export interface ResearchRun {
 
 export const emptyRun = (): ResearchRun => ({ status: "streaming", steps: [], answer: "", citations: [], dropped: 0 });
 
+const eventTypes = new Set<string>(["start", "step", "answer", "budget", "error", "done"]);
+
+/**
+ * A line of the research stream as an event: the server parsed every event with
+ * `researchStreamEvent` before sending it, so the panel checks only its type (zod stays out of
+ * the browser: its compiled parsers need eval, which the page policy forbids). The NDJSON framing
+ * ends a stream that failed midway with its own `{type: "error", error: {message}}` line; an
+ * unknown line is skipped.
+ */
+export function researchEventOf(line: unknown): ResearchStreamEvent | undefined {
+  if (typeof line !== "object" || line === null || !eventTypes.has(String((line as { type?: unknown }).type))) return undefined;
+  const framed = (line as { error?: { message?: unknown } }).error;
+  if ((line as { type: string }).type === "error" && framed) return { type: "error", message: String(framed.message ?? "The research run failed.") };
+  return line as ResearchStreamEvent;
+}
+
 /** Folds one event of the stream into the run. */
 export function applyResearchEvent(run: ResearchRun, event: ResearchStreamEvent): ResearchRun {
   switch (event.type) {
