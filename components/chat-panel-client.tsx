@@ -12,6 +12,7 @@ import { splitTranslationNotes } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import type { ResearchScope } from "@/lib/api/research/research-schemas";
+import type { researchAvailability } from "@/lib/llm/research-model";
 import { citationHref } from "./format";
 import { SourceList, sourceLabel } from "./source-list";
 import { ResearchMessage, type ResearchRun, applyResearchEvent, emptyRun, researchEventOf } from "./research-message";
@@ -65,7 +66,7 @@ export function researchScopeFor(option: ChatScopeOption): ResearchScope | undef
 }
 
 /** Whether research mode can run here, and if not why (read from the configuration by the layout). */
-export type ResearchAvailability = { available: true } | { available: false; reason: string };
+type ResearchAvailability = ReturnType<typeof researchAvailability>;
 
 type Mode = "answer" | "research";
 
@@ -105,7 +106,6 @@ type StreamEvent = ThreadEvent | { type: "error"; error: ReturnType<typeof descr
 const readThreads = () => fetchJson<{ threads: Jsonified<ThreadSummary>[] }>("/api/ask/threads").then((body) => body.threads);
 const readThread = (threadId: string) =>
   fetchJson<{ thread: Jsonified<ThreadSummary> & { messages: Jsonified<ThreadMessage>[] } }>(`/api/ask/threads/${encodeURIComponent(threadId)}`).then((body) => body.thread);
-
 
 function plainAnswer(message: Message): string {
   const references = message.citations.map((citation) => `[${citation.number}] ${sourceLabel(citation)} — ${location.origin}${citationHref(citation)}`);
@@ -238,7 +238,7 @@ function AssistantMessage({ message, question }: { message: Message; question: s
 /** Where the panel docks beside the page instead of covering it (globals.css uses the same width). */
 const dockedPanelQuery = "(min-width: 1024px)";
 
-export function ChatPanelClient({ research = { available: false, reason: "Research mode is not configured." } }: { research?: ResearchAvailability }) {
+export function ChatPanelClient({ research }: { research: ResearchAvailability }) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const [mode, setMode] = useState<Mode>("answer");
