@@ -31,6 +31,7 @@
  * processes and the separate worker (unset: their default, one thread per core, at most four);
  * BENCH_LOAD_POOL_SIZE the database connections per process in the server topologies (default 1:
  * PGlite runs one message at a time whatever the pool).
+ * BENCH_LOAD_INDEX_LOG=1 prints the index workers' progress lines, timed from each process's start.
  * BENCH_LOAD_CPU_PROF=<dir> runs each web process under `node --cpu-prof` into that directory
  * (a directory per process and run, a .cpuprofile per thread, written when it stops);
  * `npm run profile:summary -- <dir>`
@@ -152,11 +153,12 @@ function profileArgs(name: string): string[] {
 /** Starts a long-running process (node itself, with tsx as a loader, so stopping it stops the program, not a launcher). */
 function start(command: string, args: string[], env: NodeJS.ProcessEnv, label: string): ChildProcess {
   const child = spawn(command, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const startedAt = performance.now();
   let recent: string[] = [];
   const log = (chunk: Buffer) => {
     for (const line of chunk.toString().split("\n")) {
       recent = [...recent.slice(-30), line];
-      if (/error|warn|invalid/i.test(line)) console.log(`[${label}] ${line}`);
+      if (/error|warn|invalid/i.test(line) || (process.env.BENCH_LOAD_INDEX_LOG && line.includes("[index]"))) console.log(`[${label} +${((performance.now() - startedAt) / 1000).toFixed(1)} s] ${line}`);
     }
   };
   child.stdout?.on("data", log);
