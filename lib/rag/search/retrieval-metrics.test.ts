@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mrrAt, ndcgAt, recallAt } from "./retrieval-metrics";
+import { alignedRecallAt1, mrrAt, ndcgAt, recallAt } from "./retrieval-metrics";
 
 const judged = new Map([
   ["a", 1],
@@ -22,5 +22,25 @@ describe("retrieval metrics", () => {
     expect(recallAt(["x", "a", "y", "b"], judged, 3)).toBe(0.5);
     expect(mrrAt(["x", "z", "b"], judged, 10)).toBeCloseTo(1 / 3, 12);
     expect(mrrAt(["x", "z", "b"], judged, 2)).toBe(0);
+  });
+
+  describe("alignedRecallAt1", () => {
+    it("counts a query answered only when its aligned (or an identical) item is first, split by parity", () => {
+      const result = alignedRecallAt1(
+        [
+          ["es0", "es1"], // 0, even: hit
+          ["es0", "es1"], // 1, odd: the aligned item second is a miss
+          ["es3", "es2"], // 2, even: an item identical to es2 is accepted
+          [], // 3, odd: nothing found
+        ],
+        [new Set(["es0"]), new Set(["es1"]), new Set(["es2", "es3"]), new Set(["es3"])],
+      );
+      expect(result).toEqual({ recall1: 0.5, even: 1, odd: 0, hits: 2, queries: 4 });
+    });
+
+    it("gives 0 for no queries and refuses rankings that do not line up with the accepted sets", () => {
+      expect(alignedRecallAt1([], [])).toEqual({ recall1: 0, even: 0, odd: 0, hits: 0, queries: 0 });
+      expect(() => alignedRecallAt1([["a"]], [])).toThrow(/1 rankings for 0/);
+    });
   });
 });
