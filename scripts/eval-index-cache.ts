@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join, relative, resolve } from "node:path";
 import { openDatabase, type Database } from "../lib/db/database";
 import { CHUNKER_VERSION } from "../lib/rag/chunk";
+import { BRIDGE_VERSION } from "../lib/rag/embed/bridge-text";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
 import type { Embedder } from "../lib/rag/embed/embedder";
 import { configuredIndexer } from "../lib/rag/index/configured-indexer";
@@ -87,6 +88,7 @@ export async function openCachedIndex(recipe: IndexRecipe, options: { reindex: b
       JSON.stringify({
         ...recipe.signature,
         chunker: CHUNKER_VERSION,
+        bridge: BRIDGE_VERSION,
         space: spaceName({ provider: probe.provider, model: probe.model, dimension: probe.dimension, chunkerVersion: CHUNKER_VERSION }),
       }),
     )
