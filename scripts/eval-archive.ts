@@ -26,7 +26,7 @@
  *   --index-only           build or update the index, then stop
  *   --rebuild              seed and index from scratch
  *   --no-calibrate         equal fusion weights (default: measured on the dev half and stored on the space)
- *   --keep-fusion          the space's stored fusion weights as they are
+ *   --keep-fusion          the space's stored fusion weights as they are (measured first when none is stored)
  *   --dump-ask <file>      with the ask run: every question's retrieved passages with their evidence
  *                          features (similarity, sentence similarity, word coverage, form), whether
  *                          their record is expected, and the outcome, as JSON — for calibrating the
@@ -437,7 +437,14 @@ async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOu
   };
 }
 
+// --keep-fusion keeps a stored calibration; a space with none (a fresh or rebuilt index) is
+// measured first, as the app does once its queue drains (lib/admin/fusion-calibration.ts), so no
+// figure is ever taken on equal weights by accident.
 if (!args.includes("--keep-fusion")) await calibrate();
+else if (!context.space.fusion && !args.includes("--no-calibrate")) {
+  console.log("\n--keep-fusion: the space has no stored fusion (a fresh or rebuilt index), so it is measured now, as the app does when its queue drains");
+  await calibrate();
+} else if (context.space.fusion) console.log(`\nFUSION — kept as stored on the space: meaning share ${JSON.stringify(context.space.fusion.meaningShare)} (${context.space.fusion.source})`);
 if (only !== "ask") await runSearch();
 if (only !== "ask") await runRecall();
 if (only !== "search") await runAsk();
