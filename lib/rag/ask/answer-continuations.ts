@@ -42,3 +42,33 @@ export async function answerContinuations(
   }
   return continued;
 }
+
+/**
+ * The passages to give, in order, each passage that ends on the interviewer's question followed by
+ * the one that answers it, and which passage continues which (by chunk id). The answer keeps that
+ * link also when it was retrieved on its own: a narrator's "In 1978, when the nets began to come
+ * mended from the factory." says nothing of why she stopped until it is read after "Why did you
+ * stop?" — it is moved up to follow its question when it came later, linked where it is when it
+ * came earlier.
+ */
+export function withContinuations<T extends { passage: { chunkId: string } }>(
+  relevant: readonly T[],
+  continuations: ReadonlyMap<string, T>,
+): { ordered: T[]; continues: Map<string, string> } {
+  const continues = new Map<string, string>();
+  const placed = new Set<string>();
+  const ordered: T[] = [];
+  const byId = new Map(relevant.map((hit) => [hit.passage.chunkId, hit]));
+  for (const hit of relevant) {
+    if (placed.has(hit.passage.chunkId)) continue;
+    ordered.push(hit);
+    placed.add(hit.passage.chunkId);
+    const next = continuations.get(hit.passage.chunkId);
+    if (!next || continues.has(next.passage.chunkId) || next.passage.chunkId === hit.passage.chunkId) continue;
+    continues.set(next.passage.chunkId, hit.passage.chunkId);
+    if (placed.has(next.passage.chunkId)) continue;
+    ordered.push(byId.get(next.passage.chunkId) ?? next);
+    placed.add(next.passage.chunkId);
+  }
+  return { ordered, continues };
+}

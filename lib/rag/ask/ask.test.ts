@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withContinuations } from "./answer-continuations";
 import { diverse, fitBudget } from "./ask";
 
 describe("the sources given to the answerer", () => {
@@ -10,5 +11,25 @@ describe("the sources given to the answerer", () => {
   it("fits the budget in that order", () => {
     const passage = (words: number) => ({ passage: { text: "word ".repeat(words) } });
     expect(fitBudget([passage(10), passage(500), passage(10)], 100, 8)).toHaveLength(2);
+  });
+
+  it("gives the passage that answers the interviewer's question right after it, and keeps the link when that passage was found on its own", () => {
+    const passage = (chunkId: string) => ({ passage: { chunkId } });
+    const [asks, other, answers, alsoAsks, earlier] = ["asks", "other", "answers", "also-asks", "earlier"].map(passage) as [
+      ReturnType<typeof passage>,
+      ReturnType<typeof passage>,
+      ReturnType<typeof passage>,
+      ReturnType<typeof passage>,
+      ReturnType<typeof passage>,
+    ];
+    // "answers" was retrieved too, but after "other": it moves up to follow its question, once.
+    const found = withContinuations([earlier, asks, other, answers, alsoAsks], new Map([["asks", answers], ["also-asks", earlier]]));
+    expect(found.ordered.map((hit) => hit.passage.chunkId)).toEqual(["earlier", "asks", "answers", "other", "also-asks"]);
+    // Linked whether it came later (moved up) or earlier (left where it is).
+    expect(Object.fromEntries(found.continues)).toEqual({ answers: "asks", earlier: "also-asks" });
+    // A continuation not retrieved on its own is added after its question.
+    const added = withContinuations([asks, other], new Map([["asks", answers]]));
+    expect(added.ordered.map((hit) => hit.passage.chunkId)).toEqual(["asks", "answers", "other"]);
+    expect(withContinuations([asks], new Map()).continues.size).toBe(0);
   });
 });

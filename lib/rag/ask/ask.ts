@@ -11,7 +11,7 @@ import type { FieldDefinition, TranscriptTurn } from "../../archive/field-defini
 import type { SqlExecutor } from "../../db/sql-executor";
 import { passageLocation, passageSpan } from "../../format";
 import { passageForm } from "./answer-sentences";
-import { answerContinuations } from "./answer-continuations";
+import { answerContinuations, withContinuations } from "./answer-continuations";
 import { assessEvidence, readQuestion } from "./assess-evidence";
 import { readableTermWeights, unknownQuestionTerms } from "./unknown-terms";
 import { createStreamingNumbering, renumberCitations } from "./number-citations";
@@ -339,13 +339,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
 
   // A passage that ends on the interviewer's question is followed by the one that answers it.
   const continuations = await answerContinuations(context.sql, principal, context.space, relevant, interviewers);
-  const continues = new Map<string, string>();
-  const withAnswers = relevant.flatMap((hit) => {
-    const next = continuations.get(hit.passage.chunkId);
-    if (!next || relevant.some((other) => other.passage.chunkId === next.passage.chunkId) || continues.has(next.passage.chunkId)) return [hit];
-    continues.set(next.passage.chunkId, hit.passage.chunkId);
-    return [hit, next];
-  });
+  const { ordered: withAnswers, continues } = withContinuations(relevant, continuations);
   const budgeted = fitBudget(withAnswers, settings.tokenBudget, settings.maxSources);
   const allowed = budgeted.filter((hit) => mayLeaveHost(generator, hit.passage.externalAllowed));
   provenance.withheld = budgeted

@@ -9,15 +9,12 @@ const noise = (seed: number) => Array.from({ length: 20 }, (_, index) => `noise-
 
 /** A question whose answer `answer` is found first by `good` and not at all by the other leg. */
 function question(language: string, good: "meaning" | "words", seed: number): CalibrationQuestion {
-  // Named to lose ties on id, so equal weights put it second.
   const answer = `z-answer-${seed}`;
   const found = [answer, ...noise(seed).slice(0, 9)];
   const missed = noise(seed + 1000);
-  return {
-    language,
-    lists: [leg("meaning", good === "meaning" ? found : missed), leg("words", good === "words" ? found : missed)],
-    judged: new Map([[answer, 2]]),
-  };
+  const other = good === "meaning" ? "words" : "meaning";
+  // Its leg is listed second: fusion keeps the lists' order on ties, so equal weights put it second.
+  return { language, lists: [leg(other, missed), leg(good, found)], judged: new Map([[answer, 2]]) };
 }
 
 /** A question both legs find, fourth: fused with similar weights it comes first. */

@@ -34,12 +34,14 @@ export function reciprocalRankFusion(lists: readonly RankedList[], k = defaultRr
       fused.set(id, item);
     }
   }
-  // Ties: more legs first, then the best single rank, then id for determinism.
+  // Ties: more legs first, then the best single rank, then the order the lists gave (the sort is
+  // stable and the map keeps first appearance: the first list's items before the next's). Never
+  // the id: ids are generated at random when an archive is indexed, so two builds of the same
+  // content would rank its ties differently (the legs break their own ties by content).
   return [...fused.values()].sort(
     (a, b) =>
       b.score - a.score ||
       Object.keys(b.ranks).length - Object.keys(a.ranks).length ||
-      Math.min(...Object.values(a.ranks)) - Math.min(...Object.values(b.ranks)) ||
-      a.id.localeCompare(b.id),
+      Math.min(...Object.values(a.ranks)) - Math.min(...Object.values(b.ranks)),
   );
 }

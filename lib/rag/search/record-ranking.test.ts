@@ -16,6 +16,13 @@ describe("record ranking", () => {
     expect(recordRanking({ leg: "words", hits: words })).toEqual(["strong", "long"]);
   });
 
+  it("keeps the leg's order for records that tie, whatever their ids", () => {
+    // The leg ordered its tied passages by content; record ids are random per build and must not reorder them.
+    expect(recordRanking({ leg: "words", hits: [hit("z", 2), hit("a", 2), hit("m", 2)] })).toEqual(["z", "a", "m"]);
+    expect(recordRanking({ leg: "meaning", hits: [hit("z", 0.5), hit("a", 0.5)] })).toEqual(["z", "a"]);
+    expect(recordRanking({ leg: "words", hits: [hit("z", 1, "z1"), hit("a", 2, "a1"), hit("z", 1, "z2")] })).toEqual(["z", "a"]);
+  });
+
   it("fuses the legs' record rankings, records found by both first", () => {
     const fused = fuseRecords([
       { leg: "meaning", hits: [hit("a", 0.9), hit("c", 0.8)] },

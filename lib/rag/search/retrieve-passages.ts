@@ -72,6 +72,20 @@ function filters(alias: string, options: LegOptions, params: unknown[]): string[
 
 type Row = { id: string; record_id: string; project_id: string; contributing_project_ids: string[]; score: number };
 
+/**
+ * How passages with equal scores are ordered: by what was embedded (the record's title and
+ * heading path with the passage, in its bridge translation), then the passage as written, then
+ * its place in the record — the content, which two builds of the same archive share — and by id
+ * only when all of that is equal (the same passage of two records with the same title). Ids are
+ * generated at random when a record is created or indexed: as the tie-breaker they made answers
+ * move from one index build to the next with nothing else changed. "C" collation compares bytes,
+ * the same in both database modes whatever the server's locale.
+ */
+export function contentOrderSql(alias: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(alias)) throw new Error(`unsafe alias: ${alias}`);
+  return `${alias}.embedded_text COLLATE "C", ${alias}.text COLLATE "C", ${alias}.ordinal, ${alias}.id`;
+}
+
 function gate(principal: Principal, rows: Row[]): PassageHit[] {
   return rows
     .map((row) => ({ chunkId: row.id, recordId: row.record_id, projectId: row.project_id, contributingProjectIds: row.contributing_project_ids, score: Number(row.score) }))
@@ -94,14 +108,18 @@ export async function denseLeg(
   return sql.transaction(async (tx) => {
     await tx.exec(`SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL hnsw.iterative_scan = relaxed_order;`);
     // relaxed_order may return rows slightly out of order: sort the page again by distance.
+    // Equal distances (the same text embedded twice) are ordered by content, not by id: the page
+    // keeps every passage tied with its last one, then is cut in content order.
     const rows = await tx.query<Row>(
-      `SELECT * FROM (
-         SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, 1 - (c.embedding::${cast} <=> $1::${cast}) AS score
+      `SELECT page.id, page.record_id, page.project_id, page.contributing_project_ids, page.score FROM (
+         SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids, c.embedded_text, c.text, c.ordinal,
+                1 - (c.embedding::${cast} <=> $1::${cast}) AS score
            FROM chunks c
           WHERE ${where.join(" AND ")}
           ORDER BY c.embedding::${cast} <=> $1::${cast}
-          LIMIT $${params.length}
-       ) page ORDER BY page.score DESC, page.id`,
+          FETCH FIRST ($${params.length}) ROWS WITH TIES
+       ) page ORDER BY page.score DESC, ${contentOrderSql("page")}
+       LIMIT $${params.length}`,
       params,
     );
     return gate(principal, rows);
@@ -284,11 +302,18 @@ export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: 
   const n = plan.params.length;
   const [k1, b, avgdl] = [`$${n + 1}::float8`, `$${n + 2}::float8`, `$${n + 3}::float8`];
   const score = `sum(t.idf * ${termFrequency} * (${k1} + 1) / (${termFrequency} + ${k1} * (1 - ${b} + ${b} * c.lexeme_count / ${avgdl}))) AS score`;
+  // Equal BM25 scores are common (the same words, passages of equal length): the page keeps every
+  // passage tied with its last one (WITH TIES), and only those are read again to be ordered by
+  // content — comparing texts for every candidate would cost what the leg was made fast to save.
   const rows = await sql.query<Row>(
-    `SELECT id, record_id, project_id, contributing_project_ids, score
-       FROM (${scoredCandidatesSql(plan.where, score)}) AS scored
-      WHERE score IS NOT NULL
-      ORDER BY score DESC, id
+    `SELECT top.id, top.record_id, top.project_id, top.contributing_project_ids, top.score
+       FROM (SELECT id, record_id, project_id, contributing_project_ids, score
+               FROM (${scoredCandidatesSql(plan.where, score)}) AS scored
+              WHERE score IS NOT NULL
+              ORDER BY score DESC
+              FETCH FIRST ($${n + 4}) ROWS WITH TIES) AS top
+       JOIN chunks k ON k.id = top.id
+      ORDER BY top.score DESC, ${contentOrderSql("k")}
       LIMIT $${n + 4}`,
     params,
   );

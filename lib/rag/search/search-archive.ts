@@ -182,9 +182,12 @@ export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[] }): 
           .slice(0, passagesPerRecordByWords)
           .reduce((sum, value) => sum + value, 0)
       : Math.max(...values);
+  // Ties keep the order of each record's first passage in the leg (a stable sort over the map's
+  // first-appearance order), which the leg gives by content; never by record id (see
+  // reciprocal-rank-fusion.ts).
   return [...scores.entries()]
     .map(([id, values]) => [id, score(values)] as const)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1])
     .map(([id]) => id);
 }
 
