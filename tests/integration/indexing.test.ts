@@ -166,6 +166,42 @@ describe(`indexing (${testDatabaseMode()})`, () => {
     expect(texts).not.toMatch(/lowered\.$/m);
   });
 
+  it("builds the same passages for the same records whatever order the database keeps linked records in", async () => {
+    const households = `households-${Date.now()}`;
+    await db.prisma.section.create({
+      data: {
+        slug: households,
+        name: "Households",
+        fields: [
+          { key: "title", label: "Title", type: "text", required: true },
+          { key: "members", label: "Members", type: "relation", targetSection: sectionSlugs.people, multiple: true },
+        ],
+      },
+    });
+    await saveEmbedGroup(db.prisma, db.sql, {
+      sectionSlug: households,
+      group: { slug: "entry", label: "Entry", fields: ["title", "members"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0 },
+    });
+    const person = (name: string) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: sectionSlugs.people, projectId: publicProject, values: { name, occupation: "weaver" } });
+    const aina = await person("Aina Soler");
+    const bernat = await person("Bernat Puig");
+    const first = await createRecord(db.prisma, { slug: households }, valleyProject, { title: "Cal Puig", members: [bernat.id, aina.id] });
+    const second = await createRecord(db.prisma, { slug: households }, valleyProject, { title: "Cal Soler", members: [aina.id, bernat.id] });
+    const texts = async () => (await Promise.all([first.id, second.id].map((id) => chunksOf(id)))).map((chunks) => chunks.map((chunk) => chunk.text));
+    await indexRecord(await context(), first.id);
+    await indexRecord(await context(), second.id);
+    const before = await texts();
+    expect(before).toEqual([["Title: Cal Puig\nMembers: Bernat Puig; Aina Soler"], ["Title: Cal Soler\nMembers: Aina Soler; Bernat Puig"]]);
+
+    // An edit the passages do not show writes Aina's row anew, after Bernat's.
+    await saveRecord(db.prisma, systemPrincipal, { id: aina.id, version: 1, sectionSlug: sectionSlugs.people, projectId: publicProject, values: { name: "Aina Soler", occupation: "weaver and spinner" } });
+    counter.texts = 0;
+    const again = [await indexRecord(await context(), first.id), await indexRecord(await context(), second.id)];
+    expect(await texts()).toEqual(before);
+    expect(again.map((result) => result.embedded)).toEqual([0, 0]);
+    expect(counter.texts).toBe(0);
+  });
+
   it("prunes passages of removed text in the same pass", async () => {
     const interview = await createRecord(db.prisma, { slug: sectionSlugs.interviews }, valleyProject, { title: "Short", language: "en", transcript: turns });
     await indexRecord(await context(), interview.id);

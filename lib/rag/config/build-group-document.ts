@@ -29,7 +29,7 @@ export interface DocumentRecord {
 
 export interface DocumentSources {
   sections: ReadonlyMap<string, SectionShape>;
-  /** Loads records by id whatever their project (missing ids are simply absent). */
+  /** Loads records by id whatever their project (missing ids are simply absent; the map's order means nothing). */
   loadRecords(ids: string[]): Promise<Map<string, DocumentRecord>>;
   /** The pages OCR read from a scan, in order (none until the worker has read them). */
   loadScanPages?(mediaId: string): Promise<{ page: number; text: string }[]>;
@@ -159,9 +159,11 @@ async function renderValue(field: FieldDefinition, value: unknown, sources: Docu
     case "segments":
       return renderSegments(value as IndexSegment[]);
     case "relation": {
-      const ids = Array.isArray(value) ? (value as string[]) : [String(value)];
+      // In the order the record lists them, not the order the rows come back in: that is the
+      // table's physical order, which an edit of a linked record changes, and the passage with it.
+      const ids = [...new Set(Array.isArray(value) ? (value as string[]) : [String(value)])];
       const targets = await sources.loadRecords(ids);
-      return [...targets.values()].map((target) => target.title).join("; ");
+      return ids.flatMap((id) => targets.get(id)?.title ?? []).join("; ");
     }
     case "scan": {
       // Each page's text after its page marker, so every passage knows the page it is on.

@@ -183,6 +183,31 @@ describe("buildGroupDocument", () => {
     expect(document?.fieldPaths).toEqual(["period", "transcript"]);
   });
 
+  it("lists linked records in the record's order, whatever order the database returns them in", async () => {
+    const places = new Map<string, DocumentRecord>(
+      ["Sant Romà", "Vall", "Port de la Calma"].map((name, index) => {
+        const id = `00000000-0000-4000-8000-0000000000c${index}`;
+        return [id, { id, projectId: "public", sectionId: "id-places", sectionSlug: "places", title: name, values: { name } }];
+      }),
+    );
+    const [first, second, third] = [...places.keys()];
+    // Rows come back in the table's physical order, which an edit of one of them changes.
+    const inOrder = (reverse: boolean) => ({
+      sections,
+      loadRecords: async (ids: string[]) => {
+        const found = [...places.values()].filter((place) => ids.includes(place.id));
+        return new Map((reverse ? found.reverse() : found).map((place) => [place.id, place]));
+      },
+    });
+    const person = (ids: string[]): DocumentRecord => ({ id: "p1", projectId: "public", sectionId: "id-people", sectionSlug: "people", title: "Aina", values: { name: "Aina", places: ids } });
+    for (const reverse of [false, true]) {
+      const listed = await buildGroupDocument(person([second!, first!, third!]), { fields: ["places"], languages: [] }, inOrder(reverse));
+      expect(listed?.text).toBe("Places: Vall; Sant Romà; Port de la Calma");
+      const repeated = await buildGroupDocument(person([third!, first!, third!]), { fields: ["places"], languages: [] }, inOrder(reverse));
+      expect(repeated?.text).toBe("Places: Port de la Calma; Sant Romà");
+    }
+  });
+
   it("keeps a short value on its entry line", async () => {
     const multiline = { ...interview, values: { title: "Two\n\n## lines" } };
     const document = await buildGroupDocument(multiline, { fields: ["title"], languages: [] }, sources);
