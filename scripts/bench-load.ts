@@ -39,13 +39,14 @@
  * Prints one markdown table (p50/p95/p99 per kind, totals, errors) and one of indexing progress,
  * and writes .bench/load.json.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { ensureSmallDemo, runToEnd } from "./bench-small-demo";
 import { createApiToken } from "../lib/auth/api-tokens";
 import { loadPrincipal } from "../lib/auth/load-principal";
 import { openDatabase } from "../lib/db/database";
@@ -119,11 +120,6 @@ function shares(total: number): Record<KindKey, number> {
     left--;
   }
   return result;
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(command, args, { stdio: "inherit", env });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${result.status}`);
 }
 
 function newestSource(paths: string[]): number {
@@ -691,27 +687,11 @@ async function main() {
   const buildId = join(".next", "BUILD_ID");
   if (!existsSync(buildId) || statSync(buildId).mtimeMs < newestSource(["app", "components", "lib", "next.config.ts", "package.json"])) {
     console.log("[bench:load] building…");
-    run("npx", ["next", "build"], baseEnv);
+    runToEnd("npx", ["next", "build"], baseEnv);
   }
 
   // The small demo seeded (every record queued, nothing indexed) and, from a copy, indexed: once.
-  const seededDir = join(root, "seeded");
-  const indexedDir = join(root, "indexed");
-  if (!existsSync(join(seededDir, "ready")) || process.env.BENCH_LOAD_RESEED) {
-    rmSync(seededDir, { recursive: true, force: true });
-    rmSync(indexedDir, { recursive: true, force: true });
-    console.log("[bench:load] seeding the small demo (once)…");
-    run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"], { ...baseEnv, MNEMO_DATA_DIR: seededDir });
-    writeFileSync(join(seededDir, "ready"), new Date().toISOString());
-  }
-  if (!existsSync(join(indexedDir, "ready"))) {
-    rmSync(indexedDir, { recursive: true, force: true });
-    cpSync(seededDir, indexedDir, { recursive: true });
-    rmSync(join(indexedDir, "ready"));
-    console.log("[bench:load] indexing the small demo (once)…");
-    run("npx", ["tsx", "--conditions=react-server", "scripts/worker.ts", "--drain"], { ...baseEnv, MNEMO_DATA_DIR: indexedDir });
-    writeFileSync(join(indexedDir, "ready"), new Date().toISOString());
-  }
+  const { seededDir, indexedDir } = ensureSmallDemo(root, baseEnv, { label: "bench:load", reseed: Boolean(process.env.BENCH_LOAD_RESEED) });
 
   const results: RunResult[] = [];
   let dataset: { records: number; passages: number } | undefined;

@@ -12,8 +12,7 @@
  * much of a page a cache keyed by the record's version could skip, and which part. Figures only,
  * no assertions; React's rendering of the result is not in them (bench:load's profile has it).
  */
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { getRecord } from "../lib/archive/get-record";
@@ -30,34 +29,13 @@ import { proposalsForRecord } from "../lib/rag/objects/proposals";
 import { findSimilarObjects } from "../lib/rag/objects/similar-objects";
 import { findSimilarRecords, similarityFacets } from "../lib/rag/search/find-similar";
 import { runtimeOver } from "../lib/runtime";
+import { ensureSmallDemo } from "./bench-small-demo";
 
 const rounds = Math.max(2, Number(process.env.BENCH_RECORD_PAGE_ROUNDS ?? 3));
 const root = ".bench/load";
-const seededDir = join(root, "seeded");
-const indexedDir = join(root, "indexed");
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(command, args, { env, stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status})`);
-}
 
 // The same small demo bench:load measures: seeded once, indexed once from a copy.
-const env: NodeJS.ProcessEnv = { ...process.env, MNEMO_DEMO_SIZE: "small" };
-delete env.DATABASE_URL;
-if (!existsSync(join(seededDir, "ready"))) {
-  rmSync(seededDir, { recursive: true, force: true });
-  console.log("[bench:record-page] seeding the small demo (once)…");
-  run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"], { ...env, MNEMO_DATA_DIR: seededDir });
-  writeFileSync(join(seededDir, "ready"), new Date().toISOString());
-}
-if (!existsSync(join(indexedDir, "ready"))) {
-  rmSync(indexedDir, { recursive: true, force: true });
-  cpSync(seededDir, indexedDir, { recursive: true });
-  rmSync(join(indexedDir, "ready"));
-  console.log("[bench:record-page] indexing the small demo (once)…");
-  run("npx", ["tsx", "--conditions=react-server", "scripts/worker.ts", "--drain"], { ...env, MNEMO_DATA_DIR: indexedDir });
-  writeFileSync(join(indexedDir, "ready"), new Date().toISOString());
-}
+const { indexedDir } = ensureSmallDemo(root, process.env, { label: "bench:record-page" });
 
 const copy = mkdtempSync(join(tmpdir(), "mnemo-bench-record-page-"));
 cpSync(join(indexedDir, "pgdata"), join(copy, "pgdata"), { recursive: true });
