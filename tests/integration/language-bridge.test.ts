@@ -88,6 +88,25 @@ describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 12
     expect(passage?.translated_text).toMatch(/salt/i);
   });
 
+  it("gives the model the title in the passage's language too, names kept", async () => {
+    const record = await createRecord(db.prisma, { slug: sectionSlug }, projectId, {
+      title: "Les campanes de Sant Romà de Vall",
+      language: "ca",
+      note: "Les campanes es van portar en un camió, embolicades amb palla.",
+    });
+    await indexRecord(await context(), record.id);
+    const [passage] = await db.sql.query<{ embedded_text: string; translated_text: string | null }>(
+      `SELECT embedded_text, translated_text FROM chunks WHERE record_id = $1 AND index_space_id = $2 ORDER BY ordinal`,
+      [record.id, space.id],
+    );
+    expect(passage?.translated_text).toMatch(/lorry|truck/i);
+    const [prefix] = (passage?.embedded_text ?? "").split("\n");
+    // The English-only model reads an English title before the English passage, not the Catalan one.
+    expect(prefix).toMatch(/\bbells\b/i);
+    expect(prefix).not.toContain("campanes");
+    expect(prefix).toContain("Sant Romà de Vall");
+  });
+
   it("bridges a query the way it bridges a passage (embedQuery's path)", async () => {
     const [query] = await prepareForEmbedding([{ text: "On va néixer la Roser, al Port de la Calma?" }], embedder);
     expect(query?.language).toBe("ca");

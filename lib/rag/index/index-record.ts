@@ -8,7 +8,7 @@ import { type DocumentRecord, buildGroupDocument } from "../config/build-group-d
 import type { SectionShape } from "../config/embed-group-schema";
 import type { EmbedGroup } from "../config/embed-groups";
 import { CHUNKER_VERSION, chunkDocument, type DocumentChunk } from "../chunk";
-import { BRIDGE_VERSION, prepareForEmbedding } from "../embed/bridge-text";
+import { BRIDGE_VERSION, type PreparedText, type TextToPrepare, prepareForEmbedding } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { embeddingTextHash } from "../embed/embedding-text-hash";
 import type { IndexSpace } from "./index-spaces";
@@ -146,11 +146,12 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
       fresh.map((item) => ({ text: item.chunk.text, language: item.declaredLanguage ?? undefined, context: item.documentText })),
       embedder,
     );
+    const prefixes = await bridgedPrefixes(fresh, prepared, embedder);
     fresh.forEach((item, index) => {
       const bridge = prepared[index];
       item.language = bridge?.language ?? item.declaredLanguage ?? "und";
       item.translatedText = bridge?.translatedText ?? null;
-      item.embeddedText = `${item.prefix}\n${bridge?.embeddedText ?? item.chunk.text}`;
+      item.embeddedText = `${prefixes[index] ?? item.prefix}\n${bridge?.embeddedText ?? item.chunk.text}`;
     });
     const toEmbed = fresh.filter((item) => !withheld.has(item));
     const hashes = toEmbed.map((item) => embeddingTextHash(item.embeddedText ?? ""));
@@ -199,6 +200,33 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
     if (record) await replacePassages(sql, space, record, items);
   }
   return recordIds.map((id) => results.get(id) ?? { chunks: 0, embedded: 0, reused: 0, cached: 0 });
+}
+
+/**
+ * The prefix (record title › headings) in the language the passage is embedded in: a passage
+ * the bridge translated for an English-only model gets its prefix translated from the same
+ * language, with the record's names kept as written, so the model never reads a Spanish or
+ * Catalan title in front of English text (a short record whose title is its text would
+ * otherwise be half foreign). Untranslated passages keep their prefix as written.
+ */
+async function bridgedPrefixes(items: readonly PlannedChunk[], prepared: readonly PreparedText[], embedder: Embedder): Promise<(string | undefined)[]> {
+  const wanted = new Map<string, TextToPrepare>();
+  const keyOf = (item: PlannedChunk, index: number): string | undefined => {
+    const bridge = prepared[index];
+    if (!bridge?.translatedText || !item.prefix.trim()) return undefined;
+    return `${bridge.language}\n${item.prefix}`;
+  };
+  items.forEach((item, index) => {
+    const key = keyOf(item, index);
+    if (key && !wanted.has(key)) wanted.set(key, { text: item.prefix, language: prepared[index]?.language, context: item.documentText });
+  });
+  if (wanted.size === 0) return items.map(() => undefined);
+  const translated = await prepareForEmbedding([...wanted.values()], embedder);
+  const byKey = new Map([...wanted.keys()].map((key, index) => [key, translated[index]?.embeddedText]));
+  return items.map((item, index) => {
+    const key = keyOf(item, index);
+    return key ? byKey.get(key) : undefined;
+  });
 }
 
 async function planRecord(
