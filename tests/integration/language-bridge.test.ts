@@ -4,7 +4,7 @@ import type { Database } from "../../lib/db/database";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { prepareForEmbedding } from "../../lib/rag/embed/bridge-text";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
-import { indexRecord, type IndexingContext } from "../../lib/rag/index/index-record";
+import { indexRecord, indexRecords, type IndexingContext } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { createProject, createRecord, indexingContext } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -105,6 +105,22 @@ describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 12
     expect(prefix).toMatch(/\bbells\b/i);
     expect(prefix).not.toContain("campanes");
     expect(prefix).toContain("Sant Romà de Vall");
+  });
+
+  it("translates a record's title with its own text as context, whatever records are indexed beside it", async () => {
+    // "Mar" is a name where the record's text uses it as one, and the sea where it does not.
+    const named = { title: "Mar y la barca", language: "es", note: "La barca de Mar salía del puerto cada mañana." };
+    const unnamed = { title: "Mar y la barca", language: "es", note: "La barca salía del puerto cada mañana." };
+    const prefixOf = async (recordId: string) => {
+      const [passage] = await db.sql.query<{ embedded_text: string }>(`SELECT embedded_text FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [recordId, space.id]);
+      return passage?.embedded_text.split("\n")[0];
+    };
+    for (const namedFirst of [true, false]) {
+      const a = await createRecord(db.prisma, { slug: sectionSlug }, projectId, named);
+      const b = await createRecord(db.prisma, { slug: sectionSlug }, projectId, unnamed);
+      await indexRecords(await context(), namedFirst ? [a.id, b.id] : [b.id, a.id]);
+      expect([await prefixOf(a.id), await prefixOf(b.id)]).toEqual(["Mar and the boat", "Sea and the boat"]);
+    }
   });
 
   it("bridges a query the way it bridges a passage (embedQuery's path)", async () => {

@@ -208,13 +208,17 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
  * language, with the record's names kept as written, so the model never reads a Spanish or
  * Catalan title in front of English text (a short record whose title is its text would
  * otherwise be half foreign). Untranslated passages keep their prefix as written.
+ * Each prefix is translated with its own group document as context (the names it keeps come
+ * from there), once per document: shared across documents, the first passage of a batch
+ * would decide it for the others, and the same record would get another prefix depending on
+ * which records were indexed with it or which of its passages were already indexed.
  */
 async function bridgedPrefixes(items: readonly PlannedChunk[], prepared: readonly PreparedText[], embedder: Embedder): Promise<(string | undefined)[]> {
   const wanted = new Map<string, TextToPrepare>();
   const keyOf = (item: PlannedChunk, index: number): string | undefined => {
     const bridge = prepared[index];
     if (!bridge?.translatedText || !item.prefix.trim()) return undefined;
-    return `${bridge.language}\n${item.prefix}`;
+    return `${bridge.language}\n${item.prefix}\n${item.documentText}`;
   };
   items.forEach((item, index) => {
     const key = keyOf(item, index);
