@@ -44,8 +44,8 @@ describe("the configuration schema", () => {
       MNEMO_DEMO_SIZE: "full",
       hashEmbedderAllowed: true,
     });
-    // Unset means the service's own default (e.g. RRF k = 60, the queue's retry count).
-    for (const name of ["MNEMO_SEARCH_RRF_K", "MNEMO_NEAR_DUPLICATE_FLOOR", "MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_ASK_MIN_SIMILARITY", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
+    // Unset means the service's own default (e.g. the near-duplicate floor, the queue's retry count).
+    for (const name of ["MNEMO_NEAR_DUPLICATE_FLOOR", "MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_ASK_MIN_SIMILARITY", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
       expect(config[name]).toBeUndefined();
     }
     expect(parseConfig({ NODE_ENV: "production" }).hashEmbedderAllowed).toBe(false);
@@ -53,12 +53,12 @@ describe("the configuration schema", () => {
   });
 
   it("treats an empty value as unset and reads numbers, choices and lists", () => {
-    const config = parseConfig({ NODE_ENV: "test", MNEMO_SEARCH_RRF_K: " ", MNEMO_LLM_TEMPERATURE: "0.2", MNEMO_RERANKER: " local ", MNEMO_API_CORS_ORIGINS: "https://a.example, *" });
-    expect(config).toMatchObject({ MNEMO_SEARCH_RRF_K: undefined, MNEMO_LLM_TEMPERATURE: 0.2, MNEMO_RERANKER: "local", MNEMO_API_CORS_ORIGINS: ["https://a.example", "*"] });
+    const config = parseConfig({ NODE_ENV: "test", MNEMO_NEAR_DUPLICATE_FLOOR: " ", MNEMO_LLM_TEMPERATURE: "0.2", MNEMO_RERANKER: " local ", MNEMO_API_CORS_ORIGINS: "https://a.example, *" });
+    expect(config).toMatchObject({ MNEMO_NEAR_DUPLICATE_FLOOR: undefined, MNEMO_LLM_TEMPERATURE: 0.2, MNEMO_RERANKER: "local", MNEMO_API_CORS_ORIGINS: ["https://a.example", "*"] });
   });
 
   it.each([
-    ["MNEMO_SEARCH_RRF_K", "sixty", /MNEMO_SEARCH_RRF_K: must be a number from 0 to 1000 \(got "sixty"\)/],
+    ["MNEMO_BM25_B", "sixty", /MNEMO_BM25_B/],
     ["MNEMO_NEAR_DUPLICATE_FLOOR", "0.2", /MNEMO_NEAR_DUPLICATE_FLOOR: must be a number from 0.5 to 1 \(got "0.2"\)/],
     ["MNEMO_INDEX_MAX_ATTEMPTS", "2.5", /MNEMO_INDEX_MAX_ATTEMPTS: must be a whole number of at least 1 \(got "2.5"\)/],
     ["MNEMO_INDEX_WORKER", "always", /MNEMO_INDEX_WORKER: must be off or in-process \(got "always"\)/],

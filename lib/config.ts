@@ -143,8 +143,6 @@ const configSchema = z.object({
   MNEMO_NEAR_DUPLICATE_FLOOR: number({ min: 0.5, max: 1 }),
 
   // Search (lib/rag/search).
-  /** The reciprocal-rank fusion constant (unset: 60); smaller favours each leg's top ranks. */
-  MNEMO_SEARCH_RRF_K: number({ min: 0, max: 1000 }),
   /** The keyword leg's BM25 term-frequency saturation and length normalisation. */
   MNEMO_BM25_K1: z.coerce.number().min(0).max(10).default(1.2),
   MNEMO_BM25_B: z.coerce.number().min(0).max(1).default(0.75),

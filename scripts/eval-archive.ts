@@ -54,7 +54,6 @@ import { runWorker } from "../lib/rag/index/run-worker";
 import { measureFusion } from "../lib/rag/search/measure-fusion";
 import { mrrAt, ndcgAt } from "../lib/rag/search/retrieval-metrics";
 import { createReranker, rerankerConfigFromEnv } from "../lib/rag/search/rerank";
-import { rrfKFromEnv } from "../lib/rag/search/search-context";
 import { denseLeg } from "../lib/rag/search/retrieve-passages";
 import { type SearchContext, type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../lib/rag/search/search-archive";
 import { seedDemo } from "../prisma/seed/seed-demo";
@@ -196,7 +195,6 @@ const context: SearchContext & { space: NonNullable<SearchContext["space"]> } = 
   embedder,
   space,
   reranker: createReranker(rerankerConfigFromEnv(process.env), embedder),
-  rrfK: rrfKFromEnv(process.env),
 };
 const format = (value: number) => value.toFixed(3);
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;

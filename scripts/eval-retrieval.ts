@@ -422,19 +422,25 @@ interface Rankings {
 }
 
 /** Record ids, best first, per mode: the same lists as searchArchive in each mode (same depth). */
-function rankRecords(legs: Legs, k = defaultRrfK): Rankings {
+function rankRecords(legs: Legs): Rankings {
   const meaning = { leg: "meaning" as const, hits: legs.dense };
   const words = { leg: "words" as const, hits: legs.keyword };
   return {
     keyword: recordRanking(words),
     dense: recordRanking(meaning),
-    hybrid: fuseRecords([meaning, words], k).map((item) => item.id),
+    hybrid: fuseRecords([meaning, words]).map((item) => item.id),
   };
 }
 
 /** What-if rankings for --explore, from the same leg results: not the product's behaviour. */
 const variants: { name: string; rank: (legs: Legs) => string[] }[] = [
-  { name: "hybrid, passage RRF k=20", rank: (legs) => rankRecords(legs, 20).hybrid },
+  {
+    name: "hybrid, record RRF k=20",
+    rank: (legs) => {
+      const ranked = rankRecords(legs);
+      return weightedFusion([ranked.dense, ranked.keyword], [1, 1], 20);
+    },
+  },
   {
     name: "hybrid, passage RRF k=60, words ×2",
     rank: (legs) => {

@@ -22,7 +22,7 @@ export async function calibrateSpaceFusion(
   prisma: PrismaClient,
   sql: SqlExecutor,
   principal: Principal,
-  input: { spaceId: string; rrfK?: number; /** One golden set; absent: every set. */ goldenSetId?: string },
+  input: { spaceId: string; /** One golden set; absent: every set. */ goldenSetId?: string },
 ): Promise<FusionCalibration> {
   assertAdmin(principal);
   if (!isUuid(input.spaceId)) throw notFound();
@@ -56,7 +56,7 @@ export async function calibrateSpaceFusion(
     );
   }
   const source = `${judged.length} questions of ${sets.length === 1 ? "the golden set" : "golden sets"} ${sets.map((set) => `“${set.name}”`).join(", ")}`;
-  const calibration = await measureFusion({ sql, embedder, space, reranker: passThroughReranker, rrfK: input.rrfK }, principal, judged, source);
+  const calibration = await measureFusion({ sql, embedder, space, reranker: passThroughReranker }, principal, judged, source);
   await saveFusionCalibration(sql, space.id, calibration);
   await auditIndexSpace(sql, principal, "index-space.calibrate-fusion", space.id, { name: space.name, meaningShare: calibration.meaningShare, questions: judged.length });
   return calibration;

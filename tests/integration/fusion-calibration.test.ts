@@ -115,12 +115,21 @@ describe("fusion calibration", () => {
     expect((await getActiveIndexSpace(db.sql))?.fusion).toBeNull();
   });
 
+  it("reads a share measured for the former rank fusion as unmeasured, so the space is measured again", async () => {
+    const rankFusionShare = { meaningShare: { all: 0.05 }, figures: {}, source: "rank fusion", measuredAt: new Date().toISOString() };
+    await db.sql.query(`UPDATE index_spaces SET fusion = $2::jsonb WHERE id = $1`, [space.id, JSON.stringify(rankFusionShare)]);
+    expect((await getActiveIndexSpace(db.sql))?.fusion).toBeNull();
+    await db.sql.query(`UPDATE index_spaces SET fusion = $2::jsonb WHERE id = $1`, [space.id, JSON.stringify({ ...rankFusionShare, method: "scores" })]);
+    expect((await getActiveIndexSpace(db.sql))?.fusion?.meaningShare.all).toBe(0.05);
+    await saveFusionCalibration(db.sql, space.id, null);
+  });
+
   it("hybrid search follows the stored share: words only at 0, meaning only at 1", async () => {
     const query = "nets mended on the quay and the harbour master's barrels";
     const words = await ranking(query, "keyword");
     const meaning = await ranking(query, "semantic");
     expect(words).not.toEqual(meaning.slice(0, words.length)); // the legs disagree, so the share matters
-    const fusion = (share: number) => ({ meaningShare: { all: share }, figures: {}, source: "test", measuredAt: new Date().toISOString() });
+    const fusion = (share: number) => ({ method: "scores" as const, meaningShare: { all: share }, figures: {}, source: "test", measuredAt: new Date().toISOString() });
     await saveFusionCalibration(db.sql, space.id, fusion(0));
     expect((await ranking(query, "hybrid")).slice(0, words.length)).toEqual(words);
     await saveFusionCalibration(db.sql, space.id, fusion(1));

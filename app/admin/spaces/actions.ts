@@ -10,7 +10,7 @@ const spaceId = z.string().max(64);
 /** Measures hybrid fusion weights of a space on the golden sets and stores them (admins only). */
 export const calibrateFusionAction = authorizedAction(z.object({ spaceId, goldenSetId: z.string().max(64).optional() }), async (input, { principal, runtime }) => {
   const { prisma, sql } = runtime.database;
-  return calibrateSpaceFusion(prisma, sql, principal, { spaceId: input.spaceId, goldenSetId: input.goldenSetId, rrfK: runtime.config.MNEMO_SEARCH_RRF_K });
+  return calibrateSpaceFusion(prisma, sql, principal, { spaceId: input.spaceId, goldenSetId: input.goldenSetId });
 });
 
 /** Returns a space to equal fusion weights (admins only). */

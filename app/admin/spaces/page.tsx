@@ -64,8 +64,9 @@ export default async function SpacesPage() {
 
       <PageSection id="fusion" title="Fusion of meaning and words" className="mt-8">
         <p className="mt-1 max-w-3xl text-sm text-stone-600">
-          Hybrid search fuses the meaning and the words rankings. Each space measures on the golden sets how well each leg finds the expected records, overall and per
-          query language, and gives meaning the share that ranked them best (0 = words only, 0.5 = equal, 1 = meaning only). Figures are nDCG@10 on those questions.
+          Hybrid search adds the meaning and the words scores, each scaled to its leg&apos;s best for the query. Each space measures on the golden sets how well each leg
+          finds the expected records, overall and per query language, and gives meaning the share of that sum that ranked them best (0 = words only, 0.5 = equal, 1 =
+          meaning only). Figures are nDCG@10 on those questions.
         </p>
         {spaces
           .filter((space) => space.status !== "retired")

@@ -40,6 +40,12 @@ const sliceFigures = z.object({
  * embedder measures better and so gets more weight without anyone setting it.
  */
 export const fusionCalibrationSchema = z.object({
+  /**
+   * How the share is applied: "scores", the weighted sum of each leg's scores scaled to its best.
+   * A calibration without it was measured for weighted reciprocal-rank fusion, whose shares mean
+   * something else: it reads as not measured, and the space is measured again.
+   */
+  method: z.literal("scores"),
   meaningShare: z.object({ all: share, en: share.optional(), es: share.optional(), ca: share.optional() }),
   figures: z.partialRecord(z.enum(fusionSlices), sliceFigures),
   /** Where the questions came from, e.g. golden set names. */

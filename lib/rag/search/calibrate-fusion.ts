@@ -4,7 +4,8 @@ import { ndcgAt } from "./retrieval-metrics";
 import { type Leg, fuseRecords, fusionWeights, recordRanking } from "./search-archive";
 
 /**
- * Calibrated fusion: hybrid search gives the meaning leg the share of the fusion that scored best
+ * Calibrated fusion: hybrid search gives the meaning leg the share of the score fusion (each leg's
+ * scores scaled to its best, see score-fusion.ts) that scored best
  * on golden questions, for each query language with enough questions and overall. The grid runs
  * from words only (0) to meaning only (1), so on the questions it was chosen on hybrid is never
  * worse than its better leg; ties go to the share nearest equal weights. Pure: the legs' rankings
@@ -23,7 +24,6 @@ export interface CalibrationQuestion {
 }
 
 export interface CalibrationOptions {
-  k: number;
   /** Languages with fewer questions take the overall share (default 6). */
   minQuestionsPerLanguage?: number;
   /**
@@ -43,9 +43,9 @@ function ndcgOf(question: CalibrationQuestion, ranking: readonly string[]): numb
   return ndcgAt(ranking, question.judged, cutoff);
 }
 
-function hybridRanking(question: CalibrationQuestion, share: number, k: number): string[] {
-  const weights = fusionWeights({ meaningShare: { all: share }, figures: {}, source: "", measuredAt: "" }, null);
-  return fuseRecords(question.lists, k, weights).map((item) => item.id);
+function hybridRanking(question: CalibrationQuestion, share: number): string[] {
+  const weights = fusionWeights({ method: "scores", meaningShare: { all: share }, figures: {}, source: "", measuredAt: "" }, null);
+  return fuseRecords(question.lists, weights).map((item) => item.id);
 }
 
 function legRanking(question: CalibrationQuestion, leg: Leg): string[] {
@@ -61,7 +61,7 @@ export function calibrateFusion(questions: readonly CalibrationQuestion[], optio
   const shares = Array.from({ length: steps + 1 }, (_, index) => Math.round((index / steps) * 1000) / 1000);
   const judged = questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
   // nDCG@10 of every question at every share, computed once.
-  const byShare = judged.map((question) => shares.map((share) => ndcgOf(question, hybridRanking(question, share, options.k))));
+  const byShare = judged.map((question) => shares.map((share) => ndcgOf(question, hybridRanking(question, share))));
   const legs = judged.map((question) => ({ keyword: ndcgOf(question, legRanking(question, "words")), semantic: ndcgOf(question, legRanking(question, "meaning")) }));
 
   const meaningShare: FusionCalibration["meaningShare"] = { all: 0.5 };
@@ -106,7 +106,7 @@ export function calibrateFusion(questions: readonly CalibrationQuestion[], optio
       calibrated: round(own[best] ?? 0),
     };
   }
-  return { meaningShare, figures, source: options.source.slice(0, 500), measuredAt: (options.now ?? new Date()).toISOString() };
+  return { method: "scores", meaningShare, figures, source: options.source.slice(0, 500), measuredAt: (options.now ?? new Date()).toISOString() };
 }
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;

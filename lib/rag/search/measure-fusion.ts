@@ -2,7 +2,6 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { FusionCalibration } from "../index/index-spaces";
 import { type CalibrationQuestion, calibrateFusion } from "./calibrate-fusion";
-import { defaultRrfK } from "./reciprocal-rank-fusion";
 import { type SearchContext, assertSearchable, parseSearchRequest, runSearchLegs } from "./search-archive";
 
 /**
@@ -24,5 +23,5 @@ export async function measureFusion(
     const { lists, language } = await runSearchLegs(context, principal, request, space);
     measured.push({ language: language ?? "und", lists, judged: question.judged });
   }
-  return calibrateFusion(measured, { k: context.rrfK ?? defaultRrfK, source });
+  return calibrateFusion(measured, { source });
 }

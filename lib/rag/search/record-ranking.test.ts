@@ -23,12 +23,14 @@ describe("record ranking", () => {
     expect(recordRanking({ leg: "words", hits: [hit("z", 1, "z1"), hit("a", 2, "a1"), hit("z", 1, "z2")] })).toEqual(["z", "a"]);
   });
 
-  it("fuses the legs' record rankings, records found by both first", () => {
+  it("fuses the legs' record scores, records found by both first", () => {
     const fused = fuseRecords([
-      { leg: "meaning", hits: [hit("a", 0.9), hit("c", 0.8)] },
-      { leg: "words", hits: [hit("b", 5), hit("c", 1), hit("c", 1)] },
+      { leg: "meaning", hits: [hit("a", 0.9), hit("c", 0.85), hit("d", 0.45)] },
+      { leg: "words", hits: [hit("b", 5), hit("c", 2), hit("c", 2, "c-second")] },
     ]);
-    expect(fused.map((item) => item.id)).toEqual(["c", "a", "b"]);
+    // c: 0.85/0.9 + (2+2)/5; b: 5/5 + the meaning leg's lowest 0.45/0.9; a: 1 + no words; d: its 0.5 alone.
+    expect(fused.map((item) => item.id)).toEqual(["c", "b", "a", "d"]);
     expect(fused[0]?.ranks).toEqual({ meaning: 2, words: 2 });
+    expect(fused[0]?.score).toBeCloseTo(0.85 / 0.9 + 0.8, 10);
   });
 });

@@ -9,15 +9,16 @@ import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../
 import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
 import type { FusionCalibration, FusionSlice, IndexSpace } from "../index/index-spaces";
 import { type Snippet, queryTerms, snippet } from "./highlight";
-import { type FusedItem, defaultRrfK, reciprocalRankFusion } from "./reciprocal-rank-fusion";
+import type { FusedItem } from "./reciprocal-rank-fusion";
 import { type PassageHit, denseLeg, keywordLeg, usesSearchSyntax } from "./retrieve-passages";
 import { type Reranker, passThroughReranker, rerankCandidates, rerankSkippedNote } from "./rerank";
+import { type ScoredList, scoreFusion } from "./score-fusion";
 
 /**
  * Hybrid search over the passages of the active index space: the query is embedded once (in
  * English through the translation bridge when the model is English-only), the dense and
- * keyword legs run with access in their SQL, their lists are fused by reciprocal rank, the
- * best candidates may be reranked, and every candidate is checked again before a score,
+ * keyword legs run with access in their SQL, their scores are fused (each scaled to the leg's
+ * best, weighted by the space's measured share), the best candidates may be reranked, and every candidate is checked again before a score,
  * a title or a word of text leaves this module.
  */
 export const searchModes = ["hybrid", "semantic", "keyword"] as const;
@@ -71,7 +72,6 @@ export interface SearchContext {
   reranker?: Reranker;
   /** How many fused candidates the reranker sees (default 30). */
   rerankDepth?: number;
-  rrfK?: number;
   /** Translation bridge and language detection for the query (tests substitute them). */
   prepare?: PrepareOptions;
 }
@@ -169,6 +169,11 @@ export type DetailRow = {
 export const passagesPerRecordByWords = 2;
 
 export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[] }): string[] {
+  return recordScores(list).map((entry) => entry.id);
+}
+
+/** recordRanking's records with their scores, best first. */
+export function recordScores(list: { leg: Leg; hits: readonly PassageHit[] }): { id: string; score: number }[] {
   const scores = new Map<string, number[]>();
   for (const hit of list.hits) {
     const kept = scores.get(hit.recordId) ?? [];
@@ -188,25 +193,38 @@ export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[] }): 
   return [...scores.entries()]
     .map(([id, values]) => [id, score(values)] as const)
     .sort((a, b) => b[1] - a[1])
-    .map(([id]) => id);
+    .map(([id, score]) => ({ id, score }));
 }
 
 /** Leg weights of a fusion; a leg not named weighs 1. */
 export type LegWeights = Partial<Record<Leg, number>>;
 
-/** Reciprocal-rank fusion of the legs' record rankings (collapse "record"). */
-export function fuseRecords(lists: readonly { leg: Leg; hits: readonly PassageHit[] }[], k = defaultRrfK, weights: LegWeights = {}): FusedItem[] {
-  return reciprocalRankFusion(lists.map((list) => ({ leg: list.leg, ids: recordRanking(list), weight: weights[list.leg] ?? 1 })), k);
+/**
+ * A leg's score for an item it did not list (see score-fusion.ts): every passage has a cosine, at
+ * most the lowest listed; a passage the words leg did not list mostly shares no rare word.
+ */
+const unlisted: Record<Leg, ScoredList["unlisted"]> = { meaning: "lowest", words: "zero" };
+
+/** Score fusion of the legs' record scores (collapse "record"). */
+export function fuseRecords(lists: readonly { leg: Leg; hits: readonly PassageHit[] }[], weights: LegWeights = {}): FusedItem[] {
+  return scoreFusion(lists.map((list) => ({ leg: list.leg, items: recordScores(list), weight: weights[list.leg] ?? 1, unlisted: unlisted[list.leg] })));
+}
+
+/** Score fusion of the legs' passages (collapse "passage", and each record's best passage). */
+export function fusePassages(lists: readonly { leg: Leg; hits: readonly PassageHit[] }[], weights: LegWeights = {}): FusedItem[] {
+  return scoreFusion(
+    lists.map((list) => ({ leg: list.leg, items: list.hits.map((hit) => ({ id: hit.chunkId, score: hit.score })), weight: weights[list.leg] ?? 1, unlisted: unlisted[list.leg] })),
+  );
 }
 
 /**
  * The weights hybrid search gives its legs for a query in `language`: the space's measured
- * meaning share for that language, else its overall share, else equal weights. Shares map to
- * weights summing to 2, so equal weights are RRF's usual 1 and 1.
+ * meaning share for that language, else its overall share, else equal weights. The weights sum
+ * to 1: meaning gets the share, words the rest.
  */
 export function fusionWeights(fusion: FusionCalibration | null | undefined, language: string | null): Required<LegWeights> {
   const share = (fusion && language && language in fusion.meaningShare ? fusion.meaningShare[language as FusionSlice] : undefined) ?? fusion?.meaningShare.all ?? 0.5;
-  return { meaning: 2 * share, words: 2 * (1 - share) };
+  return { meaning: share, words: 1 - share };
 }
 
 // Queries prepared by the process's bridge, newest last: Apertium costs a second or more a run,
@@ -419,8 +437,7 @@ export async function searchArchive(context: SearchContext, principal: Principal
   const { lists, language } = await runSearchLegs(context, principal, request, space);
   // Hybrid trusts each leg as far as it measured well in this space, for the query's language.
   const weights = request.mode === "hybrid" ? fusionWeights(space.fusion, language) : { meaning: 1, words: 1 };
-  const k = context.rrfK ?? defaultRrfK;
-  const fused = reciprocalRankFusion(lists.map((list) => ({ leg: list.leg, ids: list.hits.map((hit) => hit.chunkId), weight: weights[list.leg] })), k);
+  const fused = fusePassages(lists, weights);
   const recordOf = new Map(lists.flatMap((list) => list.hits.map((hit) => [hit.chunkId, hit.recordId] as const)));
   const similarityOf = new Map((lists.find((list) => list.leg === "meaning")?.hits ?? []).map((hit) => [hit.chunkId, hit.score]));
 
@@ -442,7 +459,7 @@ export async function searchArchive(context: SearchContext, principal: Principal
       if (best) candidate.legs.forEach((leg) => best.legs.add(leg));
       else byRecord.set(candidate.recordId, candidate);
     }
-    candidates = fuseRecords(lists, k, weights).map((item) => ({ ...byRecord.get(item.id)!, fused: item }));
+    candidates = fuseRecords(lists, weights).map((item) => ({ ...byRecord.get(item.id)!, fused: item }));
   }
 
   const rerankDepth = reranker === passThroughReranker ? 0 : Math.max(request.limit, context.rerankDepth ?? 30);
@@ -466,7 +483,7 @@ export async function searchArchive(context: SearchContext, principal: Principal
 
   const terms = queryTerms(request.query);
   // 1 = first place in every leg that ran, at its weight.
-  const best = lists.reduce((sum, list) => sum + weights[list.leg], 0) / (k + 1);
+  const best = lists.reduce((sum, list) => sum + weights[list.leg], 0);
   const hits = reranked.ordered.slice(0, request.limit).map((candidate): SearchHit => {
     const row = details.get(candidate.chunkId)!;
     const original = snippet(row.text, terms);

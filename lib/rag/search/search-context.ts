@@ -1,5 +1,5 @@
 import "server-only";
-import { getConfig, parseConfig } from "../../config";
+import { getConfig } from "../../config";
 import { getDatabase } from "../../db";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { createEmbedder, embedderConfigFromEnv } from "../embed/create-embedder";
@@ -44,15 +44,10 @@ export function getQueryEmbedder(space: IndexSpace | null): Embedder {
   return queryModels(space).embedder;
 }
 
-/** MNEMO_SEARCH_RRF_K of an environment map (scripts): the fusion constant (unset: 60). */
-export function rrfKFromEnv(env: Record<string, string | undefined>): number | undefined {
-  return parseConfig(env).MNEMO_SEARCH_RRF_K;
-}
-
-/** The search context over `sql` in `space`: that space's models and the configured fusion constant. */
+/** The search context over `sql` in `space`: that space's models. */
 export function searchContextFor(sql: SqlExecutor, space: IndexSpace | null): SearchContext {
   const { embedder, reranker } = queryModels(space);
-  return { sql, embedder, reranker, rrfK: getConfig().MNEMO_SEARCH_RRF_K, space };
+  return { sql, embedder, reranker, space };
 }
 
 /** The search context in the active space; app code takes it from the runtime (lib/runtime.ts). */
