@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../embed/hash-embedder";
 import type { ArchiveLanguage, TranslationBridge } from "../embed/translate";
 import { verifyCitations } from "./verify-citations";
-import { answerTypeBonus, answersByFieldName, asksForType, createExtractiveGenerator, namesTitle, selectSentences } from "./extractive-generator";
+import { answerTypeBonus, answersByFieldName, asksForType, createExtractiveGenerator, namesTitle, selectSentences, withDisagreement } from "./extractive-generator";
 import type { SourcePassage } from "../../llm/generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -41,6 +41,35 @@ describe("extractive answerer", () => {
       { maxSentences: 3, minScore: 0.2, window: 0.1 },
     );
     expect(chosen.map((sentence) => sentence.text)).toEqual(["A", "B"]);
+  });
+
+  it("quotes another record that gives a different date or count beside the chosen one, and nothing else", () => {
+    const vector = (values: number[]) => Float32Array.from(values);
+    const sentence = (source: number, text: string, score: number, values: number[], lexical = 0.5) => ({ source, text, english: null, score, vector: vector(values), fitsType: true, lexical });
+    const essay = sentence(1, "The bells were taken down in 1964.", 0.97, [1, 0, 0]);
+    const scored = [
+      essay,
+      sentence(1, "The essay's own other year, 1962.", 0.95, [0, 0, 1]),
+      sentence(2, "The bells came down on 8 September 1965.", 0.89, [0, 1, 0]),
+      sentence(3, "A third record far below, 1966.", 0.7, [0.5, 0.5, 0]),
+    ];
+    const recordOf = (source: number) => `record ${source}`;
+    const when = withDisagreement("When were the bells lowered?", [essay], scored, recordOf);
+    expect(when.map((one) => one.text)).toEqual([essay.text, "The bells came down on 8 September 1965."]);
+    // The same year elsewhere agrees; a why-question has no value to disagree on; too far below is not shown.
+    const agreeing = [essay, sentence(2, "They were lowered in 1964, said the sexton.", 0.9, [0, 1, 0])];
+    expect(withDisagreement("When were the bells lowered?", [essay], agreeing, recordOf)).toEqual([essay]);
+    expect(withDisagreement("Why were the bells lowered?", [essay], scored, recordOf)).toEqual([essay]);
+    expect(withDisagreement("When were the bells lowered?", [essay], [essay, scored[3]!], recordOf)).toEqual([essay]);
+    // A date of something else (it holds less of the question than the chosen sentence) is no disagreement.
+    const mine = sentence(1, "The mine closed in 1993.", 0.9, [1, 0, 0], 0.8);
+    const coins = sentence(2, "Coins were found near the mine between 1958 and 1990.", 0.86, [0, 1, 0], 0.4);
+    expect(withDisagreement("When did the mine close?", [mine], [mine, coins], recordOf)).toEqual([mine]);
+    expect(withDisagreement("When did the mine close?", [mine], [mine, { ...coins, lexical: 0.8 }], recordOf)).toHaveLength(2);
+    // Counts too.
+    const count = sentence(1, "Two bells hung in the tower, 2 in all.", 0.9, [1, 0, 0]);
+    const other = sentence(2, "There were 3 bells.", 0.85, [0, 1, 0]);
+    expect(withDisagreement("How many bells were there?", [count], [count, other], recordOf)).toEqual([count, other]);
   });
 
   it("answers only with sentences from the sources, each followed by its number", async () => {

@@ -41,6 +41,8 @@ export interface ScoredSentence extends SourceSentence {
   language: string;
   /** Whether it gives the kind of thing the question asks for (a date for when…; see answerTypeBonus). */
   fitsType: boolean;
+  /** The share of the question's words it holds (in either language, or by the question it answers), weighted by their rarity among the sentences. */
+  lexical: number;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -262,6 +264,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         english: english[index] ?? null,
         language: languages[index]!,
         vector: vectors[index]!,
+        lexical,
         fitsType: typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
         // A field the question asks for by name is no bare catalogue line: it is the answer.
         score: closeness + 0.2 * lexical + prior + bonus + (named.has(sentence.source) ? titleBonus : 0) - (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
@@ -325,6 +328,52 @@ export async function translateForReader(chosen: ScoredSentence[], to: string, b
   return translations;
 }
 
+/**
+ * How far below the best sentence another record's different date or count is still shown: the
+ * archive's sources disagree more often than they err (a testimony remembers the bells lowered
+ * on 8 September 1965, an essay says 1964), and a researcher must see both, not the one that
+ * happened to score higher.
+ */
+const disagreementWindow = 0.15;
+const yearPattern = /\b(1[5-9]\d\d|20\d\d)\b/g;
+const countPattern = /\b\d+(?:[.,]\d+)?\b/g;
+
+/** The years (for when…) or numbers (for how many/much…) a sentence gives, in either language. */
+function valuesGiven(question: string, sentence: Pick<ScoredSentence, "text" | "english">): Set<string> {
+  const pattern = askedWhen.test(question) ? yearPattern : askedHowMany.test(question) || askedHowMuch.test(question) ? countPattern : null;
+  if (!pattern) return new Set();
+  return new Set([sentence.text, sentence.english ?? ""].flatMap((text) => [...text.matchAll(pattern)].map((match) => match[0].replace(",", "."))));
+}
+
+/**
+ * The chosen sentences, and — when they answer a when/how-many question — the best sentence of
+ * another record that answers it with a different value, if it scores within the disagreement
+ * window of the best and holds at least as much of the question's words, weighted by rarity (it
+ * speaks of the same thing, not of another event with a date): conflicting sources are quoted
+ * side by side.
+ */
+export function withDisagreement<T extends Pick<ScoredSentence, "text" | "english" | "score" | "vector" | "fitsType" | "source" | "lexical">>(
+  question: string,
+  chosen: T[],
+  scored: readonly T[],
+  recordOf: (source: number) => string,
+): T[] {
+  const given = new Set(chosen.filter((sentence) => sentence.fitsType).flatMap((sentence) => [...valuesGiven(question, sentence)]));
+  if (given.size === 0) return chosen;
+  const top = chosen.reduce((best, sentence) => (sentence.score > best.score ? sentence : best));
+  const best = top.score;
+  const records = new Set(chosen.map((sentence) => recordOf(sentence.source)));
+  const other = [...scored]
+    .sort((a, b) => b.score - a.score)
+    .find((sentence) => {
+      if (sentence.score < best - disagreementWindow || !sentence.fitsType || records.has(recordOf(sentence.source))) return false;
+      if (sentence.lexical < top.lexical) return false;
+      const values = valuesGiven(question, sentence);
+      return values.size > 0 && [...values].every((value) => !given.has(value)) && !chosen.some((one) => dot(one.vector, sentence.vector) > 0.85);
+    });
+  return other ? [...chosen, other] : chosen;
+}
+
 export function createExtractiveGenerator(options: ExtractiveOptions): Generator {
   return {
     name: "extractive",
@@ -336,7 +385,8 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
       // A question after a date, a count, a place or a person is not answered by sentences that only
       // share its words: when none of those chosen gives that kind of thing, nothing is said
       // ("Who photographed the flooding?" → "It was flooded in 1966 by the reservoir").
-      const selected = selectSentences(sentences, options);
+      const titles = new Map(request.sources.map((source) => [source.number, source.title]));
+      const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
       const typed = options.requireAnswerType !== false && asksForType(request.question);
       const chosen = typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
       const translations = await translateForReader(chosen, question.language, options.prepare?.bridge ?? processTranslationBridge);
