@@ -31,7 +31,9 @@ export function scoreFusion(lists: readonly ScoredList[]): FusedItem[] {
     const top = scores.length ? Math.max(...scores) : 0;
     // Scores at or below zero carry no evidence (a leg whose best is not positive adds nothing).
     const scale = (score: number) => (top > 0 ? Math.max(0, score) / top : 0);
-    const ranks = new Map([...best].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id], index) => [id, index + 1]));
+    // Equal scores keep the leg's order (a stable sort over first appearance): the legs order ties
+    // by content, and ids are random per index build, so they never decide (reciprocal-rank-fusion.ts).
+    const ranks = new Map([...best].sort((a, b) => b[1] - a[1]).map(([id], index) => [id, index + 1]));
     return { list, best, ranks, scale, floor: list.unlisted === "lowest" && scores.length ? scale(Math.min(...scores)) : 0 };
   });
   const fused = new Map<string, FusedItem>();
@@ -48,12 +50,12 @@ export function scoreFusion(lists: readonly ScoredList[]): FusedItem[] {
       return sum + (list.weight ?? 1) * (score === undefined ? floor : scale(score));
     }, 0);
   }
-  // Ties as reciprocal-rank fusion breaks them: more legs first, then the best single rank, then id.
+  // Ties as reciprocal-rank fusion breaks them: more legs first, then the best single rank, then
+  // the order the legs gave (stable sort), never the id.
   return [...fused.values()].sort(
     (a, b) =>
       b.score - a.score ||
       Object.keys(b.ranks).length - Object.keys(a.ranks).length ||
-      Math.min(...Object.values(a.ranks)) - Math.min(...Object.values(b.ranks)) ||
-      a.id.localeCompare(b.id),
+      Math.min(...Object.values(a.ranks)) - Math.min(...Object.values(b.ranks)),
   );
 }
