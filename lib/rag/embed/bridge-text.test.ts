@@ -23,6 +23,32 @@ describe("prepareForEmbedding", { timeout: 60_000 }, () => {
     expect(prepared[3]?.translatedText).toBe("Goodbye.");
   });
 
+  it("keeps the English lines of a Catalan or Spanish record as written and translates the rest", async () => {
+    const english = createHashEmbedder({ language: "en" });
+    const catalan = "Title: Les campanes de Sant Romà\nKeywords: church bells, bell tower, last mass, village festival\nNarrator: Roser Cases i Mitjans";
+    const spanish = "Title: La lonja y el salazón\nKeywords: fish auction, salt fish, anchovies, women's work\nLos estibadores del puerto fueron a la huelga en 1951.";
+    const [ca, es, allEnglish] = await prepareForEmbedding(
+      [
+        { text: catalan, language: "ca" },
+        { text: spanish, language: "es" },
+        { text: "Keywords: net mending, women's work, sardine fishing", language: "es" },
+      ],
+      english,
+    );
+    const caLines = (ca?.embeddedText ?? "").split("\n");
+    expect(caLines).toHaveLength(3);
+    expect(caLines[0]).toMatch(/^Title: The bells of Sant Romà$/);
+    // Read as Catalan, "bells" is "beautiful": the English line is not translated.
+    expect(caLines[1]).toBe("Keywords: church bells, bell tower, last mass, village festival");
+    expect(caLines[2]).toContain("Roser Cases");
+    expect(ca?.translatedText).toBe(ca?.embeddedText);
+    expect(ca?.language).toBe("ca");
+    const esLines = (es?.embeddedText ?? "").split("\n");
+    expect(esLines[1]).toBe("Keywords: fish auction, salt fish, anchovies, women's work");
+    expect(esLines[2]).toMatch(/\bport\b.*\b1951\b/);
+    expect(allEnglish).toEqual({ language: "en", embeddedText: "Keywords: net mending, women's work, sardine fishing", translatedText: null });
+  });
+
   it("embeds the original text for a multilingual model", async () => {
     const prepared = await prepareForEmbedding(items, createHashEmbedder({ language: "multilingual" }));
     expect(prepared.map((item) => item.embeddedText)).toEqual(items.map((item) => item.text));

@@ -54,7 +54,7 @@ const bridgedLanguages: readonly BridgeLanguage[] = ["es", "ca"];
  * each passage's content hash, so a reindex applies a new version to passages whose text did not
  * change; the embedding cache still spares the model every text that comes out the same.
  */
-export const BRIDGE_VERSION = "3";
+export const BRIDGE_VERSION = "4";
 
 /**
  * A text both pairs found mostly unknown is not translated: more than this share of its words
@@ -85,7 +85,75 @@ export async function translateForReading(items: TextToPrepare[], options: Prepa
   return bridgeTexts(items, true, options);
 }
 
+/**
+ * A line of a Spanish or Catalan record that is written in English (the demo's interviews are
+ * catalogued in English: "Keywords: church bells, bell tower, …") is not translated from the
+ * record's language: Apertium read "bells" as Catalan for "beautiful" and "salt fish" as
+ * Spanish for "jump fish". A line counts as English when its value (after a "Label: ") has at
+ * least this many words and detection is sure of English to at least `englishLineConfidence`.
+ */
+const englishLineWords = 3;
+const englishLineConfidence = 0.9;
+const lineLabel = /^[\p{Lu}][\p{L}\p{N} ›'’()./&,-]{0,40}:\s+/u;
+
+async function isEnglishLine(line: string, detect: NonNullable<PrepareOptions["detect"]>): Promise<boolean> {
+  const value = line.replace(lineLabel, "");
+  if ((value.match(/\p{L}+/gu)?.length ?? 0) < englishLineWords) return false;
+  const detected = await detect(value, { context: null });
+  return detected.language === "en" && !(detected.unsure ?? []).length && detected.confidence >= englishLineConfidence;
+}
+
+/**
+ * Texts with a declared Spanish or Catalan language go to the bridge without their English
+ * lines: each run of other lines is bridged as a piece, and the English lines are put back as
+ * written between the pieces' translations.
+ */
 async function bridgeTexts(items: TextToPrepare[], toEnglish: boolean, options: PrepareOptions): Promise<PreparedText[]> {
+  if (!toEnglish) return bridgeWhole(items, toEnglish, options);
+  const detect = options.detect ?? detectLanguage;
+  const layouts = await Promise.all(
+    items.map(async (item) => {
+      if (!isBridged(item.language)) return null;
+      const lines = item.text.split("\n");
+      const english = await Promise.all(lines.map((line) => isEnglishLine(line, detect)));
+      if (!english.some(Boolean)) return null;
+      // Runs of lines: English ones kept, the others bridged together.
+      const runs: { english: boolean; lines: string[] }[] = [];
+      lines.forEach((line, index) => {
+        const last = runs[runs.length - 1];
+        if (last && last.english === english[index]) last.lines.push(line);
+        else runs.push({ english: english[index] ?? false, lines: [line] });
+      });
+      return runs;
+    }),
+  );
+  const pieces: TextToPrepare[] = [];
+  items.forEach((item, index) => {
+    const runs = layouts[index];
+    if (!runs) pieces.push(item);
+    else for (const run of runs) if (!run.english) pieces.push({ ...item, text: run.lines.join("\n") });
+  });
+  const bridged = await bridgeWhole(pieces, toEnglish, options);
+  let next = 0;
+  return items.map((item, index) => {
+    const runs = layouts[index];
+    if (!runs) return bridged[next++]!;
+    let translated = false;
+    const text = runs
+      .map((run) => {
+        if (run.english) return run.lines.join("\n");
+        const piece = bridged[next++]!;
+        if (piece.translatedText !== null) translated = true;
+        return piece.embeddedText;
+      })
+      .join("\n");
+    // Wholly English: nothing to translate, and the text says which language it is.
+    if (runs.every((run) => run.english)) return { language: "en", embeddedText: item.text, translatedText: null };
+    return { language: item.language ?? undetermined, embeddedText: translated ? text : item.text, translatedText: translated ? text : null };
+  });
+}
+
+async function bridgeWhole(items: TextToPrepare[], toEnglish: boolean, options: PrepareOptions): Promise<PreparedText[]> {
   const detect = options.detect ?? detectLanguage;
   const contextOf = memoise(options.detectContext ?? ((text: string) => detectContext(text)));
   const plans: Plan[] = await Promise.all(
