@@ -1022,7 +1022,7 @@ async function main(): Promise<number> {
           .join(", ");
         out(`    ${side.slug.padEnd(10)} ${side.records.toLocaleString("en")} records, ${side.passages.toLocaleString("en")} passages; passage language ${detected}; with a bridge translation: ${side.translated}`);
       }
-      out(`    fusion   ${search.fusion}, RRF k=${defaultRrfK}, no reranker`);
+      out(`    fusion   ${search.fusion}, score fusion (each leg scaled to its best, lib/rag/search/score-fusion.ts), no reranker`);
       out(
         `    queries  Spanish queries' Apertium translations made in one run and read from memory; the same as a run per query on ${search.bridgeCheck.equal}/${search.bridgeCheck.total} sampled` +
           `${search.bridgeCheck.firstDifference ? ` (first difference: ${search.bridgeCheck.firstDifference})` : ""}`,
