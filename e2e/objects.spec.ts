@@ -11,8 +11,13 @@ test("a curator opens a coin, sees similar coins and a typology proposal, accept
   await signIn(page, "curator", "/review");
   const queue = await waitForCoinProposals(page);
 
-  const firstRow = queue.locator("tbody tr").first();
-  const proposed = (await firstRow.locator("td").nth(2).textContent())?.trim() ?? "";
+  // A proposal the neighbours voted for (its confidence a percentage), not one the record's own
+  // title states: which kind comes first depends on which images the indexer has described.
+  const firstRow = queue
+    .locator("tbody tr")
+    .filter({ has: page.locator("td:nth-child(4)", { hasText: /^\d+%$/ }) })
+    .first();
+  const proposed = (await firstRow.getByTestId("queue-proposed-value").textContent())?.trim() ?? "";
   expect(proposed).not.toBe("");
   await firstRow.getByRole("link").click();
   await page.waitForURL(/\/records\/[0-9a-f-]{36}/);

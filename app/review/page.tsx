@@ -107,7 +107,7 @@ export default async function ReviewPage({ searchParams }: PageProps) {
                 <td className="py-2 pr-3">{roleLabels[proposal.role]}</td>
                 <td className="py-2 pr-3">
                   {proposal.proposed ? (
-                    <span className="font-medium">{formatProposalValue(proposal.value)}</span>
+                    <span className="font-medium" data-testid="queue-proposed-value">{formatProposalValue(proposal.value)}</span>
                   ) : (
                     <span className="text-stone-500">Not proposed</span>
                   )}
