@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../embed/hash-embedder";
 import type { ArchiveLanguage, TranslationBridge } from "../embed/translate";
 import { verifyCitations } from "./verify-citations";
-import { answerTypeBonus, answersByFieldName, asksForType, createExtractiveGenerator, namesTitle, selectSentences, withDisagreement } from "./extractive-generator";
+import { answerTypeBonus, answersByFieldName, askedRoles, asksForType, createExtractiveGenerator, namesTitle, selectSentences, withDisagreement } from "./extractive-generator";
 import type { SourcePassage } from "../../llm/generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -180,6 +180,11 @@ describe("the kind of answer a question asks for", () => {
     expect(answerTypeBonus(question, "It weighs 4.41 grams.")).toBeGreaterThan(0);
     expect(answerTypeBonus("When was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBeGreaterThan(0);
     expect(answerTypeBonus("Why was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBe(0);
+    // "The one who visits" is a pronoun, no count of visitors; "one boat" still counts.
+    const tourists = ["tourists", "visited", "port", "calma"];
+    expect(answerTypeBonus("How many tourists visited Port de la Calma?", "The one who visits today Port de la Calma finds a marina with 420 moorings.", tourists)).toBe(0);
+    expect(answerTypeBonus("How many boats were left?", "Only one boat was left.", ["boats", "left"])).toBeGreaterThan(0);
+    expect(answerTypeBonus("How long was it?", "It was the one that lasted.", [])).toBe(0);
   });
 
   it("prefers, for where, a place the question does not name and, for who, a person it does not name", () => {
@@ -226,6 +231,19 @@ describe("the kind of answer a question asks for", () => {
     expect(await answerOf(generator, "Where did the smugglers hide the tobacco?", cellar)).toContain("[1]");
     const lenient = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0, requireAnswerType: false });
     expect(await answerOf(lenient, "Who photographed the flooding of the village in 1966?", sources)).toContain("[1]");
+  });
+
+  it("answers a who-question after a role only with a sentence that speaks of that role", async () => {
+    expect(askedRoles("Qui era l'alcalde de Sant Romà quan van arribar les expropiacions?", "Who was the mayor of Sant Romà when the expropriations arrived?")).toEqual(["alcalde", "mayor"]);
+    expect(askedRoles("¿Quién era el primer médico de la mina?")).toEqual(["medico"]);
+    expect(askedRoles("Who photographed the flooding?")).toEqual([]);
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const remembers = [{ number: 1, title: "The last harvest", text: "Josep Farré remembers the expropriation notices of the hydroelectric company in 1961." }];
+    expect(await answerOf(generator, "Who was the mayor when the expropriation notices came?", remembers)).toBe("");
+    const mayor = [{ number: 1, title: "The last harvest", text: "The mayor was Joan Puig, who read the expropriation notices aloud in the square." }];
+    expect(await answerOf(generator, "Who was the mayor when the expropriation notices came?", mayor)).toContain("[1]");
+    // Without a role, any person the question does not name answers who.
+    expect(await answerOf(generator, "Who read the expropriation notices?", mayor)).toContain("[1]");
   });
 
   it("reads a catalogue field the question asks for by its name", () => {

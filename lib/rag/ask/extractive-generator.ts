@@ -65,9 +65,20 @@ const yearLike = /^(1[0-9]|20)\d\d$/;
 
 const wordsOf = (sentence: string) => [...sentence.matchAll(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu)].map((match) => match[0].replace(/[.,]+$/, ""));
 
+/** "one" after a determiner is a pronoun, not a count: "the one who visits", "which one", "each one". */
+const pronounDeterminer = /^(the|this|that|which|each|every|any|no|another|someone|anyone)$/i;
+
+/** Whether the word at `index` gives a quantity: a number word that is no year and no pronoun. */
+function isQuantity(words: readonly string[], index: number): boolean {
+  const word = words[index]!;
+  if (!quantityWord.test(word) || yearLike.test(word)) return false;
+  return !(word.toLowerCase() === "one" && index > 0 && pronounDeterminer.test(words[index - 1]!));
+}
+
 /** Whether the sentence gives an amount: a number that is no year ("4.41 grams", "eighteen per cent"). */
 function hasMeasure(sentence: string): boolean {
-  return wordsOf(sentence).some((word) => quantityWord.test(word) && !yearLike.test(word));
+  const words = wordsOf(sentence);
+  return words.some((_, index) => isQuantity(words, index));
 }
 
 /**
@@ -77,9 +88,7 @@ function hasMeasure(sentence: string): boolean {
  */
 function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
   const words = wordsOf(sentence);
-  return words.some(
-    (word, index) => quantityWord.test(word) && !yearLike.test(word) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))),
-  );
+  return words.some((_, index) => isQuantity(words, index) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
 }
 
 const askedWhere = /^\s*(where|¿?\s*(?:a\s+|en\s+|de\s+|hacia\s+)?d[oó]nde|(?:a\s+|d')?on(?!\s+(?:what|which)(?!\p{L})))(?!\p{L})/iu;
@@ -123,6 +132,32 @@ const locativePhrase = /(?<!\p{L})(?:in|at|from|near|inside|under|beside|behind|
  */
 function locatesAsked(question: string, sentence: string): boolean {
   return askedWhere.test(question) && locativePhrase.test(sentence);
+}
+
+/**
+ * "Who was the mayor…?", "¿Quién era el médico…?", "Qui era l'alcalde…?": the role a who-question
+ * asks to be filled, folded. A person's name answers it only in a sentence that speaks of that
+ * role (or after an interviewer's question that does): "Josep Farré remembers the expropriation"
+ * names a person, not the mayor.
+ */
+const askedRolePatterns = [
+  /^\s*who\s+(?:was|is|were|are)\s+(?:the|a|an)\s+(\p{L}+)(?:\s+(\p{L}+))?/iu,
+  /^\s*¿?\s*qui[eé]n(?:es)?\s+(?:era|es|fue|eran|son|fueron)\s+(?:el|la|los|las|un|una)\s+(\p{L}+)(?:\s+(\p{L}+))?/iu,
+  /^\s*qui\s+(?:era|és|es|fou|va\s+ser|eren|són|son)\s+(?:(?:el|la|els|les|un|una|en|na)\s+|l['’]\s*)(\p{L}+)(?:\s+(\p{L}+))?/iu,
+];
+/** Words before the role that are not it: "the first mayor", "el primer alcalde". */
+const roleQualifier = new Set(["first", "last", "new", "old", "chief", "head", "primer", "primera", "primero", "ultimo", "ultima", "darrer", "darrera", "nou", "nova", "nuevo", "nueva", "vell", "viejo"]);
+
+export function askedRoles(...questions: (string | null | undefined)[]): string[] {
+  const roles = questions.flatMap((question) =>
+    askedRolePatterns.flatMap((pattern) => {
+      const match = question ? pattern.exec(question) : null;
+      if (!match) return [];
+      const first = foldWord(match[1]!);
+      return [roleQualifier.has(first) && match[2] ? foldWord(match[2]) : first];
+    }),
+  );
+  return [...new Set(roles)];
 }
 
 /** Whether the question asks for a date, a count, a place or a person (see answerTypeBonus). */
@@ -243,6 +278,8 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const sourceCount = request.sources.length;
   // A source the question names by its title ("the bronze follis of Justinian I") is the one it asks about.
   const named = new Set(request.sources.filter((source) => namesTitle(source.title, terms)).map((source) => source.number));
+  // Only a content word of the question can be looked for in a sentence's matched words.
+  const roles = askedRoles(request.question, question.english).filter((role) => terms.includes(role));
   return {
     question,
     sentences: answering.map((index) => {
@@ -256,7 +293,9 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const lexical = totalWeight > 0 ? [...words].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
       // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
       const prior = sourceCount > 1 ? 0.03 * (1 - (sentence.source - 1) / (sourceCount - 1)) : 0.03;
-      const typed = answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms);
+      // A who-question after a role ("Who was the mayor?") is answered only where that role is spoken of.
+      const fillsRole = roles.length === 0 || [...words].some((word) => roles.some((role) => wordMatches(word, role)));
+      const typed = fillsRole ? answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms) : 0;
       const byFieldName = sentence.role === "field" && (answersByFieldName(sentence.text, terms) || answersByFieldName(english[index] ?? "", terms)) ? fieldNameBonus : 0;
       const bonus = Math.max(typed, byFieldName);
       return {
