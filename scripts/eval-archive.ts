@@ -224,6 +224,11 @@ async function calibrate(): Promise<void> {
         `meaning share ${fusion.meaningShare[slice as keyof typeof fusion.meaningShare]?.toFixed(2)}: ${format(figures.calibrated)}`,
     );
   }
+  console.log(`  BM25 length normalisation b, words leg alone (nDCG@10 at each b tried, then the chosen b):`);
+  for (const [slice, tried] of Object.entries(fusion.lengthFigures ?? {})) {
+    const chosen = fusion.lengthNormalisation?.[slice as keyof NonNullable<typeof fusion.lengthNormalisation>];
+    console.log(`  ${slice.padEnd(4)} ${tried.map((point) => `b ${point.b}: ${format(point.keyword)}`).join(", ")} → b ${chosen}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -442,7 +447,9 @@ if (!args.includes("--keep-fusion")) await calibrate();
 else if (!context.space.fusion && !args.includes("--no-calibrate")) {
   console.log("\n--keep-fusion: the space has no stored fusion (a fresh or rebuilt index), so it is measured now, as the app does when its queue drains");
   await calibrate();
-} else if (context.space.fusion) console.log(`\nFUSION — kept as stored on the space: meaning share ${JSON.stringify(context.space.fusion.meaningShare)} (${context.space.fusion.source})`);
+} else if (context.space.fusion) console.log(
+    `\nFUSION — kept as stored on the space: meaning share ${JSON.stringify(context.space.fusion.meaningShare)}, BM25 b ${JSON.stringify(context.space.fusion.lengthNormalisation ?? "MNEMO_BM25_B")} (${context.space.fusion.source})`,
+  );
 if (only !== "ask") await runSearch();
 if (only !== "ask") await runRecall();
 if (only !== "search") await runAsk();

@@ -136,4 +136,37 @@ describe("fusion calibration", () => {
     expect(await ranking(query, "hybrid")).toEqual(meaning);
     await saveFusionCalibration(db.sql, space.id, null);
   });
+
+  it("the words leg follows the stored length normalisation: a long passage saying it often wins at b 0, a short one at b 1", async () => {
+    const section = await db.prisma.section.findFirstOrThrow({ where: { embedGroups: { some: { slug: "all" } } } });
+    const project = await db.prisma.project.findFirstOrThrow();
+    const short = await createRecord(db.prisma, section, project.id, { title: "Lighthouse", summary: "The lighthouse." }, systemPrincipal);
+    const long = await createRecord(
+      db.prisma,
+      section,
+      project.id,
+      {
+        title: "Coast notes",
+        summary:
+          "The lighthouse stood on the rocks above the bay, and every night the keeper climbed the stairs to light the lighthouse lamp. In winter storms the lighthouse shook, " +
+          "the fishermen watched its beam from their boats, the children counted the flashes of the lighthouse from the harbour wall, and the families of the village slept.",
+      },
+      systemPrincipal,
+    );
+    await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8 });
+    const measured = (b: number) => ({
+      method: "scores" as const,
+      meaningShare: { all: 0.5 },
+      figures: {},
+      lengthNormalisation: { all: b },
+      source: "test",
+      measuredAt: new Date().toISOString(),
+    });
+    await saveFusionCalibration(db.sql, space.id, measured(0));
+    expect((await ranking("lighthouse", "keyword")).slice(0, 2)).toEqual([long.id, short.id]);
+    await saveFusionCalibration(db.sql, space.id, measured(1));
+    expect((await ranking("lighthouse", "keyword")).slice(0, 2)).toEqual([short.id, long.id]);
+    expect((await listSpaceOverview(db.sql, admin)).find((entry) => entry.id === space.id)?.fusion?.lengthNormalisation).toEqual({ all: 1 });
+    await saveFusionCalibration(db.sql, space.id, null);
+  });
 });

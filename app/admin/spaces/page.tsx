@@ -83,7 +83,7 @@ export default async function SpacesPage() {
                     </caption>
                     <thead className="border-b border-stone-200 text-xs text-stone-500">
                       <tr>
-                        {["Queries in", "Questions", "Words alone", "Meaning alone", "Equal weights", "Measured weights", "Meaning share"].map((label) => (
+                        {["Queries in", "Questions", "Words alone", "Meaning alone", "Equal weights", "Measured weights", "Meaning share", "Length normalisation (BM25 b)"].map((label) => (
                           <th key={label} scope="col" className="py-1 pr-4">
                             {label}
                           </th>
@@ -105,12 +105,18 @@ export default async function SpacesPage() {
                             <td className="py-1 pr-4">{figures.equal.toFixed(3)}</td>
                             <td className="py-1 pr-4 font-medium">{figures.calibrated.toFixed(3)}</td>
                             <td className="py-1 pr-4">{space.fusion?.meaningShare[slice]?.toFixed(2)}</td>
+                            <td
+                              className="py-1 pr-4"
+                              title={space.fusion?.lengthFigures?.[slice]?.map((point) => `words alone at b ${point.b}: ${point.keyword.toFixed(3)}`).join("; ")}
+                            >
+                              {space.fusion?.lengthNormalisation?.[slice]?.toFixed(2) ?? "—"}
+                            </td>
                           </tr>
                         );
                       })}
                     </tbody>
                   </table>
-                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share.</p>
+                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per language on the same questions; hover for the words leg at each b tried.</p>
                 </>
               ) : (
                 <p className="mt-1 text-sm text-stone-600">Not measured: meaning and words weigh the same.</p>

@@ -48,6 +48,14 @@ export const fusionCalibrationSchema = z.object({
   method: z.literal("scores"),
   meaningShare: z.object({ all: share, en: share.optional(), es: share.optional(), ca: share.optional() }),
   figures: z.partialRecord(z.enum(fusionSlices), sliceFigures),
+  /**
+   * BM25's length normalisation b for the words leg, per query language, measured on the same
+   * questions (see chooseLengthNormalisation); absent, MNEMO_BM25_B. A space of short catalogue
+   * entries beside long testimonies wants less of it for some languages than a space of abstracts.
+   */
+  lengthNormalisation: z.object({ all: share, en: share.optional(), es: share.optional(), ca: share.optional() }).optional(),
+  /** The words leg's nDCG@10 at each b tried, per slice. */
+  lengthFigures: z.partialRecord(z.enum(fusionSlices), z.array(z.object({ b: share, keyword: z.number() }))).optional(),
   /** Where the questions came from, e.g. golden set names. */
   source: z.string().max(500),
   measuredAt: z.string(),

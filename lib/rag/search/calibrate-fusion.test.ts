@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationQuestion, calibrateFusion } from "./calibrate-fusion";
-import { fuseRecords, fusionWeights } from "./search-archive";
+import { type CalibrationQuestion, calibrateFusion, chooseLengthNormalisation, legNdcg } from "./calibrate-fusion";
+import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./search-archive";
 
 const hit = (recordId: string, score: number) => ({ chunkId: `${recordId}-${score}`, recordId, projectId: "p", contributingProjectIds: [], score });
 /** A leg that ranks the given records in order, with scores shaped like the real legs': close cosines, spread-out BM25. */
@@ -100,5 +100,49 @@ describe("calibrateFusion", () => {
     const calibration = calibrateFusion([both, unjudged], { source: "golden sets", now: new Date("2026-12-01T00:00:00Z") });
     expect(calibration).toMatchObject({ meaningShare: { all: 0.5 }, source: "golden sets", measuredAt: "2026-12-01T00:00:00.000Z" });
     expect(calibration.figures.all?.queries).toBe(1);
+  });
+});
+
+describe("BM25 length normalisation per query language", () => {
+  // nDCG@10 of the words leg at b 0.25, 0.5, 0.75, 1.
+  const at = (language: string, keyword: number[], judged = true) => ({ language, keyword, judged });
+  const repeat = <T,>(count: number, make: () => T) => Array.from({ length: count }, make);
+
+  it("picks for each language with enough questions the b its words leg ranked best at, ties to the default", () => {
+    const questions = [
+      ...repeat(20, () => at("en", [0.9, 0.8, 0.7, 0.6])),
+      ...repeat(10, () => at("es", [0.4, 0.5, 0.6, 0.6])),
+      ...repeat(3, () => at("ca", [0.1, 0.1, 0.1, 0.9])),
+      at("und", [1, 1, 1, 1]),
+      at("en", [0, 0, 0, 0], false),
+    ];
+    const { lengthNormalisation, lengthFigures } = chooseLengthNormalisation(questions, { defaultB: 0.75, priorQuestions: 0 });
+    // es: 0.75 and 1 tie, so the default wins; ca has too few questions and takes the overall b.
+    expect(lengthNormalisation).toEqual({ all: 0.25, en: 0.25, es: 0.75 });
+    expect(lengthFigures?.en?.map((point) => point.b)).toEqual([0.25, 0.5, 0.75, 1]);
+    expect(lengthFigures?.en?.[0]?.keyword).toBeCloseTo(0.9);
+    expect(lengthFigures?.ca).toBeUndefined();
+    expect(chooseLengthNormalisation([at("en", [1, 1, 1, 1], false)], { defaultB: 0.75 })).toEqual({});
+  });
+
+  it("shrinks a small language's curve towards the overall one", () => {
+    const questions = [...repeat(40, () => at("en", [0.2, 0.4, 0.8, 0.6])), ...repeat(6, () => at("ca", [0.3, 0.4, 0.5, 0.52]))];
+    expect(chooseLengthNormalisation(questions, { defaultB: 0.75, priorQuestions: 0 }).lengthNormalisation?.ca).toBe(1);
+    expect(chooseLengthNormalisation(questions, { defaultB: 0.75, priorQuestions: 12 }).lengthNormalisation?.ca).toBe(0.75);
+  });
+
+  it("is applied per query language, else the overall b, else none (MNEMO_BM25_B)", () => {
+    const fusion = { method: "scores" as const, meaningShare: { all: 0.5 }, figures: {}, source: "", measuredAt: "", lengthNormalisation: { all: 0.75, en: 0.25 } };
+    expect(lengthNormalisationFor(fusion, "en")).toBe(0.25);
+    expect(lengthNormalisationFor(fusion, "ca")).toBe(0.75);
+    expect(lengthNormalisationFor(fusion, null)).toBe(0.75);
+    expect(lengthNormalisationFor({ ...fusion, lengthNormalisation: undefined }, "en")).toBeUndefined();
+    expect(lengthNormalisationFor(null, "en")).toBeUndefined();
+  });
+
+  it("scores one leg's records against the judgements", () => {
+    const list = { leg: "words" as const, hits: [hit("a", 3), hit("b", 2)] };
+    expect(legNdcg(list, new Map([["a", 2]]))).toBe(1);
+    expect(legNdcg(list, new Map([["b", 2]]))).toBeLessThan(1);
   });
 });

@@ -227,6 +227,16 @@ export function fusionWeights(fusion: FusionCalibration | null | undefined, lang
   return { meaning: share, words: 1 - share };
 }
 
+/**
+ * BM25's length normalisation for a query in `language`: the space's measured b for that
+ * language, else its overall one, else undefined (MNEMO_BM25_B).
+ */
+export function lengthNormalisationFor(fusion: FusionCalibration | null | undefined, language: string | null): number | undefined {
+  const measured = fusion?.lengthNormalisation;
+  if (!measured) return undefined;
+  return (language && language in measured ? measured[language as FusionSlice] : undefined) ?? measured.all;
+}
+
 // Queries prepared by the process's bridge, newest last: Apertium costs a second or more a run,
 // and paging through results or switching modes asks for the same query again.
 const preparedQueries = new Map<string, PreparedText>();
@@ -381,7 +391,14 @@ export interface LegResults {
  * The legs a mode runs, each with access in its SQL, at the depth the page needs: several
  * passages of one record compete for one row, so collapsing looks deeper.
  */
-export async function runSearchLegs(context: SearchContext, principal: Principal, request: SearchRequest, space: IndexSpace): Promise<LegResults> {
+export async function runSearchLegs(
+  context: SearchContext,
+  principal: Principal,
+  request: SearchRequest,
+  space: IndexSpace,
+  /** BM25's b for the words leg, instead of the space's measured one (calibration tries several). */
+  options: { lengthNormalisation?: number } = {},
+): Promise<LegResults> {
   const depth = Math.min(200, request.collapse === "record" ? request.limit * 4 + 20 : request.limit * 2 + 10);
   const legOptions = {
     space,
@@ -417,7 +434,9 @@ export async function runSearchLegs(context: SearchContext, principal: Principal
       translatedText = prepared?.translatedText ?? null;
       language = prepared?.language ?? null;
     }
-    lists.push({ leg: "words", hits: await keywordLeg(context.sql, principal, keywordText(request.query, translatedText), legOptions) });
+    // How much a long passage is discounted, as measured in this space for the query's language.
+    const b = options.lengthNormalisation ?? lengthNormalisationFor(space.fusion, language);
+    lists.push({ leg: "words", hits: await keywordLeg(context.sql, principal, keywordText(request.query, translatedText), { ...legOptions, bm25: b === undefined ? undefined : { b } }) });
   }
   return { lists, language };
 }
