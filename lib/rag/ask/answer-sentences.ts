@@ -1,5 +1,5 @@
 import { splitSentences } from "../chunk";
-import { queryTerms } from "../search/highlight";
+import { foldWord, queryTerms } from "../search/highlight";
 import type { SourcePassage } from "../../llm/generator";
 
 /**
@@ -143,6 +143,13 @@ const interrogatives = new Set(
 /** The question's content words: the search's terms without the words that only ask. */
 export function questionTerms(question: string): string[] {
   return queryTerms(question).filter((term) => !interrogatives.has(term));
+}
+
+/** The question's capitalised content words after its first word: names of people, places, things. */
+export function questionNames(question: string): string[] {
+  const terms = new Set(questionTerms(question));
+  const words = [...question.matchAll(/[\p{L}\p{N}]+/gu)];
+  return [...new Set(words.slice(1).filter((match) => /^\p{Lu}/u.test(match[0])).map((match) => foldWord(match[0])))].filter((word) => terms.has(word));
 }
 
 // "\b" knows no accented letter: word ends are "no letter follows" instead.

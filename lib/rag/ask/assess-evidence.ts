@@ -1,5 +1,7 @@
 import "server-only";
-import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionTerms, sourceSentences } from "./answer-sentences";
+import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
+
+export { questionNames };
 import type { PrepareOptions } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
@@ -84,13 +86,6 @@ export interface QuestionReading {
   englishTerms: string[];
   /** Its content words written with a capital inside the question: the names it asks about, folded. */
   names: string[];
-}
-
-/** The question's capitalised content words after its first word: names of people, places, things. */
-export function questionNames(question: string): string[] {
-  const terms = new Set(questionTerms(question));
-  const words = [...question.matchAll(/[\p{L}\p{N}]+/gu)];
-  return [...new Set(words.slice(1).filter((match) => /^\p{Lu}/u.test(match[0])).map((match) => foldWord(match[0])))].filter((word) => terms.has(word));
 }
 
 export async function readQuestion(question: string, embedder: Embedder, prepare?: PrepareOptions): Promise<QuestionReading> {

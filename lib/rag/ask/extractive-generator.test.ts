@@ -45,7 +45,16 @@ describe("extractive answerer", () => {
 
   it("quotes another record that gives a different date or count beside the chosen one, and nothing else", () => {
     const vector = (values: number[]) => Float32Array.from(values);
-    const sentence = (source: number, text: string, score: number, values: number[], lexical = 0.5) => ({ source, text, english: null, score, vector: vector(values), fitsType: true, lexical });
+    const sentence = (source: number, text: string, score: number, values: number[], lexical = 0.5, held: string[] = []) => ({
+      source,
+      text,
+      english: null,
+      score,
+      vector: vector(values),
+      fitsType: true,
+      lexical,
+      held,
+    });
     const essay = sentence(1, "The bells were taken down in 1964.", 0.97, [1, 0, 0]);
     const scored = [
       essay,
@@ -70,6 +79,13 @@ describe("extractive answerer", () => {
     const count = sentence(1, "Two bells hung in the tower, 2 in all.", 0.9, [1, 0, 0]);
     const other = sentence(2, "There were 3 bells.", 0.85, [0, 1, 0]);
     expect(withDisagreement("How many bells were there?", [count], [count, other], recordOf)).toEqual([count, other]);
+    // Another person's arrival is no disagreement about this one's; the record's title may name them.
+    const gillian = sentence(1, "In June 1960.", 0.95, [1, 0, 0], 0.5, ["gillian", "port", "calma", "arrive"]);
+    const carmen = sentence(2, "En 1952, recién casada con Miquel.", 0.9, [0, 1, 0], 0.6, ["port", "calma", "arrive"]);
+    const arrival = "When did Gillian Hart arrive in Port de la Calma?";
+    expect(withDisagreement(arrival, [gillian], [gillian, carmen], recordOf)).toEqual([gillian]);
+    expect(withDisagreement(arrival, [gillian], [gillian, carmen], (source) => (source === 2 ? "Gillian Hart" : "When the tourists came"))).toEqual([gillian, carmen]);
+    expect(withDisagreement(arrival, [gillian], [gillian, { ...carmen, held: [...carmen.held, "gillian"] }], recordOf)).toEqual([gillian, { ...carmen, held: [...carmen.held, "gillian"] }]);
   });
 
   it("answers only with sentences from the sources, each followed by its number", async () => {

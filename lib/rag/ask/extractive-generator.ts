@@ -3,7 +3,7 @@ import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
 import type { Embedder } from "../embed/embedder";
 import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../embed/translate";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
-import { type SourceSentence, mayAnswer, questionTerms, sourceSentences } from "./answer-sentences";
+import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
 import { literalBrackets } from "../../llm/citation-markers";
 import type { GenerationRequest, Generator } from "../../llm/generator";
 import { translationNote } from "../../llm/translation-note";
@@ -43,6 +43,8 @@ export interface ScoredSentence extends SourceSentence {
   fitsType: boolean;
   /** The share of the question's words it holds (in either language, or by the question it answers), weighted by their rarity among the sentences. */
   lexical: number;
+  /** The question's words it holds, as in `lexical`, folded. */
+  held: string[];
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -304,6 +306,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         language: languages[index]!,
         vector: vectors[index]!,
         lexical,
+        held: [...words],
         fitsType: typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
         // A field the question asks for by name is no bare catalogue line: it is the answer.
         score: closeness + 0.2 * lexical + prior + bonus + (named.has(sentence.source) ? titleBonus : 0) - (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
@@ -391,7 +394,7 @@ function valuesGiven(question: string, sentence: Pick<ScoredSentence, "text" | "
  * speaks of the same thing, not of another event with a date): conflicting sources are quoted
  * side by side.
  */
-export function withDisagreement<T extends Pick<ScoredSentence, "text" | "english" | "score" | "vector" | "fitsType" | "source" | "lexical">>(
+export function withDisagreement<T extends Pick<ScoredSentence, "text" | "english" | "score" | "vector" | "fitsType" | "source" | "lexical" | "held">>(
   question: string,
   chosen: T[],
   scored: readonly T[],
@@ -402,11 +405,19 @@ export function withDisagreement<T extends Pick<ScoredSentence, "text" | "englis
   const top = chosen.reduce((best, sentence) => (sentence.score > best.score ? sentence : best));
   const best = top.score;
   const records = new Set(chosen.map((sentence) => recordOf(sentence.source)));
+  // The names the question and the chosen sentence share must be spoken of by the other one too (in
+  // it, the question it answers or its record's title): "When did Gillian Hart arrive…?" is not
+  // answered otherwise by the year another narrator arrived.
+  const named = questionNames(question).filter((name) => top.held.includes(name));
+  const speaksOfThem = (sentence: T) => {
+    const title = questionTerms(recordOf(sentence.source));
+    return named.every((name) => sentence.held.includes(name) || title.some((word) => wordMatches(word, name)));
+  };
   const other = [...scored]
     .sort((a, b) => b.score - a.score)
     .find((sentence) => {
       if (sentence.score < best - disagreementWindow || !sentence.fitsType || records.has(recordOf(sentence.source))) return false;
-      if (sentence.lexical < top.lexical) return false;
+      if (sentence.lexical < top.lexical || !speaksOfThem(sentence)) return false;
       const values = valuesGiven(question, sentence);
       return values.size > 0 && [...values].every((value) => !given.has(value)) && !chosen.some((one) => dot(one.vector, sentence.vector) > 0.85);
     });
