@@ -1,7 +1,7 @@
 import "server-only";
 import { detectContext, detectLanguage, undetermined, type DetectedLanguage, type DetectLanguageOptions, type LanguageContext } from "./detect-language";
 import type { Embedder } from "./embedder";
-import { namesInContext, protectNames, restoreNames, type ProtectedText } from "./protect-names";
+import { capitaliseSentences, lowerSentenceStarters, namesInContext, protectNames, restoreNames, type ProtectedText } from "./protect-names";
 import { processTranslationBridge, type BridgeLanguage, type TranslationBridge } from "./translate";
 
 /**
@@ -54,7 +54,7 @@ const bridgedLanguages: readonly BridgeLanguage[] = ["es", "ca"];
  * each passage's content hash, so a reindex applies a new version to passages whose text did not
  * change; the embedding cache still spares the model every text that comes out the same.
  */
-export const BRIDGE_VERSION = "4";
+export const BRIDGE_VERSION = "5";
 
 /**
  * A text both pairs found mostly unknown is not translated: more than this share of its words
@@ -181,7 +181,8 @@ async function bridgeWhole(items: TextToPrepare[], toEnglish: boolean, options: 
     const item = items[index];
     if (!item || plan.pairs.length === 0) continue;
     const known = new Set([...(item.context ? await namesOf(item.context) : []), ...namesInContext(item.text)]);
-    plan.protectedText = protectNames(item.text, known);
+    const protectedText = protectNames(item.text, known);
+    plan.protectedText = { ...protectedText, text: lowerSentenceStarters(protectedText.text) };
   }
 
   // One Apertium run per pair: every text that may be in that language, and the names to probe.
@@ -279,7 +280,7 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
       texts.map((item) => item.text),
       language,
     );
-    return texts.map((item, index) => ({ text: restoreNames(plain[index] ?? "", item), unknown: 0, words: countWords(item.text, item.placeholders) }));
+    return texts.map((item, index) => ({ text: capitaliseSentences(restoreNames(plain[index] ?? "", item)), unknown: 0, words: countWords(item.text, item.placeholders) }));
   }
   const names = [...new Set(texts.flatMap((item) => item.names.filter((name) => !/^[*#@]/.test(name))))];
   const probes = names.flatMap((name) => [name.toLowerCase(), name]);
@@ -298,7 +299,7 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
       const name = item.names[nameIndex] ?? "";
       return nameTranslation.get(name) ?? name;
     });
-    return { text: restored, unknown: countUnknown(output, item.placeholders), words: countWords(item.text, item.placeholders) };
+    return { text: capitaliseSentences(restored), unknown: countUnknown(output, item.placeholders), words: countWords(item.text, item.placeholders) };
   });
 }
 

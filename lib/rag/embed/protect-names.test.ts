@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findNames, namesInContext, protectNames, restoreNames } from "./protect-names";
+import { capitaliseSentences, findNames, lowerSentenceStarters, namesInContext, protectNames, restoreNames } from "./protect-names";
 
 const names = (text: string, known?: Set<string>) => findNames(text, known).map((found) => found.name);
 
@@ -56,5 +56,21 @@ describe("protectNames and restoreNames", () => {
 
   it("returns a text without names unchanged", () => {
     expect(protectNames("Cada matí els pescadors sortien abans de l'alba.")).toEqual({ text: "Cada matí els pescadors sortien abans de l'alba.", names: [], placeholders: [] });
+  });
+});
+
+describe("function words opening a sentence, through the bridge", () => {
+  it("go to Apertium lower-cased, names and other words as written", () => {
+    expect(lowerSentenceStarters("Quan la Grossa va tocar terra. Després vam marxar.")).toBe("quan la Grossa va tocar terra. després vam marxar.");
+    expect(lowerSentenceStarters("MNEMONAMEAQ: Com les van portar al poble nou?")).toBe("MNEMONAMEAQ: com les van portar al poble nou?");
+    // Not at a sentence's start, not a function word: as written.
+    expect(lowerSentenceStarters("Diu que Quan. Roser va plorar.")).toBe("Diu que Quan. Roser va plorar.");
+  });
+
+  it("and each English sentence gets its capital back", () => {
+    expect(capitaliseSentences("when the Grossa touched earth. next we left.\nMarta: how did they take them?")).toBe(
+      "When the Grossa touched earth. Next we left.\nMarta: How did they take them?",
+    );
+    expect(capitaliseSentences("It weighs 4.41 grams, ca. 1928")).toBe("It weighs 4.41 grams, ca. 1928");
   });
 });

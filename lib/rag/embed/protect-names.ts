@@ -231,3 +231,25 @@ function placeholderPrefix(text: string): string {
   while (upper.includes(prefix)) prefix += "Z";
   return prefix;
 }
+
+/**
+ * Apertium reads a few capitalised Catalan function words at a sentence's start as unknown names
+ * and copies them ("Quan la mare va plorar" → "Quan the mother mourned", "Després vam marxar" →
+ * "Després left") and a capitalised "Com" after a speaker's label as "Like"; lower-cased it
+ * translates them ("when", "then", "how"). So the function words that open a sentence (after
+ * . ! ? : or a line break) go to Apertium lower-cased, and `capitaliseSentences` restores the
+ * English sentence's capital.
+ */
+export function lowerSentenceStarters(text: string): string {
+  let lowered = text;
+  for (const token of tokenize(text)) {
+    if (!token.sentenceStart || !/^\p{Lu}/u.test(token.text) || !sentenceStarters.has(token.text.toLowerCase())) continue;
+    lowered = lowered.slice(0, token.start) + token.text.charAt(0).toLowerCase() + lowered.slice(token.start + 1);
+  }
+  return lowered;
+}
+
+/** The first letter of each sentence of a translation in capitals: at the start, after . ! ? … or : and a space, after a line break. */
+export function capitaliseSentences(text: string): string {
+  return text.replace(/(^\s*|[.!?…:]\s+|\n\s*)(\p{Ll})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+}
