@@ -181,8 +181,7 @@ async function bridgeWhole(items: TextToPrepare[], toEnglish: boolean, options: 
     const item = items[index];
     if (!item || plan.pairs.length === 0) continue;
     const known = new Set([...(item.context ? await namesOf(item.context) : []), ...namesInContext(item.text)]);
-    const protectedText = protectNames(item.text, known);
-    plan.protectedText = { ...protectedText, text: lowerSentenceStarters(protectedText.text) };
+    plan.protectedText = protectNames(item.text, known);
   }
 
   // One Apertium run per pair: every text that may be in that language, and the names to probe.
@@ -280,11 +279,12 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
       texts.map((item) => item.text),
       language,
     );
-    return texts.map((item, index) => ({ text: capitaliseSentences(restoreNames(plain[index] ?? "", item)), unknown: 0, words: countWords(item.text, item.placeholders) }));
+    return texts.map((item, index) => ({ text: restoreNames(plain[index] ?? "", item), unknown: 0, words: countWords(item.text, item.placeholders) }));
   }
   const names = [...new Set(texts.flatMap((item) => item.names.filter((name) => !/^[*#@]/.test(name))))];
   const probes = names.flatMap((name) => [name.toLowerCase(), name]);
-  const marked = await bridge.translateMarked([...texts.map((item) => item.text), ...probes], language);
+  // Apertium misreads some capitalised function words that open a sentence (see lowerSentenceStarters).
+  const marked = await bridge.translateMarked([...texts.map((item) => lowerSentenceStarters(item.text)), ...probes], language);
   const nameTranslation = new Map<string, string>();
   names.forEach((name, position) => {
     const lower = marked[texts.length + 2 * position] ?? "";
