@@ -40,7 +40,7 @@ export async function measureFusion(
     { defaultB: getConfig().MNEMO_BM25_B },
   );
   const atChosenB = measured.map((question): CalibrationQuestion => {
-    const b = lengthNormalisationFor({ ...length, method: "scores", meaningShare: { all: 0.5 }, figures: {}, source, measuredAt: "" }, question.language);
+    const b = lengthNormalisationFor(length, question.language);
     const index = b === undefined ? -1 : lengthGrid.indexOf(b);
     const words = index >= 0 ? question.words[index] : undefined;
     return { language: question.language, judged: question.judged, lists: words ? [...question.lists.filter((list) => list.leg !== "words"), words] : question.lists };

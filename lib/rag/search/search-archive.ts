@@ -231,7 +231,7 @@ export function fusionWeights(fusion: FusionCalibration | null | undefined, lang
  * BM25's length normalisation for a query in `language`: the space's measured b for that
  * language, else its overall one, else undefined (MNEMO_BM25_B).
  */
-export function lengthNormalisationFor(fusion: FusionCalibration | null | undefined, language: string | null): number | undefined {
+export function lengthNormalisationFor(fusion: Pick<FusionCalibration, "lengthNormalisation"> | null | undefined, language: string | null): number | undefined {
   const measured = fusion?.lengthNormalisation;
   if (!measured) return undefined;
   return (language && language in measured ? measured[language as FusionSlice] : undefined) ?? measured.all;
