@@ -76,6 +76,8 @@ test("language and person facets filter the list; a restricted narrator is never
   // Brushing with the keyboard: Enter on one decade, then Shift+Enter two decades later.
   await page.goto("/records");
   const bars = facets.getByRole("list", { name: "Records per decade" }).getByRole("link");
+  // The histogram renders with the facets after navigation: wait for it before counting.
+  await expect(bars.nth(2)).toBeVisible();
   expect(await bars.count()).toBeGreaterThanOrEqual(3);
   const decadeOf = async (index: number) => Number(await bars.nth(index).getAttribute("data-decade"));
   const [first, third] = [await decadeOf(0), await decadeOf(2)];
