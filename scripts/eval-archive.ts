@@ -21,6 +21,7 @@
  *
  *   --split dev|test|all   which half to report (default: all, each half on its own)
  *   --only search|ask      one part
+ *   --cross-validate       also compare ways of choosing the fusion share, leave-one-out on the dev half
  *   --as researcher|admin|both   principals for search (default both; ask runs as the researcher)
  *   --verbose              every query's ranks and every answer
  *   --index-only           build or update the index, then stop
@@ -51,7 +52,8 @@ import { configuredIndexer } from "../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../lib/rag/index/index-queue";
 import { activateIndexSpace, saveFusionCalibration } from "../lib/rag/index/index-spaces";
 import { runWorker } from "../lib/rag/index/run-worker";
-import { measureFusion } from "../lib/rag/search/measure-fusion";
+import { calibrateFusion, crossValidateFusion } from "../lib/rag/search/calibrate-fusion";
+import { measureFusionQuestions } from "../lib/rag/search/measure-fusion";
 import { mrrAt, ndcgAt } from "../lib/rag/search/retrieval-metrics";
 import { createReranker, rerankerConfigFromEnv } from "../lib/rag/search/rerank";
 import { denseLeg } from "../lib/rag/search/retrieve-passages";
@@ -214,7 +216,8 @@ async function calibrate(): Promise<void> {
     .filter((item) => item.split === "dev")
     .map((item) => ({ query: item.query, judged: gradesFor(item, researcher) }))
     .filter((item) => [...item.judged.values()].some((grade) => grade > 0));
-  const fusion = await measureFusion(context, researcher, dev, `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher`);
+  const measured = await measureFusionQuestions(context, researcher, dev);
+  const fusion = { ...calibrateFusion(measured.questions, { source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher` }), ...measured.length };
   await saveFusionCalibration(db.sql, space.id, fusion);
   context.space = { ...space, fusion };
   console.log(`\nFUSION — measured on the dev half (${dev.length} queries, as the researcher) and stored on the space`);
@@ -223,6 +226,25 @@ async function calibrate(): Promise<void> {
       `  ${slice.padEnd(4)} ${String(figures.queries).padStart(3)} queries: keyword ${format(figures.keyword)}, semantic ${format(figures.semantic)}, equal ${format(figures.equal)} → ` +
         `meaning share ${fusion.meaningShare[slice as keyof typeof fusion.meaningShare]?.toFixed(2)}: ${format(figures.calibrated)}`,
     );
+  }
+  console.log(`  hybrid nDCG@10 at each meaning share tried (0 = words only, 1 = meaning only):`);
+  for (const [slice, tried] of Object.entries(fusion.shareFigures ?? {})) {
+    console.log(`  ${slice.padEnd(4)} ${tried.map((point) => `${point.share.toFixed(2)} ${format(point.hybrid)}`).join(" ")}`);
+  }
+  if (args.includes("--cross-validate")) {
+    // Ways of choosing the share, compared on the dev half alone: each question ranked at the
+    // share calibrated on the other dev questions.
+    console.log(`  leave-one-out hybrid nDCG@10 on the dev half, by how the share is chosen (smoothing = neighbours averaged on each side; prior = questions of the overall curve):`);
+    for (const smoothing of [0, 1, 2]) {
+      for (const priorQuestions of [0, 12, 24, 48, 96]) {
+        const result = crossValidateFusion(measured.questions, { smoothing, priorQuestions });
+        const languages = Object.entries(result.byLanguage)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([language, entry]) => `${language} ${format(entry.ndcg)} (${entry.queries})`)
+          .join(", ");
+        console.log(`    smoothing ${smoothing}, prior ${String(priorQuestions).padStart(2)}: all ${format(result.all)}; ${languages}`);
+      }
+    }
   }
   console.log(`  BM25 length normalisation b, words leg alone (nDCG@10 at each b tried, then the chosen b):`);
   for (const [slice, tried] of Object.entries(fusion.lengthFigures ?? {})) {

@@ -106,6 +106,10 @@ describe("fusion calibration", () => {
     expect(all.queries).toBe(12);
     expect(all.calibrated).toBeGreaterThanOrEqual(Math.max(all.keyword, all.semantic) - 1e-9);
     expect(all.calibrated).toBeGreaterThanOrEqual(all.equal - 1e-9);
+    // The curve the share was chosen from is kept for the spaces page: hybrid at every share tried.
+    const curve = calibration.shareFigures?.all ?? [];
+    expect(curve.map((point) => point.share)).toEqual(Array.from({ length: 21 }, (_, index) => Math.round(index * 50) / 1000));
+    expect(curve.find((point) => point.share === calibration.meaningShare.all)?.hybrid).toBe(all.calibrated);
     expect(calibration.source).toContain("“Nine more”");
     const stored = (await listSpaceOverview(db.sql, admin)).find((entry) => entry.id === space.id);
     expect(stored?.fusion).toEqual(calibration);

@@ -104,7 +104,12 @@ export default async function SpacesPage() {
                             <td className="py-1 pr-4">{figures.semantic.toFixed(3)}</td>
                             <td className="py-1 pr-4">{figures.equal.toFixed(3)}</td>
                             <td className="py-1 pr-4 font-medium">{figures.calibrated.toFixed(3)}</td>
-                            <td className="py-1 pr-4">{space.fusion?.meaningShare[slice]?.toFixed(2)}</td>
+                            <td
+                              className="py-1 pr-4"
+                              title={space.fusion?.shareFigures?.[slice]?.map((point) => `hybrid at meaning share ${point.share.toFixed(2)}: ${point.hybrid.toFixed(3)}`).join("; ")}
+                            >
+                              {space.fusion?.meaningShare[slice]?.toFixed(2)}
+                            </td>
                             <td
                               className="py-1 pr-4"
                               title={space.fusion?.lengthFigures?.[slice]?.map((point) => `words alone at b ${point.b}: ${point.keyword.toFixed(3)}`).join("; ")}
@@ -116,7 +121,7 @@ export default async function SpacesPage() {
                       })}
                     </tbody>
                   </table>
-                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per language on the same questions; hover for the words leg at each b tried.</p>
+                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per language on the same questions. Hover a share for hybrid at each share tried (the choice smooths each curve over neighbouring shares and leans a language towards the overall curve), a b for the words leg at each b tried.</p>
                 </>
               ) : (
                 <p className="mt-1 text-sm text-stone-600">Not measured: meaning and words weigh the same.</p>

@@ -56,6 +56,8 @@ export const fusionCalibrationSchema = z.object({
   lengthNormalisation: z.object({ all: share, en: share.optional(), es: share.optional(), ca: share.optional() }).optional(),
   /** The words leg's nDCG@10 at each b tried, per slice. */
   lengthFigures: z.partialRecord(z.enum(fusionSlices), z.array(z.object({ b: share, keyword: z.number() }))).optional(),
+  /** Hybrid nDCG@10 at each meaning share tried, per slice (the slice's own questions, not shrunk). */
+  shareFigures: z.partialRecord(z.enum(fusionSlices), z.array(z.object({ share, hybrid: z.number() }))).optional(),
   /** Where the questions came from, e.g. golden set names. */
   source: z.string().max(500),
   measuredAt: z.string(),

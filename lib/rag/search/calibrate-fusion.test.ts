@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationQuestion, calibrateFusion, chooseLengthNormalisation, legNdcg } from "./calibrate-fusion";
+import { type CalibrationQuestion, calibrateFusion, chooseLengthNormalisation, crossValidateFusion, legNdcg, pickShare } from "./calibrate-fusion";
 import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./search-archive";
 
 const hit = (recordId: string, score: number) => ({ chunkId: `${recordId}-${score}`, recordId, projectId: "p", contributingProjectIds: [], score });
@@ -100,6 +100,51 @@ describe("calibrateFusion", () => {
     const calibration = calibrateFusion([both, unjudged], { source: "golden sets", now: new Date("2026-12-01T00:00:00Z") });
     expect(calibration).toMatchObject({ meaningShare: { all: 0.5 }, source: "golden sets", measuredAt: "2026-12-01T00:00:00.000Z" });
     expect(calibration.figures.all?.queries).toBe(1);
+  });
+});
+
+describe("pickShare", () => {
+  const shares = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+  // A plateau around equal weights, and a lone spike at 0.8 beside the cliff to meaning alone.
+  const spiky = [0.6, 0.6, 0.61, 0.62, 0.63, 0.63, 0.63, 0.58, 0.66, 0.45, 0.3];
+  const options = { questions: 12, priorQuestions: 0, betterLeg: 0.6 };
+
+  it("takes the raw best share without smoothing and the plateau with it", () => {
+    expect(shares[pickShare(shares, spiky, { ...options, smoothing: 0 })]).toBe(0.8);
+    expect(shares[pickShare(shares, spiky, { ...options, smoothing: 1 })]).toBe(0.5);
+  });
+
+  it("leans towards the overall curve by the prior's weight", () => {
+    const overall = [0.5, 0.52, 0.54, 0.56, 0.58, 0.6, 0.62, 0.64, 0.66, 0.68, 0.5];
+    const own = [0.71, 0.7, 0.69, 0.68, 0.67, 0.66, 0.65, 0.64, 0.63, 0.62, 0.5];
+    expect(shares[pickShare(shares, own, { ...options, smoothing: 0, overall })]).toBe(0);
+    expect(shares[pickShare(shares, own, { ...options, smoothing: 0, overall, priorQuestions: 48 })]).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("never picks a share whose own figure is below the better leg", () => {
+    // Smoothed, 0.9 and 1 look best; unsmoothed, 0.9 falls below the better leg (0.7).
+    const own = [0.7, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.9, 0.69, 0.95];
+    const picked = pickShare(shares, own, { ...options, smoothing: 1, betterLeg: 0.7 });
+    expect(own[picked]).toBeGreaterThanOrEqual(0.7);
+    expect(shares[picked]).toBe(1);
+    expect(pickShare([], [], { ...options, smoothing: 1 })).toBe(-1);
+  });
+});
+
+describe("crossValidateFusion", () => {
+  it("ranks each question at the share chosen without it", () => {
+    // Five questions only words answers and five only meaning answers, and no share serves both
+    // kinds: in sample, one kind is served. Held out, each question is ranked at the share the
+    // other nine chose — the other kind's, since its own kind is then one short.
+    const questions = [...Array.from({ length: 5 }, (_, index) => question("en", "words", index)), ...Array.from({ length: 5 }, (_, index) => question("en", "meaning", 50 + index))];
+    const held = crossValidateFusion(questions, { smoothing: 0, priorQuestions: 0 });
+    const inSample = calibrateFusion(questions, { source: "test", smoothing: 0, priorQuestions: 0 });
+    expect(held.byLanguage.en?.queries).toBe(10);
+    expect(inSample.figures.all!.calibrated).toBeGreaterThanOrEqual(0.5);
+    expect(held.all).toBeLessThan(0.5);
+    // Alike questions: holding one out changes nothing.
+    const alike = Array.from({ length: 6 }, (_, index) => foundByBoth("ca", index));
+    expect(crossValidateFusion(alike, {}).all).toBe(calibrateFusion(alike, { source: "test" }).figures.all!.calibrated);
   });
 });
 

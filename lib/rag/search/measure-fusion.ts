@@ -19,6 +19,16 @@ export async function measureFusion(
   questions: readonly { query: string; judged: ReadonlyMap<string, number>; sectionIds?: string[] }[],
   source: string,
 ): Promise<FusionCalibration> {
+  const { questions: atChosenB, length } = await measureFusionQuestions(context, principal, questions);
+  return { ...calibrateFusion(atChosenB, { source }), ...length };
+}
+
+/** The questions' legs as calibrateFusion takes them (the words leg at the chosen b), and that b. */
+export async function measureFusionQuestions(
+  context: SearchContext,
+  principal: Principal,
+  questions: readonly { query: string; judged: ReadonlyMap<string, number>; sectionIds?: string[] }[],
+): Promise<{ questions: CalibrationQuestion[]; length: Pick<FusionCalibration, "lengthNormalisation" | "lengthFigures"> }> {
   const space = assertSearchable(context);
   const measured: (CalibrationQuestion & { words: CalibrationQuestion["lists"][number][] })[] = [];
   for (const question of questions) {
@@ -45,5 +55,5 @@ export async function measureFusion(
     const words = index >= 0 ? question.words[index] : undefined;
     return { language: question.language, judged: question.judged, lists: words ? [...question.lists.filter((list) => list.leg !== "words"), words] : question.lists };
   });
-  return { ...calibrateFusion(atChosenB, { source }), ...length };
+  return { questions: atChosenB, length };
 }
