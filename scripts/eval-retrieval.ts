@@ -20,6 +20,7 @@
  *   --no-tatoeba         skip Tatoeba
  *   --no-beir            skip the BEIR corpus (Tatoeba only)
  *   --tatoeba-only       Tatoeba alone, quickly: --no-beir --no-short-sentences
+ *   --tatoeba-equal-weights  Tatoeba's search with equal leg weights (default: fusion measured on its even lines)
  *   --short-sentences <file>  short Catalan and Spanish sentences with English translations
  *                        (default scripts/data/short-sentences.tsv): detection accuracy and
  *                        cross-lingual recall@1 on its test half (odd lines per language)
@@ -72,6 +73,8 @@ interface Options {
   folder: string | null;
   split: string | null;
   tatoeba: string | null;
+  /** Search Tatoeba with equal leg weights instead of a fusion measured on its even lines. */
+  tatoebaEqualWeights: boolean;
   reindex: boolean;
   maxDocs: number | null;
   check: number;
@@ -85,11 +88,12 @@ interface Options {
 
 const sharedEval = join(process.cwd(), "..", "shared", "data", "eval");
 const usage =
-  "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--tatoeba-only] [--short-sentences <file> | --no-short-sentences] [--reindex] [--max-docs <n>] [--check <n>] [--explore] [--keyword-only [--tune]] [--bm25 <k1>,<b>] [--candidate-budget <n>]";
+  "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--tatoeba-only] [--tatoeba-equal-weights] [--short-sentences <file> | --no-short-sentences] [--reindex] [--max-docs <n>] [--check <n>] [--explore] [--keyword-only [--tune]] [--bm25 <k1>,<b>] [--candidate-budget <n>]";
 
 function parseArguments(argv: string[]): Options {
   let folder: string | null | undefined;
   let tatoeba: string | null | undefined;
+  let tatoebaEqualWeights = false;
   let split: string | null = null;
   let reindex = false;
   let maxDocs: number | null = null;
@@ -130,6 +134,9 @@ function parseArguments(argv: string[]): Options {
       case "--tatoeba-only":
         skipBeir = true;
         shortSentences = null;
+        break;
+      case "--tatoeba-equal-weights":
+        tatoebaEqualWeights = true;
         break;
       case "--short-sentences":
         shortSentences = next();
@@ -184,6 +191,7 @@ function parseArguments(argv: string[]): Options {
     folder: skipBeir ? null : (folder ?? join(sharedEval, "scifact")),
     split,
     tatoeba: tatoeba === undefined ? (existsSync(defaultTatoeba) ? defaultTatoeba : null) : tatoeba,
+    tatoebaEqualWeights,
     reindex,
     maxDocs,
     check,
@@ -985,7 +993,9 @@ async function main(): Promise<number> {
         `tatoeba    ${shown(options.tatoeba)}: ${result.pairs.toLocaleString("en")} aligned pairs; bridge used: ${bridgeUsed ? "yes" : "no"}` +
           ` (${embedder.language === "en" ? `model is English-only; ${result.bridge.detail}` : "multilingual model, no bridge needed"})`,
       );
-      out(`           even lines (0-based) = dev, odd lines = test; nothing was tuned on Tatoeba`);
+      out(
+        `           even lines (0-based) = dev, odd lines = test; ${options.tatoebaEqualWeights ? "nothing was tuned on Tatoeba" : "searchArchive's fusion is measured on the even lines; nothing else was tuned on Tatoeba"}`,
+      );
       out(`  dense cosine, no index: each line prepared and embedded alone, cosine over the whole other side`);
       for (const side of result.sides) {
         const detected = Object.entries(side.detected)
@@ -1006,7 +1016,7 @@ async function main(): Promise<number> {
       }
       out(`    time ${seconds(result.seconds)}`);
 
-      const search = await evaluateTatoebaSearch(lines, { reindex: options.reindex, misses: 4 });
+      const search = await evaluateTatoebaSearch(lines, { reindex: options.reindex, misses: 4, calibrate: !options.tatoebaEqualWeights });
       out(`  through searchArchive: each side's lines are the records of a section (tatoeba-en, tatoeba-es: one short text field, one passage each),`);
       out(`  indexed by the real pipeline; each line searches the other side's section (limit ${maxSearchLimit}, collapse record, as the search page), system principal`);
       out(
@@ -1042,10 +1052,11 @@ async function main(): Promise<number> {
         }
       }
       out(`    time     queries ${seconds(search.querySeconds)} (${search.directions.length * lines.english.length} queries × ${Object.keys(search.directions[0]?.modes ?? {}).length} modes)`);
-      const served = search.directions.map((direction) => direction.modes.hybrid.recall1);
+      // With the fusion measured on the even lines, only the odd ones were not tuned on.
+      const served = search.directions.map((direction) => (options.tatoebaEqualWeights ? direction.modes.hybrid.recall1 : direction.modes.hybrid.odd));
       tatoebaGoalMet = Math.min(...served) >= goals.tatoebaRecall1;
       out(
-        `goal       Tatoeba recall@1 ≥ ${goals.tatoebaRecall1.toFixed(2)} both directions (issue 15), judged on the served hybrid search: ${served.map(f3).join(" / ")} (en→es / es→en) — ${tatoebaGoalMet ? "MET" : "MISSED"}`,
+        `goal       Tatoeba recall@1 ≥ ${goals.tatoebaRecall1.toFixed(2)} both directions (issue 15), judged on the served hybrid search${options.tatoebaEqualWeights ? "" : ", odd (test) lines"}: ${served.map(f3).join(" / ")} (en→es / es→en) — ${tatoebaGoalMet ? "MET" : "MISSED"}`,
       );
       out(`time       tatoeba ${seconds((performance.now() - tatoebaStarted) / 1000)}`);
     }

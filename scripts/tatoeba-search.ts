@@ -4,7 +4,10 @@
  * each), indexed by the real pipeline (language detection, the Apertium bridge, the configured
  * embedder) into a cached evaluation database; each line then searches the other side's section
  * with searchArchive, as the search page asks it, in keyword, semantic and hybrid mode, and
- * recall@1 counts the aligned line's record first. Nothing here was tuned on Tatoeba.
+ * recall@1 counts the aligned line's record first. As an admin would before searching a new
+ * space, the fusion (meaning share and BM25 b per query language) is first measured on golden
+ * questions — here the even (dev) lines, each direction searching its target section — and the
+ * odd (test) lines are the ones to quote. With `calibrate: false`, equal weights as before.
  */
 import { systemPrincipal } from "../lib/acl";
 import { importRecords } from "../lib/archive/import-records";
@@ -13,7 +16,8 @@ import { withQueryCache } from "../lib/rag/embed/query-cache";
 import { processTranslationBridge } from "../lib/rag/embed/translate";
 import { saveEmbedGroup } from "../lib/rag/index/save-embed-group";
 import { type AlignedRecall, alignedRecallAt1 } from "../lib/rag/search/retrieval-metrics";
-import { fusionWeights, maxSearchLimit, searchArchive, type SearchContext, type SearchMode } from "../lib/rag/search/search-archive";
+import { measureFusion } from "../lib/rag/search/measure-fusion";
+import { maxSearchLimit, searchArchive, type SearchContext, type SearchMode } from "../lib/rag/search/search-archive";
 import { type CachedIndex, fileSignature, openCachedIndex } from "./eval-index-cache";
 import { rememberingBridge } from "./remembering-bridge";
 
@@ -62,7 +66,7 @@ export interface TatoebaSearchResult {
   querySeconds: number;
 }
 
-export async function evaluateTatoebaSearch(lines: TatoebaLines, options: { reindex: boolean; misses: number }): Promise<TatoebaSearchResult> {
+export async function evaluateTatoebaSearch(lines: TatoebaLines, options: { reindex: boolean; misses: number; calibrate: boolean }): Promise<TatoebaSearchResult> {
   const linesOf: Record<SideLanguage, string[]> = { en: lines.english, es: lines.spanish };
   const index = await openCachedIndex(
     {
@@ -116,21 +120,52 @@ export async function evaluateTatoebaSearch(lines: TatoebaLines, options: { rein
     // As the app builds it: the space's query model behind the process's query cache, no reranker
     // (MNEMO_RERANKER defaults to none), the default fusion constant.
     const context: SearchContext = { sql, embedder: withQueryCache(index.embedder), space: index.space, prepare: { bridge } };
-    const started = performance.now();
-    let lastReport = started;
-    const directions: TatoebaSearchDirection[] = [];
-    for (const [from, to] of [
+    const directionPairs = [
       ["en", "es"],
       ["es", "en"],
-    ] as const) {
+    ] as const;
+    const targetOf = (to: SideLanguage) => {
       const targets = bySide.get(to) ?? [];
       const sectionId = targets[0]?.section_id;
       if (!sectionId) throw new Error(`no records in the ${to} section`);
-      const lineOf = new Map(targets.map((record) => [record.id, Number(record.line)]));
       const recordsWithText = new Map<string, Set<string>>();
       for (const record of targets) recordsWithText.set(record.sentence.trim(), (recordsWithText.get(record.sentence.trim()) ?? new Set()).add(record.id));
       // The aligned line's record, and any record of the same text (no ranking can tell them apart).
       const accepted = linesOf[to].map((text) => recordsWithText.get(text.trim()) ?? new Set<string>());
+      return { targets, sectionId, accepted };
+    };
+
+    let fusion = "equal leg weights (not measured: --tatoeba-equal-weights)";
+    let calibrationSeconds = 0;
+    if (options.calibrate) {
+      // The dev half as golden questions: even lines of both directions, each line's aligned record relevant.
+      const calibrationStarted = performance.now();
+      const questions = directionPairs.flatMap(([from, to]) => {
+        const { sectionId, accepted } = targetOf(to);
+        return linesOf[from].flatMap((query, line) =>
+          line % 2 === 0 ? [{ query, sectionIds: [sectionId], judged: new Map([...(accepted[line] ?? [])].map((id) => [id, 1])) }] : [],
+        );
+      });
+      const measured = await measureFusion(context, systemPrincipal, questions, `${questions.length} even (dev) Tatoeba lines, both directions`);
+      context.space = { ...context.space!, fusion: measured };
+      calibrationSeconds = (performance.now() - calibrationStarted) / 1000;
+      const slices = (["en", "es", "all"] as const).filter((slice) => measured.figures[slice]);
+      fusion =
+        `measured on the dev half (${questions.length} even lines, both directions) in ${calibrationSeconds.toFixed(0)} s: ` +
+        slices
+          .map((slice) => {
+            const figures = measured.figures[slice]!;
+            return `${slice} meaning share ${measured.meaningShare[slice]?.toFixed(2)} (words ${figures.keyword.toFixed(3)}, meaning ${figures.semantic.toFixed(3)}, equal ${figures.equal.toFixed(3)} → ${figures.calibrated.toFixed(3)} nDCG@10), b ${measured.lengthNormalisation?.[slice] ?? "default"}`;
+          })
+          .join("; ");
+    }
+
+    const started = performance.now();
+    let lastReport = started;
+    const directions: TatoebaSearchDirection[] = [];
+    for (const [from, to] of directionPairs) {
+      const { targets, sectionId, accepted } = targetOf(to);
+      const lineOf = new Map(targets.map((record) => [record.id, Number(record.line)]));
       const rankings = Object.fromEntries(modes.map((mode) => [mode, [] as string[][]])) as Record<(typeof modes)[number], string[][]>;
       for (const [line, query] of linesOf[from].entries()) {
         for (const mode of modes) {
@@ -173,7 +208,6 @@ export async function evaluateTatoebaSearch(lines: TatoebaLines, options: { rein
           }),
       });
     }
-    const weights = fusionWeights(index.space.fusion, null);
     return {
       index: { cacheDir: index.cacheDir, state: index.state, reused: index.reused, rebuildReason: index.rebuildReason },
       sides: sides.map((side) => {
@@ -186,7 +220,7 @@ export async function evaluateTatoebaSearch(lines: TatoebaLines, options: { rein
           translated: rows.reduce((sum, row) => sum + row.translated, 0),
         };
       }),
-      fusion: index.space.fusion ? `calibrated (meaning ${weights.meaning.toFixed(2)}, words ${weights.words.toFixed(2)} overall)` : "equal leg weights (the space has no calibration)",
+      fusion,
       bridgeCheck,
       directions,
       querySeconds: (performance.now() - started) / 1000,
