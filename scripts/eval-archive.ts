@@ -52,7 +52,8 @@ import { configuredIndexer } from "../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../lib/rag/index/index-queue";
 import { activateIndexSpace, saveFusionCalibration } from "../lib/rag/index/index-spaces";
 import { runWorker } from "../lib/rag/index/run-worker";
-import { calibrateFusion, crossValidateFusion } from "../lib/rag/search/calibrate-fusion";
+import { type JointOptions, calibrateSpace, crossValidateSpace } from "../lib/rag/search/calibrate-fusion";
+import { getConfig } from "../lib/config";
 import { measureFusionQuestions } from "../lib/rag/search/measure-fusion";
 import { mrrAt, ndcgAt } from "../lib/rag/search/retrieval-metrics";
 import { createReranker, rerankerConfigFromEnv } from "../lib/rag/search/rerank";
@@ -217,7 +218,8 @@ async function calibrate(): Promise<void> {
     .map((item) => ({ query: item.query, judged: gradesFor(item, researcher) }))
     .filter((item) => [...item.judged.values()].some((grade) => grade > 0));
   const measured = await measureFusionQuestions(context, researcher, dev);
-  const fusion = { ...calibrateFusion(measured.questions, { source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher` }), ...measured.length };
+  const defaultB = getConfig().MNEMO_BM25_B;
+  const fusion = calibrateSpace(measured, { source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher`, defaultB });
   await saveFusionCalibration(db.sql, space.id, fusion);
   context.space = { ...space, fusion };
   console.log(`\nFUSION — measured on the dev half (${dev.length} queries, as the researcher) and stored on the space`);
@@ -232,17 +234,38 @@ async function calibrate(): Promise<void> {
     console.log(`  ${slice.padEnd(4)} ${tried.map((point) => `${point.share.toFixed(2)} ${format(point.hybrid)}`).join(" ")}`);
   }
   if (args.includes("--cross-validate")) {
-    // Ways of choosing the share, compared on the dev half alone: each question ranked at the
-    // share calibrated on the other dev questions.
-    console.log(`  leave-one-out hybrid nDCG@10 on the dev half, by how the share is chosen (smoothing = neighbours averaged on each side; prior = questions of the overall curve):`);
-    for (const smoothing of [0, 1, 2]) {
-      for (const priorQuestions of [0, 12, 24, 48, 96]) {
-        const result = crossValidateFusion(measured.questions, { smoothing, priorQuestions });
+    // Ways of choosing b and the share, compared on the dev half alone: each question ranked at
+    // the b and share calibrated on the other dev questions.
+    console.log(
+      `  leave-one-out hybrid nDCG@10 on the dev half, by how b and the share are chosen (b prior / share prior = questions of the overall curve; smoothing = neighbouring shares averaged on each side):`,
+    );
+    const bRules: [string, Partial<JointOptions>][] = [
+      [`b ${defaultB} for all`, { measureLength: false }],
+      ["one b for all languages", { lengthPriorQuestions: 1e6 }],
+      ["b per language, prior 0", { lengthPriorQuestions: 0 }],
+      ["b per language, prior 12", { lengthPriorQuestions: 12 }],
+      ["b per language, prior 48", { lengthPriorQuestions: 48 }],
+      ["b per language by hybrid", { lengthBy: "hybrid" }],
+    ];
+    // The rule in force, for paired differences: each question held out under both rules.
+    const current = crossValidateSpace(measured, { defaultB }).scores;
+    const paired = (scores: readonly number[]) => {
+      const differences = scores.map((score, index) => score - (current[index] ?? 0));
+      const average = mean(differences);
+      const spread = Math.sqrt(differences.reduce((sum, value) => sum + (value - average) ** 2, 0) / Math.max(1, differences.length - 1) / Math.max(1, differences.length));
+      return `${average >= 0 ? "+" : ""}${average.toFixed(3)} ± ${spread.toFixed(3)} (paired, standard error) against the defaults`;
+    };
+    for (const [bName, bRule] of bRules) {
+      for (const [smoothing, priorQuestions] of [
+        [0, 12],
+        [1, 48],
+      ] as const) {
+        const result = crossValidateSpace(measured, { defaultB, smoothing, priorQuestions, ...bRule });
         const languages = Object.entries(result.byLanguage)
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([language, entry]) => `${language} ${format(entry.ndcg)} (${entry.queries})`)
           .join(", ");
-        console.log(`    smoothing ${smoothing}, prior ${String(priorQuestions).padStart(2)}: all ${format(result.all)}; ${languages}`);
+        console.log(`    ${bName.padEnd(25)} share smoothing ${smoothing}, prior ${String(priorQuestions).padStart(2)}: all ${format(result.all)}; ${languages}; ${paired(result.scores)}`);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationQuestion, calibrateFusion, chooseLengthNormalisation, crossValidateFusion, legNdcg, pickShare } from "./calibrate-fusion";
+import { type CalibrationQuestion, type MeasuredQuestion, calibrateFusion, calibrateSpace, chooseLengthNormalisation, crossValidateSpace, legNdcg, pickShare } from "./calibrate-fusion";
 import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./search-archive";
 
 const hit = (recordId: string, score: number) => ({ chunkId: `${recordId}-${score}`, recordId, projectId: "p", contributingProjectIds: [], score });
@@ -131,20 +131,42 @@ describe("pickShare", () => {
   });
 });
 
-describe("crossValidateFusion", () => {
+/** A measured question whose words leg is the same at every b, unless `atB` gives one per b. */
+function measured(question: CalibrationQuestion, atB?: MeasuredQuestion["words"]): MeasuredQuestion {
+  const words = question.lists.find((list) => list.leg === "words")!;
+  return { ...question, words: atB ?? [words, words, words, words] };
+}
+
+describe("calibrateSpace and crossValidateSpace", () => {
   it("ranks each question at the share chosen without it", () => {
     // Five questions only words answers and five only meaning answers, and no share serves both
     // kinds: in sample, one kind is served. Held out, each question is ranked at the share the
     // other nine chose — the other kind's, since its own kind is then one short.
-    const questions = [...Array.from({ length: 5 }, (_, index) => question("en", "words", index)), ...Array.from({ length: 5 }, (_, index) => question("en", "meaning", 50 + index))];
-    const held = crossValidateFusion(questions, { smoothing: 0, priorQuestions: 0 });
-    const inSample = calibrateFusion(questions, { source: "test", smoothing: 0, priorQuestions: 0 });
+    const questions = [...Array.from({ length: 5 }, (_, index) => question("en", "words", index)), ...Array.from({ length: 5 }, (_, index) => question("en", "meaning", 50 + index))].map((entry) => measured(entry));
+    const options = { defaultB: 0.75, smoothing: 0, priorQuestions: 0 };
+    const held = crossValidateSpace(questions, options);
+    const inSample = calibrateSpace(questions, { ...options, source: "test" });
     expect(held.byLanguage.en?.queries).toBe(10);
     expect(inSample.figures.all!.calibrated).toBeGreaterThanOrEqual(0.5);
     expect(held.all).toBeLessThan(0.5);
     // Alike questions: holding one out changes nothing.
-    const alike = Array.from({ length: 6 }, (_, index) => foundByBoth("ca", index));
-    expect(crossValidateFusion(alike, {}).all).toBe(calibrateFusion(alike, { source: "test" }).figures.all!.calibrated);
+    const alike = Array.from({ length: 6 }, (_, index) => measured(foundByBoth("ca", index)));
+    expect(crossValidateSpace(alike, { defaultB: 0.75 }).all).toBe(calibrateSpace(alike, { defaultB: 0.75, source: "test" }).figures.all!.calibrated);
+  });
+
+  it("chooses b first and measures the share with each question's words leg at its language's b", () => {
+    // The words leg finds the answer only at b 0.25; at the other b it finds noise.
+    const questions = Array.from({ length: 8 }, (_, index) => {
+      const base = question("en", "words", index);
+      const found = base.lists.find((list) => list.leg === "words")!;
+      const missed = leg("words", noise(index + 500));
+      return measured(base, [found, missed, missed, missed]);
+    });
+    const calibration = calibrateSpace(questions, { defaultB: 0.75, source: "test" });
+    expect(calibration.lengthNormalisation?.en).toBe(0.25);
+    expect(calibration.figures.en?.keyword).toBe(1);
+    expect(calibrateSpace(questions, { defaultB: 0.75, source: "test", measureLength: false }).lengthNormalisation).toEqual({ all: 0.75 });
+    expect(calibrateSpace(questions, { defaultB: 0.75, source: "test", measureLength: false }).figures.en?.keyword).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FusionCalibration, FusionSlice } from "../index/index-spaces";
 import type { PassageHit } from "./retrieve-passages";
 import { ndcgAt } from "./retrieval-metrics";
-import { type Leg, fuseRecords, fusionWeights, recordRanking } from "./search-archive";
+import { type Leg, fuseRecords, fusionWeights, lengthNormalisationFor, recordRanking } from "./search-archive";
 
 /**
  * Calibrated fusion: hybrid search gives the meaning leg the share of the score fusion (each leg's
@@ -15,7 +15,7 @@ import { type Leg, fuseRecords, fusionWeights, recordRanking } from "./search-ar
  * one: each share scores (its questions' nDCG sum + priorQuestions × the overall mean) / (n +
  * priorQuestions), among the shares where the language's own mean is not below its better leg.
  * Both curves are first smoothed over neighbouring shares, so a lone spike beside a cliff does not
- * win. How much of each was measured left-one-out on the archive's dev half (crossValidateFusion):
+ * win. How much of each was measured left-one-out on the archive's dev half (crossValidateSpace):
  * the per-language argmax chosen before (no smoothing, prior 12) held out at 0.730, Spanish below
  * its words leg; smoothing 1 and prior 48 at 0.749.
  */
@@ -216,22 +216,94 @@ export function chooseLengthNormalisation(
   return { lengthNormalisation: { all: chosen.all ?? options.defaultB, ...chosen }, lengthFigures };
 }
 
+
+/** A golden question's legs as measured for a calibration: meaning once, words at each b of the grid. */
+export interface MeasuredQuestion {
+  language: string;
+  judged: ReadonlyMap<string, number>;
+  /** The legs as hybrid search ran them at the space's current b. */
+  lists: CalibrationQuestion["lists"];
+  /** The words leg at each b of lengthGrid, in grid order. */
+  words: readonly { leg: Leg; hits: readonly PassageHit[] }[];
+}
+
+export interface JointOptions extends Omit<CalibrationOptions, "source" | "now"> {
+  /** The b a tie goes to, and the one in force without a measurement (MNEMO_BM25_B). */
+  defaultB: number;
+  /** chooseLengthNormalisation's prior (default 12). */
+  lengthPriorQuestions?: number;
+  /** Choose b at all (default true); false keeps defaultB for every language. */
+  measureLength?: boolean;
+  /** What b is chosen by: the words leg alone (default) or hybrid at its measured share. */
+  lengthBy?: "words" | "hybrid";
+}
+
+/** A question's legs with the words leg at the b a calibration gives its language. */
+function atLength(question: MeasuredQuestion, length: Pick<FusionCalibration, "lengthNormalisation">): CalibrationQuestion {
+  const b = lengthNormalisationFor(length, question.language);
+  const index = b === undefined ? -1 : lengthGrid.indexOf(b);
+  const words = index >= 0 ? question.words[index] : undefined;
+  return { language: question.language, judged: question.judged, lists: words ? [...question.lists.filter((list) => list.leg !== "words"), words] : question.lists };
+}
+
 /**
- * Leave-one-out estimate of a calibration's quality on questions it was not chosen on: each
- * question is ranked at the share calibrated on all the others. Tells apart ways of choosing
- * (smoothing, prior) on the dev half alone, without looking at the test half. Pure.
+ * The whole calibration of a space from its measured questions: BM25's b per language first
+ * (chooseLengthNormalisation), then the meaning share with each question's words leg at its
+ * language's b (calibrateFusion). Pure.
  */
-export function crossValidateFusion(
-  questions: readonly CalibrationQuestion[],
-  options: Omit<CalibrationOptions, "source" | "now">,
-): { all: number; byLanguage: Record<string, { queries: number; ndcg: number }> } {
-  const judged = questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
+export function calibrateSpace(measured: readonly MeasuredQuestion[], options: JointOptions & { source: string; now?: Date }): FusionCalibration {
+  if (options.lengthBy === "hybrid" && options.measureLength !== false) {
+    const at = (index: number) => ({ lengthNormalisation: { all: lengthGrid[index]! } });
+    const perB = lengthGrid.map((_, index) => calibrateFusion(measured.map((question) => atLength(question, at(index))), options));
+    const result: FusionCalibration = { ...perB[0]!, meaningShare: { all: 0.5 }, figures: {}, shareFigures: {}, lengthNormalisation: { all: options.defaultB } };
+    for (const slice of ["all", "en", "es", "ca"] as const) {
+      let best = -1;
+      perB.forEach((calibration, index) => {
+        const figure = calibration.figures[slice]?.calibrated;
+        if (figure === undefined) return;
+        const current = best < 0 ? undefined : perB[best]!.figures[slice]!.calibrated;
+        const closer = best >= 0 && Math.abs(lengthGrid[index]! - options.defaultB) < Math.abs(lengthGrid[best]! - options.defaultB);
+        if (current === undefined || figure > current + 1e-12 || (Math.abs(figure - current) <= 1e-12 && closer)) best = index;
+      });
+      if (best < 0) continue;
+      const chosen = perB[best]!;
+      result.meaningShare[slice] = chosen.meaningShare[slice]!;
+      result.figures[slice] = chosen.figures[slice]!;
+      result.shareFigures![slice] = chosen.shareFigures![slice]!;
+      result.lengthNormalisation![slice] = lengthGrid[best]!;
+    }
+    return result;
+  }
+  const length =
+    options.measureLength === false
+      ? { lengthNormalisation: { all: options.defaultB } }
+      : chooseLengthNormalisation(
+          measured.map((question) => ({
+            language: question.language,
+            keyword: question.words.map((list) => legNdcg(list, question.judged)),
+            judged: [...question.judged.values()].some((grade) => grade > 0),
+          })),
+          { defaultB: options.defaultB, priorQuestions: options.lengthPriorQuestions, minQuestionsPerLanguage: options.minQuestionsPerLanguage },
+        );
+  return { ...calibrateFusion(measured.map((question) => atLength(question, length)), options), ...length };
+}
+
+/**
+ * Leave-one-out estimate of calibrateSpace with these options: each question is ranked at the b
+ * and share calibrated on all the others. Pure.
+ */
+export function crossValidateSpace(
+  measured: readonly MeasuredQuestion[],
+  options: JointOptions,
+): { all: number; byLanguage: Record<string, { queries: number; ndcg: number }>; scores: number[] } {
+  const judged = measured.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
   const scores = judged.map((question, index) => {
-    const calibration = calibrateFusion(
+    const calibration = calibrateSpace(
       judged.filter((_, other) => other !== index),
       { ...options, source: "leave-one-out" },
     );
-    return ndcgOf(question, fuseRecords(question.lists, fusionWeights(calibration, question.language)).map((item) => item.id));
+    const lists = atLength(question, calibration).lists;
+    return ndcgOf(question, fuseRecords(lists, fusionWeights(calibration, question.language)).map((item) => item.id));
   });
   const byLanguage: Record<string, { queries: number; ndcg: number }> = {};
   judged.forEach((question, index) => {
@@ -240,5 +312,5 @@ export function crossValidateFusion(
     entry.ndcg += scores[index] ?? 0;
   });
   for (const entry of Object.values(byLanguage)) entry.ndcg = round(entry.ndcg / entry.queries);
-  return { all: round(mean(scores)), byLanguage };
+  return { all: round(mean(scores)), byLanguage, scores };
 }

@@ -2,8 +2,8 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { FusionCalibration } from "../index/index-spaces";
 import { getConfig } from "../../config";
-import { type CalibrationQuestion, calibrateFusion, chooseLengthNormalisation, legNdcg, lengthGrid } from "./calibrate-fusion";
-import { type SearchContext, assertSearchable, lengthNormalisationFor, parseSearchRequest, runSearchLegs } from "./search-archive";
+import { type MeasuredQuestion, calibrateSpace, lengthGrid } from "./calibrate-fusion";
+import { type SearchContext, assertSearchable, parseSearchRequest, runSearchLegs } from "./search-archive";
 
 /**
  * Measures the fusion weights of the context's index space on questions with known answers: each
@@ -19,41 +19,26 @@ export async function measureFusion(
   questions: readonly { query: string; judged: ReadonlyMap<string, number>; sectionIds?: string[] }[],
   source: string,
 ): Promise<FusionCalibration> {
-  const { questions: atChosenB, length } = await measureFusionQuestions(context, principal, questions);
-  return { ...calibrateFusion(atChosenB, { source }), ...length };
+  return calibrateSpace(await measureFusionQuestions(context, principal, questions), { source, defaultB: getConfig().MNEMO_BM25_B });
 }
 
-/** The questions' legs as calibrateFusion takes them (the words leg at the chosen b), and that b. */
+/** Each question's legs: meaning and words as hybrid search runs them, and words again at each b of the grid. */
 export async function measureFusionQuestions(
   context: SearchContext,
   principal: Principal,
   questions: readonly { query: string; judged: ReadonlyMap<string, number>; sectionIds?: string[] }[],
-): Promise<{ questions: CalibrationQuestion[]; length: Pick<FusionCalibration, "lengthNormalisation" | "lengthFigures"> }> {
+): Promise<MeasuredQuestion[]> {
   const space = assertSearchable(context);
-  const measured: (CalibrationQuestion & { words: CalibrationQuestion["lists"][number][] })[] = [];
+  const measured: MeasuredQuestion[] = [];
   for (const question of questions) {
     const request = parseSearchRequest({ query: question.query, mode: "hybrid", limit: 10, collapse: "record", sectionIds: question.sectionIds });
     const { lists, language } = await runSearchLegs(context, principal, request, space);
-    const words: CalibrationQuestion["lists"][number][] = [];
+    const words: MeasuredQuestion["words"][number][] = [];
     for (const b of lengthGrid) {
       const legs = await runSearchLegs(context, principal, { ...request, mode: "keyword" }, space, { lengthNormalisation: b });
       words.push(legs.lists.find((list) => list.leg === "words") ?? { leg: "words", hits: [] });
     }
     measured.push({ language: language ?? "und", lists, judged: question.judged, words });
   }
-  const length = chooseLengthNormalisation(
-    measured.map((question) => ({
-      language: question.language,
-      keyword: question.words.map((list) => legNdcg(list, question.judged)),
-      judged: [...question.judged.values()].some((grade) => grade > 0),
-    })),
-    { defaultB: getConfig().MNEMO_BM25_B },
-  );
-  const atChosenB = measured.map((question): CalibrationQuestion => {
-    const b = lengthNormalisationFor(length, question.language);
-    const index = b === undefined ? -1 : lengthGrid.indexOf(b);
-    const words = index >= 0 ? question.words[index] : undefined;
-    return { language: question.language, judged: question.judged, lists: words ? [...question.lists.filter((list) => list.leg !== "words"), words] : question.lists };
-  });
-  return { questions: atChosenB, length };
+  return measured;
 }
