@@ -133,4 +133,17 @@ test("index spaces: the active one and its coverage, and a new model's configura
   await expect(form.getByText("Name the model.").first()).toBeVisible();
   await expect(form.getByText("Give an http:// or https:// URL.").first()).toBeVisible();
   await expect(spaces.getByRole("row")).toHaveCount(2);
+
+  // The fusion measured at start-up on the demo's dev half: the weights, and, by keyboard, the
+  // curves they were chosen from.
+  const fusion = page.getByTestId("fusion-active");
+  await expect(async () => {
+    await page.reload();
+    await expect(fusion.getByRole("row", { name: /All languages/ })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+  const curves = fusion.getByText("Curves the weights were chosen from");
+  await curves.focus();
+  await page.keyboard.press("Enter");
+  await expect(fusion.getByText(/Hybrid at each meaning share: 0\.00 → \d\.\d{3},.* 1\.00 → \d\.\d{3}/).first()).toBeVisible();
+  await expect(fusion.getByText(/Words alone at each b: 0\.25 → \d\.\d{3}, 0\.5 → /).first()).toBeVisible();
 });

@@ -104,24 +104,33 @@ export default async function SpacesPage() {
                             <td className="py-1 pr-4">{figures.semantic.toFixed(3)}</td>
                             <td className="py-1 pr-4">{figures.equal.toFixed(3)}</td>
                             <td className="py-1 pr-4 font-medium">{figures.calibrated.toFixed(3)}</td>
-                            <td
-                              className="py-1 pr-4"
-                              title={space.fusion?.shareFigures?.[slice]?.map((point) => `hybrid at meaning share ${point.share.toFixed(2)}: ${point.hybrid.toFixed(3)}`).join("; ")}
-                            >
-                              {space.fusion?.meaningShare[slice]?.toFixed(2)}
-                            </td>
-                            <td
-                              className="py-1 pr-4"
-                              title={space.fusion?.lengthFigures?.[slice]?.map((point) => `words alone at b ${point.b}: ${point.keyword.toFixed(3)}`).join("; ")}
-                            >
-                              {space.fusion?.lengthNormalisation?.[slice]?.toFixed(2) ?? "—"}
-                            </td>
+                            <td className="py-1 pr-4">{space.fusion?.meaningShare[slice]?.toFixed(2)}</td>
+                            <td className="py-1 pr-4">{space.fusion?.lengthNormalisation?.[slice]?.toFixed(2) ?? "—"}</td>
                           </tr>
                         );
                       })}
                     </tbody>
                   </table>
-                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per language on the same questions. Hover a share for hybrid at each share tried (the choice smooths each curve over neighbouring shares and leans a language towards the overall curve), a b for the words leg at each b tried.</p>
+                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per language on the same questions. The choice smooths each curve over neighbouring shares and leans a language towards the overall curve.</p>
+                  {space.fusion.shareFigures || space.fusion.lengthFigures ? (
+                    <details className="mt-1 text-xs text-stone-600">
+                      <summary className="cursor-pointer">Curves the weights were chosen from</summary>
+                      <dl className="mt-1 space-y-1 tabular-nums">
+                        {fusionSlices.map((slice) => {
+                          const shares = space.fusion?.shareFigures?.[slice];
+                          const lengths = space.fusion?.lengthFigures?.[slice];
+                          if (!shares && !lengths) return null;
+                          return (
+                            <div key={slice}>
+                              <dt className="font-medium">{sliceNames[slice]}</dt>
+                              {shares ? <dd>Hybrid at each meaning share: {shares.map((point) => `${point.share.toFixed(2)} → ${point.hybrid.toFixed(3)}`).join(", ")}</dd> : null}
+                              {lengths ? <dd>Words alone at each b: {lengths.map((point) => `${point.b} → ${point.keyword.toFixed(3)}`).join(", ")}</dd> : null}
+                            </div>
+                          );
+                        })}
+                      </dl>
+                    </details>
+                  ) : null}
                 </>
               ) : (
                 <p className="mt-1 text-sm text-stone-600">Not measured: meaning and words weigh the same.</p>
