@@ -15,10 +15,14 @@ describe("the archive golden set", () => {
     expect(golden.ask.length).toBeGreaterThanOrEqual(50);
     expect(golden.ask.filter((item) => item.language !== "en").length).toBeGreaterThanOrEqual(15);
     expect(golden.ask.filter((item) => item.records.length === 0).length).toBeGreaterThanOrEqual(12);
-    for (const items of [search, golden.ask]) {
+    // The halves were paired over a001–a089; a090 onwards were added to the dev half only (see the
+    // set's description), so the test half stays what every earlier report measured.
+    const paired = golden.ask.filter((item) => Number(item.id.slice(1)) <= 89);
+    for (const items of [search, paired]) {
       const dev = items.filter((item) => item.split === "dev").length;
       expect(Math.abs(dev - (items.length - dev))).toBeLessThanOrEqual(2);
     }
+    expect(golden.ask.filter((item) => item.split === "test").map((item) => item.id)).toEqual(paired.filter((item) => item.split === "test").map((item) => item.id));
     for (const item of search) expect(item.relevant.some((judgement) => judgement.grade === 2), item.id).toBe(true);
     for (const item of golden.ask) if (item.records.length) expect(item.facts.length, item.id).toBeGreaterThan(0);
   });
