@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../lib/db/database";
 import { healthReport } from "../../lib/health";
-import { ocrStatus } from "../../lib/archive/ocr/run-tesseract";
+import { type TesseractProbe, ocrStatus, probeTesseract } from "../../lib/archive/ocr/run-tesseract";
 import { createTranslationBridge } from "../../lib/rag/embed/translate";
 import { ensureIndexSpace } from "../../lib/rag/index/index-spaces";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -35,5 +35,20 @@ describe(`health report (${testDatabaseMode()})`, () => {
     expect(installed.ocr).toEqual({ available: true, languages: ["spa", "cat", "eng"], missing: [] });
     const lacking = await healthReport(db.sql, db.mode, undefined, { ocr: () => ocrStatus("spa+cat+eng+grc") });
     expect(lacking).toMatchObject({ status: "degraded", ocr: { available: false, missing: ["grc"] } });
+  });
+
+  it("tells a tesseract that is not installed from one that did not answer, and asks again only after the latter", async () => {
+    expect(await probeTesseract(15_000, "tesseract-not-installed-here")).toEqual({ state: "missing" });
+    // A command that exists but fails (here: a shell's false) is no answer about tesseract.
+    expect(await probeTesseract(15_000, "false")).toMatchObject({ state: "unsure" });
+    let asked = 0;
+    const busy = async (): Promise<TesseractProbe> => {
+      asked += 1;
+      return asked === 1 ? { state: "unsure", reason: "timed out" } : { state: "present", languages: ["eng", "spa", "cat", "ita"] };
+    };
+    expect(await ocrStatus("ita+eng", busy)).toMatchObject({ available: false });
+    expect(await ocrStatus("ita+eng", busy)).toEqual({ available: true, languages: ["ita", "eng"], missing: [] });
+    expect(await ocrStatus("ita+eng", busy)).toMatchObject({ available: true });
+    expect(asked).toBe(2);
   });
 });

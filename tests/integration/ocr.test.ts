@@ -136,6 +136,27 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
     expect(queue.find((row) => row.record_id === withPages[0]?.recordId)).toMatchObject({ status: "running", locked_by: "w" });
   });
 
+  it("reads nothing when tesseract did not answer, queues the records for a later pass, and reads them then", async () => {
+    const png = await openImage(await renderScannedPage(["Full tercer"], { angle: 0, noise: 0, seed: "tercer" })).extract({ left: 0, top: 0, width: 900, height: 400 }).png().toBuffer();
+    const stored = await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "tercer.png", bytes: new Uint8Array(png) }, expectedKind: "scan", storageDir, maxBytes: 20 * 1024 * 1024 });
+    const id = (await saveRecord(db.prisma, systemPrincipal, { sectionSlug, projectId, values: { title: "Full tercer", scan: stored.id } })).id;
+    await db.sql.query(`UPDATE index_queue SET status = 'running', locked_by = 'w', locked_at = now() WHERE record_id = $1`, [id]);
+    const ocr = { languages: "spa+cat+eng", minConfidence: 0, timeoutMs: 60_000 };
+    // A probe that timed out on a busy machine says nothing about whether tesseract is installed.
+    const lines: string[] = [];
+    const unsure = await readPendingScans(db.sql, { storageDir, ocr, probe: async () => ({ state: "unsure", reason: "tesseract failed: timed out after 15 s" }) }, [id], (line) => lines.push(line));
+    expect(unsure).toEqual({ pages: 0, failed: 0, deferred: 1 });
+    expect(lines.join("\n")).toContain("did not answer");
+    const [queued] = await db.sql.query<{ status: string; reason: string; later: boolean }>(`SELECT status, reason, available_at > now() AS later FROM index_queue WHERE record_id = $1`, [id]);
+    expect(queued).toEqual({ status: "pending", reason: "scan.unread", later: true });
+    // Not installed at all: left unread, not queued again (it would never end).
+    await db.sql.query(`UPDATE index_queue SET status = 'running', locked_by = 'w', locked_at = now() WHERE record_id = $1`, [id]);
+    expect(await readPendingScans(db.sql, { storageDir, ocr, probe: async () => ({ state: "missing" }) }, [id])).toEqual({ pages: 0, failed: 0, deferred: 0 });
+    expect((await db.sql.query<{ status: string }>(`SELECT status FROM index_queue WHERE record_id = $1`, [id]))[0]?.status).toBe("running");
+    // The next pass, with tesseract answering, reads the page.
+    expect(await readPendingScans(db.sql, { storageDir, ocr }, [id])).toMatchObject({ pages: 1, failed: 0, deferred: 0 });
+  });
+
   it("removes the page images with their scan when the record lets it go", async () => {
     const media = await db.prisma.media.findUniqueOrThrow({ where: { id: mediaId }, include: { pages: true } });
     const record = await db.prisma.record.findUniqueOrThrow({ where: { id: recordId }, include: { section: true } });

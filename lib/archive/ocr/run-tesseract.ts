@@ -18,6 +18,17 @@ export interface TesseractOptions {
 
 export const tesseractCommand = "tesseract";
 
+/** A child process that did not succeed; `missing` when the command is not installed at all. */
+export class ChildProcessError extends Error {
+  constructor(
+    message: string,
+    readonly missing: boolean,
+  ) {
+    super(message);
+    this.name = "ChildProcessError";
+  }
+}
+
 export function runChild(command: string, args: string[], timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
@@ -26,8 +37,9 @@ export function runChild(command: string, args: string[], timeoutMs: number): Pr
       { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, OMP_THREAD_LIMIT: "1" }, killSignal: "SIGKILL" },
       (error, stdout, stderr) => {
         if (error) {
-          const reason = error.killed ? `timed out after ${Math.round(timeoutMs / 1000)} s` : stderr.trim().split("\n").at(-1) || error.message;
-          reject(new Error(`${command} failed: ${reason}`));
+          const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+          const reason = error.killed ? `timed out after ${Math.round(timeoutMs / 1000)} s` : missing ? "not installed" : stderr.trim().split("\n").at(-1) || error.message;
+          reject(new ChildProcessError(`${command} failed: ${reason}`, missing));
           return;
         }
         resolve({ stdout, stderr });
@@ -55,25 +67,42 @@ export interface OcrStatus {
  * process and command (the health endpoint is public; it must not start a process per request).
  */
 const statuses = new Map<string, Promise<OcrStatus>>();
-export function ocrStatus(languages: string): Promise<OcrStatus> {
+export function ocrStatus(languages: string, probe: () => Promise<TesseractProbe> = probeTesseract): Promise<OcrStatus> {
   let status = statuses.get(languages);
   if (!status) {
-    status = tesseractLanguages().then((installed) => {
+    status = probe().then((found) => {
+      // Only an answer is remembered: a probe that timed out on a busy machine is asked again.
+      if (found.state === "unsure") statuses.delete(languages);
+      const installed = found.state === "present" ? found.languages : [];
       const wanted = languages.split("+");
-      const present = wanted.filter((language) => installed?.includes(language));
-      return { available: installed !== null && present.length === wanted.length, languages: present, missing: wanted.filter((language) => !present.includes(language)) };
+      const present = wanted.filter((language) => installed.includes(language));
+      return { available: found.state === "present" && present.length === wanted.length, languages: present, missing: wanted.filter((language) => !present.includes(language)) };
     });
     statuses.set(languages, status);
   }
   return status;
 }
 
-/** The installed tesseract's languages (`--list-langs`), or null when tesseract is not there. */
-export async function tesseractLanguages(timeoutMs = 5000): Promise<string[] | null> {
+/**
+ * What `tesseract --list-langs` says: its languages; "missing" when the command is not installed;
+ * "unsure" when it failed otherwise (timed out while the machine was busy starting the server and
+ * the index worker: that says nothing about whether it is installed, and must not be remembered
+ * as "not installed").
+ */
+export type TesseractProbe = { state: "present"; languages: string[] } | { state: "missing" } | { state: "unsure"; reason: string };
+
+export async function probeTesseract(timeoutMs = 15_000, command = tesseractCommand): Promise<TesseractProbe> {
   try {
-    const { stdout } = await runChild(tesseractCommand, ["--list-langs"], timeoutMs);
-    return stdout.split("\n").slice(1).map((line) => line.trim()).filter(Boolean);
-  } catch {
-    return null;
+    const { stdout } = await runChild(command, ["--list-langs"], timeoutMs);
+    return { state: "present", languages: stdout.split("\n").slice(1).map((line) => line.trim()).filter(Boolean) };
+  } catch (error) {
+    if (error instanceof ChildProcessError && error.missing) return { state: "missing" };
+    return { state: "unsure", reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The installed tesseract's languages (`--list-langs`), or null when tesseract is not there or did not answer. */
+export async function tesseractLanguages(timeoutMs = 15_000): Promise<string[] | null> {
+  const found = await probeTesseract(timeoutMs);
+  return found.state === "present" ? found.languages : null;
 }

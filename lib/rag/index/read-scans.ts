@@ -6,7 +6,7 @@ import { type Config, getConfig } from "../../config";
 import { removeStoredFiles, storagePath, writeMediaFile } from "../../archive/media-storage";
 import { pageImagesOf } from "../../archive/ocr/page-images";
 import { recognisePage, type RecognisePageOptions } from "../../archive/ocr/recognise-page";
-import { tesseractLanguages } from "../../archive/ocr/run-tesseract";
+import { type TesseractProbe, probeTesseract } from "../../archive/ocr/run-tesseract";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { truncateText } from "../../storable-text";
 import { detectLanguage } from "../embed/detect-language";
@@ -29,6 +29,8 @@ export interface ScanReading {
    * the next pass goes on reading. The worker sets half the queue's lease.
    */
   budgetMs?: number;
+  /** How tesseract is looked for (tests stand in a probe that times out). */
+  probe?: () => Promise<TesseractProbe>;
 }
 
 export function configuredScanReading(config: Pick<Config, "storageDir" | "MNEMO_OCR_LANGUAGES" | "MNEMO_OCR_MIN_CONFIDENCE" | "MNEMO_OCR_TIMEOUT_SECONDS"> = getConfig()): ScanReading {
@@ -38,7 +40,7 @@ export function configuredScanReading(config: Pick<Config, "storageDir" | "MNEMO
   };
 }
 
-let tesseractPresent: Promise<boolean> | undefined;
+let tesseractPresent: Promise<TesseractProbe> | undefined;
 
 export async function readPendingScans(
   sql: SqlExecutor,
@@ -60,8 +62,22 @@ export async function readPendingScans(
     [[...recordIds]],
   );
   if (pending.length === 0) return result;
-  tesseractPresent ??= tesseractLanguages().then((languages) => languages !== null);
-  if (!(await tesseractPresent)) {
+  const found = await (reading.probe ? reading.probe() : (tesseractPresent ??= probeTesseract()));
+  if (found.state === "unsure") {
+    // Not an answer (a probe timed out while the machine was busy): ask again next time, and
+    // queue these records again a little later so their scans are read then.
+    if (!reading.probe) tesseractPresent = undefined;
+    const later = [...new Set(pending.map((item) => item.record_id))];
+    await sql.query(
+      `UPDATE index_queue SET status = 'pending', attempts = 0, available_at = now() + interval '30 seconds', locked_at = NULL, locked_by = NULL, reason = 'scan.unread', updated_at = now()
+        WHERE record_id = ANY($1::text[])`,
+      [later],
+    );
+    result.deferred = pending.length;
+    log(`[ocr] tesseract did not answer (${found.reason}): ${pending.length} scan(s) left for a later pass`);
+    return result;
+  }
+  if (found.state === "missing") {
     log(`[ocr] tesseract is not installed: ${pending.length} scan(s) left unread (install tesseract-ocr tesseract-ocr-spa tesseract-ocr-cat tesseract-ocr-eng poppler-utils)`);
     return result;
   }
