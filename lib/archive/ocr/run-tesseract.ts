@@ -100,9 +100,3 @@ export async function probeTesseract(timeoutMs = 15_000, command = tesseractComm
     return { state: "unsure", reason: error instanceof Error ? error.message : String(error) };
   }
 }
-
-/** The installed tesseract's languages (`--list-langs`), or null when tesseract is not there or did not answer. */
-export async function tesseractLanguages(timeoutMs = 15_000): Promise<string[] | null> {
-  const found = await probeTesseract(timeoutMs);
-  return found.state === "present" ? found.languages : null;
-}
