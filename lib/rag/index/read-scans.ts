@@ -42,6 +42,18 @@ export function configuredScanReading(config: Pick<Config, "storageDir" | "MNEMO
 
 let tesseractPresent: Promise<TesseractProbe> | undefined;
 
+/**
+ * Queues records whose scans are left for a later pass, after `delaySeconds`. Reset like a save
+ * during indexing: the row outlives this pass's completion, so the record is indexed again.
+ */
+async function queueScansAgain(sql: SqlExecutor, recordIds: readonly string[], delaySeconds: number): Promise<void> {
+  await sql.query(
+    `UPDATE index_queue SET status = 'pending', attempts = 0, available_at = now() + make_interval(secs => $2), locked_at = NULL, locked_by = NULL, reason = 'scan.unread', updated_at = now()
+      WHERE record_id = ANY($1::text[])`,
+    [[...recordIds], delaySeconds],
+  );
+}
+
 export async function readPendingScans(
   sql: SqlExecutor,
   reading: ScanReading,
@@ -68,11 +80,7 @@ export async function readPendingScans(
     // queue these records again a little later so their scans are read then.
     if (!reading.probe) tesseractPresent = undefined;
     const later = [...new Set(pending.map((item) => item.record_id))];
-    await sql.query(
-      `UPDATE index_queue SET status = 'pending', attempts = 0, available_at = now() + interval '30 seconds', locked_at = NULL, locked_by = NULL, reason = 'scan.unread', updated_at = now()
-        WHERE record_id = ANY($1::text[])`,
-      [later],
-    );
+    await queueScansAgain(sql, later, 30);
     result.deferred = pending.length;
     log(`[ocr] tesseract did not answer (${found.reason}): ${pending.length} scan(s) left for a later pass`);
     return result;
@@ -84,12 +92,7 @@ export async function readPendingScans(
   for (const [index, scan] of pending.entries()) {
     if (index > 0 && reading.budgetMs !== undefined && performance.now() - started > reading.budgetMs) {
       const later = [...new Set(pending.slice(index).map((item) => item.record_id))];
-      // Reset like a save during indexing: the row outlives this pass's completion.
-      await sql.query(
-        `UPDATE index_queue SET status = 'pending', attempts = 0, available_at = now(), locked_at = NULL, locked_by = NULL, reason = 'scan.unread', updated_at = now()
-          WHERE record_id = ANY($1::text[])`,
-        [later],
-      );
+      await queueScansAgain(sql, later, 0);
       result.deferred = pending.length - index;
       log(`[ocr] ${result.deferred} scan(s) left for the next pass (this one has read for ${Math.round((performance.now() - started) / 1000)} s)`);
       break;
