@@ -41,6 +41,7 @@ describe("the configuration schema", () => {
       MNEMO_API_CORS_ORIGINS: [],
       MNEMO_BM25_K1: 1.2,
       MNEMO_BM25_B: 0.75,
+      MNEMO_BM25_SECOND_PASSAGE: 1,
       MNEMO_DEMO_SIZE: "full",
       hashEmbedderAllowed: true,
     });
@@ -59,6 +60,7 @@ describe("the configuration schema", () => {
 
   it.each([
     ["MNEMO_BM25_B", "sixty", /MNEMO_BM25_B/],
+    ["MNEMO_BM25_SECOND_PASSAGE", "2", /MNEMO_BM25_SECOND_PASSAGE/],
     ["MNEMO_NEAR_DUPLICATE_FLOOR", "0.2", /MNEMO_NEAR_DUPLICATE_FLOOR: must be a number from 0.5 to 1 \(got "0.2"\)/],
     ["MNEMO_INDEX_MAX_ATTEMPTS", "2.5", /MNEMO_INDEX_MAX_ATTEMPTS: must be a whole number of at least 1 \(got "2.5"\)/],
     ["MNEMO_INDEX_WORKER", "always", /MNEMO_INDEX_WORKER: must be off or in-process \(got "always"\)/],

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { fuseRecords, recordRanking } from "./search-archive";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetConfig } from "../../config";
+import { fuseRecords, recordRanking, recordScores } from "./search-archive";
 
 const hit = (recordId: string, score: number, chunkId = `${recordId}-${score}`) => ({ chunkId, recordId, projectId: "p", contributingProjectIds: [], score });
 
@@ -14,6 +15,32 @@ describe("record ranking", () => {
   it("ranks a record by words on its two best passages, so many weak passages do not outweigh two strong ones", () => {
     const words = [hit("strong", 5, "s1"), hit("strong", 4, "s2"), ...Array.from({ length: 12 }, (_, index) => hit("long", 1, `l${index}`)), hit("long", 4.5, "l-best")];
     expect(recordRanking({ leg: "words", hits: words })).toEqual(["strong", "long"]);
+  });
+
+  describe("the second passage's share", () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+      resetConfig();
+    });
+    const words = [hit("one", 3, "o1"), hit("two", 2, "t1"), hit("two", 2, "t2")];
+
+    it("adds the second best at the share given, the best alone at 0", () => {
+      expect(recordScores({ leg: "words", hits: words, secondPassage: 0.25 })).toEqual([
+        { id: "one", score: 3 },
+        { id: "two", score: 2.5 },
+      ]);
+      expect(recordRanking({ leg: "words", hits: words, secondPassage: 0 })).toEqual(["one", "two"]);
+      expect(recordRanking({ leg: "words", hits: words, secondPassage: 1 })).toEqual(["two", "one"]);
+      // Never on the meaning leg: a record is its closest passage there.
+      expect(recordScores({ leg: "meaning", hits: [hit("m", 0.5), hit("m", 0.4, "m2")], secondPassage: 1 })).toEqual([{ id: "m", score: 0.5 }]);
+    });
+
+    it("comes from MNEMO_BM25_SECOND_PASSAGE when not given, the sum of the two by default", () => {
+      expect(recordRanking({ leg: "words", hits: words })).toEqual(["two", "one"]);
+      vi.stubEnv("MNEMO_BM25_SECOND_PASSAGE", "0");
+      resetConfig();
+      expect(recordRanking({ leg: "words", hits: words })).toEqual(["one", "two"]);
+    });
   });
 
   it("keeps the leg's order for records that tie, whatever their ids", () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { type Principal, canReadPassage, egressAllowedSql, passageScopeSql } from "../../acl";
+import { getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, parseInput } from "../../errors";
 import { maxQueryLength, queryTextSchema } from "../../query-length";
@@ -159,33 +160,38 @@ export type DetailRow = {
 };
 
 /**
- * Records best first by one leg: by meaning, a record's closest passage; by words, the sum of its
- * two best passages' scores — a document's evidence rather than one fragment's (a title in one
- * passage and the matching sentence in another add up), without letting a long document win by
- * having forty passages that each share a common word. On the full demo's dev half the sum of
- * every passage ranked records at keyword nDCG@10 0.662, the best two at 0.716; the long
- * publications had filled the top 10 of 30–50% of unrelated queries.
+ * Records best first by one leg: by meaning, a record's closest passage; by words, its best
+ * passage's score plus its second best's at a share (`secondPassage`, MNEMO_BM25_SECOND_PASSAGE,
+ * 1 by default: the sum of the two) — a document's evidence rather than one fragment's (a title
+ * in one passage and the matching sentence in another add up), without letting a long document
+ * win by having forty passages that each share a common word. On the full demo's dev half the
+ * sum of every passage ranked records at keyword nDCG@10 0.662, the best two at 0.716. On
+ * SciFact, whose abstracts are one to three passages, the second passage costs what it brings:
+ * the best alone scores 0.693 on the report half where the sum of two scores 0.652 (see
+ * docs/benchmarks.md, "Retrieval quality"); the archive's dev half keeps 1 (keyword 0.721 at 1,
+ * 0.710 at 0.25, 0.707 at 0).
  */
 export const passagesPerRecordByWords = 2;
 
-export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[] }): string[] {
+export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[]; secondPassage?: number }): string[] {
   return recordScores(list).map((entry) => entry.id);
 }
 
 /** recordRanking's records with their scores, best first. */
-export function recordScores(list: { leg: Leg; hits: readonly PassageHit[] }): { id: string; score: number }[] {
+export function recordScores(list: { leg: Leg; hits: readonly PassageHit[]; secondPassage?: number }): { id: string; score: number }[] {
   const scores = new Map<string, number[]>();
   for (const hit of list.hits) {
     const kept = scores.get(hit.recordId) ?? [];
     kept.push(hit.score);
     scores.set(hit.recordId, kept);
   }
+  const second = list.leg === "words" ? (list.secondPassage ?? getConfig().MNEMO_BM25_SECOND_PASSAGE) : 0;
   const score = (values: number[]) =>
     list.leg === "words"
       ? values
           .sort((a, b) => b - a)
           .slice(0, passagesPerRecordByWords)
-          .reduce((sum, value) => sum + value, 0)
+          .reduce((sum, value, at) => sum + (at === 0 ? value : second * value), 0)
       : Math.max(...values);
   // Ties keep the order of each record's first passage in the leg (a stable sort over the map's
   // first-appearance order), which the leg gives by content; never by record id (see
