@@ -219,7 +219,8 @@ async function calibrate(): Promise<void> {
     .filter((item) => [...item.judged.values()].some((grade) => grade > 0));
   const measured = await measureFusionQuestions(context, researcher, dev);
   const defaultB = getConfig().MNEMO_BM25_B;
-  const fusion = calibrateSpace(measured, { source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher`, defaultB });
+  const defaultSecondPassage = getConfig().MNEMO_BM25_SECOND_PASSAGE;
+  const fusion = calibrateSpace(measured, { source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher`, defaultB, defaultSecondPassage });
   await saveFusionCalibration(db.sql, space.id, fusion);
   context.space = { ...space, fusion };
   console.log(`\nFUSION — measured on the dev half (${dev.length} queries, as the researcher) and stored on the space`);
@@ -248,7 +249,7 @@ async function calibrate(): Promise<void> {
       ["b per language by hybrid", { lengthBy: "hybrid" }],
     ];
     // The rule in force, for paired differences: each question held out under both rules.
-    const current = crossValidateSpace(measured, { defaultB }).scores;
+    const current = crossValidateSpace(measured, { defaultB, defaultSecondPassage }).scores;
     const paired = (scores: readonly number[]) => {
       const differences = scores.map((score, index) => score - (current[index] ?? 0));
       const average = mean(differences);
@@ -260,7 +261,7 @@ async function calibrate(): Promise<void> {
         [0, 12],
         [1, 48],
       ] as const) {
-        const result = crossValidateSpace(measured, { defaultB, smoothing, priorQuestions, ...bRule });
+        const result = crossValidateSpace(measured, { defaultB, defaultSecondPassage, smoothing, priorQuestions, ...bRule });
         const languages = Object.entries(result.byLanguage)
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([language, entry]) => `${language} ${format(entry.ndcg)} (${entry.queries})`)
@@ -273,6 +274,12 @@ async function calibrate(): Promise<void> {
   for (const [slice, tried] of Object.entries(fusion.lengthFigures ?? {})) {
     const chosen = fusion.lengthNormalisation?.[slice as keyof NonNullable<typeof fusion.lengthNormalisation>];
     console.log(`  ${slice.padEnd(4)} ${tried.map((point) => `b ${point.b}: ${format(point.keyword)}`).join(", ")} → b ${chosen}`);
+  }
+  if (fusion.secondPassageFigures) {
+    console.log(
+      `  a record's second passage, words leg alone at each language's b (nDCG@10 at each share tried, then the chosen share): ` +
+        `${fusion.secondPassageFigures.map((point) => `${point.share}: ${format(point.keyword)}`).join(", ")} → ${fusion.secondPassage}`,
+    );
   }
 }
 

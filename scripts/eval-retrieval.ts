@@ -677,7 +677,7 @@ async function calibrateOnTuneHalf(beir: BeirSet, index: Index, calibrate: boole
     .map((id) => ({ query: (beir.queries.get(id) ?? "").trim().slice(0, maxQueryLength), judged: byRecord(beir.qrels.get(id) ?? new Map<string, number>()) }));
   const context = { sql: index.db.sql, embedder: index.embedder, space: index.space };
   const measured = await measureFusionQuestions(context, systemPrincipal, tune);
-  const fusion = calibrateSpace(measured, { source: `${tune.length} tune-half queries of ${beir.name}`, defaultB: getConfig().MNEMO_BM25_B });
+  const fusion = calibrateSpace(measured, { source: `${tune.length} tune-half queries of ${beir.name}`, defaultB: getConfig().MNEMO_BM25_B, defaultSecondPassage: getConfig().MNEMO_BM25_SECOND_PASSAGE });
   await saveFusionCalibration(index.db.sql, index.space.id, fusion);
   index.space = { ...index.space, fusion };
   return { fusion, queries: tune.length, seconds: (performance.now() - started) / 1000 };
@@ -1089,6 +1089,9 @@ async function main(): Promise<number> {
               `meaning share ${fusion.meaningShare[slice as keyof typeof fusion.meaningShare]?.toFixed(2)}: ${f3(figures.calibrated)}` +
               `${fusion.lengthNormalisation?.[slice as keyof typeof fusion.meaningShare] !== undefined ? `, b ${fusion.lengthNormalisation[slice as keyof typeof fusion.meaningShare]}` : ""}`,
           );
+        }
+        if (fusion.secondPassageFigures) {
+          out(`  a record's second passage, words leg alone: ${fusion.secondPassageFigures.map((point) => `${point.share} → ${f3(point.keyword)}`).join(", ")}; chosen ${fusion.secondPassage}`);
         }
         out(`as searchArchive serves them with that fusion (limit 50, collapse record: recall@100 counts those 50):`);
         for (const half of ["tune", "report"] as const) {

@@ -112,6 +112,12 @@ export default async function SpacesPage() {
                     </tbody>
                   </table>
                   <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per language on the same questions. The choice smooths each curve over neighbouring shares and leans a language towards the overall curve.</p>
+                  {space.fusion.secondPassage !== undefined ? (
+                    <p className="mt-1 text-xs text-stone-600">
+                      A record&apos;s second-best passage adds {space.fusion.secondPassage.toFixed(2)} of its score to the record&apos;s words score
+                      {space.fusion.secondPassageFigures ? ` (words alone at each share: ${space.fusion.secondPassageFigures.map((point) => `${point.share} → ${point.keyword.toFixed(3)}`).join(", ")})` : ""}.
+                    </p>
+                  ) : null}
                   {space.fusion.shareFigures || space.fusion.lengthFigures ? (
                     <details className="mt-1 text-xs text-stone-600">
                       <summary className="cursor-pointer">Curves the weights were chosen from</summary>

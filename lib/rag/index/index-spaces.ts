@@ -54,6 +54,14 @@ export const fusionCalibrationSchema = z.object({
    * entries beside long testimonies wants less of it for some languages than a space of abstracts.
    */
   lengthNormalisation: z.object({ all: share, en: share.optional(), es: share.optional(), ca: share.optional() }).optional(),
+  /**
+   * What a record's second-best passage adds to its words score (see recordScores), measured on
+   * the same questions for the whole space; absent, MNEMO_BM25_SECOND_PASSAGE. Abstracts of one
+   * argument want little of it; long testimonies whose evidence spans passages want it whole.
+   */
+  secondPassage: share.optional(),
+  /** The words leg's nDCG@10 (each question at its language's b) at each share tried. */
+  secondPassageFigures: z.array(z.object({ share, keyword: z.number() })).optional(),
   /** The words leg's nDCG@10 at each b tried, per slice. */
   lengthFigures: z.partialRecord(z.enum(fusionSlices), z.array(z.object({ b: share, keyword: z.number() }))).optional(),
   /** Hybrid nDCG@10 at each meaning share tried, per slice (the slice's own questions, not shrunk). */

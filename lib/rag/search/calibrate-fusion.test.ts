@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationQuestion, type MeasuredQuestion, calibrateFusion, calibrateSpace, chooseLengthNormalisation, crossValidateSpace, legNdcg, pickShare } from "./calibrate-fusion";
+import { type CalibrationQuestion, type MeasuredQuestion, calibrateFusion, calibrateSpace, chooseLengthNormalisation, chooseSecondPassage, crossValidateSpace, legNdcg, pickShare } from "./calibrate-fusion";
 import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./search-archive";
 
 const hit = (recordId: string, score: number) => ({ chunkId: `${recordId}-${score}`, recordId, projectId: "p", contributingProjectIds: [], score });
@@ -167,6 +167,43 @@ describe("calibrateSpace and crossValidateSpace", () => {
     expect(calibration.figures.en?.keyword).toBe(1);
     expect(calibrateSpace(questions, { defaultB: 0.75, source: "test", measureLength: false }).lengthNormalisation).toEqual({ all: 0.75 });
     expect(calibrateSpace(questions, { defaultB: 0.75, source: "test", measureLength: false }).figures.en?.keyword).toBe(0);
+  });
+});
+
+describe("a record's second passage, per space", () => {
+  /**
+   * The answer has one strong passage; a rival record has two middling ones. Adding the second
+   * passage whole puts the rival first; the best passage alone, or a quarter of the second, the
+   * answer. `twoPassageAnswer` flips it: the answer's evidence is spread over two passages.
+   */
+  function spread(seed: number, twoPassageAnswer: boolean): CalibrationQuestion {
+    const answer = `z-answer-${seed}`;
+    const rival = `rival-${seed}`;
+    const words = twoPassageAnswer
+      ? [hit(rival, 10), { ...hit(answer, 8), chunkId: `${answer}-a` }, { ...hit(answer, 3), chunkId: `${answer}-b` }]
+      : [hit(answer, 10), { ...hit(rival, 7), chunkId: `${rival}-a` }, { ...hit(rival, 6.5), chunkId: `${rival}-b` }];
+    return { language: "en", lists: [leg("meaning", noise(seed)), { leg: "words" as const, hits: words }], judged: new Map([[answer, 2]]) };
+  }
+
+  it("takes the share whose words leg ranks best, ties to the default", () => {
+    const abstracts = Array.from({ length: 6 }, (_, index) => spread(index, false));
+    expect(chooseSecondPassage(abstracts, { defaultShare: 1 })).toMatchObject({ secondPassage: 0.25 });
+    expect(chooseSecondPassage(abstracts, { defaultShare: 0 })).toMatchObject({ secondPassage: 0 });
+    const testimonies = Array.from({ length: 6 }, (_, index) => spread(index, true));
+    expect(chooseSecondPassage(testimonies, { defaultShare: 0 })).toMatchObject({ secondPassage: 1 });
+    expect(chooseSecondPassage(testimonies, { defaultShare: 0 }).secondPassageFigures?.map((point) => point.keyword)).toEqual([0.6309, 0.6309, 0.6309, 1]);
+    expect(chooseSecondPassage([], { defaultShare: 1 })).toEqual({});
+  });
+
+  it("is stored by calibrateSpace, used for the fusion it measures and for each held-out question", () => {
+    const questions = Array.from({ length: 6 }, (_, index) => measured(spread(index, false)));
+    const calibration = calibrateSpace(questions, { defaultB: 0.75, source: "test" });
+    expect(calibration.secondPassage).toBe(0.25);
+    expect(calibration.figures.all?.keyword).toBe(1);
+    const unmeasured = calibrateSpace(questions, { defaultB: 0.75, source: "test", measureSecondPassage: false });
+    expect(unmeasured.secondPassage).toBeUndefined();
+    expect(unmeasured.figures.all?.keyword).toBeLessThan(1);
+    expect(crossValidateSpace(questions, { defaultB: 0.75 }).all).toBe(1);
   });
 });
 

@@ -22,7 +22,7 @@ import { type Leg, fuseRecords, fusionWeights, lengthNormalisationFor, recordRan
 export interface CalibrationQuestion {
   /** The query language detected by the bridge ("en", "es", "ca", "und", …). */
   language: string;
-  lists: readonly { leg: Leg; hits: readonly PassageHit[] }[];
+  lists: readonly { leg: Leg; hits: readonly PassageHit[]; secondPassage?: number }[];
   /** Grades by record id (> 0 = relevant). */
   judged: ReadonlyMap<string, number>;
 }
@@ -217,6 +217,48 @@ export function chooseLengthNormalisation(
 }
 
 
+/** The shares of a record's second-best passage the calibration tries (see recordScores). */
+export const secondPassageGrid: readonly number[] = [0, 0.25, 0.5, 1];
+
+/** A question's lists with the words leg's second passage at `share` (undefined: as they are). */
+function withSecondPassage(question: CalibrationQuestion, share: number | undefined): CalibrationQuestion {
+  if (share === undefined) return question;
+  return { ...question, lists: question.lists.map((list) => (list.leg === "words" ? { ...list, secondPassage: share } : list)) };
+}
+
+/**
+ * What a record's second-best passage adds to its words score, for the whole space: the share
+ * whose words leg (each question at its language's b) ranked best on the golden questions, ties
+ * to the default (MNEMO_BM25_SECOND_PASSAGE). One value per space, not per language: it is a
+ * property of how the space's records are cut into passages. On the archive's dev half the sum
+ * of the two (1) ranks best; on SciFact's tune half, whose abstracts are one argument in one to
+ * three passages, 0.25. Pure.
+ */
+export function chooseSecondPassage(
+  questions: readonly CalibrationQuestion[],
+  options: { defaultShare: number; grid?: readonly number[] },
+): Pick<FusionCalibration, "secondPassage" | "secondPassageFigures"> {
+  const grid = options.grid ?? secondPassageGrid;
+  const judged = questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
+  if (judged.length === 0 || grid.length === 0) return {};
+  const figures = grid.map((share) => ({
+    share,
+    keyword: mean(
+      judged.map((question) => {
+        const words = question.lists.find((list) => list.leg === "words");
+        return words ? ndcgAt(recordRanking({ ...words, secondPassage: share }), question.judged, cutoff) : 0;
+      }),
+    ),
+  }));
+  let best = -1;
+  figures.forEach((point, index) => {
+    const current = best < 0 ? undefined : figures[best]!;
+    const closer = current !== undefined && Math.abs(point.share - options.defaultShare) < Math.abs(current.share - options.defaultShare);
+    if (current === undefined || point.keyword > current.keyword + 1e-12 || (Math.abs(point.keyword - current.keyword) <= 1e-12 && closer)) best = index;
+  });
+  return { secondPassage: figures[best]!.share, secondPassageFigures: figures.map((point) => ({ share: point.share, keyword: round(point.keyword) })) };
+}
+
 /** A golden question's legs as measured for a calibration: meaning once, words at each b of the grid. */
 export interface MeasuredQuestion {
   language: string;
@@ -236,6 +278,10 @@ export interface JointOptions extends Omit<CalibrationOptions, "source" | "now">
   measureLength?: boolean;
   /** What b is chosen by: the words leg alone (default) or hybrid at its measured share. */
   lengthBy?: "words" | "hybrid";
+  /** The second passage's share a tie goes to, and the one in force without a measurement (MNEMO_BM25_SECOND_PASSAGE; default 1). */
+  defaultSecondPassage?: number;
+  /** Choose the second passage's share at all (default true); false leaves it unmeasured. */
+  measureSecondPassage?: boolean;
 }
 
 /** A question's legs with the words leg at the b a calibration gives its language. */
@@ -285,7 +331,9 @@ export function calibrateSpace(measured: readonly MeasuredQuestion[], options: J
           })),
           { defaultB: options.defaultB, priorQuestions: options.lengthPriorQuestions, minQuestionsPerLanguage: options.minQuestionsPerLanguage },
         );
-  return { ...calibrateFusion(measured.map((question) => atLength(question, length)), options), ...length };
+  const atB = measured.map((question) => atLength(question, length));
+  const second = options.measureSecondPassage === false ? {} : chooseSecondPassage(atB, { defaultShare: options.defaultSecondPassage ?? 1 });
+  return { ...calibrateFusion(atB.map((question) => withSecondPassage(question, second.secondPassage)), options), ...length, ...second };
 }
 
 /**
@@ -302,7 +350,7 @@ export function crossValidateSpace(
       judged.filter((_, other) => other !== index),
       { ...options, source: "leave-one-out" },
     );
-    const lists = atLength(question, calibration).lists;
+    const lists = withSecondPassage(atLength(question, calibration), calibration.secondPassage).lists;
     return ndcgOf(question, fuseRecords(lists, fusionWeights(calibration, question.language)).map((item) => item.id));
   });
   const byLanguage: Record<string, { queries: number; ndcg: number }> = {};

@@ -19,7 +19,7 @@ export async function measureFusion(
   questions: readonly { query: string; judged: ReadonlyMap<string, number>; sectionIds?: string[] }[],
   source: string,
 ): Promise<FusionCalibration> {
-  return calibrateSpace(await measureFusionQuestions(context, principal, questions), { source, defaultB: getConfig().MNEMO_BM25_B });
+  return calibrateSpace(await measureFusionQuestions(context, principal, questions), { source, defaultB: getConfig().MNEMO_BM25_B, defaultSecondPassage: getConfig().MNEMO_BM25_SECOND_PASSAGE });
 }
 
 /** Each question's legs: meaning and words as hybrid search runs them, and words again at each b of the grid. */

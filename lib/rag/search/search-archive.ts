@@ -212,7 +212,7 @@ export type LegWeights = Partial<Record<Leg, number>>;
 const unlisted: Record<Leg, ScoredList["unlisted"]> = { meaning: "lowest", words: "zero" };
 
 /** Score fusion of the legs' record scores (collapse "record"). */
-export function fuseRecords(lists: readonly { leg: Leg; hits: readonly PassageHit[] }[], weights: LegWeights = {}): FusedItem[] {
+export function fuseRecords(lists: readonly { leg: Leg; hits: readonly PassageHit[]; secondPassage?: number }[], weights: LegWeights = {}): FusedItem[] {
   return scoreFusion(lists.map((list) => ({ leg: list.leg, items: recordScores(list), weight: weights[list.leg] ?? 1, unlisted: unlisted[list.leg] })));
 }
 
@@ -387,8 +387,15 @@ export function denseEfSearch(depth: number): number {
   return Math.min(1000, Math.max(400, depth * 4));
 }
 
+/** One leg's passages; a words list may carry the share of a record's second passage (recordScores). */
+export interface LegList {
+  leg: Leg;
+  hits: PassageHit[];
+  secondPassage?: number;
+}
+
 export interface LegResults {
-  lists: { leg: Leg; hits: PassageHit[] }[];
+  lists: LegList[];
   /** The query's detected language (null when meaning did not run). */
   language: string | null;
 }
@@ -415,7 +422,7 @@ export async function runSearchLegs(
     recordIds: request.recordIds,
   };
 
-  const lists: { leg: Leg; hits: PassageHit[] }[] = [];
+  const lists: LegList[] = [];
   let language: string | null = null;
   let translatedText: string | null = null;
   if (request.mode !== "keyword") {
@@ -442,7 +449,12 @@ export async function runSearchLegs(
     }
     // How much a long passage is discounted, as measured in this space for the query's language.
     const b = options.lengthNormalisation ?? lengthNormalisationFor(space.fusion, language);
-    lists.push({ leg: "words", hits: await keywordLeg(context.sql, principal, keywordText(request.query, translatedText), { ...legOptions, bm25: b === undefined ? undefined : { b } }) });
+    const secondPassage = space.fusion?.secondPassage;
+    lists.push({
+      leg: "words",
+      hits: await keywordLeg(context.sql, principal, keywordText(request.query, translatedText), { ...legOptions, bm25: b === undefined ? undefined : { b } }),
+      ...(secondPassage === undefined ? {} : { secondPassage }),
+    });
   }
   return { lists, language };
 }
