@@ -173,4 +173,33 @@ describe("fusion calibration", () => {
     expect((await listSpaceOverview(db.sql, admin)).find((entry) => entry.id === space.id)?.fusion?.lengthNormalisation).toEqual({ all: 1 });
     await saveFusionCalibration(db.sql, space.id, null);
   });
+
+  it("the words leg follows the stored share of a record's second passage: two passages that mention it beat one that repeats it at 1, not at 0", async () => {
+    const section = await db.prisma.section.findFirstOrThrow({ where: { embedGroups: { some: { slug: "all" } } } });
+    const project = await db.prisma.project.findFirstOrThrow();
+    const filler = (topic: string) =>
+      `The ${topic} were recorded by the village council over many years, with the names of the families, the dates of each season, the boats that came and went, ` +
+      `the weather of every month, the prices paid at the market and the quarrels settled in the square, so that the archive keeps a full account of daily life. `;
+    const once = await createRecord(db.prisma, section, project.id, { title: "Winter log", summary: "The breakwater held against the winter sea, and the boats in the harbour were safe." }, systemPrincipal);
+    const twice = await createRecord(
+      db.prisma,
+      section,
+      project.id,
+      { title: "Quay notes", summary: `${filler("tides")}The breakwater was built in stone. ${filler("fisheries")}${filler("storms")}${filler("harvests")}The breakwater was mended. ${filler("markets")}` },
+      systemPrincipal,
+    );
+    await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8 });
+    const [counted] = await db.sql.query<{ passages: number }>(
+      `SELECT count(*)::int AS passages FROM chunks WHERE record_id = $1 AND index_space_id = $2 AND search_vector @@ to_tsquery('english', 'breakwater')`,
+      [twice.id, space.id],
+    );
+    expect(counted?.passages).toBeGreaterThanOrEqual(2);
+    const measured = (secondPassage: number) => ({ method: "scores" as const, meaningShare: { all: 0.5 }, figures: {}, secondPassage, source: "test", measuredAt: new Date().toISOString() });
+    await saveFusionCalibration(db.sql, space.id, measured(1));
+    expect((await ranking("breakwater", "keyword")).slice(0, 2)).toEqual([twice.id, once.id]);
+    await saveFusionCalibration(db.sql, space.id, measured(0));
+    expect((await ranking("breakwater", "keyword")).slice(0, 2)).toEqual([once.id, twice.id]);
+    expect((await listSpaceOverview(db.sql, admin)).find((entry) => entry.id === space.id)?.fusion?.secondPassage).toBe(0);
+    await saveFusionCalibration(db.sql, space.id, null);
+  });
 });
