@@ -486,8 +486,8 @@ export async function searchArchive(context: SearchContext, principal: Principal
     legs: new Set(Object.keys(item.ranks) as Leg[]),
   }));
   if (request.collapse === "record") {
-    // A record ranks by its own evidence: by meaning, its closest passage; by words, the sum of
-    // its passages' scores (BM25 scores a document, not its fragments — a title in one passage
+    // A record ranks by its own evidence: by meaning, its closest passage; by words, its best
+    // passage plus the space's share of its second best (recordScores: a title in one passage
     // and the matching sentence in another still add up). The two record rankings are fused;
     // the row shows the record's best passage of the passage-level fusion.
     const byRecord = new Map<string, Candidate>();
