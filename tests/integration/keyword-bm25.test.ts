@@ -102,6 +102,25 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     expect(hits[0]?.chunkId).toBe(english);
   });
 
+  it("weighs the Spanish stem of an English word as the word, so English text indexed as Spanish does not top the query", async () => {
+    const misread = await registerIndexSpace(db.sql, { provider: "hash", model: "word-frequencies", dimension: 8, chunkerVersion: CHUNKER_VERSION });
+    const english = await insertPassage(misread.id, openProject, "Cancer cells grow fast in the tumour", { language: "en" });
+    await insertPassage(misread.id, openProject, "Cancer screening saves lives", { language: "en" });
+    await insertPassage(misread.id, openProject, "Cancer risk and diet", { language: "en" });
+    await insertPassage(misread.id, openProject, "Cell growth factors", { language: "en" });
+    // English text the language check took for Spanish: stemmed "canc", "cells".
+    const spanish = await insertPassage(misread.id, openProject, "Cancer cells", { language: "es" });
+    const lexemes = await queryLexemes(db.sql, "cancer cells grow");
+    expect(lexemes.find((row) => row.lexeme === "canc")?.forms.map((form) => form.word)).toEqual(["cancer"]);
+    const hits = await keywordLeg(db.sql, admin, "cancer cells grow", { space: misread, limit: 10 });
+    expect(hits[0]?.chunkId).toBe(english);
+    expect(hits.map((hit) => hit.chunkId)).toContain(spanish);
+    // The tuning path reads the same weights: each lexeme's frequency is its word's.
+    const candidates = await keywordCandidates(db.sql, admin, "cancer cells grow", { space: misread });
+    expect(candidates.df.get("canc")).toBe(candidates.df.get("cancer"));
+    expect(candidates.df.get("canc")).toBe(4);
+  });
+
   it("scores a tiny corpus as BM25 computed by hand", async () => {
     const hand = await registerIndexSpace(db.sql, { provider: "hash", model: "bm25-by-hand", dimension: 8, chunkerVersion: CHUNKER_VERSION });
     const d1 = await insertPassage(hand.id, openProject, "apple apple banana");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { averageLength, bm25Idf, bm25Parameters, bm25Score, bm25Term, defaultBm25, selectTerms } from "./bm25";
+import { averageLength, bm25Idf, bm25Parameters, bm25Score, bm25Term, defaultBm25, selectTerms, wordDocumentFrequencies } from "./bm25";
 
 describe("BM25", () => {
   it("weights rare lexemes more, never negatively, and not at all when absent", () => {
@@ -68,5 +68,38 @@ describe("BM25", () => {
     ]);
     expect(selectTerms(terms, 10).map((term) => term.selects)).toEqual([true, false, false]);
     expect(selectTerms(terms, 10_000).every((term) => term.selects)).toBe(true);
+  });
+
+  it("weighs every form of a query word by the word's frequency, not by the form's own", () => {
+    // "cancer": English stem "cancer" (in 900 passages), Spanish stem "canc" (5 passages of English
+    // text indexed as Spanish). "mills": "mill" in English, "mills" as written.
+    const forms = [
+      { word: "cancer", lexeme: "cancer", single: true },
+      { word: "cancer", lexeme: "canc", single: true },
+      { word: "mills", lexeme: "mill", single: true },
+      { word: "mills", lexeme: "mills", single: true },
+      { word: "mill", lexeme: "mill", single: true },
+    ];
+    const df = new Map([["cancer", 900], ["canc", 5], ["mill", 40], ["mills", 2]]);
+    const words = wordDocumentFrequencies(forms, df, 1000);
+    expect(words.get("canc")).toBe(905);
+    expect(words.get("cancer")).toBe(905);
+    expect(words.get("mill")).toBe(42);
+    expect(words.get("mills")).toBe(42);
+    // Never more than N.
+    expect(wordDocumentFrequencies(forms, df, 500).get("canc")).toBe(500);
+  });
+
+  it("keeps the parts of a split word as words of their own", () => {
+    // "day-old" gives "day-old", "day" and "old" in one analysis: none of them is its only lexeme.
+    const forms = [
+      { word: "day-old", lexeme: "day-old", single: false },
+      { word: "day-old", lexeme: "day", single: false },
+      { word: "day-old", lexeme: "old", single: false },
+      { word: "day", lexeme: "day", single: true },
+      { word: "old", lexeme: "old", single: true },
+    ];
+    const words = wordDocumentFrequencies(forms, new Map([["day-old", 3], ["day", 300], ["old", 200]]), 1000);
+    expect(Object.fromEntries(words)).toEqual({ "day-old": 3, day: 300, old: 200 });
   });
 });

@@ -61,6 +61,49 @@ export function bm25Score(
   return score;
 }
 
+/**
+ * Each query lexeme's document frequency as its word's: a word searched in several analyses (an
+ * English stem, a Spanish stem, the word as written) is one word, so its forms' frequencies add
+ * up (capped at N) and every form gets the sum. Counted per form, the Spanish stem of an English
+ * word ("canc" for "cancer") is rare — only the few passages indexed as Spanish have it — and so
+ * weighted as a rare word: on SciFact, English abstracts detected as Spanish topped queries
+ * through such stems (report half nDCG@10 0.694 with per-form frequencies, 0.706 for the same
+ * passages scored with English stems alone). Forms are joined when one word gives each of them
+ * as its only lexeme in some analysis; a word split into parts ("day-old" → "day-old", "day",
+ * "old") joins none of its parts, which stay words of their own.
+ */
+export function wordDocumentFrequencies(
+  forms: readonly { word: string; lexeme: string; single: boolean }[],
+  documentFrequencies: ReadonlyMap<string, number>,
+  passages: number,
+): Map<string, number> {
+  const parent = new Map<string, string>();
+  const find = (lexeme: string): string => {
+    let root = lexeme;
+    while (parent.has(root) && parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(lexeme, root);
+    return root;
+  };
+  const union = (a: string, b: string) => {
+    const [x, y] = [find(a), find(b)];
+    if (x !== y) parent.set(x < y ? y : x, x < y ? x : y);
+  };
+  const firstOf = new Map<string, string>();
+  for (const form of forms) {
+    find(form.lexeme);
+    if (!form.single) continue;
+    const first = firstOf.get(form.word);
+    if (first === undefined) firstOf.set(form.word, form.lexeme);
+    else union(first, form.lexeme);
+  }
+  const sums = new Map<string, number>();
+  for (const lexeme of new Set(forms.map((form) => form.lexeme))) {
+    const root = find(lexeme);
+    sums.set(root, (sums.get(root) ?? 0) + Math.max(0, documentFrequencies.get(lexeme) ?? 0));
+  }
+  return new Map([...parent.keys()].map((lexeme) => [lexeme, Math.min(sums.get(find(lexeme)) ?? 0, Math.max(0, passages))]));
+}
+
 export interface KeywordTerm {
   lexeme: string;
   df: number;

@@ -5,7 +5,7 @@ import { getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 import type { IndexSpace } from "../index/index-spaces";
 import { type SearchConfig, queryConfigs, searchConfigSql } from "../index/search-configs";
-import { type Bm25Parameters, type CorpusStatistics, type KeywordTerm, averageLength, bm25Idf, bm25Parameters, selectTerms } from "./bm25";
+import { type Bm25Parameters, type CorpusStatistics, type KeywordTerm, averageLength, bm25Idf, bm25Parameters, selectTerms, wordDocumentFrequencies } from "./bm25";
 
 /**
  * The two retrieval legs over passages of one index space. Access is part of each query
@@ -149,6 +149,14 @@ export interface KeywordOptions extends LegOptions {
 
 export const defaultCandidateBudget = 4000;
 
+export interface QueryLexeme {
+  lexeme: string;
+  /** The analyses that produce it; a passage counts it when its own (or English, bridged) is one. */
+  configs: SearchConfig[];
+  /** The query words it comes from, and whether it is the word's only lexeme in that analysis. */
+  forms: { word: string; lexeme: string; single: boolean }[];
+}
+
 /**
  * The query's lexemes, accent-folded, with the configurations that produce each: English and
  * Spanish stems and the words as written ("simple"). A passage is scored with those of its own
@@ -160,19 +168,28 @@ export const defaultCandidateBudget = 4000;
  *   abstracts topped most queries (report half keyword nDCG@10 0.511; without them 0.640).
  * - a Spanish stop word is searched as an English stem only: "sea", "son" or "era" are English
  *   words too, while "de" or "la" as written would pick out passages indexed without stop words.
+ * Each lexeme comes with the words it is a form of, so that the leg weighs it as its word
+ * (wordDocumentFrequencies): the Spanish stem of an English word is not a rare word.
  */
-export async function queryLexemes(sql: SqlExecutor, query: string): Promise<{ lexeme: string; configs: SearchConfig[] }[]> {
-  const rows = await sql.query<{ lexeme: string; configs: SearchConfig[] }>(
-    `SELECT lexeme, array_agg(DISTINCT config ORDER BY config) AS configs
+export async function queryLexemes(sql: SqlExecutor, query: string): Promise<QueryLexeme[]> {
+  const rows = await sql.query<{ word: string; config: SearchConfig; lexeme: string; parts: number }>(
+    `SELECT word, config, lexeme, count(*) OVER (PARTITION BY word, config)::int AS parts
        FROM unnest(tsvector_to_array(to_tsvector('simple', unaccent($1)))) AS word,
             unnest($2::text[]) AS config,
             unnest(tsvector_to_array(to_tsvector(config::regconfig, word))) AS lexeme
       WHERE ts_lexize('english_stem', word) IS DISTINCT FROM '{}'::text[]
-        AND (config = 'english' OR ts_lexize('spanish_stem', word) IS DISTINCT FROM '{}'::text[])
-      GROUP BY lexeme ORDER BY lexeme`,
+        AND (config = 'english' OR ts_lexize('spanish_stem', word) IS DISTINCT FROM '{}'::text[])`,
     [query, [...queryConfigs]],
   );
-  return rows.slice(0, 48);
+  const configs = new Map<string, Set<SearchConfig>>();
+  for (const row of rows) (configs.get(row.lexeme) ?? configs.set(row.lexeme, new Set()).get(row.lexeme)!).add(row.config);
+  const kept = [...configs.keys()].sort().slice(0, 48);
+  const forms = rows.filter((row) => configs.has(row.lexeme)).map((row) => ({ word: row.word, lexeme: row.lexeme, single: Number(row.parts) === 1 }));
+  return kept.map((lexeme) => ({
+    lexeme,
+    configs: [...(configs.get(lexeme) ?? [])].sort(),
+    forms: forms.filter((form) => form.lexeme === lexeme),
+  }));
 }
 
 /**
@@ -227,6 +244,8 @@ function configuredBm25(): Bm25Parameters {
  */
 interface KeywordPlan {
   terms: KeywordTerm[];
+  /** Each lexeme's document frequency as its word's (wordDocumentFrequencies): what its idf is from. */
+  wordDf: Map<string, number>;
   corpus: CorpusStatistics;
   /** Parameters $1 lexemes, $2 idfs, $3 the selecting tsquery, $4 each lexeme's configurations, then the WHERE clause's. */
   params: unknown[];
@@ -240,11 +259,10 @@ async function planKeywordSearch(sql: SqlExecutor, principal: Principal, query: 
   const configsOf = new Map(lexemes.map((row) => [row.lexeme, row.configs]));
   const statistics = await readableKeywordStatistics(sql, principal, options.space.id, [...configsOf.keys()]);
   const { corpus } = statistics;
+  const wordDf = wordDocumentFrequencies(lexemes.flatMap((row) => row.forms), statistics.df, corpus.passages);
+  // A lexeme's own frequency decides what reading it costs (the candidate budget); its word's, its weight.
   const terms = selectTerms(
-    [...configsOf.keys()].map((lexeme) => {
-      const df = statistics.df.get(lexeme) ?? 0;
-      return { lexeme, df, idf: bm25Idf(corpus.passages, df) };
-    }),
+    [...configsOf.keys()].map((lexeme) => ({ lexeme, df: statistics.df.get(lexeme) ?? 0, idf: bm25Idf(corpus.passages, wordDf.get(lexeme) ?? 0) })),
     options.candidateBudget ?? defaultCandidateBudget,
   );
   if (terms.length === 0) return null;
@@ -261,7 +279,7 @@ async function planKeywordSearch(sql: SqlExecutor, principal: Principal, query: 
     const n = params.length;
     where.push(`c.search_vector @@ (websearch_to_tsquery('english', unaccent($${n})) || websearch_to_tsquery('spanish', unaccent($${n})) || websearch_to_tsquery('simple', unaccent($${n})))`);
   }
-  return { terms, corpus, params, where };
+  return { terms, wordDf, corpus, params, where };
 }
 
 /**
@@ -342,7 +360,7 @@ export async function keywordCandidates(
   const lengths = new Map(rows.map((row) => [row.id, { length: Number(row.length), tf: new Map(Object.entries(row.tf).map(([lexeme, tf]) => [lexeme, Number(tf)])) }]));
   return {
     corpus: plan.corpus,
-    df: new Map(plan.terms.map((term) => [term.lexeme, term.df])),
+    df: new Map(plan.terms.map((term) => [term.lexeme, plan.wordDf.get(term.lexeme) ?? term.df])),
     passages: gate(principal, rows).map((hit) => ({ ...hit, ...lengths.get(hit.chunkId)! })),
   };
 }
