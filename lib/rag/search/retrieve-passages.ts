@@ -181,15 +181,16 @@ export async function queryLexemes(sql: SqlExecutor, query: string): Promise<Que
         AND (config = 'english' OR ts_lexize('spanish_stem', word) IS DISTINCT FROM '{}'::text[])`,
     [query, [...queryConfigs]],
   );
-  const configs = new Map<string, Set<SearchConfig>>();
-  for (const row of rows) (configs.get(row.lexeme) ?? configs.set(row.lexeme, new Set()).get(row.lexeme)!).add(row.config);
-  const kept = [...configs.keys()].sort().slice(0, 48);
-  const forms = rows.filter((row) => configs.has(row.lexeme)).map((row) => ({ word: row.word, lexeme: row.lexeme, single: Number(row.parts) === 1 }));
-  return kept.map((lexeme) => ({
-    lexeme,
-    configs: [...(configs.get(lexeme) ?? [])].sort(),
-    forms: forms.filter((form) => form.lexeme === lexeme),
-  }));
+  const byLexeme = new Map<string, { configs: Set<SearchConfig>; forms: QueryLexeme["forms"] }>();
+  for (const row of rows) {
+    const entry = byLexeme.get(row.lexeme) ?? byLexeme.set(row.lexeme, { configs: new Set(), forms: [] }).get(row.lexeme)!;
+    entry.configs.add(row.config);
+    entry.forms.push({ word: row.word, lexeme: row.lexeme, single: Number(row.parts) === 1 });
+  }
+  return [...byLexeme.keys()]
+    .sort()
+    .slice(0, 48)
+    .map((lexeme) => ({ lexeme, configs: [...byLexeme.get(lexeme)!.configs].sort(), forms: byLexeme.get(lexeme)!.forms }));
 }
 
 /**
