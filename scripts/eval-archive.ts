@@ -270,14 +270,14 @@ async function calibrate(): Promise<void> {
       }
     }
   }
-  console.log(`  BM25 length normalisation b, words leg alone (nDCG@10 at each b tried, then the chosen b):`);
+  console.log(`  BM25 length normalisation b, words leg alone at the chosen second-passage share (nDCG@10 at each b tried, then the chosen b):`);
   for (const [slice, tried] of Object.entries(fusion.lengthFigures ?? {})) {
     const chosen = fusion.lengthNormalisation?.[slice as keyof NonNullable<typeof fusion.lengthNormalisation>];
     console.log(`  ${slice.padEnd(4)} ${tried.map((point) => `b ${point.b}: ${format(point.keyword)}`).join(", ")} → b ${chosen}`);
   }
   if (fusion.secondPassageFigures) {
     console.log(
-      `  a record's second passage, words leg alone at each language's b (nDCG@10 at each share tried, then the chosen share): ` +
+      `  a record's second passage, words leg alone at the b each language chose for that share (nDCG@10 at each share tried, then the chosen share): ` +
         `${fusion.secondPassageFigures.map((point) => `${point.share}: ${format(point.keyword)}`).join(", ")} → ${fusion.secondPassage}`,
     );
   }

@@ -205,6 +205,30 @@ describe("a record's second passage, per space", () => {
     expect(unmeasured.figures.all?.keyword).toBeLessThan(1);
     expect(crossValidateSpace(questions, { defaultB: 0.75 }).all).toBe(1);
   });
+
+  it("is chosen with b, whatever share the space's last calibration left on the measured legs", () => {
+    // At b 0.25 the answer has one strong passage (best at a small share); at b 0.75 its evidence
+    // is spread over two (best at share 1). Each pair (b 0.25, share 0.25) and (b 0.75, share 1)
+    // ranks every answer first: the tie goes to the default share, 1, and its b.
+    const questions = (stored: number) =>
+      Array.from({ length: 6 }, (_, index) => {
+        const strong = spread(index, false).lists.find((list) => list.leg === "words")!;
+        const spreadOut = spread(index, true);
+        const words = spreadOut.lists.find((list) => list.leg === "words")!;
+        const carried = <T extends object>(list: T) => ({ ...list, secondPassage: stored });
+        return measured(
+          { ...spreadOut, lists: spreadOut.lists.map((list) => (list.leg === "words" ? carried(list) : list)) },
+          [carried(strong), carried(words), carried(words), carried(words)],
+        );
+      });
+    const options = { defaultB: 0.75, defaultSecondPassage: 1, source: "test", now: new Date(0) };
+    const afterSmallShare = calibrateSpace(questions(0.25), options);
+    const afterWholeShare = calibrateSpace(questions(1), options);
+    expect(afterSmallShare).toEqual(afterWholeShare);
+    expect(afterSmallShare.secondPassage).toBe(1);
+    expect(afterSmallShare.lengthNormalisation?.en).toBe(0.75);
+    expect(afterSmallShare.secondPassageFigures?.map((point) => point.keyword)).toEqual([1, 1, 0.6309, 1]);
+  });
 });
 
 describe("BM25 length normalisation per query language", () => {

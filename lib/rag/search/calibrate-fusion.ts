@@ -241,22 +241,30 @@ export function chooseSecondPassage(
   const grid = options.grid ?? secondPassageGrid;
   const judged = questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
   if (judged.length === 0 || grid.length === 0) return {};
-  const figures = grid.map((share) => ({
-    share,
-    keyword: mean(
-      judged.map((question) => {
-        const words = question.lists.find((list) => list.leg === "words");
-        return words ? ndcgAt(recordRanking({ ...words, secondPassage: share }), question.judged, cutoff) : 0;
-      }),
-    ),
-  }));
+  const figures = grid.map((share) => ({ share, keyword: wordsNdcgAtShare(judged, share) }));
+  const best = bestShare(figures, options.defaultShare);
+  return { secondPassage: figures[best]!.share, secondPassageFigures: figures.map((point) => ({ share: point.share, keyword: round(point.keyword) })) };
+}
+
+/** The mean nDCG@10 of the questions' words legs, a record scored by its best passage plus `share` × its second. */
+function wordsNdcgAtShare(questions: readonly CalibrationQuestion[], share: number): number {
+  return mean(
+    questions.map((question) => {
+      const words = question.lists.find((list) => list.leg === "words");
+      return words ? ndcgAt(recordRanking({ ...words, secondPassage: share }), question.judged, cutoff) : 0;
+    }),
+  );
+}
+
+/** The index of the best figure, ties to the share nearest the default. */
+function bestShare(figures: readonly { share: number; keyword: number }[], defaultShare: number): number {
   let best = -1;
   figures.forEach((point, index) => {
     const current = best < 0 ? undefined : figures[best]!;
-    const closer = current !== undefined && Math.abs(point.share - options.defaultShare) < Math.abs(current.share - options.defaultShare);
+    const closer = current !== undefined && Math.abs(point.share - defaultShare) < Math.abs(current.share - defaultShare);
     if (current === undefined || point.keyword > current.keyword + 1e-12 || (Math.abs(point.keyword - current.keyword) <= 1e-12 && closer)) best = index;
   });
-  return { secondPassage: figures[best]!.share, secondPassageFigures: figures.map((point) => ({ share: point.share, keyword: round(point.keyword) })) };
+  return best;
 }
 
 /** A golden question's legs as measured for a calibration: meaning once, words at each b of the grid. */
@@ -293,14 +301,18 @@ function atLength(question: MeasuredQuestion, length: Pick<FusionCalibration, "l
 }
 
 /**
- * The whole calibration of a space from its measured questions: BM25's b per language first
- * (chooseLengthNormalisation), then the meaning share with each question's words leg at its
- * language's b (calibrateFusion). Pure.
+ * The whole calibration of a space from its measured questions: BM25's b per language and the
+ * share of a record's second passage together (for each share of secondPassageGrid, b per
+ * language by chooseLengthNormalisation at that share; then the share whose words leg ranked
+ * best), then the meaning share with each question's words leg at its language's b and that
+ * share (calibrateFusion). A function of the questions' measured legs only — not of what an
+ * earlier calibration stored on the space — so calibrating twice gives the same result. Pure.
  */
 export function calibrateSpace(measured: readonly MeasuredQuestion[], options: JointOptions & { source: string; now?: Date }): FusionCalibration {
   if (options.lengthBy === "hybrid" && options.measureLength !== false) {
     const at = (index: number) => ({ lengthNormalisation: { all: lengthGrid[index]! } });
-    const perB = lengthGrid.map((_, index) => calibrateFusion(measured.map((question) => atLength(question, at(index))), options));
+    const atDefault = measured.map((question) => measuredAtShare(question, options.defaultSecondPassage ?? 1));
+    const perB = lengthGrid.map((_, index) => calibrateFusion(atDefault.map((question) => atLength(question, at(index))), options));
     const result: FusionCalibration = { ...perB[0]!, meaningShare: { all: 0.5 }, figures: {}, shareFigures: {}, lengthNormalisation: { all: options.defaultB } };
     for (const slice of ["all", "en", "es", "ca"] as const) {
       let best = -1;
@@ -320,20 +332,42 @@ export function calibrateSpace(measured: readonly MeasuredQuestion[], options: J
     }
     return result;
   }
-  const length =
-    options.measureLength === false
-      ? { lengthNormalisation: { all: options.defaultB } }
-      : chooseLengthNormalisation(
-          measured.map((question) => ({
-            language: question.language,
-            keyword: question.words.map((list) => legNdcg(list, question.judged)),
-            judged: [...question.judged.values()].some((grade) => grade > 0),
-          })),
-          { defaultB: options.defaultB, priorQuestions: options.lengthPriorQuestions, minQuestionsPerLanguage: options.minQuestionsPerLanguage },
-        );
-  const atB = measured.map((question) => atLength(question, length));
-  const second = options.measureSecondPassage === false ? {} : chooseSecondPassage(atB, { defaultShare: options.defaultSecondPassage ?? 1 });
-  return { ...calibrateFusion(atB.map((question) => withSecondPassage(question, second.secondPassage)), options), ...length, ...second };
+  // b and the second passage's share are chosen together: for each share, b per language at
+  // that share, then the share whose words leg ranked best at its b. Every words list is set to
+  // the share it is measured at, never left at the one stored on the space by the calibration
+  // before: choosing b at the previous share made each calibration depend on the last one (the
+  // archive's dev half gave b 0.75 and share 1 after one run, b 0.25 and share 0.5 after another).
+  const defaultShare = options.defaultSecondPassage ?? 1;
+  const shares = options.measureSecondPassage === false ? [defaultShare] : secondPassageGrid;
+  const judged = (questions: readonly CalibrationQuestion[]) => questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
+  const candidates = shares.map((share) => {
+    const atShare = measured.map((question) => measuredAtShare(question, share));
+    const length =
+      options.measureLength === false
+        ? { lengthNormalisation: { all: options.defaultB } }
+        : chooseLengthNormalisation(
+            atShare.map((question) => ({
+              language: question.language,
+              keyword: question.words.map((list) => legNdcg(list, question.judged)),
+              judged: [...question.judged.values()].some((grade) => grade > 0),
+            })),
+            { defaultB: options.defaultB, priorQuestions: options.lengthPriorQuestions, minQuestionsPerLanguage: options.minQuestionsPerLanguage },
+          );
+    const atB = atShare.map((question) => atLength(question, length));
+    return { share, length, atB, keyword: wordsNdcgAtShare(judged(atB), share) };
+  });
+  const chosen = candidates[Math.max(0, bestShare(candidates, defaultShare))]!;
+  const second: Pick<FusionCalibration, "secondPassage" | "secondPassageFigures"> =
+    options.measureSecondPassage === false || judged(chosen.atB).length === 0
+      ? {}
+      : { secondPassage: chosen.share, secondPassageFigures: candidates.map((point) => ({ share: point.share, keyword: round(point.keyword) })) };
+  return { ...calibrateFusion(chosen.atB, options), ...chosen.length, ...second };
+}
+
+/** A measured question with its words legs (as searched and at each b) set to `share`. */
+function measuredAtShare(question: MeasuredQuestion, share: number): MeasuredQuestion {
+  const set = <T extends { leg: Leg }>(list: T): T => (list.leg === "words" ? { ...list, secondPassage: share } : list);
+  return { ...question, lists: question.lists.map(set), words: question.words.map(set) };
 }
 
 /**
