@@ -129,4 +129,16 @@ describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 12
     expect(query?.translatedText).toContain("Roser");
     expect(query?.translatedText).toContain("Port de la Calma");
   });
+
+  it("keeps a person's two surnames joined by i as one name, and translates the i between two people", async () => {
+    const [turn, people] = await prepareForEmbedding(
+      [
+        { text: "Roser Cases i Mitjans: Les van pujar a un camió de l'empresa, lligades amb palla.", language: "ca" },
+        { text: "Al moll hi treballaven en Josep Farré i la Maria Bosch, cada dia.", language: "ca" },
+      ],
+      embedder,
+    );
+    expect(turn?.translatedText).toMatch(/^Roser Cases i Mitjans: .*\btruck\b/);
+    expect(people?.translatedText).toMatch(/Josep Farré and .*Maria Bosch/);
+  });
 });

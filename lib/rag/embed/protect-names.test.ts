@@ -14,6 +14,11 @@ describe("findNames", () => {
     ["Va néixer a la Seu d'Urgell.", ["Seu d'Urgell"]],
     // Two names joined by "y" are two names, and "y" is translated.
     ["No quería ir a la boda de Tom y Mary.", ["Tom", "Mary"]],
+    // A person's two surnames joined by "i" or "y" are one name; two people are two.
+    ["Roser Cases i Mitjans: Tot el poble, i gent de les bordes de dalt.", ["Roser Cases i Mitjans"]],
+    ["Ho va explicar la Marta Puig i Solé al museu.", ["Marta Puig i Solé"]],
+    ["Leía a José Ortega y Gasset cada noche.", ["José Ortega y Gasset"]],
+    ["Hi eren en Josep Farré i Maria Bosch.", ["Josep Farré", "Maria Bosch"]],
   ])("finds the names in %j", (text, expected) => {
     expect(names(text)).toEqual(expected);
   });

@@ -28,7 +28,8 @@ export interface ProtectedText {
   placeholders: string[];
 }
 
-// "i" and "y" join two names ("Tom y Mary"), not the parts of one: they are translated.
+// "i" and "y" join two names ("Tom y Mary"), not the parts of one: they are translated (except
+// between a person's two surnames, see findNames).
 const particles = new Set(["de", "del", "dels", "de la", "de les", "de los", "de las", "la", "les", "las", "los", "el", "els", "da", "das", "do", "dos", "di", "du", "van", "von", "der"]);
 
 /**
@@ -149,6 +150,21 @@ export function findNames(text: string, knownNames: ReadonlySet<string> = new Se
         continue;
       }
       break;
+    }
+    // A person's two surnames joined by "i" or "y" ("Roser Cases i Mitjans", "José Ortega y
+    // Gasset") are one name: a run of two or more capitalised words, the conjunction, then one
+    // capitalised word that no other follows. "Tom y Mary" (one word before) and "Josep Farré i
+    // Maria Bosch" (two after) stay two names, their conjunction translated.
+    const conjunction = tokens[last + 1];
+    const surname = tokens[last + 2];
+    const afterSurname = tokens[last + 3];
+    if (
+      tokens.slice(index, last + 1).filter((item) => isCapitalised(item.text)).length >= 2 &&
+      isWord(conjunction) && /^[iy]$/.test(conjunction.text) && conjunction.start - (tokens[last]?.end ?? 0) === 1 &&
+      isWord(surname) && isCapitalised(surname.text) && !surname.sentenceStart && surname.start - conjunction.end === 1 &&
+      !(isWord(afterSurname) && isCapitalised(afterSurname.text) && afterSurname.start - surname.end === 1)
+    ) {
+      last += 2;
     }
     let first = index;
     const runWords = () => tokens.slice(first, last + 1).filter((item) => isCapitalised(item.text));
