@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationQuestion, type MeasuredQuestion, calibrateFusion, calibrateSpace, chooseLengthNormalisation, chooseSecondPassage, crossValidateSpace, legNdcg, pickShare } from "./calibrate-fusion";
+import { type CalibrationQuestion, type MeasuredQuestion, calibrateFusion, calibrateSpace, chooseLengthNormalisation, crossValidateSpace, legNdcg, pickShare } from "./calibrate-fusion";
 import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./search-archive";
 
 const hit = (recordId: string, score: number) => ({ chunkId: `${recordId}-${score}`, recordId, projectId: "p", contributingProjectIds: [], score });
@@ -186,13 +186,17 @@ describe("a record's second passage, per space", () => {
   }
 
   it("takes the share whose words leg ranks best, ties to the default", () => {
+    const chosen = (questions: CalibrationQuestion[], defaultShare: number) => {
+      const calibration = calibrateSpace(questions.map((entry) => measured(entry)), { defaultB: 0.75, defaultSecondPassage: defaultShare, source: "test" });
+      return { secondPassage: calibration.secondPassage, secondPassageFigures: calibration.secondPassageFigures };
+    };
     const abstracts = Array.from({ length: 6 }, (_, index) => spread(index, false));
-    expect(chooseSecondPassage(abstracts, { defaultShare: 1 })).toMatchObject({ secondPassage: 0.25 });
-    expect(chooseSecondPassage(abstracts, { defaultShare: 0 })).toMatchObject({ secondPassage: 0 });
+    expect(chosen(abstracts, 1)).toMatchObject({ secondPassage: 0.25 });
+    expect(chosen(abstracts, 0)).toMatchObject({ secondPassage: 0 });
     const testimonies = Array.from({ length: 6 }, (_, index) => spread(index, true));
-    expect(chooseSecondPassage(testimonies, { defaultShare: 0 })).toMatchObject({ secondPassage: 1 });
-    expect(chooseSecondPassage(testimonies, { defaultShare: 0 }).secondPassageFigures?.map((point) => point.keyword)).toEqual([0.6309, 0.6309, 0.6309, 1]);
-    expect(chooseSecondPassage([], { defaultShare: 1 })).toEqual({});
+    expect(chosen(testimonies, 0)).toMatchObject({ secondPassage: 1 });
+    expect(chosen(testimonies, 0).secondPassageFigures?.map((point) => point.keyword)).toEqual([0.6309, 0.6309, 0.6309, 1]);
+    expect(chosen([], 1)).toEqual({ secondPassage: undefined, secondPassageFigures: undefined });
   });
 
   it("is stored by calibrateSpace, used for the fusion it measures and for each held-out question", () => {
