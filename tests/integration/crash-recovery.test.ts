@@ -12,7 +12,7 @@ import { runWorker } from "../../lib/rag/index/run-worker";
 import { killHard, startScript, waitFor, type ScriptProcess } from "../support/child-processes";
 import { addMember, createProject, createRecord, createSection, createUser, saveAllGroup } from "../support/factories";
 import { duplicatePassages, passageSnapshot } from "../support/index-checks";
-import { serveTestDatabase, testDatabaseMode, type ServedDatabase } from "../support/test-database";
+import { serveTestDatabase, testDatabaseIsServer, testDatabaseMode, type ServedDatabase } from "../support/test-database";
 
 /**
  * Real processes killed with SIGKILL, and what the data looks like afterwards:
@@ -41,7 +41,7 @@ function longSummary(index: number): string {
 }
 
 describe(`crash recovery (${mode})`, () => {
-  describe.skipIf(mode !== "socket")("index worker processes (server mode only: embedded mode has no worker process)", () => {
+  describe.skipIf(!testDatabaseIsServer())("index worker processes (server mode only: embedded mode has no worker process)", () => {
     let served: ServedDatabase;
     let db: Database;
     const recordIds: string[] = [];
@@ -143,7 +143,11 @@ describe(`crash recovery (${mode})`, () => {
   });
 
   describe("a curator's save loop", () => {
-    const variant = mode === "socket" ? "server mode, through the socket" : "embedded, reopening the PGlite data directory";
+    const variant = {
+      socket: "server mode, through the socket",
+      postgres: "server mode, on PostgreSQL",
+      pglite: "embedded, reopening the PGlite data directory",
+    }[mode];
     const dataDir = join(scratch, "pgdata");
     let served: ServedDatabase | undefined;
     let db: Database;
@@ -155,7 +159,7 @@ describe(`crash recovery (${mode})`, () => {
       if (!served) db = await openDatabase({ dataDir });
     };
     beforeAll(async () => {
-      if (mode === "socket") {
+      if (testDatabaseIsServer()) {
         served = await serveTestDatabase();
         db = served.database;
       } else {
