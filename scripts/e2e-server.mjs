@@ -1,12 +1,17 @@
-// The server Playwright tests run against: a fresh embedded database in .test-data/e2e seeded
-// with the small demo archive, the production build, server.ts (as `npm start`) on the given port.
+// The server Playwright tests run against: the small demo archive seeded into a fresh database,
+// the production build, server.ts (as `npm start`) on the given port.
+// - default: the embedded database in .test-data/e2e, indexed by the web process itself;
+// - `--postgres`: a new database on the real PostgreSQL at MNEMO_TEST_POSTGRES_URL (server mode),
+//   dropped at exit; the web process runs no indexer and `npm run worker` indexes as its own process.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
+import pg from "pg";
 
 const port = process.argv[2] ?? "3100";
-const dataDir = ".test-data/e2e";
+const onPostgres = process.argv.includes("--postgres");
+const dataDir = onPostgres ? ".test-data/e2e-postgres" : ".test-data/e2e";
 rmSync(dataDir, { recursive: true, force: true });
 const env = {
   ...process.env,
@@ -17,6 +22,30 @@ const env = {
   SIGN_IN_MAX_FAILURES: "5",
 };
 delete env.DATABASE_URL;
+
+/** Runs one statement as the cluster's superuser (creating or dropping the test's database). */
+async function asSuperuser(sql) {
+  const client = new pg.Client({ connectionString: process.env.MNEMO_TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+let databaseName = null;
+if (onPostgres) {
+  if (!process.env.MNEMO_TEST_POSTGRES_URL) {
+    console.error("e2e-server --postgres needs MNEMO_TEST_POSTGRES_URL (npm run test:e2e:postgres starts a cluster)");
+    process.exit(2);
+  }
+  databaseName = `mnemo_e2e_${randomBytes(4).toString("hex")}`;
+  await asSuperuser(`CREATE DATABASE "${databaseName}"`);
+  const url = new URL(process.env.MNEMO_TEST_POSTGRES_URL);
+  url.pathname = `/${databaseName}`;
+  Object.assign(env, { DATABASE_URL: url.toString(), MNEMO_INDEX_WORKER: "off" });
+}
 
 /** A port nothing listens on now, for the scripted research model. */
 async function freePort() {
@@ -48,13 +77,23 @@ run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"]);
 if (!process.env.E2E_SKIP_BUILD) run("npx", ["next", "build"]);
 const researchModel = spawn("npx", ["tsx", "scripts/fake-research-provider.ts", String(researchPort), "openai"], { stdio: "inherit", env });
 const server = spawn("npx", ["tsx", "server.ts", "-H", "127.0.0.1", "-p", port], { stdio: "inherit", env });
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    researchModel.kill(signal);
-    server.kill(signal);
-  });
+const worker = onPostgres ? spawn("npx", ["tsx", "--conditions=react-server", "scripts/worker.ts"], { stdio: "inherit", env }) : null;
+const children = [researchModel, server, worker].filter(Boolean);
+let exiting = false;
+async function exit(code) {
+  if (exiting) return;
+  exiting = true;
+  for (const child of children) child.kill("SIGTERM");
+  if (databaseName) {
+    // The worker and server close their pools on SIGTERM; FORCE ends whatever is still connected.
+    await asSuperuser(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch((error) => console.error(`[e2e] ${error.message}`));
+  }
+  process.exit(code);
 }
-server.on("exit", (code) => {
-  researchModel.kill("SIGTERM");
-  process.exit(code ?? 0);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void exit(0));
+server.on("exit", (code) => void exit(code ?? 0));
+worker?.on("exit", (code) => {
+  // A worker that dies leaves the queue undrained: fail loudly instead of timing out in a test.
+  console.error(`[e2e] the index worker exited (${code}); stopping the server`);
+  void exit(1);
 });

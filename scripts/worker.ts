@@ -3,6 +3,7 @@
  * which also runs bulk import jobs. `--drain` finishes waiting imports, then stops when the
  * index queue is empty.
  */
+import { calibrateUnmeasuredSpace } from "../lib/admin/fusion-calibration";
 import { runImportJobs } from "../lib/archive/import";
 import { runImportLoop } from "../lib/archive/import/import-worker";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
@@ -29,6 +30,9 @@ const progress = await runWorker({
   signal: controller.signal,
   log: (line) => console.warn(line),
   onProgress: (state) => console.log(`[worker] ${state.indexed} indexed, ${state.remaining} waiting, ${state.parked} parked`),
+  // As the embedded app's own worker does: a space nobody has measured gets its fusion weights
+  // from the golden set's dev half once the queue drains (a no-op once measured, or without one).
+  onDrained: () => calibrateUnmeasuredSpace(database.prisma, database.sql, log),
 });
 await imports;
 console.log(`[worker] stopped: ${JSON.stringify(progress)}`);

@@ -213,8 +213,24 @@ describe(`indexing (${testDatabaseMode()})`, () => {
     expect(after.every((chunk) => chunk.time_start === null)).toBe(true);
   });
 
-  it("drains the queue with a worker, and the stats agree", async () => {
-    const workerResult = await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 50, batchSize: 4 });
+  it("drains the queue with a worker, tells whoever waits for the drained queue once it is empty, and the stats agree", async () => {
+    // What onDrained sees: the queue it waited for, empty (the fusion is measured then, in whichever process indexes).
+    const drained: number[] = [];
+    const workerResult = await runWorker({
+      prisma: db.prisma,
+      sql: db.sql,
+      embedder,
+      space,
+      drain: true,
+      idleMs: 50,
+      batchSize: 4,
+      onDrained: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        drained.push(await db.prisma.indexQueueItem.count());
+      },
+    });
+    // Awaited before the worker returned, and never while records still waited.
+    expect(drained).toEqual([0]);
     expect(workerResult.parked).toBe(0);
     expect(await db.prisma.indexQueueItem.count()).toBe(0);
     const stats = await indexStats(db.sql, space.id);

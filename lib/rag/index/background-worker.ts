@@ -41,7 +41,6 @@ export async function startBackgroundWorker(database: Database, options: { onDra
     log: (line) => console.info(line),
   });
   let lastReport = 0;
-  let draining: Promise<void> | null = null;
   // Since when records have been waiting: the moment nothing waits, search covers the archive.
   let busySince: number | null = null;
   void runWorker({
@@ -50,6 +49,7 @@ export async function startBackgroundWorker(database: Database, options: { onDra
     queue,
     idleMs: 3000,
     log: (line) => console.warn(line),
+    onDrained: options.onDrained,
     onProgress: (progress) => {
       const now = Date.now();
       if (progress.remaining === 0 || now - lastReport > 5000) {
@@ -60,14 +60,6 @@ export async function startBackgroundWorker(database: Database, options: { onDra
       if (progress.remaining === 0 && busySince !== null) {
         console.info(`[index] search is ready: nothing waits to be indexed (${Math.round((now - busySince) / 1000)} s since records were waiting${progress.parked ? `; ${progress.parked} parked, see /admin` : ""})`);
         busySince = null;
-      }
-      if (progress.remaining === 0 && options.onDrained && !draining) {
-        draining = options
-          .onDrained()
-          .catch((error: unknown) => console.error("[index] after the queue drained:", error))
-          .finally(() => {
-            draining = null;
-          });
       }
     },
   }).catch((error: unknown) => {

@@ -35,6 +35,12 @@ export interface WorkerOptions {
   signal?: AbortSignal;
   queue?: QueueOptions;
   onProgress?: (progress: WorkerProgress) => void;
+  /**
+   * Runs, one call at a time, whenever a batch leaves the queue empty (the active space's fusion
+   * is measured then, in whichever process indexes); awaited before the worker returns. Its
+   * failure is logged, never stops indexing.
+   */
+  onDrained?: () => Promise<void>;
   /** Observes each record as it is taken and finished (tests check no two workers overlap). */
   onRecord?: (event: { recordId: string; workerId: string; phase: "start" | "end" }) => void;
   log?: (line: string) => void;
@@ -110,15 +116,23 @@ export function runWorker(options: WorkerOptions): Promise<WorkerProgress> {
   return runWithModelWork({ priority: "background" }, async () => {
     const workerId = options.workerId ?? newWorkerId();
     const progress: WorkerProgress = { indexed: 0, failed: 0, parked: 0, embedded: 0, reused: 0, cached: 0, objectVectors: 0, remaining: 0 };
-    const shared = { progress, analysedAt: 0 };
+    const shared: SharedState = { progress, analysedAt: 0, draining: null };
     const lanes = Math.max(1, Math.floor(options.concurrency ?? 1));
     await Promise.all(Array.from({ length: lanes }, (_, lane) => drainQueue(options, lane === 0 ? workerId : `${workerId}/${lane + 1}`, shared)));
+    await shared.draining;
     return progress;
   });
 }
 
+interface SharedState {
+  progress: WorkerProgress;
+  analysedAt: number;
+  /** The onDrained call in flight, if any. */
+  draining: Promise<void> | null;
+}
+
 /** One lane of a worker: its own claims, the worker's shared progress. */
-async function drainQueue(options: WorkerOptions, workerId: string, shared: { progress: WorkerProgress; analysedAt: number }): Promise<void> {
+async function drainQueue(options: WorkerOptions, workerId: string, shared: SharedState): Promise<void> {
   const queue = options.queue ?? configuredQueueOptions();
   const { progress } = shared;
   const objects: ObjectIndexing | null = options.objects
@@ -194,5 +208,13 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: { pr
     }
     progress.remaining = await remaining(options.sql);
     options.onProgress?.({ ...progress });
+    if (progress.remaining === 0 && options.onDrained && !shared.draining) {
+      shared.draining = options
+        .onDrained()
+        .catch((error: unknown) => log(`[index] after the queue drained: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          shared.draining = null;
+        });
+    }
   }
 }

@@ -1,0 +1,21 @@
+import { defineConfig } from "@playwright/test";
+import base from "./playwright.config";
+
+const port = Number(process.env.E2E_POSTGRES_PORT ?? 3110);
+
+/**
+ * The same production build in real server mode: the small demo on a real PostgreSQL with pgvector
+ * (MNEMO_TEST_POSTGRES_URL; `npm run test:e2e:postgres` starts a throwaway cluster), the web process
+ * without an indexer and `npm run worker` as its own process (scripts/e2e-server.mjs --postgres).
+ * The specs that cross the database the most: search, ask, access, indexing (admin) and imports (run by the worker).
+ */
+export default defineConfig({
+  ...base,
+  testMatch: ["search.spec.ts", "ask.spec.ts", "access.spec.ts", "admin.spec.ts", "import.spec.ts"],
+  use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
+  webServer: {
+    ...base.webServer,
+    command: `node scripts/e2e-server.mjs ${port} --postgres`,
+    url: `http://127.0.0.1:${port}/sign-in`,
+  },
+});
