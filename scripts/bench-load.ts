@@ -17,20 +17,27 @@
  * action; unchanged passages are reused, so this is the light case). Indexing progress in the
  * window is read from /api/health as the admin, before and after the load.
  *
- * Topologies (BENCH_LOAD_MODES, default `embedded,server,scaleout`):
+ * Phase `pages`: no mixed traffic; the researcher opens one page over and over, on one connection
+ * and then on eight, for BENCH_LOAD_PAGE_SECONDS each (default 20): a coin's page, the unfiltered
+ * record list and an interview's page. The ratio of the two throughputs says whether concurrent
+ * requests use the cores.
+ *
+ * Topologies (BENCH_LOAD_MODES, default `embedded,postgres,postgres-scaleout`):
  * - embedded: one web process with PGlite and its in-process index worker;
- * - server: the database served over the Postgres protocol by scripts/pglite-server.ts, one web
- *   process and a separate `npm run worker` process;
- * - scaleout: that database server, TWO web processes and one worker process sharing the data
- *   directory (media), behind a round-robin HTTP proxy in this script that the load targets.
- * Server mode here is PGlite behind pglite-socket: one Postgres session that runs one message at
- * a time (lib/db/serve-pglite.ts); it exercises the server-mode code paths and the process
- * topology, not a Postgres that runs queries in parallel.
+ * - postgres: a real PostgreSQL with pgvector (a cluster this script keeps under .bench/postgres,
+ *   started for the run with scripts/postgres-cluster.mjs's benchmark settings; the demo seeded and
+ *   indexed into it once by `npm run worker`, each run on a copy made with CREATE DATABASE …
+ *   TEMPLATE), one web process and a separate `npm run worker` process;
+ * - postgres-scaleout: that database, TWO web processes and one worker process, behind a
+ *   round-robin HTTP proxy in this script that the load targets;
+ * - server and scaleout: the same two topologies on PGlite served over the Postgres protocol by
+ *   scripts/pglite-server.ts (one session that runs one message at a time, lib/db/serve-pglite.ts):
+ *   the server-mode code paths without a database that runs queries in parallel.
  *
  * BENCH_LOAD_MODEL_THREADS sets MNEMO_MODEL_THREADS (lib/rag/embed/model-pool.ts) in the web
  * processes and the separate worker (unset: their default, one thread per core, at most four);
- * BENCH_LOAD_POOL_SIZE the database connections per process in the server topologies (default 1:
- * PGlite runs one message at a time whatever the pool).
+ * BENCH_LOAD_POOL_SIZE the database connections per process in the server topologies (default: 1
+ * on PGlite, which runs one message at a time whatever the pool; the app's own default on PostgreSQL).
  * BENCH_LOAD_INDEX_LOG=1 prints the index workers' progress lines, timed from each process's start.
  * BENCH_LOAD_CPU_PROF=<dir> runs each web process under `node --cpu-prof` into that directory
  * (a directory per process and run, a .cpuprofile per thread, written when it stops);
@@ -46,13 +53,17 @@ import { connect } from "node:net";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { ensureSmallDemo, runToEnd } from "./bench-small-demo";
+import { benchPostgresRoot, copyDatabase, ensureSmallDemo, ensureSmallDemoOnPostgres, runToEnd } from "./bench-small-demo";
+import { settingsForBenchmarks, startCluster, type Cluster } from "./postgres-cluster.mjs";
 import { createApiToken } from "../lib/auth/api-tokens";
 import { loadPrincipal } from "../lib/auth/load-principal";
-import { openDatabase } from "../lib/db/database";
+import { openDatabase, type OpenDatabaseOptions } from "../lib/db/database";
 
-type Topology = "embedded" | "server" | "scaleout";
-type Phase = "after" | "during" | "reindex";
+const allTopologies = ["embedded", "server", "scaleout", "postgres", "postgres-scaleout"] as const;
+type Topology = (typeof allTopologies)[number];
+type Phase = "after" | "during" | "reindex" | "pages";
+const onPostgres = (topology: Topology) => topology === "postgres" || topology === "postgres-scaleout";
+const scaledOut = (topology: Topology) => topology === "scaleout" || topology === "postgres-scaleout";
 
 function listFromEnv<T extends string>(name: string, fallback: string, allowed: readonly T[]): T[] {
   const values = (process.env[name] ?? fallback).split(",").map((value) => value.trim()).filter(Boolean);
@@ -63,15 +74,18 @@ function listFromEnv<T extends string>(name: string, fallback: string, allowed: 
 
 const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const connections = Math.max(7, Number(process.env.BENCH_LOAD_CONNECTIONS ?? 10));
-const topologies = listFromEnv<Topology>("BENCH_LOAD_MODES", "embedded,server,scaleout", ["embedded", "server", "scaleout"]);
-const phases = listFromEnv<Phase>("BENCH_LOAD_PHASES", "after,during", ["after", "during", "reindex"]);
+const topologies = listFromEnv<Topology>("BENCH_LOAD_MODES", "embedded,postgres,postgres-scaleout", allTopologies);
+const phases = listFromEnv<Phase>("BENCH_LOAD_PHASES", "after,during,pages", ["after", "during", "reindex", "pages"]);
+const pageSeconds = Number(process.env.BENCH_LOAD_PAGE_SECONDS ?? 20);
 const modelThreads = process.env.BENCH_LOAD_MODEL_THREADS?.trim() || undefined;
-const poolSize = process.env.BENCH_LOAD_POOL_SIZE?.trim() || "1";
+const poolSizeSetting = process.env.BENCH_LOAD_POOL_SIZE?.trim() || undefined;
+/** Connections per process: as set, else one on PGlite (one message at a time) and the app's default on PostgreSQL. */
+const poolSizeFor = (topology: Topology): string | undefined => poolSizeSetting ?? (onPostgres(topology) ? undefined : "1");
 const cpuProfileDir = process.env.BENCH_LOAD_CPU_PROF?.trim() || undefined;
 const root = ".bench/load";
 const authSecret = "bench-load-secret-bench-load-secret-0123456789";
 const webPort = Number(process.env.BENCH_LOAD_PORT ?? 3300);
-const ports = { web: webPort, database: webPort + 1, secondWeb: webPort + 2, proxy: webPort + 3 };
+const ports = { web: webPort, database: webPort + 1, secondWeb: webPort + 2, proxy: webPort + 3, postgres: webPort + 4 };
 
 const users = [
   { email: "researcher@mnemo.demo", password: "mnemo-researcher" },
@@ -276,13 +290,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function summarise(kind: string, share: number, latencies: number[], errors: number): KindResult {
+function summarise(kind: string, share: number, latencies: number[], errors: number, duration = seconds): KindResult {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     kind,
     connections: share,
     requests: sorted.length,
-    throughput: sorted.length / seconds,
+    throughput: sorted.length / duration,
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
@@ -292,20 +306,20 @@ function summarise(kind: string, share: number, latencies: number[], errors: num
 
 type RequestSpec = { method: "GET" | "POST"; path: string; headers: Record<string, string>; body?: string };
 
-function load(base: string, kind: string, share: number, next: () => RequestSpec): Promise<KindResult> {
+function load(base: string, kind: string, share: number, next: () => RequestSpec, duration = seconds): Promise<KindResult> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     const instance = autocannon(
       {
         url: base,
         connections: share,
-        duration: seconds,
+        duration,
         timeout: 60,
         requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, ...next() }) }],
       },
       (error: Error | null, result: autocannon.Result) => {
         if (error) return reject(error);
-        resolve(summarise(kind, share, latencies, result.errors + result.timeouts + result.non2xx));
+        resolve(summarise(kind, share, latencies, result.errors + result.timeouts + result.non2xx, duration));
       },
     );
     instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
@@ -469,6 +483,9 @@ interface RunSetup {
   editTargets: EditTarget[];
   browseParams: URLSearchParams[];
   token: string;
+  /** One record of each kind the `pages` phase opens, readable by the researcher. */
+  coinId: string;
+  interviewId: string;
 }
 
 /**
@@ -476,8 +493,8 @@ interface RunSetup {
  * records every demo user may read, records the curator may edit (with a text field to
  * change), list filters, an API token for the researcher.
  */
-async function prepareRun(dataDir: string): Promise<RunSetup> {
-  const database = await openDatabase({ dataDir: join(dataDir, "pgdata") });
+async function prepareRun(databaseOptions: OpenDatabaseOptions): Promise<RunSetup> {
+  const database = await openDatabase(databaseOptions);
   try {
     const members = users.filter((user) => !user.email.startsWith("admin@")).map((user) => user.email);
     const recordIds = (
@@ -532,7 +549,17 @@ async function prepareRun(dataDir: string): Promise<RunSetup> {
     );
 
     const { token } = await createApiToken(database.prisma, await principalOf("researcher@mnemo.demo"), { name: `bench ${new Date().toISOString()}`, expiresInDays: 1 });
-    return { recordIds, editTargets, browseParams, token };
+    const researcher = await principalOf("researcher@mnemo.demo");
+    const firstOf = async (slug: string) => {
+      const [row] = await database.sql.query<{ id: string }>(
+        `SELECT r.id FROM records r JOIN sections s ON s.id = r.section_id
+          WHERE s.slug = $1 AND r.project_id = ANY($2::text[]) ORDER BY r.title, r.id LIMIT 1`,
+        [slug, [...researcher.readableProjectIds]],
+      );
+      if (!row) throw new Error(`the researcher reads no record of ${slug}`);
+      return row.id;
+    };
+    return { recordIds, editTargets, browseParams, token, coinId: await firstOf("coins"), interviewId: await firstOf("oral-histories") };
   } finally {
     await database.close();
   }
@@ -549,14 +576,31 @@ interface RunResult {
   lastError?: string;
 }
 
-async function runOnce(topology: Topology, phase: Phase, sourceDir: string): Promise<RunResult> {
+/** The demo each run starts from: PGlite data directories, and the same demo on the benchmarks' PostgreSQL. */
+interface Demo {
+  seededDir: string;
+  indexedDir: string;
+  postgres?: { cluster: Cluster; seeded: string; indexed: string; storageDir: string };
+}
+
+async function runOnce(topology: Topology, phase: Phase, demo: Demo): Promise<RunResult> {
   const runDir = join(root, "run");
   rmSync(runDir, { recursive: true, force: true });
-  cpSync(sourceDir, runDir, { recursive: true });
-  const setup = await prepareRun(runDir);
-
   const baseEnv: NodeJS.ProcessEnv = { ...process.env, AUTH_SECRET: authSecret, MNEMO_DEMO_SIZE: "small", NODE_ENV: "production", MNEMO_DATA_DIR: runDir };
   delete baseEnv.DATABASE_URL;
+  let postgresCopy: Awaited<ReturnType<typeof copyDatabase>> | undefined;
+  let setup: RunSetup;
+  if (onPostgres(topology)) {
+    if (!demo.postgres) throw new Error("no PostgreSQL demo for a postgres topology");
+    mkdirSync(runDir, { recursive: true });
+    postgresCopy = await copyDatabase(demo.postgres.cluster.url, phase === "during" ? demo.postgres.seeded : demo.postgres.indexed, "bench_load_run");
+    baseEnv.MNEMO_STORAGE_DIR = demo.postgres.storageDir;
+    setup = await prepareRun({ url: postgresCopy.url, poolSize: 2, migrateOnOpen: false });
+  } else {
+    cpSync(phase === "during" ? demo.seededDir : demo.indexedDir, runDir, { recursive: true });
+    setup = await prepareRun({ dataDir: join(runDir, "pgdata") });
+  }
+
   // The knob goes to every process that runs models: the web processes and the separate worker
   // (the embedded worker shares its web process's threads).
   if (modelThreads !== undefined) baseEnv.MNEMO_MODEL_THREADS = modelThreads;
@@ -564,14 +608,18 @@ async function runOnce(topology: Topology, phase: Phase, sourceDir: string): Pro
   const children: ChildProcess[] = [];
   let proxy: ReturnType<typeof roundRobinProxy> | undefined;
   try {
-    const webPorts = topology === "scaleout" ? [ports.web, ports.secondWeb] : [ports.web];
+    const webPorts = scaledOut(topology) ? [ports.web, ports.secondWeb] : [ports.web];
     if (topology === "embedded") {
       webEnv.MNEMO_INDEX_WORKER = "in-process";
     } else {
-      const database = start(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/pglite-server.ts", join(runDir, "pgdata"), String(ports.database)], { ...baseEnv, PGLITE_MAX_CONNECTIONS: "16" }, "pglite");
-      children.push(database);
-      await waitForPort(ports.database, database);
-      Object.assign(webEnv, { DATABASE_URL: `postgresql://postgres:postgres@127.0.0.1:${ports.database}/postgres`, DATABASE_POOL_SIZE: poolSize, MNEMO_INDEX_WORKER: "off" });
+      let url = postgresCopy?.url;
+      if (!url) {
+        const database = start(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/pglite-server.ts", join(runDir, "pgdata"), String(ports.database)], { ...baseEnv, PGLITE_MAX_CONNECTIONS: "16" }, "pglite");
+        children.push(database);
+        await waitForPort(ports.database, database);
+        url = `postgresql://postgres:postgres@127.0.0.1:${ports.database}/postgres`;
+      }
+      Object.assign(webEnv, { DATABASE_URL: url, DATABASE_POOL_SIZE: poolSizeFor(topology), MNEMO_INDEX_WORKER: "off" });
     }
     // The first web process migrates (a no-op here) before the others start: PGlite's one
     // session shares a session-level advisory lock between all its connections.
@@ -588,7 +636,7 @@ async function runOnce(topology: Topology, phase: Phase, sourceDir: string): Pro
     for (const { web, child } of rest) await waitFor(`http://127.0.0.1:${web.port}/api/health`, child);
 
     let base = `http://127.0.0.1:${ports.web}`;
-    if (topology === "scaleout") {
+    if (scaledOut(topology)) {
       proxy = roundRobinProxy(webPorts);
       await new Promise<void>((resolve) => proxy!.server.listen(ports.proxy, "127.0.0.1", resolve));
       base = `http://127.0.0.1:${ports.proxy}`;
@@ -637,6 +685,31 @@ async function runOnce(topology: Topology, phase: Phase, sourceDir: string): Pro
       if (warm.saveErrors + warm.formErrors > 0 || warm.save.length === 0) throw new Error(`warm-up save: ${warm.lastError ?? "no save"}`);
     }
 
+    if (phase === "pages") {
+      const pages = [
+        { label: "coin page", path: `/records/${setup.coinId}` },
+        { label: "record list, unfiltered", path: "/records" },
+        { label: "interview page", path: `/records/${setup.interviewId}` },
+      ];
+      const kinds: KindResult[] = [];
+      proxy?.served.fill(0);
+      for (const page of pages) {
+        for (const pageConnections of [1, 8]) {
+          console.log(`[bench:load] ${topology}: the researcher's ${page.label} on ${pageConnections} connection(s) for ${pageSeconds} s…`);
+          kinds.push(await load(base, `${page.label} · ${pageConnections}`, pageConnections, () => ({ method: "GET", path: page.path, headers: { cookie: cookies[0]! } }), pageSeconds));
+        }
+      }
+      const requestsTotal = kinds.reduce((sum, kind) => sum + kind.requests, 0);
+      return {
+        topology,
+        phase,
+        kinds,
+        total: { requests: requestsTotal, throughput: requestsTotal / (pageSeconds * kinds.length), errors: kinds.reduce((sum, kind) => sum + kind.errors, 0) },
+        indexing: { before: 0, after: 0, records: 0, indexedInWindow: 0 },
+        perWebProcess: proxy ? [...proxy.served] : undefined,
+      };
+    }
+
     const share = shares(connections);
     console.log(
       `[bench:load] ${topology}, ${phase} indexing: ${connections} connections for ${seconds} s (${(Object.keys(share) as KindKey[]).map((key) => `${key} ${share[key]}`).join(", ")})…`,
@@ -676,6 +749,7 @@ async function runOnce(topology: Topology, phase: Phase, sourceDir: string): Pro
     // Web processes and the worker first, the database server last.
     for (const child of children.slice(1).reverse()) await stop(child);
     if (children[0]) await stop(children[0]);
+    await postgresCopy?.drop();
   }
 }
 
@@ -691,17 +765,27 @@ async function main() {
   }
 
   // The small demo seeded (every record queued, nothing indexed) and, from a copy, indexed: once.
-  const { seededDir, indexedDir } = ensureSmallDemo(root, baseEnv, { label: "bench:load", reseed: Boolean(process.env.BENCH_LOAD_RESEED) });
-
+  const reseed = Boolean(process.env.BENCH_LOAD_RESEED);
+  const demo: Demo = ensureSmallDemo(root, baseEnv, { label: "bench:load", reseed });
+  let cluster: Cluster | undefined;
   const results: RunResult[] = [];
   let dataset: { records: number; passages: number } | undefined;
-  for (const topology of topologies) {
-    for (const phase of phases) {
-      const result = await runOnce(topology, phase, phase === "during" ? seededDir : indexedDir);
-      results.push(result);
-      if (result.lastError) console.log(`[bench:load] ${topology}, ${phase}: last curator error: ${result.lastError}`);
+  try {
+    if (topologies.some(onPostgres)) {
+      cluster = await startCluster({ dir: join(benchPostgresRoot, "cluster"), port: ports.postgres, settings: settingsForBenchmarks, log: (line) => console.log(`[postgres] ${line}`) });
+      demo.postgres = { cluster, ...(await ensureSmallDemoOnPostgres(cluster.url, baseEnv, { label: "bench:load", reseed })) };
     }
+    for (const topology of topologies) {
+      for (const phase of phases) {
+        const result = await runOnce(topology, phase, demo);
+        results.push(result);
+        if (result.lastError) console.log(`[bench:load] ${topology}, ${phase}: last curator error: ${result.lastError}`);
+      }
+    }
+  } finally {
+    cluster?.stop("fast");
   }
+  const { indexedDir } = demo;
   {
     const database = await openDatabase({ dataDir: join(indexedDir, "pgdata") });
     [dataset] = await database.sql.query<{ records: number; passages: number }>(`SELECT (SELECT count(*)::int FROM records) AS records, (SELECT count(*)::int FROM chunks) AS passages`);
@@ -712,12 +796,13 @@ async function main() {
   const threads = modelThreads === undefined ? "unset (one per core, at most 4)" : modelThreads === "-1" ? "-1 (cores − 1)" : modelThreads;
   console.log(
     `\nbench:load — small demo, ${dataset?.records} records, ${dataset?.passages} passages; ${connections} connections for ${seconds} s per run; model threads per process (MNEMO_MODEL_THREADS): ${threads}; ` +
-      `database pool per process (server modes): ${poolSize}; ${machine.cpus} × ${machine.cpu}`,
+      `database pool per process: ${poolSizeSetting ?? "1 on PGlite served, the app's default (10) on PostgreSQL"}; ${machine.cpus} × ${machine.cpu}`,
   );
   const ms = (value: number) => (Number.isNaN(value) ? "–" : value.toFixed(0));
   console.log("| topology | phase | kind | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors |");
   console.log("|---|---|---|---|---|---|---|---|---|---|");
-  for (const result of results) {
+  const mixed = results.filter((result) => result.phase !== "pages");
+  for (const result of mixed) {
     for (const kind of result.kinds) {
       console.log(
         `| ${result.topology} | ${result.phase} | ${kind.kind} | ${kind.connections} | ${kind.requests} | ${kind.throughput.toFixed(1)} | ${ms(kind.p50)} | ${ms(kind.p95)} | ${ms(kind.p99)} | ${kind.errors} |`,
@@ -728,14 +813,29 @@ async function main() {
   console.log("\nIndexing in each run's window (records waiting for the index, from /api/health as the admin), and how the proxy spread the load:");
   console.log("| topology | phase | records waiting before the load | after | indexed in the window | requests per web process |");
   console.log("|---|---|---|---|---|---|");
-  for (const result of results) {
+  for (const result of mixed) {
     console.log(
       `| ${result.topology} | ${result.phase} | ${result.indexing.before} of ${result.indexing.records} | ${result.indexing.after} | ${result.indexing.indexedInWindow} in ${seconds} s | ${result.perWebProcess?.join(" / ") ?? "one process"} |`,
     );
   }
+  const pageRuns = results.filter((result) => result.phase === "pages");
+  if (pageRuns.length > 0) {
+    console.log(`\nOne page over and over as the researcher, on one connection and on eight (${pageSeconds} s each):`);
+    console.log("| topology | page | 1 connection: req/s | p50 ms | 8 connections: req/s | p50 ms | p95 ms | 8 ÷ 1 | errors |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    for (const result of pageRuns) {
+      for (let index = 0; index + 1 < result.kinds.length; index += 2) {
+        const one = result.kinds[index]!;
+        const eight = result.kinds[index + 1]!;
+        console.log(
+          `| ${result.topology} | ${one.kind.replace(/ · 1$/, "")} | ${one.throughput.toFixed(1)} | ${ms(one.p50)} | ${eight.throughput.toFixed(1)} | ${ms(eight.p50)} | ${ms(eight.p95)} | ${(eight.throughput / one.throughput).toFixed(2)}× | ${one.errors + eight.errors} |`,
+        );
+      }
+    }
+  }
   writeFileSync(
     join(".bench", "load.json"),
-    JSON.stringify({ at: new Date().toISOString(), seconds, connections, modelThreads: modelThreads ?? null, poolSize: Number(poolSize), machine, dataset, results }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), seconds, pageSeconds, connections, modelThreads: modelThreads ?? null, poolSize: poolSizeSetting ?? null, machine, dataset, results }, null, 2),
   );
 }
 

@@ -8,7 +8,7 @@
 // and needs the pgvector extension installed into it; it never downloads anything. As root, the
 // cluster runs as the `postgres` user, as Debian's packages set it up.
 import { spawn, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,7 +42,7 @@ export async function freePort() {
   return port;
 }
 
-const settingsForTests = {
+export const settingsForTests = {
   // A throwaway cluster: durability is not what the tests measure, speed is.
   fsync: "off",
   synchronous_commit: "off",
@@ -51,14 +51,27 @@ const settingsForTests = {
   shared_buffers: "256MB",
 };
 
+/** A durable server sized for a 24 GB, 2-core machine running the app beside it (the benchmarks). */
+export const settingsForBenchmarks = {
+  max_connections: "200",
+  shared_buffers: "2GB",
+  effective_cache_size: "8GB",
+  maintenance_work_mem: "2GB",
+  work_mem: "32MB",
+  random_page_cost: "1.1",
+  max_parallel_maintenance_workers: "1",
+  max_parallel_workers_per_gather: "1",
+};
+
 /**
- * Starts a new cluster in `dir` (created) on `port`; resolves to its superuser URL and a stop().
- * `settings` are passed as `-c name=value` (the tests' defaults unless given).
+ * Starts a cluster in `dir` on `port` (initialised first when `dir` holds none); resolves to its
+ * superuser URL and a stop(). `settings` are passed as `-c name=value` (the tests' defaults unless given).
  */
 export async function startCluster({ dir, port, settings = settingsForTests, log = () => undefined }) {
   const found = findPostgres();
   if (!found) throw new Error("PostgreSQL is not installed (no initdb): install PostgreSQL 15+ and pgvector, or set MNEMO_TEST_POSTGRES_URL");
   if (!found.vector) throw new Error(`pgvector is not installed into the PostgreSQL at ${found.bin}: install it, or set MNEMO_TEST_POSTGRES_URL`);
+  mkdirSync(dir, { recursive: true });
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const owner = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
@@ -72,16 +85,19 @@ export async function startCluster({ dir, port, settings = settingsForTests, log
     const result = asRoot ? spawnSync("su", ["postgres", "-s", "/bin/sh", "-c", line], { encoding: "utf8" }) : spawnSync(command, args, { encoding: "utf8" });
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
   };
-  log(`initdb ${dir}`);
-  run(join(found.bin, "initdb"), ["-D", dir, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  if (!existsSync(join(dir, "PG_VERSION"))) {
+    log(`initdb ${dir}`);
+    run(join(found.bin, "initdb"), ["-D", dir, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  }
   const options = [`-p ${port}`, "-k /tmp", "-c listen_addresses=127.0.0.1", ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(" ");
   run(join(found.bin, "pg_ctl"), ["-D", dir, "-o", options, "-l", join(dir, "server.log"), "-w", "start"]);
   log(`PostgreSQL started on 127.0.0.1:${port}`);
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
     logFile: join(dir, "server.log"),
-    stop() {
-      run(join(found.bin, "pg_ctl"), ["-D", dir, "-m", "immediate", "-w", "stop"]);
+    /** `fast` for a cluster kept for later (a clean shutdown), `immediate` for a throwaway one. */
+    stop(mode = "immediate") {
+      run(join(found.bin, "pg_ctl"), ["-D", dir, "-m", mode, "-w", "stop"]);
     },
   };
 }
