@@ -78,7 +78,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   }
   if (options.migrateOnOpen !== false) {
-    await migrate(database.sql, { log: options.log });
+    try {
+      await migrate(database.sql, { log: options.log });
+    } catch (error) {
+      // A database that cannot be migrated is not handed out: its connections close with it.
+      await database.close().catch(() => undefined);
+      throw error;
+    }
   }
   return database;
 }

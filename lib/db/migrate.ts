@@ -42,12 +42,64 @@ export async function listMigrations(migrationsDir = defaultMigrationsDir) {
   );
 }
 
+/** The extensions the migrations create; pgvector from 0.8, whose iterative index scans keep an access-filtered page of results full. */
+const requiredExtensions = ["vector", "unaccent", "pg_trgm"] as const;
+export const minimumPgvectorVersion = "0.8";
+
+/** Thrown when the database server cannot hold Mnemo's schema: the message says what to install. */
+export class DatabaseSetupError extends Error {
+  override name = "DatabaseSetupError";
+}
+
+/** -1, 0 or 1 as dotted version `a` is below, equal to or above `b` ("0.7.4" < "0.8.0" < "0.10.1"). */
+export function compareVersions(a: string, b: string): number {
+  const parts = (version: string) => version.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  const [left, right] = [parts(a), parts(b)];
+  for (let index = 0; index < Math.max(left.length, right.length); index++) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
+}
+
+/**
+ * Checks, before any migration runs, that the server has the extensions Mnemo's schema needs, so a
+ * server without pgvector is told so in words instead of failing half way through the first
+ * migration with "could not open extension control file".
+ */
+export async function checkExtensions(db: Pick<SqlExecutor, "query">): Promise<void> {
+  const rows = await db.query<{ name: string; installed_version: string | null; default_version: string | null }>(
+    `SELECT name, installed_version, default_version FROM pg_available_extensions WHERE name = ANY($1::text[])`,
+    [[...requiredExtensions]],
+  );
+  const missing = requiredExtensions.filter((name) => !rows.some((row) => row.name === name));
+  if (missing.includes("vector")) {
+    throw new DatabaseSetupError(
+      `This PostgreSQL server has no pgvector extension ("vector"), which Mnemo stores its search vectors with. ` +
+        `Install pgvector ${minimumPgvectorVersion} or later on the database server (the postgresql-<version>-pgvector package ` +
+        "from apt.postgresql.org, your cloud's managed extension, or a build from github.com/pgvector/pgvector), then start again.",
+    );
+  }
+  if (missing.length > 0) {
+    throw new DatabaseSetupError(`This PostgreSQL server lacks the ${missing.join(" and ")} extension${missing.length > 1 ? "s" : ""} (PostgreSQL's contrib modules): install them, then start again.`);
+  }
+  const vector = rows.find((row) => row.name === "vector")!;
+  const version = vector.installed_version ?? vector.default_version ?? "0";
+  if (compareVersions(version, minimumPgvectorVersion) < 0) {
+    throw new DatabaseSetupError(
+      `pgvector ${version} is ${vector.installed_version ? "installed in this database" : "the server's version"}; Mnemo needs ${minimumPgvectorVersion} or later ` +
+        "(its iterative index scans keep a reader's page of results full). Install the newer package, then run ALTER EXTENSION vector UPDATE in this database.",
+    );
+  }
+}
+
 export async function migrate(
   db: SqlExecutor,
   options: { migrationsDir?: string; log?: (line: string) => void } = {},
 ): Promise<MigrationResult> {
   const log = options.log ?? (() => undefined);
   const migrations = await listMigrations(options.migrationsDir);
+  await checkExtensions(db);
   await db.exec(ledgerSql);
   await db.query("SELECT pg_advisory_lock($1)", [advisoryLockKey]);
   try {
