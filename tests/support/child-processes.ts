@@ -14,11 +14,12 @@ export interface ScriptProcess {
   exited: Promise<number | null>;
 }
 
-export function startScript(script: string, args: string[], env: Record<string, string | undefined>): ScriptProcess {
+export function startScript(script: string, args: string[], env: Record<string, string | undefined>, options: { stdin?: string } = {}): ScriptProcess {
   const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
     env: { ...process.env, NODE_ENV: "test", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   const lines: string[] = [];
   let partial = "";
   let stderr = "";
