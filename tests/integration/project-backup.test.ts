@@ -255,8 +255,34 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     expect(links).toContain(`"targetId":"${otherRecordId}","external":true`);
     expect(entries.map((entry) => Buffer.from(entry.bytes).toString("latin1")).join("\n")).not.toContain(secret);
     const report = await restoreProject(target.prisma, systemPrincipal, { bytes: again.bytes, storageDir: targetStorage });
-    expect(report).toMatchObject({ danglingLinks: 1, records: projectRecordIds.length + 1 });
+    expect(report).toMatchObject({ danglingLinks: 1, records: projectRecordIds.length + 1, relinked: 0 });
+    // The restore says which project to bring for the link to resolve.
+    const otherProject = await source.prisma.project.findUniqueOrThrow({ where: { id: other.id } });
+    expect(report.missingProjects).toEqual([{ slug: other.slug, name: otherProject.name, links: 1 }]);
     expect(await target.prisma.recordLink.count({ where: { sourceId: linking.id } })).toBe(0);
+    // Kept in the record's value, as written, for a later restore of that project.
+    const restored = await target.prisma.record.findUniqueOrThrow({ where: { id: linking.id } });
+    expect((restored.values as Record<string, unknown>).person).toEqual([otherRecordId]);
+  });
+
+  it("resolves those links when the project they point into is restored later, and indexes their records again", async () => {
+    const linkingId = (await target.prisma.record.findFirstOrThrow({ where: { title: "Cross-reference" } })).id;
+    expect(await target.prisma.recordLink.count({ where: { sourceId: linkingId } })).toBe(0);
+    await drain(target, targetSpace);
+    const otherBackup = await exportProject(source.prisma, source.sql, admin, { slug: other.slug, storageDir: sourceStorage });
+    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: otherBackup.bytes, storageDir: targetStorage });
+    // Its own link into the first project resolves at once; the first project's link into it is made now.
+    expect(report).toMatchObject({ danglingLinks: 0, missingProjects: [], relinked: 1 });
+    expect(await target.prisma.recordLink.findMany({ where: { sourceId: linkingId }, select: { targetId: true } })).toEqual([{ targetId: otherRecordId }]);
+    const queued = await target.prisma.indexQueueItem.findMany({ where: { recordId: linkingId } });
+    expect(queued).toHaveLength(1);
+    await drain(target, targetSpace);
+    // Indexed again with the target's label in its passage, and only for those who may read the target's project.
+    const [passage] = await target.sql.query<{ text: string; contributing_project_ids: string[] }>(
+      `SELECT text, contributing_project_ids FROM chunks WHERE record_id = $1 AND text LIKE '%heir%'`,
+      [linkingId],
+    );
+    expect(passage?.contributing_project_ids).toContain(other.id);
   });
 
   it("refuses to merge a section whose fields differ, naming the field, and writes nothing", async () => {

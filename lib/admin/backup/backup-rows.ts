@@ -67,7 +67,18 @@ export const recordRowSchema = z.object({
 });
 
 /** A relation value's row; `external`: the target is a record of another project (never exported itself). */
-export const linkRowSchema = z.object({ sourceId: id, fieldKey: text(64), targetId: id, external: z.boolean() });
+/**
+ * A relation link. An external one (its target in another project) names that project, so a
+ * restore into an installation without it can say which project to restore for the link to
+ * resolve (backups written before this field have none).
+ */
+export const linkRowSchema = z.object({
+  sourceId: id,
+  fieldKey: text(64),
+  targetId: id,
+  external: z.boolean(),
+  targetProject: z.object({ slug: text(64), name: text(200) }).optional(),
+});
 
 export const mediaRowSchema = z.object({
   id,

@@ -65,6 +65,12 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
   const sections = allSections.filter((section) => wanted.has(section.id));
   const embedGroups = await prisma.embedGroup.findMany({ where: { sectionId: { in: [...wanted] } }, orderBy: [{ sectionId: "asc" }, { slug: "asc" }] });
   const links = await prisma.recordLink.findMany({ where: { sourceId: { in: recordIds } }, orderBy: [{ sourceId: "asc" }, { fieldKey: "asc" }, { targetId: "asc" }] });
+  // The project of each link's target outside this one: named in the backup, never its content.
+  const externalTargets = await prisma.record.findMany({
+    where: { id: { in: links.map((link) => link.targetId) }, projectId: { not: project.id } },
+    select: { id: true, project: { select: { slug: true, name: true } } },
+  });
+  const externalProjects = new Map(externalTargets.map((target) => [target.id, target.project]));
   const media = await prisma.media.findMany({ where: { projectId: project.id }, orderBy: { id: "asc" } });
   const memberships = await prisma.membership.findMany({ where: { projectId: project.id }, orderBy: { userId: "asc" } });
   const auditEvents = await prisma.auditEvent.findMany({
@@ -129,7 +135,11 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
         externalId: record.externalId,
       }),
     ),
-    links: links.map((link): LinkRow => ({ sourceId: link.sourceId, fieldKey: link.fieldKey, targetId: link.targetId, external: !inProject.has(link.targetId) })),
+    links: links.map((link): LinkRow => {
+      const external = !inProject.has(link.targetId);
+      const targetProject = external ? externalProjects.get(link.targetId) : undefined;
+      return { sourceId: link.sourceId, fieldKey: link.fieldKey, targetId: link.targetId, external, ...(targetProject ? { targetProject } : {}) };
+    }),
     media: media.map(
       (row): MediaRow => ({
         id: row.id,

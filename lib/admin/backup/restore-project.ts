@@ -30,8 +30,15 @@ export interface RestoreReport {
   sectionsMerged: string[];
   embedGroupsCreated: number;
   links: number;
-  /** Links to records of other projects that this installation does not hold: left out. */
+  /**
+   * Links to records of other projects that this installation does not hold yet: kept in the
+   * records' values (not as links), and linked when those records arrive (a later restore).
+   */
   danglingLinks: number;
+  /** The projects those links point into (as the backup names them; null for older backups). */
+  missingProjects: { slug: string | null; name: string | null; links: number }[];
+  /** Links from records already here (other projects) into the restored records, made now. */
+  relinked: number;
   media: number;
   mediaFilesWritten: number;
   auditEvents: number;
@@ -173,6 +180,14 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   const externalTargets = [...new Set(links.filter((link) => link.external).map((link) => link.targetId))];
   const presentTargets = new Set((await prisma.record.findMany({ where: { id: { in: externalTargets } }, select: { id: true } })).map((record) => record.id));
   const keptLinks = links.filter((link) => !link.external || presentTargets.has(link.targetId));
+  const missingProjects = new Map<string, { slug: string | null; name: string | null; links: number }>();
+  for (const link of links) {
+    if (!link.external || presentTargets.has(link.targetId)) continue;
+    const key = link.targetProject?.slug ?? "";
+    const entry = missingProjects.get(key) ?? { slug: link.targetProject?.slug ?? null, name: link.targetProject?.name ?? null, links: 0 };
+    entry.links++;
+    missingProjects.set(key, entry);
+  }
 
   const existingMedia = new Set((await prisma.media.findMany({ where: { id: { in: mediaIds } }, select: { id: true } })).map((row) => row.id));
   const existingRecords = new Set((await prisma.record.findMany({ where: { id: { in: recordIds } }, select: { id: true } })).map((record) => record.id));
@@ -246,6 +261,7 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
 
         await tx.recordLink.deleteMany({ where: { sourceId: { in: recordIds } } });
         if (keptLinks.length) await tx.recordLink.createMany({ data: keptLinks.map(({ sourceId, fieldKey, targetId }) => ({ sourceId, fieldKey, targetId })) });
+        const relinkedSources = await linkRecordsPointingInto(tx, recordIds);
 
         const newMedia = media.filter((row) => !existingMedia.has(row.id));
         if (newMedia.length) {
@@ -293,11 +309,13 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
           skipDuplicates: true,
         });
 
+        // The restored records, and the records here whose passages now resolve a link into them.
+        const toIndex = [...new Set([...recordIds, ...relinkedSources.map((link) => link.sourceId)])];
         const queued = await tx.$executeRaw`INSERT INTO index_queue (id, record_id, reason, status, attempts, available_at, created_at, updated_at)
-          SELECT gen_random_uuid()::text, r, 'restore', 'pending', 0, now(), now(), now() FROM unnest(${recordIds}::text[]) AS t(r) ORDER BY r
+          SELECT gen_random_uuid()::text, r, 'restore', 'pending', 0, now(), now(), now() FROM unnest(${toIndex}::text[]) AS t(r) ORDER BY r
           ON CONFLICT (record_id) DO UPDATE SET status = 'pending', attempts = 0, available_at = now(), reason = EXCLUDED.reason,
             locked_at = NULL, locked_by = NULL, last_error = NULL, updated_at = now()`;
-        return { restoredMemberships, vectors, queued };
+        return { restoredMemberships, vectors, queued, relinked: relinkedSources.length };
       },
       { timeout: 600_000, maxWait: 60_000 },
     );
@@ -314,6 +332,8 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
       embedGroupsCreated: groupsToCreate.length,
       links: keptLinks.length,
       danglingLinks: links.length - keptLinks.length,
+      missingProjects: [...missingProjects.values()].sort((a, b) => b.links - a.links || (a.slug ?? "").localeCompare(b.slug ?? "")),
+      relinked: report.relinked,
       media: media.length,
       mediaFilesWritten: written.length,
       auditEvents: auditRows.length,
@@ -386,4 +406,35 @@ function checkConsistency(input: {
   }
   const files = input.manifest.entries.filter((entry) => entry.name.startsWith(mediaPrefix)).length;
   if (files !== input.media.length) refuse("The backup holds media files that no media row names.");
+}
+
+/**
+ * Records already in the installation whose relation values name one of `targetIds` but hold no
+ * link to it: a project restored earlier that linked into this one before it was here. Their
+ * links are made now (the value was kept when that restore left the link out), in the restore's
+ * transaction; returns the links made, so their sources are indexed again with the target's label.
+ */
+async function linkRecordsPointingInto(tx: Prisma.TransactionClient, targetIds: string[]): Promise<{ sourceId: string }[]> {
+  if (targetIds.length === 0) return [];
+  const sections = await tx.section.findMany({ select: { id: true, fields: true } });
+  const made: { sourceId: string }[] = [];
+  for (const section of sections) {
+    for (const field of section.fields as { key: string; type: string }[]) {
+      if (field.type !== "relation") continue;
+      const rows = await tx.$queryRaw<{ source_id: string }[]>`
+        INSERT INTO record_links (source_id, field_key, target_id)
+        SELECT r.id, ${field.key}, t.target
+          FROM records r
+         CROSS JOIN LATERAL jsonb_array_elements_text(
+                 CASE jsonb_typeof(r."values" -> ${field.key})
+                   WHEN 'array' THEN r."values" -> ${field.key}
+                   WHEN 'string' THEN jsonb_build_array(r."values" -> ${field.key})
+                   ELSE '[]'::jsonb END) AS t(target)
+         WHERE r.section_id = ${section.id} AND t.target = ANY(${targetIds}::text[])
+        ON CONFLICT DO NOTHING
+        RETURNING source_id`;
+      made.push(...rows.map((row) => ({ sourceId: row.source_id })));
+    }
+  }
+  return made;
 }
