@@ -252,8 +252,10 @@ const configSchema = z.object({
   /** `npm run mcp`: the running app's URL and the API token it forwards with. */
   MNEMO_URL: text(),
   MNEMO_API_TOKEN: text(),
-  /** Integration tests: socket (server mode over the wire protocol); anything else, in-process PGlite. */
+  /** Integration tests: socket (server mode over the wire protocol), postgres (a real PostgreSQL); anything else, in-process PGlite. */
   MNEMO_TEST_DB_MODE: text(),
+  /** The real PostgreSQL (a superuser's URL) the postgres test mode and the server-mode e2e use; unset, a throwaway cluster is started. */
+  MNEMO_TEST_POSTGRES_URL: text(),
   /** The ACL fuzz test: probes, seed, and how often a record moves. */
   MNEMO_ACL_FUZZ_PROBES: number({ min: 1, whole: true }),
   MNEMO_ACL_FUZZ_SEED: number({ min: 0, whole: true }),
