@@ -51,6 +51,7 @@ import { type SearchContext, type SearchMode, denseEfSearch, embedQuery, searchA
 import { denseLeg } from "../lib/rag/search/retrieve-passages";
 import { seedDemo } from "../prisma/seed/seed-demo";
 import { createScifactSection } from "./scifact-section";
+import { exactTop } from "./vector-plans";
 
 const scifactDir = join(process.cwd(), "..", "shared", "data", "eval", "scifact");
 const scifactLimit = readCount("MNEMO_BENCH_SCIFACT", Number.MAX_SAFE_INTEGER);
@@ -227,25 +228,6 @@ function vectorLiteral(vectors: Float32Array, dimension: number, index: number):
 
 // ---------------------------------------------------------------------------------------------
 // Exact search and plans
-
-/** The dense leg's ordering with the HNSW index switched off: a sequential scan, exact. */
-async function exactTop(sql: SqlExecutor, principal: Principal, space: IndexSpace, vector: Float32Array, limit: number): Promise<string[]> {
-  const cast = `vector(${space.dimension})`;
-  const params: unknown[] = [pgvector.toSql(Array.from(vector))];
-  const scope = passageScopeSql(principal, "c", params);
-  params.push(limit);
-  return sql.transaction(async (tx) => {
-    await tx.exec(`SET LOCAL enable_indexscan = off; SET LOCAL enable_bitmapscan = off;`);
-    const rows = await tx.query<{ id: string }>(
-      `SELECT c.id FROM chunks c
-        WHERE c.index_space_id = '${space.id}' AND c.embedding IS NOT NULL AND ${scope}
-        ORDER BY c.embedding::${cast} <=> $1::${cast}, c.id
-        LIMIT $${params.length}`,
-      params,
-    );
-    return rows.map((row) => row.id);
-  });
-}
 
 /** The scan nodes the planner picks for the dense leg's query (same SQL and settings as denseLeg) and for the exact one. */
 async function scanNodes(

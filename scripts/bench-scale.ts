@@ -1,0 +1,458 @@
+/**
+ * `npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep]`
+ *
+ * An archive shaped like the demo (scripts/scale-archive.ts: hour-long interviews, publications,
+ * people, places and catalogue objects in English, Spanish and Catalan, over fifty projects, a
+ * researcher who reads one of them, about 2%, and one who reads twenty-five, about half) is built
+ * to each size on a real PostgreSQL (a cluster kept under .bench/scale, scripts/postgres-cluster.mjs's
+ * benchmark settings) and on PGlite, side by side, and measured:
+ * - ingest: records written and indexed by the app's own indexer (lib/rag/index: chunking, passage
+ *   rows, search vectors, keyword statistics, scopes), with the HNSW index dropped during the load
+ *   and built after (its build time is the next figure). How the vectors are made: the real
+ *   embedder (USE lite) embeds a sample of the archive's passages and its rate is measured there;
+ *   every other passage's vector is one of those real vectors (the same for the passages that share
+ *   the text's first 40 characters, i.e. a record's title prefix) mixed with another and with
+ *   Gaussian noise at a third of the sample's per-dimension spread, normalised, so the vectors keep
+ *   the real model's geometry, clusters and spread. The Apertium bridge is not run on ingest (the
+ *   passages are embedded as written); queries go through the configured query path as served.
+ * - the HNSW index build, RAM (PostgreSQL: the summed proportional set size of its processes;
+ *   PGlite: this process's RSS, which also holds the model), disk (database, passages, HNSW index);
+ * - keyword, semantic and hybrid search p50/p95 through searchArchive as the admin and each reader
+ *   (one warm-up pass, then the measured pass), whether the 2% reader gets a full first page, HNSW
+ *   recall@10 of the dense leg against exact search under each principal's access filter, the record
+ *   list with facets p95, and a question answered by the extractive reader, p95.
+ * Figures only; nothing is asserted. --keep keeps (and reuses) the built archives.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import type { Principal } from "../lib/acl";
+import { listRecordsQuerySchema, listRecords } from "../lib/archive/list-records";
+import { recordFacets } from "../lib/archive/record-facets";
+import { loadPrincipal } from "../lib/auth/load-principal";
+import { getConfig } from "../lib/config";
+import { openDatabase, type Database } from "../lib/db/database";
+import { ask } from "../lib/rag/ask/ask";
+import { CHUNKER_VERSION } from "../lib/rag/chunk";
+import { listEmbedGroups, sectionShapes } from "../lib/rag/config/embed-groups";
+import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
+import type { Embedder } from "../lib/rag/embed/embedder";
+import { indexRecords } from "../lib/rag/index/index-record";
+import { ensureIndexSpace, hnswIndexStatement, type IndexSpace } from "../lib/rag/index/index-spaces";
+import { saveEmbedGroup } from "../lib/rag/index/save-embed-group";
+import { denseLeg } from "../lib/rag/search/retrieve-passages";
+import { type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../lib/rag/search/search-archive";
+import { runtimeOver } from "../lib/runtime";
+import { createRng, hashString } from "../prisma/seed/prng";
+import { settingsForBenchmarks, startCluster, type Cluster } from "./postgres-cluster.mjs";
+import { type Corpus, type RecordKind, generateRecord, loadCorpus, planArchive, projectCount, readers } from "./scale-archive";
+import { exactTop } from "./vector-plans";
+
+const { values: args } = parseArgs({
+  options: {
+    passages: { type: "string", default: "100000" },
+    databases: { type: "string", default: "postgres,pglite" },
+    queries: { type: "string", default: "30" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const sizes = args.passages.split(",").map((value) => Number(value.trim()));
+const databases = args.databases.split(",").map((value) => value.trim()) as ("postgres" | "pglite")[];
+const queryCount = Number(args.queries);
+if (sizes.some((size) => !Number.isInteger(size) || size < 1000) || databases.some((name) => name !== "postgres" && name !== "pglite") || !(queryCount > 0)) {
+  console.error("usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep]");
+  process.exit(2);
+}
+const root = join(".bench", "scale");
+const sampleSize = 1_500;
+const recordBatch = 40;
+const seed = "mnemo-scale";
+
+const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const ms = (value: number) => (Number.isNaN(value) ? "–" : value.toFixed(0));
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const log = (line: string) => console.log(`[bench:scale] ${line}`);
+
+/** The sections of the scale archive: one long text each, as the demo's collections are embedded. */
+const sections: { kind: RecordKind; slug: string; name: string; chunking: "long_document" | "short"; maxTokens: number }[] = [
+  { kind: "interviews", slug: "scale-interviews", name: "Interviews", chunking: "long_document", maxTokens: 160 },
+  { kind: "publications", slug: "scale-publications", name: "Publications", chunking: "long_document", maxTokens: 160 },
+  { kind: "people", slug: "scale-people", name: "People", chunking: "short", maxTokens: 256 },
+  { kind: "places", slug: "scale-places", name: "Places", chunking: "short", maxTokens: 256 },
+  { kind: "objects", slug: "scale-objects", name: "Objects", chunking: "short", maxTokens: 256 },
+];
+
+/** Vectors made from real ones (see the header): deterministic per text. */
+function syntheticEmbedder(real: Embedder, sample: Float32Array[], spread: Float32Array): Embedder {
+  const dimension = real.dimension;
+  return {
+    provider: real.provider,
+    model: real.model,
+    dimension,
+    maxInputTokens: real.maxInputTokens,
+    // "multilingual": the indexer embeds every passage as written, without the Apertium bridge.
+    language: "multilingual",
+    async embed(texts) {
+      return texts.map((text) => {
+        const rng = createRng(hashString(text));
+        const base = sample[hashString(text.slice(0, 40)) % sample.length]!;
+        const other = sample[Math.floor(rng.next() * sample.length)]!;
+        const vector = new Float32Array(dimension);
+        let norm = 0;
+        for (let index = 0; index < dimension; index++) {
+          // Box–Muller for a normal draw.
+          const gaussian = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+          const value = 0.75 * base[index]! + 0.25 * other[index]! + gaussian * spread[index]! / 3;
+          vector[index] = value;
+          norm += value * value;
+        }
+        const scale = 1 / Math.sqrt(norm);
+        for (let index = 0; index < dimension; index++) vector[index]! *= scale;
+        return vector;
+      });
+    },
+  };
+}
+
+interface Target {
+  name: "postgres" | "pglite";
+  size: number;
+  database: Database;
+  /** Bytes of memory the database holds now. */
+  memory(): number;
+  directory?: string;
+  close(): Promise<void>;
+}
+
+function postgresMemory(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres")) continue;
+      const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${entry}/smaps_rollup`, "utf8"));
+      total += Number(pss?.[1] ?? 0) * 1024;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+async function openTarget(name: "postgres" | "pglite", size: number, cluster: Cluster | null): Promise<Target> {
+  if (name === "postgres") {
+    const databaseName = `scale_${size}`;
+    const admin = new pg.Client({ connectionString: cluster!.url });
+    await admin.connect();
+    const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [databaseName])).rowCount === 1;
+    const ready = existsSync(join(root, `${name}-${size}.json`));
+    if (exists && !(args.keep && ready)) await admin.query(`DROP DATABASE "${databaseName}" WITH (FORCE)`);
+    if (!exists || !(args.keep && ready)) await admin.query(`CREATE DATABASE "${databaseName}"`);
+    await admin.end();
+    const url = new URL(cluster!.url);
+    url.pathname = `/${databaseName}`;
+    const database = await openDatabase({ url: url.toString(), poolSize: 10 });
+    return { name, size, database, memory: postgresMemory, close: () => database.close() };
+  }
+  const directory = join(root, `pglite-${size}`);
+  if (!(args.keep && existsSync(join(root, `${name}-${size}.json`)))) rmSync(directory, { recursive: true, force: true });
+  const database = await openDatabase({ dataDir: join(directory, "pgdata") });
+  return { name, size, database, memory: () => process.memoryUsage().rss, directory, close: () => database.close() };
+}
+
+interface IngestFigures {
+  records: number;
+  passages: number;
+  ingestSeconds: number;
+  passagesPerSecond: number;
+  embedderPassagesPerSecond: number;
+  indexBuildSeconds: number;
+}
+
+/** Sections, embed groups, projects, the three principals, the active space; returns the space. */
+async function setUp(database: Database, real: Embedder): Promise<IndexSpace> {
+  const { prisma, sql } = database;
+  for (const section of sections) {
+    await prisma.section.create({
+      data: {
+        slug: section.slug,
+        name: section.name,
+        fields: [
+          { key: "title", label: "Title", type: "text", required: true, listed: true },
+          { key: "text", label: "Text", type: "longtext" },
+        ],
+      },
+    });
+    await saveEmbedGroup(prisma, sql, {
+      sectionSlug: section.slug,
+      group: { slug: "text", label: "Text", fields: ["title", "text"], chunking: section.chunking, maxTokens: section.maxTokens, minTokens: 24, overlap: 0 },
+      requeue: false,
+    });
+  }
+  await prisma.project.createMany({ data: Array.from({ length: projectCount }, (_, index) => ({ slug: `scale-${index}`, name: `Scale project ${index}`, restricted: index % 2 === 0 })) });
+  const projects = await prisma.project.findMany({ where: { slug: { startsWith: "scale-" } } });
+  const projectId = (index: number) => projects.find((project) => project.slug === `scale-${index}`)!.id;
+  await prisma.user.create({ data: { email: "admin@scale.bench", name: "Admin", role: "admin" } });
+  for (const [label, readable] of Object.entries(readers)) {
+    const user = await prisma.user.create({ data: { email: `${label.replace(/\W+/g, "")}@scale.bench`, name: label, role: "researcher" } });
+    await prisma.membership.createMany({ data: readable.map((index) => ({ userId: user.id, projectId: projectId(index), role: "reader" as const })) });
+  }
+  return ensureIndexSpace(sql, { provider: real.provider, model: real.model, dimension: real.dimension, chunkerVersion: CHUNKER_VERSION });
+}
+
+/** Records of every kind, interleaved, until the archive holds `passages` passages. */
+function* recordOrder(passages: number): Generator<{ kind: RecordKind; index: number }> {
+  const plan = planArchive(passages);
+  const kinds = Object.keys(plan) as RecordKind[];
+  for (let round = 0; ; round++) {
+    for (const kind of kinds) {
+      // Each kind's share of the plan per round of 100 interviews' worth.
+      const perRound = Math.max(1, Math.round(plan[kind] / (plan.interviews / 10)));
+      for (let step = 0; step < perRound; step++) yield { kind, index: round * perRound + step };
+    }
+  }
+}
+
+async function build(target: Target, corpus: Corpus, real: Embedder): Promise<IngestFigures> {
+  const { prisma, sql } = target.database;
+  const space = await setUp(target.database, real);
+  const hnsw = hnswIndexStatement(space);
+  await sql.exec(`DROP INDEX IF EXISTS "${hnsw.name}"`);
+
+  // The real embedder on a sample of the archive's passages: its rate, and the vectors to draw from.
+  const sampleTexts: string[] = [];
+  for (let index = 0; sampleTexts.length < sampleSize; index++) {
+    const record = generateRecord(corpus, index % 3 === 0 ? "people" : "interviews", 1_000_000 + index, projectCount, seed);
+    sampleTexts.push(...record.text.split("\n\n").slice(0, 3).map((paragraph) => `${record.title} › ${paragraph}`));
+  }
+  const { sample, embedderPassagesPerSecond } = await sampleVectors(real, sampleTexts);
+  const spread = new Float32Array(real.dimension);
+  for (let index = 0; index < real.dimension; index++) {
+    const mean = sample.reduce((sum, vector) => sum + vector[index]!, 0) / sample.length;
+    spread[index] = Math.sqrt(sample.reduce((sum, vector) => sum + (vector[index]! - mean) ** 2, 0) / sample.length);
+  }
+  log(`${target.name} ${target.size}: real embedder ${embedderPassagesPerSecond.toFixed(0)} passages/s on ${sampleSize} sample passages`);
+
+  const sectionIds = new Map((await prisma.section.findMany({ where: { slug: { in: sections.map((section) => section.slug) } } })).map((section) => [section.slug, section.id]));
+  const projectIds = new Map((await prisma.project.findMany({ where: { slug: { startsWith: "scale-" } } })).map((project) => [project.slug, project.id]));
+  const groups = await listEmbedGroups(prisma);
+  const groupsBySection = new Map<string, typeof groups>();
+  for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
+  const context = { sql, space, embedder: syntheticEmbedder(real, sample, spread), sections: await sectionShapes(prisma), groupsBySection };
+
+  const started = performance.now();
+  let passages = 0;
+  let records = 0;
+  let lastReport = started;
+  const order = recordOrder(target.size);
+  // PostgreSQL runs two batches at once (one writes while the other is chunked); PGlite one at a time.
+  const lanes = target.name === "postgres" ? 2 : 1;
+  const lane = async () => {
+    while (passages < target.size) {
+      const batch = Array.from({ length: recordBatch }, () => order.next().value!).map(({ kind, index }) => ({ kind, record: generateRecord(corpus, kind, index, projectCount, seed) }));
+      const rows = batch.map(({ kind, record }) => ({
+        sectionId: sectionIds.get(sections.find((section) => section.kind === kind)!.slug)!,
+        projectId: projectIds.get(`scale-${record.project}`)!,
+        title: record.title,
+        values: { title: record.title, text: record.text, language: record.language },
+      }));
+      const created = await prisma.record.createManyAndReturn({ data: rows, select: { id: true } });
+      const results = await indexRecords(context, created.map((row) => row.id));
+      passages += results.reduce((sum, result) => sum + result.chunks, 0);
+      records += created.length;
+      const now = performance.now();
+      if (now - lastReport > 15_000) {
+        lastReport = now;
+        log(`${target.name} ${target.size}: ${records.toLocaleString("en")} records, ${passages.toLocaleString("en")} passages (${(passages / ((now - started) / 1000)).toFixed(0)} passages/s)`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+  const ingestSeconds = (performance.now() - started) / 1000;
+  log(`${target.name} ${target.size}: ingested ${passages.toLocaleString("en")} passages in ${ingestSeconds.toFixed(0)} s; building the HNSW index…`);
+  const indexStarted = performance.now();
+  await sql.exec(hnsw.sql);
+  const indexBuildSeconds = (performance.now() - indexStarted) / 1000;
+  await sql.exec("ANALYZE");
+  return { records, passages, ingestSeconds, passagesPerSecond: passages / ingestSeconds, embedderPassagesPerSecond, indexBuildSeconds };
+}
+
+/**
+ * The real embedder's vectors for the sample passages and its rate, kept in .bench/scale (keyed by
+ * the model and the texts) so a later run does not embed them again; the rate is the first run's.
+ */
+async function sampleVectors(real: Embedder, texts: string[]): Promise<{ sample: Float32Array[]; embedderPassagesPerSecond: number }> {
+  const key = hashString(`${real.provider}/${real.model}/${real.dimension}\n${texts.join("\n")}`).toString(16);
+  const file = join(root, `sample-${key}.json`);
+  if (existsSync(file)) {
+    const cached = JSON.parse(readFileSync(file, "utf8")) as { rate: number; vectors: number[][] };
+    return { sample: cached.vectors.map((vector) => Float32Array.from(vector)), embedderPassagesPerSecond: cached.rate };
+  }
+  const started = performance.now();
+  const sample: Float32Array[] = [];
+  for (let start = 0; start < texts.length; start += 64) sample.push(...(await real.embed(texts.slice(start, start + 64), "passage")));
+  const rate = texts.length / ((performance.now() - started) / 1000);
+  writeFileSync(file, JSON.stringify({ rate, vectors: sample.map((vector) => Array.from(vector)) }));
+  return { sample, embedderPassagesPerSecond: rate };
+}
+
+/** Queries from the archive's own sentences: four words of a sentence, in its language. */
+function queriesFrom(corpus: Corpus, count: number): string[] {
+  const rng = createRng(`${seed}:queries`);
+  return Array.from({ length: count }, (_, index) => {
+    const language = (["en", "es", "ca"] as const)[index % 3]!;
+    const words = rng.pick(corpus.sentences[language]).split(/\s+/).filter((word) => /^\p{L}{4,}$/u.test(word));
+    return words.slice(0, 4).join(" ");
+  }).filter((query) => query.length > 0);
+}
+
+async function measure(target: Target, corpus: Corpus) {
+  const { prisma, sql } = target.database;
+  const principalOf = async (email: string): Promise<Principal> => {
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    return (await loadPrincipal(prisma, user.id, user.sessionVersion))!;
+  };
+  const principals: [string, Principal][] = [
+    ["admin", await principalOf("admin@scale.bench")],
+    ...(await Promise.all(Object.keys(readers).map(async (label) => [label, await principalOf(`${label.replace(/\W+/g, "")}@scale.bench`)] as [string, Principal]))),
+  ];
+  const runtime = runtimeOver(target.database);
+  const context = await runtime.search();
+  const queries = queriesFrom(corpus, queryCount);
+  const search: Record<string, { mode: SearchMode; p50: number; p95: number; fullPages: number }[]> = {};
+  for (const [label, principal] of principals) {
+    search[label] = [];
+    for (const mode of ["keyword", "semantic", "hybrid"] as SearchMode[]) {
+      for (const query of queries) await searchArchive(context, principal, { query, mode, limit: 10 });
+      const times: number[] = [];
+      let fullPages = 0;
+      for (const query of queries) {
+        const started = performance.now();
+        const found = await searchArchive(context, principal, { query, mode, limit: 10 });
+        times.push(performance.now() - started);
+        if (found.hits.length >= 10) fullPages++;
+      }
+      search[label]!.push({ mode, p50: percentile(times, 50), p95: percentile(times, 95), fullPages });
+    }
+  }
+  const space = (await runtime.space())!;
+  const depth = 60;
+  const recall: Record<string, number> = {};
+  for (const [label, principal] of principals) {
+    const values: number[] = [];
+    for (const query of queries) {
+      const vector = await embedQuery(context, query);
+      const exact = await exactTop(sql, principal, space, vector, 10);
+      const dense = await denseLeg(sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch(depth) });
+      const found = new Set(dense.slice(0, 10).map((hit) => hit.chunkId));
+      values.push(exact.length ? exact.filter((id) => found.has(id)).length / exact.length : 1);
+    }
+    recall[label] = values.reduce((sum, value) => sum + value, 0) / values.length;
+  }
+  const listTimes: number[] = [];
+  const reader50 = principals[2]![1];
+  for (let round = 0; round < 20; round++) {
+    const query = listRecordsQuerySchema.parse(round % 2 === 0 ? { page: String(1 + (round % 5)) } : { section: sections[round % sections.length]!.slug });
+    const started = performance.now();
+    await Promise.all([listRecords(sql, reader50, query), recordFacets(sql, reader50, query)]);
+    if (round >= 2) listTimes.push(performance.now() - started);
+  }
+  const askContext = await runtime.ask();
+  const askTimes: number[] = [];
+  for (const [index, query] of queries.slice(0, 12).entries()) {
+    const started = performance.now();
+    const answer = ask(askContext, reader50, { question: `What do the records say about ${query}?` });
+    for (let step = await answer.next(); !step.done; step = await answer.next());
+    if (index >= 2) askTimes.push(performance.now() - started);
+  }
+  const [sizes] = await sql.query<{ database: string; chunks: string; hnsw: string }>(
+    `SELECT pg_database_size(current_database())::text AS database, pg_total_relation_size('chunks')::text AS chunks,
+            coalesce(pg_relation_size(to_regclass($1)), 0)::text AS hnsw`,
+    [`public."${hnswIndexStatement(space).name}"`],
+  );
+  const directoryBytes = target.directory ? Number(execFileSync("du", ["-sb", target.directory], { encoding: "utf8" }).split(/\s/)[0]) : null;
+  return {
+    search,
+    recall,
+    listP95: percentile(listTimes, 95),
+    askP95: percentile(askTimes, 95),
+    memoryBytes: target.memory(),
+    databaseBytes: Number(sizes!.database),
+    chunksBytes: Number(sizes!.chunks),
+    hnswBytes: Number(sizes!.hnsw),
+    directoryBytes,
+  };
+}
+
+async function main() {
+  mkdirSync(root, { recursive: true });
+  const corpus = loadCorpus();
+  const real = createEmbedder(embedderConfigFromEnv(getConfig().environment));
+  const cluster = databases.includes("postgres")
+    ? await startCluster({ dir: join(root, "cluster"), port: 3395, settings: settingsForBenchmarks, log: (line) => log(`postgres: ${line}`) })
+    : null;
+  const results: { target: string; size: number; ingest: IngestFigures; figures: Awaited<ReturnType<typeof measure>> }[] = [];
+  try {
+    for (const size of sizes) {
+      for (const name of databases) {
+        const marker = join(root, `${name}-${size}.json`);
+        let target: Target;
+        try {
+          target = await openTarget(name, size, cluster);
+        } catch (error) {
+          log(`${name} ${size}: could not open: ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
+        try {
+          const ingest = args.keep && existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as IngestFigures) : await build(target, corpus, real);
+          writeFileSync(marker, JSON.stringify(ingest));
+          const figures = await measure(target, corpus);
+          results.push({ target: name, size, ingest, figures });
+          printRun(name, size, ingest, figures);
+        } catch (error) {
+          log(`${name} ${size}: FAILED: ${error instanceof Error ? error.stack : String(error)}`);
+        } finally {
+          await target.close().catch(() => undefined);
+          if (!args.keep && name === "pglite") rmSync(join(root, `pglite-${size}`), { recursive: true, force: true });
+        }
+      }
+    }
+  } finally {
+    cluster?.stop("fast");
+  }
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL settings: ${Object.entries(settingsForBenchmarks).map(([key, value]) => `${key}=${value}`).join(" ")}`;
+  console.log(`\nbench:scale — ${machine}`);
+  writeFileSync(join(".bench", "scale.json"), JSON.stringify({ at: new Date().toISOString(), machine, queries: queryCount, results }, null, 2));
+}
+
+function printRun(name: string, size: number, ingest: IngestFigures, figures: Awaited<ReturnType<typeof measure>>) {
+  console.log(`\n### ${name}, ${ingest.passages.toLocaleString("en")} passages (${ingest.records.toLocaleString("en")} records)`);
+  console.log(
+    `ingest ${ingest.passagesPerSecond.toFixed(0)} passages/s (database side, ${ingest.ingestSeconds.toFixed(0)} s); real embedder ${ingest.embedderPassagesPerSecond.toFixed(0)} passages/s ` +
+      `(${(ingest.passages / ingest.embedderPassagesPerSecond / 3600).toFixed(1)} h for these passages); HNSW build ${ingest.indexBuildSeconds.toFixed(0)} s`,
+  );
+  console.log(
+    `memory ${mib(figures.memoryBytes)}${name === "pglite" ? " (this process: PGlite, the model, the bench)" : " (PostgreSQL's processes, proportional)"}; ` +
+      `database ${mib(figures.databaseBytes)}, passages ${mib(figures.chunksBytes)}, HNSW ${mib(figures.hnswBytes)}${figures.directoryBytes !== null ? `, data directory ${mib(figures.directoryBytes)}` : ""}`,
+  );
+  console.log("| principal | keyword p50 / p95 ms | semantic p50 / p95 ms | hybrid p50 / p95 ms | hybrid full first pages | HNSW recall@10 |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [label, modes] of Object.entries(figures.search)) {
+    const cell = (mode: SearchMode) => {
+      const row = modes.find((entry) => entry.mode === mode)!;
+      return `${ms(row.p50)} / ${ms(row.p95)}`;
+    };
+    const hybrid = modes.find((entry) => entry.mode === "hybrid")!;
+    console.log(`| ${label} | ${cell("keyword")} | ${cell("semantic")} | ${cell("hybrid")} | ${hybrid.fullPages}/${queryCount} | ${figures.recall[label]!.toFixed(3)} |`);
+  }
+  console.log(`record list with facets p95 ${ms(figures.listP95)} ms (the 50% reader); ask p95 ${ms(figures.askP95)} ms (extractive reader)`);
+}
+
+await main();
