@@ -284,6 +284,21 @@ describe("characterisation and curator review", () => {
     expect(result.roles.find((role) => role.role === "material")?.current).toBe("silver");
   });
 
+  it("reads each image leg's candidates once for all role groups", async () => {
+    const statements: string[] = [];
+    const counting: typeof db.sql = Object.assign(Object.create(db.sql) as typeof db.sql, {
+      query: ((text: string, params?: unknown[]) => {
+        statements.push(text);
+        return db.sql.query(text, params);
+      }) as typeof db.sql.query,
+    });
+    const result = await characteriseObject({ ...runtime, sql: counting }, curator, { recordId: ids.subject ?? "" });
+    expect(result.usedContext).toBe(true);
+    // Two faces read once, and one catalogue-context leg per role group (typology; material; period and date).
+    expect(statements.filter((text) => /FROM object_vectors v JOIN records r/.test(text))).toHaveLength(2 + 3);
+    expect(result.roles.find((role) => role.role === "typology")?.categorical?.value).toBe("denarius");
+  });
+
   it("a researcher sees proposals but cannot decide them, and nothing is written", async () => {
     const versionBefore = (await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } })).version;
     for (const action of ["accept", "reject"] as const) {

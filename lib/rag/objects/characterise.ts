@@ -2,7 +2,7 @@ import "server-only";
 import { type Principal, egressAllowed, mayLeaveHost } from "../../acl";
 import { contextSpaceName } from "../embed/descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
-import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
+import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject, neighbourReads } from "./object-neighbours";
 import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "../config/object-context";
 import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
 import { type SubjectStatements, loadSubjectStatements } from "./load-statements";
@@ -76,6 +76,8 @@ export async function characteriseObject(
   const evidenceProjects = new Set<string>();
   const limit = input.neighbours ?? proposalNeighbours;
   const statements: SubjectStatements = await loadSubjectStatements(runtime.sql, subject);
+  // The role groups share the image legs and most candidates: each is read once.
+  const reads = neighbourReads();
 
   for (const group of roleGroups) {
     const roles = group.roles.filter((role) => subject.context.roles[role]);
@@ -94,7 +96,7 @@ export async function characteriseObject(
         }
       }
     }
-    const neighbours = await findNeighbours(runtime.sql, principal, subject, { legs, limit });
+    const neighbours = await findNeighbours(runtime.sql, principal, subject, { legs, limit, reads });
     for (const role of roles) {
       const fieldKey = subject.context.roles[role] ?? "";
       const fieldLabel = subject.fields.find((field) => field.key === fieldKey)?.label ?? role;

@@ -171,6 +171,25 @@ function cosine(a: readonly number[], b: readonly number[]): number {
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
+type VectorRow = { record_id: string; space: string; view: string; kind: string; media_id: string | null; vector: string };
+type DetailRow = { id: string; title: string; project_id: string; values: Record<string, unknown>; slug: string; name: string; object_context: unknown };
+
+/**
+ * What findNeighbours has read for one subject and one principal, so that another call for the
+ * same subject (a characterisation's role groups, which share the image legs) reads only what is
+ * new: a leg's candidate list once, a candidate's vectors and details once. Made per request,
+ * never shared between principals.
+ */
+export interface NeighbourReads {
+  lists: Map<string, Promise<string[]>>;
+  vectors: Map<string, VectorRow[]>;
+  details: Map<string, DetailRow | null>;
+}
+
+export function neighbourReads(): NeighbourReads {
+  return { lists: new Map(), vectors: new Map(), details: new Map() };
+}
+
 export interface NeighbourOptions {
   legs: QueryLeg[];
   /** Fused candidates to keep. */
@@ -180,13 +199,22 @@ export interface NeighbourOptions {
   k?: number;
   /** Keep only candidates at least this similar on every shared view (near-duplicates). */
   floor?: number;
+  /** Reads kept from an earlier call for the same subject and principal. */
+  reads?: NeighbourReads;
 }
 
 export async function findNeighbours(sql: SqlExecutor, principal: Principal, subject: ObjectSubject, options: NeighbourOptions): Promise<Neighbour[]> {
   if (options.legs.length === 0 || subject.compareSectionIds.length === 0) return [];
   const pool = options.pool ?? legPool;
   const k = options.k ?? defaultRrfK;
-  const lists = await Promise.all(options.legs.map(async (leg) => ({ leg: leg.leg, weight: leg.weight, ids: await legList(sql, principal, subject, leg, pool) })));
+  const reads = options.reads ?? neighbourReads();
+  const listOf = (leg: QueryLeg) => {
+    const key = [leg.space, leg.view, pool, leg.vector.join(",")].join("\u0000");
+    const list = reads.lists.get(key) ?? legList(sql, principal, subject, leg, pool);
+    reads.lists.set(key, list);
+    return list;
+  };
+  const lists = await Promise.all(options.legs.map(async (leg) => ({ leg: leg.leg, weight: leg.weight, ids: await listOf(leg) })));
   const fused = reciprocalRankFusion(lists, k);
   // Near-duplicates are judged on every candidate any view found; the others keep the fused head.
   const shortlist = options.floor === undefined ? fused.slice(0, options.limit) : fused;
@@ -194,11 +222,19 @@ export async function findNeighbours(sql: SqlExecutor, principal: Principal, sub
   const ids = shortlist.map((item) => item.id);
 
   // Exact similarities on every leg, and the thumbnails, for the shortlist.
-  const vectors = await sql.query<{ record_id: string; space: string; view: string; kind: string; media_id: string | null; vector: string }>(
-    `SELECT record_id, space, view, kind, media_id, embedding::text AS vector FROM object_vectors
-      WHERE record_id = ANY($1::text[]) AND space = ANY($2::text[])`,
-    [ids, [...new Set(options.legs.map((leg) => leg.space))]],
-  );
+  const spaces = [...new Set(options.legs.map((leg) => leg.space))].sort();
+  const vectorKey = (id: string) => `${id}\u0000${spaces.join("\u0000")}`;
+  const unreadVectors = ids.filter((id) => !reads.vectors.has(vectorKey(id)));
+  if (unreadVectors.length > 0) {
+    const rows = await sql.query<VectorRow>(
+      `SELECT record_id, space, view, kind, media_id, embedding::text AS vector FROM object_vectors
+        WHERE record_id = ANY($1::text[]) AND space = ANY($2::text[])`,
+      [unreadVectors, spaces],
+    );
+    for (const id of unreadVectors) reads.vectors.set(vectorKey(id), []);
+    for (const row of rows) reads.vectors.get(vectorKey(row.record_id))!.push(row);
+  }
+  const vectors = ids.flatMap((id) => reads.vectors.get(vectorKey(id))!);
   const similarities = new Map<string, Record<string, number>>();
   const images = new Map<string, { view: string; mediaId: string }[]>();
   for (const row of vectors) {
@@ -211,14 +247,19 @@ export async function findNeighbours(sql: SqlExecutor, principal: Principal, sub
   }
 
   // The gate: details read with the access predicate again, and checked once more.
-  const params: unknown[] = [ids];
-  const scope = projectScopeSql(principal, "r.project_id", params);
-  const details = await sql.query<{ id: string; title: string; project_id: string; values: Record<string, unknown>; slug: string; name: string; object_context: unknown }>(
-    `SELECT r.id, r.title, r.project_id, r."values", s.slug, s.name, s.object_context
-       FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = ANY($1::text[]) AND ${scope}`,
-    params,
-  );
-  const byId = new Map(details.map((row) => [row.id, row]));
+  const unreadDetails = ids.filter((id) => !reads.details.has(id));
+  if (unreadDetails.length > 0) {
+    const params: unknown[] = [unreadDetails];
+    const scope = projectScopeSql(principal, "r.project_id", params);
+    const rows = await sql.query<DetailRow>(
+      `SELECT r.id, r.title, r.project_id, r."values", s.slug, s.name, s.object_context
+         FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = ANY($1::text[]) AND ${scope}`,
+      params,
+    );
+    for (const id of unreadDetails) reads.details.set(id, null);
+    for (const row of rows) reads.details.set(row.id, row);
+  }
+  const byId = new Map(ids.flatMap((id) => (reads.details.get(id) ? [[id, reads.details.get(id)!] as const] : [])));
   const imageLegNames = options.legs.filter((leg) => leg.leg.startsWith("view:")).map((leg) => leg.leg);
   const maxScore = options.legs.reduce((sum, leg) => sum + (leg.weight ?? 1), 0) / (k + 1);
   const neighbours: Neighbour[] = [];
