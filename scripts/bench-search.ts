@@ -492,7 +492,7 @@ async function main(): Promise<void> {
     const depth = Math.min(200, pageSize * 4 + 20);
     const settings = [
       { label: `limit ${pageSize}, ef_search 100`, limit: pageSize, efSearch: 100, force: false },
-      { label: `as searchArchive (limit ${depth}, ef_search ${denseEfSearch(depth)})`, limit: depth, efSearch: denseEfSearch(depth), force: false },
+      { label: `as searchArchive (limit ${depth}, ef_search ${denseEfSearch()})`, limit: depth, efSearch: denseEfSearch(), force: false },
       { label: `HNSW forced (enable_sort off), limit ${pageSize}, ef_search 100`, limit: pageSize, efSearch: 100, force: true },
     ];
     type RecallRow = { label: string; diagnostic: boolean; recalls: number[]; fullPages: number; denseMs: number[]; exactMs: number[] };

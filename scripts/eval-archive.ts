@@ -382,15 +382,15 @@ async function runRecall(): Promise<void> {
   for (const item of golden.search) {
     const vector = await embedQuery(context, item.query);
     for (const { name, principal } of principals) {
-      const served = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch(depth) });
+      const served = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() });
       await db.sql.exec("SET enable_indexscan = off");
-      const exact = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch(depth) }).finally(() => db.sql.exec("SET enable_indexscan = on"));
+      const exact = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() }).finally(() => db.sql.exec("SET enable_indexscan = on"));
       const truth = new Set(exact.slice(0, 10).map((hit) => hit.chunkId));
       (recalls[name] ??= []).push(served.slice(0, 10).filter((hit) => truth.has(hit.chunkId)).length / Math.max(1, truth.size));
     }
   }
   const line = Object.entries(recalls).map(([name, values]) => `${name} ${format(mean(values))}`).join(", ");
-  console.log(`\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ef_search ${denseEfSearch(depth)}: ${line}`);
+  console.log(`\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ef_search ${denseEfSearch()}: ${line}`);
   summaries.push(`HNSW recall@10 on the full demo: ${line}`);
 }
 

@@ -66,7 +66,7 @@ export async function findSimilarRecords(
     limit: depth,
     embedGroupId: options.embedGroupId,
     excludeRecordId: recordId,
-    efSearch: denseEfSearch(depth),
+    efSearch: denseEfSearch(),
   });
   const bestByRecord = new Map<string, (typeof hits)[number]>();
   for (const hit of hits) if (!bestByRecord.has(hit.recordId)) bestByRecord.set(hit.recordId, hit);
