@@ -78,9 +78,10 @@ export async function saveRecord(
     ...(await checkRelations(prisma, principal, section.fields, values)),
     ...(await checkMedia(prisma, section.fields, values, input.projectId, existing?.id)),
   };
-  // An editor cannot see, and so cannot remove, links to records outside their projects: those
-  // are carried over from the saved version untouched.
-  if (existing) await keepHiddenRelations(prisma, principal, section.fields, existing.values as RecordValues, values);
+  // An editor cannot see, and so cannot remove, links to records outside their projects, nor
+  // links waiting for a project not yet restored: those are carried over from the saved version
+  // untouched (the waiting ones without a link row, until restoring the project makes it).
+  const waiting = existing ? await keepHiddenRelations(prisma, principal, section.fields, existing.values as RecordValues, values) : new Set<string>();
   if (Object.keys(fieldErrors).length > 0) throw new AppError("bad_request", "Some fields need attention.", { fieldErrors });
 
   const title = recordTitle(section.fields, values);
@@ -113,7 +114,7 @@ export async function saveRecord(
       id = created.id;
       version = created.version;
     }
-    await writeLinksAndMedia(tx, id, section.fields, values, input.projectId);
+    await writeLinksAndMedia(tx, id, section.fields, values, input.projectId, waiting);
     // Files the record no longer references (replaced or removed) go with this save; the
     // caller deletes them from storage once the transaction has committed.
     const referenced = mediaIds(section.fields, values);
@@ -155,22 +156,30 @@ function mediaIds(fields: FieldDefinition[], values: RecordValues): string[] {
     .filter(isUuid);
 }
 
+/**
+ * Carries the saved version's relation targets the editor cannot see into `values`: records of
+ * projects they may not read, and ids of records this installation does not hold (a link a
+ * restored project made into a project not restored yet). Returns the latter: they stay in the
+ * value, without a link row.
+ */
 async function keepHiddenRelations(
   prisma: PrismaClient,
   principal: Principal,
   fields: FieldDefinition[],
   saved: RecordValues,
   values: RecordValues,
-): Promise<void> {
+): Promise<Set<string>> {
   const savedByField = relationTargetsByField(fields, saved);
   const all = [...new Set([...savedByField.values()].flat())];
-  if (all.length === 0) return;
+  if (all.length === 0) return new Set();
   const [readableRows, existingRows] = await Promise.all([
     prisma.record.findMany({ where: { id: { in: all }, ...projectScopeWhere(principal) }, select: { id: true } }),
     prisma.record.findMany({ where: { id: { in: all } }, select: { id: true } }),
   ]);
   const readable = new Set(readableRows.map((row) => row.id));
-  const hiddenIds = new Set(existingRows.map((row) => row.id).filter((id) => !readable.has(id)));
+  const existing = new Set(existingRows.map((row) => row.id));
+  const waiting = new Set(all.filter((id) => !existing.has(id)));
+  const hiddenIds = new Set(all.filter((id) => !readable.has(id)));
   for (const field of fields) {
     if (field.type !== "relation") continue;
     const hidden = (savedByField.get(field.key) ?? []).filter((id) => hiddenIds.has(id));
@@ -182,6 +191,7 @@ async function keepHiddenRelations(
       values[field.key] = hidden[0];
     }
   }
+  return waiting;
 }
 
 async function checkRelations(
@@ -240,8 +250,8 @@ async function checkMedia(
   return errors;
 }
 
-async function writeLinksAndMedia(tx: Tx, recordId: string, fields: FieldDefinition[], values: RecordValues, projectId: string) {
-  const links = relationLinkRows(fields, values, recordId);
+async function writeLinksAndMedia(tx: Tx, recordId: string, fields: FieldDefinition[], values: RecordValues, projectId: string, waiting: ReadonlySet<string>) {
+  const links = relationLinkRows(fields, values, recordId).filter((link) => !waiting.has(link.targetId));
   if (links.length) await tx.recordLink.createMany({ data: links, skipDuplicates: true });
   for (const field of fields) {
     const id = values[field.key];

@@ -266,7 +266,22 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
   });
 
   it("resolves those links when the project they point into is restored later, and indexes their records again", async () => {
-    const linkingId = (await target.prisma.record.findFirstOrThrow({ where: { title: "Cross-reference" } })).id;
+    const linking = await target.prisma.record.findFirstOrThrow({ where: { title: "Cross-reference" } });
+    const linkingId = linking.id;
+    expect(await target.prisma.recordLink.count({ where: { sourceId: linkingId } })).toBe(0);
+    // Edited meanwhile by an editor, whose form cannot show a link to a record not here: the
+    // waiting link stays in the value, without a link row.
+    const editor = await createUser(target.prisma, { role: "curator" });
+    await addMember(target.prisma, editor.id, linking.projectId, "editor");
+    await saveRecord(target.prisma, await principalOf(target.prisma, editor.id), {
+      id: linkingId,
+      version: linking.version,
+      sectionSlug: notes.slug,
+      projectId: linking.projectId,
+      values: { title: "Cross-reference", summary: "See the sealed papers, edited.", person: [] },
+    });
+    const edited = await target.prisma.record.findUniqueOrThrow({ where: { id: linkingId } });
+    expect(edited.values).toMatchObject({ summary: "See the sealed papers, edited.", person: [otherRecordId] });
     expect(await target.prisma.recordLink.count({ where: { sourceId: linkingId } })).toBe(0);
     await drain(target, targetSpace);
     const otherBackup = await exportProject(source.prisma, source.sql, admin, { slug: other.slug, storageDir: sourceStorage });
