@@ -28,6 +28,9 @@
  *   --rebuild              seed and index from scratch
  *   --no-calibrate         equal fusion weights (default: measured on the dev half and stored on the space)
  *   --keep-fusion          the space's stored fusion weights as they are (measured first when none is stored)
+ *   --database-url <url>   a PostgreSQL database instead of the embedded cache: the demo is seeded
+ *                          into it when it has none, beside whatever it holds (bench:scale's archive,
+ *                          so its records stand as distractors), and indexed into its active space
  *   --dump-ask <file>      with the ask run: every question's retrieved passages with their evidence
  *                          features (similarity, sentence similarity, word coverage, form), whether
  *                          their record is expected, and the outcome, as JSON — for calibrating the
@@ -72,7 +75,7 @@ const only = option("--only");
 const asArg = option("--as") ?? "both";
 const verbose = args.includes("--verbose");
 if (!["dev", "test", "all"].includes(splitArg) || (only && !["search", "ask"].includes(only)) || !["researcher", "admin", "both"].includes(asArg)) {
-  console.error("usage: npm run eval:archive -- [--split dev|test|all] [--only search|ask] [--as researcher|admin|both] [--verbose] [--index-only] [--rebuild]");
+  console.error("usage: npm run eval:archive -- [--split dev|test|all] [--only search|ask] [--as researcher|admin|both] [--verbose] [--index-only] [--rebuild] [--database-url <url>]");
   process.exit(2);
 }
 const splits = splitArg === "all" ? (["dev", "test"] as const) : ([splitArg] as ("dev" | "test")[]);
@@ -97,7 +100,13 @@ function hashFiles(paths: string[]): string {
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
 const seedHash = hashFiles(["prisma/seed"]);
 const recipeHash = hashFiles(["lib/rag/config", "lib/rag/chunk", "lib/rag/embed", "lib/rag/index/index-record.ts", "lib/rag/index/search-configs.ts", "prisma/migrations"]);
-const cacheDir = join(root, ".data", "eval-cache", `archive-${embedder.provider}-${embedder.model}-${embedder.dimension}`);
+const databaseUrl = option("--database-url");
+const cacheDir = join(
+  root,
+  ".data",
+  "eval-cache",
+  `archive-${embedder.provider}-${embedder.model}-${embedder.dimension}${databaseUrl ? `-server-${createHash("sha256").update(databaseUrl).digest("hex").slice(0, 12)}` : ""}`,
+);
 const markerPath = join(cacheDir, "indexed.json");
 type Marker = { seedHash: string; recipeHash: string; chunker: number; space: string; seconds: number; indexedAt: string };
 let marker: Marker | null = existsSync(markerPath) ? (JSON.parse(readFileSync(markerPath, "utf8")) as Marker) : null;
@@ -106,10 +115,13 @@ if (args.includes("--rebuild") || (marker && marker.seedHash !== seedHash) || (!
   marker = null;
 }
 mkdirSync(cacheDir, { recursive: true });
-const db = await openDatabase({ dataDir: join(cacheDir, "pgdata") });
+const db = databaseUrl ? await openDatabase({ url: databaseUrl, poolSize: 4 }) : await openDatabase({ dataDir: join(cacheDir, "pgdata") });
+// A server database is seeded once, when its demo admin is missing, whatever the marker says.
+const serverHasDemo = async () => Boolean(databaseUrl && (await db.prisma.user.findUnique({ where: { email: "admin@mnemo.demo" } })));
+if (databaseUrl && marker && !(await serverHasDemo())) marker = null;
 let indexNote = `reused (built ${marker?.indexedAt ?? "?"} in ${marker?.seconds.toFixed(0) ?? "?"} s)`;
-if (!marker) {
-  console.log(`Seeding the full demo archive into ${relative(root, cacheDir)} (once)…`);
+if (!marker && !(await serverHasDemo())) {
+  console.log(`Seeding the full demo archive into ${databaseUrl ? "the PostgreSQL database" : relative(root, cacheDir)} (once)…`);
   const seedStarted = performance.now();
   await seedDemo(db.prisma, db.sql, { dataDir: join(root, "prisma", "seed", "data"), storageDir: join(cacheDir, "media"), size: "full" });
   console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
@@ -151,7 +163,7 @@ const bridge = await bridgeStatus();
 
 console.log(`\nMnemo eval:archive — ${new Date().toISOString()}`);
 console.log(`machine    ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}`);
-console.log(`archive    full demo: ${counts?.records} records, ${counts?.passages} passages (${counts?.distinct_texts} distinct texts) in ${space.name}`);
+console.log(`archive    full demo${databaseUrl ? " in a PostgreSQL database" : ""}: ${counts?.records} records, ${counts?.passages} passages (${counts?.distinct_texts} distinct texts) in ${space.name}`);
 console.log(`index      ${indexNote}`);
 console.log(`bridge     apertium: ${Object.entries(bridge.pairs).filter(([, ready]) => ready).map(([pair]) => `${pair}-eng`).join(", ") || "not installed"}`);
 if (args.includes("--index-only")) {
