@@ -56,7 +56,7 @@ export const settingsForBenchmarks = {
   max_connections: "200",
   shared_buffers: "2GB",
   effective_cache_size: "8GB",
-  maintenance_work_mem: "2GB",
+  maintenance_work_mem: "4GB",
   work_mem: "32MB",
   random_page_cost: "1.1",
   max_parallel_maintenance_workers: "1",
