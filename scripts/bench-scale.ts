@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep]`
+ * `npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec]`
  *
  * An archive shaped like the demo (scripts/scale-archive.ts: hour-long interviews, publications,
  * people, places and catalogue objects in English, Spanish and Catalan, over fifty projects, a
@@ -25,6 +25,15 @@
  *   (one warm-up pass, then the measured pass), whether the 2% reader gets a full first page, HNSW
  *   recall@10 of the dense leg against exact search under each principal's access filter, the record
  *   list with facets p95, and a question answered by the extractive reader, p95.
+ * With --with-demo (PostgreSQL), the quality check: the full demo is seeded and indexed by
+ * eval:archive into a copy of the built archive (CREATE DATABASE … TEMPLATE) and into an empty
+ * database, the demo's researcher is made a member of every synthetic project (the distractors
+ * are readable, as they are to the admin), and eval:archive's test half is run on both as the
+ * researcher and the admin: the nDCG@10 the demo keeps inside the archive against the demo alone.
+ * With --halfvec (PostgreSQL), what half-precision vectors would save: a second HNSW index over
+ * the passages' vectors cast to halfvec is built beside the served one, and its size, build time,
+ * recall@10 against exact search (its 60 nearest re-ranked at full precision, as the dense leg
+ * would) and dense p95 are printed beside the served index's; then it is dropped.
  * Figures only; nothing is asserted. --keep keeps (and reuses) the built archives.
  */
 import { execFileSync } from "node:child_process";
@@ -33,7 +42,8 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import type { Principal } from "../lib/acl";
+import pgvector from "pgvector";
+import { type Principal, passageScopeSql } from "../lib/acl";
 import { listRecordsQuerySchema, listRecords } from "../lib/archive/list-records";
 import { recordFacets } from "../lib/archive/record-facets";
 import { loadPrincipal } from "../lib/auth/load-principal";
@@ -61,13 +71,15 @@ const { values: args } = parseArgs({
     databases: { type: "string", default: "postgres,pglite" },
     queries: { type: "string", default: "30" },
     keep: { type: "boolean", default: false },
+    "with-demo": { type: "boolean", default: false },
+    halfvec: { type: "boolean", default: false },
   },
 });
 const sizes = args.passages.split(",").map((value) => Number(value.trim()));
 const databases = args.databases.split(",").map((value) => value.trim()) as ("postgres" | "pglite")[];
 const queryCount = Number(args.queries);
 if (sizes.some((size) => !Number.isInteger(size) || size < 1000) || databases.some((name) => name !== "postgres" && name !== "pglite") || !(queryCount > 0)) {
-  console.error("usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep]");
+  console.error("usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec]");
   process.exit(2);
 }
 const root = join(".bench", "scale");
@@ -448,11 +460,17 @@ async function main() {
           const figures = await measure(target, corpus);
           results.push({ target: name, size, ingest, figures });
           printRun(name, size, ingest, figures);
+          if (args.halfvec && name === "postgres") {
+            await measureHalfvec(target, corpus).catch((error: unknown) => log(`${name} ${size}: halfvec FAILED: ${error instanceof Error ? error.stack : String(error)}`));
+          }
         } catch (error) {
           log(`${name} ${size}: FAILED: ${error instanceof Error ? error.stack : String(error)}`);
         } finally {
           await target.close().catch(() => undefined);
           if (!args.keep && name === "pglite") rmSync(join(root, `pglite-${size}`), { recursive: true, force: true });
+        }
+        if (args["with-demo"] && name === "postgres") {
+          await demoInside(cluster!, size).catch((error: unknown) => log(`${name} ${size}: the demo inside FAILED: ${error instanceof Error ? error.stack : String(error)}`));
         }
       }
     }
@@ -462,6 +480,104 @@ async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL settings: ${Object.entries(settingsForBenchmarks).map(([key, value]) => `${key}=${value}`).join(" ")}`;
   console.log(`\nbench:scale — ${machine}`);
   writeFileSync(join(".bench", "scale.json"), JSON.stringify({ at: new Date().toISOString(), machine, queries: queryCount, results }, null, 2));
+}
+
+/** The halfvec measurement (see the header), printed. */
+async function measureHalfvec(target: Target, corpus: Corpus) {
+  const { prisma, sql } = target.database;
+  const runtime = runtimeOver(target.database);
+  const context = await runtime.search();
+  const space = (await runtime.space())!;
+  const dimension = space.dimension;
+  const name = `bench_halfvec_${space.id.replace(/-/g, "")}`;
+  await sql.exec(`DROP INDEX IF EXISTS "${name}"`);
+  const started = performance.now();
+  await sql.exec(`CREATE INDEX "${name}" ON chunks USING hnsw ((embedding::halfvec(${dimension})) halfvec_cosine_ops) WHERE index_space_id = '${space.id}'`);
+  const buildSeconds = (performance.now() - started) / 1000;
+  const [sizes] = await sql.query<{ half: string; full: string }>(
+    `SELECT pg_relation_size(to_regclass($1))::text AS half, pg_relation_size(to_regclass($2))::text AS full`,
+    [`public."${name}"`, `public."${hnswIndexStatement(space).name}"`],
+  );
+  const queries = queriesFrom(corpus, queryCount);
+  const vectors = await Promise.all(queries.map((query) => embedQuery(context, query)));
+  const lines: string[] = [];
+  for (const email of ["admin@scale.bench", ...Object.keys(readers).map((label) => `${label.replace(/\W+/g, "")}@scale.bench`)]) {
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    const principal = (await loadPrincipal(prisma, user.id, user.sessionVersion))!;
+    let recall = 0;
+    const times: { half: number[]; full: number[] } = { half: [], full: [] };
+    for (const vector of vectors) {
+      const exact = await exactTop(sql, principal, space, vector, 10);
+      const params: unknown[] = [pgvector.toSql(Array.from(vector))];
+      const scope = passageScopeSql(principal, "c", params);
+      const halfStarted = performance.now();
+      const half = await sql.transaction(async (tx) => {
+        await tx.exec(`SET LOCAL hnsw.ef_search = ${denseEfSearch()}; SET LOCAL hnsw.iterative_scan = relaxed_order;`);
+        return tx.query<{ id: string }>(
+          `SELECT near.id FROM (
+             SELECT c.id, c.embedding FROM chunks c
+              WHERE c.index_space_id = '${space.id}' AND c.embedding IS NOT NULL AND ${scope}
+              ORDER BY c.embedding::halfvec(${dimension}) <=> $1::halfvec(${dimension}) LIMIT 60
+           ) near ORDER BY near.embedding::vector(${dimension}) <=> $1::vector(${dimension}), near.id LIMIT 10`,
+          params,
+        );
+      });
+      times.half.push(performance.now() - halfStarted);
+      const fullStarted = performance.now();
+      await denseLeg(sql, principal, vector, { space, limit: 60, efSearch: denseEfSearch() });
+      times.full.push(performance.now() - fullStarted);
+      const found = new Set(half.map((row) => row.id));
+      recall += exact.length ? exact.filter((id) => found.has(id)).length / exact.length : 1;
+    }
+    lines.push(`| ${email.split("@")[0]} | ${(recall / vectors.length).toFixed(3)} | ${ms(percentile(times.half, 95))} | ${ms(percentile(times.full, 95))} |`);
+  }
+  await sql.exec(`DROP INDEX IF EXISTS "${name}"`);
+  console.log(`
+### halfvec beside vector, ${target.name} ${target.size.toLocaleString("en")}`);
+  console.log(`HNSW over halfvec: ${mib(Number(sizes!.half))} built in ${buildSeconds.toFixed(0)} s; the served vector index ${mib(Number(sizes!.full))}`);
+  console.log("| principal | halfvec recall@10 | halfvec dense p95 ms | vector dense p95 ms |");
+  console.log("|---|---|---|---|");
+  for (const line of lines) console.log(line);
+}
+
+/**
+ * eval:archive's test half on the demo inside the archive of `size` passages and on the demo
+ * alone, both on the bench's PostgreSQL (see the header); eval:archive prints its figures.
+ */
+async function demoInside(cluster: Cluster, size: number) {
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  const urlOf = (name: string) => {
+    const url = new URL(cluster.url);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const runs = [
+    { label: `the demo inside ${size.toLocaleString("en")} passages`, name: `scale_${size}_demo`, template: `scale_${size}` },
+    { label: "the demo alone", name: "scale_demo_alone", template: null },
+  ];
+  try {
+    for (const run of runs) {
+      log(`eval:archive on ${run.label}: copying the database…`);
+      await admin.query(`DROP DATABASE IF EXISTS "${run.name}" WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE "${run.name}"${run.template ? ` TEMPLATE "${run.template}"` : ""}`);
+      const evalArchive = (extra: string[]) =>
+        execFileSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/eval-archive.ts", "--database-url", urlOf(run.name), ...extra], { stdio: "inherit" });
+      evalArchive(["--index-only"]);
+      const client = new pg.Client({ connectionString: urlOf(run.name) });
+      await client.connect();
+      const added = await client.query(
+        `INSERT INTO memberships (user_id, project_id, role)
+           SELECT u.id, p.id, 'reader' FROM users u, projects p WHERE u.email = 'researcher@mnemo.demo' AND p.slug LIKE 'scale-%'
+         ON CONFLICT DO NOTHING`,
+      );
+      await client.end();
+      log(`eval:archive on ${run.label}: the researcher reads ${added.rowCount} synthetic projects more`);
+      evalArchive(["--only", "search", "--split", "test"]);
+    }
+  } finally {
+    await admin.end();
+  }
 }
 
 function printRun(name: string, size: number, ingest: IngestFigures, figures: Awaited<ReturnType<typeof measure>>) {
