@@ -335,7 +335,9 @@ async function runSearch(): Promise<void> {
         scored.push(entry);
         if (verbose) {
           const marks = ranked.map((id) => `${grades.get(id) ?? 0}`).join("");
-          console.log(`${name.padEnd(10)} ${mode.padEnd(8)} ${item.id} ndcg ${format(entry.ndcg)} [${marks}] ${item.query}`);
+          // The ten records themselves, as a digest: two runs (before and after a move) compare line by line.
+          const digest = createHash("sha256").update(ranked.join(",")).digest("hex").slice(0, 10);
+          console.log(`${name.padEnd(10)} ${mode.padEnd(8)} ${item.id} ndcg ${format(entry.ndcg)} [${marks}] records ${digest} ${item.query}`);
           if (mode === "hybrid" && entry.ndcg < 0.5) console.log(`           top: ${ranked.slice(0, 5).map((id) => titleOf.get(id)).join(" | ")}`);
         }
       }
