@@ -298,6 +298,29 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     expect(after.every((hit) => hit.projectId === openProject && hit.contributingProjectIds.every((id) => id === openProject))).toBe(true);
   });
 
+  it("past the candidate budget, ranks the passages with the query's words together first, scores no more than the budget, and finds a one-word query", async () => {
+    const common = await registerIndexSpace(db.sql, { provider: "hash", model: "common-words", dimension: 8, chunkerVersion: CHUNKER_VERSION });
+    const both = await insertPassage(common.id, openProject, "mill flour");
+    for (let i = 0; i < 4; i += 1) await insertPassage(common.id, openProject, `mill wheel ${i}`);
+    for (let i = 0; i < 5; i += 1) await insertPassage(common.id, openProject, `flour sack ${i}`);
+    // Both words are in more passages than the budget of 3: only passages with both are candidates,
+    // then (less than a page) those with the rarer word "mill", three at most.
+    const hits = await keywordLeg(db.sql, admin, "flour mill", { space: common, limit: 10, candidateBudget: 3 });
+    expect(hits[0]?.chunkId).toBe(both);
+    expect(hits.length).toBeGreaterThan(1);
+    expect(hits.length).toBeLessThanOrEqual(4);
+    // Within the budget, every passage with either word is scored.
+    expect(await keywordLeg(db.sql, admin, "flour mill", { space: common, limit: 10, candidateBudget: 100 })).toHaveLength(10);
+    // One word per line (a query and its bridge translation): the leg still answers, from at most the budget.
+    const single = await keywordLeg(db.sql, admin, "flour\nsack", { space: common, limit: 10, candidateBudget: 3 });
+    expect(single.length).toBeGreaterThan(0);
+    expect(single.length).toBeLessThanOrEqual(3);
+    // A reader of nothing in the space gets nothing on either path.
+    const stranger = await principalOf(db.prisma, (await createUser(db.prisma)).id);
+    expect(await keywordLeg(db.sql, stranger, "flour mill", { space: common, limit: 10, candidateBudget: 3 })).toEqual([]);
+    expect(await keywordLeg(db.sql, stranger, "flour", { space: common, limit: 10, candidateBudget: 3 })).toEqual([]);
+  });
+
   it("keeps the statistics equal to a recount through indexing, re-indexing, deletion, moves and space removal", async () => {
     const source = await createRecord(db.prisma, sources, otherProject, { title: "Tide table", summary: "High water at dawn, low water at noon." });
     const records = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { averageLength, bm25Idf, bm25Parameters, bm25Score, bm25Term, defaultBm25, selectTerms, wordDocumentFrequencies } from "./bm25";
+import { averageLength, bm25Idf, bm25Parameters, bm25Score, bm25Term, defaultBm25, selectCandidates, selectTerms, wordDocumentFrequencies, wordGroups } from "./bm25";
 
 describe("BM25", () => {
   it("weights rare lexemes more, never negatively, and not at all when absent", () => {
@@ -68,6 +68,62 @@ describe("BM25", () => {
     ]);
     expect(selectTerms(terms, 10).map((term) => term.selects)).toEqual([true, false, false]);
     expect(selectTerms(terms, 10_000).every((term) => term.selects)).toBe(true);
+  });
+
+  describe("selectCandidates", () => {
+    const term = (lexeme: string, df: number, word = lexeme, lines = [1]) => ({ lexeme, df, idf: 1, word, lines });
+
+    it("keeps selectTerms' choice while the rarest lexeme is within the budget", () => {
+      const chosen = selectCandidates([term("the", 900), term("mill", 40), term("flour", 60)], 100, 1000);
+      expect(chosen).toMatchObject({ tsquery: "'mill' | 'flour'", cap: null, fallback: null });
+      expect(chosen.terms.map((row) => [row.lexeme, row.selects])).toEqual([["mill", true], ["flour", true], ["the", false]]);
+    });
+
+    it("past the budget, asks for two of a line's words together, every form of each, and falls back to its rarest word", () => {
+      // "molinos harina pan" at a million passages: no form of a word is within a budget of 15,000;
+      // two of the words together would be, were they independent (2,000 + 2,400 + 3,000).
+      const terms = [term("molin", 30_000, "molin"), term("molinos", 20_000, "molin"), term("harin", 40_000), term("pan", 60_000)];
+      const chosen = selectCandidates(terms, 15_000, 1_000_000);
+      expect(chosen.cap).toBe(15_000);
+      expect(chosen.tsquery).toBe("(('harin') & ('molinos' | 'molin')) | (('harin') & ('pan')) | (('molinos' | 'molin') & ('pan'))");
+      expect(chosen.fallback).toEqual({ tsquery: "'harin'", cap: 15_000 });
+      expect(chosen.terms.every((row) => row.selects)).toBe(true);
+    });
+
+    it("asks for more words together while pairs would still pass the budget, and uses at most the four rarest", () => {
+      // Five words in a tenth of the passages each: six pairs of the four rarest ≈ 60,000 passages, four triples ≈ 4,000.
+      const terms = ["a", "b", "c", "d", "e"].map((word, index) => term(word, 100_000 + index));
+      const pairs = selectCandidates(terms, 80_000, 1_000_000);
+      expect(pairs.tsquery.split(" | ")).toHaveLength(6);
+      const triples = selectCandidates(terms, 20_000, 1_000_000);
+      expect(triples.tsquery.split(" | ")).toHaveLength(4);
+      expect(triples.tsquery).not.toContain("'e'");
+      expect(triples.terms.find((row) => row.lexeme === "e")?.selects).toBe(false);
+    });
+
+    it("combines a word only with words of its own line, and a line of one word has no combination", () => {
+      // "trabajo" and its bridge translation "work": two lines of one word, not two words.
+      const single = selectCandidates([term("trabaj", 150_000, "trabaj", [1]), term("work", 90_000, "work", [2])], 4000, 1_000_000);
+      expect(single).toEqual({ terms: expect.any(Array), tsquery: "'trabaj' | 'work'", cap: 4000, fallback: null });
+      const two = selectCandidates(
+        [term("mina", 50_000, "mina", [1]), term("trabaj", 150_000, "trabaj", [1]), term("mine", 60_000, "mine", [2]), term("work", 90_000, "work", [2])],
+        4000,
+        1_000_000,
+      );
+      expect(two.tsquery).toBe("(('mina') & ('trabaj')) | (('mine') & ('work'))");
+      expect(two.fallback?.tsquery).toBe("'mina' | 'mine'");
+    });
+
+    it("groups a query word's forms, as wordDocumentFrequencies joins them", () => {
+      const groups = wordGroups([
+        { word: "cancer", lexeme: "cancer", single: true },
+        { word: "cancer", lexeme: "canc", single: true },
+        { word: "day-old", lexeme: "day", single: false },
+        { word: "old", lexeme: "old", single: true },
+      ]);
+      expect(groups.get("cancer")).toBe(groups.get("canc"));
+      expect(groups.get("day")).not.toBe(groups.get("old"));
+    });
   });
 
   it("weighs every form of a query word by the word's frequency, not by the form's own", () => {

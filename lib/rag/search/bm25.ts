@@ -77,6 +77,17 @@ export function wordDocumentFrequencies(
   documentFrequencies: ReadonlyMap<string, number>,
   passages: number,
 ): Map<string, number> {
+  const groups = wordGroups(forms);
+  const sums = new Map<string, number>();
+  for (const [lexeme, group] of groups) sums.set(group, (sums.get(group) ?? 0) + Math.max(0, documentFrequencies.get(lexeme) ?? 0));
+  return new Map([...groups].map(([lexeme, group]) => [lexeme, Math.min(sums.get(group) ?? 0, Math.max(0, passages))]));
+}
+
+/**
+ * Each lexeme's word: the forms of one query word (and of words that share a form) get the same
+ * key, its alphabetically first lexeme (see wordDocumentFrequencies for which forms are joined).
+ */
+export function wordGroups(forms: readonly { word: string; lexeme: string; single: boolean }[]): Map<string, string> {
   const parent = new Map<string, string>();
   const find = (lexeme: string): string => {
     let root = lexeme;
@@ -96,12 +107,7 @@ export function wordDocumentFrequencies(
     if (first === undefined) firstOf.set(form.word, form.lexeme);
     else union(first, form.lexeme);
   }
-  const sums = new Map<string, number>();
-  for (const lexeme of new Set(forms.map((form) => form.lexeme))) {
-    const root = find(lexeme);
-    sums.set(root, (sums.get(root) ?? 0) + Math.max(0, documentFrequencies.get(lexeme) ?? 0));
-  }
-  return new Map([...parent.keys()].map((lexeme) => [lexeme, Math.min(sums.get(find(lexeme)) ?? 0, Math.max(0, passages))]));
+  return new Map([...parent.keys()].map((lexeme) => [lexeme, find(lexeme)]));
 }
 
 export interface KeywordTerm {
@@ -134,4 +140,86 @@ export function bm25Parameters(input: Partial<Bm25Parameters> = {}): Bm25Paramet
   if (!Number.isFinite(k1) || k1 < 0 || k1 > 10) throw new Error(`BM25 k1 must be between 0 and 10, got ${k1}`);
   if (!Number.isFinite(b) || b < 0 || b > 1) throw new Error(`BM25 b must be between 0 and 1, got ${b}`);
   return { k1, b };
+}
+
+/** How the keyword leg brings in its candidates: the GIN index's tsquery, and at most how many it scores. */
+export interface CandidateSelection {
+  terms: KeywordTerm[];
+  /** The tsquery (as text) the candidates must match. */
+  tsquery: string;
+  /** Set when the query's words are all too common for the budget: the leg scores at most this many of the passages the tsquery matches. */
+  cap: number | null;
+  /** When the tsquery asks for several words together: what to score as well if that finds less than a page. */
+  fallback: { tsquery: string; cap: number } | null;
+}
+
+/** Quotes a lexeme for tsquery input: 'it''s' — never parsed as operators. */
+export function tsqueryLiteral(lexeme: string): string {
+  return `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+}
+
+function combinations<T>(items: readonly T[], k: number): T[][] {
+  if (k === 0) return [[]];
+  return items.flatMap((item, index) => combinations(items.slice(index + 1), k - 1).map((rest) => [item, ...rest]));
+}
+
+/**
+ * The candidates of a keyword query. While its rarest lexeme is within the budget, the rarest
+ * lexemes bring in candidates, as selectTerms chooses (each passage that has one of them).
+ *
+ * Beyond it — at a million passages every word of "libros subasta Cofradía Pescadores" is in
+ * thousands of passages, and scoring the 156,000 that have "trabajo" took 7 s — the candidates
+ * are the passages that have two of a line's four rarest words (any form of each), or three, or
+ * all four: the fewest whose combinations would stay within the budget were the words
+ * independent. Those are the passages BM25 ranks first anyway: one common word scores less than
+ * two. The lines of a query are its phrasings (the query and its bridge translation), so a word
+ * is only combined with words of its own line. When that finds less than a page, the fallback
+ * adds the passages that have a line's rarest word.
+ *
+ * A query of one word per line has no such shortcut. Past the budget, the leg scores at most
+ * `budget` of the passages a selection matches (in storage order, not by relevance): the estimate
+ * assumes words that do not go together, and a single common word has no better bound.
+ */
+export function selectCandidates(
+  terms: readonly { lexeme: string; df: number; idf: number; word: string; lines: readonly number[] }[],
+  budget: number,
+  passages: number,
+): CandidateSelection {
+  const selected = selectTerms(terms, budget);
+  const literal = (lexemes: readonly string[]) => lexemes.map(tsqueryLiteral).join(" | ");
+  if (selected.length === 0 || selected[0]!.df <= budget) {
+    return { terms: selected, tsquery: literal(selected.filter((term) => term.selects).map((term) => term.lexeme)), cap: null, fallback: null };
+  }
+  const cap = budget;
+  const n = Math.max(1, passages);
+  const byWord = new Map<string, { lexemes: string[]; df: number; lines: Set<number> }>();
+  for (const term of selected) {
+    const source = terms.find((candidate) => candidate.lexeme === term.lexeme)!;
+    const entry = byWord.get(source.word) ?? byWord.set(source.word, { lexemes: [], df: 0, lines: new Set() }).get(source.word)!;
+    entry.lexemes.push(term.lexeme);
+    entry.df = Math.min(n, entry.df + term.df);
+    for (const line of source.lines) entry.lines.add(line);
+  }
+  const lines = [...new Set([...byWord.values()].flatMap((word) => [...word.lines]))].sort((a, b) => a - b);
+  const wordsOn = (line: number) =>
+    [...byWord.values()].filter((word) => word.lines.has(line)).sort((a, b) => a.df - b.df || a.lexemes[0]!.localeCompare(b.lexemes[0]!));
+  const rarest = [...new Set(lines.map((line) => wordsOn(line)[0]!))];
+  const disjunction = literal(rarest.flatMap((word) => word.lexemes));
+  const conjunctions: (typeof rarest)[] = [];
+  for (const line of lines) {
+    const words = wordsOn(line).slice(0, 4);
+    if (words.length < 2) continue;
+    const estimate = (k: number) => combinations(words, k).reduce((sum, group) => sum + group.reduce((product, word) => product * (word.df / n), n), 0);
+    let k = 2;
+    while (k < words.length && estimate(k) > budget) k += 1;
+    conjunctions.push(...combinations(words, k));
+  }
+  const uses = (groups: readonly (typeof rarest)[]) => new Set(groups.flat().flatMap((word) => word.lexemes));
+  if (conjunctions.length === 0) {
+    const selecting = uses([rarest]);
+    return { terms: selected.map((term) => ({ ...term, selects: selecting.has(term.lexeme) })), tsquery: disjunction, cap, fallback: null };
+  }
+  const tsquery = [...new Set(conjunctions.map((group) => `(${group.map((word) => `(${literal(word.lexemes)})`).join(" & ")})`))].join(" | ");
+  const selecting = uses(conjunctions);
+  return { terms: selected.map((term) => ({ ...term, selects: selecting.has(term.lexeme) })), tsquery, cap, fallback: { tsquery: disjunction, cap } };
 }
