@@ -357,7 +357,7 @@ describe(`a media zip through the /import page's actions and the JSON API (${tes
   });
 });
 
-describe(`the README's media zip sample (${testDatabaseMode()})`, () => {
+describe(`the user guide's media zip sample (${testDatabaseMode()})`, () => {
   it("dry-runs into the demo's museum objects with exactly its two bad rows, and imports the other four with their photos", async () => {
     const objects = await createSection(db.prisma, museumObjectSection.fields);
     const sample: ImportFile = { fileName: "objects-with-photos.csv", bytes: readFileSync("samples/import/objects-with-photos.csv") };
