@@ -33,7 +33,7 @@ export interface CalibrationOptions {
   /**
    * Weight of the overall curve in a language's choice, in questions (default 48, about four
    * languages' worth of a golden set's questions): 0 picks each language's own best share. On the
-   * archive's dev half, left-one-out, 48 beat 0, 12, 24 and 96 (docs/benchmarks.md, "Stop 37").
+   * archive's dev half, left-one-out, 48 beat 0, 12, 24 and 96 (docs/decisions/0004-fusion-chosen-held-out.md).
    */
   priorQuestions?: number;
   /** Steps between 0 and 1 (default 20: shares 0, 0.05, …, 1). */
@@ -41,7 +41,7 @@ export interface CalibrationOptions {
   /**
    * Neighbouring shares on each side a share's score is averaged with before the best is taken
    * (default 1): a share that wins on a narrow spike beside a steep fall is a noisy choice. On
-   * the archive's dev half, left-one-out, 1 beat 0 and 2 (docs/benchmarks.md, "Stop 37").
+   * the archive's dev half, left-one-out, 1 beat 0 and 2 (docs/decisions/0004-fusion-chosen-held-out.md).
    */
   smoothing?: number;
   source: string;
