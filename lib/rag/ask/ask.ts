@@ -64,7 +64,7 @@ export interface AskSettings {
 }
 
 // Chosen on the dev half of the full demo's golden questions (npm run eval:archive -- --dump-ask,
-// docs/benchmarks.md): similar passages that share one or two of the question's words were the
+// docs/quality.md): similar passages that share one or two of the question's words were the
 // answers given to questions the archive cannot answer; half the words with some similarity
 // keeps every answer the dev half had.
 export const defaultAskSettings: AskSettings = {

@@ -149,8 +149,8 @@ export interface CandidateSelection {
   tsquery: string;
   /** Set when the query's words are all too common for the budget: the leg scores at most this many of the passages the tsquery matches. */
   cap: number | null;
-  /** When the tsquery asks for several words together: what to score as well if that finds less than a page. */
-  fallback: { tsquery: string; cap: number } | null;
+  /** When the tsquery asks for several words together: the tsquery to score as well (under the same cap) if that finds less than a page. */
+  fallback: string | null;
 }
 
 /** Quotes a lexeme for tsquery input: 'it''s' — never parsed as operators. */
@@ -221,5 +221,5 @@ export function selectCandidates(
   }
   const tsquery = [...new Set(conjunctions.map((group) => `(${group.map((word) => `(${literal(word.lexemes)})`).join(" & ")})`))].join(" | ");
   const selecting = uses(conjunctions);
-  return { terms: selected.map((term) => ({ ...term, selects: selecting.has(term.lexeme) })), tsquery, cap, fallback: { tsquery: disjunction, cap } };
+  return { terms: selected.map((term) => ({ ...term, selects: selecting.has(term.lexeme) })), tsquery, cap, fallback: disjunction };
 }

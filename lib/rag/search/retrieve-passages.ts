@@ -256,8 +256,8 @@ interface KeywordPlan {
   where: string[];
   /** At most how many matching passages are scored (selectCandidates), or null for all. */
   cap: number | null;
-  /** The selection ($3) and cap to score as well when this one finds less than a page. */
-  fallback: { tsquery: string; cap: number } | null;
+  /** The selection ($3) to score as well, under the same cap, when this one finds less than a page. */
+  fallback: string | null;
 }
 
 async function planKeywordSearch(sql: SqlExecutor, principal: Principal, query: string, options: KeywordOptions): Promise<KeywordPlan | null> {
@@ -348,11 +348,11 @@ export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: 
   // Equal BM25 scores are common (the same words, passages of equal length): the page keeps every
   // passage tied with its last one (WITH TIES), and only those are read again to be ordered by
   // content — comparing texts for every candidate would cost what the leg was made fast to save.
-  const page = (selection: Pick<KeywordPlan, "where" | "cap">, selectionParams: unknown[]) =>
+  const page = (selectionParams: unknown[]) =>
     sql.query<Row>(
       `SELECT top.id, top.record_id, top.project_id, top.contributing_project_ids, top.score
          FROM (SELECT id, record_id, project_id, contributing_project_ids, score
-                 FROM (${scoredCandidatesSql(selection, score)}) AS scored
+                 FROM (${scoredCandidatesSql(plan, score)}) AS scored
                 WHERE score IS NOT NULL
                 ORDER BY score DESC
                 FETCH FIRST ($${n + 4}) ROWS WITH TIES) AS top
@@ -361,11 +361,11 @@ export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: 
         LIMIT $${n + 4}`,
       selectionParams,
     );
-  const rows = await page(plan, params);
+  const rows = await page(params);
   if (rows.length < limit && plan.fallback) {
     // Too few passages had the query's words together: add those with its rarest word, and rank both by score.
     const seen = new Set(rows.map((row) => row.id));
-    const more = await page({ where: plan.where, cap: plan.fallback.cap }, params.map((value, index) => (index === 2 ? plan.fallback!.tsquery : value)));
+    const more = await page(params.map((value, index) => (index === 2 ? plan.fallback : value)));
     const merged = [...rows, ...more.filter((row) => !seen.has(row.id))];
     return gate(principal, merged.sort((a, b) => Number(b.score) - Number(a.score)).slice(0, limit));
   }

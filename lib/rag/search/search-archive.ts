@@ -168,7 +168,7 @@ export type DetailRow = {
  * sum of every passage ranked records at keyword nDCG@10 0.662, the best two at 0.716. On
  * SciFact, whose abstracts are one to three passages, the second passage costs what it brings:
  * the best alone scores 0.693 on the report half where the sum of two scores 0.652 (see
- * docs/benchmarks.md, "Retrieval quality"); the archive's dev half keeps 1 (keyword 0.721 at 1,
+ * docs/quality.md, "Retrieval quality"); the archive's dev half keeps 1 (keyword 0.721 at 1,
  * 0.710 at 0.25, 0.707 at 0).
  */
 export const passagesPerRecordByWords = 2;
