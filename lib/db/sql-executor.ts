@@ -12,9 +12,19 @@ export interface SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
 }
 
+/**
+ * The embedded database answers on this thread and its promises settle as microtasks, so a chain
+ * of statements never gives the event loop a turn: a streamed page's panels would run their
+ * queries before the server flushed the page's first part, and one long request would hold every
+ * other back. Each statement outside a transaction first waits for the event loop's next turn, as
+ * a server's socket would make it.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function pgliteExecutor(db: Pick<PGlite, "query" | "exec" | "transaction">): SqlExecutor {
   return {
     async query<Row>(sql: string, params: unknown[] = []) {
+      await nextTurn();
       const result = await db.query<Row>(sql, params);
       return result.rows;
     },
