@@ -2,7 +2,17 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bridgeStatus, createTranslationBridge, processTranslationBridge, translateToEnglish, translationSteps } from "./translate";
+import {
+  bridgeStatus,
+  createTranslationBridge,
+  fromApertiumStream,
+  NullFlushPipeline,
+  nullFlushScript,
+  processTranslationBridge,
+  toApertiumStream,
+  translateToEnglish,
+  translationSteps,
+} from "./translate";
 
 // Needs the Debian packages apertium, apertium-eng-spa and apertium-eng-cat.
 describe("Apertium bridge", { timeout: 60_000 }, () => {
@@ -62,6 +72,60 @@ describe("Apertium bridge", { timeout: 60_000 }, () => {
     expect(translated[0]).toBe("I saw the house");
     expect(translated[2]).toContain("\n");
     expect(translated[6]).toContain("MNEMOSEP7Q");
+  });
+
+  describe("the long-lived pipeline for short marked texts", () => {
+    const tricky = [
+      "¿Dónde aprendió Lucía a remendar redes?",
+      "Fin sin punto",
+      "Termina con punto.",
+      "línea uno\nlínea dos\n\nlínea tres",
+      "## El grabado en hueco\n\n### Buril y punta seca",
+      "a < b && c > d; 5 * 3 = 15 ^ 2 $100 @usuario /ruta\\x [nota] {llave} #etiqueta ~tilde",
+      "Dr. Pérez llegó a las 10 a. m.",
+      "L'arxiu municipal conserva les cartes de l'alcalde.",
+    ];
+
+    it("gives exactly what an apertium run gives, text by text, in both pairs", async () => {
+      const piped = createTranslationBridge();
+      const runs = createTranslationBridge({ pipelines: false });
+      for (const language of ["es", "ca"] as const) {
+        const expected = await runs.translateMarked(tricky, language);
+        for (const [index, text] of tricky.entries()) {
+          expect(await piped.translateMarked([text], language), `${language} ${index}`).toEqual([expected[index]]);
+        }
+        // Several texts in one call come back in order.
+        expect(await piped.translateMarked(tricky, language)).toEqual(expected);
+      }
+    });
+
+    it("writes and reads Apertium's stream format as its text deformatter and reformatter do", () => {
+      expect(toApertiumStream("a [b] $c\nd\n\ne")).toBe("a \\[b\\] \\$c[\n]d.[][\n\n]e.[][\n]");
+      expect(fromApertiumStream("Hello?.[][\n]")).toBe("Hello?");
+      expect(fromApertiumStream("a \\[b\\] \\$c[\n]d.[][\n\n]e.[][\n]")).toBe("a [b] $c\nd\n\ne");
+    });
+
+    it("starts again after its processes are killed", async () => {
+      const pipeline = new NullFlushPipeline(await nullFlushScript("spa-eng"), true);
+      const [first] = await pipeline.translate(["El perro ladra."]);
+      expect(first).toMatch(/dog barks/i);
+      const group = pipeline.processGroup!;
+      process.kill(-group, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await pipeline.translate(["El perro ladra."])).toEqual([first]);
+      expect(pipeline.processGroup).not.toBe(group);
+      pipeline.stop();
+    });
+
+    it("ends a pipeline that does not answer, and gives up on it after three such ends", async () => {
+      const silent = new NullFlushPipeline("cat > /dev/null", true, 200);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        expect(silent.usable).toBe(true);
+        await expect(silent.translate(["Hola"])).rejects.toThrow(/longer than 200 ms/);
+        expect(silent.processGroup).toBeUndefined();
+      }
+      expect(silent.usable).toBe(false);
+    });
   });
 
   describe("without a usable apertium", () => {

@@ -1,5 +1,6 @@
 import "server-only";
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,12 @@ import { EmbeddingError, errorMessage } from "./embedder";
  * does not know and so copies through verbatim; the blank lines around it end the sentence,
  * so no reordering rule reaches across two texts (checked against one-by-one translation).
  * Input and output are temporary files: feeding apertium through a Node stdin pipe can hang.
+ *
+ * Short texts translated with marks (a query and its name probes, a short record's passages) go
+ * instead through one long-lived pipeline per mode in Apertium's null-flush mode: an apertium run
+ * spends ~0.4 s loading its dictionaries, which a researcher's new Spanish or Catalan query paid
+ * on every search. A pipeline stops after five idle minutes; one that fails, stalls or is missing
+ * leaves the text to a run as above. Both give the same translation (translate.test.ts).
  */
 export type BridgeLanguage = "es" | "ca";
 /** The archive's languages: the bridge's two and English, which both pairs go through. */
@@ -33,6 +40,11 @@ export interface TranslationBridgeOptions {
   timeoutMs?: number;
   /** Where the single "bridge unavailable" warning goes (default console.warn). */
   warn?: (line: string) => void;
+  /**
+   * Keep one null-flush pipeline per mode for short texts (default: when apertiumPath is the
+   * installed "apertium", whose modes and apertium-wblank-mode it reads).
+   */
+  pipelines?: boolean;
 }
 
 export interface TranslationBridge {
@@ -65,6 +77,12 @@ export function translationSteps(from: ArchiveLanguage, to: ArchiveLanguage): st
 }
 const smokeTestSentence: Record<BridgeLanguage, string> = { es: "El perro ladra.", ca: "El gos borda." };
 const separatorBase = "MNEMOSEP7Q";
+/** Characters a pipeline takes in one call (about two pages); longer work goes to a run. */
+const maxPipelineCharacters = 4_000;
+/** Longest a pipeline may take for one call before it is ended and the call goes to a run. */
+const pipelineTimeoutMs = 10_000;
+/** A pipeline unused this long is stopped (it holds ~200 MB); the next call starts it again. */
+const pipelineIdleMs = 5 * 60_000;
 /** Characters per apertium run: a few seconds of work, well inside the time-out. */
 const maxCharactersPerRun = 200_000;
 const statusTimeoutMs = 20_000;
@@ -78,6 +96,19 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
   const warn = options.warn ?? ((line: string) => console.warn(line));
   let cachedStatus: Promise<BridgeStatus> | undefined;
   let cachedModes: Promise<string[]> | undefined;
+  const pipelines = (options.pipelines ?? apertiumPath === "apertium") ? new Map<string, NullFlushPipeline | null>() : null;
+
+  /** The mode's pipeline, started on first use; null where it cannot run (then a run is used). */
+  async function pipelineFor(mode: string, marked: boolean): Promise<NullFlushPipeline | null> {
+    if (!pipelines) return null;
+    const key = `${mode}${marked ? " marked" : ""}`;
+    if (!pipelines.has(key)) {
+      const script = await nullFlushScript(mode).catch(() => null);
+      pipelines.set(key, script ? new NullFlushPipeline(script, marked) : null);
+    }
+    const pipeline = pipelines.get(key) ?? null;
+    return pipeline?.usable ? pipeline : null;
+  }
 
   /** The installed modes (apertium -l), read once; an apertium that cannot run has none. */
   function installedModes(): Promise<string[]> {
@@ -93,6 +124,19 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     const results = cleaned.map(() => "");
     // Blank texts need no translation, and would only blur where one text ends.
     const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
+    const characters = pending.reduce((sum, index) => sum + (cleaned[index]?.length ?? 0), 0);
+    // Queries and short texts are translated marked (bridge-text.ts counts the marks), so only
+    // marked modes get a pipeline: each holds ~200 MB of dictionaries in a dozen processes.
+    if (marked && pending.length > 0 && characters <= maxPipelineCharacters) {
+      const pipeline = await pipelineFor(mode, marked);
+      const translated = pipeline ? await pipeline.translate(pending.map((index) => cleaned[index] ?? "")).catch(() => null) : null;
+      if (translated) {
+        pending.forEach((index, position) => {
+          results[index] = translated[position] ?? "";
+        });
+        return results;
+      }
+    }
     for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
       const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs, marked);
       run.forEach((index, position) => {
@@ -265,4 +309,148 @@ function runApertium(apertiumPath: string, args: string[], timeoutMs: number): P
       }
     });
   });
+}
+
+/**
+ * The mode's programs as one shell pipeline with every program in null-flush mode (each text
+ * ends with a NUL and comes back ending with one), as the apertium script itself builds it.
+ */
+export function nullFlushScript(mode: string): Promise<string> {
+  const file = join(process.env.APERTIUM_DATADIR || "/usr/share/apertium", "modes", `${mode}.mode`);
+  if (!existsSync(file)) return Promise.reject(new Error(`no mode file ${file}`));
+  return new Promise((resolve, reject) => {
+    execFile("apertium-wblank-mode", ["-z", file], { timeout: statusTimeoutMs }, (error, stdout) => (error || !stdout.trim() ? reject(error ?? new Error("empty mode")) : resolve(stdout.trim())));
+  });
+}
+
+/**
+ * Text as Apertium's plain-text deformatter writes it: its reserved characters escaped, a tilde
+ * and line breaks kept as format blocks, and a full stop before a paragraph break and at the end
+ * (it ends a sentence for the tagger and transfer rules; the reformatter takes it out again).
+ */
+export function toApertiumStream(text: string): string {
+  const escaped = text.replace(/[\\[\]^$/<>@{}]/g, (character) => `\\${character}`).replace(/~/g, "[~]");
+  return escaped.replace(/\n+/g, (breaks) => (breaks.length > 1 ? `.[][${breaks}]` : `[${breaks}]`)) + ".[][\n]";
+}
+
+/** The reformatter's work: the added full stops out, format blocks give back their content, escapes their character. */
+export function fromApertiumStream(stream: string): string {
+  let text = "";
+  let inBlock = false;
+  for (let index = 0; index < stream.length; index++) {
+    const character = stream[index]!;
+    if (character === "\\" && index + 1 < stream.length) {
+      text += stream[++index];
+    } else if (!inBlock && character === "[") {
+      if (text.endsWith(".") && stream.startsWith("[][", index)) text = text.slice(0, -1);
+      inBlock = true;
+    } else if (inBlock && character === "]") {
+      inBlock = false;
+    } else {
+      text += character;
+    }
+  }
+  return text.trim();
+}
+
+/**
+ * One Apertium mode kept running in null-flush mode. Calls are answered in order, one at a
+ * time; a call that errs or stalls ends the pipeline (its process group), and after three such
+ * ends it is not started again in this process.
+ */
+export class NullFlushPipeline {
+  private child: ChildProcessWithoutNullStreams | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private failures = 0;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly script: string,
+    private readonly marked: boolean,
+    private readonly timeoutMs = pipelineTimeoutMs,
+  ) {}
+
+  get usable(): boolean {
+    return this.failures < 3;
+  }
+
+  /** The running pipeline's process group id, if one runs (for tests). */
+  get processGroup(): number | undefined {
+    return this.child?.pid;
+  }
+
+  translate(texts: string[]): Promise<string[]> {
+    clearTimeout(this.idle);
+    const result = this.queue.then(() => this.run(texts));
+    this.queue = result.catch(() => undefined);
+    void this.queue.then(() => {
+      clearTimeout(this.idle);
+      this.idle = setTimeout(() => this.stop(), pipelineIdleMs);
+      this.idle.unref();
+    });
+    return result;
+  }
+
+  private start(): ChildProcessWithoutNullStreams {
+    // $1 is the generator's option (-g marks what it cannot generate, -n leaves it unmarked),
+    // $2 the tagger's (none).
+    const child = spawn("bash", ["-c", this.script, "apertium", this.marked ? "-g" : "-n", ""], { stdio: ["pipe", "pipe", "pipe"], detached: true });
+    child.stdout.setEncoding("utf8");
+    child.stderr.resume();
+    child.on("error", () => undefined);
+    // Ended from outside (killed, out of memory): the next call starts a new one.
+    child.once("exit", () => {
+      if (this.child === child) this.child = null;
+    });
+    child.stdin.on("error", () => undefined);
+    // A pipeline waiting for text does not keep the process alive; its stdin closes with it.
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr] as unknown as { unref?: () => void }[]) stream.unref?.();
+    return child;
+  }
+
+  stop(): void {
+    const child = this.child;
+    this.child = null;
+    if (child?.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  private run(texts: string[]): Promise<string[]> {
+    const child = (this.child ??= this.start());
+    return new Promise<string[]>((resolve, reject) => {
+      const outputs: string[] = [];
+      let buffered = "";
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        child.stdout.off("data", onData);
+        child.off("exit", onExit);
+        if (error) {
+          this.failures++;
+          this.stop();
+          reject(error);
+        } else {
+          resolve(outputs);
+        }
+      };
+      const onData = (chunk: string) => {
+        buffered += chunk;
+        for (let end = buffered.indexOf("\0"); end >= 0; end = buffered.indexOf("\0")) {
+          outputs.push(fromApertiumStream(buffered.slice(0, end)));
+          buffered = buffered.slice(end + 1);
+        }
+        if (outputs.length >= texts.length) finish(buffered.trim() ? new Error("apertium pipeline answered more than it was asked") : undefined);
+      };
+      const onExit = () => finish(new Error("apertium pipeline ended"));
+      const timer = setTimeout(() => finish(new Error(`apertium pipeline took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
+      child.stdout.on("data", onData);
+      child.once("exit", onExit);
+      child.stdin.write(texts.map((text) => `${toApertiumStream(text)}\0`).join(""));
+    });
+  }
 }
