@@ -1,20 +1,23 @@
 /**
  * `npm run bench:bridge`: what the language bridge adds to a search in Spanish or Catalan that
  * the process has not seen before (the query's translation is remembered per process after it).
- * Queries are six-word runs of the demo's own Spanish and Catalan sentences (scripts/scale-archive.ts
- * reads them), each prepared once as the search path prepares a query (language detection, names
+ * Queries are six-word runs of the demo interviews' own Spanish and Catalan sentences, each prepared once as the search path prepares a query (language detection, names
  * kept, marked translation): through the long-lived null-flush pipelines (lib/rag/embed/translate.ts),
  * and through one apertium run per query as before them. Figures only, no assertions.
  * BENCH_BRIDGE_QUERIES sets how many queries per language (default 40).
  */
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
+import { join } from "node:path";
 import { translateForReading } from "../lib/rag/embed/bridge-text";
 import { createTranslationBridge } from "../lib/rag/embed/translate";
 import { createRng } from "../prisma/seed/prng";
-import { loadCorpus } from "./scale-archive";
+import { sentencesOf } from "./scale-archive";
 
 const perLanguage = Math.max(5, Number(process.env.BENCH_BRIDGE_QUERIES ?? 40));
-const corpus = loadCorpus();
+const interviews = JSON.parse(readFileSync(join("prisma", "seed", "data", "oral-histories", "interviews.json"), "utf8")) as { language: string; turns: { text: string }[] }[];
+const sentences = (language: string) => interviews.filter((interview) => interview.language === language).flatMap((interview) => interview.turns.flatMap((turn) => sentencesOf(turn.text)));
+const corpus = { sentences: { es: sentences("es"), ca: sentences("ca") } };
 const rng = createRng("bench-bridge");
 const queries = (["es", "ca"] as const).flatMap((language) =>
   Array.from({ length: perLanguage }, () => {

@@ -8,17 +8,17 @@
  * benchmark settings) and on PGlite, side by side, and measured:
  * - ingest: records written and indexed by the app's own indexer (lib/rag/index: chunking, passage
  *   rows, search vectors, keyword statistics, scopes), with the HNSW index dropped during the load
- *   and built after (its build time is the next figure). How the vectors are made: the real
- *   embedder (USE lite) embeds a sample of the archive's passages and its rate is measured there;
- *   every other passage's vector is one of those real vectors (the same for the passages that share
- *   the text's first 40 characters, i.e. a record's title prefix) mixed half and half with another
- *   and with Gaussian noise at half the sample's per-dimension spread, normalised, so the vectors
- *   keep the real model's geometry, clusters and spread. The run prints the mean cosine between
- *   passages of one record and of different records for the sample's real vectors and for the
- *   synthetic vectors of the same texts: the mixture was chosen so a record's passages are as
- *   close as the real model puts them (0.75/0.25 with a third of the spread made them 0.92 against
- *   the real 0.77 on the demo: tight clusters that HNSW searches far worse). The Apertium bridge is not run on ingest (the
- *   passages are embedded as written); queries go through the configured query path as served.
+ *   and built after (its build time is the next figure). What the archive says and how its vectors
+ *   are made (scale-archive.ts, scale-corpus.ts): its text is runs of SciFact abstracts' sentences
+ *   (other subjects than the demo's, so the demo inside it meets distractors, not its own answers)
+ *   in English and Apertium's Spanish and Catalan; every four-sentence unit of those abstracts has
+ *   the real embedder's (USE lite) vector of its English, and a passage's vector is the mean of its
+ *   sentences' units' vectors with Gaussian noise, normalised. The run embeds a sample of the
+ *   archive's passages with the real model and prints how close each synthetic vector is to the
+ *   real one of the same text, and the mean cosine of two passages of one record and of two
+ *   records, real and synthetic. The model's rate (measured on the units) says how long the real
+ *   embedder would take. Passages are embedded as written, without the Apertium bridge; queries
+ *   go through the configured query path as served.
  * - the HNSW index build, RAM (PostgreSQL: the summed proportional set size of its processes;
  *   PGlite: this process's RSS, which also holds the model), disk (database, passages, HNSW index);
  * - keyword, semantic and hybrid search p50/p95 through searchArchive as the admin and each reader
@@ -62,7 +62,8 @@ import { type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../li
 import { runtimeOver } from "../lib/runtime";
 import { createRng, hashString } from "../prisma/seed/prng";
 import { settingsForBenchmarks, startCluster, type Cluster } from "./postgres-cluster.mjs";
-import { type Corpus, type RecordKind, generateRecord, loadCorpus, planArchive, projectCount, readers } from "./scale-archive";
+import { type Corpus, type RecordKind, generateRecord, passageVector, planArchive, projectCount, readers } from "./scale-archive";
+import { loadScaleCorpus } from "./scale-corpus";
 import { exactTop } from "./vector-plans";
 
 const { values: args } = parseArgs({
@@ -83,6 +84,12 @@ if (sizes.some((size) => !Number.isInteger(size) || size < 1000) || databases.so
   process.exit(2);
 }
 const root = join(".bench", "scale");
+/** The archive generator's version: a kept archive of another version is built again. */
+const generatorVersion = 2;
+/** SciFact abstracts the archive's text is made of (BENCH_SCALE_ABSTRACTS). */
+const abstractCount = Number(process.env.BENCH_SCALE_ABSTRACTS ?? 2_000);
+/** The noise added to a passage's vector, in each dimension's spread across the units. */
+const vectorNoise = Number(process.env.BENCH_SCALE_VECTOR_NOISE ?? 0.25);
 const sampleSize = 1_500;
 const recordBatch = 40;
 const seed = "mnemo-scale";
@@ -105,33 +112,23 @@ const sections: { kind: RecordKind; slug: string; name: string; chunking: "long_
   { kind: "objects", slug: "scale-objects", name: "Objects", chunking: "short", maxTokens: 256 },
 ];
 
-/** Vectors made from real ones (see the header): deterministic per text. */
-function syntheticEmbedder(real: Embedder, sample: Float32Array[], spread: Float32Array): Embedder {
-  const dimension = real.dimension;
+/** Vectors made from the units' real ones (see the header): deterministic per text. */
+function syntheticEmbedder(real: Embedder, corpus: Corpus, spread: Float32Array, unplaced: { count: number }): Embedder {
   return {
     provider: real.provider,
     model: real.model,
-    dimension,
+    dimension: real.dimension,
     maxInputTokens: real.maxInputTokens,
     // "multilingual": the indexer embeds every passage as written, without the Apertium bridge.
     language: "multilingual",
     async embed(texts) {
       return texts.map((text) => {
-        const rng = createRng(hashString(text));
-        const base = sample[hashString(text.slice(0, 40)) % sample.length]!;
-        const other = sample[Math.floor(rng.next() * sample.length)]!;
-        const vector = new Float32Array(dimension);
-        let norm = 0;
-        for (let index = 0; index < dimension; index++) {
-          // Box–Muller for a normal draw.
-          const gaussian = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-          const value = 0.5 * base[index]! + 0.5 * other[index]! + gaussian * spread[index]! * 0.5;
-          vector[index] = value;
-          norm += value * value;
-        }
-        const scale = 1 / Math.sqrt(norm);
-        for (let index = 0; index < dimension; index++) vector[index]! *= scale;
-        return vector;
+        const vector = passageVector(corpus, text, spread, vectorNoise);
+        if (vector) return vector;
+        // No sentence of the corpus, whole or cut: a unit chosen by the text.
+        unplaced.count++;
+        const unit = corpus.units[hashString(text) % corpus.units.length]!;
+        return passageVector(corpus, unit.sentences.en.join(" "), spread, vectorNoise)!;
       });
     },
   };
@@ -184,13 +181,19 @@ function postgresMemory(): number {
   return total;
 }
 
+/** Whether a kept archive of this size was built, by this generator. */
+function builtBefore(name: string, size: number): boolean {
+  const marker = join(root, `${name}-${size}.json`);
+  return existsSync(marker) && (JSON.parse(readFileSync(marker, "utf8")) as IngestFigures).generator === generatorVersion;
+}
+
 async function openTarget(name: "postgres" | "pglite", size: number, cluster: Cluster | null): Promise<Target> {
   if (name === "postgres") {
     const databaseName = `scale_${size}`;
     const admin = new pg.Client({ connectionString: cluster!.url });
     await admin.connect();
     const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [databaseName])).rowCount === 1;
-    const ready = existsSync(join(root, `${name}-${size}.json`));
+    const ready = builtBefore(name, size);
     if (exists && !(args.keep && ready)) await admin.query(`DROP DATABASE "${databaseName}" WITH (FORCE)`);
     if (!exists || !(args.keep && ready)) await admin.query(`CREATE DATABASE "${databaseName}"`);
     await admin.end();
@@ -200,12 +203,14 @@ async function openTarget(name: "postgres" | "pglite", size: number, cluster: Cl
     return { name, size, database, memory: postgresMemory, close: () => database.close() };
   }
   const directory = join(root, `pglite-${size}`);
-  if (!(args.keep && existsSync(join(root, `${name}-${size}.json`)))) rmSync(directory, { recursive: true, force: true });
+  if (!(args.keep && builtBefore(name, size))) rmSync(directory, { recursive: true, force: true });
   const database = await openDatabase({ dataDir: join(directory, "pgdata") });
   return { name, size, database, memory: () => process.memoryUsage().rss, directory, close: () => database.close() };
 }
 
 interface IngestFigures {
+  /** The generator that built the archive (generatorVersion). */
+  generator?: number;
   records: number;
   passages: number;
   ingestSeconds: number;
@@ -264,32 +269,39 @@ async function build(target: Target, corpus: Corpus, real: Embedder): Promise<In
   const hnsw = hnswIndexStatement(space);
   await sql.exec(`DROP INDEX IF EXISTS "${hnsw.name}"`);
 
-  // The real embedder on a sample of the archive's passages: its rate, and the vectors to draw from.
+  // The real embedder on a sample of the archive's English passages: its rate, and how close the
+  // synthetic vectors of the same texts come (Spanish and Catalan passages get their units' English
+  // vectors, as the bridge would embed their translation).
   const sampleTexts: string[] = [];
   for (let index = 0; sampleTexts.length < sampleSize; index++) {
     const record = generateRecord(corpus, index % 3 === 0 ? "people" : "interviews", 1_000_000 + index, projectCount, seed);
+    if (record.language !== "en") continue;
     sampleTexts.push(...record.text.split("\n\n").slice(0, 3).map((paragraph) => `${record.title} › ${paragraph}`));
   }
   const { sample, embedderPassagesPerSecond } = await sampleVectors(real, sampleTexts);
   const spread = new Float32Array(real.dimension);
+  const unitVectors = corpus.units.map((unit) => unit.vector);
   for (let index = 0; index < real.dimension; index++) {
-    const mean = sample.reduce((sum, vector) => sum + vector[index]!, 0) / sample.length;
-    spread[index] = Math.sqrt(sample.reduce((sum, vector) => sum + (vector[index]! - mean) ** 2, 0) / sample.length);
+    const mean = unitVectors.reduce((sum, vector) => sum + vector[index]!, 0) / unitVectors.length;
+    spread[index] = Math.sqrt(unitVectors.reduce((sum, vector) => sum + (vector[index]! - mean) ** 2, 0) / unitVectors.length);
   }
   log(`${target.name} ${target.size}: real embedder ${embedderPassagesPerSecond.toFixed(0)} passages/s on ${sampleSize} sample passages`);
-  const synthetic = await syntheticEmbedder(real, sample, spread).embed(sampleTexts, "passage");
+  const unplaced = { count: 0 };
+  const synthetic = await syntheticEmbedder(real, corpus, spread, unplaced).embed(sampleTexts, "passage");
   const [realGeometry, syntheticGeometry] = [sample, synthetic].map((vectors) => cosineGeometry(vectors, sampleTexts.map((text) => text.split(" › ")[0]!)));
+  const sameText = sample.reduce((sum, vector, index) => sum + vector.reduce((dot, value, dimension) => dot + value * synthetic[index]![dimension]!, 0), 0) / sample.length;
   log(
-    `${target.name} ${target.size}: mean cosine of two passages of one record / of two records: real ${realGeometry!.within.toFixed(3)} / ${realGeometry!.between.toFixed(3)}, ` +
+    `${target.name} ${target.size}: mean cosine of a passage's real and synthetic vectors ${sameText.toFixed(3)}; of two passages of one record / of two records: real ${realGeometry!.within.toFixed(3)} / ${realGeometry!.between.toFixed(3)}, ` +
       `synthetic ${syntheticGeometry!.within.toFixed(3)} / ${syntheticGeometry!.between.toFixed(3)}`,
   );
+  unplaced.count = 0;
 
   const sectionIds = new Map((await prisma.section.findMany({ where: { slug: { in: sections.map((section) => section.slug) } } })).map((section) => [section.slug, section.id]));
   const projectIds = new Map((await prisma.project.findMany({ where: { slug: { startsWith: "scale-" } } })).map((project) => [project.slug, project.id]));
   const groups = await listEmbedGroups(prisma);
   const groupsBySection = new Map<string, typeof groups>();
   for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
-  const context = { sql, space, embedder: syntheticEmbedder(real, sample, spread), sections: await sectionShapes(prisma), groupsBySection };
+  const context = { sql, space, embedder: syntheticEmbedder(real, corpus, spread, unplaced), sections: await sectionShapes(prisma), groupsBySection };
 
   const started = performance.now();
   let passages = 0;
@@ -325,7 +337,8 @@ async function build(target: Target, corpus: Corpus, real: Embedder): Promise<In
   await sql.exec(hnsw.sql);
   const indexBuildSeconds = (performance.now() - indexStarted) / 1000;
   await sql.exec("ANALYZE");
-  return { records, passages, ingestSeconds, passagesPerSecond: passages / ingestSeconds, embedderPassagesPerSecond, indexBuildSeconds };
+  log(`${target.name} ${target.size}: ${unplaced.count.toLocaleString("en")} passages held no sentence of the corpus (their vector is a unit's chosen by their text)`);
+  return { generator: generatorVersion, records, passages, ingestSeconds, passagesPerSecond: passages / ingestSeconds, embedderPassagesPerSecond, indexBuildSeconds };
 }
 
 /**
@@ -437,8 +450,8 @@ async function measure(target: Target, corpus: Corpus) {
 
 async function main() {
   mkdirSync(root, { recursive: true });
-  const corpus = loadCorpus();
   const real = createEmbedder(embedderConfigFromEnv(getConfig().environment));
+  const { corpus } = await loadScaleCorpus(real, { abstracts: abstractCount, cacheDir: root, log });
   const cluster = databases.includes("postgres")
     ? await startCluster({ dir: join(root, "cluster"), port: 3395, settings: settingsForBenchmarks, log: (line) => log(`postgres: ${line}`) })
     : null;
@@ -455,7 +468,7 @@ async function main() {
           continue;
         }
         try {
-          const ingest = args.keep && existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as IngestFigures) : await build(target, corpus, real);
+          const ingest = args.keep && builtBefore(name, size) ? (JSON.parse(readFileSync(marker, "utf8")) as IngestFigures) : await build(target, corpus, real);
           writeFileSync(marker, JSON.stringify(ingest));
           const figures = await measure(target, corpus);
           results.push({ target: name, size, ingest, figures });
