@@ -489,7 +489,7 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
           </p>
         ) : (
           <p id="ask-mode-hint" className="mt-1 text-xs text-stone-500" data-testid="research-unavailable">
-            Research is unavailable: {research.reason}
+            {research.reason}
           </p>
         )}
       </fieldset>

@@ -175,7 +175,7 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
       <ActionFeedback message={message} spacing="" />
 
       {tools.speechToText === null ? (
-        <p className="text-stone-600">No speech model ships with Mnemo; the offline default is segmentation only — set MNEMO_ASR to use a transcription server.</p>
+        <p className="text-stone-600">{tools.speechToTextOff}</p>
       ) : !tools.speechToText.allowed ? (
         <p className="text-stone-600">This section&apos;s recordings stay on this server (egress policy: local only), so they are not sent to {tools.speechToText.model}.</p>
       ) : (

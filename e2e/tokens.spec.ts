@@ -4,6 +4,9 @@ import { signIn } from "./helpers";
 /** Personal API tokens: shown once, listed by prefix only, revoked; nobody else sees them. */
 test("a researcher creates a token that is shown once, sees it listed, and revokes it; another user never sees it", async ({ page, browser }) => {
   await signIn(page, "researcher", "/account/tokens");
+  // What the server offers agents, said to someone who cannot change it: no setting's name.
+  await expect(page.getByText(/this server offers no write tools \(an administrator can enable them\)/)).toBeVisible();
+  await expect(page.getByText(/MNEMO_MCP_ALLOW_WRITE/)).toHaveCount(0);
   const form = page.getByRole("form", { name: "New token" });
   await form.getByRole("button", { name: "Create token" }).click();
   await expect(form.getByText("Name the token, e.g. the tool that will use it.")).toBeVisible();

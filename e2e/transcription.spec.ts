@@ -1,6 +1,15 @@
 import { expect, test } from "@playwright/test";
 import { firstRecordId, signIn } from "./helpers";
 
+test("a curator is told what speech to text being off means for them, without the setting's name", async ({ page }) => {
+  await signIn(page, "curator");
+  const id = await firstRecordId(page, "section=oral-histories&sort=title");
+  await page.goto(`/records/${id}/edit`);
+  await expect(page.getByText("Keys while typing in the transcript")).toBeVisible();
+  await expect(page.getByText(/^Speech to text is not set up on this installation/)).toBeVisible();
+  await expect(page.getByText(/MNEMO_ASR/)).toHaveCount(0);
+});
+
 test("an editor transcribes by keyboard beside the transcript, and is told speech to text is off", async ({ page }) => {
   await signIn(page, "admin");
   const id = await firstRecordId(page, "section=oral-histories&sort=title");

@@ -11,7 +11,7 @@ export { type EgressPolicy, type EgressReceiver, egressAllowed, egressAllowedSql
  * these helpers, and gate what they return with canRead before it leaves the server.
  */
 
-export function isAdmin(principal: Principal): boolean {
+export function isAdmin(principal: Pick<Principal, "role">): boolean {
   return principal.role === "admin";
 }
 

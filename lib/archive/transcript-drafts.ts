@@ -1,5 +1,5 @@
 import "server-only";
-import { type Principal, actorIdOf, canEdit, egressAllowed, mayLeaveHost, projectScopeWhere } from "../acl";
+import { type Principal, actorIdOf, canEdit, egressAllowed, isAdmin, mayLeaveHost, projectScopeWhere } from "../acl";
 import { audit } from "../db/audit";
 import type { PrismaClient } from "../db/generated/client";
 import { AppError, notFound } from "../errors";
@@ -41,6 +41,18 @@ export interface TranscriptionTools {
   drafts: TranscriptDraftSummary[];
   /** The configured speech model and whether this record's recordings may be sent to it; null when off. */
   speechToText: { model: string; allowed: boolean } | null;
+  /** When speech to text is off, what to tell this editor (speechToTextOffNote). */
+  speechToTextOff: string | null;
+}
+
+/**
+ * Why there is no "Transcribe with …", for the person reading it: the setting to an administrator,
+ * what it means to an editor who cannot change it.
+ */
+export function speechToTextOffNote(principal: Pick<Principal, "role">): string {
+  return isAdmin(principal)
+    ? "No speech model ships with Mnemo; the offline default is segmentation only — set MNEMO_ASR to use a transcription server."
+    : "Speech to text is not set up on this installation: recordings are cut into turns at their pauses for you to transcribe (an administrator can connect a transcription server).";
 }
 
 /** A record the principal may edit, with its section's fields and egress policy; anything else is not found. */
@@ -106,6 +118,7 @@ export async function transcriptionToolsFor(
             error: draft.error,
           })),
         speechToText: speechToText ? { model: speechToText.model, allowed } : null,
+        speechToTextOff: speechToText ? null : speechToTextOffNote(principal),
       };
       return [fieldKey, tools];
     }),
@@ -174,7 +187,7 @@ export async function requestTranscription(
   const field = record.fields.find((candidate) => candidate.key === input.fieldKey && candidate.type === "transcript");
   if (!field) throw new AppError("bad_request", `“${input.fieldKey}” is not a transcript field of this record.`, { fieldErrors: { fieldKey: ["Not a transcript field of this record."] } });
   if (!speechToText) {
-    throw new AppError("bad_request", "Speech to text is off on this server: no speech model ships with Mnemo; set MNEMO_ASR to use a transcription server.");
+    throw new AppError("bad_request", speechToTextOffNote(principal));
   }
   if (!mayLeaveHost(speechToText, egressAllowed([record.section.egressPolicy]))) {
     throw new AppError("bad_request", `This section's recordings stay on this server (egress policy: local only), so they are never sent to ${speechToText.model}, which runs elsewhere.`);

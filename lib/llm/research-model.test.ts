@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config";
-import { researchAvailability, researchModelFromConfig, researchUnavailableReason } from "./research-model";
+import { researchAvailability, researchModelFromConfig, researchNotSetUp, researchUnavailableReason } from "./research-model";
+
+const admin = { role: "admin" as const };
 
 describe("research mode's model from the configuration", () => {
-  it("is unavailable, with the reason, when no chat model is configured", () => {
-    expect(researchAvailability(parseConfig({}))).toEqual({ available: false, reason: researchUnavailableReason });
+  it("is unavailable when no chat model is configured: how to set it up to an administrator, what it means to anyone else", () => {
+    expect(researchAvailability(parseConfig({}), admin)).toEqual({ available: false, reason: researchUnavailableReason });
     expect(researchUnavailableReason).toMatch(/^Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER/);
+    for (const role of ["researcher", "curator"] as const) {
+      expect(researchAvailability(parseConfig({}), { role })).toEqual({ available: false, reason: researchNotSetUp });
+      expect(researchAvailability(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }), { role })).toEqual({ available: false, reason: researchNotSetUp });
+    }
+    expect(researchNotSetUp).not.toMatch(/MNEMO_|npm |set [A-Z]/);
   });
 
   it("uses its own provider, or falls back to the answer model", () => {
@@ -14,7 +21,7 @@ describe("research mode's model from the configuration", () => {
     expect(own.budgets).toEqual({ maxTurns: 3, maxToolCalls: 16, maxSeconds: 120, maxTokens: 60_000 });
     const fallback = researchModelFromConfig(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }));
     expect(fallback.available && fallback.provider.name).toBe("openai-compatible");
-    expect(researchAvailability(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }))).toEqual({ available: true });
+    expect(researchAvailability(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }), { role: "researcher" })).toEqual({ available: true });
   });
 
   it("treats the model as external, even on loopback, unless MNEMO_RESEARCH_EXTERNAL=0 declares its own model inside", () => {
@@ -37,6 +44,6 @@ describe("research mode's model from the configuration", () => {
     expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_MODEL: "x" }))).toThrow(/^MNEMO_RESEARCH_BASE_URL/);
     expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_BASE_URL: "http://127.0.0.1:1" }))).toThrow(/^MNEMO_RESEARCH_MODEL/);
     expect(() => parseConfig({ MNEMO_RESEARCH_MAX_TURNS: "0" })).toThrow(/MNEMO_RESEARCH_MAX_TURNS/);
-    expect(researchAvailability(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }))).toMatchObject({ available: false, reason: expect.stringMatching(/misconfigured: MNEMO_RESEARCH_PROVIDER/) });
+    expect(researchAvailability(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }), admin)).toMatchObject({ available: false, reason: expect.stringMatching(/misconfigured: MNEMO_RESEARCH_PROVIDER/) });
   });
 });

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { type Principal, isAdmin } from "../acl";
 import { type ToolChatProvider, createAnthropicToolChat, createOpenAiToolChat } from "./tool-chat";
 
 /**
@@ -20,8 +21,17 @@ export type ResearchModel =
   | { available: true; provider: ToolChatProvider; budgets: ResearchBudgets }
   | { available: false; reason: string; budgets: ResearchBudgets };
 
+/** What an administrator is told: how to set research mode up. */
 export const researchUnavailableReason =
   "Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER (openai-compatible or anthropic), MNEMO_RESEARCH_BASE_URL and MNEMO_RESEARCH_MODEL, or configure MNEMO_GENERATOR with a chat model.";
+
+/** What everyone else is told: what it means for them, not a setting they cannot change. */
+export const researchNotSetUp = "Research mode is not set up on this installation (an administrator can set it up). Ask still answers from the archive, with citations.";
+
+/** The reason research is unavailable, for the person reading it: the set-up only to an administrator. */
+export function researchUnavailableFor(principal: Pick<Principal, "role">, reason: string): string {
+  return isAdmin(principal) ? reason : researchNotSetUp;
+}
 
 export function researchBudgetsFromConfig(config: Config): ResearchBudgets {
   return {
@@ -54,12 +64,12 @@ export function researchModelFromConfig(config: Config): ResearchModel {
 }
 
 /** Whether research mode can run here, and if not why: what the Ask panel and the API say. */
-export function researchAvailability(config: Config): { available: true } | { available: false; reason: string } {
+export function researchAvailability(config: Config, reader: Pick<Principal, "role">): { available: true } | { available: false; reason: string } {
   let model: ResearchModel;
   try {
     model = researchModelFromConfig(config);
   } catch (error) {
-    return { available: false, reason: `Research mode is misconfigured: ${error instanceof Error ? error.message : String(error)}` };
+    return { available: false, reason: researchUnavailableFor(reader, `Research mode is misconfigured: ${error instanceof Error ? error.message : String(error)}`) };
   }
-  return model.available ? { available: true } : { available: false, reason: model.reason };
+  return model.available ? { available: true } : { available: false, reason: researchUnavailableFor(reader, model.reason) };
 }

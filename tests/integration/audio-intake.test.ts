@@ -197,6 +197,9 @@ describe("audio intake in the index worker", () => {
     await drain(null);
     const tools = await transcriptionToolsFor(db.prisma, curator, recordId, null);
     expect(tools.transcript).toMatchObject({ recording: { kind: "audio", intake: "ready" }, speechToText: null });
+    // The curator is told what it means for them; the setting's name is for an administrator.
+    expect(tools.transcript?.speechToTextOff).toMatch(/^Speech to text is not set up on this installation/);
+    expect(tools.transcript?.speechToTextOff).not.toMatch(/MNEMO_/);
     expect(tools.transcript?.recording?.peaks).toHaveLength(1000);
     const [summary] = tools.transcript?.drafts ?? [];
     expect(summary).toMatchObject({ source: "segmentation", status: "ready", turnCount: 2 });
@@ -347,7 +350,7 @@ describe("transcription through an OpenAI-compatible endpoint", () => {
     await drain(null);
     expect((await draftsOf(recordId)).map((draft) => draft.source)).toEqual(["segmentation"]);
     const off = await requestTranscription(db.prisma, curator, { recordId, fieldKey: "transcript" }, null).catch((error: unknown) => error);
-    expect(off).toMatchObject({ code: "bad_request", message: expect.stringMatching(/MNEMO_ASR/) });
+    expect(off).toMatchObject({ code: "bad_request", message: expect.stringMatching(/^Speech to text is not set up on this installation/) });
     const wrongField = await requestTranscription(db.prisma, curator, { recordId, fieldKey: "title" }, speechModel()).catch((error: unknown) => error);
     expect(wrongField).toMatchObject({ code: "bad_request" });
 

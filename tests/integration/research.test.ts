@@ -12,7 +12,7 @@ import { research } from "../../lib/api/research/research-loop";
 import { handleResearchRequest, handleResearchSession } from "../../lib/api/research/research-request";
 import { type ResearchStreamEvent, researchCost, researchStreamEvent } from "../../lib/api/research/research-schemas";
 import { withheldMarker } from "../../lib/api/research/research-tools";
-import { type ResearchBudgets, researchModelFromConfig } from "../../lib/llm/research-model";
+import { type ResearchBudgets, researchModelFromConfig, researchNotSetUp } from "../../lib/llm/research-model";
 import { type ToolChatProvider, createAnthropicToolChat, createOpenAiToolChat } from "../../lib/llm/tool-chat";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
@@ -398,7 +398,13 @@ describe(`research (${testDatabaseMode()})`, () => {
       expect((await post({}, { method: "GET" })).status).toBe(405);
       const unavailable = await post({ question: "What did the lamp burn?" }, { deps: deps({ research: researchModelFromConfig(parseConfig({})) }) });
       expect(unavailable.status).toBe(503);
-      expect(((await unavailable.json()) as { error: { message: string } }).error.message).toMatch(/^Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER/);
+      // A researcher learns what it means for them; how to set it up is for an administrator.
+      expect(((await unavailable.json()) as { error: { message: string } }).error.message).toBe(researchNotSetUp);
+      const adminUser = await createUser(db.prisma, { role: "admin" });
+      const adminToken = (await createApiToken(db.prisma, await principalOf(db.prisma, adminUser.id), { name: "research", expiresInDays: 30 })).token;
+      const forAdmin = await post({ question: "What did the lamp burn?" }, { token: adminToken, deps: deps({ research: researchModelFromConfig(parseConfig({})) }) });
+      expect(forAdmin.status).toBe(503);
+      expect(((await forAdmin.json()) as { error: { message: string } }).error.message).toMatch(/^Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER/);
       const withoutResearch = await post({ question: "What did the lamp burn?" }, { deps: deps() });
       expect(withoutResearch.status).toBe(503);
     });

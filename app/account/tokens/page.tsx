@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { requestOrigin } from "@/lib/api/handle-api-request";
 import { rateLimitFromConfig } from "@/lib/rate-limit";
 import { listApiTokens, mayHaveWriteTokens } from "@/lib/auth/api-tokens";
+import { isAdmin } from "@/lib/acl";
 import { authorizedPage } from "@/lib/http/authorized";
 import { formatDateTime } from "@/components/format";
 import { NewTokenClient, RevokeTokenClient } from "./tokens-client";
@@ -85,7 +86,9 @@ export default async function TokensPage() {
           Streamable HTTP at <code>{`${origin}/api/mcp`}</code> with the same header, or on stdio from a Mnemo checkout. Its tools read;{" "}
           {runtime.config.MNEMO_MCP_ALLOW_WRITE
             ? "a read and write token also gets tools that create and change records where you may edit."
-            : "this server offers no write tools (an administrator can enable them with MNEMO_MCP_ALLOW_WRITE)."}
+            : isAdmin(principal)
+              ? "this server offers no write tools (set MNEMO_MCP_ALLOW_WRITE=1 to offer them)."
+              : "this server offers no write tools (an administrator can enable them)."}
         </p>
         <pre className="mt-2 overflow-x-auto rounded bg-stone-100 p-3 text-xs">
           {JSON.stringify({ command: "npm", args: ["run", "--silent", "mcp"], env: { MNEMO_URL: origin, MNEMO_API_TOKEN: "mnemo_…" } }, null, 2)}

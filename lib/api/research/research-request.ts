@@ -5,7 +5,7 @@ import { errorResponse } from "../../http/error-response";
 import { ndjsonResponse } from "../../http/ndjson";
 import { runWithModelWork } from "../../rag/embed/model-work";
 import { refuseUnstorableText } from "../../storable-text";
-import { researchUnavailableReason } from "../../llm/research-model";
+import { researchUnavailableFor, researchUnavailableReason } from "../../llm/research-model";
 import { corsHeaders, preflightResponse } from "../cors";
 import { type ApiDeps, rateLimitHeaders, rateLimitedError, readJsonObject, requestOrigin, unauthorizedError } from "../handle-api-request";
 import type { OperationContext } from "../operations";
@@ -20,9 +20,9 @@ import { type ResearchRequest, researchCost, researchRequestSchema } from "./res
  * answer 503 with the reason when no research model is configured. Research is not an operation
  * of the registry: it is no MCP tool (an agent does its own research with the tools).
  */
-function unavailable(deps: ApiDeps): AppError | null {
+function unavailable(deps: ApiDeps, principal: Principal): AppError | null {
   if (deps.research?.available) return null;
-  return new AppError("unavailable", deps.research?.reason ?? researchUnavailableReason);
+  return new AppError("unavailable", researchUnavailableFor(principal, deps.research?.reason ?? researchUnavailableReason));
 }
 
 function parseResearchBody(body: Record<string, unknown>): ResearchRequest {
@@ -35,7 +35,7 @@ function parseResearchBody(body: Record<string, unknown>): ResearchRequest {
 /** Runs the loop as a response; the client's going away (or the request's signal) aborts the run and the model's request. */
 function researchResponse(deps: ApiDeps, context: OperationContext, input: ResearchRequest, request: Request, headers: Record<string, string>): Promise<Response> {
   const model = deps.research;
-  if (!model?.available) throw unavailable(deps)!;
+  if (!model?.available) throw unavailable(deps, context.principal)!;
   const controller = new AbortController();
   if (request.signal.aborted) controller.abort();
   else request.signal.addEventListener("abort", () => controller.abort(), { once: true });
@@ -52,7 +52,7 @@ export async function handleResearchRequest(request: Request, deps: ApiDeps): Pr
     if (request.method !== "POST") throw new AppError("method_not_allowed", "research is called with POST.", { headers: { allow: "POST, OPTIONS" } });
     const auth = await deps.authenticate(request.headers.get("authorization"));
     if (!auth) throw unauthorizedError();
-    const refused = unavailable(deps);
+    const refused = unavailable(deps, auth.principal);
     if (refused) throw refused;
     const decision = deps.limiter.take(auth.tokenId, researchCost);
     Object.assign(headers, rateLimitHeaders(decision));
@@ -74,7 +74,7 @@ export async function handleResearchRequest(request: Request, deps: ApiDeps): Pr
  * wrapper to answer.
  */
 export async function handleResearchSession(request: Request, principal: Principal, deps: ApiDeps): Promise<Response> {
-  const refused = unavailable(deps);
+  const refused = unavailable(deps, principal);
   if (refused) throw refused;
   const decision = deps.limiter.take(`session:${principal.userId}`, researchCost);
   if (!decision.allowed) throw rateLimitedError(decision);
