@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Page, expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
@@ -30,6 +33,25 @@ async function uploadAndCheck(page: Page) {
   await expect(result.getByRole("heading", { name: "Check result" })).toBeFocused();
   return result;
 }
+
+test("a column that matches no field is ignored with a note and the check goes ahead; an object-number column is the external id", async ({ page }) => {
+  await signIn(page, "admin", "/import");
+  const file = join(mkdtempSync(join(tmpdir(), "mnemo-e2e-import-")), "places-with-colour.csv");
+  writeFileSync(file, "Object number,Name,Kind,Colour\nimport-colour-1,Mas del Colorista,village,red\n");
+  const form = page.getByRole("form", { name: "Import file" });
+  await form.getByLabel("Section").selectOption({ label: "Places" });
+  await form.getByLabel("Project").selectOption({ label: "Public Collections" });
+  await form.getByLabel(/^File/).setInputFiles(file);
+  await form.getByRole("button", { name: "Preview" }).click();
+  const mapping = page.getByRole("region", { name: "Preview and mapping" });
+  await expect(mapping.getByTestId("import-ignored-columns")).toContainText("“Colour”");
+  await expect(mapping.getByLabel("Field for column Colour")).toHaveValue("__ignore__");
+  await expect(mapping.getByLabel("External id column")).toHaveValue("Object number");
+  await mapping.getByRole("button", { name: "Check (dry run)" }).click();
+  const result = page.getByTestId("import-dry-run");
+  await expect(result.getByTestId("import-count-valid")).toHaveText("1");
+  await expect(result.getByTestId("import-count-new")).toHaveText("1");
+});
 
 test("an admin dry-runs a CSV with one bad row, imports the rest, follows the job to done, and a second run creates nothing", async ({ page }) => {
   test.setTimeout(180_000);

@@ -91,7 +91,7 @@ try {
   if (values["external-id"] !== undefined) mapping.externalIdColumn = values["external-id"] || undefined;
   const plan: ImportPlan = { sectionSlug: values.section, projectId, mapping, mediaFolder: values["media-folder"] };
   console.log(`${preview.format.toUpperCase()}, ${preview.rowCount} rows; external id: ${mapping.externalIdColumn ?? "none (every row creates a record)"}`);
-  for (const [column, field] of Object.entries(mapping.columns)) console.log(`  ${column} → ${field ?? "(ignored)"}`);
+  for (const [column, field] of Object.entries(mapping.columns)) console.log(`  ${column} → ${field ?? "(ignored: --map column=field imports it)"}`);
 
   const dryRun = await dryRunImport(prisma, principal, file, plan, { mediaZip });
   console.log(`dry run: ${dryRun.valid} of ${dryRun.rows} rows valid — ${dryRun.creates} new, ${dryRun.updates} updated, ${dryRun.unchanged} unchanged; ${dryRun.problems.length} problems`);

@@ -355,9 +355,15 @@ export function ImportClient({
 
           <h3 className="mt-6 font-medium">Which column fills which field</h3>
           <p className="text-sm text-stone-600">
-            Matched by name where the names agree. Map every other column to a field, or ignore it: a column left unchosen stops the check, so nothing is dropped
-            by mistake.
+            Matched by name where the names agree; a column that matches no field is ignored unless you choose a field for it.
           </p>
+          {preview.ignoredColumns.length > 0 && (
+            <p className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950" data-testid="import-ignored-columns">
+              {preview.ignoredColumns.length === 1 ? "This column matches" : "These columns match"} no field of {section?.name ?? "the section"} and{" "}
+              {preview.ignoredColumns.length === 1 ? "is" : "are"} ignored: {preview.ignoredColumns.map((column) => `“${column}”`).join(", ")}. Choose a field below to import{" "}
+              {preview.ignoredColumns.length === 1 ? "it" : "them"}.
+            </p>
+          )}
           <DataTable columns={["Column", "First value", `Field of ${section?.name ?? "the section"}`]} testId="import-mapping-table">
             {preview.columns.map((column, index) => (
               <tr key={column} className="border-b border-stone-100 align-top">

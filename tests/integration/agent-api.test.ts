@@ -129,6 +129,7 @@ beforeAll(async () => {
   const open = (await createProject(db.prisma)).id;
   const closed = (await createProject(db.prisma, { restricted: true })).id;
   ids.closedProject = closed;
+  ids.openProject = open;
 
   const insiderUser = await createUser(db.prisma, { role: "curator" });
   await addMember(db.prisma, insiderUser.id, open);
@@ -264,6 +265,23 @@ function deniedAndMissing(): [string, Record<string, unknown>, Record<string, un
 }
 
 describe("agent API over HTTP", () => {
+  it("narrows to projects named by slug as by id; a slug of a project the reader cannot read narrows to nothing, as an unknown one", async () => {
+    const slugOf = async (id: string) => (await db.prisma.project.findUniqueOrThrow({ where: { id } })).slug;
+    const search = async (projectIds: string[]) => {
+      const response = await call("semantic_search", tokens.reader, { query: "lighthouse lamp", projectIds });
+      expect(response.status, response.text).toBe(200);
+      return (response.json.results as { id: string }[]).map((result) => result.id);
+    };
+    const byId = await search([ids.openProject!]);
+    expect(byId.length).toBeGreaterThan(0);
+    expect(await search([await slugOf(ids.openProject!)])).toEqual(byId);
+    expect(await search([await slugOf(ids.closedProject!)])).toEqual([]);
+    expect(await search(["no-such-project"])).toEqual([]);
+    const retrieved = await call("retrieve", tokens.reader, { query: "lighthouse cellar smugglers", projectIds: [await slugOf(ids.closedProject!)] });
+    expect(retrieved.status).toBe(200);
+    expect(retrieved.text).not.toContain(canary);
+  });
+
   it("answers every operation for a reader (the write ones for an importer), and outputs only what each output schema names", async () => {
     for (const [name, input] of Object.entries(validInputs())) {
       const response = await call(name, tokenFor(name), input);

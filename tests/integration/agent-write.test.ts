@@ -131,6 +131,19 @@ describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
     expect(await db.prisma.record.count({ where: { title: "Planted" } })).toBe(0);
   });
 
+  it("takes a project's slug where it takes its id, and a slug of a project the user cannot read is not found, as a missing one", async () => {
+    const slugOf = async (id: string) => (await db.prisma.project.findUniqueOrThrow({ where: { id } })).slug;
+    const input = (projectId: string) => ({ sectionSlug: section.slug, projectId, values: { title: "Named by slug" } });
+    const bySlug = await call("create_record", tokens.curatorWrite, input(await slugOf(ids.open)));
+    expect(bySlug.status, bySlug.text).toBe(200);
+    expect(await db.prisma.record.findUniqueOrThrow({ where: { id: bySlug.json.id as string } })).toMatchObject({ projectId: ids.open });
+    const closed = await call("create_record", tokens.curatorWrite, input(await slugOf(ids.closed)));
+    const missing = await call("create_record", tokens.curatorWrite, input("no-such-project-slug"));
+    expect(closed.status).toBe(404);
+    expect(closed.text).toBe(missing.text);
+    expect(await db.prisma.record.count({ where: { title: "Named by slug" } })).toBe(1);
+  });
+
   it("updates only the named fields with the version read; a stale version is a 409 and writes nothing", async () => {
     const record = await note(ids.open, { summary: "First summary.", kind: "letter" });
     const updated = await call("update_record", tokens.curatorWrite, { recordId: record.id, version: 1, values: { summary: "Second summary.", kind: null } });

@@ -115,6 +115,16 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     expect(preview.columns).toEqual(header.split(","));
     expect(preview.suggestedMapping).toEqual(plan().mapping);
     expect(preview.problems).toEqual([]);
+    expect(preview.ignoredColumns).toEqual([]);
+  });
+
+  it("ignores a column that matches no field in the suggestion, says so, and a check of the suggestion goes ahead", async () => {
+    const file = csvFile([`${header},Colour`, "c-1,With a colour,1960,letter,,,1960,red"]);
+    const preview = await previewImport(db.prisma, curator, file, section.slug);
+    expect(preview.ignoredColumns).toEqual(["Colour"]);
+    expect(preview.suggestedMapping.columns.Colour).toBeNull();
+    const checked = await dryRunImport(db.prisma, curator, file, plan({ columns: preview.suggestedMapping.columns }));
+    expect(checked).toMatchObject({ rows: 1, valid: 1, problems: [] });
   });
 
   it("dry-runs a 200-row file reporting exactly its 5 bad rows, and writes nothing", async () => {

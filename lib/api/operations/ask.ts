@@ -5,7 +5,7 @@ import { citationHref } from "../../format";
 import { type AskEvent, type AskOutcome, type Citation, ask } from "../../rag/ask/ask";
 import { maxQueryLength } from "../../rag/search/search-archive";
 import { type ApiCitation, askOutput, askStreamEvent, citationLine } from "../api-schemas";
-import { scopeInputs, sectionIdsOf } from "./inputs";
+import { projectIdsOf, scopeInputs, sectionIdsOf } from "./inputs";
 import { type OperationContext, defineOperation } from "./operation";
 
 async function sectionNames(prisma: PrismaClient): Promise<Map<string, string>> {
@@ -65,7 +65,7 @@ async function* askEvents(input: z.output<typeof askInput>, context: OperationCo
   const sectionIds = await sectionIdsOf(context.runtime.prisma, input.sections);
   return yield* ask(askContext, context.principal, {
     question: input.question,
-    scope: { sectionIds, projectIds: input.projectIds, recordIds: input.recordIds },
+    scope: { sectionIds, projectIds: await projectIdsOf(context.runtime.prisma, context.principal, input.projectIds), recordIds: input.recordIds },
   });
 }
 

@@ -6,7 +6,7 @@ import { getConfig } from "../../config";
 import { AppError } from "../../errors";
 import { formatBytes } from "../../format";
 import { createImportOutput, importMappingSchema } from "../api-schemas";
-import { id } from "./inputs";
+import { id, projectIdsOf } from "./inputs";
 import { defineOperation } from "./operation";
 
 const importFormats = ["csv", "json", "jsonl"] as const;
@@ -60,7 +60,7 @@ export const createImportOperation = defineOperation({
   pathParams: [],
   input: z.strictObject({
     sectionSlug: id.describe("The section to import into (see list_sections)."),
-    projectId: id.describe("The project the records belong to; one you may edit."),
+    projectId: id.describe("The project the records belong to (its id or slug); one you may edit."),
     format: z.enum(importFormats, "The format is csv, json or jsonl.").describe("csv (a header row, comma-separated), json (an array of objects) or jsonl (one object a line)."),
     content: z.string().describe("The file's text. The file limit is MNEMO_IMPORT_MAX_BYTES (UTF-8 bytes); convert other encodings to UTF-8 first."),
     fileName: z.string().max(200).optional().describe("The file's name, kept with the job (its extension is replaced by the format's)."),
@@ -84,7 +84,8 @@ export const createImportOperation = defineOperation({
     const { prisma } = runtime;
     const file = importFileOf(input.content, input.format, input.fileName);
     const mapping = input.mapping ?? (await previewImport(prisma, principal, file, input.sectionSlug)).suggestedMapping;
-    const plan = { sectionSlug: input.sectionSlug, projectId: input.projectId, mapping, mediaFolder: input.mediaFolder };
+    const [projectId] = (await projectIdsOf(prisma, principal, [input.projectId]))!;
+    const plan = { sectionSlug: input.sectionSlug, projectId: projectId!, mapping, mediaFolder: input.mediaFolder };
     const mediaZip = mediaZipOf(input.mediaZip);
     if (input.dryRun) {
       return { dryRun: true, mapping, result: await dryRunImport(prisma, principal, file, plan, { mediaZip }), jobId: null, jobUrl: null };

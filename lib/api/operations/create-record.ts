@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { createRecord } from "../../archive/edit-record";
 import { writeRecordOutput } from "../api-schemas";
-import { auditDetailsOf, id, recordValuesInput } from "./inputs";
+import { auditDetailsOf, id, projectIdsOf, recordValuesInput } from "./inputs";
 import { defineOperation } from "./operation";
 
 export const createRecordOperation = defineOperation({
@@ -16,7 +16,7 @@ export const createRecordOperation = defineOperation({
   pathParams: [],
   input: z.strictObject({
     sectionSlug: id.describe("The section (see list_sections)."),
-    projectId: id.describe("The project the record belongs to; one you may edit."),
+    projectId: id.describe("The project the record belongs to (its id or slug); one you may edit."),
     values: recordValuesInput,
   }),
   output: writeRecordOutput,
@@ -24,7 +24,8 @@ export const createRecordOperation = defineOperation({
   scope: "write",
   writeHints: { idempotent: false, destructive: false },
   async run(input, context) {
-    const saved = await createRecord(context.runtime.prisma, context.principal, { ...input, auditDetails: auditDetailsOf(context) });
+    const [projectId] = (await projectIdsOf(context.runtime.prisma, context.principal, [input.projectId]))!;
+    const saved = await createRecord(context.runtime.prisma, context.principal, { ...input, projectId: projectId!, auditDetails: auditDetailsOf(context) });
     return { ...saved, url: `${context.origin}/records/${saved.id}` };
   },
 });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { PrismaClient } from "../../db/generated/client";
+import { type Principal, canReadProject } from "../../acl";
 import { AppError } from "../../errors";
 import { type SearchHit, maxQueryLength, searchArchive } from "../../rag/search/search-archive";
 import { type ApiCitation, toCitation } from "../api-schemas";
@@ -16,7 +17,7 @@ export const queryInput = z
   .max(maxQueryLength, `A query can be at most ${maxQueryLength} characters long.`)
   .describe("What to look for, in English, Spanish or Catalan; meaning matches across languages.");
 export const sectionsInput = z.array(id).max(50).optional().describe("Only these sections, by slug (see list_sections).");
-export const projectIdsInput = z.array(id).max(50).optional().describe("Only these projects, by id.");
+export const projectIdsInput = z.array(id).max(50).optional().describe("Only these projects, by id or slug.");
 const recordIdsInput = z.array(id).max(500).optional().describe("Only these records, by id.");
 /** Narrowing to sections, projects and records, as retrieval and ask take it. */
 export const scopeInputs = { sections: sectionsInput, projectIds: projectIdsInput, recordIds: recordIdsInput };
@@ -48,6 +49,19 @@ export function auditDetailsOf(context: OperationContext): Record<string, string
   return context.via ? { via: context.via.channel, apiTokenId: context.via.tokenId } : {};
 }
 
+/**
+ * Projects as an agent may name them: by id, or by slug when the slug names a project the
+ * principal may read (canReadProject decides). Anything else is kept as written and so finds
+ * nothing, exactly as an unknown id: an unreadable project's slug is never resolved.
+ */
+export async function projectIdsOf(prisma: PrismaClient, principal: Principal, values: readonly string[] | undefined): Promise<string[] | undefined> {
+  if (!values) return undefined;
+  if (values.length === 0) return [];
+  const rows = await prisma.project.findMany({ where: { OR: [{ id: { in: [...values] } }, { slug: { in: [...values] } }] }, select: { id: true, slug: true } });
+  const readable = rows.filter((row) => canReadProject(principal, row.id));
+  return values.map((value) => (readable.some((row) => row.id === value) ? value : (readable.find((row) => row.slug === value)?.id ?? value)));
+}
+
 /** Section slugs to ids; sections are structure, not content, so an unknown slug is named. */
 export async function sectionIdsOf(prisma: PrismaClient, slugs: readonly string[] | undefined): Promise<string[] | undefined> {
   if (!slugs || slugs.length === 0) return undefined;
@@ -70,7 +84,7 @@ export async function passageSearch(input: { query: string; limit: number; secti
     mode: "hybrid",
     limit: input.limit,
     sectionIds,
-    projectIds: input.projectIds,
+    projectIds: await projectIdsOf(context.runtime.prisma, context.principal, input.projectIds),
     recordIds: input.recordIds,
     collapse: "passage",
   });

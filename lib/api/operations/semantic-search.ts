@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { maxSearchLimit, searchArchive, searchModes } from "../../rag/search/search-archive";
 import { semanticSearchOutput } from "../api-schemas";
-import { hitCitation, limitInput, projectIdsInput, queryInput, sectionIdsOf, sectionsInput } from "./inputs";
+import { hitCitation, limitInput, projectIdsInput, projectIdsOf, queryInput, sectionIdsOf, sectionsInput } from "./inputs";
 import { defineOperation } from "./operation";
 
 export const semanticSearchOperation = defineOperation({
@@ -31,7 +31,7 @@ export const semanticSearchOperation = defineOperation({
       mode: input.mode,
       limit: input.limit,
       sectionIds,
-      projectIds: input.projectIds,
+      projectIds: await projectIdsOf(context.runtime.prisma, context.principal, input.projectIds),
       collapse: "record",
     });
     return {

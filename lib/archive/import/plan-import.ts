@@ -63,11 +63,8 @@ export async function previewImport(prisma: PrismaClient, principal: Principal, 
   const section = sectionSlug ? await getSectionBySlug(prisma, sectionSlug) : null;
   const suggestedMapping = section ? suggestMapping(section.fields, table.columns) : { columns: {} };
   const problems: ImportProblem[] = [];
-  if (section) {
-    const unmatched = table.columns.filter((column) => !(column in suggestedMapping.columns) && column !== suggestedMapping.externalIdColumn);
-    for (const column of unmatched) problems.push({ row: 0, column, message: `The column "${column}" matches no field of ${section.name}: map it or ignore it.` });
-  }
-  return { format: table.format, columns: table.columns, rows: table.rows.slice(0, 10), rowCount: table.rows.length, suggestedMapping, problems };
+  const ignoredColumns = table.columns.filter((column) => suggestedMapping.columns[column] === null);
+  return { format: table.format, columns: table.columns, rows: table.rows.slice(0, 10), rowCount: table.rows.length, suggestedMapping, problems, ignoredColumns };
 }
 
 /** Rows checked per round trip: bounds memory and the size of each lookup. */

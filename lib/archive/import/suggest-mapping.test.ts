@@ -19,12 +19,18 @@ describe("mapping suggestion", () => {
     const mapping = suggestMapping(fields, ["ID", "TITLE", "fecha de grabacion", "Period from", "period.to", "Colour", "recorded-on"]);
     expect(mapping).toEqual({
       externalIdColumn: "ID",
-      columns: { TITLE: "title", "fecha de grabacion": "recordedOn", "Period from": "period.from", "period.to": "period.to" },
+      columns: { TITLE: "title", "fecha de grabacion": "recordedOn", "Period from": "period.from", "period.to": "period.to", Colour: null, "recorded-on": null },
     });
   });
 
-  it("leaves unmatched columns out, so accepting the suggestion names them as unmapped", () => {
-    expect(suggestMapping(fields, ["Colour", "Size"])).toEqual({ columns: {} });
+  it("ignores a column that matches no field, so a check of the suggestion goes ahead", () => {
+    expect(suggestMapping(fields, ["Colour", "Size"])).toEqual({ columns: { Colour: null, Size: null } });
+  });
+
+  it("takes the identifiers catalogues export for the external id, in English, Spanish and Catalan", () => {
+    for (const name of ["Object number", "Inventory number", "Número de registre", "Número de inventario", "Accession number", "Nº inventari"]) {
+      expect(suggestMapping(fields, [name, "Title"]), name).toEqual({ externalIdColumn: name, columns: { Title: "title" } });
+    }
   });
 
   it("prefers a field named id over the external id", () => {

@@ -10,15 +10,48 @@ export function normaliseName(name: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
-/** Column names taken for the external id when no field claims them. */
-const externalIdNames = new Set(["externalid", "id", "identifier", "identificador", "ref", "reference", "catalognumber", "inventorynumber"]);
+/**
+ * Column names taken for the external id when no field claims them: the identifiers catalogues
+ * export, in English, Spanish and Catalan (accents and spaces do not count).
+ */
+const externalIdNames = new Set([
+  "externalid",
+  "id",
+  "identifier",
+  "identificador",
+  "ref",
+  "reference",
+  "referencia",
+  "catalognumber",
+  "cataloguenumber",
+  "catalogueno",
+  "inventorynumber",
+  "inventoryno",
+  "objectnumber",
+  "objectno",
+  "objectid",
+  "accessionnumber",
+  "registrationnumber",
+  "numeroderegistro",
+  "numeroderegistre",
+  "numerodeinventario",
+  "numerodeinventari",
+  "ninventario",
+  "ninventari",
+  "nºinventario",
+  "nºinventari",
+  "nºderegistro",
+  "nºderegistre",
+  "signatura",
+]);
 
 /**
  * A mapping to start from: each column whose name matches a field's key or label (ignoring case,
  * accents, spaces and punctuation) maps to it, `<field> from` / `<field> to` to the two ends of a
- * date range, and a column called id, external id, reference… becomes the external id. Columns
- * that match nothing are left out, so accepting the suggestion as it is refuses them by name
- * until the importer maps or ignores them.
+ * date range, and a column called id, external id, object number, número de registre…
+ * becomes the external id. A column that matches nothing is ignored (null), and the preview says
+ * so beside the mapping: the importer maps it or leaves it out knowingly. A mapping written by
+ * hand must still name every column (convert-cells.ts), so a misspelt header is never dropped.
  */
 export function suggestMapping(fields: readonly FieldDefinition[], columns: readonly string[]): ImportMapping {
   const targets = new Map<string, string>();
@@ -44,6 +77,9 @@ export function suggestMapping(fields: readonly FieldDefinition[], columns: read
     } else if (!mapping.externalIdColumn && externalIdNames.has(normaliseName(column))) {
       mapping.externalIdColumn = column;
     }
+  }
+  for (const column of columns) {
+    if (!(column in mapping.columns) && column !== mapping.externalIdColumn) mapping.columns[column] = null;
   }
   return mapping;
 }

@@ -44,6 +44,8 @@ export interface ImportPreview {
   rowCount: number;
   suggestedMapping: ImportMapping;
   problems: ImportProblem[];
+  /** Columns the suggestion ignores because they match no field (shown beside the mapping). */
+  ignoredColumns: string[];
 }
 
 export interface DryRunResult {
