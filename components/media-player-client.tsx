@@ -76,6 +76,8 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
   /** The track feeding a recording's caption line: an index into `captions`, -1 for none. */
   const [captionChoice, setCaptionChoice] = useState(0);
   const [captionLine, setCaptionLine] = useState<{ speaker: string; text: string }[]>([]);
+  /** Whether the recording has played: before it, an empty caption line is not drawn (an empty black box). */
+  const [played, setPlayed] = useState(false);
   const [showEnglish, setShowEnglish] = useState(false);
   const [english, setEnglish] = useState<EnglishTurns>({ status: "idle" });
 
@@ -181,6 +183,7 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
         aria-label={label}
         data-testid={primary ? "player" : undefined}
         className={kind === "video" ? "w-full rounded-md bg-black" : "w-full"}
+        onPlay={() => setPlayed(true)}
       >
         {captionTracks.map((track, index) => (
           <track key={track.src} kind="captions" src={track.src} srcLang={track.language} label={track.label} default={index === 0} />
@@ -188,7 +191,7 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
       </Player>
       {showCaptionLine && (
         <div className="space-y-1">
-          <p aria-live="polite" hidden={captionChoice < 0} data-testid={primary ? "caption-line" : undefined} className="min-h-[3.5rem] rounded-md bg-stone-900 px-3 py-2 text-center text-base leading-snug text-white">
+          <p aria-live="polite" hidden={captionChoice < 0 || (!played && captionLine.length === 0)} data-testid={primary ? "caption-line" : undefined} className="min-h-[3.5rem] rounded-md bg-stone-900 px-3 py-2 text-center text-base leading-snug text-white">
             {captionLine.map((voice, index) => (
               <span key={index} className="block">
                 {voice.speaker && <span className="font-semibold text-accent-200">{voice.speaker}: </span>}

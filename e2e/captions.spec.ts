@@ -15,6 +15,8 @@ test("a researcher sees the interview's captions under the player, in Spanish an
   const englishTrack = player.locator('track[kind="captions"][label="English (machine translation)"]');
   await expect(englishTrack).toHaveAttribute("srclang", "en");
 
+  // Before it plays, no empty caption box.
+  await expect(page.getByTestId("caption-line")).toBeHidden();
   // Playing: the caption line shows the turn being spoken.
   await player.evaluate((element: HTMLMediaElement) => {
     element.muted = true;
