@@ -2,6 +2,9 @@ import { defineConfig } from "@playwright/test";
 import base from "./playwright.config";
 
 const port = Number(process.env.E2E_POSTGRES_PORT ?? 3110);
+// This server wants an OCR language whose package is not installed, so the notice of what is
+// missing is seen (e2e/system-notice.spec.ts); scripts/e2e-server.mjs adds it to MNEMO_OCR_LANGUAGES.
+process.env.E2E_MISSING_OCR_LANGUAGE ??= "chr";
 
 /**
  * The same production build in real server mode: the small demo on a real PostgreSQL with pgvector
@@ -11,7 +14,7 @@ const port = Number(process.env.E2E_POSTGRES_PORT ?? 3110);
  */
 export default defineConfig({
   ...base,
-  testMatch: ["search.spec.ts", "ask.spec.ts", "access.spec.ts", "admin.spec.ts", "import.spec.ts"],
+  testMatch: ["search.spec.ts", "ask.spec.ts", "access.spec.ts", "admin.spec.ts", "import.spec.ts", "system-notice.spec.ts"],
   use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
   webServer: {
     ...base.webServer,

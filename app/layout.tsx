@@ -1,8 +1,11 @@
 import type { Metadata } from "next";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import { AppHeader } from "@/components/app-header";
 import { FocusAfterNavigationClient } from "@/components/focus-after-navigation-client";
 import { QueryProviderClient } from "@/components/query-provider-client";
+import { SystemNotice } from "@/components/system-notice";
+import { isAdmin } from "@/lib/acl";
+import { getPrincipal } from "@/lib/auth/get-principal";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -15,7 +18,9 @@ export const metadata: Metadata = {
 // Every page depends on who is signed in; nothing is prerendered for everyone.
 export const dynamic = "force-dynamic";
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Administrators see what the installation lacks on every page (everyone else on the search page).
+  const principal = await getPrincipal();
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -28,6 +33,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </a>
           <AppHeader />
           <main id="main-content" tabIndex={-1} className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 focus:outline-none">
+            {principal && isAdmin(principal) && (
+              <Suspense fallback={null}>
+                <SystemNotice principal={principal} />
+              </Suspense>
+            )}
             {children}
           </main>
           <FocusAfterNavigationClient />

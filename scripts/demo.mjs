@@ -1,6 +1,9 @@
-// `npm run demo`: from a fresh clone to the app on http://localhost:3000 with the demo archive
-// on the embedded database. Migrates and seeds (once), builds when the sources are newer than
-// the last build, prints the demo logins and starts the production server.
+// `npm run demo [-- --without-packages]`: from a fresh clone to the app on http://localhost:3000
+// with the demo archive on the embedded database. First the Debian packages that make the demo
+// the product (Apertium, tesseract, poppler, ffmpeg: scripts/system-packages.ts installs them as
+// root or with password-less sudo, else stops with the command to run, unless told to go on
+// without them); then it migrates and seeds (once), builds when the sources are newer than the
+// last build, prints the demo logins and starts the production server.
 import { spawnSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -20,6 +23,9 @@ function run(command, args) {
   const result = spawnSync(command, args, { stdio: "inherit", env: process.env });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+
+const withoutPackages = process.argv.includes("--without-packages") || process.env.MNEMO_DEMO_WITHOUT_PACKAGES === "1";
+run("npx", ["tsx", "--conditions=react-server", "scripts/system-packages.ts", "--install", ...(withoutPackages ? ["--without-packages"] : [])]);
 
 run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"]);
 

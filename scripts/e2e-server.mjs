@@ -46,6 +46,8 @@ if (onPostgres) {
   url.pathname = `/${databaseName}`;
   Object.assign(env, { DATABASE_URL: url.toString(), MNEMO_INDEX_WORKER: "off" });
 }
+// An OCR language whose package is not installed (playwright.postgres.config.ts): the app says what is missing.
+if (process.env.E2E_MISSING_OCR_LANGUAGE) env.MNEMO_OCR_LANGUAGES = `spa+cat+eng+${process.env.E2E_MISSING_OCR_LANGUAGE}`;
 
 /** A port nothing listens on now, for the scripted research model. */
 async function freePort() {

@@ -1,12 +1,14 @@
+import { Suspense } from "react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { canCreateRecords } from "@/lib/acl";
+import { canCreateRecords, isAdmin } from "@/lib/acl";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import { SelectRecordClient, SelectionBarClient } from "@/components/record-selection-client";
 import { readMatchThresholds } from "@/lib/rag/ask/ask-settings";
 import { type MatchStrength, type MatchThresholds, describeMatch } from "@/lib/rag/search/match-strength";
 import { recordListHref } from "@/lib/archive/record-list-params";
 import { authorizedPage } from "@/lib/http/authorized";
+import { SystemNotice } from "@/components/system-notice";
 import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
@@ -71,6 +73,12 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
             <NewRecordPicker sections={sections} />
           ))}
       </div>
+      {/* What a missing package costs a search, said here to everyone but administrators (they see it on every page). */}
+      {!isAdmin(principal) && (
+        <Suspense fallback={null}>
+          <SystemNotice principal={principal} />
+        </Suspense>
+      )}
 
       {/* Keyed by the list's address so a navigation starts each client fresh; the two keys differ,
           as siblings' keys must (a shared key left the old form mounted and "Searching…"). */}
