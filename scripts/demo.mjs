@@ -24,7 +24,7 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const withoutPackages = process.argv.includes("--without-packages") || process.env.MNEMO_DEMO_WITHOUT_PACKAGES === "1";
+const withoutPackages = process.argv.includes("--without-packages");
 run("npx", ["tsx", "--conditions=react-server", "scripts/system-packages.ts", "--install", ...(withoutPackages ? ["--without-packages"] : [])]);
 
 run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"]);
