@@ -105,7 +105,8 @@ export const linkedFacetSections = { person: "people", place: "places" } as cons
 /**
  * A record's language, for the language facet and filter: the record's own `language` value when
  * it names one of the archive's languages (en, es, ca) — as the indexer takes it
- * (build-group-document.ts) —, otherwise the language most of its indexed text is in: its
+ * (build-group-document.ts); kept in the generated column `declared_language`, so the facet does
+ * not read every record's values —, otherwise the language most of its indexed text is in: its
  * passages in the active index space, those the principal may read in full (a passage quoting a
  * restricted linked record does not vote), weighted by length, undetermined ones ("und") only
  * when there is nothing else. A record whose passages are mostly in another or no language is
@@ -114,7 +115,7 @@ export const linkedFacetSections = { person: "people", place: "places" } as cons
 export function recordLanguageSql(principal: Principal, params: unknown[]): string {
   const readable = passageScopeSql(principal, "c", params);
   return `coalesce(
-      CASE WHEN r."values"->>'language' IN ('en', 'es', 'ca') THEN r."values"->>'language' END,
+      r.declared_language,
       (SELECT CASE WHEN c.language IN ('en', 'es', 'ca') THEN c.language ELSE 'other' END
          FROM chunks c JOIN index_spaces sp ON sp.id = c.index_space_id AND sp.status = 'active'
         WHERE c.record_id = r.id AND ${readable}
