@@ -33,7 +33,7 @@ import { recordTextTranslations } from "../lib/http/english-text-response";
 import { processCaptionTranslator } from "../lib/rag/embed/caption-translation";
 import { processTextTranslator } from "../lib/rag/embed/text-translation";
 import { characteriseObject } from "../lib/rag/objects/characterise";
-import { isObjectRecord } from "../lib/rag/objects/object-neighbours";
+import { isObjectRecord, loadObjectSubject, neighbourReads } from "../lib/rag/objects/object-neighbours";
 import { proposalsForRecord } from "../lib/rag/objects/proposals";
 import { findSimilarObjects } from "../lib/rag/objects/similar-objects";
 import { findSimilarRecords, similarityFacets } from "../lib/rag/search/find-similar";
@@ -107,8 +107,14 @@ try {
         return facets.length > 0 ? findSimilarRecords(database.sql, principal, space, record.id, { limit: 8 }) : [];
       });
       if (isObject) {
-        await timed("similar objects", keep, () => findSimilarObjects(objects, principal, { recordId: record.id, mode: "hybrid", limit: 12 }));
-        await timed("proposals", keep, () => Promise.all([characteriseObject(objects, principal, { recordId: record.id }), proposalsForRecord(objects, principal, record.id)]));
+        // As the page's two object panels share them (object-panels.tsx): the object and the neighbours' reads.
+        const reads = neighbourReads();
+        const subject = await timed("similar objects", keep, async () => {
+          const loaded = await loadObjectSubject(objects.sql, principal, record.id);
+          await findSimilarObjects(objects, principal, { recordId: record.id, mode: "hybrid", limit: 12 }, { subject: loaded, reads });
+          return loaded;
+        });
+        await timed("proposals", keep, () => Promise.all([characteriseObject(objects, principal, { recordId: record.id, subject, reads }), proposalsForRecord(objects, principal, record.id)]));
       }
       if (keep) totals.push(performance.now() - pageStarted);
     }

@@ -16,6 +16,7 @@ import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { characteriseObject } from "../../lib/rag/objects/characterise";
+import { loadObjectSubject, neighbourReads } from "../../lib/rag/objects/object-neighbours";
 import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedder";
 import type { ObjectContext } from "../../lib/rag/config/object-context";
 import { decideProposal, listPendingProposals, proposalAccuracy, proposalsForRecord, proposeForUncatalogued } from "../../lib/rag/objects/proposals";
@@ -297,6 +298,27 @@ describe("characterisation and curator review", () => {
     // Two faces read once, and one catalogue-context leg per role group (typology; material; period and date).
     expect(statements.filter((text) => /FROM object_vectors v JOIN records r/.test(text))).toHaveLength(2 + 3);
     expect(result.roles.find((role) => role.role === "typology")?.categorical?.value).toBe("denarius");
+  });
+
+  it("lets a page's two object panels read the object and the faces' candidates once, with the same results", async () => {
+    const statements: string[] = [];
+    const counting: typeof db.sql = Object.assign(Object.create(db.sql) as typeof db.sql, {
+      query: ((text: string, params?: unknown[]) => {
+        statements.push(text);
+        return db.sql.query(text, params);
+      }) as typeof db.sql.query,
+    });
+    const counted = { ...runtime, sql: counting };
+    const recordId = ids.subject ?? "";
+    const alone = [await findSimilarObjects(counted, researcher, { recordId, mode: "hybrid", limit: 12 }), await characteriseObject(counted, researcher, { recordId })];
+    const apart = statements.length;
+    statements.length = 0;
+    const subject = await loadObjectSubject(counting, researcher, recordId);
+    const reads = neighbourReads();
+    const together = [await findSimilarObjects(counted, researcher, { recordId, mode: "hybrid", limit: 12 }, { subject, reads }), await characteriseObject(counted, researcher, { recordId, subject, reads })];
+    expect(together).toEqual(alone);
+    // The object once instead of twice, each face's candidate list once, the shared candidates' vectors and details once.
+    expect(statements.length).toBeLessThanOrEqual(apart - 4);
   });
 
   it("a researcher sees proposals but cannot decide them, and nothing is written", async () => {

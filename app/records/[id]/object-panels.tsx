@@ -1,6 +1,7 @@
 import Link from "next/link";
+import { cache } from "react";
 import type { Principal } from "@/lib/acl";
-import type { Neighbour } from "@/lib/rag/objects/object-neighbours";
+import { type Neighbour, loadObjectSubject, neighbourReads } from "@/lib/rag/objects/object-neighbours";
 import { type RoleCharacterisation, characteriseObject, proposalNeighbours, proposedFieldValue } from "@/lib/rag/objects/characterise";
 import { type StoredProposal, formatProposalValue, proposalsForRecord } from "@/lib/rag/objects/proposals";
 import { ProposalFlagNote } from "@/components/proposal-flag";
@@ -50,8 +51,18 @@ function NeighbourCard({ neighbour }: { neighbour: Neighbour }) {
   );
 }
 
+/**
+ * What the two object panels of one page read alike, once per request: the object, and the
+ * neighbours' candidate lists, vectors and details (per request, so per principal).
+ */
+const sharedReads = cache(async (runtime: Runtime, principal: Principal, recordId: string) => {
+  const objects = await runtime.objects();
+  return { objects, subject: await loadObjectSubject(objects.sql, principal, recordId), reads: neighbourReads() };
+});
+
 export async function SimilarObjects({ principal, runtime, recordId, mode }: { principal: Principal; runtime: Runtime; recordId: string; mode: SimilarObjectMode }) {
-  const result = await findSimilarObjects(await runtime.objects(), principal, { recordId, mode, limit: 12 });
+  const { objects, subject, reads } = await sharedReads(runtime, principal, recordId);
+  const result = await findSimilarObjects(objects, principal, { recordId, mode, limit: 12 }, { subject, reads });
   const href = (next: SimilarObjectMode) => `/records/${recordId}${next === "hybrid" ? "" : `?objects=${next}`}#similar-objects-heading`;
   return (
     <section aria-labelledby="similar-objects-heading" className="mt-10" data-testid="similar-objects">
@@ -235,8 +246,8 @@ function dateOf(value: string): { from: number; to: number } | null {
 }
 
 export async function ObjectProposals({ principal, runtime, recordId, editable }: { principal: Principal; runtime: Runtime; recordId: string; editable: boolean }) {
-  const objects = await runtime.objects();
-  const [characterisation, stored] = await Promise.all([characteriseObject(objects, principal, { recordId }), proposalsForRecord(objects, principal, recordId)]);
+  const { objects, subject, reads } = await sharedReads(runtime, principal, recordId);
+  const [characterisation, stored] = await Promise.all([characteriseObject(objects, principal, { recordId, subject, reads }), proposalsForRecord(objects, principal, recordId)]);
   const fields = characterisation.subject.fields;
   return (
     <section aria-labelledby="proposals-heading" className="mt-10" data-testid="object-proposals">

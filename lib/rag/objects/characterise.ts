@@ -2,7 +2,7 @@ import "server-only";
 import { type Principal, egressAllowed, mayLeaveHost } from "../../acl";
 import { contextSpaceName } from "../embed/descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
-import { type Neighbour, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject, neighbourReads } from "./object-neighbours";
+import { type Neighbour, type NeighbourReads, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject, neighbourReads } from "./object-neighbours";
 import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "../config/object-context";
 import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
 import { type SubjectStatements, loadSubjectStatements } from "./load-statements";
@@ -66,7 +66,7 @@ export function neighbourWeight(neighbour: Neighbour, mode: CharacterisationMode
 export async function characteriseObject(
   runtime: ObjectsRuntime,
   principal: Principal,
-  input: { recordId: string; mode?: CharacterisationMode; neighbours?: number; subject?: ObjectSubject; omitFromContext?: readonly ProposalRole[] },
+  input: { recordId: string; mode?: CharacterisationMode; neighbours?: number; subject?: ObjectSubject; omitFromContext?: readonly ProposalRole[]; reads?: NeighbourReads },
 ): Promise<Characterisation> {
   const mode = input.mode ?? "hybrid";
   const subject = input.subject ?? (await loadObjectSubject(runtime.sql, principal, input.recordId));
@@ -77,7 +77,7 @@ export async function characteriseObject(
   const limit = input.neighbours ?? proposalNeighbours;
   const statements: SubjectStatements = await loadSubjectStatements(runtime.sql, subject);
   // The role groups share the image legs and most candidates: each is read once.
-  const reads = neighbourReads();
+  const reads = input.reads ?? neighbourReads();
 
   for (const group of roleGroups) {
     const roles = group.roles.filter((role) => subject.context.roles[role]);

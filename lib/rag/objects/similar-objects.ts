@@ -8,7 +8,7 @@ import type { Embedder } from "../embed/embedder";
 import type { IndexSpace } from "../index/index-spaces";
 import { contextSpaceName } from "../embed/descriptor-embedder";
 import type { ImageEmbedder } from "../embed/image-embedder";
-import { type Neighbour, type ObjectSubject, type QueryLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
+import { type Neighbour, type NeighbourReads, type ObjectSubject, type QueryLeg, findNeighbours, imageLegs, loadObjectSubject } from "./object-neighbours";
 import { defaultNearDuplicateFloor } from "../config/object-context";
 
 /**
@@ -78,19 +78,29 @@ export async function storedContextLeg(runtime: ObjectsRuntime, recordId: string
   return { leg: "context", space, view: "", dimension: vector.length, vector };
 }
 
-export async function findSimilarObjects(runtime: ObjectsRuntime, principal: Principal, request: SimilarObjectsRequest): Promise<SimilarObjectsResult & { subject: ObjectSubject }> {
+/**
+ * `shared` lets a page's panels for one principal and one object read the subject and the
+ * neighbours' lists, vectors and details once (findNeighbours' NeighbourReads); never shared
+ * between principals.
+ */
+export async function findSimilarObjects(
+  runtime: ObjectsRuntime,
+  principal: Principal,
+  request: SimilarObjectsRequest,
+  shared: { subject?: ObjectSubject; reads?: NeighbourReads } = {},
+): Promise<SimilarObjectsResult & { subject: ObjectSubject }> {
   const input = similarObjectsRequestSchema.parse(request);
-  const subject = await loadObjectSubject(runtime.sql, principal, input.recordId);
+  const subject = shared.subject?.recordId === input.recordId ? shared.subject : await loadObjectSubject(runtime.sql, principal, input.recordId);
   const views = await imageLegs(runtime.sql, subject.recordId, descriptorSpace(runtime));
   const base = { subject, mode: input.mode, views: views.map((leg) => leg.view) };
   if (views.length === 0) return { ...base, status: "pending", usedContext: false, floor: null, neighbours: [] };
   if (input.mode === "near_duplicate") {
     const floor = subject.context.nearDuplicateFloor ?? runtime.nearDuplicateFloor ?? defaultNearDuplicateFloor;
-    const neighbours = await findNeighbours(runtime.sql, principal, subject, { legs: views, limit: input.limit, floor });
+    const neighbours = await findNeighbours(runtime.sql, principal, subject, { legs: views, limit: input.limit, floor, reads: shared.reads });
     return { ...base, status: "ok", usedContext: false, floor, neighbours };
   }
   const context = input.mode === "hybrid" ? await storedContextLeg(runtime, subject.recordId) : null;
   const legs = context ? [...views, context] : views;
-  const neighbours = await findNeighbours(runtime.sql, principal, subject, { legs, limit: input.limit });
+  const neighbours = await findNeighbours(runtime.sql, principal, subject, { legs, limit: input.limit, reads: shared.reads });
   return { ...base, status: "ok", usedContext: Boolean(context), floor: null, neighbours };
 }
