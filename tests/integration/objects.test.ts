@@ -76,6 +76,16 @@ const ids: Record<string, string> = {};
 const embedder = createHashEmbedder({ dimension: 64 });
 const descriptor = createDescriptorEmbedder();
 
+/** db.sql, recording each statement's text. */
+function countingSql(statements: string[]): typeof db.sql {
+  return Object.assign(Object.create(db.sql) as typeof db.sql, {
+    query: ((text: string, params?: unknown[]) => {
+      statements.push(text);
+      return db.sql.query(text, params);
+    }) as typeof db.sql.query,
+  });
+}
+
 async function face(spec: Omit<CoinSpec, "date">, side: "obverse" | "reverse"): Promise<Buffer> {
   return renderCoinFace({ key: spec.key, face: side, metal: spec.metal, typology: spec.typology, period: spec.period });
 }
@@ -287,12 +297,7 @@ describe("characterisation and curator review", () => {
 
   it("reads each image leg's candidates once for all role groups", async () => {
     const statements: string[] = [];
-    const counting: typeof db.sql = Object.assign(Object.create(db.sql) as typeof db.sql, {
-      query: ((text: string, params?: unknown[]) => {
-        statements.push(text);
-        return db.sql.query(text, params);
-      }) as typeof db.sql.query,
-    });
+    const counting = countingSql(statements);
     const result = await characteriseObject({ ...runtime, sql: counting }, curator, { recordId: ids.subject ?? "" });
     expect(result.usedContext).toBe(true);
     // Two faces read once, and one catalogue-context leg per role group (typology; material; period and date).
@@ -302,12 +307,7 @@ describe("characterisation and curator review", () => {
 
   it("lets a page's two object panels read the object and the faces' candidates once, with the same results", async () => {
     const statements: string[] = [];
-    const counting: typeof db.sql = Object.assign(Object.create(db.sql) as typeof db.sql, {
-      query: ((text: string, params?: unknown[]) => {
-        statements.push(text);
-        return db.sql.query(text, params);
-      }) as typeof db.sql.query,
-    });
+    const counting = countingSql(statements);
     const counted = { ...runtime, sql: counting };
     const recordId = ids.subject ?? "";
     const alone = [await findSimilarObjects(counted, researcher, { recordId, mode: "hybrid", limit: 12 }), await characteriseObject(counted, researcher, { recordId })];
