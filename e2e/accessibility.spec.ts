@@ -56,6 +56,15 @@ test("a researcher's pages", async ({ page }) => {
   await visit(page, "/records?q=moneda%20del%20pantano", "records list with a search");
   await visit(page, "/records?text=zzzz-no-record-has-this", "records list, nothing found");
   await visit(page, "/records?from=1900&to=1800", "records list, invalid filter");
+  // On a phone, with the filters and the facets unfolded.
+  await page.setViewportSize({ width: 390, height: 844 });
+  // (No search: the list and its facets do not wait for the index, which may still be building.)
+  await visit(page, "/records?section=oral-histories&from=1900", "records list on a phone");
+  await page.getByTestId("filters-drawer").locator("summary").click();
+  await page.getByTestId("facets-drawer").locator("summary").click();
+  await expect(page.getByTestId("facets")).toBeVisible();
+  await expectAccessible(page, "records list on a phone, drawers open");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   const oralHistory = await firstRecordId(page, "section=oral-histories&sort=title");
   await page.goto(`/records/${oralHistory}?t=30`);

@@ -79,3 +79,10 @@ export async function waitForCoinProposals(page: Page): Promise<Locator> {
   }).toPass({ timeout: 360_000, intervals: [5_000] });
   return queue;
 }
+
+/** Unfolds the record list's "More filters" (project, language, years, page size…) if it is folded. */
+export async function openMoreFilters(page: Page): Promise<void> {
+  const drawer = page.getByTestId("filters-drawer");
+  if ((await drawer.getAttribute("open")) === null) await drawer.locator("summary").click();
+  await expect(page.getByRole("button", { name: "Apply filters" })).toBeVisible();
+}

@@ -1,9 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { firstRecordId, signIn } from "./helpers";
+import { firstRecordId, openMoreFilters, signIn } from "./helpers";
 
 test("filters and pages the record list, with the state in the URL", async ({ page }) => {
   await signIn(page, "researcher");
   await page.getByLabel("Section").selectOption("coins");
+  await openMoreFilters(page);
   await page.getByLabel("Per page").selectOption("10");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/section=coins/);

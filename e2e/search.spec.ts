@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openMoreFilters, signIn } from "./helpers";
 
 /**
  * Search by meaning on the record list, and find-similar on a record page. The demo archive is
@@ -46,6 +46,7 @@ test("an English query finds a Catalan testimony by meaning, pinned into the lis
   }
 
   // A structured filter narrows the pinned hits; the order stays by relevance.
+  await openMoreFilters(page);
   await page.getByLabel("From year").fill("2000");
   await page.getByLabel("To year").fill("2001");
   await page.getByRole("button", { name: "Apply filters" }).click();

@@ -107,7 +107,7 @@ test("the app's pages run without policy violations: navigation, media, thumbnai
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Records" }).click();
   await page.waitForURL(/\/records/);
   await page.getByLabel("Section").selectOption("coins");
-  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(/section=coins/);
   await page.locator("table a[href^='/records/']").first().click();
   await page.waitForURL(/\/records\/[0-9a-f-]{36}/);
@@ -157,7 +157,7 @@ test("the page policy stops injected scripts", async ({ page }) => {
   // The page's own scripts still run: the form is interactive.
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await page.getByLabel("Section").selectOption("coins");
-  await page.getByRole("button", { name: "Apply filters" }).click();
+  await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(/section=coins/);
   await page.unroute("**/records");
 

@@ -17,7 +17,7 @@ export function Facets({ facets, params }: { facets: RecordFacets; params: Recor
           {title}
           {note && <span className="ml-1 font-normal normal-case tracking-normal">{note}</span>}
         </h3>
-        <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm">
+        <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm @4xl:flex-col @4xl:gap-y-0.5">
           {values.map((value) => (
             <li key={value.value}>
               {chosen === value.value ? (
@@ -45,7 +45,7 @@ export function Facets({ facets, params }: { facets: RecordFacets; params: Recor
   const linked = (title: string, facet: LinkedFacet, name: "person" | "place") =>
     group(title, facet.values, params[name], (value) => ({ [name]: value.value }), { [name]: undefined }, facet.distinct > facet.values.length ? `(the ${facet.values.length} most linked of ${facet.distinct})` : undefined);
   return (
-    <nav aria-label="Narrow the list" className="order-last space-y-3 rounded-lg border border-stone-200 bg-white p-4 sm:order-none" data-testid="facets">
+    <nav aria-label="Narrow the list" className="space-y-3 rounded-lg border border-stone-200 bg-white p-4" data-testid="facets">
       {/* Each facet is an h3: the page has an h1, so headings step down one level at a time. */}
       <h2 className="sr-only">Narrow the list</h2>
       {group("Section", facets.sections, params.section, (value) => ({ section: value.value }), { section: undefined, field: undefined, text: undefined })}

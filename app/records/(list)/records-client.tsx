@@ -50,8 +50,8 @@ const pageSizes = ["10", "25", "50", "100"];
 const defaults: Partial<FilterValues> = { pageSize: "25", mode: "hybrid" };
 const modes = [
   { value: "hybrid", label: "Hybrid", hint: "meaning and words" },
-  { value: "semantic", label: "Semantic", hint: "meaning, across languages" },
-  { value: "keyword", label: "Keyword", hint: "the words as typed" },
+  { value: "semantic", label: "Semantic", hint: "across languages" },
+  { value: "keyword", label: "Keyword", hint: "words as typed" },
 ] satisfies { value: SearchMode; label: string; hint: string }[];
 
 /**
@@ -97,10 +97,43 @@ export function RecordFiltersClient({
     startTransition(() => router.push(query ? `/records?${query}` : "/records"));
   };
 
+  const wide = useWideScreen();
+  const sectionField = (
+    <LabelledField htmlFor="filter-section" label="Section" className={wide ? "flex items-center gap-2 whitespace-nowrap [&>label]:mb-0" : undefined}>
+      <select
+        id="filter-section"
+        name="section"
+        value={sectionSlug}
+        onChange={(event) => {
+          setSectionSlug(event.target.value);
+          setField("");
+        }}
+        className="field-input"
+      >
+        <option value="">All sections</option>
+        <SectionOptions sections={sections} />
+      </select>
+    </LabelledField>
+  );
+  const sortField = (
+    <LabelledField htmlFor="filter-sort" label="Sort by" className={wide ? "flex items-center gap-2 whitespace-nowrap [&>label]:mb-0" : undefined}>
+      <select id="filter-sort" name="sort" value={sort} onChange={(event) => setChosenSort(event.target.value)} className="field-input">
+        {sortOptions.filter((option) => option.value !== "relevance" || query.trim() !== "").map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </LabelledField>
+  );
+  // Set filters the folded part holds (the section is among them on a phone, where it folds too).
+  const folded = [values.project, values.text, values.from, values.to, values.language, values.media, values.person, values.place, ...(wide ? [] : [values.section])].filter(Boolean).length;
+
   return (
-    <form action="/records" method="get" onSubmit={submit} role="search" aria-label="Search and filter records" className="space-y-4 rounded-lg border border-stone-200 bg-white p-4">
-      <div className="flex flex-wrap items-end gap-3">
-        <LabelledField className="min-w-64 flex-1" htmlFor="search-query" label="Search the archive">
+    <form action="/records" method="get" onSubmit={submit} role="search" aria-label="Search and filter records" className="space-y-3 rounded-lg border border-stone-200 bg-white p-4">
+      {/* The search box takes the whole row: a question is read whole before it is sent. */}
+      <div className="flex items-end gap-2">
+        <LabelledField className="min-w-0 flex-1" htmlFor="search-query" label="Search the archive">
           <input
             id="search-query"
             name="q"
@@ -113,44 +146,37 @@ export function RecordFiltersClient({
             className="field-input text-base"
           />
         </LabelledField>
-        <fieldset className="flex flex-wrap gap-1" aria-describedby="search-query-hint">
-          <legend className="field-label mb-1">Match by</legend>
-          {modes.map((item) => (
-            <label key={item.value} className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-stone-300 px-2.5 py-1.5 text-sm has-checked:border-accent-700 has-checked:bg-accent-50">
-              <input type="radio" name="mode" value={item.value} defaultChecked={item.value === mode} className="accent-accent-700" />
-              <span>
-                {item.label} <span className="text-xs text-stone-500">({item.hint})</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
         <SubmitButton className="btn btn-primary" busy={pending} busyLabel="Searching…">
           Search
         </SubmitButton>
       </div>
-      <p id="search-query-hint" className="field-hint -mt-2">
+      <div className="flex flex-wrap items-center gap-x-5 gap-y-2">
+        <fieldset className="flex flex-wrap items-center gap-1" aria-describedby="search-query-hint">
+          <legend className="sr-only">Match by</legend>
+          <span aria-hidden="true" className="mr-1 hidden text-sm text-stone-600 sm:inline">
+            Match by
+          </span>
+          {modes.map((item) => (
+            <label key={item.value} title={item.hint} className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-stone-300 px-2 py-1 text-sm has-checked:border-accent-700 has-checked:bg-accent-50">
+              <input type="radio" name="mode" value={item.value} defaultChecked={item.value === mode} className="accent-accent-700" />
+              <span>
+                {item.label} <span className="hidden text-xs text-stone-500 2xl:inline">({item.hint})</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {wide && sectionField}
+        {wide && sortField}
+      </div>
+      <p id="search-query-hint" className="field-hint hidden sm:block">
         Search by meaning finds records that say the same thing in other words or in Spanish or Catalan. Leave it empty to browse with the filters.
         {query.length > maxQueryLength - 50 && ` ${maxQueryLength - query.length} characters left.`}
       </p>
       {values.person && <input type="hidden" name="person" value={values.person} />}
       {values.place && <input type="hidden" name="place" value={values.place} />}
-      <FiltersDrawer active={[values.section, values.project, values.text, values.from, values.to, values.language, values.media, values.person, values.place].filter(Boolean).length}>
+      <FoldedFilters wide={wide} active={folded}>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <LabelledField htmlFor="filter-section" label="Section">
-            <select
-              id="filter-section"
-              name="section"
-              value={sectionSlug}
-              onChange={(event) => {
-                setSectionSlug(event.target.value);
-                setField("");
-              }}
-              className="field-input"
-            >
-              <option value="">All sections</option>
-              <SectionOptions sections={sections} />
-            </select>
-          </LabelledField>
+          {!wide && sectionField}
           <LabelledField htmlFor="filter-project" label="Project">
             <select id="filter-project" name="project" defaultValue={values.project} className="field-input">
               <option value="">All projects</option>
@@ -211,15 +237,7 @@ export function RecordFiltersClient({
               <input id="filter-to" name="to" type="number" step={1} defaultValue={values.to} aria-describedby="filter-years-hint" className="field-input" />
             </LabelledField>
           </div>
-          <LabelledField htmlFor="filter-sort" label="Sort by">
-            <select id="filter-sort" name="sort" value={sort} onChange={(event) => setChosenSort(event.target.value)} className="field-input">
-              {sortOptions.filter((option) => option.value !== "relevance" || query.trim() !== "").map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </LabelledField>
+          {!wide && sortField}
           <LabelledField htmlFor="filter-page-size" label="Per page">
             <select id="filter-page-size" name="pageSize" defaultValue={pageSizes.includes(values.pageSize) ? values.pageSize : "25"} className="field-input">
               <TextOptions values={pageSizes} />
@@ -237,34 +255,40 @@ export function RecordFiltersClient({
         <p id="filter-years-hint" className="field-hint">
           Years overlap the record&apos;s date; use negative years for BC.
         </p>
-      </FiltersDrawer>
+      </FoldedFilters>
     </form>
   );
 }
 
-const wideFiltersQuery = "(min-width: 640px)";
-
-function subscribeWide(onChange: () => void): () => void {
-  const query = window.matchMedia(wideFiltersQuery);
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
-
 /**
- * The filters below the search box: always shown on a wide screen; on a phone folded into a
- * "Filters" drawer (saying how many are set), so the results start on the first screen.
+ * The filters a search rarely needs, folded under the search box so the results start on the
+ * first screen: "More filters" beside the section and the order on a wide screen, "Filters"
+ * (everything but the question and how it matches) on a phone. Folded, a set filter still shows:
+ * the summary counts it, and the line above the results names it with a link that removes it.
  */
-function FiltersDrawer({ active, children }: { active: number; children: ReactNode }) {
-  const wide = useSyncExternalStore(subscribeWide, () => window.matchMedia(wideFiltersQuery).matches, () => true);
+function FoldedFilters({ wide, active, children }: { wide: boolean; active: number; children: ReactNode }) {
   const [unfolded, setUnfolded] = useState(false);
-  if (wide) return <div className="space-y-4">{children}</div>;
+  const label = wide ? "More filters" : "Filters";
   return (
     <details open={unfolded} onToggle={(event) => setUnfolded(event.currentTarget.open)} data-testid="filters-drawer">
-      <summary className="btn cursor-pointer list-none">
-        {unfolded ? "Hide filters" : "Filters"}
+      <summary className="cursor-pointer text-sm font-medium text-accent-900 hover:underline">
+        {unfolded ? `Hide ${label.toLowerCase()}` : label}
         {active > 0 && ` (${active} set)`}
       </summary>
       <div className="mt-3 space-y-4">{children}</div>
     </details>
   );
+}
+
+const wideQuery = "(min-width: 640px)";
+
+function subscribeWide(onChange: () => void): () => void {
+  const query = window.matchMedia(wideQuery);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+/** Whether the screen is wider than a phone (640 px); the server renders the wide layout. */
+export function useWideScreen(): boolean {
+  return useSyncExternalStore(subscribeWide, () => window.matchMedia(wideQuery).matches, () => true);
 }
