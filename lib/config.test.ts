@@ -21,6 +21,10 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ NODE_ENV: "test", AUTH_OIDC_ISSUER: "https://id.example" })).toThrow(/AUTH_OIDC_ID, AUTH_OIDC_SECRET/);
     expect(() => parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "127.0.0.1, proxy.local" })).toThrow(/MNEMO_TRUSTED_PROXIES\.1: "proxy\.local" is not an IP address or CIDR range/);
     expect(() => parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "10.0.0.0/33" })).toThrow(/MNEMO_TRUSTED_PROXIES/);
+    // pgvector refuses an HNSW build whose beam is under twice its links: said at start-up, not at the first index.
+    expect(() => parseConfig({ NODE_ENV: "test", MNEMO_HNSW_M: "40" })).toThrow(/MNEMO_HNSW_EF_CONSTRUCTION: must be at least twice MNEMO_HNSW_M/);
+    expect(parseConfig({ NODE_ENV: "test", MNEMO_HNSW_M: "32", MNEMO_HNSW_EF_CONSTRUCTION: "128" })).toMatchObject({ MNEMO_HNSW_M: 32, MNEMO_HNSW_EF_CONSTRUCTION: 128 });
+    expect(parseConfig({ NODE_ENV: "test" })).toMatchObject({ MNEMO_HNSW_M: 16, MNEMO_HNSW_EF_CONSTRUCTION: 64 });
   });
 
   it("reads trusted proxies as a list of addresses and CIDR ranges; none by default", () => {

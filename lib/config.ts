@@ -73,6 +73,13 @@ const configSchema = z.object({
   MNEMO_IMPORT_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).default(10_000),
   /** Most bytes a media zip's entries may unpack to, by their declared sizes (a zip bomb is refused before inflating). */
   MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
+  /**
+   * The HNSW index's graph: links per node (m) and the beam while building (ef_construction),
+   * for indexes created after they are set (docs/operations.md says how to rebuild one). More
+   * of each finds the nearest passages more surely in a large archive, at a longer build.
+   */
+  MNEMO_HNSW_M: z.coerce.number().int().min(4).max(100).default(16),
+  MNEMO_HNSW_EF_CONSTRUCTION: z.coerce.number().int().min(8).max(1000).default(64),
   /** Most rows a record list export (CSV, JSON) holds; the rest of a longer list is left out, and the export says so. */
   MNEMO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   /** Records (or headers) per OAI-PMH ListRecords/ListIdentifiers page; the rest follows a resumption token. */
@@ -267,6 +274,8 @@ const configSchema = z.object({
   MNEMO_BENCH_CACHE: text(),
   /** bench:import: rows of the generated CSV. */
   MNEMO_BENCH_IMPORT_ROWS: number({ min: 1, whole: true }),
+  /** npm run report: where each step's last output is kept (default .bench/report). */
+  MNEMO_REPORT_CACHE: text(),
 });
 
 /** The names of the configuration's variables. */
@@ -303,6 +312,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (values.AUTH_OIDC_ISSUER && !(values.AUTH_OIDC_ID && values.AUTH_OIDC_SECRET)) {
     throw new Error(
       "Invalid environment configuration:\n  AUTH_OIDC_ID, AUTH_OIDC_SECRET: required when AUTH_OIDC_ISSUER is set",
+    );
+  }
+  if (values.MNEMO_HNSW_EF_CONSTRUCTION < 2 * values.MNEMO_HNSW_M) {
+    throw new Error(
+      `Invalid environment configuration:\n  MNEMO_HNSW_EF_CONSTRUCTION: must be at least twice MNEMO_HNSW_M (got ${values.MNEMO_HNSW_EF_CONSTRUCTION} with m ${values.MNEMO_HNSW_M})`,
     );
   }
   return {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../lib/db/database";
+import { resetConfig } from "../../lib/config";
 import {
   claimQueueItems,
   completeQueueItem,
@@ -134,5 +135,25 @@ describe(`index spaces (${testDatabaseMode()})`, () => {
     expect((await getActiveIndexSpace(db.sql))?.id).toBe(second.id);
     expect(await db.prisma.indexSpace.count({ where: { status: "active" } })).toBe(1);
     expect(() => hnswIndexStatement({ id: "x'; DROP TABLE chunks; --", dimension: 8 })).toThrow();
+    // Built as configured: pgvector's defaults unless MNEMO_HNSW_M / MNEMO_HNSW_EF_CONSTRUCTION say otherwise.
+    expect(indexes[0]?.indexdef).toMatch(/WITH \(m='?16'?, ef_construction='?64'?\)/);
+    expect(hnswIndexStatement(second, { m: 32, efConstruction: 128 }).sql).toContain("WITH (m = 32, ef_construction = 128)");
+    expect(() => hnswIndexStatement(second, { m: 32, efConstruction: 63 })).toThrow(/unsupported HNSW build/);
+    expect(() => hnswIndexStatement(second, { m: 16.5, efConstruction: 64 })).toThrow(/unsupported HNSW build/);
+  });
+
+  it("builds a new space's index with the configured graph", async () => {
+    process.env.MNEMO_HNSW_M = "24";
+    process.env.MNEMO_HNSW_EF_CONSTRUCTION = "96";
+    resetConfig();
+    try {
+      const space = await ensureIndexSpace(db.sql, { provider: "hash", model: "hash-c", dimension: 8, chunkerVersion: 1 });
+      const [index] = await db.sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname = $1`, [hnswIndexStatement(space).name]);
+      expect(index?.indexdef).toMatch(/WITH \(m='?24'?, ef_construction='?96'?\)/);
+    } finally {
+      delete process.env.MNEMO_HNSW_M;
+      delete process.env.MNEMO_HNSW_EF_CONSTRUCTION;
+      resetConfig();
+    }
   });
 });

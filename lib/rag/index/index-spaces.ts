@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { type Config, getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 
 /**
@@ -85,16 +86,33 @@ export async function saveFusionCalibration(sql: SqlExecutor, spaceId: string, f
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The index's name and DDL; DDL cannot bind parameters, so the id and dimension are checked. */
-export function hnswIndexStatement(space: Pick<IndexSpace, "id" | "dimension">): { name: string; sql: string } {
+/** How an HNSW index is built: pgvector's defaults unless the configuration says otherwise. */
+export interface HnswBuild {
+  m: number;
+  efConstruction: number;
+}
+
+/** The configured build (MNEMO_HNSW_M, MNEMO_HNSW_EF_CONSTRUCTION). */
+export function configuredHnswBuild(config: Pick<Config, "MNEMO_HNSW_M" | "MNEMO_HNSW_EF_CONSTRUCTION"> = getConfig()): HnswBuild {
+  return { m: config.MNEMO_HNSW_M, efConstruction: config.MNEMO_HNSW_EF_CONSTRUCTION };
+}
+
+/**
+ * The index's name and DDL; DDL cannot bind parameters, so the id, dimension and build are
+ * checked. The build is the configured one unless given.
+ */
+export function hnswIndexStatement(space: Pick<IndexSpace, "id" | "dimension">, build: HnswBuild = configuredHnswBuild()): { name: string; sql: string } {
   if (!uuidPattern.test(space.id)) throw new Error(`unexpected index space id: ${space.id}`);
   if (!Number.isInteger(space.dimension) || space.dimension < 1 || space.dimension > 4000) {
     throw new Error(`unsupported vector dimension: ${space.dimension}`);
   }
+  if (!Number.isInteger(build.m) || !Number.isInteger(build.efConstruction) || build.m < 2 || build.efConstruction < 2 * build.m || build.efConstruction > 1000) {
+    throw new Error(`unsupported HNSW build: m ${build.m}, ef_construction ${build.efConstruction}`);
+  }
   const name = `chunks_embedding_${space.id.replace(/-/g, "")}_idx`;
   return {
     name,
-    sql: `CREATE INDEX IF NOT EXISTS "${name}" ON "chunks" USING hnsw ((embedding::vector(${space.dimension})) vector_cosine_ops) WHERE index_space_id = '${space.id}'`,
+    sql: `CREATE INDEX IF NOT EXISTS "${name}" ON "chunks" USING hnsw ((embedding::vector(${space.dimension})) vector_cosine_ops) WITH (m = ${build.m}, ef_construction = ${build.efConstruction}) WHERE index_space_id = '${space.id}'`,
   };
 }
 
