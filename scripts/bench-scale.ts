@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec]`
+ * `npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128]`
  *
  * An archive shaped like the demo (scripts/scale-archive.ts: hour-long interviews, publications,
  * people, places and catalogue objects in English, Spanish and Catalan, over fifty projects, a
@@ -34,6 +34,9 @@
  * the passages' vectors cast to halfvec is built beside the served one, and its size, build time,
  * recall@10 against exact search (its 60 nearest re-ranked at full precision, as the dense leg
  * would) and dense p95 are printed beside the served index's; then it is dropped.
+ * With --hnsw-builds m:ef_construction,… (PostgreSQL), HNSW graphs compared instead of the
+ * measures above (compareHnswBuilds): recall@10 against exact search and latency of each graph,
+ * built on a copy of the archive's vectors, at ef_search 100, 400 and 1,000.
  * Figures only; nothing is asserted. --keep keeps (and reuses) the built archives.
  */
 import { execFileSync } from "node:child_process";
@@ -74,13 +77,27 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     "with-demo": { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },
+    "hnsw-builds": { type: "string" },
   },
 });
+/** --hnsw-builds 16:64,32:128 — HNSW graphs (m:ef_construction) to compare instead of the usual measures. */
+const hnswBuilds = (args["hnsw-builds"] ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((pair) => {
+    const [m, efConstruction] = pair.split(":").map(Number);
+    return { m: m!, efConstruction: efConstruction! };
+  });
 const sizes = args.passages.split(",").map((value) => Number(value.trim()));
 const databases = args.databases.split(",").map((value) => value.trim()) as ("postgres" | "pglite")[];
 const queryCount = Number(args.queries);
-if (sizes.some((size) => !Number.isInteger(size) || size < 1000) || databases.some((name) => name !== "postgres" && name !== "pglite") || !(queryCount > 0)) {
-  console.error("usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec]");
+if (
+  sizes.some((size) => !Number.isInteger(size) || size < 1000) ||
+  databases.some((name) => name !== "postgres" && name !== "pglite") ||
+  !(queryCount > 0) ||
+  hnswBuilds.some(({ m, efConstruction }) => !Number.isInteger(m) || !Number.isInteger(efConstruction) || m < 2 || efConstruction < 2 * m || efConstruction > 1000)
+) {
+  console.error("usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128]");
   process.exit(2);
 }
 const root = join(".bench", "scale");
@@ -470,6 +487,10 @@ async function main() {
         try {
           const ingest = args.keep && builtBefore(name, size) ? (JSON.parse(readFileSync(marker, "utf8")) as IngestFigures) : await build(target, corpus, real);
           writeFileSync(marker, JSON.stringify(ingest));
+          if (hnswBuilds.length > 0) {
+            if (name === "postgres") await compareHnswBuilds(target, corpus);
+            continue;
+          }
           const figures = await measure(target, corpus);
           results.push({ target: name, size, ingest, figures });
           printRun(name, size, ingest, figures);
@@ -493,6 +514,66 @@ async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL settings: ${Object.entries(settingsForBenchmarks).map(([key, value]) => `${key}=${value}`).join(" ")}`;
   console.log(`\nbench:scale — ${machine}`);
   writeFileSync(join(".bench", "scale.json"), JSON.stringify({ at: new Date().toISOString(), machine, queries: queryCount, results }, null, 2));
+}
+
+/**
+ * --hnsw-builds: the archive's vectors copied into a table of their own, the exact ten nearest
+ * of each query found by a full scan, then for each graph (m, ef_construction) an index built on
+ * the copy and its recall@10 and latency read at ef_search 100, 400 and 1,000 (as the admin, no
+ * access filter: the case the graph alone decides). The served index is left as it is.
+ */
+async function compareHnswBuilds(target: Target, corpus: Corpus) {
+  const { sql } = target.database;
+  const runtime = runtimeOver(target.database);
+  const context = await runtime.search();
+  const space = (await runtime.space())!;
+  const queries = queriesFrom(corpus, queryCount);
+  // One at a time: the model's queue holds 64 requests' jobs.
+  const vectors: string[] = [];
+  for (const query of queries) vectors.push(pgvector.toSql(Array.from(await embedQuery(context, query))));
+  await sql.exec(`DROP TABLE IF EXISTS bench_hnsw_probe`);
+  await sql.exec(
+    `CREATE TABLE bench_hnsw_probe AS SELECT id, embedding::vector(${space.dimension}) AS e FROM chunks WHERE index_space_id = '${space.id}' AND embedding IS NOT NULL`,
+  );
+  const exact: string[][] = [];
+  const nearest: number[] = [];
+  for (const vector of vectors) {
+    const rows = await sql.query<{ id: string; similarity: number }>(`SELECT id, 1 - (e <=> $1) AS similarity FROM bench_hnsw_probe ORDER BY e <=> $1, id LIMIT 10`, [vector]);
+    exact.push(rows.map((row) => row.id));
+    nearest.push(Number(rows[0]?.similarity ?? 0));
+  }
+  console.log(`\n### HNSW graphs compared, ${target.name} ${target.size.toLocaleString("en")} passages, ${vectors.length} queries (the admin; exact top 10 by a full scan)`);
+  console.log(`nearest passage's cosine similarity: p10 ${percentile(nearest, 10).toFixed(2)}, p50 ${percentile(nearest, 50).toFixed(2)}`);
+  console.log("| m | ef_construction | build s | index | ef_search | recall@10 | queries under 5/10 | p50 ms | p95 ms |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const build of hnswBuilds) {
+    await sql.exec(`DROP INDEX IF EXISTS bench_hnsw_probe_idx`);
+    const started = performance.now();
+    await sql.exec(`CREATE INDEX bench_hnsw_probe_idx ON bench_hnsw_probe USING hnsw (e vector_cosine_ops) WITH (m = ${build.m}, ef_construction = ${build.efConstruction})`);
+    const buildSeconds = (performance.now() - started) / 1000;
+    const [size] = await sql.query<{ bytes: string }>(`SELECT pg_relation_size('bench_hnsw_probe_idx')::text AS bytes`);
+    for (const efSearch of [100, 400, 1000]) {
+      let recall = 0;
+      let poor = 0;
+      const times: number[] = [];
+      for (const [index, vector] of vectors.entries()) {
+        const queryStarted = performance.now();
+        const rows = await sql.transaction(async (tx) => {
+          await tx.exec(`SET LOCAL hnsw.ef_search = ${efSearch}`);
+          return tx.query<{ id: string }>(`SELECT id FROM bench_hnsw_probe ORDER BY e <=> $1 LIMIT 10`, [vector]);
+        });
+        times.push(performance.now() - queryStarted);
+        const found = new Set(rows.map((row) => row.id));
+        const share = exact[index]!.filter((id) => found.has(id)).length / Math.max(1, exact[index]!.length);
+        recall += share;
+        if (share < 0.5) poor += 1;
+      }
+      console.log(
+        `| ${build.m} | ${build.efConstruction} | ${buildSeconds.toFixed(0)} | ${mib(Number(size!.bytes))} | ${efSearch} | ${(recall / vectors.length).toFixed(3)} | ${poor} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`,
+      );
+    }
+  }
+  await sql.exec(`DROP TABLE IF EXISTS bench_hnsw_probe`);
 }
 
 /** The halfvec measurement (see the header), printed. */
