@@ -58,7 +58,7 @@ import { listEmbedGroups, sectionShapes } from "../lib/rag/config/embed-groups";
 import { createEmbedder, embedderConfigFromEnv } from "../lib/rag/embed/create-embedder";
 import type { Embedder } from "../lib/rag/embed/embedder";
 import { indexRecords } from "../lib/rag/index/index-record";
-import { ensureIndexSpace, hnswIndexStatement, type IndexSpace } from "../lib/rag/index/index-spaces";
+import { ensureIndexSpace, hnswIndexStatement, type IndexSpace, isValidHnswBuild } from "../lib/rag/index/index-spaces";
 import { saveEmbedGroup } from "../lib/rag/index/save-embed-group";
 import { denseLeg } from "../lib/rag/search/retrieve-passages";
 import { type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../lib/rag/search/search-archive";
@@ -95,7 +95,7 @@ if (
   sizes.some((size) => !Number.isInteger(size) || size < 1000) ||
   databases.some((name) => name !== "postgres" && name !== "pglite") ||
   !(queryCount > 0) ||
-  hnswBuilds.some(({ m, efConstruction }) => !Number.isInteger(m) || !Number.isInteger(efConstruction) || m < 2 || efConstruction < 2 * m || efConstruction > 1000)
+  !hnswBuilds.every(isValidHnswBuild)
 ) {
   console.error("usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128]");
   process.exit(2);

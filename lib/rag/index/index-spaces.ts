@@ -97,6 +97,11 @@ export function configuredHnswBuild(config: Pick<Config, "MNEMO_HNSW_M" | "MNEMO
   return { m: config.MNEMO_HNSW_M, efConstruction: config.MNEMO_HNSW_EF_CONSTRUCTION };
 }
 
+/** A graph pgvector will build: whole numbers, ef_construction at least twice m and at most 1,000. */
+export function isValidHnswBuild({ m, efConstruction }: HnswBuild): boolean {
+  return Number.isInteger(m) && Number.isInteger(efConstruction) && m >= 2 && efConstruction >= 2 * m && efConstruction <= 1000;
+}
+
 /**
  * The index's name and DDL; DDL cannot bind parameters, so the id, dimension and build are
  * checked. The build is the configured one unless given.
@@ -106,7 +111,7 @@ export function hnswIndexStatement(space: Pick<IndexSpace, "id" | "dimension">, 
   if (!Number.isInteger(space.dimension) || space.dimension < 1 || space.dimension > 4000) {
     throw new Error(`unsupported vector dimension: ${space.dimension}`);
   }
-  if (!Number.isInteger(build.m) || !Number.isInteger(build.efConstruction) || build.m < 2 || build.efConstruction < 2 * build.m || build.efConstruction > 1000) {
+  if (!isValidHnswBuild(build)) {
     throw new Error(`unsupported HNSW build: m ${build.m}, ef_construction ${build.efConstruction}`);
   }
   const name = `chunks_embedding_${space.id.replace(/-/g, "")}_idx`;
