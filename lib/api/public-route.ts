@@ -3,8 +3,7 @@ import type { z } from "zod";
 import { type Principal, publicReader, withPublicProjects } from "../acl";
 import { publicProjectIds } from "../archive/public-projects";
 import { getPrincipal } from "../auth/get-principal";
-import { AppError, notFoundMessage } from "../errors";
-import { runAuthorizedRoute } from "../http/run-authorized";
+import { parseRouteParams, runAuthorizedRoute } from "../http/run-authorized";
 import { type Runtime, getRuntime } from "../runtime";
 import { withApiToken } from "./api-deps";
 
@@ -32,9 +31,8 @@ export function publicRoute<ParamsSchema extends z.ZodType>(
   return async (request: Request, context: RouteContext): Promise<Response> => {
     if (request.headers.has("authorization")) {
       return withApiToken(request, async ({ principal, runtime }) => {
-        const parsed = paramsSchema.safeParse(await context.params);
-        if (!parsed.success) throw new AppError("not_found", notFoundMessage);
-        return handler(request, { principal: withPublicProjects(principal, await publicProjectIds(runtime.database.prisma)), runtime, params: parsed.data });
+        const params = parseRouteParams(paramsSchema, await context.params);
+        return handler(request, { principal: withPublicProjects(principal, await publicProjectIds(runtime.database.prisma)), runtime, params });
       });
     }
     let anonymous = false;

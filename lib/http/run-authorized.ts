@@ -4,7 +4,8 @@ import { AppError, describeError, notFoundMessage } from "../errors";
 import { type ActionResult, zodFieldErrors } from "../action-result";
 import { errorResponse } from "./error-response";
 import { maxJsonBodyBytes, refuseDeclaredBody } from "./request-body";
-import { refuseUnstorableText } from "../storable-text";
+import { refuseUnstorableText, unstorableTextProblem } from "../storable-text";
+import { refuseCrossSiteCookieWrite } from "./cross-site";
 import { runWithModelWork } from "../rag/embed/model-work";
 
 /**
@@ -38,10 +39,11 @@ export async function runAuthorizedAction<Schema extends z.ZodType, Output>(
 }
 
 /**
- * Body limit (a declared body over 256 KiB, or the route's own larger limit, is refused unread; a
- * route that reads its body reads it with `readBodyText`/`readFormData` and the same limit, which
- * also stops one sent without a length), principal, zod-validated params (malformed: not found,
- * like missing), the handler, errors → JSON.
+ * The cross-site rule (a write that carries the session cookie from another site: 403,
+ * lib/http/cross-site.ts), body limit (a declared body over 256 KiB, or the route's own larger
+ * limit, is refused unread; a route that reads its body reads it with `readBodyText`/`readFormData`
+ * and the same limit, which also stops one sent without a length), principal, zod-validated params
+ * (malformed: not found, like missing), the handler, errors → JSON.
  */
 export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
   paramsSchema: ParamsSchema,
@@ -53,16 +55,29 @@ export async function runAuthorizedRoute<ParamsSchema extends z.ZodType>(
   maxBodyBytes: number = maxJsonBodyBytes,
 ): Promise<Response> {
   try {
+    refuseCrossSiteCookieWrite(request);
     refuseDeclaredBody(request, maxBodyBytes);
     const principal = await resolvePrincipal();
     if (!principal) throw new AppError("unauthorized", "Sign in to continue.");
-    const parsed = paramsSchema.safeParse(await params);
-    if (!parsed.success) throw new AppError("not_found", notFoundMessage);
+    const parsed = parseRouteParams(paramsSchema, await params);
     // Model work the handler starts is a request's (before the index worker's) and is dropped while queued if the client goes away.
-    return await runWithModelWork({ priority: "interactive", signal: request.signal }, () => handler(request, { principal, params: parsed.data }));
+    return await runWithModelWork({ priority: "interactive", signal: request.signal }, () => handler(request, { principal, params: parsed }));
   } catch (error) {
     return errorResponse(error);
   }
+}
+
+/**
+ * A route's path parameters through its schema. A parameter holding NUL or half of a character
+ * (text the database cannot hold) is not found, like a malformed or missing one, whatever the
+ * schema says: proxy.ts answers such paths before routing, and this holds without it.
+ */
+export function parseRouteParams<Schema extends z.ZodType>(schema: Schema, params: unknown): z.output<Schema> {
+  const values = params !== null && typeof params === "object" ? Object.values(params).flat() : [];
+  if (values.some((value) => typeof value === "string" && unstorableTextProblem(value) !== null)) throw new AppError("not_found", notFoundMessage);
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) throw new AppError("not_found", notFoundMessage);
+  return parsed.data;
 }
 
 // redirect() and notFound() throw special errors Next.js must see.
