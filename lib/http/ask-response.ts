@@ -1,9 +1,8 @@
 import "server-only";
 import type { Principal } from "../acl";
 import type { PrismaClient } from "../db/generated/client";
-import { AppError } from "../errors";
 import { ndjsonResponse } from "./ndjson";
-import { maxJsonBodyBytes, readBodyText } from "./request-body";
+import { maxJsonBodyBytes, readJsonBody } from "./request-body";
 import { refuseUnstorableText } from "../storable-text";
 import type { AskContext } from "../rag/ask/ask";
 import { resolvePanelScope } from "../rag/ask/ask-scope";
@@ -17,13 +16,7 @@ import { askInThread } from "../rag/ask/threads";
  * before anything streams, as a normal JSON error.
  */
 export async function askResponse(prisma: PrismaClient, askContext: () => Promise<AskContext>, principal: Principal, request: Request): Promise<Response> {
-  const text = await readBodyText(request, maxJsonBodyBytes);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new AppError("bad_request", "Send the question as JSON.");
-  }
+  const body = await readJsonBody(request, maxJsonBodyBytes, "the question");
   refuseUnstorableText(body);
   const context = await askContext();
   const input = (body && typeof body === "object" ? body : {}) as { scope?: unknown };

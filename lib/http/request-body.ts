@@ -29,6 +29,34 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
 }
 
+/** Whether a Content-Type names JSON: `application/json` or a `+json` type, with any parameters. */
+export function isJsonContentType(value: string | null): boolean {
+  const type = (value ?? "").split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
+}
+
+/**
+ * Refuses (415) a body a JSON route is sent as anything else — text/plain, a form: those are the
+ * types a page on another site may send without asking first (no CORS preflight), so a session
+ * route that expects JSON takes JSON only. `what` names the body in the message.
+ */
+export function requireJsonContentType(request: Request, what: string): void {
+  if (!isJsonContentType(request.headers.get("content-type"))) {
+    throw new AppError("unsupported_media_type", `Send ${what} as JSON, with the header Content-Type: application/json.`);
+  }
+}
+
+/** A JSON body (415 unless sent as JSON), read bounded like `readBodyText` and parsed (400 if it is not JSON). */
+export async function readJsonBody(request: Request, maxBytes: number, what: string): Promise<unknown> {
+  requireJsonContentType(request, what);
+  const text = await readBodyText(request, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request", `Send ${what} as JSON.`);
+  }
+}
+
 /**
  * A multipart or urlencoded form body, read bounded (413 past `maxBytes`) before it is parsed:
  * `request.formData()` alone would read a body sent without a length to its end.

@@ -4,7 +4,7 @@ import type { Principal } from "../acl";
 import { AppError } from "../errors";
 import type { RecordListViewDeps } from "../rag/search/record-list-view";
 import { createSavedSearch, deleteSavedSearch, getSavedSearch, listSavedSearchesWithNews, openSavedSearch, renameSavedSearch } from "../rag/search/saved-searches";
-import { maxJsonBodyBytes, readBodyText } from "./request-body";
+import { maxJsonBodyBytes, readJsonBody } from "./request-body";
 
 /**
  * The saved searches' JSON API, for the signed-in user's own searches only (lib/rag/search/saved-searches.ts):
@@ -17,13 +17,8 @@ export const savedSearchRouteParamsSchema = z.object({ id: z.string().max(64) })
 
 const noStore = { "cache-control": "no-store" };
 
-async function jsonBody(request: Request): Promise<unknown> {
-  const text = await readBodyText(request, maxJsonBodyBytes);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("bad_request", "Send the saved search as JSON.");
-  }
+function jsonBody(request: Request): Promise<unknown> {
+  return readJsonBody(request, maxJsonBodyBytes, "the saved search");
 }
 
 function methodNotAllowed(allowed: string): AppError {

@@ -3,6 +3,7 @@ import type { Principal } from "../../acl";
 import { AppError, zodFieldErrors } from "../../errors";
 import { errorResponse } from "../../http/error-response";
 import { ndjsonResponse } from "../../http/ndjson";
+import { requireJsonContentType } from "../../http/request-body";
 import { runWithModelWork } from "../../rag/embed/model-work";
 import { refuseUnstorableText } from "../../storable-text";
 import { researchUnavailableFor, researchUnavailableReason } from "../../llm/research-model";
@@ -70,12 +71,13 @@ export async function handleResearchRequest(request: Request, deps: ApiDeps): Pr
 
 /**
  * POST /api/research for the signed-in panel (the session wrapper has resolved `principal`):
- * links are relative, and the rate limit is the user's own bucket. Errors are thrown for the
- * wrapper to answer.
+ * links are relative, and the rate limit is the user's own bucket; the body must be sent as JSON
+ * (415 otherwise, before the limiter is charged). Errors are thrown for the wrapper to answer.
  */
 export async function handleResearchSession(request: Request, principal: Principal, deps: ApiDeps): Promise<Response> {
   const refused = unavailable(deps, principal);
   if (refused) throw refused;
+  requireJsonContentType(request, "the question");
   const decision = deps.limiter.take(`session:${principal.userId}`, researchCost);
   if (!decision.allowed) throw rateLimitedError(decision);
   const input = parseResearchBody(await readJsonObject(request));
