@@ -842,7 +842,7 @@ const probes: Probe[] = [
           savedSearchRouteParamsSchema,
           (request, { principal, params }) => savedSearchResponse(deps, principal, request, params.id),
           async () => person.principal,
-          new Request(`http://fuzz.test/api/saved-searches/${encodeURIComponent(id)}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+          new Request(`http://fuzz.test/api/saved-searches/${encodeURIComponent(id)}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }) }),
           { id },
         );
       if (action === "list") {
