@@ -96,6 +96,11 @@ const configSchema = z.object({
   // Sign-in.
   /** Signs session tokens; required for `npm start` outside the demo. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * Signs and checks project backups instead of the key the installation keeps in its database
+   * (lib/admin/backup/backup-key.ts): 64 hex characters, as `npm run backup:key` prints them.
+   */
+  MNEMO_BACKUP_KEY: z.preprocess(unset, z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), as `npm run backup:key` prints a key").optional()),
   /** The app's public URL behind a proxy; also the origin the API documents. */
   AUTH_URL: z.url().optional(),
   AUTH_OIDC_ISSUER: z.url().optional(),
@@ -282,7 +287,7 @@ const configSchema = z.object({
 export const configVariables = Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[];
 
 /** Values that are never quoted back in an error message. */
-const secret = /SECRET|API_KEY|TOKEN|DATABASE_URL/;
+const secret = /SECRET|API_KEY|BACKUP_KEY|TOKEN|DATABASE_URL/;
 
 export type Config = z.infer<typeof configSchema> & {
   /** Where media files live; defaults to <data dir>/media. */

@@ -30,7 +30,8 @@
  *   --keep-fusion          the space's stored fusion weights as they are (measured first when none is stored)
  *   --database-url <url>   a PostgreSQL database instead of the embedded cache: the demo is seeded
  *                          into it when it has none, beside whatever it holds (bench:scale's archive,
- *                          so its records stand as distractors), and indexed into its active space
+ *                          so its records stand as distractors), and indexed into its active space;
+ *                          a recipe change re-indexes the demo's sections only, never bench:scale's
  *   --dump-ask <file>      with the ask run: every question's retrieved passages with their evidence
  *                          features (similarity, sentence similarity, word coverage, form), whether
  *                          their record is expected, and the outcome, as JSON — for calibrating the
@@ -130,7 +131,12 @@ const { space } = await configuredIndexer(db.sql);
 await activateIndexSpace(db.sql, space.id);
 if (!marker || marker.recipeHash !== recipeHash || marker.space !== space.name) {
   const why = !marker ? "first build" : "the indexing recipe changed";
-  if (marker) await enqueueReindex(db.sql, {}, "eval:archive recipe change");
+  if (marker) {
+    // A server database may hold bench:scale's archive beside the demo (sections scale-*): its
+    // vectors are synthetic and re-embedding them would take hours, so only the demo's are queued.
+    const sections = await db.sql.query<{ id: string }>(`SELECT id FROM sections WHERE slug NOT LIKE 'scale-%'`);
+    for (const section of sections) await enqueueReindex(db.sql, { sectionId: section.id }, "eval:archive recipe change");
+  }
   console.log(`Indexing the full demo (${why}) into ${space.name}…`);
   const indexStarted = performance.now();
   let lastLog = 0;
