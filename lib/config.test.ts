@@ -83,6 +83,9 @@ describe("the configuration schema", () => {
   it("never quotes a secret back", () => {
     expect(() => parseConfig({ NODE_ENV: "test", AUTH_SECRET: "hunter2" })).toThrow(/AUTH_SECRET: must be at least 32 characters$/m);
     expect(() => parseConfig({ NODE_ENV: "test", AUTH_SECRET: "hunter2" })).not.toThrow(/hunter2/);
+    expect(() => parseConfig({ NODE_ENV: "test", MNEMO_BACKUP_KEY: "hunter2" })).toThrow(/MNEMO_BACKUP_KEY: must be 64 hex characters \(32 bytes\)/);
+    expect(() => parseConfig({ NODE_ENV: "test", MNEMO_BACKUP_KEY: "hunter2" })).not.toThrow(/hunter2/);
+    expect(parseConfig({ NODE_ENV: "test", MNEMO_BACKUP_KEY: "ab".repeat(32) }).MNEMO_BACKUP_KEY).toBe("ab".repeat(32));
   });
 
   it("lists every MNEMO_ variable the repository reads or documents", () => {

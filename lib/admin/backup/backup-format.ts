@@ -5,11 +5,15 @@ import { AppError } from "../../errors";
 /**
  * The project backup's format (docs/architecture.md, "Project backup and restore"): one zip of
  * JSON Lines files, one per table, the media files under `media/<storage key>`, and
- * `manifest.json` naming every other entry with its size and SHA-256. A restore reads the
- * manifest first and checks every entry against it before it writes anything.
+ * `manifest.json` naming every other entry with its size and SHA-256 and the key that signs it,
+ * and `signature.json`, the manifest's HMAC under that key (backup-signature.ts). A restore reads
+ * the manifest first and checks every entry against it and the manifest against its signature
+ * before it writes anything.
  */
 export const backupFormat = "mnemo-project-backup";
-export const backupFormatVersion = 1;
+/** Version 2 is signed; version 1 (before backups were signed) is still read, as unsigned. */
+export const backupFormatVersion = 2;
+const readableVersions = [1, 2];
 
 /** The table files, in the order a restore reads them. */
 export const tableEntries = {
@@ -27,6 +31,7 @@ export const tableEntries = {
 export type TableName = keyof typeof tableEntries;
 
 export const manifestEntry = "manifest.json";
+export const signatureEntry = "signature.json";
 export const mediaPrefix = "media/";
 
 /** Storage keys as media-storage.ts makes them (`yyyy/mm/<id>.<ext>`): the only media names an archive may hold. */
@@ -43,6 +48,8 @@ export const manifestSchema = z.object({
   counts: z.record(z.string().max(40), z.number().int().nonnegative()),
   /** The vectors' index space, when the archive holds them (`--with-vectors`). */
   vectors: z.object({ provider: z.string().max(200), model: z.string().max(500), dimension: z.number().int().positive() }).nullable(),
+  /** The key whose HMAC of this manifest is in signature.json (by id; version 2 on). */
+  signing: z.object({ algorithm: z.literal("HMAC-SHA-256"), keyId: z.string().regex(/^[0-9a-f]{8}$/) }).optional(),
   entries: z.array(z.object({ name: z.string().min(1).max(1000), bytes: z.number().int().nonnegative(), sha256: sha256Schema })).max(65_534),
 });
 export type BackupManifest = z.infer<typeof manifestSchema>;
@@ -84,12 +91,13 @@ export function parseJsonLines<Schema extends z.ZodType>(bytes: Uint8Array, entr
   return rows;
 }
 
-/** The manifest for entries about to be written (the manifest itself is not among them). */
-export function buildManifest(input: Omit<BackupManifest, "entries" | "format" | "formatVersion">, entries: readonly { name: string; bytes: Uint8Array }[]): BackupManifest {
+/** The manifest for entries about to be written (neither it nor its signature is among them), to be signed by the key `keyId` names. */
+export function buildManifest(input: Omit<BackupManifest, "entries" | "format" | "formatVersion" | "signing">, entries: readonly { name: string; bytes: Uint8Array }[], keyId: string): BackupManifest {
   return {
     format: backupFormat,
     formatVersion: backupFormatVersion,
     ...input,
+    signing: { algorithm: "HMAC-SHA-256", keyId },
     entries: entries.map((entry) => ({ name: entry.name, bytes: entry.bytes.byteLength, sha256: sha256Hex(entry.bytes) })),
   };
 }
@@ -105,11 +113,14 @@ export function parseManifest(bytes: Uint8Array | undefined): BackupManifest {
   }
   const header = z.object({ format: z.string(), formatVersion: z.number() }).safeParse(value);
   if (!header.success || header.data.format !== backupFormat) throw new AppError("bad_request", `This is not a Mnemo project backup (${manifestEntry} does not say format "${backupFormat}").`);
-  if (header.data.formatVersion !== backupFormatVersion) {
-    throw new AppError("bad_request", `The backup is format version ${header.data.formatVersion}; this installation restores version ${backupFormatVersion} only.`);
+  if (!readableVersions.includes(header.data.formatVersion)) {
+    throw new AppError("bad_request", `The backup is format version ${header.data.formatVersion}; this installation restores versions ${readableVersions.join(" and ")} only.`);
   }
   const parsed = manifestSchema.safeParse(value);
   if (!parsed.success) throw new AppError("bad_request", `The backup's ${manifestEntry} is damaged (${parsed.error.issues[0]?.path.join(".") ?? "?"}: ${parsed.error.issues[0]?.message ?? "invalid"}).`);
+  // Version 1 was never signed; from version 2 the manifest names its key.
+  if (parsed.data.formatVersion === 1) return { ...parsed.data, signing: undefined };
+  if (!parsed.data.signing) throw new AppError("bad_request", `The backup's ${manifestEntry} is damaged (signing: it names no key).`);
   return parsed.data;
 }
 
@@ -134,7 +145,7 @@ export function verifyEntries(manifest: BackupManifest, contents: ReadonlyMap<st
     }
   }
   for (const name of contents.keys()) {
-    if (name !== manifestEntry && !listed.has(name)) throw new AppError("bad_request", `The backup holds ${name}, which its manifest does not list. Nothing was restored.`);
+    if (name !== manifestEntry && name !== signatureEntry && !listed.has(name)) throw new AppError("bad_request", `The backup holds ${name}, which its manifest does not list. Nothing was restored.`);
   }
   for (const [table, name] of Object.entries(tableEntries)) {
     if (table === "vectors" ? manifest.vectors !== null && !listed.has(name) : !listed.has(name)) {
