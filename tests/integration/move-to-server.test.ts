@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/acl";
+import { installationBackupKey } from "../../lib/admin/backup/backup-key";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { openDatabase, type Database } from "../../lib/db/database";
 import { servePGlite } from "../../lib/db/serve-pglite";
@@ -21,7 +22,7 @@ import { freePort, serveTestDatabase, testDatabaseMode, type ServedDatabase } fr
 /**
  * `npm run move-to-server`: an embedded installation (a PGlite data directory with users, a
  * restricted project, linked records, indexed passages, a token, a saved search and an audit
- * trail) moved by the real command into an empty server database — in the suite's server mode a
+ * trail and a backup signing key) moved by the real command into an empty server database — in the suite's server mode a
  * real PostgreSQL, otherwise PGlite served over the wire — then compared: every table's count and
  * checksum, the same search results for the same reader, nothing new for someone outside the
  * restricted project, the source unchanged. And its refusals: a target that is not empty, a
@@ -37,6 +38,7 @@ let sourceSpace: IndexSpace;
 let readerId: string;
 let outsiderId: string;
 let restrictedTitle: string;
+let backupKeyId: string;
 
 const queries: { query: string; mode: "keyword" | "hybrid" }[] = [
   { query: "lighthouse keeper storms", mode: "keyword" },
@@ -116,6 +118,7 @@ beforeAll(async () => {
     await createApiToken(prisma, readerPrincipal, { name: "agent", expiresInDays: 30 });
     await createSavedSearch(prisma, readerPrincipal, { name: "Storms", params: { q: "storms", mode: "keyword" } });
     await runWorker({ prisma, sql: source.sql, embedder, space: sourceSpace, drain: true, idleMs: 10, batchSize: 8 });
+    backupKeyId = (await installationBackupKey(prisma)).key.id;
   } finally {
     await source.close();
   }
@@ -162,6 +165,8 @@ describe(`npm run move-to-server (${testDatabaseMode()})`, () => {
     expect(await target.database.prisma.apiToken.count()).toBe(1);
     expect(await target.database.prisma.savedSearch.count()).toBe(1);
     expect(await target.database.prisma.auditEvent.count()).toBeGreaterThan(0);
+    // The key that signs project backups came along (a missing one would be made anew, another id).
+    expect((await installationBackupKey(target.database.prisma)).key.id).toBe(backupKeyId);
 
     const after = await openDatabase({ dataDir: join(sourceDir, "pgdata"), migrateOnOpen: false });
     try {

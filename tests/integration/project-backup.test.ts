@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
-import { manifestEntry, parseManifest, sha256Hex } from "../../lib/admin/backup/backup-format";
+import { type BackupManifest, manifestEntry, parseManifest, sha256Hex, signatureEntry, verifyEntries } from "../../lib/admin/backup/backup-format";
+import { installationBackupKey } from "../../lib/admin/backup/backup-key";
+import type { BackupKey } from "../../lib/admin/backup/backup-signature";
 import { exportProject, type ProjectBackup } from "../../lib/admin/backup/export-project";
 import { restoreProject } from "../../lib/admin/backup/restore-project";
+import { resetConfig } from "../../lib/config";
 import { writeZip } from "../../lib/admin/backup/write-zip";
 import { readZip } from "../../lib/archive/import/read-zip";
 import { storagePath } from "../../lib/archive/media-storage";
@@ -25,7 +28,8 @@ import { openTestDatabase, testDatabaseMode } from "../support/test-database";
  * exported, and restored into a second, empty database, indexed there and searched again — the
  * same ranked records for the same queries, keyword and hybrid. A second restore changes no row
  * count; a tampered or malformed archive is refused before anything is written; records of
- * another project never reach the archive.
+ * another project never reach the archive. Each database is an installation with its own backup
+ * key: the source's archives restore in the target only with the source's key (or trustUnsigned).
  */
 const base = createHashEmbedder({ dimension: 64 });
 const calls = { texts: 0 };
@@ -67,6 +71,7 @@ let other: { id: string; slug: string };
 let notes: { id: string; slug: string };
 let people: { id: string; slug: string };
 let backup: ProjectBackup;
+let sourceKey: BackupKey;
 let withVectors: ProjectBackup;
 const projectRecordIds: string[] = [];
 let otherRecordId: string;
@@ -79,6 +84,14 @@ async function counts(db: Database): Promise<Record<string, number>> {
     result[table] = row!.n;
   }
   return result;
+}
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const textOf = (bytes: Uint8Array) => Buffer.from(bytes).toString();
+
+/** The archive's entries with one replaced (by name) or left out (`null`). */
+function replaced(entries: { name: string; bytes: Uint8Array }[], changes: Record<string, Uint8Array | null>) {
+  return entries.flatMap((entry) => (entry.name in changes ? (changes[entry.name] ? [{ name: entry.name, bytes: changes[entry.name]! }] : []) : [entry]));
 }
 
 function entriesOf(bytes: Uint8Array) {
@@ -136,6 +149,7 @@ beforeAll(async () => {
   admin = await principalOf(prisma, (await createUser(prisma, { role: "admin" })).id);
 
   await drain(source, sourceSpace);
+  sourceKey = (await installationBackupKey(source.prisma)).key;
   backup = await exportProject(prisma, source.sql, admin, { slug: project.slug, storageDir: sourceStorage });
   withVectors = await exportProject(prisma, source.sql, admin, { slug: project.slug, storageDir: sourceStorage, withVectors: true });
 
@@ -158,8 +172,8 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     expect(manifest.counts).toMatchObject({ records: projectRecordIds.length, media: 1, memberships: 2, sections: 2, embedGroups: 2, links: 1 });
     expect(manifest.vectors).toBeNull();
     const listed = new Map(manifest.entries.map((entry) => [entry.name, entry.sha256]));
-    expect(entries.length).toBe(listed.size + 1);
-    for (const entry of entries) if (entry.name !== manifestEntry) expect(sha256Hex(entry.bytes), entry.name).toBe(listed.get(entry.name));
+    expect(entries.length).toBe(listed.size + 2);
+    for (const entry of entries) if (entry.name !== manifestEntry && entry.name !== signatureEntry) expect(sha256Hex(entry.bytes), entry.name).toBe(listed.get(entry.name));
     const text = entries.map((entry) => Buffer.from(entry.bytes).toString("latin1")).join("\n");
     expect(text).not.toContain(secret);
     expect(text).not.toContain(otherRecordId);
@@ -197,14 +211,76 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     for (const [label, bytes, message] of cases) {
       await expect(restoreProject(target.prisma, systemPrincipal, { bytes, storageDir: targetStorage }), label).rejects.toThrow(message);
     }
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, asSlug: "../Etc" })).rejects.toThrow(/Slug/);
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, asSlug: "../Etc", keys: [sourceKey] })).rejects.toThrow(/Slug/);
+    expect(await counts(target)).toEqual(before);
+  });
+
+  it("signs the manifest with the installation's key, which is nowhere in the archive", async () => {
+    expect(backup.manifest.signing).toEqual({ algorithm: "HMAC-SHA-256", keyId: sourceKey.id });
+    expect((await installationBackupKey(source.prisma)).key.id).toBe(sourceKey.id);
+    const hex = sourceKey.toHex();
+    const raw = Buffer.from(hex, "hex");
+    const forms = [hex, hex.toUpperCase(), raw.toString("base64"), raw.toString("base64url"), raw.toString("latin1")];
+    for (const archive of [backup, withVectors]) {
+      const entries = await entriesOf(archive.bytes);
+      expect(entries.map((entry) => entry.name).slice(0, 2)).toEqual([manifestEntry, signatureEntry]);
+      for (const bytes of [archive.bytes, ...entries.map((entry) => entry.bytes)]) {
+        const text = Buffer.from(bytes).toString("latin1");
+        for (const form of forms) expect(text.includes(form)).toBe(false);
+      }
+    }
+    // Nor in the audit trail of the backups made.
+    const trail = await source.prisma.auditEvent.findMany({ where: { action: "project.backup" } });
+    expect(trail.length).toBeGreaterThan(0);
+    expect(JSON.stringify(trail)).not.toContain(hex);
+  });
+
+  it("refuses a record edited with its checksums recomputed, trusted or not, and writes nothing", async () => {
+    const before = await counts(target);
+    const entries = await entriesOf(backup.bytes);
+    const manifest = JSON.parse(textOf(entries.find((entry) => entry.name === manifestEntry)!.bytes)) as BackupManifest;
+    const edited = encode(textOf(entries.find((entry) => entry.name === "records.jsonl")!.bytes).replace("Logbook of storms", "Logbook of calm"));
+    const forgedManifest = { ...manifest, entries: manifest.entries.map((entry) => (entry.name === "records.jsonl" ? { ...entry, bytes: edited.byteLength, sha256: sha256Hex(edited) } : entry)) };
+    const forged = replaced(entries, { [manifestEntry]: encode(`${JSON.stringify(forgedManifest, null, 2)}\n`), "records.jsonl": edited });
+    // Every checksum matches: only the signature tells.
+    expect(() => verifyEntries(parseManifest(forged.find((entry) => entry.name === manifestEntry)!.bytes), new Map(forged.map((entry) => [entry.name, entry.bytes])))).not.toThrow();
+    for (const trustUnsigned of [false, true]) {
+      await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(forged), storageDir: targetStorage, keys: [sourceKey], trustUnsigned })).rejects.toThrow(
+        new RegExp(`signature does not match its manifest \\(key id ${sourceKey.id}\\): the archive was changed after it was made\\. Nothing was restored\\.`),
+      );
+    }
+    expect(await counts(target)).toEqual(before);
+    const media = await source.prisma.media.findFirstOrThrow({ where: { projectId: project.id } });
+    expect(existsSync(storagePath(targetStorage, media.storageKey))).toBe(false);
+  });
+
+  it("refuses a tampered signature, trusted or not", async () => {
+    const before = await counts(target);
+    const entries = await entriesOf(backup.bytes);
+    const signature = JSON.parse(textOf(entries.find((entry) => entry.name === signatureEntry)!.bytes)) as { algorithm: string; manifestHmac: string };
+    const last = signature.manifestHmac.at(-1) === "0" ? "1" : "0";
+    const tampered = replaced(entries, { [signatureEntry]: encode(JSON.stringify({ ...signature, manifestHmac: `${signature.manifestHmac.slice(0, -1)}${last}` })) });
+    const damaged = replaced(entries, { [signatureEntry]: encode("not a signature") });
+    for (const trustUnsigned of [false, true]) {
+      await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(tampered), storageDir: targetStorage, keys: [sourceKey], trustUnsigned })).rejects.toThrow(/signature does not match its manifest/);
+      await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(damaged), storageDir: targetStorage, keys: [sourceKey], trustUnsigned })).rejects.toThrow(/signature\.json is damaged/);
+    }
     expect(await counts(target)).toEqual(before);
   });
 
   it("restores into an empty database with identical search results, keyword and hybrid", async () => {
     const expected = await ranked(source, sourceSpace, sourceReader);
     expect(expected.every((hits) => hits.length > 0)).toBe(true);
-    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage });
+    // Another installation: refused without the source's key, naming both keys' ids.
+    const before = await counts(target);
+    const targetKey = (await installationBackupKey(target.prisma)).key;
+    expect(targetKey.id).not.toBe(sourceKey.id);
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage })).rejects.toThrow(
+      new RegExp(`signed by another installation's key \\(id ${sourceKey.id}; this installation's is ${targetKey.id}\\)\\. Pass that installation's key with --key`),
+    );
+    expect(await counts(target)).toEqual(before);
+    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] });
+    expect(report.signature).toEqual({ status: "signed", keyId: sourceKey.id });
     expect(report).toMatchObject({ slug: project.slug, createdProject: true, records: projectRecordIds.length, links: 1, danglingLinks: 0, media: 1, mediaFilesWritten: 1, memberships: 1, unknownMembers: [strangerEmail], queued: projectRecordIds.length, vectors: "not in the backup" });
     await drain(target, targetSpace);
     const reader = await principalOf(target.prisma, (await target.prisma.user.findUniqueOrThrow({ where: { email: readerEmail } })).id);
@@ -221,18 +297,62 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
 
   it("is idempotent: a second restore leaves every row count as it was", async () => {
     const before = await counts(target);
-    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage });
+    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] });
     expect(report).toMatchObject({ createdProject: false, mediaFilesWritten: 0 });
     expect(await counts(target)).toEqual({ ...before, index_queue: before.index_queue! + projectRecordIds.length });
     await drain(target, targetSpace);
     expect(await counts(target)).toEqual(before);
   });
 
+  it("refuses an unsigned archive, older backups included, and restores it when the admin trusts it", async () => {
+    const entries = await entriesOf(backup.bytes);
+    const manifest = JSON.parse(textOf(entries.find((entry) => entry.name === manifestEntry)!.bytes)) as BackupManifest;
+    const stripped = writeZip(replaced(entries, { [signatureEntry]: null }));
+    // A backup made before signing: format version 1, no key named, no signature.
+    const unsignedManifest: BackupManifest = { ...manifest, formatVersion: 1 };
+    delete unsignedManifest.signing;
+    const version1 = writeZip(replaced(entries, { [manifestEntry]: encode(JSON.stringify(unsignedManifest)), [signatureEntry]: null }));
+    const before = await counts(target);
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: stripped, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(/not signed: its signature\.json is missing.*--trust-unsigned/);
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: version1, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(/not signed: made before Mnemo signed backups \(format version 1\).*--trust-unsigned/);
+    expect(await counts(target)).toEqual(before);
+    const old = await restoreProject(target.prisma, systemPrincipal, { bytes: version1, storageDir: targetStorage, trustUnsigned: true });
+    expect(old.signature).toEqual({ status: "unverified", keyId: null, reason: "not signed: made before Mnemo signed backups (format version 1)" });
+    expect(old).toMatchObject({ createdProject: false, records: projectRecordIds.length });
+    const trusted = await restoreProject(target.prisma, systemPrincipal, { bytes: stripped, storageDir: targetStorage, trustUnsigned: true });
+    expect(trusted.signature).toMatchObject({ status: "unverified", keyId: sourceKey.id });
+    await drain(target, targetSpace);
+  });
+
+  it("checks with MNEMO_BACKUP_KEY instead of the installation's own key when it is set", async () => {
+    const own = (await installationBackupKey(target.prisma)).key.id;
+    process.env.MNEMO_BACKUP_KEY = sourceKey.toHex();
+    resetConfig();
+    try {
+      expect(await installationBackupKey(target.prisma)).toMatchObject({ source: "environment", key: { id: sourceKey.id } });
+      const report = await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage });
+      expect(report.signature).toEqual({ status: "signed", keyId: sourceKey.id });
+      // …and signs this installation's backups with it.
+      const made = await exportProject(target.prisma, target.sql, systemPrincipal, { slug: project.slug, storageDir: targetStorage });
+      expect(made.manifest.signing?.keyId).toBe(sourceKey.id);
+    } finally {
+      delete process.env.MNEMO_BACKUP_KEY;
+      resetConfig();
+    }
+    expect((await installationBackupKey(target.prisma)).key.id).toBe(own);
+    await drain(target, targetSpace);
+  });
+
   it("restores the embeddings with --with-vectors, so indexing calls no model", async () => {
     const third = await openTestDatabase();
     try {
       const space = await testIndexSpace(third.sql, embedder);
-      const report = await restoreProject(third.prisma, systemPrincipal, { bytes: withVectors.bytes, storageDir: temporaryStorageDir() });
+      // A new installation makes its key once, however many ask at the same time.
+      const made = await Promise.all([1, 2, 3].map(() => installationBackupKey(third.prisma)));
+      expect(new Set(made.map((each) => each.key.id)).size).toBe(1);
+      expect(made[0]!.key.id).not.toBe(sourceKey.id);
+      expect(await third.prisma.installationSecret.count()).toBe(1);
+      const report = await restoreProject(third.prisma, systemPrincipal, { bytes: withVectors.bytes, storageDir: temporaryStorageDir(), keys: [sourceKey] });
       expect(report.vectors).toMatch(/^restored \(\d+ embeddings/);
       calls.texts = 0;
       await drain(third, space);
@@ -254,7 +374,7 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const links = Buffer.from(entries.find((entry) => entry.name === "record-links.jsonl")!.bytes).toString();
     expect(links).toContain(`"targetId":"${otherRecordId}","external":true`);
     expect(entries.map((entry) => Buffer.from(entry.bytes).toString("latin1")).join("\n")).not.toContain(secret);
-    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: again.bytes, storageDir: targetStorage });
+    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: again.bytes, storageDir: targetStorage, keys: [sourceKey] });
     expect(report).toMatchObject({ danglingLinks: 1, records: projectRecordIds.length + 1, relinked: 0 });
     // The restore says which project to bring for the link to resolve.
     const otherProject = await source.prisma.project.findUniqueOrThrow({ where: { id: other.id } });
@@ -285,7 +405,7 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     expect(await target.prisma.recordLink.count({ where: { sourceId: linkingId } })).toBe(0);
     await drain(target, targetSpace);
     const otherBackup = await exportProject(source.prisma, source.sql, admin, { slug: other.slug, storageDir: sourceStorage });
-    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: otherBackup.bytes, storageDir: targetStorage });
+    const report = await restoreProject(target.prisma, systemPrincipal, { bytes: otherBackup.bytes, storageDir: targetStorage, keys: [sourceKey] });
     // Its own link into the first project resolves at once; the first project's link into it is made now.
     expect(report).toMatchObject({ danglingLinks: 0, missingProjects: [], relinked: 1 });
     expect(await target.prisma.recordLink.findMany({ where: { sourceId: linkingId }, select: { targetId: true } })).toEqual([{ targetId: otherRecordId }]);
@@ -305,7 +425,7 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const fields = (section.fields as FieldDefinition[]).map((field) => (field.key === "summary" ? { ...field, type: "text" as const } : field));
     await target.prisma.section.update({ where: { id: section.id }, data: { fields } });
     const before = await counts(target);
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage })).rejects.toThrow(new RegExp(`section “${notes.slug}” exists here with other fields: the backup's field “summary” \\(longtext\\)`));
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(new RegExp(`section “${notes.slug}” exists here with other fields: the backup's field “summary” \\(longtext\\)`));
     expect(await counts(target)).toEqual(before);
     await target.prisma.section.update({ where: { id: section.id }, data: { fields: section.fields as FieldDefinition[] } });
   });
@@ -318,7 +438,7 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const section = await target.prisma.section.findUniqueOrThrow({ where: { slug: people.slug } });
     const holder = await target.prisma.record.create({ data: { sectionId: section.id, projectId: otherHere!.id, title: "Someone else", values: { title: "Someone else" }, externalId: "PEOPLE-1" } });
     const before = await counts(target);
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: archive.bytes, storageDir: targetStorage })).rejects.toThrow(new RegExp(`“PEOPLE-1” is already record ${holder.id}`));
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: archive.bytes, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(new RegExp(`“PEOPLE-1” is already record ${holder.id}`));
     expect(await counts(target)).toEqual(before);
   });
 

@@ -8,8 +8,10 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import { embeddingTextHash } from "../../rag/embed/embedding-text-hash";
 import { getActiveIndexSpace } from "../../rag/index/index-spaces";
-import { type BackupManifest, buildManifest, manifestEntry, mediaPrefix, storageKeyPattern, tableEntries, toJsonLines } from "./backup-format";
+import { type BackupManifest, buildManifest, mediaPrefix, storageKeyPattern, tableEntries, toJsonLines } from "./backup-format";
+import { installationBackupKey } from "./backup-key";
 import type { AuditRow, EmbedGroupRow, LinkRow, MediaRow, MembershipRow, ProjectRow, RecordRow, SectionRow, UserRow, VectorRow } from "./backup-rows";
+import { signedManifestEntries } from "./backup-signature";
 import { writeZip } from "./write-zip";
 import packageJson from "../../../package.json" with { type: "json" };
 
@@ -34,7 +36,9 @@ export interface ProjectBackup {
  * its passages in the active index space. Nothing of another project is written: a relation to a
  * record elsewhere is kept as a link row marked `external` (its id only, as the record's values
  * hold it). Derived files (thumbnails, streamable copies, scan page images) are left out; the
- * index worker makes them again. Admins only; anyone else gets the not-found of a missing project.
+ * index worker makes them again. The manifest is signed with the installation's backup key
+ * (backup-key.ts; its id in the manifest, never the key). Admins only; anyone else gets the
+ * not-found of a missing project.
  */
 export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, principal: Principal, options: ExportProjectOptions): Promise<ProjectBackup> {
   assertAdmin(principal);
@@ -202,14 +206,16 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
     files.push({ name: `${mediaPrefix}${row.storageKey}`, bytes });
   }
 
+  const { key } = await installationBackupKey(prisma);
   const createdAt = new Date();
   const counts = Object.fromEntries(Object.entries(tables).flatMap(([table, rows]) => (rows ? [[table, rows.length]] : [])));
   counts.mediaFiles = media.length;
   const manifest = buildManifest(
     { appVersion: packageJson.version, createdAt: createdAt.toISOString(), project: { id: project.id, slug: project.slug, name: project.name }, counts, vectors },
     files,
+    key.id,
   );
-  const bytes = writeZip([{ name: manifestEntry, bytes: new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`) }, ...files], { at: createdAt });
+  const bytes = writeZip([...signedManifestEntries(manifest, key), ...files], { at: createdAt });
   await audit(prisma, {
     actorId: principal.userId === "system" ? null : principal.userId,
     action: "project.backup",

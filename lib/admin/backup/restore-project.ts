@@ -10,7 +10,9 @@ import { storagePath } from "../../archive/media-storage";
 import { Prisma, type PrismaClient } from "../../db/generated/client";
 import { AppError } from "../../errors";
 import { newProjectSchema } from "../people/people-schemas";
-import { type BackupManifest, manifestEntry, mediaPrefix, parseJsonLines, parseManifest, sha256Hex, storageKeyPattern, tableEntries, verifyEntries } from "./backup-format";
+import { type BackupManifest, manifestEntry, mediaPrefix, parseJsonLines, parseManifest, sha256Hex, signatureEntry, storageKeyPattern, tableEntries, verifyEntries } from "./backup-format";
+import { installationBackupKey } from "./backup-key";
+import { type BackupKey, checkSignature, type SignatureCheck } from "./backup-signature";
 import { auditRowSchema, embedGroupRowSchema, linkRowSchema, mediaRowSchema, membershipRowSchema, projectRowSchema, recordRowSchema, sectionRowSchema, userRowSchema, vectorRowSchema } from "./backup-rows";
 
 export interface RestoreProjectOptions {
@@ -18,6 +20,10 @@ export interface RestoreProjectOptions {
   storageDir: string;
   /** Restore under this slug instead of the archived one. */
   asSlug?: string;
+  /** Keys besides the installation's that may have signed the archive (another installation's: `--key`). */
+  keys?: readonly BackupKey[];
+  /** Restore an archive whose signature cannot be checked: unsigned, or signed by a key not given (`--trust-unsigned`). */
+  trustUnsigned?: boolean;
 }
 
 export interface RestoreReport {
@@ -48,6 +54,8 @@ export interface RestoreReport {
   /** "restored" (n embeddings), "not in the backup", or why they were left out. */
   vectors: string;
   queued: number;
+  /** How the archive's signature was checked: signed by a key given, or restored unverified (trustUnsigned) and why. */
+  signature: SignatureCheck;
 }
 
 /** Archives are read in memory; this bounds what one may unpack to. */
@@ -60,7 +68,10 @@ function refuse(message: string): never {
 /**
  * Restores a project backup (export-project.ts) into this installation, all or nothing:
  * 1. the zip is read and every entry checked against the manifest's SHA-256 (a changed entry is
- *    refused by name), every row checked by its schema and the rows against each other;
+ *    refused by name), the manifest against its signature under the installation's key or one
+ *    given (backup-signature.ts: an unsigned archive, or one signed by a key not given, only with
+ *    `trustUnsigned`; a signature that does not match, never), every row checked by its schema
+ *    and the rows against each other;
  * 2. the database is read, still without writing: a project of the slug is the one restored
  *    into, else the archived id is used (refused when it is taken under another slug); a record
  *    or media id that exists in another project is refused (a backup cannot copy a project inside
@@ -80,6 +91,14 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   for (const entry of zip.entries) contents.set(entry.name, await zip.read(entry));
   const manifest = parseManifest(contents.get(manifestEntry));
   verifyEntries(manifest, contents);
+  const { key } = await installationBackupKey(prisma);
+  const signature = checkSignature({
+    manifest,
+    manifestBytes: contents.get(manifestEntry)!,
+    signatureBytes: contents.get(signatureEntry),
+    keys: [key, ...(options.keys ?? [])],
+    trustUnsigned: options.trustUnsigned ?? false,
+  });
 
   const table = <Schema extends Parameters<typeof parseJsonLines>[2]>(name: keyof typeof tableEntries, schema: Schema) =>
     parseJsonLines(contents.get(tableEntries[name]) ?? new Uint8Array(), tableEntries[name], schema);
@@ -305,7 +324,7 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
         // restore of the same archive finds it already there.
         const restoreId = uuidFrom(sha256Hex(`${manifest.entries.map((entry) => entry.sha256).join()}:${projectId}`));
         await tx.auditEvent.createMany({
-          data: [{ id: restoreId, actorId: principal.userId === "system" ? null : principal.userId, action: "project.restore", targetType: "project", targetId: projectId, projectId, details: { slug, archivedSlug: project.slug, records: records.length, createdAt: manifest.createdAt } }],
+          data: [{ id: restoreId, actorId: principal.userId === "system" ? null : principal.userId, action: "project.restore", targetType: "project", targetId: projectId, projectId, details: { slug, archivedSlug: project.slug, records: records.length, createdAt: manifest.createdAt, signature: signature.status, keyId: signature.keyId } }],
           skipDuplicates: true,
         });
 
@@ -341,6 +360,7 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
       unknownMembers,
       vectors: report.vectors,
       queued: report.queued,
+      signature,
     };
   } catch (error) {
     await Promise.all(written.map((key) => rm(storagePath(options.storageDir, key), { force: true })));
