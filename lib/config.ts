@@ -88,6 +88,16 @@ const configSchema = z.object({
   MNEMO_OAI_REPOSITORY_NAME: z.string().trim().min(1).max(200).default("Mnemo"),
   /** The contact address OAI-PMH Identify publishes (unset: oai@ the configured host). */
   MNEMO_OAI_ADMIN_EMAIL: z.preprocess(unset, z.email().optional()),
+  /**
+   * The IIIF image service: the largest side of a rendition, how many times an image's own width
+   * or height a rendition may be (1: never larger than the image), the renders a minute one
+   * address may ask without signing in (served from the cache is not a render), and the
+   * megabytes the cached renditions may take (the least recently served go first).
+   */
+  MNEMO_IIIF_MAX_SIZE: z.coerce.number().int().min(512).max(8192).default(4096),
+  MNEMO_IIIF_MAX_UPSCALE: z.coerce.number().min(1).max(4).default(2),
+  MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  MNEMO_IIIF_CACHE_MB: z.coerce.number().int().min(16).max(1_048_576).default(1024),
   /** The seed: `small` seeds a sample of the object collections (e2e, benchmarks). */
   MNEMO_DEMO_SIZE: choice(["full", "small"]).default("full"),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */
