@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "../../errors";
-import { canonicalImageRequest, imageInformation, imageLimits, parseImageRequest } from "./image-request";
+import { canonicalImageRequest, imageInformation, imageLimitsOf, parseImageRequest, renditionKey } from "./image-request";
 import { thumbnailBody } from "./presentation";
 
 const image = { width: 1200, height: 800 };
@@ -35,14 +35,37 @@ describe("Image API requests", () => {
     expect(refusal(() => parse("full", "2400,"))).toMatch(/^bad_request: The size 2400×1600 is larger than the region/);
   });
 
-  it("cap max at the server's limits, and refuse sizes beyond them even with ^", () => {
+  it("limit an image to its own size times the upscale factor, and to the largest side, as info.json declares", () => {
+    expect(imageLimitsOf({ width: 256, height: 256 })).toEqual({ maxWidth: 512, maxHeight: 512 });
+    expect(imageLimitsOf({ width: 256, height: 256 }, { maxSize: 4096, maxUpscale: 1 })).toEqual({ maxWidth: 256, maxHeight: 256 });
+    // A large scan: no side beyond the largest; its full resolution comes in regions.
+    expect(imageLimitsOf({ width: 9000, height: 12000 })).toEqual({ maxWidth: 4096, maxHeight: 4096 });
+    expect(imageInformation("https://archive.example/iiif/image/abc", { width: 256, height: 256 })).toMatchObject({ maxWidth: 512, maxHeight: 512 });
+  });
+
+  it("refuse sizes beyond the limits with a 400, ^ or not, and keep max and !w,h within them", () => {
+    const coin = { width: 256, height: 256 };
+    const parseCoin = (size: string) => parse("full", size, "0", "default.png", coin);
+    expect(refusal(() => parseCoin("^4096,4096"))).toMatch(/^bad_request: The size 4096×4096 is larger than this image is served \(at most 512×512/);
+    expect(refusal(() => parseCoin("^pct:300"))).toMatch(/at most 512×512/);
+    expect(refusal(() => parseCoin("^,513"))).toMatch(/at most 512×512/);
+    expect(parseCoin("^512,512")).toMatchObject({ width: 512, height: 512 });
+    expect(parseCoin("^max")).toMatchObject({ width: 512, height: 512 });
+    expect(parseCoin("^!4096,4096")).toMatchObject({ width: 512, height: 512 });
+    expect(parseCoin("max")).toMatchObject({ width: 256, height: 256 });
+    // A detail of it may be enlarged up to the image's limits, no further.
+    expect(parse("0,0,16,16", "^512,512", "0", "default.png", coin)).toMatchObject({ width: 512, height: 512 });
+    expect(refusal(() => parse("0,0,16,16", "^1024,1024", "0", "default.png", coin))).toMatch(/at most 512×512/);
+    // No upscaling at all when the factor is 1.
+    expect(refusal(() => parseImageRequest({ region: "full", size: "^300,", rotation: "0", quality: "default.jpg" }, coin, { maxSize: 4096, maxUpscale: 1 }))).toMatch(/at most 256×256/);
+
     const large = { width: 8000, height: 6000 };
     const max = parse("full", "max", "0", "default.jpg", large);
-    expect(max.width).toBeLessThanOrEqual(imageLimits.maxWidth);
-    expect(max.width * max.height).toBeLessThanOrEqual(imageLimits.maxArea);
-    expect(max.width / max.height).toBeCloseTo(8000 / 6000, 2);
-    expect(refusal(() => parse("full", "5000,", "0", "default.jpg", large))).toMatch(/larger than this server serves/);
-    expect(parse("full", "^max")).toMatchObject({ width: 4096 });
+    expect([max.width, max.height]).toEqual([4096, 3072]);
+    expect(refusal(() => parse("full", "5000,", "0", "default.jpg", large))).toMatch(/at most 4096×4096/);
+    // Its full resolution, a region at a time.
+    expect(parse("4000,3000,2048,2048", "max", "0", "default.jpg", large)).toMatchObject({ width: 2048, height: 2048 });
+    expect(parse("full", "^max")).toMatchObject({ width: 2400, height: 1600 });
   });
 
   it("refuse what level 1 does not serve with a 400 naming the parameter", () => {
@@ -58,6 +81,14 @@ describe("Image API requests", () => {
   });
 
   it("name one rendition one way, whichever way it was asked", () => {
+    const coin = { width: 256, height: 256 };
+    const coinKey = (region: string, size: string, quality = "default.png") => renditionKey(parse(region, size, "0", quality, coin), coin);
+    expect(coinKey("full", "max")).toBe("full/256,256/0/default.png");
+    for (const [region, size, quality] of [["full", "256,256", "default.png"], ["0,0,256,256", "256,"], ["square", ",256", "color.png"], ["0,0,999,999", "pct:100"], ["full", "!300,300"], ["full", "^256,256"]] as const) {
+      expect(coinKey(region, size, quality)).toBe("full/256,256/0/default.png");
+    }
+    expect(coinKey("full", "^max")).toBe("full/512,512/0/default.png");
+    expect(coinKey("full", "max", "gray.png")).not.toBe(coinKey("full", "max"));
     expect(canonicalImageRequest(parse("full", "max"), image)).toBe("full/max/0/default.jpg");
     expect(canonicalImageRequest(parse("0,0,1200,800", "1200,800", "0", "color.jpg"), image)).toBe("full/max/0/default.jpg");
     expect(canonicalImageRequest(parse("full", "600,"), image)).toBe(canonicalImageRequest(parse("full", ",400"), image));

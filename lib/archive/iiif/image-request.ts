@@ -11,8 +11,32 @@ export const imageContext = "http://iiif.io/api/image/3/context.json";
 /** The Content-Type of an Image API 3 info.json. */
 export const imageInfoContentType = `application/ld+json;profile="${imageContext}"`;
 
-/** The largest rendition served: a viewer asks tiles or smaller sizes for more. */
-export const imageLimits = { maxWidth: 4096, maxHeight: 4096, maxArea: 16_777_216 } as const;
+/**
+ * How large the service renders (MNEMO_IIIF_MAX_SIZE, MNEMO_IIIF_MAX_UPSCALE): no side beyond
+ * `maxSize`, and no rendition more than `maxUpscale` times the image's own width or height, so a
+ * small image cannot be blown up into a large one. A viewer asks regions for the full resolution
+ * of a larger scan.
+ */
+export interface ImageServiceSettings {
+  maxSize: number;
+  maxUpscale: number;
+}
+
+export const defaultImageServiceSettings: ImageServiceSettings = { maxSize: 4096, maxUpscale: 2 };
+
+/** One image's limits, as its info.json declares them (Image API 3, technical properties). */
+export interface ImageLimits {
+  maxWidth: number;
+  maxHeight: number;
+}
+
+/** An image's limits: its own size times maxUpscale, at most maxSize each way. */
+export function imageLimitsOf(image: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings): ImageLimits {
+  return {
+    maxWidth: Math.max(1, Math.min(settings.maxSize, Math.floor(image.width * settings.maxUpscale))),
+    maxHeight: Math.max(1, Math.min(settings.maxSize, Math.floor(image.height * settings.maxUpscale))),
+  };
+}
 
 export type ImageFormat = "jpg" | "png";
 export type ImageQuality = "default" | "color" | "gray";
@@ -52,21 +76,17 @@ function parseRegion(region: string, image: { width: number; height: number }): 
   return { left: x, top: y, width: Math.min(w, image.width - x), height: Math.min(h, image.height - y) };
 }
 
-function parseSize(size: string, region: { width: number; height: number }): { width: number; height: number } {
+function parseSize(size: string, region: { width: number; height: number }, limits: ImageLimits): { width: number; height: number } {
   const upscale = size.startsWith("^");
   const spec = upscale ? size.slice(1) : size;
   const aspect = region.width / region.height;
+  // `max` and `!w,h` are as large as allowed: never beyond the limits, nor beyond the region without ^.
+  const largestScale = Math.min(upscale ? Number.POSITIVE_INFINITY : 1, limits.maxWidth / region.width, limits.maxHeight / region.height);
   let width: number;
   let height: number;
   let match: RegExpExecArray | null;
   if (spec === "max") {
-    const scale = Math.min(
-      upscale ? Number.POSITIVE_INFINITY : 1,
-      imageLimits.maxWidth / region.width,
-      imageLimits.maxHeight / region.height,
-      Math.sqrt(imageLimits.maxArea / (region.width * region.height)),
-    );
-    return { width: Math.max(1, Math.floor(region.width * scale)), height: Math.max(1, Math.floor(region.height * scale)) };
+    return { width: Math.max(1, Math.floor(region.width * largestScale)), height: Math.max(1, Math.floor(region.height * largestScale)) };
   } else if ((match = /^(\d{1,6}),$/.exec(spec))) {
     width = Number(match[1]);
     height = Math.round(width / aspect);
@@ -81,8 +101,8 @@ function parseSize(size: string, region: { width: number; height: number }): { w
   } else if ((match = /^!(\d{1,6}),(\d{1,6})$/.exec(spec))) {
     const boxWidth = Number(match[1]);
     const boxHeight = Number(match[2]);
-    // As large as fits the box, keeping the aspect; without ^, never beyond the region itself.
-    const scale = Math.min(boxWidth / region.width, boxHeight / region.height, upscale ? Number.POSITIVE_INFINITY : 1);
+    // As large as fits the box and the limits, keeping the aspect; without ^, never beyond the region itself.
+    const scale = Math.min(boxWidth / region.width, boxHeight / region.height, largestScale);
     width = Math.floor(region.width * scale);
     height = Math.floor(region.height * scale);
   } else if ((match = /^(\d{1,6}),(\d{1,6})$/.exec(spec))) {
@@ -95,24 +115,26 @@ function parseSize(size: string, region: { width: number; height: number }): { w
   if (!upscale && (width > region.width || height > region.height)) {
     throw badRequest(`The size ${width}×${height} is larger than the region (${region.width}×${region.height}); put ^ before the size to ask for upscaling.`);
   }
-  if (width > imageLimits.maxWidth || height > imageLimits.maxHeight || width * height > imageLimits.maxArea) {
-    throw badRequest(`The size ${width}×${height} is larger than this server serves (at most ${imageLimits.maxWidth}×${imageLimits.maxHeight}, ${imageLimits.maxArea} pixels).`);
+  // The spec's limits (maxWidth, maxHeight): a larger request is refused, not shrunk.
+  if (width > limits.maxWidth || height > limits.maxHeight) {
+    throw badRequest(`The size ${width}×${height} is larger than this image is served (at most ${limits.maxWidth}×${limits.maxHeight}, as its info.json says).`);
   }
   return { width, height };
 }
 
-/** The size `max` renders for an image or region: itself, or less to fit the limits. */
-export function largestRendition(region: { width: number; height: number }): { width: number; height: number } {
-  return parseSize("max", region);
+/** The size `max` renders for an image: itself, or less to fit the limits. */
+export function largestRendition(image: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings): { width: number; height: number } {
+  return parseSize("max", image, imageLimitsOf(image, settings));
 }
 
 /** Parses one Image API request for an image of the given size; refuses what level 1 (and a little more) does not serve with a 400. */
 export function parseImageRequest(
   parts: { region: string; size: string; rotation: string; quality: string },
   image: { width: number; height: number },
+  settings: ImageServiceSettings = defaultImageServiceSettings,
 ): ImageRequest {
   const region = parseRegion(parts.region, image);
-  const size = parseSize(parts.size, region);
+  const size = parseSize(parts.size, region, imageLimitsOf(image, settings));
   if (parts.rotation !== "0") throw badRequest(`The rotation "${parts.rotation}" is not supported: only 0.`);
   const dot = parts.quality.lastIndexOf(".");
   const quality = dot > 0 ? parts.quality.slice(0, dot) : parts.quality;
@@ -122,19 +144,34 @@ export function parseImageRequest(
   return { region, ...size, quality, format };
 }
 
-/** A request's canonical form (the spec's canonical URI syntax), the key of its cached rendition. */
-export function canonicalImageRequest(request: ImageRequest, image: { width: number; height: number }): string {
+function regionText(request: ImageRequest, image: { width: number; height: number }): string {
   const { region } = request;
   const full = region.left === 0 && region.top === 0 && region.width === image.width && region.height === image.height;
-  const regionText = full ? "full" : `${region.left},${region.top},${region.width},${region.height}`;
-  const max = parseSize("max", region);
-  const sizeText = request.width === max.width && request.height === max.height ? "max" : `${request.width > region.width || request.height > region.height ? "^" : ""}${request.width},${request.height}`;
-  return `${regionText}/${sizeText}/0/${request.quality === "color" ? "default" : request.quality}.${request.format}`;
+  return full ? "full" : `${region.left},${region.top},${region.width},${region.height}`;
 }
 
-/** The image information document (info.json) of an image service. */
-export function imageInformation(serviceId: string, image: { width: number; height: number }) {
-  const largest = parseSize("max", image);
+const qualityText = (request: ImageRequest) => `${request.quality === "color" ? "default" : request.quality}.${request.format}`;
+
+/** A request's canonical form (the spec's canonical URI syntax), for the Link header. */
+export function canonicalImageRequest(request: ImageRequest, image: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings): string {
+  const { region } = request;
+  const max = parseSize("max", region, imageLimitsOf(image, settings));
+  const sizeText = request.width === max.width && request.height === max.height ? "max" : `${request.width > region.width || request.height > region.height ? "^" : ""}${request.width},${request.height}`;
+  return `${regionText(request, image)}/${sizeText}/0/${qualityText(request)}`;
+}
+
+/**
+ * The key of a request's cached rendition: its canonical form with the size always in pixels,
+ * so that `max` of one setting is never served for `max` of another.
+ */
+export function renditionKey(request: ImageRequest, image: { width: number; height: number }): string {
+  return `${regionText(request, image)}/${request.width},${request.height}/0/${qualityText(request)}`;
+}
+
+/** The image information document (info.json) of an image service, with the limits it serves. */
+export function imageInformation(serviceId: string, image: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings) {
+  const limits = imageLimitsOf(image, settings);
+  const largest = parseSize("max", image, limits);
   // A few ready sizes (halvings of the largest served) for viewers that pick from a list.
   const sizes: { width: number; height: number }[] = [];
   for (let factor = 8; factor >= 1; factor /= 2) {
@@ -150,7 +187,7 @@ export function imageInformation(serviceId: string, image: { width: number; heig
     profile: "level1",
     width: image.width,
     height: image.height,
-    ...imageLimits,
+    ...limits,
     sizes: sizes.length ? sizes : [largest],
     extraFormats: ["png"],
     extraQualities: ["color", "gray"],
