@@ -15,7 +15,7 @@ import { captionsResponse } from "../../lib/http/captions-response";
 import { englishTextResponse } from "../../lib/http/english-text-response";
 import { createTextTranslator } from "../../lib/rag/embed/text-translation";
 import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
-import { imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
+import { createImageService, imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { createCaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import { handleMcpRequest, maxBatchMessages } from "../../lib/api/mcp-server";
 import { createApiToken } from "../../lib/auth/api-tokens";
@@ -585,6 +585,9 @@ type Probe = {
   harvest?: true;
 };
 
+/** The IIIF image service, with a render allowance the probes never reach (its limit is iiif.test.ts's). */
+const imageService = createImageService(parseConfig({ MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: "100000" }));
+
 const probes: Probe[] = [
   {
     path: "list",
@@ -672,7 +675,7 @@ const probes: Probe[] = [
       const imageId = random.chance(0.2) ? `${id}~p1` : id;
       if (random.chance(0.3)) return imageInfoResponse(db.prisma, person.principal, { imageId, storageDir, serviceId: `http://fuzz.test/iiif/image/${imageId}` });
       const [region, size, quality] = [random.pick(["full", "square", "0,0,10,10", "pct:1,1,5,5"]), random.pick(["max", "16,", "!20,20", "99999,"]), random.pick(["default.jpg", "gray.png", "default.gif"])];
-      return imageResponse(db.prisma, person.principal, { imageId, storageDir, region, size, rotation: "0", quality });
+      return imageResponse(db.prisma, person.principal, { imageId, storageDir, region, size, rotation: "0", quality, service: imageService, clientAddress: null });
     },
   },
   {

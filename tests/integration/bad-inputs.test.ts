@@ -45,7 +45,7 @@ import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/capti
 import { englishTextParamsSchema, englishTextResponse } from "../../lib/http/english-text-response";
 import { createTextTranslator } from "../../lib/rag/embed/text-translation";
 import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
-import { imageResponse } from "../../lib/archive/iiif/serve-image";
+import { createImageService, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
@@ -234,12 +234,15 @@ function iiifManifestRoute(principal: Principal, id: string) {
   ).then(fromResponse);
 }
 
+/** The IIIF image service, with a render allowance these requests never reach. */
+const imageService = createImageService(parseConfig({ MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: "100000" }));
+
 /** /iiif/image/<id>/<region>/<size>/<rotation>/<quality>, as its route runs it. */
 function iiifImageRoute(principal: Principal, id: string, region = "full", size = "max", rotation = "0", quality = "default.jpg") {
   const segment = z.string().max(100);
   return runAuthorizedRoute(
     z.object({ id: segment, region: segment, size: segment, rotation: segment, quality: segment }),
-    (_incoming, { principal: signedIn, params }) => imageResponse(db.prisma, signedIn, { imageId: params.id, storageDir, ...params }),
+    (_incoming, { principal: signedIn, params }) => imageResponse(db.prisma, signedIn, { imageId: params.id, storageDir, ...params, service: imageService, clientAddress: null }),
     async () => principal,
     new Request(`${origin}/iiif/image/${encodeURIComponent(id.toWellFormed())}/${[region, size, rotation, quality].map((part) => encodeURIComponent(part.toWellFormed())).join("/")}`),
     { id, region, size, rotation, quality },
@@ -692,7 +695,7 @@ function catalogue(): BadInput[] {
     { id: "iiif-image-region-outside", layer: "route", input: "a region beyond the image", expect: { status: 400, message: /outside the image/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "99999,0,10,10") },
     { id: "iiif-image-region-sql", layer: "route", input: "a region of SQL", expect: { status: 400, message: /region/ }, send: () => iiifImageRoute(people.reader, ids.photo!, sqlInjection) },
     { id: "iiif-image-size-upscale", layer: "route", input: "a size larger than the image without ^", expect: { status: 400, message: /put \^ before the size/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "9999,") },
-    { id: "iiif-image-size-beyond-limit", layer: "route", input: "^99999, (beyond the server's largest rendition)", expect: { status: 400, message: /larger than this server serves/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "^99999,") },
+    { id: "iiif-image-size-beyond-limit", layer: "route", input: "^99999, (beyond the limits info.json declares)", expect: { status: 400, message: /larger than this image is served \(at most \d+×\d+, as its info.json says\)/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "^99999,") },
     { id: "iiif-image-size-unknown", layer: "route", input: "size 'big'", expect: { status: 400, message: /size "big" is not supported/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "big") },
     { id: "iiif-image-rotation", layer: "route", input: "rotation 90", expect: { status: 400, message: /rotation "90"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "90") },
     { id: "iiif-image-quality", layer: "route", input: "quality bitonal", expect: { status: 400, message: /quality "bitonal"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "0", "bitonal.jpg") },

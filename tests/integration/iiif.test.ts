@@ -2,22 +2,25 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Principal, publicReader, systemPrincipal, withPublicProjects } from "../../lib/acl";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { iiifCollection } from "../../lib/archive/iiif/collections";
 import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
 import type { Canvas, Manifest } from "../../lib/archive/iiif/presentation";
 import { presentationContentType } from "../../lib/archive/iiif/presentation";
-import { imageBaseRedirect, imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
+import { createRenditionCache } from "../../lib/archive/iiif/rendition-cache";
+import { createImageService, imageBaseRedirect, imageInfoResponse, imageResponse, imageServiceSettings } from "../../lib/archive/iiif/serve-image";
 import { validatePresentation } from "../../lib/archive/iiif/validate-presentation";
 import { recordManifest } from "../../lib/archive/iiif/record-manifest";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import { removeStoredFiles, storeMedia, writeMediaFile } from "../../lib/archive/media-storage";
 import { publicProjectIds } from "../../lib/archive/public-projects";
+import { parseConfig } from "../../lib/config";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
 import { captionsResponse } from "../../lib/http/captions-response";
+import { errorResponse } from "../../lib/http/error-response";
 import type { CaptionTranslator } from "../../lib/rag/embed/caption-translation";
 import { appErrorOf } from "../support/app-error-of";
 import { addMember, coinFields, createProject, createSection, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
@@ -33,6 +36,19 @@ import { openTestDatabase, testDatabaseMode } from "../support/test-database";
  * when large; the Image API serves info.json, sized renditions (cached) and refuses bad requests
  * with 400; a principal with no project gets nothing.
  */
+/** Renders: every image the IIIF service decodes from a stored file (the cache's misses). */
+const renders = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../../lib/archive/image-limits", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../lib/archive/image-limits")>();
+  return {
+    ...original,
+    openImage: (...args: Parameters<typeof original.openImage>) => {
+      if (typeof args[0] === "string") renders.count++;
+      return original.openImage(...args);
+    },
+  };
+});
+
 const origin = "https://archive.example";
 const missingId = "00000000-0000-4000-8000-000000000000";
 
@@ -118,8 +134,10 @@ async function saveScannedDocument(projectId: string, section: { slug: string })
 }
 
 const manifestOf = (principal: Principal, recordId: string) => recordManifest(db.prisma, principal, { recordId, origin, storageDir });
+/** The image service of most tests: the default limits, and a render allowance they never reach. */
+const service = createImageService(parseConfig({ MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: "100000" }));
 const image = (principal: Principal, imageId: string, region: string, size: string, quality = "default.jpg", rotation = "0") =>
-  imageResponse(db.prisma, principal, { imageId, storageDir, region, size, rotation, quality });
+  imageResponse(db.prisma, principal, { imageId, storageDir, region, size, rotation, quality, service, clientAddress: "192.0.2.1" });
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -323,6 +341,110 @@ describe(`the IIIF Image API (${testDatabaseMode()})`, () => {
     // A PDF itself is no image; its pages are.
     expect(await appErrorOf(image(reader, ids.pdf, "full", "max"))).toEqual(missing);
     expect(await appErrorOf(image(reader, `${ids.obverse}/../x`, "full", "max"))).toEqual(missing);
+  });
+});
+
+describe(`the IIIF Image API's limits, cache and render allowance (${testDatabaseMode()})`, () => {
+  const rendered = async (response: Response) => sharp(Buffer.from(await response.arrayBuffer())).metadata();
+
+  it("declares its limits in info.json: the image's own size times the upscale factor, at most the largest side", async () => {
+    const info = async (settings = service.settings) =>
+      (await imageInfoResponse(db.prisma, anonymous, { imageId: ids.obverse, storageDir, serviceId: `${origin}/iiif/image/${ids.obverse}`, settings }).then((response) => response.json())) as Record<string, unknown>;
+    expect(await info()).toMatchObject({ width: 64, height: 60, maxWidth: 128, maxHeight: 120 });
+    expect(await info(imageServiceSettings(parseConfig({ MNEMO_IIIF_MAX_UPSCALE: "1" })))).toMatchObject({ maxWidth: 64, maxHeight: 60 });
+    expect(() => parseConfig({ MNEMO_IIIF_MAX_UPSCALE: "0.5" })).toThrow(/MNEMO_IIIF_MAX_UPSCALE/);
+  });
+
+  it("refuses ^ beyond them with a 400 before rendering anything, and renders up to them", async () => {
+    const before = renders.count;
+    const refused = await appErrorOf(image(anonymous, ids.obverse, "full", "^4096,4096", "default.png"));
+    expect([refused.status, refused.message]).toEqual([400, "The size 4096×4096 is larger than this image is served (at most 128×120, as its info.json says)."]);
+    expect((await appErrorOf(image(anonymous, ids.obverse, "full", "^pct:400", "default.png"))).status).toBe(400);
+    expect(renders.count).toBe(before);
+    expect(await rendered(await image(anonymous, ids.obverse, "full", "^max", "default.png"))).toMatchObject({ width: 128, height: 120 });
+    expect(await rendered(await image(anonymous, ids.obverse, "full", "^!4096,4096", "default.png"))).toMatchObject({ width: 128, height: 120 });
+  });
+
+  it("serves a request the same as one rendered before from the cache, by its canonical form, with its canonical Link", async () => {
+    const imageId = await storeImage(publicProject.id, 64, 60);
+    const ask = (region: string, size: string, quality: string, ifNoneMatch?: string) =>
+      imageResponse(db.prisma, anonymous, { imageId, storageDir, region, size, rotation: "0", quality, service, clientAddress: "192.0.2.1", serviceId: `${origin}/iiif/image/${imageId}`, ifNoneMatch });
+    const before = renders.count;
+    const first = await ask("full", "max", "default.png");
+    expect([first.status, first.headers.get("mnemo-iiif-cache"), renders.count - before]).toEqual([200, "miss", 1]);
+    expect(first.headers.get("link")).toContain(`<${origin}/iiif/image/${imageId}/full/max/0/default.png>;rel="canonical"`);
+    for (const [region, size, quality] of [["full", "64,60", "default.png"], ["0,0,64,60", "64,", "color.png"], ["0,0,500,500", ",60", "default.png"], ["full", "pct:100", "color.png"], ["full", "^64,60", "default.png"]]) {
+      const again = await ask(region!, size!, quality!);
+      expect([again.headers.get("mnemo-iiif-cache"), again.headers.get("etag")]).toEqual(["hit", first.headers.get("etag")]);
+      expect(again.headers.get("link")).toContain(`/full/max/0/default.png>;rel="canonical"`);
+    }
+    expect(renders.count - before).toBe(1);
+    // A browser that holds it revalidates (access is checked again) and gets a 304.
+    expect((await ask("full", "max", "default.png", first.headers.get("etag")!)).status).toBe(304);
+    // Another rendition is rendered once; a changed file is rendered afresh.
+    await ask("full", "32,", "default.png");
+    await ask("full", "32,", "default.png");
+    expect(renders.count - before).toBe(2);
+    await db.prisma.media.update({ where: { id: imageId }, data: { sha256: "f".repeat(64) } });
+    expect((await ask("full", "max", "default.png")).headers.get("mnemo-iiif-cache")).toBe("miss");
+    expect(renders.count - before).toBe(3);
+  });
+
+  it("stops serving a cached image to the public reader the moment its record moves to a restricted project", async () => {
+    const coin = await saveCoin(publicProject.id, "Denarius about to move");
+    expect((await image(anonymous, coin.obverse, "full", "max")).headers.get("mnemo-iiif-cache")).toBe("miss");
+    expect((await image(anonymous, coin.obverse, "full", "max")).headers.get("mnemo-iiif-cache")).toBe("hit");
+    const row = await db.prisma.record.findUniqueOrThrow({ where: { id: coin.id }, include: { section: true } });
+    await saveRecord(db.prisma, systemPrincipal, { id: coin.id, version: row.version, sectionSlug: row.section.slug, projectId: membersProject.id, values: row.values as Record<string, unknown> });
+    const before = renders.count;
+    const missing = await appErrorOf(image(anonymous, missingId, "full", "max"));
+    expect(await appErrorOf(image(anonymous, coin.obverse, "full", "max"))).toEqual(missing);
+    expect(await appErrorOf(image(anonymous, coin.obverse, "full", "max", "default.jpg"))).toEqual(missing);
+    expect(await appErrorOf(imageInfoResponse(db.prisma, anonymous, { imageId: coin.obverse, storageDir, serviceId: "x" }))).toEqual(missing);
+    // A member of the restricted project still gets it, from the same cache.
+    expect((await image(reader, coin.obverse, "full", "max")).headers.get("mnemo-iiif-cache")).toBe("hit");
+    expect(renders.count).toBe(before);
+  });
+
+  it("answers 429 with Retry-After after N renders from one address without signing in, never for a signed-in reader", async () => {
+    let now = 1_000_000;
+    const limited = createImageService(parseConfig({ MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: "3" }), () => now);
+    const imageId = await storeImage(publicProject.id, 80, 80);
+    const ask = (principal: Principal, size: string, clientAddress: string | null) =>
+      imageResponse(db.prisma, principal, { imageId, storageDir, region: "full", size, rotation: "0", quality: "default.jpg", service: limited, clientAddress });
+    for (const size of ["10,", "11,", "12,"]) expect((await ask(anonymous, size, "203.0.113.9")).status).toBe(200);
+    const refused = await appErrorOf(ask(anonymous, "13,", "203.0.113.9"));
+    expect([refused.code, refused.retryAfterSeconds]).toEqual(["rate_limited", 20]);
+    const answer = errorResponse(refused);
+    expect([answer.status, answer.headers.get("retry-after")]).toEqual([429, "20"]);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/without signing in\. Try again in 20 s, or sign in\./);
+    // Served from the cache is no render; another address has its own allowance; an IPv6 /64 is one address.
+    expect((await ask(anonymous, "10,", "203.0.113.9")).headers.get("mnemo-iiif-cache")).toBe("hit");
+    expect((await ask(anonymous, "13,", "203.0.113.10")).status).toBe(200);
+    for (const size of ["20,", "21,", "22,"]) await ask(anonymous, size, "2001:db8:1:2::1");
+    expect((await appErrorOf(ask(anonymous, "23,", "2001:db8:1:2::ffff"))).code).toBe("rate_limited");
+    // A signed-in reader from the limited address renders on.
+    for (const size of ["30,", "31,", "32,", "33,", "34,"]) expect((await ask(reader, size, "203.0.113.9")).status).toBe(200);
+    now += 20_000;
+    expect((await ask(anonymous, "14,", "203.0.113.9")).status).toBe(200);
+  });
+
+  it("keeps the cached renditions within their byte budget, the least recently served going first, across restarts", async () => {
+    const directory = temporaryStorageDir();
+    const bytes = Buffer.alloc(1000, 1);
+    const file = (name: string) => ({ folder: join("iiif-cache", randomUUID(), "image"), sourceTag: "abc", name: `abc-${name}.png` });
+    const cache = createRenditionCache(2500);
+    const [a, b, c] = [file("a"), file("b"), file("c")];
+    await cache.write(directory, a, bytes);
+    await cache.write(directory, b, bytes);
+    expect(await cache.read(directory, a)).not.toBeNull();
+    await cache.write(directory, c, bytes);
+    const onDisk = (entry: typeof a) => existsSync(join(directory, entry.folder, entry.name));
+    expect([onDisk(a), onDisk(b), onDisk(c)]).toEqual([true, false, true]);
+    // A new process counts what is on disk before writing more.
+    const restarted = createRenditionCache(2500);
+    await restarted.write(directory, file("d"), bytes);
+    expect([onDisk(a), onDisk(c)].filter(Boolean)).toHaveLength(1);
   });
 });
 

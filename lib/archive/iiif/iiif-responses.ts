@@ -2,6 +2,7 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { PrismaClient } from "../../db/generated/client";
 import { iiifCollection } from "./collections";
+import type { ImageServiceSettings } from "./image-request";
 import { presentationContentType } from "./presentation";
 import { recordManifest } from "./record-manifest";
 
@@ -15,7 +16,11 @@ function presentationResponse(resource: unknown): Response {
   });
 }
 
-export async function manifestResponse(prisma: PrismaClient, principal: Principal, input: { recordId: string; origin: string; storageDir: string }): Promise<Response> {
+export async function manifestResponse(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { recordId: string; origin: string; storageDir: string; imageSettings?: ImageServiceSettings },
+): Promise<Response> {
   return presentationResponse(await recordManifest(prisma, principal, input));
 }
 

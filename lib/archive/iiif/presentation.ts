@@ -6,7 +6,7 @@
  * absolute URLs the caller builds (`iiifUrls`); labels are language maps.
  */
 
-import { largestRendition } from "./image-request";
+import { type ImageServiceSettings, defaultImageServiceSettings, largestRendition } from "./image-request";
 
 export const presentationContext = "http://iiif.io/api/presentation/3/context.json";
 
@@ -143,9 +143,9 @@ export function imageService(serviceId: string): ImageService {
  * An image as a painting body: the full image as JPEG (`full/max`), with its image service so a
  * viewer can ask the sizes and regions it needs (and the full resolution in tiles).
  */
-export function imageBody(serviceId: string, size: { width: number; height: number }): ImageBody {
+export function imageBody(serviceId: string, size: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings): ImageBody {
   // `max` is the image itself, or less when it is larger than the service renders.
-  const served = largestRendition(size);
+  const served = largestRendition(size, settings);
   return { id: `${serviceId}/full/max/0/default.jpg`, type: "Image", format: "image/jpeg", width: served.width, height: served.height, service: [imageService(serviceId)] };
 }
 
@@ -164,7 +164,7 @@ export function thumbnailBody(serviceId: string, size: { width: number; height: 
 }
 
 /** A Canvas of one image, the size of the image, painted by it. */
-export function imageCanvas(input: { id: string; label: LanguageMap; serviceId: string; width: number; height: number }): Canvas {
+export function imageCanvas(input: { id: string; label: LanguageMap; serviceId: string; width: number; height: number; settings?: ImageServiceSettings }): Canvas {
   const size = { width: input.width, height: input.height };
   return {
     id: input.id,
@@ -177,7 +177,7 @@ export function imageCanvas(input: { id: string; label: LanguageMap; serviceId: 
       {
         id: `${input.id}/page`,
         type: "AnnotationPage",
-        items: [{ id: `${input.id}/page/image`, type: "Annotation", motivation: "painting", body: imageBody(input.serviceId, size), target: input.id }],
+        items: [{ id: `${input.id}/page/image`, type: "Annotation", motivation: "painting", body: imageBody(input.serviceId, size, input.settings), target: input.id }],
       },
     ],
   };

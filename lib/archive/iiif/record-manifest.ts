@@ -21,6 +21,7 @@ import {
   timeBasedCanvas,
   transcriptAnnotationPage,
 } from "./presentation";
+import type { ImageServiceSettings } from "./image-request";
 import { pageImageId, readImageSource } from "./serve-image";
 
 /**
@@ -35,7 +36,11 @@ import { pageImageId, readImageSource } from "./serve-image";
  * - each scan one Canvas per page, painted by the page image OCR read.
  * A record with nothing to show (no image, recording or scan) has no Manifest: not_found.
  */
-export async function recordManifest(prisma: PrismaClient, principal: Principal, input: { recordId: string; origin: string; storageDir: string }): Promise<Manifest> {
+export async function recordManifest(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { recordId: string; origin: string; storageDir: string; imageSettings?: ImageServiceSettings },
+): Promise<Manifest> {
   const record = await getRecord(prisma, principal, input.recordId);
   const urls = iiifUrls(input.origin);
   const language = recordLanguage(record);
@@ -57,7 +62,7 @@ export async function recordManifest(prisma: PrismaClient, principal: Principal,
       if (media.kind !== "image" || media.imageCheck === "undecodable") continue;
       const source = await readImageSource(prisma, principal, media.id, input.storageDir).catch(() => null);
       if (!source) continue;
-      canvases.push(imageCanvas({ id: urls.recordPart(record.id, "canvas", field.key), label: languageMap(field.label, "en"), serviceId: urls.imageService(media.id), width: source.width, height: source.height }));
+      canvases.push(imageCanvas({ id: urls.recordPart(record.id, "canvas", field.key), label: languageMap(field.label, "en"), serviceId: urls.imageService(media.id), width: source.width, height: source.height, settings: input.imageSettings }));
     } else if (field.type === "media") {
       const canvas = recordingCanvas(record, field, media, streams.get(media.id)?.streamMime ?? null, urls, language);
       if (!canvas) continue;
@@ -73,13 +78,14 @@ export async function recordManifest(prisma: PrismaClient, principal: Principal,
             serviceId: urls.imageService(pageImageId(media.id, page.page)),
             width: page.width,
             height: page.height,
+            settings: input.imageSettings,
           }),
         );
       }
       // A page image not read yet is still a picture of the page.
       if (pages.length === 0 && media.kind === "image" && media.imageCheck !== "undecodable") {
         const source = await readImageSource(prisma, principal, media.id, input.storageDir).catch(() => null);
-        if (source) canvases.push(imageCanvas({ id: urls.recordPart(record.id, "canvas", field.key), label: languageMap(field.label, "en"), serviceId: urls.imageService(media.id), width: source.width, height: source.height }));
+        if (source) canvases.push(imageCanvas({ id: urls.recordPart(record.id, "canvas", field.key), label: languageMap(field.label, "en"), serviceId: urls.imageService(media.id), width: source.width, height: source.height, settings: input.imageSettings }));
       }
     }
   }

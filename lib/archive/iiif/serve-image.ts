@@ -1,30 +1,76 @@
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Principal } from "../../acl";
+import { type Principal, isAnonymous } from "../../acl";
+import { type TrustedProxies, throttleKey, trustedProxies } from "../../auth/client-address";
+import type { Config } from "../../config";
 import type { PrismaClient } from "../../db/generated/client";
 import { AppError, notFound } from "../../errors";
 import { isUuid } from "../../ids";
+import { type RateLimiter, createRateLimiter } from "../../rate-limit";
 import { imageDecodeTimeoutSeconds, openImage, readImageHeader } from "../image-limits";
 import { getReadableMedia, renditionCacheFolder, storagePath } from "../media-storage";
 import { scanPageImage } from "../serve-media";
-import { canonicalImageRequest, type ImageRequest, imageFormats, imageInfoContentType, imageInformation, parseImageRequest } from "./image-request";
+import {
+  type ImageRequest,
+  type ImageServiceSettings,
+  canonicalImageRequest,
+  defaultImageServiceSettings,
+  imageFormats,
+  imageInfoContentType,
+  imageInformation,
+  parseImageRequest,
+  renditionKey,
+} from "./image-request";
 import { iiifUrls } from "./presentation";
+import { type RenditionCache, createRenditionCache } from "./rendition-cache";
 
 /**
  * The IIIF Image API over the archive's images: `/iiif/image/<imageId>/info.json` and
  * `/iiif/image/<imageId>/<region>/<size>/<rotation>/<quality>.<format>`. An image id is a media
  * id (an image field's picture, or a one-page scan), or `<mediaId>~p<N>` for page N of a scan
- * (the page image OCR read). Access is the media's (getReadableMedia): a media file the
- * principal may not read, a missing one, a page that does not exist, an undecodable image and a
- * malformed id are one not_found. Renditions are made by sharp and kept on disk under
- * `<storage>/iiif-cache/<mediaId>/<image|pN>/`, named by the source file's hash and the request's canonical
- * form, at most `renditionsPerImage` per image (the oldest go first); a changed file has another
- * hash, and its old renditions are removed the next time one is made; a deleted file's go with it
- * (removeStoredFiles).
+ * (the page image OCR read). Access is the media's (getReadableMedia), checked on every request
+ * before anything else: a media file the principal may not read, a missing one, a page that does
+ * not exist, an undecodable image and a malformed id are one not_found. Then the request is
+ * parsed against the image's limits (image-request.ts; beyond them a 400), and the rendition is
+ * served from the cache (rendition-cache.ts), keyed by the image's current file and the request
+ * in canonical form with its size in pixels; or it is rendered by sharp and kept. Only a render
+ * counts against the public reader's limit of renders a minute per client address (a 429 with
+ * Retry-After beyond it); signed-in people and API tokens (limited by their token) are not.
  */
-export const renditionsPerImage = 48;
+export interface ImageService {
+  settings: ImageServiceSettings;
+  /** Renders a minute per client address, for the public reader. */
+  anonymousRenders: RateLimiter;
+  cache: RenditionCache;
+  proxies: TrustedProxies;
+}
+
+type ImageServiceConfig = Pick<Config, "MNEMO_IIIF_MAX_SIZE" | "MNEMO_IIIF_MAX_UPSCALE" | "MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE" | "MNEMO_IIIF_CACHE_MB" | "MNEMO_TRUSTED_PROXIES">;
+
+export function imageServiceSettings(config: Pick<Config, "MNEMO_IIIF_MAX_SIZE" | "MNEMO_IIIF_MAX_UPSCALE">): ImageServiceSettings {
+  return { maxSize: config.MNEMO_IIIF_MAX_SIZE, maxUpscale: config.MNEMO_IIIF_MAX_UPSCALE };
+}
+
+export function createImageService(config: ImageServiceConfig, now?: () => number): ImageService {
+  return {
+    settings: imageServiceSettings(config),
+    anonymousRenders: createRateLimiter({ perMinute: config.MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE, now }),
+    cache: createRenditionCache(config.MNEMO_IIIF_CACHE_MB * 1024 * 1024),
+    proxies: trustedProxies(config.MNEMO_TRUSTED_PROXIES),
+  };
+}
+
+// On globalThis: Next.js may bundle this module more than once, and the limit and the byte count must be one per process.
+const processService = Symbol.for("mnemo.iiifImageService");
+
+/** The process's image service (one limiter and one cache count per process). */
+export function processImageService(config: ImageServiceConfig): ImageService {
+  const holder = globalThis as unknown as Record<symbol, ImageService | undefined>;
+  holder[processService] ??= createImageService(config);
+  return holder[processService];
+}
 
 export interface ImageSource {
   /** The image id as the URL names it. */
@@ -87,54 +133,69 @@ function hashOf(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-const imageHeaders = {
-  "cache-control": "private, max-age=3600",
-  "x-content-type-options": "nosniff",
-  link: '<http://iiif.io/api/image/3/level1.json>;rel="profile"',
-};
+const profileLink = '<http://iiif.io/api/image/3/level1.json>;rel="profile"';
+// Revalidated on every use (an ETag makes that cheap): access is checked again, so an image
+// whose record left a public project stops being shown at once, from a browser's cache too.
+const imageHeaders = { "cache-control": "private, no-cache", "x-content-type-options": "nosniff" };
 
-/** info.json: the image's size, the sizes and features served. */
-export async function imageInfoResponse(prisma: PrismaClient, principal: Principal, input: { imageId: string; storageDir: string; serviceId: string }): Promise<Response> {
+/** info.json: the image's size, the sizes, limits and features served. */
+export async function imageInfoResponse(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { imageId: string; storageDir: string; serviceId: string; settings?: ImageServiceSettings },
+): Promise<Response> {
   const source = await readImageSource(prisma, principal, input.imageId, input.storageDir);
-  return new Response(JSON.stringify(imageInformation(input.serviceId, source)), {
-    headers: { ...imageHeaders, "content-type": imageInfoContentType },
+  return new Response(JSON.stringify(imageInformation(input.serviceId, source, input.settings ?? defaultImageServiceSettings)), {
+    headers: { ...imageHeaders, link: profileLink, "content-type": imageInfoContentType },
   });
 }
 
-/** One rendition: from the cache when it was made before, else made by sharp and kept. */
+/**
+ * One rendition, for a principal who may read the image: from the cache when it was made before,
+ * else rendered (the public reader within its limit of renders per address) and kept.
+ * `serviceId` adds the canonical URI as a Link header.
+ */
 export async function imageResponse(
   prisma: PrismaClient,
   principal: Principal,
-  input: { imageId: string; storageDir: string; region: string; size: string; rotation: string; quality: string },
+  input: { imageId: string; storageDir: string; region: string; size: string; rotation: string; quality: string; service: ImageService; clientAddress: string | null; serviceId?: string; ifNoneMatch?: string | null },
 ): Promise<Response> {
+  const { service } = input;
   const source = await readImageSource(prisma, principal, input.imageId, input.storageDir);
-  const request = parseImageRequest(input, source);
-  const canonical = canonicalImageRequest(request, source);
-  const { bytes, cached } = await cachedRendition(input.storageDir, source, request, canonical);
+  const request = parseImageRequest(input, source, service.settings);
+  const stem = `${source.sourceTag}-${hashOf(renditionKey(request, source)).slice(0, 24)}`;
+  const file = { folder: source.cacheKey, sourceTag: source.sourceTag, name: `${stem}.${request.format}` };
+  const etag = `"${stem}"`;
+  const links = [profileLink];
+  if (input.serviceId) links.push(`<${input.serviceId}/${canonicalImageRequest(request, source, service.settings)}>;rel="canonical"`);
+  const headers: Record<string, string> = { ...imageHeaders, link: links.join(", "), etag };
+  if (input.ifNoneMatch?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) return new Response(null, { status: 304, headers });
+
+  let bytes = await service.cache.read(input.storageDir, file);
+  const cached = bytes !== null;
+  if (!bytes) {
+    if (isAnonymous(principal)) takeAnonymousRender(service, input.clientAddress);
+    bytes = await render(source, request);
+    await service.cache.write(input.storageDir, file, bytes);
+  }
   return new Response(new Uint8Array(bytes), {
-    headers: {
-      ...imageHeaders,
-      "content-type": imageFormats[request.format],
-      "content-length": String(bytes.byteLength),
-      "mnemo-iiif-cache": cached ? "hit" : "miss",
-    },
+    headers: { ...headers, "content-type": imageFormats[request.format], "content-length": String(bytes.byteLength), "mnemo-iiif-cache": cached ? "hit" : "miss" },
   });
 }
 
-async function cachedRendition(storageDir: string, source: ImageSource, request: ImageRequest, canonical: string): Promise<{ bytes: Buffer; cached: boolean }> {
-  const directory = storagePath(storageDir, source.cacheKey);
-  const name = `${source.sourceTag}-${hashOf(canonical).slice(0, 24)}.${request.format}`;
-  const path = join(directory, name);
-  const hit = await readFile(path).catch(() => null);
-  if (hit) return { bytes: hit, cached: true };
-  const bytes = await render(source, request);
-  await mkdir(directory, { recursive: true });
-  // Written beside and renamed: a reader never sees half a file.
-  const partial = join(directory, `.${randomUUID()}.part`);
-  await writeFile(partial, bytes);
-  await rename(partial, path);
-  await pruneRenditions(directory, source.sourceTag);
-  return { bytes, cached: false };
+/**
+ * Counts one render for the public reader at this address (an IPv6 address by its /64); beyond
+ * the limit, a 429 with Retry-After. Without a known address (outside server.ts) the public
+ * readers share one allowance.
+ */
+function takeAnonymousRender(service: ImageService, clientAddress: string | null): void {
+  const decision = service.anonymousRenders.take(`iiif-render:${clientAddress ? throttleKey(clientAddress) : "unknown"}`);
+  if (decision.allowed) return;
+  throw new AppError(
+    "rate_limited",
+    `Too many new image sizes asked from this address without signing in. Try again in ${decision.retryAfterSeconds} s, or sign in.`,
+    { retryAfterSeconds: decision.retryAfterSeconds },
+  );
 }
 
 async function render(source: ImageSource, request: ImageRequest): Promise<Buffer> {
@@ -151,18 +212,6 @@ async function render(source: ImageSource, request: ImageRequest): Promise<Buffe
     if (error instanceof AppError) throw error;
     throw notFound();
   }
-}
-
-/** Keeps a cache directory bounded: renditions of an older file go, then the oldest beyond the limit. */
-async function pruneRenditions(directory: string, sourceTag: string): Promise<void> {
-  const names = await readdir(directory).catch(() => [] as string[]);
-  const stale = names.filter((name) => !name.startsWith(".") && !name.startsWith(`${sourceTag}-`));
-  const current = names.filter((name) => name.startsWith(`${sourceTag}-`));
-  await Promise.all(stale.map((name) => rm(join(directory, name), { force: true })));
-  if (current.length <= renditionsPerImage) return;
-  const dated = await Promise.all(current.map(async (name) => ({ name, at: (await stat(join(directory, name)).catch(() => null))?.mtimeMs ?? 0 })));
-  dated.sort((a, b) => a.at - b.at);
-  await Promise.all(dated.slice(0, dated.length - renditionsPerImage).map(({ name }) => rm(join(directory, name), { force: true })));
 }
 
 /** The service's base URI: a 303 to its info.json, for a principal who may read the image. */
