@@ -101,6 +101,8 @@ describe("Presentation 3 builders", () => {
     expect(body.width * body.height).toBeLessThanOrEqual(16_777_216);
     expect(body.width / body.height).toBeCloseTo(8000 / 6000, 2);
     expect(imageBody("https://archive.example/iiif/image/b", { width: 640, height: 480 })).toMatchObject({ width: 640, height: 480 });
+    // With the largest side configured smaller, as the service then renders it.
+    expect(imageBody("https://archive.example/iiif/image/a", { width: 8000, height: 6000 }, { maxSize: 1024, maxUpscale: 2 })).toMatchObject({ width: 1024, height: 768 });
   });
 
   it("write time fragments with at most three decimals, and language maps with none when the language is unknown", () => {
