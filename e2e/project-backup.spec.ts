@@ -4,7 +4,7 @@ import { signIn } from "./helpers";
 
 /**
  * An admin downloads a project's backup from People and projects: a zip whose manifest names the
- * project and lists every entry; a researcher asking for the same URL gets the not-found page.
+ * project and lists every entry, signed (signature.json); a researcher asking for the same URL gets the not-found page.
  */
 test("an admin downloads a project's backup; a researcher gets not found", async ({ page, browser }) => {
   await signIn(page, "admin", "/admin/people");
@@ -22,7 +22,9 @@ test("an admin downloads a project's backup; a researcher gets not found", async
   const manifest = JSON.parse(Buffer.from(await zip.read(manifestEntry!)).toString("utf8")) as { project: { slug: string }; entries: { name: string }[] };
   expect(manifest.project.slug).toBe("harbour");
   expect(manifest.entries.map((entry) => entry.name)).toEqual(expect.arrayContaining(["project.jsonl", "records.jsonl", "media.jsonl"]));
-  expect(zip.entries.length).toBe(manifest.entries.length + 1);
+  // Besides the entries the manifest lists: the manifest itself and its signature.
+  expect(zip.entries.length).toBe(manifest.entries.length + 2);
+  expect(zip.entries.some((entry) => entry.name === "signature.json")).toBe(true);
 
   const researcher = await browser.newPage();
   await signIn(researcher, "researcher");
