@@ -5,7 +5,7 @@ import { isUuid } from "../ids";
 import type { PrismaClient } from "../db/generated/client";
 import type { SqlExecutor } from "../db/sql-executor";
 import { AppError, notFound } from "../errors";
-import { buildGroupDocument } from "../rag/config/build-group-document";
+import { buildGroupDocuments } from "../rag/config/build-group-document";
 import { validateEmbedGroup } from "../rag/config/embed-group-schema";
 import { type EmbedGroup, listEmbedGroups, sectionShapes } from "../rag/config/embed-groups";
 import { saveEmbedGroup } from "../rag/index/save-embed-group";
@@ -66,18 +66,26 @@ export async function previewEmbedGroup(
   const records = await loadDocumentRecords(sql, [recordId]);
   const record = records.get(recordId);
   if (!record || record.sectionId !== section.id) throw new AppError("bad_request", "Choose a record of this section to preview.");
-  const document = await buildGroupDocument(record, group, { sections, loadRecords: (ids) => loadDocumentRecords(sql, ids) });
+  // As the indexer embeds it: one document per scope (buildGroupDocuments), shown one after another.
+  const documents = await buildGroupDocuments(record, group, { sections, loadRecords: (ids) => loadDocumentRecords(sql, ids) });
   const names = new Map([...sections.values()].map((shape) => [shape.id, shape.name]));
-  if (!document) {
+  if (documents.length === 0) {
     return { record: { id: record.id, title: record.title }, document: "", skipped: `This record's language is not one of the group's (${group.languages.join(", ")}).`, fieldPaths: [], contributingSections: [], chunks: [] };
   }
-  const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap });
+  const chunks: ReturnType<typeof chunkDocument> = [];
+  let offset = 0;
+  for (const document of documents) {
+    for (const chunk of chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap })) {
+      chunks.push({ ...chunk, ordinal: chunks.length, startOffset: chunk.startOffset + offset, endOffset: chunk.endOffset + offset });
+    }
+    offset += document.text.length + 2;
+  }
   return {
     record: { id: record.id, title: record.title },
-    document: document.text,
+    document: documents.map((document) => document.text).join("\n\n"),
     skipped: null,
-    fieldPaths: document.fieldPaths,
-    contributingSections: document.contributingSectionIds.map((id) => names.get(id) ?? id),
+    fieldPaths: [...new Set(documents.flatMap((document) => document.fieldPaths))],
+    contributingSections: [...new Set(documents.flatMap((document) => document.contributingSectionIds))].sort().map((id) => names.get(id) ?? id),
     chunks,
   };
 }

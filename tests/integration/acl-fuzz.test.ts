@@ -933,7 +933,18 @@ const probes: Probe[] = [
     path: "relation",
     run: async (person, _id, random) => {
       const pair = random.pick(relationPairs);
-      const route = random.pick(["record", "api", "mcp", "list"] as const);
+      const route = random.pick(["record", "api", "mcp", "list", "search"] as const);
+      if (route === "search") {
+        // Nothing of a note's own text is lost to a link it holds (buildGroupDocuments): the pair
+        // shares its marker, so a reader of their project finds both by it, whatever they may read
+        // of the linked note — and by the same passages, the linked title aside.
+        const found = await outcomeOf(() => searchArchive(services.search, person.principal, { query: pair.linking.marker, mode: "keyword", collapse: "record", limit: 50 }));
+        const ids = found.ok ? (JSON.parse(found.body) as { hits: { recordId: string }[] }).hits.map((hit) => hit.recordId) : [];
+        if (canRead(person.principal, pair.linking) && !(ids.includes(pair.linking.id) && ids.includes(pair.dangling.id))) {
+          findings.push({ kind: "relation", text: `seed ${seed}: relation search as ${person.label}: the marker of a note linking another finds ${ids.includes(pair.linking.id) ? "it" : "not it"} and ${ids.includes(pair.dangling.id) ? "its twin" : "not its twin"}` });
+        }
+        return { found: found.body };
+      }
       const view = (recordId: string) => {
         if (route === "record") return getRecord(db.prisma, person.principal, recordId);
         if (route === "api") return apiCall("read_record", person.token, { recordId });

@@ -266,6 +266,11 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     expect(found).not.toContain(birthplaceHush);
     const interview = await searchArchive(services.search, researcher, { query: summaryWord, mode: "keyword", collapse: "passage", limit: 50 });
     expect(interview.hits.map((hit) => hit.recordId)).toContain(ids.interview);
+    // Only the narrator's and the birthplace's lines left the "about" group's passages: the
+    // interview's own title and summary in that group are found again (buildGroupDocuments).
+    const about = interview.hits.filter((hit) => hit.recordId === ids.interview && hit.passage.groupLabel === "about");
+    expect(about.map((hit) => hit.passage.text).join("\n")).toContain(summaryWord);
+    expect(JSON.stringify(about)).not.toContain("Andrés Bielsa");
     const insider = await searchArchive(services.search, mineResearcher, { query: `${occupationWord} ${birthplaceWord}`, mode: "keyword", collapse: "passage", limit: 50 });
     expect(JSON.stringify(insider)).toContain(occupationHush);
     expect(JSON.stringify(insider)).toContain(birthplaceHush);

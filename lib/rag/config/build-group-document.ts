@@ -52,21 +52,56 @@ export interface GroupDocument {
 
 const declaredLanguages = new Set(["en", "es", "ca"]);
 
+/** One field path's text and the records it came from (the record itself, linked records, the links between). */
+interface Piece {
+  kind: "entry" | "part";
+  text: string;
+  path: string;
+  contributors: Map<string, DocumentRecord>;
+}
+
+/**
+ * The record's group document as one text: every field path of the group, whichever records its
+ * text came from (the admin's preview of a group shows this; the indexer splits it by scope,
+ * buildGroupDocuments).
+ */
 export async function buildGroupDocument(
   record: DocumentRecord,
   group: Pick<EmbedGroupInput, "fields" | "languages">,
   sources: DocumentSources,
 ): Promise<GroupDocument | null> {
-  const declared = typeof record.values.language === "string" && declaredLanguages.has(record.values.language) ? (record.values.language as GroupDocument["language"]) : null;
-  if (group.languages.length > 0 && declared && !group.languages.includes(declared)) return null;
+  const pieces = await collectPieces(record, group, sources);
+  return pieces && assemble(record, pieces);
+}
 
-  const entry: { line: string; path: string }[] = [];
-  const parts: string[] = [];
-  const fieldPaths: string[] = [];
-  const contributors = new Map<string, DocumentRecord>([[record.id, record]]);
-  const contribute = (...items: DocumentRecord[]) => {
-    for (const item of items) contributors.set(item.id, item);
-  };
+/**
+ * The record's group document split by scope, as the indexer embeds it: the field paths whose
+ * text comes from records of the same projects form one document, so a reader who may not read
+ * a linked record's project loses only the passages holding that record's text — a public
+ * interview whose narrator moved into a restricted project keeps its own summary findable; the
+ * narrator's name and occupation go. The document with the record's own project alone comes
+ * first; while every linked record shares the record's project, there is one document, as before.
+ */
+export async function buildGroupDocuments(
+  record: DocumentRecord,
+  group: Pick<EmbedGroupInput, "fields" | "languages">,
+  sources: DocumentSources,
+): Promise<GroupDocument[]> {
+  const pieces = await collectPieces(record, group, sources);
+  if (!pieces) return [];
+  const byScope = new Map<string, Piece[]>();
+  for (const piece of pieces) {
+    const key = [...new Set([record.projectId, ...[...piece.contributors.values()].map((item) => item.projectId)])].sort().join(",");
+    byScope.set(key, [...(byScope.get(key) ?? []), piece]);
+  }
+  const ordered = [...byScope.entries()].sort(([a], [b]) => Number(b === record.projectId) - Number(a === record.projectId) || a.localeCompare(b));
+  return ordered.flatMap(([, scoped]) => assemble(record, scoped) ?? []);
+}
+
+async function collectPieces(record: DocumentRecord, group: Pick<EmbedGroupInput, "fields" | "languages">, sources: DocumentSources): Promise<Piece[] | null> {
+  const declared = declaredLanguage(record);
+  if (group.languages.length > 0 && declared && !group.languages.includes(declared)) return null;
+  const pieces: Piece[] = [];
   for (const path of group.fields) {
     const resolved = resolveFieldPath(path, record.sectionSlug, sources.sections);
     if (!resolved.ok) continue; // validated on save; a section edited since then loses the path, not the record
@@ -92,6 +127,10 @@ export async function buildGroupDocument(
     const last = resolved.steps.at(-1);
     if (!last) continue;
     const rendered: string[] = [];
+    const contributors = new Map<string, DocumentRecord>([[record.id, record]]);
+    const contribute = (...items: DocumentRecord[]) => {
+      for (const item of items) contributors.set(item.id, item);
+    };
     for (const { item, via } of current.values()) {
       const text = await renderValue(last.field, item.values[last.field.key], sources);
       if (!text) continue;
@@ -104,21 +143,36 @@ export async function buildGroupDocument(
     }
     if (!rendered.length) continue;
     const label = resolved.steps.map((step) => step.field.label).join(" › ");
-    if (isLongField(last.field)) {
-      parts.push(`## ${label}\n\n${rendered.join("\n\n")}`);
-      fieldPaths.push(path);
-    } else {
-      entry.push({ line: `${label}: ${rendered.map(oneLine).join("; ")}`, path });
-    }
+    pieces.push(
+      isLongField(last.field)
+        ? { kind: "part", text: `## ${label}\n\n${rendered.join("\n\n")}`, path, contributors }
+        : { kind: "entry", text: `${label}: ${rendered.map(oneLine).join("; ")}`, path, contributors },
+    );
   }
-  // The title alone beside long text would be a title-only passage; the indexer puts the title
-  // before every passage it embeds, so that line adds nothing. Any other lone field stays.
-  const keepEntry = parts.length === 0 || !(entry.length === 1 && entry[0]?.line.endsWith(`: ${oneLine(record.title)}`));
+  return pieces;
+}
+
+function declaredLanguage(record: DocumentRecord): GroupDocument["language"] {
+  return typeof record.values.language === "string" && declaredLanguages.has(record.values.language) ? (record.values.language as GroupDocument["language"]) : null;
+}
+
+/**
+ * Short fields form one catalogue entry at the top, long fields follow. The title alone beside
+ * long text would be a title-only passage; the indexer puts the title before every passage it
+ * embeds, so that line adds nothing. Any other lone field stays.
+ */
+function assemble(record: DocumentRecord, pieces: readonly Piece[]): GroupDocument | null {
+  const entry = pieces.filter((piece) => piece.kind === "entry");
+  const parts = pieces.filter((piece) => piece.kind === "part");
   if (!parts.length && !entry.length) return null;
+  const keepEntry = parts.length === 0 || !(entry.length === 1 && entry[0]?.text.endsWith(`: ${oneLine(record.title)}`));
+  const kept = [...(keepEntry ? entry : []), ...parts];
+  const contributors = new Map<string, DocumentRecord>([[record.id, record]]);
+  for (const piece of kept) for (const [id, item] of piece.contributors) contributors.set(id, item);
   return {
-    text: [...(keepEntry && entry.length ? [entry.map((item) => item.line).join("\n")] : []), ...parts].join("\n\n"),
-    language: declared,
-    fieldPaths: [...(keepEntry ? entry.map((item) => item.path) : []), ...fieldPaths],
+    text: [...(keepEntry && entry.length ? [entry.map((piece) => piece.text).join("\n")] : []), ...parts.map((piece) => piece.text)].join("\n\n"),
+    language: declaredLanguage(record),
+    fieldPaths: kept.map((piece) => piece.path),
     contributingSectionIds: [...new Set([...contributors.values()].map((item) => item.sectionId))].sort(),
     contributingProjectIds: [...new Set([...contributors.values()].map((item) => item.projectId))].sort(),
     contributingRecordIds: [...contributors.keys()].sort(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { chunkDocument } from "../chunk";
-import { buildGroupDocument, type DocumentRecord, reduceLongText } from "./build-group-document";
+import { buildGroupDocument, buildGroupDocuments, type DocumentRecord, reduceLongText } from "./build-group-document";
 import { type SectionShape, validateEmbedGroup } from "./embed-group-schema";
 
 const section = (slug: string, fields: FieldDefinition[]): SectionShape => ({ id: `id-${slug}`, slug, name: slug[0]?.toUpperCase() + slug.slice(1), fields });
@@ -120,6 +120,28 @@ describe("buildGroupDocument", () => {
       contributingSectionIds: ["id-interviews", "id-people", "id-places"],
       contributingProjectIds: ["public", "valley"],
     });
+  });
+
+  it("splits the document by scope: a linked record of another project takes only its own text out of the record's passages", async () => {
+    const fields = ["title", "narrator", "narrator.occupation", "narrator.places.description", "period", "transcript"];
+    const documents = await buildGroupDocuments(interview, { fields, languages: [] }, sources);
+    expect(documents.map((document) => document.text)).toEqual([
+      "Title: L'última collita\nPeriod: 400 BC – 1964\n\n## Transcript\n\n[[turn:0-4.5]] Marta: On va néixer?\n[[turn:5.1-9.25]] Josep: A Sant Romà, el 1931.",
+      "Narrator: Josep Farré\nNarrator › Occupation: farmer\n\n## Narrator › Places › Description\n\n### Village\n\nA drowned village.\n\n[[page:3]]\n\nThe church.",
+    ]);
+    expect(documents.map((document) => document.contributingProjectIds)).toEqual([["valley"], ["public", "valley"]]);
+    expect(documents.map((document) => document.contributingRecordIds)).toEqual([["i1"], ["00000000-0000-4000-8000-0000000000a1", "00000000-0000-4000-8000-0000000000b1", "i1"].sort()]);
+    expect(documents.map((document) => document.fieldPaths)).toEqual([["title", "period", "transcript"], ["narrator", "narrator.occupation", "narrator.places.description"]]);
+    // Every line of the whole document is in exactly one of the parts.
+    const whole = await buildGroupDocument(interview, { fields, languages: [] }, sources);
+    const lines = (text: string) => text.split("\n").filter(Boolean).sort();
+    expect(lines(documents.map((document) => document.text).join("\n"))).toEqual(lines(whole!.text));
+
+    // Linked records of the record's own project stay in one document with it, as before.
+    const together = await buildGroupDocuments({ ...interview, projectId: "public" }, { fields, languages: [] }, sources);
+    expect(together).toHaveLength(1);
+    expect(together[0]?.text).toBe(whole!.text);
+    expect(together[0]?.contributingProjectIds).toEqual(["public"]);
   });
 
   it("leaves out empty fields and missing targets, and skips languages the group does not index", async () => {

@@ -4,7 +4,7 @@ import pgvector from "pgvector";
 import { egressAllowed, mayLeaveHost } from "../../acl";
 import { lockSourceRecords, sourceProjectsSql } from "../../acl/derived-scope";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { type DocumentRecord, buildGroupDocument } from "../config/build-group-document";
+import { type DocumentRecord, buildGroupDocuments } from "../config/build-group-document";
 import type { SectionShape } from "../config/embed-group-schema";
 import type { EmbedGroup } from "../config/embed-groups";
 import { CHUNKER_VERSION, chunkDocument, type DocumentChunk } from "../chunk";
@@ -240,24 +240,28 @@ async function planRecord(
 ): Promise<PlannedChunk[]> {
   const planned: PlannedChunk[] = [];
   for (const group of context.groupsBySection.get(record.sectionId) ?? []) {
-    const document = await buildGroupDocument(record, group, sources);
-    if (!document) continue;
-    const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap });
-    for (const chunk of chunks) {
-      const prefix = [record.title, ...chunk.headingPath].join(" › ");
-      planned.push({
-        recordId: record.id,
-        group,
-        chunk,
-        prefix,
-        contentHash: hash(`${CHUNKER_VERSION}\n${BRIDGE_VERSION}\n${context.space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
-        fieldPaths: document.fieldPaths,
-        contributingSectionIds: document.contributingSectionIds,
-        contributingProjectIds: document.contributingProjectIds,
-        contributingRecordIds: document.contributingRecordIds,
-        declaredLanguage: document.language,
-        documentText: document.text,
-      });
+    // One document per scope (buildGroupDocuments); their passages are numbered on through the group.
+    let ordinal = 0;
+    for (const document of await buildGroupDocuments(record, group, sources)) {
+      const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap })
+        .map((chunk) => ({ ...chunk, ordinal: ordinal + chunk.ordinal }));
+      ordinal += chunks.length;
+      for (const chunk of chunks) {
+        const prefix = [record.title, ...chunk.headingPath].join(" › ");
+        planned.push({
+          recordId: record.id,
+          group,
+          chunk,
+          prefix,
+          contentHash: hash(`${CHUNKER_VERSION}\n${BRIDGE_VERSION}\n${context.space.id}\n${document.language ?? ""}\n${prefix}\n${chunk.text}`),
+          fieldPaths: document.fieldPaths,
+          contributingSectionIds: document.contributingSectionIds,
+          contributingProjectIds: document.contributingProjectIds,
+          contributingRecordIds: document.contributingRecordIds,
+          declaredLanguage: document.language,
+          documentText: document.text,
+        });
+      }
     }
   }
   return planned;
