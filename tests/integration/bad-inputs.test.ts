@@ -68,7 +68,7 @@ import { createDescriptorEmbedder } from "../../lib/rag/embed/descriptor-embedde
 import { decideProposal, decisionSchema } from "../../lib/rag/objects/proposals";
 import { saveObjectContext } from "../../lib/rag/objects/save-object-context";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
-import { proxy } from "../../proxy";
+import { proxy, unreadablePathPage } from "../../proxy";
 import { pngDeclaring, solidPng } from "../support/damaged-images";
 import { addMember, createProject, createUser, pngBytes, principalOf, temporaryStorageDir, testIndexSpace, testFields, saveAllGroup } from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
@@ -249,13 +249,13 @@ function iiifImageRoute(principal: Principal, id: string, region = "full", size 
   ).then(fromResponse);
 }
 
-/** /iiif/collection/project/<slug>[/<page>], as its route runs it. */
-function iiifCollectionRoute(principal: Principal, slug: string, page?: string) {
+/** /iiif/collection/<project|section>/<slug>[/<page>], as its route runs it. */
+function iiifCollectionRoute(principal: Principal, slug: string, page?: string, kind: "project" | "section" = "project") {
   return runAuthorizedRoute(
     z.object({ slug: z.string().max(200), page: z.string().max(20).optional() }),
-    (_incoming, { principal: signedIn, params }) => collectionResponse(db.prisma, signedIn, { kind: "project", slug: params.slug, page: params.page, origin }),
+    (_incoming, { principal: signedIn, params }) => collectionResponse(db.prisma, signedIn, { kind, slug: params.slug, page: params.page, origin }),
     async () => principal,
-    new Request(`${origin}/iiif/collection/project/${encodeURIComponent(slug.toWellFormed())}`),
+    new Request(`${origin}/iiif/collection/${kind}/${encodeURIComponent(slug.toWellFormed())}`),
     { slug, page },
   ).then(fromResponse);
 }
@@ -410,8 +410,8 @@ async function researchApi(rawBody: string, options: { token?: string | null } =
 }
 
 /** POST /api/research (the Ask panel's research mode) as its route runs it, signed in as `principal`. */
-function researchRoute(principal: Principal, body: string) {
-  const request = new Request(`${origin}/api/research`, { method: "POST", headers: { "content-type": "application/json" }, body });
+function researchRoute(principal: Principal, body: string, headers: Record<string, string> = {}) {
+  const request = new Request(`${origin}/api/research`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
   const deps = { ...apiDeps(), research: unreachableResearch() };
   return runAuthorizedRoute(z.unknown(), (incoming, { principal: signedIn }) => handleResearchSession(incoming, signedIn, deps), async () => principal, request, {}).then(fromResponse);
 }
@@ -857,26 +857,125 @@ function catalogue(): BadInput[] {
     { id: "mcp-raw-body-too-large", layer: "mcp", input: "a 1 MB JSON-RPC body", expect: { status: 413 }, send: () => mcpRaw(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "semantic_search", arguments: { query: megabyte } } })) },
 
     ...savedSearchInputs(),
+    ...crossSiteWrites(),
+    ...unreadablePaths(),
     ...unstorableTextEverywhere(),
   ];
 }
 
+/**
+ * Writes from another site on the cookie routes (lib/http/cross-site.ts; every route is checked
+ * in cross-site-routes.test.ts), and JSON bodies sent as text/plain, which a page on another site
+ * can send without a preflight: refused before anything is read or written.
+ */
+function crossSiteWrites(): BadInput[] {
+  const session = { cookie: "authjs.session-token=a-session", host: new URL(origin).host };
+  const plain = { "content-type": "text/plain;charset=UTF-8" };
+  const lamps = JSON.stringify({ name: "Lamps from afar", params: { q: "lamp" } });
+  const question = JSON.stringify({ question: "What did the lamp burn?" });
+  return [
+    { id: "cross-site-saved-search-evil", layer: "route", input: "POST /api/saved-searches as text/plain from Origin: http://evil.example", expect: { status: 403, message: /another site/ }, send: () => savedSearchRoutes.collection(people.reader, "POST", lamps, { ...session, ...plain, origin: "http://evil.example" }) },
+    { id: "cross-site-saved-search-null", layer: "route", input: "POST /api/saved-searches from Origin: null", expect: { status: 403, message: /another site/ }, send: () => savedSearchRoutes.collection(people.reader, "POST", lamps, { ...session, origin: "null" }) },
+    { id: "cross-site-saved-search-sibling", layer: "route", input: "POST /api/saved-searches from a sibling subdomain", expect: { status: 403 }, send: () => savedSearchRoutes.collection(people.reader, "POST", lamps, { ...session, origin: "http://files.mnemo.test" }) },
+    { id: "cross-site-saved-search-fetch-site", layer: "route", input: "DELETE /api/saved-searches/<own> with Sec-Fetch-Site: same-site and no Origin", expect: { status: 403 }, send: () => savedSearchRoutes.one(people.reader, "DELETE", ids.readerSavedSearch!, undefined, { ...session, "sec-fetch-site": "same-site" }) },
+    { id: "cross-site-saved-search-rename", layer: "route", input: "PATCH /api/saved-searches/<own> from Origin: http://evil.example", expect: { status: 403 }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.readerSavedSearch!, JSON.stringify({ name: "Taken over" }), { ...session, origin: "http://evil.example" }) },
+    { id: "cross-site-ask", layer: "route", input: "POST /api/ask from Origin: http://evil.example", expect: { status: 403, message: /another site/ }, send: () => askRoute(people.reader, question, { ...session, origin: "http://evil.example" }) },
+    { id: "cross-site-research", layer: "route", input: "POST /api/research with Sec-Fetch-Site: cross-site and no Origin", expect: { status: 403 }, send: () => researchRoute(people.reader, question, { ...session, "sec-fetch-site": "cross-site" }) },
+    { id: "json-as-text-saved-search", layer: "route", input: "POST /api/saved-searches as text/plain, same origin", expect: { status: 415, message: /Content-Type: application\/json/ }, send: () => savedSearchRoutes.collection(people.reader, "POST", lamps, plain) },
+    { id: "json-as-form-saved-search", layer: "route", input: "PATCH /api/saved-searches/<own> as a form", expect: { status: 415 }, send: () => savedSearchRoutes.one(people.reader, "PATCH", ids.readerSavedSearch!, JSON.stringify({ name: "Renamed" }), { "content-type": "application/x-www-form-urlencoded" }) },
+    { id: "json-as-text-ask", layer: "route", input: "POST /api/ask as text/plain", expect: { status: 415, message: /Send the question as JSON/ }, send: () => askRoute(people.reader, question, plain) },
+    { id: "json-without-type-ask", layer: "route", input: "POST /api/ask with no Content-Type", expect: { status: 415 }, send: () => askRoute(people.reader, question, { "content-type": "" }) },
+    { id: "json-as-text-research", layer: "route", input: "POST /api/research as text/plain", expect: { status: 415 }, send: () => researchRoute(people.reader, question, plain) },
+  ];
+}
+
+/** What proxy.ts answers for a path: a rewrite to the not-found page is that page's 404. */
+async function fromProxy(response: Response): Promise<Outcome> {
+  const rewrite = response.headers.get("x-middleware-rewrite");
+  if (rewrite) return new URL(rewrite).pathname === unreadablePathPage ? { status: 404, message: "the not-found page" } : { status: 200, message: "" };
+  if (response.headers.get("x-middleware-next") || response.headers.get("location")) return { status: 200, message: "" };
+  // The JSON error and nothing else: {error: {code, message}} as lib/http/error-response.ts sends it.
+  const text = await response.clone().text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Reported below.
+  }
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const shaped = response.headers.get("content-type") === "application/json" && error && Object.keys(body as object).length === 1 && error.code === "bad_request" && typeof error.message === "string";
+  if (!shaped) return { status: 500, message: `not the JSON error: ${response.headers.get("content-type")} ${text.slice(0, 200)}` };
+  return fromResponse(response);
+}
+
+/** Every route and page of app/ whose path has a [param] (a catch-all too), as a path to fill in. */
+function dynamicRoutes(dir = join(__dirname, "../../app"), segments: string[] = []): { file: string; segments: string[] }[] {
+  const found: { file: string; segments: string[] }[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) found.push(...dynamicRoutes(join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? segments : [...segments, entry.name]));
+    else if ((entry.name === "route.ts" || entry.name === "page.tsx") && segments.some((segment) => segment.startsWith("["))) found.push({ file: entry.name, segments });
+  }
+  return found;
+}
+
+/**
+ * Paths that cannot be decoded, or that hold NUL or an encoded surrogate, in every [param] of every
+ * dynamic route and page (walked from app/, so a new route is covered when it is added), through
+ * proxy.ts as Next.js runs it before routing: the JSON 400 under /api/, /iiif/ and /oai, the
+ * not-found page on pages. And the routes themselves, without the proxy: a NUL in a path parameter
+ * is a not-found, never a query PostgreSQL refuses.
+ */
+function unreadablePaths(): BadInput[] {
+  const entries: BadInput[] = [];
+  const kinds = { "not-utf8": "%FF", surrogate: "%ED%A0%80", nul: "%00", "nul-inside": "a%00b", "cut-short": "%E2%82" } as const;
+  const routes = dynamicRoutes();
+  for (const { file, segments } of routes) {
+    segments.forEach((segment, position) => {
+      if (!segment.startsWith("[")) return;
+      for (const [kind, bad] of Object.entries(kinds)) {
+        const path = `/${segments.map((part, index) => (index === position ? bad : part.startsWith("[") ? "x" : part)).join("/")}`;
+        const dataPath = /^\/(api\/|iiif\/|oai)/.test(path);
+        entries.push({
+          id: `path-${kind}-${segments.join("/")}-${position}-${file}`,
+          layer: file === "page.tsx" ? "page" : "route",
+          input: `GET ${path}${file === "page.tsx" ? " (a page)" : ""}`,
+          expect: dataPath ? { status: 400, message: /cannot be read/ } : { status: 404 },
+          send: async () => fromProxy(proxy(new NextRequest(`${origin}${path}`, { headers: { cookie: "authjs.session-token=a-session" } }))),
+        });
+      }
+    });
+  }
+  // The walk found the routes the attack probe found answering 500.
+  const walked = routes.map((route) => `/${route.segments.join("/")}`);
+  for (const expected of ["/api/v1/[...rest]", "/iiif/image/[id]/info.json", "/iiif/[id]/manifest", "/records/[id]", "/golden/[id]", "/api/media/[id]", "/account/searches/[id]/open", "/iiif/collection/project/[slug]"]) {
+    if (!walked.includes(expected)) entries.push({ id: `path-walk-missed-${expected}`, layer: "route", input: `the walk of app/ found no ${expected}`, expect: { status: 404 }, send: async () => ({ status: 500, message: "missed" }) });
+  }
+  entries.push(
+    { id: "path-handler-section-slug-nul", layer: "route", input: "/iiif/collection/section/%00 as its route runs it, anonymous", expect: { status: 404, message: /^Not found\.$/ }, send: () => iiifCollectionRoute(publicReader([ids.open!]), nul, undefined, "section") },
+    { id: "path-handler-project-slug-nul", layer: "route", input: "/iiif/collection/project/%00 as its route runs it, anonymous", expect: { status: 404 }, send: () => iiifCollectionRoute(publicReader([ids.open!]), nul) },
+    { id: "path-handler-project-slug-nul-page", layer: "route", input: "/iiif/collection/project/a%00b/1 as its route runs it, anonymous", expect: { status: 404 }, send: () => iiifCollectionRoute(publicReader([ids.open!]), `a${nul}b`, "1") },
+    { id: "path-handler-section-slug-nul-page", layer: "route", input: "/iiif/collection/section/coins%00/1 as its route runs it, anonymous", expect: { status: 404 }, send: () => iiifCollectionRoute(publicReader([ids.open!]), `notes${nul}`, "1", "section") },
+    { id: "path-handler-page-nul", layer: "route", input: "/iiif/collection/section/notes/1%00 as its route runs it", expect: { status: 404 }, send: () => iiifCollectionRoute(people.reader, "notes", `1${nul}`, "section") },
+  );
+  return entries;
+}
+
 /** /api/saved-searches (GET, POST), /api/saved-searches/<id> (GET, PATCH, DELETE) and /account/searches/<id>/open, as their routes run them. */
 const savedSearchRoutes = {
-  collection: (principal: Principal | null, method: string, body?: string) =>
+  collection: (principal: Principal | null, method: string, body?: string, headers: Record<string, string> = {}) =>
     runAuthorizedRoute(
       z.unknown(),
       (request, { principal: signedIn }) => savedSearchesResponse({ prisma: db.prisma, sql: db.sql, searchContext: async () => searchContext() }, signedIn, request),
       async () => principal,
-      new Request(`${origin}/api/saved-searches`, { method, ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }) }),
+      new Request(`${origin}/api/saved-searches`, { method, ...(body === undefined ? { headers } : { body, headers: { "content-type": "application/json", ...headers } }) }),
       {},
     ).then(fromResponse),
-  one: (principal: Principal, method: string, id: string, body?: string) =>
+  one: (principal: Principal, method: string, id: string, body?: string, headers: Record<string, string> = {}) =>
     runAuthorizedRoute(
       savedSearchRouteParamsSchema,
       (request, { principal: signedIn, params }) => savedSearchResponse({ prisma: db.prisma, sql: db.sql, searchContext: async () => searchContext() }, signedIn, request, params.id),
       async () => principal,
-      new Request(`${origin}/api/saved-searches/x`, { method, ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }) }),
+      new Request(`${origin}/api/saved-searches/x`, { method, ...(body === undefined ? { headers } : { body, headers: { "content-type": "application/json", ...headers } }) }),
       { id },
     ).then(fromResponse),
   open: (principal: Principal, id: string) =>
