@@ -36,6 +36,9 @@ const nextConfig: NextConfig = {
     // The /import page's steps carry the file and its media zip in one form: keep this and
     // importPageFormMaxBytes (lib/http/import-upload.ts) the same.
     serverActions: { bodySizeLimit: "50mb" },
+    // proxy.ts runs on page requests, and Next buffers what it sees up to this size (10 MB by
+    // default), cutting the /import page's uploads short of the server actions' limit.
+    proxyClientMaxBodySize: "50mb",
   },
 };
 
