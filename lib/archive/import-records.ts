@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { audit } from "../db/audit";
+import { keepVersionsAs } from "../db/record-versions";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError } from "../errors";
 import { type SectionSummary, getSectionBySlug } from "./sections";
@@ -16,7 +17,8 @@ export interface ImportItem {
 /**
  * Bulk creation for trusted loaders (the demo seed, archive imports run by an admin): the same
  * validation as an interactive save, relation targets checked to exist, and — in one
- * transaction per batch — the records, their links and their indexing outbox rows.
+ * transaction per batch — the records (each one's first version kept as "bulk-load"), their links
+ * and their indexing outbox rows.
  */
 export async function importRecords(
   prisma: PrismaClient,
@@ -39,6 +41,7 @@ export async function importRecords(
   for (let offset = 0; offset < prepared.length; offset += batchSize) {
     const batch = prepared.slice(offset, offset + batchSize);
     await prisma.$transaction(async (tx) => {
+      await keepVersionsAs(tx, { via: "bulk-load" });
       await tx.record.createMany({
         data: batch.map((item) => ({
           id: item.id,

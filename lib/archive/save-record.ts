@@ -2,6 +2,7 @@ import "server-only";
 import { type Principal, actorIdOf, canEdit, canEditProject, projectScopeWhere } from "../acl";
 import { rescopeMovedRecords } from "../acl/derived-scope";
 import { audit } from "../db/audit";
+import { keepVersionsAs, type SaveThrough } from "../db/record-versions";
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { transactionSql } from "../db/sql-executor";
 import { AppError, type FieldErrors, notFound } from "../errors";
@@ -22,6 +23,11 @@ export interface SaveRecordInput {
   values: RecordValues;
   /** Extra details for the audit event, e.g. the API token an agent saved with. */
   auditDetails?: Record<string, string | number | boolean | null>;
+  /**
+   * Through what the save is made, as the record's history keeps it. Absent: the API or MCP when
+   * `auditDetails` names the channel and token (the agent API's writes), else the record form.
+   */
+  through?: SaveThrough;
   /** Runs inside the save's transaction after the record is written (e.g. a proposal decision). */
   onSaved?: (tx: Prisma.TransactionClient, saved: { id: string; version: number }) => Promise<void>;
 }
@@ -46,7 +52,8 @@ export function assertRecordVersion(version: number | undefined): void {
  * what the principal may read, and in ONE transaction writes the record, its relation links,
  * its media ownership, the indexing outbox rows (its own, and those of every record whose group
  * documents hold its text), the new scope of every passage holding its text when it moves to
- * another project, and an audit event. A stale version is a conflict and writes nothing.
+ * another project, and an audit event — and the database keeps the version it makes in the record's
+ * history (record_versions), named with `through`. A stale version is a conflict and writes nothing.
  */
 export async function saveRecord(
   prisma: PrismaClient,
@@ -96,6 +103,8 @@ export async function saveRecord(
   };
 
   return prisma.$transaction(async (tx) => {
+    // The version this save makes is kept by the database (record_versions' trigger), with this.
+    await keepVersionsAs(tx, input.through ?? throughOf(input.auditDetails));
     let id: string;
     let version: number;
     if (existing) {
@@ -147,6 +156,13 @@ export async function saveRecord(
       removedStorageKeys: orphaned.flatMap(storedKeysOf),
     };
   });
+}
+
+/** The agent API's audit details name its channel and token; anything else saved through the form. */
+function throughOf(details: SaveRecordInput["auditDetails"]): SaveThrough {
+  const via = details?.via;
+  if ((via === "api" || via === "mcp") && typeof details?.apiTokenId === "string") return { via, apiTokenId: details.apiTokenId };
+  return { via: "form" };
 }
 
 function mediaIds(fields: FieldDefinition[], values: RecordValues): string[] {

@@ -188,6 +188,13 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     expect((eighth.values as Record<string, unknown>).summary).toBe("A new summary");
     expect(eighth.queue).toHaveLength(1);
     expect(await db.prisma.auditEvent.count({ where: { action: "record.update", targetId: eighth.id } })).toBe(1);
+    // Its history: the first import's version and the second's, each naming its job and the curator.
+    const versions = await db.prisma.recordVersion.findMany({ where: { recordId: eighth.id }, orderBy: { version: "asc" } });
+    expect(versions.map((version) => [version.version, version.via, version.details, version.savedById])).toEqual([
+      [1, "import", { importJobId: jobId }, curator.userId],
+      [2, "import", { importJobId: changed.jobId }, curator.userId],
+    ]);
+    expect((versions[0]?.values as Record<string, unknown>).summary).toBe("Summary of 8");
     expect(await recordCount()).toBe(195);
   });
 

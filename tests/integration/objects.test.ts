@@ -363,6 +363,8 @@ describe("characterisation and curator review", () => {
     expect(decided).toEqual({ status: "accepted", recordVersion: before.version + 1 });
     const after = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } });
     expect((after.values as Record<string, unknown>).typology).toBe("denarius");
+    // The decision's save is a version in the record's history, naming the proposal's field.
+    expect(await db.prisma.recordVersion.findUnique({ where: { recordId_version: { recordId: after.id, version: after.version } } })).toMatchObject({ via: "proposal", savedById: curator.userId, details: { role: "typology" } });
     const audit = await db.prisma.auditEvent.findMany({ where: { projectId: projectA, action: { in: ["proposal.accept", "record.update"] } }, orderBy: { at: "desc" }, take: 2 });
     expect(audit.map((event) => event.action).sort()).toEqual(["proposal.accept", "record.update"]);
     // The record went back to the queue through the save.

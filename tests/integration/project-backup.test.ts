@@ -76,7 +76,7 @@ let withVectors: ProjectBackup;
 const projectRecordIds: string[] = [];
 let otherRecordId: string;
 
-const counted = ["projects", "sections", "embed_groups", "records", "record_links", "media", "memberships", "audit_events", "index_queue", "users", "embedding_cache"];
+const counted = ["projects", "sections", "embed_groups", "records", "record_links", "media", "memberships", "audit_events", "index_queue", "users", "embedding_cache", "record_versions"];
 async function counts(db: Database): Promise<Record<string, number>> {
   const result: Record<string, number> = {};
   for (const table of counted) {
@@ -302,6 +302,26 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     expect(await counts(target)).toEqual({ ...before, index_queue: before.index_queue! + projectRecordIds.length });
     await drain(target, targetSpace);
     expect(await counts(target)).toEqual(before);
+  });
+
+  it("restores over a record changed since as a new version above both, kept in its history; a second run writes nothing", async () => {
+    const logbookId = projectRecordIds[1]!;
+    const archived = await target.prisma.record.findUniqueOrThrow({ where: { id: logbookId }, include: { section: true } });
+    await saveRecord(target.prisma, systemPrincipal, { id: logbookId, version: archived.version, sectionSlug: archived.section.slug, projectId: archived.projectId, values: { ...(archived.values as Record<string, unknown>), title: "Logbook, renamed here" } });
+    await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] });
+    const restored = await target.prisma.record.findUniqueOrThrow({ where: { id: logbookId } });
+    expect(restored).toMatchObject({ title: archived.title, version: archived.version + 2 });
+    const history = async () => target.prisma.recordVersion.findMany({ where: { recordId: logbookId, version: { gt: archived.version } }, orderBy: { version: "asc" } });
+    expect((await history()).map((version) => [version.version, version.via, version.title])).toEqual([
+      [archived.version + 1, "form", "Logbook, renamed here"],
+      [archived.version + 2, "project-restore", archived.title],
+    ]);
+    expect((await history())[1]?.details).toEqual({ archivedSlug: project.slug });
+    const before = await counts(target);
+    await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] });
+    expect((await target.prisma.record.findUniqueOrThrow({ where: { id: logbookId } })).version).toBe(archived.version + 2);
+    expect((await counts(target)).record_versions).toBe(before.record_versions);
+    await drain(target, targetSpace);
   });
 
   it("refuses an unsigned archive, older backups included, and restores it when the admin trusts it", async () => {

@@ -2,12 +2,13 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { type Principal, assertAdmin } from "../../acl";
+import { type Principal, actorIdOf, assertAdmin } from "../../acl";
 import { readZip } from "../../archive/import/read-zip";
 import { forgetSections } from "../../archive/sections";
 import { forgetProjectSets } from "../../auth/load-principal";
 import { storagePath } from "../../archive/media-storage";
 import { Prisma, type PrismaClient } from "../../db/generated/client";
+import { keepVersionsAs } from "../../db/record-versions";
 import { AppError } from "../../errors";
 import { newProjectSchema } from "../people/people-schemas";
 import { type BackupManifest, manifestEntry, mediaPrefix, parseJsonLines, parseManifest, sha256Hex, signatureEntry, storageKeyPattern, tableEntries, verifyEntries } from "./backup-format";
@@ -209,7 +210,14 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   }
 
   const existingMedia = new Set((await prisma.media.findMany({ where: { id: { in: mediaIds } }, select: { id: true } })).map((row) => row.id));
-  const existingRecords = new Set((await prisma.record.findMany({ where: { id: { in: recordIds } }, select: { id: true } })).map((record) => record.id));
+  const existingRecords = new Map(
+    (
+      await prisma.record.findMany({
+        where: { id: { in: recordIds } },
+        select: { id: true, version: true, sectionId: true, projectId: true, title: true, values: true, dateFrom: true, dateTo: true, externalId: true },
+      })
+    ).map((record) => [record.id, record]),
+  );
 
   // 3. The files, then the rows in one transaction.
   const written: string[] = [];
@@ -274,9 +282,19 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
           updatedAt: record.updatedAt,
           externalId: record.externalId,
         });
+        // Every record written here keeps that version in its history, as the restore's.
+        await keepVersionsAs(tx, { via: "project-restore", archivedSlug: project.slug });
         const newRecords = records.filter((record) => !existingRecords.has(record.id));
         if (newRecords.length) await tx.record.createMany({ data: newRecords.map((record) => ({ id: record.id, ...recordData(record) })) });
-        for (const record of records) if (existingRecords.has(record.id)) await tx.record.update({ where: { id: record.id }, data: recordData(record) });
+        // A record here that the backup holds otherwise is saved anew on top of its history, at a
+        // version above both its own and the backup's (an older state back is a new version, never
+        // a reused number); one the backup holds as it is stays untouched, so a second run writes nothing.
+        for (const record of records) {
+          const here = existingRecords.get(record.id);
+          const data = recordData(record);
+          if (!here || sameRecordContent(here, data)) continue;
+          await tx.record.update({ where: { id: record.id }, data: { ...data, version: Math.max(here.version, record.version) + 1, updatedById: actorIdOf(principal), updatedAt: new Date() } });
+        }
 
         await tx.recordLink.deleteMany({ where: { sourceId: { in: recordIds } } });
         if (keptLinks.length) await tx.recordLink.createMany({ data: keptLinks.map(({ sourceId, fieldKey, targetId }) => ({ sourceId, fieldKey, targetId })) });
@@ -366,6 +384,38 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
     await Promise.all(written.map((key) => rm(storagePath(options.storageDir, key), { force: true })));
     throw error;
   }
+}
+
+interface RecordContent {
+  sectionId: string;
+  projectId: string;
+  title: string;
+  values: unknown;
+  dateFrom: number | null;
+  dateTo: number | null;
+  externalId: string | null;
+}
+
+function sameRecordContent(a: RecordContent, b: RecordContent): boolean {
+  return (
+    a.sectionId === b.sectionId &&
+    a.projectId === b.projectId &&
+    a.title === b.title &&
+    a.dateFrom === b.dateFrom &&
+    a.dateTo === b.dateTo &&
+    a.externalId === b.externalId &&
+    canonicalJson(a.values) === canonicalJson(b.values)
+  );
+}
+
+/** JSON with object keys sorted, so two values equal as jsonb compare equal as text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 function uuidFrom(hex: string): string {

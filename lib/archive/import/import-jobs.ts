@@ -6,6 +6,7 @@ import { type Principal, actorIdOf, canEditProject, isAdmin, systemPrincipal } f
 import { loadPrincipal } from "../../auth/load-principal";
 import { type Config, getConfig } from "../../config";
 import { audit, auditMany } from "../../db/audit";
+import { keepVersionsAs } from "../../db/record-versions";
 import type { ImportJob, Prisma, PrismaClient } from "../../db/generated/client";
 import { transactionSql } from "../../db/sql-executor";
 import { AppError, isAppError, notFound } from "../../errors";
@@ -354,6 +355,8 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
         data: { cursor: input.next, heartbeatAt: new Date() },
       });
       if (moved.count === 0) return false;
+      // Every record this batch creates or changes keeps its version in its history, as the import's.
+      await keepVersionsAs(tx, { via: "import", importJobId: input.jobId });
 
       if (creates.length) {
         await pace();

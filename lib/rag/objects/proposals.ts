@@ -341,6 +341,7 @@ export async function decideProposal(
     projectId: record.projectId,
     // Saved as the decider sees the record: a link to a record they cannot read is kept by the save, not refused.
     values: { ...(await valuesAsSeenBy(prisma, principal, subject.fields, record.values as Record<string, unknown>)), [fieldKey]: decidedValue },
+    through: { via: "proposal", role: input.role, proposalId: proposal.id ?? undefined },
     onSaved: (tx) => writeDecision(tx),
   });
   return { status, recordVersion: saved.version };
