@@ -6,6 +6,7 @@ import { deleteGoldenSet, getGoldenSet, listGoldenSets, runGoldenSet, saveGolden
 import { deleteRecord } from "../../lib/archive/delete-record";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { getRecord } from "../../lib/archive/get-record";
+import { readRecordHistory } from "../../lib/archive/record-history";
 import { listRecords, listRecordsQuerySchema } from "../../lib/archive/list-records";
 import { recordFacets } from "../../lib/archive/record-facets";
 import { storeMedia } from "../../lib/archive/media-storage";
@@ -54,7 +55,7 @@ import { type FakeToolChatServer, type ScriptToolResult, startFakeToolChatServer
  * ACL leak fuzzing (bounded here; `npm run test:acl-fuzz` runs many more probes). Canary records
  * with unique marker words live in restricted projects, beside look-alike open records; random
  * principals (random roles and memberships, each with an API token) send random requests through
- * every path: the record list and its facets, record reads, citations (one record and selections), list exports, media,
+ * every path: the record list and its facets, record reads and histories, citations (one record and selections), list exports, media,
  * captions (WebVTT/SRT, English too), the English beside a long text's paragraphs, IIIF (manifests, images, collections), search, similar records, ask, similar objects, characterisation,
  * objects by description, proposals, the write operations (API and MCP), golden sets (kept by an admin and
  * by curators, run by one role and viewed, edited, run or deleted by another), saved searches
@@ -609,6 +610,8 @@ const probes: Probe[] = [
       ),
   },
   { path: "record", target: { kinds: ["note", "coin"] }, run: async (person, id) => getRecord(db.prisma, person.principal, id) },
+  // The record's history (its page's and read_record_history's): old versions, with hidden relations and versions saved in unreadable projects left out.
+  { path: "record-history", target: { kinds: ["note", "coin"] }, run: async (person, id) => readRecordHistory(db.prisma, person.principal, id) },
   {
     path: "media",
     run: async (person, id, random) => mediaResponse(db.prisma, person.principal, { id, range: random.chance(0.3) ? "bytes=0-9" : null, method: "GET", storageDir, variant: random.chance(0.5) ? "thumb" : "original" }),
@@ -800,7 +803,7 @@ const probes: Probe[] = [
         .replace(/expirationDate="[^"]*"/, "");
     },
   },
-  { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "similar_records"]), person.token, { recordId: id }) },
+  { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "read_record_history", "similar_records"]), person.token, { recordId: id }) },
   { path: "api-object", target: { kinds: ["coin"] }, run: async (person, id, random) => apiCall(random.pick(["similar_objects", "characterize_object"]), person.token, { recordId: id }) },
   {
     path: "golden",

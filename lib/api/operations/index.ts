@@ -11,6 +11,7 @@ import { linkRecordOperation, unlinkRecordOperation } from "./link-record";
 import { listSectionsOperation } from "./list-sections";
 import { proposeValueOperation } from "./propose-value";
 import { readRecordOperation } from "./read-record";
+import { readRecordHistoryOperation } from "./read-record-history";
 import { retrieveOperation } from "./retrieve";
 import { semanticSearchOperation } from "./semantic-search";
 import { similarObjectsOperation } from "./similar-objects";
@@ -36,6 +37,7 @@ export const operations = [
   askOperation,
   embedGroupsOperation,
   readRecordOperation,
+  readRecordHistoryOperation,
   listSectionsOperation,
   createImportOperation,
   getImportOperation,
