@@ -75,7 +75,7 @@ test("a curator edits a record and the change is saved with a new version", asyn
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page).toHaveURL(new RegExp(`/records/${id}$`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(newName);
-  await expect(page.getByText("Version").locator("..")).toContainText("2");
+  await expect(page.getByText("Version", { exact: true }).locator("..")).toContainText("2");
 
   // An invalid value is refused by the server under its field and nothing is saved (browser
   // validation is switched off, as a script posting the form would).

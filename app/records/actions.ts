@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { deleteRecord } from "@/lib/archive/delete-record";
 import { removeStoredFiles } from "@/lib/archive/media-storage";
+import { restoreRecordVersion } from "@/lib/archive/record-history";
 import { recordFormSchema, saveRecordForm } from "@/lib/archive/save-record-form";
 import { authorizedAction } from "@/lib/http/authorized";
 import type { RecordFormState } from "@/lib/archive/record-form-data";
@@ -35,4 +36,18 @@ const deleteRecordForPrincipal = authorizedAction(
 /** Deletes a record at the version the reader saw; a newer version is a conflict. */
 export async function deleteRecordAction(input: { id: string; version: number }): Promise<RecordFormState> {
   return deleteRecordForPrincipal(input);
+}
+
+const restoreVersionForPrincipal = authorizedAction(
+  z.object({ id: z.string().max(64), version: z.number().int().positive(), restore: z.number().int().positive() }),
+  async (input, { principal, runtime }) => {
+    const { database: { prisma }, config } = runtime;
+    const restored = await restoreRecordVersion(prisma, principal, { recordId: input.id, version: input.version, restore: input.restore }, config.storageDir);
+    return { version: restored.version, keptFiles: restored.keptFiles };
+  },
+);
+
+/** Restores an earlier version as a new save, against the version the reader saw (a newer one is a conflict). */
+export async function restoreVersionAction(input: { id: string; version: number; restore: number }) {
+  return restoreVersionForPrincipal(input);
 }

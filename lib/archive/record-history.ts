@@ -61,6 +61,8 @@ export interface RecordHistory {
   canRestore: boolean;
   /** Media of the record still stored, by id, for naming files in old versions. */
   media: Record<string, { originalName: string; kind: string }>;
+  /** The titles of the relation targets the versions show (all readable by the reader). */
+  relations: Record<string, string>;
 }
 
 export const historyPageSize = 20;
@@ -83,7 +85,7 @@ export async function readRecordHistory(
     take: limit + 1,
   });
   const shown = rows.slice(0, limit);
-  const versions = await asSeenBy(prisma, principal, fields, shown);
+  const { versions, relations } = await asSeenBy(prisma, principal, fields, shown);
   const media = await prisma.media.findMany({ where: { recordId }, select: { id: true, originalName: true, kind: true } });
   return {
     record: { id: record.id, title: record.title, version: record.version, sectionSlug: record.section.slug, projectId: record.projectId, fields },
@@ -91,26 +93,27 @@ export async function readRecordHistory(
     nextBefore: rows.length > limit ? (shown.at(-1)?.version ?? null) : null,
     canRestore: canEdit(principal, record),
     media: Object.fromEntries(media.map((item) => [item.id, { originalName: item.originalName, kind: item.kind }])),
+    relations,
   };
 }
 
 type VersionRow = Awaited<ReturnType<PrismaClient["recordVersion"]["findMany"]>>[number];
 
-async function asSeenBy(prisma: PrismaClient, principal: Principal, fields: FieldDefinition[], rows: VersionRow[]): Promise<HistoryVersion[]> {
+async function asSeenBy(prisma: PrismaClient, principal: Principal, fields: FieldDefinition[], rows: VersionRow[]): Promise<{ versions: HistoryVersion[]; relations: Record<string, string> }> {
   const known = new Set(fields.map((field) => field.key));
   const currentValues = rows.map((row) => Object.fromEntries(Object.entries(row.values as Record<string, unknown>).filter(([key]) => known.has(key))));
   const targets = [...new Set(currentValues.flatMap((values) => [...relationTargetsByField(fields, values).values()].flat()))];
   const userIds = [...new Set(rows.map((row) => row.savedById).filter((id): id is string => Boolean(id)))];
   const projectIds = [...new Set(rows.map((row) => row.projectId))];
   const [readable, users, projects] = await Promise.all([
-    targets.length ? prisma.record.findMany({ where: { id: { in: targets }, ...projectScopeWhere(principal) }, select: { id: true } }) : [],
+    targets.length ? prisma.record.findMany({ where: { id: { in: targets }, ...projectScopeWhere(principal) }, select: { id: true, title: true } }) : [],
     userIds.length ? prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [],
     prisma.project.findMany({ where: { id: { in: projectIds } }, select: { id: true, name: true } }),
   ]);
   const shown = new Set(readable.map((row) => row.id));
   const nameOf = new Map(users.map((user) => [user.id, user.name]));
   const projectOf = new Map(projects.map((project) => [project.id, project]));
-  return rows.map((row, index) => {
+  const versions = rows.map((row, index): HistoryVersion => {
     const details = (row.details ?? {}) as Record<string, unknown>;
     const text = (key: string) => (typeof details[key] === "string" ? (details[key] as string) : null);
     const via = (saveChannels as readonly string[]).includes(row.via) ? (row.via as SaveChannel) : "unknown";
@@ -130,6 +133,34 @@ async function asSeenBy(prisma: PrismaClient, principal: Principal, fields: Fiel
       values: withShownRelations(fields, currentValues[index]!, shown),
     };
   });
+  return { versions, relations: Object.fromEntries(readable.map((row) => [row.id, row.title])) };
+}
+
+/** Through what a version was saved, as a phrase after "Saved … ": for the record page. */
+export function describeThrough(version: Pick<HistoryVersion, "via" | "apiToken" | "proposal" | "restoredFrom" | "archivedSlug">): string {
+  const token = version.apiToken ? ` with the token “${version.apiToken.name ?? version.apiToken.id}”` : "";
+  switch (version.via) {
+    case "form":
+      return "in the record editor";
+    case "api":
+      return `through the JSON API${token}`;
+    case "mcp":
+      return `by an MCP agent${token}`;
+    case "proposal":
+      return `deciding a proposed value${version.proposal?.role ? ` for ${version.proposal.role}` : ""}`;
+    case "version-restore":
+      return version.restoredFrom ? `restoring version ${version.restoredFrom}` : "restoring an earlier version";
+    case "import":
+      return "by a bulk import";
+    case "bulk-load":
+      return "by a loader run by an administrator";
+    case "project-restore":
+      return `restoring a project backup${version.archivedSlug ? ` (${version.archivedSlug})` : ""}`;
+    case "earlier":
+      return "before Mnemo kept history";
+    default:
+      return "by a process that did not name itself";
+  }
 }
 
 /** JSON with object keys sorted, to compare two values whatever their key order. */

@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderToStaticMarkup } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { RecordHistorySection } from "../../app/records/[id]/record-history";
 import { publicReader, systemPrincipal, type Principal } from "../../lib/acl";
 import type { ApiDeps } from "../../lib/api/handle-api-request";
 import { handleMcpRequest } from "../../lib/api/mcp-server";
 import { deleteRecord } from "../../lib/archive/delete-record";
 import { importRecords } from "../../lib/archive/import-records";
-import { changesBetween, readRecordHistory, restoreRecordVersion } from "../../lib/archive/record-history";
+import { changesBetween, describeThrough, readRecordHistory, restoreRecordVersion } from "../../lib/archive/record-history";
 import { saveRecord } from "../../lib/archive/save-record";
 import { recordFormSchema, saveRecordForm } from "../../lib/archive/save-record-form";
 import { createApiToken } from "../../lib/auth/api-tokens";
@@ -21,6 +23,10 @@ import { openTestDatabase, testDatabaseMode } from "../support/test-database";
  * and the channel (token id and name), in the save's transaction (a refused save keeps nothing),
  * and a deleted record's history goes with it.
  */
+// The page's restore button is a client component: rendered here outside Next's router and actions.
+vi.mock("next/navigation", () => ({ useRouter: () => ({ refresh: () => undefined }) }));
+vi.mock("../../app/records/actions", () => ({ restoreVersionAction: async () => ({ status: "ok", data: { version: 0, keptFiles: [] } }) }));
+
 const origin = "http://mnemo.test";
 let db: Database;
 let media: { storageDir: string; maxBytes: number };
@@ -326,5 +332,57 @@ describe(`restoring a version (${testDatabaseMode()})`, () => {
     const now = await db.prisma.record.findUniqueOrThrow({ where: { id: record.id } });
     expect(now.values).toMatchObject({ title: "Linked and pictured", photo: second.id });
     expect([...((now.values as { related: string[] }).related)].sort()).toEqual([hidden.id, shown.id].sort());
+  });
+});
+
+describe(`the record page's history (${testDatabaseMode()})`, () => {
+  const render = async (principal: Principal, recordId: string, before?: number) =>
+    renderToStaticMarkup(await RecordHistorySection({ principal, runtime: { database: { prisma: db.prisma } } as never, recordId, before }));
+
+  it("names who saved, when and through what, diffs text by words, and offers restore to editors only", async () => {
+    const record = await createRecord(db.prisma, section, projectId, { title: "Page log", summary: "Lamp oil: two barrels." }, curator);
+    await callApi(deps(), "update_record", { recordId: record.id, version: 1, values: { summary: "Lamp oil: three barrels." } }, { origin, token: writeToken });
+    const asCurator = await render(curator, record.id);
+    expect(asCurator).toContain('id="history-heading"');
+    expect(asCurator).toContain("Version 2<span");
+    expect(asCurator).toContain("(current)");
+    expect(asCurator).toContain("through the JSON API with the token “Cataloguing agent”");
+    expect(asCurator).toContain("in the record editor");
+    expect(asCurator).toMatch(/<del[^>]*><span class="sr-only">\[removed: <\/span>two <span class="sr-only">\]<\/span><\/del><ins[^>]*><span class="sr-only">\[added: <\/span>three /);
+    expect(asCurator).toContain("<summary");
+    expect(asCurator).toContain("Restore version 1");
+    expect(asCurator).not.toContain("Restore version 2");
+    const asReader = await render(reader, record.id);
+    expect(asReader).toContain("Lamp oil");
+    expect(asReader).not.toContain("Restore version");
+  });
+
+  it("says so when there is nothing to show, and pages to older versions", async () => {
+    const record = await createRecord(db.prisma, section, closedId, { title: "Only sealed" }, insider);
+    await edit(insider, record.id, { title: "Only sealed" }, projectId);
+    // The reader sees version 2 only (version 1 was saved in the closed project).
+    const asReader = await render(reader, record.id);
+    expect(asReader).toContain("The earliest version you can see");
+    expect(await render(reader, record.id, 2)).toContain("No older versions that you can see.");
+    // Moved without a save (no version of its own in the open project): nothing to show the reader.
+    const unsaved = await createRecord(db.prisma, section, closedId, { title: "Moved by hand" }, insider);
+    await db.sql.query(`UPDATE records SET project_id = $1 WHERE id = $2`, [projectId, unsaved.id]);
+    expect(await render(reader, unsaved.id)).toContain("No saved versions of this record that you can see.");
+    const many = await createRecord(db.prisma, section, projectId, { title: "Often saved" }, curator);
+    for (let index = 0; index < 21; index++) await edit(curator, many.id, { title: `Often saved ${index}` });
+    const first = await render(curator, many.id);
+    expect(first).toContain(`href="/records/${many.id}?history=3#history"`);
+    expect(first).not.toContain("Version 2<");
+    expect(await render(curator, many.id, 3)).toContain("Version 2<");
+  });
+
+  it("describes every channel in words", () => {
+    const base = { apiToken: null, proposal: null, restoredFrom: null, archivedSlug: null };
+    expect(describeThrough({ ...base, via: "mcp", apiToken: { id: "t1", name: "Claude" } })).toBe("by an MCP agent with the token “Claude”");
+    expect(describeThrough({ ...base, via: "import" })).toBe("by a bulk import");
+    expect(describeThrough({ ...base, via: "version-restore", restoredFrom: 4 })).toBe("restoring version 4");
+    expect(describeThrough({ ...base, via: "proposal", proposal: { role: "typology", id: null } })).toBe("deciding a proposed value for typology");
+    expect(describeThrough({ ...base, via: "project-restore", archivedSlug: "harbour" })).toBe("restoring a project backup (harbour)");
+    expect(describeThrough({ ...base, via: "earlier" })).toBe("before Mnemo kept history");
   });
 });

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense, cache } from "react";
-import { type Principal, canEdit, isAdmin } from "@/lib/acl";
+import { type Principal, canEdit, isAdmin, isAnonymous } from "@/lib/acl";
 import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
 import { authorizedPage } from "@/lib/http/authorized";
 import { recordCaptions } from "@/lib/http/captions-response";
@@ -26,6 +26,7 @@ import { ObjectPanelsLoading, ObjectProposals, SimilarObjects } from "./object-p
 import { SimilarRecords, SimilarRecordsLoading } from "./similar-records";
 import { CiteLinks } from "./cite-links";
 import { IiifLink } from "./iiif-link";
+import { RecordHistorySection } from "./record-history";
 
 type PageProps = {
   params: Promise<{ id: string }>;
@@ -62,6 +63,12 @@ export async function generateMetadata({ params, searchParams }: PageProps): Pro
   const { id } = await params;
   const { record } = await loadRecord(id, returnPath(id, await searchParams));
   return { title: record.title };
+}
+
+/** ?history=<version> pages the history to the versions older than that one. */
+function historyBefore(value: string | string[] | undefined): number | undefined {
+  const version = typeof value === "string" && /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  return version >= 2 && version <= 2_147_483_647 ? version : undefined;
 }
 
 /** ?t=<seconds> opens the main player at that moment (citations link here). */
@@ -213,6 +220,13 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
             </p>
           )}
         </>
+      )}
+
+      {/* History names who saved: for signed-in readers, not the anonymous public reader. */}
+      {!isAnonymous(principal) && (
+        <Suspense fallback={<p className="mt-10 text-sm text-stone-500">Loading the history…</p>}>
+          <RecordHistorySection principal={principal} runtime={runtime} recordId={record.id} before={historyBefore(query.history)} />
+        </Suspense>
       )}
     </article>
   );

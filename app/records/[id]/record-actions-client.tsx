@@ -43,7 +43,7 @@ export function RecordActionsClient({ id, title, version }: { id: string; title:
         <h2 id="delete-dialog-title" className="text-lg font-semibold">
           Delete “{title}”?
         </h2>
-        <p className="mt-2 text-sm text-stone-700">The record and its files are removed for everyone. This cannot be undone.</p>
+        <p className="mt-2 text-sm text-stone-700">The record, its files and its history are removed for everyone. This cannot be undone.</p>
         {error && (
           <div role="alert" className="notice-error mt-4">
             {error.message}{" "}
