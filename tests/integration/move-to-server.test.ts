@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "../../lib/acl";
+import { type Principal, systemPrincipal } from "../../lib/acl";
+import { saveRecord } from "../../lib/archive/save-record";
 import { installationBackupKey } from "../../lib/admin/backup/backup-key";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { openDatabase, type Database } from "../../lib/db/database";
@@ -101,7 +102,9 @@ beforeAll(async () => {
     const section = await createSection(prisma);
     await saveAllGroup(prisma, source.sql, section.slug, ["title", "summary"]);
     const keeper = await createRecord(prisma, section, open.id, { title: "Marta Puig, lighthouse keeper", summary: "Kept the lamp through the storms." });
-    await createRecord(prisma, section, open.id, { title: "Logbook of storms", summary: "Every storm the keeper saw.", related: [keeper.id] });
+    const logbook = await createRecord(prisma, section, open.id, { title: "Logbook of storms", summary: "Every storm the keeper saw.", related: [keeper.id] });
+    // A second version, so the record's history has more than its first save to carry.
+    await saveRecord(prisma, systemPrincipal, { id: logbook.id, version: 1, sectionSlug: section.slug, projectId: open.id, values: { title: "Logbook of storms", summary: "Every storm the keeper saw, and the oil.", related: [keeper.id] } });
     for (let index = 0; index < 12; index++) {
       await createRecord(prisma, section, open.id, { title: `Harbour note ${index}`, summary: `The sardine auction at the harbour, note ${index}.` });
     }
@@ -165,6 +168,13 @@ describe(`npm run move-to-server (${testDatabaseMode()})`, () => {
     expect(await target.database.prisma.apiToken.count()).toBe(1);
     expect(await target.database.prisma.savedSearch.count()).toBe(1);
     expect(await target.database.prisma.auditEvent.count()).toBeGreaterThan(0);
+    // Record history came along as it was (copied with triggers off: no version kept twice or anew).
+    expect(output).toMatch(/\| record_versions \| 16 \| 16 \| (\d+:\d+) \| \1 \| equal \|/);
+    const logbook = await target.database.prisma.record.findFirstOrThrow({ where: { title: "Logbook of storms" } });
+    expect((await target.database.prisma.recordVersion.findMany({ where: { recordId: logbook.id }, orderBy: { version: "asc" } })).map((version) => [version.version, version.via])).toEqual([
+      [1, "form"],
+      [2, "form"],
+    ]);
     // The key that signs project backups came along (a missing one would be made anew, another id).
     expect((await installationBackupKey(target.database.prisma)).key.id).toBe(backupKeyId);
 

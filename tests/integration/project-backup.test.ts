@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { type BackupManifest, manifestEntry, parseManifest, sha256Hex, signatureEntry, verifyEntries } from "../../lib/admin/backup/backup-format";
 import { installationBackupKey } from "../../lib/admin/backup/backup-key";
-import type { BackupKey } from "../../lib/admin/backup/backup-signature";
+import { type BackupKey, signedManifestEntries } from "../../lib/admin/backup/backup-signature";
 import { exportProject, type ProjectBackup } from "../../lib/admin/backup/export-project";
 import { restoreProject } from "../../lib/admin/backup/restore-project";
 import { resetConfig } from "../../lib/config";
@@ -169,7 +169,7 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const entries = await entriesOf(backup.bytes);
     const manifest = parseManifest(entries.find((entry) => entry.name === manifestEntry)?.bytes);
     expect(manifest.project.slug).toBe(project.slug);
-    expect(manifest.counts).toMatchObject({ records: projectRecordIds.length, media: 1, memberships: 2, sections: 2, embedGroups: 2, links: 1 });
+    expect(manifest.counts).toMatchObject({ records: projectRecordIds.length, media: 1, memberships: 2, sections: 2, embedGroups: 2, links: 1, versions: projectRecordIds.length + 1 });
     expect(manifest.vectors).toBeNull();
     const listed = new Map(manifest.entries.map((entry) => [entry.name, entry.sha256]));
     expect(entries.length).toBe(listed.size + 2);
@@ -254,6 +254,26 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     expect(existsSync(storagePath(targetStorage, media.storageKey))).toBe(false);
   });
 
+  it("refuses a history that does not fit its records (signed, so only the rows tell), writing nothing", async () => {
+    const before = await counts(target);
+    const entries = await entriesOf(backup.bytes);
+    const manifest = JSON.parse(textOf(entries.find((entry) => entry.name === manifestEntry)!.bytes)) as BackupManifest;
+    const rows = textOf(entries.find((entry) => entry.name === "record-versions.jsonl")!.bytes).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ...rows[0]!, recordId: otherRecordId }, /holds a version of record .*, which it does not hold/],
+      [{ ...rows[0]!, version: 99 }, /holds version 99 of record .*, above the record's own version/],
+      [{ ...rows[0]! }, /holds the record history row of .* twice/],
+    ];
+    for (const [row, message] of cases) {
+      const bytes = encode([...rows, row].map((item) => `${JSON.stringify(item)}\n`).join(""));
+      const files = replaced(entries, { [manifestEntry]: null, [signatureEntry]: null, "record-versions.jsonl": bytes });
+      const resigned = { ...manifest, entries: files.map((entry) => ({ name: entry.name, bytes: entry.bytes.byteLength, sha256: sha256Hex(entry.bytes) })) };
+      const archive = writeZip([...signedManifestEntries(resigned, sourceKey), ...files]);
+      await expect(restoreProject(target.prisma, systemPrincipal, { bytes: archive, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(message);
+    }
+    expect(await counts(target)).toEqual(before);
+  });
+
   it("refuses a tampered signature, trusted or not", async () => {
     const before = await counts(target);
     const entries = await entriesOf(backup.bytes);
@@ -288,6 +308,12 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
 
     const logbook = await target.prisma.record.findUniqueOrThrow({ where: { id: projectRecordIds[1]! } });
     expect(logbook.version).toBe(2);
+    // Its history came along: both versions as the source kept them (when, through what, what they said).
+    const historyOf = async (db: Database) =>
+      (await db.prisma.recordVersion.findMany({ where: { recordId: logbook.id }, orderBy: { version: "asc" } })).map((version) => ({ version: version.version, via: version.via, savedAt: version.savedAt, title: version.title, values: version.values, details: version.details }));
+    expect(await historyOf(target)).toEqual(await historyOf(source));
+    expect((await historyOf(target)).map((version) => version.version)).toEqual([1, 2]);
+    expect(report.versions).toBe(projectRecordIds.length + 1);
     const media = await target.prisma.media.findFirstOrThrow({ where: { projectId: project.id } });
     expect(sha256Hex(readFileSync(storagePath(targetStorage, media.storageKey)))).toBe(media.sha256);
     const trail = await target.prisma.auditEvent.findMany({ where: { projectId: project.id } });
@@ -317,6 +343,7 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
       [archived.version + 2, "project-restore", archived.title],
     ]);
     expect((await history())[1]?.details).toEqual({ archivedSlug: project.slug });
+    expect(await target.prisma.recordVersion.count({ where: { recordId: logbookId, version: { lte: archived.version } } })).toBe(archived.version);
     const before = await counts(target);
     await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] });
     expect((await target.prisma.record.findUniqueOrThrow({ where: { id: logbookId } })).version).toBe(archived.version + 2);

@@ -27,6 +27,8 @@ export const tableEntries = {
   media: "media.jsonl",
   audit: "audit-events.jsonl",
   vectors: "vectors.jsonl",
+  /** The records' history (absent from backups made before it was kept). */
+  versions: "record-versions.jsonl",
 } as const;
 export type TableName = keyof typeof tableEntries;
 

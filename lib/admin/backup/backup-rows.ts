@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fieldDefinitionSchema } from "../../archive/field-definitions";
+import { saveChannels } from "../../db/record-versions";
 
 /**
  * One row of each table file of a project backup, as written by export-project.ts and checked
@@ -107,6 +108,20 @@ export const auditRowSchema = z.object({
   details: json,
 });
 
+/** One saved version of a record (its history); `projectId` is the project it was saved in, maybe another one. */
+export const recordVersionRowSchema = z.object({
+  recordId: id,
+  version: z.number().int().positive().max(2_147_483_647),
+  projectId: id,
+  sectionId: id,
+  title: text(100_000),
+  values: z.record(z.string(), json),
+  savedAt: date,
+  savedById: id.nullable(),
+  via: z.enum(saveChannels),
+  details: z.record(z.string().max(64), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()])),
+});
+
 /** An embedding by the hash of the text it embeds (the embedding cache's key). */
 export const vectorRowSchema = z.object({ textHash: z.string().regex(/^[0-9a-f]{64}$/), embedding: z.string().regex(/^\[[-0-9.eE, ]*\]$/).max(200_000) });
 
@@ -120,3 +135,4 @@ export type LinkRow = z.input<typeof linkRowSchema>;
 export type MediaRow = z.input<typeof mediaRowSchema>;
 export type AuditRow = z.input<typeof auditRowSchema>;
 export type VectorRow = z.input<typeof vectorRowSchema>;
+export type RecordVersionRow = z.input<typeof recordVersionRowSchema>;

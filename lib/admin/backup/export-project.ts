@@ -10,7 +10,7 @@ import { embeddingTextHash } from "../../rag/embed/embedding-text-hash";
 import { getActiveIndexSpace } from "../../rag/index/index-spaces";
 import { type BackupManifest, buildManifest, mediaPrefix, storageKeyPattern, tableEntries, toJsonLines } from "./backup-format";
 import { installationBackupKey } from "./backup-key";
-import type { AuditRow, EmbedGroupRow, LinkRow, MediaRow, MembershipRow, ProjectRow, RecordRow, SectionRow, UserRow, VectorRow } from "./backup-rows";
+import type { AuditRow, EmbedGroupRow, LinkRow, MediaRow, MembershipRow, ProjectRow, RecordRow, RecordVersionRow, SectionRow, UserRow, VectorRow } from "./backup-rows";
 import { signedManifestEntries } from "./backup-signature";
 import { writeZip } from "./write-zip";
 import packageJson from "../../../package.json" with { type: "json" };
@@ -81,9 +81,11 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
     where: { OR: [{ projectId: project.id }, { targetType: "record", targetId: { in: recordIds } }] },
     orderBy: [{ at: "asc" }, { id: "asc" }],
   });
+  const versions = await prisma.recordVersion.findMany({ where: { recordId: { in: recordIds } }, orderBy: [{ recordId: "asc" }, { version: "asc" }] });
   const userIds = new Set<string>([
     ...memberships.map((membership) => membership.userId),
     ...records.flatMap((record) => [record.createdById, record.updatedById]).filter((value): value is string => Boolean(value)),
+    ...versions.map((version) => version.savedById).filter((value): value is string => Boolean(value)),
     ...auditEvents.map((event) => event.actorId).filter((value): value is string => Boolean(value)),
   ]);
   const users = await prisma.user.findMany({ where: { id: { in: [...userIds] } }, select: { id: true, email: true, name: true }, orderBy: { email: "asc" } });
@@ -174,6 +176,20 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
       }),
     ),
     vectors: null,
+    versions: versions.map(
+      (version): RecordVersionRow => ({
+        recordId: version.recordId,
+        version: version.version,
+        projectId: version.projectId,
+        sectionId: version.sectionId,
+        title: version.title,
+        values: version.values as RecordVersionRow["values"],
+        savedAt: version.savedAt.toISOString(),
+        savedById: userRef(version.savedById),
+        via: version.via as RecordVersionRow["via"],
+        details: version.details as RecordVersionRow["details"],
+      }),
+    ),
   };
 
   let vectors: BackupManifest["vectors"] = null;

@@ -14,7 +14,19 @@ import { newProjectSchema } from "../people/people-schemas";
 import { type BackupManifest, manifestEntry, mediaPrefix, parseJsonLines, parseManifest, sha256Hex, signatureEntry, storageKeyPattern, tableEntries, verifyEntries } from "./backup-format";
 import { installationBackupKey } from "./backup-key";
 import { type BackupKey, checkSignature, type SignatureCheck } from "./backup-signature";
-import { auditRowSchema, embedGroupRowSchema, linkRowSchema, mediaRowSchema, membershipRowSchema, projectRowSchema, recordRowSchema, sectionRowSchema, userRowSchema, vectorRowSchema } from "./backup-rows";
+import {
+  auditRowSchema,
+  embedGroupRowSchema,
+  linkRowSchema,
+  mediaRowSchema,
+  membershipRowSchema,
+  projectRowSchema,
+  recordRowSchema,
+  recordVersionRowSchema,
+  sectionRowSchema,
+  userRowSchema,
+  vectorRowSchema,
+} from "./backup-rows";
 
 export interface RestoreProjectOptions {
   bytes: Uint8Array;
@@ -49,6 +61,8 @@ export interface RestoreReport {
   media: number;
   mediaFilesWritten: number;
   auditEvents: number;
+  /** Versions of the records' history taken from the backup (a record here keeps its own). */
+  versions: number;
   memberships: number;
   /** Members whose email has no user here: their memberships were left out. */
   unknownMembers: string[];
@@ -80,7 +94,8 @@ function refuse(message: string): never {
  *    is missing or of another type in the existing section;
  * 3. the media files are written (removed again if the transaction fails), then one transaction
  *    upserts everything by id (memberships by user, embed groups by section and slug: existing
- *    groups are kept), replaces the records' links, restores the embeddings into the cache when
+ *    groups are kept; a record here that the backup holds otherwise becomes a new version of it,
+ *    and the backup's history joins the records' own), replaces the records' links, restores the embeddings into the cache when
  *    the active index space has the backup's model, and queues every record for indexing.
  * Users are never created: memberships and authorship map by email, and unknown emails are
  * reported. Running it twice leaves the database as once. Admins only (the CLI acts as system).
@@ -115,7 +130,8 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   const media = table("media", mediaRowSchema);
   const auditRows = table("audit", auditRowSchema);
   const vectorRows = manifest.vectors ? table("vectors", vectorRowSchema) : [];
-  checkConsistency({ manifest, contents, users, memberships, sections, groups, records, links, media, auditRows });
+  const versionRows = table("versions", recordVersionRowSchema);
+  checkConsistency({ manifest, contents, users, memberships, sections, groups, records, links, media, auditRows, versionRows });
 
   const slug = options.asSlug ?? project.slug;
   if (options.asSlug !== undefined) {
@@ -288,13 +304,48 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
         if (newRecords.length) await tx.record.createMany({ data: newRecords.map((record) => ({ id: record.id, ...recordData(record) })) });
         // A record here that the backup holds otherwise is saved anew on top of its history, at a
         // version above both its own and the backup's (an older state back is a new version, never
-        // a reused number); one the backup holds as it is stays untouched, so a second run writes nothing.
+        // a reused number); one the backup holds as it is stays untouched, so a second run writes
+        // nothing. `historyCeiling`: the highest version of the backup's history each may take.
+        const historyCeiling = new Map<string, number>();
         for (const record of records) {
           const here = existingRecords.get(record.id);
+          if (!here) continue;
           const data = recordData(record);
-          if (!here || sameRecordContent(here, data)) continue;
-          await tx.record.update({ where: { id: record.id }, data: { ...data, version: Math.max(here.version, record.version) + 1, updatedById: actorIdOf(principal), updatedAt: new Date() } });
+          if (sameRecordContent(here, data)) {
+            historyCeiling.set(record.id, here.version);
+            continue;
+          }
+          const version = Math.max(here.version, record.version) + 1;
+          historyCeiling.set(record.id, version - 1);
+          await tx.record.update({ where: { id: record.id }, data: { ...data, version, updatedById: actorIdOf(principal), updatedAt: new Date() } });
         }
+        // The backup's history. A new record's is its whole history (replacing the version its
+        // insert just kept, which the backup holds too); a record here keeps its own and gains only the versions it lacks, up to
+        // its ceiling (a number above is its next save's).
+        const versionData = (row: (typeof versionRows)[number]) => ({
+          recordId: row.recordId,
+          version: row.version,
+          projectId: row.projectId === project.id ? projectId : row.projectId,
+          sectionId: localSection(row.sectionId),
+          title: row.title,
+          values: row.values as Prisma.InputJsonValue,
+          savedAt: row.savedAt,
+          savedById: localUser(row.savedById),
+          via: row.via,
+          details: row.details as Prisma.InputJsonValue,
+        });
+        const newIds = new Set(newRecords.map((record) => record.id));
+        const newHistory = versionRows.filter((row) => newIds.has(row.recordId));
+        if (newHistory.length) {
+          await tx.$executeRaw`DELETE FROM record_versions v USING unnest(${newHistory.map((row) => row.recordId)}::text[], ${newHistory.map((row) => row.version)}::int[]) AS t(r, n)
+            WHERE v.record_id = t.r AND v.version = t.n`;
+          await tx.recordVersion.createMany({ data: newHistory.map(versionData) });
+        }
+        const addedHistory = versionRows.filter((row) => {
+          const ceiling = historyCeiling.get(row.recordId);
+          return ceiling !== undefined && row.version <= ceiling;
+        });
+        if (addedHistory.length) await tx.recordVersion.createMany({ data: addedHistory.map(versionData), skipDuplicates: true });
 
         await tx.recordLink.deleteMany({ where: { sourceId: { in: recordIds } } });
         if (keptLinks.length) await tx.recordLink.createMany({ data: keptLinks.map(({ sourceId, fieldKey, targetId }) => ({ sourceId, fieldKey, targetId })) });
@@ -352,7 +403,7 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
           SELECT gen_random_uuid()::text, r, 'restore', 'pending', 0, now(), now(), now() FROM unnest(${toIndex}::text[]) AS t(r) ORDER BY r
           ON CONFLICT (record_id) DO UPDATE SET status = 'pending', attempts = 0, available_at = now(), reason = EXCLUDED.reason,
             locked_at = NULL, locked_by = NULL, last_error = NULL, updated_at = now()`;
-        return { restoredMemberships, vectors, queued, relinked: relinkedSources.length };
+        return { restoredMemberships, vectors, queued, relinked: relinkedSources.length, versions: newHistory.length + addedHistory.length };
       },
       { timeout: 600_000, maxWait: 60_000 },
     );
@@ -374,6 +425,7 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
       media: media.length,
       mediaFilesWritten: written.length,
       auditEvents: auditRows.length,
+      versions: report.versions,
       memberships: report.restoredMemberships,
       unknownMembers,
       vectors: report.vectors,
@@ -430,10 +482,11 @@ function checkConsistency(input: {
   memberships: { userId: string }[];
   sections: { id: string; slug: string }[];
   groups: { sectionId: string; slug: string }[];
-  records: { id: string; sectionId: string; createdById: string | null; updatedById: string | null }[];
+  records: { id: string; sectionId: string; version: number; createdById: string | null; updatedById: string | null }[];
   links: { sourceId: string; targetId: string; external: boolean }[];
   media: { id: string; recordId: string | null; storageKey: string; sha256: string; size: number }[];
   auditRows: { actorId: string | null }[];
+  versionRows: { recordId: string; version: number; sectionId: string; savedById: string | null }[];
 }): void {
   const unique = (ids: string[], what: string) => {
     const seen = new Set<string>();
@@ -462,6 +515,15 @@ function checkConsistency(input: {
     if (!sections.has(record.sectionId)) refuse(`The backup's record ${record.id} belongs to a section it does not hold.`);
     user(record.createdById, tableEntries.records);
     user(record.updatedById, tableEntries.records);
+  }
+  const recordsById = new Map(input.records.map((record) => [record.id, record]));
+  unique(input.versionRows.map((row) => `${row.recordId} version ${row.version}`), "the record history row of");
+  for (const row of input.versionRows) {
+    const record = recordsById.get(row.recordId);
+    if (!record) refuse(`The backup's ${tableEntries.versions} holds a version of record ${row.recordId}, which it does not hold.`);
+    if (row.sectionId !== record.sectionId) refuse(`The backup's ${tableEntries.versions} puts version ${row.version} of record ${row.recordId} in another section than the record's.`);
+    if (row.version > record.version) refuse(`The backup's ${tableEntries.versions} holds version ${row.version} of record ${row.recordId}, above the record's own version ${record.version}.`);
+    user(row.savedById, tableEntries.versions);
   }
   for (const link of input.links) {
     if (!records.has(link.sourceId)) refuse(`The backup's ${tableEntries.links} holds a link from record ${link.sourceId}, which it does not hold.`);
