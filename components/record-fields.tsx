@@ -1,8 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
+import { readDateValue } from "@/lib/archive/date-values";
+import type { FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary, RecordDetail } from "@/lib/archive/get-record";
-import { formatDateValue, formatTimecode, formatYearRange } from "./format";
+import { formatTimecode } from "./format";
 import { IndexSegmentList } from "./index-segment-list";
 import { LongText } from "./long-text";
 import { MarkedText } from "./marked-text";
@@ -58,10 +59,11 @@ function shortContent(field: ShortField, value: unknown, record: RecordDetail): 
         <span className="inline-block rounded-full border border-accent-200 bg-accent-50 px-2.5 py-0.5 text-xs font-medium text-accent-900">{value}</span>
       ) : null;
     case "date":
-      return typeof value === "string" && value ? formatDateValue(value) : null;
     case "daterange": {
-      const range = value as Partial<DateRangeValue> | undefined;
-      return range && typeof range.from === "number" && typeof range.to === "number" ? formatYearRange(range.from, range.to) : null;
+      // As written; the reading (EDTF and in words) on hover, when it says more than the text.
+      const date = readDateValue(value);
+      if (!date) return null;
+      return date.shown === date.display ? date.shown : <span title={`${date.display} (EDTF ${date.edtf})`}>{date.shown}</span>;
     }
     case "relation": {
       // Only targets the reader may see are in `relations`; the others are simply not shown.

@@ -2,7 +2,8 @@
 
 import { SubmitButton } from "@/components/busy-button";
 import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
-import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
+import { dateHint, writtenDate } from "@/lib/archive/date-values";
+import type { FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary } from "@/lib/archive/get-record";
 import type { ProjectSummary } from "@/lib/archive/list-projects";
 import type { RelationTarget } from "@/lib/archive/list-relation-targets";
@@ -223,45 +224,25 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
           <input
             type="text"
             {...common}
-            inputMode="numeric"
-            pattern="-?\d{1,4}(-\d{2}(-\d{2})?)?"
             placeholder="1962-04-18"
-            defaultValue={typeof value === "string" ? value : ""}
+            defaultValue={writtenDate(value)}
             required={field.required}
             aria-describedby={describedBy(true)}
             className="field-input max-w-xs"
           />
-          {hint("1962, 1962-04 or 1962-04-18")}
+          {hint(dateHint)}
           {error}
         </div>
       );
-    case "daterange": {
-      const range = (value ?? {}) as Partial<DateRangeValue>;
+    case "daterange":
       return (
-        <fieldset aria-describedby={describedBy(true)}>
-          <legend className="field-label">
-            {field.label}
-            {field.required && <span className="text-red-700"> *</span>}
-          </legend>
-          <div className="mt-1 flex flex-wrap gap-4">
-            <div>
-              <label htmlFor={id} className="text-xs text-stone-600">
-                From year
-              </label>
-              <input type="number" step={1} id={id} name={recordInputName.rangeFrom(field.key)} defaultValue={range.from ?? ""} aria-invalid={invalid} className="field-input w-32" />
-            </div>
-            <div>
-              <label htmlFor={`${id}-to`} className="text-xs text-stone-600">
-                To year
-              </label>
-              <input type="number" step={1} id={`${id}-to`} name={recordInputName.rangeTo(field.key)} defaultValue={range.to ?? ""} aria-invalid={invalid} className="field-input w-32" />
-            </div>
-          </div>
-          {hint("Whole years; negative for BC (e.g. -400 for 400 BC).")}
+        <div>
+          {label}
+          <input type="text" {...common} placeholder="1920-1930" defaultValue={writtenDate(value)} required={field.required} aria-describedby={describedBy(true)} className="field-input max-w-xs" />
+          {hint(`${dateHint}. Negative years are BC (-400 for 400 BC).`)}
           {error}
-        </fieldset>
+        </div>
       );
-    }
     case "relation": {
       const selected = (Array.isArray(value) ? value : value ? [value] : []).filter((item): item is string => typeof item === "string");
       const selectable = new Set(options.map((option) => option.id));

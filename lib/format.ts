@@ -1,20 +1,5 @@
 /** Display formats shared by server pages, client components, the API and cited answers. Pure. */
 
-const monthNames = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 /** A year, negative before the common era: -400 → "400 BC". */
 export function formatYear(year: number): string {
   return year < 0 ? `${-year} BC` : String(year);
@@ -27,17 +12,6 @@ export function formatYearRange(from: number | null | undefined, to: number | nu
   // A range across the start of the era names both eras: "27 BC – AD 14".
   if (from < 0 && to > 0) return `${formatYear(from)} – AD ${to}`;
   return `${formatYear(from)} – ${formatYear(to)}`;
-}
-
-/** A date field value: "1962" → "1962", "1962-04" → "April 1962", "1962-04-18" → "18 April 1962". */
-export function formatDateValue(value: string): string {
-  const match = /^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(value);
-  if (!match) return value;
-  const [, yearText = "", monthText, dayText] = match;
-  const year = formatYear(Number.parseInt(yearText, 10));
-  const month = monthText ? monthNames[Number(monthText) - 1] : undefined;
-  if (!month) return year;
-  return dayText ? `${Number(dayText)} ${month} ${year}` : `${month} ${year}`;
 }
 
 /** A position in a recording: "04:07", or "1:02:03" past the hour. */

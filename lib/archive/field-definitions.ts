@@ -73,8 +73,13 @@ export interface IndexSegment {
   partialTranscript: string;
 }
 
-/** Years, negative before the common era. */
+/**
+ * Years, negative before the common era: the years the range covers. A range written as one date
+ * ("1923-05", "c. 1850") keeps its EDTF and its text as written (see date-values.ts).
+ */
 export interface DateRangeValue {
   from: number;
   to: number;
+  edtf?: string;
+  text?: string;
 }

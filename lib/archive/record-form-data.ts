@@ -58,6 +58,12 @@ export function readRecordForm(
         values[field.key] = text(formData, name);
         break;
       case "daterange": {
+        // As written in one box ("1920-1930", "c. 1850"); two year boxes are still read for older forms.
+        const written = text(formData, name);
+        if (written !== undefined || formData.has(name)) {
+          values[field.key] = written;
+          break;
+        }
         const from = year(formData, recordInputName.rangeFrom(field.key));
         const to = year(formData, recordInputName.rangeTo(field.key));
         values[field.key] = from === undefined && to === undefined ? undefined : { from, to };

@@ -52,7 +52,7 @@ describe("validateRecordValues", () => {
     if (result.ok) return;
     expect(result.fieldErrors).toEqual({
       title: ["Title must be at most 20 characters"],
-      born: ["Born must be a date like 1962, 1962-04 or 1962-04-18"],
+      born: ['Born "31/04/1931" is not a date that exists: April 1931 has 30 days'],
       period: ["Period from must not be after to"],
       metal: ["Metal must be one of: gold, silver"],
       authors: ["Authors must reference existing records"],
@@ -62,7 +62,7 @@ describe("validateRecordValues", () => {
 
   it("refuses dates that do not exist, counting leap years", () => {
     const born = (value: string) => validateRecordValues(fields, { title: "A", born: value });
-    expect(born("1962-02-31")).toEqual({ ok: false, fieldErrors: { born: ["Born must be a date that exists: month 02 of 1962 has 28 days"] } });
+    expect(born("1962-02-31")).toEqual({ ok: false, fieldErrors: { born: ['Born "1962-02-31" is not a date that exists: February 1962 has 28 days'] } });
     expect(born("1900-02-29").ok).toBe(false);
     expect(born("2000-02-29").ok).toBe(true);
     expect(born("1962-04-31").ok).toBe(false);
@@ -125,6 +125,52 @@ describe("validateRecordValues", () => {
     expect(recordYears(fields, { born: "1931-04-02" })).toEqual({ from: 1931, to: 1931 });
     expect(recordYears(fields, { period: { from: -400, to: -380 } })).toEqual({ from: -400, to: -380 });
     expect(recordYears(fields, {})).toEqual({ from: null, to: null });
+  });
+});
+
+describe("dates as written", () => {
+  const check = (values: Record<string, unknown>) => validateRecordValues(fields, { title: "A", ...values });
+
+  it("keeps an EDTF date as the string it always was, and other writing beside its EDTF", () => {
+    expect(check({ born: "1962-04-18" })).toEqual({ ok: true, values: { title: "A", born: "1962-04-18" } });
+    expect(check({ born: "1850~" })).toEqual({ ok: true, values: { title: "A", born: "1850~" } });
+    expect(check({ born: "  c.  1850 " })).toEqual({ ok: true, values: { title: "A", born: { edtf: "1850~", text: "c. 1850" } } });
+    expect(check({ born: "segle XVIII" })).toEqual({ ok: true, values: { title: "A", born: { edtf: "17XX", text: "segle XVIII" } } });
+    expect(check({ born: "1850-1860" })).toEqual({ ok: true, values: { title: "A", born: { edtf: "1850/1860", text: "1850-1860" } } });
+  });
+
+  it("takes an EDTF given beside words no reader knows, and re-reads a stored value unchanged", () => {
+    expect(check({ born: { edtf: "1939/1945", text: "during the war" } })).toEqual({ ok: true, values: { title: "A", born: { edtf: "1939/1945", text: "during the war" } } });
+    expect(check({ born: { text: "hacia 1850" } })).toEqual({ ok: true, values: { title: "A", born: { edtf: "1850~", text: "hacia 1850" } } });
+    expect(check({ born: { edtf: "1850?" } })).toEqual({ ok: true, values: { title: "A", born: "1850?" } });
+    expect(check({ born: { edtf: "c. 1850", text: "x" } })).toEqual({ ok: false, fieldErrors: { born: ['Born "c. 1850" is not EDTF: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX'] } });
+    expect(check({ born: { edtf: 1850 } })).toEqual({ ok: false, fieldErrors: { born: ["Born must have edtf and text as text"] } });
+  });
+
+  it("reads a range written as one date: 1923-05 is May 1923, not the years 1923 to 5", () => {
+    expect(check({ period: "1923-05" })).toEqual({ ok: true, values: { title: "A", period: { from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" } } });
+    expect(check({ period: "c. 1850" })).toEqual({ ok: true, values: { title: "A", period: { from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" } } });
+    expect(check({ period: "18th century" })).toEqual({ ok: true, values: { title: "A", period: { from: 1700, to: 1799, edtf: "17XX", text: "18th century" } } });
+    expect(check({ period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } })).toEqual({ ok: true, values: { title: "A", period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } } });
+    expect(check({ period: "XXXX" })).toEqual({ ok: false, fieldErrors: { period: ['Period "XXXX" names no year'] } });
+  });
+
+  it("quotes what it could not read", () => {
+    expect(check({ born: "sometime in spring" })).toEqual({
+      ok: false,
+      fieldErrors: { born: ['Born "sometime in spring" could not be read: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX'] },
+    });
+    expect(check({ period: "1860-1850" })).toEqual({ ok: false, fieldErrors: { period: ['Period "1860-1850" starts after it ends'] } });
+    expect(check({ born: 1962 })).toEqual({ ok: false, fieldErrors: { born: ["Born must be a date like 1962-04-18, c. 1850, 1850/1860 or 18XX"] } });
+    expect(check({ born: "1".repeat(201) })).toEqual({ ok: false, fieldErrors: { born: ["Born must be at most 200 characters"] } });
+  });
+
+  it("files a record under the years its date covers", () => {
+    expect(recordYears(fields, { born: { edtf: "1850~", text: "c. 1850" } })).toEqual({ from: 1850, to: 1850 });
+    expect(recordYears(fields, { born: { edtf: "17XX", text: "s. XVIII" } })).toEqual({ from: 1700, to: 1799 });
+    expect(recordYears(fields, { born: "1850/.." })).toEqual({ from: 1850, to: 1850 });
+    expect(recordYears(fields, { period: { from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" } })).toEqual({ from: 1923, to: 1923 });
+    expect(recordYears(fields, { born: "800" })).toEqual({ from: 800, to: 800 });
   });
 });
 

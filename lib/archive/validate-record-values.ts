@@ -1,6 +1,7 @@
-import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "./field-definitions";
+import type { FieldDefinition, IndexSegment, TranscriptTurn } from "./field-definitions";
 import type { FieldErrors } from "../errors";
 import { isUuid } from "../ids";
+import { checkDate, checkDateRange, yearsOfDateFields } from "./date-values";
 import { findUnstorableText, truncateText } from "../storable-text";
 
 /**
@@ -10,19 +11,12 @@ import { findUnstorableText, truncateText } from "../storable-text";
  */
 export type RecordValues = Record<string, unknown>;
 
-const isoDate = /^(-?\d{1,4})(?:-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?)?$/;
 const maxText = 2_000;
 const maxLongText = 500_000;
 export const maxTurns = 5_000;
 export const maxSegments = 2_000;
 /** Characters of a segment's title, and of its synopsis or partial transcript; keywords per segment. */
 const segmentBounds = { title: 300, text: 10_000, keywords: 100, keyword: 200 };
-
-/** Days in a month of the proleptic Gregorian calendar. */
-function daysInMonth(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
-}
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
@@ -48,24 +42,10 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
       }
       return { value };
     }
-    case "date": {
-      const match = typeof value === "string" ? isoDate.exec(value) : null;
-      if (!match) return { error: "must be a date like 1962, 1962-04 or 1962-04-18" };
-      const [, year = "", month, day] = match;
-      if (month && day && Number(day) > daysInMonth(Number(year), Number(month))) {
-        return { error: `must be a date that exists: month ${month} of ${year} has ${daysInMonth(Number(year), Number(month))} days` };
-      }
-      return { value };
-    }
-    case "daterange": {
-      const range = value as Partial<DateRangeValue> | null;
-      if (typeof range !== "object" || range === null) return { error: "must have a from and a to year" };
-      const { from, to } = range;
-      if (!Number.isInteger(from) || !Number.isInteger(to)) return { error: "from and to must be whole years" };
-      if ((from as number) < -10_000 || (to as number) > 3_000) return { error: "years must be between -10000 and 3000" };
-      if ((from as number) > (to as number)) return { error: "from must not be after to" };
-      return { value: { from, to } };
-    }
+    case "date":
+      return checkDate(value);
+    case "daterange":
+      return checkDateRange(value);
     case "relation": {
       const ids = field.multiple ? value : [value];
       if (!Array.isArray(ids) || !ids.every(isUuid)) return { error: "must reference existing records" };
@@ -173,20 +153,9 @@ export function recordTitle(fields: FieldDefinition[], values: RecordValues): st
   return typeof title === "string" && title ? title : "Untitled";
 }
 
-/** Years of the first date or date range field, for filtering and sorting by date. */
+/** Years of the first date or date range field, for filtering and sorting by date: the years its EDTF covers. */
 export function recordYears(fields: FieldDefinition[], values: RecordValues): { from: number | null; to: number | null } {
-  for (const field of fields) {
-    const value = values[field.key];
-    if (field.type === "daterange" && value) {
-      const range = value as DateRangeValue;
-      return { from: range.from, to: range.to };
-    }
-    if (field.type === "date" && typeof value === "string") {
-      const year = Number.parseInt(value.startsWith("-") ? value.slice(0, 5) : value.slice(0, 4), 10);
-      return { from: year, to: year };
-    }
-  }
-  return { from: null, to: null };
+  return yearsOfDateFields(fields, values);
 }
 
 /** The record ids each relation field points at (validated values: ids, or arrays of ids). */

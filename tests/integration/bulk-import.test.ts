@@ -305,6 +305,48 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     expect(problemsCsv(result.problems)).toBe('row,column,field,message\r\n1,ID,,The external id “taken-1” is taken by a record you cannot edit\r\n');
   });
 
+  it("imports dates as archivists write them, keeps the text, files them by the years they cover, and quotes one it cannot read", async () => {
+    const section = await createSection(db.prisma, interviewFields(people.slug));
+    const rows = [
+      ["d-1", "Approximate", "c. 1850", "1923-05"],
+      ["d-2", "Interval", "1850-1860", "1850–1860"],
+      ["d-3", "Century", "18th century", "s. XVIII"],
+      ["d-4", "Catalan", "cap a 1850", "segle XVIII"],
+      ["d-5", "Spanish", "finales del siglo XIX", "hacia 1850"],
+      ["d-6", "EDTF", "185X", "1850/.."],
+      ["d-7", "Unreadable", "sometime in spring", "1936"],
+      ["d-8", "Backwards", "1962", "1930-1920"],
+    ];
+    const file = csvFile(["ID,Title,Recorded on,Period", ...rows.map((row) => row.join(","))], "dates.csv");
+    const datePlan: ImportPlan = { sectionSlug: section.slug, projectId, mapping: { externalIdColumn: "ID", columns: { Title: "title", "Recorded on": "recordedOn", Period: "period" } } };
+    const checked = await dryRunImport(db.prisma, curator, file, datePlan);
+    expect(checked).toMatchObject({ rows: 8, valid: 6 });
+    expect(checked.problems).toEqual([
+      { row: 7, column: "Recorded on", field: "recordedOn", message: 'Recorded on "sometime in spring" could not be read: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX' },
+      { row: 8, column: "Period", field: "period", message: 'Period "1930-1920" starts after it ends' },
+    ]);
+    const { jobId } = await startImport(db.prisma, curator, file, datePlan, { storageDir });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", created: 6, skipped: 2 });
+    const stored = new Map((await db.prisma.record.findMany({ where: { sectionId: section.id } })).map((record) => [record.externalId, record]));
+    const values = (id: string) => stored.get(id)?.values as Record<string, unknown>;
+    expect(values("d-1")).toMatchObject({ recordedOn: { edtf: "1850~", text: "c. 1850" }, period: { from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" } });
+    expect(values("d-2")).toMatchObject({ recordedOn: { edtf: "1850/1860", text: "1850-1860" }, period: { from: 1850, to: 1860, edtf: "1850/1860", text: "1850–1860" } });
+    expect(values("d-3")).toMatchObject({ recordedOn: { edtf: "17XX", text: "18th century" }, period: { from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" } });
+    expect(values("d-4")).toMatchObject({ recordedOn: { edtf: "1850~", text: "cap a 1850" }, period: { edtf: "17XX", text: "segle XVIII" } });
+    expect(values("d-5")).toMatchObject({ recordedOn: { edtf: "1866/1899", text: "finales del siglo XIX" }, period: { from: 1850, to: 1850, edtf: "1850~" } });
+    expect(values("d-6")).toMatchObject({ recordedOn: "185X", period: { from: 1850, to: 1850, edtf: "1850/..", text: "1850/.." } });
+    // The record's years (filters, facets, sort) are those the first date field covers.
+    expect([stored.get("d-1")?.dateFrom, stored.get("d-1")?.dateTo]).toEqual([1850, 1850]);
+    expect([stored.get("d-2")?.dateFrom, stored.get("d-2")?.dateTo]).toEqual([1850, 1860]);
+    expect([stored.get("d-3")?.dateFrom, stored.get("d-3")?.dateTo]).toEqual([1700, 1799]);
+    expect([stored.get("d-6")?.dateFrom, stored.get("d-6")?.dateTo]).toEqual([1850, 1859]);
+    expect(stored.has("d-7")).toBe(false);
+    // The same file again changes nothing: a value read once is read the same way.
+    const again = await startImport(db.prisma, curator, file, datePlan, { storageDir });
+    expect(again.dryRun).toMatchObject({ creates: 0, updates: 0, unchanged: 6 });
+  });
+
   it("imports JSON Lines: relations by external id, date range objects and transcript turns", async () => {
     const target = await createRecord(db.prisma, people, projectId, { title: "Narrator by number" });
     await db.prisma.record.update({ where: { id: target.id }, data: { externalId: "P-7" } });

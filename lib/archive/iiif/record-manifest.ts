@@ -2,7 +2,7 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { PrismaClient } from "../../db/generated/client";
 import { notFound } from "../../errors";
-import { formatDateValue, formatYearRange } from "../../format";
+import { shownDate } from "../date-values";
 import type { FieldDefinition, IndexSegment } from "../field-definitions";
 import { getRecord, type RecordDetail } from "../get-record";
 import { storedTurns } from "../record-captions";
@@ -230,11 +230,8 @@ function metadataText(record: RecordDetail, field: FieldDefinition, value: unkno
     case "longtext":
       return typeof value === "string" && value.length <= maxMetadataText ? value.trim() : "";
     case "date":
-      return typeof value === "string" ? formatDateValue(value) : "";
-    case "daterange": {
-      const range = value && typeof value === "object" ? (value as { from?: unknown; to?: unknown }) : {};
-      return typeof range.from === "number" && typeof range.to === "number" ? formatYearRange(range.from, range.to) : "";
-    }
+    case "daterange":
+      return shownDate(value);
     case "relation": {
       // Only the records the reader may read are in the values (getRecord), and so in `relations`.
       const ids = Array.isArray(value) ? value : [value];

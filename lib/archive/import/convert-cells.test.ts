@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
 import type { FieldDefinition } from "../field-definitions";
+import { validateRecordValues } from "../validate-record-values";
 import { convertCells, resolveMapping } from "./convert-cells";
 
 const fields: FieldDefinition[] = [
@@ -46,7 +47,7 @@ describe("cells to field values", () => {
     expect(row.values).toEqual({
       title: "=cmd|' /C calc'!A0",
       recordedOn: "1962-04-18",
-      period: { from: 1920, to: 1930 },
+      period: "1920 – 1930",
       kind: "Fotografía",
       transcript: [
         { speaker: "Ada", start: 1.5, end: 4, text: "Hola" },
@@ -56,15 +57,26 @@ describe("cells to field values", () => {
     expect(row.relationTokens).toEqual(new Map([["people", ["Ada", "Bea"]], ["place", ["Girona"]]]));
   });
 
-  it("reads a single year and negative years as a range, and blank cells as no value", () => {
-    expect(convertCells(fields, mapping, ["", "T", "", "1936", "", "", "", ""]).values).toEqual({ title: "T", period: { from: 1936, to: 1936 } });
-    expect(convertCells(fields, mapping, ["", "T", "", "-50--10", "", "", "", ""]).values.period).toEqual({ from: -50, to: -10 });
+  it("leaves a range's cell as written for the editor's reading: years, negative years, a month, c., a century", () => {
+    const period = (cell: string) => {
+      const row = convertCells(fields, mapping, ["", "T", "", cell, "", "", "", ""]);
+      const checked = validateRecordValues(fields, row.values);
+      return checked.ok ? checked.values.period : checked.fieldErrors.period;
+    };
+    expect(convertCells(fields, mapping, ["", "T", "", "1936", "", "", "", ""]).values).toEqual({ title: "T", period: "1936" });
+    expect(period("1936")).toEqual({ from: 1936, to: 1936, edtf: "1936", text: "1936" });
+    expect(period("1920 – 1930")).toEqual({ from: 1920, to: 1930, edtf: "1920/1930", text: "1920 – 1930" });
+    expect(period("-50--10")).toEqual({ from: -50, to: -10, edtf: "-0050/-0010", text: "-50--10" });
+    expect(period("1923-05")).toEqual({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" });
+    expect(period("c. 1850")).toEqual({ from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" });
+    expect(period("s. XVIII")).toEqual({ from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" });
+    expect(period("the twenties")).toEqual(['Period "the twenties" could not be read: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX']);
+    expect(convertCells(fields, mapping, ["", "T", "", "  ", "", "", "", ""]).values).toEqual({ title: "T" });
   });
 
   it("reports each bad cell with its column and field", () => {
     const row = convertCells(fields, mapping, ["r", "T", "", "the twenties", "sculpture", "", "Girona; Figueres", "00:01 hello"]);
     expect(row.problems).toEqual([
-      { column: "Period", field: "period", message: "Period must be a year or a range like 1920-1930, not “the twenties”" },
       { column: "Kind", field: "kind", message: "Kind must be one of: letter, Fotografía (not “sculpture”)" },
       { column: "Place", field: "place", message: "Place takes one record, but the cell names several" },
       { column: "Transcript", field: "transcript", message: "Transcript: Line 1: expected “[mm:ss.s - mm:ss.s] Speaker: text”." },

@@ -85,12 +85,10 @@ export interface ConvertedRow {
   problems: Omit<ImportProblem, "row">[];
 }
 
-const rangePattern = /^\s*(-?\d{1,5})\s*(?:–|—|\/|\.\.|\bto\b|-)\s*(-?\d{1,5})\s*$/;
-
 /**
  * A cell as the editor's value for its field: text kept as it is (a formula-looking cell is just
- * text), dates as written (validated later like the editor's), "1920-1930" or "1920" as a date
- * range, a category matched to its option ignoring case and accents, transcript lines in the
+ * text), dates and date ranges as written ("c. 1850", "1920-1930", "18th century": read later like
+ * the editor's, see edtf.ts), a category matched to its option ignoring case and accents, transcript lines in the
  * editor's `[mm:ss.s - mm:ss.s] Speaker: text` form (or JSON turns), several relations separated
  * by `;` or `|`.
  */
@@ -124,6 +122,7 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
         row.values[field.key] = raw.trim();
         break;
       case "daterange": {
+        // As written ("1920-1930", "c. 1850", "1923-05": May 1923), read like the editor's; or stored JSON.
         const text = raw.trim();
         if (text.startsWith("{")) {
           const parsed = parseJson(text);
@@ -131,11 +130,7 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
           else row.values[field.key] = parsed;
           break;
         }
-        const single = /^-?\d{1,5}$/.test(text) ? Number(text) : null;
-        const match = rangePattern.exec(text);
-        if (single !== null) row.values[field.key] = { from: single, to: single };
-        else if (match) row.values[field.key] = { from: Number(match[1]), to: Number(match[2]) };
-        else fail(`must be a year or a range like 1920-1930, not “${clip(text)}”`);
+        row.values[field.key] = text;
         break;
       }
       case "category": {

@@ -1,4 +1,5 @@
-import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "../../archive/field-definitions";
+import { shownDate } from "../../archive/date-values";
+import type { FieldDefinition, IndexSegment, TranscriptTurn } from "../../archive/field-definitions";
 import { formatTimecode } from "../../format";
 import { relationTargetsByField } from "../../archive/validate-record-values";
 import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./embed-group-schema";
@@ -189,21 +190,16 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
-function formatYear(year: number): string {
-  return year < 0 ? `${-year} BC` : `${year}`;
-}
-
 async function renderValue(field: FieldDefinition, value: unknown, sources: DocumentSources): Promise<string> {
   if (value === undefined || value === null || value === "") return "";
   switch (field.type) {
     case "text":
     case "category":
-    case "date":
       return String(value).trim();
-    case "daterange": {
-      const range = value as DateRangeValue;
-      return range.from === range.to ? formatYear(range.from) : `${formatYear(range.from)} – ${formatYear(range.to)}`;
-    }
+    case "date":
+      return typeof value === "string" ? value.trim() : shownDate(value);
+    case "daterange":
+      return shownDate(value);
     case "longtext":
       return reduceLongText(String(value));
     case "transcript":

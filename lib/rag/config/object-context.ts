@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readDateValue } from "../../archive/date-values";
 import type { FieldDefinition } from "../../archive/field-definitions";
 
 /**
@@ -116,12 +117,9 @@ export function roleValue(context: ObjectContext, role: ProposalRole, values: Re
   return "";
 }
 
-/** Years of a date or date-range value: {from, to}; an ISO date gives its year twice. */
+/** Years of a date or date-range value: {from, to}, the years its EDTF covers ("1962-04-18" gives 1962 twice). */
 export function dateRangeOf(value: unknown): { from: number; to: number } | null {
-  if (typeof value === "string") {
-    const year = /^(-?\d{1,4})/.exec(value)?.[1];
-    return year === undefined ? null : { from: Number(year), to: Number(year) };
-  }
+  if (typeof value === "string" || (value && typeof value === "object" && "edtf" in value)) return readDateValue(value)?.years ?? null;
   if (value && typeof value === "object" && "from" in value && "to" in value) {
     const { from, to } = value as { from: unknown; to: unknown };
     if (typeof from === "number" && typeof to === "number" && Number.isFinite(from) && Number.isFinite(to)) {

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Principal } from "../../acl";
+import { shownDate } from "../../archive/date-values";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { type ProjectSummary, listReadableProjects } from "../../archive/list-projects";
 import { type ListRecordsQuery, type RecordListPage, listRecords, listRecordsQuerySchema } from "../../archive/list-records";
@@ -9,7 +10,6 @@ import { type SectionSummary, getSectionBySlugCached, listSectionsCached } from 
 import type { PrismaClient } from "../../db/generated/client";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { isAppError } from "../../errors";
-import { formatDateValue, formatYearRange } from "../../format";
 import { type IndexCoverage, readableIndexCoverage } from "../index/index-coverage";
 import { type ResolvedSearch, resolveRecordSearch } from "./resolve-search";
 import { type SearchContext, type SearchMode, searchModes } from "./search-archive";
@@ -95,13 +95,9 @@ export function listColumnsOf(section: SectionSummary | undefined): FieldDefinit
 
 const columnTypes = new Set<FieldDefinition["type"]>(["text", "category", "date", "daterange"]);
 
-/** A column's cell as the list shows it: dates and ranges in words, text as it is. */
+/** A column's cell as the list shows it: dates and ranges as written (else in words), text as it is. */
 export function listCellText(field: FieldDefinition, value: unknown): string {
-  if (field.type === "date" && typeof value === "string") return formatDateValue(value);
-  if (field.type === "daterange" && value && typeof value === "object") {
-    const range = value as { from?: unknown; to?: unknown };
-    return typeof range.from === "number" && typeof range.to === "number" ? formatYearRange(range.from, range.to) : "";
-  }
+  if (field.type === "date" || field.type === "daterange") return shownDate(value);
   return typeof value === "string" ? value : "";
 }
 
