@@ -229,6 +229,36 @@ describe("citation items from records", () => {
   });
 });
 
+describe("dates as written, in citations", () => {
+  const coin = (date: unknown): CitableRecord => ({
+    id: "c0000000-0000-4000-8000-000000000009",
+    title: "Coin",
+    values: { title: "Coin", date },
+    project: { name: "P" },
+    section: { slug: "coins", name: "Coins", fields: coinFields },
+    relations: {},
+  });
+  const issued = (date: unknown) => citationItem(coin(date), { origin }).issued;
+
+  it("gives an EDTF date's parts at its own precision, ranges as two, and circa when approximate or uncertain", () => {
+    expect(issued({ from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" })).toEqual({ from: [1850], circa: true });
+    expect(issued({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" })).toEqual({ from: [1923, 5] });
+    expect(issued({ from: 1850, to: 1860, edtf: "1850/1860?", text: "1850-1860?" })).toEqual({ from: [1850], to: [1860], circa: true });
+    expect(issued({ from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" })).toEqual({ from: [1700], to: [1799] });
+    expect(issued({ from: 1950, to: 1950, edtf: "1950-21", text: "spring 1950" })).toEqual({ from: [1950] });
+    expect(issued({ from: 1850, to: 1850, edtf: "1850/..", text: "1850/.." })).toEqual({ from: [1850] });
+    expect(issued({ from: -2, to: 4 })).toEqual({ from: [-2], to: [4] });
+  });
+
+  it("writes them to CSL-JSON with circa, to RIS and BibTeX as years", () => {
+    const item = citationItem(coin({ from: 1850, to: 1860, edtf: "1850~/1860~", text: "c. 1850-1860" }), { origin });
+    expect(JSON.parse(toCslJson([item]))[0].issued).toEqual({ "date-parts": [[1850], [1860]], circa: true });
+    expect(readRis(toRis([item]))[0]?.PY).toEqual(["1850"]);
+    expect(toBibtex([item])).toMatch(/year = \{1850--1860\}/);
+    expect(JSON.parse(toCslJson([citationItem(coin({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" }), { origin })]))[0].issued).toEqual({ "date-parts": [[1923, 5]] });
+  });
+});
+
 describe("RIS", () => {
   it("writes records a strict RIS reader reads back, tricky titles intact on one line", () => {
     const items = [citationItem(interview, { origin, seconds: 61 }), ...trickyTitles.map((title) => citationItem(publication(title, "article"), { origin }))];

@@ -1,4 +1,5 @@
 import { formatTimecode } from "../../format";
+import { readDateValue } from "../date-values";
 import type { FieldDefinition } from "../field-definitions";
 
 /**
@@ -36,7 +37,8 @@ export interface CitationItem {
   title: string;
   authors: CitationName[];
   interviewers: CitationName[];
-  issued?: { from: DateParts; to?: DateParts };
+  /** The first date field's date; `circa` when it is approximate or uncertain (EDTF `~`, `?`, `%`). */
+  issued?: { from: DateParts; to?: DateParts; circa?: boolean };
   /** The journal, newspaper or book a part was published in. */
   containerTitle?: string;
   publisher?: string;
@@ -97,9 +99,9 @@ function parseName(text: string): CitationName {
   return comma ? { family: comma[1]!.trim(), given: comma[2]!.trim() } : { literal: text };
 }
 
-/** A date field's value ("1962", "1962-04", "-44-03-15") as date parts. */
+/** A plain date ("1962", "1962-04", "-0044-03-15") as date parts; a season or unspecified digits are none. */
 export function dateParts(value: string): DateParts | undefined {
-  const match = /^(-?\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(value.trim());
+  const match = /^(-?\d{1,4})(?:-(0[1-9]|1[0-2])(?:-(\d{2}))?)?$/.exec(value.trim());
   if (!match) return undefined;
   const year = Number.parseInt(match[1]!, 10);
   if (!match[2]) return [year];
@@ -107,15 +109,24 @@ export function dateParts(value: string): DateParts | undefined {
   return [year, Number(match[2]), Number(match[3])];
 }
 
+/**
+ * A date or date range as date parts: an EDTF date or interval end at its own precision
+ * ("1962-04-18", "1850~/1860"), anything coarser or unspecified ("185X", "17XX", a season, a set)
+ * as the years it covers; an open end is left out.
+ */
 function issuedOf(field: FieldDefinition, value: unknown): CitationItem["issued"] {
-  if (field.type === "date" && typeof value === "string") {
-    const from = dateParts(value);
-    return from ? { from } : undefined;
-  }
-  if (field.type === "daterange" && value && typeof value === "object") {
-    const { from, to } = value as { from?: unknown; to?: unknown };
-    if (typeof from !== "number" || !Number.isInteger(from)) return undefined;
-    return typeof to === "number" && Number.isInteger(to) && to !== from ? { from: [from], to: [to] } : { from: [from] };
+  if (field.type === "date" || field.type === "daterange") {
+    const date = readDateValue(value);
+    if (!date?.years) return undefined;
+    const circa = date.approximate || date.uncertain ? { circa: true } : {};
+    const ends = date.edtf.split("/").map((end) => dateParts(end.replace(/[?~%]$/, "")));
+    if (!/[[{]/.test(date.edtf) && ends.length === 2 && (ends[0] || ends[1])) {
+      const [from, to] = ends;
+      return from ? { from, ...(to ? { to } : {}), ...circa } : { from: to!, ...circa };
+    }
+    if (ends.length === 1 && ends[0]) return { from: ends[0], ...circa };
+    const { from, to } = date.years;
+    return { from: [from], ...(to !== from ? { to: [to] as DateParts } : {}), ...circa };
   }
   if (field.type === "text" && typeof value === "string" && /^-?\d{1,4}$/.test(value.trim())) return { from: [Number.parseInt(value, 10)] };
   return undefined;

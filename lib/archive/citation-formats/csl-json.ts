@@ -19,7 +19,7 @@ export interface CslItem {
   title: string;
   author?: CitationName[];
   interviewer?: CitationName[];
-  issued?: { "date-parts": number[][] };
+  issued?: { "date-parts": number[][]; circa?: boolean };
   "container-title"?: string;
   publisher?: string;
   "event-place"?: string;
@@ -47,7 +47,7 @@ export function cslItem(item: CitationItem): CslItem {
     title: item.title,
     author: item.authors,
     interviewer: item.interviewers,
-    issued: item.issued ? { "date-parts": item.issued.to ? [item.issued.from, item.issued.to] : [item.issued.from] } : undefined,
+    issued: item.issued ? { "date-parts": item.issued.to ? [item.issued.from, item.issued.to] : [item.issued.from], ...(item.issued.circa ? { circa: true } : {}) } : undefined,
     "container-title": item.containerTitle,
     publisher: item.publisher,
     // Where an interview was recorded is its event's place; otherwise where it was published.

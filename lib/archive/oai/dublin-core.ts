@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "../field-definitions";
+import { readDateValue } from "../date-values";
+import type { FieldDefinition, IndexSegment, TranscriptTurn } from "../field-definitions";
 
 /**
  * Unqualified Dublin Core for OAI-PMH (oai_dc): which fields of a section give which of the 15
@@ -114,12 +115,12 @@ function textsOf(field: FieldDefinition, value: unknown, source: DcSource): stri
     case "text":
     case "longtext":
     case "category":
-    case "date":
       return typeof value === "string" && value.trim() ? [value.trim()] : [];
+    case "date":
     case "daterange": {
-      const range = value as DateRangeValue;
-      if (typeof range?.from !== "number" || typeof range?.to !== "number") return [];
-      return [range.from === range.to ? year(range.from) : `${year(range.from)}/${year(range.to)}`];
+      // As EDTF ("1850~", "1850/1860", "17XX"), which harvesters of dc:date read as ISO 8601-2.
+      const date = readDateValue(value);
+      return date ? [date.edtf] : [];
     }
     case "relation":
       return (Array.isArray(value) ? value : [value]).flatMap((id) => (typeof id === "string" && source.relationTitles.has(id) ? [source.relationTitles.get(id)!] : []));
@@ -135,10 +136,6 @@ function textsOf(field: FieldDefinition, value: unknown, source: DcSource): stri
 }
 
 /** ISO 8601 years: four digits, negative before the common era (year 0 is 1 BCE). */
-function year(value: number): string {
-  const sign = value < 0 ? "-" : "";
-  return `${sign}${String(Math.abs(value)).padStart(4, "0")}`;
-}
 
 /** The record's Dublin Core: [element, text] pairs in the schema's element order, no duplicates. */
 export function dublinCoreOf(source: DcSource, mapping: DcMapping): [DcElement, string][] {

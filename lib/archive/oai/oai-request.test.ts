@@ -159,6 +159,16 @@ describe("Dublin Core mapping", () => {
     ]);
   });
 
+  it("gives dates as EDTF, however they were written", () => {
+    const dateOf = (period: unknown) =>
+      dublinCoreOf({ title: "T", url: "https://archive.example.org/records/1", sectionName: "S", projectName: "P", fields, values: { title: "T", period }, relationTitles: new Map(), mediaTypes: new Map() }, { date: ["period"] }).filter(([element]) => element === "date");
+    expect(dateOf({ from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" })).toEqual([["date", "1850~"]]);
+    expect(dateOf({ from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" })).toEqual([["date", "17XX"]]);
+    expect(dateOf({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" })).toEqual([["date", "1923-05"]]);
+    expect(dateOf({ from: 1962, to: 1962 })).toEqual([["date", "1962"]]);
+    expect(dateOf({ edtf: "not EDTF", text: "x" })).toEqual([]);
+  });
+
   it("accepts known elements and the section's field keys only", () => {
     const schema = dcMappingSchema(fields);
     expect(schema.parse({ subject: ["language"], title: [] })).toEqual({ subject: ["language"] });
