@@ -5,6 +5,8 @@ import type { SqlExecutor } from "../db/sql-executor";
 import { storableTextIssues } from "../storable-text";
 import { maxFilterTextLength } from "../query-length";
 import { whereEquals } from "../db/sql-where";
+import { formatYearRange } from "../format";
+import { shownDate } from "./date-values";
 import { recordLanguages, recordMediaTypes } from "./record-list-params";
 
 export const recordSorts = ["relevance", "mixed", "title", "-title", "updated", "-updated", "date", "-date"] as const;
@@ -57,8 +59,11 @@ export interface RecordListItem {
   projectName: string;
   sectionSlug: string;
   sectionName: string;
+  /** The years the record's first date covers (filters, facets, sort). */
   dateFrom: number | null;
   dateTo: number | null;
+  /** That date as written ("c. 1850", "s. XVIII"), else in words; "" when undated. */
+  dateText: string;
   updatedAt: Date;
   /** Field values for the columns; relation fields left out (`listedValuesSql`). */
   values: Record<string, unknown>;
@@ -91,6 +96,10 @@ const orderBy: Record<Exclude<RecordSort, "relevance">, string> = {
  * relation, so none leaves here, readable or not.
  */
 const listedValuesSql = `(r."values" - ARRAY(SELECT f->>'key' FROM jsonb_array_elements(s.fields) f WHERE f->>'type' = 'relation'))`;
+
+/** The value of the record's first date or date-range field that has one, as stored. */
+const firstDateValueSql = `(SELECT r."values" -> (f->>'key') FROM jsonb_array_elements(s.fields) WITH ORDINALITY e(f, n)
+   WHERE f->>'type' IN ('date', 'daterange') AND r."values" ? (f->>'key') ORDER BY n LIMIT 1)`;
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -242,11 +251,12 @@ export async function listRecords(
     date_to: number | null;
     updated_at: Date;
     values: Record<string, unknown>;
+    date_value: unknown;
     total: number;
   }>(
     `SELECT r.id, r.title, r.project_id, p.name AS project_name, s.slug AS section_slug,
             s.name AS section_name, r.date_from, r.date_to, r.updated_at, ${listedValuesSql} AS "values",
-            count(*) OVER ()::int AS total
+            ${firstDateValueSql} AS date_value, count(*) OVER ()::int AS total
        FROM records r
        JOIN sections s ON s.id = r.section_id
        JOIN projects p ON p.id = r.project_id
@@ -275,6 +285,7 @@ export async function listRecords(
       sectionName: row.section_name,
       dateFrom: row.date_from,
       dateTo: row.date_to,
+      dateText: shownDate(row.date_value) || formatYearRange(row.date_from, row.date_to),
       updatedAt: new Date(row.updated_at),
       values: row.values,
     })),

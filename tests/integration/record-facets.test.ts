@@ -271,3 +271,49 @@ describe(`the list's default order (${testDatabaseMode()})`, () => {
     expect((await loadRecordListView(deps(), listener, { language: "bogus" })).problem).toMatch(/^Language: must be one of en, es, ca/);
   });
 });
+
+describe(`dates as written, filtered and faceted by the years they cover (${testDatabaseMode()})`, () => {
+  it("match a year filter when their years overlap it, count in the decade they start in, list as written, and stay hidden from outsiders", async () => {
+    const archive = await createProject(db.prisma, { restricted: true });
+    const catalogue = await createSection(db.prisma, [
+      { key: "title", label: "Title", type: "text", required: true },
+      { key: "made", label: "Made", type: "date", listed: true },
+    ]);
+    for (const [title, made] of [
+      ["Approximate", "c. 1850"],
+      ["Decade", "1850s"],
+      ["Interval", "1850-1860"],
+      ["Century", "s. XVIII"],
+      ["Month", "1923-05"],
+      ["Open", "1840/.."],
+    ] as const) {
+      await createRecord(db.prisma, catalogue, archive.id, { title, made });
+    }
+    const member = await createUser(db.prisma);
+    await addMember(db.prisma, member.id, archive.id);
+    const curator = await principalOf(db.prisma, member.id);
+    const titles = async (principal: Principal, from: number, to: number) =>
+      (await listRecords(db.sql, principal, query({ section: catalogue.slug, from, to, pageSize: 100 }))).items.map((item) => item.title).sort();
+    // c. 1850 covers 1850; 1850s 1850–1859; 1850-1860 1850–1860; s. XVIII 1700–1799; an open end counts as its known end.
+    expect(await titles(curator, 1845, 1855)).toEqual(["Approximate", "Decade", "Interval"]);
+    expect(await titles(curator, 1856, 1860)).toEqual(["Decade", "Interval"]);
+    expect(await titles(curator, 1790, 1800)).toEqual(["Century"]);
+    expect(await titles(curator, 1923, 1923)).toEqual(["Month"]);
+    expect(await titles(curator, 1840, 1840)).toEqual(["Open"]);
+    const facets = await recordFacets(db.sql, curator, query({ section: catalogue.slug }));
+    expect(countsOf(facets.decades)).toEqual({ "1700": 1, "1840": 1, "1850": 3, "1920": 1 });
+    const listed = await listRecords(db.sql, curator, query({ section: catalogue.slug, sort: "date", pageSize: 100 }));
+    expect(listed.items.map((item) => item.title).slice(0, 2)).toEqual(["Century", "Open"]);
+    expect(Object.fromEntries(listed.items.map((item) => [item.title, item.dateText]))).toEqual({
+      Century: "s. XVIII",
+      Open: "1840 onwards",
+      Approximate: "c. 1850",
+      Decade: "1850s",
+      Interval: "1850-1860",
+      Month: "May 1923",
+    });
+    // Someone outside the restricted project finds none of them, and counts none.
+    expect(await titles(reader, 1700, 1999)).toEqual([]);
+    expect(countsOf((await recordFacets(db.sql, reader, query({ section: catalogue.slug }))).decades)).toEqual({});
+  });
+});

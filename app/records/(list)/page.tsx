@@ -13,7 +13,7 @@ import { SystemNotice } from "@/components/system-notice";
 import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
-import { citationHref, formatTimecode, formatYearRange, recordHref } from "@/components/format";
+import { citationHref, formatTimecode, recordHref } from "@/components/format";
 import { HighlightedSnippet } from "@/components/highlighted-snippet";
 import { LockIcon } from "@/components/lock-icon";
 import { NewRecordPicker } from "@/components/new-record-picker";
@@ -227,7 +227,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                             </Link>
                             {/* On a phone the section, project and date columns fold under the title. */}
                             <p className="text-xs text-stone-500 sm:hidden">
-                              {[item.sectionName, item.projectName, formatYearRange(item.dateFrom, item.dateTo)].filter(Boolean).join(" · ")}
+                              {[item.sectionName, item.projectName, item.dateText].filter(Boolean).join(" · ")}
                               {restricted.has(item.projectId) && <LockIcon label="Restricted project" />}
                             </p>
                             {search?.byRecord.get(item.id) && <HitPassage hit={search.byRecord.get(item.id)!} thresholds={thresholds} query={query} />}
@@ -239,7 +239,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                               {restricted.has(item.projectId) && <LockIcon label="Restricted project" />}
                             </span>
                           </td>
-                          <td className="hidden whitespace-nowrap px-4 py-2.5 text-stone-700 sm:table-cell">{formatYearRange(item.dateFrom, item.dateTo)}</td>
+                          <td className="hidden whitespace-nowrap px-4 py-2.5 text-stone-700 sm:table-cell">{item.dateText}</td>
                           {columns.map((field) => (
                             <td key={field.key} className="hidden px-4 py-2.5 text-stone-700 sm:table-cell">
                               {listCellText(field, item.values[field.key])}

@@ -3,7 +3,6 @@ import type { Principal } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { listRecords } from "../../archive/list-records";
 import { AppError } from "../../errors";
-import { formatYearRange } from "../../format";
 import { type RecordListParams, type RecordListViewDeps, listCellText, listColumnsOf, resolveRecordList } from "./record-list-view";
 import type { SearchMode } from "./search-archive";
 
@@ -71,7 +70,7 @@ export async function exportRecordList(
           title: item.title,
           section: item.sectionName,
           project: item.projectName,
-          date: formatYearRange(item.dateFrom, item.dateTo),
+          date: item.dateText,
           values: Object.fromEntries(columns.map((field) => [field.key, listCellText(field, item.values[field.key])])),
           ...(view.search ? { rank: ranks.get(item.id), relevance: hit ? Number(hit.score.toFixed(4)) : undefined } : {}),
         };
