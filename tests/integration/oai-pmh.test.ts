@@ -87,7 +87,7 @@ beforeAll(async () => {
   }
   ids.privateTarget = hidden.ids[0]!;
   for (let n = 0; n < 8; n++) {
-    const record = await createRecord(prisma, section, projects.open.id, { title: `Open letter ${n} <&> "quoted"`, summary: `Summary ${n}`, kind: "letter", period: { from: 1950 + n, to: 1960 + n } });
+    const record = await createRecord(prisma, section, projects.open.id, { title: `Open letter ${n} <&> "quoted"`, summary: `Summary ${n}`, kind: "letter", period: n === 3 ? "c. 1953" : { from: 1950 + n, to: 1960 + n } });
     openIds.push(record.id);
   }
   // An open record linking an open one and a private one: only the open one may be named.
@@ -153,6 +153,8 @@ describe("an OAI-PMH harvester", () => {
     expect(dc.identifier).toEqual([`${origin}/records/${openIds[2]}`]);
     expect(dc.type).toEqual([section.name]);
     expect(dc.source).toEqual([`Project ${projects.open.slug}`]);
+    // A date written "c. 1953" goes out as its EDTF.
+    expect(dublinCoreOf(await oai({ verb: "GetRecord", identifier: identifier(openIds[3]!), metadataPrefix: "oai_dc" })).date).toEqual(["1953~"]);
     const linking = dublinCoreOf(await oai({ verb: "GetRecord", identifier: identifier(ids.linking!), metadataPrefix: "oai_dc" }));
     expect(linking.relation).toEqual(["Open letter 0 &lt;&amp;&gt; \"quoted\""]);
   });
