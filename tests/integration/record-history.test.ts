@@ -367,7 +367,9 @@ describe(`the record page's history (${testDatabaseMode()})`, () => {
     // Moved without a save (no version of its own in the open project): nothing to show the reader.
     const unsaved = await createRecord(db.prisma, section, closedId, { title: "Moved by hand" }, insider);
     await db.sql.query(`UPDATE records SET project_id = $1 WHERE id = $2`, [projectId, unsaved.id]);
-    expect(await render(reader, unsaved.id)).toContain("No saved versions of this record that you can see.");
+    const empty = await render(reader, unsaved.id);
+    expect(empty).toContain("No saved versions of this record that you can see.");
+    expect(empty).not.toContain('aria-label="History pages"');
     const many = await createRecord(db.prisma, section, projectId, { title: "Often saved" }, curator);
     for (let index = 0; index < 21; index++) await edit(curator, many.id, { title: `Often saved ${index}` });
     const first = await render(curator, many.id);

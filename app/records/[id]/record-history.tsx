@@ -34,18 +34,20 @@ export async function RecordHistorySection({ principal, runtime, recordId, befor
           ))}
         </ol>
       )}
-      <nav aria-label="History pages" className="mt-4 flex gap-4 text-sm">
-        {before !== undefined && (
-          <Link href={`/records/${recordId}#history`} className="link">
-            Newest versions
-          </Link>
-        )}
-        {older !== undefined && (
-          <Link href={`/records/${recordId}?history=${older}#history`} className="link">
-            Older versions
-          </Link>
-        )}
-      </nav>
+      {(before !== undefined || older !== undefined) && (
+        <nav aria-label="History pages" className="mt-4 flex gap-4 text-sm">
+          {before !== undefined && (
+            <Link href={`/records/${recordId}#history`} className="link">
+              Newest versions
+            </Link>
+          )}
+          {older !== undefined && (
+            <Link href={`/records/${recordId}?history=${older}#history`} className="link">
+              Older versions
+            </Link>
+          )}
+        </nav>
+      )}
     </section>
   );
 }
