@@ -2,7 +2,7 @@
 
 import { SubmitButton } from "@/components/busy-button";
 import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
-import { dateHint, writtenDate } from "@/lib/archive/date-values";
+import { dateHint, keptDateOf, writtenDate } from "@/lib/archive/date-values";
 import type { FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary } from "@/lib/archive/get-record";
 import type { ProjectSummary } from "@/lib/archive/list-projects";
@@ -230,6 +230,7 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
             aria-describedby={describedBy(true)}
             className="field-input max-w-xs"
           />
+          <KeptDate name={recordInputName.keptDate(field.key)} value={value} />
           {hint(dateHint)}
           {error}
         </div>
@@ -239,6 +240,7 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
         <div>
           {label}
           <input type="text" {...common} placeholder="1920-1930" defaultValue={writtenDate(value)} required={field.required} aria-describedby={describedBy(true)} className="field-input max-w-xs" />
+          <KeptDate name={recordInputName.keptDate(field.key)} value={value} />
           {hint(`${dateHint}. Negative years are BC (-400 for 400 BC).`)}
           {error}
         </div>
@@ -385,4 +387,10 @@ function ClearButton({ targetId, label }: { targetId: string; label: string }) {
       {label}
     </button>
   );
+}
+
+/** A stored date's EDTF and text, sent back so an unchanged box saves the value unchanged. */
+function KeptDate({ name, value }: { name: string; value: unknown }) {
+  const kept = keptDateOf(value);
+  return kept ? <input type="hidden" name={name} value={JSON.stringify(kept)} /> : null;
 }

@@ -24,6 +24,8 @@ export interface DateValueReading extends DateReading {
 }
 
 const maxWrittenText = 200;
+const plainDate = /^-?\d{1,4}(?:-(?:0[1-9]|1[0-2])(?:-\d{2})?)?$/;
+const plainYears = /^(-?\d{1,5})(?:\/(-?\d{1,5}))?$/;
 
 /** How the editor asks for a date. */
 export const dateHint = "As written: 1962-04-18, c. 1850, 1850-1860, 1850s, 18th century, s. XVIII, or EDTF (1850~, 18XX)";
@@ -56,6 +58,11 @@ export function readDateValue(value: unknown): DateValueReading | null {
 /** The value as the record page and list show it: as written, else in words; "" when no date. */
 export function shownDate(value: unknown): string {
   return readDateValue(value)?.shown ?? "";
+}
+
+/** A stored date's `{ edtf, text }` when it has both (a date written otherwise than EDTF), else null. */
+export function keptDateOf(value: unknown): WrittenDateValue | null {
+  return isRecord(value) && typeof value.edtf === "string" && typeof value.text === "string" ? { edtf: value.edtf, text: value.text } : null;
 }
 
 /** The value as the editor's text box holds it: as written, else its EDTF; "" when no date. */
@@ -93,11 +100,19 @@ export function checkDate(value: unknown): Checked {
   if (submitted === null) return { error: "must be a date like 1962-04-18, c. 1850, 1850/1860 or 18XX" };
   if ("error" in submitted) return { error: submitted.error };
   const { reading, text } = submitted;
-  return { value: text === reading.edtf ? reading.edtf : { edtf: reading.edtf, text } satisfies WrittenDateValue };
+  // A plain date ("1962-04-18", and "800" as dates were written before EDTF) stays the string it always was.
+  if (text === reading.edtf || plainDate.test(text)) return { value: text };
+  return { value: { edtf: reading.edtf, text } satisfies WrittenDateValue };
 }
 
 /** A date range's value: `{ from, to }` in whole years, or a date as written (stored with its years). */
 export function checkDateRange(value: unknown): Checked {
+  // Plain years ("1936", "-400/-380", as the editor writes a range without text) keep the range's old shape.
+  const years = typeof value === "string" ? plainYears.exec(value.trim()) : null;
+  if (years) {
+    const checked = checkDateRange({ from: Number(years[1]), to: Number(years[2] ?? years[1]) });
+    return checked.error === "from must not be after to" ? { error: dateProblemMessage(value as string, "starts after it ends") } : checked;
+  }
   const submitted = readSubmitted(value);
   if (submitted !== null) {
     if ("error" in submitted) return { error: submitted.error };

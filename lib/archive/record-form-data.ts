@@ -18,6 +18,8 @@ export const recordInputName = {
   value: (key: string) => `values.${key}`,
   rangeFrom: (key: string) => `values.${key}.from`,
   rangeTo: (key: string) => `values.${key}.to`,
+  /** A date's stored `{ edtf, text }`, as JSON: kept when the text comes back unchanged (see keptDate). */
+  keptDate: (key: string) => `values.${key}.kept`,
   file: (key: string) => `files.${key}`,
   remove: (key: string) => `remove.${key}`,
 };
@@ -40,6 +42,21 @@ function year(formData: FormData, name: string): number | undefined {
   return value === undefined ? undefined : Number(value.trim());
 }
 
+/**
+ * A date box's value: the stored `{ edtf, text }` when the box still holds that text (so a date
+ * given its EDTF beside words no reader knows, "during the war" as 1939/1945, saves unchanged),
+ * else what the box holds. The EDTF is checked on save like any other.
+ */
+function keptDate(kept: FormDataEntryValue | null, written: string | undefined): unknown {
+  if (typeof kept !== "string" || written === undefined) return written;
+  try {
+    const stored = JSON.parse(kept) as { edtf?: unknown; text?: unknown };
+    return typeof stored.edtf === "string" && stored.text === written.trim() ? { edtf: stored.edtf, text: stored.text } : written;
+  } catch {
+    return written;
+  }
+}
+
 /** Reads field values and new uploads from a submitted record form. */
 export function readRecordForm(
   fields: FieldDefinition[],
@@ -54,14 +71,14 @@ export function readRecordForm(
       case "text":
       case "longtext":
       case "category":
-      case "date":
         values[field.key] = text(formData, name);
         break;
+      case "date":
       case "daterange": {
         // As written in one box ("1920-1930", "c. 1850"); two year boxes are still read for older forms.
         const written = text(formData, name);
-        if (written !== undefined || formData.has(name)) {
-          values[field.key] = written;
+        if (written !== undefined || formData.has(name) || field.type === "date") {
+          values[field.key] = keptDate(formData.get(recordInputName.keptDate(field.key)), written);
           break;
         }
         const from = year(formData, recordInputName.rangeFrom(field.key));

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FieldDefinition } from "./field-definitions";
+import { writtenDate } from "./date-values";
+import { readWrittenDate } from "./edtf";
 import { recordTitle, recordYears, validateRecordValues, withShownRelations } from "./validate-record-values";
 
 const fields: FieldDefinition[] = [
@@ -153,6 +155,28 @@ describe("dates as written", () => {
     expect(check({ period: "18th century" })).toEqual({ ok: true, values: { title: "A", period: { from: 1700, to: 1799, edtf: "17XX", text: "18th century" } } });
     expect(check({ period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } })).toEqual({ ok: true, values: { title: "A", period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } } });
     expect(check({ period: "XXXX" })).toEqual({ ok: false, fieldErrors: { period: ['Period "XXXX" names no year'] } });
+  });
+
+  it("gives a value back unchanged when the editor shows it and it is saved again", () => {
+    for (const [key, stored] of [
+      ["born", "800"],
+      ["born", "-44-03-15"],
+      ["born", "1962-04-18"],
+      ["born", "1850~"],
+      ["born", { edtf: "1850~", text: "c. 1850" }],
+      ["born", { edtf: "1939/1945", text: "during the war" }],
+      ["period", { from: -400, to: -380 }],
+      ["period", { from: 1936, to: 1936 }],
+      ["period", { from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" }],
+      ["period", { from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" }],
+    ] as const) {
+      // The editor's box holds writtenDate(value); an API client may send the stored value itself.
+      const written = writtenDate(stored);
+      const expected = typeof stored === "object" && "edtf" in stored && readWrittenDate(stored.text).ok === false ? undefined : stored;
+      if (expected !== undefined) expect(check({ [key]: written }), `${key} ${written}`).toEqual({ ok: true, values: { title: "A", [key]: stored } });
+      expect(check({ [key]: stored })).toEqual({ ok: true, values: { title: "A", [key]: stored } });
+    }
+    expect(check({ period: "1860/1850" })).toEqual({ ok: false, fieldErrors: { period: ['Period "1860/1850" starts after it ends'] } });
   });
 
   it("quotes what it could not read", () => {
