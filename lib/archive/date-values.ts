@@ -1,3 +1,4 @@
+import { formatYearRange } from "../format";
 import { type DateReading, dateProblemMessage, edtfYear, parseEdtf, readWrittenDate } from "./edtf";
 import type { FieldDefinition } from "./field-definitions";
 
@@ -52,7 +53,7 @@ export function readDateValue(value: unknown): DateValueReading | null {
   if (typeof from !== "number" || typeof to !== "number" || !Number.isInteger(from) || !Number.isInteger(to)) return null;
   const result = parseEdtf(from === to ? edtfYear(from) : `${edtfYear(from)}/${edtfYear(to)}`);
   if (!result.ok) return null;
-  return { ...result.reading, years: { from, to }, shown: result.reading.display, written: from === to ? String(from) : `${from}/${to}` };
+  return { ...result.reading, years: { from, to }, shown: formatYearRange(from, to), written: from === to ? String(from) : `${from}/${to}` };
 }
 
 /** The value as the record page and list show it: as written, else in words; "" when no date. */
