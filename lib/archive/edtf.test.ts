@@ -123,6 +123,10 @@ describe("readWrittenDate", () => {
     ["18/04/1962", "1962-04-18"],
     ["1962/04/18", "1962-04-18"],
     ["800", "0800"],
+    ["04/1962", "1962-04"],
+    ["4-1962", "1962-04"],
+    ["100-1962", "0100/1962"],
+    ["-50--10", "-0050/-0010"],
     ["-44-03-15", "-0044-03-15"],
     // Spanish
     ["hacia 1850", "1850~"],
@@ -190,6 +194,9 @@ describe("readWrittenDate", () => {
     ["s. MMM", "unreadable"],
     ["200th century", "unreadable"],
     ["Frimaire 1850", "unreadable"],
+    ["13/1962", "unreadable"],
+    ["1962/4", "unreadable"],
+    ["1962 to 4", "unreadable"],
   ])("refuses %j (%s)", (written, expected) => {
     expect(problem(written)).toBe(expected);
   });

@@ -301,6 +301,8 @@ function readOne(text: string): string | null {
   if (century) return century;
   const dmy = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(text);
   if (dmy) return `${dmy[3]}-${pad(Number(dmy[2]), 2)}-${pad(Number(dmy[1]), 2)}`;
+  const numericMonthYear = /^(\d{1,2})[./-](\d{4})$/.exec(text);
+  if (numericMonthYear) return `${numericMonthYear[2]}-${pad(Number(numericMonthYear[1]), 2)}`;
   const ymd = /^(\d{4})[./](\d{1,2})[./](\d{1,2})$/.exec(text);
   if (ymd) return `${ymd[1]}-${pad(Number(ymd[2]), 2)}-${pad(Number(ymd[3]), 2)}`;
   const words = text.replace(/,/g, " ").replace(/\b(?:de|del|d')\s*/g, " ").replace(/\s+/g, " ").trim();
@@ -345,6 +347,8 @@ function readForms(text: string): string[] {
   if (range) {
     const ends = [range[1]!, range[2]!].map((end) => {
       const circa = circaWords.test(end);
+      // A bare one- or two-digit end is a month or a typo, never a year: "04/1962" is not 4 to 1962.
+      if (/^\d{1,2}$/.test(end.trim())) return null;
       const read = readOne(end.replace(circaWords, ""));
       return read === null || read.includes("/") ? null : circa ? withQualifier(read, "~") : read;
     });
@@ -352,7 +356,7 @@ function readForms(text: string): string[] {
   }
   const abbreviated = /^(-?\d{2})(\d{2})\s*[-–—]\s*(\d{2})$/.exec(text);
   if (abbreviated && Number(abbreviated[3]) > Number(abbreviated[2])) forms.push(`${abbreviated[1]}${abbreviated[2]}/${abbreviated[1]}${abbreviated[3]}`);
-  const joined = /^(-?\d{1,4})\s*[-–—]\s*(-\d{1,4}|\d{3,4})$/.exec(text);
+  const joined = /^(-?\d{3,4}|-\d{1,2})\s*[-–—]\s*(-\d{1,4}|\d{3,4})$/.exec(text);
   if (joined) forms.push(`${readOne(joined[1]!)}/${readOne(joined[2]!)}`);
   return forms;
 }
