@@ -145,6 +145,8 @@ beforeAll(async () => {
     })
   ).id;
   ids.secret = (await createRecord(db.prisma, interviews, closedProject, { title: `Sealed testimony ${hush}` })).id;
+  ids.circa = (await createRecord(db.prisma, interviews, openProject, { title: "An interview of about 1998", recordedOn: "c. 1998" })).id;
+  ids.secretCirca = (await createRecord(db.prisma, interviews, closedProject, { title: `Sealed, about 1998 ${hush}`, recordedOn: "c. 1998" })).id;
 
   notes = await createSection(db.prisma, [
     { key: "title", label: "Title", type: "text", required: true, listed: true },
@@ -212,6 +214,16 @@ describe(`record citations (${testDatabaseMode()})`, () => {
     const [item] = (await csl.json()) as Record<string, unknown>[];
     expect(item).toMatchObject({ type: "interview", author: [{ family: "Puig", given: "Andrés" }], issued: { "date-parts": [[1998, 4, 18]] }, URL: `${origin}/records/${ids.interview}` });
     expect(item).not.toHaveProperty("interviewer");
+  });
+
+  it("cites a date written c. 1998 as 1998 with circa in CSL-JSON, the year in RIS and BibTeX; a restricted one as missing", async () => {
+    const [item] = (await (await cite(reader, ids.circa!, "format=csl-json")).json()) as Record<string, unknown>[];
+    expect(item?.issued).toEqual({ "date-parts": [[1998]], circa: true });
+    expect(await (await cite(reader, ids.circa!, "format=ris")).text()).toMatch(/\r\nPY  - 1998\r\n/);
+    expect(await (await cite(reader, ids.circa!, "format=bibtex")).text()).toContain("year = {1998}");
+    const denied = await cite(reader, ids.secretCirca!, "format=csl-json");
+    const missing = await cite(reader, randomUUID(), "format=csl-json");
+    expect([denied.status, await denied.text()]).toEqual([missing.status, await missing.text()]);
   });
 
   it("answers a restricted record exactly as a missing one, and a reader of nothing exactly so for a readable one", async () => {
