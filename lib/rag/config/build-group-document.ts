@@ -1,6 +1,6 @@
 import { shownDate } from "../../archive/date-values";
-import type { FieldDefinition, IndexSegment, TranscriptTurn } from "../../archive/field-definitions";
-import { formatTimecode } from "../../format";
+import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "../../archive/field-definitions";
+import { formatTimecode, formatYear } from "../../format";
 import { relationTargetsByField } from "../../archive/validate-record-values";
 import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./embed-group-schema";
 
@@ -196,10 +196,17 @@ async function renderValue(field: FieldDefinition, value: unknown, sources: Docu
     case "text":
     case "category":
       return String(value).trim();
+    // Dates as stored before EDTF render as they always did (the passages, and so their vectors, stay
+    // the same); a date written otherwise renders as written.
     case "date":
       return typeof value === "string" ? value.trim() : shownDate(value);
-    case "daterange":
+    case "daterange": {
+      const range = value as DateRangeValue;
+      if (range.text === undefined && Number.isInteger(range.from) && Number.isInteger(range.to)) {
+        return range.from === range.to ? formatYear(range.from) : `${formatYear(range.from)} – ${formatYear(range.to)}`;
+      }
       return shownDate(value);
+    }
     case "longtext":
       return reduceLongText(String(value));
     case "transcript":

@@ -153,6 +153,12 @@ describe("buildGroupDocument", () => {
     expect(await buildGroupDocument(lonely, { fields: ["transcript"], languages: [] }, sources)).toBeNull();
   });
 
+  it("renders a date as written, and one stored as years as it always did", async () => {
+    const entry = async (period: unknown) => (await buildGroupDocument({ ...interview, values: { title: "Coin", period } }, { fields: ["title", "period"], languages: [] }, sources))?.text;
+    expect(await entry({ from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" })).toBe("Title: Coin\nPeriod: s. XVIII");
+    expect(await entry({ from: -27, to: 14 })).toBe("Title: Coin\nPeriod: 27 BC – 14");
+  });
+
   it("makes a catalogue record one passage, and gives a transcript no title-only passage", async () => {
     const coin = {
       ...interview,
