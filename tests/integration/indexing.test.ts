@@ -135,9 +135,13 @@ describe(`indexing (${testDatabaseMode()})`, () => {
     expect(chunks.some((chunk) => chunk.has_terms)).toBe(true);
     const about = chunks.find((chunk) => chunk.text.includes("farmer and miller"));
     expect(about?.contributing_project_ids.sort()).toEqual([publicProject, valleyProject].sort());
-    // Short fields are one catalogue entry ("label: value" lines) before any heading.
-    expect(about?.text).toMatch(/^Title: The last harvest\n(.*\n)*Narrator › Occupation: farmer and miller/m);
+    // Short fields are one catalogue entry ("label: value" lines) before any heading; the narrator's
+    // (another project's) form an entry of their own, so the interview's own lines keep its scope.
+    expect(about?.text).toBe("Narrator › Occupation: farmer and miller");
     expect(about?.heading_path).toEqual([]);
+    const own = chunks.find((chunk) => chunk.text.includes("Josep remembers the last harvest"));
+    expect(own?.contributing_project_ids).toEqual([valleyProject]);
+    expect(own?.text).not.toContain("Josep Farré");
   });
 
   it("embeds nothing when re-indexing an unchanged record, and only changed passages after an edit", async () => {
@@ -185,8 +189,9 @@ describe(`indexing (${testDatabaseMode()})`, () => {
     const person = (name: string) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: sectionSlugs.people, projectId: publicProject, values: { name, occupation: "weaver" } });
     const aina = await person("Aina Soler");
     const bernat = await person("Bernat Puig");
-    const first = await createRecord(db.prisma, { slug: households }, valleyProject, { title: "Cal Puig", members: [bernat.id, aina.id] });
-    const second = await createRecord(db.prisma, { slug: households }, valleyProject, { title: "Cal Soler", members: [aina.id, bernat.id] });
+    // In the members' project, so each household's entry is one passage (buildGroupDocuments).
+    const first = await createRecord(db.prisma, { slug: households }, publicProject, { title: "Cal Puig", members: [bernat.id, aina.id] });
+    const second = await createRecord(db.prisma, { slug: households }, publicProject, { title: "Cal Soler", members: [aina.id, bernat.id] });
     const texts = async () => (await Promise.all([first.id, second.id].map((id) => chunksOf(id)))).map((chunks) => chunks.map((chunk) => chunk.text));
     await indexRecord(await context(), first.id);
     await indexRecord(await context(), second.id);
