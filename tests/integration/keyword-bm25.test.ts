@@ -268,6 +268,8 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
       });
     }
     await createRecord(db.prisma, section, openProject, { title: "Harbour accounts", summary: "Fish prices at the harbour market, a storm in March." });
+    // It will quote a closed source below: its own text stays readable (and counted) throughout.
+    const quoting = await createRecord(db.prisma, section, openProject, { title: "Open note quoting a closed source", summary: "A note." });
     await index();
     const query = "lighthouse logbook storm";
     const before = await keywordLeg(db.sql, reader, query, { space, limit: 50 });
@@ -279,7 +281,7 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     for (let at = 0; at < 12; at++) {
       await createRecord(db.prisma, section, closedProject, { title: `Closed lighthouse logbook ${at}`, summary: "Storm logbook lighthouse storm lighthouse logbook storm." });
     }
-    await createRecord(db.prisma, section, openProject, { title: "Open note quoting a closed source", summary: "A note.", source: closedSource.id });
+    await saveRecord(db.prisma, systemPrincipal, { id: quoting.id, version: quoting.version, sectionSlug: section.slug, projectId: openProject, values: { title: "Open note quoting a closed source", summary: "A note.", source: closedSource.id } });
     await index();
 
     const after = await keywordLeg(db.sql, reader, query, { space, limit: 50 });
