@@ -67,8 +67,10 @@ describe(`retrieval legs (${testDatabaseMode()})`, () => {
     expect(quoting).toHaveLength(1);
     expect(quoting[0]?.contributingProjectIds.sort()).toEqual([openProject, closedProject].sort());
     const mills = await keywordLeg(db.sql, smallReader, "mills", { space, limit: 50 });
-    // Six open records (title and summary passages), not the one quoting a closed record.
-    expect(new Set(mills.map((hit) => hit.recordId)).size).toBe(6);
+    // Six open records (title and summary passages), and the one quoting a closed record by its own
+    // summary alone ("About the mill."): the quoted text is a passage of its own, closed.
+    expect(new Set(mills.map((hit) => hit.recordId)).size).toBe(7);
+    expect(mills.map((hit) => hit.chunkId)).not.toContain(quoting[0]?.chunkId);
     expect(mills.every((hit) => hit.contributingProjectIds.every((id) => id === openProject))).toBe(true);
     expect(await keywordLeg(db.sql, nobody, "mill", { space, limit: 50 })).toEqual([]);
   });
