@@ -63,8 +63,8 @@ interface Piece {
 
 /**
  * The record's group document as one text: every field path of the group, whichever records its
- * text came from (the admin's preview of a group shows this; the indexer splits it by scope,
- * buildGroupDocuments).
+ * text came from. What is indexed, and what the admin's preview shows, is this split by scope
+ * (buildGroupDocuments); the whole stays the reference the split is checked against.
  */
 export async function buildGroupDocument(
   record: DocumentRecord,
