@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { authoritySchemes } from "./authorities";
 
 /**
  * The typed field definitions a section declares. Record values are validated against them
@@ -34,6 +35,19 @@ export const fieldDefinitionSchema = z.discriminatedUnion("type", [
   z.object({ ...baseField, type: z.literal("media"), mediaKind: z.enum(["audio", "video"]) }),
   /** Scanned pages (a TIFF, JPEG or PNG page, or a PDF): the index worker reads them with OCR. */
   z.object({ ...baseField, type: z.literal("scan") }),
+  /**
+   * Links to shared authorities (authorities.ts): `{ uri, label? }`, or a list of them when
+   * `multiple`; `authorities` limits the schemes accepted (all when absent). `dublinCore` says
+   * whether the links are subjects or coverage (places) in exports; by default, coverage when
+   * every accepted scheme names places (Getty TGN, GeoNames).
+   */
+  z.object({
+    ...baseField,
+    type: z.literal("authority"),
+    authorities: z.array(z.enum(authoritySchemes)).min(1).optional(),
+    multiple: z.boolean().optional(),
+    dublinCore: z.enum(["subject", "coverage"]).optional(),
+  }),
 ]);
 
 export type FieldDefinition = z.infer<typeof fieldDefinitionSchema>;

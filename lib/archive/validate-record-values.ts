@@ -3,6 +3,7 @@ import type { FieldErrors } from "../errors";
 import { isUuid } from "../ids";
 import { checkDate, checkDateRange, yearsOfDateFields } from "./date-values";
 import { findUnstorableText, truncateText } from "../storable-text";
+import { type AuthorityLink, authorityHint, recogniseAuthorityUri } from "./authorities";
 
 /**
  * Validates and normalises a record's field values against its section's definitions. Pure:
@@ -78,7 +79,38 @@ function validateOne(field: FieldDefinition, value: unknown): { value?: unknown;
     }
     case "segments":
       return validateSegments(value);
+    case "authority":
+      return validateAuthorityLinks(field, value);
   }
+}
+
+/** Characters of an authority link's label; links per field. */
+const authorityBounds = { label: 300, links: 100 };
+
+/**
+ * Authority links: a URI as text, `{ uri, label }`, or (multiple) a list of either. The URI is
+ * stored in its authority's canonical form; a value that is not a URI of an accepted authority
+ * is quoted in the error.
+ */
+function validateAuthorityLinks(field: Extract<FieldDefinition, { type: "authority" }>, value: unknown): { value?: AuthorityLink | AuthorityLink[]; error?: string } {
+  const items = Array.isArray(value) ? value : [value];
+  if (!field.multiple && items.length > 1) return { error: "takes one authority link" };
+  if (items.length > authorityBounds.links) return { error: `must have at most ${authorityBounds.links} links` };
+  const links: AuthorityLink[] = [];
+  for (const item of items) {
+    const raw = typeof item === "string" ? { uri: item } : typeof item === "object" && item !== null ? (item as Record<string, unknown>) : null;
+    if (!raw || typeof raw.uri !== "string" || (raw.label !== undefined && raw.label !== null && typeof raw.label !== "string")) {
+      return { error: "must be authority links: a URI and an optional label" };
+    }
+    const recognised = recogniseAuthorityUri(raw.uri, field.authorities);
+    if (!recognised) return { error: `"${truncateText(raw.uri.trim(), 120)}" is not an authority URI: ${authorityHint(field.authorities)}` };
+    const label = typeof raw.label === "string" ? raw.label.replace(/\s+/g, " ").trim() : "";
+    if (label.length > authorityBounds.label) return { error: `labels must be at most ${authorityBounds.label} characters` };
+    if (links.some((link) => link.uri === recognised.uri)) continue;
+    links.push(label ? { uri: recognised.uri, label } : { uri: recognised.uri });
+  }
+  if (links.length === 0) return {};
+  return { value: field.multiple ? links : links[0] };
 }
 
 function validateSegments(value: unknown): { value?: IndexSegment[]; error?: string } {
