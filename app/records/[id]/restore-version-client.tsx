@@ -1,8 +1,8 @@
 "use client";
 
-import { BusyButton } from "@/components/busy-button";
+import { ConfirmDialog, type ConfirmDialogError } from "@/components/confirm-dialog";
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
 import { restoreVersionAction } from "../actions";
 
 /**
@@ -13,13 +13,11 @@ import { restoreVersionAction } from "../actions";
 export function RestoreVersionClient({ recordId, currentVersion, restore }: { recordId: string; currentVersion: number; restore: number }) {
   const router = useRouter();
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<{ message: string; conflict: boolean } | null>(null);
+  const [error, setError] = useState<ConfirmDialogError | null>(null);
   const [done, setDone] = useState("");
 
-  const confirm = () => {
-    if (pending) return;
+  const confirm = () =>
     startTransition(async () => {
       const result = await restoreVersionAction({ id: recordId, version: currentVersion, restore });
       if (result.status === "ok") {
@@ -32,49 +30,26 @@ export function RestoreVersionClient({ recordId, currentVersion, restore }: { re
         setError({ message: detail ? `${result.message} ${detail}` : result.message, conflict: result.code === "conflict" });
       }
     });
-  };
 
   return (
     <div className="mt-3">
-      <button
-        type="button"
-        className="btn"
-        onClick={() => {
-          setError(null);
-          dialogRef.current?.showModal();
-        }}
+      <ConfirmDialog
+        trigger={`Restore version ${restore}`}
+        title={`Restore version ${restore}?`}
+        confirmLabel={`Restore version ${restore}`}
+        busyLabel="Restoring…"
+        busy={pending}
+        error={error}
+        reloadHref={`/records/${recordId}#history`}
+        onOpen={() => setError(null)}
+        onConfirm={confirm}
+        dialogRef={dialogRef}
       >
-        Restore version {restore}
-      </button>
+        Its values are saved as a new version, {currentVersion + 1}. The current values stay in the history, so this can be undone the same way.
+      </ConfirmDialog>
       <p aria-live="polite" className="mt-1 text-sm text-emerald-800">
         {done}
       </p>
-      <dialog ref={dialogRef} aria-labelledby={titleId} className="m-auto max-w-md rounded-lg border border-stone-200 bg-white p-6 shadow-xl backdrop:bg-stone-900/40">
-        <h2 id={titleId} className="text-lg font-semibold">
-          Restore version {restore}?
-        </h2>
-        <p className="mt-2 text-sm text-stone-700">
-          Its values are saved as a new version, {currentVersion + 1}. The current values stay in the history, so this can be undone the same way.
-        </p>
-        {error && (
-          <div role="alert" className="notice-error mt-4">
-            {error.message}{" "}
-            {error.conflict && (
-              <a href={`/records/${recordId}#history`} className="font-medium underline">
-                Reload
-              </a>
-            )}
-          </div>
-        )}
-        <div className="mt-6 flex justify-end gap-2">
-          <button type="button" className="btn" autoFocus onClick={() => dialogRef.current?.close()}>
-            Cancel
-          </button>
-          <BusyButton type="button" className="btn btn-primary" busy={pending} onClick={confirm}>
-            {pending ? "Restoring…" : `Restore version ${restore}`}
-          </BusyButton>
-        </div>
-      </dialog>
     </div>
   );
 }
