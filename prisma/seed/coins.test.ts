@@ -137,6 +137,27 @@ describe("coin records", () => {
     expect(findspotSummary(null)).toBeNull();
   });
 
+  it("stores the authority links beside the text fields they come from", () => {
+    expect(byTitle("RIC I (second edition) Nero 53. 1944.100.39424")?.fields).toMatchObject({
+      ruler: "Nero",
+      coinType: { uri: "http://numismatics.org/ocre/id/ric.1(2).ner.53", label: "RIC I (second edition) Nero 53" },
+    });
+    expect(byTitle("RRC 289/1. 1896.7.36")?.fields.coinType).toEqual({ uri: "http://numismatics.org/crro/id/rrc-289.1", label: "RRC 289/1" });
+    const athens = byTitle("Silver 4 drachm (tetradrachm), Athens, 400 BC - 380 BC. 1968.34.55")?.fields;
+    expect(athens).toMatchObject({
+      mint: "Athens",
+      denomination: "4 drachm (tetradrachm)",
+      metal: "silver",
+      mintNomisma: { uri: "http://nomisma.org/id/athens", label: "Athens" },
+      denominationNomisma: { uri: "http://nomisma.org/id/tetradrachm", label: "Tetradrachm" },
+      materialNomisma: { uri: "http://nomisma.org/id/ar", label: "Silver" },
+    });
+    expect(athens?.coinType).toBeUndefined();
+    // Nothing certain to link: the keys are left out, not stored empty.
+    const pas = byTitle("LVPL-83DE4C: A coin issued by Faustina II")?.fields ?? {};
+    expect(["coinType", "mintNomisma", "denominationNomisma", "materialNomisma"].filter((key) => key in pas)).toEqual([]);
+  });
+
   it("gives each coin an obverse and a reverse image", () => {
     for (const coin of coins.slice(0, 50)) expect(coin.images.map((i) => `${i.field}/${i.view}`)).toEqual(["obverse/obverse", "reverse/reverse"]);
   });

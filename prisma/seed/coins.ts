@@ -18,11 +18,13 @@ import {
   type CoinPeriod,
   type GeoBounds,
 } from "./coin-classify";
+import { coinAuthorityLinks } from "./coin-authorities";
 import { parseCoinTitle, type ParsedCoin } from "./coin-title";
 import { renderCoinFace, type DemoObject, type DemoSection } from "./object-images";
 
 export { parseCoinTitle, parseCoinDate, type ParsedCoin } from "./coin-title";
 export { coinMetal, coinPeriod, coinTypology, findspotSummary } from "./coin-classify";
+export { coinAuthorityLinks, crroType, nomismaDenomination, nomismaMaterial, nomismaMint, ocreType } from "./coin-authorities";
 
 export const COINS_FILE = "coins-subset-2284.jsonl";
 
@@ -33,8 +35,9 @@ export const coinSection: DemoSection = {
     "Greek, Roman, Byzantine and medieval coins from the American Numismatic Society, the Portable " +
     "Antiquities Scheme (© The Trustees of the British Museum, CC BY 3.0) and The Fralin | UVa Art " +
     "Museum (ANS and UVa data ODbL 1.0). Metal, denomination, ruler and mint are parsed from the " +
-    "catalogue titles; typology and period are assigned from them. The coin images are generated " +
-    "drawings for the demo, not photographs.",
+    "catalogue titles; typology and period are assigned from them. The coin type (OCRE, CRRO) and the " +
+    "Nomisma mint, denomination and material are linked where the title names them. The coin images are " +
+    "generated drawings for the demo, not photographs.",
   fields: [
     { key: "title", label: "Title", type: "text", required: true, listed: true },
     { key: "metal", label: "Metal", type: "category", options: [...COIN_METAL_OPTIONS], listed: true },
@@ -48,6 +51,11 @@ export const coinSection: DemoSection = {
     { key: "provider", label: "Provider", type: "text" },
     { key: "homepage", label: "Homepage", type: "text" },
     { key: "findspot", label: "Findspot (bounding box)", type: "text" },
+    // Authority links derived from the title (coin-authorities.ts); the text fields above stay as written.
+    { key: "coinType", label: "Coin type", type: "authority", authorities: ["ocre", "crro"] },
+    { key: "mintNomisma", label: "Mint (Nomisma)", type: "authority", authorities: ["nomisma"], dublinCore: "coverage" },
+    { key: "denominationNomisma", label: "Denomination (Nomisma)", type: "authority", authorities: ["nomisma"] },
+    { key: "materialNomisma", label: "Material (Nomisma)", type: "authority", authorities: ["nomisma"] },
     { key: "obverse", label: "Obverse", type: "image", view: "obverse" },
     { key: "reverse", label: "Reverse", type: "image", view: "reverse" },
   ],
@@ -126,6 +134,7 @@ export function buildCoins(lines: CoinSourceLine[]): DemoObject[] {
     const period: CoinPeriod | null = coinPeriod(parsed, periodDate);
     const metal = coinMetal(parsed, typology, periodDate);
     const fields: Record<string, unknown> = { title: line.title, metal, typology };
+    const links = coinAuthorityLinks(parsed, metal);
     const optional: Record<string, unknown> = {
       denomination: parsed.denomination,
       period,
@@ -136,6 +145,10 @@ export function buildCoins(lines: CoinSourceLine[]): DemoObject[] {
       provider: line.provider,
       homepage: line.homepage,
       findspot: findspotSummary(line.geo_bounds),
+      coinType: links.coinType,
+      mintNomisma: links.mint,
+      denominationNomisma: links.denomination,
+      materialNomisma: links.material,
     };
     for (const [field, value] of Object.entries(optional)) if (value !== null && value !== undefined && value !== "") fields[field] = value;
     const face = (side: "obverse" | "reverse") => ({

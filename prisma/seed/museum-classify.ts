@@ -3,6 +3,7 @@
  * the year_made text read as a date range, and typology, material and period derived from
  * the Getty AAT terms of media_AAT (falling back to the free-text media).
  */
+import type { AuthorityLink } from "../../lib/archive/authorities";
 import type { DateRangeValue } from "../../lib/archive/field-definitions";
 
 export const MUSEUM_TYPOLOGIES = ["painting", "print", "drawing", "photograph", "sculpture", "textile", "decorative art", "other"] as const;
@@ -89,6 +90,21 @@ export function museumPeriod(date: DateRangeValue | null): MuseumPeriod {
 export function aatTerms(mediaAat: string | null | undefined): string[] {
   if (!mediaAat) return [];
   return [...mediaAat.matchAll(/\s*,?\s*([^,]+?)\s+AAT:\(\d+\)/g)].map((m) => (m[1] ?? "").trim().toLowerCase());
+}
+
+/**
+ * media_AAT as Getty AAT links labelled with the catalogue's own terms, in its order, each
+ * concept once: "oil paint (paint) AAT:(300015050), canvas AAT:(300014078)" →
+ * http://vocab.getty.edu/aat/300015050 "oil paint (paint)", http://vocab.getty.edu/aat/300014078 "canvas".
+ */
+export function aatLinks(mediaAat: string | null | undefined): AuthorityLink[] {
+  if (!mediaAat) return [];
+  const links = new Map<string, AuthorityLink>();
+  for (const m of mediaAat.matchAll(/\s*,?\s*([^,]+?)\s+AAT:\((\d+)\)/g)) {
+    const uri = `http://vocab.getty.edu/aat/${m[2] ?? ""}`;
+    if (!links.has(uri)) links.set(uri, { uri, label: (m[1] ?? "").replace(/\s+/g, " ").trim() });
+  }
+  return [...links.values()];
 }
 
 const PHOTO = /gelatin silver prints|tintypes|albumen prints|platinum prints|chromogenic|photographs/;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sectionFieldsSchema } from "../../lib/archive/field-definitions";
-import { aatTerms, loadMuseumObjects, museumMaterial, museumObjectSection, museumPeriod, museumTypology, parseYearMade } from "./museum-objects";
+import { aatLinks, aatTerms, loadMuseumObjects, museumMaterial, museumObjectSection, museumPeriod, museumTypology, parseYearMade } from "./museum-objects";
 import { expectValuesMatchSection } from "./seed-test-helpers";
 
 const objects = loadMuseumObjects(join(import.meta.dirname, "data", "heritage"));
@@ -71,6 +71,25 @@ describe("classification", () => {
   });
 });
 
+describe("aatLinks", () => {
+  const aat = (id: string) => `http://vocab.getty.edu/aat/${id}`;
+  it("links each AAT term with the catalogue's label, in order", () => {
+    expect(aatLinks("oil paint (paint) AAT:(300015050), canvas AAT:(300014078)")).toEqual([
+      { uri: aat("300015050"), label: "oil paint (paint)" },
+      { uri: aat("300014078"), label: "canvas" },
+    ]);
+  });
+  it("links a term named twice once", () => {
+    const media = "etchings (prints) AAT:(300041365), ink AAT:(300015012), ink AAT:(300015012), wash (material) AAT:(300011051), crayons (drawing material) AAT:(300022415), laid paper AAT:(300014184)";
+    expect(aatLinks(media).map((link) => link.label)).toEqual(["etchings (prints)", "ink", "wash (material)", "crayons (drawing material)", "laid paper"]);
+  });
+  it("links nothing without AAT ids", () => {
+    expect(aatLinks("")).toEqual([]);
+    expect(aatLinks(null)).toEqual([]);
+    expect(aatLinks("Oil on canvas")).toEqual([]);
+  });
+});
+
 describe("museum object records", () => {
   it("builds one valid record per object", () => {
     expect(objects).toHaveLength(1952);
@@ -83,6 +102,20 @@ describe("museum object records", () => {
     const dated = objects.filter((o) => o.fields.date !== undefined).length;
     expect(dated / objects.length).toBeGreaterThan(0.95);
     for (const o of objects) expect(o.fields.period === "undated").toBe(o.fields.date === undefined);
+  });
+
+  it("stores the AAT links beside the catalogue's medium", () => {
+    const katahdin = objects.find((o) => o.title === "View of Mt. Katahdin from the West Bank of the Penobscot River");
+    expect(katahdin?.fields.medium).toBeTypeOf("string");
+    expect(katahdin?.fields.materialsAat).toEqual([
+      { uri: "http://vocab.getty.edu/aat/300015050", label: "oil paint (paint)" },
+      { uri: "http://vocab.getty.edu/aat/300014078", label: "canvas" },
+    ]);
+    expect(objects.find((o) => o.title === "Mokuobji Temple, Uchigawa inlet, Gozensaihata")?.fields).not.toHaveProperty("materialsAat");
+    // 1,934 of the 1,952 objects carry AAT ids, 4,390 links in all (a term named twice is linked once).
+    const linked = objects.filter((o) => Array.isArray(o.fields.materialsAat));
+    expect(linked).toHaveLength(1934);
+    expect(linked.reduce((sum, o) => sum + (o.fields.materialsAat as unknown[]).length, 0)).toBe(4390);
   });
 
   it("uses every typology and period option", () => {

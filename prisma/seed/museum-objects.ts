@@ -10,6 +10,7 @@ import {
   MUSEUM_MATERIALS,
   MUSEUM_PERIODS,
   MUSEUM_TYPOLOGIES,
+  aatLinks,
   aatTerms,
   museumMaterial,
   museumPeriod,
@@ -18,7 +19,7 @@ import {
 } from "./museum-classify";
 import { renderMuseumObject, type DemoObject, type DemoSection } from "./object-images";
 
-export { parseYearMade, museumMaterial, museumPeriod, museumTypology, aatTerms } from "./museum-classify";
+export { parseYearMade, museumMaterial, museumPeriod, museumTypology, aatLinks, aatTerms } from "./museum-classify";
 
 export const COLBY_FILE = "colby_data.json";
 
@@ -44,7 +45,7 @@ export const museumObjectSection: DemoSection = {
   description:
     "Paintings, prints, drawings, photographs and sculpture from the Colby College Museum of Art open data " +
     "release (2016, CC0 1.0). Typology, material and period are derived from the catalogue's media (Getty AAT " +
-    "terms) and dates. The images are generated drawings for the demo, not photographs of the works.",
+    "terms, also kept as links) and dates. The images are generated drawings for the demo, not photographs of the works.",
   fields: [
     { key: "title", label: "Title", type: "text", required: true, listed: true },
     { key: "artist", label: "Artist", type: "text", listed: true },
@@ -54,6 +55,8 @@ export const museumObjectSection: DemoSection = {
     { key: "material", label: "Material", type: "category", options: [...MUSEUM_MATERIALS] },
     { key: "period", label: "Period", type: "category", options: [...MUSEUM_PERIODS] },
     { key: "medium", label: "Medium", type: "text" },
+    // The catalogue's media_AAT terms as Getty AAT links; Medium above keeps the catalogue's text.
+    { key: "materialsAat", label: "Materials (AAT)", type: "authority", authorities: ["aat"], multiple: true },
     { key: "dimensions", label: "Dimensions", type: "text" },
     { key: "creditLine", label: "Credit line", type: "text" },
     { key: "accessionNumber", label: "Accession number", type: "text" },
@@ -79,12 +82,14 @@ export function buildMuseumObjects(source: ColbyObject[]): DemoObject[] {
     const typology = museumTypology(terms, o.media);
     const material = museumMaterial(terms, typology);
     const period = museumPeriod(date);
+    const materials = aatLinks(o.media_AAT);
     const fields: Record<string, unknown> = { title, typology, material, period };
     const optional: Record<string, unknown> = {
       artist: clean(o.artist),
       yearMade: clean(o.year_made),
       date,
       medium: clean(o.media),
+      materialsAat: materials.length > 0 ? materials : null,
       dimensions: clean(o.dimensions),
       creditLine: clean(o.credit_line),
       accessionNumber: accession,

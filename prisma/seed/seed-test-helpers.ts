@@ -29,10 +29,25 @@ export function expectValuesMatchSection(section: DemoSection, objects: DemoObje
         if (!Number.isInteger(v?.from) || !Number.isInteger(v?.to) || (v.from as number) > (v.to as number)) problems.push(`${where}: bad range ${JSON.stringify(value)}`);
       } else if (field.type === "date") {
         if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) problems.push(`${where}: bad date`);
+      } else if (field.type === "authority") {
+        const links: unknown[] = field.multiple && Array.isArray(value) ? value : [value];
+        const labelled = (link: unknown) => {
+          const { uri, label } = (typeof link === "object" && link !== null ? link : {}) as { uri?: unknown; label?: unknown };
+          return typeof uri === "string" && typeof label === "string" && label.trim() !== "";
+        };
+        if ((field.multiple && !Array.isArray(value)) || links.length === 0 || !links.every(labelled)) {
+          problems.push(`${where}: not ${field.multiple ? "a list of labelled links" : "one labelled link"}`);
+        }
       } else if (field.type === "image") problems.push(`${where}: image values belong in images`);
     }
     const checked = validateRecordValues(section.fields, object.fields);
     if (!checked.ok) problems.push(`${object.key}: validateRecordValues ${JSON.stringify(checked.fieldErrors)}`);
+    // Authority links are written in canonical form, so the record stores exactly what the demo built.
+    else for (const field of section.fields) {
+      if (field.type === "authority" && JSON.stringify(checked.values[field.key]) !== JSON.stringify(object.fields[field.key])) {
+        problems.push(`${object.key}.${field.key}: validateRecordValues changed ${JSON.stringify(object.fields[field.key])}`);
+      }
+    }
     for (const image of object.images) {
       const field = fields.get(image.field);
       if (field?.type !== "image" || field.view !== image.view) problems.push(`${object.key}: image ${image.field}/${image.view} has no image field`);
