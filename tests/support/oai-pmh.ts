@@ -1,26 +1,14 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { xmlSchemaProblems, xmlSchemas } from "./xml-schema";
 
 /**
  * OAI-PMH responses in tests: schema validation against the protocol's own XSDs
  * (tests/fixtures/oai-pmh, offline) with libxml2's xmllint, and the few readings the tests make
  * of a response (written by lib/archive/oai, so its shape is known).
  */
-const harvestSchema = fileURLToPath(new URL("../fixtures/oai-pmh/harvest.xsd", import.meta.url));
 
 /** xmllint's complaints about the document (OAI-PMH.xsd, with oai_dc checked strictly inside <metadata>); none when it is valid. */
 export function schemaProblems(xml: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const child = execFile("xmllint", ["--noout", "--nonet", "--schema", harvestSchema, "-"], { maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      if (error && (error as NodeJS.ErrnoException).code === "ENOENT") {
-        reject(new Error("xmllint is not installed: apt-get install -y libxml2-utils (.ci/run installs it)"));
-        return;
-      }
-      const lines = stderr.split("\n").filter((line) => line.trim() && !/ validates$/.test(line));
-      resolve(error ? (lines.length ? lines : [String(error)]) : lines.filter((line) => /error/i.test(line)));
-    });
-    child.stdin?.end(xml);
-  });
+  return xmlSchemaProblems(xml, xmlSchemas.oaiPmh);
 }
 
 export interface HarvestedHeader {
