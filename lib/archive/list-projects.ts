@@ -4,6 +4,8 @@ import type { PrismaClient } from "../db/generated/client";
 
 export interface ProjectSummary {
   id: string;
+  /** The project's slug: its finding aid's and IIIF collection's address. */
+  slug: string;
   name: string;
   restricted: boolean;
 }
@@ -13,7 +15,7 @@ export async function listReadableProjects(prisma: PrismaClient, principal: Prin
   const ids = readableProjectIds(principal);
   return prisma.project.findMany({
     where: ids === null ? {} : { id: { in: [...ids] } },
-    select: { id: true, name: true, restricted: true },
+    select: { id: true, slug: true, name: true, restricted: true },
     orderBy: { name: "asc" },
   });
 }

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords, isAdmin } from "@/lib/acl";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
+import { ead3Href } from "@/lib/archive/finding-aids/links";
 import { SelectRecordClient, SelectionBarClient } from "@/components/record-selection-client";
 import { readMatchThresholds } from "@/lib/rag/ask/ask-settings";
 import { type MatchStrength, type MatchThresholds, describeMatch } from "@/lib/rag/search/match-strength";
@@ -251,7 +252,13 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                   </table>
                 </div>
                 <Pagination params={params} page={result.page} pageCount={result.pageCount} total={result.total} />
-                <ExportLinks params={params} total={result.total} maxRows={runtime.config.MNEMO_EXPORT_MAX_ROWS} pageIds={result.items.map((item) => item.id)} />
+                <ExportLinks
+                  params={params}
+                  total={result.total}
+                  maxRows={runtime.config.MNEMO_EXPORT_MAX_ROWS}
+                  pageIds={result.items.map((item) => item.id)}
+                  project={projects.find((project) => project.id === params.project)}
+                />
               </>
             )}
           </div>
@@ -402,8 +409,11 @@ function HitPassage({ hit, thresholds, query }: { hit: SearchHit; thresholds: Ma
   );
 }
 
-/** "Export: CSV · JSON" of the list as it stands (its search, filters and sort; every page, up to the limit). */
-function ExportLinks({ params, total, maxRows, pageIds }: { params: RecordListParams; total: number; maxRows: number; pageIds: string[] }) {
+/**
+ * "Export: CSV · JSON" of the list as it stands (its search, filters and sort; every page, up to
+ * the limit); with a project chosen, the whole project as an EAD3 finding aid.
+ */
+function ExportLinks({ params, total, maxRows, pageIds, project }: { params: RecordListParams; total: number; maxRows: number; pageIds: string[]; project?: { slug: string; name: string } }) {
   const href = (format: string) => {
     const search = new URLSearchParams({ format });
     for (const [name, value] of Object.entries(params)) if (value && name !== "page" && name !== "pageSize") search.set(name, value);
@@ -428,6 +438,14 @@ function ExportLinks({ params, total, maxRows, pageIds }: { params: RecordListPa
           </a>
         </span>
       ))}
+      {project && (
+        <>
+          <span className="ml-3">Finding aid of the project:</span>
+          <a href={ead3Href(project.slug)} download className="link" aria-label={`Download the finding aid of ${project.name} as EAD3`}>
+            EAD3
+          </a>
+        </>
+      )}
     </nav>
   );
 }

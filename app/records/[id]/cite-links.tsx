@@ -1,11 +1,13 @@
 import { citationFiles, citationFormats, citedSeconds } from "@/lib/archive/citation-formats";
 import type { RecordDetail } from "@/lib/archive/get-record";
+import { eacCpfHref, personSectionSlug } from "@/lib/archive/finding-aids/links";
 import { formatTimecode } from "@/components/format";
 
 /**
  * "Cite: RIS · BibTeX · CSL-JSON": the record's citation files for a reference manager (Zotero,
  * EndNote, Mendeley import all three). Opened at a moment of its recording (`?t=`), the
- * citation names that moment.
+ * citation names that moment. A person (a record of the People section) also offers their
+ * authority record as EAC-CPF, for archival systems.
  */
 export function CiteLinks({ record, startAt }: { record: RecordDetail; startAt?: number }) {
   const recording = record.section.fields.some((field) => field.type === "media" && typeof record.values[field.key] === "string");
@@ -22,6 +24,14 @@ export function CiteLinks({ record, startAt }: { record: RecordDetail; startAt?:
           </a>
         </span>
       ))}
+      {record.section.slug === personSectionSlug && (
+        <span>
+          <span aria-hidden="true"> · </span>
+          <a href={eacCpfHref(record.id)} download className="link" aria-label="Download the person's authority record as EAC-CPF">
+            EAC-CPF
+          </a>
+        </span>
+      )}
     </nav>
   );
 }
