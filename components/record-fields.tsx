@@ -1,5 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { authorityLabel, authorityName, recogniseAuthorityUri } from "@/lib/archive/authorities";
+import { authorityLinksOf } from "@/lib/archive/authority-text";
 import { readDateValue } from "@/lib/archive/date-values";
 import type { FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary, RecordDetail } from "@/lib/archive/get-record";
@@ -11,7 +13,7 @@ import { type CaptionTrack, MediaPlayerClient } from "./media-player-client";
 import type { ScanPage } from "@/lib/archive/scan-pages";
 import { ScanPages } from "./scan-pages";
 
-type ShortField = Extract<FieldDefinition, { type: "text" | "category" | "date" | "daterange" | "relation" }>;
+type ShortField = Extract<FieldDefinition, { type: "text" | "category" | "date" | "daterange" | "relation" | "authority" }>;
 type ImageField = Extract<FieldDefinition, { type: "image" }>;
 type MediaField = Extract<FieldDefinition, { type: "media" }>;
 type TranscriptField = Extract<FieldDefinition, { type: "transcript" }>;
@@ -83,6 +85,31 @@ function shortContent(field: ShortField, value: unknown, record: RecordDetail): 
         </ul>
       );
     }
+    case "authority": {
+      // Each link as its label, to the authority's page, the authority named beside it. Only a
+      // URI of a known authority is a link (never a javascript: or other scheme).
+      const links = authorityLinksOf(value);
+      if (links.length === 0) return null;
+      return (
+        <ul className="space-y-0.5">
+          {links.map((link) => {
+            const scheme = recogniseAuthorityUri(link.uri)?.scheme;
+            return (
+              <li key={link.uri}>
+                {scheme ? (
+                  <a href={link.uri} className="link" rel="noopener noreferrer" target="_blank">
+                    {authorityLabel(link)}
+                  </a>
+                ) : (
+                  authorityLabel(link)
+                )}
+                {scheme && <span className="text-xs text-stone-500"> · {authorityName(scheme)}</span>}
+              </li>
+            );
+          })}
+        </ul>
+      );
+    }
   }
 }
 
@@ -130,7 +157,8 @@ function layoutItems(record: RecordDetail): Item[] {
       case "category":
       case "date":
       case "daterange":
-      case "relation": {
+      case "relation":
+      case "authority": {
         const content = shortContent(field, value, record);
         if (content === null) break;
         if (last?.kind === "short") last.entries.push({ field, content });

@@ -2,6 +2,8 @@
 
 import { SubmitButton } from "@/components/busy-button";
 import { type FormEvent, useActionState, useEffect, useRef, useTransition } from "react";
+import { authorityHint } from "@/lib/archive/authorities";
+import { authorityLineFormat, authorityLinksOf, authorityText } from "@/lib/archive/authority-text";
 import { dateHint, keptDateOf, writtenDate } from "@/lib/archive/date-values";
 import type { FieldDefinition, IndexSegment, TranscriptTurn } from "@/lib/archive/field-definitions";
 import type { MediaSummary } from "@/lib/archive/get-record";
@@ -325,6 +327,51 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
             className="mt-1 block text-sm file:mr-3 file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-stone-100"
           />
           {hint(`${current ? "Choose a file to replace the current one. " : ""}${{ image: "PNG, JPEG, WebP or GIF", media: "Ogg, MP3, WAV, FLAC, MP4 or WebM", scan: "A scanned page (TIFF, JPEG or PNG) or a PDF of scanned pages, read by OCR after saving" }[field.type]}, up to ${formatBytes(maxUploadBytes)}.`)}
+          {error}
+        </div>
+      );
+    }
+    case "authority": {
+      const accepted = authorityHint(field.authorities);
+      if (field.multiple) {
+        return (
+          <div>
+            {label}
+            <textarea
+              {...common}
+              rows={Math.min(12, Math.max(3, authorityLinksOf(value).length + 1))}
+              defaultValue={authorityText(value)}
+              required={field.required}
+              spellCheck={false}
+              aria-describedby={describedBy(true)}
+              className="field-input max-w-3xl"
+            />
+            {hint(`${authorityLineFormat.charAt(0).toUpperCase()}${authorityLineFormat.slice(1)}: ${accepted}. The label is the name shown on the record and found by the list's search.`)}
+            {error}
+          </div>
+        );
+      }
+      const link = authorityLinksOf(value)[0];
+      const labelId = `${id}-label`;
+      return (
+        <div>
+          {label}
+          <input
+            type="text"
+            inputMode="url"
+            {...common}
+            defaultValue={link?.uri ?? ""}
+            required={field.required}
+            spellCheck={false}
+            autoComplete="off"
+            aria-describedby={describedBy(true)}
+            className="field-input max-w-3xl"
+          />
+          <label htmlFor={labelId} className="mt-2 block text-sm font-medium text-stone-700">
+            {field.label}: label
+          </label>
+          <input type="text" id={labelId} name={recordInputName.authorityLabel(field.key)} defaultValue={link?.label ?? ""} maxLength={300} aria-describedby={hintId} className="field-input max-w-xl" />
+          {hint(`${accepted.charAt(0).toUpperCase()}${accepted.slice(1)}. The label is the name shown on the record and found by the list's search.`)}
           {error}
         </div>
       );

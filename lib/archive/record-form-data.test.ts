@@ -71,3 +71,61 @@ describe("the record form's dates", () => {
     expect(saved(empty)).toEqual({ ok: true, values: { title: "A" } });
   });
 });
+
+describe("the record form's authority links", () => {
+  const linkFields: FieldDefinition[] = [
+    { key: "title", label: "Title", type: "text" },
+    { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] },
+    { key: "subjects", label: "Subjects", type: "authority", multiple: true },
+  ];
+  const nero = "http://www.wikidata.org/entity/Q1413";
+  const submit = (boxes: Record<string, string>) => {
+    const data = new FormData();
+    data.set(recordInputName.value("title"), "A");
+    for (const [name, value] of Object.entries(boxes)) data.set(name, value);
+    return readRecordForm(linkFields, data);
+  };
+  const save = (boxes: Record<string, string>) => validateRecordValues(linkFields, submit(boxes).values);
+
+  it("reads one link from its URI and label boxes, and a list one link a line", () => {
+    expect(
+      save({
+        [recordInputName.value("mint")]: " https://nomisma.org/id/rome ",
+        [recordInputName.authorityLabel("mint")]: " Rome ",
+        [recordInputName.value("subjects")]: `Nero <https://www.wikidata.org/wiki/Q1413>\n\n  http://vocab.getty.edu/page/aat/300037222 \nEmperor Nero <${nero}>\n`,
+      }),
+    ).toEqual({
+      ok: true,
+      values: {
+        title: "A",
+        mint: { uri: "http://nomisma.org/id/rome", label: "Rome" },
+        // Canonical URIs; the second line naming the same entity again adds nothing.
+        subjects: [{ uri: nero, label: "Nero" }, { uri: "http://vocab.getty.edu/aat/300037222" }],
+      },
+    });
+  });
+
+  it("reads Label <URI> pasted into the URI box, the label box winning when both are given", () => {
+    expect(save({ [recordInputName.value("mint")]: "Roma <http://nomisma.org/id/rome>" })).toMatchObject({ ok: true, values: { mint: { uri: "http://nomisma.org/id/rome", label: "Roma" } } });
+    expect(save({ [recordInputName.value("mint")]: "Roma <http://nomisma.org/id/rome>", [recordInputName.authorityLabel("mint")]: "Rome" })).toMatchObject({
+      ok: true,
+      values: { mint: { uri: "http://nomisma.org/id/rome", label: "Rome" } },
+    });
+  });
+
+  it("quotes a URI of no accepted authority, and asks for the URI of a label given alone", () => {
+    expect(save({ [recordInputName.value("mint")]: nero, [recordInputName.value("subjects")]: "Nero\nhttp://example.org/nero" })).toEqual({
+      ok: false,
+      fieldErrors: {
+        mint: [`Mint "${nero}" is not an authority URI: write a Nomisma URI, such as http://nomisma.org/id/athens`],
+        subjects: [expect.stringMatching(/^Subjects "Nero" is not an authority URI: write a Wikidata, .* or CRRO URI, such as http:\/\/www\.wikidata\.org\/entity\/Q1492$/)],
+      },
+    });
+    const labelOnly = submit({ [recordInputName.authorityLabel("mint")]: "Rome" });
+    expect(labelOnly.fieldErrors).toEqual({ mint: ["Mint has the label “Rome” but no URI: write a Nomisma URI, such as http://nomisma.org/id/athens, or empty the label to remove the link"] });
+  });
+
+  it("reads empty boxes as no links", () => {
+    expect(save({ [recordInputName.value("mint")]: " ", [recordInputName.authorityLabel("mint")]: "", [recordInputName.value("subjects")]: "\n \n" })).toEqual({ ok: true, values: { title: "A" } });
+  });
+});

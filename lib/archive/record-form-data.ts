@@ -5,6 +5,8 @@ import type { ActionResult } from "../action-result";
 import { parseSegmentText } from "./segment-text";
 import { parseTranscriptText } from "./transcript-text";
 import type { UploadKind } from "./media-storage";
+import { authorityHint } from "./authorities";
+import { parseAuthorityLines, parseAuthorityLink } from "./authority-text";
 
 /**
  * How the record form names its inputs and how the save action reads them back: the one place
@@ -20,6 +22,8 @@ export const recordInputName = {
   rangeTo: (key: string) => `values.${key}.to`,
   /** A date's stored `{ edtf, text }`, as JSON: kept when the text comes back unchanged (see keptDate). */
   keptDate: (key: string) => `values.${key}.kept`,
+  /** A single authority link's label, beside its URI (`value`). */
+  authorityLabel: (key: string) => `values.${key}.label`,
   file: (key: string) => `files.${key}`,
   remove: (key: string) => `remove.${key}`,
 };
@@ -100,6 +104,23 @@ export function readRecordForm(
         } else if (formData.get(recordInputName.remove(field.key)) === null) {
           values[field.key] = text(formData, name);
         }
+        break;
+      }
+      case "authority": {
+        // Several links: one a line, "Label <URI>" or the URI alone. One link: its URI and its
+        // label in two boxes (a "Label <URI>" pasted into the URI box is read as such too).
+        const source = text(formData, name);
+        if (field.multiple) {
+          values[field.key] = source === undefined ? undefined : parseAuthorityLines(source);
+          break;
+        }
+        const label = text(formData, recordInputName.authorityLabel(field.key))?.trim();
+        if (source === undefined) {
+          if (label !== undefined) fieldErrors[field.key] = [`${field.label} has the label “${label.slice(0, 120)}” but no URI: ${authorityHint(field.authorities)}, or empty the label to remove the link`];
+          break;
+        }
+        const link = parseAuthorityLink(source);
+        values[field.key] = label ? { uri: link.uri, label } : link;
         break;
       }
       case "transcript": {

@@ -4,6 +4,7 @@ import type { PrismaClient } from "../db/generated/client";
 import { type SaveChannel, saveChannels } from "../db/record-versions";
 import { AppError, notFound } from "../errors";
 import { isUuid } from "../ids";
+import { authorityText } from "./authority-text";
 import { type FieldDefinition, sectionFieldsSchema } from "./field-definitions";
 import { removeStoredFiles } from "./media-storage";
 import { saveRecord } from "./save-record";
@@ -190,6 +191,9 @@ export function changesBetween(fields: FieldDefinition[], older: Record<string, 
       change.text = diffText((before as string | undefined) ?? "", (after as string | undefined) ?? "");
     } else if (field.type === "transcript") {
       change.text = diffText(transcriptText(before), transcriptText(after));
+    } else if (field.type === "authority") {
+      // "Label <URI>", one link a line, as the editor writes them.
+      change.text = diffText(authorityText(before), authorityText(after));
     }
     changes.push(change);
   }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Principal } from "@/lib/acl";
+import { authorityText } from "@/lib/archive/authority-text";
 import type { FieldDefinition } from "@/lib/archive/field-definitions";
 import { type FieldChange, type HistoryVersion, type RecordHistory, changesBetween, describeThrough, historyPageSize, readRecordHistory } from "@/lib/archive/record-history";
 import type { DiffPart } from "@/lib/archive/text-diff";
@@ -157,7 +158,7 @@ function FieldValues({ fields, values, history }: { fields: FieldDefinition[]; v
   );
 }
 
-/** A value as text: relations by title, files by name, ranges as from–to; empty as "(empty)". */
+/** A value as text: relations by title, files by name, ranges as from–to, authority links as "Label <URI>"; empty as "(empty)". */
 function valueText(field: FieldDefinition, value: unknown, history: RecordHistory): string {
   if (value === null || value === undefined || value === "") return "(empty)";
   if (field.type === "relation") {
@@ -168,6 +169,7 @@ function valueText(field: FieldDefinition, value: unknown, history: RecordHistor
     const file = history.media[String(value)];
     return file ? file.originalName : "a file no longer stored";
   }
+  if (field.type === "authority") return authorityText(value) || "(empty)";
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value.map((item) => (typeof item === "object" && item && "text" in item ? String((item as { text: unknown }).text) : String(item))).join("\n");
   if (typeof value === "object") {

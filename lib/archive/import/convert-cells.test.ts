@@ -112,3 +112,75 @@ describe("mapping checks", () => {
     expect(resolveMapping(fields, ["Title", "Colour"], { columns: { Title: "title", Colour: null } }).fields.size).toBe(1);
   });
 });
+
+describe("authority link cells", () => {
+  const linkFields: FieldDefinition[] = [
+    { key: "title", label: "Title", type: "text", required: true },
+    { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] },
+    { key: "subjects", label: "Subjects", type: "authority", multiple: true },
+  ];
+  const nero = "http://www.wikidata.org/entity/Q1413";
+  const augustus = "http://www.wikidata.org/entity/Q1405";
+  const oneColumn = resolveMapping(linkFields, ["Title", "Mint URI", "Subjects"], { columns: { Title: "title", "Mint URI": "mint", Subjects: "subjects" } });
+  const withLabels = resolveMapping(linkFields, ["Title", "Mint URI", "Mint", "Subjects", "Subject names"], {
+    columns: { Title: "title", "Mint URI": "mint", Mint: "mint.label", Subjects: "subjects", "Subject names": "subjects.label" },
+  });
+  const checked = (mapping: typeof oneColumn, cells: string[]) => {
+    const row = convertCells(linkFields, mapping, cells);
+    return { problems: row.problems, saved: validateRecordValues(linkFields, row.values) };
+  };
+
+  it("reads a URI, Label <URI>, and several separated by ; or line breaks", () => {
+    expect(checked(oneColumn, ["T", " https://nomisma.org/id/rome ", `Nero <https://www.wikidata.org/wiki/Q1413>; ${augustus}\nEmperor <http://vocab.getty.edu/aat/300025481>`])).toEqual({
+      problems: [],
+      saved: {
+        ok: true,
+        values: {
+          title: "T",
+          mint: { uri: "http://nomisma.org/id/rome" },
+          subjects: [{ uri: nero, label: "Nero" }, { uri: augustus }, { uri: "http://vocab.getty.edu/aat/300025481", label: "Emperor" }],
+        },
+      },
+    });
+    expect(convertCells(linkFields, oneColumn, ["T", "", " "]).values).toEqual({ title: "T" });
+  });
+
+  it("takes the labels from their own column, one for each URI in order", () => {
+    expect(checked(withLabels, ["T", "http://nomisma.org/id/rome", "Roma", `${nero}; ${augustus}`, "Nero; Augustus"]).saved).toEqual({
+      ok: true,
+      values: { title: "T", mint: { uri: "http://nomisma.org/id/rome", label: "Roma" }, subjects: [{ uri: nero, label: "Nero" }, { uri: augustus, label: "Augustus" }] },
+    });
+    expect(checked(withLabels, ["T", "", "Roma", `${nero}; ${augustus}`, "Nero"]).problems).toEqual([
+      { column: "Mint URI", field: "mint", message: "Mint has the label “Roma” but no URI" },
+      { column: "Subject names", field: "subjects", message: "Subjects has 2 URIs but 1 label: give one label for each URI, in the same order" },
+    ]);
+  });
+
+  it("leaves a cell that is not an accepted URI to the save, which quotes it", () => {
+    const row = checked(oneColumn, ["T", nero, "Nero"]);
+    expect(row.problems).toEqual([]);
+    expect(row.saved).toEqual({
+      ok: false,
+      fieldErrors: {
+        mint: [`Mint "${nero}" is not an authority URI: write a Nomisma URI, such as http://nomisma.org/id/athens`],
+        subjects: [expect.stringMatching(/^Subjects "Nero" is not an authority URI: write a Wikidata, /)],
+      },
+    });
+    // A single link's cell is one link: two are quoted whole.
+    expect(checked(oneColumn, ["T", "http://nomisma.org/id/rome; http://nomisma.org/id/athens", ""]).saved).toMatchObject({ ok: false, fieldErrors: { mint: [expect.stringContaining('"http://nomisma.org/id/rome; http://nomisma.org/id/athens"')] } });
+  });
+
+  it("reads a JSON file's stored links", () => {
+    expect(checked(oneColumn, ["T", JSON.stringify({ uri: "http://nomisma.org/id/rome", label: "Rome" }), JSON.stringify([nero])]).saved).toEqual({
+      ok: true,
+      values: { title: "T", mint: { uri: "http://nomisma.org/id/rome", label: "Rome" }, subjects: [{ uri: nero }] },
+    });
+    expect(convertCells(linkFields, oneColumn, ["T", "{broken", ""]).problems).toEqual([{ column: "Mint URI", field: "mint", message: "Mint is not valid JSON (write a URI, or Label <URI>)" }]);
+  });
+
+  it("refuses a label column for a field that is not an authority, or without the URI column", () => {
+    expect(refusal(() => resolveMapping(linkFields, ["T", "A"], { columns: { T: "title", A: "title.label" } }))).toBe('The column "A" is mapped to "title.label", but title is not an authority field of the section.');
+    expect(refusal(() => resolveMapping(linkFields, ["T", "A"], { columns: { T: "title", A: "mint.label" } }))).toBe('The column "A" holds the labels of mint: map the column of its URIs to mint too.');
+    expect(refusal(() => resolveMapping(linkFields, ["T", "A", "B"], { columns: { T: "title", A: "mint.label", B: "mint.label" } }))).toBe('The columns "A" and "B" are both mapped to mint.label.');
+  });
+});

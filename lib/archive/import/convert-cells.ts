@@ -1,4 +1,5 @@
 import { AppError } from "../../errors";
+import { parseAuthorityLink, splitAuthorityText } from "../authority-text";
 import type { FieldDefinition } from "../field-definitions";
 import { parseTranscriptText } from "../transcript-text";
 import type { RecordValues } from "../validate-record-values";
@@ -13,6 +14,8 @@ export interface ResolvedMapping {
   fields: Map<string, { column: string; index: number }>;
   /** Date range fields read from two columns. */
   rangeEnds: Map<string, { from?: { column: string; index: number }; to?: { column: string; index: number } }>;
+  /** Authority fields whose labels come from a column of their own (`<key>.label`). */
+  authorityLabels: Map<string, { column: string; index: number }>;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface ResolvedMapping {
 export function resolveMapping(fields: readonly FieldDefinition[], columns: readonly string[], mapping: ImportMapping): ResolvedMapping {
   const byKey = new Map(fields.map((field) => [field.key, field]));
   const indexOf = new Map(columns.map((column, index) => [column, index]));
-  const resolved: ResolvedMapping = { externalIdIndex: null, externalIdColumn: null, fields: new Map(), rangeEnds: new Map() };
+  const resolved: ResolvedMapping = { externalIdIndex: null, externalIdColumn: null, fields: new Map(), rangeEnds: new Map(), authorityLabels: new Map() };
   if (mapping.externalIdColumn !== undefined && mapping.externalIdColumn !== "") {
     const index = indexOf.get(mapping.externalIdColumn);
     if (index === undefined) throw bad(`The external id column "${mapping.externalIdColumn}" is not a column of the file.`);
@@ -56,12 +59,22 @@ export function resolveMapping(fields: readonly FieldDefinition[], columns: read
       resolved.rangeEnds.set(key, ends);
       continue;
     }
+    const labelOf = /^(.+)\.label$/.exec(target);
+    if (labelOf) {
+      const key = labelOf[1] ?? "";
+      if (byKey.get(key)?.type !== "authority") throw bad(`The column "${column}" is mapped to "${target}", but ${key} is not an authority field of the section.`);
+      resolved.authorityLabels.set(key, { column, index });
+      continue;
+    }
     if (!byKey.has(target)) throw bad(`The column "${column}" is mapped to "${target}", which is not a field of the section.`);
     resolved.fields.set(target, { column, index });
   }
   const unmappedRequired = fields.filter((field) => field.required && !resolved.fields.has(field.key) && !claimed.has(`${field.key}.from`));
   if (unmappedRequired.length > 0) {
     throw bad(`Every record needs ${unmappedRequired.map((field) => field.label).join(", ")}: map a column to ${unmappedRequired.length > 1 ? "each" : "it"}.`);
+  }
+  for (const [key, label] of resolved.authorityLabels) {
+    if (!resolved.fields.has(key)) throw bad(`The column "${label.column}" holds the labels of ${key}: map the column of its URIs to ${key} too.`);
   }
   for (const [key, ends] of resolved.rangeEnds) {
     if (resolved.fields.has(key)) throw bad(`The date range ${key} is mapped both to one column and to its from/to ends.`);
@@ -90,7 +103,8 @@ export interface ConvertedRow {
  * text), dates and date ranges as written ("c. 1850", "1920-1930", "18th century": read later like
  * the editor's, see edtf.ts), a category matched to its option ignoring case and accents, transcript lines in the
  * editor's `[mm:ss.s - mm:ss.s] Speaker: text` form (or JSON turns), several relations separated
- * by `;` or `|`.
+ * by `;` or `|`, authority links as a URI or `Label <URI>` (several separated by `;` or line
+ * breaks), their labels perhaps from a column of their own (authorityLinks).
  */
 export function convertCells(fields: readonly FieldDefinition[], mapping: ResolvedMapping, cells: readonly string[]): ConvertedRow {
   const row: ConvertedRow = { values: {}, externalId: null, relationTokens: new Map(), mediaNames: new Map(), problems: [] };
@@ -111,8 +125,15 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
     const source = mapping.fields.get(field.key);
     if (!source) continue;
     const raw = cells[source.index] ?? "";
-    if (!raw.trim()) continue;
     const fail = (message: string) => row.problems.push({ column: source.column, field: field.key, message: `${field.label} ${message}` });
+    if (field.type === "authority") {
+      const labelSource = mapping.authorityLabels.get(field.key);
+      const read = authorityLinks(field, raw, labelSource ? (cells[labelSource.index] ?? "") : "");
+      if ("problem" in read) row.problems.push({ column: read.inLabels && labelSource ? labelSource.column : source.column, field: field.key, message: `${field.label} ${read.problem}` });
+      else if (read.value !== undefined) row.values[field.key] = read.value;
+      continue;
+    }
+    if (!raw.trim()) continue;
     switch (field.type) {
       case "text":
       case "longtext":
@@ -166,6 +187,37 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
     }
   }
   return row;
+}
+
+/**
+ * An authority cell's links, checked later like the editor's (a URI that is not an accepted
+ * authority's is quoted then): a URI or `Label <URI>`, several in a multiple field's cell
+ * separated by `;` or line breaks, or the stored JSON (a JSON file's object). A label column's
+ * cell holds the labels the same way, one for each URI in order, and wins over a label written
+ * beside the URI. A problem (to follow the field's label) when the two do not pair up.
+ */
+function authorityLinks(
+  field: Extract<FieldDefinition, { type: "authority" }>,
+  uriCell: string,
+  labelCell: string,
+): { value?: unknown } | { problem: string; inLabels: boolean } {
+  const split = (text: string) => (field.multiple ? splitAuthorityText(text, { semicolons: true }) : text.trim() ? [text.trim()] : []);
+  const labels = split(labelCell).map((label) => label.replace(/\s+/g, " "));
+  const written = uriCell.trim();
+  if (written.startsWith("{") || written.startsWith("[")) {
+    const parsed = parseJson(written);
+    if (parsed === undefined) return { problem: `is not valid JSON (write a URI, or Label <URI>)`, inLabels: false };
+    if (labels.length > 0) return { problem: "has its links as JSON: leave its label column empty", inLabels: true };
+    return { value: parsed };
+  }
+  const links = split(uriCell).map(parseAuthorityLink);
+  if (labels.length === 0) return { value: links.length === 0 ? undefined : field.multiple ? links : links[0] };
+  if (links.length === 0) return { problem: `has the label “${clip(labels.join("; "))}” but no URI`, inLabels: false };
+  if (labels.length !== links.length) {
+    return { problem: `has ${links.length} URI${links.length > 1 ? "s" : ""} but ${labels.length} label${labels.length > 1 ? "s" : ""}: give one label for each URI, in the same order`, inLabels: true };
+  }
+  const labelled = links.map((link, index) => ({ uri: link.uri, label: labels[index] }));
+  return { value: field.multiple ? labelled : labelled[0] };
 }
 
 function parseJson(text: string): unknown {

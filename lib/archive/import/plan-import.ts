@@ -61,7 +61,7 @@ export async function previewImport(prisma: PrismaClient, principal: Principal, 
   if (principal.role !== "admin" && !(principal.role === "curator" && principal.editableProjectIds.length > 0)) throw notFound();
   const table = await readImportFile(file);
   const section = sectionSlug ? await getSectionBySlug(prisma, sectionSlug) : null;
-  const suggestedMapping = section ? suggestMapping(section.fields, table.columns) : { columns: {} };
+  const suggestedMapping = section ? suggestMapping(section.fields, table.columns, table.rows) : { columns: {} };
   const problems: ImportProblem[] = [];
   const ignoredColumns = table.columns.filter((column) => suggestedMapping.columns[column] === null);
   return { format: table.format, columns: table.columns, rows: table.rows.slice(0, 10), rowCount: table.rows.length, suggestedMapping, problems, ignoredColumns };

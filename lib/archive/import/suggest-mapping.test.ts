@@ -37,4 +37,27 @@ describe("mapping suggestion", () => {
     const withId: FieldDefinition[] = [...fields, { key: "id", label: "Identifier", type: "text" }];
     expect(suggestMapping(withId, ["id", "reference"])).toEqual({ externalIdColumn: "reference", columns: { id: "id" } });
   });
+
+  it("maps an authority field's URI column by name, its plain name then to the labels", () => {
+    const withLinks: FieldDefinition[] = [...fields, { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] }, { key: "subjects", label: "Subjects", type: "authority", multiple: true }];
+    expect(suggestMapping(withLinks, ["Title", "Mint", "Mint (URI)", "Subjects uri", "Subjects label"])).toEqual({
+      columns: { Title: "title", Mint: "mint.label", "Mint (URI)": "mint", "Subjects uri": "subjects", "Subjects label": "subjects.label" },
+    });
+    // Without a URI column, the plain name is the field's, as for any other type.
+    expect(suggestMapping(withLinks, ["Title", "Mint"])).toEqual({ columns: { Title: "title", Mint: "mint" } });
+  });
+
+  it("maps a column of authority URIs to the authority field that accepts them", () => {
+    const withLinks: FieldDefinition[] = [...fields, { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] }, { key: "subjects", label: "Subjects", type: "authority", multiple: true }];
+    const rows = [
+      ["Denarius", "Rome", "http://nomisma.org/id/rome", "Nero <http://www.wikidata.org/entity/Q1413>; http://www.wikidata.org/entity/Q1405", "x"],
+      ["As", "", "", "", "y"],
+      ["Aureus", "Lugdunum", "https://nomisma.org/id/lugdunum", "http://vocab.getty.edu/aat/300037222", "z"],
+    ];
+    expect(suggestMapping(withLinks, ["Title", "Mint", "Nomisma", "Who", "Notes"], rows)).toEqual({
+      columns: { Title: "title", Mint: "mint.label", Nomisma: "mint", Who: "subjects", Notes: null },
+    });
+    // A cell that is not an authority URI keeps the column unmapped.
+    expect(suggestMapping(withLinks, ["Who"], [["http://www.wikidata.org/entity/Q1413"], ["Nero"]])).toEqual({ columns: { Who: null } });
+  });
 });

@@ -1,3 +1,5 @@
+import { recogniseAuthorityUri } from "../authorities";
+import { parseAuthorityLink, splitAuthorityText } from "../authority-text";
 import type { FieldDefinition } from "../field-definitions";
 import type { ImportMapping } from "./types";
 
@@ -45,25 +47,38 @@ const externalIdNames = new Set([
   "signatura",
 ]);
 
+/** Cells looked at to recognise a column of authority URIs. */
+const sampledRows = 50;
+
 /**
  * A mapping to start from: each column whose name matches a field's key or label (ignoring case,
  * accents, spaces and punctuation) maps to it, `<field> from` / `<field> to` to the two ends of a
- * date range, and a column called id, external id, object number, número de registre…
- * becomes the external id. A column that matches nothing is ignored (null), and the preview says
- * so beside the mapping: the importer maps it or leaves it out knowingly. A mapping written by
- * hand must still name every column (convert-cells.ts), so a misspelt header is never dropped.
+ * date range, `<field> URI` (or `(URI)`) to an authority field and then `<field>` or
+ * `<field> label` to its labels, and a column called id, external id, object number, número de
+ * registre… becomes the external id. A column that matches nothing by name but whose cells (in
+ * the first rows) are all URIs an authority field accepts maps to that field. A column that
+ * matches nothing is ignored (null), and the preview says so beside the mapping: the importer
+ * maps it or leaves it out knowingly. A mapping written by hand must still name every column
+ * (convert-cells.ts), so a misspelt header is never dropped.
  */
-export function suggestMapping(fields: readonly FieldDefinition[], columns: readonly string[]): ImportMapping {
+export function suggestMapping(fields: readonly FieldDefinition[], columns: readonly string[], rows: readonly (readonly string[])[] = []): ImportMapping {
+  const names = new Set(columns.map(normaliseName));
   const targets = new Map<string, string>();
+  const claim = (name: string, target: string) => {
+    const normalised = normaliseName(name);
+    if (!targets.has(normalised)) targets.set(normalised, target);
+  };
   for (const field of fields) {
+    // An authority field named with "URI" in the file takes that column; its plain name is then the labels'.
+    const uriColumn = field.type === "authority" && [field.key, field.label].some((name) => names.has(normaliseName(`${name} uri`)));
     for (const name of [field.key, field.label]) {
-      const normalised = normaliseName(name);
-      if (!targets.has(normalised)) targets.set(normalised, field.key);
+      if (field.type === "authority") {
+        claim(`${name} uri`, field.key);
+        claim(`${name} label`, `${field.key}.label`);
+      }
+      claim(name, uriColumn ? `${field.key}.label` : field.key);
       if (field.type === "daterange") {
-        for (const end of ["from", "to"] as const) {
-          const endName = normaliseName(`${name} ${end}`);
-          if (!targets.has(endName)) targets.set(endName, `${field.key}.${end}`);
-        }
+        for (const end of ["from", "to"] as const) claim(`${name} ${end}`, `${field.key}.${end}`);
       }
     }
   }
@@ -78,8 +93,46 @@ export function suggestMapping(fields: readonly FieldDefinition[], columns: read
       mapping.externalIdColumn = column;
     }
   }
+  suggestByAuthorityUris(fields, columns, rows.slice(0, sampledRows), mapping, used);
   for (const column of columns) {
     if (!(column in mapping.columns) && column !== mapping.externalIdColumn) mapping.columns[column] = null;
   }
   return mapping;
+}
+
+/**
+ * Columns no name matched whose sampled cells are all authority URIs (or `Label <URI>`): each to
+ * the first authority field still free that accepts them all (a field taking one link only when
+ * no cell holds several). A field taken by a column of names rather than URIs ("Mint" beside a
+ * column of Nomisma URIs) gives that column its labels instead.
+ */
+function suggestByAuthorityUris(fields: readonly FieldDefinition[], columns: readonly string[], rows: readonly (readonly string[])[], mapping: ImportMapping, used: Set<string>): void {
+  const authorityFields = fields.filter((field): field is Extract<FieldDefinition, { type: "authority" }> => field.type === "authority");
+  if (authorityFields.length === 0) return;
+  const cellsOf = (column: string) => rows.map((row) => (row[columns.indexOf(column)] ?? "").trim()).filter(Boolean);
+  const linksOf = (cell: string) => splitAuthorityText(cell, { semicolons: true }).map((piece) => parseAuthorityLink(piece).uri);
+  const holdsUris = (column: string) => {
+    const cells = cellsOf(column);
+    return cells.length > 0 && cells.every((cell) => linksOf(cell).every((uri) => recogniseAuthorityUri(uri) !== null));
+  };
+  for (const column of columns) {
+    if (column in mapping.columns || column === mapping.externalIdColumn || !holdsUris(column)) continue;
+    const cells = cellsOf(column).map(linksOf);
+    const field = authorityFields.find((candidate) => {
+      if (used.has(candidate.key) && !Object.entries(mapping.columns).some(([other, target]) => target === candidate.key && !holdsUris(other))) return false;
+      if (!candidate.multiple && cells.some((links) => links.length > 1)) return false;
+      return cells.every((links) => links.every((uri) => recogniseAuthorityUri(uri, candidate.authorities) !== null));
+    });
+    if (!field) continue;
+    const names = Object.entries(mapping.columns).find(([, target]) => target === field.key)?.[0];
+    if (names !== undefined) {
+      if (used.has(`${field.key}.label`)) mapping.columns[names] = null;
+      else {
+        mapping.columns[names] = `${field.key}.label`;
+        used.add(`${field.key}.label`);
+      }
+    }
+    mapping.columns[column] = field.key;
+    used.add(field.key);
+  }
 }

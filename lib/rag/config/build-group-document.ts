@@ -1,3 +1,4 @@
+import { authorityLinksOf } from "../../archive/authority-text";
 import { shownDate } from "../../archive/date-values";
 import type { DateRangeValue, FieldDefinition, IndexSegment, TranscriptTurn } from "../../archive/field-definitions";
 import { formatTimecode, formatYear } from "../../format";
@@ -5,17 +6,18 @@ import { relationTargetsByField } from "../../archive/validate-record-values";
 import { type EmbedGroupInput, resolveFieldPath, type SectionShape } from "./embed-group-schema";
 
 /**
- * Composes a record's group document. Short fields (text, category, dates, relation titles) form
- * ONE catalogue entry at the top, a `<label>: <value>` line each, so a catalogue record is one
- * coherent passage rather than a title passage, a date passage and a material passage that match
- * every query alike; long fields (long text, transcripts) follow in group order, each under a
- * `## <label>` heading the chunker cuts at. An entry that would be the title alone beside long
- * text (a transcript group) is left out: the indexer puts the record's title before every
- * passage it embeds. Relations are followed to the target records' fields. Built with no user's
- * permissions (a system principal), so the document does not depend on who saved; instead it
- * records every record, section and project whose text it contains — a linked record's text
- * counts for the records whose links led to it as well — and search shows a passage only to
- * those who may read all of those projects, as they are now (lib/acl/derived-scope.ts).
+ * Composes a record's group document. Short fields (text, category, dates, relation titles,
+ * authority links' labels) form ONE catalogue entry at the top, a `<label>: <value>` line each,
+ * so a catalogue record is one coherent passage rather than a title passage, a date passage and
+ * a material passage that match every query alike; long fields (long text, transcripts) follow
+ * in group order, each under a `## <label>` heading the chunker cuts at. An entry that would be
+ * the title alone beside long text (a transcript group) is left out: the indexer puts the
+ * record's title before every passage it embeds. Relations are followed to the target records'
+ * fields. Built with no user's permissions (a system principal), so the document does not depend
+ * on who saved; instead it records every record, section and project whose text it contains —
+ * a linked record's text counts for the records whose links led to it as well — and search
+ * shows a passage only to those who may read all of those projects, as they are now
+ * (lib/acl/derived-scope.ts).
  */
 export interface DocumentRecord {
   id: string;
@@ -230,6 +232,9 @@ async function renderValue(field: FieldDefinition, value: unknown, sources: Docu
         .map((page) => `[[page:${page.page}]]\n${escapeMarkup(page.text.trim())}`)
         .join("\n\n");
     }
+    case "authority":
+      // The labels the cataloguer gave, which are words a search can find; the URIs are not.
+      return [...new Set(authorityLinksOf(value).flatMap((link) => link.label?.trim() || []))].join("; ");
     case "image":
     case "media":
       return "";

@@ -14,6 +14,7 @@ const sections = new Map<string, SectionShape>(
       { key: "transcript", label: "Transcript", type: "transcript" },
       { key: "recording", label: "Recording", type: "media", mediaKind: "audio" },
       { key: "period", label: "Period", type: "daterange" },
+      { key: "subjects", label: "Subjects", type: "authority", multiple: true },
     ]),
     section("people", [
       { key: "name", label: "Name", type: "text" },
@@ -234,6 +235,18 @@ describe("buildGroupDocument", () => {
       const repeated = await buildGroupDocument(person([third!, first!, third!]), { fields: ["places"], languages: [] }, inOrder(reverse));
       expect(repeated?.text).toBe("Places: Port de la Calma; Sant Romà");
     }
+  });
+
+  it("gives an authority field's labels to the entry, not its URIs", async () => {
+    const subjects = [
+      { uri: "http://www.wikidata.org/entity/Q1413", label: "Nero" },
+      { uri: "http://vocab.getty.edu/aat/300037222" },
+      { uri: "http://nomisma.org/id/rome", label: "Rome" },
+    ];
+    const entry = async (value: unknown) => (await buildGroupDocument({ ...interview, values: { title: "Coin", subjects: value } }, { fields: ["title", "subjects"], languages: [] }, sources))?.text;
+    expect(await entry(subjects)).toBe("Title: Coin\nSubjects: Nero; Rome");
+    // A link without a label has no words to find: no line.
+    expect(await entry([subjects[1]])).toBe("Title: Coin");
   });
 
   it("keeps a short value on its entry line", async () => {

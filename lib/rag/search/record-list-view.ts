@@ -1,5 +1,6 @@
 import "server-only";
 import type { Principal } from "../../acl";
+import { authorityLabels } from "../../archive/authority-text";
 import { shownDate } from "../../archive/date-values";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import { type ProjectSummary, listReadableProjects } from "../../archive/list-projects";
@@ -57,9 +58,9 @@ export interface RecordListView {
   coverage?: IndexCoverage;
 }
 
-const searchableTypes = new Set<FieldDefinition["type"]>(["text", "longtext", "category", "transcript", "segments"]);
+const searchableTypes = new Set<FieldDefinition["type"]>(["text", "longtext", "category", "transcript", "segments", "authority"]);
 
-/** The fields of a section the list's text filter can search in. */
+/** The fields of a section the list's text filter can search in (authority links by label and URI). */
 export function searchFieldsOf(section: SectionSummary): { key: string; label: string }[] {
   return section.fields.filter((field) => searchableTypes.has(field.type)).map((field) => ({ key: field.key, label: field.label }));
 }
@@ -93,11 +94,12 @@ export function listColumnsOf(section: SectionSummary | undefined): FieldDefinit
   return section?.fields.filter((field) => field.listed && field.key !== titleKey && columnTypes.has(field.type)) ?? [];
 }
 
-const columnTypes = new Set<FieldDefinition["type"]>(["text", "category", "date", "daterange"]);
+const columnTypes = new Set<FieldDefinition["type"]>(["text", "category", "date", "daterange", "authority"]);
 
-/** A column's cell as the list shows it: dates and ranges as written (else in words), text as it is. */
+/** A column's cell as the list shows it: dates and ranges as written (else in words), authority links by label, text as it is. */
 export function listCellText(field: FieldDefinition, value: unknown): string {
   if (field.type === "date" || field.type === "daterange") return shownDate(value);
+  if (field.type === "authority") return authorityLabels(value).join("; ");
   return typeof value === "string" ? value : "";
 }
 
