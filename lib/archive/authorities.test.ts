@@ -19,6 +19,10 @@ describe("recogniseAuthorityUri", () => {
     ["http://nomisma.org/id/ar#this", "nomisma", "http://nomisma.org/id/ar"],
     ["http://numismatics.org/ocre/id/ric.1(2).ner.53", "ocre", "http://numismatics.org/ocre/id/ric.1(2).ner.53"],
     ["https://numismatics.org/crro/id/rrc-44.5", "crro", "http://numismatics.org/crro/id/rrc-44.5"],
+    ["http://numismatics.org/crro/id/rrc-117A.1", "crro", "http://numismatics.org/crro/id/rrc-117A.1"],
+    ["http://numismatics.org/crro/id/rrc-197-8B.1", "crro", "http://numismatics.org/crro/id/rrc-197-8B.1"],
+    ["http://nomisma.org/id/10-Taler", "nomisma", "http://nomisma.org/id/10-Taler"],
+    ["http://numismatics.org/ocre/id/ric.3.com.251_denarius", "ocre", "http://numismatics.org/ocre/id/ric.3.com.251_denarius"],
   ])("%s is %s, stored as %s", (written, scheme, uri) => {
     expect(recogniseAuthorityUri(written)).toMatchObject({ scheme, uri });
   });
@@ -28,7 +32,8 @@ describe("recogniseAuthorityUri", () => {
     "https://example.org/wiki/Q1492",
     "http://vocab.getty.edu/aat/123",
     "http://vocab.getty.edu/ulan/300015050",
-    "http://nomisma.org/id/Athens",
+    "http://nomisma.org/id/ath ens",
+    "http://numismatics.org/crro/id/rrc-44",
     "http://numismatics.org/ocre/id/",
     "javascript:alert(1)//wikidata.org/entity/Q1",
     " ",

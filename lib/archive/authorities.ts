@@ -69,7 +69,8 @@ const rules: Record<AuthorityScheme, SchemeRule> = {
   },
   nomisma: {
     name: "Nomisma",
-    patterns: [/^https?:\/\/nomisma\.org\/id\/([a-z0-9][a-z0-9_-]{0,99})(?:[.#?].*)?$/],
+    // Slugs are case-sensitive and mostly lowercase ("athens", "10-Taler", "sur_al-ma'muniyah").
+    patterns: [/^https?:\/\/nomisma\.org\/id\/([A-Za-z0-9][A-Za-z0-9_'-]{0,99})(?:[.#?].*)?$/],
     canonical: (id) => `http://nomisma.org/id/${id}`,
     example: "http://nomisma.org/id/athens",
     places: false,
@@ -83,8 +84,9 @@ const rules: Record<AuthorityScheme, SchemeRule> = {
   },
   crro: {
     name: "CRRO",
-    patterns: [/^https?:\/\/numismatics\.org\/crro\/id\/(rrc-[0-9]{1,3}\.[0-9a-z]{1,8})$/i],
-    canonical: (id) => `http://numismatics.org/crro/id/${id.toLowerCase()}`,
+    // Crawford's numbers as CRRO writes them, letters' case kept: rrc-44.5, rrc-117A.1, rrc-197-8B.1.
+    patterns: [/^https?:\/\/numismatics\.org\/crro\/id\/(rrc-[0-9]{1,3}(?:-[0-9]{1,3})?[A-Za-z]?\.[0-9A-Za-z]{1,8})$/],
+    canonical: (id) => `http://numismatics.org/crro/id/${id}`,
     example: "http://numismatics.org/crro/id/rrc-44.5",
     places: false,
   },
