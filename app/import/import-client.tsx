@@ -33,6 +33,8 @@ function fieldOptions(section: ImportSection | undefined): { value: string; labe
   if (!section) return [];
   return section.fields.flatMap((field) => {
     const own = { value: field.key, label: `${field.label} (${field.type})` };
+    // An authority field's URIs may have their labels in a column of their own.
+    if (field.type === "authority") return [own, { value: `${field.key}.label`, label: `${field.label}: labels of its links` }];
     if (field.type !== "daterange") return [own];
     return [own, { value: `${field.key}.from`, label: `${field.label}: from (year)` }, { value: `${field.key}.to`, label: `${field.label}: to (year)` }];
   });

@@ -284,7 +284,7 @@ export const importMappingSchema = z
     externalIdColumn: z.string().max(500).optional().describe("The column holding each row's stable id: re-running the import updates those records instead of duplicating them."),
     columns: z
       .record(z.string().max(500), z.string().max(200).nullable())
-      .describe('Every column of the file → a field key of the section (null: ignore the column). A date range may come from two columns mapped to "<key>.from" and "<key>.to".'),
+      .describe('Every column of the file → a field key of the section (null: ignore the column). A date range may come from two columns mapped to "<key>.from" and "<key>.to"; an authority field\'s labels from a column mapped to "<key>.label".'),
   })
   .describe("Which column fills which field.");
 
