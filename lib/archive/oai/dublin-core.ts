@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { authorityNamesPlaces, authoritySchemes } from "../authorities";
+import { authorityLinksOf } from "../authority-text";
 import { readDateValue } from "../date-values";
 import type { FieldDefinition, IndexSegment, TranscriptTurn } from "../field-definitions";
 
@@ -46,6 +48,14 @@ const helpers = /(interviewer|contributor|editor|translator|transcriber|collecto
 const about = /(description|summary|abstract|synopsis|biography|notes?$)/i;
 const where = /(place|findspot|location|coverage|coordinates|mint)/i;
 
+/**
+ * Where an authority field's links go: the definition's `dublinCore`, else coverage when every
+ * scheme it accepts names places (Getty TGN, GeoNames), else subject.
+ */
+export function authorityDcElement(field: Extract<FieldDefinition, { type: "authority" }>): "subject" | "coverage" {
+  return field.dublinCore ?? ((field.authorities ?? authoritySchemes).every(authorityNamesPlaces) ? "coverage" : "subject");
+}
+
 /** The default: each field to the element its type (and name) suggests; transcripts stay out. */
 export function defaultDcMapping(fields: FieldDefinition[]): DcMapping {
   const mapping: DcMapping = {};
@@ -86,6 +96,9 @@ export function defaultDcMapping(fields: FieldDefinition[]): DcMapping {
         break;
       case "segments":
         add("subject", field.key);
+        break;
+      case "authority":
+        add(authorityDcElement(field), field.key);
         break;
       case "transcript":
         break;
@@ -132,10 +145,15 @@ function textsOf(field: FieldDefinition, value: unknown, source: DcSource): stri
       return Array.isArray(value) ? [(value as TranscriptTurn[]).map((turn) => `${turn.speaker}: ${turn.text}`).join("\n")].filter(Boolean) : [];
     case "segments":
       return Array.isArray(value) ? (value as IndexSegment[]).map((segment) => segment.title).filter(Boolean) : [];
+    case "authority":
+      // oai_dc's elements are plain literals (xml:lang is their only attribute), so a label cannot
+      // be tied to its URI inside one element. Each link gives two: the cataloguer's label, for
+      // harvesters that show text, then the URI alone, which harvesters that resolve entities
+      // (Europeana reads a URI in dc:subject or dc:coverage as a linked contextual entity) take
+      // as the link. A link without a label gives the URI only: "Wikidata Q1492" says nothing.
+      return authorityLinksOf(value).flatMap((link) => [...(link.label?.trim() ? [link.label.trim()] : []), link.uri]);
   }
 }
-
-/** ISO 8601 years: four digits, negative before the common era (year 0 is 1 BCE). */
 
 /** The record's Dublin Core: [element, text] pairs in the schema's element order, no duplicates. */
 export function dublinCoreOf(source: DcSource, mapping: DcMapping): [DcElement, string][] {
