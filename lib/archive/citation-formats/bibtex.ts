@@ -76,6 +76,8 @@ function bibtexEntry(item: CitationItem): string {
     ["howpublished", howPublished[item.kind]],
     ["language", item.language && escapeBibtex(item.language)],
     ["abstract", item.abstract && escapeBibtex(item.abstract)],
+    // Authority links give their labels here; their URIs stay out, since BibTeX styles print `note`
+    // in the bibliography and BibTeX has no field for them (CSL-JSON and RIS carry them in a note).
     ["keywords", item.keywords.length ? escapeBibtex(item.keywords.join(", ")) : undefined],
     ["url", item.url],
     [

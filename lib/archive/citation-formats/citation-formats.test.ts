@@ -342,6 +342,47 @@ describe("CSL-JSON", () => {
   });
 });
 
+describe("authority links in citations", () => {
+  const linkedFields: FieldDefinition[] = [
+    ...interviewFields,
+    { key: "subjectLinks", label: "Subjects", type: "authority", multiple: true },
+    { key: "placeLink", label: "Place (TGN)", type: "authority", authorities: ["tgn"] },
+  ];
+  const linked: CitableRecord = {
+    ...interview,
+    values: {
+      ...interview.values,
+      subjectLinks: [{ uri: "http://www.wikidata.org/entity/Q1492", label: "Dams {and} reservoirs" }, { uri: "http://vocab.getty.edu/aat/300008063" }],
+      placeLink: { uri: "http://vocab.getty.edu/tgn/7008038", label: "memory" },
+    },
+    section: { ...interview.section, fields: linkedFields },
+  };
+
+  it("give their labels as keywords after the written ones (once each), and their URIs to the notes of CSL-JSON and RIS", () => {
+    const item = citationItem(linked, { origin });
+    expect(item.keywords).toEqual(["reservoir", "displacement", "memory", "Dams {and} reservoirs", "Getty AAT 300008063"]);
+    const links = "Authority links: Dams {and} reservoirs <http://www.wikidata.org/entity/Q1492>; Getty AAT 300008063 <http://vocab.getty.edu/aat/300008063>; memory <http://vocab.getty.edu/tgn/7008038>";
+    const [csl] = JSON.parse(toCslJson([item])) as Record<string, unknown>[];
+    expect(csl!.keyword).toBe("reservoir, displacement, memory, Dams {and} reservoirs, Getty AAT 300008063");
+    expect(csl!.note).toBe(links);
+    // With a cited moment the note keeps both lines.
+    const [atMoment] = JSON.parse(toCslJson([citationItem(linked, { origin, seconds: 61 })])) as Record<string, unknown>[];
+    expect(atMoment!.note).toBe(`Cited at 01:01 of the recording.\n${links}`);
+    const [ris] = readRis(toRis([item]));
+    expect(ris!.KW).toEqual(["reservoir", "displacement", "memory", "Dams {and} reservoirs", "Getty AAT 300008063"]);
+    expect(ris!.N1).toEqual([links]);
+    const [bibtex] = readBibtex(toBibtex([item]));
+    expect(bibtex!.fields.keywords).toBe("reservoir, displacement, memory, Dams {and} reservoirs, Getty AAT 300008063");
+    expect(toBibtex([item])).not.toContain("wikidata.org");
+  });
+
+  it("leave records without links as they were", () => {
+    const item = citationItem(interview, { origin });
+    expect(item.authorityLinks).toEqual([]);
+    expect(readRis(toRis([item]))[0]!.N1).toBeUndefined();
+  });
+});
+
 describe("selection links", () => {
   it("names each record once per moment, in order, whole seconds", () => {
     expect(citeSelectionHref("ris", [{ recordId: "a" }, { recordId: "b", seconds: 61.9 }, { recordId: "a", seconds: null }, { recordId: "b", seconds: 61 }])).toBe("/api/records/cite?format=ris&ids=a,b%4061");

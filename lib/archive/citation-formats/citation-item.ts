@@ -1,4 +1,6 @@
 import { formatTimecode } from "../../format";
+import { authorityLabel } from "../authorities";
+import { authorityLinksOf } from "../authority-text";
 import { readDateValue } from "../date-values";
 import type { FieldDefinition } from "../field-definitions";
 
@@ -44,7 +46,10 @@ export interface CitationItem {
   publisher?: string;
   language?: string;
   abstract?: string;
+  /** The keywords field's words, then the labels of the record's authority links. */
   keywords: string[];
+  /** The record's authority links (every authority field), labelled as the reader sees them. */
+  authorityLinks: { label: string; uri: string }[];
   place?: string;
   /** The archive holding it: the record's project. */
   archive: string;
@@ -195,7 +200,12 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
   const dateFields = [...dateKeys.flatMap((key) => byKey.get(key) ?? []), ...fields.filter((item) => (item.type === "date" || item.type === "daterange") && !undatingKeys.has(item.key))];
   const issued = dateFields.map((item) => issuedOf(item, record.values[item.key])).find((dates) => dates !== undefined);
   const keywordField = field(keywordKeys);
-  const keywords = keywordField ? (textOf(record.values[keywordField.key])?.split(/\s*[,;]\s*/).filter(Boolean) ?? []) : [];
+  const written = keywordField ? (textOf(record.values[keywordField.key])?.split(/\s*[,;]\s*/).filter(Boolean) ?? []) : [];
+  const authorityLinks = fields
+    .filter((item) => item.type === "authority")
+    .flatMap((item) => authorityLinksOf(record.values[item.key]))
+    .map((link) => ({ label: oneLine(authorityLabel(link)), uri: link.uri }));
+  const keywords = [...new Set([...written, ...authorityLinks.map((link) => link.label)])];
   const placeField = field(placeKeys);
   const place = placeField ? namesIn(placeField).join("; ") || undefined : undefined;
   const published = text(containerKeys);
@@ -215,6 +225,7 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
     language: text(["language", "lang"]),
     abstract: text(abstractKeys),
     keywords,
+    authorityLinks,
     place,
     archive: oneLine(record.project.name),
     archiveLocation: text(locationKeys),

@@ -39,6 +39,15 @@ function compact<T extends object>(item: T): T {
   return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0))) as T;
 }
 
+/**
+ * The authority links' URIs as a line of the item's note. A keyword holds a word, not a link, and
+ * CSL has no variable for one; `note` is what Zotero keeps in Extra and what the usual styles
+ * leave out of the bibliography, so the links travel with the item without printing in it.
+ */
+function authorityNote(item: CitationItem): string | undefined {
+  return item.authorityLinks.length ? `Authority links: ${item.authorityLinks.map((link) => `${link.label} <${link.uri}>`).join("; ")}` : undefined;
+}
+
 /** One record as a CSL-JSON item (the citation processors' and Zotero's interchange format). */
 export function cslItem(item: CitationItem): CslItem {
   return compact({
@@ -61,7 +70,7 @@ export function cslItem(item: CitationItem): CslItem {
     medium: item.medium,
     dimensions: item.dimensions,
     URL: item.url,
-    note: item.note,
+    note: [item.note, authorityNote(item)].filter(Boolean).join("\n") || undefined,
   });
 }
 

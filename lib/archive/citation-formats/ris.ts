@@ -49,6 +49,9 @@ function risRecord(item: CitationItem): string {
     ["M3", item.medium],
     ["UR", item.url],
     ["N1", item.note],
+    // The links' URIs as a note of their own (EndNote's Notes, a Zotero child note): KW holds the
+    // labels, and no RIS tag is meant for a link to an authority.
+    ["N1", item.authorityLinks.length ? `Authority links: ${item.authorityLinks.map((link) => `${link.label} <${link.uri}>`).join("; ")}` : undefined],
     ["ID", item.id],
   );
   const body = lines.filter((line): line is [string, string] => typeof line[1] === "string" && line[1] !== "").map(([tag, value]) => `${tag}  - ${oneLine(value)}`);
