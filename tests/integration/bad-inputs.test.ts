@@ -45,6 +45,7 @@ import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/capti
 import { englishTextParamsSchema, englishTextResponse } from "../../lib/http/english-text-response";
 import { createTextTranslator } from "../../lib/rag/embed/text-translation";
 import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
+import { linkedArtParamsSchema, linkedArtResponse } from "../../lib/http/linked-art-response";
 import { createImageService, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
@@ -230,6 +231,17 @@ function iiifManifestRoute(principal: Principal, id: string) {
     (_incoming, { principal: signedIn, params }) => manifestResponse(db.prisma, signedIn, { recordId: params.id, origin, storageDir }),
     async () => principal,
     new Request(`${origin}/iiif/${encodeURIComponent(id.toWellFormed())}/manifest`),
+    { id },
+  ).then(fromResponse);
+}
+
+/** /api/records/<id>/linked-art, as its route runs it (the same parameter schema, the service). */
+function linkedArtRoute(principal: Principal, id: string) {
+  return runAuthorizedRoute(
+    linkedArtParamsSchema,
+    (_incoming, { principal: signedIn, params }) => linkedArtResponse(db.prisma, signedIn, { recordId: params.id, origin }),
+    async () => principal,
+    new Request(`${origin}/api/records/${encodeURIComponent(id.toWellFormed())}/linked-art`),
     { id },
   ).then(fromResponse);
 }
@@ -693,6 +705,11 @@ function catalogue(): BadInput[] {
     { id: "iiif-manifest-long", layer: "route", input: "a manifest's record id of 1 MB", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, megabyte) },
     { id: "iiif-manifest-unreadable", layer: "route", input: "the manifest of a record the reader cannot read", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, ids.secret!) },
     { id: "iiif-manifest-nothing-to-show", layer: "route", input: "the manifest of a record with no image, recording or scan", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, ids.mill!) },
+    { id: "linked-art-traversal", layer: "route", input: "/api/records/../../etc/passwd/linked-art", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, "../../etc/passwd") },
+    { id: "linked-art-nul", layer: "route", input: "a Linked Art record id with NUL after it", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, `${ids.lighthouse}${nul}`) },
+    { id: "linked-art-long", layer: "route", input: "a Linked Art record id of 1 MB", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, megabyte) },
+    { id: "linked-art-unreadable", layer: "route", input: "the Linked Art of a record the reader cannot read", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, ids.secret!) },
+    { id: "linked-art-no-object", layer: "route", input: "the Linked Art of a record that is no object", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, ids.lighthouse!) },
     { id: "iiif-image-region-percent", layer: "route", input: "/iiif/image/<id>/pct:10,10,50,50/max/0/default.jpg", expect: { status: 400, message: /region "pct:10,10,50,50" is not supported/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "pct:10,10,50,50") },
     { id: "iiif-image-region-empty", layer: "route", input: "a region 0 pixels wide", expect: { status: 400, message: /greater than zero/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "0,0,0,10") },
     { id: "iiif-image-region-outside", layer: "route", input: "a region beyond the image", expect: { status: 400, message: /outside the image/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "99999,0,10,10") },

@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense, cache } from "react";
 import { type Principal, canEdit, isAdmin, isAnonymous } from "@/lib/acl";
 import { getRecord, type RecordDetail } from "@/lib/archive/get-record";
+import { jsonLdScriptText } from "@/lib/archive/linked-data/json-ld";
+import { schemaOrgRecord } from "@/lib/archive/linked-data/schema-org";
+import { requestOrigin } from "@/lib/api/handle-api-request";
 import { authorizedPage } from "@/lib/http/authorized";
 import { recordCaptions } from "@/lib/http/captions-response";
 import { processCaptionTranslator } from "@/lib/rag/embed/caption-translation";
@@ -65,6 +69,15 @@ export async function generateMetadata({ params, searchParams }: PageProps): Pro
   return { title: record.title };
 }
 
+/** Where the JSON-LD's links point: AUTH_URL's origin when configured, else the called host. */
+async function pageOrigin(runtime: Runtime): Promise<string> {
+  const requestHeaders = await headers();
+  return requestOrigin(
+    new Request("http://localhost/", { headers: { host: requestHeaders.get("host") ?? "localhost:3000", "x-forwarded-proto": requestHeaders.get("x-forwarded-proto") ?? "http" } }),
+    runtime.config.AUTH_URL ? new URL(runtime.config.AUTH_URL).origin : undefined,
+  );
+}
+
 /** ?history=<version> pages the history to the versions older than that one. */
 function historyBefore(value: string | string[] | undefined): number | undefined {
   const version = typeof value === "string" && /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
@@ -97,9 +110,12 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   const citedMediaId = citedScan ? String(record.values[citedScan.key]) : undefined;
   const citedPage = citedMediaId ? scans[citedMediaId]?.find((page) => page.page === cited?.page) : undefined;
   const objectMode: SimilarObjectMode = similarObjectModes.find((mode) => mode === query.objects) ?? "hybrid";
+  // schema.org for discovery; `<` is escaped in it, so no value can end the script element.
+  const jsonLd = jsonLdScriptText(schemaOrgRecord(record, { origin: await pageOrigin(runtime), object: isObject }));
 
   return (
     <article>
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd }} />
       <nav aria-label="Breadcrumb" className="text-sm text-stone-500">
         <Link href="/records" className="link">
           Records

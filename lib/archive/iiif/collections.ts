@@ -2,7 +2,7 @@ import "server-only";
 import { type Principal, canReadProject, projectScopeWhere } from "../../acl";
 import type { Prisma, PrismaClient } from "../../db/generated/client";
 import { notFound } from "../../errors";
-import { type Collection, collection, iiifUrls, languageMap } from "./presentation";
+import { type Collection, collection, iiifUrls, languageMap, plainValue } from "./presentation";
 
 /**
  * Collections of Manifests: one per section (`/iiif/collection/section/<slug>`) and one per
@@ -51,7 +51,7 @@ export async function iiifCollection(
   const pages = Math.ceil(total / pageSize);
   if (total === 0 || (input.page !== undefined && input.page > pages)) throw notFound();
   const label = languageMap(scope.name, "en");
-  const summary = scope.summary ? languageMap(scope.summary, "en") : undefined;
+  const summary = scope.summary ? languageMap(plainValue(scope.summary), "en") : undefined;
 
   if (input.page === undefined && pages > 1) {
     return collection({

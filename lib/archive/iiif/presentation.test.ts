@@ -6,7 +6,9 @@ import {
   imageBody,
   imageCanvas,
   languageMap,
+  linksValue,
   manifest,
+  plainValue,
   presentationContext,
   segmentsRange,
   showsInIiif,
@@ -14,7 +16,7 @@ import {
   timeFragment,
   transcriptAnnotationPage,
 } from "./presentation";
-import { validatePresentation } from "./validate-presentation";
+import { htmlValueProblem, validatePresentation } from "./validate-presentation";
 
 const urls = iiifUrls("https://archive.example/");
 const recordId = "3f0c6b1e-8d0a-4a39-9a55-1c2d3e4f5a6b";
@@ -165,6 +167,43 @@ describe("the Presentation 3 validator", () => {
     expect(problems).toEqual(
       expect.arrayContaining([expect.stringMatching(/items\[0\]\.id: must be an http/), expect.stringMatching(/items\[0\]\.type: must be "Manifest" or "Collection"/), expect.stringMatching(/items\[0\]\.label: must be a language map/)]),
     );
+  });
+});
+
+describe("HTML in metadata values", () => {
+  it("writes authority links as one span of <a href> links, escaped, that the validator accepts", () => {
+    const value = linksValue([
+      { uri: "http://www.wikidata.org/entity/Q1492", label: "Barcelona & <its> \"port\"" },
+      { uri: "http://vocab.getty.edu/aat/300008063", label: "Getty AAT 300008063" },
+    ]);
+    expect(value).toBe(
+      '<span><a href="http://www.wikidata.org/entity/Q1492">Barcelona &amp; &lt;its&gt; &quot;port&quot;</a>; <a href="http://vocab.getty.edu/aat/300008063">Getty AAT 300008063</a></span>',
+    );
+    expect(htmlValueProblem(value)).toBeNull();
+    expect(linksValue([{ uri: "javascript:alert(1)", label: "x" }])).toBe("");
+    const built = { ...coinManifest(), metadata: [{ label: languageMap("Mint", "en"), value: languageMap(value) }] };
+    expect(validatePresentation(built)).toEqual([]);
+  });
+
+  it("refuses HTML the spec does not allow, naming the value", () => {
+    const cases: [string, RegExp][] = [
+      ['<span><script>alert(1)</script></span>', /may not use <script>/],
+      ['<a href="javascript:alert(1)">x</a>', /http\(s\) or mailto/],
+      ['<a href="http://x.example" onclick="alert(1)">x</a>', /attribute onclick/],
+      ["<span>a <b>b</span>", /well-formed/],
+      ["<span>a</span><span>b</span>", /one element/],
+      ["<span>Rome & Ostia</span>", /escape &/],
+      ["<span><!-- hidden --></span>", /comments/],
+    ];
+    for (const [html, message] of cases) expect(htmlValueProblem(html), html).toMatch(message);
+    const built = { ...coinManifest(), summary: languageMap("<p>fine</p>"), metadata: [{ label: languageMap("Mint", "en"), value: languageMap(cases[0]![0]) }] };
+    expect(validatePresentation(built)).toEqual([expect.stringMatching(/^\$\.metadata\[0\]\.value\.none\[0\]: HTML may not use <script>/)]);
+  });
+
+  it("keeps plain text that looks like HTML plain, with the trailing space the spec asks for", () => {
+    expect(plainValue("<unclear>")).toBe("<unclear> ");
+    expect(htmlValueProblem(plainValue("<b>not markup</i>"))).toBeNull();
+    expect(plainValue("Rome <Ostia>, 1850")).toBe("Rome <Ostia>, 1850");
   });
 });
 

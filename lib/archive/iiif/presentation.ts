@@ -25,6 +25,28 @@ export interface MetadataEntry {
   value: LanguageMap;
 }
 
+/**
+ * Plain text for a `summary` or a metadata `value`: the spec reads a string that starts with `<`
+ * and ends with `>` as HTML, so such text gets the trailing space the spec asks for.
+ */
+export function plainValue(text: string): string {
+  return /^<[\s\S]*>$/.test(text) ? `${text} ` : text;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/**
+ * Links as the minimal HTML a metadata `value` may hold (one `<span>`, `<a href>` inside, only
+ * http(s) targets: what the spec lets clients keep), so a viewer shows each label as a link to
+ * its authority.
+ */
+export function linksValue(links: readonly { uri: string; label: string }[]): string {
+  const anchors = links.filter((link) => /^https?:\/\//.test(link.uri)).map((link) => `<a href="${escapeHtml(link.uri)}">${escapeHtml(link.label)}</a>`);
+  return anchors.length ? `<span>${anchors.join("; ")}</span>` : "";
+}
+
 export interface ResourceReference {
   id: string;
   type: string;
@@ -118,6 +140,7 @@ export interface Manifest {
   thumbnail?: ImageBody[];
   homepage?: ResourceReference[];
   rendering?: ResourceReference[];
+  seeAlso?: ResourceReference[];
   partOf?: ResourceReference[];
   items: Canvas[];
   structures?: Range[];
@@ -267,8 +290,8 @@ export function segmentsRange(input: {
       id: `${input.id}/${index + 1}`,
       type: "Range",
       label: languageMap(segment.title || `Segment ${index + 1}`, input.language),
-      ...(segment.synopsis ? { summary: languageMap(segment.synopsis, input.language) } : {}),
-      ...(segment.keywords.length ? { metadata: [{ label: languageMap("Keywords", "en"), value: languageMap(segment.keywords.join("; "), input.language) }] } : {}),
+      ...(segment.synopsis ? { summary: languageMap(plainValue(segment.synopsis), input.language) } : {}),
+      ...(segment.keywords.length ? { metadata: [{ label: languageMap("Keywords", "en"), value: languageMap(plainValue(segment.keywords.join("; ")), input.language) }] } : {}),
       items: [{ id: timeFragment(input.canvasId, segment.start, segment.end), type: "Canvas" as const }],
     })),
   };

@@ -2,6 +2,8 @@ import "server-only";
 import type { Principal } from "../../acl";
 import type { PrismaClient } from "../../db/generated/client";
 import { notFound } from "../../errors";
+import { authorityLabel } from "../authorities";
+import { authorityLinksOf } from "../authority-text";
 import { shownDate } from "../date-values";
 import type { FieldDefinition, IndexSegment } from "../field-definitions";
 import { getRecord, type RecordDetail } from "../get-record";
@@ -16,13 +18,16 @@ import {
   iiifUrls,
   imageCanvas,
   languageMap,
+  linksValue,
   manifest,
+  plainValue,
   segmentsRange,
   timeBasedCanvas,
   transcriptAnnotationPage,
 } from "./presentation";
 import type { ImageServiceSettings } from "./image-request";
 import { pageImageId, readImageSource } from "./serve-image";
+import { hasObjectContext, linkedArtProfile, linkedArtUrl } from "../linked-data/linked-art";
 
 /**
  * A record as a IIIF Presentation 3 Manifest (`/iiif/<id>/manifest`), read as its page reads it
@@ -34,6 +39,8 @@ import { pageImageId, readImageSource } from "./serve-image";
  *   its timecoded transcripts as supplementing annotations on `<canvas>#t=start,end` (with the
  *   WebVTT captions as a rendering), its index segments (OHMS) as Ranges in `structures`;
  * - each scan one Canvas per page, painted by the page image OCR read.
+ * Authority links are metadata values of `<a href>` links; an object (a section with an object
+ * context) names its Linked Art description in `seeAlso`.
  * A record with nothing to show (no image, recording or scan) has no Manifest: not_found.
  */
 export async function recordManifest(
@@ -44,8 +51,9 @@ export async function recordManifest(
   const record = await getRecord(prisma, principal, input.recordId);
   const urls = iiifUrls(input.origin);
   const language = recordLanguage(record);
-  const [project, mediaRows, pageRows] = await Promise.all([
+  const [project, section, mediaRows, pageRows] = await Promise.all([
     prisma.project.findUniqueOrThrow({ where: { id: record.project.id }, select: { slug: true } }),
+    prisma.section.findUniqueOrThrow({ where: { id: record.section.id }, select: { objectContext: true } }),
     prisma.media.findMany({ where: { recordId: record.id, projectId: record.project.id }, select: { id: true, mime: true, streamMime: true } }),
     prisma.mediaPage.findMany({ where: { media: { recordId: record.id, projectId: record.project.id } }, select: { mediaId: true, page: true, width: true, height: true, imageKey: true }, orderBy: [{ mediaId: "asc" }, { page: "asc" }] }),
   ]);
@@ -102,6 +110,9 @@ export async function recordManifest(
     rights: rights.url,
     thumbnail: firstImage?.thumbnail,
     homepage: [{ id: urls.recordPage(record.id), type: "Text", label: languageMap(record.title, language), format: "text/html" }],
+    seeAlso: hasObjectContext(section.objectContext)
+      ? [{ id: linkedArtUrl(input.origin, record.id), type: "Dataset", label: languageMap("Linked Art", "en"), format: "application/ld+json", profile: linkedArtProfile }]
+      : undefined,
     partOf: [
       { id: urls.sectionCollection(record.section.slug), type: "Collection", label: languageMap(record.section.name, "en") },
       { id: urls.projectCollection(project.slug), type: "Collection", label: languageMap(record.project.name, "en") },
@@ -193,7 +204,7 @@ function rightsOf(record: RecordDetail): { url?: string; statement?: MetadataEnt
     const value = record.values[field.key];
     if (typeof value !== "string" || !value.trim()) continue;
     if (!url && rightsUrl.test(value.trim())) url = value.trim().replace(/^https:\/\/creativecommons\.org/, "http://creativecommons.org").replace(/^https:\/\/rightsstatements\.org/, "http://rightsstatements.org");
-    else if (!statement && rightsKeys.has(field.key)) statement = { label: languageMap(field.label, "en"), value: languageMap(value.trim()) };
+    else if (!statement && rightsKeys.has(field.key)) statement = { label: languageMap(field.label, "en"), value: languageMap(plainValue(value.trim())) };
   }
   return { url, statement };
 }
@@ -201,7 +212,7 @@ function rightsOf(record: RecordDetail): { url?: string; statement?: MetadataEnt
 function summaryOf(record: RecordDetail, language: string | null) {
   for (const key of summaryKeys) {
     const value = record.values[key];
-    if (typeof value === "string" && value.trim()) return languageMap(value.trim().slice(0, 2000), language);
+    if (typeof value === "string" && value.trim()) return languageMap(plainValue(value.trim().slice(0, 2000)), language);
   }
   return undefined;
 }
@@ -214,11 +225,11 @@ function metadataOf(record: RecordDetail, language: string | null): MetadataEntr
     const value = record.values[field.key];
     const text = metadataText(record, field, value);
     if (!text) continue;
-    // Dates and categories are written the same in every language; text is in the record's.
+    // Dates, categories and links are written the same in every language; text is in the record's.
     const valueLanguage = field.type === "text" || field.type === "longtext" ? language : null;
-    entries.push({ label: languageMap(field.label, "en"), value: languageMap(text, valueLanguage) });
+    entries.push({ label: languageMap(field.label, "en"), value: languageMap(field.type === "authority" ? text : plainValue(text), valueLanguage) });
   }
-  entries.push({ label: languageMap("Project", "en"), value: languageMap(record.project.name) });
+  entries.push({ label: languageMap("Project", "en"), value: languageMap(plainValue(record.project.name)) });
   return entries;
 }
 
@@ -237,6 +248,9 @@ function metadataText(record: RecordDetail, field: FieldDefinition, value: unkno
       const ids = Array.isArray(value) ? value : [value];
       return ids.flatMap((id) => (typeof id === "string" && record.relations[id] ? [record.relations[id].title] : [])).join("; ");
     }
+    case "authority":
+      // HTML: the label as a link to the authority (linksValue).
+      return linksValue(authorityLinksOf(value).map((link) => ({ uri: link.uri, label: authorityLabel(link) })));
     default:
       return "";
   }

@@ -4,7 +4,8 @@ import { presentationContext } from "./presentation";
  * Checks a Presentation 3.0 Manifest or Collection against the spec's requirements
  * (https://iiif.io/api/presentation/3.0/): required properties and their types, language maps,
  * Canvas dimensions, annotation targets and Range items that point at the Manifest's own
- * Canvases, time fragments inside a Canvas's duration, unique ids. No npm package ships the
+ * Canvases, time fragments inside a Canvas's duration, unique ids, and the minimal HTML a
+ * summary or metadata value may hold. No npm package ships the
  * IIIF JSON schema (it lives in the Python presentation-validator), so the rules are written
  * out here, each as the spec states it; every problem comes back with its JSON path.
  */
@@ -31,6 +32,50 @@ const httpUrl = /^https?:\/\/[^\s/?#]+[^\s]*$/;
 /** The spec: rights is one of Creative Commons or RightsStatements.org, or a URI registered as an extension. */
 const rightsUrl = /^https?:\/\/(creativecommons\.org\/(licenses|publicdomain)\/|rightsstatements\.org\/vocab\/)/;
 const timeFragment = /#t=(\d+(?:\.\d+)?)(?:,(\d+(?:\.\d+)?))?$/;
+
+/** The tags and attributes the spec lets a client keep in HTML values (section 4.4). */
+const htmlTags = new Set(["a", "b", "br", "i", "img", "p", "small", "span", "sub", "sup"]);
+const htmlAttributes: Record<string, Set<string>> = { a: new Set(["href"]), img: new Set(["src", "alt"]) };
+
+/**
+ * Why a string that the spec reads as HTML (it starts with `<` and ends with `>`) breaks its rules,
+ * or null: well-formed XML in one element, only the tags and attributes above, links to http(s)
+ * or mailto only, no comments, CDATA or processing instructions, only XML's own entities.
+ */
+export function htmlValueProblem(text: string): string | null {
+  if (!/^<[\s\S]*>$/.test(text)) return null;
+  if (/<!|<\?/.test(text)) return "HTML must not hold comments, CDATA or processing instructions";
+  if (/&(?!(?:amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9a-fA-F]{1,6});)/.test(text)) return "HTML must escape & (well-formed XML)";
+  const open: string[] = [];
+  let roots = 0;
+  const tag = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s+[a-zA-Z_:][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/y;
+  for (let index = 0; index < text.length; ) {
+    const next = text.indexOf("<", index);
+    if (next === -1) break;
+    if (next > index && open.length === 0) return "HTML must be one element, with no text around it";
+    tag.lastIndex = next;
+    const match = tag.exec(text);
+    if (!match) return `HTML must be well-formed XML (at "${text.slice(next, next + 20)}")`;
+    const [, closing, name = "", attributes = "", selfClosing] = match;
+    if (!htmlTags.has(name)) return `HTML may not use <${name}> (only ${[...htmlTags].join(", ")})`;
+    if (closing) {
+      if (open.pop() !== name) return `HTML must be well-formed XML (</${name}> closes nothing open)`;
+    } else {
+      if (open.length === 0) roots += 1;
+      for (const attribute of attributes.matchAll(/([a-zA-Z_:][\w:.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+        const [, attributeName = "", double, single] = attribute;
+        if (!htmlAttributes[name]?.has(attributeName)) return `HTML may not give <${name}> the attribute ${attributeName}`;
+        const value = (double ?? single ?? "").trim();
+        if ((attributeName === "href" || attributeName === "src") && !/^(https?:|mailto:)/i.test(value)) return `HTML links must be http(s) or mailto (got ${JSON.stringify(value.slice(0, 40))})`;
+      }
+      if (!selfClosing) open.push(name);
+    }
+    index = tag.lastIndex;
+    if (open.length === 0 && index < text.length) return "HTML must be one element, with no text around it";
+  }
+  if (open.length) return `HTML must be well-formed XML (<${open.at(-1)}> is not closed)`;
+  return roots === 1 ? null : "HTML must be one element";
+}
 
 class CheckContext {
   private readonly ids = new Map<string, string>();
@@ -77,14 +122,27 @@ class CheckContext {
     if (resource[key] !== undefined) this.languageMap(resource[key], `${path}.${key}`);
   }
 
+  /** A language map whose strings may be HTML (summary, metadata values): the HTML checked. */
+  private htmlLanguageMap(value: unknown, path: string): void {
+    this.languageMap(value, path);
+    if (!isObject(value)) return;
+    for (const [language, strings] of Object.entries(value)) {
+      if (!Array.isArray(strings)) continue;
+      strings.forEach((item, index) => {
+        const problem = typeof item === "string" ? htmlValueProblem(item) : null;
+        if (problem) this.problem(`${path}.${language}[${index}]`, problem);
+      });
+    }
+  }
+
   private metadataEntry(value: unknown, path: string) {
     if (!isObject(value)) return this.problem(path, "must be an object with label and value");
     this.languageMap(value.label, `${path}.label`);
-    this.languageMap(value.value, `${path}.value`);
+    this.htmlLanguageMap(value.value, `${path}.value`);
   }
 
   private descriptive(resource: JsonObject, path: string) {
-    this.optionalLanguageMap(resource, "summary", path);
+    if (resource.summary !== undefined) this.htmlLanguageMap(resource.summary, `${path}.summary`);
     if (resource.metadata !== undefined) {
       if (!Array.isArray(resource.metadata)) this.problem(`${path}.metadata`, "must be a list");
       else resource.metadata.forEach((entry, index) => this.metadataEntry(entry, `${path}.metadata[${index}]`));
