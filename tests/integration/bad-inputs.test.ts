@@ -49,6 +49,7 @@ import { linkedArtParamsSchema, linkedArtResponse } from "../../lib/http/linked-
 import { createImageService, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { citeRecordResponse, citeSelectionResponse } from "../../lib/http/citation-download";
+import { personEacCpfResponse, projectEad3Response } from "../../lib/http/finding-aid-download";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
 import { recordListExportResponse } from "../../lib/http/record-list-download";
 import { openSavedSearchResponse, savedSearchResponse, savedSearchRouteParamsSchema, savedSearchesResponse } from "../../lib/http/saved-search-responses";
@@ -355,6 +356,26 @@ function citeRoute(principal: Principal, id: string, query: Record<string, strin
     { id },
   ).then(fromResponse);
 }
+
+/** GET /api/projects/<slug>/ead3 and /api/records/<id>/eac-cpf as their routes run them. */
+const findingAidRoutes = {
+  ead3: (principal: Principal, slug: string) =>
+    runAuthorizedRoute(
+      z.object({ slug: z.string().max(200) }),
+      (request, { principal: signedIn, params }) => projectEad3Response(db.prisma, signedIn, request, { slug: params.slug, origin }),
+      async () => principal,
+      new Request(`${origin}/api/projects/x/ead3`),
+      { slug },
+    ).then(fromResponse),
+  eacCpf: (principal: Principal, id: string) =>
+    runAuthorizedRoute(
+      z.object({ id: z.string().max(100) }),
+      (_request, { principal: signedIn, params }) => personEacCpfResponse(db.prisma, signedIn, { id: params.id, origin }),
+      async () => principal,
+      new Request(`${origin}/api/records/x/eac-cpf`),
+      { id },
+    ).then(fromResponse),
+};
 
 /** GET /api/records/cite?<query> (a selection) as its route runs it. */
 function citeSelectionRoute(principal: Principal, query: Record<string, string>) {
@@ -755,6 +776,13 @@ function catalogue(): BadInput[] {
     { id: "cite-moment-1e308", layer: "route", input: "GET /api/records/<id>/cite?format=ris&t=1e308", expect: { status: 400, field: "t" }, send: () => citeRoute(people.reader, ids.lighthouse!, { format: "ris", t: "1e308" }) },
     { id: "cite-unreadable", layer: "route", input: "a citation of a record the reader cannot read", expect: { status: 404, message: /Not found/ }, send: () => citeRoute(people.reader, ids.secret!, { format: "ris" }) },
     { id: "cite-id-traversal", layer: "route", input: "GET /api/records/../../etc/passwd/cite", expect: { status: 404 }, send: () => citeRoute(people.reader, "../../etc/passwd", { format: "bibtex" }) },
+    { id: "ead3-unreadable", layer: "route", input: "the EAD3 of a project the reader cannot read", expect: { status: 404, message: /^Not found\.$/ }, send: () => findingAidRoutes.ead3(people.reader, ids.closedSlug!) },
+    { id: "ead3-slug-traversal", layer: "route", input: "GET /api/projects/../../etc/passwd/ead3", expect: { status: 404, message: /^Not found\.$/ }, send: () => findingAidRoutes.ead3(people.reader, "../../etc/passwd") },
+    { id: "ead3-slug-too-long", layer: "route", input: "an EAD3 slug of 201 characters", expect: { status: 404 }, send: () => findingAidRoutes.ead3(people.reader, "p".repeat(201)) },
+    { id: "ead3-slug-sql", layer: "route", input: `an EAD3 slug ${sqlInjection}`, expect: { status: 404 }, send: () => findingAidRoutes.ead3(people.reader, sqlInjection) },
+    { id: "eac-cpf-malformed-id", layer: "route", input: "GET /api/records/not-a-uuid/eac-cpf", expect: { status: 404, message: /^Not found\.$/ }, send: () => findingAidRoutes.eacCpf(people.reader, "not-a-uuid") },
+    { id: "eac-cpf-unreadable", layer: "route", input: "the EAC-CPF of a record the reader cannot read", expect: { status: 404, message: /^Not found\.$/ }, send: () => findingAidRoutes.eacCpf(people.reader, ids.secret!) },
+    { id: "eac-cpf-not-a-person", layer: "route", input: "the EAC-CPF of a readable record that is not a person", expect: { status: 404, message: /is not a person: EAC-CPF describes the records of the People section/ }, send: () => findingAidRoutes.eacCpf(people.reader, ids.lighthouse!) },
     { id: "cite-selection-no-ids", layer: "route", input: "GET /api/records/cite?format=ris with no ids", expect: { status: 400, field: "ids" }, send: () => citeSelectionRoute(people.reader, { format: "ris" }) },
     { id: "cite-selection-too-many", layer: "route", input: "a selection of 101 ids", expect: { status: 400, field: "ids", message: /at most 100/ }, send: () => citeSelectionRoute(people.reader, { format: "ris", ids: Array.from({ length: 101 }, () => randomUUID()).join(",") }) },
     { id: "cite-selection-only-unreadable", layer: "route", input: "a selection of a record the reader cannot read and a malformed id", expect: { status: 404, message: /Not found/ }, send: () => citeSelectionRoute(people.reader, { format: "csl-json", ids: `${ids.secret},../../etc` }) },
