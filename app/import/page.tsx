@@ -38,7 +38,7 @@ export default async function ImportPage() {
   return (
     <div>
       <PageHeader title="Import">
-        Bring records in from a CSV, JSON or JSON Lines file (UTF-8). Check it first: the dry run lists every problem and writes nothing. The import then adds
+        Bring records in from a CSV, JSON or JSON Lines file, an EAD3 finding aid or an EAC-CPF record (UTF-8). Check it first: the dry run lists every problem and writes nothing. The import then adds
         the valid rows in the background; with an external id column, importing the file again updates those records instead of duplicating them.
       </PageHeader>
       {sections.length === 0 || projects.length === 0 ? (

@@ -9,7 +9,7 @@ import { createImportOutput, importMappingSchema } from "../api-schemas";
 import { id, projectIdsOf } from "./inputs";
 import { defineOperation } from "./operation";
 
-const importFormats = ["csv", "json", "jsonl"] as const;
+const importFormats = ["csv", "json", "jsonl", "xml"] as const;
 
 /**
  * The largest body create_import accepts: the import file limit (MNEMO_IMPORT_MAX_BYTES, the
@@ -51,7 +51,7 @@ export const createImportOperation = defineOperation({
   name: "create_import",
   title: "Import records",
   description:
-    "Imports a CSV, JSON (an array of objects) or JSON Lines file into a section of a project you may edit (admins: any), as the token's user. " +
+    "Imports a CSV, JSON (an array of objects), JSON Lines or XML file (an EAD3 finding aid: a row per component describing a unit; an EAC-CPF record: one row) into a section of a project you may edit (admins: any), as the token's user. " +
     "Send the file's text in `content` with its `format`. With `dryRun: true` every row is checked and nothing is written; otherwise the valid rows are imported by a background job " +
     "(rows with problems are skipped and reported) and the answer names the job to follow with get_import. Without `mapping`, columns are matched to fields by name (the suggested mapping, returned). " +
     "With an external id column, re-running updates the records it made instead of duplicating them. Needs a token with the write scope.",
@@ -61,7 +61,9 @@ export const createImportOperation = defineOperation({
   input: z.strictObject({
     sectionSlug: id.describe("The section to import into (see list_sections)."),
     projectId: id.describe("The project the records belong to (its id or slug); one you may edit."),
-    format: z.enum(importFormats, "The format is csv, json or jsonl.").describe("csv (a header row, comma-separated), json (an array of objects) or jsonl (one object a line)."),
+    format: z
+      .enum(importFormats, "The format is csv, json, jsonl or xml.")
+      .describe("csv (a header row, comma-separated), json (an array of objects), jsonl (one object a line) or xml (an EAD3 finding aid or an EAC-CPF record, told apart by the root element)."),
     content: z.string().describe("The file's text. The file limit is MNEMO_IMPORT_MAX_BYTES (UTF-8 bytes); convert other encodings to UTF-8 first."),
     fileName: z.string().max(200).optional().describe("The file's name, kept with the job (its extension is replaced by the format's)."),
     mapping: importMappingSchema.optional(),

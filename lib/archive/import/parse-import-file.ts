@@ -1,12 +1,18 @@
 import { AppError } from "../../errors";
+import { eacCpf2010Namespace, eacCpf2Namespace, eacCpfTable } from "./read-eac-cpf";
+import { ead2002Namespace, ead3Namespace, ead3Steps } from "./read-ead3";
+import { readXmlSteps } from "./read-xml";
 import type { ImportFile, ImportFormat, ParsedTable } from "./types";
 
 /**
  * Reads an import file into a table of strings: CSV (RFC 4180 — quoted cells, doubled quotes,
  * line breaks inside quotes, CRLF, a byte-order mark; the delimiter `,`, `;` or tab sniffed from
- * the header), a JSON array of objects, or JSON Lines. Pure. Anything it cannot read whole is
- * refused with a message naming the line (or byte), so nothing half-read is ever imported.
- * Cells are kept exactly as text: a cell starting with `=` is a string, never a formula.
+ * the header), a JSON array of objects, JSON Lines, or XML: an EAD3 finding aid (a row per
+ * component describing a unit, read-ead3.ts) or an EAC-CPF record (one row, read-eac-cpf.ts).
+ * Pure. Anything it cannot read whole is refused with a message naming the line (or byte; line
+ * and column for XML), so nothing half-read is ever imported. XML that declares entities is
+ * refused (read-xml.ts). Cells are kept exactly as text: a cell starting with `=` is a string,
+ * never a formula.
  */
 export function parseImportFile(file: ImportFile, maxBytes: number): ParsedTable {
   return runToEnd(parseSteps(file, maxBytes));
@@ -14,8 +20,8 @@ export function parseImportFile(file: ImportFile, maxBytes: number): ParsedTable
 
 /**
  * parseImportFile in steps, awaiting `pause()` between them (every thousand CSV records or JSON
- * lines), so a large file does not hold the event loop of a process that serves web requests.
- * Same table, same refusals. Decoding the bytes, and parsing a JSON array, are one step each.
+ * lines, every 64K characters of XML and every 100 EAD3 components), so a large file does not
+ * hold the event loop of a process that serves web requests. Same table, same refusals. Decoding the bytes, and parsing a JSON array, are one step each.
  */
 export async function parseImportFileInSteps(file: ImportFile, maxBytes: number, pause: () => Promise<void>): Promise<ParsedTable> {
   const steps = parseSteps(file, maxBytes);
@@ -41,7 +47,8 @@ function* parseSteps(file: ImportFile, maxBytes: number): Steps<ParsedTable> {
   const text = decodeUtf8(file.bytes);
   if (!/\S/.test(text)) throw refuse("The file is empty.");
   const format = importFormatOf(file.fileName, text);
-  const table = format === "csv" ? yield* csvSteps(text) : format === "json" ? parseJsonArray(text) : yield* jsonLinesSteps(text);
+  const table =
+    format === "csv" ? yield* csvSteps(text) : format === "json" ? parseJsonArray(text) : format === "xml" ? yield* xmlSteps(text) : yield* jsonLinesSteps(text);
   if (table.rows.length === 0) throw refuse("The file has a header but no data rows.");
   return table;
 }
@@ -54,16 +61,38 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** The format from the extension; otherwise `[` means a JSON array, `{` JSON Lines, anything else CSV. */
-export function importFormatOf(fileName: string, text: string): ImportFormat {
+/** How a file is read: XML becomes the EAD3 or EAC-CPF table its root element says. */
+export type FileSyntax = Exclude<ImportFormat, "ead3" | "eac-cpf"> | "xml";
+
+/**
+ * The format from the extension; otherwise `[` means a JSON array, `{` JSON Lines, `<` XML,
+ * anything else CSV.
+ */
+export function importFormatOf(fileName: string, text: string): FileSyntax {
   const extension = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
   if (extension === "csv" || extension === "tsv" || extension === "txt") return "csv";
   if (extension === "jsonl" || extension === "ndjson") return "jsonl";
+  if (extension === "xml") return "xml";
   const first = text.trimStart()[0];
   if (extension === "json") return first === "{" ? "jsonl" : "json";
   if (first === "[") return "json";
   if (first === "{") return "jsonl";
+  if (first === "<") return "xml";
   return "csv";
+}
+
+/** An XML file: its root says which reader makes the table. */
+function* xmlSteps(text: string): Steps<ParsedTable> {
+  const root = yield* readXmlSteps(text);
+  if (root.name === "ead" && root.namespace === ead3Namespace) return yield* ead3Steps(root);
+  if ((root.name === "eac-cpf" && root.namespace === eacCpf2010Namespace) || (root.name === "eac" && root.namespace === eacCpf2Namespace)) return eacCpfTable(root);
+  if (root.name === "ead" && (root.namespace === ead2002Namespace || root.namespace === "")) {
+    throw refuse(`This is an EAD 2002 finding aid (an <ead> outside the EAD3 namespace); Mnemo reads EAD3 (an <ead> root in the namespace ${ead3Namespace}). Convert it to EAD3 first.`);
+  }
+  throw refuse(
+    `An XML import is an EAD3 finding aid (<ead xmlns="${ead3Namespace}">) or an EAC-CPF record (<eac-cpf xmlns="${eacCpf2010Namespace}"> or <eac xmlns="${eacCpf2Namespace}">); ` +
+      `this file's root is <${root.name}>${root.namespace ? ` in the namespace ${root.namespace}` : " in no namespace"}.`,
+  );
 }
 
 /** UTF-8 only (a leading byte-order mark is dropped); other encodings are named where they break. */

@@ -2,9 +2,10 @@
  * The shapes of a bulk import, shared by the service, the CLI, the /import page and the API
  * (the contract in lib/archive/import/index.ts).
  */
-export type ImportFormat = "csv" | "json" | "jsonl";
+/** The table's source: EAD3 and EAC-CPF are XML files told apart by their root element. */
+export type ImportFormat = "csv" | "json" | "jsonl" | "ead3" | "eac-cpf";
 
-/** An uploaded file: the format comes from the extension, or is sniffed from the first byte. */
+/** An uploaded file: the format comes from the extension, or is sniffed from the first byte (and an XML file's root). */
 export interface ImportFile {
   fileName: string;
   bytes: Uint8Array;
@@ -83,6 +84,6 @@ export interface ParsedTable {
   format: ImportFormat;
   columns: string[];
   rows: string[][];
-  /** The line each data row starts on in the file (CSV, JSON Lines), for messages. */
+  /** The line each data row starts on in the file (CSV, JSON Lines, an EAD3 component, an EAC-CPF description), for messages. */
   lines: number[];
 }

@@ -1,0 +1,229 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Principal, systemPrincipal } from "../../lib/acl";
+import type { FieldDefinition } from "../../lib/archive/field-definitions";
+import { type ImportFile, type ImportPlan, dryRunImport, getImportJob, previewImport, runImportJobs, startImport } from "../../lib/archive/import";
+import { saveRecord } from "../../lib/archive/save-record";
+import { createApiToken } from "../../lib/auth/api-tokens";
+import type { Database } from "../../lib/db/database";
+import { peopleSection as demoPeople, placeSection } from "../../prisma/seed/text-collections";
+import { callApi } from "../support/api-request";
+import { appErrorOf } from "../support/app-error-of";
+import { addMember, createProject, createSection, createUser, principalOf, temporaryStorageDir } from "../support/factories";
+import { apiDepsWithoutModels } from "../support/service-runtime";
+import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+
+/**
+ * EAD3 finding aids and EAC-CPF records through the bulk import: the preview's suggested mapping,
+ * the dry run, the job, a second run that changes nothing, the same refusals as any file for
+ * someone who may not write to the project, and malformed or entity-declaring XML refused whole.
+ * How the files become tables is in lib/archive/import/read-finding-aids.test.ts.
+ */
+const fixtures = join(__dirname, "..", "fixtures", "import");
+const fixture = (name: string): ImportFile => ({ fileName: name, bytes: new Uint8Array(readFileSync(join(fixtures, name))) });
+
+/** Archival units as a demo section would describe them. */
+const unitFields: FieldDefinition[] = [
+  { key: "title", label: "Title", type: "text", required: true, listed: true },
+  { key: "date", label: "Date", type: "daterange" },
+  { key: "series", label: "Series", type: "text" },
+  { key: "description", label: "Description", type: "longtext" },
+  { key: "extent", label: "Extent", type: "text" },
+  { key: "language", label: "Language", type: "category", options: ["cat", "spa", "eng"] },
+  { key: "access", label: "Access", type: "longtext" },
+  { key: "creator", label: "Creator", type: "text" },
+  { key: "subjects", label: "Subjects", type: "text" },
+  { key: "places", label: "Places mentioned", type: "text" },
+  { key: "digitalObject", label: "Digital object", type: "text" },
+];
+
+let db: Database;
+let storageDir: string;
+let curator: Principal;
+let otherCurator: Principal;
+let researcher: Principal;
+let projectId: string;
+let otherProjectId: string;
+let units: { id: string; slug: string };
+let peopleSection: { id: string; slug: string };
+let placeIds: Record<string, string>;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  storageDir = temporaryStorageDir();
+  const { prisma } = db;
+  projectId = (await createProject(prisma)).id;
+  otherProjectId = (await createProject(prisma)).id;
+  units = await createSection(prisma, unitFields);
+  // The demo's people and places sections.
+  const places = await createSection(prisma, placeSection.fields);
+  peopleSection = await createSection(
+    prisma,
+    demoPeople.fields.map((field) => (field.type === "relation" ? { ...field, targetSection: places.slug } : field)),
+  );
+  placeIds = {};
+  for (const name of ["Port de la Calma", "Barcelona", "Alcaraví"]) {
+    placeIds[name] = (await saveRecord(prisma, systemPrincipal, { sectionSlug: places.slug, projectId, values: { name, kind: "town" } })).id;
+  }
+  const curatorUser = await createUser(prisma, { role: "curator" });
+  await addMember(prisma, curatorUser.id, projectId, "editor");
+  curator = await principalOf(prisma, curatorUser.id);
+  // A curator who edits another project and only reads this one.
+  const otherUser = await createUser(prisma, { role: "curator" });
+  await addMember(prisma, otherUser.id, otherProjectId, "editor");
+  await addMember(prisma, otherUser.id, projectId, "reader");
+  otherCurator = await principalOf(prisma, otherUser.id);
+  const researcherUser = await createUser(prisma);
+  await addMember(prisma, researcherUser.id, projectId, "reader");
+  researcher = await principalOf(prisma, researcherUser.id);
+}, 60_000);
+
+afterAll(async () => {
+  await db?.close();
+});
+
+async function valuesByExternalId(sectionId: string): Promise<Map<string, Record<string, unknown>>> {
+  const records = await db.prisma.record.findMany({ where: { sectionId } });
+  return new Map(records.map((record) => [record.externalId ?? "", record.values as Record<string, unknown>]));
+}
+
+describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
+  const findingAid = fixture("guild-finding-aid.ead3.xml");
+  const person = fixture("person.eac-cpf.xml");
+
+  it("imports an EAD3 finding aid's units with a dry run first, and a second run changes nothing", async () => {
+    const preview = await previewImport(db.prisma, curator, findingAid, units.slug);
+    expect(preview).toMatchObject({ format: "ead3", rowCount: 5 });
+    expect(preview.suggestedMapping).toEqual({
+      externalIdColumn: "identifier",
+      columns: {
+        title: "title",
+        date: "date",
+        "date normal": null,
+        level: null,
+        series: "series",
+        collection: null,
+        description: "description",
+        abstract: null,
+        extent: "extent",
+        dimensions: null,
+        language: "language",
+        access: "access",
+        creator: "creator",
+        "creator URI": null,
+        subjects: "subjects",
+        "subjects URI": null,
+        places: "places",
+        "places URI": null,
+        persons: null,
+        container: null,
+        "digital object": "digitalObject",
+      },
+    });
+    // The dates as written ("May 1923", "c. 1850"); two languages in one cell do not fit a category.
+    const plan: ImportPlan = { sectionSlug: units.slug, projectId, mapping: preview.suggestedMapping };
+    const dryRun = await dryRunImport(db.prisma, curator, findingAid, plan);
+    expect(dryRun).toMatchObject({ rows: 5, valid: 4, creates: 4, updates: 0 });
+    expect(dryRun.problems).toHaveLength(1);
+    expect(dryRun.problems[0]).toMatchObject({ row: 2, column: "language", field: "language" });
+    expect(await db.prisma.record.count({ where: { sectionId: units.id } })).toBe(0);
+
+    const { jobId } = await startImport(db.prisma, curator, findingAid, plan, { storageDir });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", created: 4, skipped: 1 });
+    const records = await valuesByExternalId(units.id);
+    expect([...records.keys()].sort()).toEqual(["PDLC-CF/1/1", "PDLC-CF/2/1", "PDLC-CF/2/2", "PDLC-CF/4"]);
+    expect(records.get("PDLC-CF/1/1")).toMatchObject({
+      title: "Minutes of the general assembly, 1923",
+      series: "Minutes > General assemblies",
+      description: "Election of the board; the vaga of the net-makers.\n\nSigned by the secretary, Montserrat Vidal.",
+      extent: "1 volume",
+      language: "cat",
+      access: "Open for research.",
+      creator: "Confraria de Pescadors de Port de la Calma",
+      subjects: "minutes (administrative records); Strikes",
+      places: "Barcelona",
+      digitalObject: "https://archive.example.org/iiif/pdlc-cf-1-1/manifest",
+    });
+    const first = await db.prisma.record.findFirstOrThrow({ where: { sectionId: units.id, externalId: "PDLC-CF/1/1" } });
+    expect([first.dateFrom, first.dateTo]).toEqual([1923, 1923]);
+    const accounts = await db.prisma.record.findFirstOrThrow({ where: { sectionId: units.id, externalId: "PDLC-CF/4" } });
+    expect([accounts.dateFrom, accounts.dateTo]).toEqual([1950, 1975]);
+
+    const again = await dryRunImport(db.prisma, curator, findingAid, plan);
+    expect(again).toMatchObject({ creates: 0, updates: 0, unchanged: 4 });
+  });
+
+  it("imports an EAC-CPF record into a people section, its places linked by name", async () => {
+    const preview = await previewImport(db.prisma, curator, person, peopleSection.slug);
+    expect(preview).toMatchObject({ format: "eac-cpf", rowCount: 1 });
+    expect(preview.suggestedMapping).toMatchObject({
+      externalIdColumn: "identifier",
+      columns: { name: "name", "other names": null, "entity type": null, born: "born", died: "died", dates: null, biography: "biography", places: "places", occupation: "occupation" },
+    });
+    const plan: ImportPlan = { sectionSlug: peopleSection.slug, projectId, mapping: preview.suggestedMapping };
+    expect(await dryRunImport(db.prisma, curator, person, plan)).toMatchObject({ rows: 1, valid: 1, creates: 1, problems: [] });
+    await startImport(db.prisma, curator, person, plan, { storageDir });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
+    const record = await db.prisma.record.findFirstOrThrow({ where: { sectionId: peopleSection.id, externalId: "pdlc-person-vidal-roca" }, include: { linksOut: true } });
+    expect(record.values).toMatchObject({ name: "Vidal i Roca, Montserrat", occupation: "net-maker; secretary of the fishermen's guild" });
+    expect((record.values as Record<string, string>).biography).toMatch(/^Montserrat Vidal i Roca mended and made nets.*\n\n1923: Elected secretary of the guild\./s);
+    expect(record.linksOut.map((link) => link.targetId).sort()).toEqual([placeIds["Port de la Calma"], placeIds.Barcelona].sort());
+    expect(record.dateFrom).toBe(1898);
+  });
+
+  it("imports the README's sample record into the demo's People", async () => {
+    const sample: ImportFile = { fileName: "montserrat-vidal.eac-cpf.xml", bytes: new Uint8Array(readFileSync("samples/import/montserrat-vidal.eac-cpf.xml")) };
+    const preview = await previewImport(db.prisma, curator, sample, peopleSection.slug);
+    const result = await dryRunImport(db.prisma, curator, sample, { sectionSlug: peopleSection.slug, projectId, mapping: preview.suggestedMapping });
+    expect(result).toMatchObject({ rows: 1, valid: 1, creates: 1, problems: [] });
+  });
+
+  it("refuses a user who may not write to the project exactly as for any file", async () => {
+    const plan: ImportPlan = { sectionSlug: units.slug, projectId, mapping: { externalIdColumn: "identifier", columns: { title: "title" } } };
+    for (const [who, project] of [
+      [researcher, projectId],
+      [otherCurator, projectId],
+      [curator, otherProjectId],
+      [curator, "no-such-project"],
+    ] as const) {
+      for (const attempt of [dryRunImport(db.prisma, who, findingAid, { ...plan, projectId: project }), startImport(db.prisma, who, person, { ...plan, projectId: project }, { storageDir })]) {
+        expect((await appErrorOf(attempt)).code).toBe("not_found");
+      }
+    }
+    expect((await appErrorOf(previewImport(db.prisma, researcher, findingAid, units.slug))).code).toBe("not_found");
+  });
+
+  it("refuses malformed XML and entity declarations whole, naming the problem, and writes nothing", async () => {
+    const before = { records: await db.prisma.record.count(), jobs: await db.prisma.importJob.count() };
+    const plan: ImportPlan = { sectionSlug: units.slug, projectId, mapping: { columns: {} } };
+    for (const [file, message] of [
+      [fixture("malformed.ead3.xml"), /^The XML is not well-formed: line 6, column \d+: /],
+      [fixture("entity-declaration.xml"), /DOCTYPE declares entities/],
+    ] as const) {
+      for (const attempt of [previewImport(db.prisma, curator, file, units.slug), dryRunImport(db.prisma, curator, file, plan), startImport(db.prisma, curator, file, plan, { storageDir })]) {
+        const error = await appErrorOf(attempt);
+        expect(error.code).toBe("bad_request");
+        expect(error.message).toMatch(message);
+      }
+    }
+    expect({ records: await db.prisma.record.count(), jobs: await db.prisma.importJob.count() }).toEqual(before);
+  });
+
+  it("takes XML over the API (format xml), EAD3 or EAC-CPF by its root", async () => {
+    const token = (await createApiToken(db.prisma, curator, { name: "finding aids", expiresInDays: 30, scopes: ["read", "write"] })).token;
+    const origin = "http://mnemo.test";
+    const response = await callApi(apiDepsWithoutModels(db, origin), "create_import", {
+      sectionSlug: peopleSection.slug,
+      projectId,
+      format: "xml",
+      content: readFileSync(join(fixtures, "person.eac-cpf.xml"), "utf8"),
+      dryRun: true,
+    }, { origin, token });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    // Imported by the test before: the same record id now updates nothing.
+    expect(JSON.parse(text)).toMatchObject({ dryRun: true, mapping: { externalIdColumn: "identifier" }, result: { rows: 1, unchanged: 1 } });
+  });
+});
