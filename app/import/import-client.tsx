@@ -129,7 +129,7 @@ export function ImportClient({
 
   /** A file the server would refuse anyway is refused here, before it is sent. */
   const fileProblem = (): string | null => {
-    if (!file) return "Choose a CSV, JSON or JSON Lines file.";
+    if (!file) return "Choose a CSV, JSON, JSON Lines or XML file.";
     if (file.size === 0) return "The file is empty.";
     if (file.size > maxBytes) return `The file is ${formatBytes(file.size)}; imports are limited to ${formatBytes(maxBytes)}. Split it into smaller files.`;
     return null;
@@ -282,13 +282,13 @@ export function ImportClient({
             </select>
             <FieldErrors messages={fieldErrors.projectId} />
           </LabelledField>
-          <LabelledField className="min-w-64 flex-1" htmlFor="import-file" label="File (CSV, JSON or JSON Lines, UTF-8)">
+          <LabelledField className="min-w-64 flex-1" htmlFor="import-file" label="File (CSV, JSON, JSON Lines or EAD3/EAC-CPF XML, UTF-8)">
             <input
               ref={fileInput}
               id="import-file"
               type="file"
               className="field-input"
-              accept=".csv,.json,.jsonl,.ndjson,.tsv,text/csv,application/json"
+              accept=".csv,.json,.jsonl,.ndjson,.tsv,.xml,text/csv,application/json,application/xml,text/xml"
               aria-invalid={fieldErrors.file ? true : undefined}
               aria-describedby="import-file-help"
               onChange={(event) => {
@@ -297,7 +297,7 @@ export function ImportClient({
               }}
             />
             <span id="import-file-help" className="mt-1 block text-xs text-stone-500">
-              At most {formatBytes(maxBytes)}. A CSV has a header row; JSON is an array of objects; JSON Lines one object a line.
+              At most {formatBytes(maxBytes)}. A CSV has a header row; JSON is an array of objects; JSON Lines one object a line; an EAD3 finding aid gives a row per unit, an EAC-CPF record one row.
             </span>
             <FieldErrors messages={fieldErrors.file} />
           </LabelledField>
