@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { personSectionSlug } from "../../lib/archive/finding-aids/links";
 import { storeMedia } from "../../lib/archive/media-storage";
+import { createApiToken } from "../../lib/auth/api-tokens";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
 import { personEacCpfResponse, projectEad3Response } from "../../lib/http/finding-aid-download";
@@ -11,6 +12,15 @@ import { runAuthorizedRoute } from "../../lib/http/run-authorized";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf, readerNobodyAdmin, storeTestImage, temporaryStorageDir } from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 import { xmlSchemaProblems, xmlSchemas } from "../support/xml-schema";
+import { GET as agentEad3 } from "../../app/api/v1/projects/[slug]/ead3/route";
+import { GET as agentEacCpf } from "../../app/api/v1/records/[recordId]/eac-cpf/route";
+
+/** The routes under /api/v1 run on the process's runtime: here, over this file's database. */
+const testRuntime = vi.hoisted(() => ({ database: undefined as unknown }));
+vi.mock("../../lib/runtime", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../../lib/runtime")>();
+  return { ...actual, getRuntime: async () => actual.runtimeOver(testRuntime.database as Database) };
+});
 
 /**
  * The finding aids through the route handlers' own functions and the wrapper every route runs
@@ -79,6 +89,7 @@ async function answer(response: Promise<Response>): Promise<{ status: number; ty
 
 beforeAll(async () => {
   db = await openTestDatabase();
+  testRuntime.database = db;
   const storageDir = temporaryStorageDir();
   const open = await db.prisma.project.create({ data: { slug: openSlug, name: 'The drowned valley & its "mills"', description: "Interviews and objects from a valley under a reservoir." } });
   const closed = await createProject(db.prisma, { restricted: true });
@@ -271,5 +282,36 @@ describe("a person as EAC-CPF", () => {
     const response = await answer(eacCpf(reader, ids.interview!));
     expect(response.status).toBe(404);
     expect(JSON.parse(response.body).error.message).toMatch(/is not a person: EAC-CPF describes the records of the People section/);
+  });
+});
+
+describe("the finding aids for an agent's token (/api/v1)", () => {
+  const call = (route: typeof agentEad3, path: string, params: Record<string, string>, token?: string) =>
+    answer(route(new Request(`${origin}/api/v1${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), { params: Promise.resolve(params) }));
+
+  it("serves the token's user what they may read, and nothing else", async () => {
+    const token = (await createApiToken(db.prisma, reader, { name: "finding aids", expiresInDays: 1 })).token;
+    const project = await call(agentEad3, `/projects/${openSlug}/ead3`, { slug: openSlug }, token);
+    expect(project.status).toBe(200);
+    expect(project.type).toBe("application/xml; charset=utf-8");
+    expect(project.body).toContain(`<recordid instanceurl="${origin}/api/v1/projects/${openSlug}/ead3">`);
+    expect(project.body).not.toContain(hush);
+    expect(await xmlSchemaProblems(project.body, xmlSchemas.ead3)).toEqual([]);
+    const person = await call(agentEacCpf, `/records/${ids.narrator}/eac-cpf`, { recordId: ids.narrator! }, token);
+    expect(person.status).toBe(200);
+    expect(person.body).not.toContain(hush);
+    expect(await xmlSchemaProblems(person.body, xmlSchemas.eacCpf)).toEqual([]);
+
+    const missing = await call(agentEad3, "/projects/no-such-project/ead3", { slug: "no-such-project" }, token);
+    expect(missing.status).toBe(404);
+    expect((await call(agentEad3, `/projects/${slugs.closed}/ead3`, { slug: slugs.closed! }, token)).body).toBe(missing.body);
+    const missingPerson = await call(agentEacCpf, `/records/${randomUUID()}/eac-cpf`, { recordId: randomUUID() }, token);
+    expect(missingPerson.status).toBe(404);
+    expect((await call(agentEacCpf, `/records/${ids.sealedPerson}/eac-cpf`, { recordId: ids.sealedPerson! }, token)).body).toBe(missingPerson.body);
+  });
+
+  it("refuses a call without a valid token", async () => {
+    expect((await call(agentEad3, `/projects/${openSlug}/ead3`, { slug: openSlug })).status).toBe(401);
+    expect((await call(agentEacCpf, `/records/${ids.narrator}/eac-cpf`, { recordId: ids.narrator! }, "mnemo_not-a-token")).status).toBe(401);
   });
 });
