@@ -238,6 +238,8 @@ const configSchema = z.object({
   MNEMO_INDEX_MAX_ATTEMPTS: number({ min: 1, whole: true }),
   MNEMO_INDEX_LEASE_SECONDS: number({ min: 1, whole: true }),
   MNEMO_INDEX_BACKOFF_SECONDS: number({ min: 0, whole: true }),
+  /** The CPU priority (nice, 0–19) `npm run worker` lowers itself to, so on a shared machine pages are answered before passages are embedded (unset: 10; 0 keeps the priority it was started with). */
+  MNEMO_WORKER_NICE: number({ min: 0, max: 19, whole: true }).transform((value) => value ?? 10),
   /** Batches each index worker keeps in flight (unset: 2), so the database, the model threads and OCR/image work overlap. */
   MNEMO_INDEX_CONCURRENCY: number({ min: 1, max: 8, whole: true }),
   /** OCR of scanned pages (tesseract): its languages, the mean word confidence (0–100) under which a page is read again deskewed and enlarged, and a page's time limit. */

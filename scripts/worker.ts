@@ -3,6 +3,7 @@
  * which also runs bulk import jobs. `--drain` finishes waiting imports, then stops when the
  * index queue is empty.
  */
+import { getPriority, setPriority } from "node:os";
 import { calibrateUnmeasuredSpace } from "../lib/admin/fusion-calibration";
 import { runImportJobs } from "../lib/archive/import";
 import { runImportLoop } from "../lib/archive/import/import-worker";
@@ -10,8 +11,10 @@ import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { configuredWorker } from "../lib/rag/index/configured-indexer";
 import { runWorker } from "../lib/rag/index/run-worker";
 import { checkConfigurationOrExit } from "../lib/runtime";
+import { getConfig } from "../lib/config";
 
 checkConfigurationOrExit();
+lowerPriority(getConfig().MNEMO_WORKER_NICE);
 const drain = process.argv.includes("--drain");
 const database = await openDatabase({ ...configuredDatabaseOptions(), log: (line) => console.log(`[db] ${line}`) });
 const controller = new AbortController();
@@ -37,3 +40,16 @@ const progress = await runWorker({
 await imports;
 console.log(`[worker] stopped: ${JSON.stringify(progress)}`);
 await database.close();
+
+/**
+ * Lowers this process's CPU priority before any thread starts (model threads and the thread pool
+ * inherit it), so a worker beside the web process on one machine yields the cores to requests.
+ * Never raises it: an operator who started the worker with `nice -n -5` keeps that.
+ */
+function lowerPriority(nice: number) {
+  try {
+    if (nice > getPriority()) setPriority(nice);
+  } catch (error) {
+    console.warn(`[worker] could not lower the CPU priority to ${nice}: ${(error as Error).message}`);
+  }
+}

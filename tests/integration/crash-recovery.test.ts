@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,6 +94,8 @@ describe(`crash recovery (${mode})`, () => {
           async () => (await count(`SELECT count(*)::int AS n FROM index_queue WHERE status = 'running' AND locked_at > now() - interval '2 seconds'`)) > 0 && (await count(`SELECT count(*)::int AS n FROM chunks`)) > chunksBefore,
           40_000,
         );
+        // Each worker lowered its CPU priority (MNEMO_WORKER_NICE, default 10) before starting its threads.
+        for (const process of processes) expect(niceOf(process.child.pid!)).toBe(10);
         await Promise.all(processes.map(killHard));
         for (const process of processes) {
           // Rows the dead process still holds are the claims it was working on when it died.
@@ -263,3 +265,9 @@ describe(`crash recovery (${mode})`, () => {
     }, 120_000);
   });
 });
+
+/** A Linux process's nice value: field 19 of /proc/<pid>/stat (after the command name in parentheses). */
+function niceOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+}
