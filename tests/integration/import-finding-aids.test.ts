@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, systemPrincipal } from "../../lib/acl";
+import { readDateValue } from "../../lib/archive/date-values";
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { type ImportFile, type ImportPlan, dryRunImport, getImportJob, previewImport, runImportJobs, startImport } from "../../lib/archive/import";
+import { personAuthorityRecord, projectFindingAid } from "../../lib/archive/finding-aids/export-finding-aids";
 import { saveRecord } from "../../lib/archive/save-record";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
@@ -17,7 +19,8 @@ import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 /**
  * EAD3 finding aids and EAC-CPF records through the bulk import: the preview's suggested mapping,
  * the dry run, the job, a second run that changes nothing, the same refusals as any file for
- * someone who may not write to the project, and malformed or entity-declaring XML refused whole.
+ * someone who may not write to the project, malformed or entity-declaring XML refused whole, and
+ * Mnemo's own exports (lib/archive/finding-aids) read back to the same values.
  * How the files become tables is in lib/archive/import/read-finding-aids.test.ts.
  */
 const fixtures = join(__dirname, "..", "fixtures", "import");
@@ -178,6 +181,72 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
     const preview = await previewImport(db.prisma, curator, sample, peopleSection.slug);
     const result = await dryRunImport(db.prisma, curator, sample, { sectionSlug: peopleSection.slug, projectId, mapping: preview.suggestedMapping });
     expect(result).toMatchObject({ rows: 1, valid: 1, creates: 1, problems: [] });
+  });
+
+  it("reads back what Mnemo's own EAD3 and EAC-CPF exports write", async () => {
+    const { prisma } = db;
+    const origin = "http://mnemo.test";
+    const project = await createProject(prisma);
+    await addMember(prisma, curator.userId, project.id, "editor");
+    const exporter = await principalOf(prisma, curator.userId);
+    const source = await createSection(prisma, unitFields);
+    const written = [
+      { title: "Net-makers' ledger", date: "c. 1850", description: "Wages of the net-makers.\n\nSigned by the guild's secretary." },
+      { title: "The quay in winter", date: "1956-02", description: "A photograph of the frozen harbour." },
+    ];
+    for (const values of written) await saveRecord(prisma, exporter, { sectionSlug: source.slug, projectId: project.id, values });
+    const findingAid = await projectFindingAid(prisma, exporter, { slug: project.slug, origin, url: `${origin}/api/v1/projects/${project.slug}/ead3` });
+    const file: ImportFile = { fileName: findingAid.fileName, bytes: new TextEncoder().encode(findingAid.body) };
+    const target = await createSection(prisma, unitFields);
+    const preview = await previewImport(prisma, exporter, file, target.slug);
+    const plan: ImportPlan = { sectionSlug: target.slug, projectId: project.id, mapping: preview.suggestedMapping };
+    expect(await dryRunImport(prisma, exporter, file, plan)).toMatchObject({ rows: 2, valid: 2, creates: 2, problems: [] });
+    await startImport(prisma, exporter, file, plan, { storageDir });
+    await runImportJobs(prisma, { storageDir, workerId: "test" });
+    const recordsOf = (sectionId: string) =>
+      prisma.record.findMany({ where: { sectionId }, orderBy: { title: "asc" }, select: { id: true, title: true, values: true, dateFrom: true, dateTo: true, externalId: true } });
+    const before = await recordsOf(source.id);
+    const after = await recordsOf(target.id);
+    expect(after.map(({ title, dateFrom, dateTo }) => ({ title, dateFrom, dateTo }))).toEqual(before.map(({ title, dateFrom, dateTo }) => ({ title, dateFrom, dateTo })));
+    for (const [index, record] of after.entries()) {
+      const original = before[index]!;
+      // The exported record's id is its unitid: the import's external id.
+      expect(record.externalId).toBe(original.id);
+      const { date, description } = original.values as Record<string, unknown>;
+      expect(record.values).toMatchObject({ date, description, series: `Section ${source.slug}` });
+    }
+
+    // A person exported as EAC-CPF 2.0 and imported into another people section.
+    const places = await createSection(prisma, placeSection.fields);
+    const peopleFields = demoPeople.fields.map((field) => (field.type === "relation" ? { ...field, targetSection: places.slug } : field));
+    const people = await prisma.section.create({ data: { slug: "people", name: "People", fields: peopleFields } });
+    const harbour = await saveRecord(prisma, exporter, { sectionSlug: places.slug, projectId: project.id, values: { name: "Port de la Calma", kind: "harbour" } });
+    const person = await saveRecord(prisma, exporter, {
+      sectionSlug: people.slug,
+      projectId: project.id,
+      values: { name: "Joan Soler i Mas", occupation: "caulker", born: "c. 1850", died: "1921-03-04", biography: "Caulked boats.\n\nBuilt the slipway.", places: [harbour.id] },
+    });
+    const authority = await personAuthorityRecord(prisma, exporter, { id: person.id, origin });
+    const personFile: ImportFile = { fileName: authority.fileName, bytes: new TextEncoder().encode(authority.body) };
+    const otherPeople = await createSection(prisma, peopleFields);
+    const personPreview = await previewImport(prisma, exporter, personFile, otherPeople.slug);
+    expect(personPreview.format).toBe("eac-cpf");
+    const personPlan: ImportPlan = { sectionSlug: otherPeople.slug, projectId: project.id, mapping: personPreview.suggestedMapping };
+    expect(await dryRunImport(prisma, exporter, personFile, personPlan)).toMatchObject({ rows: 1, valid: 1, problems: [] });
+    await startImport(prisma, exporter, personFile, personPlan, { storageDir });
+    await runImportJobs(prisma, { storageDir, workerId: "test" });
+    const original = await prisma.record.findFirstOrThrow({ where: { sectionId: people.id } });
+    const copy = await prisma.record.findFirstOrThrow({ where: { sectionId: otherPeople.id }, include: { linksOut: true } });
+    expect(copy.externalId).toBe(original.id);
+    const { name, occupation, biography } = original.values as Record<string, unknown>;
+    expect(copy.values).toMatchObject({ name, occupation, biography });
+    // The dates mean the same and are shown alike ("1921-03-04" comes back as its words, "4 March 1921").
+    for (const key of ["born", "died"]) {
+      const [was, is] = [readDateValue((original.values as Record<string, unknown>)[key]), readDateValue((copy.values as Record<string, unknown>)[key])];
+      expect({ edtf: is?.edtf, shown: is?.shown }).toEqual({ edtf: was?.edtf, shown: was?.shown });
+    }
+    expect(readDateValue((copy.values as Record<string, unknown>).born)?.edtf).toBe("1850~");
+    expect(copy.linksOut.map((link) => link.targetId)).toEqual([harbour.id]);
   });
 
   it("refuses a user who may not write to the project exactly as for any file", async () => {

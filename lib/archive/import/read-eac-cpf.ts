@@ -1,6 +1,7 @@
 import { AppError } from "../../errors";
+import { parseEdtf, readWrittenDate } from "../edtf";
 import type { ParsedTable } from "./types";
-import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, type XmlElement } from "./read-xml";
+import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, withCertainty, type XmlElement } from "./read-xml";
 
 /** EAC-CPF 2010 (revised): root <eac-cpf>. */
 export const eacCpf2010Namespace = "urn:isbn:1-931666-33-4";
@@ -16,7 +17,8 @@ const listSeparator = "; ";
  * (the record id) is taken for the external id, so importing the record again updates it. A
  * "… URI" column holds the terms of the column before it that have an authority URI, as
  * `Name <URI>`; "same as URI" the entity's
- * identifiers elsewhere (entityId/identityId, otherRecordId) that are http(s) URIs. Columns left
+ * identifiers elsewhere (entityId/identityId — or its @valueURI — and otherRecordId) that are
+ * http(s) URIs. Columns left
  * empty by the record are left out.
  */
 const columns = [
@@ -76,7 +78,7 @@ export function eacCpfTable(root: XmlElement): ParsedTable {
   const identifiers = [
     ...(identity ? childElements(identity, "entityId", "identityId") : []),
     ...(control ? childElements(control, "otherRecordId") : []),
-  ].map((element) => plainText(element));
+  ].map((element) => (isHttpUri(attribute(element, "valueURI")) ? attribute(element, "valueURI") : plainText(element)));
   row["same as URI"] = unique(identifiers.filter(isHttpUri)).join(listSeparator);
   const kept = columns.filter((column) => column === "name" || row[column]);
   return { format: "eac-cpf", columns: [...kept], rows: [kept.map((column) => row[column] ?? "")], lines: [description.line] };
@@ -111,10 +113,21 @@ function entryName(entry: XmlElement): string {
   return parts.map((part) => plainText(part)).join(inverted ? ", " : " ");
 }
 
-/** A date's standard form (@standardDate) when it has one, else its text. */
+/**
+ * A date as written when Mnemo reads the words as the record's standard form says ("c. 1850" with
+ * @standardDate 1850 and @certainty approximate), so it is kept as written; otherwise the standard
+ * form as EDTF — @standardDate with its @certainty as a qualifier, or the interval
+ * @notBefore/@notAfter — and with no standard form, the words.
+ */
 function dateOf(element: XmlElement | undefined): string {
-  return attribute(element, "standardDate") || plainText(element);
+  const written = plainText(element);
+  const [standardDate, notBefore, notAfter] = [attribute(element, "standardDate"), attribute(element, "notBefore"), attribute(element, "notAfter")];
+  const standard = standardDate ? withCertainty(standardDate, attribute(element, "certainty")) : notBefore || notAfter ? `${notBefore || ".."}/${notAfter || ".."}` : "";
+  if (!standard) return written;
+  const [asWritten, asStandard] = [readWrittenDate(written), parseEdtf(standard)];
+  return asWritten.ok && asStandard.ok && asWritten.reading.edtf === asStandard.reading.edtf ? written : standard;
 }
+
 
 /** The dates of existence as written: each range as "from – to", each single date as its text. */
 function writtenDates(exist: XmlElement): string {
@@ -129,8 +142,9 @@ function writtenDates(exist: XmlElement): string {
 }
 
 /**
- * Places or occupations as two cells: their names, and each that has an http(s) vocabulary URI
- * (@vocabularySource on the term in 2010, on the place or occupation in 2.0) as `Name <URI>`.
+ * Places or occupations as two cells: their names, and each that has an http(s) URI as
+ * `Name <URI>` (2.0's @valueURI; 2010's @vocabularySource on the term, which 2.0 moves to the
+ * place or occupation).
  */
 function terms(column: "places" | "occupation", elements: XmlElement[], termNames: string[]): Partial<Record<Column, string>> {
   const names: string[] = [];
@@ -139,7 +153,7 @@ function terms(column: "places" | "occupation", elements: XmlElement[], termName
     const term = firstChild(element, ...termNames);
     const name = plainText(term);
     if (name && !names.includes(name)) names.push(name);
-    const uri = [attribute(term, "vocabularySource"), attribute(element, "vocabularySource")].find(isHttpUri);
+    const uri = [attribute(term, "valueURI"), attribute(element, "valueURI"), attribute(term, "vocabularySource"), attribute(element, "vocabularySource")].find(isHttpUri);
     const link = uri && name ? `${name} <${uri}>` : uri;
     if (link && !uris.includes(link)) uris.push(link);
   }

@@ -1,6 +1,6 @@
 import { AppError } from "../../errors";
 import type { ParsedTable } from "./types";
-import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, type XmlElement } from "./read-xml";
+import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, withCertainty, type XmlElement } from "./read-xml";
 
 /** The namespace of EAD3 (Encoded Archival Description, version 3). */
 export const ead3Namespace = "http://ead3.archivists.org/schema/";
@@ -158,8 +158,8 @@ const agentNames = ["persname", "corpname", "famname", "name"];
 
 /**
  * The date as written (<unitdate>'s text; otherwise <unitdatestructured> as EDTF: a single date's
- * @standarddate, a range's from/to) and the normalised form (@normal, or the structured date's
- * standard form) in a column of its own.
+ * @standarddate, a range's from/to) and the normalised form (@normal, its @certainty as EDTF's
+ * qualifier, or the structured date's standard form) in a column of its own.
  */
 function dates(did: XmlElement | undefined): Pick<Row, "date" | "date normal"> {
   if (!did) return {};
@@ -167,7 +167,7 @@ function dates(did: XmlElement | undefined): Pick<Row, "date" | "date normal"> {
   const structured = childElements(did, "unitdatestructured");
   const standard = structured.map(structuredDate).filter(Boolean);
   const text = written.map((element) => plainText(element)).filter(Boolean);
-  const normal = written.map((element) => attribute(element, "normal")).filter(Boolean);
+  const normal = written.map((element) => withCertainty(attribute(element, "normal"), attribute(element, "certainty"))).filter(Boolean);
   return {
     date: text.length > 0 ? text.join("; ") : standard.length > 0 ? standard.join("; ") : structured.map((element) => plainText(element)).filter(Boolean).join("; "),
     "date normal": normal.length > 0 ? normal.join("; ") : standard.join("; "),

@@ -158,6 +158,11 @@ describe("EAD3 finding aids", () => {
     expect(rowsOf(table)).toEqual([{ identifier: "1", title: "Inner", level: "file", series: "S", collection: "F" }]);
   });
 
+  it("gives the normal date its certainty as EDTF's qualifier", () => {
+    const table = parse(ead('<c01 level="file"><did><unittitle>A</unittitle><unitdate normal="1850" certainty="approximate">c. 1850</unitdate></did></c01>'));
+    expect(rowsOf(table)[0]).toMatchObject({ date: "c. 1850", "date normal": "1850~" });
+  });
+
   it("refuses a finding aid with no unit to import, and EAD 2002", () => {
     expect(refusal(() => parse(ead('<c01 level="series"><did><unittitle>Empty</unittitle></did></c01>')))).toMatch(/^The EAD3 finding aid has no component describing a unit/);
     expect(refusal(() => parse('<ead xmlns="http://ead3.archivists.org/schema/"><control/></ead>'))).toMatch(/has no <archdesc>/);
@@ -177,7 +182,8 @@ describe("EAC-CPF records", () => {
         name: "Vidal i Roca, Montserrat",
         "other names": "Vidal Roca, Montserrat; Montse de la Xarxa",
         "entity type": "person",
-        born: "1898-03-14",
+        // As written when it reads as the standard form says; the standard form otherwise.
+        born: "14 March 1898",
         died: "1971",
         dates: "14 March 1898 – 1971",
         biography:
@@ -212,6 +218,21 @@ describe("EAC-CPF records", () => {
         "same as URI": "https://www.wikidata.org/wiki/Q4115189",
       },
     ]);
+  });
+
+  it("takes 2.0's @valueURI, @certainty and @notBefore/@notAfter, as Mnemo's own export writes them", () => {
+    const record =
+      '<eac xmlns="https://archivists.org/ns/eac/v2"><control><recordId>r1</recordId></control><cpfDescription><identity><entityType value="person"/>' +
+      '<nameEntry status="authorized"><part>Joan Soler</part></nameEntry><identityId valueURI="http://www.wikidata.org/entity/Q4115189" vocabularySource="wikidata">Q4115189</identityId></identity>' +
+      '<description><places><place><placeName valueURI="https://sws.geonames.org/3128760/">Barcelona</placeName></place></places>' +
+      '<existDates><dateRange><fromDate standardDate="1850" certainty="approximate">c. 1850</fromDate><toDate notBefore="1920" notAfter="1925">1920s</toDate></dateRange></existDates></description></cpfDescription></eac>';
+    expect(rowsOf(parse(record))[0]).toMatchObject({
+      // "c. 1850" is what 1850 approximate means: kept as written. "1920s" is not 1920–1925: the bounds.
+      born: "c. 1850",
+      died: "1920/1925",
+      "places URI": "Barcelona <https://sws.geonames.org/3128760/>",
+      "same as URI": "http://www.wikidata.org/entity/Q4115189",
+    });
   });
 
   it("refuses a record that names no one", () => {

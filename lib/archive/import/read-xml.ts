@@ -233,3 +233,9 @@ export function attribute(element: XmlElement | undefined, name: string): string
 export function isHttpUri(value: string): boolean {
   return /^https?:\/\/\S+$/i.test(value.trim());
 }
+
+/** EDTF's qualifier for EAD3's and EAC-CPF's @certainty, on a single date that has none. */
+export function withCertainty(date: string, certainty: string): string {
+  const qualifier = ({ approximate: "~", uncertain: "?", "approximate-and-uncertain": "%" } as Record<string, string>)[certainty];
+  return qualifier && /^-?\d[\d-]*$/.test(date) ? `${date}${qualifier}` : date;
+}
