@@ -158,6 +158,30 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
     expect(again).toMatchObject({ creates: 0, updates: 0, unchanged: 4 });
   });
 
+  it("gives authority fields the links of the '… URI' columns, each with its term as the label", async () => {
+    const linked = await createSection(db.prisma, [
+      { key: "title", label: "Title", type: "text", required: true, listed: true },
+      { key: "subjects", label: "Subjects", type: "authority", multiple: true },
+      { key: "places", label: "Places", type: "authority", authorities: ["wikidata", "tgn", "geonames"], multiple: true },
+    ]);
+    const preview = await previewImport(db.prisma, curator, findingAid, linked.slug);
+    expect(preview.suggestedMapping.columns).toMatchObject({ "subjects URI": "subjects", "places URI": "places" });
+    // The URI cells carry their terms as labels (Name <URI>); the names columns, which also hold
+    // terms without a URI, are left out.
+    const columns = { ...preview.suggestedMapping.columns, subjects: null, places: null };
+    const plan: ImportPlan = { sectionSlug: linked.slug, projectId, mapping: { ...preview.suggestedMapping, columns } };
+    expect(await dryRunImport(db.prisma, curator, findingAid, plan)).toMatchObject({ rows: 5, valid: 5, problems: [] });
+    await startImport(db.prisma, curator, findingAid, plan, { storageDir });
+    await runImportJobs(db.prisma, { storageDir, workerId: "test" });
+    const records = await valuesByExternalId(linked.id);
+    expect(records.get("PDLC-CF/1/1")).toMatchObject({
+      subjects: [{ uri: "http://vocab.getty.edu/aat/300027440", label: "minutes (administrative records)" }],
+      places: [{ uri: "http://www.wikidata.org/entity/Q1492", label: "Barcelona" }],
+    });
+    expect(records.get("PDLC-CF/2/1")).toMatchObject({ subjects: [{ uri: "http://vocab.getty.edu/aat/300046300", label: "photographs" }] });
+    expect(records.get("PDLC-CF/2/1")?.places).toBeUndefined();
+  });
+
   it("imports an EAC-CPF record into a people section, its places linked by name", async () => {
     const preview = await previewImport(db.prisma, curator, person, peopleSection.slug);
     expect(preview).toMatchObject({ format: "eac-cpf", rowCount: 1 });
