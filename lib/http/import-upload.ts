@@ -39,7 +39,7 @@ export function importUploadLimit(): number {
 
 export async function importFileFromForm(form: FormData): Promise<ImportFile> {
   const file = form.get("file");
-  if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to import.", { fieldErrors: { file: ["Choose a CSV, JSON or JSON Lines file."] } });
+  if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to import.", { fieldErrors: { file: ["Choose a CSV, JSON, JSON Lines or XML file."] } });
   const maxBytes = importMaxBytes();
   if (file.size > maxBytes) {
     const message = `The file is ${formatBytes(file.size)}; imports are limited to ${formatBytes(maxBytes)}. Split it into smaller files.`;

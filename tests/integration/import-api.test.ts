@@ -235,7 +235,7 @@ describe(`POST /api/v1/imports and GET /api/v1/imports/{id} (${testDatabaseMode(
     expect(ragged.json.error?.message).toMatch(/line 2/i);
     const format = await api("create_import", tokens.curatorWrite, importInput({ format: "xlsx" }));
     expect(format.status).toBe(400);
-    expect(format.json.error?.fieldErrors?.format).toEqual(["The format is csv, json or jsonl."]);
+    expect(format.json.error?.fieldErrors?.format).toEqual(["The format is csv, json, jsonl or xml."]);
     const notJson = await api("create_import", tokens.curatorWrite, {}, { rawBody: "ID,Name\r\n1,2" });
     expect(notJson.status).toBe(400);
     expect(notJson.json.error?.message).toMatch(/not valid JSON/);
@@ -303,7 +303,7 @@ describe(`the /import page's actions and downloads (${testDatabaseMode()})`, () 
 
   it("says clearly what is wrong with the upload", async () => {
     const curatorPreview = preview(people.curator);
-    expect(await curatorPreview(pageForm({ sectionSlug }))).toMatchObject({ status: "error", code: "bad_request", fieldErrors: { file: ["Choose a CSV, JSON or JSON Lines file."] } });
+    expect(await curatorPreview(pageForm({ sectionSlug }))).toMatchObject({ status: "error", code: "bad_request", fieldErrors: { file: ["Choose a CSV, JSON, JSON Lines or XML file."] } });
     expect(await curatorPreview(pageForm({ file: new File([], "empty.csv"), sectionSlug }))).toMatchObject({ status: "error", message: "The file is empty." });
     const latin1 = await curatorPreview(pageForm({ file: new File([latin1Csv], "places-latin1.csv"), sectionSlug }));
     expect(latin1).toMatchObject({ status: "error", code: "bad_request" });
