@@ -23,9 +23,9 @@ const listSeparator = "; ";
 
 /**
  * The columns of an EAD3 import, in order. Named so the mapping suggestion matches the usual
- * fields by name (title, date, description, language…); a "… URI" column holds the authority
- * URIs (@identifier) of the terms in the column before it, for an authority field. Columns empty
- * in every row are left out of the table.
+ * fields by name (title, date, description, language…); a "… URI" column holds those terms of
+ * the column before it that have an authority URI (@identifier), as `Name <URI>`, for an
+ * authority field. Columns empty in every row are left out of the table.
  */
 const columns = [
   "identifier",
@@ -221,11 +221,11 @@ function languages(did: XmlElement): string {
 }
 
 /**
- * Access terms as two cells: the names ("Puig, Maria" from its <part>s) and, in the "… URI"
- * column, each that has an http(s) @identifier as `Name <URI>` — the authority links an
- * authority field takes, labelled even when the names column is left out of the mapping.
+ * Access terms as two cells: the names ("Vidal i Roca, Montserrat" from its <part>s) and, in
+ * the "… URI" column, each that has an http(s) @identifier as `Name <URI>` — the authority links
+ * an authority field takes, labelled even when the names column is left out of the mapping.
  */
-function terms<Name extends "creator" | "subjects" | "places" | "persons">(column: Name, elements: XmlElement[]): Partial<Row> {
+function terms(column: "creator" | "subjects" | "places" | "persons", elements: XmlElement[]): Partial<Row> {
   const names: string[] = [];
   const uris: string[] = [];
   for (const element of elements) {
