@@ -10,8 +10,12 @@
  * The interval a date covers is what it states: "1850~" covers 1850 (a qualifier says how sure the
  * cataloguer is, not how wide the date is), "185X" 1850–1859, "17XX" 1700–1799, a season its whole
  * year (EDTF's seasons 21–24 name no hemisphere). An open or unknown end of an interval
- * ("1850/..", "1850/") counts, in years, as its known end. Negative years are the app's: -400 is
- * 400 BC, as in the year filters.
+ * ("1850/..", "1850/") counts, in years, as its known end.
+ *
+ * Years before the common era: EDTF counts them as ISO 8601 does, with a year zero ("0000" is 1 BC,
+ * "-0399" is 400 BC); the app's years (`years`, ranges' `{ from, to }`, the filters) count as
+ * historians do, without one (-400 is 400 BC). `edtfYear` and the parser convert; dates written in
+ * words or as short signed years ("400 BC", "-400") are the historians' years.
  */
 
 export type DateQualifier = "" | "?" | "~" | "%";
@@ -54,7 +58,8 @@ interface Single {
   qualifier: DateQualifier;
 }
 
-export function daysInMonth(year: number, month: number): number {
+/** Days in a month of an ISO 8601 (proleptic Gregorian) year. */
+export function monthLength(year: number, month: number): number {
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
 }
@@ -63,10 +68,25 @@ function pad(value: number, length: number): string {
   return String(value).padStart(length, "0");
 }
 
-/** A year as EDTF writes it: four digits at least, a sign before the common era, "Y" past four. */
+/** The ISO 8601 (EDTF) year of an app year: 1 BC (-1) is year 0000, 400 BC (-400) is -0399. */
+export function isoYearOf(year: number): number {
+  return year < 0 ? year + 1 : year;
+}
+
+/** The app's year of an ISO 8601 (EDTF) year: 0000 is 1 BC (-1), -0399 is 400 BC (-400). */
+export function appYearOf(isoYear: number): number {
+  return isoYear <= 0 ? isoYear - 1 : isoYear;
+}
+
+/** An ISO year as EDTF writes it: four digits at least, a sign before year zero, "Y" past four. */
+function isoYearText(isoYear: number): string {
+  const digits = pad(Math.abs(isoYear), 4);
+  return `${digits.length > 4 ? "Y" : ""}${isoYear < 0 ? "-" : ""}${digits}`;
+}
+
+/** An app year as EDTF writes it (400 BC → "-0399"; see the note on years above). */
 export function edtfYear(year: number): string {
-  const digits = pad(Math.abs(year), 4);
-  return `${digits.length > 4 ? "Y" : ""}${year < 0 ? "-" : ""}${digits}`;
+  return isoYearText(isoYearOf(year));
 }
 
 function dayText(day: Day): string {
@@ -103,9 +123,12 @@ function parseSingle(text: string): Single | string {
   if (yearText.startsWith("Y") && yearDigits.includes("X")) return "unreadable";
   const low = Number(yearDigits.replaceAll("X", "0"));
   const high = Number(yearDigits.replaceAll("X", "9"));
-  const [yearFirst, yearLast] = negative ? [-high, -low] : [low, high];
+  const [isoFirst, isoLast] = negative ? [-high, -low] : [low, high];
+  const [yearFirst, yearLast] = [appYearOf(isoFirst), appYearOf(isoLast)];
   if (yearFirst < minYear || yearLast > maxYear || (negative && high === 0)) return "out of range";
-  const edtfYearText = yearText.startsWith("Y") ? edtfYear(negative ? -low : low) : yearText;
+  const edtfYearText = yearText.startsWith("Y") ? isoYearText(negative ? -low : low) : yearText;
+  // Leap years by the ISO year (1 BC, year 0000, was one).
+  const daysInMonth = (year: number, month: number) => monthLength(isoYearOf(year), month);
   const q = qualifier as DateQualifier;
   if (monthText === undefined) {
     const unspecified = (yearDigits.match(/X+$/) ?? [""])[0].length;
@@ -287,11 +310,29 @@ function readCentury(text: string): string | null {
   return `${edtfYear(base + span[0])}/${edtfYear(base + span[1])}`;
 }
 
+const beforeEra = "(?:bce|bc|b\\.c\\.e\\.?|b\\.c\\.?|a\\.\\s?c\\.?|ac|a\\.\\s?n\\.\\s?e\\.?|ane)";
+const commonEra = "(?:ce|ad|a\\.d\\.?|d\\.\\s?c\\.?|dc)";
+const beforeEraYear = new RegExp(`^(\\d{1,4})\\s*${beforeEra}$`);
+const commonEraYear = new RegExp(`^(?:(?:ad|a\\.d\\.)\\s*(\\d{1,4})|(\\d{1,4})\\s*${commonEra})$`);
+const beforeEraRange = new RegExp(`^(\\d{1,4})\\s*(?:${beforeEra})?\\s*(?:-|–|—|to|a|al|hasta|fins a|fins al)\\s*(\\d{1,4})\\s*${beforeEra}$`);
+
+/** "400 BC", "400 a.C.", "400 aC", "400 a.n.e." (negative), "AD 14", "14 d.C." (positive); null otherwise. */
+function eraYear(text: string): number | null {
+  const before = beforeEraYear.exec(text);
+  if (before) return Number(before[1]) === 0 ? null : -Number(before[1]);
+  const common = commonEraYear.exec(text);
+  if (common) return Number(common[1] ?? common[2]) || null;
+  return null;
+}
+
 /** One written date without "c." or a range: a year, a month, a day, a decade, a century. */
 function readOne(text: string): string | null {
   if (/^-?[\dX]{4}(?:-[\dX]{2}){0,2}[?~%]?$/.test(text.toUpperCase())) return text.toUpperCase();
+  // A short signed year is the historians' ("-400" is 400 BC), as are years with an era.
   const short = /^(-?)(\d{1,3})((?:-\d{2}){0,2})$/.exec(text);
-  if (short) return `${short[1]}${pad(Number(short[2]), 4)}${short[3]}`;
+  if (short) return `${edtfYear(short[1] ? -Number(short[2]) : Number(short[2]))}${short[3]}`;
+  const era = eraYear(text);
+  if (era !== null) return edtfYear(era);
   const decade = /^(?:the |los |las |els |anos |anys |decada de (?:los )?|decada del |decada de l'|la decada de )?(\d{3})0\s*'?s?$/.exec(text);
   if (decade && (/s$/.test(text) || /^(?:anos|anys|decada|la decada|los|las|els)/.test(text))) {
     const digits = decade[1]!;
@@ -354,6 +395,9 @@ function readForms(text: string): string[] {
     });
     if (ends[0] && ends[1]) forms.push(`${ends[0]}/${ends[1]}`);
   }
+  // "400-380 BC": the era said once for both ends.
+  const eraRange = beforeEraRange.exec(text);
+  if (eraRange && Number(eraRange[1]) > 0 && Number(eraRange[2]) > 0) forms.push(`${edtfYear(-Number(eraRange[1]))}/${edtfYear(-Number(eraRange[2]))}`);
   const abbreviated = /^(-?\d{2})(\d{2})\s*[-–—]\s*(\d{2})$/.exec(text);
   if (abbreviated && Number(abbreviated[3]) > Number(abbreviated[2])) forms.push(`${abbreviated[1]}${abbreviated[2]}/${abbreviated[1]}${abbreviated[3]}`);
   const joined = /^(-?\d{3,4}|-\d{1,2})\s*[-–—]\s*(-\d{1,4}|\d{3,4})$/.exec(text);

@@ -154,7 +154,7 @@ describe("the Linked Art route", () => {
     expect(object.made_of).toEqual([{ id: "http://nomisma.org/id/ar", type: "Material", _label: "Silver & <alloy>" }]);
     expect(object.produced_by).toMatchObject({
       took_place_at: [{ id: "https://sws.geonames.org/3128760/", type: "Place" }],
-      timespan: { begin_of_the_begin: "-0019-01-01T00:00:00Z", end_of_the_end: "-0018-12-31T23:59:59Z" },
+      timespan: { begin_of_the_begin: "-0018-01-01T00:00:00Z", end_of_the_end: "-0017-12-31T23:59:59Z" },
     });
     // The reader may read the locked project too: both makers are named.
     expect((object.produced_by as { carried_out_by: { _label: string }[] }).carried_out_by.map((agent) => agent._label)).toEqual(["Open engraver Gaius", lockedPersonName]);
@@ -191,7 +191,7 @@ describe("the Linked Art route", () => {
 describe("schema.org JSON-LD on the record page", () => {
   it("names a linked person only to a reader who may read them", async () => {
     const asOutsider = schemaOrgRecord(await getRecord(db.prisma, outsider, ids.coin), { origin, object: true });
-    expect(asOutsider).toMatchObject({ "@type": "ArchiveComponent", name: "Denarius of Augustus", identifier: "1944.100.39", temporalCoverage: "-0019/-0018" });
+    expect(asOutsider).toMatchObject({ "@type": "ArchiveComponent", name: "Denarius of Augustus", identifier: "1944.100.39", temporalCoverage: "-0018/-0017" });
     expect(asOutsider.creator).toEqual([{ "@type": "Person", "@id": `${origin}/records/${ids.person}`, name: "Open engraver Gaius" }]);
     expect(asOutsider.material).toEqual(["http://nomisma.org/id/ar"]);
     expect(asOutsider.spatialCoverage).toEqual([{ "@type": "Place", "@id": "https://sws.geonames.org/3128760/", name: "Barcelona" }]);

@@ -2,6 +2,7 @@ import { formatTimecode } from "../../format";
 import { authorityLabel } from "../authorities";
 import { authorityLinksOf } from "../authority-text";
 import { readDateValue } from "../date-values";
+import { appYearOf } from "../edtf";
 import type { FieldDefinition } from "../field-definitions";
 
 /**
@@ -108,7 +109,8 @@ function parseName(text: string): CitationName {
 export function dateParts(value: string): DateParts | undefined {
   const match = /^(-?\d{1,4})(?:-(0[1-9]|1[0-2])(?:-(\d{2}))?)?$/.exec(value.trim());
   if (!match) return undefined;
-  const year = Number.parseInt(match[1]!, 10);
+  // CSL counts years before the common era as historians do (-400 is 400 BC); EDTF has a year zero.
+  const year = appYearOf(Number.parseInt(match[1]!, 10));
   if (!match[2]) return [year];
   if (!match[3]) return [year, Number(match[2])];
   return [year, Number(match[2]), Number(match[3])];

@@ -1,4 +1,5 @@
 import { readDateValue } from "../date-values";
+import { edtfYear } from "../edtf";
 
 /**
  * A record's date as the archival exchange formats take it: the text as written (or the EDTF in
@@ -26,10 +27,10 @@ export interface ArchivalDate {
 
 const isoDate = /^-?\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?$/;
 
-/** A year as ISO 8601 writes it (four digits, a sign before year one); none past four digits. */
+/** An app year (-400 is 400 BC) as ISO 8601 writes it, with its year zero ("-0399"); none past four digits. */
 function isoYear(year: number): string | undefined {
-  const digits = String(Math.abs(year)).padStart(4, "0");
-  return digits.length > 4 ? undefined : `${year < 0 ? "-" : ""}${digits}`;
+  const text = edtfYear(year);
+  return text.startsWith("Y") ? undefined : text;
 }
 
 /** The ISO 8601 form of a stored date or date-range value, or null when it holds no date. */

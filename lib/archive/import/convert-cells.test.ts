@@ -66,7 +66,7 @@ describe("cells to field values", () => {
     expect(convertCells(fields, mapping, ["", "T", "", "1936", "", "", "", ""]).values).toEqual({ title: "T", period: "1936" });
     expect(period("1936")).toEqual({ from: 1936, to: 1936 });
     expect(period("1920 – 1930")).toEqual({ from: 1920, to: 1930, edtf: "1920/1930", text: "1920 – 1930" });
-    expect(period("-50--10")).toEqual({ from: -50, to: -10, edtf: "-0050/-0010", text: "-50--10" });
+    expect(period("-50--10")).toEqual({ from: -50, to: -10, edtf: "-0049/-0009", text: "-50--10" });
     expect(period("1923-05")).toEqual({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" });
     expect(period("c. 1850")).toEqual({ from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" });
     expect(period("s. XVIII")).toEqual({ from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" });

@@ -149,7 +149,7 @@ describe("Dublin Core mapping", () => {
     expect(dc).toEqual([
       ["title", "Interview with Rosa"],
       ["creator", "Rosa Vidal"],
-      ["date", "-0050/1962"],
+      ["date", "-0049/1962"], // 50 BC – 1962: EDTF counts a year zero
       ["type", "Oral histories"],
       ["format", "audio/ogg"],
       ["identifier", "https://archive.example.org/records/1"],
