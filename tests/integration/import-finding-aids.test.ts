@@ -165,11 +165,10 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
       { key: "places", label: "Places", type: "authority", authorities: ["wikidata", "tgn", "geonames"], multiple: true },
     ]);
     const preview = await previewImport(db.prisma, curator, findingAid, linked.slug);
-    expect(preview.suggestedMapping.columns).toMatchObject({ "subjects URI": "subjects", "places URI": "places" });
-    // The URI cells carry their terms as labels (Name <URI>); the names columns, which also hold
-    // terms without a URI, are left out.
-    const columns = { ...preview.suggestedMapping.columns, subjects: null, places: null };
-    const plan: ImportPlan = { sectionSlug: linked.slug, projectId, mapping: { ...preview.suggestedMapping, columns } };
+    // The URI cells carry their terms as labels (Name <URI>): the suggestion leaves the names
+    // columns, which also hold terms without a URI, out rather than pairing them as labels.
+    expect(preview.suggestedMapping.columns).toMatchObject({ "subjects URI": "subjects", "places URI": "places", subjects: null, places: null });
+    const plan: ImportPlan = { sectionSlug: linked.slug, projectId, mapping: preview.suggestedMapping };
     expect(await dryRunImport(db.prisma, curator, findingAid, plan)).toMatchObject({ rows: 5, valid: 5, problems: [] });
     await startImport(db.prisma, curator, findingAid, plan, { storageDir });
     await runImportJobs(db.prisma, { storageDir, workerId: "test" });

@@ -47,6 +47,16 @@ describe("mapping suggestion", () => {
     expect(suggestMapping(withLinks, ["Title", "Mint"])).toEqual({ columns: { Title: "title", Mint: "mint" } });
   });
 
+  it("leaves a field's plain names column out when its URI column carries the labels (Name <URI>)", () => {
+    const withLinks: FieldDefinition[] = [...fields, { key: "subjects", label: "Subjects", type: "authority", multiple: true }];
+    const columns = ["Title", "Subjects", "Subjects URI"];
+    const labelled = [["Minutes", "minutes; guilds", "minutes <http://vocab.getty.edu/aat/300027440>"]];
+    expect(suggestMapping(withLinks, columns, labelled).columns).toEqual({ Title: "title", Subjects: null, "Subjects URI": "subjects" });
+    // Bare URIs: the names column gives their labels.
+    const bare = [["Minutes", "minutes", "http://vocab.getty.edu/aat/300027440"]];
+    expect(suggestMapping(withLinks, columns, bare).columns).toEqual({ Title: "title", Subjects: "subjects.label", "Subjects URI": "subjects" });
+  });
+
   it("maps a column of authority URIs to the authority field that accepts them", () => {
     const withLinks: FieldDefinition[] = [...fields, { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] }, { key: "subjects", label: "Subjects", type: "authority", multiple: true }];
     const rows = [

@@ -62,21 +62,25 @@ const sampledRows = 50;
  * (convert-cells.ts), so a misspelt header is never dropped.
  */
 export function suggestMapping(fields: readonly FieldDefinition[], columns: readonly string[], rows: readonly (readonly string[])[] = []): ImportMapping {
-  const names = new Set(columns.map(normaliseName));
   const targets = new Map<string, string>();
   const claim = (name: string, target: string) => {
     const normalised = normaliseName(name);
     if (!targets.has(normalised)) targets.set(normalised, target);
   };
+  const sampled = rows.slice(0, sampledRows);
   for (const field of fields) {
-    // An authority field named with "URI" in the file takes that column; its plain name is then the labels'.
-    const uriColumn = field.type === "authority" && [field.key, field.label].some((name) => names.has(normaliseName(`${name} uri`)));
+    // An authority field named with "URI" in the file takes that column; its plain name is then the
+    // labels' — unless the URI cells carry their labels already ("Name <URI>", as an EAD3 import's
+    // columns do), when the plain column (which may also hold terms without a URI) is left out.
+    const uriColumn = field.type === "authority" ? columns.find((column) => [field.key, field.label].some((name) => normaliseName(column) === normaliseName(`${name} uri`))) : undefined;
+    const labelled = uriColumn !== undefined && uriCellsLabelled(sampled.map((row) => row[columns.indexOf(uriColumn)] ?? ""));
     for (const name of [field.key, field.label]) {
       if (field.type === "authority") {
         claim(`${name} uri`, field.key);
         claim(`${name} label`, `${field.key}.label`);
       }
-      claim(name, uriColumn ? `${field.key}.label` : field.key);
+      if (uriColumn === undefined) claim(name, field.key);
+      else if (!labelled) claim(name, `${field.key}.label`);
       if (field.type === "daterange") {
         for (const end of ["from", "to"] as const) claim(`${name} ${end}`, `${field.key}.${end}`);
       }
@@ -98,6 +102,12 @@ export function suggestMapping(fields: readonly FieldDefinition[], columns: read
     if (!(column in mapping.columns) && column !== mapping.externalIdColumn) mapping.columns[column] = null;
   }
   return mapping;
+}
+
+/** Whether every link in the sampled cells (at least one) carries its label: "Name <URI>". */
+function uriCellsLabelled(cells: readonly string[]): boolean {
+  const links = cells.flatMap((cell) => (cell.trim() ? splitAuthorityText(cell, { semicolons: true }).map(parseAuthorityLink) : []));
+  return links.length > 0 && links.every((link) => Boolean(link.label?.trim()));
 }
 
 /**
