@@ -2,7 +2,7 @@ import { formatTimecode } from "../../format";
 import { type AuthorityLink, type AuthorityScheme, authorityLabel, recogniseAuthorityUri } from "../authorities";
 import type { FieldDefinition } from "../field-definitions";
 import { type ArchivalDate, archivalDate } from "./dates";
-import { type ArchivalLanguage, languagesOf } from "./languages";
+import { type ArchivalLanguage, languagesOf } from "../languages";
 
 /**
  * What the archival formats say about one record, read from its section's fields and values.

@@ -13,7 +13,7 @@ import {
   recordPhysicalDescription,
   recordScope,
 } from "./describe-record";
-import type { ArchivalLanguage } from "./languages";
+import type { ArchivalLanguage } from "../languages";
 
 /**
  * A project as an EAD3 finding aid (Encoded Archival Description 3, release 1.1.1; namespace

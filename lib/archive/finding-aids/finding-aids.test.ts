@@ -4,7 +4,7 @@ import { archivalDate, coveringYears } from "./dates";
 import { type DescribedRecord, describedValues, recordCreators, recordDate } from "./describe-record";
 import { eacCpfDocument } from "./eac-cpf";
 import { type FindingAidInput, type FindingAidRecord, ead3Document } from "./ead3";
-import { archivalLanguage, languagesOf } from "./languages";
+import { archivalLanguage, languagesOf } from "../languages";
 import { linkedFacetSections } from "../list-records";
 import { eacCpfHref, ead3Href, personSectionSlug } from "./links";
 

@@ -83,6 +83,14 @@ describe("cells to field values", () => {
     ]);
   });
 
+  it("takes a language as catalogues write it for a category of language codes (cat, Catalan → ca), never a guess", () => {
+    const withLanguage: FieldDefinition[] = [...fields, { key: "language", label: "Language", type: "category", options: ["en", "es", "ca"] }];
+    const languageMapping = resolveMapping(withLanguage, ["Title", "Language"], { columns: { Title: "title", Language: "language" } });
+    for (const cell of ["cat", "Catalan", "ca", "CA"]) expect(convertCells(withLanguage, languageMapping, ["T", cell]).values.language).toBe("ca");
+    expect(convertCells(withLanguage, languageMapping, ["T", "spa"]).values.language).toBe("es");
+    expect(convertCells(withLanguage, languageMapping, ["T", "fre"]).problems).toEqual([{ column: "Language", field: "language", message: "Language must be one of: en, es, ca (not “fre”)" }]);
+  });
+
   it("reads a date range from two columns", () => {
     const twoColumns = resolveMapping(fields, ["Title", "From", "To"], { columns: { Title: "title", From: "period.from", To: "period.to" } });
     expect(convertCells(fields, twoColumns, ["T", "1920", "1931"]).values.period).toEqual({ from: 1920, to: 1931 });

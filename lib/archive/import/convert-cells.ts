@@ -1,3 +1,4 @@
+import { archivalLanguage } from "../languages";
 import { AppError } from "../../errors";
 import { parseAuthorityLink, splitAuthorityText } from "../authority-text";
 import type { FieldDefinition } from "../field-definitions";
@@ -156,7 +157,7 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
       }
       case "category": {
         const wanted = normaliseName(raw);
-        const option = field.options.find((candidate) => candidate === raw.trim()) ?? field.options.find((candidate) => normaliseName(candidate) === wanted);
+        const option = field.options.find((candidate) => candidate === raw.trim()) ?? field.options.find((candidate) => normaliseName(candidate) === wanted) ?? sameLanguage(field.options, raw);
         if (option === undefined) fail(`must be one of: ${field.options.join(", ")} (not “${clip(raw.trim())}”)`);
         else row.values[field.key] = option;
         break;
@@ -231,4 +232,16 @@ function parseJson(text: string): unknown {
 /** A cell quoted in a message, shortened. */
 export function clip(text: string, length = 60): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
+/**
+ * The option naming the same language as the cell, for a category of languages: "cat" or
+ * "Catalan" (as EAD3 and other catalogues write them) is the option "ca". Only a known language
+ * matches (languages.ts), never a guess.
+ */
+function sameLanguage(options: readonly string[], cell: string): string | undefined {
+  const code = archivalLanguage(cell)?.code;
+  if (!code) return undefined;
+  const matches = options.filter((option) => archivalLanguage(option)?.code === code);
+  return matches.length === 1 ? matches[0] : undefined;
 }
