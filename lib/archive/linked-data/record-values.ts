@@ -1,3 +1,4 @@
+import type { CitableRecord } from "../citation-formats/citation-item";
 import type { AuthorityLink } from "../authorities";
 import { authorityLinksOf } from "../authority-text";
 import { type DateValueReading, readDateValue } from "../date-values";
@@ -8,14 +9,7 @@ import type { FieldDefinition } from "../field-definitions";
  * the one the reader may see (getRecord's RecordDetail fits): its relation values name only
  * readable records, and `relations` holds their titles, so nothing here can name another. Pure.
  */
-export interface LinkedDataRecord {
-  id: string;
-  title: string;
-  values: Record<string, unknown>;
-  project: { name: string };
-  section: { slug: string; name: string; fields: FieldDefinition[] };
-  /** Readable relation targets by record id. */
-  relations: Record<string, { title: string }>;
+export interface LinkedDataRecord extends CitableRecord {
   media: Record<string, { id: string; kind: string; imageCheck: string | null }>;
 }
 
