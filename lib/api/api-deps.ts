@@ -5,7 +5,10 @@ import { errorResponse } from "../http/error-response";
 import { type Runtime, getRuntime } from "../runtime";
 import { type CorsPolicy, corsFromConfig } from "./cors";
 import type { Principal } from "../acl";
-import { type ApiDeps, handleApiPath, rateLimitHeaders, rateLimitedError, unauthorizedError, unknownEndpointResponse } from "./handle-api-request";
+import { z } from "zod";
+import { parseRouteParams } from "../http/run-authorized";
+import { personEacCpfResponse, projectEad3Response } from "../http/finding-aid-download";
+import { type ApiDeps, handleApiPath, linkOrigin, rateLimitHeaders, rateLimitedError, unauthorizedError, unknownEndpointResponse } from "./handle-api-request";
 import { corsHeaders } from "./cors";
 import { handleMcpRequest } from "./mcp-server";
 import { researchModelFromConfig } from "../llm/research-model";
@@ -99,4 +102,36 @@ export async function withApiToken(request: Request, handler: (context: { princi
   } catch (error) {
     return finish(errorResponse(error));
   }
+}
+
+/**
+ * A route under /api/v1 that answers a file rather than an operation's JSON: the bearer token's
+ * user, rate limit and CORS as in the API (withApiToken), the path parameters through their
+ * schema (malformed: not found, like missing), then the handler. Every token has the read scope
+ * these routes need.
+ */
+function fileRoute<ParamsSchema extends z.ZodType>(
+  paramsSchema: ParamsSchema,
+  handler: (request: Request, context: { principal: Principal; runtime: Runtime; params: z.output<ParamsSchema> }) => Promise<Response>,
+) {
+  return (request: Request, context: RouteContext): Promise<Response> =>
+    withApiToken(request, async ({ principal, runtime }) => handler(request, { principal, runtime, params: parseRouteParams(paramsSchema, await context.params) }));
+}
+
+/** GET /api/v1/projects/{slug}/ead3: the project as an EAD3 finding aid, as the token's user may read it. */
+export function projectEad3Route() {
+  return {
+    GET: fileRoute(z.object({ slug: z.string().max(200) }), async (request, { principal, runtime, params }) =>
+      projectEad3Response(runtime.database.prisma, principal, request, { slug: params.slug, origin: linkOrigin(request, runtime.config), agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME }),
+    ),
+  };
+}
+
+/** GET /api/v1/records/{recordId}/eac-cpf: a person as an EAC-CPF record, as the token's user may read it. */
+export function personEacCpfRoute() {
+  return {
+    GET: fileRoute(z.object({ recordId: z.string().max(100) }), async (request, { principal, runtime, params }) =>
+      personEacCpfResponse(runtime.database.prisma, principal, { id: params.recordId, origin: linkOrigin(request, runtime.config), agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME }),
+    ),
+  };
 }
