@@ -14,6 +14,7 @@ import { openTestDatabase } from "../support/test-database";
 import { xmlSchemaProblems, xmlSchemas } from "../support/xml-schema";
 import { GET as agentEad3 } from "../../app/api/v1/projects/[slug]/ead3/route";
 import { GET as agentEacCpf } from "../../app/api/v1/records/[recordId]/eac-cpf/route";
+import { silentWav } from "../support/silent-wav";
 
 /** The routes under /api/v1 run on the process's runtime: here, over this file's database. */
 const testRuntime = vi.hoisted(() => ({ database: undefined as unknown }));
@@ -40,27 +41,6 @@ let admin: Principal;
 let insider: Principal;
 const slugs: Record<string, string> = {};
 const ids: Record<string, string> = {};
-
-/** One second of silence as a 16-bit mono WAV. */
-function silentWav(rate = 8000): Uint8Array {
-  const bytes = new Uint8Array(44 + rate * 2);
-  const view = new DataView(bytes.buffer);
-  const ascii = (at: number, text: string) => [...text].forEach((character, index) => view.setUint8(at + index, character.charCodeAt(0)));
-  ascii(0, "RIFF");
-  view.setUint32(4, 36 + rate * 2, true);
-  ascii(8, "WAVE");
-  ascii(12, "fmt ");
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, rate, true);
-  view.setUint32(28, rate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, "data");
-  view.setUint32(40, rate * 2, true);
-  return bytes;
-}
 
 function ead3(principal: Principal, slug: string) {
   return runAuthorizedRoute(
@@ -150,7 +130,7 @@ beforeAll(async () => {
   ids.narrator = narrator.id;
   const sealedPerson = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: people.slug, projectId: closed.id, values: { name: `Sealed Interviewer ${hush}` } });
   ids.sealedPerson = sealedPerson.id;
-  const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: open.id, file: { name: "talk.wav", bytes: silentWav() }, expectedKind: "audio", storageDir, maxBytes: 1024 * 1024 });
+  const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: open.id, file: { name: "talk.wav", bytes: silentWav(1) }, expectedKind: "audio", storageDir, maxBytes: 1024 * 1024 });
   ids.interview = (
     await createRecord(db.prisma, interviews, open.id, {
       title: "The last harvest <before> the dam",

@@ -19,6 +19,7 @@ import { clearResolvedSearches } from "../../lib/rag/search/resolve-search";
 import type { SearchContext } from "../../lib/rag/search/search-archive";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf, temporaryStorageDir } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+import { silentWav } from "../support/silent-wav";
 
 /**
  * Exports for researchers, through the route handlers' own functions and the wrapper every route
@@ -39,28 +40,6 @@ let notes: { id: string; slug: string };
 const ids: Record<string, string> = {};
 const openNoteIds: string[] = [];
 const closedNoteIds: string[] = [];
-
-/** Two seconds of silence as a 16-bit mono WAV. */
-function silentWav(seconds = 2, rate = 8000): Uint8Array {
-  const samples = seconds * rate;
-  const bytes = new Uint8Array(44 + samples * 2);
-  const view = new DataView(bytes.buffer);
-  const ascii = (at: number, text: string) => [...text].forEach((character, index) => view.setUint8(at + index, character.charCodeAt(0)));
-  ascii(0, "RIFF");
-  view.setUint32(4, 36 + samples * 2, true);
-  ascii(8, "WAVE");
-  ascii(12, "fmt ");
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, rate, true);
-  view.setUint32(28, rate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, "data");
-  view.setUint32(40, samples * 2, true);
-  return bytes;
-}
 
 const asPrincipal = (principal: Principal) => async () => principal;
 
@@ -133,7 +112,7 @@ beforeAll(async () => {
   const person = (projectId: string, values: Record<string, unknown>) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: people.slug, projectId, values });
   const narrator = await person(openProject, { name: "Puig, Andrés", born: "1921" });
   const sealedInterviewer = await person(closedProject, { name: `Sealed Interviewer ${hush}` });
-  const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: openProject, file: { name: "talk.wav", bytes: silentWav() }, expectedKind: "audio", storageDir, maxBytes: 1024 * 1024 });
+  const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: openProject, file: { name: "talk.wav", bytes: silentWav(2) }, expectedKind: "audio", storageDir, maxBytes: 1024 * 1024 });
   ids.interview = (
     await createRecord(db.prisma, interviews, openProject, {
       title: 'The "last" harvest {Sant Romà} & 50%',
