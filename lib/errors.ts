@@ -18,6 +18,8 @@ export const statusByCode = {
   range_not_satisfiable: 416,
   rate_limited: 429,
   internal: 500,
+  /** A valid request for something the server does not offer (a IIIF rotation or format it does not render). */
+  not_implemented: 501,
   unavailable: 503,
 } as const;
 
