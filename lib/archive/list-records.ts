@@ -101,6 +101,15 @@ const listedValuesSql = `(r."values" - ARRAY(SELECT f->>'key' FROM jsonb_array_e
 const firstDateValueSql = `(SELECT r."values" -> (f->>'key') FROM jsonb_array_elements(s.fields) WITH ORDINALITY e(f, n)
    WHERE f->>'type' IN ('date', 'daterange') AND r."values" ? (f->>'key') ORDER BY n LIMIT 1)`;
 
+/**
+ * The words of a JSON value for the text filters: its strings and numbers, wherever they sit,
+ * joined by spaces. Not the JSON's text: that holds the keys (`summary`, an authority link's
+ * `uri` and `label`), which a filter would match in every record that has them, and escapes
+ * (`\"`, `\n`) that a phrase with a quote mark or a line break would miss.
+ */
+const valueWordsSql = (json: string) =>
+  `coalesce((SELECT string_agg(v #>> '{}', ' ') FROM jsonb_path_query(${json}, 'strict $.**') AS v WHERE jsonb_typeof(v) IN ('string', 'number')), '')`;
+
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
@@ -185,9 +194,9 @@ export function listWhere(
     const pattern = `unaccent($${params.length})`;
     if (query.field) {
       params.push(query.field);
-      where.push(`unaccent(coalesce((${listedValuesSql} -> $${params.length})::text, '')) ILIKE ${pattern}`);
+      where.push(`unaccent(${valueWordsSql(`(${listedValuesSql} -> $${params.length})`)}) ILIKE ${pattern}`);
     } else {
-      where.push(`unaccent(r.title || ' ' || ${listedValuesSql}::text) ILIKE ${pattern}`);
+      where.push(`unaccent(r.title || ' ' || ${valueWordsSql(listedValuesSql)}) ILIKE ${pattern}`);
     }
   }
   if (!omit.has("years") && query.from !== undefined) {

@@ -132,6 +132,8 @@ describe(`authority links (${testDatabaseMode()})`, () => {
         expect(listCellText(section.fields.find((field) => field.key === "subjects")!, item.values.subjects)).toBe("Nerón; Getty AAT 300037222");
       }
       expect((await list(principal, { text: "Nerón", field: "mint" })).total).toBe(0);
+      // The values' words, not their JSON: the keys of a link and its quoting match nothing.
+      for (const text of ["uri", "label", "subjects", '":"']) expect((await list(principal, { text })).total, text).toBe(0);
     }
     // A researcher who may not read the project: the same empty page as for words that are nowhere.
     for (const filters of [{ text: "neron" }, { text: "Nerón", field: "subjects" }, { text: "Q1413" }]) {
