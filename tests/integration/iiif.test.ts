@@ -326,13 +326,13 @@ describe(`the IIIF Image API (${testDatabaseMode()})`, () => {
     expect(existsSync(renditions)).toBe(false);
   });
 
-  it("refuses what it does not serve with 400, and unknown pages like missing images", async () => {
+  it("refuses malformed requests with 400 (valid but unrendered ones are 501: iiif-tiles.test.ts), and unknown pages like missing images", async () => {
     for (const [region, size, quality, rotation] of [
-      ["pct:0,0,50,50", "max", "default.jpg", "0"],
+      ["pct:0,0,x,50", "max", "default.jpg", "0"],
       ["0,0,0,10", "max", "default.jpg", "0"],
       ["full", "128,", "default.jpg", "0"],
-      ["full", "max", "default.jpg", "90"],
-      ["full", "max", "default.tif", "0"],
+      ["full", "max", "default.jpg", "-90"],
+      ["full", "max", "default.bmp", "0"],
     ] as const) {
       expect((await appErrorOf(image(reader, ids.obverse, region, size, quality, rotation))).status).toBe(400);
     }

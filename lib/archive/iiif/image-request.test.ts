@@ -68,16 +68,56 @@ describe("Image API requests", () => {
     expect(parse("full", "^max")).toMatchObject({ width: 2400, height: 1600 });
   });
 
-  it("refuse what level 1 does not serve with a 400 naming the parameter", () => {
-    expect(refusal(() => parse("pct:10,10,50,50", "max"))).toMatch(/^bad_request: The region "pct:10,10,50,50"/);
+  it("refuse a malformed request with a 400 naming the parameter", () => {
+    expect(refusal(() => parse("pct:10,10,x,50", "max"))).toMatch(/^bad_request: The region "pct:10,10,x,50" is malformed/);
+    expect(refusal(() => parse("10,10,50", "max"))).toMatch(/^bad_request: The region "10,10,50"/);
     expect(refusal(() => parse("0,0,0,10", "max"))).toMatch(/^bad_request: The region's width and height/);
     expect(refusal(() => parse("1300,0,10,10", "max"))).toMatch(/^bad_request: The region lies outside/);
     expect(refusal(() => parse("full", "big"))).toMatch(/^bad_request: The size "big"/);
     expect(refusal(() => parse("full", "0,"))).toMatch(/less than one pixel/);
-    expect(refusal(() => parse("full", "max", "90"))).toMatch(/^bad_request: The rotation "90"/);
-    expect(refusal(() => parse("full", "max", "0", "bitonal.jpg"))).toMatch(/^bad_request: The quality "bitonal"/);
-    expect(refusal(() => parse("full", "max", "0", "default.gif"))).toMatch(/^bad_request: The format "gif"/);
+    expect(refusal(() => parse("full", "max", "361"))).toMatch(/^bad_request: The rotation "361" is malformed/);
+    expect(refusal(() => parse("full", "max", "-90"))).toMatch(/^bad_request: The rotation "-90"/);
+    expect(refusal(() => parse("full", "max", "0", "sepia.jpg"))).toMatch(/^bad_request: The quality "sepia"/);
+    expect(refusal(() => parse("full", "max", "0", "default.bmp"))).toMatch(/^bad_request: The format "bmp"/);
     expect(refusal(() => parse("full", "max", "0", "default"))).toMatch(/^bad_request: The format ""/);
+    // Malformed wins over unsupported: the client's syntax is wrong either way.
+    expect(refusal(() => parse("full", "max", "90", "default.bmp"))).toMatch(/^bad_request/);
+  });
+
+  it("answer a valid request for what it does not render with a 501", () => {
+    expect(refusal(() => parse("full", "max", "90"))).toMatch(/^not_implemented: The rotation "90" is not offered/);
+    expect(refusal(() => parse("full", "max", "22.5"))).toMatch(/^not_implemented/);
+    expect(refusal(() => parse("full", "max", "!0"))).toMatch(/^not_implemented: Mirroring/);
+    expect(refusal(() => parse("full", "max", "0", "bitonal.jpg"))).toMatch(/^not_implemented: The quality "bitonal"/);
+    for (const format of ["tif", "gif", "jp2", "pdf"]) expect(refusal(() => parse("full", "max", "0", `default.${format}`))).toMatch(new RegExp(`^not_implemented: The format "${format}"`));
+    // What it renders: rotation 0 however written, webp, and regions in percent of the image.
+    expect(parse("full", "max", "0.0", "default.webp")).toMatchObject({ format: "webp", width: 1200 });
+    expect(parse("pct:10,10,50,50", "max").region).toEqual({ left: 120, top: 80, width: 600, height: 400 });
+    expect(parse("pct:50,50,100,100", "max").region).toEqual({ left: 600, top: 400, width: 600, height: 400 });
+  });
+
+  it("advertise 512 px tiles for an image larger than 1024 px on a side, and serve the requests a viewer makes for them", () => {
+    const scan = { width: 2071, height: 1562 };
+    const info = imageInformation("https://archive.example/iiif/image/scan", scan);
+    expect(info.tiles).toEqual([{ width: 512, scaleFactors: [1, 2, 4, 8] }]);
+    expect(imageInformation("https://archive.example/iiif/image/abc", { width: 1024, height: 700 }).tiles).toBeUndefined();
+    expect(imageInformation("https://archive.example/iiif/image/abc", image).tiles).toEqual([{ width: 512, scaleFactors: [1, 2, 4] }]);
+    expect(info.extraFormats).toEqual(["png", "webp"]);
+    // Every tile at every scale, as a viewer asks them from a version 3 service (OpenSeadragon):
+    // the region in full-resolution pixels, its size w,h the region divided by the factor.
+    for (const factor of info.tiles![0]!.scaleFactors) {
+      const step = 512 * factor;
+      for (let y = 0; y < scan.height; y += step) {
+        for (let x = 0; x < scan.width; x += step) {
+          const w = Math.min(step, scan.width - x);
+          const h = Math.min(step, scan.height - y);
+          const tile = parse(`${x},${y},${w},${h}`, `${Math.ceil(w / factor)},${Math.ceil(h / factor)}`, "0", "default.jpg", scan);
+          expect([tile.width, tile.height]).toEqual([Math.ceil(w / factor), Math.ceil(h / factor)]);
+          expect(Math.max(tile.width, tile.height)).toBeLessThanOrEqual(512);
+        }
+      }
+    }
+    expect(parse("2048,1536,23,26", "23,", "0", "default.jpg", scan)).toMatchObject({ region: { left: 2048, top: 1536, width: 23, height: 26 }, width: 23, height: 26 });
   });
 
   it("name one rendition one way, whichever way it was asked", () => {

@@ -4,7 +4,9 @@ import { AppError } from "../../errors";
  * IIIF Image API 3.0 (https://iiif.io/api/image/3.0/) requests, level 1 and a little more: pure
  * parsing of `{region}/{size}/{rotation}/{quality}.{format}` against an image's size and the
  * server's limits into what to cut and how large to make it, and the info.json that says so.
- * Anything else is a 400 with a message naming the parameter, as the spec asks.
+ * As the spec's status codes ask: a malformed request (or one beyond the limits) is a 400 naming
+ * the parameter; a valid one this server does not render (a rotation, mirroring, bitonal, a
+ * format such as tif, gif, jp2 or pdf) is a 501.
  */
 
 export const imageContext = "http://iiif.io/api/image/3/context.json";
@@ -38,7 +40,7 @@ export function imageLimitsOf(image: { width: number; height: number }, settings
   };
 }
 
-export type ImageFormat = "jpg" | "png";
+export type ImageFormat = "jpg" | "png" | "webp";
 export type ImageQuality = "default" | "color" | "gray";
 
 export interface ImageRequest {
@@ -51,13 +53,26 @@ export interface ImageRequest {
   format: ImageFormat;
 }
 
-export const imageFormats: Record<ImageFormat, string> = { jpg: "image/jpeg", png: "image/png" };
+export const imageFormats: Record<ImageFormat, string> = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" };
+
+/** The spec's qualities and formats: any other is malformed (400); these, when not served, a 501. */
+const specQualities = new Set(["default", "color", "gray", "bitonal"]);
+const specFormats = new Set(["jpg", "tif", "png", "gif", "jp2", "pdf", "webp"]);
 
 function badRequest(message: string): AppError {
   return new AppError("bad_request", message);
 }
 
+function notImplemented(message: string): AppError {
+  return new AppError("not_implemented", message);
+}
+
+/** Tiles a viewer asks for the full resolution of an image larger than this on a side. */
+export const tileWidth = 512;
+const tiledAbove = 1024;
+
 const integer = /^\d{1,6}$/;
+const decimal = /^\d{1,6}(?:\.\d{1,6})?$/;
 
 function parseRegion(region: string, image: { width: number; height: number }): ImageRequest["region"] {
   if (region === "full") return { left: 0, top: 0, width: image.width, height: image.height };
@@ -65,11 +80,14 @@ function parseRegion(region: string, image: { width: number; height: number }): 
     const side = Math.min(image.width, image.height);
     return { left: Math.floor((image.width - side) / 2), top: Math.floor((image.height - side) / 2), width: side, height: side };
   }
-  const parts = region.split(",");
-  if (parts.length !== 4 || !parts.every((part) => integer.test(part))) {
-    throw badRequest(`The region "${region}" is not supported: use full, square or x,y,w,h in pixels.`);
+  const percent = region.startsWith("pct:");
+  const parts = (percent ? region.slice(4) : region).split(",");
+  if (parts.length !== 4 || !parts.every((part) => (percent ? decimal : integer).test(part))) {
+    throw badRequest(`The region "${region}" is malformed: use full, square, x,y,w,h in pixels or pct:x,y,w,h.`);
   }
-  const [x, y, w, h] = parts.map(Number) as [number, number, number, number];
+  const numbers = parts.map(Number) as [number, number, number, number];
+  // Percentages of the full image, in its pixels (the canonical form is in pixels).
+  const [x, y, w, h] = percent ? numbers.map((value, index) => Math.round((value * (index % 2 === 0 ? image.width : image.height)) / 100)) as [number, number, number, number] : numbers;
   if (w === 0 || h === 0) throw badRequest("The region's width and height must be greater than zero.");
   if (x >= image.width || y >= image.height) throw badRequest("The region lies outside the image.");
   // A region that runs past the edge is cut at the edge (the spec's rule).
@@ -127,7 +145,10 @@ export function largestRendition(image: { width: number; height: number }, setti
   return parseSize("max", image, imageLimitsOf(image, settings));
 }
 
-/** Parses one Image API request for an image of the given size; refuses what level 1 (and a little more) does not serve with a 400. */
+/**
+ * Parses one Image API request for an image of the given size: a malformed parameter (or a size
+ * beyond the limits) is a 400, checked first; then a valid request for what is not rendered, a 501.
+ */
 export function parseImageRequest(
   parts: { region: string; size: string; rotation: string; quality: string },
   image: { width: number; height: number },
@@ -135,12 +156,17 @@ export function parseImageRequest(
 ): ImageRequest {
   const region = parseRegion(parts.region, image);
   const size = parseSize(parts.size, region, imageLimitsOf(image, settings));
-  if (parts.rotation !== "0") throw badRequest(`The rotation "${parts.rotation}" is not supported: only 0.`);
+  const rotation = /^(!?)(\d{1,3}(?:\.\d{1,6})?)$/.exec(parts.rotation);
+  if (!rotation || Number(rotation[2]) > 360) throw badRequest(`The rotation "${parts.rotation}" is malformed: use degrees from 0 to 360, with ! before them to mirror.`);
   const dot = parts.quality.lastIndexOf(".");
   const quality = dot > 0 ? parts.quality.slice(0, dot) : parts.quality;
   const format = dot > 0 ? parts.quality.slice(dot + 1) : "";
-  if (quality !== "default" && quality !== "color" && quality !== "gray") throw badRequest(`The quality "${quality}" is not supported: use default, color or gray.`);
-  if (format !== "jpg" && format !== "png") throw badRequest(`The format "${format}" is not supported: use jpg or png.`);
+  if (!specQualities.has(quality)) throw badRequest(`The quality "${quality}" is malformed: use default, color, gray or bitonal.`);
+  if (!specFormats.has(format)) throw badRequest(`The format "${format}" is malformed: use jpg, png, webp, tif, gif, jp2 or pdf.`);
+  if (rotation[1]) throw notImplemented("Mirroring (!) is not offered here: only rotation 0 without it.");
+  if (Number(rotation[2]) !== 0) throw notImplemented(`The rotation "${parts.rotation}" is not offered here: only 0.`);
+  if (quality !== "default" && quality !== "color" && quality !== "gray") throw notImplemented(`The quality "${quality}" is not offered here: use default, color or gray.`);
+  if (format !== "jpg" && format !== "png" && format !== "webp") throw notImplemented(`The format "${format}" is not offered here: use jpg, png or webp.`);
   return { region, ...size, quality, format };
 }
 
@@ -189,8 +215,16 @@ export function imageInformation(serviceId: string, image: { width: number; heig
     height: image.height,
     ...limits,
     sizes: sizes.length ? sizes : [largest],
-    extraFormats: ["png"],
+    ...(Math.max(image.width, image.height) > tiledAbove ? { tiles: [{ width: tileWidth, scaleFactors: tileScaleFactors(image) }] } : {}),
+    extraFormats: ["png", "webp"],
     extraQualities: ["color", "gray"],
-    extraFeatures: ["sizeByConfinedWh", "sizeByPct", "sizeUpscaling"],
+    extraFeatures: ["canonicalLinkHeader", "profileLinkHeader", "regionByPct", "sizeByConfinedWh", "sizeByPct", "sizeUpscaling"],
   };
+}
+
+/** Halvings from the full resolution down to the one where the whole image is a single tile. */
+export function tileScaleFactors(image: { width: number; height: number }): number[] {
+  const factors = [1];
+  while (Math.max(image.width, image.height) / factors.at(-1)! > tileWidth) factors.push(factors.at(-1)! * 2);
+  return factors;
 }

@@ -33,7 +33,8 @@ import { type RenditionCache, createRenditionCache } from "./rendition-cache";
  * (the page image OCR read). Access is the media's (getReadableMedia), checked on every request
  * before anything else: a media file the principal may not read, a missing one, a page that does
  * not exist, an undecodable image and a malformed id are one not_found. Then the request is
- * parsed against the image's limits (image-request.ts; beyond them a 400), and the rendition is
+ * parsed against the image's limits (image-request.ts: malformed or beyond them a 400, valid but
+ * not rendered a 501; a tile is a region and a size like any other), and the rendition is
  * served from the cache (rendition-cache.ts), keyed by the image's current file and the request
  * in canonical form with its size in pixels; or it is rendered by sharp and kept. Only a render
  * counts against the public reader's limit of renders a minute per client address (a 429 with
@@ -204,7 +205,9 @@ async function render(source: ImageSource, request: ImageRequest): Promise<Buffe
   if (region.left !== 0 || region.top !== 0 || region.width !== source.width || region.height !== source.height) image = image.extract(region);
   if (request.width !== region.width || request.height !== region.height) image = image.resize(request.width, request.height, { fit: "fill" });
   if (request.quality === "gray") image = image.grayscale();
-  image = request.format === "png" ? image.png() : image.flatten({ background: "#ffffff" }).jpeg({ quality: 85, mozjpeg: false });
+  if (request.format === "png") image = image.png();
+  else if (request.format === "webp") image = image.webp({ quality: 80 });
+  else image = image.flatten({ background: "#ffffff" }).jpeg({ quality: 85, mozjpeg: false });
   try {
     return await image.toBuffer();
   } catch (error) {

@@ -10,8 +10,9 @@ const segment = z.string().max(100);
 /**
  * An image rendition (Image API 3, level 1): `<region>/<size>/<rotation>/<quality>.<format>`,
  * made by sharp and cached. An image the principal may not read is the missing image's 404;
- * a request this server does not serve (beyond the limits info.json declares too) is a 400
- * naming the parameter; too many renders from one address without signing in, a 429.
+ * a malformed request (or one beyond the limits info.json declares) is a 400 naming the
+ * parameter, a valid one it does not render (rotation, bitonal, tif…) a 501; too many renders
+ * from one address without signing in, a 429.
  */
 export const GET = publicRoute(z.object({ id: segment, region: segment, size: segment, rotation: segment, quality: segment }), async (request, { principal, runtime, params }) => {
   const service = processImageService(runtime.config);
