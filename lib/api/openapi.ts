@@ -19,8 +19,10 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchem
 
 const errorRef = { $ref: "#/components/schemas/Error" };
 
+/** A response of the one error shape, described. */
+const error = (description: string) => ({ description, content: { "application/json": { schema: errorRef } } });
+
 function errorResponses(operation: ApiOperation): Record<string, unknown> {
-  const error = (description: string) => ({ description, content: { "application/json": { schema: errorRef } } });
   const responses: Record<string, unknown> = {
     "400": error("The input is not valid; fieldErrors names each problem."),
     "401": error("No token, or an expired, revoked or unknown one."),
@@ -70,7 +72,6 @@ function pascal(name: string): string {
 
 /** Research mode: not an operation (no MCP tool), described here by hand from its own schemas. */
 function researchPath(): Record<string, unknown> {
-  const error = (description: string) => ({ description, content: { "application/json": { schema: errorRef } } });
   return {
     operationId: "research",
     summary: "Research a question (a tool-using model, streamed)",
@@ -94,6 +95,52 @@ function researchPath(): Record<string, unknown> {
     },
     "x-token-scope": "read",
     "x-rate-limit-cost": researchCost,
+  };
+}
+
+/**
+ * The archival XML downloads (not operations: no MCP tool, no JSON result), by hand. Each reads as
+ * the token's user; what they may not read is left out, and an unreadable project or person is a
+ * 404 like an unknown one.
+ */
+function xmlDownloadPaths(): Record<string, { get: Record<string, unknown> }> {
+  const download = (options: { id: string; summary: string; description: string; param: string; paramDescription: string; mediaType: string }) => ({
+    get: {
+      operationId: options.id,
+      summary: options.summary,
+      description: options.description,
+      tags: ["records"],
+      security: [{ bearerToken: ["read"] }],
+      parameters: [{ name: options.param, in: "path", required: true, description: options.paramDescription, schema: { type: "string", maxLength: options.param === "slug" ? 200 : 100 } }],
+      responses: {
+        "200": { description: "The XML document, as a download.", content: { [options.mediaType]: { schema: { type: "string" } } } },
+        "401": error("No token, or an expired, revoked or unknown one."),
+        "404": error("No such record or project, or one the token's user may not read."),
+        "429": {
+          ...error("Too many requests with this token."),
+          headers: { "Retry-After": { description: "Seconds to wait before trying again.", schema: { type: "integer" } } },
+        },
+      },
+      "x-token-scope": "read",
+    },
+  });
+  return {
+    "/projects/{slug}/ead3": download({
+      id: "project_ead3",
+      summary: "A project as an EAD3 finding aid",
+      description: "The project's sections as series and its records as items (EAD3 1.1.1), with dates, extents, languages, makers and authority links; only what the token's user may read.",
+      param: "slug",
+      paramDescription: "The project's slug.",
+      mediaType: "application/xml",
+    }),
+    "/records/{recordId}/eac-cpf": download({
+      id: "person_eac_cpf",
+      summary: "A person as an EAC-CPF record",
+      description: "Names, dates of existence, biography, places, relations the token's user may read and authority links (EAC-CPF 2.0).",
+      param: "recordId",
+      paramDescription: "The person's record id.",
+      mediaType: "application/xml",
+    }),
   };
 }
 
@@ -156,6 +203,7 @@ export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> 
 
   schemas.ResearchStreamEvent = jsonSchema(researchStreamEvent, "output");
   paths["/research"] = { post: researchPath() };
+  Object.assign(paths, xmlDownloadPaths());
 
   return {
     openapi: "3.1.0",
