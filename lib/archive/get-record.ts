@@ -5,11 +5,14 @@ import { notFound } from "../errors";
 import { sectionFieldsSchema, type FieldDefinition } from "./field-definitions";
 import { relationTargetsByField, withShownRelations } from "./validate-record-values";
 import { isUuid } from "../ids";
+import { personNameFields } from "./citation-formats/person-name";
 
 export interface LinkedRecord {
   id: string;
   title: string;
   sectionName: string;
+  /** A linked person's own family/given fields, when their section has them (citations use them). */
+  personName?: { family: string; given?: string };
 }
 
 export interface MediaSummary {
@@ -82,7 +85,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
     relationIds.length
       ? prisma.record.findMany({
           where: { id: { in: relationIds }, ...scope },
-          select: { id: true, title: true, section: { select: { name: true } } },
+          select: { id: true, title: true, values: true, section: { select: { name: true } } },
         })
       : [],
     prisma.recordLink.findMany({
@@ -120,7 +123,10 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
     section: { id: record.section.id, slug: record.section.slug, name: record.section.name, fields, egressPolicy: record.section.egressPolicy },
     media,
     relations: Object.fromEntries(
-      targets.map((target) => [target.id, { id: target.id, title: target.title, sectionName: target.section.name }]),
+      targets.map((target) => {
+        const personName = personNameFields((target.values ?? {}) as Record<string, unknown>);
+        return [target.id, { id: target.id, title: target.title, sectionName: target.section.name, ...(personName ? { personName } : {}) }];
+      }),
     ),
     backlinks: incoming
       .map((link) => {

@@ -1,5 +1,6 @@
 import type { CitationItem, CitationKind, CitationName } from "./citation-item";
 import { oneLine } from "./citation-item";
+import { nameParticles } from "./person-name";
 
 /** BibTeX entry types; what BibTeX has no type for is @misc with `howpublished`. */
 export const bibtexTypes: Record<CitationKind, string> = {
@@ -38,10 +39,14 @@ export function escapeBibtex(text: string): string {
   return oneLine(text).replace(/[\\{}$&%#_^~]/g, (character) => specials[character]!);
 }
 
-/** "Family, Given" as BibTeX splits it; a name as written is braced whole, so it is never split by guessing. */
+/**
+ * "Family, Given" as BibTeX reads it; a family name of several words ("Roldán Ortiz", "Puig i
+ * Cadafalch") is braced so BibTeX keeps it whole, as is a literal name (an organisation).
+ */
 function bibtexName(name: CitationName): string {
   if (name.literal) return `{${escapeBibtex(name.literal)}}`;
-  return [name.family, name.given].filter(Boolean).map((part) => escapeBibtex(part!)).join(", ");
+  const family = escapeBibtex(name.family ?? "");
+  return [/\s/.test(family) ? `{${family}}` : family, name.given && escapeBibtex(name.given)].filter(Boolean).join(", ");
 }
 
 /** ASCII letters of a word for a citation key ("Àngels" → "angels"). */
@@ -53,10 +58,14 @@ function keyPart(text: string): string {
     .slice(0, 20);
 }
 
-/** A key unique per record (and cited moment) and readable: the first creator's family name (or the title's first word), year, id prefix. */
+/**
+ * A key unique per record (and cited moment) and readable: the first word of the first creator's
+ * family name past its particles ("roldan" for Roldán Ortiz, "cierva" for de la Cierva; a literal
+ * name's first word), or the title's first word; year; id prefix.
+ */
 export function bibtexKey(item: CitationItem): string {
   const creator = item.authors[0];
-  const word = creator ? (creator.family ?? creator.literal ?? "").split(/\s+/).at(-1) : item.title.split(/\s+/)[0];
+  const word = creator ? (creator.family ?? creator.literal ?? "").split(/\s+/).find((part) => !nameParticles.has(part)) : item.title.split(/\s+/)[0];
   const year = item.issued ? String(Math.abs(item.issued.from[0])) : "";
   const moment = item.seconds === undefined ? "" : `_t${item.seconds}`;
   return `${keyPart(word ?? "") || "record"}${year}_${item.id.replace(/[^A-Za-z0-9]/g, "").slice(0, 8)}${moment}`;

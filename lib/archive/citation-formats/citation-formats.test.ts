@@ -187,7 +187,7 @@ describe("citation items from records", () => {
     const item = citationItem(interview, { origin });
     expect(item).toMatchObject({
       kind: "interview",
-      authors: [{ literal: "Andrés Puig i Soler" }],
+      authors: [{ family: "Puig i Soler", given: "Andrés" }],
       interviewers: [{ family: "Ferrer", given: "Marta" }],
       issued: { from: [1998, 4, 18] },
       place: "Sant Romà de Vall",
@@ -267,7 +267,7 @@ describe("RIS", () => {
     expect(records[0]).toMatchObject({
       TY: ["SOUND"],
       TI: ["Andrés Puig on the last harvest"],
-      AU: ["Andrés Puig i Soler"],
+      AU: ["Puig i Soler, Andrés"],
       A2: ["Ferrer, Marta"],
       PY: ["1998"],
       DA: ["1998/04/18/"],
@@ -282,7 +282,7 @@ describe("RIS", () => {
       expect(record.TY).toEqual(["JOUR"]);
       expect(record.TI).toEqual([title.replace(/\s+/g, " ").trim()]);
       expect(record.T2).toEqual(["Revista d'Història {local}"]);
-      expect(record.AU).toEqual(["Andrés Puig i Soler", "Ferrer, Marta"]);
+      expect(record.AU).toEqual(["Puig i Soler, Andrés", "Ferrer, Marta"]);
       expect(record.DA).toEqual(["1987/06//"]);
     }
   });
@@ -294,15 +294,15 @@ describe("BibTeX", () => {
     const entries = readBibtex(toBibtex(items));
     expect(entries).toHaveLength(items.length);
     expect(new Set(entries.map((entry) => entry.key)).size).toBe(items.length);
-    expect(entries[0]).toMatchObject({ type: "misc", fields: { title: "Andrés Puig on the last harvest", author: "{Andrés Puig i Soler}", year: "1998", month: "4", address: "Sant Romà de Vall", url: `${origin}/records/${interview.id}?t=61` } });
+    expect(entries[0]).toMatchObject({ type: "misc", fields: { title: "Andrés Puig on the last harvest", author: "{Puig i Soler}, Andrés", year: "1998", month: "4", address: "Sant Romà de Vall", url: `${origin}/records/${interview.id}?t=61` } });
     expect(entries[0]!.fields.note).toContain("Interviewed by Marta Ferrer.");
     expect(entries[0]!.fields.note).toContain("Cited at 01:01 of the recording.");
-    expect(entries[0]!.key).toMatch(/^[A-Za-z0-9_]+$/);
+    expect(entries[0]!.key).toMatch(/^puig1998_a1b2c3d4_t61$/);
     for (const [index, title] of trickyTitles.entries()) {
       const entry = entries[index + 1]!;
       expect(entry.type).toBe(index % 2 ? "techreport" : "incollection");
       expect(entry.fields.title).toBe(title.replace(/\s+/g, " ").trim());
-      expect(entry.fields.author).toBe("{Andrés Puig i Soler} and Ferrer, Marta");
+      expect(entry.fields.author).toBe("{Puig i Soler}, Andrés and Ferrer, Marta");
       expect(entry.fields[index % 2 ? "institution" : "booktitle"]).toBe("Revista d'Història {local}");
     }
   });
@@ -327,7 +327,7 @@ describe("CSL-JSON", () => {
       id: interview.id,
       type: "interview",
       title: "Andrés Puig on the last harvest",
-      author: [{ literal: "Andrés Puig i Soler" }],
+      author: [{ family: "Puig i Soler", given: "Andrés" }],
       interviewer: [{ family: "Ferrer", given: "Marta" }],
       issued: { "date-parts": [[1998, 4, 18]] },
       "event-place": "Sant Romà de Vall",
@@ -386,5 +386,30 @@ describe("authority links in citations", () => {
 describe("selection links", () => {
   it("names each record once per moment, in order, whole seconds", () => {
     expect(citeSelectionHref("ris", [{ recordId: "a" }, { recordId: "b", seconds: 61.9 }, { recordId: "a", seconds: null }, { recordId: "b", seconds: 61 }])).toBe("/api/records/cite?format=ris&ids=a,b%4061");
+  });
+});
+
+describe("people's names in citations", () => {
+  const carmenId = "55555555-5555-4555-8555-555555555555";
+  const councilId = "66666666-6666-4666-8666-666666666666";
+  const recordIn = (language: string, relations: CitableRecord["relations"]): CitableRecord => ({
+    ...publication("Les collites", "article", { language, authors: [carmenId, councilId] }),
+    relations,
+  });
+
+  it("keeps two family names whole in a Spanish record, an organisation literal, and keys BibTeX by the first family name", () => {
+    const item = citationItem(recordIn("es", { [carmenId]: { title: "Carmen Roldán Ortiz" }, [councilId]: { title: "Ajuntament de Sant Romà" } }), { origin });
+    expect(item.authors).toEqual([{ family: "Roldán Ortiz", given: "Carmen" }, { literal: "Ajuntament de Sant Romà" }]);
+    expect(JSON.parse(toCslJson([item]))[0].author).toEqual([{ family: "Roldán Ortiz", given: "Carmen" }, { literal: "Ajuntament de Sant Romà" }]);
+    expect(readRis(toRis([item]))[0]!.AU).toEqual(["Roldán Ortiz, Carmen", "Ajuntament de Sant Romà"]);
+    const [entry] = readBibtex(toBibtex([item]));
+    expect(entry!.fields.author).toBe("{Roldán Ortiz}, Carmen and {Ajuntament de Sant Romà}");
+    expect(entry!.key).toMatch(/^roldan1987_/);
+  });
+
+  it("gives an English record's name one family name, and a person record's own fields win over any guess", () => {
+    expect(citationItem(recordIn("en", { [carmenId]: { title: "Carmen Roldán Ortiz" } }), { origin }).authors).toEqual([{ family: "Ortiz", given: "Carmen Roldán" }]);
+    const own = citationItem(recordIn("en", { [carmenId]: { title: "Carmen Roldán Ortiz", personName: { family: "Roldán Ortiz", given: "Carmen" } } }), { origin });
+    expect(own.authors).toEqual([{ family: "Roldán Ortiz", given: "Carmen" }]);
   });
 });

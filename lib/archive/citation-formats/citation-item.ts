@@ -4,6 +4,7 @@ import { authorityLinksOf } from "../authority-text";
 import { readDateValue } from "../date-values";
 import { appYearOf } from "../edtf";
 import type { FieldDefinition } from "../field-definitions";
+import { splitPersonName } from "./person-name";
 
 /**
  * A record as a reference manager sees it: one neutral item, mapped from the record's section
@@ -17,8 +18,8 @@ export interface CitableRecord {
   values: Record<string, unknown>;
   project: { name: string };
   section: { slug: string; name: string; fields: FieldDefinition[] };
-  /** Readable relation targets by record id (their titles name people and places). */
-  relations: Record<string, { title: string }>;
+  /** Readable relation targets by record id (their titles name people and places; a person record's own family/given fields in `personName`). */
+  relations: Record<string, { title: string; personName?: { family: string; given?: string } }>;
 }
 
 /** What kind of work the record is, in the words the three formats share. */
@@ -28,7 +29,7 @@ export type CitationKind = "interview" | "article" | "newspaper" | "report" | "c
 export type DateParts = [number] | [number, number] | [number, number, number];
 
 export interface CitationName {
-  /** "Family, Given" when the record wrote it so; otherwise the name as written, never split by guessing. */
+  /** Family and given as person-name.ts splits them; `literal` for an organisation or a name it cannot split. */
   family?: string;
   given?: string;
   literal?: string;
@@ -98,11 +99,6 @@ function textOf(value: unknown): string | undefined {
   if (typeof value === "string" && value.trim()) return oneLine(value);
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
-}
-
-function parseName(text: string): CitationName {
-  const comma = /^([^,]+),\s*([^,]+)$/.exec(text);
-  return comma ? { family: comma[1]!.trim(), given: comma[2]!.trim() } : { literal: text };
 }
 
 /** A plain date ("1962", "1962-04", "-0044-03-15") as date parts; a season or unspecified digits are none. */
@@ -184,6 +180,20 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
     const found = field(keys);
     return found && found.type !== "relation" ? textOf(record.values[found.key]) : undefined;
   };
+  const language = text(["language", "lang"]);
+  /** People a field names: a linked person's own family/given fields, else the title or text split (person-name.ts). */
+  const peopleIn = (definition: FieldDefinition): CitationName[] => {
+    const value = record.values[definition.key];
+    if (definition.type === "relation") {
+      const ids = Array.isArray(value) ? value : [value];
+      return ids.flatMap((id) => {
+        const target = typeof id === "string" ? record.relations[id] : undefined;
+        if (!target) return [];
+        return [target.personName ? { family: oneLine(target.personName.family), ...(target.personName.given ? { given: oneLine(target.personName.given) } : {}) } : splitPersonName(oneLine(target.title), { language })];
+      });
+    }
+    return namesIn(definition).map((name) => splitPersonName(name, { language }));
+  };
   /** Names or titles a field holds: readable linked records' titles, or text split at semicolons. */
   const namesIn = (definition: FieldDefinition): string[] => {
     const value = record.values[definition.key];
@@ -196,8 +206,8 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
   };
 
   const kind = kindOf(record, field);
-  const authors = fields.filter((item) => authorKeys.has(item.key)).flatMap(namesIn).map(parseName);
-  const interviewers = fields.filter((item) => interviewerKeys.has(item.key)).flatMap(namesIn).map(parseName);
+  const authors = fields.filter((item) => authorKeys.has(item.key)).flatMap(peopleIn);
+  const interviewers = fields.filter((item) => interviewerKeys.has(item.key)).flatMap(peopleIn);
   // The first field that dates the work and holds a date (a museum's "year made" may be prose).
   const dateFields = [...dateKeys.flatMap((key) => byKey.get(key) ?? []), ...fields.filter((item) => (item.type === "date" || item.type === "daterange") && !undatingKeys.has(item.key))];
   const issued = dateFields.map((item) => issuedOf(item, record.values[item.key])).find((dates) => dates !== undefined);
@@ -224,7 +234,7 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
     issued,
     containerTitle: inContainer ? published : undefined,
     publisher: text(publisherKeys) ?? (inContainer ? undefined : published),
-    language: text(["language", "lang"]),
+    language,
     abstract: text(abstractKeys),
     keywords,
     authorityLinks,
