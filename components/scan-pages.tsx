@@ -1,11 +1,12 @@
 import type { ScanPage } from "@/lib/archive/scan-pages";
-import { passageWordIndexes } from "@/lib/archive/ocr/passage-words";
+import { markedScanWords } from "@/lib/rag/search/scan-hit-words";
 import { MarkedText as QueryMarkedText } from "./marked-text";
 
 /**
- * A scan's pages: each page image beside the text OCR read from it. The page a citation points
- * at carries the cited passage's words as marks over the image (word boxes scaled to the image
- * as shown), and its text part marked too. Page images come from /api/media/<id>?page=N, under
+ * A scan's pages: each page image beside the text OCR read from it. The page a citation or a
+ * search hit points at carries marks over the image (word boxes scaled to the image as shown) on
+ * the passage's words the query matched, or on the whole passage when none does (markedScanWords),
+ * and its text part marked too. Page images come from /api/media/<id>?page=N, under
  * the record's access rule. Opened from a search or a question (`terms`), the text of every
  * page marks its words, as the record's other texts do.
  */
@@ -30,7 +31,7 @@ export function ScanPages({
   return (
     <ol className="space-y-6">
       {pages.map((page) => {
-        const marked = cited && cited.page === page.page ? new Set(passageWordIndexes(page.words, cited.text)) : new Set<number>();
+        const marked = cited && cited.page === page.page ? new Set(markedScanWords(page.words, cited.text, terms)) : new Set<number>();
         return (
           <li key={page.page} id={scanPageId(fieldKey, page.page)} className="scroll-mt-4 rounded-lg border border-stone-200 bg-white p-3" data-testid="scan-page">
             <h3 className="mb-2 text-sm font-medium text-stone-600">
@@ -78,6 +79,7 @@ export function ScanPageFigure({ mediaId, label, page, marked, className = "" }:
               key={index}
               aria-hidden="true"
               data-testid="scan-word-mark"
+              data-word={word.t}
               className="pointer-events-none absolute rounded-sm bg-amber-300/40 ring-1 ring-amber-500/60"
               style={{
                 left: `${(word.x / page.width) * 100}%`,

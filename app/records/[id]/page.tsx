@@ -14,6 +14,7 @@ import { processCaptionTranslator } from "@/lib/rag/embed/caption-translation";
 import { recordTextTranslations } from "@/lib/http/english-text-response";
 import { processTextTranslator } from "@/lib/rag/embed/text-translation";
 import { pageQueryTerms } from "@/lib/rag/search/highlight";
+import { markedScanWords } from "@/lib/rag/search/scan-hit-words";
 import type { Runtime } from "@/lib/runtime";
 import { isAppError } from "@/lib/errors";
 import { getCitedPassage } from "@/lib/rag/ask/cited-passage";
@@ -21,7 +22,6 @@ import { formatDateTime, formatTimecode } from "@/components/format";
 import { LockIcon } from "@/components/lock-icon";
 import { RecordFields } from "@/components/record-fields";
 import { ScanPageFigure, scanPageId } from "@/components/scan-pages";
-import { passageWordIndexes } from "@/lib/archive/ocr/passage-words";
 import { getScanPages } from "@/lib/archive/scan-pages";
 import { RecordActionsClient } from "./record-actions-client";
 import { isObjectRecord } from "@/lib/rag/objects/object-neighbours";
@@ -148,12 +148,12 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
           </p>
           {citedScan && citedMediaId && citedPage && (
             <div className="mt-3">
-              {/* The page the citation points at, with the passage's words marked on it. */}
+              {/* The page the citation points at, with the searched words of the passage marked on it (the whole passage when none matches). */}
               <ScanPageFigure
                 mediaId={citedMediaId}
                 label={`${record.title} — ${citedScan.label}`}
                 page={citedPage}
-                marked={new Set(passageWordIndexes(citedPage.words, cited.text))}
+                marked={new Set(markedScanWords(citedPage.words, cited.text, terms))}
                 className="max-w-md"
               />
               <p className="mt-2 text-sm">

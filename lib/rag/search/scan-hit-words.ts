@@ -1,0 +1,16 @@
+import { passageWordIndexes } from "../../archive/ocr/passage-words";
+import type { OcrWord } from "../../archive/ocr/tesseract-tsv";
+import { findHighlights } from "./highlight";
+
+/**
+ * The words of a scanned page a search hit or a citation marks. A page is often one passage, so
+ * marking the passage would mark the whole page: of the passage's words, only those the query's
+ * terms match are marked, by the highlighter the result rows use (same folding and stemming).
+ * A passage whose words none match (found by meaning, or opened without a query) is marked
+ * whole. Pure.
+ */
+export function markedScanWords(words: readonly Pick<OcrWord, "t">[], passage: string, terms: readonly string[]): number[] {
+  const own = passageWordIndexes(words, passage);
+  const matched = own.filter((index) => findHighlights(words[index]!.t, terms).length > 0);
+  return matched.length > 0 ? matched : own;
+}
