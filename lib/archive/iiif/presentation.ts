@@ -128,6 +128,12 @@ export interface Range {
   items: RangeItem[];
 }
 
+/**
+ * A service of a Manifest: Presentation 3's form (`id`, `type`) or an older API's (`@id`, `@type`,
+ * `profile`), as the Content Search services are declared for viewers of either version.
+ */
+export type ServiceReference = Record<string, unknown> & ({ id: string; type: string } | { "@id": string; "@type": string });
+
 export interface Manifest {
   "@context": typeof presentationContext;
   id: string;
@@ -142,6 +148,7 @@ export interface Manifest {
   rendering?: ResourceReference[];
   seeAlso?: ResourceReference[];
   partOf?: ResourceReference[];
+  service?: ServiceReference[];
   items: Canvas[];
   structures?: Range[];
 }
@@ -247,6 +254,30 @@ export function fragmentSeconds(seconds: number): string {
 /** A part of a time-based Canvas: `<canvas>#t=start,end` (W3C Media Fragments). */
 export function timeFragment(canvasId: string, start: number, end: number): string {
   return `${canvasId}#t=${fragmentSeconds(start)},${fragmentSeconds(Math.max(start, end))}`;
+}
+
+/** A pixel box of an image Canvas, as OCR gives a word's. */
+export interface PixelBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A region of an image Canvas: `<canvas>#xywh=x,y,w,h` (W3C Media Fragments), in whole pixels. */
+export function regionFragment(canvasId: string, box: PixelBox): string {
+  const [x, y] = [Math.max(0, Math.floor(box.x)), Math.max(0, Math.floor(box.y))];
+  return `${canvasId}#xywh=${x},${y},${Math.max(1, Math.ceil(box.x + box.w) - x)},${Math.max(1, Math.ceil(box.y + box.h) - y)}`;
+}
+
+/** The smallest box holding every box given (null for none): a run of words on a page. */
+export function boxAround(boxes: readonly PixelBox[]): PixelBox | null {
+  if (boxes.length === 0) return null;
+  const left = Math.min(...boxes.map((box) => box.x));
+  const top = Math.min(...boxes.map((box) => box.y));
+  const right = Math.max(...boxes.map((box) => box.x + box.w));
+  const bottom = Math.max(...boxes.map((box) => box.y + box.h));
+  return { x: left, y: top, w: right - left, h: bottom - top };
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 } from "./presentation";
 import type { ImageServiceSettings } from "./image-request";
 import { pageImageId, readImageSource } from "./serve-image";
+import { contentSearchServices } from "./content-search";
 import { hasObjectContext, linkedArtProfile, linkedArtUrl } from "../linked-data/linked-art";
 
 /**
@@ -40,7 +41,8 @@ import { hasObjectContext, linkedArtProfile, linkedArtUrl } from "../linked-data
  *   WebVTT captions as a rendering), its index segments (OHMS) as Ranges in `structures`;
  * - each scan one Canvas per page, painted by the page image OCR read.
  * Authority links are metadata values of `<a href>` links; an object (a section with an object
- * context) names its Linked Art description in `seeAlso`.
+ * context) names its Linked Art description in `seeAlso`. A record with text to search (a
+ * transcript, an index, read pages, long text) declares its Content Search services.
  * A record with nothing to show (no image, recording or scan) has no Manifest: not_found.
  */
 export async function recordManifest(
@@ -55,12 +57,13 @@ export async function recordManifest(
     prisma.project.findUniqueOrThrow({ where: { id: record.project.id }, select: { slug: true } }),
     prisma.section.findUniqueOrThrow({ where: { id: record.section.id }, select: { objectContext: true } }),
     prisma.media.findMany({ where: { recordId: record.id, projectId: record.project.id }, select: { id: true, mime: true, streamMime: true } }),
-    prisma.mediaPage.findMany({ where: { media: { recordId: record.id, projectId: record.project.id } }, select: { mediaId: true, page: true, width: true, height: true, imageKey: true }, orderBy: [{ mediaId: "asc" }, { page: "asc" }] }),
+    prisma.mediaPage.findMany({ where: { media: { recordId: record.id, projectId: record.project.id } }, select: { mediaId: true, page: true, width: true, height: true, imageKey: true, text: true }, orderBy: [{ mediaId: "asc" }, { page: "asc" }] }),
   ]);
   const streams = new Map(mediaRows.map((row) => [row.id, row]));
 
   const canvases: Canvas[] = [];
   const structures: Range[] = [];
+  let searchable = record.section.fields.some((field) => field.type === "longtext" && typeof record.values[field.key] === "string" && (record.values[field.key] as string).trim() !== "");
   for (const field of record.section.fields) {
     const mediaId = record.values[field.key];
     if (typeof mediaId !== "string") continue;
@@ -76,9 +79,11 @@ export async function recordManifest(
       if (!canvas) continue;
       canvases.push(canvas.canvas);
       structures.push(...canvas.structures);
+      searchable ||= Boolean(canvas.canvas.annotations?.length) || canvas.structures.length > 0;
     } else if (field.type === "scan") {
       const pages = pageRows.filter((row) => row.mediaId === media.id && row.width > 0 && row.height > 0 && (row.imageKey || media.mime === "image/png" || media.mime === "image/jpeg"));
       for (const page of pages) {
+        searchable ||= page.text.trim() !== "";
         canvases.push(
           imageCanvas({
             id: urls.recordPart(record.id, "canvas", field.key, `p${page.page}`),
@@ -113,6 +118,7 @@ export async function recordManifest(
     seeAlso: hasObjectContext(section.objectContext)
       ? [{ id: linkedArtUrl(input.origin, record.id), type: "Dataset", label: languageMap("Linked Art", "en"), format: "application/ld+json", profile: linkedArtProfile }]
       : undefined,
+    service: searchable ? contentSearchServices(urls.recordPart(record.id)) : undefined,
     partOf: [
       { id: urls.sectionCollection(record.section.slug), type: "Collection", label: languageMap(record.section.name, "en") },
       { id: urls.projectCollection(project.slug), type: "Collection", label: languageMap(record.project.name, "en") },
@@ -140,9 +146,7 @@ function recordingCanvas(
   const canvasId = urls.recordPart(record.id, "canvas", field.key);
   const { fields } = record.section;
   // Transcripts and indexes of this recording: those that name it, or every one when it is the only recording.
-  const recordings = fields.filter((candidate) => candidate.type === "media");
-  const belongs = (candidate: FieldDefinition) =>
-    (candidate.type === "transcript" || candidate.type === "segments") && (candidate.mediaField ? candidate.mediaField === field.key : recordings.length === 1);
+  const belongs = (candidate: FieldDefinition) => recordingFieldOf(fields, candidate)?.key === field.key;
   const transcripts = fields.filter((candidate) => candidate.type === "transcript" && belongs(candidate)).map((candidate) => ({ field: candidate, turns: storedTurns(record.values[candidate.key]) })).filter((item) => item.turns.length > 0);
   const indexes = fields.filter((candidate) => candidate.type === "segments" && belongs(candidate)).map((candidate) => ({ field: candidate, segments: storedSegments(record.values[candidate.key]) })).filter((item) => item.segments.length > 0);
   const spoken = Math.max(0, ...transcripts.flatMap((item) => item.turns.map((turn) => turn.end)), ...indexes.flatMap((item) => item.segments.map((segment) => segment.end)));
@@ -170,8 +174,19 @@ function recordingCanvas(
   return { canvas, structures };
 }
 
+/**
+ * The recording a transcript or an index is timed against: the one it names, or the record's only
+ * recording when it names none; null for other fields.
+ */
+export function recordingFieldOf(fields: readonly FieldDefinition[], field: FieldDefinition): FieldDefinition | null {
+  if (field.type !== "transcript" && field.type !== "segments") return null;
+  const recordings = fields.filter((candidate) => candidate.type === "media");
+  if (field.mediaField) return recordings.find((candidate) => candidate.key === field.mediaField) ?? null;
+  return recordings.length === 1 ? recordings[0]! : null;
+}
+
 /** Stored index segments, kept only where they have the shape the editor saves. */
-function storedSegments(value: unknown): IndexSegment[] {
+export function storedSegments(value: unknown): IndexSegment[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item): IndexSegment[] => {
     if (!item || typeof item !== "object") return [];

@@ -77,9 +77,45 @@ export function htmlValueProblem(text: string): string | null {
   return roots === 1 ? null : "HTML must be one element";
 }
 
+/** What a target's fragment must lie within: a Canvas's duration, or its width and height. */
+export interface CanvasExtent {
+  duration?: number;
+  width?: number;
+  height?: number;
+}
+
+/**
+ * Why a target's fragment does not fit its Canvas, or null: `#t=start,end` inside the duration
+ * (start before end), `#xywh=x,y,w,h` in whole pixels inside the width and height, or no fragment.
+ */
+export function fragmentProblem(target: string, canvas: CanvasExtent): string | null {
+  if (!target.includes("#")) return null;
+  const time = timeFragment.exec(target);
+  if (time) {
+    const start = Number(time[1]);
+    const end = time[2] === undefined ? start : Number(time[2]);
+    if (canvas.duration === undefined) return "a time fragment needs a Canvas with a duration";
+    if (end < start || end > canvas.duration + 0.001) return `the time fragment must lie within 0–${canvas.duration} s, start before end`;
+    return null;
+  }
+  const region = /#xywh=(\d+),(\d+),(\d+),(\d+)$/.exec(target);
+  if (!region) return "a fragment must be #t=start,end or #xywh=x,y,w,h";
+  const [x, y, w, h] = region.slice(1).map(Number) as [number, number, number, number];
+  if (w === 0 || h === 0) return "a region must have a width and a height";
+  if (canvas.width !== undefined && canvas.height !== undefined && (x + w > canvas.width || y + h > canvas.height)) return `the region must lie within the Canvas's ${canvas.width}×${canvas.height}`;
+  return null;
+}
+
+/** The Canvases of a Manifest with their extents, by id: what search hits may target. */
+export function manifestCanvases(manifest: unknown): Map<string, CanvasExtent> {
+  const context = new CheckContext([]);
+  if (isObject(manifest)) context.manifest(manifest, "$");
+  return context.canvases;
+}
+
 class CheckContext {
   private readonly ids = new Map<string, string>();
-  private readonly canvases = new Map<string, { duration?: number; width?: number; height?: number }>();
+  readonly canvases = new Map<string, CanvasExtent>();
 
   constructor(private readonly problems: string[]) {}
 
@@ -180,6 +216,7 @@ class CheckContext {
       // Annotations are checked once every Canvas is known: they may target any of them.
       resource.items.forEach((canvas, index) => isObject(canvas) && this.canvasAnnotations(canvas, `${path}.items[${index}]`));
     }
+    if (resource.service !== undefined) this.services(resource.service, `${path}.service`);
     if (resource.structures !== undefined) {
       if (!Array.isArray(resource.structures)) this.problem(`${path}.structures`, "must be a list of Ranges");
       else resource.structures.forEach((range, index) => this.range(range, `${path}.structures[${index}]`));
@@ -263,15 +300,8 @@ class CheckContext {
       this.problem(path, `must be a Canvas of this Manifest (got ${target})`);
       return undefined;
     }
-    if (target.includes("#")) {
-      const time = timeFragment.exec(target);
-      if (time) {
-        const start = Number(time[1]);
-        const end = time[2] === undefined ? start : Number(time[2]);
-        if (canvas.duration === undefined) this.problem(path, "a time fragment needs a Canvas with a duration");
-        else if (end < start || end > canvas.duration + 0.001) this.problem(path, `the time fragment must lie within 0–${canvas.duration} s, start before end`);
-      } else if (!/#xywh=\d+,\d+,\d+,\d+$/.test(target)) this.problem(path, "a fragment must be #t=start,end or #xywh=x,y,w,h");
-    }
+    const problem = fragmentProblem(target, canvas);
+    if (problem) this.problem(path, problem);
     return canvasId;
   }
 
@@ -297,6 +327,29 @@ class CheckContext {
         if (service.type === "ImageService3" && !["level0", "level1", "level2"].includes(String(service.profile))) this.problem(`${servicePath}.profile`, "must be level0, level1 or level2");
       });
     }
+  }
+
+  /**
+   * A resource's services: each with `id` and `type` (Presentation 3), or an older API's `@id` and
+   * `@type` (the spec's rule for version 2 services); a Content Search service as its spec declares it,
+   * its autocomplete nested inside.
+   */
+  private services(value: unknown, path: string) {
+    if (!Array.isArray(value)) return this.problem(path, "must be a list");
+    value.forEach((service, index) => {
+      const servicePath = `${path}[${index}]`;
+      if (!isObject(service)) return this.problem(servicePath, "must be an object");
+      const older = service["@id"] !== undefined;
+      const id = older ? service["@id"] : service.id;
+      const type = older ? service["@type"] : service.type;
+      if (typeof id !== "string" || !httpUrl.test(id)) this.problem(`${servicePath}.${older ? "@id" : "id"}`, "must be an http(s) URL");
+      if (typeof type !== "string") this.problem(`${servicePath}.${older ? "@type" : "type"}`, "must be a string");
+      if (type === "SearchService1" && (service.profile !== "http://iiif.io/api/search/1/search" || service["@context"] !== "http://iiif.io/api/search/1/context.json")) {
+        this.problem(servicePath, "a SearchService1 has the search 1 @context and profile");
+      }
+      if (type === "AutoCompleteService1" && service.profile !== "http://iiif.io/api/search/1/autocomplete") this.problem(`${servicePath}.profile`, "must be the autocomplete 1 profile");
+      if ((type === "SearchService2" || type === "SearchService1") && service.service !== undefined) this.services(service.service, `${servicePath}.service`);
+    });
   }
 
   private range(value: unknown, path: string) {
