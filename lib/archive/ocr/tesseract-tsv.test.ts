@@ -26,7 +26,9 @@ describe("parseTesseractTsv", () => {
     const page = parseTesseractTsv(tsv);
     expect(page.text).toBe("La memòria\nde la arxius\n\nBarcelona.");
     expect(page.words.map((word) => word.t)).toEqual(["La", "memòria", "de", "la", "arxi-", "us", "Barcelona."]);
-    expect(page.words[0]).toEqual({ t: "La", x: 240, y: 250, w: 80, h: 40, c: 96.9 });
+    expect(page.words[0]).toEqual({ t: "La", x: 240, y: 250, w: 80, h: 40, c: 96.9, n: 1 });
+    // Each word's line: a new one at each of tesseract's lines, and at each paragraph and block.
+    expect(page.words.map((word) => word.n)).toEqual([1, 1, 2, 2, 2, 3, 4]);
     expect(page.meanConfidence).toBeCloseTo((96.9 + 90.1 + 88 + 95 + 95 + 95 + 70) / 7, 1);
   });
 

@@ -3,7 +3,11 @@
  * confidences, and the page's text rebuilt from its blocks, paragraphs and lines. Pure.
  */
 
-/** A recognised word: text, box in the page image's pixels, confidence 0–100. */
+/**
+ * A recognised word: text, box in the page image's pixels, confidence 0–100, and the line it is
+ * on (tesseract's block, paragraph and line, counted from 1 in reading order; absent on pages
+ * read before it was kept). Short keys: a page's words are stored as JSON.
+ */
 export interface OcrWord {
   t: string;
   x: number;
@@ -11,6 +15,7 @@ export interface OcrWord {
   w: number;
   h: number;
   c: number;
+  n?: number;
 }
 
 export interface OcrPage {
@@ -31,6 +36,7 @@ export function parseTesseractTsv(tsv: string): OcrPage {
   const paragraphs: string[][][] = [];
   let paragraphKey = "";
   let lineKey = "";
+  let lineNumber = 0;
   for (const row of rows.slice(1)) {
     const cells = row.split("\t");
     if (cells.length < columns.length || cells[0] !== "5") continue;
@@ -50,9 +56,10 @@ export function parseTesseractTsv(tsv: string): OcrPage {
     if (thisLine !== lineKey) {
       lines.push([]);
       lineKey = thisLine;
+      lineNumber++;
     }
     lines.at(-1)?.push(text);
-    words.push({ t: text, x: Number(cells[6]), y: Number(cells[7]), w: Number(cells[8]), h: Number(cells[9]), c: Math.round(confidence * 10) / 10 });
+    words.push({ t: text, x: Number(cells[6]), y: Number(cells[7]), w: Number(cells[8]), h: Number(cells[9]), c: Math.round(confidence * 10) / 10, n: lineNumber });
   }
   const meanConfidence = words.length ? Math.round((words.reduce((sum, word) => sum + word.c, 0) / words.length) * 10) / 10 : 0;
   return { text: joinHyphenated(paragraphs.map((lines) => lines.map((line) => line.join(" ")).join("\n")).join("\n\n")), words, meanConfidence };
