@@ -1,3 +1,4 @@
+import { dot } from "../lib/rag/embed/embedder";
 import { createRng, hashString, type Rng } from "../prisma/seed/prng";
 
 /**
@@ -54,12 +55,6 @@ export function unitsOf(sentences: readonly string[], size = 4): string[][] {
   for (let start = 0; start < sentences.length; start += size) units.push(sentences.slice(start, start + size));
   if (units.length > 1 && units[units.length - 1]!.length < size / 2) units[units.length - 2]!.push(...units.pop()!);
   return units;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
-  return sum;
 }
 
 /** The `count` nearest units of each unit by cosine (vectors are unit length), itself first. */

@@ -3,7 +3,7 @@ import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionN
 
 export { questionNames };
 import type { PrepareOptions } from "../embed/bridge-text";
-import type { Embedder } from "../embed/embedder";
+import { type Embedder, dot } from "../embed/embedder";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SearchHit, prepareQuery } from "../search/search-archive";
 
@@ -71,12 +71,6 @@ export function termCoverage(terms: string[], text: string, translation?: string
   const weightOf = (term: string) => weights.get(term) ?? 0;
   const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
   return total > 0 ? [...matched].reduce((sum, term) => sum + weightOf(term), 0) / total : matched.size / terms.length;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
-  return sum;
 }
 
 /** A question's English translation (null when it is English or untranslated) and its content words in both. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
-import type { Embedder } from "../embed/embedder";
+import { type Embedder, dot } from "../embed/embedder";
 import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../embed/translate";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
@@ -45,12 +45,6 @@ export interface ScoredSentence extends SourceSentence {
   lexical: number;
   /** The question's words it holds, as in `lexical`, folded. */
   held: string[];
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
-  return sum;
 }
 
 const askedWhen = /^\s*(when|what year|in what year|¿?\s*cu[aá]ndo|quan|en qu[eé] a[nñ]o|quin any)(?!\p{L})/iu;

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeClipImageVector, fakeClipTextVector, startFakeClipServer, type FakeClipServer } from "../../../tests/support/fake-clip-server";
-import { EmbeddingError } from "./embedder";
+import { EmbeddingError, dot } from "./embedder";
 import { createClipHttpEmbedder } from "./clip-http-embedder";
 import { imageEmbedderConfigFromEnv } from "./image-embedder";
 
@@ -44,10 +44,6 @@ function image(seed: number, mime = "image/png"): { bytes: Uint8Array; mime: str
 
 function length(vector: Float32Array): number {
   return Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  return a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
 }
 
 async function rejection(promise: Promise<unknown>): Promise<EmbeddingError> {

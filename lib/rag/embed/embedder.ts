@@ -73,6 +73,13 @@ function countWords(text: string): number {
   return count;
 }
 
+/** The dot product of two vectors over `a`'s length: for the unit vectors embedders return, their cosine. */
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let sum = 0;
+  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
+  return sum;
+}
+
 /** Scales a model's raw output to length 1, so cosine distance is a plain dot product. */
 export function normaliseVector(values: ArrayLike<number>): Float32Array {
   const vector = Float32Array.from(values);

@@ -6,6 +6,7 @@ import { isUuid } from "../../ids";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError, notFound } from "../../errors";
 import { reciprocalRankFusion, defaultRrfK } from "../search/reciprocal-rank-fusion";
+import { dot } from "../embed/embedder";
 import { type ObjectContext, type ProposalRole, dateRangeOf, proposalRoles, readObjectContext, roleValue } from "../config/object-context";
 
 /**
@@ -158,17 +159,9 @@ async function legList(sql: SqlExecutor, principal: Principal, subject: ObjectSu
 
 function cosine(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) return 0;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+  const na = dot(a, a);
+  const nb = dot(b, b);
+  return na > 0 && nb > 0 ? dot(a, b) / Math.sqrt(na * nb) : 0;
 }
 
 type VectorRow = { record_id: string; space: string; view: string; kind: string; media_id: string | null; vector: string };

@@ -4,7 +4,7 @@ import { type EgressPolicy, egressAllowed, mayLeaveHost } from "../../acl";
 import { type Config, parseConfig } from "../../config";
 import { startDeadline } from "../../deadline";
 import { splitSentences } from "../chunk";
-import { type Embedder, errorMessage } from "../embed/embedder";
+import { type Embedder, dot, errorMessage } from "../embed/embedder";
 
 /**
  * The rerank seam: after fusion, the best candidates may be re-ordered by a model that reads
@@ -48,12 +48,6 @@ export const passThroughReranker: Reranker = {
     return candidates.map((_, index) => -index);
   },
 };
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let index = 0; index < a.length; index++) sum += a[index]! * b[index]!;
-  return sum;
-}
 
 /** Sentence-level re-scoring with the index's own embedder; nothing leaves the machine. */
 export function createLocalReranker(embedder: Embedder, options: { maxSentences?: number } = {}): Reranker {
