@@ -1,7 +1,7 @@
 import { AppError } from "../../errors";
 import { eacCpf2010Namespace, eacCpf2Namespace, eacCpfTable } from "./read-eac-cpf";
 import { ead2002Namespace, ead3Namespace, ead3Steps } from "./read-ead3";
-import { readXmlSteps } from "./read-xml";
+import { readXmlSteps } from "../xml/read-xml";
 import type { ImportFile, ImportFormat, ParsedTable } from "./types";
 
 /**
@@ -11,7 +11,7 @@ import type { ImportFile, ImportFormat, ParsedTable } from "./types";
  * component describing a unit, read-ead3.ts) or an EAC-CPF record (one row, read-eac-cpf.ts).
  * Pure. Anything it cannot read whole is refused with a message naming the line (or byte; line
  * and column for XML), so nothing half-read is ever imported. XML that declares entities is
- * refused (read-xml.ts). Cells are kept exactly as text: a cell starting with `=` is a string,
+ * refused (lib/archive/xml/read-xml.ts). Cells are kept exactly as text: a cell starting with `=` is a string,
  * never a formula.
  */
 export function parseImportFile(file: ImportFile, maxBytes: number): ParsedTable {

@@ -1,7 +1,7 @@
 import { AppError } from "../../errors";
 import { parseEdtf, readWrittenDate } from "../edtf";
 import type { ParsedTable } from "./types";
-import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, withCertainty, type XmlElement } from "./read-xml";
+import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, withCertainty, type XmlElement } from "../xml/read-xml";
 
 /** EAC-CPF 2010 (revised): root <eac-cpf>. */
 export const eacCpf2010Namespace = "urn:isbn:1-931666-33-4";

@@ -1,6 +1,6 @@
 import { AppError } from "../../errors";
 import type { ParsedTable } from "./types";
-import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, withCertainty, type XmlElement } from "./read-xml";
+import { attribute, childElements, descendants, firstChild, isHttpUri, plainText, proseText, withCertainty, type XmlElement } from "../xml/read-xml";
 
 /** The namespace of EAD3 (Encoded Archival Description, version 3). */
 export const ead3Namespace = "http://ead3.archivists.org/schema/";

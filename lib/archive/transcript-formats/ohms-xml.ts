@@ -1,7 +1,7 @@
 import type { IndexSegment, TranscriptTurn } from "../field-definitions";
 import { parseTranscriptTimecode, splitSpeaker } from "../transcript-text";
 import { collapseWhitespace, type FileProblem, type TranscriptFileResult } from "./file-problems";
-import { childElement, childElements, findElement, parseXml, textContent, type XmlElement } from "./small-xml";
+import { childElements, findElement, firstChild, readXml, textContent, XmlRefusal, type XmlElement } from "../xml/read-xml";
 import { parseWebVtt } from "./web-vtt";
 
 /**
@@ -27,19 +27,25 @@ import { parseWebVtt } from "./web-vtt";
  * and the [[footnotes]] section) are left out. Lines in problems are lines of the XML file.
  */
 export function parseOhmsXml(text: string): TranscriptFileResult {
-  const { root, problems } = parseXml(text);
-  if (!root) return { turns: [], segments: [], problems };
+  const problems: FileProblem[] = [];
+  let root: XmlElement;
+  try {
+    root = readXml(text);
+  } catch (error) {
+    if (error instanceof XmlRefusal) return { turns: [], segments: [], problems: [{ line: error.line, message: error.reason }] };
+    throw error;
+  }
   const record = root.name === "record" ? root : findElement(root, "record");
   if (!record) return { turns: [], segments: [], problems: [{ line: root.line, message: "no <record> element: this is not an OHMS export." }] };
 
-  const durationElement = childElement(record, "duration");
+  const durationElement = firstChild(record, "duration");
   const duration = durationElement ? parseDuration(textContent(durationElement), durationElement.line, problems) : null;
 
   let turns: TranscriptTurn[] = [];
-  const transcript = childElement(record, "transcript");
-  const vtt = childElement(record, "vtt_transcript");
+  const transcript = firstChild(record, "transcript");
+  const vtt = firstChild(record, "vtt_transcript");
   if (transcript && textContent(transcript).trim()) {
-    turns = legacyTurns(transcript, childElement(record, "sync"), duration, problems);
+    turns = legacyTurns(transcript, firstChild(record, "sync"), duration, problems);
   } else if (vtt && textContent(vtt).trim()) {
     const raw = textContent(vtt);
     // The WebVTT text starts on the <vtt_transcript> line, after a newline it may begin with.
@@ -48,7 +54,7 @@ export function parseOhmsXml(text: string): TranscriptFileResult {
     problems.push(...parsed.problems);
   }
 
-  const index = childElement(record, "index");
+  const index = firstChild(record, "index");
   const segments = index ? indexSegments(index, duration ?? turns.at(-1)?.end ?? null, problems) : [];
   return { turns, segments, problems: problems.sort((a, b) => a.line - b.line) };
 }
@@ -186,21 +192,21 @@ const list = (element: XmlElement | undefined) =>
 function indexSegments(index: XmlElement, end: number | null, problems: FileProblem[]): IndexSegment[] {
   const points: { line: number; segment: IndexSegment }[] = [];
   for (const point of childElements(index, "point")) {
-    const timeElement = childElement(point, "time");
+    const timeElement = firstChild(point, "time");
     const timeText = timeElement ? textContent(timeElement).trim() : "";
     const start = /^\d+(?:\.\d+)?$/.test(timeText) ? Number(timeText) : parseTranscriptTimecode(timeText);
     if (start === null) {
       problems.push({ line: timeElement?.line ?? point.line, message: timeText ? `the index point's time “${timeText.slice(0, 20)}” is not a number of seconds.` : "the index point has no <time>." });
       continue;
     }
-    const keywords = [...new Set([...list(childElement(point, "keywords")), ...list(childElement(point, "subjects"))])];
+    const keywords = [...new Set([...list(firstChild(point, "keywords")), ...list(firstChild(point, "subjects"))])];
     const segment: IndexSegment = {
       start,
       end: start,
-      title: plain(childElement(point, "title")),
-      synopsis: plain(childElement(point, "synopsis")),
+      title: plain(firstChild(point, "title")),
+      synopsis: plain(firstChild(point, "synopsis")),
       keywords,
-      partialTranscript: plain(childElement(point, "partial_transcript")),
+      partialTranscript: plain(firstChild(point, "partial_transcript")),
     };
     if (!segment.title && !segment.synopsis && !segment.partialTranscript && keywords.length === 0) {
       problems.push({ line: point.line, message: "the index point has no title, synopsis, partial transcript or keywords." });

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { parseTranscriptText, serializeTranscript } from "../transcript-text";
 import { validateRecordValues } from "../validate-record-values";
 import { decodeTranscriptBytes, describeFileProblems, parseOhmsXml, parseSrt, parseTranscriptFile, parseWebVtt, transcriptFileFormat } from "./index";
-import { parseXml, textContent } from "./small-xml";
 import { transcriptFromFile } from "./transcript-from-file";
 
 const fixture = (name: string) => readFileSync(new URL(`../../../tests/fixtures/transcripts/${name}`, import.meta.url), "utf8");
@@ -166,12 +165,18 @@ describe("OHMS XML", () => {
     ]);
   });
 
-  it("reports bad sync stamps, points and entities with their lines", () => {
+  it("refuses an entity XML does not define, naming the line", () => {
+    expect(parseOhmsXml("<ROOT><record><transcript>A: one two\nthree &nbsp; four</transcript></record></ROOT>").problems).toEqual([
+      { line: 2, message: expect.stringMatching(/^the XML is not well-formed at column \d+: undefined entity \(XML has only &amp;/) },
+    ]);
+  });
+
+  it("reports bad sync stamps and points with their lines", () => {
     const xml = [
       "<ROOT><record>", // 1
       "<sync>1:|2(1)|x(3)|9(1)</sync>", // 2
       "<transcript>A: one two", // 3
-      "three &unknown; four</transcript>", // 4
+      "three &amp; four</transcript>", // 4
       "<index>", // 5
       "<point><time>abc</time><title>T</title></point>", // 6
       "<point><time>30</time><title>Late</title></point>", // 7
@@ -183,7 +188,6 @@ describe("OHMS XML", () => {
     expect(parseOhmsXml(xml).problems).toEqual([
       { line: 2, message: "the sync stamp “x(3)” is not line(word), like 13(3)." },
       { line: 2, message: "the sync point at 3 min names line 9, but the transcript has 2 lines." },
-      { line: 4, message: expect.stringMatching(/^unknown entity &unknown;/) },
       { line: 6, message: "the index point's time “abc” is not a number of seconds." },
       { line: 9, message: "the index point starts before the one above it (line 7)." },
       { line: 10, message: "the index point has no title, synopsis, partial transcript or keywords." },
@@ -198,25 +202,26 @@ describe("OHMS XML", () => {
   });
 });
 
-describe("the small XML reader", () => {
-  it("never expands declared entities", () => {
-    const bomb = '<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>\n<ROOT>&lol2;</ROOT>';
-    expect(parseXml(bomb)).toEqual({ root: null, problems: [{ line: 2, message: "a DOCTYPE with declarations is not accepted: entities are never expanded." }] });
-    const external = '<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>';
-    expect(parseXml(external).root).toBeNull();
+describe("OHMS files are read by the project's XML reader (saxes)", () => {
+  it("never expands declared entities, and names the line", () => {
+    const bomb = '<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>\n<ROOT><record><transcript>&lol2;</transcript></record></ROOT>';
+    const refused = parseOhmsXml(bomb);
+    expect(refused.turns).toEqual([]);
+    expect(refused.problems).toEqual([{ line: 2, message: expect.stringMatching(/^the file's DOCTYPE declares entities/) }]);
+    const external = '<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><ROOT><record><transcript>&x;</transcript></record></ROOT>';
+    expect(parseOhmsXml(external).problems[0]?.message).toMatch(/DOCTYPE declares entities/);
   });
 
-  it("reads prefixes, attributes, comments and CDATA, and names mismatched and unclosed tags with their lines", () => {
-    const { root } = parseXml('<o:ROOT xmlns:o="x"><!-- c --><o:a k="1 &amp; 2">x<![CDATA[<y>]]>z</o:a></o:ROOT>');
-    expect(root?.name).toBe("ROOT");
-    expect(root && textContent(root)).toBe("x<y>z");
-    expect(parseXml("<a>\n<b>\n</a>").problems).toEqual([{ line: 3, message: "“</a>” closes <b> opened on line 2." }]);
-    expect(parseXml("<a>\n<b>").problems).toEqual([{ line: 2, message: "<b> opened on line 2 is never closed." }]);
-    expect(parseXml("<a>1 < 2</a>").problems).toEqual([{ line: 1, message: "“<” that starts no tag: write it as &lt;." }]);
+  it("reads prefixes, attributes, comments and CDATA, and names malformed XML by line and column", () => {
+    const prefixed = parseOhmsXml('<o:ROOT xmlns:o="x"><!-- c --><o:record><o:duration>10</o:duration><o:transcript>A: x<![CDATA[<y>]]>z</o:transcript></o:record></o:ROOT>');
+    expect(prefixed.problems).toEqual([]);
+    expect(prefixed.turns).toEqual([{ speaker: "A", start: 0, end: 10, text: "x<y>z" }]);
+    expect(parseOhmsXml("<ROOT>\n<record>\n</ROOT>").problems).toEqual([{ line: 3, message: expect.stringMatching(/^the XML is not well-formed at column \d+: /) }]);
+    expect(parseOhmsXml("<ROOT><record><transcript>1 < 2</transcript></record></ROOT>").problems[0]?.line).toBe(1);
   });
 
   it("bounds nesting depth", () => {
-    expect(parseXml(`${"<a>".repeat(100)}${"</a>".repeat(100)}`).problems[0]?.message).toMatch(/nested more than 64 deep/);
+    expect(parseOhmsXml(`${"<a>".repeat(300)}${"</a>".repeat(300)}`).problems[0]?.message).toMatch(/nested more than 200 deep/);
   });
 });
 
@@ -255,6 +260,12 @@ describe("transcriptFromFile", () => {
         "malformed.srt, line 15: The cue has no text.",
       ],
     });
+  });
+
+  it("refuses an OHMS upload whose DOCTYPE declares entities, expanding none", () => {
+    const xml = '<?xml version="1.0"?>\n<!DOCTYPE ROOT [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<ROOT><record><duration>10</duration><transcript>A: &secret;</transcript></record></ROOT>';
+    const read = transcriptFromFile({ name: "interview.xml", bytes: new TextEncoder().encode(xml) });
+    expect(read).toEqual({ ok: false, problems: [expect.stringMatching(/^interview\.xml, line 2: The file's DOCTYPE declares entities \(<!ENTITY …>\), which Mnemo does not read/)] });
   });
 
   it("refuses text that is not UTF-8, and reads UTF-16 with a byte-order mark", () => {

@@ -29,13 +29,23 @@ const charactersPerStep = 64 * 1024;
 /** Elements nested deeper than this are refused: no archival description needs it, and it bounds recursion. */
 export const maxXmlDepth = 200;
 
-function refuse(message: string): AppError {
-  return new AppError("bad_request", message);
+/**
+ * A file the reader refuses: an AppError bad_request whose message an import shows as is, with
+ * the line and the bare reason apart for readers that list problems by line (OHMS transcripts).
+ */
+export class XmlRefusal extends AppError {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+    message = `Line ${line}: ${reason}`,
+  ) {
+    super("bad_request", message);
+  }
 }
 
 /**
  * Parses the text in steps (yielding between them), returning the root element. Throws
- * AppError bad_request for malformed XML, entity declarations and excessive nesting.
+ * XmlRefusal for malformed XML, entity declarations and excessive nesting.
  */
 export function* readXmlSteps(text: string): Generator<void, XmlElement, void> {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -45,14 +55,15 @@ export function* readXmlSteps(text: string): Generator<void, XmlElement, void> {
   // A refusal thrown by a handler leaves write() at once, before anything further is read.
   parser.on("doctype", (doctype) => {
     if (/<!ENTITY/.test(doctype)) {
-      throw refuse(
-        `Line ${parser.line}: the file's DOCTYPE declares entities (<!ENTITY …>), which Mnemo does not read: they can expand without bound or point at other files. Remove the DOCTYPE (or its entity declarations) and import the file again.`,
+      throw new XmlRefusal(
+        parser.line,
+        "the file's DOCTYPE declares entities (<!ENTITY …>), which Mnemo does not read: they can expand without bound or point at other files. Remove the DOCTYPE (or its entity declarations) and import the file again.",
       );
     }
   });
   parser.on("opentag", (tag: SaxesTagNS) => {
     if (stack.length >= maxXmlDepth) {
-      throw refuse(`Line ${parser.line}: elements are nested more than ${maxXmlDepth} deep; Mnemo does not read such files.`);
+      throw new XmlRefusal(parser.line, `elements are nested more than ${maxXmlDepth} deep; Mnemo does not read such files.`);
     }
     const attributes: Record<string, string> = {};
     for (const attribute of Object.values(tag.attributes)) {
@@ -96,16 +107,29 @@ export function* readXmlSteps(text: string): Generator<void, XmlElement, void> {
   }
   // Set by the opentag handler, which the compiler does not follow.
   const found = root as XmlElement | null;
-  if (!found) throw refuse("The file holds no XML element.");
+  if (!found) throw new XmlRefusal(1, "the file holds no XML element.", "The file holds no XML element.");
   return found;
 }
 
+/** readXmlSteps in one go, for a file small enough not to need the event loop's turns. */
+export function readXml(text: string): XmlElement {
+  const steps = readXmlSteps(text);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
 /** saxes reports "line:column: message"; the user reads "line L, column C". */
-function malformed(error: unknown, parser: { line: number; column: number }): AppError {
+function malformed(error: unknown, parser: { line: number; column: number }): XmlRefusal {
   const raw = error instanceof Error ? error.message : String(error);
   const located = /^(\d+):(\d+): (.*)$/s.exec(raw);
-  const [line, column, message] = located ? [located[1], located[2], located[3] ?? ""] : [String(parser.line), String(parser.column), raw];
-  return refuse(`The XML is not well-formed: line ${line}, column ${column}: ${message.replace(/\.$/, "")}. Nothing was imported.`);
+  const [line, column, message] = located ? [Number(located[1]), located[2], located[3] ?? ""] : [parser.line, String(parser.column), raw];
+  const bare = message.replace(/\.$/, "");
+  // HTML's &nbsp; or &eacute; in an XML file: say which references XML has.
+  const problem = bare === "undefined entity" ? `${bare} (XML has only &amp; &lt; &gt; &quot; &apos; and numeric references such as &#233;)` : bare;
+  return new XmlRefusal(
+    line,
+    `the XML is not well-formed at column ${column}: ${problem}.`,
+    `The XML is not well-formed: line ${line}, column ${column}: ${problem}. Nothing was imported.`,
+  );
 }
 
 /** The element children of an element, optionally only those with one of the local names. */
@@ -154,6 +178,21 @@ export function plainText(element: XmlElement | undefined, skip: readonly string
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, " ").trim();
+}
+
+/** All the text inside, exactly as written (line breaks kept): for formats whose text has lines. */
+export function textContent(element: XmlElement): string {
+  return element.children.map((child) => (typeof child === "string" ? child : textContent(child))).join("");
+}
+
+/** The first element named `name` anywhere below `element`, depth first. */
+export function findElement(element: XmlElement, name: string): XmlElement | undefined {
+  for (const child of childElements(element)) {
+    if (child.name === name) return child;
+    const found = findElement(child, name);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Block elements of EAD3 and EAC-CPF prose (compared in lower case): each becomes a paragraph. */
