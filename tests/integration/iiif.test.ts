@@ -7,7 +7,7 @@ import { type Principal, publicReader, systemPrincipal, withPublicProjects } fro
 import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import { iiifCollection } from "../../lib/archive/iiif/collections";
 import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
-import type { Canvas, Manifest } from "../../lib/archive/iiif/presentation";
+import type { AnnotationPage, Canvas, Manifest } from "../../lib/archive/iiif/presentation";
 import { presentationContentType } from "../../lib/archive/iiif/presentation";
 import { createRenditionCache } from "../../lib/archive/iiif/rendition-cache";
 import { createImageService, imageBaseRedirect, imageInfoResponse, imageResponse, imageServiceSettings } from "../../lib/archive/iiif/serve-image";
@@ -192,7 +192,7 @@ describe(`IIIF manifests (${testDatabaseMode()})`, () => {
     const [canvas] = manifest.items as [Canvas];
     expect(canvas.duration).toBe(95.5);
     expect(canvas.items[0]!.items[0]!.body).toMatchObject({ type: "Sound", format: "audio/ogg", duration: 95.5 });
-    const annotations = canvas.annotations![0]!.items;
+    const annotations = (canvas.annotations![0] as AnnotationPage).items;
     expect(annotations.map((annotation) => [annotation.motivation, annotation.target])).toEqual([
       ["supplementing", `${canvas.id}#t=0,4.5`],
       ["supplementing", `${canvas.id}#t=4.8,16.25`],
@@ -216,7 +216,7 @@ describe(`IIIF manifests (${testDatabaseMode()})`, () => {
 
   it("serve the public reader the public project's records, and for any other exactly the missing record's 404", async () => {
     expect((await manifestOf(anonymous, ids.coin)).items).toHaveLength(2);
-    expect((await manifestOf(anonymous, ids.interview)).items[0]!.annotations![0]!.items).toHaveLength(2);
+    expect(((await manifestOf(anonymous, ids.interview)).items[0]!.annotations![0] as AnnotationPage).items).toHaveLength(2);
     const missing = await appErrorOf(manifestOf(anonymous, missingId));
     expect(missing.code).toBe("not_found");
     for (const id of [ids.membersCoin, ids.membersInterview, ids.scanned]) expect(await appErrorOf(manifestOf(anonymous, id))).toEqual(missing);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  type AnnotationPage,
   collection,
   fragmentSeconds,
   iiifUrls,
@@ -89,7 +90,7 @@ describe("Presentation 3 builders", () => {
     const canvas = built.items[0]!;
     expect(canvas.duration).toBe(120.5);
     expect(canvas.items[0]!.items[0]!.body).toMatchObject({ type: "Sound", format: "audio/ogg", duration: 120.5 });
-    const annotations = canvas.annotations![0]!.items;
+    const annotations = (canvas.annotations![0] as AnnotationPage).items;
     expect(annotations.map((annotation) => annotation.target)).toEqual([`${canvas.id}#t=0,4.5`, `${canvas.id}#t=4.8,16.25`]);
     expect(annotations[1]).toMatchObject({ motivation: "supplementing", body: { type: "TextualBody", value: "Roser Vidal: In the village, beside the church.", language: "ca" } });
     const range = built.structures![0]!;

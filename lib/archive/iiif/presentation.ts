@@ -103,6 +103,13 @@ export interface AnnotationPage {
   items: Annotation[];
 }
 
+/** An AnnotationPage a Canvas names by its id, for a viewer to fetch when it shows the Canvas (a scan page's OCR lines). */
+export interface AnnotationPageReference {
+  id: string;
+  type: "AnnotationPage";
+  label?: LanguageMap;
+}
+
 export interface Canvas {
   id: string;
   type: "Canvas";
@@ -112,7 +119,7 @@ export interface Canvas {
   duration?: number;
   thumbnail?: ImageBody[];
   items: AnnotationPage[];
-  annotations?: AnnotationPage[];
+  annotations?: (AnnotationPage | AnnotationPageReference)[];
   rendering?: ResourceReference[];
 }
 
@@ -193,8 +200,16 @@ export function thumbnailBody(serviceId: string, size: { width: number; height: 
   };
 }
 
-/** A Canvas of one image, the size of the image, painted by it. */
-export function imageCanvas(input: { id: string; label: LanguageMap; serviceId: string; width: number; height: number; settings?: ImageServiceSettings }): Canvas {
+/** A Canvas of one image, the size of the image, painted by it; its annotation pages (a scan page's OCR lines) named. */
+export function imageCanvas(input: {
+  id: string;
+  label: LanguageMap;
+  serviceId: string;
+  width: number;
+  height: number;
+  settings?: ImageServiceSettings;
+  annotations?: AnnotationPageReference[];
+}): Canvas {
   const size = { width: input.width, height: input.height };
   return {
     id: input.id,
@@ -210,6 +225,7 @@ export function imageCanvas(input: { id: string; label: LanguageMap; serviceId: 
         items: [{ id: `${input.id}/page/image`, type: "Annotation", motivation: "painting", body: imageBody(input.serviceId, size, input.settings), target: input.id }],
       },
     ],
+    ...(input.annotations?.length ? { annotations: input.annotations } : {}),
   };
 }
 
