@@ -7,6 +7,7 @@ import {
   imageBody,
   imageCanvas,
   languageMap,
+  linesAnnotationPage,
   linksValue,
   manifest,
   plainValue,
@@ -161,6 +162,39 @@ describe("the Presentation 3 validator", () => {
         expect.stringMatching(/items\[0\]\.items\[0\]\.body\.duration: a Sound or Video must have a positive duration/),
       ]),
     );
+  });
+
+  it("name a scan page's OCR lines from its Canvas and serve them apart as supplementing annotations on #xywh= boxes, valid against the Manifest", () => {
+    const canvasId = urls.recordPart(recordId, "canvas", "scan", "p1");
+    const pageId = urls.recordPart(recordId, "annotations", "scan", "p1");
+    const scan = manifest({
+      id: urls.manifest(recordId),
+      label: languageMap("Letter", "en"),
+      items: [imageCanvas({ id: canvasId, label: languageMap("Scan, page 1", "en"), serviceId: urls.imageService("p1"), width: 1748, height: 2480, annotations: [{ id: pageId, type: "AnnotationPage" }] })],
+    });
+    expect(scan.items[0]!.annotations).toEqual([{ id: pageId, type: "AnnotationPage" }]);
+    expect(validatePresentation(scan)).toEqual([]);
+    const lines = [
+      { text: "Dear Margaret,", x: 240.4, y: 250, w: 320, h: 44 },
+      { text: "   ", x: 240, y: 300, w: 10, h: 10 },
+      // A box OCR drew past the page's edge is kept inside it.
+      { text: "1962", x: 1700, y: 2450, w: 100, h: 40 },
+    ];
+    const page = linesAnnotationPage({ id: pageId, label: languageMap("Text read from page 1", "en"), canvas: { id: canvasId, width: 1748, height: 2480 }, language: "en", lines });
+    expect(page.items.map((annotation) => [annotation.id, annotation.motivation, annotation.target, annotation.body])).toEqual([
+      [`${pageId}/1`, "supplementing", `${canvasId}#xywh=240,250,321,44`, { type: "TextualBody", value: "Dear Margaret,", format: "text/plain", language: "en" }],
+      [`${pageId}/2`, "supplementing", `${canvasId}#xywh=1700,2450,48,30`, { type: "TextualBody", value: "1962", format: "text/plain", language: "en" }],
+    ]);
+    expect(validatePresentation(page, { manifest: scan })).toEqual([]);
+    // Checked against the Manifest: a box past the Canvas, or another Manifest's Canvas, is a problem; without one it cannot be checked.
+    const outside = { ...page, items: [{ ...page.items[0]!, target: `${canvasId}#xywh=1700,2450,100,40` }, { ...page.items[1]!, target: "https://elsewhere.example/canvas#xywh=0,0,1,1" }] };
+    expect(validatePresentation(outside, { manifest: scan })).toEqual([
+      expect.stringMatching(/^\$\.items\[0\]\.target: the region must lie within the Canvas's 1748×2480/),
+      expect.stringMatching(/^\$\.items\[1\]\.target: must be a Canvas of this Manifest/),
+    ]);
+    expect(validatePresentation(page)).toEqual([expect.stringMatching(/checked against the Manifest/)]);
+    // Embedded on a Canvas, a page still needs its items.
+    expect(validatePresentation({ ...scan, items: [{ ...scan.items[0]!, items: [{ id: `${canvasId}/page`, type: "AnnotationPage" }] }] })).toEqual([expect.stringMatching(/items\[0\]\.items\[0\]\.items: must be a list of Annotations/)]);
   });
 
   it("refuses collections whose items are not manifests or collections", () => {

@@ -321,6 +321,36 @@ export function transcriptAnnotationPage(input: {
   };
 }
 
+/**
+ * A scan page's OCR lines as an AnnotationPage served apart (its Canvas names it by its id): each
+ * line's text a supplementing annotation on `<canvas>#xywh=` of the box around its words, in the
+ * Canvas's pixels (the page image OCR read), kept inside the Canvas.
+ */
+export function linesAnnotationPage(input: {
+  id: string;
+  label: LanguageMap;
+  canvas: { id: string; width: number; height: number };
+  language?: string | null;
+  lines: readonly ({ text: string } & PixelBox)[];
+}): AnnotationPage & { "@context": typeof presentationContext } {
+  const { canvas } = input;
+  const items: Annotation[] = [];
+  for (const line of input.lines) {
+    const left = Math.max(0, line.x);
+    const top = Math.max(0, line.y);
+    const box = { x: left, y: top, w: Math.min(canvas.width, line.x + line.w) - left, h: Math.min(canvas.height, line.y + line.h) - top };
+    if (!line.text.trim() || box.w <= 0 || box.h <= 0) continue;
+    items.push({
+      id: `${input.id}/${items.length + 1}`,
+      type: "Annotation",
+      motivation: "supplementing",
+      body: { type: "TextualBody", value: line.text, format: "text/plain", ...(input.language ? { language: input.language } : {}) },
+      target: regionFragment(canvas.id, box),
+    });
+  }
+  return { "@context": presentationContext, id: input.id, type: "AnnotationPage", label: input.label, items };
+}
+
 /** A recording's index (OHMS-style segments) as a Range of Ranges, each a part of the Canvas. */
 export function segmentsRange(input: {
   id: string;

@@ -1,15 +1,17 @@
 import { presentationContext } from "./presentation";
 
 /**
- * Checks a Presentation 3.0 Manifest or Collection against the spec's requirements
+ * Checks a Presentation 3.0 Manifest, Collection or AnnotationPage against the spec's requirements
  * (https://iiif.io/api/presentation/3.0/): required properties and their types, language maps,
  * Canvas dimensions, annotation targets and Range items that point at the Manifest's own
  * Canvases, time fragments inside a Canvas's duration, unique ids, and the minimal HTML a
  * summary or metadata value may hold. No npm package ships the
  * IIIF JSON schema (it lives in the Python presentation-validator), so the rules are written
- * out here, each as the spec states it; every problem comes back with its JSON path.
+ * out here, each as the spec states it; every problem comes back with its JSON path. An
+ * AnnotationPage served apart (one a Canvas names by its id) is checked against the Manifest
+ * whose Canvases its annotations target.
  */
-export function validatePresentation(resource: unknown): string[] {
+export function validatePresentation(resource: unknown, options: { manifest?: unknown } = {}): string[] {
   const problems: string[] = [];
   const context = new CheckContext(problems);
   if (!isObject(resource)) return ["$: must be a JSON object"];
@@ -18,7 +20,13 @@ export function validatePresentation(resource: unknown): string[] {
   else if (contexts.at(-1) !== presentationContext) problems.push(`$.@context: ${presentationContext} must come last`);
   if (resource.type === "Manifest") context.manifest(resource, "$");
   else if (resource.type === "Collection") context.collection(resource, "$");
-  else problems.push(`$.type: must be "Manifest" or "Collection" (got ${JSON.stringify(resource.type)})`);
+  else if (resource.type === "AnnotationPage") {
+    if (options.manifest === undefined) problems.push("$: an AnnotationPage is checked against the Manifest whose Canvases it targets");
+    else {
+      for (const [id, extent] of manifestCanvases(options.manifest)) context.canvases.set(id, extent);
+      context.annotationPage(resource, "$", {});
+    }
+  } else problems.push(`$.type: must be "Manifest", "Collection" or "AnnotationPage" (got ${JSON.stringify(resource.type)})`);
   return problems;
 }
 
@@ -263,15 +271,17 @@ class CheckContext {
     }
     if (canvas.annotations !== undefined) {
       if (!Array.isArray(canvas.annotations)) this.problem(`${path}.annotations`, "must be a list of AnnotationPages");
-      else canvas.annotations.forEach((page, index) => this.annotationPage(page, `${path}.annotations[${index}]`, {}));
+      else canvas.annotations.forEach((page, index) => this.annotationPage(page, `${path}.annotations[${index}]`, { reference: true }));
     }
   }
 
-  private annotationPage(value: unknown, path: string, options: { painting?: string }) {
+  /** An AnnotationPage; a Canvas's `annotations` may name one by its id alone (`reference`), its items served apart. */
+  annotationPage(value: unknown, path: string, options: { painting?: string; reference?: boolean }) {
     if (!isObject(value)) return this.problem(path, "must be an AnnotationPage object");
     this.id(value, path, { unique: true });
     this.type(value, path, "AnnotationPage");
     this.optionalLanguageMap(value, "label", path);
+    if (options.reference && value.items === undefined) return;
     if (!Array.isArray(value.items)) return this.problem(`${path}.items`, "must be a list of Annotations");
     value.items.forEach((annotation, index) => this.annotation(annotation, `${path}.items[${index}]`, options));
   }
