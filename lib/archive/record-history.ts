@@ -5,6 +5,7 @@ import { type SaveChannel, saveChannels } from "../db/record-versions";
 import { AppError, notFound } from "../errors";
 import { isUuid } from "../ids";
 import { authorityText } from "./authority-text";
+import { transcriptText } from "./export-field-text";
 import { type FieldDefinition, sectionFieldsSchema } from "./field-definitions";
 import { removeStoredFiles } from "./media-storage";
 import { saveRecord } from "./save-record";
@@ -198,13 +199,6 @@ export function changesBetween(fields: FieldDefinition[], older: Record<string, 
     changes.push(change);
   }
   return changes;
-}
-
-/** A transcript value as text to diff: a string as it is, segments one a line. */
-function transcriptText(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map((segment) => (segment && typeof segment === "object" && "text" in segment ? String((segment as { text: unknown }).text) : JSON.stringify(segment))).join("\n");
-  return value === undefined || value === null ? "" : JSON.stringify(value);
 }
 
 /**

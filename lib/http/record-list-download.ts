@@ -3,18 +3,22 @@ import { z } from "zod";
 import type { Principal } from "../acl";
 import { csvLine } from "../csv";
 import { parseInput } from "../errors";
-import { type ExportedRecord, type RecordListExport, exportRecordList } from "../rag/search/export-record-list";
+import { type ExportedRecord, type RecordListExport, exportRecordList, exportedFieldChoices } from "../rag/search/export-record-list";
 import { type RecordListViewDeps, readRecordListParams } from "../rag/search/record-list-view";
 import { queryOf } from "./request-query";
 
 export const recordListExportFormats = ["csv", "json"] as const;
-const exportFormatSchema = z.object({ format: z.enum(recordListExportFormats, { error: "Choose a format: csv or json." }) });
+const exportFormatSchema = z.object({
+  format: z.enum(recordListExportFormats, { error: "Choose a format: csv or json." }),
+  // Absent or empty: the listed columns, as every export link before this choice.
+  columns: z.preprocess((value) => (value === "" || value === undefined ? "listed" : value), z.enum(exportedFieldChoices, { error: "Choose columns: listed or all." })),
+});
 
 function recordUrl(origin: string, id: string): string {
   return `${origin.replace(/\/+$/, "")}/records/${encodeURIComponent(id)}`;
 }
 
-/** CSV: id, URL, title, section, project, date, the listed fields, and with a search rank and relevance; every cell formula-safe. */
+/** CSV: id, URL, title, section, project, date, the listed (or all) fields, and with a search rank and relevance; every cell formula-safe. */
 async function* csvChunks(list: RecordListExport, origin: string): AsyncGenerator<string> {
   const ranked = list.search !== undefined;
   yield csvLine(["id", "url", "title", "section", "project", "date", ...list.columns.map((column) => column.label), ...(ranked ? ["rank", "relevance"] : [])]);
@@ -60,8 +64,9 @@ function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
 }
 
 /**
- * GET /api/records/export?format=csv|json&<the list's parameters>: the record list as the page
- * shows it (exportRecordList), streamed, up to `maxRows`. The headers say how many records the
+ * GET /api/records/export?format=csv|json[&columns=listed|all]&<the list's parameters>: the record
+ * list as the page shows it (exportRecordList), streamed, up to `maxRows`; `columns=all` gives
+ * every field the reader may read instead of the listed ones. The headers say how many records the
  * list holds and how many the file holds.
  */
 export async function recordListExportResponse(
@@ -71,8 +76,8 @@ export async function recordListExportResponse(
   options: { origin: string; maxRows: number },
 ): Promise<Response> {
   const query = queryOf(request);
-  const { format } = parseInput(exportFormatSchema, { format: query.format });
-  const list = await exportRecordList(deps, principal, readRecordListParams(query), { maxRows: options.maxRows });
+  const { format, columns } = parseInput(exportFormatSchema, { format: query.format, columns: query.columns });
+  const list = await exportRecordList(deps, principal, readRecordListParams(query), { maxRows: options.maxRows, fields: columns, origin: options.origin });
   const stamp = new Date().toISOString().slice(0, 10);
   return new Response(streamOf(format === "csv" ? csvChunks(list, options.origin) : jsonChunks(list, options.origin)), {
     headers: {

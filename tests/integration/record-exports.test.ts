@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Principal, systemPrincipal } from "../../lib/acl";
 import { parseCsv } from "../../lib/archive/import/parse-import-file";
+import { deleteRecord } from "../../lib/archive/delete-record";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
@@ -311,5 +312,97 @@ describe(`record list export (${testDatabaseMode()})`, () => {
     expect(await message(await exportList(reader, { format: "xlsx" }))).toEqual([400, "Choose a format: csv or json."]);
     expect(await message(await exportList(reader, { format: "csv", from: "1990", to: "1950" }))).toEqual([400, "The start year must not be after the end year."]);
     expect(await message(await exportList(reader, { format: "csv", section: "no-such-section" }))).toEqual([400, expect.stringMatching(/no-such-section/)]);
+  });
+});
+
+describe(`record list export of all fields (${testDatabaseMode()})`, () => {
+  const sealed = `sealed${randomUUID().slice(0, 8)}`;
+  let people: { slug: string };
+  let interviews: { slug: string };
+  let reader2: Principal;
+  const made = {} as Record<"valley" | "hidden" | "gone" | "carmen" | "marta" | "interview" | "recording", { id: string }>;
+
+  beforeAll(async () => {
+    const save = (section: { slug: string }, projectId: string, values: Record<string, unknown>) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values });
+    const open = (await createProject(db.prisma)).id;
+    const closed = (await createProject(db.prisma, { restricted: true })).id;
+    const places = await createSection(db.prisma, [{ key: "name", label: "Name", type: "text", required: true, listed: true }]);
+    people = await createSection(db.prisma, [
+      { key: "name", label: "Name", type: "text", required: true, listed: true },
+      { key: "occupation", label: "Occupation", type: "text", listed: true },
+      { key: "born", label: "Born", type: "date" },
+      { key: "died", label: "Died", type: "date" },
+      { key: "places", label: "Places", type: "relation", targetSection: places.slug, multiple: true },
+      { key: "biography", label: "Biography", type: "longtext" },
+      { key: "sameAs", label: "Same as", type: "authority", multiple: true },
+    ]);
+    interviews = await createSection(db.prisma, [
+      { key: "title", label: "Title", type: "text", required: true, listed: true },
+      { key: "narrator", label: "Narrator", type: "relation", targetSection: people.slug },
+      { key: "recording", label: "Recording", type: "media", mediaKind: "audio" },
+    ]);
+    made.valley = await save(places, open, { name: "Sant Romà de Vall" });
+    made.hidden = await save(places, closed, { name: `Hidden place ${sealed}` });
+    made.gone = await save(places, open, { name: `Gone place ${sealed}` });
+    const person = (values: Record<string, unknown>) => save(people, open, values);
+    made.carmen = await person({
+      name: "Carmen Roldán Ortiz",
+      occupation: "=1+1",
+      born: "c. 1921",
+      died: "1999-03-02",
+      places: [made.valley.id, made.hidden.id],
+      biography: 'Miller, "the last one",\nin the valley.',
+      sameAs: [{ uri: "http://www.wikidata.org/entity/Q42", label: "Carmen Roldán" }],
+    });
+    made.marta = await person({ name: "Marta Puig i Soler", born: "1930", places: [made.valley.id, made.gone.id] });
+    const gone = await db.prisma.record.findUniqueOrThrow({ where: { id: made.gone.id } });
+    await deleteRecord(db.prisma, systemPrincipal, { id: gone.id, version: gone.version });
+    const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: open, file: { name: "mill.wav", bytes: silentWav(1) }, expectedKind: "audio", storageDir: temporaryStorageDir(), maxBytes: 1024 * 1024 });
+    made.interview = await save(interviews, open, { title: "At the mill", narrator: made.carmen.id, recording: recording.id });
+    made.recording = { id: recording.id };
+    const user = await createUser(db.prisma);
+    await addMember(db.prisma, user.id, open);
+    reader2 = await principalOf(db.prisma, user.id);
+  }, 60_000);
+
+  it("exports every field of people: birth, death, places, biography and authority links, formula-safe", async () => {
+    const response = await exportList(reader2, { format: "csv", section: people.slug, columns: "all", sort: "title" });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const table = parseCsv(text);
+    expect(table.columns).toEqual(["id", "url", "title", "section", "project", "date", "Occupation", "Born", "Died", "Places", "Biography", "Same as"]);
+    expect(table.rows.map((row) => row[2])).toEqual(["Carmen Roldán Ortiz", "Marta Puig i Soler"]);
+    expect(table.rows[0]!.slice(6)).toEqual(["'=1+1", "c. 1921", "1999-03-02", "Sant Romà de Vall", 'Miller, "the last one",\nin the valley.', "Carmen Roldán <http://www.wikidata.org/entity/Q42>"]);
+    // A link to a restricted record exports exactly what a link to a deleted one does: nothing of it.
+    expect(table.rows[1]![9]).toBe(table.rows[0]![9]);
+    expect(text).not.toContain(sealed);
+    expect(text).not.toContain(made.hidden.id);
+    expect(text).not.toContain(made.gone.id);
+    // The listed choice, and no choice at all, stay the list's columns.
+    for (const columns of ["listed", ""]) expect(parseCsv(await (await exportList(reader2, { format: "csv", section: people.slug, columns })).text()).columns).toEqual(["id", "url", "title", "section", "project", "date", "Occupation"]);
+  });
+
+  it("gives a mixed list the union of its sections' fields, empty where a field does not apply, in JSON too", async () => {
+    const mixed = parseCsv(await (await exportList(reader2, { format: "csv", columns: "all", sort: "title" })).text());
+    expect(mixed.columns).toEqual(expect.arrayContaining(["Born", "Places", "Narrator", "Recording"]));
+    const born = mixed.columns.indexOf("Born");
+    const narrator = mixed.columns.indexOf("Narrator");
+    const interviewRow = mixed.rows.find((row) => row[0] === made.interview.id)!;
+    expect(interviewRow[born]).toBe("");
+    expect(interviewRow[narrator]).toBe("Carmen Roldán Ortiz");
+    expect(interviewRow[mixed.columns.indexOf("Recording")]).toBe(`mill.wav <${origin}/api/media/${made.recording.id}>`);
+    expect(mixed.rows.find((row) => row[0] === made.carmen.id)![narrator]).toBe("");
+    const json = (await (await exportList(reader2, { format: "json", columns: "all", section: people.slug })).json()) as { columns: { key: string }[]; records: { id: string; values: Record<string, string> }[] };
+    expect(json.columns.map((column) => column.key)).toEqual(["occupation", "born", "died", "places", "biography", "sameAs"]);
+    expect(json.records.find((record) => record.id === made.marta.id)!.values).toMatchObject({ born: "1930", places: "Sant Romà de Vall", biography: "" });
+  });
+
+  it("gives a reader of nothing nothing, and refuses an unknown choice of columns", async () => {
+    const empty = parseCsv(await (await exportList(nobody, { format: "csv", section: people.slug, columns: "all" })).text());
+    expect(empty.rows).toEqual([]);
+    expect(empty.columns).toEqual(["id", "url", "title", "section", "project", "date"]);
+    const response = await exportList(reader2, { format: "csv", section: people.slug, columns: "every" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe("Choose columns: listed or all.");
   });
 });

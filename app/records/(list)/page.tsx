@@ -410,23 +410,32 @@ function HitPassage({ hit, thresholds, query }: { hit: SearchHit; thresholds: Ma
 }
 
 /**
- * "Export: CSV · JSON" of the list as it stands (its search, filters and sort; every page, up to
- * the limit); with a project chosen, the whole project as an EAD3 finding aid.
+ * "Export: Listed columns CSV · JSON, All fields CSV · JSON" of the list as it stands (its search,
+ * filters and sort; every page, up to the limit; all fields the reader may read); with a project chosen, the whole project as an EAD3 finding aid.
  */
 function ExportLinks({ params, total, maxRows, pageIds, project }: { params: RecordListParams; total: number; maxRows: number; pageIds: string[]; project?: { slug: string; name: string } }) {
-  const href = (format: string) => {
-    const search = new URLSearchParams({ format });
+  const href = (format: string, columns: "listed" | "all" = "listed") => {
+    const search = new URLSearchParams({ format, ...(columns === "all" ? { columns } : {}) });
     for (const [name, value] of Object.entries(params)) if (value && name !== "page" && name !== "pageSize") search.set(name, value);
     return `/api/records/export?${search.toString()}`;
   };
   return (
     <nav aria-label="Export this list" className="flex flex-wrap items-center gap-x-2 text-sm text-stone-600" data-testid="export-links">
       <span>Export {total > maxRows ? `the first ${maxRows.toLocaleString("en")} of ${total.toLocaleString("en")} records` : `${total === 1 ? "this record" : `these ${total.toLocaleString("en")} records`}`}:</span>
+      <span>Listed columns</span>
       <a href={href("csv")} download className="link">
         CSV
       </a>
       <span aria-hidden="true">·</span>
       <a href={href("json")} download className="link">
+        JSON
+      </a>
+      <span className="ml-2">All fields</span>
+      <a href={href("csv", "all")} download className="link" aria-label="All fields as CSV" data-testid="export-all-csv">
+        CSV
+      </a>
+      <span aria-hidden="true">·</span>
+      <a href={href("json", "all")} download className="link" aria-label="All fields as JSON">
         JSON
       </a>
       <span className="ml-3">Cite this page&apos;s records:</span>

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Principal } from "../../acl";
 import type { FieldDefinition } from "../../archive/field-definitions";
+import { exportFieldColumns, exportRecordFields, sectionsOfList } from "../../archive/export-record-fields";
 import { listRecords } from "../../archive/list-records";
 import { AppError } from "../../errors";
 import { type RecordListParams, type RecordListViewDeps, listCellText, listColumnsOf, resolveRecordList } from "./record-list-view";
@@ -14,15 +15,19 @@ export interface ExportedRecord {
   project: string;
   /** The record's years as the list shows them ("1962", "400 BC – 380 BC"), empty when undated. */
   date: string;
-  /** The listed fields' cells, by field key, as the list shows them. */
+  /** The exported fields' cells by field key: the listed ones as the list shows them, or every field (`fields: "all"`). */
   values: Record<string, string>;
   /** With a search: the record's place in the ranked hits (1 is best) and its fused relevance (0–1). */
   rank?: number;
   relevance?: number;
 }
 
+/** Which fields an export holds: the list's columns, or every field of the records' sections. */
+export const exportedFieldChoices = ["listed", "all"] as const;
+export type ExportedFields = (typeof exportedFieldChoices)[number];
+
 export interface RecordListExport {
-  /** The section's listed fields, when the list is of one section (the list's extra columns). */
+  /** The section's listed fields when the list is of one section (the list's extra columns); with "all", every field of the list's sections. */
   columns: Pick<FieldDefinition, "key" | "label">[];
   search?: { query: string; mode: SearchMode };
   /** Records the list holds, and how many of them the export holds (at most the limit). */
@@ -45,7 +50,7 @@ export async function exportRecordList(
   deps: RecordListViewDeps,
   principal: Principal,
   params: RecordListParams,
-  options: { maxRows: number },
+  options: { maxRows: number; fields?: ExportedFields; origin?: string },
 ): Promise<RecordListExport> {
   const { view, listQuery } = await resolveRecordList(deps, principal, params);
   if (view.problem) throw new AppError("bad_request", view.problem);
@@ -56,12 +61,16 @@ export async function exportRecordList(
   const pageSize = Math.min(batchRows, options.maxRows);
   const first = await listRecords(deps.sql, principal, { ...listQuery, page: 1, pageSize }, { pinnedIds });
   const rowCount = Math.min(first.total, options.maxRows);
-  const columns = listColumnsOf(view.section);
+  const listed = listColumnsOf(view.section);
+  // Every field: the union of the list's sections' fields, read per batch through the reader's access.
+  const sections = options.fields === "all" ? await sectionsOfList(deps.sql, principal, listQuery, { pinnedIds }) : undefined;
+  const columns = sections ? exportFieldColumns(sections) : listed.map((field) => ({ key: field.key, label: field.label }));
 
   async function* rows(): AsyncGenerator<ExportedRecord> {
     let page = first;
     let sent = 0;
     for (;;) {
+      const allFields = sections ? await exportRecordFields(deps.prisma, principal, page.items.map((item) => item.id), sections, { origin: options.origin ?? "" }) : undefined;
       for (const item of page.items) {
         if (sent >= rowCount) return;
         const hit = view.search?.byRecord.get(item.id);
@@ -71,7 +80,9 @@ export async function exportRecordList(
           section: item.sectionName,
           project: item.projectName,
           date: item.dateText,
-          values: Object.fromEntries(columns.map((field) => [field.key, listCellText(field, item.values[field.key])])),
+          values: allFields
+            ? Object.fromEntries(columns.map((column) => [column.key, allFields.get(item.id)?.[column.key] ?? ""]))
+            : Object.fromEntries(listed.map((field) => [field.key, listCellText(field, item.values[field.key])])),
           ...(view.search ? { rank: ranks.get(item.id), relevance: hit ? Number(hit.score.toFixed(4)) : undefined } : {}),
         };
         sent++;
@@ -82,7 +93,7 @@ export async function exportRecordList(
   }
 
   return {
-    columns: columns.map((field) => ({ key: field.key, label: field.label })),
+    columns,
     search: view.query ? { query: view.query, mode: view.mode } : undefined,
     total: first.total,
     rowCount,
