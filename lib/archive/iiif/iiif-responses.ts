@@ -5,6 +5,7 @@ import { iiifCollection } from "./collections";
 import type { ImageServiceSettings } from "./image-request";
 import { presentationContentType } from "./presentation";
 import { recordManifest } from "./record-manifest";
+import { scanPageAnnotations } from "./scan-page-annotations";
 
 /**
  * The Presentation API's answers: JSON-LD with the Presentation 3 profile. Read per request
@@ -22,6 +23,14 @@ export async function manifestResponse(
   input: { recordId: string; origin: string; storageDir: string; imageSettings?: ImageServiceSettings },
 ): Promise<Response> {
   return presentationResponse(await recordManifest(prisma, principal, input));
+}
+
+export async function scanPageAnnotationsResponse(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { recordId: string; field: string; page: string; origin: string },
+): Promise<Response> {
+  return presentationResponse(await scanPageAnnotations(prisma, principal, input));
 }
 
 export async function collectionResponse(

@@ -26,6 +26,7 @@ import {
   transcriptAnnotationPage,
 } from "./presentation";
 import type { ImageServiceSettings } from "./image-request";
+import { hasPageCanvas } from "./scan-page-annotations";
 import { pageImageId, readImageSource } from "./serve-image";
 import { contentSearchServices } from "./content-search";
 import { hasObjectContext, linkedArtProfile, linkedArtUrl } from "../linked-data/linked-art";
@@ -39,7 +40,8 @@ import { hasObjectContext, linkedArtProfile, linkedArtUrl } from "../linked-data
  * - each recording a time-based Canvas with its duration, painted by the sound (or video) file;
  *   its timecoded transcripts as supplementing annotations on `<canvas>#t=start,end` (with the
  *   WebVTT captions as a rendering), its index segments (OHMS) as Ranges in `structures`;
- * - each scan one Canvas per page, painted by the page image OCR read.
+ * - each scan one Canvas per page, painted by the page image OCR read, naming the AnnotationPage
+ *   of the text read from it, line by line (scan-page-annotations.ts).
  * Authority links are metadata values of `<a href>` links; an object (a section with an object
  * context) names its Linked Art description in `seeAlso`. A record with text to search (a
  * transcript, an index, read pages, long text) declares its Content Search services.
@@ -81,7 +83,7 @@ export async function recordManifest(
       structures.push(...canvas.structures);
       searchable ||= Boolean(canvas.canvas.annotations?.length) || canvas.structures.length > 0;
     } else if (field.type === "scan") {
-      const pages = pageRows.filter((row) => row.mediaId === media.id && row.width > 0 && row.height > 0 && (row.imageKey || media.mime === "image/png" || media.mime === "image/jpeg"));
+      const pages = pageRows.filter((row) => row.mediaId === media.id && hasPageCanvas(row, media.mime));
       for (const page of pages) {
         searchable ||= page.text.trim() !== "";
         canvases.push(
@@ -92,6 +94,8 @@ export async function recordManifest(
             width: page.width,
             height: page.height,
             settings: input.imageSettings,
+            // Its OCR lines, served apart (scan-page-annotations.ts).
+            annotations: page.text.trim() ? [{ id: urls.recordPart(record.id, "annotations", field.key, `p${page.page}`), type: "AnnotationPage" }] : undefined,
           }),
         );
       }
