@@ -1,5 +1,6 @@
 import { splitSentences } from "../chunk";
 import { foldWord, queryTerms } from "../search/highlight";
+import { asks, wordSet } from "../../language/language-data";
 import type { SourcePassage } from "../../llm/generator";
 
 /**
@@ -136,9 +137,7 @@ function catalogueEntry(source: SourcePassage, lines: string[], translatedLines:
 }
 
 // Question words (English, Spanish, Catalan) that ask for no content of their own.
-const interrogatives = new Set(
-  "what which whom whose how why where when who whats que qué cual cuales cuál cuáles cuando cuándo como cómo donde dónde quien quién quienes porque quan quin quina quins quines qui perque perquè".split(" ").map((word) => word.normalize("NFD").replace(/\p{M}/gu, "")),
-);
+const interrogatives = wordSet("interrogatives");
 
 /** The question's content words: the search's terms without the words that only ask. */
 export function questionTerms(question: string): string[] {
@@ -152,18 +151,9 @@ export function questionNames(question: string): string[] {
   return [...new Set(words.slice(1).filter((match) => /^\p{Lu}/u.test(match[0])).map((match) => foldWord(match[0])))].filter((word) => terms.has(word));
 }
 
-// "\b" knows no accented letter: word ends are "no letter follows" instead.
-const explanation = [
-  /^\s*(how|why)(?!\p{L})(?!\s+(many|much|long|old|far|low|high|big|often|deep|tall|wide)(?!\p{L}))/iu,
-  /(?<!\p{L})what\s+(happened|did(?!\p{L}).*(?<!\p{L})do)(?!\p{L})/iu,
-  /^\s*¿?\s*(por\s*qu[eé]|c[oó]mo)(?!\p{L})/iu,
-  /^\s*(per\s*qu[eè]|com)(?!\p{L})/iu,
-  /(?<!\p{L})(qu[eé]\s+pas[oó]|qu[eè]\s+va\s+passar)(?!\p{L})/iu,
-];
-
 /** Whether the question asks how or why something happened, which only running text explains. */
 export function asksForExplanation(question: string): boolean {
-  return explanation.some((pattern) => pattern.test(question));
+  return asks(question, "why") || asks(question, "how") || asks(question, "happened");
 }
 
 /** Whether a sentence may answer: interviewers and questions never; catalogue fields not how or why. */

@@ -225,6 +225,19 @@ describe("the kind of answer a question asks for", () => {
     expect(answerTypeBonus("How low did the reservoir fall in 2005?", "El pantano estaba al dieciocho por ciento.", ["reservoir", "fall", "2005"])).toBeGreaterThan(0);
   });
 
+  it("reads the question words, months and numbers of all three languages (lib/language)", () => {
+    // "¿En qué año…?" and "En quin any…?" ask when; a Catalan month answers them.
+    expect(answerTypeBonus("¿En qué año se inundó el pueblo?", "El pueblo se inundó en 1966.")).toBeGreaterThan(0);
+    expect(answerTypeBonus("En quin any van baixar les campanes?", "Les van baixar el 8 d'agost.")).toBeGreaterThan(0);
+    expect(answerTypeBonus("En quin any van baixar les campanes?", "Les van baixar de nit.")).toBe(0);
+    // Catalan's feminine two is a count.
+    expect(answerTypeBonus("Quantes campanes van baixar?", "En van baixar dues, la Grossa i la Xica.", [])).toBeGreaterThan(0);
+    // English "On the night…" is no Catalan "on" (where): no place is asked for.
+    expect(asksForType("On the night of the flood, who rang the bells?")).toBe(false);
+    expect(answerTypeBonus("On the night of the flood, who rang the bells?", "They were rung from Port de la Calma.")).toBe(0);
+    expect(asksForType("On vivia la família Farré?")).toBe(true);
+  });
+
   it("knows which questions ask for a kind of thing, and which records a question names", () => {
     for (const question of ["When did the mill close?", "How many boats were built?", "¿Dónde dormían los peones?", "Qui va pintar el retaule?", "How much does it weigh?"]) {
       expect(asksForType(question)).toBe(true);

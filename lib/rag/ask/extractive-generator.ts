@@ -4,6 +4,7 @@ import { type Embedder, dot } from "../embed/embedder";
 import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../embed/translate";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
+import { asks, foldText, foldedWords, numberWords, wordSet } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import type { GenerationRequest, Generator } from "../../llm/generator";
 import { translationNote } from "../../llm/translation-note";
@@ -47,14 +48,12 @@ export interface ScoredSentence extends SourceSentence {
   held: string[];
 }
 
-const askedWhen = /^\s*(when|what year|in what year|¿?\s*cu[aá]ndo|quan|en qu[eé] a[nñ]o|quin any)(?!\p{L})/iu;
-const askedHowMany = /\b(how many|cu[aá]nt[oa]s|quant[ae]s)\b/i;
-/** A measure, not a count: any number answers ("How much does it weigh?" → "4.41 grams"). */
-const askedHowMuch = /\b(how (much|long|low|high|far|deep|old|big|heavy|tall|wide)|what percentage|cu[aá]nt[oa]|qu[eé] porcentaje|quant|quin percentatge)\b/i;
-const hasDate = /\b(1[5-9]\d\d|20\d\d)\b|\b(january|february|march|april|may|june|july|august|september|october|november|december|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|gener|febrer|març|maig|juny|juliol|setembre|octubre|novembre|desembre)(?!\p{L})/iu;
-const hasQuantity = /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta)\b/i;
-
-const quantityWord = /^(\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|once|doce|trece|catorce|quince|dieciséis|diecisiete|dieciocho|diecinueve|onze|dotze|tretze|catorze|quinze|setze|disset|divuit|dinou|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|cincuenta|cien|ciento|mil|quatre|cinc|sis|set|vuit|nou|deu|vint|trenta|quaranta|cent)$/i;
+const hasYear = /\b(1[5-9]\d\d|20\d\d)\b/;
+const months = wordSet("months");
+const hasDate = (sentence: string) => hasYear.test(sentence) || foldedWords(sentence).some((word) => months.has(word));
+/** A digit or a number word (en, es, ca: lib/language). */
+const hasQuantity = (sentence: string) => /\d/.test(sentence) || foldedWords(sentence).some((word) => numberWords.has(word));
+const quantityWord = (word: string) => /^\d[\d.,]*$/.test(word) || numberWords.has(foldText(word));
 
 /** A year ("the 1989 finds"), not a count: counts of a thousand or more are written 1,284 or 1.284. */
 const yearLike = /^(1[0-9]|20)\d\d$/;
@@ -67,7 +66,7 @@ const pronounDeterminer = /^(the|this|that|which|each|every|any|no|another|someo
 /** Whether the word at `index` gives a quantity: a number word that is no year and no pronoun. */
 function isQuantity(words: readonly string[], index: number): boolean {
   const word = words[index]!;
-  if (!quantityWord.test(word) || yearLike.test(word)) return false;
+  if (!quantityWord(word) || yearLike.test(word)) return false;
   return !(word.toLowerCase() === "one" && index > 0 && pronounDeterminer.test(words[index - 1]!));
 }
 
@@ -87,22 +86,19 @@ function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
   return words.some((_, index) => isQuantity(words, index) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
 }
 
-const askedWhere = /^\s*(where|¿?\s*(?:a\s+|en\s+|de\s+|hacia\s+)?d[oó]nde|(?:a\s+|d')?on(?!\s+(?:what|which)(?!\p{L})))(?!\p{L})/iu;
-const askedWho = /^\s*(who|whom|whose|to\s+whom|by\s+whom|¿?\s*(?:a\s+|de\s+|con\s+|por\s+)?qui[eé]n(?:es)?|(?:a\s+|de\s+|amb\s+|per\s+)?qui)(?!\p{L})/iu;
 /** A place named after a word that locates: "dredged from Port de la Calma", "junto al río Segrell". */
 const locatedName = /(?<!\p{L})(?:in|at|from|near|into|off|on|inside|outside|en|a|al|de|del|desde|junto\s+a|cerca\s+de|prop\s+de|des\s+de|dins)\s+(?:(?:the|el|la|los|las|els|les|l')\s*)?(?:\p{Ll}+\s+(?:(?:of|de|del)\s+)?)?(\p{Lu}\p{L}+)/gu;
 /** A person's name: two capitalised words, maybe joined by a particle ("Frederic Remington", "Mercè Roig i Puig"). */
 const personName = /(?<!\p{L})(\p{Lu}\p{Ll}+)\s+(?:(?:de|del|i|y|la)\s+)?(\p{Lu}\p{Ll}+)(?!\p{L})/gu;
-/** Capitalised words that name nothing: a sentence's first word, a month, a weekday. */
+/** Capitalised words that name nothing: a sentence's first word, a month, a weekday (lib/language). */
 const notAName = new Set(
   (
     "the a an in at on of from by after before when then this that these those there he she it they we his her their our my " +
-    "el la los las els les lo un una en a al de del per por con amb després despues cuando quan aquell aquella " +
-    "january february march april may june july august september october november december enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre gener febrer març maig juny juliol setembre novembre desembre " +
-    "monday tuesday wednesday thursday friday saturday sunday"
+    "el la los las els les lo un una en a al de del per por con amb després despues cuando quan aquell aquella"
   )
     .split(" ")
-    .map(foldWord),
+    .map(foldWord)
+    .concat(...wordSet("months"), ...wordSet("weekdays")),
 );
 
 /** Whether a name the sentence gives is one the question does not already hold. */
@@ -127,7 +123,7 @@ const locativePhrase = /(?<!\p{L})(?:in|at|from|near|inside|under|beside|behind|
  * name: enough not to refuse ("hidden in the cellar"), not enough to be preferred.
  */
 function locatesAsked(question: string, sentence: string): boolean {
-  return askedWhere.test(question) && locativePhrase.test(sentence);
+  return asks(question, "where") && locativePhrase.test(sentence);
 }
 
 /**
@@ -158,15 +154,15 @@ export function askedRoles(...questions: (string | null | undefined)[]): string[
 
 /** Whether the question asks for a date, a count, a place or a person (see answerTypeBonus). */
 export function asksForType(question: string): boolean {
-  return askedWhen.test(question) || askedHowMany.test(question) || askedHowMuch.test(question) || askedWhere.test(question) || askedWho.test(question);
+  return (["when", "howMany", "howMuch", "where", "who"] as const).some((kind) => asks(question, kind));
 }
 
 export function answerTypeBonus(question: string, sentence: string, terms: readonly string[] = []): number {
-  if (askedWhen.test(question)) return hasDate.test(sentence) ? 0.12 : 0;
-  if (askedHowMany.test(question)) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity.test(sentence)) ? 0.12 : 0;
-  if (askedHowMuch.test(question)) return hasMeasure(sentence) ? 0.12 : 0;
-  if (askedWhere.test(question)) return newName([...sentence.matchAll(locatedName)].map((match) => match[1]!), terms) ? 0.12 : 0;
-  if (askedWho.test(question)) return newName([...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]), terms) ? 0.12 : 0;
+  if (asks(question, "when")) return hasDate(sentence) ? 0.12 : 0;
+  if (asks(question, "howMany")) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity(sentence)) ? 0.12 : 0;
+  if (asks(question, "howMuch")) return hasMeasure(sentence) ? 0.12 : 0;
+  if (asks(question, "where")) return newName([...sentence.matchAll(locatedName)].map((match) => match[1]!), terms) ? 0.12 : 0;
+  if (asks(question, "who")) return newName([...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]), terms) ? 0.12 : 0;
   return 0;
 }
 
@@ -376,7 +372,7 @@ const countPattern = /\b\d+(?:[.,]\d+)?\b/g;
 
 /** The years (for when…) or numbers (for how many/much…) a sentence gives, in either language. */
 function valuesGiven(question: string, sentence: Pick<ScoredSentence, "text" | "english">): Set<string> {
-  const pattern = askedWhen.test(question) ? yearPattern : askedHowMany.test(question) || askedHowMuch.test(question) ? countPattern : null;
+  const pattern = asks(question, "when") ? yearPattern : asks(question, "howMany") || asks(question, "howMuch") ? countPattern : null;
   if (!pattern) return new Set();
   return new Set([sentence.text, sentence.english ?? ""].flatMap((text) => [...text.matchAll(pattern)].map((match) => match[0].replace(",", "."))));
 }

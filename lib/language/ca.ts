@@ -1,0 +1,26 @@
+import type { LanguageData } from "./language-data.types";
+
+export const ca: LanguageData = {
+  questionPhrases: {
+    when: ["quan", "quin any", "en quin any"],
+    where: ["on"],
+    who: ["qui"],
+    howMany: ["quants", "quantes"],
+    howMuch: ["quant", "quanta", "quin percentatge"],
+    why: ["per què", "perquè"],
+    how: ["com"],
+    happened: ["què va passar"],
+  },
+  notHow: [],
+  questionPrepositions: ["a", "de", "amb", "per", "d'"],
+  interrogatives: ["què", "quan", "quin", "quina", "quins", "quines", "qui", "perquè"],
+  months: ["gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre", "octubre", "novembre", "desembre"],
+  weekdays: ["dilluns", "dimarts", "dimecres", "dijous", "divendres", "dissabte", "diumenge"],
+  numbers: {
+    dos: 2, dues: 2, tres: 3, quatre: 4, cinc: 5, sis: 6, set: 7, vuit: 8, nou: 9, deu: 10,
+    onze: 11, dotze: 12, tretze: 13, catorze: 14, quinze: 15, setze: 16, disset: 17, divuit: 18, dinou: 19,
+    vint: 20, trenta: 30, quaranta: 40, cent: 100, mil: 1000,
+  },
+  stopWords: "a al amb com de del el els en es i la les no o on per que se un una va".split(" "),
+  nameParticles: ["de", "del", "dels", "la", "les", "el", "els", "i", "d", "l"],
+};

@@ -1,0 +1,26 @@
+import type { LanguageData } from "./language-data.types";
+
+export const es: LanguageData = {
+  questionPhrases: {
+    when: ["cuándo", "en qué año"],
+    where: ["dónde"],
+    who: ["quién", "quiénes"],
+    howMany: ["cuántos", "cuántas"],
+    howMuch: ["cuánto", "cuánta", "qué porcentaje"],
+    why: ["por qué", "porqué"],
+    how: ["cómo"],
+    happened: ["qué pasó"],
+  },
+  notHow: [],
+  questionPrepositions: ["a", "de", "con", "por", "en", "hacia"],
+  interrogatives: ["qué", "cuál", "cuáles", "cuándo", "cómo", "dónde", "quién", "quiénes", "porque"],
+  months: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"],
+  weekdays: ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"],
+  numbers: {
+    dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10,
+    once: 11, doce: 12, trece: 13, catorce: 14, quince: 15, dieciséis: 16, diecisiete: 17, dieciocho: 18, diecinueve: 19,
+    veinte: 20, treinta: 30, cuarenta: 40, cincuenta: 50, cien: 100, ciento: 100, mil: 1000,
+  },
+  stopWords: "a al con de del el en es la las lo los o para por que se su sus un una y no me".split(" "),
+  nameParticles: ["de", "del", "la", "las", "los", "el", "y", "e"],
+};

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { foldAccents } from "./fold-accents";
+import { type QuestionKind, asks, foldedWords, monthOf, numberWords, questionLanguages, wordSet } from "./language-data";
+
+const kindsOf = (question: string) => (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
+
+describe("question classification", () => {
+  it.each([
+    ["When did the mine close?", ["when"]],
+    ["In what year was the bell cast?", ["when"]],
+    ["Where did the family live?", ["where"]],
+    ["Who was the mayor in 1965?", ["who"]],
+    ["To whom did she write?", ["who"]],
+    ["How many bells were lowered?", ["howMany"]],
+    ["How heavy was the bell?", ["howMuch", "how"]],
+    ["How often did the river flood?", []],
+    ["Why did the village empty?", ["why"]],
+    ["How did the village empty?", ["how"]],
+    ["What did the mayor do after the flood?", ["happened"]],
+  ])("English: %s", (question, kinds) => {
+    expect(kindsOf(question)).toEqual(kinds);
+  });
+
+  it.each([
+    ["¿Cuándo se cerró la mina?", ["when"]],
+    ["¿En qué año se inundó el pueblo?", ["when"]],
+    ["En qué año se fundió la campana", ["when"]],
+    ["¿Dónde vivía la familia?", ["where"]],
+    ["¿De dónde venían los mineros?", ["where"]],
+    ["¿Quién era el médico?", ["who"]],
+    ["¿Con quién vivía?", ["who"]],
+    ["¿Cuántos mineros había?", ["howMany"]],
+    ["¿Cuánto pesaba la campana?", ["howMuch"]],
+    ["¿Por qué se fueron?", ["why"]],
+    ["¿Cómo se inundó el pueblo?", ["how"]],
+    ["¿Y qué pasó después?", ["happened"]],
+  ])("Spanish: %s", (question, kinds) => {
+    expect(kindsOf(question)).toEqual(kinds);
+  });
+
+  it.each([
+    ["Quan es va tancar la mina?", ["when"]],
+    ["Quin any va arribar el pantà?", ["when"]],
+    ["En quin any es va fondre la campana?", ["when"]],
+    ["On vivia la família Farré?", ["where"]],
+    ["D'on venien els miners?", ["where"]],
+    ["Qui era l'alcalde?", ["who"]],
+    ["Amb qui vivia?", ["who"]],
+    ["Quants habitants té el poble?", ["howMany"]],
+    ["Quantes campanes hi havia?", ["howMany"]],
+    ["Quant pesava la campana?", ["howMuch"]],
+    ["Per què van marxar?", ["why"]],
+    ["Com es va inundar el poble?", ["how"]],
+    ["Què va passar amb el molí?", ["happened"]],
+  ])("Catalan: %s", (question, kinds) => {
+    expect(kindsOf(question)).toEqual(kinds);
+  });
+
+  it("counts a question word only in its own language when another language uses it too", () => {
+    // "On" is Catalan for where, and an English preposition.
+    expect(asks("On the night of the flood, who rang the bells?", "where")).toBe(false);
+    expect(asks("On an ordinary day in the 1950s, how many lots were sold?", "where")).toBe(false);
+    expect(asks("On an ordinary day in the 1950s, how many lots were sold?", "howMany")).toBe(true);
+    expect(asks("On és el molí de la Vall?", "where")).toBe(true);
+    // A word no other language uses counts whatever the rest: a name's particles do not hide "who".
+    expect(asks("Who was Roser Cases i Mitjans de la Vall d'en Bas?", "who")).toBe(true);
+  });
+
+  it("guesses the question's languages from its stop words and question words", () => {
+    expect(questionLanguages("On the night of the flood, who rang the bells?")).toEqual(["en"]);
+    expect(questionLanguages("¿Quién era el alcalde del pueblo?")).toEqual(["es"]);
+    expect(questionLanguages("Qui era l'alcalde del poble?")).toEqual(["ca"]);
+    expect(questionLanguages("Sant Romà")).toEqual(["en", "es", "ca"]);
+  });
+});
+
+describe("months, numbers, stop words, particles", () => {
+  it("knows each language's months, accents or not", () => {
+    expect([monthOf("March"), monthOf("marzo"), monthOf("març"), monthOf("Marc")]).toEqual([3, 3, 3, 3]);
+    expect([monthOf("August"), monthOf("agosto"), monthOf("agost")]).toEqual([8, 8, 8]);
+    expect([monthOf("diciembre"), monthOf("desembre"), monthOf("gener")]).toEqual([12, 12, 1]);
+    expect(monthOf("mina")).toBeNull();
+    expect(wordSet("months").size).toBe(34);
+  });
+
+  it("knows number words in three languages, Catalan's feminine two included", () => {
+    expect(["twelve", "doce", "dotze"].map((word) => numberWords.get(word))).toEqual([12, 12, 12]);
+    expect(["two", "dos", "dues"].map((word) => numberWords.get(word))).toEqual([2, 2, 2]);
+    expect(numberWords.get("dieciseis")).toBe(16);
+    // Articles count nothing.
+    expect(["un", "una", "uno"].some((word) => numberWords.has(word))).toBe(false);
+  });
+
+  it("keeps stop words per language", () => {
+    expect(wordSet("stopWords", ["en"]).has("the")).toBe(true);
+    expect(wordSet("stopWords", ["es"]).has("los")).toBe(true);
+    expect(wordSet("stopWords", ["ca"]).has("amb")).toBe(true);
+    expect(wordSet("stopWords", ["ca"]).has("the")).toBe(false);
+    expect(wordSet("stopWords").has("mina")).toBe(false);
+  });
+
+  it("keeps name particles per language", () => {
+    expect(wordSet("nameParticles", ["ca"])).toContain("dels");
+    expect(wordSet("nameParticles", ["es"])).toContain("y");
+    expect(wordSet("nameParticles", ["en"])).toContain("of");
+  });
+
+  it("splits folded words at apostrophes: d'agost holds a month", () => {
+    expect(foldedWords("el 8 d'agost de 1965")).toEqual(["el", "d", "agost", "de"]);
+  });
+});
+
+describe("foldAccents", () => {
+  it("drops accents and keeps case and other marks of punctuation", () => {
+    expect(foldAccents("Sant Romà, año, Mercè, l·l")).toBe("Sant Roma, ano, Merce, l·l");
+    expect(foldAccents("ÀÉÎ")).toBe("AEI");
+  });
+});

@@ -1,0 +1,120 @@
+import { ca } from "./ca";
+import { en } from "./en";
+import { es } from "./es";
+import { foldAccents } from "./fold-accents";
+import type { LanguageData, QuestionKind } from "./language-data.types";
+
+/**
+ * The archive's languages as data (en.ts, es.ts, ca.ts): question words, months, weekdays,
+ * number words, stop words and name particles, and the lookups the answerer, the search's
+ * highlighter and the name finder build from them. Every lookup compares folded words: lower
+ * case, without accents ("Cuándo" is "cuando", "març" is "marc"). Pure.
+ */
+export type { LanguageData, QuestionKind } from "./language-data.types";
+
+export const languageData = { en, es, ca } as const satisfies Record<string, LanguageData>;
+export type DataLanguage = keyof typeof languageData;
+export const dataLanguages = Object.keys(languageData) as DataLanguage[];
+
+/** A word or text as the lookups compare it: lower case, no accents, ’ as '. */
+export function foldText(text: string): string {
+  return foldAccents(text).toLowerCase().replace(/[’‘]/g, "'");
+}
+
+type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles";
+
+const folded = (words: readonly string[]) => new Set(words.map(foldText));
+
+/** One of the word lists, folded, of the given languages (default all three). */
+export function wordSet(list: WordList, languages: readonly DataLanguage[] = dataLanguages): ReadonlySet<string> {
+  return new Set(languages.flatMap((language) => [...folded(languageData[language][list])]));
+}
+
+/** Number words of all three languages (folded) and their values. */
+export const numberWords: ReadonlyMap<string, number> = new Map(dataLanguages.flatMap((language) => Object.entries(languageData[language].numbers).map(([word, value]) => [foldText(word), value] as const)));
+
+/** The month (1–12) a word names in any of the three languages, or null. */
+export function monthOf(word: string): number | null {
+  const wanted = foldText(word);
+  for (const language of dataLanguages) {
+    const index = languageData[language].months.findIndex((month) => foldText(month) === wanted);
+    if (index >= 0) return index + 1;
+  }
+  return null;
+}
+
+/** Words of the text, folded ("¿Cuándo?" → ["cuando"]). */
+export function foldedWords(text: string): string[] {
+  return foldText(text).match(/\p{L}+/gu) ?? [];
+}
+
+/**
+ * The languages a question is probably in, by the stop words and question words it holds: those
+ * that hold the most (several on a tie, all three when none holds any).
+ */
+export function questionLanguages(question: string): DataLanguage[] {
+  const words = foldText(question).match(/\p{L}+/gu) ?? [];
+  const counts = dataLanguages.map((language) => words.filter((word) => languageWords.get(language)!.has(word)).length);
+  const best = Math.max(...counts);
+  return best === 0 ? dataLanguages : dataLanguages.filter((_, index) => counts[index] === best);
+}
+
+const languageWords = new Map(dataLanguages.map((language) => [language, new Set([...wordSet("stopWords", [language]), ...wordSet("interrogatives", [language])])]));
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** A phrase as a pattern: its words in order, "…" for any words between. */
+const phrasePattern = (phrase: string) =>
+  foldText(phrase)
+    .split(/\s*…\s*/)
+    .map((part) => escape(part).replace(/ /g, "\\s+"))
+    .join("(?!\\p{L}).*(?<!\\p{L})");
+/** Kinds asked anywhere in the question ("And how many…?"); the others open it. */
+const askedAnywhere: ReadonlySet<QuestionKind> = new Set(["howMany", "howMuch", "happened"]);
+/** Kinds whose word may follow a preposition ("¿A quién…?", "D'on…?"). */
+const afterPreposition: ReadonlySet<QuestionKind> = new Set(["who", "where"]);
+
+function kindPattern(language: DataLanguage, kind: QuestionKind, phrases: readonly string[]): RegExp | null {
+  if (phrases.length === 0) return null;
+  const data = languageData[language];
+  const alternatives = phrases.map(phrasePattern).join("|");
+  if (askedAnywhere.has(kind)) return new RegExp(`(?<!\\p{L})(?:${alternatives})(?!\\p{L})`, "u");
+  const prepositions = afterPreposition.has(kind) ? data.questionPrepositions.map((word) => escape(foldText(word)) + (word.endsWith("'") ? "" : "\\s+")) : [];
+  const notHow = kind === "how" && data.notHow.length > 0 ? `(?!(?:${data.notHow.map(phrasePattern).join("|")})(?!\\p{L}))` : "";
+  const before = prepositions.length > 0 ? `(?:${prepositions.join("|")})?` : "";
+  return new RegExp(`^[\\s¿¡]*${notHow}${before}(?:${alternatives})(?!\\p{L})`, "u");
+}
+
+/**
+ * Per language and kind, two patterns: one for phrases whose first word no other language uses,
+ * which count in any question, and one for the rest ("on" is Catalan for where and an English
+ * preposition; "en" opens "en quin any" and "en qué año"), which count only in a question of their
+ * own language (questionLanguages).
+ */
+const kinds: QuestionKind[] = ["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"];
+const patterns = new Map(
+  dataLanguages.map((language) => {
+    const others = new Set(dataLanguages.filter((other) => other !== language).flatMap((other) => [...languageWords.get(other)!]));
+    const ambiguous = (phrase: string) => others.has(foldText(phrase).split(" ")[0]!);
+    const byKind = kinds.map((kind) => {
+      const phrases = languageData[language].questionPhrases[kind];
+      return [kind, { plain: kindPattern(language, kind, phrases.filter((phrase) => !ambiguous(phrase))), ownLanguage: kindPattern(language, kind, phrases.filter(ambiguous)) }] as const;
+    });
+    return [language, new Map(byKind)];
+  }),
+);
+
+/**
+ * Whether the question asks for this kind of thing: "¿En qué año…?" and "En quin any…?" ask
+ * when, "How many…?" a count, "D'on…?" where, but "On the night of the flood, who…?" no place.
+ */
+export function asks(question: string, kind: QuestionKind): boolean {
+  const text = foldText(question);
+  let own: DataLanguage[] | null = null;
+  return dataLanguages.some((language) => {
+    const { plain, ownLanguage } = patterns.get(language)!.get(kind)!;
+    if (plain?.test(text)) return true;
+    if (!ownLanguage?.test(text)) return false;
+    own ??= questionLanguages(question);
+    return own.includes(language);
+  });
+}

@@ -1,0 +1,27 @@
+/** What a question asks for, as the answerer classifies it. */
+export type QuestionKind = "when" | "where" | "who" | "howMany" | "howMuch" | "why" | "how" | "happened";
+
+/**
+ * One language's words, as written (accents and all); the loader (language-data.ts) folds them.
+ * A question phrase may hold "…" for any words between its parts ("what did … do").
+ */
+export interface LanguageData {
+  /** Phrases that ask for each kind of thing: at the question's start, except howMany, howMuch and happened, found anywhere. */
+  questionPhrases: Record<QuestionKind, readonly string[]>;
+  /** Phrases that start like a how-question but ask for a measure ("how many", "how often"): no explanation. */
+  notHow: readonly string[];
+  /** Prepositions a who- or where-word may follow ("¿A quién…?", "D'on…?"); one ending in an apostrophe is elided. */
+  questionPrepositions: readonly string[];
+  /** Words that only ask, naming nothing the answer must hold ("what", "quin"). */
+  interrogatives: readonly string[];
+  /** The twelve months, January first. */
+  months: readonly string[];
+  /** The seven weekdays, Monday first. */
+  weekdays: readonly string[];
+  /** Number words and their values (articles such as "un"/"una" left out: they count nothing). */
+  numbers: Readonly<Record<string, number>>;
+  /** Words too common to search for or mark. */
+  stopWords: readonly string[];
+  /** Words that join the parts of a name ("Port de la Calma", "Roser Cases i Mitjans"). */
+  nameParticles: readonly string[];
+}
