@@ -16,7 +16,7 @@ test("an admin downloads a project's backup; a researcher gets not found", async
   expect(download.suggestedFilename()).toMatch(/^mnemo-harbour-\d{8}-\d{6}\.zip$/);
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  const zip = readZip(new Uint8Array(Buffer.concat(chunks)), { maxEntries: 10_000, maxTotalBytes: 1024 * 1024 * 1024 });
+  const zip = await readZip(new Uint8Array(Buffer.concat(chunks)), { maxEntries: 10_000, maxTotalBytes: 1024 * 1024 * 1024 });
   const manifestEntry = zip.entries.find((entry) => entry.name === "manifest.json");
   expect(manifestEntry).toBeDefined();
   const manifest = JSON.parse(Buffer.from(await zip.read(manifestEntry!)).toString("utf8")) as { project: { slug: string }; entries: { name: string }[] };

@@ -41,7 +41,7 @@ beforeAll(async () => {
     slug = project.slug;
     keyId = backup.manifest.signing!.keyId;
     writeFileSync(signedFile, backup.bytes);
-    const zip = readZip(backup.bytes, { maxEntries: 100, maxTotalBytes: 10_000_000 });
+    const zip = await readZip(backup.bytes, { maxEntries: 100, maxTotalBytes: 10_000_000 });
     const entries = await Promise.all(zip.entries.map(async (entry) => ({ name: entry.name, bytes: await zip.read(entry) })));
     writeFileSync(unsignedFile, writeZip(entries.filter((entry) => entry.name !== signatureEntry)));
   } finally {

@@ -94,8 +94,8 @@ function replaced(entries: { name: string; bytes: Uint8Array }[], changes: Recor
   return entries.flatMap((entry) => (entry.name in changes ? (changes[entry.name] ? [{ name: entry.name, bytes: changes[entry.name]! }] : []) : [entry]));
 }
 
-function entriesOf(bytes: Uint8Array) {
-  const zip = readZip(bytes, { maxEntries: 1000, maxTotalBytes: 100_000_000 });
+async function entriesOf(bytes: Uint8Array) {
+  const zip = await readZip(bytes, { maxEntries: 1000, maxTotalBytes: 100_000_000 });
   return Promise.all(zip.entries.map(async (entry) => ({ name: entry.name, bytes: await zip.read(entry) })));
 }
 

@@ -78,7 +78,7 @@ describe("backup manifest and checksums", () => {
       { name: "media/2026/12/0f8fad5b-d9cb-469f-a165-70867728950e.bin", bytes: random },
       { name: "empty.jsonl", bytes: new Uint8Array() },
     ];
-    const zip = readZip(writeZip(files), { maxEntries: 10, maxTotalBytes: 1_000_000 });
+    const zip = await readZip(writeZip(files), { maxEntries: 10, maxTotalBytes: 1_000_000 });
     expect(zip.entries.map((entry) => entry.name)).toEqual(files.map((file) => file.name));
     expect(zip.entries.find((entry) => entry.name === "records.jsonl")?.method).toBe(8);
     for (const [index, entry] of zip.entries.entries()) expect(await zip.read(entry)).toEqual(files[index]!.bytes);

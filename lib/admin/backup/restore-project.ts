@@ -102,7 +102,7 @@ function refuse(message: string): never {
  */
 export async function restoreProject(prisma: PrismaClient, principal: Principal, options: RestoreProjectOptions): Promise<RestoreReport> {
   assertAdmin(principal);
-  const zip = readZip(options.bytes, restoreZipLimits);
+  const zip = await readZip(options.bytes, restoreZipLimits);
   const contents = new Map<string, Uint8Array>();
   for (const entry of zip.entries) contents.set(entry.name, await zip.read(entry));
   const manifest = parseManifest(contents.get(manifestEntry));

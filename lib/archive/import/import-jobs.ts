@@ -217,7 +217,7 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
     const section = await getSectionBySlug(prisma, job.section.slug);
     const table = await parseImportFileInSteps({ fileName: job.fileName, bytes: new Uint8Array(bytes) }, Number.POSITIVE_INFINITY, eventLoopPacer(turnBudgetMs));
     const zipBytes = job.fileKey ? await readFile(storagePath(storageDir, mediaZipKeyOf(job.fileKey))).catch(() => null) : null;
-    const mediaZip = zipBytes ? readMediaZip({ fileName: "media.zip", bytes: new Uint8Array(zipBytes) }) : undefined;
+    const mediaZip = zipBytes ? await readMediaZip({ fileName: "media.zip", bytes: new Uint8Array(zipBytes) }) : undefined;
     const plan: ImportPlan = {
       sectionSlug: section.slug,
       projectId: job.projectId,

@@ -91,7 +91,7 @@ export async function prepareImport(prisma: PrismaClient, principal: Principal, 
   if (attachments.mediaZip && plan.mediaFolder !== undefined) {
     throw new AppError("bad_request", "Name a media folder or attach a media zip, not both.", { fieldErrors: { mediaZip: ["Name a media folder or attach a media zip, not both."] } });
   }
-  const mediaZip = attachments.mediaZip ? readMediaZip(attachments.mediaZip) : undefined;
+  const mediaZip = attachments.mediaZip ? await readMediaZip(attachments.mediaZip) : undefined;
   const table = await readImportFile(file);
   return { section, table, context: checkContext(prisma, principal, section, table, plan, { mediaZip }) };
 }

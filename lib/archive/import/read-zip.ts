@@ -1,17 +1,17 @@
-import { crc32, inflateRaw } from "node:zlib";
-import { promisify } from "node:util";
+import type { Readable } from "node:stream";
+import { crc32 } from "node:zlib";
+import yauzl, { type Entry, type ZipFile } from "yauzl";
 import { AppError } from "../../errors";
 
 /**
- * A zip read in memory, never extracted: the central directory is parsed and checked whole before
- * any entry is read, and an entry is inflated only into a buffer capped at its declared size.
- * Only what an import needs: stored and deflated files of a single-disk, non-ZIP64 archive.
- * Refused with a message (AppError bad_request), before anything is written: not a zip, ZIP64,
- * split archives, more than `maxEntries` entries, declared sizes over `maxTotalBytes` (a zip
- * bomb), names that climb out of the archive (`..`, absolute paths, drive letters, backslashes),
- * symlinks and other non-files, encrypted entries, other compression methods, repeated names,
- * and offsets or sizes that point outside the file. An entry that inflates past its declared size
- * or fails its CRC is refused when it is read.
+ * A zip read in memory, never extracted, with yauzl (ZIP64 included): the central directory is
+ * read and checked whole before any entry is read. Refused with a message (AppError
+ * bad_request), before anything is written: not a zip, split archives, more than `maxEntries`
+ * entries, declared sizes over `maxTotalBytes` (a zip bomb), names that climb out of the archive
+ * (`..`, absolute paths, drive letters, backslashes) or are not UTF-8, symlinks and other
+ * non-files, encrypted entries, compression other than stored and deflated, and repeated names.
+ * An entry is counted while it inflates and refused as soon as it passes its declared size (the
+ * headers are never trusted), and refused if it is short or fails its CRC.
  */
 export interface ZipLimits {
   maxEntries: number;
@@ -22,11 +22,12 @@ export interface ZipLimits {
 export interface ZipEntry {
   /** The path inside the zip, `/`-separated. */
   name: string;
+  /** Stored (0) or deflated (8). */
   method: 0 | 8;
   compressedSize: number;
+  /** The declared uncompressed size. */
   size: number;
   crc32: number;
-  localHeaderOffset: number;
 }
 
 export interface ZipArchive {
@@ -36,14 +37,6 @@ export interface ZipArchive {
   read(entry: ZipEntry): Promise<Uint8Array>;
 }
 
-const endOfCentralDirectory = 0x06054b50;
-const zip64Locator = 0x07064b50;
-const centralHeader = 0x02014b50;
-const localHeader = 0x04034b50;
-/** The end record (22 bytes) may be followed by a comment of up to 65,535 bytes. */
-const maxEndSearch = 22 + 0xffff;
-
-const inflate = promisify(inflateRaw);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function refuse(message: string): never {
@@ -54,68 +47,50 @@ function clip(name: string): string {
   return name.length > 120 ? `${name.slice(0, 117)}…` : name;
 }
 
-export function readZip(input: Uint8Array, limits: ZipLimits): ZipArchive {
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export async function readZip(input: Uint8Array, limits: ZipLimits): Promise<ZipArchive> {
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  const notZip = "is not a zip file (it has no central directory).";
-  if (bytes.length < 22) refuse(notZip);
-  let end = -1;
-  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - maxEndSearch); at--) {
-    if (bytes.readUInt32LE(at) === endOfCentralDirectory && at + 22 + bytes.readUInt16LE(at + 20) === bytes.length) {
-      end = at;
-      break;
-    }
+  let zip: ZipFile;
+  try {
+    // Names stay bytes: they are decoded, as UTF-8 only, and checked below.
+    zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true });
+  } catch (error) {
+    if (/multi-disk/.test(messageOf(error))) refuse("is split across several files; send it as one zip.");
+    refuse("is not a zip file (it has no central directory).");
   }
-  if (end < 0) refuse(notZip);
-  if (end >= 20 && bytes.readUInt32LE(end - 20) === zip64Locator) refuse("is a ZIP64 archive, which Mnemo does not read; make a zip under 4 GB with fewer than 65,535 files.");
-  const disk = bytes.readUInt16LE(end + 4);
-  const directoryDisk = bytes.readUInt16LE(end + 6);
-  const entriesOnDisk = bytes.readUInt16LE(end + 8);
-  const entryCount = bytes.readUInt16LE(end + 10);
-  const directorySize = bytes.readUInt32LE(end + 12);
-  const directoryOffset = bytes.readUInt32LE(end + 16);
-  if (entryCount === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) {
-    refuse("is a ZIP64 archive, which Mnemo does not read; make a zip under 4 GB with fewer than 65,535 files.");
-  }
-  if (disk !== 0 || directoryDisk !== 0 || entriesOnDisk !== entryCount) refuse("is split across several files; send it as one zip.");
-  if (entryCount > limits.maxEntries) refuse(`holds ${entryCount} entries; an import takes at most ${limits.maxEntries}.`);
-  if (directoryOffset + directorySize > end) refuse("is damaged (its central directory lies outside the file).");
+  if (zip.entryCount > limits.maxEntries) refuse(`holds ${zip.entryCount} entries; an import takes at most ${limits.maxEntries}.`);
 
   const entries: ZipEntry[] = [];
+  const sources = new Map<ZipEntry, Entry>();
   const seen = new Set<string>();
   let declaredTotal = 0;
-  let at = directoryOffset;
-  for (let index = 0; index < entryCount; index++) {
-    if (at + 46 > end || bytes.readUInt32LE(at) !== centralHeader) refuse("is damaged (an entry of its central directory is unreadable).");
-    const madeBy = bytes.readUInt16LE(at + 4) >> 8;
-    const flags = bytes.readUInt16LE(at + 8);
-    const method = bytes.readUInt16LE(at + 10);
-    const crc = bytes.readUInt32LE(at + 16);
-    const compressedSize = bytes.readUInt32LE(at + 20);
-    const size = bytes.readUInt32LE(at + 24);
-    const nameLength = bytes.readUInt16LE(at + 28);
-    const extraLength = bytes.readUInt16LE(at + 30);
-    const commentLength = bytes.readUInt16LE(at + 32);
-    const externalAttributes = bytes.readUInt32LE(at + 38);
-    const localHeaderOffset = bytes.readUInt32LE(at + 42);
-    const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength);
-    at += 46 + nameLength + extraLength + commentLength;
-    if (at > end) refuse("is damaged (an entry of its central directory runs past it).");
+  const directory = zip.eachEntry();
+  for (let index = 0; ; index++) {
+    let next: IteratorResult<Entry>;
+    try {
+      next = await directory.next();
+    } catch (error) {
+      if (/encryption/.test(messageOf(error))) refuse("holds an encrypted entry; Mnemo reads only unencrypted zips.");
+      refuse("is damaged (an entry of its central directory is unreadable).");
+    }
+    if (next.done) break;
+    const entry = next.value;
     let name: string;
     try {
-      name = utf8.decode(nameBytes);
+      name = utf8.decode(entry.fileNameRaw);
     } catch {
       refuse(`holds an entry (number ${index + 1}) whose name is not UTF-8; make the zip with a tool that writes UTF-8 names.`);
-    }
-    if (compressedSize === 0xffffffff || size === 0xffffffff || localHeaderOffset === 0xffffffff) {
-      refuse(`entry “${clip(name)}” uses ZIP64 sizes, which Mnemo does not read.`);
     }
     const segments = name.split("/");
     if (name.includes("\\") || name.includes("\0") || name.startsWith("/") || /^[A-Za-z]:/.test(name) || segments.includes("..")) {
       refuse(`holds an entry named “${clip(name)}”, which points outside the zip; nothing was imported.`);
     }
-    if (flags & 0x1 || method === 99) refuse(`entry “${clip(name)}” is encrypted; Mnemo reads only unencrypted zips.`);
+    const method = entry.compressionMethod;
+    if (entry.generalPurposeBitFlag & 0x1 || method === 99) refuse(`entry “${clip(name)}” is encrypted; Mnemo reads only unencrypted zips.`);
     // Unix (3) and macOS (19) archivers keep the file's mode, symlink bit included, in the high half.
-    const unixType = madeBy === 3 || madeBy === 19 ? (externalAttributes >>> 16) & 0o170000 : 0;
+    const madeBy = entry.versionMadeBy >> 8;
+    const unixType = madeBy === 3 || madeBy === 19 ? (entry.externalFileAttributes >>> 16) & 0o170000 : 0;
     if (unixType === 0o120000) refuse(`entry “${clip(name)}” is a symbolic link; put the file itself in the zip.`);
     const isDirectory = name.endsWith("/") || unixType === 0o040000;
     if (isDirectory) continue;
@@ -124,34 +99,45 @@ export function readZip(input: Uint8Array, limits: ZipLimits): ZipArchive {
     if (name === "" || segments.some((segment) => segment === "" || segment === ".")) refuse(`holds an entry with an empty or “.” path segment (“${clip(name)}”).`);
     if (seen.has(name)) refuse(`holds “${clip(name)}” twice.`);
     seen.add(name);
-    if (method === 0 && compressedSize !== size) refuse(`entry “${clip(name)}” is damaged (stored, but its sizes differ).`);
-    declaredTotal += size;
+    if (method === 0 && entry.compressedSize !== entry.uncompressedSize) refuse(`entry “${clip(name)}” is damaged (stored, but its sizes differ).`);
+    declaredTotal += entry.uncompressedSize;
     if (declaredTotal > limits.maxTotalBytes) refuse(`unpacks to more than ${limits.maxTotalBytes} bytes (the import limit for a zip's contents).`);
-    if (localHeaderOffset + 30 > directoryOffset) refuse(`entry “${clip(name)}” is damaged (it points outside the file).`);
-    entries.push({ name, method, compressedSize, size, crc32: crc, localHeaderOffset });
+    const found: ZipEntry = { name, method: method === 0 ? 0 : 8, compressedSize: entry.compressedSize, size: entry.uncompressedSize, crc32: entry.crc32 };
+    entries.push(found);
+    sources.set(found, entry);
   }
 
   const read = async (entry: ZipEntry): Promise<Uint8Array> => {
-    const offset = entry.localHeaderOffset;
-    if (bytes.readUInt32LE(offset) !== localHeader) refuse(`entry “${clip(entry.name)}” is damaged (no local header).`);
-    const localName = bytes.subarray(offset + 30, offset + 30 + bytes.readUInt16LE(offset + 26));
-    if (!localName.equals(Buffer.from(entry.name, "utf8"))) refuse(`entry “${clip(entry.name)}” is damaged (its two names differ).`);
-    const start = offset + 30 + bytes.readUInt16LE(offset + 26) + bytes.readUInt16LE(offset + 28);
-    if (start + entry.compressedSize > directoryOffset) refuse(`entry “${clip(entry.name)}” is damaged (its data runs past the file).`);
-    const data = bytes.subarray(start, start + entry.compressedSize);
-    let content: Buffer;
-    if (entry.method === 0) content = data;
-    else {
-      try {
-        // maxOutputLength stops inflating as soon as the output passes the declared size: a
-        // bomb that lies about its size is refused after at most that many bytes.
-        content = await inflate(data, { maxOutputLength: Math.max(entry.size, 1) });
-      } catch (error) {
-        if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") refuse(`entry “${clip(entry.name)}” unpacks to more than its declared ${entry.size} bytes; refused.`);
-        refuse(`entry “${clip(entry.name)}” is damaged (it does not inflate).`);
-      }
+    const source = sources.get(entry);
+    if (!source) throw new Error(`“${entry.name}” is not an entry of this zip.`);
+    const damaged: (why: string) => never = (why) => refuse(`entry “${clip(entry.name)}” is damaged (${why}).`);
+    let stream: Readable;
+    try {
+      const local = await zip.readLocalFileHeaderPromise(source);
+      if (!local.fileName.equals(source.fileNameRaw)) damaged("its two names differ");
+      stream = await zip.openReadStreamPromise(source);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      damaged(/signature/.test(messageOf(error)) ? "no local header" : "its data runs past the file");
     }
-    if (content.length !== entry.size || crc32(content) !== entry.crc32) refuse(`entry “${clip(entry.name)}” is damaged (its size or checksum does not match).`);
+    const chunks: Buffer[] = [];
+    let length = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        // yauzl counts too (validateEntrySizes); this stops at the declared size whatever it reports.
+        length += chunk.length;
+        if (length > entry.size) refuse(`entry “${clip(entry.name)}” unpacks to more than its declared ${entry.size} bytes; refused.`);
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      stream.destroy();
+      if (error instanceof AppError) throw error;
+      const message = messageOf(error);
+      if (/too many bytes/.test(message)) refuse(`entry “${clip(entry.name)}” unpacks to more than its declared ${entry.size} bytes; refused.`);
+      damaged(/not enough bytes/.test(message) ? "its size or checksum does not match" : "it does not inflate");
+    }
+    const content = Buffer.concat(chunks, length);
+    if (content.length !== entry.size || crc32(content) !== entry.crc32) damaged("its size or checksum does not match");
     return new Uint8Array(content.buffer, content.byteOffset, content.byteLength);
   };
   return { entries, read };

@@ -12,7 +12,7 @@ import type { ImportFile } from "./types";
  * (MNEMO_IMPORT_MAX_ZIP_ENTRIES) and their declared unpacked total
  * (MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES). A zip that breaks a rule is refused whole.
  */
-export function readMediaZip(zip: ImportFile): ZipArchive {
+export async function readMediaZip(zip: ImportFile): Promise<ZipArchive> {
   const config = getConfig();
   if (zip.bytes.byteLength === 0) throw new AppError("bad_request", "The media zip is empty.", { fieldErrors: { mediaZip: ["The media zip is empty."] } });
   if (zip.bytes.byteLength > config.MNEMO_IMPORT_MAX_ZIP_BYTES) {
@@ -20,7 +20,7 @@ export function readMediaZip(zip: ImportFile): ZipArchive {
     throw new AppError("payload_too_large", message, { fieldErrors: { mediaZip: [message] } });
   }
   try {
-    return readZip(zip.bytes, { maxEntries: config.MNEMO_IMPORT_MAX_ZIP_ENTRIES, maxTotalBytes: config.MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES });
+    return await readZip(zip.bytes, { maxEntries: config.MNEMO_IMPORT_MAX_ZIP_ENTRIES, maxTotalBytes: config.MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES });
   } catch (error) {
     if (error instanceof AppError) {
       const message = `${error.message.replace(/^The zip/, `The media zip “${zip.fileName.slice(0, 120)}”`)}`;
