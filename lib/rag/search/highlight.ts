@@ -3,6 +3,9 @@
  * row shows. Matching is by word, case- and accent-insensitive, with a light prefix rule so
  * "mines" marks "mine" and "bells" marks "bell" in English, Spanish and Catalan alike. Pure.
  */
+import { foldAccents } from "../../language/fold-accents";
+import { wordSet } from "../../language/language-data";
+
 export interface Highlight {
   start: number;
   end: number;
@@ -17,17 +20,10 @@ export interface Snippet {
 }
 
 // Words too common to be worth marking (English, Spanish, Catalan).
-const stopwords = new Set(
-  (
-    "a an and are as at be by for from has have how i in is it its of on or that the this to was were what when where which who why with " +
-    "did do does can could would should there their they them he she his her you your we our me my not no about tell any like " +
-    "al con de del el en es la las lo los o para por que se su sus un una y " +
-    "amb els i les per va com on"
-  ).split(" "),
-);
+const stopwords = wordSet("stopWords");
 
 export function foldWord(word: string): string {
-  return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  return foldAccents(word).toLowerCase();
 }
 
 /** The distinct folded terms of a query worth highlighting. */
