@@ -1,8 +1,8 @@
 import { type PlacedHit, type TextQuote, quotesAt } from "../../archive/iiif/content-search";
 import { boxAround, regionFragment, timeFragment } from "../../archive/iiif/presentation";
-import { passageWordIndexes } from "../../archive/ocr/passage-words";
 import type { OcrWord } from "../../archive/ocr/tesseract-tsv";
 import { findHighlights } from "./highlight";
+import { passageMatches } from "./scan-hit-words";
 
 /**
  * Where a search hit goes on a record's IIIF Canvases, and which of its words it marks. Pure.
@@ -87,8 +87,7 @@ function placeOnPages(passage: PassageToPlace, pages: Map<number, { canvasId: st
   for (let number = passage.page!; number <= last; number++) {
     const page = pages.get(number);
     if (!page) continue;
-    const own = passageWordIndexes(page.words, passage.text);
-    const matched = own.filter((index) => findHighlights(page.words[index]!.t, terms).length > 0);
+    const { own, matched } = passageMatches(page.words, passage.text, terms);
     if (matched.length === 0) {
       const box = boxAround(own.map((index) => page.words[index]!));
       // Found by meaning: the passage's words on the page (or the page, when OCR kept no boxes).

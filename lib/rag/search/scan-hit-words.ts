@@ -10,7 +10,12 @@ import { findHighlights } from "./highlight";
  * whole. Pure.
  */
 export function markedScanWords(words: readonly Pick<OcrWord, "t">[], passage: string, terms: readonly string[]): number[] {
-  const own = passageWordIndexes(words, passage);
-  const matched = own.filter((index) => findHighlights(words[index]!.t, terms).length > 0);
+  const { own, matched } = passageMatches(words, passage, terms);
   return matched.length > 0 ? matched : own;
+}
+
+/** The page's words that are the passage's (`own`), and those of them the query's terms match. */
+export function passageMatches(words: readonly Pick<OcrWord, "t">[], passage: string, terms: readonly string[]): { own: number[]; matched: number[] } {
+  const own = passageWordIndexes(words, passage);
+  return { own, matched: own.filter((index) => findHighlights(words[index]!.t, terms).length > 0) };
 }
