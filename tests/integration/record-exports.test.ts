@@ -406,3 +406,33 @@ describe(`record list export of all fields (${testDatabaseMode()})`, () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe("Choose columns: listed or all.");
   });
 });
+
+describe(`citations with a person's own name fields (${testDatabaseMode()})`, () => {
+  it("writes a linked person's family and given fields as written, and nothing of a person the reader may not read", async () => {
+    const save = (section: { slug: string }, projectId: string, values: Record<string, unknown>) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values });
+    const open = (await createProject(db.prisma)).id;
+    const closed = (await createProject(db.prisma, { restricted: true })).id;
+    const people = await createSection(db.prisma, [
+      { key: "name", label: "Name", type: "text", required: true },
+      { key: "familyName", label: "Family name", type: "text" },
+      { key: "givenName", label: "Given name", type: "text" },
+    ]);
+    const works = await createSection(db.prisma, [
+      { key: "title", label: "Title", type: "text", required: true },
+      { key: "language", label: "Language", type: "category", options: ["en", "es"] },
+      { key: "authors", label: "Authors", type: "relation", targetSection: people.slug, multiple: true },
+    ]);
+    // An English record would split "Ana María Vidal Quadras" as Quadras, Ana María Vidal: the person's own fields win.
+    const ana = await save(people, open, { name: "Ana María Vidal Quadras", familyName: "Vidal Quadras", givenName: "Ana María" });
+    const hidden = await save(people, closed, { name: `Hidden Author ${hush}`, familyName: `Hidden${hush}` });
+    const work = await save(works, open, { title: "Nets", language: "en", authors: [ana.id, hidden.id] });
+    const user = await createUser(db.prisma);
+    await addMember(db.prisma, user.id, open);
+    const response = await cite(await principalOf(db.prisma, user.id), work.id, "format=csl-json");
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect((JSON.parse(text) as { author: unknown }[])[0]!.author).toEqual([{ family: "Vidal Quadras", given: "Ana María" }]);
+    expect(text).not.toContain(hush);
+    expect(text).not.toContain(hidden.id);
+  });
+});
