@@ -1,3 +1,4 @@
+import { foldAccents } from "../language/fold-accents";
 /**
  * Dates as archivists write them, read into the Library of Congress's Extended Date/Time Format
  * (EDTF, ISO 8601-2): levels 0 and 1 (approximate `~`, uncertain `?`, both `%`, unspecified digits
@@ -359,9 +360,7 @@ function readOne(text: string): string | null {
 
 /** Lower case, accents and apostrophe variants folded, spaces collapsed. */
 function fold(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
+  return foldAccents(text)
     .replace(/[’‘`]/g, "'")
     .replace(/·/g, "")
     .toLowerCase()

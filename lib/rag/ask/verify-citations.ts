@@ -1,3 +1,4 @@
+import { foldAccents } from "../../language/fold-accents";
 import { withoutTranslationNotes } from "../../llm/translation-note";
 import { citationMarkerPattern, literalBrackets } from "../../llm/citation-markers";
 
@@ -32,9 +33,7 @@ export interface VerifiedAnswer {
 }
 
 export function normaliseForMatch(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
+  return foldAccents(text)
     .toLowerCase()
     .replace(/[‘’]/g, "'")
     .replace(/[^\p{L}\p{N}']+/gu, " ")

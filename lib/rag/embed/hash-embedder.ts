@@ -1,3 +1,4 @@
+import { foldAccents } from "../../language/fold-accents";
 import { getConfig, parseConfig } from "../../config";
 import { assertEmbeddable, normaliseVector, type EmbedKind, type Embedder } from "./embedder";
 
@@ -60,7 +61,7 @@ function hashText(text: string, dimension: number): Float32Array {
     const bucket = (hash & 0x7fffffff) % dimension;
     buckets[bucket] = (buckets[bucket] ?? 0) + sign * weight;
   };
-  const folded = text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  const folded = foldAccents(text).toLowerCase();
   let words = 0;
   for (const [word] of folded.matchAll(/[\p{L}\p{N}]+/gu)) {
     words++;

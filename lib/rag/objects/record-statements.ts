@@ -1,3 +1,4 @@
+import { foldAccents } from "../../language/fold-accents";
 /**
  * What a record says about itself: date ranges and vocabulary terms written in its own title,
  * description and other free-text fields. Pure, so the rules can be tested exactly.
@@ -275,7 +276,7 @@ const functionWords = new Set([
 ]);
 
 export function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+  return foldAccents(text).toLocaleLowerCase();
 }
 
 export function isPlaceholderValue(value: string): boolean {
