@@ -1,7 +1,10 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal, publicReader, systemPrincipal } from "../../lib/acl";
 import { tileScaleFactors } from "../../lib/archive/iiif/image-request";
+import { createRenditionCache, renditionsPerImage } from "../../lib/archive/iiif/rendition-cache";
 import { createImageService, imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { storeMedia } from "../../lib/archive/media-storage";
 import { publicProjectIds } from "../../lib/archive/public-projects";
@@ -86,6 +89,20 @@ describe(`IIIF image tiles and 501s (${testDatabaseMode()})`, () => {
     expect(await sharp(Buffer.from(await edge.arrayBuffer())).metadata()).toMatchObject({ width: 23, height: 26 });
     const webp = await ask(reader, imageId, "0,0,512,512", "512,512", "0", "default.webp");
     expect([webp.headers.get("content-type"), (await sharp(Buffer.from(await webp.arrayBuffer())).metadata()).format]).toEqual(["image/webp", "webp"]);
+  });
+
+  it("keeps a larger image's whole tile pyramid cached besides its other renditions, and no more", async () => {
+    const directory = temporaryStorageDir();
+    const cache = createRenditionCache(64 * 1024 * 1024);
+    const folder = join("iiif-cache", "large", "image");
+    const write = (index: number, keep?: number) => cache.write(directory, { folder, sourceTag: "abc", name: `abc-${index}.jpg`, keep }, Buffer.alloc(10, index));
+    // A 4096×3072 scan has 65 tiles: with them, 48 + 65 renditions are kept.
+    for (let index = 0; index < 120; index++) await write(index, renditionsPerImage + 65);
+    expect(readdirSync(join(directory, folder))).toHaveLength(113);
+    // An untiled image: 48, the oldest going first.
+    const small = join("iiif-cache", "small", "image");
+    for (let index = 0; index < 60; index++) await cache.write(directory, { folder: small, sourceTag: "abc", name: `abc-${index}.jpg` }, Buffer.alloc(10, index));
+    expect(readdirSync(join(directory, small))).toHaveLength(renditionsPerImage);
   });
 
   it("answers a valid request it does not render with 501, a malformed one with 400", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "../../errors";
-import { canonicalImageRequest, imageInformation, imageLimitsOf, parseImageRequest, renditionKey } from "./image-request";
+import { canonicalImageRequest, imageInformation, imageLimitsOf, parseImageRequest, renditionKey, tileCount } from "./image-request";
 import { thumbnailBody } from "./presentation";
 
 const image = { width: 1200, height: 800 };
@@ -118,6 +118,10 @@ describe("Image API requests", () => {
       }
     }
     expect(parse("2048,1536,23,26", "23,", "0", "default.jpg", scan)).toMatchObject({ region: { left: 2048, top: 1536, width: 23, height: 26 }, width: 23, height: 26 });
+    // 5×4 + 3×2 + 2×1 + 1 tiles, which the rendition cache keeps for it besides its other renditions.
+    expect(tileCount(scan)).toBe(29);
+    expect(tileCount({ width: 4096, height: 3072 })).toBe(48 + 12 + 4 + 1);
+    expect(tileCount({ width: 1024, height: 700 })).toBe(0);
   });
 
   it("name one rendition one way, whichever way it was asked", () => {

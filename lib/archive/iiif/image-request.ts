@@ -222,6 +222,12 @@ export function imageInformation(serviceId: string, image: { width: number; heig
   };
 }
 
+/** How many tiles an image's info.json offers, at every scale factor (none for an untiled image). */
+export function tileCount(image: { width: number; height: number }): number {
+  if (Math.max(image.width, image.height) <= tiledAbove) return 0;
+  return tileScaleFactors(image).reduce((sum, factor) => sum + Math.ceil(image.width / (tileWidth * factor)) * Math.ceil(image.height / (tileWidth * factor)), 0);
+}
+
 /** Halvings from the full resolution down to the one where the whole image is a single tile. */
 export function tileScaleFactors(image: { width: number; height: number }): number[] {
   const factors = [1];

@@ -9,8 +9,9 @@ import { type ByteBudget, createByteBudget } from "./byte-budget";
  * The IIIF image service's renditions on disk, under `<storage>/iiif-cache/<mediaId>/<image|pN>/`,
  * one file per source and rendition: `<sourceTag>-<hash of the rendition key>.<format>`. Nothing
  * here checks access: the caller reads a rendition only after the principal may read its image.
- * Bounded twice: at most `renditionsPerImage` per image (the oldest go first; those of an older
- * file of the image whenever one is written), and at most `maxBytes` in all, the least recently
+ * Bounded twice: at most `renditionsPerImage` per image, more for an image served in tiles (its
+ * whole pyramid on top; the oldest go first; those of an older file of the image whenever one is
+ * written), and at most `maxBytes` in all, the least recently
  * served going first. The byte count is this process's: it is read from the folder once, then
  * kept as renditions are written, served and removed (several web processes sharing the storage
  * each keep their own count, so the folder may hold up to that many budgets).
@@ -24,6 +25,8 @@ export interface RenditionFile {
   sourceTag: string;
   /** The file's name in that folder. */
   name: string;
+  /** How many renditions of the image to keep, when more than `renditionsPerImage` (its tiles). */
+  keep?: number;
 }
 
 export interface RenditionCache {
@@ -65,7 +68,7 @@ export function createRenditionCache(maxBytes: number): RenditionCache {
       await writeFile(partial, bytes);
       await rename(partial, join(directory, file.name));
       const budget = await budgetOf(storageDir);
-      const pruned = await pruneImageFolder(directory, file.sourceTag);
+      const pruned = await pruneImageFolder(directory, file.sourceTag, Math.max(renditionsPerImage, file.keep ?? 0));
       for (const name of pruned) budget.remove(join(file.folder, name));
       await removeAll(storageDir, budget.add(join(file.folder, file.name), bytes.byteLength));
     },
@@ -97,15 +100,15 @@ async function removeAll(storageDir: string, relatives: string[]): Promise<void>
 }
 
 /** One image's folder: renditions of an older file go, then the oldest beyond the limit. Returns the names removed. */
-async function pruneImageFolder(directory: string, sourceTag: string): Promise<string[]> {
+async function pruneImageFolder(directory: string, sourceTag: string, keep: number): Promise<string[]> {
   const names = await readdir(directory).catch(() => [] as string[]);
   const stale = names.filter((name) => !name.startsWith(".") && !name.startsWith(`${sourceTag}-`));
   const current = names.filter((name) => name.startsWith(`${sourceTag}-`));
   let removed = stale;
-  if (current.length > renditionsPerImage) {
+  if (current.length > keep) {
     const dated = await Promise.all(current.map(async (name) => ({ name, at: (await stat(join(directory, name)).catch(() => null))?.mtimeMs ?? 0 })));
     dated.sort((a, b) => a.at - b.at);
-    removed = [...stale, ...dated.slice(0, dated.length - renditionsPerImage).map(({ name }) => name)];
+    removed = [...stale, ...dated.slice(0, dated.length - keep).map(({ name }) => name)];
   }
   await Promise.all(removed.map((name) => rm(join(directory, name), { force: true })));
   return removed;

@@ -22,9 +22,10 @@ import {
   imageInformation,
   parseImageRequest,
   renditionKey,
+  tileCount,
 } from "./image-request";
 import { iiifUrls } from "./presentation";
-import { type RenditionCache, createRenditionCache } from "./rendition-cache";
+import { type RenditionCache, createRenditionCache, renditionsPerImage } from "./rendition-cache";
 
 /**
  * The IIIF Image API over the archive's images: `/iiif/image/<imageId>/info.json` and
@@ -165,7 +166,8 @@ export async function imageResponse(
   const source = await readImageSource(prisma, principal, input.imageId, input.storageDir);
   const request = parseImageRequest(input, source, service.settings);
   const stem = `${source.sourceTag}-${hashOf(renditionKey(request, source)).slice(0, 24)}`;
-  const file = { folder: source.cacheKey, sourceTag: source.sourceTag, name: `${stem}.${request.format}` };
+  // A tiled image keeps its whole pyramid besides its other renditions: a viewer panning it asks them again.
+  const file = { folder: source.cacheKey, sourceTag: source.sourceTag, name: `${stem}.${request.format}`, keep: renditionsPerImage + tileCount(source) };
   const etag = `"${stem}"`;
   const links = [profileLink];
   if (input.serviceId) links.push(`<${input.serviceId}/${canonicalImageRequest(request, source, service.settings)}>;rel="canonical"`);
