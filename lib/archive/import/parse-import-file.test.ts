@@ -27,6 +27,12 @@ describe("CSV (RFC 4180)", () => {
     expect(table.lines).toEqual([2, 4]);
   });
 
+  it("reads a file whose line ends are mixed (LF, CRLF, CR), numbering the lines as an editor does", () => {
+    const table = parse('a,b\r\n1,"x\ny"\n\n2,z\r3,w\r\n');
+    expect(table.rows).toEqual([["1", "x\ny"], ["2", "z"], ["3", "w"]]);
+    expect(table.lines).toEqual([2, 5, 6]);
+  });
+
   it("drops a byte-order mark and reads a last line without a line break", () => {
     const table = parse("\uFEFFtitle,kind\nA,letter");
     expect(table.columns).toEqual(["title", "kind"]);
@@ -57,6 +63,7 @@ describe("CSV (RFC 4180)", () => {
   it("refuses an unclosed quote and text after a closing quote", () => {
     expect(refusal(() => parse('a,b\n1,"open\n2,3\n'))).toMatch(/^Line 2: a quoted cell is never closed/);
     expect(refusal(() => parse('a,b\n1,"x"y\n'))).toMatch(/^Line 2: text after a closing quote/);
+    expect(refusal(() => parse('a,b\n"two\nlines",ok\n1,12" record\n'))).toMatch(/^Line 4: a quote inside a cell that is not quoted/);
   });
 
   it("refuses headers with a nameless or repeated column", () => {

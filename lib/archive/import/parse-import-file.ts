@@ -1,3 +1,4 @@
+import { CsvError, type Info, Parser } from "csv-parse";
 import { AppError } from "../../errors";
 import { eacCpf2010Namespace, eacCpf2Namespace, eacCpfTable } from "./read-eac-cpf";
 import { ead2002Namespace, ead3Namespace, ead3Steps } from "./read-ead3";
@@ -19,8 +20,8 @@ export function parseImportFile(file: ImportFile, maxBytes: number): ParsedTable
 }
 
 /**
- * parseImportFile in steps, awaiting `pause()` between them (every thousand CSV records or JSON
- * lines, every 64K characters of XML and every 100 EAD3 components), so a large file does not
+ * parseImportFile in steps, awaiting `pause()` between them (every 64K characters of CSV or XML,
+ * every thousand JSON lines and every 100 EAD3 components), so a large file does not
  * hold the event loop of a process that serves web requests. Same table, same refusals. Decoding the bytes, and parsing a JSON array, are one step each.
  */
 export async function parseImportFileInSteps(file: ImportFile, maxBytes: number, pause: () => Promise<void>): Promise<ParsedTable> {
@@ -164,72 +165,46 @@ export function parseCsv(text: string): ParsedTable {
   return runToEnd(csvSteps(text));
 }
 
+/** Characters of CSV handed to csv-parse per step: the caller gives the event loop a turn between steps. */
+const csvCharactersPerStep = 64 * 1024;
+
+/**
+ * CSV read by csv-parse, strictly as RFC 4180 has it: a quote inside an unquoted cell, or text
+ * after a closing quote, is refused rather than guessed at. Each record's line is counted here
+ * (csv-parse counts a CRLF inside a quoted cell as two lines): one past the previous record's
+ * last line, plus the blank lines it skipped.
+ */
 function* csvSteps(text: string): Steps<ParsedTable> {
   const delimiter = sniffDelimiter(text);
-  const delimiterCode = delimiter.charCodeAt(0);
-  const quote = 34;
-  const newline = 10;
-  const carriageReturn = 13;
+  const parser = new Parser({ delimiter, record_delimiter: ["\r\n", "\n", "\r"], relax_column_count: true, skip_empty_lines: true, info: true });
+  // Driven by hand, a step at a time: a problem is read from `errored` right after the write
+  // that met it; the stream's later "error" event has nothing left to say.
+  parser.on("error", () => {});
   const records: { cells: string[]; line: number }[] = [];
-  let cells: string[] = [];
   let line = 1;
-  let recordLine = 1;
-  let index = 0;
-  const length = text.length;
-  // Cells are cut with slices, never built a character at a time: a 4 MB file parses in
-  // milliseconds rather than seconds (and the caller's event loop is not held).
-  for (;;) {
-    let cell: string;
-    if (text.charCodeAt(index) === quote) {
-      const openedOn = line;
-      let start = index + 1;
-      const parts: string[] = [];
-      for (;;) {
-        const close = text.indexOf('"', start);
-        if (close < 0) throw refuse(`Line ${openedOn}: a quoted cell is never closed (a missing " ).`);
-        parts.push(text.slice(start, close));
-        if (text.charCodeAt(close + 1) === quote) {
-          parts.push('"');
-          start = close + 2;
-          continue;
-        }
-        index = close + 1;
-        break;
-      }
-      cell = parts.join("");
-      line += countLineBreaks(cell);
-      const after = text.charCodeAt(index);
-      if (index < length && after !== delimiterCode && after !== newline && after !== carriageReturn) {
-        throw refuse(`Line ${line}: text after a closing quote; a quote inside a quoted cell is written twice ("").`);
-      }
-    } else {
-      const start = index;
-      while (index < length) {
-        const code = text.charCodeAt(index);
-        if (code === delimiterCode || code === newline || code === carriageReturn) break;
-        index++;
-      }
-      cell = text.slice(start, index);
+  let blankLines = 0;
+  const take = () => {
+    for (let read = parser.read() as { record: string[]; info: Info } | null; read !== null; read = parser.read() as typeof read) {
+      line += read.info.empty_lines - blankLines;
+      blankLines = read.info.empty_lines;
+      records.push({ cells: read.record, line });
+      line += read.record.reduce((breaks, cell) => breaks + countLineBreaks(cell), 0) + 1;
     }
-    cells.push(cell);
-    if (index >= length) break;
-    const code = text.charCodeAt(index);
-    if (code === delimiterCode) {
-      index++;
-      continue;
-    }
-    // End of a record. A blank line (one empty cell) is no record.
-    if (!(cells.length === 1 && cells[0] === "")) {
-      records.push({ cells, line: recordLine });
-      if (records.length % recordsPerStep === 0) yield;
-    }
-    cells = [];
-    index += code === carriageReturn && text.charCodeAt(index + 1) === newline ? 2 : 1;
-    line++;
-    recordLine = line;
-    if (index >= length) break;
+    // csv-parse stops at the first problem; it is in the record that starts on `line`.
+    if (parser.errored) throw csvRefusal(parser.errored, line);
+  };
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + csvCharactersPerStep);
+    // Never split a surrogate pair between two writes.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    parser.write(text.slice(start, end));
+    start = end;
+    take();
+    if (start < text.length) yield;
   }
-  if (cells.length > 0 && !(cells.length === 1 && cells[0] === "")) records.push({ cells, line: recordLine });
+  parser.end();
+  take();
 
   const [header, ...data] = records;
   if (!header) throw refuse("The file is empty.");
@@ -244,6 +219,14 @@ function* csvSteps(text: string): Steps<ParsedTable> {
     }
   }
   return { format: "csv", columns, rows: data.map((record) => record.cells), lines: data.map((record) => record.line) };
+}
+
+function csvRefusal(error: Error, line: number): AppError {
+  const code = error instanceof CsvError ? error.code : undefined;
+  if (code === "CSV_QUOTE_NOT_CLOSED") return refuse(`Line ${line}: a quoted cell is never closed (a missing " ).`);
+  if (code === "CSV_INVALID_CLOSING_QUOTE") return refuse(`Line ${line}: text after a closing quote; a quote inside a quoted cell is written twice ("").`);
+  if (code === "INVALID_OPENING_QUOTE") return refuse(`Line ${line}: a quote inside a cell that is not quoted; put the whole cell in quotes and write the quote twice ("").`);
+  return refuse(`Line ${line}: ${error.message}`);
 }
 
 function countLineBreaks(text: string): number {
