@@ -22,5 +22,13 @@ export const ca: LanguageData = {
     vint: 20, trenta: 30, quaranta: 40, cent: 100, mil: 1000,
   },
   stopWords: "a al amb com de del el els en es i la les no o on per que se un una va".split(" "),
-  nameParticles: ["de", "del", "dels", "la", "les", "el", "els", "i", "d", "l"],
+  markerWords: (
+    "amb els dels pels als meu meva meus meves teu teva seu seva seus seves nostre nostra molt molta molts moltes però perquè això allò " +
+    "aquest aquesta aquests aquestes aquell aquells aquelles hi ho vam vaig vas també només encara gairebé tothom ningú doncs així quan " +
+    "què ara avui demà ahir fins sense després abans davant darrere tot tots totes tota jo ell elles ells nosaltres vosaltres sóc són " +
+    "és eren teníem tenim tinc fer feia feien veure anar tenir dir poble aigua anys dona dones nen nens noia noi pare mare fill filla " +
+    "germà germana avi àvia ens em et mai res cap uns unes sempre vegada vegades llavors aleshores gaire gens fa feina altre altra " +
+    "altres deia veia queia riu viu"
+  ).split(" "),
+  nameParticles: ["de", "del", "dels", "de la", "de les", "la", "les", "el", "els", "i", "d", "l"],
 };

@@ -25,5 +25,6 @@ export const en: LanguageData = {
     "a an and are as at be by for from has have how i in is it its of on or that the this to was were what when where which who why with " +
     "did do does can could would should there their they them he she his her you your we our me my not no about tell any like"
   ).split(" "),
+  markerWords: [],
   nameParticles: ["of", "the", "and"],
 };

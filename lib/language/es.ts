@@ -22,5 +22,12 @@ export const es: LanguageData = {
     veinte: 20, treinta: 30, cuarenta: 40, cincuenta: 50, cien: 100, ciento: 100, mil: 1000,
   },
   stopWords: "a al con de del el en es la las lo los o para por que se su sus un una y no me".split(" "),
-  nameParticles: ["de", "del", "la", "las", "los", "el", "y", "e"],
+  markerWords: (
+    "y os los las muy pero porque con como esta este estos estas está están estaba estaban ese esa eso esos esas mi mis su sus nos le " +
+    "lo uno unos unas por para hay había fue fueron también solo sólo todavía ya nada nadie nunca siempre cuando donde dónde cómo yo él " +
+    "nosotros ellos ellas tiene tienen tenía tenían hacer año años ahora hoy mañana ayer después antes pueblo agua hijo hija padre " +
+    "madre hermano hermana abuelo abuela mujer mujeres niño niños trabajo vez veces entonces aquí allí algo alguien mucho mucha muchos " +
+    "muchas todo toda todos todas otro otra otros otras"
+  ).split(" "),
+  nameParticles: ["de", "del", "de la", "de los", "de las", "la", "las", "los", "el", "y", "e"],
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { foldAccents } from "./fold-accents";
-import { type QuestionKind, asks, foldedWords, monthOf, numberWords, questionLanguages, wordSet } from "./language-data";
+import { type QuestionKind, asks, foldedWords, foreignNameParticles, languageData, monthOf, numberWords, questionLanguages, wordSet } from "./language-data";
 
 const kindsOf = (question: string) => (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
 
@@ -103,6 +103,13 @@ describe("months, numbers, stop words, particles", () => {
     expect(wordSet("nameParticles", ["ca"])).toContain("dels");
     expect(wordSet("nameParticles", ["es"])).toContain("y");
     expect(wordSet("nameParticles", ["en"])).toContain("of");
+    expect(foreignNameParticles).toContain("van");
+  });
+
+  it("keeps the words that tell Spanish from Catalan as written: Catalan's però is no Spanish pero", () => {
+    expect(languageData.ca.markerWords).toContain("però");
+    expect(languageData.es.markerWords).toContain("pero");
+    expect(languageData.ca.markerWords.filter((word) => languageData.es.markerWords.includes(word))).toEqual([]);
   });
 
   it("splits folded words at apostrophes: d'agost holds a month", () => {

@@ -21,7 +21,10 @@ export function foldText(text: string): string {
   return foldAccents(text).toLowerCase().replace(/[’‘]/g, "'");
 }
 
-type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles";
+type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles" | "markerWords";
+
+/** Particles of names from other languages the records cite: "Vasco da Gama", "Ludwig van Beethoven". */
+export const foreignNameParticles: readonly string[] = ["da", "das", "do", "dos", "di", "du", "van", "von", "der", "den", "le"];
 
 const folded = (words: readonly string[]) => new Set(words.map(foldText));
 

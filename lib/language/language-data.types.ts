@@ -22,6 +22,8 @@ export interface LanguageData {
   numbers: Readonly<Record<string, number>>;
   /** Words too common to search for or mark. */
   stopWords: readonly string[];
-  /** Words that join the parts of a name ("Port de la Calma", "Roser Cases i Mitjans"). */
+  /** Words that join the parts of a name ("Port de la Calma", "Roser Cases i Mitjans"), "d" and "l" for d' and l'. */
   nameParticles: readonly string[];
+  /** Words only this one of Spanish and Catalan uses (none shared with English): they tell the two apart. */
+  markerWords: readonly string[];
 }

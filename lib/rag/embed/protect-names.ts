@@ -1,3 +1,5 @@
+import { foreignNameParticles, wordSet } from "../../language/language-data";
+
 /**
  * Names through the translation bridge. Apertium reads a capitalised word it knows as an
  * ordinary word and translates it: "Roser" becomes "Rosebush", "Sant Romà de Vall" becomes
@@ -28,9 +30,11 @@ export interface ProtectedText {
   placeholders: string[];
 }
 
-// "i" and "y" join two names ("Tom y Mary"), not the parts of one: they are translated (except
-// between a person's two surnames, see findNames).
-const particles = new Set(["de", "del", "dels", "de la", "de les", "de los", "de las", "la", "les", "las", "los", "el", "els", "da", "das", "do", "dos", "di", "du", "van", "von", "der"]);
+// "i", "y" and "e" join two names ("Tom y Mary"), not the parts of one: they are translated (except
+// "i" and "y" between a person's two surnames, see findNames). Elided d' and l' belong to the word
+// they precede ("d'Urgell").
+const notJoining = new Set(["i", "y", "e", "d", "l"]);
+const particles = new Set([...wordSet("nameParticles", ["es", "ca"]), ...foreignNameParticles].filter((particle) => !notJoining.has(particle)));
 
 /**
  * Common nouns Spanish and Catalan capitalise as institutions, feasts or sacred names: they are
