@@ -4,7 +4,8 @@ import { signIn } from "./helpers";
 
 /**
  * Exports for researchers: a searched list downloads as CSV with the page's rows in the page's
- * order, and a record page's "Cite" link downloads RIS a reference manager reads.
+ * order, the people list with all their fields, and a record page's "Cite" link downloads RIS a
+ * reference manager reads, a Spanish narrator with both family names.
  */
 test("a researcher's search exports to CSV with the rows the page shows, in its order", async ({ page }) => {
   test.setTimeout(420_000);
@@ -18,9 +19,9 @@ test("a researcher's search exports to CSV with the rows the page shows, in its 
   const shown = await page.locator("table tbody th > a[href^='/records/']").evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/records/", "").split("?")[0]!));
 
   const exportLinks = page.getByTestId("export-links");
-  await expect(exportLinks.getByRole("link", { name: "CSV" })).toHaveAttribute("href", /\/api\/records\/export\?format=csv&.*q=harbour/);
+  await expect(exportLinks.getByRole("link", { name: "CSV", exact: true })).toHaveAttribute("href", /\/api\/records\/export\?format=csv&.*q=harbour/);
   const downloadPromise = page.waitForEvent("download");
-  await exportLinks.getByRole("link", { name: "CSV" }).click();
+  await exportLinks.getByRole("link", { name: "CSV", exact: true }).click();
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^records-\d{4}-\d{2}-\d{2}\.csv$/);
   const stream = await download.createReadStream();
@@ -31,6 +32,25 @@ test("a researcher's search exports to CSV with the rows the page shows, in its 
   expect(table.columns).toContain("rank");
   // The page shows up to 100 rows: the export starts with exactly those, in the same order.
   expect(table.rows.slice(0, shown.length).map((row) => row[0])).toEqual(shown);
+});
+
+test("the people list exports all fields from the keyboard: birth, death and biography beside the listed columns", async ({ page }) => {
+  await signIn(page, "researcher");
+  await page.goto("/records?section=people&sort=title");
+  const allFields = page.getByTestId("export-links").getByRole("link", { name: "All fields as CSV" });
+  await expect(allFields).toHaveAttribute("href", /\/api\/records\/export\?format=csv&columns=all&.*section=people/);
+  await allFields.focus();
+  const downloadPromise = page.waitForEvent("download");
+  await page.keyboard.press("Enter");
+  const download = await downloadPromise;
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const table = parseCsv(Buffer.concat(chunks).toString("utf8"));
+  expect(table.columns).toEqual(expect.arrayContaining(["title", "section", "Occupation", "Born", "Died", "Biography"]));
+  const carmen = table.rows.find((row) => row[table.columns.indexOf("title")] === "Carmen Roldán Ortiz");
+  expect(carmen?.[table.columns.indexOf("Biography")]).toBeTruthy();
+  expect(carmen?.[table.columns.indexOf("Born")]).toBeTruthy();
 });
 
 test("a record page's Cite link downloads RIS for a reference manager", async ({ page }) => {
@@ -97,4 +117,16 @@ test("records selected across pages cite together in one file", async ({ page })
   await bar.getByRole("button", { name: "Clear selection" }).click();
   await expect(bar.getByTestId("selection-count")).toHaveText("No records selected");
   await expect(page.getByRole("checkbox", { name: `Select “${firstTitle}”` })).not.toBeChecked();
+});
+
+test("a Spanish interview cites its narrator with both family names", async ({ page }) => {
+  await signIn(page, "researcher");
+  await page.goto(`/records?section=oral-histories&text=${encodeURIComponent("Remendar redes")}`);
+  await page.locator("table tbody th > a[href^='/records/']").first().click();
+  const ris = page.getByTestId("cite-links").getByRole("link", { name: "Download the citation as RIS" });
+  const response = await page.request.get((await ris.getAttribute("href"))!);
+  expect(response.status()).toBe(200);
+  expect(await response.text()).toContain("\r\nAU  - Roldán Ortiz, Carmen\r\n");
+  const bibtex = await page.request.get((await page.getByTestId("cite-links").getByRole("link", { name: "Download the citation as BibTeX" }).getAttribute("href"))!);
+  expect(await bibtex.text()).toMatch(/^@misc\{roldan\d*_[0-9a-f]{8},[\s\S]*author = \{\{Roldán Ortiz\}, Carmen\}/);
 });
