@@ -1,3 +1,4 @@
+import { foreignNameParticles, wordSet } from "../../language/language-data";
 import type { CitationName } from "./citation-item";
 
 /**
@@ -11,7 +12,7 @@ import type { CitationName } from "./citation-item";
  *    word, a name with digits or one that does not end in a capitalised word stays literal.
  * 4. Particles (de, del, de la, dels, d', da, dos, van, von, der…) stay with the family name they
  *    precede ("Juan de la Cierva" → de la Cierva, Juan).
- * 5. Two family names joined by "i" or "y" are kept whole in any language ("Josep Maria Puig i
+ * 5. Two family names joined by "i", "y" or "e" are kept whole in any language ("Josep Maria Puig i
  *    Cadafalch" → Puig i Cadafalch; "Francisco de Goya y Lucientes" → de Goya y Lucientes).
  * 6. For a Spanish or Catalan name (the citing record's language is es or ca), the last two
  *    family names are one family name when a given name is left before them ("Carmen Roldán
@@ -24,9 +25,15 @@ import type { CitationName } from "./citation-item";
  * suffixes (Jr., III) and mononyms stay literal; the particle list is European only.
  */
 
-/** Lower-case words that belong to the family name after them. */
-export const nameParticles: ReadonlySet<string> = new Set(["de", "del", "la", "las", "los", "dels", "da", "das", "do", "dos", "di", "du", "van", "von", "der", "den", "ter", "le"]);
-const conjunctions = new Set(["i", "y"]);
+const conjunctions = new Set(["i", "y", "e"]);
+/**
+ * Lower-case words that belong to the family name after them: the archive's Spanish and Catalan
+ * name particles and those of other languages it cites (lib/language), one word each; the
+ * conjunctions join two family names instead, and an elided d' stays on its word ("d'Ors").
+ */
+export const nameParticles: ReadonlySet<string> = new Set(
+  [...wordSet("nameParticles", ["es", "ca"]), ...foreignNameParticles].filter((particle) => !particle.includes(" ") && particle.length > 1 && !conjunctions.has(particle)),
+);
 const hispanicLanguages = new Set(["es", "ca", "spa", "cat", "spanish", "catalan", "español", "castellano", "català", "catalán"]);
 const organisationWords =
   /\b(ajuntament|ayuntamiento|arxiu|archivo|archive|archives|associaci[óo]|asociaci[óo]n|association|biblioteca|library|church|iglesia|església|comit[ée]|committee|company|companyia|compañía|consell|consejo|council|cooperativa|cooperative|departament|departamento|department|diputaci[óo]n?|fundaci[óo]n?|foundation|generalitat|government|gobierno|govern|institut|instituto|institute|ministeri|ministerio|ministry|museu|museo|museum|partido|partit|party|sindicat|sindicato|sociedad|societat|society|uni[óo]n?|union|universitat|universidad|university|inc|ltd|llc|s\.a|s\.l)\b/iu;
