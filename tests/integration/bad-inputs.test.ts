@@ -44,7 +44,7 @@ import { maxSignInBodyBytes, withBodyLimit } from "../../lib/http/request-body";
 import { captionRouteParamsSchema, captionsResponse } from "../../lib/http/captions-response";
 import { englishTextParamsSchema, englishTextResponse } from "../../lib/http/english-text-response";
 import { createTextTranslator } from "../../lib/rag/embed/text-translation";
-import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iiif-responses";
+import { collectionResponse, manifestResponse, scanPageAnnotationsResponse } from "../../lib/archive/iiif/iiif-responses";
 import { linkedArtParamsSchema, linkedArtResponse } from "../../lib/http/linked-art-response";
 import { createImageService, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { runAuthorizedAction, runAuthorizedRoute } from "../../lib/http/run-authorized";
@@ -230,6 +230,16 @@ function captionsRoute(principal: Principal, id: string, file: string) {
 }
 
 /** /iiif/<id>/manifest, as its route runs it (the same parameter schema, the service). */
+function iiifAnnotationsRoute(principal: Principal, id: string, field: string, page: string) {
+  return runAuthorizedRoute(
+    z.object({ id: z.string().max(100), field: z.string().max(100), page: z.string().max(20) }),
+    (_incoming, { principal: signedIn, params }) => scanPageAnnotationsResponse(db.prisma, signedIn, { recordId: params.id, field: params.field, page: params.page, origin }),
+    async () => principal,
+    new Request(`${origin}/iiif/${encodeURIComponent(id.toWellFormed())}/annotations/${encodeURIComponent(field.toWellFormed())}/${encodeURIComponent(page.toWellFormed())}`),
+    { id, field, page },
+  ).then(fromResponse);
+}
+
 function iiifManifestRoute(principal: Principal, id: string) {
   return runAuthorizedRoute(
     z.object({ id: z.string().max(100) }),
@@ -734,22 +744,27 @@ function catalogue(): BadInput[] {
     { id: "iiif-manifest-nul", layer: "route", input: "a manifest's record id with NUL after it", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, `${ids.lighthouse}${nul}`) },
     { id: "iiif-manifest-long", layer: "route", input: "a manifest's record id of 1 MB", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, megabyte) },
     { id: "iiif-manifest-unreadable", layer: "route", input: "the manifest of a record the reader cannot read", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, ids.secret!) },
+    { id: "iiif-annotations-page-malformed", layer: "route", input: "/iiif/<id>/annotations/scan/page1", expect: { status: 400, message: /page "page1" is malformed: write it p1/ }, send: () => iiifAnnotationsRoute(people.reader, ids.lighthouse!, "scan", "page1") },
+    { id: "iiif-annotations-unreadable", layer: "route", input: "the OCR lines of a record the reader cannot read", expect: { status: 404 }, send: () => iiifAnnotationsRoute(people.reader, ids.secret!, "scan", "p1") },
+    { id: "iiif-annotations-no-scan", layer: "route", input: "the OCR lines of a field that is no scan", expect: { status: 404 }, send: () => iiifAnnotationsRoute(people.reader, ids.lighthouse!, "title", "p1") },
+    { id: "iiif-annotations-long-page", layer: "route", input: "an annotation page of 1 MB", expect: { status: 404 }, send: () => iiifAnnotationsRoute(people.reader, ids.lighthouse!, "scan", megabyte) },
     { id: "iiif-manifest-nothing-to-show", layer: "route", input: "the manifest of a record with no image, recording or scan", expect: { status: 404 }, send: () => iiifManifestRoute(people.reader, ids.mill!) },
     { id: "linked-art-traversal", layer: "route", input: "/api/records/../../etc/passwd/linked-art", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, "../../etc/passwd") },
     { id: "linked-art-nul", layer: "route", input: "a Linked Art record id with NUL after it", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, `${ids.lighthouse}${nul}`) },
     { id: "linked-art-long", layer: "route", input: "a Linked Art record id of 1 MB", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, megabyte) },
     { id: "linked-art-unreadable", layer: "route", input: "the Linked Art of a record the reader cannot read", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, ids.secret!) },
     { id: "linked-art-no-object", layer: "route", input: "the Linked Art of a record that is no object", expect: { status: 404 }, send: () => linkedArtRoute(people.reader, ids.lighthouse!) },
-    { id: "iiif-image-region-percent", layer: "route", input: "/iiif/image/<id>/pct:10,10,50,50/max/0/default.jpg", expect: { status: 400, message: /region "pct:10,10,50,50" is not supported/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "pct:10,10,50,50") },
+    { id: "iiif-image-region-percent", layer: "route", input: "/iiif/image/<id>/pct:10,10,x,50/max/0/default.jpg", expect: { status: 400, message: /region "pct:10,10,x,50" is malformed/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "pct:10,10,x,50") },
     { id: "iiif-image-region-empty", layer: "route", input: "a region 0 pixels wide", expect: { status: 400, message: /greater than zero/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "0,0,0,10") },
     { id: "iiif-image-region-outside", layer: "route", input: "a region beyond the image", expect: { status: 400, message: /outside the image/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "99999,0,10,10") },
     { id: "iiif-image-region-sql", layer: "route", input: "a region of SQL", expect: { status: 400, message: /region/ }, send: () => iiifImageRoute(people.reader, ids.photo!, sqlInjection) },
     { id: "iiif-image-size-upscale", layer: "route", input: "a size larger than the image without ^", expect: { status: 400, message: /put \^ before the size/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "9999,") },
     { id: "iiif-image-size-beyond-limit", layer: "route", input: "^99999, (beyond the limits info.json declares)", expect: { status: 400, message: /larger than this image is served \(at most \d+×\d+, as its info.json says\)/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "^99999,") },
     { id: "iiif-image-size-unknown", layer: "route", input: "size 'big'", expect: { status: 400, message: /size "big" is not supported/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "big") },
-    { id: "iiif-image-rotation", layer: "route", input: "rotation 90", expect: { status: 400, message: /rotation "90"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "90") },
-    { id: "iiif-image-quality", layer: "route", input: "quality bitonal", expect: { status: 400, message: /quality "bitonal"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "0", "bitonal.jpg") },
-    { id: "iiif-image-format", layer: "route", input: "format gif", expect: { status: 400, message: /format "gif"/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "0", "default.gif") },
+    // A valid rotation, quality or format it does not render (90, bitonal, gif) is a 501 (iiif-tiles.test.ts); these are malformed.
+    { id: "iiif-image-rotation", layer: "route", input: "rotation -90", expect: { status: 400, message: /rotation "-90" is malformed/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "-90") },
+    { id: "iiif-image-quality", layer: "route", input: "quality sepia", expect: { status: 400, message: /quality "sepia" is malformed/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "0", "sepia.jpg") },
+    { id: "iiif-image-format", layer: "route", input: "format bmp", expect: { status: 400, message: /format "bmp" is malformed/ }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", "max", "0", "default.bmp") },
     { id: "iiif-image-id-traversal", layer: "route", input: "/iiif/image/../../etc/passwd/full/max/0/default.jpg", expect: { status: 404 }, send: () => iiifImageRoute(people.reader, "../../etc/passwd") },
     { id: "iiif-image-page-zero", layer: "route", input: "an image id <mediaId>~p0", expect: { status: 404 }, send: () => iiifImageRoute(people.reader, `${ids.photo}~p0`) },
     { id: "iiif-image-long-size", layer: "route", input: "a size of 1 MB", expect: { status: 404 }, send: () => iiifImageRoute(people.reader, ids.photo!, "full", megabyte) },
