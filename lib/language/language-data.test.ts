@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { foldAccents } from "./fold-accents";
-import { type QuestionKind, asks, foldedWords, foreignNameParticles, languageData, monthOf, numberWords, questionLanguages, wordSet } from "./language-data";
+import { type QuestionKind, askedRolePatterns, asks, foldText, foldedWords, foreignNameParticles, languageData, monthOf, numberWords, questionLanguages, wordSet } from "./language-data";
 
 const kindsOf = (question: string) => (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
 
@@ -71,6 +71,21 @@ describe("question classification", () => {
     expect(questionLanguages("¿Quién era el alcalde del pueblo?")).toEqual(["es"]);
     expect(questionLanguages("Qui era l'alcalde del poble?")).toEqual(["ca"]);
     expect(questionLanguages("Sant Romà")).toEqual(["en", "es", "ca"]);
+  });
+});
+
+describe("roles asked for", () => {
+  it.each([
+    ["Who was the first mayor of Sant Romà?", ["first", "mayor"]],
+    ["¿Quién era el médico del pueblo?", ["medico", "del"]],
+    ["Qui va ser l’alcaldessa?", ["alcaldessa", undefined]],
+  ])("%s", (question, words) => {
+    const match = askedRolePatterns.map((pattern) => pattern.exec(foldText(question))).find(Boolean);
+    expect([match?.[1], match?.[2]]).toEqual(words);
+  });
+
+  it("knows the words before a role that are not it", () => {
+    expect(["first", "ultimo", "darrer"].every((word) => wordSet("roleQualifiers").has(word))).toBe(true);
   });
 });
 

@@ -21,7 +21,7 @@ export function foldText(text: string): string {
   return foldAccents(text).toLowerCase().replace(/[’‘]/g, "'");
 }
 
-type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles" | "markerWords";
+type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles" | "markerWords" | "roleQualifiers";
 
 /** Particles of names from other languages the records cite: "Vasco da Gama", "Ludwig van Beethoven". */
 export const foreignNameParticles: readonly string[] = ["da", "das", "do", "dos", "di", "du", "van", "von", "der", "den", "le"];
@@ -121,3 +121,15 @@ export function asks(question: string, kind: QuestionKind): boolean {
     return own.includes(language);
   });
 }
+
+/**
+ * "Who was the mayor…?", "¿Quién era el médico…?", "Qui era l'alcalde…?": per language, a pattern
+ * whose first group is the word after the who-word, the verb "to be" and an article, the second the
+ * word after it (for "the first mayor"). Matched against foldText(question).
+ */
+export const askedRolePatterns: readonly RegExp[] = dataLanguages.map((language) => {
+  const data = languageData[language];
+  const alternatives = (words: readonly string[]) => words.map(phrasePattern).join("|");
+  const articles = data.articles.map((word) => escape(foldText(word)) + (word.endsWith("'") ? "\\s*" : "\\s+")).join("|");
+  return new RegExp(`^[\\s¿¡]*(?:${alternatives(data.questionPhrases.who)})\\s+(?:${alternatives(data.copulas)})\\s+(?:${articles})(\\p{L}+)(?:\\s+(\\p{L}+))?`, "u");
+});

@@ -12,6 +12,12 @@ export interface LanguageData {
   notHow: readonly string[];
   /** Prepositions a who- or where-word may follow ("¿A quién…?", "D'on…?"); one ending in an apostrophe is elided. */
   questionPrepositions: readonly string[];
+  /** The verb "to be" in the forms a who-question asks a role with ("Who was the mayor?"). */
+  copulas: readonly string[];
+  /** Articles; one ending in an apostrophe is elided ("l'alcalde"). */
+  articles: readonly string[];
+  /** Words before a role that are not it: "the first mayor", "el primer alcalde". */
+  roleQualifiers: readonly string[];
   /** Words that only ask, naming nothing the answer must hold ("what", "quin"). */
   interrogatives: readonly string[];
   /** The twelve months, January first. */

@@ -4,7 +4,7 @@ import { type Embedder, dot } from "../embed/embedder";
 import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../embed/translate";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
-import { asks, foldText, foldedWords, numberWords, wordSet } from "../../language/language-data";
+import { askedRolePatterns, asks, foldText, foldedWords, numberWords, wordSet } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import type { GenerationRequest, Generator } from "../../llm/generator";
 import { translationNote } from "../../llm/translation-note";
@@ -126,24 +126,19 @@ function locatesAsked(question: string, sentence: string): boolean {
   return asks(question, "where") && locativePhrase.test(sentence);
 }
 
+/** Words before the role that are not it: "the first mayor", "el primer alcalde". */
+const roleQualifier = wordSet("roleQualifiers");
+
 /**
  * "Who was the mayor…?", "¿Quién era el médico…?", "Qui era l'alcalde…?": the role a who-question
  * asks to be filled, folded. A person's name answers it only in a sentence that speaks of that
  * role (or after an interviewer's question that does): "Josep Farré remembers the expropriation"
  * names a person, not the mayor.
  */
-const askedRolePatterns = [
-  /^\s*who\s+(?:was|is|were|are)\s+(?:the|a|an)\s+(\p{L}+)(?:\s+(\p{L}+))?/iu,
-  /^\s*¿?\s*qui[eé]n(?:es)?\s+(?:era|es|fue|eran|son|fueron)\s+(?:el|la|los|las|un|una)\s+(\p{L}+)(?:\s+(\p{L}+))?/iu,
-  /^\s*qui\s+(?:era|és|es|fou|va\s+ser|eren|són|son)\s+(?:(?:el|la|els|les|un|una|en|na)\s+|l['’]\s*)(\p{L}+)(?:\s+(\p{L}+))?/iu,
-];
-/** Words before the role that are not it: "the first mayor", "el primer alcalde". */
-const roleQualifier = new Set(["first", "last", "new", "old", "chief", "head", "primer", "primera", "primero", "ultimo", "ultima", "darrer", "darrera", "nou", "nova", "nuevo", "nueva", "vell", "viejo"]);
-
 export function askedRoles(...questions: (string | null | undefined)[]): string[] {
   const roles = questions.flatMap((question) =>
     askedRolePatterns.flatMap((pattern) => {
-      const match = question ? pattern.exec(question) : null;
+      const match = question ? pattern.exec(foldText(question)) : null;
       if (!match) return [];
       const first = foldWord(match[1]!);
       return [roleQualifier.has(first) && match[2] ? foldWord(match[2]) : first];
