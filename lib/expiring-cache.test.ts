@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createExpiringCache } from "./expiring-cache";
 
 function cacheOf(ttlMs = 5000) {
-  let now = 0;
+  // lru-cache reads a start time of 0 as "none": the clock starts later, as performance.now() does.
+  let now = 1000;
   const cache = createExpiringCache<string[]>({ ttlMs: () => ttlMs, copy: (value) => [...value], clock: () => now });
   return { cache, advance: (ms: number) => void (now += ms) };
 }
@@ -21,8 +22,21 @@ describe("expiring per-process cache", () => {
     expect(await cache.get(database, "user-a", setsOf("a"))).toEqual(["a's project"]);
     expect(loads).toBe(2);
     advance(5000);
+    expect(await cache.get(database, "user-a", setsOf("a again"))).toEqual(["a's project"]);
+    advance(1);
     expect(await cache.get(database, "user-a", setsOf("a again"))).toEqual(["a again's project"]);
     expect(loads).toBe(3);
+  });
+
+  it("keeps at most maxEntries per scope, dropping the least recently read", async () => {
+    const cache = createExpiringCache<string[]>({ ttlMs: () => 5000, copy: (value) => [...value], maxEntries: 2 });
+    const database = {};
+    await cache.get(database, "a", async () => ["a"]);
+    await cache.get(database, "b", async () => ["b"]);
+    await cache.get(database, "a", async () => ["unused"]);
+    await cache.get(database, "c", async () => ["c"]);
+    expect(await cache.get(database, "a", async () => ["a reloaded"])).toEqual(["a"]);
+    expect(await cache.get(database, "b", async () => ["b reloaded"])).toEqual(["b reloaded"]);
   });
 
   it("keeps two databases apart, and forgets one key, one database or all at once", async () => {

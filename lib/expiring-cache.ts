@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+
 /**
  * A per-process cache of what many requests read and few change (a user's project sets, the
  * section definitions), kept for a short time. Entries live under a scope (the database client,
@@ -9,6 +11,8 @@
  * already running when something was forgotten is not kept, so it cannot put back what the edit
  * replaced. Other processes see an edit when their entry expires (`ttlMs`). A time of 0 turns
  * the cache off. Each caller gets a copy (`copy`), so none can change what the next one reads.
+ * A scope's entries are an lru-cache: bounded, the least recently read going first, each
+ * expiring `ttlMs` after it was stored.
  */
 export interface ExpiringCache<Value> {
   get(scope: object, key: string, load: () => Promise<Value>): Promise<Value>;
@@ -20,7 +24,7 @@ export interface ExpiringCacheOptions<Value> {
   /** Read on every use, so a configuration read lazily applies. */
   ttlMs: () => number;
   copy: (value: Value) => Value;
-  /** Entries per scope; the oldest go first. */
+  /** Entries per scope; the least recently read go first. */
   maxEntries?: number;
   clock?: () => number;
 }
@@ -28,7 +32,11 @@ export interface ExpiringCacheOptions<Value> {
 export function createExpiringCache<Value>(options: ExpiringCacheOptions<Value>): ExpiringCache<Value> {
   const clock = options.clock ?? (() => performance.now());
   const maxEntries = options.maxEntries ?? 10_000;
-  let scopes = new WeakMap<object, Map<string, { value: Value; expiresAt: number }>>();
+  // Value & {} (lru-cache's bound) — what a load resolves to is never null or undefined here.
+  type Stored = Value & {};
+  let scopes = new WeakMap<object, LRUCache<string, Stored>>();
+  // ttlResolution 0: every staleness check reads the clock (an injected one in tests).
+  const newScope = () => new LRUCache<string, Stored>({ max: maxEntries, ttlResolution: 0, perf: { now: clock } });
   // Bumped by every forget: a load that started before it does not store its answer.
   let generation = 0;
 
@@ -36,17 +44,14 @@ export function createExpiringCache<Value>(options: ExpiringCacheOptions<Value>)
     async get(scope, key, load) {
       const ttlMs = options.ttlMs();
       if (ttlMs <= 0) return load();
-      const entries = scopes.get(scope);
-      const entry = entries?.get(key);
-      if (entry && entry.expiresAt > clock()) return options.copy(entry.value);
+      const entry = scopes.get(scope)?.get(key);
+      if (entry !== undefined) return options.copy(entry);
       const started = generation;
       const value = await load();
       if (started === generation) {
         let current = scopes.get(scope);
-        if (!current) scopes.set(scope, (current = new Map()));
-        current.delete(key);
-        current.set(key, { value: options.copy(value), expiresAt: clock() + ttlMs });
-        if (current.size > maxEntries) current.delete(current.keys().next().value as string);
+        if (!current) scopes.set(scope, (current = newScope()));
+        current.set(key, options.copy(value) as Stored, { ttl: ttlMs });
       }
       return value;
     },

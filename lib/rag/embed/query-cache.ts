@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Embedder } from "./embedder";
 
 /**
@@ -8,12 +9,7 @@ import type { Embedder } from "./embedder";
  * never who asked, and each caller gets its own copy of the vector.
  */
 export function withQueryCache(embedder: Embedder, maxEntries = 500): Embedder {
-  const cache = new Map<string, Float32Array>();
-  const remember = (text: string, vector: Float32Array) => {
-    cache.delete(text);
-    cache.set(text, vector);
-    if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
-  };
+  const cache = new LRUCache<string, Float32Array>({ max: maxEntries });
   return {
     ...embedder,
     async embed(texts, kind, work) {
@@ -24,7 +20,7 @@ export function withQueryCache(embedder: Embedder, maxEntries = 500): Embedder {
       return texts.map((text) => {
         const vector = found.get(text) ?? cache.get(text);
         if (!vector) throw new Error("the embedder returned fewer vectors than texts");
-        remember(text, vector);
+        cache.set(text, vector);
         return new Float32Array(vector);
       });
     },

@@ -1,11 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { BRIDGE_VERSION } from "./bridge-text";
 
 /**
  * The memory of the bridge's translations for reading (a transcript's English turns, a long
  * text's English paragraphs): a bounded map of promises keyed by content hash. A hit moves to
- * the end, the oldest entry goes first; a request that is still running is shared by every
+ * the end, the least recently used goes first (an lru-cache); a request that is still running is shared by every
  * reader who asks meanwhile; a failure is not kept, so the next request tries again.
  */
 export interface TranslationCache<T> {
@@ -15,19 +16,16 @@ export interface TranslationCache<T> {
 
 export function createTranslationCache<T>(capacity: number): TranslationCache<T> {
   const bound = Math.max(1, capacity);
-  const entries = new Map<string, Promise<T>>();
+  const entries = new LRUCache<string, Promise<T>>({ max: bound });
   return {
     remember(key, make) {
       const hit = entries.get(key);
-      if (hit) {
-        entries.delete(key);
-        entries.set(key, hit);
-        return hit;
-      }
+      if (hit) return hit;
       const made = make();
       entries.set(key, made);
-      made.catch(() => entries.delete(key));
-      while (entries.size > bound) entries.delete(entries.keys().next().value as string);
+      made.catch(() => {
+        if (entries.peek(key) === made) entries.delete(key);
+      });
       return made;
     },
     get size() {

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import type { FieldDefinition } from "../../archive/field-definitions";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { type CategoricalRole, type ObjectContext, categoricalRoles, dateRangeOf, proposalRoles, roleValue } from "../config/object-context";
@@ -89,7 +90,6 @@ export function resolveAliases(rows: readonly { term: string; value: string; cou
 }
 
 interface CatalogueFacts {
-  at: number;
   vocabularies: Map<CategoricalRole, string[]>;
   /** Per role, its other names in the section's data (folded term → resolution). */
   aliases: Map<CategoricalRole, Map<string, AliasTerm>>;
@@ -98,12 +98,13 @@ interface CatalogueFacts {
   unreliable: Map<CategoricalRole | "date", Set<string>>;
 }
 
-const factsCache = new Map<string, CatalogueFacts>();
+/** A section's catalogue facts, read again after a minute; the 256 most recently used kept. */
+const factsCache = new LRUCache<string, CatalogueFacts>({ max: 256, ttl: factsTtlMs });
 
 async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise<CatalogueFacts> {
   const key = [subject.projectId, subject.sectionId, ...subject.compareSectionIds].join("|");
   const cached = factsCache.get(key);
-  if (cached && Date.now() - cached.at < factsTtlMs) return cached;
+  if (cached) return cached;
   const dateKey = subject.context.roles.date;
   const vocabularies = new Map<CategoricalRole, string[]>();
   let periodSpans = new Map<string, { from: number; to: number }>();
@@ -194,8 +195,7 @@ async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise
     unreliable.set(role, new Set([...(unreliable.get(role) ?? []), label]));
   }
 
-  const facts = { at: Date.now(), vocabularies, aliases, periodSpans, unreliable };
-  if (factsCache.size >= 256) factsCache.clear();
+  const facts = { vocabularies, aliases, periodSpans, unreliable };
   factsCache.set(key, facts);
   return facts;
 }

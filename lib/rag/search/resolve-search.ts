@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { type Principal, passageScopeSql } from "../../acl";
 import { type SearchContext, type SearchHit, type SearchMode, type SearchResult, maxSearchLimit, searchArchive } from "./search-archive";
 
@@ -23,8 +24,9 @@ export interface ResolvedSearch {
 
 const ttlMs = 5 * 60_000;
 const maxEntries = 200;
-const globalForCache = globalThis as unknown as { mnemoResolvedSearches?: Map<string, ResolvedSearch> };
-const cache = (globalForCache.mnemoResolvedSearches ??= new Map());
+// On globalThis, so a dev server's reloaded module keeps it.
+const globalForCache = globalThis as unknown as { mnemoResolvedSearchCache?: LRUCache<string, ResolvedSearch> };
+const cache = (globalForCache.mnemoResolvedSearchCache ??= new LRUCache<string, ResolvedSearch>({ max: maxEntries }));
 
 export interface RecordSearchRequest {
   query: string;
@@ -49,11 +51,9 @@ function cacheKey(context: SearchContext, principal: Principal, request: RecordS
 export async function resolveRecordSearch(context: SearchContext, principal: Principal, request: RecordSearchRequest): Promise<ResolvedSearch & { cached: boolean }> {
   const key = cacheKey(context, principal, request);
   const now = Date.now();
+  // get() also moves the entry to the end of the eviction order.
   const hit = cache.get(key);
   if (hit && now - hit.resolvedAt < ttlMs && (await stillReadable(context, principal, hit)) && !(await indexedSince(context, hit.resolvedAt))) {
-    // Refresh its place in the eviction order.
-    cache.delete(key);
-    cache.set(key, hit);
     return { ...hit, cached: true };
   }
   const result = await searchArchive(context, principal, { ...request, limit: maxSearchLimit, collapse: "record" });
@@ -64,7 +64,6 @@ export async function resolveRecordSearch(context: SearchContext, principal: Pri
     resolvedAt: now,
   };
   cache.set(key, resolved);
-  while (cache.size > maxEntries) cache.delete(cache.keys().next().value!);
   return { ...resolved, cached: false };
 }
 
