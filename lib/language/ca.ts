@@ -25,6 +25,16 @@ export const ca: LanguageData = {
     vint: 20, trenta: 30, quaranta: 40, cent: 100, mil: 1000,
   },
   stopWords: "a al amb com de del el els en es i la les no o on per que se un una va".split(" "),
+  sentenceStarters: (
+    "el la els les un una uns unes al als a en de del dels des per amb sense i o però perquè que què quan on com quin quina " +
+    "quins quines qui ja no sí si també ara avui ahir demà després abans aquí allà hi ho va vam van vaig es se s'hi em et ens " +
+    "us li jo tu ell ella nosaltres ells elles meu meva seu seva aquest aquesta aquell aquella tot tots totes molt poc cada " +
+    "sempre mai encara"
+  ).split(" "),
+  institutionNouns: (
+    "policia guardia govern estat església ajuntament déu bíblia rei reina república exèrcit diputació universitat ministeri " +
+    "nadal pasqua papa verge senyor"
+  ).split(" "),
   markerWords: (
     "amb els dels pels als meu meva meus meves teu teva seu seva seus seves nostre nostra molt molta molts moltes però perquè això allò " +
     "aquest aquesta aquests aquestes aquell aquells aquelles hi ho vam vaig vas també només encara gairebé tothom ningú doncs així quan " +

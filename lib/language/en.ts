@@ -28,6 +28,11 @@ export const en: LanguageData = {
     "a an and are as at be by for from has have how i in is it its of on or that the this to was were what when where which who why with " +
     "did do does can could would should there their they them he she his her you your we our me my not no about tell any like"
   ).split(" "),
+  sentenceStarters: (
+    "the a an and but or if when then there this that these those it he she we they i you his her their my our in on at of to " +
+    "for from with by as so not no yes"
+  ).split(" "),
+  institutionNouns: [],
   markerWords: [],
   nameParticles: ["of", "the", "and"],
 };

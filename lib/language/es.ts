@@ -25,6 +25,16 @@ export const es: LanguageData = {
     veinte: 20, treinta: 30, cuarenta: 40, cincuenta: 50, cien: 100, ciento: 100, mil: 1000,
   },
   stopWords: "a al con de del el en es la las lo los o para por que se su sus un una y no me".split(" "),
+  sentenceStarters: (
+    "el la lo los las un una unos unas al a en de del por para con sin y o u pero porque que qué cuando donde dónde como cómo " +
+    "cuál cual quién ya no sí si también ahora hoy ayer mañana después antes aquí allí es se me te nos os le les yo tu tú él " +
+    "ella nosotros ellos ellas mi mis su sus este esta ese esa aquel aquella toda todo todos todas muy mucho poco cada " +
+    "siempre nunca todavía"
+  ).split(" "),
+  institutionNouns: (
+    "policía guardia gobierno estado iglesia ayuntamiento dios biblia rey reina república ejército diputación universidad " +
+    "ministerio navidad pascua papa virgen señor"
+  ).split(" "),
   markerWords: (
     "y os los las muy pero porque con como esta este estos estas está están estaba estaban ese esa eso esos esas mi mis su sus nos le " +
     "lo uno unos unas por para hay había fue fueron también solo sólo todavía ya nada nadie nunca siempre cuando donde dónde cómo yo él " +

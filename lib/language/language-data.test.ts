@@ -121,6 +121,14 @@ describe("months, numbers, stop words, particles", () => {
     expect(foreignNameParticles).toContain("van");
   });
 
+  it("keeps, as written, the words that open a sentence and the nouns capitalised as institutions", () => {
+    expect(languageData.ca.sentenceStarters).toContain("després");
+    expect(languageData.es.sentenceStarters).toContain("después");
+    expect(languageData.en.sentenceStarters).toContain("the");
+    expect(languageData.es.institutionNouns).toContain("policía");
+    expect(languageData.ca.institutionNouns).toContain("policia");
+  });
+
   it("keeps the words that tell Spanish from Catalan as written: Catalan's però is no Spanish pero", () => {
     expect(languageData.ca.markerWords).toContain("però");
     expect(languageData.es.markerWords).toContain("pero");

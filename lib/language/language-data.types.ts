@@ -30,6 +30,10 @@ export interface LanguageData {
   stopWords: readonly string[];
   /** Words that join the parts of a name ("Port de la Calma", "Roser Cases i Mitjans"), "d" and "l" for d' and l'. */
   nameParticles: readonly string[];
+  /** Function words that open a sentence without being a name ("El Port de la Calma" is "El" and a name), as written. */
+  sentenceStarters: readonly string[];
+  /** Common nouns capitalised as institutions, feasts or sacred names ("la Policía"), meant as the ordinary word; as written. */
+  institutionNouns: readonly string[];
   /** Words only this one of Spanish and Catalan uses (none shared with English): they tell the two apart. */
   markerWords: readonly string[];
 }

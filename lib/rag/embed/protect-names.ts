@@ -1,4 +1,4 @@
-import { foreignNameParticles, wordSet } from "../../language/language-data";
+import { dataLanguages, foreignNameParticles, languageData, wordSet } from "../../language/language-data";
 
 /**
  * Names through the translation bridge. Apertium reads a capitalised word it knows as an
@@ -40,27 +40,14 @@ const particles = new Set([...wordSet("nameParticles", ["es", "ca"]), ...foreign
  * Common nouns Spanish and Catalan capitalise as institutions, feasts or sacred names: they are
  * meant as the ordinary word, and are translated ("la Policía" → "the Police").
  */
-const capitalisedCommonNouns = new Set(
-  (
-    "policía policia guardia gobierno govern estado estat iglesia església ayuntamiento ajuntament dios déu biblia bíblia rey rei reina república ejército exèrcit " +
-    "diputación diputació universidad universitat ministerio ministeri navidad nadal pascua pasqua papa virgen verge señor senyor"
-  ).split(" "),
-);
+const capitalisedCommonNouns = new Set(dataLanguages.flatMap((language) => languageData[language].institutionNouns));
 
 /**
  * Words that start a sentence without being names (articles, pronouns, prepositions,
  * conjunctions, frequent adverbs in Spanish, Catalan and English): "El Port de la Calma" is
  * the article "El" and the name "Port de la Calma".
  */
-const sentenceStarters = new Set(
-  (
-    "el la els les lo los las un una uns unes unos unas al als a en de del dels des per por para amb con sin sense i y o u però pero perquè porque que què qué quan cuando " +
-    "on donde dónde com como cómo quin quina quins quines cuál cual quién qui ja ya no sí si també también ara ahora avui hoy ahir ayer demà mañana després después abans antes " +
-    "aquí allí allà hi ho va vam van vaig es se s'hi em me et te ens nos us os li le les jo yo tu tú ell él ella nosaltres nosotros ells ellos elles ellas mi mis su sus meu meva seu seva " +
-    "aquest aquesta aquell aquella este esta ese esa aquel aquella tot tots totes toda todo todos todas molt muy mucho poc poco cada sempre siempre mai nunca encara todavía " +
-    "the a an and but or if when then there this that these those it he she we they i you his her their my our in on at of to for from with by as so not no yes"
-  ).split(" "),
-);
+const sentenceStarters = new Set(dataLanguages.flatMap((language) => languageData[language].sentenceStarters));
 
 /** Placeholders: letters only, so Apertium treats each as one unknown word and copies it. */
 const placeholderBase = "MNEMONAME";
