@@ -53,6 +53,7 @@ import { mrrAt, ndcgAt, recallAt } from "../lib/rag/search/retrieval-metrics";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import os from "node:os";
 import { basename, join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { systemPrincipal } from "../lib/acl";
 import { getConfig } from "../lib/config";
 import { importRecords } from "../lib/archive/import-records";
@@ -103,6 +104,28 @@ const sharedEval = join(process.cwd(), "..", "shared", "data", "eval");
 const usage =
   "usage: npm run eval:retrieval -- [<beir-folder>] [--split <name>] [--tatoeba <folder> | --no-tatoeba] [--no-beir] [--tatoeba-only] [--tatoeba-equal-weights] [--short-sentences <file> | --no-short-sentences] [--reindex] [--max-docs <n>] [--check <n>] [--explore] [--keyword-only [--tune]] [--calibrate] [--bm25 <k1>,<b>] [--second-passage <x>] [--candidate-budget <n>]";
 
+const argumentOptions = {
+  split: { type: "string" },
+  tatoeba: { type: "string" },
+  "no-tatoeba": { type: "boolean" },
+  "no-beir": { type: "boolean" },
+  "tatoeba-only": { type: "boolean" },
+  "tatoeba-equal-weights": { type: "boolean" },
+  "short-sentences": { type: "string" },
+  "no-short-sentences": { type: "boolean" },
+  reindex: { type: "boolean" },
+  "max-docs": { type: "string" },
+  check: { type: "string" },
+  explore: { type: "boolean" },
+  "keyword-only": { type: "boolean" },
+  tune: { type: "boolean" },
+  calibrate: { type: "boolean" },
+  bm25: { type: "string" },
+  "second-passage": { type: "string" },
+  "candidate-budget": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 function parseArguments(argv: string[]): Options {
   let folder: string | null | undefined;
   let tatoeba: string | null | undefined;
@@ -125,63 +148,72 @@ function parseArguments(argv: string[]): Options {
     if (raw === undefined || !Number.isInteger(value) || value < min) throw new UsageError(`${flag} needs a whole number of at least ${min}`);
     return value;
   };
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index] ?? "";
-    const next = () => {
-      const value = argv[++index];
-      if (value === undefined || value.startsWith("--")) throw new UsageError(`${argument} needs a value`);
-      return value;
-    };
-    switch (argument) {
-      case "--split":
-        split = next();
+  let tokens;
+  try {
+    ({ tokens } = parseArgs({ args: argv, options: argumentOptions, allowPositionals: true, strict: true, tokens: true }));
+  } catch (error) {
+    throw new UsageError(errorMessage(error));
+  }
+  // In the order given: a later --no-tatoeba undoes an earlier --tatoeba, and so on.
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      if (folder !== undefined) throw new UsageError(`one BEIR folder at a time (got ${folder} and ${token.value})`);
+      folder = token.value;
+      continue;
+    }
+    if (token.kind !== "option") continue;
+    const argument = token.rawName;
+    const value = token.value ?? "";
+    switch (token.name) {
+      case "split":
+        split = value;
         if (!/^[\w.-]+$/.test(split)) throw new UsageError(`--split: not a split name: ${split}`);
         break;
-      case "--tatoeba":
-        tatoeba = next();
+      case "tatoeba":
+        tatoeba = value;
         break;
-      case "--no-tatoeba":
+      case "no-tatoeba":
         tatoeba = null;
         break;
-      case "--no-beir":
+      case "no-beir":
         skipBeir = true;
         break;
-      case "--tatoeba-only":
+      case "tatoeba-only":
         skipBeir = true;
         shortSentences = null;
         break;
-      case "--tatoeba-equal-weights":
+      case "tatoeba-equal-weights":
         tatoebaEqualWeights = true;
         break;
-      case "--short-sentences":
-        shortSentences = next();
+      case "short-sentences":
+        shortSentences = value;
         break;
-      case "--no-short-sentences":
+      case "no-short-sentences":
         shortSentences = null;
         break;
-      case "--reindex":
+      case "reindex":
         reindex = true;
         break;
-      case "--max-docs":
-        maxDocs = count(argument, argv[++index], 1);
+      case "max-docs":
+        maxDocs = count(argument, token.value, 1);
         break;
-      case "--check":
-        check = count(argument, argv[++index], 0);
+      case "check":
+        check = count(argument, token.value, 0);
         break;
-      case "--explore":
+      case "explore":
         explore = true;
         break;
-      case "--keyword-only":
+      case "keyword-only":
         keywordOnly = true;
         break;
-      case "--tune":
+      case "tune":
         tune = true;
         break;
-      case "--calibrate":
+      case "calibrate":
         calibrate = true;
         break;
-      case "--bm25": {
-        const [k1, b] = next().split(",").map(Number);
+      case "bm25": {
+        const [k1, b] = value.split(",").map(Number);
         try {
           bm25 = bm25Parameters({ k1, b });
         } catch (error) {
@@ -189,24 +221,18 @@ function parseArguments(argv: string[]): Options {
         }
         break;
       }
-      case "--second-passage": {
-        const value = Number(next());
-        if (!Number.isFinite(value) || value < 0 || value > 1) throw new UsageError("--second-passage needs a share between 0 and 1");
-        secondPassage = value;
+      case "second-passage": {
+        const share = Number(value);
+        if (!Number.isFinite(share) || share < 0 || share > 1) throw new UsageError("--second-passage needs a share between 0 and 1");
+        secondPassage = share;
         break;
       }
-      case "--candidate-budget":
-        candidateBudget = count(argument, argv[++index], 1);
+      case "candidate-budget":
+        candidateBudget = count(argument, token.value, 1);
         break;
-      case "-h":
-      case "--help":
+      case "help":
         console.log(usage);
         process.exit(0);
-        break;
-      default:
-        if (argument.startsWith("-")) throw new UsageError(`unknown option ${argument}`);
-        if (folder !== undefined) throw new UsageError(`one BEIR folder at a time (got ${folder} and ${argument})`);
-        folder = argument;
     }
   }
   if (tune && !keywordOnly) throw new UsageError("--tune needs --keyword-only");
