@@ -1,4 +1,5 @@
 import { foldAccents } from "../language/fold-accents";
+import { dataLanguages, foldText, languageData } from "../language/language-data";
 /**
  * Dates as archivists write them, read into the Library of Congress's Extended Date/Time Format
  * (EDTF, ISO 8601-2): levels 0 and 1 (approximate `~`, uncertain `?`, both `%`, unspecified digits
@@ -245,22 +246,23 @@ export function parseEdtf(input: string): DateResult {
 
 // ── Dates as written ────────────────────────────────────────────────────────────────────────────
 
+/** Month names of en, es and ca (lib/language), folded, and the abbreviations and variants archivists write. */
 const months: Record<string, number> = {};
-const monthWords = [
-  ["january jan enero ene gener gen", 1],
-  ["february feb febrero febrer", 2],
-  ["march mar marzo marc", 3],
-  ["april apr abril abr", 4],
-  ["may mayo maig", 5],
-  ["june jun junio juny", 6],
-  ["july jul julio juliol", 7],
-  ["august aug agosto ago agost", 8],
-  ["september sept sep septiembre setiembre set setembre", 9],
-  ["october oct octubre", 10],
-  ["november nov noviembre novembre", 11],
-  ["december dec diciembre dic desembre des", 12],
+for (const language of dataLanguages) languageData[language].months.forEach((month, index) => (months[foldText(month)] = index + 1));
+const monthVariants = [
+  ["jan ene gen", 1],
+  ["feb", 2],
+  ["mar", 3],
+  ["apr abr", 4],
+  ["jun", 6],
+  ["jul", 7],
+  ["aug ago", 8],
+  ["sept sep setiembre set", 9],
+  ["oct", 10],
+  ["nov", 11],
+  ["dec dic des", 12],
 ] as const;
-for (const [words, month] of monthWords) for (const word of words.split(" ")) months[word] = month;
+for (const [words, month] of monthVariants) for (const word of words.split(" ")) months[word] = month;
 const seasons: Record<string, number> = { spring: 21, primavera: 21, summer: 22, verano: 22, estiu: 22, autumn: 23, fall: 23, otono: 23, tardor: 23, winter: 24, invierno: 24, hivern: 24 };
 
 const circaWords = new RegExp(
