@@ -1,5 +1,5 @@
 import { foldAccents } from "../language/fold-accents";
-import { dataLanguages, foldText, languageData } from "../language/language-data";
+import { monthNumbers } from "../language/language-data";
 /**
  * Dates as archivists write them, read into the Library of Congress's Extended Date/Time Format
  * (EDTF, ISO 8601-2): levels 0 and 1 (approximate `~`, uncertain `?`, both `%`, unspecified digits
@@ -248,7 +248,7 @@ export function parseEdtf(input: string): DateResult {
 
 /** Month names of en, es and ca (lib/language), folded, and the abbreviations and variants archivists write. */
 const months: Record<string, number> = {};
-for (const language of dataLanguages) languageData[language].months.forEach((month, index) => (months[foldText(month)] = index + 1));
+for (const [name, month] of monthNumbers) months[name] = month;
 const monthVariants = [
   ["jan ene gen", 1],
   ["feb", 2],

@@ -36,15 +36,8 @@ export function wordSet(list: WordList, languages: readonly DataLanguage[] = dat
 /** Number words of all three languages (folded) and their values. */
 export const numberWords: ReadonlyMap<string, number> = new Map(dataLanguages.flatMap((language) => Object.entries(languageData[language].numbers).map(([word, value]) => [foldText(word), value] as const)));
 
-/** The month (1–12) a word names in any of the three languages, or null. */
-export function monthOf(word: string): number | null {
-  const wanted = foldText(word);
-  for (const language of dataLanguages) {
-    const index = languageData[language].months.findIndex((month) => foldText(month) === wanted);
-    if (index >= 0) return index + 1;
-  }
-  return null;
-}
+/** Month names of all three languages (folded) and their numbers, 1 to 12. */
+export const monthNumbers: ReadonlyMap<string, number> = new Map(dataLanguages.flatMap((language) => languageData[language].months.map((month, index) => [foldText(month), index + 1] as const)));
 
 /** Words of the text, folded ("¿Cuándo?" → ["cuando"]). */
 export function foldedWords(text: string): string[] {
