@@ -205,6 +205,8 @@ const findingKinds = ["relation", "rank", "mcp-batch", "backup", "iiif-collectio
 const findings: { kind: (typeof findingKinds)[number]; text: string }[] = [];
 const rankTally = { compared: 0, decoyReaders: 0, controlShifts: 0 };
 const batchTally = { batches: 0, overMaximum: 0, calls: 0 };
+/** Relation searches judged, and those left unjudged while a pair's re-index was queued (a move of its target). */
+const relationSearchTally = { judged: 0, awaitingIndex: 0 };
 
 /** The rule, restated independently of lib/acl: admins keep every set, keepers their own. */
 function keepsGoldenSet(principal: Principal, set: { ownerId: string } | undefined): boolean {
@@ -940,11 +942,18 @@ const probes: Probe[] = [
       if (route === "search") {
         // Nothing of a note's own text is lost to a link it holds (buildGroupDocuments): the pair
         // shares its marker, so a reader of their project finds both by it, whatever they may read
-        // of the linked note — and by the same passages, the linked title aside.
+        // of the linked note — and by the same passages, the linked title aside. Judged once the
+        // pair's passages are current: a passage that held the note's text with its target's
+        // (the target was in the note's project when it was indexed) is re-scoped in the moving
+        // save to the target's new project, hidden from who may not read it, and split again
+        // only when the worker re-indexes the note, which that save queued.
+        const awaitingIndex = (await db.sql.query(`SELECT record_id FROM index_queue WHERE record_id = ANY($1::text[])`, [[pair.linking.id, pair.dangling.id]])).length > 0;
         const found = await outcomeOf(() => searchArchive(services.search, person.principal, { query: pair.linking.marker, mode: "keyword", collapse: "record", limit: 50 }));
         const ids = found.ok ? (JSON.parse(found.body) as { hits: { recordId: string }[] }).hits.map((hit) => hit.recordId) : [];
-        if (canRead(person.principal, pair.linking) && !(ids.includes(pair.linking.id) && ids.includes(pair.dangling.id))) {
-          findings.push({ kind: "relation", text: `seed ${seed}: relation search as ${person.label}: the marker of a note linking another finds ${ids.includes(pair.linking.id) ? "it" : "not it"} and ${ids.includes(pair.dangling.id) ? "its twin" : "not its twin"}` });
+        if (awaitingIndex) relationSearchTally.awaitingIndex++;
+        else relationSearchTally.judged++;
+        if (!awaitingIndex && canRead(person.principal, pair.linking) && !(ids.includes(pair.linking.id) && ids.includes(pair.dangling.id))) {
+          findings.push({ kind: "relation", text: `seed ${seed}: relation search as ${person.label}: the marker of a note linking another finds ${ids.includes(pair.linking.id) ? "it" : "not it"} and ${ids.includes(pair.dangling.id) ? "its twin" : "not its twin"}: ${found.body.slice(0, 300)}` });
         }
         return { found: found.body };
       }
@@ -1145,7 +1154,7 @@ describe("ACL leak fuzzing", () => {
       `acl-fuzz: seed=${seed} probes=${tally.probes} leaks=${tally.leaks.length} parity-mismatches=${tally.parityMismatches.length} ` +
         `entitled-canary-sightings=${tally.entitledSightings} principals=${people.length} records=${world.length} ` +
         `moves=${tally.moves} probes-right-after-moves=${tally.probesAfterMoves} findings=${findings.length} (${findingKinds.map((kind) => `${kind}=${findings.filter((finding) => finding.kind === kind).length}`).join(" ")})\n` +
-        `acl-fuzz kinds: relation-pairs=${relationPairs.length} rank-compared=${rankTally.compared} rank-decoy-readers=${rankTally.decoyReaders} ` +
+        `acl-fuzz kinds: relation-pairs=${relationPairs.length} relation-searches=${relationSearchTally.judged} (awaiting-index=${relationSearchTally.awaitingIndex}) rank-compared=${rankTally.compared} rank-decoy-readers=${rankTally.decoyReaders} ` +
         `rank-control-shifts=${rankTally.controlShifts} mcp-batches=${batchTally.batches} (calls=${batchTally.calls} over-maximum=${batchTally.overMaximum})\n` +
         `acl-fuzz paths: ${[...tally.byPath.entries()].map(([path, count]) => `${path}=${count}`).join(" ")}\n` +
         `acl-fuzz denied/missing median: ${timingText}`,
