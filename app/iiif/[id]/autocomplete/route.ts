@@ -1,23 +1,4 @@
-import { z } from "zod";
-import { linkOrigin } from "@/lib/api/handle-api-request";
-import { publicRoute } from "@/lib/api/public-route";
-import { requestClientAddress, trustedProxies } from "@/lib/auth/client-address";
-import { imageServiceSettings } from "@/lib/archive/iiif/serve-image";
-import { iiifAutocompleteResponse, processSearchLimiter } from "@/lib/http/iiif-search-response";
+import { iiifSearchRoute } from "@/lib/api/iiif-search-routes";
 
-/**
- * Content Search 2.0 autocomplete: a TermPage of the record's own words that begin with `?q=` (no model).
- * Access as the Manifest's; an unreadable, unknown or textless record is its 404; bad input a 400.
- */
-export const GET = publicRoute(z.object({ id: z.string().max(100) }), async (request, { principal, runtime, params }) =>
-  iiifAutocompleteResponse({ prisma: runtime.database.prisma, search: runtime.search, config: runtime.config }, principal, {
-    recordId: params.id,
-    url: new URL(request.url),
-    origin: linkOrigin(request, runtime.config),
-    storageDir: runtime.config.storageDir,
-    imageSettings: imageServiceSettings(runtime.config),
-    clientAddress: requestClientAddress(request, trustedProxies(runtime.config.MNEMO_TRUSTED_PROXIES)),
-    limiter: processSearchLimiter(runtime.config),
-    version: 2,
-  }),
-);
+/** Content Search 2.0 autocomplete: a TermPage of the record's own words that begin with `?q=`. */
+export const GET = iiifSearchRoute("autocomplete", 2);
