@@ -17,6 +17,7 @@ import type { ImageServiceSettings } from "../archive/iiif/image-request";
 import { type Manifest, iiifUrls } from "../archive/iiif/presentation";
 import { recordManifest, recordingFieldOf, storedSegments } from "../archive/iiif/record-manifest";
 import { storedTurns } from "../archive/record-captions";
+import type { OcrWord } from "../archive/ocr/tesseract-tsv";
 import { getScanPages } from "../archive/scan-pages";
 import { throttleKey } from "../auth/client-address";
 import type { Config } from "../config";
@@ -160,15 +161,8 @@ async function recordLayout(prisma: PrismaClient, principal: Principal, record: 
 }
 
 /** OCR words as stored, kept only where they have a box. */
-function pageWords(words: readonly { t: unknown; x: unknown; y: unknown; w: unknown; h: unknown; c: unknown }[]) {
-  return words.filter((word) => typeof word.t === "string" && [word.x, word.y, word.w, word.h].every((value) => typeof value === "number" && Number.isFinite(value))) as {
-    t: string;
-    x: number;
-    y: number;
-    w: number;
-    h: number;
-    c: number;
-  }[];
+function pageWords(words: readonly { t: unknown; x: unknown; y: unknown; w: unknown; h: unknown; c: unknown }[]): OcrWord[] {
+  return words.filter((word) => typeof word.t === "string" && [word.x, word.y, word.w, word.h].every((value) => typeof value === "number" && Number.isFinite(value))) as OcrWord[];
 }
 
 /** The record's passages for the query: hybrid (words when meaning is unavailable), words or a good match of meaning. */
