@@ -221,7 +221,15 @@ describe("the registry, OpenAPI and MCP", () => {
     expect(research).toMatchObject({ security: [{ bearerToken: ["read"] }], "x-token-scope": "read" });
     expect(research["x-mcp-tool"]).toBeUndefined();
     expect("403" in research.responses).toBe(false);
-    const entries = described.filter((entry) => entry !== research);
+    // So do the XML downloads (EAD3, EAC-CPF): no operations, no MCP tools.
+    const downloads = described.filter((entry) => entry.operationId === "project_ead3" || entry.operationId === "person_eac_cpf");
+    expect(downloads).toHaveLength(2);
+    for (const download of downloads) {
+      expect(download).toMatchObject({ security: [{ bearerToken: ["read"] }], "x-token-scope": "read" });
+      expect(download["x-mcp-tool"]).toBeUndefined();
+      expect("403" in download.responses).toBe(false);
+    }
+    const entries = described.filter((entry) => entry !== research && !downloads.includes(entry));
     expect(entries.map((entry) => entry.operationId).sort()).toEqual(all.map((operation) => operation.name).sort());
     for (const entry of entries) {
       const operation = all.find((item) => item.name === entry.operationId)!;
