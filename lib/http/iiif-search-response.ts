@@ -82,13 +82,14 @@ const autocompleteQuerySchema = z.object({
 
 /**
  * The query's parameters: each known one at most once (400 otherwise), and the names of those
- * not implemented (`date`, `user`, anything else), which the specs say to ignore and report.
+ * Mnemo does not filter by (`date`, `user`: its hits carry neither) or does not know, which the
+ * specs say to ignore and name in `ignored`.
  */
-function readParameters(url: URL, implemented: readonly string[], defined: readonly string[]): { values: Record<string, string>; ignored: string[] } {
+function readParameters(url: URL, used: readonly string[], defined: readonly string[]): { values: Record<string, string>; ignored: string[] } {
   const values: Record<string, string> = {};
   const ignored = new Set<string>();
   for (const [name, value] of url.searchParams) {
-    if (!implemented.includes(name)) {
+    if (!used.includes(name)) {
       if (value !== "" || !defined.includes(name)) ignored.add(name.slice(0, 40));
       continue;
     }

@@ -21,7 +21,7 @@ export const autocompleteProfile1 = "http://iiif.io/api/search/1/autocomplete";
 
 /** The motivations a request may name (the specs' table, and 2.0's own); any other is refused. */
 export const knownMotivations = ["painting", "non-painting", "supplementing", "commenting", "describing", "tagging", "linking", "highlighting", "contextualizing", "transcribing"] as const;
-/** The parameters the specs define; `date` and `user` are not implemented and so reported as ignored. */
+/** The parameters the specs define. Mnemo's hits carry no dates or users, so `date` and `user` are ignored and named in `ignored`, as the specs ask. */
 export const searchParameters = ["q", "motivation", "date", "user"] as const;
 export const autocompleteParameters = [...searchParameters, "min"] as const;
 

@@ -1,5 +1,6 @@
 import { CsvError, type Info, Parser } from "csv-parse";
 import { AppError } from "../../errors";
+import { pieceEnd } from "../../text-pieces";
 import { eacCpf2010Namespace, eacCpf2Namespace, eacCpfTable } from "./read-eac-cpf";
 import { ead2002Namespace, ead3Namespace, ead3Steps } from "./read-ead3";
 import { readXmlSteps } from "../xml/read-xml";
@@ -194,10 +195,7 @@ function* csvSteps(text: string): Steps<ParsedTable> {
     if (parser.errored) throw csvRefusal(parser.errored, line);
   };
   for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + csvCharactersPerStep);
-    // Never split a surrogate pair between two writes.
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const end = pieceEnd(text, start, csvCharactersPerStep);
     parser.write(text.slice(start, end));
     start = end;
     take();

@@ -1,5 +1,6 @@
 import { SaxesParser, type SaxesTagNS } from "saxes";
 import { AppError } from "../../errors";
+import { pieceEnd } from "../../text-pieces";
 
 /**
  * A small XML tree read safely: well-formedness checked by saxes (a pure-JavaScript parser that
@@ -92,10 +93,7 @@ export function* readXmlSteps(text: string): Generator<void, XmlElement, void> {
 
   try {
     for (let start = 0; start < text.length; ) {
-      let end = Math.min(text.length, start + charactersPerStep);
-      // Never split a surrogate pair between two writes.
-      const last = text.charCodeAt(end - 1);
-      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const end = pieceEnd(text, start, charactersPerStep);
       parser.write(text.slice(start, end));
       start = end;
       if (start < text.length) yield;
