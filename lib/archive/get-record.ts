@@ -5,7 +5,7 @@ import { notFound } from "../errors";
 import { sectionFieldsSchema, type FieldDefinition } from "./field-definitions";
 import { relationTargetsByField, withShownRelations } from "./validate-record-values";
 import { isUuid } from "../ids";
-import { personNameFields } from "./citation-formats/person-name";
+import { personNameFields, personNameKeys } from "./citation-formats/person-name";
 
 export interface LinkedRecord {
   id: string;
@@ -85,7 +85,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
     relationIds.length
       ? prisma.record.findMany({
           where: { id: { in: relationIds }, ...scope },
-          select: { id: true, title: true, values: true, section: { select: { name: true } } },
+          select: { id: true, title: true, section: { select: { name: true } } },
         })
       : [],
     prisma.recordLink.findMany({
@@ -94,6 +94,18 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
       take: 200,
     }),
   ]);
+
+  // A linked person's own name fields, for citations: just those keys of the readable targets'
+  // values, not their whole values (a linked interview's transcript would come with them).
+  const nameValues = new Map(
+    targets.length
+      ? (
+          await prisma.$queryRaw<{ id: string; names: Record<string, unknown> | null }[]>`
+            SELECT r.id, (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(r."values") AS e WHERE e.key = ANY(${[...personNameKeys]}::text[])) AS names
+              FROM records r WHERE r.id = ANY(${targets.map((target) => target.id)}::text[])`
+        ).map((row) => [row.id, row.names ?? {}])
+      : [],
+  );
 
   const media: Record<string, MediaSummary> = {};
   for (const item of record.media) {
@@ -124,7 +136,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
     media,
     relations: Object.fromEntries(
       targets.map((target) => {
-        const personName = personNameFields((target.values ?? {}) as Record<string, unknown>);
+        const personName = personNameFields(nameValues.get(target.id) ?? {});
         return [target.id, { id: target.id, title: target.title, sectionName: target.section.name, ...(personName ? { personName } : {}) }];
       }),
     ),

@@ -56,11 +56,16 @@ export function isHispanicLanguage(language: string | undefined): boolean {
  * The family/given parts a person record keeps in fields of its own, if it has them; a family
  * name alone is enough.
  */
+const familyNameKeys = ["familyName", "family", "surname", "surnames", "lastName"] as const;
+const givenNameKeys = ["givenName", "given", "forename", "forenames", "firstName"] as const;
+/** The value keys personNameFields reads: a caller may load just these of a record's values. */
+export const personNameKeys: readonly string[] = [...familyNameKeys, ...givenNameKeys];
+
 export function personNameFields(values: Record<string, unknown>): { family: string; given?: string } | undefined {
   const text = (keys: readonly string[]) => keys.map((key) => values[key]).find((value): value is string => typeof value === "string" && value.trim() !== "")?.replace(/\s+/g, " ").trim();
-  const family = text(["familyName", "family", "surname", "surnames", "lastName"]);
+  const family = text(familyNameKeys);
   if (!family) return undefined;
-  const given = text(["givenName", "given", "forename", "forenames", "firstName"]);
+  const given = text(givenNameKeys);
   return given ? { family, given } : { family };
 }
 
