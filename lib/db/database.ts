@@ -33,7 +33,7 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   migrateOnOpen?: boolean;
   log?: (line: string) => void;
-  /** Embedded only: Postgres settings at start (`-c name=value`) beside PGlite's own; for benchmarks (scripts/bench-pglite-settings.ts). */
+  /** Embedded only: Postgres settings at start (`-c name=value`) beside PGlite's own; for benchmarks (scripts/bench/bench-pglite-settings.ts). */
   pgliteSettings?: Record<string, string>;
 }
 

@@ -16,7 +16,7 @@
  * compares distributions rather than being dominated by their largest bin. Every vector is
  * L2-normalised, so cosine similarity is the dot product. The computation is deterministic:
  * one sharp decode-and-resize, then plain arithmetic. The default combination weights were
- * chosen with scripts/measure-image-descriptors.ts.
+ * chosen with scripts/eval/measure-image-descriptors.ts.
  */
 import "server-only";
 import { openImage } from "../../archive/image-limits";
@@ -48,7 +48,7 @@ export type CombinationWeights = Record<PartKind, number>;
 /**
  * Default weights of "combined". On the demo's generated images every three-part weighting
  * tried (colour 0.3–0.5) scored within a few points of the others, and all beat each part
- * alone on the labels a part misses (see scripts/measure-image-descriptors.ts); leaving
+ * alone on the labels a part misses (see scripts/eval/measure-image-descriptors.ts); leaving
  * phash out cost up to 13 points of coin typology.
  */
 export const DEFAULT_COMBINATION_WEIGHTS: CombinationWeights = { colour: 0.4, edges: 0.3, phash: 0.3 };
