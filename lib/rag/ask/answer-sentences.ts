@@ -1,4 +1,5 @@
 import { splitSentences } from "../chunk";
+import { answerSettings } from "../config/settings";
 import { foldWord, queryTerms } from "../search/highlight";
 import { asks, wordSet } from "../../language/language-data";
 import type { SourcePassage } from "../../llm/generator";
@@ -27,8 +28,8 @@ export interface SourceSentence {
 
 export type PassageForm = NonNullable<SourcePassage["form"]>;
 
-const minWords = 4;
-const minAnswerWords = 2;
+const minWords = answerSettings.minStatementWords.value;
+const minAnswerWords = answerSettings.minReplyWords.value;
 // A label may join two names ("Ruler / issuer", "Printer & publisher").
 const labelledField = /^[\p{Lu}][\p{L}\p{N} ›'’()./&,-]{0,40}:\s+\S/u;
 const sentenceEnd = /[.!?…]["”»)’]*\s*$/;
@@ -47,7 +48,7 @@ export function passageForm(text: string, timed: boolean): PassageForm {
   if (lines.length === 0) return "text";
   if (lines.every((line) => labelledField.test(line))) return "fields";
   const words = text.split(/\s+/).filter(Boolean).length;
-  if (words <= 25 && !lines.some((line) => sentenceEnd.test(line))) return "fields";
+  if (words <= answerSettings.fieldsMaxWords.value && !lines.some((line) => sentenceEnd.test(line))) return "fields";
   return "text";
 }
 
@@ -56,7 +57,7 @@ function splitSpeaker(line: string, knownSpeakers: readonly string[]): { speaker
   const known = knownSpeakers.find((name) => line.startsWith(`${name}:`));
   if (known) return { speaker: known, said: line.slice(known.length + 1).trim() };
   const label = speakerLabel.exec(line);
-  if (label && label[1]!.split(/\s+/).length <= 6) return { speaker: label[1]!.trim(), said: line.slice(label[0].length).trim() };
+  if (label && label[1]!.split(/\s+/).length <= answerSettings.speakerLabelMaxWords.value) return { speaker: label[1]!.trim(), said: line.slice(label[0].length).trim() };
   return { speaker: null, said: line };
 }
 

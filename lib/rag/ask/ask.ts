@@ -5,6 +5,7 @@ import { AppError, parseInput } from "../../errors";
 import { questionTextSchema } from "../../query-length";
 import { type Generator, GenerationError, defaultSystemPrompt, type SourcePassage } from "../../llm/generator";
 import { countTokens } from "../chunk";
+import { answerSettings } from "../config/settings";
 import { EmbeddingError, errorMessage } from "../embed/embedder";
 import { type SearchContext, type SearchHit, type SearchResult, searchArchive } from "../search/search-archive";
 import type { FieldDefinition, TranscriptTurn } from "../../archive/field-definitions";
@@ -51,9 +52,9 @@ export interface AskSettings {
    * unknown-terms.ts): the records cannot answer what they never mention.
    */
   refuseUnknownTerms: boolean;
-  /** Passages considered (default 24). */
+  /** Passages considered (answerSettings.candidates). */
   candidates: number;
-  /** Tokens of source text given to the generator (default 1,800). */
+  /** Tokens of source text given to the generator (answerSettings.tokenBudget). */
   tokenBudget: number;
   maxSources: number;
   systemPrompt: string;
@@ -63,23 +64,22 @@ export interface AskSettings {
   maxTokens: number;
 }
 
-// Chosen on the dev half of the full demo's golden questions (npm run eval:archive -- --dump-ask,
-// docs/quality.md): similar passages that share one or two of the question's words were the
-// answers given to questions the archive cannot answer; half the words with some similarity
-// keeps every answer the dev half had.
+/** The defaults, from answerSettings (lib/rag/config/settings.ts); an admin's saved thresholds override the first three. */
 export const defaultAskSettings: AskSettings = {
-  minSimilarity: 0.25,
-  strongSimilarity: 0.7,
-  minTermCoverage: 0.5,
-  refuseUnknownTerms: true,
-  candidates: 24,
-  tokenBudget: 1800,
-  maxSources: 8,
+  minSimilarity: answerSettings.minSimilarity.value,
+  strongSimilarity: answerSettings.strongSimilarity.value,
+  minTermCoverage: answerSettings.minTermCoverage.value,
+  refuseUnknownTerms: answerSettings.refuseUnknownTerms.value,
+  candidates: answerSettings.candidates.value,
+  tokenBudget: answerSettings.tokenBudget.value,
+  maxSources: answerSettings.maxSources.value,
   systemPrompt: defaultSystemPrompt,
   sectionPrompts: {},
-  temperature: 0.1,
-  maxTokens: 600,
+  temperature: answerSettings.temperature.value,
+  maxTokens: answerSettings.maxTokens.value,
 };
+
+const evidenceCoverageWeight = answerSettings.evidenceCoverageWeight.value;
 
 export interface AskContext extends SearchContext {
   generator: Generator;
@@ -299,7 +299,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const relevant = diverse(
     assessed
       .filter((item) => item.evidence)
-      .sort((a, b) => b.similarity + 0.1 * b.weightedCoverage - (a.similarity + 0.1 * a.weightedCoverage))
+      .sort((a, b) => b.similarity + evidenceCoverageWeight * b.weightedCoverage - (a.similarity + evidenceCoverageWeight * a.weightedCoverage))
       .map((item) => item.hit),
   );
   const rounded = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 1000);

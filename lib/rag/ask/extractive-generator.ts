@@ -6,6 +6,7 @@ import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
 import { askedRolePatterns, asks, foldText, foldedWords, numberWords, wordSet } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
+import { answerSettings } from "../config/settings";
 import type { GenerationRequest, Generator } from "../../llm/generator";
 import { translationNote } from "../../llm/translation-note";
 
@@ -25,11 +26,11 @@ import { translationNote } from "../../llm/translation-note";
 export interface ExtractiveOptions {
   embedder: Embedder;
   prepare?: PrepareOptions;
-  /** At most this many sentences in an answer (default 3). */
+  /** At most this many sentences in an answer (default answerSettings.maxSentences). */
   maxSentences?: number;
-  /** A sentence must score at least this (default 0.25). */
+  /** A sentence must score at least this (default answerSettings.minSentenceScore). */
   minScore?: number;
-  /** And be within this of the best sentence (default 0.08). */
+  /** And be within this of the best sentence (default answerSettings.sentenceWindow). */
   window?: number;
   /** Refuse a when/how-many/where/who question no chosen sentence answers in kind (default true). */
   requireAnswerType?: boolean;
@@ -83,7 +84,7 @@ function hasMeasure(sentence: string): boolean {
  */
 function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
   const words = wordsOf(sentence);
-  return words.some((_, index) => isQuantity(words, index) && words.slice(index + 1, index + 5).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
+  return words.some((_, index) => isQuantity(words, index) && words.slice(index + 1, index + 1 + answerSettings.countWordDistance.value).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
 }
 
 /** A place named after a word that locates: "dredged from Port de la Calma", "junto al río Segrell". */
@@ -153,11 +154,12 @@ export function asksForType(question: string): boolean {
 }
 
 export function answerTypeBonus(question: string, sentence: string, terms: readonly string[] = []): number {
-  if (asks(question, "when")) return hasDate(sentence) ? 0.12 : 0;
-  if (asks(question, "howMany")) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity(sentence)) ? 0.12 : 0;
-  if (asks(question, "howMuch")) return hasMeasure(sentence) ? 0.12 : 0;
-  if (asks(question, "where")) return newName([...sentence.matchAll(locatedName)].map((match) => match[1]!), terms) ? 0.12 : 0;
-  if (asks(question, "who")) return newName([...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]), terms) ? 0.12 : 0;
+  const bonus = answerSettings.answerTypeBonus.value;
+  if (asks(question, "when")) return hasDate(sentence) ? bonus : 0;
+  if (asks(question, "howMany")) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity(sentence)) ? bonus : 0;
+  if (asks(question, "howMuch")) return hasMeasure(sentence) ? bonus : 0;
+  if (asks(question, "where")) return newName([...sentence.matchAll(locatedName)].map((match) => match[1]!), terms) ? bonus : 0;
+  if (asks(question, "who")) return newName([...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]), terms) ? bonus : 0;
   return 0;
 }
 
@@ -179,16 +181,22 @@ export function answersByFieldName(entry: string, terms: readonly string[]): boo
 
 /**
  * A narrator's answer is as close to the asker's question as the interviewer's question it
- * answers, less this (twice this after the answer's first sentence): "The dolphins, especially."
- * says nothing about nets until it is read after "What broke the nets?".
+ * answers, less a margin: "The dolphins, especially." says nothing about nets until it is read
+ * after "What broke the nets?". A catalogue field (a title, a keyword list) answers only when no
+ * running text comes close, unless the question names it ("Which mint…?" → "Mint: Antioch").
+ * The weights are answerSettings (lib/rag/config/settings.ts).
  */
-const answerMargin = 0.05;
-/** Only a question this near the asker's is the asker's question put by the interviewer. */
-const sameQuestion = 0.5;
-/** A catalogue field (a title, a keyword list) answers only when no running text comes close. */
-const fieldPenalty = 0.08;
-/** A field the question names ("Which mint…?" → "Mint: Antioch") answers it outright. */
-const fieldNameBonus = 0.12;
+const {
+  inheritedAnswerMargin: { value: answerMargin },
+  sameQuestionSimilarity: { value: sameQuestion },
+  fieldPenalty: { value: fieldPenalty },
+  fieldNameBonus: { value: fieldNameBonus },
+  titleBonus: { value: titleBonus },
+  lexicalWeight: { value: lexicalWeight },
+  retrievalPrior: { value: retrievalPrior },
+  nearDuplicateSentence: { value: nearDuplicate },
+  disagreementWindow: { value: disagreementWindow },
+} = answerSettings;
 
 export interface ScoredSentences {
   question: { language: string; english: string | null };
@@ -197,7 +205,7 @@ export interface ScoredSentences {
 }
 
 export async function scoreSentences(options: ExtractiveOptions, request: Pick<GenerationRequest, "question" | "sources">): Promise<ScoredSentences> {
-  const all = request.sources.flatMap((source) => sourceSentences(source).slice(0, 60));
+  const all = request.sources.flatMap((source) => sourceSentences(source).slice(0, answerSettings.sentencesPerSource.value));
   const [questionPrepared] = await prepareForEmbedding([{ text: request.question }], options.embedder, options.prepare);
   const question = { language: questionPrepared?.language ?? "und", english: questionPrepared?.translatedText ?? null };
   if (all.length === 0) return { question, sentences: [] };
@@ -279,7 +287,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const words = inherited > similarity[index]! ? new Set([...matched.get(index)!, ...(askedWords.get(key!) ?? [])]) : matched.get(index)!;
       const lexical = totalWeight > 0 ? [...words].reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / totalWeight : 0;
       // Earlier sources ranked higher in retrieval: a slight prior, never decisive.
-      const prior = sourceCount > 1 ? 0.03 * (1 - (sentence.source - 1) / (sourceCount - 1)) : 0.03;
+      const prior = sourceCount > 1 ? retrievalPrior * (1 - (sentence.source - 1) / (sourceCount - 1)) : retrievalPrior;
       // A who-question after a role ("Who was the mayor?") is answered only where that role is spoken of.
       const fillsRole = roles.length === 0 || [...words].some((word) => roles.some((role) => wordMatches(word, role)));
       const typed = fillsRole ? answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms) : 0;
@@ -294,14 +302,11 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         held: [...words],
         fitsType: typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
         // A field the question asks for by name is no bare catalogue line: it is the answer.
-        score: closeness + 0.2 * lexical + prior + bonus + (named.has(sentence.source) ? titleBonus : 0) - (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
+        score: closeness + lexicalWeight * lexical + prior + bonus + (named.has(sentence.source) ? titleBonus : 0) - (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
       };
     }),
   };
 }
-
-/** What a sentence gains when the question names its source's title. */
-const titleBonus = 0.05;
 
 /** Whether the question holds most of a title's words (two at least): it names that record. */
 export function namesTitle(title: string, terms: readonly string[]): boolean {
@@ -312,9 +317,9 @@ export function namesTitle(title: string, terms: readonly string[]): boolean {
 
 /** The best sentences that clear the bars, without near-duplicates, best first. */
 export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" | "vector">>(scored: T[], options: Pick<ExtractiveOptions, "maxSentences" | "minScore" | "window">): T[] {
-  const maxSentences = options.maxSentences ?? 3;
-  const minScore = options.minScore ?? 0.25;
-  const window = options.window ?? 0.08;
+  const maxSentences = options.maxSentences ?? answerSettings.maxSentences.value;
+  const minScore = options.minScore ?? answerSettings.minSentenceScore.value;
+  const window = options.window ?? answerSettings.sentenceWindow.value;
   const ranked = [...scored].sort((a, b) => b.score - a.score);
   const best = ranked[0]?.score ?? 0;
   const chosen: T[] = [];
@@ -323,7 +328,7 @@ export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" 
     if (chosen.length >= maxSentences || sentence.score < minScore || sentence.score < best - window) break;
     const key = sentence.text.toLowerCase();
     if (seen.has(key)) continue;
-    if (chosen.some((other) => dot(other.vector, sentence.vector) > 0.85)) continue;
+    if (chosen.some((other) => dot(other.vector, sentence.vector) > nearDuplicate)) continue;
     seen.add(key);
     chosen.push(sentence);
   }
@@ -355,13 +360,12 @@ export async function translateForReader(chosen: ScoredSentence[], to: string, b
   return translations;
 }
 
-/**
- * How far below the best sentence another record's different date or count is still shown: the
- * archive's sources disagree more often than they err (a testimony remembers the bells lowered
- * on 8 September 1965, an essay says 1964), and a researcher must see both, not the one that
- * happened to score higher.
+/*
+ * Another record's different date or count is still shown within answerSettings.disagreementWindow
+ * of the best sentence: the archive's sources disagree more often than they err (a testimony
+ * remembers the bells lowered on 8 September 1965, an essay says 1964), and a researcher must see
+ * both, not the one that happened to score higher.
  */
-const disagreementWindow = 0.15;
 const yearPattern = /\b(1[5-9]\d\d|20\d\d)\b/g;
 const countPattern = /\b\d+(?:[.,]\d+)?\b/g;
 
@@ -404,7 +408,7 @@ export function withDisagreement<T extends Pick<ScoredSentence, "text" | "englis
       if (sentence.score < best - disagreementWindow || !sentence.fitsType || records.has(recordOf(sentence.source))) return false;
       if (sentence.lexical < top.lexical || !speaksOfThem(sentence)) return false;
       const values = valuesGiven(question, sentence);
-      return values.size > 0 && [...values].every((value) => !given.has(value)) && !chosen.some((one) => dot(one.vector, sentence.vector) > 0.85);
+      return values.size > 0 && [...values].every((value) => !given.has(value)) && !chosen.some((one) => dot(one.vector, sentence.vector) > nearDuplicate);
     });
   return other ? [...chosen, other] : chosen;
 }
