@@ -88,6 +88,14 @@ export async function listGoldenSets(prisma: PrismaClient, principal: Principal)
   });
 }
 
+/**
+ * Every golden set's id and name, newest change first: the choice of set on the admin pages
+ * (index spaces, thresholds), which only admins reach.
+ */
+export async function listGoldenSetNames(prisma: PrismaClient): Promise<{ id: string; name: string }[]> {
+  return prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } });
+}
+
 export async function getGoldenSet(prisma: PrismaClient, principal: Principal, id: string) {
   assertGoldenSetKeeper(principal);
   const kept = await findKeptSet(prisma, principal, id);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { tuningGoldenSetName } from "@/lib/admin/fusion-calibration";
+import { listGoldenSetNames } from "@/lib/admin/golden-sets";
 import { listSpaceOverview } from "@/lib/admin/model-switch";
 import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { formatDateTime } from "@/components/format";
@@ -21,7 +22,7 @@ export const metadata: Metadata = { title: "Index spaces" };
 export default async function SpacesPage() {
   const { principal, runtime } = await authorizedAdminPage("/admin/spaces");
   const { prisma, sql } = runtime.database;
-  const [spaces, sets] = await Promise.all([listSpaceOverview(sql, principal), prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } })]);
+  const [spaces, sets] = await Promise.all([listSpaceOverview(sql, principal), listGoldenSetNames(prisma)]);
   const building = spaces.some((space) => space.status === "building" && space.indexed < space.records);
   const canRollBack = spaces.some((space) => space.status === "retired" && space.activatedAt);
   const hashAllowed = runtime.config.hashEmbedderAllowed;

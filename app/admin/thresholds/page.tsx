@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { type ScoreDistribution, binWidth, scoreDistribution } from "@/lib/admin/ask-thresholds";
+import { listGoldenSetNames } from "@/lib/admin/golden-sets";
 import { readAskThresholdOverrides } from "@/lib/rag/ask/ask-settings";
 import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { isAppError } from "@/lib/errors";
@@ -70,7 +71,7 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
   const { principal, runtime } = await authorizedAdminPage("/admin/thresholds");
   const query = await searchParams;
   const { prisma, sql } = runtime.database;
-  const sets = await prisma.goldenSet.findMany({ orderBy: { updatedAt: "desc" }, select: { id: true, name: true } });
+  const sets = await listGoldenSetNames(prisma);
   const chosen = sets.find((set) => set.id === query.set)?.id;
   const overrides = await readAskThresholdOverrides(sql);
   const env = askThresholdsFromConfig(runtime.config);
