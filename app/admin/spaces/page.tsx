@@ -7,6 +7,7 @@ import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { formatDateTime } from "@/components/format";
 import { fusionSlices } from "@/lib/rag/index/index-spaces";
 import { AutoRefreshClient, CompareSpacesClient, FusionActionsClient, RegisterSpaceClient, SpaceActionsClient } from "./spaces-client";
+import { SettingsTable } from "./settings-table";
 import { DataTable } from "@/components/data-table";
 import { AdminPageHeader } from "@/components/page-header";
 import { PageSection } from "@/components/page-section";
@@ -172,6 +173,8 @@ export default async function SpacesPage() {
       <PageSection id="register" title="Register a new model" className="mt-8">
         <RegisterSpaceClient hashAllowed={hashAllowed} />
       </PageSection>
+
+      <SettingsTable />
     </div>
   );
 }
