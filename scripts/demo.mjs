@@ -8,6 +8,7 @@ import { spawnSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 
 const dataDir = process.env.MNEMO_DATA_DIR ?? ".data";
 mkdirSync(dataDir, { recursive: true });
@@ -24,7 +25,13 @@ function run(command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const withoutPackages = process.argv.includes("--without-packages");
+let withoutPackages;
+try {
+  withoutPackages = parseArgs({ options: { "without-packages": { type: "boolean", default: false } }, strict: true }).values["without-packages"];
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run demo [-- --without-packages]`);
+  process.exit(2);
+}
 run("npx", ["tsx", "--conditions=react-server", "scripts/system-packages.ts", "--install", ...(withoutPackages ? ["--without-packages"] : [])]);
 
 run("npx", ["tsx", "--conditions=react-server", "prisma/seed/run.ts"]);

@@ -12,6 +12,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import ts from "typescript";
 import { type LibLayer, libLayers, outerZones } from "./import-zones.mjs";
 
@@ -147,7 +148,13 @@ export function readLibImports(): FileImport[] {
 }
 
 function main() {
-  const showFiles = process.argv.includes("--files");
+  let showFiles: boolean;
+  try {
+    showFiles = parseArgs({ options: { files: { type: "boolean", default: false } }, strict: true }).values.files;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run deps [-- --files]`);
+    process.exit(2);
+  }
   const report = checkLayers(readLibImports());
   console.log("lib/ module graph, top layer first (a module imports its own layer and the layers below):");
   for (const layer of [...libLayers].reverse()) {

@@ -7,10 +7,23 @@ import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { parseArgs } from "node:util";
 import pg from "pg";
 
-const port = process.argv[2] ?? "3100";
-const onPostgres = process.argv.includes("--postgres");
+const usage = "usage: node scripts/e2e-server.mjs [port] [--postgres]";
+let parsed;
+try {
+  parsed = parseArgs({ options: { postgres: { type: "boolean", default: false } }, allowPositionals: true, strict: true });
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  process.exit(2);
+}
+if (parsed.positionals.length > 1) {
+  console.error(usage);
+  process.exit(2);
+}
+const port = parsed.positionals[0] ?? "3100";
+const onPostgres = parsed.values.postgres;
 const dataDir = onPostgres ? ".test-data/e2e-postgres" : ".test-data/e2e";
 rmSync(dataDir, { recursive: true, force: true });
 const env = {

@@ -6,12 +6,21 @@
  * search for the question, read the first hit, answer quoting one sentence of it with its citation
  * (tests/support/fake-tool-chat-server.ts, defaultResearchScript).
  */
+import { parseArgs } from "node:util";
 import { defaultResearchScript, startFakeToolChatServer } from "../tests/support/fake-tool-chat-server";
 
-const port = Number(process.argv[2] ?? "3199");
-const flavour = process.argv[3] ?? "openai";
-if (!Number.isInteger(port) || port < 1 || port > 65_535 || (flavour !== "openai" && flavour !== "anthropic")) {
-  console.error("usage: tsx scripts/fake-research-provider.ts [port] [openai|anthropic]");
+const usage = "usage: tsx scripts/fake-research-provider.ts [port] [openai|anthropic]";
+let positionals: string[];
+try {
+  ({ positionals } = parseArgs({ options: {}, allowPositionals: true, strict: true }));
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  process.exit(2);
+}
+const port = Number(positionals[0] ?? "3199");
+const flavour = positionals[1] ?? "openai";
+if (positionals.length > 2 || !Number.isInteger(port) || port < 1 || port > 65_535 || (flavour !== "openai" && flavour !== "anthropic")) {
+  console.error(usage);
   process.exit(2);
 }
 const server = await startFakeToolChatServer({ script: defaultResearchScript, port });

@@ -13,6 +13,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 
 /** The installed PostgreSQL's binaries and whether pgvector is in it, or why there is none. */
 export function findPostgres() {
@@ -135,11 +136,21 @@ async function runWithCluster(command, env = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const args = process.argv.slice(2);
-  const separator = args.indexOf("--");
-  if (args[0] !== "run" || separator < 0 || separator === args.length - 1) {
-    console.error("usage: node scripts/postgres-cluster.mjs run -- <command …>");
+  const usage = "usage: node scripts/postgres-cluster.mjs run -- <command …>";
+  let tokens;
+  try {
+    // Everything after "--" is the command, its own flags included.
+    ({ tokens } = parseArgs({ options: {}, allowPositionals: true, strict: true, tokens: true }));
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
     process.exit(2);
   }
-  process.exit(await runWithCluster(args.slice(separator + 1)));
+  const separator = tokens.findIndex((token) => token.kind === "option-terminator");
+  const before = tokens.slice(0, Math.max(0, separator)).map((token) => token.kind === "positional" && token.value);
+  const command = tokens.slice(separator + 1).map((token) => (token.kind === "positional" ? token.value : ""));
+  if (separator < 0 || before.length !== 1 || before[0] !== "run" || command.length === 0) {
+    console.error(usage);
+    process.exit(2);
+  }
+  process.exit(await runWithCluster(command));
 }

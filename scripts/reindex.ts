@@ -3,16 +3,23 @@
  * queue here with a progress bar. In embedded mode, stop the app first (PGlite has one owner);
  * in server mode running workers share the work.
  */
+import { parseArgs } from "node:util";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { configuredWorker } from "../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../lib/rag/index/index-queue";
 import { runWorker } from "../lib/rag/index/run-worker";
 
-const args = process.argv.slice(2);
-const sectionIndex = args.indexOf("--section");
-const sectionSlug = sectionIndex >= 0 ? args[sectionIndex + 1] : undefined;
-if (!args.includes("--all") && !sectionSlug) {
-  console.error("usage: npm run reindex -- --section <slug> | --all");
+const usage = "usage: npm run reindex -- --section <slug> | --all";
+let values: { section?: string; all?: boolean };
+try {
+  ({ values } = parseArgs({ options: { section: { type: "string" }, all: { type: "boolean" } }, strict: true }));
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  process.exit(2);
+}
+const sectionSlug = values.section;
+if (!values.all && !sectionSlug) {
+  console.error(usage);
   process.exit(2);
 }
 const database = await openDatabase(configuredDatabaseOptions());

@@ -4,6 +4,7 @@
  * index queue is empty.
  */
 import { getPriority, setPriority } from "node:os";
+import { parseArgs } from "node:util";
 import { calibrateUnmeasuredSpace } from "../lib/admin/fusion-calibration";
 import { runImportJobs } from "../lib/archive/import";
 import { runImportLoop } from "../lib/archive/import/import-worker";
@@ -13,9 +14,15 @@ import { runWorker } from "../lib/rag/index/run-worker";
 import { checkConfigurationOrExit } from "../lib/runtime";
 import { getConfig } from "../lib/config";
 
+let drain: boolean;
+try {
+  drain = parseArgs({ options: { drain: { type: "boolean", default: false } }, strict: true }).values.drain;
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run worker [-- --drain]`);
+  process.exit(2);
+}
 checkConfigurationOrExit();
 lowerPriority(getConfig().MNEMO_WORKER_NICE);
-const drain = process.argv.includes("--drain");
 const database = await openDatabase({ ...configuredDatabaseOptions(), log: (line) => console.log(`[db] ${line}`) });
 const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => controller.abort());

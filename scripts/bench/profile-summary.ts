@@ -7,6 +7,7 @@
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 
 interface ProfileNode {
   id: number;
@@ -79,9 +80,17 @@ function profiles(paths: string[]): string[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const files = profiles(process.argv.slice(2));
+  const usage = "usage: npm run profile:summary -- <directory of .cpuprofile files | file.cpuprofile>…";
+  let paths: string[];
+  try {
+    paths = parseArgs({ options: {}, allowPositionals: true, strict: true }).positionals;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
+  }
+  const files = profiles(paths);
   if (files.length === 0) {
-    console.error("usage: npm run profile:summary -- <directory of .cpuprofile files | file.cpuprofile>…");
+    console.error(usage);
     process.exit(2);
   }
   for (const file of files) console.log(`${summarise(file)}\n`);

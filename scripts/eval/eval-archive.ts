@@ -41,6 +41,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
 import type { Principal } from "../../lib/acl";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import { openDatabase } from "../../lib/db/database";
@@ -67,16 +68,38 @@ import { seedDemo } from "../../prisma/seed/seed-demo";
 import { type AskItem, type JudgedRecord, type SearchItem, cappedRecallAt, factHolds, gradeRecords, loadArchiveGolden, mean, percentile } from "../../prisma/seed/archive-golden";
 
 const args = process.argv.slice(2);
-const option = (name: string) => {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-};
-const splitArg = option("--split") ?? "all";
-const only = option("--only");
-const asArg = option("--as") ?? "both";
-const verbose = args.includes("--verbose");
+const usage = "usage: npm run eval:archive -- [--split dev|test|all] [--only search|ask] [--as researcher|admin|both] [--verbose] [--index-only] [--rebuild] [--database-url <url>]";
+function readArguments() {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        split: { type: "string", default: "all" },
+        only: { type: "string" },
+        as: { type: "string", default: "both" },
+        verbose: { type: "boolean", default: false },
+        "database-url": { type: "string" },
+        "dump-ask": { type: "string" },
+        rebuild: { type: "boolean", default: false },
+        "index-only": { type: "boolean", default: false },
+        "no-calibrate": { type: "boolean", default: false },
+        "cross-validate": { type: "boolean", default: false },
+        "keep-fusion": { type: "boolean", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
+  }
+}
+const flags = readArguments();
+const splitArg = flags.split;
+const only = flags.only;
+const asArg = flags.as;
+const verbose = flags.verbose;
 if (!["dev", "test", "all"].includes(splitArg) || (only && !["search", "ask"].includes(only)) || !["researcher", "admin", "both"].includes(asArg)) {
-  console.error("usage: npm run eval:archive -- [--split dev|test|all] [--only search|ask] [--as researcher|admin|both] [--verbose] [--index-only] [--rebuild] [--database-url <url>]");
+  console.error(usage);
   process.exit(2);
 }
 const splits = splitArg === "all" ? (["dev", "test"] as const) : ([splitArg] as ("dev" | "test")[]);
@@ -101,7 +124,7 @@ function hashFiles(paths: string[]): string {
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
 const seedHash = hashFiles(["prisma/seed"]);
 const recipeHash = hashFiles(["lib/rag/config", "lib/rag/chunk", "lib/rag/embed", "lib/rag/index/index-record.ts", "lib/rag/index/search-configs.ts", "prisma/migrations"]);
-const databaseUrl = option("--database-url");
+const databaseUrl = flags["database-url"];
 const cacheDir = join(
   root,
   ".data",
@@ -111,7 +134,7 @@ const cacheDir = join(
 const markerPath = join(cacheDir, "indexed.json");
 type Marker = { seedHash: string; recipeHash: string; chunker: number; space: string; seconds: number; indexedAt: string };
 let marker: Marker | null = existsSync(markerPath) ? (JSON.parse(readFileSync(markerPath, "utf8")) as Marker) : null;
-if (args.includes("--rebuild") || (marker && marker.seedHash !== seedHash) || (!marker && existsSync(cacheDir))) {
+if (flags["rebuild"] || (marker && marker.seedHash !== seedHash) || (!marker && existsSync(cacheDir))) {
   rmSync(cacheDir, { recursive: true, force: true });
   marker = null;
 }
@@ -172,7 +195,7 @@ console.log(`machine    ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores
 console.log(`archive    full demo${databaseUrl ? " in a PostgreSQL database" : ""}: ${counts?.records} records, ${counts?.passages} passages (${counts?.distinct_texts} distinct texts) in ${space.name}`);
 console.log(`index      ${indexNote}`);
 console.log(`bridge     apertium: ${Object.entries(bridge.pairs).filter(([, ready]) => ready).map(([pair]) => `${pair}-eng`).join(", ") || "not installed"}`);
-if (args.includes("--index-only")) {
+if (flags["index-only"]) {
   await db.close();
   process.exit(0);
 }
@@ -225,7 +248,7 @@ const summaries: string[] = [];
 // Fusion, measured on the dev half only
 
 async function calibrate(): Promise<void> {
-  if (args.includes("--no-calibrate")) {
+  if (flags["no-calibrate"]) {
     await saveFusionCalibration(db.sql, space.id, null);
     context.space = { ...space, fusion: null };
     console.log(`\nFUSION — equal weights (--no-calibrate)`);
@@ -252,7 +275,7 @@ async function calibrate(): Promise<void> {
   for (const [slice, tried] of Object.entries(fusion.shareFigures ?? {})) {
     console.log(`  ${slice.padEnd(4)} ${tried.map((point) => `${point.share.toFixed(2)} ${format(point.hybrid)}`).join(" ")}`);
   }
-  if (args.includes("--cross-validate")) {
+  if (flags["cross-validate"]) {
     // Ways of choosing b and the share, compared on the dev half alone: each question ranked at
     // the b and share calibrated on the other dev questions.
     console.log(
@@ -473,7 +496,7 @@ async function runAsk(): Promise<void> {
   }
 }
 
-const dumpAsk = option("--dump-ask");
+const dumpAsk = flags["dump-ask"];
 const dumped: unknown[] = [];
 
 /** One question's retrieved passages with every evidence feature, thresholds off (see --dump-ask). */
@@ -515,8 +538,8 @@ async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOu
 // --keep-fusion keeps a stored calibration; a space with none (a fresh or rebuilt index) is
 // measured first, as the app does once its queue drains (lib/admin/fusion-calibration.ts), so no
 // figure is ever taken on equal weights by accident.
-if (!args.includes("--keep-fusion")) await calibrate();
-else if (!context.space.fusion && !args.includes("--no-calibrate")) {
+if (!flags["keep-fusion"]) await calibrate();
+else if (!context.space.fusion && !flags["no-calibrate"]) {
   console.log("\n--keep-fusion: the space has no stored fusion (a fresh or rebuilt index), so it is measured now, as the app does when its queue drains");
   await calibrate();
 } else if (context.space.fusion) console.log(

@@ -18,6 +18,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { systemPrincipal } from "../../lib/acl";
 import { openDatabase } from "../../lib/db/database";
 import { askThresholdsFromEnv, generatorFromEnv } from "../../lib/rag/ask/create-generator";
@@ -34,7 +35,16 @@ interface Golden {
   unanswerable: string[];
 }
 
-const verbose = process.argv.includes("--verbose");
+function readArguments() {
+  try {
+    return parseArgs({ options: { verbose: { type: "boolean", default: false }, dev: { type: "boolean", default: false }, test: { type: "boolean", default: false } }, strict: true }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run eval:ask [-- --verbose] [-- --dev | --test]`);
+    process.exit(2);
+  }
+}
+const flags = readArguments();
+const verbose = flags.verbose;
 const golden = JSON.parse(readFileSync(join(process.cwd(), "scripts", "data", "ask-golden.json"), "utf8")) as Golden;
 
 const started = performance.now();
@@ -80,7 +90,7 @@ const bestEvidence = (outcome: AskOutcome) => {
 type Half = "dev" | "test";
 /** Alternate entries: even positions are the dev half (tune here), odd ones the test half (report here). */
 const halfOf = (index: number): Half => (index % 2 === 0 ? "dev" : "test");
-const onlyHalf = (["dev", "test"] as const).find((half) => process.argv.includes(`--${half}`));
+const onlyHalf = (["dev", "test"] as const).find((half) => flags[half]);
 const halves: Half[] = onlyHalf ? [onlyHalf] : ["dev", "test"];
 
 interface AnswerableResult { half: Half; cited: number; citedExpected: number; expectedShare: number; answered: boolean; line: string; miss: boolean }

@@ -25,6 +25,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import pgvector from "pgvector";
 import { openImage } from "../../lib/archive/image-limits";
 import { systemPrincipal } from "../../lib/acl";
@@ -42,13 +43,17 @@ import { type ObjectsRuntime, findSimilarObjects } from "../../lib/rag/objects/s
 import { demoObjectContexts } from "../../prisma/seed/demo-object-contexts";
 import { seedDemo } from "../../prisma/seed/seed-demo";
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-};
-const size = option("--size") === "small" ? "small" : "full";
-const perSection = Number(option("--per-section") ?? 300);
+function readArguments() {
+  try {
+    return parseArgs({ options: { size: { type: "string" }, "per-section": { type: "string", default: "300" } }, strict: true }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run eval:objects [-- --size small|full] [--per-section 300]`);
+    process.exit(2);
+  }
+}
+const flags = readArguments();
+const size = flags.size === "small" ? "small" : "full";
+const perSection = Number(flags["per-section"]);
 
 const started = performance.now();
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));

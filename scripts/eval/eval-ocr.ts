@@ -20,6 +20,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { existsSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { getConfig } from "../../lib/config";
 import { openImage } from "../../lib/archive/image-limits";
 import { pageImagesOf } from "../../lib/archive/ocr/page-images";
@@ -27,13 +28,17 @@ import { recognisePage } from "../../lib/archive/ocr/recognise-page";
 import { characterErrorRate, imagePdf, pageHeight, pageWidth, paginate, plainParagraphs, renderScannedPage } from "../../prisma/seed/scanned-pages";
 import type { Publication } from "../../prisma/seed/text-collections";
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-};
+function readArguments() {
+  try {
+    return parseArgs({ options: { "min-confidence": { type: "string" }, looks: { type: "string" } }, strict: true }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run eval:ocr [-- --min-confidence 80] [--looks clean,noisy]`);
+    process.exit(2);
+  }
+}
+const flags = readArguments();
 const config = getConfig();
-const minConfidence = Number(option("--min-confidence") ?? config.MNEMO_OCR_MIN_CONFIDENCE);
+const minConfidence = Number(flags["min-confidence"] ?? config.MNEMO_OCR_MIN_CONFIDENCE);
 const ocr = { languages: config.MNEMO_OCR_LANGUAGES, minConfidence, timeoutMs: config.MNEMO_OCR_TIMEOUT_SECONDS * 1000 };
 
 const publications = JSON.parse(readFileSync(join(process.cwd(), "prisma", "seed", "data", "publications", "publications.json"), "utf8")) as Publication[];
@@ -41,7 +46,7 @@ const chosen = ["en", "es", "ca"].map((language) => publications.find((publicati
 
 type Look = "clean" | "skewed" | "noisy" | "small" | "pdf";
 const allLooks: Look[] = ["clean", "skewed", "noisy", "small", "pdf"];
-const looks = option("--looks") ? allLooks.filter((look) => option("--looks")?.split(",").includes(look)) : allLooks;
+const looks = flags.looks ? allLooks.filter((look) => flags.looks?.split(",").includes(look)) : allLooks;
 
 /**
  * CPU seconds of this process and its waited-for children (tesseract, pdfimages): wall-clock

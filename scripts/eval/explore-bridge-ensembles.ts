@@ -15,10 +15,23 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { prepareForEmbedding } from "../../lib/rag/embed/bridge-text";
 import { createEmbedder, embedderConfigFromEnv } from "../../lib/rag/embed/create-embedder";
 
-const folder = process.argv[2] ?? join(process.cwd(), "..", "shared", "data", "eval", "tatoeba");
+function readFolder() {
+  const usage = "usage: npx tsx --conditions=react-server scripts/eval/explore-bridge-ensembles.ts [<tatoeba-folder>]";
+  try {
+    const { positionals } = parseArgs({ options: {}, allowPositionals: true, strict: true });
+    if (positionals.length <= 1) return positionals[0];
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
+  }
+  console.error(usage);
+  process.exit(2);
+}
+const folder = readFolder() ?? join(process.cwd(), "..", "shared", "data", "eval", "tatoeba");
 const side = (extension: string) => {
   const name = readdirSync(folder).find((file) => file.endsWith(`.${extension}`));
   if (!name) throw new Error(`no *.${extension} in ${folder}`);
