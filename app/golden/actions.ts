@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { canKeepGoldenSets } from "@/lib/acl";
 import { deleteGoldenSet, runGoldenSet, saveGoldenSet } from "@/lib/admin/golden-sets";
+import { findSectionId } from "@/lib/archive/sections";
 import { notFound as notFoundError } from "@/lib/errors";
 import { authorizedAction } from "@/lib/http/authorized";
 import { maxQueryLength } from "@/lib/query-length";
@@ -48,8 +49,8 @@ const candidates = authorizedAction(z.object({ query: z.string().max(maxQueryLen
   if (!canKeepGoldenSets(principal)) throw notFoundError();
   const context = await runtime.search();
   const { prisma } = runtime.database;
-  const section = input.sectionSlug ? await prisma.section.findUnique({ where: { slug: input.sectionSlug }, select: { id: true } }) : null;
-  const found = await searchArchive(context, principal, { query: input.query, mode: context.space ? "hybrid" : "keyword", limit: 10, collapse: "record", sectionIds: section ? [section.id] : undefined });
+  const sectionId = input.sectionSlug ? await findSectionId(prisma, input.sectionSlug) : null;
+  const found = await searchArchive(context, principal, { query: input.query, mode: context.space ? "hybrid" : "keyword", limit: 10, collapse: "record", sectionIds: sectionId ? [sectionId] : undefined });
   return found.hits.map((hit) => ({ recordId: hit.recordId, title: hit.recordTitle, section: hit.sectionName }));
 });
 /** Records that might answer a question (the keeper's own access), to tick as expected. */

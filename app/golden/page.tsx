@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { canKeepGoldenSets } from "@/lib/acl";
 import { listGoldenSets } from "@/lib/admin/golden-sets";
+import { listSectionNames } from "@/lib/archive/sections";
 import { authorizedPage } from "@/lib/http/authorized";
 import { formatDateTime } from "@/components/format";
 import { NewGoldenSetClient } from "./new-golden-set-client";
@@ -18,7 +19,7 @@ export default async function GoldenSetsPage() {
   const { principal, runtime } = await authorizedPage("/golden");
   if (!canKeepGoldenSets(principal)) notFound();
   const { prisma } = runtime.database;
-  const [sets, sections] = await Promise.all([listGoldenSets(prisma, principal), prisma.section.findMany({ orderBy: [{ position: "asc" }], select: { slug: true, name: true } })]);
+  const [sets, sections] = await Promise.all([listGoldenSets(prisma, principal), listSectionNames(prisma)]);
   return (
     <div>
       <PageHeader title="Golden sets">

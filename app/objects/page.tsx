@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { authorizedPage } from "@/lib/http/authorized";
+import { listObjectSections } from "@/lib/rag/objects/list-object-sections";
 import { isAppError } from "@/lib/errors";
 import { type ObjectSearchHit, type ObjectSearchResult, objectSearchSchema, searchObjectsByText } from "@/lib/rag/objects/search-objects";
 import { readMatchThresholds } from "@/lib/rag/ask/ask-settings";
@@ -22,7 +23,7 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
   const q = typeof query.q === "string" ? query.q : "";
   const objects = await runtime.objects();
   const thresholds = await readMatchThresholds(objects.sql, runtime.config);
-  const sections = await objects.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
+  const sections = await listObjectSections(objects.sql);
   const section = sections.find((candidate) => candidate.slug === query.section)?.slug;
   let result: ObjectSearchResult | null = null;
   let error: string | null = null;

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { canCreateRecords } from "@/lib/acl";
 import { authorizedPage } from "@/lib/http/authorized";
+import { listObjectSections } from "@/lib/rag/objects/list-object-sections";
 import { proposalRoles, type ProposalRole } from "@/lib/rag/config/object-context";
 import { formatProposalValue, listPendingProposals, proposalAccuracy } from "@/lib/rag/objects/proposals";
 import { formatDateTime } from "@/components/format";
@@ -27,7 +28,7 @@ export default async function ReviewPage({ searchParams }: PageProps) {
   const role = proposalRoles.find((candidate) => candidate === first("role"));
   const page = Number.parseInt(first("page") ?? "1", 10) || 1;
   const objects = await runtime.objects();
-  const sections = await objects.sql.query<{ slug: string; name: string }>(`SELECT slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`);
+  const sections = await listObjectSections(objects.sql);
   const section = sections.find((candidate) => candidate.slug === first("section"))?.slug;
   const [queue, accuracy] = await Promise.all([listPendingProposals(objects, principal, { page, role, sectionSlug: section }), proposalAccuracy(objects, principal)]);
   const href = (changes: { role?: string | undefined; section?: string | undefined; page?: number }) => {

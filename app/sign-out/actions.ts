@@ -5,14 +5,13 @@ import { z } from "zod";
 import { signOut } from "@/lib/auth/auth";
 import { getSessionClaims } from "@/lib/auth/get-principal";
 import { revokeSession } from "@/lib/auth/sessions";
-import { getPrisma } from "@/lib/db";
 import { authorizedAction } from "@/lib/http/authorized";
 
 // The session is revoked on the server before its cookie is cleared, so a copy of the cookie
 // stops working too; the user's other sessions go on.
-const signOutSignedIn = authorizedAction(z.undefined(), async () => {
+const signOutSignedIn = authorizedAction(z.undefined(), async (_input, { runtime }) => {
   const claims = await getSessionClaims();
-  if (claims) await revokeSession(await getPrisma(), claims);
+  if (claims) await revokeSession(runtime.database.prisma, claims);
   await signOut({ redirectTo: "/sign-in" });
 });
 

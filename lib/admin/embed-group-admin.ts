@@ -124,6 +124,11 @@ export async function deleteEmbedGroup(prisma: PrismaClient, principal: Principa
   ]);
 }
 
+/** The records an admin may preview a group on: the section's first 200 by title. */
+export async function listPreviewRecords(prisma: PrismaClient, sectionId: string): Promise<{ id: string; title: string }[]> {
+  return prisma.record.findMany({ where: { sectionId }, orderBy: [{ title: "asc" }], take: 200, select: { id: true, title: true } });
+}
+
 /** Paths an admin can pick: the section's fields, and one step through each relation. */
 export function fieldPathOptions(sections: ReadonlyMap<string, { slug: string; name: string; fields: { key: string; label: string; type: string; targetSection?: string }[] }>, sectionSlug: string): { path: string; label: string }[] {
   const section = sections.get(sectionSlug);

@@ -72,3 +72,19 @@ export async function getSectionBySlugCached(prisma: PrismaClient, slug: string)
 export function forgetSections(prisma: PrismaClient): void {
   sectionCache.forget(prisma);
 }
+
+/** Every section's slug and name, in the archive's order: for a choice of section. */
+export async function listSectionNames(prisma: PrismaClient): Promise<{ slug: string; name: string }[]> {
+  return prisma.section.findMany({ orderBy: [{ position: "asc" }], select: { slug: true, name: true } });
+}
+
+/** The id of the section called `slug`, or null when there is none. */
+export async function findSectionId(prisma: PrismaClient, slug: string): Promise<string | null> {
+  const section = await prisma.section.findUnique({ where: { slug }, select: { id: true } });
+  return section?.id ?? null;
+}
+
+/** A section's settings that its admin page shows: the egress policy and the stored object context (unparsed). */
+export async function readSectionSettings(prisma: PrismaClient, sectionId: string): Promise<{ objectContext: unknown; egressPolicy: SectionSummary["egressPolicy"] } | null> {
+  return prisma.section.findUnique({ where: { id: sectionId }, select: { objectContext: true, egressPolicy: true } });
+}

@@ -7,7 +7,7 @@ import { isAppError } from "@/lib/errors";
 import { NewRecordPicker } from "@/components/new-record-picker";
 import { RecordFormClient } from "@/components/record-form-client";
 import { saveRecordAction } from "../actions";
-import { loadRecordFormOptions } from "../record-form-options";
+import { loadRecordFormOptions } from "@/lib/archive/record-form-options";
 
 export const metadata: Metadata = { title: "New record" };
 

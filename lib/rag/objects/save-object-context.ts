@@ -50,3 +50,8 @@ export async function saveObjectContext(
   const queued = await enqueueReindex(sql, { sectionId: section.id }, "object-context.changed");
   return { context, queued };
 }
+
+/** Every section's slug, name, fields and stored object context, in the archive's order: what the object context form offers. */
+export async function listSectionsForObjectContext(prisma: PrismaClient) {
+  return prisma.section.findMany({ orderBy: [{ position: "asc" }, { name: "asc" }], select: { slug: true, name: true, fields: true, objectContext: true } });
+}

@@ -8,6 +8,7 @@ import { type Leg, type SearchContext, searchArchive } from "../search/search-ar
 import { queryTextSchema } from "../../query-length";
 import { imageSpaceName } from "../embed/descriptor-embedder";
 import type { ObjectsRuntime } from "./similar-objects";
+import { type ObjectSection, listObjectSections } from "./list-object-sections";
 
 /**
  * Objects by description ("a silver coin with a horse"). With a multimodal (CLIP-style)
@@ -49,10 +50,8 @@ export interface ObjectSearchResult {
   hits: ObjectSearchHit[];
 }
 
-async function objectSections(runtime: ObjectsRuntime, sectionSlug: string | undefined): Promise<{ id: string; slug: string; name: string }[]> {
-  const sections = await runtime.sql.query<{ id: string; slug: string; name: string }>(
-    `SELECT id, slug, name FROM sections WHERE object_context IS NOT NULL ORDER BY position, slug`,
-  );
+async function objectSections(runtime: ObjectsRuntime, sectionSlug: string | undefined): Promise<ObjectSection[]> {
+  const sections = await listObjectSections(runtime.sql);
   if (sectionSlug === undefined) return sections;
   const chosen = sections.filter((section) => section.slug === sectionSlug);
   if (chosen.length === 0) throw new AppError("bad_request", "Choose a collection of objects.");

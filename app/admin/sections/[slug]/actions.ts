@@ -4,6 +4,7 @@ import { z } from "zod";
 import { authorizedAction } from "@/lib/http/authorized";
 import { deleteEmbedGroup, previewEmbedGroup, saveEmbedGroupAsAdmin } from "@/lib/admin/embed-group-admin";
 import { setSectionEgress } from "@/lib/admin/people/set-section-egress";
+import { findSectionId } from "@/lib/archive/sections";
 import { setSectionDcMapping } from "@/lib/admin/section-dc-mapping";
 import { enqueueReindex } from "@/lib/rag/index/index-queue";
 
@@ -34,8 +35,8 @@ export const setSectionEgressAction = authorizedAction(z.object({ sectionSlug, p
   const { prisma, sql } = runtime.database;
   await setSectionEgress(prisma, principal, input);
   // Image and text vectors of external models follow the new policy at the next indexing.
-  const section = await prisma.section.findUnique({ where: { slug: input.sectionSlug }, select: { id: true } });
-  if (section) await enqueueReindex(sql, { sectionId: section.id }, "egress.changed");
+  const sectionId = await findSectionId(prisma, input.sectionSlug);
+  if (sectionId) await enqueueReindex(sql, { sectionId }, "egress.changed");
   return { ok: true };
 });
 

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { fieldPathOptions } from "@/lib/admin/embed-group-admin";
+import { fieldPathOptions, listPreviewRecords } from "@/lib/admin/embed-group-admin";
 import { getIndexHealth } from "@/lib/admin/index-health";
 import { listReindexJobs } from "@/lib/admin/reindex-jobs";
+import { readSectionSettings } from "@/lib/archive/sections";
 import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { listEmbedGroups, sectionShapes } from "@/lib/rag/config/embed-groups";
 import { readObjectContext } from "@/lib/rag/config/object-context";
@@ -34,8 +35,8 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
     getIndexHealth(sql, principal, { failuresPerSection: 20 }),
     listReindexJobs(sql, principal, 10),
     listEmbedGroups(prisma, section.id),
-    prisma.record.findMany({ where: { sectionId: section.id }, orderBy: [{ title: "asc" }], take: 200, select: { id: true, title: true } }),
-    prisma.section.findUnique({ where: { id: section.id }, select: { objectContext: true, egressPolicy: true } }),
+    listPreviewRecords(prisma, section.id),
+    readSectionSettings(prisma, section.id),
     getSectionDcMapping(prisma, principal, section.slug),
   ]);
   const stats = health.sections.find((candidate) => candidate.sectionId === section.id);

@@ -7,7 +7,7 @@ import { authorizedPage } from "@/lib/http/authorized";
 import { isAppError } from "@/lib/errors";
 import { RecordFormClient } from "@/components/record-form-client";
 import { saveRecordAction } from "../../actions";
-import { loadRecordFormOptions } from "../../record-form-options";
+import { loadRecordFormOptions } from "@/lib/archive/record-form-options";
 import { speechToTextFromConfig } from "@/lib/archive/speech-to-text";
 import { transcriptionToolsFor } from "@/lib/archive/transcript-drafts";
 import { applyTranscriptDraftAction, dismissTranscriptDraftAction, requestTranscriptionAction } from "./transcription-actions";

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { sectionFieldsSchema } from "@/lib/archive/field-definitions";
 import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { defaultNearDuplicateFloor, defaultProposalContextWeight, readObjectContext } from "@/lib/rag/config/object-context";
+import { listSectionsForObjectContext } from "@/lib/rag/objects/save-object-context";
 import { ObjectContextFormClient } from "./object-context-form-client";
 import { PageHeader } from "@/components/page-header";
 
@@ -16,8 +17,7 @@ export const metadata: Metadata = { title: "Object context" };
 export default async function ObjectContextPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { runtime } = await authorizedAdminPage(`/admin/sections/${encodeURIComponent(slug)}/objects`);
-  const { prisma } = runtime.database;
-  const sections = await prisma.section.findMany({ orderBy: [{ position: "asc" }, { name: "asc" }] });
+  const sections = await listSectionsForObjectContext(runtime.database.prisma);
   const section = sections.find((candidate) => candidate.slug === slug);
   if (!section) notFound();
   const fields = sectionFieldsSchema.parse(section.fields);

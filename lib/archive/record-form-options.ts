@@ -1,10 +1,10 @@
 import "server-only";
-import type { Principal } from "@/lib/acl";
-import type { FieldDefinition } from "@/lib/archive/field-definitions";
-import type { LinkedRecord } from "@/lib/archive/get-record";
-import { listEditableProjects } from "@/lib/archive/list-projects";
-import { listRelationTargets, type RelationTarget } from "@/lib/archive/list-relation-targets";
-import type { PrismaClient } from "@/lib/db/generated/client";
+import type { Principal } from "../acl";
+import type { FieldDefinition } from "./field-definitions";
+import type { LinkedRecord } from "./get-record";
+import { listEditableProjects } from "./list-projects";
+import { listRelationTargets, type RelationTarget } from "./list-relation-targets";
+import type { PrismaClient } from "../db/generated/client";
 
 /**
  * What the record form offers: the projects the principal may edit, and for each relation field
