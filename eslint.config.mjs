@@ -1,6 +1,6 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
-import { restrictedPathZones } from "./scripts/import-zones.mjs";
+import { appSyntaxZone, restrictedPathZones } from "./scripts/import-zones.mjs";
 
 const config = [
   ...nextVitals,
@@ -15,6 +15,11 @@ const config = [
       // and relative paths are caught alike.
       "import/no-restricted-paths": ["error", { zones: restrictedPathZones() }],
     },
+  },
+  {
+    // app/ and components/ call lib/; the queries on the runtime's database are written there.
+    files: appSyntaxZone.files,
+    rules: { "no-restricted-syntax": ["error", ...appSyntaxZone.selectors.map((selector) => ({ selector, message: appSyntaxZone.message }))] },
   },
 ];
 

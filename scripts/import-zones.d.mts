@@ -6,4 +6,5 @@ export interface LibLayer {
 
 export const libLayers: LibLayer[];
 export const outerZones: { target: string; from: string[]; reason: string }[];
+export const appSyntaxZone: { files: string[]; selectors: string[]; message: string };
 export function restrictedPathZones(): { target: string | string[]; from: string | string[]; message: string }[];

@@ -26,11 +26,38 @@ export const libLayers = [
   { name: "process", members: ["lib/start-up.ts", "lib/health.ts"] },
 ];
 
-/** Outside lib/: the app's folders that nothing beneath them may import. */
+/**
+ * Outside lib/: the app's folders that nothing beneath them may import, and the database that
+ * app/ and components/ reach only through lib/ (they parse, authorise and call a lib function,
+ * passing it `runtime.database`; the Prisma client and its types stay in lib/).
+ */
+const databaseFolders = ["lib/db", "node_modules/@prisma", "node_modules/.prisma"];
+const databaseReason = "reaches the database through a lib/ function, never lib/db or the Prisma client";
 export const outerZones = [
   { target: "lib", from: ["app", "components"], reason: "lib/ never imports app/ or components/" },
   { target: "components", from: ["app"], reason: "components/ never imports app/" },
+  { target: "app", from: databaseFolders, reason: `app/ ${databaseReason}` },
+  { target: "components", from: databaseFolders, reason: `components/ ${databaseReason}` },
 ];
+
+/**
+ * What an import zone cannot see: a query written in app/ or components/ on the objects the
+ * runtime hands them. `no-restricted-syntax` (eslint.config.mjs) refuses a member of a Prisma
+ * client (`prisma.section…`, `runtime.database.prisma.$transaction…`) and a call of `query` or
+ * `transaction` on an SQL executor named `sql` (`sql.query(…)`, `objects.sql.query(…)`).
+ * Passing `runtime.database.prisma` or `sql` on to lib/ stays allowed. A client renamed first
+ * (`const db = runtime.database.prisma`) is not caught; review catches that.
+ */
+export const appSyntaxZone = {
+  files: ["app/**", "components/**"],
+  selectors: [
+    "MemberExpression[object.type='Identifier'][object.name='prisma']",
+    "MemberExpression[object.type='MemberExpression'][object.property.name='prisma']",
+    "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(query|transaction)$/][callee.object.type='Identifier'][callee.object.name='sql']",
+    "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(query|transaction)$/][callee.object.type='MemberExpression'][callee.object.property.name='sql']",
+  ],
+  message: "app/ and components/ do not query the database: call a lib/ function and pass it runtime.database (docs/architecture.md, Layers).",
+};
 
 /** The zones of `import/no-restricted-paths`, paths relative to the repository root. */
 export function restrictedPathZones() {

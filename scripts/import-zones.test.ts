@@ -12,6 +12,13 @@ async function zoneErrors(path: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((message) => message.ruleId === "import/no-restricted-paths").map((message) => message.message);
 }
 
+/** The same for the `no-restricted-syntax` errors (queries written outside lib/). */
+async function syntaxErrors(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
+  expect(result?.messages.filter((message) => message.fatal)).toEqual([]);
+  return (result?.messages ?? []).filter((message) => message.ruleId === "no-restricted-syntax").map((message) => message.message);
+}
+
 describe("import zones (npm run lint)", () => {
   it("refuses lib importing components, by alias or relative path", async () => {
     const errors = await zoneErrors(
@@ -37,6 +44,39 @@ describe("import zones (npm run lint)", () => {
     expect(rag).toEqual([expect.stringContaining(`"rag: search" may not import the layer "runtime"`)]);
     const runtime = await zoneErrors("lib/runtime.ts", `import { authorizedAction } from "./http/authorized";\nexport const fixture = authorizedAction;\n`);
     expect(runtime).toEqual([expect.stringContaining(`"runtime" may not import the layer "http"`)]);
+  });
+
+  it("refuses app/ and components/ importing lib/db or the Prisma client, types included", async () => {
+    const page = await zoneErrors(
+      "app/zone-fixture/page.tsx",
+      `import { getPrisma } from "@/lib/db";\nimport type { PrismaClient } from "@/lib/db/generated/client";\nimport { Prisma } from "@prisma/client";\nexport const fixture: [typeof getPrisma, PrismaClient | null, typeof Prisma] = [getPrisma, null, Prisma];\n`,
+    );
+    expect(page).toEqual([0, 1, 2].map(() => expect.stringContaining("app/ reaches the database through a lib/ function")));
+    const component = await zoneErrors("components/zone-fixture.tsx", `import type { SqlExecutor } from "../lib/db/sql-executor";\nexport type Fixture = SqlExecutor;\n`);
+    expect(component).toEqual([expect.stringContaining("components/ reaches the database through a lib/ function")]);
+  });
+
+  it("refuses a query written in app/ on the runtime's database, and lets the database be passed to lib/", async () => {
+    const queries = await syntaxErrors(
+      "app/zone-fixture/page.tsx",
+      [
+        `export async function fixture(runtime: any, prisma: any, sql: any, objects: any) {`,
+        `  await runtime.database.prisma.section.findMany();`,
+        `  await prisma.goldenSet.findMany();`,
+        `  await prisma.$transaction([]);`,
+        `  await sql.query("SELECT 1");`,
+        `  await objects.sql.query("SELECT 1");`,
+        `  await runtime.database.sql.transaction(async () => null);`,
+        `}`,
+      ].join("\n"),
+    );
+    expect(queries).toHaveLength(6);
+    expect(queries[0]).toContain("call a lib/ function and pass it runtime.database");
+    const passed = await syntaxErrors(
+      "components/zone-fixture.tsx",
+      `import { listSections } from "@/lib/archive/sections";\nexport async function fixture(runtime: any) {\n  const { prisma, sql } = runtime.database;\n  return [await listSections(prisma), await listSections(runtime.database.prisma), sql, runtime.search.query];\n}\n`,
+    );
+    expect(passed).toEqual([]);
   });
 
   it("accepts imports of the module's own layer and the layers below", async () => {
