@@ -44,4 +44,13 @@ export const ca: LanguageData = {
     "altres deia veia queia riu viu"
   ).split(" "),
   nameParticles: ["de", "del", "dels", "de la", "de les", "la", "les", "el", "els", "i", "d", "l"],
+  definiteArticles: ["el", "la", "els", "les", "l'"],
+  indefiniteArticles: ["un", "una"],
+  placeNamePrepositions: ["en", "a", "al", "de", "del", "prop de", "des de", "dins"],
+  placingPrepositions: ["en", "dins", "sota", "al costat de"],
+  ofWords: ["de", "del"],
+  personNameJoiners: ["de", "del", "i", "la"],
+  notNames: "el la els les un una en a al de del per amb després quan aquell aquella".split(" "),
+  pronounDeterminers: [],
+  functionWords: "de del el els en es et i la les o per que se un una".split(" "),
 };

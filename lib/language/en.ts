@@ -35,4 +35,13 @@ export const en: LanguageData = {
   institutionNouns: [],
   markerWords: [],
   nameParticles: ["of", "the", "and"],
+  definiteArticles: ["the"],
+  indefiniteArticles: ["a", "an"],
+  placeNamePrepositions: ["in", "at", "from", "near", "into", "off", "on", "inside", "outside"],
+  placingPrepositions: ["in", "at", "from", "near", "inside", "under", "beside", "behind", "on", "into"],
+  ofWords: ["of"],
+  personNameJoiners: [],
+  notNames: "the a an in at on of from by after before when then this that these those there he she it they we his her their our my".split(" "),
+  pronounDeterminers: ["the", "this", "that", "which", "each", "every", "any", "no", "another", "someone", "anyone"],
+  functionWords: "a an as at be by for from i in is it of on or the to with".split(" "),
 };

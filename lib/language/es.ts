@@ -43,4 +43,13 @@ export const es: LanguageData = {
     "muchas todo toda todos todas otro otra otros otras"
   ).split(" "),
   nameParticles: ["de", "del", "de la", "de los", "de las", "la", "las", "los", "el", "y", "e"],
+  definiteArticles: ["el", "la", "los", "las"],
+  indefiniteArticles: ["un", "una"],
+  placeNamePrepositions: ["en", "a", "al", "de", "del", "desde", "junto a", "cerca de"],
+  placingPrepositions: ["en", "dentro de", "bajo", "junto a"],
+  ofWords: ["de", "del"],
+  personNameJoiners: ["de", "del", "y", "la"],
+  notNames: "el la los las lo un una en a al de del por con después cuando aquella".split(" "),
+  pronounDeterminers: [],
+  functionWords: "de del el en es la las lo los o que se un una uno y".split(" "),
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { foldAccents } from "./fold-accents";
-import { type QuestionKind, askedRolePatterns, asks, foldText, foldedWords, foreignNameParticles, languageData, monthNumbers, numberWords, questionLanguages, wordSet } from "./language-data";
+import { type QuestionKind, askedRolePatterns, asks, foldText, foldedWords, foreignNameParticles, languageData, monthNumbers, namePatterns, notNameWords, numberWords, questionLanguages, wordSet } from "./language-data";
 
 const kindsOf = (question: string) => (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
 
@@ -138,6 +138,83 @@ describe("months, numbers, stop words, particles", () => {
 
   it("splits folded words at apostrophes: d'agost holds a month", () => {
     expect(foldedWords("el 8 d'agost de 1965")).toEqual(["el", "d", "agost", "de"]);
+  });
+});
+
+describe("names and places a sentence gives", () => {
+  const placesIn = (sentence: string) => [...sentence.matchAll(namePatterns.locatedName)].map((match) => match[1]);
+  const peopleIn = (sentence: string) => [...sentence.matchAll(namePatterns.personName)].map((match) => [match[1], match[2]]);
+
+  it.each([
+    // Each word of a name after "de" is a place too: enough to tell a place is given.
+    ["The coins were dredged from Port de la Calma in 1987.", ["Port", "Calma"]],
+    ["She was born near the village of Sóller.", ["Sóller"]],
+    ["the cargo of Roman amphorae", []],
+  ])("English: a place after a word that locates: %s", (sentence, places) => {
+    expect(placesIn(sentence)).toEqual(places);
+  });
+
+  it.each([
+    ["Vivían junto al río Segrell.", ["Segrell"]],
+    ["Venían desde Lleida cada verano.", ["Lleida"]],
+    ["Trabajaban cerca de la mina de Sant Romà.", ["Sant"]],
+  ])("Spanish: a place after a word that locates: %s", (sentence, places) => {
+    expect(placesIn(sentence)).toEqual(places);
+  });
+
+  it.each([
+    ["Vivien prop de Girona.", ["Girona"]],
+    ["Van baixar des de la Vall d'en Bas.", ["Vall", "Bas"]],
+    ["Era dins l'església de Sant Romà.", ["Sant"]],
+  ])("Catalan: a place after a word that locates: %s", (sentence, places) => {
+    expect(placesIn(sentence)).toEqual(places);
+  });
+
+  it("finds a person's two names, joined in Spanish and Catalan", () => {
+    expect(peopleIn("The bronze is by Frederic Remington.")).toEqual([["Frederic", "Remington"]]);
+    expect(peopleIn("Lo contó Pedro de Alba.")).toEqual([["Pedro", "Alba"]]);
+    expect(peopleIn("Ho explica Mercè Roig i Puig.")).toEqual([["Mercè", "Roig"]]);
+    // "y" joins Spanish names only; "and" none.
+    expect(peopleIn("Ana y Luis")).toEqual([["Ana", "Luis"]]);
+    expect(peopleIn("Anna and Louis")).toEqual([]);
+  });
+
+  it.each([
+    ["The letters were hidden in the cellar.", true],
+    ["Dormían en los barracones.", true],
+    ["Hi havia una font al costat de la plaça.", true],
+    ["Dormían bajo un puente.", true],
+    ["The letters were hidden.", false],
+    ["Era de la casa.", false],
+  ])("a common noun placed by a word that locates: %s", (sentence, placed) => {
+    expect(namePatterns.locativePhrase.test(sentence)).toBe(placed);
+  });
+
+  it("knows capitalised words that name nothing, in three languages, months and weekdays too", () => {
+    expect(["the", "after", "cuando", "despues", "quan", "aquell", "march", "lunes", "dilluns"].every((word) => notNameWords.has(word))).toBe(true);
+    expect(notNameWords.has("remington")).toBe(false);
+  });
+
+  it("keeps articles per language: definite (Catalan's elided l' too) and indefinite", () => {
+    expect([languageData.en.definiteArticles, languageData.es.definiteArticles, languageData.ca.definiteArticles]).toEqual([["the"], ["el", "la", "los", "las"], ["el", "la", "els", "les", "l'"]]);
+    expect(languageData.en.indefiniteArticles).toEqual(["a", "an"]);
+    // Every one of them is an article of its language.
+    for (const language of ["en", "es", "ca"] as const) {
+      const { articles, definiteArticles, indefiniteArticles } = languageData[language];
+      expect([...definiteArticles, ...indefiniteArticles].filter((word) => !articles.includes(word))).toEqual([]);
+    }
+  });
+
+  it("knows after which words 'one' is a pronoun: only English writes its count one as a pronoun", () => {
+    expect(wordSet("pronounDeterminers", ["en"]).has("which")).toBe(true);
+    expect(wordSet("pronounDeterminers", ["es", "ca"]).size).toBe(0);
+  });
+
+  it("keeps function words per language, which name no vocabulary term", () => {
+    expect(wordSet("functionWords", ["en"]).has("with")).toBe(true);
+    expect(wordSet("functionWords", ["es"]).has("uno")).toBe(true);
+    expect(wordSet("functionWords", ["ca"]).has("els")).toBe(true);
+    expect(wordSet("functionWords", ["ca"]).has("with")).toBe(false);
   });
 });
 

@@ -21,7 +21,7 @@ export function foldText(text: string): string {
   return foldAccents(text).toLowerCase().replace(/[’‘]/g, "'");
 }
 
-type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles" | "markerWords" | "roleQualifiers";
+type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles" | "markerWords" | "roleQualifiers" | "notNames" | "pronounDeterminers" | "functionWords";
 
 /** Particles of names from other languages the records cite: "Vasco da Gama", "Ludwig van Beethoven". */
 export const foreignNameParticles: readonly string[] = ["da", "das", "do", "dos", "di", "du", "van", "von", "der", "den", "le"];
@@ -126,3 +126,35 @@ export const askedRolePatterns: readonly RegExp[] = dataLanguages.map((language)
   const articles = data.articles.map((word) => escape(foldText(word)) + (word.endsWith("'") ? "\\s*" : "\\s+")).join("|");
   return new RegExp(`^[\\s¿¡]*(?:${alternatives(data.questionPhrases.who)})\\s+(?:${alternatives(data.copulas)})\\s+(?:${articles})(\\p{L}+)(?:\\s+(\\p{L}+))?`, "u");
 });
+
+/** One list of every language's words, as written, without repeats (English first). */
+const writtenWords = (list: "definiteArticles" | "indefiniteArticles" | "placeNamePrepositions" | "placingPrepositions" | "ofWords" | "personNameJoiners") => [
+  ...new Set(dataLanguages.flatMap((language) => languageData[language][list])),
+];
+/** Words as written, as alternatives of a pattern: the words of a phrase apart by any space. */
+const writtenAlternatives = (words: readonly string[]) => words.map((word) => escape(word).replace(/ /g, "\\s+")).join("|");
+
+/**
+ * How the answerer finds a place or a person a sentence names, built from the three languages'
+ * words (matched as written, against the sentence itself):
+ * - `locatedName`: a place named after a word that locates, its name the first group ("dredged
+ *   from Port de la Calma", "junto al río Segrell", "prop de Girona");
+ * - `personName`: a person's name, two capitalised words maybe joined ("Frederic Remington",
+ *   "Mercè Roig i Puig"), each a group;
+ * - `locativePhrase`: a common noun placed by a locating word and an article ("in the cellar",
+ *   "en los barracones", "al costat de la font"), any case.
+ */
+export const namePatterns = {
+  locatedName: new RegExp(
+    `(?<!\\p{L})(?:${writtenAlternatives(writtenWords("placeNamePrepositions"))})\\s+(?:(?:${writtenAlternatives(writtenWords("definiteArticles"))})\\s*)?(?:\\p{Ll}+\\s+(?:(?:${writtenAlternatives(writtenWords("ofWords"))})\\s+)?)?(\\p{Lu}\\p{L}+)`,
+    "gu",
+  ),
+  personName: new RegExp(`(?<!\\p{L})(\\p{Lu}\\p{Ll}+)\\s+(?:(?:${writtenAlternatives(writtenWords("personNameJoiners"))})\\s+)?(\\p{Lu}\\p{Ll}+)(?!\\p{L})`, "gu"),
+  locativePhrase: new RegExp(
+    `(?<!\\p{L})(?:${writtenAlternatives(writtenWords("placingPrepositions"))})\\s+(?:${writtenAlternatives([...writtenWords("definiteArticles"), ...writtenWords("indefiniteArticles")])})\\s*\\p{L}{3,}`,
+    "iu",
+  ),
+} as const;
+
+/** Capitalised words that name nothing, folded: each language's notNames, months and weekdays. */
+export const notNameWords: ReadonlySet<string> = new Set([...wordSet("notNames"), ...wordSet("months"), ...wordSet("weekdays")]);

@@ -36,4 +36,22 @@ export interface LanguageData {
   institutionNouns: readonly string[];
   /** Words only this one of Spanish and Catalan uses (none shared with English): they tell the two apart. */
   markerWords: readonly string[];
+  /** Definite articles, as written; one ending in an apostrophe is elided ("l'església"). */
+  definiteArticles: readonly string[];
+  /** Indefinite articles, as written. */
+  indefiniteArticles: readonly string[];
+  /** Words that locate the name after them ("from Port de la Calma", "junto al río Segrell"), as written; a phrase may be several words. */
+  placeNamePrepositions: readonly string[];
+  /** Words that locate the common noun after them and an article ("in the cellar", "en los barracones"), as written. */
+  placingPrepositions: readonly string[];
+  /** The word for "of" joining a common noun to the name after it ("the port of Sóller", "el río de la Plata"), as written. */
+  ofWords: readonly string[];
+  /** Words that may join a person's two names ("Mercè Roig i Puig", "Pedro de Alba"), as written. */
+  personNameJoiners: readonly string[];
+  /** Capitalised words that name nothing (an opening article, pronoun or preposition); months and weekdays count too. */
+  notNames: readonly string[];
+  /** Words after which the number word for one is a pronoun, not a count ("the one who", "which one"). */
+  pronounDeterminers: readonly string[];
+  /** Function words: a vocabulary term spelt like one is not findable in text ("de", "the"). */
+  functionWords: readonly string[];
 }

@@ -4,7 +4,7 @@ import { type Embedder, dot } from "../embed/embedder";
 import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../embed/translate";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
-import { askedRolePatterns, asks, foldText, foldedWords, numberWords, wordSet } from "../../language/language-data";
+import { askedRolePatterns, asks, foldText, foldedWords, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import { answerSettings } from "../config/settings";
 import type { GenerationRequest, Generator } from "../../llm/generator";
@@ -61,14 +61,14 @@ const yearLike = /^(1[0-9]|20)\d\d$/;
 
 const wordsOf = (sentence: string) => [...sentence.matchAll(/[\p{L}\p{N}][\p{L}\p{N}.,]*/gu)].map((match) => match[0].replace(/[.,]+$/, ""));
 
-/** "one" after a determiner is a pronoun, not a count: "the one who visits", "which one", "each one". */
-const pronounDeterminer = /^(the|this|that|which|each|every|any|no|another|someone|anyone)$/i;
+/** "one" after a determiner is a pronoun, not a count: "the one who visits", "which one", "each one" (lib/language). */
+const pronounDeterminers = wordSet("pronounDeterminers");
 
 /** Whether the word at `index` gives a quantity: a number word that is no year and no pronoun. */
 function isQuantity(words: readonly string[], index: number): boolean {
   const word = words[index]!;
   if (!quantityWord(word) || yearLike.test(word)) return false;
-  return !(word.toLowerCase() === "one" && index > 0 && pronounDeterminer.test(words[index - 1]!));
+  return !(numberWords.get(foldText(word)) === 1 && index > 0 && pronounDeterminers.has(foldText(words[index - 1]!)));
 }
 
 /** Whether the sentence gives an amount: a number that is no year ("4.41 grams", "eighteen per cent"). */
@@ -87,37 +87,16 @@ function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
   return words.some((_, index) => isQuantity(words, index) && words.slice(index + 1, index + 1 + answerSettings.countWordDistance.value).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
 }
 
-/** A place named after a word that locates: "dredged from Port de la Calma", "junto al río Segrell". */
-const locatedName = /(?<!\p{L})(?:in|at|from|near|into|off|on|inside|outside|en|a|al|de|del|desde|junto\s+a|cerca\s+de|prop\s+de|des\s+de|dins)\s+(?:(?:the|el|la|los|las|els|les|l')\s*)?(?:\p{Ll}+\s+(?:(?:of|de|del)\s+)?)?(\p{Lu}\p{L}+)/gu;
-/** A person's name: two capitalised words, maybe joined by a particle ("Frederic Remington", "Mercè Roig i Puig"). */
-const personName = /(?<!\p{L})(\p{Lu}\p{Ll}+)\s+(?:(?:de|del|i|y|la)\s+)?(\p{Lu}\p{Ll}+)(?!\p{L})/gu;
-/** Capitalised words that name nothing: a sentence's first word, a month, a weekday (lib/language). */
-const notAName = new Set(
-  (
-    "the a an in at on of from by after before when then this that these those there he she it they we his her their our my " +
-    "el la los las els les lo un una en a al de del per por con amb després despues cuando quan aquell aquella"
-  )
-    .split(" ")
-    .map(foldWord)
-    .concat(...wordSet("months"), ...wordSet("weekdays")),
-);
+/** A place after a word that locates, a person's name, a common noun placed: built from lib/language's words. */
+const { locatedName, personName, locativePhrase } = namePatterns;
 
 /** Whether a name the sentence gives is one the question does not already hold. */
 function newName(names: string[], terms: readonly string[]): boolean {
   return names.some((name) => {
     const word = foldWord(name);
-    return !notAName.has(word) && !terms.some((term) => wordMatches(word, term));
+    return !notNameWords.has(word) && !terms.some((term) => wordMatches(word, term));
   });
 }
-
-/**
- * A small nudge towards sentences of the kind the question asks for: a date for "when"; for
- * "how many", a count of the thing asked about (or, without the question's words to go by, any
- * number); for "where", a place the question does not name, after a word that locates; for
- * "who", a person's name the question does not hold.
- */
-/** A common noun placed by a locating word and an article: "in the cellar", "en los barracones". */
-const locativePhrase = /(?<!\p{L})(?:in|at|from|near|inside|under|beside|behind|on|into|en|dentro\s+de|bajo|junto\s+a|dins|sota|al\s+costat\s+de)\s+(?:the|a|an|el|la|los|las|els|les|un|una|l')\s*\p{L}{3,}/iu;
 
 /**
  * Whether a sentence places something, for a where-question, though the place has no proper
@@ -153,6 +132,12 @@ export function asksForType(question: string): boolean {
   return (["when", "howMany", "howMuch", "where", "who"] as const).some((kind) => asks(question, kind));
 }
 
+/**
+ * A small nudge towards sentences of the kind the question asks for: a date for "when"; for
+ * "how many", a count of the thing asked about (or, without the question's words to go by, any
+ * number); for "where", a place the question does not name, after a word that locates; for
+ * "who", a person's name the question does not hold.
+ */
 export function answerTypeBonus(question: string, sentence: string, terms: readonly string[] = []): number {
   const bonus = answerSettings.answerTypeBonus.value;
   if (asks(question, "when")) return hasDate(sentence) ? bonus : 0;

@@ -1,4 +1,5 @@
 import { foldAccents } from "../../language/fold-accents";
+import { wordSet } from "../../language/language-data";
 /**
  * What a record says about itself: date ranges and vocabulary terms written in its own title,
  * description and other free-text fields. Pure, so the rules can be tested exactly.
@@ -269,11 +270,8 @@ const placeholders = new Set([
   "sense data", "sin fecha",
 ]);
 
-/** Function words of English, Spanish and Catalan: a vocabulary term spelt like one is not findable in text. */
-const functionWords = new Set([
-  "a", "an", "as", "at", "be", "by", "de", "del", "el", "els", "en", "es", "et", "for", "from", "i", "in", "is", "it", "la",
-  "las", "les", "lo", "los", "o", "of", "on", "or", "per", "que", "se", "the", "to", "un", "una", "uno", "y", "with",
-]);
+/** Function words of English, Spanish and Catalan (lib/language): a vocabulary term spelt like one is not findable in text. */
+const functionWords = wordSet("functionWords");
 
 export function fold(text: string): string {
   return foldAccents(text).toLocaleLowerCase();
