@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { foldAccents } from "../../lib/language/fold-accents";
 
 /**
  * The golden set of `npm run eval:archive` (prisma/seed/data/archive-golden.json): search queries
@@ -61,9 +62,7 @@ export function loadArchiveGolden(path: string): ArchiveGolden {
 
 /** Lower case without accents or punctuation runs: "Campanes, Romà" ~ "campanes roma". */
 export function foldText(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
+  return foldAccents(text)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();

@@ -13,6 +13,8 @@ describe("mapping suggestion", () => {
   it("normalises case, accents, spaces and punctuation", () => {
     expect(normaliseName("  Fecha de Grabación ")).toBe("fechadegrabacion");
     expect(normaliseName("recorded_on")).toBe("recordedon");
+    expect(normaliseName("Dʼidentificació")).toBe("didentificacio");
+    expect(normaliseName("ÀNGELS")).toBe("angels");
   });
 
   it("matches columns to field keys or labels, date range ends, and an id column", () => {

@@ -1,15 +1,17 @@
+import { foldAccents } from "../../language/fold-accents";
 import { recogniseAuthorityUri } from "../authorities";
 import { parseAuthorityLink, splitAuthorityText } from "../authority-text";
 import type { FieldDefinition } from "../field-definitions";
 import type { ImportMapping } from "./types";
 
-/** Lower case, accents and everything but letters and digits dropped: "Fecha de grabación" → "fechadegrabacion". */
+/**
+ * Lower case, accents and everything but letters and digits dropped: "Fecha de grabación" →
+ * "fechadegrabacion". Diacritic modifier letters go too ("dʼidentificació" ~ "d'identificació").
+ */
 export function normaliseName(name: string): string {
-  return name
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "")
+  return foldAccents(name)
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "");
+    .replace(/[^\p{L}\p{N}]+|\p{Diacritic}/gu, "");
 }
 
 /**

@@ -1,3 +1,4 @@
+import { foldAccents } from "../../language/fold-accents";
 import type { OcrWord } from "./tesseract-tsv";
 
 /**
@@ -7,9 +8,7 @@ import type { OcrWord } from "./tesseract-tsv";
  * and punctuation, so a word joined across a line break still lines up.
  */
 export function normaliseToken(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
+  return foldAccents(text)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]/gu, "");
 }

@@ -1,6 +1,7 @@
 import { type PlacedHit, type TextQuote, quotesAt } from "../../archive/iiif/content-search";
 import { boxAround, regionFragment, timeFragment } from "../../archive/iiif/presentation";
 import type { OcrWord } from "../../archive/ocr/tesseract-tsv";
+import { foldAccents } from "../../language/fold-accents";
 import { findHighlights } from "./highlight";
 import { passageMatches } from "./scan-hit-words";
 
@@ -132,7 +133,7 @@ export function consecutiveRuns(indexes: readonly number[]): number[][] {
  * with how many times each occurs; those at least `min` times, most frequent first. No model.
  */
 export function completeTerms(texts: readonly string[], prefix: string, options: { min?: number; limit?: number } = {}): { value: string; total: number }[] {
-  const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  const fold = (word: string) => foldAccents(word).toLowerCase();
   const wanted = fold(prefix.trim().replace(/\s+/g, " "));
   const length = wanted.split(" ").length;
   const counts = new Map<string, { total: number; forms: Map<string, number> }>();
