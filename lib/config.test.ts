@@ -50,7 +50,7 @@ describe("the configuration schema", () => {
       hashEmbedderAllowed: true,
     });
     // Unset means the service's own default (e.g. the near-duplicate floor, the queue's retry count).
-    for (const name of ["MNEMO_NEAR_DUPLICATE_FLOOR", "MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_ASK_MIN_SIMILARITY", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
+    for (const name of ["MNEMO_NEAR_DUPLICATE_FLOOR", "MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
       expect(config[name]).toBeUndefined();
     }
     expect(parseConfig({ NODE_ENV: "production" }).hashEmbedderAllowed).toBe(false);
@@ -73,7 +73,6 @@ describe("the configuration schema", () => {
     ["MNEMO_EMBEDDING_DIMENSION", "big", /MNEMO_EMBEDDING_DIMENSION: must be a whole number/],
     ["MNEMO_API_RATE_LIMIT", "0", /MNEMO_API_RATE_LIMIT: must be a whole number from 1 to 100000/],
     ["MNEMO_API_CORS_ORIGINS", "https://tool.example/", /MNEMO_API_CORS_ORIGINS: "https:\/\/tool.example\/" should be written https:\/\/tool.example/],
-    ["MNEMO_ASK_MIN_TERM_COVERAGE", "2", /MNEMO_ASK_MIN_TERM_COVERAGE: must be a number from 0 to 1/],
     ["MNEMO_PRINCIPAL_CACHE_MS", "-5", /MNEMO_PRINCIPAL_CACHE_MS: must be a whole number from 0 to 600000/],
     ["MNEMO_SECTION_CACHE_MS", "5s", /MNEMO_SECTION_CACHE_MS: must be a whole number from 0 to 3600000/],
   ])("refuses a bad %s, naming it and its value", (name, value, message) => {

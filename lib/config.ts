@@ -188,10 +188,6 @@ const configSchema = z.object({
   MNEMO_LLM_MAX_TOKENS: number({ min: 1, max: 32_000, whole: true }),
   /** A section's answer_prompt overrides it. */
   MNEMO_LLM_SYSTEM_PROMPT: text(),
-  /** The evidence bar (unset: 0.25, 0.7, 0.5, defaultAskSettings); thresholds an admin saves override these. */
-  MNEMO_ASK_MIN_SIMILARITY: number({ min: -1, max: 1 }),
-  MNEMO_ASK_STRONG_SIMILARITY: number({ min: -1, max: 1 }),
-  MNEMO_ASK_MIN_TERM_COVERAGE: number({ min: 0, max: 1 }),
 
   // Research mode (lib/llm/research-model.ts, lib/api/research): a tool-using chat model.
   /** openai-compatible or anthropic; unset, the MNEMO_LLM_* model when MNEMO_GENERATOR is one of those, else research is unavailable. */

@@ -22,7 +22,7 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
   const query = await searchParams;
   const q = typeof query.q === "string" ? query.q : "";
   const objects = await runtime.objects();
-  const thresholds = await readMatchThresholds(objects.sql, runtime.config);
+  const thresholds = await readMatchThresholds(objects.sql);
   const sections = await listObjectSections(objects.sql);
   const section = sections.find((candidate) => candidate.slug === query.section)?.slug;
   let result: ObjectSearchResult | null = null;

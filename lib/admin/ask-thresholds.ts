@@ -11,7 +11,7 @@ import { type SearchContext, searchArchive } from "../rag/search/search-archive"
  * questions, the similarity of every retrieved passage, split into relevant (from an expected
  * record) and irrelevant, as two histograms; for each candidate threshold, how much of each
  * would pass. Admins then set the thresholds (stored by lib/rag/ask/ask-settings.ts), which
- * override MNEMO_ASK_* from the next question.
+ * override answerSettings' defaults from the next question.
  */
 export async function setAskThresholds(sql: SqlExecutor, principal: Principal, input: unknown): Promise<AskThresholdOverrides> {
   assertAdmin(principal);

@@ -42,7 +42,7 @@ import { type SearchContext, type SearchResult, searchArchive } from "../rag/sea
 export interface IiifSearchDependencies {
   prisma: PrismaClient;
   search: () => Promise<SearchContext>;
-  config: Pick<Config, "MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE" | "MNEMO_ASK_MIN_SIMILARITY" | "MNEMO_ASK_STRONG_SIMILARITY">;
+  config: Pick<Config, "MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE">;
 }
 
 export interface IiifSearchRequest {
@@ -177,7 +177,7 @@ async function recordPassages(dependencies: IiifSearchDependencies, principal: P
     if (!(isAppError(error) && error.code === "unavailable")) throw error;
     result = await searchArchive(context, principal, { ...input, mode: "keyword" });
   }
-  const thresholds = await readMatchThresholds(context.sql, dependencies.config);
+  const thresholds = await readMatchThresholds(context.sql);
   return result.hits.filter((hit) => hit.recordId === recordId && (hit.legs.includes("words") || (hit.similarity ?? 0) >= thresholds.good));
 }
 

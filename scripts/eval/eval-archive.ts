@@ -45,7 +45,7 @@ import { parseArgs } from "node:util";
 import type { Principal } from "../../lib/acl";
 import { loadPrincipal } from "../../lib/auth/load-principal";
 import { openDatabase } from "../../lib/db/database";
-import { askThresholdsFromEnv, generatorFromEnv } from "../../lib/rag/ask/create-generator";
+import { generatorFromEnv } from "../../lib/rag/ask/create-generator";
 import { type AskOutcome, ask, defaultAskSettings } from "../../lib/rag/ask/ask";
 import { assessEvidence, readQuestion } from "../../lib/rag/ask/assess-evidence";
 import { readableTermWeights } from "../../lib/rag/ask/unknown-terms";
@@ -232,8 +232,8 @@ function gradesFor(item: SearchItem, principal: Principal): Map<string, number> 
 }
 
 const { generator, settings: generation } = generatorFromEnv(process.env, embedder);
-const thresholds = Object.fromEntries(Object.entries(askThresholdsFromEnv(process.env)).filter(([, value]) => value !== undefined));
-const askSettings = { ...Object.fromEntries(Object.entries(generation).filter(([, value]) => value !== undefined)), ...thresholds };
+// The evidence thresholds are answerSettings' defaults (lib/rag/config/settings.ts).
+const askSettings = Object.fromEntries(Object.entries(generation).filter(([, value]) => value !== undefined));
 const context: SearchContext & { space: NonNullable<SearchContext["space"]> } = {
   sql: db.sql,
   embedder,

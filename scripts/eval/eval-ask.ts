@@ -11,7 +11,7 @@
  *
  * The small demo archive is seeded and indexed once into .data/eval-cache/ask-<model>-c<chunker>/ (about
  * two minutes here); later runs reuse it. The generator is the configured one (MNEMO_GENERATOR,
- * default the offline extractive answerer); thresholds come from MNEMO_ASK_* like the app's.
+ * default the offline extractive answerer); thresholds are answerSettings' defaults (lib/rag/config/settings.ts).
  *
  *   npm run eval:ask [-- --verbose] [-- --dev | --test]   (--verbose also prints each answer)
  */
@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { systemPrincipal } from "../../lib/acl";
 import { openDatabase } from "../../lib/db/database";
-import { askThresholdsFromEnv, generatorFromEnv } from "../../lib/rag/ask/create-generator";
+import { generatorFromEnv } from "../../lib/rag/ask/create-generator";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import { type AskOutcome, ask, defaultAskSettings } from "../../lib/rag/ask/ask";
 import { createEmbedder, embedderConfigFromEnv } from "../../lib/rag/embed/create-embedder";
@@ -69,8 +69,7 @@ if (!existsSync(marker)) {
 }
 
 const { generator, settings: generation } = generatorFromEnv(process.env, embedder);
-const thresholds = Object.fromEntries(Object.entries(askThresholdsFromEnv(process.env)).filter(([, value]) => value !== undefined));
-const settings = { ...Object.fromEntries(Object.entries(generation).filter(([, value]) => value !== undefined)), ...thresholds };
+const settings = Object.fromEntries(Object.entries(generation).filter(([, value]) => value !== undefined));
 const context = { sql: db.sql, embedder, space, generator, settings };
 const effective = { ...defaultAskSettings, ...settings };
 

@@ -2,11 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { type ScoreDistribution, binWidth, scoreDistribution } from "@/lib/admin/ask-thresholds";
 import { listGoldenSetNames } from "@/lib/admin/golden-sets";
-import { readAskThresholdOverrides } from "@/lib/rag/ask/ask-settings";
+import { readAskThresholds } from "@/lib/rag/ask/ask-settings";
 import { authorizedAdminPage } from "@/app/admin/authorized-admin-page";
 import { isAppError } from "@/lib/errors";
-import { askThresholdsFromConfig } from "@/lib/rag/ask/create-generator";
-import { defaultAskSettings } from "@/lib/rag/ask/ask";
 import { ThresholdsFormClient } from "./thresholds-form-client";
 import { AdminPageHeader } from "@/components/page-header";
 import { NamedOptions } from "@/components/select-options";
@@ -73,13 +71,7 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
   const { prisma, sql } = runtime.database;
   const sets = await listGoldenSetNames(prisma);
   const chosen = sets.find((set) => set.id === query.set)?.id;
-  const overrides = await readAskThresholdOverrides(sql);
-  const env = askThresholdsFromConfig(runtime.config);
-  const current = {
-    minSimilarity: overrides.minSimilarity ?? env.minSimilarity ?? defaultAskSettings.minSimilarity,
-    strongSimilarity: overrides.strongSimilarity ?? env.strongSimilarity ?? defaultAskSettings.strongSimilarity,
-    minTermCoverage: overrides.minTermCoverage ?? env.minTermCoverage ?? defaultAskSettings.minTermCoverage,
-  };
+  const current = await readAskThresholds(sql);
   let distribution: ScoreDistribution | null = null;
   let error: string | null = null;
   if (chosen) {

@@ -39,7 +39,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
 
   const columns = listColumnsOf(section);
   const showFacets = Boolean(facets && result && result.total > 0);
-  const thresholds = search ? await readMatchThresholds(sql, runtime.config) : { good: 0, strong: 0 };
+  const thresholds = search ? await readMatchThresholds(sql) : { good: 0, strong: 0 };
   const restricted = new Set(projects.filter((project) => project.restricted).map((project) => project.id));
   const filterSections: FilterSection[] = sections.map((item) => ({ slug: item.slug, name: item.name, searchFields: searchFieldsOf(item) }));
   const filterValues: FilterValues = {

@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "../../config";
 import { getDatabase, type Database } from "../../db";
-import { askThresholdsFromConfig, generatorFromConfig } from "./create-generator";
+import { generatorFromConfig } from "./create-generator";
 import type { Generator } from "../../llm/generator";
 import { readAskThresholdOverrides } from "./ask-settings";
 import { getSearchContext, spaceKey } from "../search/search-context";
@@ -21,19 +21,17 @@ function generatorFor(search: SearchContext): { generator: Generator; settings: 
   if (!built) {
     const config = getConfig();
     const { generator, settings } = generatorFromConfig(config, search.embedder);
-    const thresholds = Object.fromEntries(Object.entries(askThresholdsFromConfig(config)).filter(([, value]) => value !== undefined));
-    const generation = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
-    built = { generator, settings: { ...generation, ...thresholds } };
+    built = { generator, settings: Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) };
     globalForAsk.mnemoGenerators.set(key, built);
   }
   return built;
 }
 
-/** The ask context over a search context: its space's generator, the configured settings, the admin's overrides. */
+/** The ask context over a search context: its space's generator, the configured generation settings, the admin's thresholds. */
 export async function askContextFor(database: Pick<Database, "prisma" | "sql">, search: SearchContext): Promise<AskContext> {
   const { generator, settings } = generatorFor(search);
   const prompts = await database.prisma.section.findMany({ where: { answerPrompt: { not: null } }, select: { slug: true, answerPrompt: true } });
-  // Thresholds an admin set from the score distribution override the configuration's.
+  // Thresholds an admin set from the score distribution override the defaults (answerSettings).
   const overrides = await readAskThresholdOverrides(database.sql);
   return {
     ...search,

@@ -2,11 +2,12 @@ import "server-only";
 import { z } from "zod";
 import { auditSql } from "../../db/audit";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { defaultAskSettings } from "./ask";
+import { answerSettings } from "../config/settings";
 
 /**
- * The refusal thresholds an admin sets over MNEMO_ASK_*: stored in app_settings, read per
- * question (so a change applies at once). Ask owns them; lib/admin checks who may change them
+ * The refusal thresholds an admin sets over answerSettings' defaults (minSimilarity,
+ * strongSimilarity, minTermCoverage): stored in app_settings, read per question (so a change
+ * applies at once). Ask owns them; lib/admin checks who may change them
  * and writes through `saveAskThresholds`.
  */
 export const askThresholdsKey = "ask.thresholds";
@@ -45,11 +46,18 @@ export async function saveAskThresholds(sql: SqlExecutor, thresholds: z.infer<ty
   });
 }
 
-/** The similarity thresholds in force (the admin's, else MNEMO_ASK_*): what search calls a good and a strong match. */
-export async function readMatchThresholds(sql: SqlExecutor, config: { MNEMO_ASK_MIN_SIMILARITY?: number; MNEMO_ASK_STRONG_SIMILARITY?: number }): Promise<{ good: number; strong: number }> {
+/** The thresholds in force: the admin's where saved, else answerSettings' defaults. */
+export async function readAskThresholds(sql: SqlExecutor): Promise<Required<AskThresholdOverrides>> {
   const overrides = await readAskThresholdOverrides(sql);
   return {
-    good: overrides.minSimilarity ?? config.MNEMO_ASK_MIN_SIMILARITY ?? defaultAskSettings.minSimilarity,
-    strong: overrides.strongSimilarity ?? config.MNEMO_ASK_STRONG_SIMILARITY ?? defaultAskSettings.strongSimilarity,
+    minSimilarity: overrides.minSimilarity ?? answerSettings.minSimilarity.value,
+    strongSimilarity: overrides.strongSimilarity ?? answerSettings.strongSimilarity.value,
+    minTermCoverage: overrides.minTermCoverage ?? answerSettings.minTermCoverage.value,
   };
+}
+
+/** The similarity thresholds in force: what search calls a good and a strong match. */
+export async function readMatchThresholds(sql: SqlExecutor): Promise<{ good: number; strong: number }> {
+  const thresholds = await readAskThresholds(sql);
+  return { good: thresholds.minSimilarity, strong: thresholds.strongSimilarity };
 }

@@ -37,15 +37,3 @@ export function generatorFromConfig(config: Config, embedder: Embedder): { gener
 export function generatorFromEnv(env: Environment, embedder: Embedder): { generator: Generator; settings: GenerationSettings } {
   return generatorFromConfig(parseConfig(env), embedder);
 }
-
-export type AskThresholds = { minSimilarity?: number; strongSimilarity?: number; minTermCoverage?: number };
-
-/** MNEMO_ASK_MIN_SIMILARITY, MNEMO_ASK_STRONG_SIMILARITY, MNEMO_ASK_MIN_TERM_COVERAGE. */
-export function askThresholdsFromConfig(config: Config): AskThresholds {
-  return { minSimilarity: config.MNEMO_ASK_MIN_SIMILARITY, strongSimilarity: config.MNEMO_ASK_STRONG_SIMILARITY, minTermCoverage: config.MNEMO_ASK_MIN_TERM_COVERAGE };
-}
-
-/** The same from an environment map (scripts, tests). */
-export function askThresholdsFromEnv(env: Environment): AskThresholds {
-  return askThresholdsFromConfig(parseConfig(env));
-}
