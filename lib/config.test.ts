@@ -43,14 +43,11 @@ describe("the configuration schema", () => {
       MNEMO_GENERATOR: "extractive",
       MNEMO_API_RATE_LIMIT: 120,
       MNEMO_API_CORS_ORIGINS: [],
-      MNEMO_BM25_K1: 1.2,
-      MNEMO_BM25_B: 0.75,
-      MNEMO_BM25_SECOND_PASSAGE: 1,
       MNEMO_DEMO_SIZE: "full",
       hashEmbedderAllowed: true,
     });
-    // Unset means the service's own default (e.g. the near-duplicate floor, the queue's retry count).
-    for (const name of ["MNEMO_NEAR_DUPLICATE_FLOOR", "MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
+    // Unset means the service's own default (e.g. the queue's retry count).
+    for (const name of ["MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
       expect(config[name]).toBeUndefined();
     }
     expect(parseConfig({ NODE_ENV: "production" }).hashEmbedderAllowed).toBe(false);
@@ -58,14 +55,11 @@ describe("the configuration schema", () => {
   });
 
   it("treats an empty value as unset and reads numbers, choices and lists", () => {
-    const config = parseConfig({ NODE_ENV: "test", MNEMO_NEAR_DUPLICATE_FLOOR: " ", MNEMO_LLM_TEMPERATURE: "0.2", MNEMO_RERANKER: " local ", MNEMO_API_CORS_ORIGINS: "https://a.example, *" });
-    expect(config).toMatchObject({ MNEMO_NEAR_DUPLICATE_FLOOR: undefined, MNEMO_LLM_TEMPERATURE: 0.2, MNEMO_RERANKER: "local", MNEMO_API_CORS_ORIGINS: ["https://a.example", "*"] });
+    const config = parseConfig({ NODE_ENV: "test", MNEMO_IMAGE_EMBED_TIMEOUT_MS: " ", MNEMO_LLM_TEMPERATURE: "0.2", MNEMO_RERANKER: " local ", MNEMO_API_CORS_ORIGINS: "https://a.example, *" });
+    expect(config).toMatchObject({ MNEMO_IMAGE_EMBED_TIMEOUT_MS: undefined, MNEMO_LLM_TEMPERATURE: 0.2, MNEMO_RERANKER: "local", MNEMO_API_CORS_ORIGINS: ["https://a.example", "*"] });
   });
 
   it.each([
-    ["MNEMO_BM25_B", "sixty", /MNEMO_BM25_B/],
-    ["MNEMO_BM25_SECOND_PASSAGE", "2", /MNEMO_BM25_SECOND_PASSAGE/],
-    ["MNEMO_NEAR_DUPLICATE_FLOOR", "0.2", /MNEMO_NEAR_DUPLICATE_FLOOR: must be a number from 0.5 to 1 \(got "0.2"\)/],
     ["MNEMO_INDEX_MAX_ATTEMPTS", "2.5", /MNEMO_INDEX_MAX_ATTEMPTS: must be a whole number of at least 1 \(got "2.5"\)/],
     ["MNEMO_INDEX_WORKER", "always", /MNEMO_INDEX_WORKER: must be off or in-process \(got "always"\)/],
     ["MNEMO_GENERATOR", "gpt", /MNEMO_GENERATOR: must be extractive, openai-compatible or anthropic \(got "gpt"\)/],

@@ -161,15 +161,8 @@ const configSchema = z.object({
   MNEMO_IMAGE_EMBED_DIMENSION: number({ min: 1, max: 16_000, whole: true }),
   MNEMO_IMAGE_EMBED_API_KEY: text(),
   MNEMO_IMAGE_EMBED_TIMEOUT_MS: number({ min: 1, whole: true }),
-  /** Similar objects, near-duplicate mode: the similarity a candidate needs on every view (unset: 0.97). */
-  MNEMO_NEAR_DUPLICATE_FLOOR: number({ min: 0.5, max: 1 }),
 
   // Search (lib/rag/search).
-  /** The keyword leg's BM25 term-frequency saturation and length normalisation. */
-  MNEMO_BM25_K1: z.coerce.number().min(0).max(10).default(1.2),
-  MNEMO_BM25_B: z.coerce.number().min(0).max(1).default(0.75),
-  /** What a record's second-best passage adds to its words score, as a share of its own (1: the sum of the two best; 0: the best alone). */
-  MNEMO_BM25_SECOND_PASSAGE: z.coerce.number().min(0).max(1).default(1),
   /** none, local (sentence re-scoring with the embedder) or http (a cross-encoder at MNEMO_RERANK_URL). */
   MNEMO_RERANKER: choice(["none", "local", "http"]).default("none"),
   MNEMO_RERANK_URL: httpUrl(),

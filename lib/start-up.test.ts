@@ -27,7 +27,7 @@ describe("startUp", () => {
     [{ MNEMO_INDEX_LEASE_SECONDS: "soon" }, /MNEMO_INDEX_LEASE_SECONDS: must be a whole number of at least 1 \(got "soon"\)/],
     [{ MNEMO_RERANKER: "cohere" }, /MNEMO_RERANKER: must be none, local or http \(got "cohere"\)/],
     [{ MNEMO_API_RATE_BURST: "lots" }, /MNEMO_API_RATE_BURST/],
-    [{ MNEMO_NEAR_DUPLICATE_FLOOR: "2" }, /MNEMO_NEAR_DUPLICATE_FLOOR/],
+    [{ MNEMO_IMAGE_EMBED_DIMENSION: "0" }, /MNEMO_IMAGE_EMBED_DIMENSION/],
     [{ DATABASE_POOL_SIZE: "0" }, /DATABASE_POOL_SIZE/],
   ])("stops on a bad variable, naming it: %o", async (env, message) => {
     expect(await startUpWith(env)).toMatch(message);

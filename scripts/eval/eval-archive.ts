@@ -58,13 +58,13 @@ import { enqueueReindex } from "../../lib/rag/index/index-queue";
 import { activateIndexSpace, saveFusionCalibration } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { type JointOptions, calibrateSpace, crossValidateSpace } from "../../lib/rag/search/calibrate-fusion";
-import { getConfig } from "../../lib/config";
 import { measureFusionQuestions } from "../../lib/rag/search/measure-fusion";
 import { mrrAt, ndcgAt } from "../../lib/rag/search/retrieval-metrics";
 import { createReranker, rerankerConfigFromEnv } from "../../lib/rag/search/rerank";
 import { denseLeg } from "../../lib/rag/search/retrieve-passages";
 import { type SearchContext, type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
 import { seedDemo } from "../../prisma/seed/seed-demo";
+import { searchSettings } from "../../lib/rag/config/settings";
 import { type AskItem, type JudgedRecord, type SearchItem, cappedRecallAt, factHolds, gradeRecords, loadArchiveGolden, mean, percentile } from "../../prisma/seed/archive-golden";
 
 const args = process.argv.slice(2);
@@ -259,8 +259,8 @@ async function calibrate(): Promise<void> {
     .map((item) => ({ query: item.query, judged: gradesFor(item, researcher) }))
     .filter((item) => [...item.judged.values()].some((grade) => grade > 0));
   const measured = await measureFusionQuestions(context, researcher, dev);
-  const defaultB = getConfig().MNEMO_BM25_B;
-  const defaultSecondPassage = getConfig().MNEMO_BM25_SECOND_PASSAGE;
+  const defaultB = searchSettings.bm25B.value;
+  const defaultSecondPassage = searchSettings.secondPassageShare.value;
   const fusion = calibrateSpace(measured, { source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher`, defaultB, defaultSecondPassage });
   await saveFusionCalibration(db.sql, space.id, fusion);
   context.space = { ...space, fusion };
@@ -543,7 +543,7 @@ else if (!context.space.fusion && !flags["no-calibrate"]) {
   console.log("\n--keep-fusion: the space has no stored fusion (a fresh or rebuilt index), so it is measured now, as the app does when its queue drains");
   await calibrate();
 } else if (context.space.fusion) console.log(
-    `\nFUSION — kept as stored on the space: meaning share ${JSON.stringify(context.space.fusion.meaningShare)}, BM25 b ${JSON.stringify(context.space.fusion.lengthNormalisation ?? "MNEMO_BM25_B")} (${context.space.fusion.source})`,
+    `\nFUSION — kept as stored on the space: meaning share ${JSON.stringify(context.space.fusion.meaningShare)}, BM25 b ${JSON.stringify(context.space.fusion.lengthNormalisation ?? searchSettings.bm25B.value)} (${context.space.fusion.source})`,
   );
 if (only !== "ask") await runSearch();
 if (only !== "ask") await runRecall();

@@ -31,10 +31,10 @@
  *   --explore            also print what-if variants of the fusion, and Tatoeba without the bridge
  *   --keyword-only       run the keyword leg alone (no query vectors, no dense or hybrid figures);
  *                        with MNEMO_EMBEDDER=hash MNEMO_ALLOW_HASH_EMBEDDER=1 the index builds in minutes
- *   --bm25 <k1>,<b>      the keyword leg's BM25 parameters (default: MNEMO_BM25_K1, MNEMO_BM25_B)
+ *   --bm25 <k1>,<b>      the keyword leg's BM25 parameters (default: searchSettings bm25K1, bm25B)
  *   --candidate-budget <n>  passages the rarest query lexemes may bring in (default: the leg's)
  *   --second-passage <x> what a record's second-best passage adds to its words score, as a share
- *                        (default: MNEMO_BM25_SECOND_PASSAGE)
+ *                        (default: searchSettings secondPassageShare)
  *   --calibrate          measure the space's fusion (meaning share and b per query language, as the
  *                        golden set does for the archive) on the "tune" half's queries, store it on
  *                        the cached space, and add the figures of searchArchive itself, as it then
@@ -55,8 +55,8 @@ import os from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { systemPrincipal } from "../../lib/acl";
-import { getConfig } from "../../lib/config";
 import { importRecords } from "../../lib/archive/import-records";
+import { searchSettings } from "../../lib/rag/config/settings";
 import type { Database } from "../../lib/db/database";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { prepareForEmbedding, type PreparedText } from "../../lib/rag/embed/bridge-text";
@@ -93,7 +93,7 @@ interface Options {
   keywordOnly: boolean;
   bm25: Bm25Parameters | null;
   candidateBudget: number | null;
-  /** The words leg's second passage share for this run (null: MNEMO_BM25_SECOND_PASSAGE). */
+  /** The words leg's second passage share for this run (null: the secondPassageShare setting). */
   secondPassage: number | null;
   calibrate: boolean;
   tune: boolean;
@@ -703,7 +703,7 @@ async function calibrateOnTuneHalf(beir: BeirSet, index: Index, calibrate: boole
     .map((id) => ({ query: (beir.queries.get(id) ?? "").trim().slice(0, maxQueryLength), judged: byRecord(beir.qrels.get(id) ?? new Map<string, number>()) }));
   const context = { sql: index.db.sql, embedder: index.embedder, space: index.space };
   const measured = await measureFusionQuestions(context, systemPrincipal, tune);
-  const fusion = calibrateSpace(measured, { source: `${tune.length} tune-half queries of ${beir.name}`, defaultB: getConfig().MNEMO_BM25_B, defaultSecondPassage: getConfig().MNEMO_BM25_SECOND_PASSAGE });
+  const fusion = calibrateSpace(measured, { source: `${tune.length} tune-half queries of ${beir.name}`, defaultB: searchSettings.bm25B.value, defaultSecondPassage: searchSettings.secondPassageShare.value });
   await saveFusionCalibration(index.db.sql, index.space.id, fusion);
   index.space = { ...index.space, fusion };
   return { fusion, queries: tune.length, seconds: (performance.now() - started) / 1000 };
@@ -1069,12 +1069,12 @@ async function main(): Promise<number> {
         for (const point of tuning.secondPassage.grid) out(`             ${String(point.share).padEnd(5)} ${f3(point.ndcg10.tune)} │ ${f3(point.ndcg10.report)}`);
         out(`           best on the tune half: ${tuning.secondPassage.best}; the figures below use these`);
       }
-      const used = options.bm25 ?? { k1: getConfig().MNEMO_BM25_K1, b: getConfig().MNEMO_BM25_B };
+      const used = options.bm25 ?? { k1: searchSettings.bm25K1.value, b: searchSettings.bm25B.value };
       out(`keyword    BM25 k1 ${used.k1}, b ${used.b}${options.candidateBudget ? `, candidate budget ${options.candidateBudget}` : ""}`);
-      const share = options.secondPassage ?? getConfig().MNEMO_BM25_SECOND_PASSAGE;
+      const share = options.secondPassage ?? searchSettings.secondPassageShare.value;
       out(
         `search     ${evalDepth} passages per leg (efSearch ${evalDepth * 2}), legs fused by score (equal weights), collapsed to records ` +
-          `(meaning: the best passage; words: the best + ${share} × the second best${options.secondPassage === null ? ", MNEMO_BM25_SECOND_PASSAGE" : ""}), system principal`,
+          `(meaning: the best passage; words: the best + ${share} × the second best${options.secondPassage === null ? ", the secondPassageShare setting" : ""}), system principal`,
       );
       out();
       const legNames = options.keywordOnly ? (["keyword"] as const) : (["keyword", "dense", "hybrid"] as const);

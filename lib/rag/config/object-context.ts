@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readDateValue } from "../../archive/date-values";
 import type { FieldDefinition } from "../../archive/field-definitions";
+import { searchSettings } from "./settings";
 
 /**
  * A section's object context: which image fields carry the visual signal (and the view each
@@ -15,8 +16,8 @@ export type CategoricalRole = (typeof categoricalRoles)[number];
 export const proposalRoles = [...categoricalRoles, "date"] as const;
 export type ProposalRole = (typeof proposalRoles)[number];
 
-/** Tuned by eval:objects on the demo: keeps 85% of re-encoded copies, 14.5% of nearest other objects. */
-export const defaultNearDuplicateFloor = 0.97;
+/** The floor of near-duplicate mode when a section sets none (the nearDuplicateFloor setting; figures in docs/quality.md). */
+export const defaultNearDuplicateFloor: number = searchSettings.nearDuplicateFloor.value;
 /** The catalogue context's weight against each image view when proposing (eval:objects). */
 export const defaultProposalContextWeight = 0.5;
 

@@ -42,6 +42,7 @@ export const searchSettings = {
   // Fusion of the two legs (fuse-legs.ts) and the reranker's shortlist.
   unmeasuredMeaningShare: setting(0.5, "Hybrid search weighs meaning and words equally until the space's fusion is measured on a golden set."),
   rerankDepth: setting(30, "How many fused candidates a reranker sees (at least the page): deeper costs a reranker call per passage."),
+  localRerankSentences: setting(12, "The local reranker scores a passage by its best of this many first sentences: each one is embedded per query."),
   rrfK: setting(60, "Reciprocal-rank fusion's k (similar objects' views), the usual value: flattens the gap between neighbouring ranks."),
   // Calibration of a space's fusion on golden questions (calibrate-fusion.ts).
   calibrationShareSteps: setting(20, "Meaning shares tried between words only and meaning only: 0, 0.05, …, 1."),

@@ -51,13 +51,13 @@ export const fusionCalibrationSchema = z.object({
   figures: z.partialRecord(z.enum(fusionSlices), sliceFigures),
   /**
    * BM25's length normalisation b for the words leg, per query language, measured on the same
-   * questions (see chooseLengthNormalisation); absent, MNEMO_BM25_B. A space of short catalogue
+   * questions (see chooseLengthNormalisation); absent, the bm25B setting. A space of short catalogue
    * entries beside long testimonies wants less of it for some languages than a space of abstracts.
    */
   lengthNormalisation: z.object({ all: share, en: share.optional(), es: share.optional(), ca: share.optional() }).optional(),
   /**
    * What a record's second-best passage adds to its words score (see recordScores), measured on
-   * the same questions for the whole space; absent, MNEMO_BM25_SECOND_PASSAGE. Abstracts of one
+   * the same questions for the whole space; absent, the secondPassageShare setting. Abstracts of one
    * argument want little of it; long testimonies whose evidence spans passages want it whole.
    */
   secondPassage: share.optional(),

@@ -18,7 +18,7 @@ const globalForObjects = globalThis as unknown as { mnemoImageEmbedders?: { desc
 export function objectsRuntimeFor(sql: SqlExecutor, textSpace: IndexSpace | null): ObjectsRuntime {
   globalForObjects.mnemoImageEmbedders ??= createImageEmbedders(getConfig().environment);
   const { descriptor, multimodal } = globalForObjects.mnemoImageEmbedders;
-  return { sql, embedder: getQueryEmbedder(textSpace), textSpace, descriptor, multimodal, nearDuplicateFloor: getConfig().MNEMO_NEAR_DUPLICATE_FLOOR };
+  return { sql, embedder: getQueryEmbedder(textSpace), textSpace, descriptor, multimodal };
 }
 
 /** The objects runtime in the active space; app code takes it from the runtime (lib/runtime.ts). */

@@ -1,5 +1,4 @@
 import "server-only";
-import { parseConfig } from "../../config";
 import pgvector from "pgvector";
 import { z } from "zod";
 import type { Principal } from "../../acl";
@@ -24,7 +23,7 @@ export interface ObjectsRuntime {
   textSpace: IndexSpace | null;
   descriptor: ImageEmbedder;
   multimodal: ImageEmbedder | null;
-  /** MNEMO_NEAR_DUPLICATE_FLOOR, unless the section sets its own. */
+  /** Near-duplicate floor instead of the nearDuplicateFloor setting, unless the section sets its own. */
   nearDuplicateFloor?: number;
 }
 
@@ -53,11 +52,6 @@ export interface SimilarObjectsResult {
   usedContext: boolean;
   floor: number | null;
   neighbours: Neighbour[];
-}
-
-/** MNEMO_NEAR_DUPLICATE_FLOOR of an environment map: 0.5..1 (unset: 0.97, read off eval:objects). */
-export function nearDuplicateFloorFromEnv(env: Record<string, string | undefined>): number | undefined {
-  return parseConfig(env).MNEMO_NEAR_DUPLICATE_FLOOR;
 }
 
 export function descriptorSpace(runtime: Pick<ObjectsRuntime, "descriptor">): string {

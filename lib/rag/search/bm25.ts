@@ -1,3 +1,5 @@
+import { searchSettings } from "../config/settings";
+
 /**
  * Okapi BM25, the keyword leg's scoring, as pure functions: the SQL of keywordLeg
  * (retrieve-passages.ts) computes the same sum, and the tests hold the two to each other.
@@ -17,7 +19,7 @@ export interface Bm25Parameters {
   b: number;
 }
 
-export const defaultBm25: Readonly<Bm25Parameters> = { k1: 1.2, b: 0.75 };
+export const defaultBm25: Readonly<Bm25Parameters> = { k1: searchSettings.bm25K1.value, b: searchSettings.bm25B.value };
 
 export interface CorpusStatistics {
   /** Passages the principal may read in the space. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CalibrationQuestion, type MeasuredQuestion, calibrateFusion, calibrateSpace, chooseLengthNormalisation, crossValidateSpace, legNdcg, pickShare } from "./calibrate-fusion";
-import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./search-archive";
+import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./fuse-legs";
 
 const hit = (recordId: string, score: number) => ({ chunkId: `${recordId}-${score}`, recordId, projectId: "p", contributingProjectIds: [], score });
 /** A leg that ranks the given records in order, with scores shaped like the real legs': close cosines, spread-out BM25. */
@@ -263,7 +263,7 @@ describe("BM25 length normalisation per query language", () => {
     expect(chooseLengthNormalisation(questions, { defaultB: 0.75, priorQuestions: 12 }).lengthNormalisation?.ca).toBe(0.75);
   });
 
-  it("is applied per query language, else the overall b, else none (MNEMO_BM25_B)", () => {
+  it("is applied per query language, else the overall b, else none (the bm25B setting)", () => {
     const fusion = { method: "scores" as const, meaningShare: { all: 0.5 }, figures: {}, source: "", measuredAt: "", lengthNormalisation: { all: 0.75, en: 0.25 } };
     expect(lengthNormalisationFor(fusion, "en")).toBe(0.25);
     expect(lengthNormalisationFor(fusion, "ca")).toBe(0.75);

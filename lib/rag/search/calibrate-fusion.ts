@@ -1,7 +1,8 @@
+import { searchSettings } from "../config/settings";
 import type { FusionCalibration, FusionSlice } from "../index/index-spaces";
 import type { PassageHit } from "./retrieve-passages";
 import { ndcgAt } from "./retrieval-metrics";
-import { type Leg, fuseRecords, fusionWeights, lengthNormalisationFor, recordRanking } from "./search-archive";
+import { type Leg, fuseRecords, fusionWeights, lengthNormalisationFor, recordRanking } from "./fuse-legs";
 
 /**
  * Calibrated fusion: hybrid search gives the meaning leg the share of the score fusion (each leg's
@@ -28,20 +29,20 @@ export interface CalibrationQuestion {
 }
 
 export interface CalibrationOptions {
-  /** Languages with fewer questions take the overall share (default 6). */
+  /** Languages with fewer questions take the overall share (default: the calibrationMinQuestionsPerLanguage setting). */
   minQuestionsPerLanguage?: number;
   /**
-   * Weight of the overall curve in a language's choice, in questions (default 48, about four
-   * languages' worth of a golden set's questions): 0 picks each language's own best share. On the
-   * archive's dev half, left-one-out, 48 beat 0, 12, 24 and 96 (docs/decisions/0004-fusion-chosen-held-out.md).
+   * Weight of the overall curve in a language's choice, in questions (default: the
+   * calibrationSharePriorQuestions setting, chosen held out in docs/decisions/0004): 0 picks each
+   * language's own best share.
    */
   priorQuestions?: number;
-  /** Steps between 0 and 1 (default 20: shares 0, 0.05, …, 1). */
+  /** Steps between 0 and 1 (default: the calibrationShareSteps setting). */
   steps?: number;
   /**
    * Neighbouring shares on each side a share's score is averaged with before the best is taken
-   * (default 1): a share that wins on a narrow spike beside a steep fall is a noisy choice. On
-   * the archive's dev half, left-one-out, 1 beat 0 and 2 (docs/decisions/0004-fusion-chosen-held-out.md).
+   * (default: the calibrationSmoothing setting): a share that wins on a narrow spike beside a
+   * steep fall is a noisy choice.
    */
   smoothing?: number;
   source: string;
@@ -67,8 +68,8 @@ function legRanking(question: CalibrationQuestion, leg: Leg): string[] {
 const mean = (values: readonly number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
 
 export function calibrateFusion(questions: readonly CalibrationQuestion[], options: CalibrationOptions): FusionCalibration {
-  const steps = options.steps ?? 20;
-  const minimum = options.minQuestionsPerLanguage ?? 6;
+  const steps = options.steps ?? searchSettings.calibrationShareSteps.value;
+  const minimum = options.minQuestionsPerLanguage ?? searchSettings.calibrationMinQuestionsPerLanguage.value;
   const shares = Array.from({ length: steps + 1 }, (_, index) => Math.round((index / steps) * 1000) / 1000);
   const judged = questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
   // nDCG@10 of every question at every share, computed once.
@@ -85,8 +86,8 @@ export function calibrateFusion(questions: readonly CalibrationQuestion[], optio
     ["ca", (question) => question.language === "ca"],
   ];
   const equalIndex = shares.indexOf(0.5);
-  const prior = Math.max(0, options.priorQuestions ?? 48);
-  const smoothing = options.smoothing ?? 1;
+  const prior = Math.max(0, options.priorQuestions ?? searchSettings.calibrationSharePriorQuestions.value);
+  const smoothing = options.smoothing ?? searchSettings.calibrationSmoothing.value;
   const curveOf = (members: readonly number[]) => shares.map((_, shareIndex) => mean(members.map((member) => byShare[member]?.[shareIndex] ?? 0)));
   const overall = curveOf(judged.map((_, index) => index));
   for (const [slice, keep] of slices) {
@@ -171,7 +172,7 @@ export interface LengthQuestion {
 
 export interface LengthOptions {
   grid?: readonly number[];
-  /** The b a tie goes to, and the one in force without a measurement (MNEMO_BM25_B). */
+  /** The b a tie goes to, and the one in force without a measurement (the bm25B setting). */
   defaultB: number;
   minQuestionsPerLanguage?: number;
   priorQuestions?: number;
@@ -190,8 +191,8 @@ export function chooseLengthNormalisation(
   options: LengthOptions,
 ): Pick<FusionCalibration, "lengthNormalisation" | "lengthFigures"> {
   const grid = options.grid ?? lengthGrid;
-  const minimum = options.minQuestionsPerLanguage ?? 6;
-  const prior = Math.max(0, options.priorQuestions ?? 12);
+  const minimum = options.minQuestionsPerLanguage ?? searchSettings.calibrationMinQuestionsPerLanguage.value;
+  const prior = Math.max(0, options.priorQuestions ?? searchSettings.calibrationLengthPriorQuestions.value);
   const judged = questions.filter((question) => question.judged);
   if (judged.length === 0 || grid.length === 0) return {};
   const curveOf = (members: readonly LengthQuestion[]) => grid.map((_, index) => mean(members.map((question) => question.keyword[index] ?? 0)));
@@ -264,15 +265,15 @@ export interface MeasuredQuestion {
 }
 
 export interface JointOptions extends Omit<CalibrationOptions, "source" | "now"> {
-  /** The b a tie goes to, and the one in force without a measurement (MNEMO_BM25_B). */
+  /** The b a tie goes to, and the one in force without a measurement (the bm25B setting). */
   defaultB: number;
-  /** chooseLengthNormalisation's prior (default 12). */
+  /** chooseLengthNormalisation's prior (default: the calibrationLengthPriorQuestions setting). */
   lengthPriorQuestions?: number;
   /** Choose b at all (default true); false keeps defaultB for every language. */
   measureLength?: boolean;
   /** What b is chosen by: the words leg alone (default) or hybrid at its measured share. */
   lengthBy?: "words" | "hybrid";
-  /** The second passage's share a tie goes to, and the one in force without a measurement (MNEMO_BM25_SECOND_PASSAGE; default 1). */
+  /** The second passage's share a tie goes to, and the one in force without a measurement (default: the secondPassageShare setting). */
   defaultSecondPassage?: number;
   /** Choose the second passage's share at all (default true); false leaves it unmeasured. */
   measureSecondPassage?: boolean;
@@ -297,7 +298,7 @@ function atLength(question: MeasuredQuestion, length: Pick<FusionCalibration, "l
 export function calibrateSpace(measured: readonly MeasuredQuestion[], options: JointOptions & { source: string; now?: Date }): FusionCalibration {
   if (options.lengthBy === "hybrid" && options.measureLength !== false) {
     const at = (index: number) => ({ lengthNormalisation: { all: lengthGrid[index]! } });
-    const atDefault = measured.map((question) => measuredAtShare(question, options.defaultSecondPassage ?? 1));
+    const atDefault = measured.map((question) => measuredAtShare(question, options.defaultSecondPassage ?? searchSettings.secondPassageShare.value));
     const perB = lengthGrid.map((_, index) => calibrateFusion(atDefault.map((question) => atLength(question, at(index))), options));
     const result: FusionCalibration = { ...perB[0]!, meaningShare: { all: 0.5 }, figures: {}, shareFigures: {}, lengthNormalisation: { all: options.defaultB } };
     for (const slice of ["all", "en", "es", "ca"] as const) {
@@ -323,7 +324,7 @@ export function calibrateSpace(measured: readonly MeasuredQuestion[], options: J
   // the share it is measured at, never left at the one stored on the space by the calibration
   // before: choosing b at the previous share made each calibration depend on the last one (the
   // archive's dev half gave b 0.75 and share 1 after one run, b 0.25 and share 0.5 after another).
-  const defaultShare = options.defaultSecondPassage ?? 1;
+  const defaultShare = options.defaultSecondPassage ?? searchSettings.secondPassageShare.value;
   const shares = options.measureSecondPassage === false ? [defaultShare] : secondPassageGrid;
   const judged = (questions: readonly CalibrationQuestion[]) => questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
   const candidates = shares.map((share) => {

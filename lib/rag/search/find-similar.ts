@@ -6,7 +6,9 @@ import { AppError, notFound } from "../../errors";
 import type { IndexSpace } from "../index/index-spaces";
 import { snippet, type Snippet } from "./highlight";
 import { denseLeg } from "./retrieve-passages";
-import { denseEfSearch, maxSearchLimit, passageDetails } from "./search-archive";
+import { denseEfSearch } from "./search-archive";
+import { passageDetails } from "./search-gate";
+import { maxSearchLimit } from "./search-request";
 import { whereEquals } from "../../db/sql-where";
 
 /**

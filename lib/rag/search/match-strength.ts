@@ -1,4 +1,4 @@
-import type { Leg } from "./search-archive";
+import type { Leg } from "./fuse-legs";
 
 /**
  * What a hit's relevance means, in words a researcher can trust, instead of a percentage of

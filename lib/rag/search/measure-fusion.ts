@@ -1,9 +1,10 @@
 import "server-only";
 import type { Principal } from "../../acl";
 import type { FusionCalibration } from "../index/index-spaces";
-import { getConfig } from "../../config";
+import { searchSettings } from "../config/settings";
 import { type MeasuredQuestion, calibrateSpace, lengthGrid } from "./calibrate-fusion";
-import { type SearchContext, assertSearchable, parseSearchRequest, runSearchLegs } from "./search-archive";
+import { type SearchContext, assertSearchable, runSearchLegs } from "./search-archive";
+import { parseSearchRequest } from "./search-request";
 
 /**
  * Measures the fusion weights of the context's index space on questions with known answers: each
@@ -19,7 +20,7 @@ export async function measureFusion(
   questions: readonly { query: string; judged: ReadonlyMap<string, number>; sectionIds?: string[] }[],
   source: string,
 ): Promise<FusionCalibration> {
-  return calibrateSpace(await measureFusionQuestions(context, principal, questions), { source, defaultB: getConfig().MNEMO_BM25_B, defaultSecondPassage: getConfig().MNEMO_BM25_SECOND_PASSAGE });
+  return calibrateSpace(await measureFusionQuestions(context, principal, questions), { source, defaultB: searchSettings.bm25B.value, defaultSecondPassage: searchSettings.secondPassageShare.value });
 }
 
 /** Each question's legs: meaning and words as hybrid search runs them, and words again at each b of the grid. */

@@ -1,3 +1,5 @@
+import { searchSettings } from "../config/settings";
+
 /**
  * Reciprocal-rank fusion: each list contributes 1 / (k + rank) to an item's score, so items
  * found by several legs (meaning and words) rise above items found by one, without comparing
@@ -17,7 +19,7 @@ export interface FusedItem {
   ranks: Record<string, number>;
 }
 
-export const defaultRrfK = 60;
+export const defaultRrfK: number = searchSettings.rrfK.value;
 
 export function reciprocalRankFusion(lists: readonly RankedList[], k = defaultRrfK): FusedItem[] {
   if (!Number.isFinite(k) || k < 0) throw new RangeError(`k must be a non-negative number, got ${k}`);

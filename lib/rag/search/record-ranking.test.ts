@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetConfig } from "../../config";
-import { fuseRecords, recordRanking, recordScores } from "./search-archive";
+import { describe, expect, it } from "vitest";
+import { searchSettings } from "../config/settings";
+import { fuseRecords, recordRanking, recordScores } from "./fuse-legs";
 
 const hit = (recordId: string, score: number, chunkId = `${recordId}-${score}`) => ({ chunkId, recordId, projectId: "p", contributingProjectIds: [], score });
 
@@ -18,10 +18,6 @@ describe("record ranking", () => {
   });
 
   describe("the second passage's share", () => {
-    afterEach(() => {
-      vi.unstubAllEnvs();
-      resetConfig();
-    });
     const words = [hit("one", 3, "o1"), hit("two", 2, "t1"), hit("two", 2, "t2")];
 
     it("adds the second best at the share given, the best alone at 0", () => {
@@ -35,11 +31,12 @@ describe("record ranking", () => {
       expect(recordScores({ leg: "meaning", hits: [hit("m", 0.5), hit("m", 0.4, "m2")], secondPassage: 1 })).toEqual([{ id: "m", score: 0.5 }]);
     });
 
-    it("comes from MNEMO_BM25_SECOND_PASSAGE when not given, the sum of the two by default", () => {
-      expect(recordRanking({ leg: "words", hits: words })).toEqual(["two", "one"]);
-      vi.stubEnv("MNEMO_BM25_SECOND_PASSAGE", "0");
-      resetConfig();
-      expect(recordRanking({ leg: "words", hits: words })).toEqual(["one", "two"]);
+    it("comes from the secondPassageShare setting when not given, the sum of the two", () => {
+      expect(searchSettings.secondPassageShare.value).toBe(1);
+      expect(recordScores({ leg: "words", hits: words })).toEqual([
+        { id: "two", score: 4 },
+        { id: "one", score: 3 },
+      ]);
     });
   });
 

@@ -4,6 +4,7 @@ import { type EgressPolicy, egressAllowed, mayLeaveHost } from "../../acl";
 import { type Config, parseConfig } from "../../config";
 import { startDeadline } from "../../deadline";
 import { splitSentences } from "../chunk";
+import { searchSettings } from "../config/settings";
 import { type Embedder, dot, errorMessage } from "../embed/embedder";
 
 /**
@@ -51,7 +52,7 @@ export const passThroughReranker: Reranker = {
 
 /** Sentence-level re-scoring with the index's own embedder; nothing leaves the machine. */
 export function createLocalReranker(embedder: Embedder, options: { maxSentences?: number } = {}): Reranker {
-  const maxSentences = options.maxSentences ?? 12;
+  const maxSentences = options.maxSentences ?? searchSettings.localRerankSentences.value;
   return {
     name: "local",
     // Sentences go through the index's embedder: if that is a remote service, so is this.

@@ -1,8 +1,8 @@
 import "server-only";
 import pgvector from "pgvector";
 import { type Principal, accessScopeSql, canReadPassage, passageScopeSql } from "../../acl";
-import { getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
+import { searchSettings } from "../config/settings";
 import type { IndexSpace } from "../index/index-spaces";
 import { type SearchConfig, queryConfigs, searchConfigSql } from "../index/search-configs";
 import { type Bm25Parameters, type CorpusStatistics, type KeywordTerm, averageLength, bm25Idf, bm25Parameters, selectCandidates, wordDocumentFrequencies, wordGroups } from "./bm25";
@@ -135,7 +135,7 @@ export function usesSearchSyntax(query: string): boolean {
   return /"|(^|\s)-\S|\sOR\s/.test(query);
 }
 
-/** Keyword-leg tuning; unset fields come from the environment (MNEMO_BM25_K1, MNEMO_BM25_B). */
+/** Keyword-leg tuning; unset fields come from searchSettings (bm25K1, bm25B, keywordCandidateBudget). */
 export interface KeywordOptions extends LegOptions {
   bm25?: Partial<Bm25Parameters>;
   /**
@@ -145,8 +145,6 @@ export interface KeywordOptions extends LegOptions {
    */
   candidateBudget?: number;
 }
-
-export const defaultCandidateBudget = 4000;
 
 export interface QueryLexeme {
   lexeme: string;
@@ -232,11 +230,6 @@ export async function readableKeywordStatistics(
   };
 }
 
-function configuredBm25(): Bm25Parameters {
-  const config = getConfig();
-  return { k1: config.MNEMO_BM25_K1, b: config.MNEMO_BM25_B };
-}
-
 /**
  * Words, ranked by BM25 over what the principal may read. The query's lexemes (English and
  * Spanish stems and the words as written, accent-folded) get their idf from the statistics of
@@ -279,7 +272,7 @@ async function planKeywordSearch(sql: SqlExecutor, principal: Principal, query: 
       word: groups.get(lexeme) ?? lexeme,
       lines: linesOf.get(lexeme) ?? [],
     })),
-    options.candidateBudget ?? defaultCandidateBudget,
+    options.candidateBudget ?? searchSettings.keywordCandidateBudget.value,
     corpus.passages,
   );
   if (terms.length === 0) return null;
@@ -338,7 +331,7 @@ const termFrequency = "cardinality(u.positions)";
 
 export async function keywordLeg(sql: SqlExecutor, principal: Principal, query: string, options: KeywordOptions): Promise<PassageHit[]> {
   const limit = Math.max(1, Math.min(200, Math.trunc(options.limit)));
-  const bm25 = bm25Parameters({ ...configuredBm25(), ...options.bm25 });
+  const bm25 = bm25Parameters(options.bm25);
   const plan = await planKeywordSearch(sql, principal, query, options);
   if (!plan) return [];
   const params = [...plan.params, bm25.k1, bm25.b, averageLength(plan.corpus), limit];

@@ -1,83 +1,51 @@
 import "server-only";
-import { z } from "zod";
-import { type Principal, canReadPassage, egressAllowedSql, passageScopeSql } from "../../acl";
-import { getConfig } from "../../config";
+import type { Principal } from "../../acl";
 import type { SqlExecutor } from "../../db/sql-executor";
-import { AppError, parseInput } from "../../errors";
-import { maxQueryLength, queryTextSchema } from "../../query-length";
-import { storableTextIssues } from "../../storable-text";
-import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
-import { EmbeddingError, errorMessage, type Embedder } from "../embed/embedder";
-import type { FusionCalibration, FusionSlice, IndexSpace } from "../index/index-spaces";
+import { AppError } from "../../errors";
+import { searchSettings } from "../config/settings";
+import { EmbeddingError, errorMessage } from "../embed/embedder";
+import type { IndexSpace } from "../index/index-spaces";
+import type { Bm25Parameters } from "./bm25";
+import { type Leg, type LegList, fusePassages, fuseRecords, fusionWeights, lengthNormalisationFor } from "./fuse-legs";
 import { type Snippet, queryTerms, snippet } from "./highlight";
+import { type QueryEmbedding, embedQueryDetected, prepareQuery } from "./prepare-query";
 import type { FusedItem } from "./reciprocal-rank-fusion";
-import { type PassageHit, denseLeg, keywordLeg, usesSearchSyntax } from "./retrieve-passages";
+import { denseLeg, keywordLeg, usesSearchSyntax } from "./retrieve-passages";
 import { type Reranker, passThroughReranker, rerankCandidates, rerankSkippedNote } from "./rerank";
-import { type ScoredList, scoreFusion } from "./score-fusion";
+import { type DetailRow, passageDetails, passesGate } from "./search-gate";
+import { type SearchMode, type SearchRequest, type SearchRequestInput, parseSearchRequest } from "./search-request";
 
 /**
  * Hybrid search over the passages of the active index space: the query is embedded once (in
  * English through the translation bridge when the model is English-only), the dense and
  * keyword legs run with access in their SQL, their scores are fused (each scaled to the leg's
- * best, weighted by the space's measured share), the best candidates may be reranked, and every candidate is checked again before a score,
- * a title or a word of text leaves this module.
+ * best, weighted by the space's measured share), the best candidates may be reranked, and every
+ * candidate is checked again before a score, a title or a word of text leaves this module. Its
+ * parts live beside it: the request (search-request.ts), the query's bridge reading and vector
+ * (prepare-query.ts), fusion (fuse-legs.ts) and the gate (search-gate.ts); the tuned numbers are
+ * searchSettings (lib/rag/config/settings.ts).
  */
-export const searchModes = ["hybrid", "semantic", "keyword"] as const;
-export type SearchMode = (typeof searchModes)[number];
-export { maxQueryLength };
+
+// What callers outside search take from it, besides the search itself.
+export { maxQueryLength, maxSearchLimit, searchModes, type SearchMode, type SearchRequestInput } from "./search-request";
+export { embedQuery, prepareQuery } from "./prepare-query";
+export { fuseRecords, recordRanking, type Leg } from "./fuse-legs";
+export { passageDetails } from "./search-gate";
+
 /** What a person is told when the embedding model fails; the technical reason goes to the log. */
 export const meaningSearchUnavailableMessage =
   "Search by meaning is unavailable right now because the embedding service is not working. Searching by words (keyword mode) still works; try meaning again later.";
-export const maxSearchLimit = 50;
 
-const clampLimit = (value: number) => Math.max(1, Math.min(maxSearchLimit, Math.trunc(value)));
-const idList = z.array(z.string().min(1).max(64)).max(100);
-
-/** A search request at the boundary: limits are clamped, the query is bounded, text must be storable. */
-export const searchRequestSchema = z
-  .object({
-    query: queryTextSchema({
-      what: "A search",
-      missing: "A search needs some text.",
-      tooShort: "Type something to search for.",
-      tooLongHint: "; shorten it or use a few key words",
-    }),
-    mode: z.enum(searchModes).catch("hybrid"),
-    limit: z.coerce.number().catch(10).transform((value) => (Number.isFinite(value) ? clampLimit(value) : 10)),
-    sectionIds: idList.optional(),
-    projectIds: idList.optional(),
-    embedGroupId: z.string().min(1).max(64).optional(),
-    recordIds: z.array(z.string().min(1).max(64)).max(500).optional(),
-    collapse: z.enum(["record", "passage"]).catch("record"),
-  })
-  .superRefine(storableTextIssues);
-export type SearchRequest = z.output<typeof searchRequestSchema>;
-/** What callers pass; anything missing takes its default, anything out of range is clamped. */
-export interface SearchRequestInput {
-  query: string;
-  mode?: SearchMode;
-  limit?: number;
-  sectionIds?: string[];
-  projectIds?: string[];
-  embedGroupId?: string;
-  /** Only these records (e.g. the current search results). */
-  recordIds?: string[];
-  collapse?: "record" | "passage";
-}
-
-export interface SearchContext {
+export interface SearchContext extends QueryEmbedding {
   sql: SqlExecutor;
-  embedder: Embedder;
   /** The active index space; null before anything was indexed. */
   space: IndexSpace | null;
   reranker?: Reranker;
-  /** How many fused candidates the reranker sees (default 30). */
+  /** How many fused candidates the reranker sees (default: the rerankDepth setting). */
   rerankDepth?: number;
-  /** Translation bridge and language detection for the query (tests substitute them). */
-  prepare?: PrepareOptions;
+  /** BM25's parameters for the words leg instead of the settings and the space's measured b (benchmarks sweep them). */
+  bm25?: Partial<Bm25Parameters>;
 }
-
-export type Leg = "meaning" | "words";
 
 export interface SearchHit {
   recordId: string;
@@ -134,160 +102,6 @@ type Candidate = {
   fused: FusedItem;
   legs: Set<Leg>;
 };
-
-export type DetailRow = {
-  id: string;
-  record_id: string;
-  project_id: string;
-  section_id: string;
-  contributing_project_ids: string[];
-  contributing_record_ids: string[] | null;
-  text: string;
-  translated_text: string | null;
-  language: string;
-  heading_path: string[];
-  page: number | null;
-  page_end: number | null;
-  time_start: number | null;
-  time_end: number | null;
-  start_offset: number;
-  end_offset: number;
-  record_title: string;
-  section_slug: string;
-  section_name: string;
-  group_label: string;
-  external_ok: boolean;
-};
-
-/**
- * Records best first by one leg: by meaning, a record's closest passage; by words, its best
- * passage's score plus its second best's at a share (`secondPassage`, MNEMO_BM25_SECOND_PASSAGE,
- * 1 by default: the sum of the two) — a document's evidence rather than one fragment's (a title
- * in one passage and the matching sentence in another add up), without letting a long document
- * win by having forty passages that each share a common word. On the full demo's dev half the
- * sum of every passage ranked records at keyword nDCG@10 0.662, the best two at 0.716. On
- * SciFact, whose abstracts are one to three passages, the second passage costs what it brings:
- * the best alone scores 0.693 on the report half where the sum of two scores 0.652 (see
- * docs/quality.md, "Retrieval quality"); the archive's dev half keeps 1 (keyword 0.721 at 1,
- * 0.710 at 0.25, 0.707 at 0).
- */
-export const passagesPerRecordByWords = 2;
-
-export function recordRanking(list: { leg: Leg; hits: readonly PassageHit[]; secondPassage?: number }): string[] {
-  return recordScores(list).map((entry) => entry.id);
-}
-
-/** recordRanking's records with their scores, best first. */
-export function recordScores(list: { leg: Leg; hits: readonly PassageHit[]; secondPassage?: number }): { id: string; score: number }[] {
-  const scores = new Map<string, number[]>();
-  for (const hit of list.hits) {
-    const kept = scores.get(hit.recordId) ?? [];
-    kept.push(hit.score);
-    scores.set(hit.recordId, kept);
-  }
-  const second = list.leg === "words" ? (list.secondPassage ?? getConfig().MNEMO_BM25_SECOND_PASSAGE) : 0;
-  const score = (values: number[]) =>
-    list.leg === "words"
-      ? values
-          .sort((a, b) => b - a)
-          .slice(0, passagesPerRecordByWords)
-          .reduce((sum, value, at) => sum + (at === 0 ? value : second * value), 0)
-      : Math.max(...values);
-  // Ties keep the order of each record's first passage in the leg (a stable sort over the map's
-  // first-appearance order), which the leg gives by content; never by record id (see
-  // reciprocal-rank-fusion.ts).
-  return [...scores.entries()]
-    .map(([id, values]) => [id, score(values)] as const)
-    .sort((a, b) => b[1] - a[1])
-    .map(([id, score]) => ({ id, score }));
-}
-
-/** Leg weights of a fusion; a leg not named weighs 1. */
-export type LegWeights = Partial<Record<Leg, number>>;
-
-/**
- * A leg's score for an item it did not list (see score-fusion.ts): every passage has a cosine, at
- * most the lowest listed; a passage the words leg did not list mostly shares no rare word.
- */
-const unlisted: Record<Leg, ScoredList["unlisted"]> = { meaning: "lowest", words: "zero" };
-
-/** Score fusion of the legs' record scores (collapse "record"). */
-export function fuseRecords(lists: readonly { leg: Leg; hits: readonly PassageHit[]; secondPassage?: number }[], weights: LegWeights = {}): FusedItem[] {
-  return scoreFusion(lists.map((list) => ({ leg: list.leg, items: recordScores(list), weight: weights[list.leg] ?? 1, unlisted: unlisted[list.leg] })));
-}
-
-/** Score fusion of the legs' passages (collapse "passage", and each record's best passage). */
-export function fusePassages(lists: readonly { leg: Leg; hits: readonly PassageHit[] }[], weights: LegWeights = {}): FusedItem[] {
-  return scoreFusion(
-    lists.map((list) => ({ leg: list.leg, items: list.hits.map((hit) => ({ id: hit.chunkId, score: hit.score })), weight: weights[list.leg] ?? 1, unlisted: unlisted[list.leg] })),
-  );
-}
-
-/**
- * The weights hybrid search gives its legs for a query in `language`: the space's measured
- * meaning share for that language, else its overall share, else equal weights. The weights sum
- * to 1: meaning gets the share, words the rest.
- */
-export function fusionWeights(fusion: FusionCalibration | null | undefined, language: string | null): Required<LegWeights> {
-  const share = (fusion && language && language in fusion.meaningShare ? fusion.meaningShare[language as FusionSlice] : undefined) ?? fusion?.meaningShare.all ?? 0.5;
-  return { meaning: share, words: 1 - share };
-}
-
-/**
- * BM25's length normalisation for a query in `language`: the space's measured b for that
- * language, else its overall one, else undefined (MNEMO_BM25_B).
- */
-export function lengthNormalisationFor(fusion: Pick<FusionCalibration, "lengthNormalisation"> | null | undefined, language: string | null): number | undefined {
-  const measured = fusion?.lengthNormalisation;
-  if (!measured) return undefined;
-  return (language && language in measured ? measured[language as FusionSlice] : undefined) ?? measured.all;
-}
-
-// Queries prepared by the process's bridge, newest last: Apertium costs a second or more a run,
-// and paging through results or switching modes asks for the same query again.
-const preparedQueries = new Map<string, PreparedText>();
-const preparedQueryLimit = 500;
-
-/**
- * The bridge's reading of a query (language, English translation), remembered per model
- * language: the search and the ask pipeline that follows it read a question once.
- */
-export async function prepareQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<PreparedText | undefined> {
-  // Tests substitute the bridge: their answers are never remembered for the process.
-  if (context.prepare) return (await prepareForEmbedding([{ text: query }], context.embedder, context.prepare))[0];
-  const key = `${context.embedder.language}\u0000${query}`;
-  const known = preparedQueries.get(key);
-  if (known) {
-    preparedQueries.delete(key);
-    preparedQueries.set(key, known);
-    return known;
-  }
-  const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder);
-  if (prepared) {
-    preparedQueries.set(key, prepared);
-    if (preparedQueries.size > preparedQueryLimit) preparedQueries.delete(preparedQueries.keys().next().value!);
-  }
-  return prepared;
-}
-
-/** Embeds a query for the space's model: translated to English first when the model needs it. */
-export async function embedQuery(context: Pick<SearchContext, "embedder" | "prepare">, query: string): Promise<Float32Array> {
-  return (await embedQueryDetected(context, query)).vector;
-}
-
-/**
- * embedQuery, with the query's language as detected for the bridge ("und" when too short) and
- * the bridge's English translation of it (null when none was made).
- */
-export async function embedQueryDetected(
-  context: Pick<SearchContext, "embedder" | "prepare">,
-  query: string,
-): Promise<{ vector: Float32Array; language: string; translatedText: string | null }> {
-  const prepared = await prepareQuery(context, query);
-  const [vector] = await context.embedder.embed([prepared?.embeddedText ?? query], "query");
-  if (!vector) throw new EmbeddingError("The embedder returned no vector for the query.", { retryable: false });
-  return { vector, language: prepared?.language ?? "und", translatedText: prepared?.translatedText ?? null };
-}
 
 /**
  * What the words leg searches for: the query as typed and, for a Spanish or Catalan query, its
@@ -350,52 +164,9 @@ export function searchHitOf(
   };
 }
 
-export async function passageDetails(sql: SqlExecutor, principal: Principal, spaceId: string, chunkIds: string[]): Promise<Map<string, DetailRow>> {
-  if (chunkIds.length === 0) return new Map();
-  const params: unknown[] = [chunkIds, spaceId];
-  const externalAllowed = egressAllowedSql({ policy: "s.egress_policy", contributingSectionIds: "c.contributing_section_ids" }, params);
-  const scope = passageScopeSql(principal, "c", params);
-  const rows = await sql.query<DetailRow>(
-    `SELECT c.id, c.record_id, c.project_id, c.section_id, c.contributing_project_ids, c.contributing_record_ids, c.text, c.translated_text,
-            c.language, c.heading_path, c.page, c.page_end, c.time_start, c.time_end, c.start_offset, c.end_offset,
-            r.title AS record_title, s.slug AS section_slug, s.name AS section_name, g.label AS group_label,
-            ${externalAllowed} AS external_ok
-       FROM chunks c
-       JOIN records r ON r.id = c.record_id
-       JOIN sections s ON s.id = c.section_id
-       JOIN embed_groups g ON g.id = c.embed_group_id
-      WHERE c.id = ANY($1::text[]) AND c.index_space_id = $2 AND ${scope}`,
-    params,
-  );
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-/**
- * The gate: a candidate leaves only if the principal may read its record's project and every
- * project whose text it contains, and it lies inside the requested section and project scope.
- */
-function passesGate(principal: Principal, request: SearchRequest, row: DetailRow): boolean {
-  if (!canReadPassage(principal, { projectId: row.project_id, contributingProjectIds: row.contributing_project_ids })) return false;
-  if (request.sectionIds?.length && !request.sectionIds.includes(row.section_id)) return false;
-  if (request.projectIds?.length && !request.projectIds.includes(row.project_id)) return false;
-  if (request.recordIds && !request.recordIds.includes(row.record_id)) return false;
-  return true;
-}
-
-/**
- * The HNSW beam of a dense leg: pgvector's largest, 1,000. At 100,000
- * passages (bench:scale) a beam of 400 found 0.86 of the exact top ten under the access filter,
- * 1,000 found 0.97–0.98 for 8 ms more a query; at the demo's size both are exact.
- */
+/** The HNSW beam of a dense leg (the denseEfSearch setting; docs/decisions/0003). */
 export function denseEfSearch(): number {
-  return 1000;
-}
-
-/** One leg's passages; a words list may carry the share of a record's second passage (recordScores). */
-export interface LegList {
-  leg: Leg;
-  hits: PassageHit[];
-  secondPassage?: number;
+  return searchSettings.denseEfSearch.value;
 }
 
 export interface LegResults {
@@ -405,9 +176,18 @@ export interface LegResults {
 }
 
 /**
- * The legs a mode runs, each with access in its SQL, at the depth the page needs: several
- * passages of one record compete for one row, so collapsing looks deeper.
+ * How many passages each leg reads for a request: several passages of one record compete for one
+ * row, so collapsing looks deeper.
  */
+export function legDepth(request: Pick<SearchRequest, "collapse" | "limit">): number {
+  const pool =
+    request.collapse === "record"
+      ? request.limit * searchSettings.recordPoolPerResult.value + searchSettings.recordPoolExtra.value
+      : request.limit * searchSettings.passagePoolPerResult.value + searchSettings.passagePoolExtra.value;
+  return Math.min(searchSettings.candidatePoolMax.value, pool);
+}
+
+/** The legs a mode runs, each with access in its SQL, at the depth the page needs (legDepth). */
 export async function runSearchLegs(
   context: SearchContext,
   principal: Principal,
@@ -416,10 +196,9 @@ export async function runSearchLegs(
   /** BM25's b for the words leg, instead of the space's measured one (calibration tries several). */
   options: { lengthNormalisation?: number } = {},
 ): Promise<LegResults> {
-  const depth = Math.min(200, request.collapse === "record" ? request.limit * 4 + 20 : request.limit * 2 + 10);
   const legOptions = {
     space,
-    limit: depth,
+    limit: legDepth(request),
     sectionIds: request.sectionIds,
     projectIds: request.projectIds,
     embedGroupId: request.embedGroupId,
@@ -446,27 +225,19 @@ export async function runSearchLegs(
     language = prepared?.language ?? null;
   }
   // How much a long passage is discounted, as measured in this space for the query's language.
-  const b = options.lengthNormalisation ?? lengthNormalisationFor(space.fusion, language);
+  const b = options.lengthNormalisation ?? context.bm25?.b ?? lengthNormalisationFor(space.fusion, language);
+  const bm25 = { ...(context.bm25?.k1 === undefined ? {} : { k1: context.bm25.k1 }), ...(b === undefined ? {} : { b }) };
   const secondPassage = space.fusion?.secondPassage;
   // The legs at once: on a server each takes a connection of its own, so hybrid waits for the
   // slower leg, not for both (the embedded database still answers them one after the other).
   const [meaning, words] = await Promise.all([
-    // The graph over near-duplicate catalogue vectors needs a wide beam: on the full demo, ef 120
-    // ranked records at nDCG@10 0.289 where exact search (and ef 400) scored 0.364.
     vector ? denseLeg(context.sql, principal, vector, { ...legOptions, efSearch: denseEfSearch() }) : null,
-    request.mode === "semantic"
-      ? null
-      : keywordLeg(context.sql, principal, keywordText(request.query, translatedText), { ...legOptions, bm25: b === undefined ? undefined : { b } }),
+    request.mode === "semantic" ? null : keywordLeg(context.sql, principal, keywordText(request.query, translatedText), { ...legOptions, bm25 }),
   ]);
   const lists: LegList[] = [];
   if (meaning) lists.push({ leg: "meaning", hits: meaning });
   if (words) lists.push({ leg: "words", hits: words, ...(secondPassage === undefined ? {} : { secondPassage }) });
   return { lists, language };
-}
-
-/** Parses a search request at the boundary, naming each bad field. */
-export function parseSearchRequest(input: SearchRequestInput): SearchRequest {
-  return parseInput(searchRequestSchema, input);
 }
 
 export async function searchArchive(context: SearchContext, principal: Principal, input: SearchRequestInput): Promise<SearchResult> {
@@ -504,7 +275,7 @@ export async function searchArchive(context: SearchContext, principal: Principal
     candidates = fuseRecords(lists, weights).map((item) => ({ ...byRecord.get(item.id)!, fused: item }));
   }
 
-  const rerankDepth = reranker === passThroughReranker ? 0 : Math.max(request.limit, context.rerankDepth ?? 30);
+  const rerankDepth = reranker === passThroughReranker ? 0 : Math.max(request.limit, context.rerankDepth ?? searchSettings.rerankDepth.value);
   const shortlist = candidates.slice(0, Math.max(request.limit, rerankDepth));
   const details = await passageDetails(context.sql, principal, space.id, shortlist.map((candidate) => candidate.chunkId));
   const gated = shortlist.filter((candidate) => {
