@@ -129,6 +129,16 @@ describe(`search (${testDatabaseMode()})`, () => {
     expect(new Set(passages.hits.map((hit) => hit.recordId)).size).toBeLessThan(passages.hits.length);
   });
 
+  it("scores the words leg with a context's BM25 parameters instead of the settings", async () => {
+    const request = { query: "harbour", mode: "keyword" as const, collapse: "passage" as const, limit: 50 };
+    const usual = await searchArchive(context, admin, request);
+    // k1 0 counts presence only: every passage with the word scores its idf, so all tie at the top.
+    const presence = await searchArchive({ ...context, bm25: { k1: 0 } }, admin, request);
+    expect(new Set(usual.hits.map((hit) => hit.score)).size).toBeGreaterThan(1);
+    expect(presence.hits.map((hit) => hit.passage.chunkId).sort()).toEqual(usual.hits.map((hit) => hit.passage.chunkId).sort());
+    expect(presence.hits.map((hit) => hit.score)).toEqual(presence.hits.map(() => 1));
+  });
+
   it("clamps limits to 1..50 and bounds the query with a clear message", async () => {
     expect((await searchArchive(context, admin, { query: "harbour", mode: "keyword", limit: 0 })).hits).toHaveLength(1);
     const many = await searchArchive(context, admin, { query: "harbour", mode: "keyword", limit: 5000, collapse: "passage" });

@@ -34,14 +34,14 @@ export const searchSettings = {
   denseEfSearch: setting(1000, "The HNSW beam of a dense leg, pgvector's largest: near-duplicate catalogue vectors and a reader's narrow access need a wide beam (docs/decisions/0003)."),
   // Keyword scoring (retrieve-passages.ts, bm25.ts).
   bm25K1: setting(1.2, "BM25's term-frequency saturation, the usual value: a repeated word counts, with diminishing returns."),
-  bm25B: setting(0.75, "BM25's length normalisation, the usual value; a space whose fusion is measured uses the b measured for the query's language."),
+  bm25B: setting(0.75, "BM25's length normalisation, the usual value; a space whose fusion is measured uses the b measured for the query's language.", "The index space's measured fusion (Admin → Spaces)"),
   keywordCandidateBudget: setting(4000, "Passages the query's rarest words may bring in as candidates: a word in most passages would otherwise read most of the space."),
   // From passages to records (recordScores).
   passagesPerRecordByWords: setting(2, "By words a record scores its best passages, up to this many: a title in one passage and the matching sentence in another add up, forty passages sharing a common word do not."),
-  secondPassageShare: setting(1, "What a record's second-best passage adds by words, as a share of its own (1: the sum of the two); a measured space uses its own share."),
+  secondPassageShare: setting(1, "What a record's second-best passage adds by words, as a share of its own (1: the sum of the two); a measured space uses its own share.", "The index space's measured fusion (Admin → Spaces)"),
   // Fusion of the two legs (fuse-legs.ts) and the reranker's shortlist.
-  unmeasuredMeaningShare: setting(0.5, "Hybrid search weighs meaning and words equally until the space's fusion is measured on a golden set."),
-  rerankDepth: setting(30, "How many fused candidates a reranker sees (at least the page): deeper costs a reranker call per passage."),
+  unmeasuredMeaningShare: setting(0.5, "Hybrid search weighs meaning and words equally until the space's fusion is measured on a golden set.", "The index space's measured fusion (Admin → Spaces)"),
+  rerankDepth: setting(30, "How many fused candidates a reranker sees (at least the page): each one deeper is one more passage for the reranker to score."),
   localRerankSentences: setting(12, "The local reranker scores a passage by its best of this many first sentences: each one is embedded per query."),
   rrfK: setting(60, "Reciprocal-rank fusion's k (similar objects' views), the usual value: flattens the gap between neighbouring ranks."),
   // Calibration of a space's fusion on golden questions (calibrate-fusion.ts).

@@ -27,7 +27,7 @@ import { type SearchMode, type SearchRequest, type SearchRequestInput, parseSear
  */
 
 // What callers outside search take from it, besides the search itself.
-export { maxQueryLength, maxSearchLimit, searchModes, type SearchMode, type SearchRequestInput } from "./search-request";
+export { maxQueryLength, maxSearchLimit, searchModes, type SearchMode } from "./search-request";
 export { embedQuery, prepareQuery } from "./prepare-query";
 export { fuseRecords, recordRanking, type Leg } from "./fuse-legs";
 export { passageDetails } from "./search-gate";
@@ -179,7 +179,7 @@ export interface LegResults {
  * How many passages each leg reads for a request: several passages of one record compete for one
  * row, so collapsing looks deeper.
  */
-export function legDepth(request: Pick<SearchRequest, "collapse" | "limit">): number {
+function legDepth(request: Pick<SearchRequest, "collapse" | "limit">): number {
   const pool =
     request.collapse === "record"
       ? request.limit * searchSettings.recordPoolPerResult.value + searchSettings.recordPoolExtra.value
