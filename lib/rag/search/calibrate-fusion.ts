@@ -16,9 +16,8 @@ import { type Leg, fuseRecords, fusionWeights, lengthNormalisationFor, recordRan
  * one: each share scores (its questions' nDCG sum + priorQuestions × the overall mean) / (n +
  * priorQuestions), among the shares where the language's own mean is not below its better leg.
  * Both curves are first smoothed over neighbouring shares, so a lone spike beside a cliff does not
- * win. How much of each was measured left-one-out on the archive's dev half (crossValidateSpace):
- * the per-language argmax chosen before (no smoothing, prior 12) held out at 0.730, Spanish below
- * its words leg; smoothing 1 and prior 48 at 0.749.
+ * win. How much of each was measured left-one-out on the archive's dev half (crossValidateSpace;
+ * the figures are in docs/decisions/0004-fusion-chosen-held-out.md).
  */
 export interface CalibrationQuestion {
   /** The query language detected by the bridge ("en", "es", "ca", "und", …). */
@@ -230,9 +229,9 @@ function withSecondPassage(question: CalibrationQuestion, share: number | undefi
 /**
  * The mean nDCG@10 of the questions' words legs, a record scored by its best passage plus
  * `share` × its second. What the second passage adds is one value per space, not per language: it
- * is a property of how the space's records are cut into passages. On the archive's dev half 0.5
- * ranks best; on SciFact's tune half, whose abstracts are one argument in one to three passages,
- * 0.25.
+ * is a property of how the space's records are cut into passages: SciFact's abstracts, one
+ * argument in one to three passages, want less of it than the archive's testimonies (the shares
+ * each benchmark chose are in docs/quality.md).
  */
 function wordsNdcgAtShare(questions: readonly CalibrationQuestion[], share: number): number {
   return mean(
