@@ -6,8 +6,9 @@ import type { LanguageData, QuestionKind } from "./language-data.types";
 
 /**
  * The archive's languages as data (en.ts, es.ts, ca.ts): question words, months, weekdays,
- * number words, stop words and name particles, and the lookups the answerer, the search's
- * highlighter and the name finder build from them. Every lookup compares folded words: lower
+ * number words, stop words, name particles, words that locate a place or join a person's names,
+ * and function words, and the lookups the answerer, the search's highlighter, the name finder and
+ * the vocabulary finder build from them. Every lookup compares folded words: lower
  * case, without accents ("Cuándo" is "cuando", "març" is "marc"). Pure.
  */
 export type { LanguageData, QuestionKind } from "./language-data.types";
