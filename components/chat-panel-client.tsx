@@ -18,6 +18,7 @@ import { SourceList, sourceLabel } from "./source-list";
 import { ResearchMessage, type ResearchRun, applyResearchEvent, emptyRun, researchEventOf } from "./research-message";
 import { type Jsonified, fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
+import { useNdjsonStream } from "./use-ndjson-stream";
 
 /**
  * The ask panel: questions answered only from passages the user may read, streamed, with
@@ -80,24 +81,6 @@ interface Message extends Pick<ThreadMessage, "id" | "role" | "content"> {
   withheld: WithheldSource[];
   /** A research run's steps and answer, for an assistant message of research mode. */
   research?: ResearchRun;
-}
-
-/** Splits a streamed body into lines as they arrive and hands each parsed line to `onLine`. */
-async function readNdjson(body: NonNullable<Response["body"]>, onLine: (value: unknown) => void): Promise<void> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let newline = buffer.indexOf("\n");
-    while (newline !== -1) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
-      newline = buffer.indexOf("\n");
-      if (line) onLine(JSON.parse(line));
-    }
-  }
 }
 
 /** A line of the ask stream: the thread's events, or the error the NDJSON framing ends a stream with. */
@@ -254,9 +237,8 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
   const [chosenScope, setScopeId] = useState<string | undefined>();
   // The page's own scope (this record, these results) unless the user chose another that still applies.
   const scopeId = scopes.some((scope) => scope.id === chosenScope) ? chosenScope! : scopes[0]!.id;
-  const [busy, setBusy] = useState(false);
+  const { busy, stream, stop } = useNdjsonStream();
   const [problem, setProblem] = useState<string | undefined>();
-  const abortRef = useRef<AbortController | null>(null);
   const pendingCount = useRef(0);
   const openerRef = useRef<HTMLButtonElement>(null);
   const questionRef = useRef<HTMLTextAreaElement>(null);
@@ -314,9 +296,6 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
     const text = question.trim();
     if (busy || text.length === 0) return;
     setProblem(undefined);
-    setBusy(true);
-    const controller = new AbortController();
-    abortRef.current = controller;
     const pendingId = `pending-${++pendingCount.current}`;
     setMessages((current) => [
       ...current,
@@ -326,46 +305,30 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
     setQuestion("");
     const update = (change: Partial<Message>) => setMessages((current) => current.map((message) => (message.id === pendingId ? { ...message, ...change } : message)));
     if (mode === "research") {
-      await runResearch(text, controller, pendingId);
+      await runResearch(text, pendingId);
       return;
     }
-    try {
-      const response = await fetch("/api/ask", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ question: text, threadId, scope: scopes.find((item) => item.id === scopeId)?.scope ?? {} }),
-        signal: controller.signal,
-      });
-      if (!response.ok || !response.body) {
-        const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-        throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
-      }
-      let streamed = "";
-      // Sources arrive just before the text that first cites them, numbered as its markers.
-      let streamedCitations: Citation[] = [];
-      await readNdjson(response.body, (line) => {
-        const event = line as StreamEvent;
-        if (event.type === "thread") setThreadId(event.threadId);
-        else if (event.type === "sources") update({ citations: (streamedCitations = [...streamedCitations, ...event.sources]) });
-        else if (event.type === "delta") update({ content: (streamed += event.text) });
-        else if (event.type === "final") update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
-        else if (event.type === "error") update({ content: event.error.message, status: "failed" });
-      });
-    } catch (error) {
-      if (controller.signal.aborted) update({ content: "Stopped.", status: "failed" });
-      else update({ content: error instanceof Error ? error.message : "The question could not be sent.", status: "failed" });
-    } finally {
-      // The question was saved before the answer, also when the stream ended early.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.askThreads.all() });
-      setBusy(false);
-      abortRef.current = null;
-      // Ready for the next question without reaching for the mouse.
-      questionRef.current?.focus();
-    }
+    let streamed = "";
+    // Sources arrive just before the text that first cites them, numbered as its markers.
+    let streamedCitations: Citation[] = [];
+    const end = await stream("/api/ask", { question: text, threadId, scope: scopes.find((item) => item.id === scopeId)?.scope ?? {} }, (line) => {
+      const event = line as StreamEvent;
+      if (event.type === "thread") setThreadId(event.threadId);
+      else if (event.type === "sources") update({ citations: (streamedCitations = [...streamedCitations, ...event.sources]) });
+      else if (event.type === "delta") update({ content: (streamed += event.text) });
+      else if (event.type === "final") update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
+      else if (event.type === "error") update({ content: event.error.message, status: "failed" });
+    });
+    if (end.ended === "stopped") update({ content: "Stopped.", status: "failed" });
+    else if (end.ended === "failed") update({ content: end.message, status: "failed" });
+    // The question was saved before the answer, also when the stream ended early.
+    void queryClient.invalidateQueries({ queryKey: queryKeys.askThreads.all() });
+    // Ready for the next question without reaching for the mouse.
+    questionRef.current?.focus();
   }
 
   /** A research run: its steps as they stream, then its answer, budget message or failure. */
-  async function runResearch(text: string, controller: AbortController, pendingId: string) {
+  async function runResearch(text: string, pendingId: string) {
     let run: ResearchRun = emptyRun();
     const show = (next: ResearchRun) => {
       run = next;
@@ -374,30 +337,14 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
     show(run);
     const option = scopes.find((item) => item.id === scopeId);
     const scope = option ? researchScopeFor(option) : undefined;
-    try {
-      const response = await fetch("/api/research", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ question: text, ...(scope && Object.keys(scope).length > 0 && { scope }) }),
-        signal: controller.signal,
-      });
-      if (!response.ok || !response.body) {
-        const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-        throw new Error(body?.error?.message ?? `The server answered ${response.status}.`);
-      }
-      await readNdjson(response.body, (line) => {
-        const event = researchEventOf(line);
-        if (event) show(applyResearchEvent(run, event));
-      });
-      if (run.status === "streaming") show({ ...run, status: "failed", ending: run.ending ?? { message: "The research run ended without a result." } });
-    } catch (error) {
-      if (controller.signal.aborted) show({ ...run, status: "cancelled", ending: { message: "Stopped. The steps so far stand; there is no answer." } });
-      else show({ ...run, status: "failed", ending: { message: error instanceof Error ? error.message : "The question could not be sent." } });
-    } finally {
-      setBusy(false);
-      abortRef.current = null;
-      questionRef.current?.focus();
-    }
+    const end = await stream("/api/research", { question: text, ...(scope && Object.keys(scope).length > 0 && { scope }) }, (line) => {
+      const event = researchEventOf(line);
+      if (event) show(applyResearchEvent(run, event));
+    });
+    if (end.ended === "stopped") show({ ...run, status: "cancelled", ending: { message: "Stopped. The steps so far stand; there is no answer." } });
+    else if (end.ended === "failed") show({ ...run, status: "failed", ending: { message: end.message } });
+    else if (run.status === "streaming") show({ ...run, status: "failed", ending: run.ending ?? { message: "The research run ended without a result." } });
+    questionRef.current?.focus();
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -540,7 +487,7 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
             Enter to send, Shift+Enter for a new line, Esc to close{question.length > maxQueryLength - 100 ? ` · ${maxQueryLength - question.length} left` : ""}
           </p>
           {busy ? (
-            <button type="button" className="btn" onClick={() => abortRef.current?.abort()}>
+            <button type="button" className="btn" onClick={stop}>
               Stop
             </button>
           ) : (
