@@ -1,11 +1,13 @@
 import { z } from "zod";
 
 /**
- * Environment, parsed once: every variable the app, its scripts and its tests read, with its
- * default and meaning. A bad value stops the process at start-up (lib/start-up.ts) with a message
- * naming the variable and the value, instead of failing on first use. Kept free of "server-only"
- * so scripts (seed, migrate) can use it too; it holds no secrets that are not already in the
- * process environment.
+ * Environment, parsed once: every variable the app reads, with its default and meaning (README's
+ * Configuration table lists the operator's, docs/configuration.md all of them). Variables only
+ * scripts and tests read (MNEMO_TEST_*, MNEMO_BENCH_*, …) are read there from process.env and
+ * listed in docs/development.md. A bad value stops the process at start-up (lib/start-up.ts)
+ * with a message naming the variable and the value, instead of failing on first use. Kept free
+ * of "server-only" so scripts (seed, migrate) can use it too; it holds no secrets that are not
+ * already in the process environment.
  *
  * Variables that together describe one model (MNEMO_EMBEDDER with MNEMO_EMBEDDING_*, the image
  * embedder, the reranker, the generator with MNEMO_LLM_*) are checked here one by one; the
@@ -98,8 +100,6 @@ const configSchema = z.object({
   MNEMO_IIIF_MAX_UPSCALE: z.coerce.number().min(1).max(4).default(2),
   MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   MNEMO_IIIF_CACHE_MB: z.coerce.number().int().min(16).max(1_048_576).default(1024),
-  /** The seed: `small` seeds a sample of the object collections (e2e, benchmarks). */
-  MNEMO_DEMO_SIZE: choice(["full", "small"]).default("full"),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */
   NEXT_PHASE: text(),
 
@@ -261,27 +261,6 @@ const configSchema = z.object({
     .default("0")
     .transform((value) => value === "1" || value === "true"),
 
-  // Read by scripts and tests, not by the app; listed so every MNEMO_ variable has one place.
-  /** `npm run mcp`: the running app's URL and the API token it forwards with. */
-  MNEMO_URL: text(),
-  MNEMO_API_TOKEN: text(),
-  /** Integration tests: socket (server mode over the wire protocol), postgres (a real PostgreSQL); anything else, in-process PGlite. */
-  MNEMO_TEST_DB_MODE: text(),
-  /** The real PostgreSQL (a superuser's URL) the postgres test mode and the server-mode e2e use; unset, a throwaway cluster is started. */
-  MNEMO_TEST_POSTGRES_URL: text(),
-  /** The ACL fuzz test: probes, seed, and how often a record moves. */
-  MNEMO_ACL_FUZZ_PROBES: number({ min: 1, whole: true }),
-  MNEMO_ACL_FUZZ_SEED: number({ min: 0, whole: true }),
-  MNEMO_ACL_FUZZ_MOVE_EVERY: number({ min: 1, whole: true }),
-  /** Benchmarks: SciFact documents, demo size (small, full; bench:index also none), claims, and where downloads are cached. */
-  MNEMO_BENCH_SCIFACT: number({ min: 0, whole: true }),
-  MNEMO_BENCH_DEMO: text(),
-  MNEMO_BENCH_QUERIES: number({ min: 1, whole: true }),
-  MNEMO_BENCH_CACHE: text(),
-  /** bench:import: rows of the generated CSV. */
-  MNEMO_BENCH_IMPORT_ROWS: number({ min: 1, whole: true }),
-  /** npm run report: where each step's last output is kept (default .bench/report). */
-  MNEMO_REPORT_CACHE: text(),
 });
 
 /** The names of the configuration's variables. */
