@@ -91,15 +91,12 @@ const configSchema = z.object({
   /** The contact address OAI-PMH Identify publishes (unset: oai@ the configured host). */
   MNEMO_OAI_ADMIN_EMAIL: z.preprocess(unset, z.email().optional()),
   /**
-   * The IIIF image service: the largest side of a rendition, how many times an image's own width
-   * or height a rendition may be (1: never larger than the image), the renders a minute one
-   * address may ask without signing in (served from the cache is not a render), and the
-   * megabytes the cached renditions may take (the least recently served go first).
+   * The IIIF image service: how many times an image's own width or height a rendition may be
+   * (1: never larger than the image), and the renders a minute one address may ask without
+   * signing in (served from the cache is not a render).
    */
-  MNEMO_IIIF_MAX_SIZE: z.coerce.number().int().min(512).max(8192).default(4096),
   MNEMO_IIIF_MAX_UPSCALE: z.coerce.number().min(1).max(4).default(2),
   MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
-  MNEMO_IIIF_CACHE_MB: z.coerce.number().int().min(16).max(1_048_576).default(1024),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */
   NEXT_PHASE: text(),
 
@@ -117,10 +114,8 @@ const configSchema = z.object({
   AUTH_OIDC_ID: z.string().min(1).optional(),
   AUTH_OIDC_SECRET: z.string().min(1).optional(),
   AUTH_OIDC_NAME: z.string().min(1).default("Single sign-on"),
+  /** Failures of one account from one address before each further attempt from there waits (lib/auth/auth.ts). */
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  SIGN_IN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
-  /** The wait after SIGN_IN_MAX_FAILURES failures of one account from one address; it doubles with each further one. */
-  SIGN_IN_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /**
    * Reverse proxies whose X-Forwarded-For is believed: IP addresses and CIDR ranges, separated by
    * commas or spaces. Unset, the client address is the socket's peer and the header is ignored.
@@ -211,8 +206,6 @@ const configSchema = z.object({
   // Model threads (lib/rag/embed/model-pool.ts).
   /** Worker threads for model work (query and passage embedding); unset, one per core (at most 4); -1, one fewer than the cores (at least 1); 0 runs it on the request thread. */
   MNEMO_MODEL_THREADS: number({ min: -1, max: 64, whole: true }),
-  /** Interactive model jobs that may wait for a thread before requests are refused with 503 and Retry-After (unset: 64). */
-  MNEMO_MODEL_QUEUE: number({ min: 0, max: 100_000, whole: true }),
 
   // Per-process caches (lib/expiring-cache.ts).
   /** How long a user's project sets (memberships) are reused by this process's requests, in ms (unset: 5000; 0: read on every request). Edits through this process apply at once; other processes within this time. */

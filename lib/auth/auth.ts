@@ -15,6 +15,11 @@ class RateLimitedSignIn extends CredentialsSignin {
   code = "rate_limited";
 }
 
+/** The first wait once SIGN_IN_MAX_FAILURES is reached: long enough to stop a guesser, short for an owner who mistyped. */
+const signInDelaySeconds = 30;
+/** The window failures are counted over, and the longest wait (the delay doubles up to it). */
+const signInWindowMinutes = 15;
+
 let proxies: TrustedProxies | undefined;
 
 /** The socket's peer, or behind MNEMO_TRUSTED_PROXIES the right-most untrusted X-Forwarded-For hop. */
@@ -39,7 +44,7 @@ function buildConfig(): NextAuthConfig {
               password: String(credentials?.password ?? ""),
               address: clientAddress(request),
             },
-            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: config.SIGN_IN_WINDOW_MINUTES, delaySeconds: config.SIGN_IN_DELAY_SECONDS },
+            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: signInWindowMinutes, delaySeconds: signInDelaySeconds },
           );
           return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
         } catch (error) {

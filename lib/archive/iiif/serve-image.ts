@@ -49,17 +49,20 @@ export interface ImageService {
   proxies: TrustedProxies;
 }
 
-type ImageServiceConfig = Pick<Config, "MNEMO_IIIF_MAX_SIZE" | "MNEMO_IIIF_MAX_UPSCALE" | "MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE" | "MNEMO_IIIF_CACHE_MB" | "MNEMO_TRUSTED_PROXIES">;
+type ImageServiceConfig = Pick<Config, "MNEMO_IIIF_MAX_UPSCALE" | "MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE" | "MNEMO_TRUSTED_PROXIES">;
 
-export function imageServiceSettings(config: Pick<Config, "MNEMO_IIIF_MAX_SIZE" | "MNEMO_IIIF_MAX_UPSCALE">): ImageServiceSettings {
-  return { maxSize: config.MNEMO_IIIF_MAX_SIZE, maxUpscale: config.MNEMO_IIIF_MAX_UPSCALE };
+/** The cached renditions under <storage>/iiif-cache/ each web process keeps (least recently served go first): a viewer's tiles of many scans, small beside the media. */
+const renditionCacheBytes = 1024 * 1024 * 1024;
+
+export function imageServiceSettings(config: Pick<Config, "MNEMO_IIIF_MAX_UPSCALE">): ImageServiceSettings {
+  return { maxSize: defaultImageServiceSettings.maxSize, maxUpscale: config.MNEMO_IIIF_MAX_UPSCALE };
 }
 
 export function createImageService(config: ImageServiceConfig, now?: () => number): ImageService {
   return {
     settings: imageServiceSettings(config),
     anonymousRenders: createRateLimiter({ perMinute: config.MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE, now }),
-    cache: createRenditionCache(config.MNEMO_IIIF_CACHE_MB * 1024 * 1024),
+    cache: createRenditionCache(renditionCacheBytes),
     proxies: trustedProxies(config.MNEMO_TRUSTED_PROXIES),
   };
 }

@@ -235,7 +235,8 @@ export function modelThreadCount(setting: number | undefined, cores = availableP
   return setting < 0 ? Math.max(1, cores - 1) : setting;
 }
 
-export const defaultModelQueueLimit = 64;
+/** Requests' model jobs that may wait for a thread; more would wait longer than a 503 with Retry-After serves the asker. */
+const modelQueueLimit = 64;
 
 // Kept on globalThis: one pool per process, across a development server's module reloads and
 // across the chunks a bundler may copy this module into.
@@ -243,7 +244,7 @@ const poolKey = Symbol.for("mnemo.modelPool");
 type PoolHolder = { [poolKey]?: ModelPool | null };
 
 /**
- * The process's model pool, started on first use from MNEMO_MODEL_THREADS and MNEMO_MODEL_QUEUE;
+ * The process's model pool, started on first use from MNEMO_MODEL_THREADS and modelQueueLimit;
  * null when model work runs on the calling thread (MNEMO_MODEL_THREADS=0, or a pool that cannot
  * start — said once in the log).
  */
@@ -256,9 +257,8 @@ export function sharedModelPool(): ModelPool | null {
   if (threads > 0) {
     const workerFile = modelWorkerFile();
     if (existsSync(workerFile)) {
-      const queueLimit = config.MNEMO_MODEL_QUEUE ?? defaultModelQueueLimit;
-      pool = createModelPool({ workerFile, threads, queueLimit });
-      console.info(`[model] ${threads} model thread${threads === 1 ? "" : "s"} (MNEMO_MODEL_THREADS), ${queueLimit} requests' jobs may wait (MNEMO_MODEL_QUEUE)`);
+      pool = createModelPool({ workerFile, threads, queueLimit: modelQueueLimit });
+      console.info(`[model] ${threads} model thread${threads === 1 ? "" : "s"} (MNEMO_MODEL_THREADS), ${modelQueueLimit} requests' jobs may wait`);
     } else {
       console.warn(`[model] ${workerFile} is missing: model work runs on the request thread (set MNEMO_MODEL_THREADS=0 to say so).`);
     }
