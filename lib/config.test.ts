@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { configVariables, parseConfig } from "./config";
+import { configVariables, operatorVariables, parseConfig } from "./config";
 
 describe("parseConfig", () => {
   it("defaults to the embedded database in .data", () => {
@@ -108,5 +108,15 @@ describe("the configuration schema", () => {
     const unlisted = [...seen].filter(([name]) => !listed.has(name)).map(([name, path]) => `${name} (${path})`);
     expect(unlisted).toEqual([]);
     expect(seen.size).toBeGreaterThan(40);
+  });
+
+  it("names in README's Configuration table exactly the operator's variables, one a row, each declared here", () => {
+    const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+    const section = readme.split(/^## Configuration$/m)[1]?.split(/^## /m)[0] ?? "";
+    const rows = [...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
+    expect(rows).toEqual([...operatorVariables]);
+    expect(rows.length).toBeLessThanOrEqual(30);
+    const undeclared = operatorVariables.filter((name) => !(configVariables as string[]).includes(name));
+    expect(undeclared).toEqual([]);
   });
 });

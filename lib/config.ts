@@ -259,6 +259,45 @@ const configSchema = z.object({
 /** The names of the configuration's variables. */
 export const configVariables = Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[];
 
+/**
+ * What an institution running Mnemo sets or may reasonably set: README's Configuration table,
+ * row for row (lib/config.test.ts compares them). The rest are each model kind's endpoint
+ * details, tuning that tests and documented procedures set (both in docs/configuration.md), and
+ * development switches (docs/development.md).
+ */
+export const operatorVariables = [
+  "DATABASE_URL",
+  "DATABASE_POOL_SIZE",
+  "MNEMO_DATA_DIR",
+  "MNEMO_STORAGE_DIR",
+  "AUTH_SECRET",
+  "AUTH_URL",
+  "AUTH_OIDC_ISSUER",
+  "AUTH_OIDC_ID",
+  "AUTH_OIDC_SECRET",
+  "AUTH_OIDC_NAME",
+  "MNEMO_BACKUP_KEY",
+  "MNEMO_TRUSTED_PROXIES",
+  "MAX_UPLOAD_BYTES",
+  "MNEMO_IMPORT_MAX_BYTES",
+  "MNEMO_IMPORT_MEDIA_ROOT",
+  "MNEMO_OAI_REPOSITORY_NAME",
+  "MNEMO_OAI_ADMIN_EMAIL",
+  "MNEMO_API_CORS_ORIGINS",
+  "MNEMO_API_RATE_LIMIT",
+  "MNEMO_MCP_ALLOW_WRITE",
+  "MNEMO_INDEX_WORKER",
+  "MNEMO_WORKER_NICE",
+  "MNEMO_MODEL_THREADS",
+  "MNEMO_OCR_LANGUAGES",
+  "MNEMO_EMBEDDER",
+  "MNEMO_IMAGE_EMBEDDER",
+  "MNEMO_RERANKER",
+  "MNEMO_GENERATOR",
+  "MNEMO_RESEARCH_PROVIDER",
+  "MNEMO_ASR",
+] as const satisfies readonly (keyof typeof configSchema.shape)[];
+
 /** Values that are never quoted back in an error message. */
 const secret = /SECRET|API_KEY|BACKUP_KEY|TOKEN|DATABASE_URL/;
 
