@@ -119,4 +119,15 @@ describe("the configuration schema", () => {
     const undeclared = operatorVariables.filter((name) => !(configVariables as string[]).includes(name));
     expect(undeclared).toEqual([]);
   });
+
+  it("gives every variable one row in docs/configuration.md, the operator's first, except those docs/development.md lists", () => {
+    const read = (path: string) => readFileSync(fileURLToPath(new URL(`../${path}`, import.meta.url)), "utf8");
+    const rowsOf = (text: string) => [...text.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((match) => match[1] ?? "");
+    const reference = read("docs/configuration.md");
+    const development = rowsOf(read("docs/development.md").split("## Variables for tests, benchmarks and scripts")[1] ?? "");
+    const operator = reference.split(/^## /m).find((section) => section.startsWith("What an institution sets")) ?? "";
+    expect(rowsOf(operator)).toEqual([...operatorVariables]);
+    const expected = configVariables.filter((name) => name !== "NODE_ENV" && !development.includes(name));
+    expect([...rowsOf(reference)].sort()).toEqual(expected.sort());
+  });
 });
