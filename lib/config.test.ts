@@ -46,7 +46,7 @@ describe("the configuration schema", () => {
       hashEmbedderAllowed: true,
     });
     // Unset means the service's own default (e.g. the queue's retry count).
-    for (const name of ["MNEMO_INDEX_MAX_ATTEMPTS", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
+    for (const name of ["MNEMO_INDEX_LEASE_SECONDS", "MNEMO_API_RATE_BURST", "MNEMO_INDEX_WORKER"] as const) {
       expect(config[name]).toBeUndefined();
     }
     expect(parseConfig({ NODE_ENV: "production" }).hashEmbedderAllowed).toBe(false);
@@ -59,7 +59,7 @@ describe("the configuration schema", () => {
   });
 
   it.each([
-    ["MNEMO_INDEX_MAX_ATTEMPTS", "2.5", /MNEMO_INDEX_MAX_ATTEMPTS: must be a whole number of at least 1 \(got "2.5"\)/],
+    ["MNEMO_INDEX_LEASE_SECONDS", "2.5", /MNEMO_INDEX_LEASE_SECONDS: must be a whole number of at least 1 \(got "2.5"\)/],
     ["MNEMO_INDEX_WORKER", "always", /MNEMO_INDEX_WORKER: must be off or in-process \(got "always"\)/],
     ["MNEMO_GENERATOR", "gpt", /MNEMO_GENERATOR: must be extractive, openai-compatible or anthropic \(got "gpt"\)/],
     ["MNEMO_LLM_BASE_URL", "localhost:11434", /MNEMO_LLM_BASE_URL: must be an http\(s\) URL/],

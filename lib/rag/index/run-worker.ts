@@ -66,10 +66,10 @@ export interface WorkerProgress {
   remaining: number;
 }
 
-/** Queue tuning from the configuration (MNEMO_INDEX_MAX_ATTEMPTS, _LEASE_SECONDS, _BACKOFF_SECONDS). */
-export function configuredQueueOptions(config: Pick<Config, "MNEMO_INDEX_MAX_ATTEMPTS" | "MNEMO_INDEX_LEASE_SECONDS" | "MNEMO_INDEX_BACKOFF_SECONDS"> = getConfig()): QueueOptions {
+/** Queue tuning from the configuration (MNEMO_INDEX_LEASE_SECONDS, MNEMO_INDEX_BACKOFF_SECONDS). */
+export function configuredQueueOptions(config: Pick<Config, "MNEMO_INDEX_LEASE_SECONDS" | "MNEMO_INDEX_BACKOFF_SECONDS"> = getConfig()): QueueOptions {
   return {
-    maxAttempts: config.MNEMO_INDEX_MAX_ATTEMPTS ?? defaultQueueOptions.maxAttempts,
+    maxAttempts: defaultQueueOptions.maxAttempts,
     leaseSeconds: config.MNEMO_INDEX_LEASE_SECONDS ?? defaultQueueOptions.leaseSeconds,
     backoffBaseSeconds: config.MNEMO_INDEX_BACKOFF_SECONDS ?? defaultQueueOptions.backoffBaseSeconds,
   };
