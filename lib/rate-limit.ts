@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { type Config, parseConfig } from "./config";
 
 /**
@@ -31,18 +32,14 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const perMs = options.perMinute / 60_000;
   const now = options.now ?? Date.now;
   const maxKeys = options.maxKeys ?? 10_000;
-  const buckets = new Map<string, { units: number; at: number }>();
+  // Every take sets its key, so the least recently used buckets go first beyond maxKeys (at least one is kept).
+  const buckets = new LRUCache<string, { units: number; at: number }>({ max: Math.max(1, maxKeys) });
 
   return {
     take(key, cost = 1) {
       const time = now();
       const previous = buckets.get(key);
       const units = previous ? Math.min(capacity, previous.units + (time - previous.at) * perMs) : capacity;
-      buckets.delete(key);
-      if (buckets.size >= maxKeys) {
-        const oldest = buckets.keys().next().value;
-        if (oldest !== undefined) buckets.delete(oldest);
-      }
       if (cost > capacity) {
         buckets.set(key, { units, at: time });
         return { allowed: false, limit: capacity, remaining: Math.floor(units), retryAfterSeconds: Math.ceil((capacity - units) / perMs / 1000) || 1 };

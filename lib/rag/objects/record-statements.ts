@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { foldAccents } from "../../language/fold-accents";
 import { wordSet } from "../../language/language-data";
 /**
@@ -301,7 +302,7 @@ function escape(text: string): string {
  * The vocabulary terms a text states, longest first where they overlap; a term of four or more
  * letters also matches its plural ("staters").
  */
-const compiled = new Map<string, { term: string; pattern: RegExp }[]>();
+const compiled = new LRUCache<string, { term: string; pattern: RegExp }[]>({ max: 64 });
 
 /** The vocabulary's findable terms as patterns, longest first (cached: a section's vocabulary is reused). */
 function termPatterns(vocabulary: readonly string[]): { term: string; pattern: RegExp }[] {
@@ -315,7 +316,6 @@ function termPatterns(vocabulary: readonly string[]): { term: string; pattern: R
       const plural = fold(term).length >= 4 ? "(?:e?s)?" : "";
       return { term, pattern: new RegExp(String.raw`(?<![\p{L}\p{N}])${words}${plural}(?![\p{L}\p{N}])`, "gu") };
     });
-  if (compiled.size >= 64) compiled.clear();
   compiled.set(key, patterns);
   return patterns;
 }
