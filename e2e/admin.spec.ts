@@ -147,3 +147,13 @@ test("index spaces: the active one and its coverage, and a new model's configura
   await expect(fusion.getByText(/Hybrid at each meaning share: 0\.00 → \d\.\d{3},.* 1\.00 → \d\.\d{3}/).first()).toBeVisible();
   await expect(fusion.getByText(/Words alone at each b: 0\.25 → \d\.\d{3}, 0\.5 → /).first()).toBeVisible();
 });
+
+test("index spaces list the ranking and answering settings, each with its reason and override", async ({ page }) => {
+  await signIn(page, "admin", "/admin/spaces");
+  // Listed from lib/rag/config/settings.ts: an overridable one names where it is overridden.
+  const settings = page.getByRole("region", { name: "Ranking and answering settings" }).getByTestId("ranking-settings");
+  const minimum = settings.getByRole("row", { name: /^minSimilarity/ });
+  await expect(minimum.getByRole("cell")).toHaveText(["0.25", /evidence/, "Admin → Ask thresholds"]);
+  await expect(settings.getByRole("row", { name: /^maxSentences/ }).getByRole("cell")).toHaveText(["3", /quoted sentences/, "–"]);
+  await expect(settings.getByRole("row", { name: "Search", exact: true })).toBeVisible();
+});
