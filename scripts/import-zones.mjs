@@ -23,7 +23,7 @@ export const libLayers = [
   { name: "administration", members: ["lib/admin"] },
   { name: "http", members: ["lib/http"] },
   { name: "agent api", members: ["lib/api"] },
-  { name: "process", members: ["lib/start-up.ts", "lib/health.ts"] },
+  { name: "process", members: ["lib/start-up.ts", "lib/health.ts", "lib/system-packages.ts"] },
 ];
 
 /**
