@@ -25,7 +25,9 @@ export async function AppHeader() {
               <NavLinkClient href="/objects">Objects</NavLinkClient>
               <NavLinkClient href="/review">Proposals</NavLinkClient>
               {canEditSomeProject(principal) && <NavLinkClient href="/import">Import</NavLinkClient>}
-              {(principal.role === "admin" || (principal.role === "curator" && principal.editableProjectIds.length > 0)) && <NavLinkClient href="/golden">Golden sets</NavLinkClient>}
+              {(principal.role === "admin" || (principal.role === "curator" && principal.editableProjectIds.length > 0)) && (
+                <NavLinkClient href="/golden">Golden sets</NavLinkClient>
+              )}
               {principal.role === "admin" && <NavLinkClient href="/admin">Admin</NavLinkClient>}
             </nav>
             <div className="ml-auto flex items-center gap-4 text-sm">

@@ -24,7 +24,12 @@ export function BusyButton({ busy, onClick, ...props }: ButtonHTMLAttributes<HTM
 }
 
 /** A form's submit button that says what it is doing while the form's action runs. */
-export function SubmitButton({ busy, busyLabel, children, ...props }: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type"> & { busy: boolean; busyLabel: string }) {
+export function SubmitButton({
+  busy,
+  busyLabel,
+  children,
+  ...props
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type"> & { busy: boolean; busyLabel: string }) {
   return (
     <BusyButton {...props} type="submit" busy={busy}>
       {busy ? busyLabel : children}

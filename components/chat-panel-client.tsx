@@ -88,7 +88,9 @@ type StreamEvent = ThreadEvent | { type: "error"; error: ReturnType<typeof descr
 
 const readThreads = () => fetchJson<{ threads: Jsonified<ThreadSummary>[] }>("/api/ask/threads").then((body) => body.threads);
 const readThread = (threadId: string) =>
-  fetchJson<{ thread: Jsonified<ThreadSummary> & { messages: Jsonified<ThreadMessage>[] } }>(`/api/ask/threads/${encodeURIComponent(threadId)}`).then((body) => body.thread);
+  fetchJson<{ thread: Jsonified<ThreadSummary> & { messages: Jsonified<ThreadMessage>[] } }>(`/api/ask/threads/${encodeURIComponent(threadId)}`).then(
+    (body) => body.thread,
+  );
 
 function plainAnswer(message: Message): string {
   const references = message.citations.map((citation) => `[${citation.number}] ${sourceLabel(citation)} — ${location.origin}${citationHref(citation)}`);
@@ -140,7 +142,12 @@ function AnswerText({ message, question }: { message: Message; question: string 
             {numbers.map((number) => {
               const citation = byNumber.get(number);
               return citation ? (
-                <Link key={number} href={citationHref({ ...citation, query: question })} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${sourceLabel(citation)}`}>
+                <Link
+                  key={number}
+                  href={citationHref({ ...citation, query: question })}
+                  className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline"
+                  aria-label={`Source ${number}: ${sourceLabel(citation)}`}
+                >
                   [{number}]
                 </Link>
               ) : (
@@ -169,7 +176,11 @@ function AssistantMessage({ message, question }: { message: Message; question: s
       {message.status === "refused" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">No answer in the records</p>}
       {message.status === "restricted" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">Restricted sources</p>}
       {message.status === "failed" && <p className="mb-1 text-xs font-semibold uppercase tracking-wide">Failed</p>}
-      {message.status === "streaming" && message.content === "" ? <p className="text-stone-500">Reading the sources…</p> : <AnswerText message={message} question={question} />}
+      {message.status === "streaming" && message.content === "" ? (
+        <p className="text-stone-500">Reading the sources…</p>
+      ) : (
+        <AnswerText message={message} question={question} />
+      )}
       {message.withheld.length > 0 && (
         <div className="mt-2">
           {message.status !== "restricted" && <p className="text-xs">Not sent to the answer model (local-only sections):</p>}
@@ -192,7 +203,10 @@ function AssistantMessage({ message, question }: { message: Message; question: s
             <span key={format}>
               {index > 0 && <span aria-hidden="true"> · </span>}
               <a
-                href={citeSelectionHref(format, message.citations.map((citation) => ({ recordId: citation.recordId, seconds: citation.timeStart })))}
+                href={citeSelectionHref(
+                  format,
+                  message.citations.map((citation) => ({ recordId: citation.recordId, seconds: citation.timeStart })),
+                )}
                 download
                 className="link"
                 aria-label={`Download the answer's sources as ${citationFiles[format].label}`}
@@ -303,7 +317,8 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
       { id: pendingId, role: "assistant", content: "", status: "streaming", citations: [], withheld: [] },
     ]);
     setQuestion("");
-    const update = (change: Partial<Message>) => setMessages((current) => current.map((message) => (message.id === pendingId ? { ...message, ...change } : message)));
+    const update = (change: Partial<Message>) =>
+      setMessages((current) => current.map((message) => (message.id === pendingId ? { ...message, ...change } : message)));
     if (mode === "research") {
       await runResearch(text, pendingId);
       return;
@@ -316,7 +331,8 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
       if (event.type === "thread") setThreadId(event.threadId);
       else if (event.type === "sources") update({ citations: (streamedCitations = [...streamedCitations, ...event.sources]) });
       else if (event.type === "delta") update({ content: (streamed += event.text) });
-      else if (event.type === "final") update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
+      else if (event.type === "final")
+        update({ content: event.outcome.text, status: event.outcome.status, citations: event.outcome.citations, withheld: event.outcome.withheld });
       else if (event.type === "error") update({ content: event.error.message, status: "failed" });
     });
     if (end.ended === "stopped") update({ content: "Stopped.", status: "failed" });
@@ -356,8 +372,14 @@ export function ChatPanelClient({ research }: { research: ResearchAvailability }
 
   if (!open) {
     return (
-      <button ref={openerRef} type="button" className="btn btn-primary fixed right-4 bottom-4 z-30 shadow-lg" onClick={() => setOpen(true)}
-        aria-expanded="false" aria-controls="ask-panel">
+      <button
+        ref={openerRef}
+        type="button"
+        className="btn btn-primary fixed right-4 bottom-4 z-30 shadow-lg"
+        onClick={() => setOpen(true)}
+        aria-expanded="false"
+        aria-controls="ask-panel"
+      >
         Ask the archive
       </button>
     );

@@ -58,7 +58,11 @@ export function ConfirmDialog({
       >
         {trigger}
       </button>
-      <dialog ref={dialogRef} aria-labelledby={titleId} className="m-auto max-w-md rounded-lg border border-stone-200 bg-white p-6 shadow-xl backdrop:bg-stone-900/40">
+      <dialog
+        ref={dialogRef}
+        aria-labelledby={titleId}
+        className="m-auto max-w-md rounded-lg border border-stone-200 bg-white p-6 shadow-xl backdrop:bg-stone-900/40"
+      >
         <h2 id={titleId} className="text-lg font-semibold">
           {title}
         </h2>

@@ -7,7 +7,17 @@ export type TableColumn = string | { label: ReactNode; numeric?: boolean };
  * The app's table of rows: full width, small text, a header row of column headers (scope="col")
  * over a bottom rule. `className` places it (its margin, a maximum width); the rows are the children.
  */
-export function DataTable({ columns, className = "mt-4", testId, children }: { columns: TableColumn[]; className?: string; testId?: string; children: ReactNode }) {
+export function DataTable({
+  columns,
+  className = "mt-4",
+  testId,
+  children,
+}: {
+  columns: TableColumn[];
+  className?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
   return (
     <table className={`${className} w-full text-left text-sm`} data-testid={testId}>
       <thead className="border-b border-stone-200 text-xs text-stone-500">

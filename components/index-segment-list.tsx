@@ -24,7 +24,11 @@ export function IndexSegmentList({ label, segments, onPlay }: { label: string; s
           return (
             <li key={`${segment.start}-${index}`} data-segment={index}>
               {onPlay ? (
-                <button type="button" onClick={() => onPlay(segment.start)} className="grid w-full grid-cols-[4.5rem_1fr] gap-x-3 rounded-md px-2 py-1.5 text-left text-sm hover:bg-stone-100">
+                <button
+                  type="button"
+                  onClick={() => onPlay(segment.start)}
+                  className="grid w-full grid-cols-[4.5rem_1fr] gap-x-3 rounded-md px-2 py-1.5 text-left text-sm hover:bg-stone-100"
+                >
                   {body}
                 </button>
               ) : (

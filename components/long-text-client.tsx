@@ -29,7 +29,15 @@ interface EnglishBody {
  * screens, under it on narrow ones, labelled machine translation. A failed fetch says so and
  * offers a retry; the words of the search the page was opened from are marked in both.
  */
-export function LongTextClient({ blocks, english, terms }: { blocks: LongTextBlockView[]; english?: { src: string; label: string }; terms: readonly string[] }) {
+export function LongTextClient({
+  blocks,
+  english,
+  terms,
+}: {
+  blocks: LongTextBlockView[];
+  english?: { src: string; label: string };
+  terms: readonly string[];
+}) {
   const [shown, setShown] = useState(false);
   const [state, setState] = useState<English>({ status: "idle" });
 
@@ -60,7 +68,14 @@ export function LongTextClient({ blocks, english, terms }: { blocks: LongTextBlo
     <div className={ready ? "leading-relaxed text-stone-800" : "max-w-prose leading-relaxed text-stone-800"}>
       {english && (
         <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-stone-600">
-          <button type="button" className="btn" aria-pressed={shown} onClick={toggle} data-testid="text-english-toggle" aria-label={`Show English: ${english.label}`}>
+          <button
+            type="button"
+            className="btn"
+            aria-pressed={shown}
+            onClick={toggle}
+            data-testid="text-english-toggle"
+            aria-label={`Show English: ${english.label}`}
+          >
             Show English
           </button>
           <span aria-live="polite" data-testid="text-english-status">

@@ -7,7 +7,17 @@ import { type LongTextBlockView, LongTextClient } from "./long-text-client";
  * `english` offers the English beside each paragraph (a Spanish or Catalan text); `terms` are
  * the words of the search the page was opened from, marked in the text and in its English.
  */
-export function LongText({ text, pageIds, english, terms = [] }: { text: string; pageIds: Set<number>; english?: { src: string; label: string }; terms?: readonly string[] }) {
+export function LongText({
+  text,
+  pageIds,
+  english,
+  terms = [],
+}: {
+  text: string;
+  pageIds: Set<number>;
+  english?: { src: string; label: string };
+  terms?: readonly string[];
+}) {
   const blocks = longTextBlocks(text).map((block): LongTextBlockView => {
     if (block.kind !== "page") return block;
     const firstUse = !pageIds.has(block.page);

@@ -30,7 +30,7 @@ describe("MediaPlayerClient", () => {
     expect(audio).toContain('<track kind="captions" src="/api/records/r/captions/transcript.en.vtt" srcLang="en" label="English (machine translation)"/>');
     expect(audio).toContain('aria-live="polite"');
     expect(audio).toContain('data-testid="caption-line"');
-    expect(audio).toContain("<option value=\"1\">English (machine translation)</option>");
+    expect(audio).toContain('<option value="1">English (machine translation)</option>');
     // A video draws its captions itself: tracks, no caption line.
     const video = renderToStaticMarkup(createElement(MediaPlayerClient, { src: "/api/media/x", kind: "video", label: "Video", captions }));
     expect(video).toMatch(/<video[^>]*><track kind="captions"/);

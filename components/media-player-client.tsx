@@ -64,7 +64,19 @@ function activeTurnIndex(turns: TranscriptTurn[], time: number): number {
   return turn && time <= Math.max(turn.end, turns[found + 1]?.start ?? turn.end) ? found : -1;
 }
 
-export function MediaPlayerClient({ src, kind, label, primary = false, startAt, transcript, recordingIndex, waveform, captions, translation, terms = [] }: MediaPlayerProps) {
+export function MediaPlayerClient({
+  src,
+  kind,
+  label,
+  primary = false,
+  startAt,
+  transcript,
+  recordingIndex,
+  waveform,
+  captions,
+  translation,
+  terms = [],
+}: MediaPlayerProps) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const [activeIndex, setActiveIndex] = useState(-1);
@@ -88,7 +100,9 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
     if (!next || !translation || english.status === "ready" || english.status === "loading") return;
     setEnglish({ status: "loading" });
     fetchJson<{ turns: { text: string }[] }>(translation.src)
-      .then((body) => setEnglish(body.turns.length === (turns?.length ?? 0) ? { status: "ready", texts: body.turns.map((turn) => turn.text) } : { status: "error" }))
+      .then((body) =>
+        setEnglish(body.turns.length === (turns?.length ?? 0) ? { status: "ready", texts: body.turns.map((turn) => turn.text) } : { status: "error" }),
+      )
       .catch(() => setEnglish({ status: "error" }));
   };
 
@@ -191,7 +205,12 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
       </Player>
       {showCaptionLine && (
         <div className="space-y-1">
-          <p aria-live="polite" hidden={captionChoice < 0 || (!played && captionLine.length === 0)} data-testid={primary ? "caption-line" : undefined} className="min-h-[3.5rem] rounded-md bg-stone-900 px-3 py-2 text-center text-base leading-snug text-white">
+          <p
+            aria-live="polite"
+            hidden={captionChoice < 0 || (!played && captionLine.length === 0)}
+            data-testid={primary ? "caption-line" : undefined}
+            className="min-h-[3.5rem] rounded-md bg-stone-900 px-3 py-2 text-center text-base leading-snug text-white"
+          >
             {captionLine.map((voice, index) => (
               <span key={index} className="block">
                 {voice.speaker && <span className="font-semibold text-accent-200">{voice.speaker}: </span>}
@@ -201,7 +220,11 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
           </p>
           <label className="flex items-center justify-end gap-2 text-sm text-stone-600">
             Captions
-            <select value={captionChoice} onChange={(event) => setCaptionChoice(Number(event.target.value))} className="rounded-md border border-stone-300 bg-white px-2 py-1 text-sm">
+            <select
+              value={captionChoice}
+              onChange={(event) => setCaptionChoice(Number(event.target.value))}
+              className="rounded-md border border-stone-300 bg-white px-2 py-1 text-sm"
+            >
               {captionTracks.map((track, index) => (
                 <option key={track.src} value={index}>
                   {track.label}
@@ -223,11 +246,17 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
               <span aria-live="polite">
                 {showEnglish && english.status === "loading" && "Translating…"}
                 {showEnglish && english.status === "ready" && `Machine translation from ${translation.fromLanguage} (Apertium); names are kept as written.`}
-                {showEnglish && english.status === "error" && <span className="text-red-700">The English could not be made just now. Select the button again to retry.</span>}
+                {showEnglish && english.status === "error" && (
+                  <span className="text-red-700">The English could not be made just now. Select the button again to retry.</span>
+                )}
               </span>
             </div>
           )}
-          <ol ref={listRef} lang={captionTracks[0]?.language} className="relative max-h-[28rem] space-y-1 overflow-y-auto rounded-md border border-stone-200 bg-white p-2">
+          <ol
+            ref={listRef}
+            lang={captionTracks[0]?.language}
+            className="relative max-h-[28rem] space-y-1 overflow-y-auto rounded-md border border-stone-200 bg-white p-2"
+          >
             {turns.map((turn, index) => {
               const active = index === activeIndex;
               return (
@@ -260,7 +289,9 @@ export function MediaPlayerClient({ src, kind, label, primary = false, startAt, 
           <p className="field-hint">Select a turn to play the recording from there.</p>
         </section>
       )}
-      {recordingIndex && recordingIndex.segments.length > 0 && <IndexSegmentList label={recordingIndex.label} segments={recordingIndex.segments} onPlay={playFrom} />}
+      {recordingIndex && recordingIndex.segments.length > 0 && (
+        <IndexSegmentList label={recordingIndex.label} segments={recordingIndex.segments} onPlay={playFrom} />
+      )}
     </div>
   );
 }

@@ -79,8 +79,9 @@ export function PeriodChart({ earliest, latest, central, neighbours, current }: 
         ))}
       </svg>
       <figcaption id="period-chart-caption" className="text-xs text-stone-600">
-        Proposed {formatYearRange(earliest, latest)} (central estimate {formatYear(central)}), shaded, against the dates of {neighbours.length} dated
-        neighbour{neighbours.length === 1 ? "" : "s"}{current ? "; the catalogued date is the last bar" : ""}.
+        Proposed {formatYearRange(earliest, latest)} (central estimate {formatYear(central)}), shaded, against the dates of {neighbours.length} dated neighbour
+        {neighbours.length === 1 ? "" : "s"}
+        {current ? "; the catalogued date is the last bar" : ""}.
       </figcaption>
     </figure>
   );

@@ -321,7 +321,14 @@ export function RecordFields({
                     Download {record.media[item.mediaId]?.originalName ?? "the file"}
                   </a>
                 </h2>
-                <ScanPages mediaId={item.mediaId} fieldKey={item.field.key} label={`${record.title} — ${item.field.label}`} pages={scans?.[item.mediaId]} cited={cited} terms={terms} />
+                <ScanPages
+                  mediaId={item.mediaId}
+                  fieldKey={item.field.key}
+                  label={`${record.title} — ${item.field.label}`}
+                  pages={scans?.[item.mediaId]}
+                  cited={cited}
+                  terms={terms}
+                />
               </section>
             );
           case "player": {
@@ -331,10 +338,17 @@ export function RecordFields({
               <section key={index} aria-labelledby={headingId}>
                 <h2 id={headingId} className="mb-3 text-lg font-semibold">
                   {heading}
-                  {item.media && item.transcript && <span className="ml-2 text-sm font-normal text-stone-500">with {item.transcript.field.label.toLowerCase()}</span>}
+                  {item.media && item.transcript && (
+                    <span className="ml-2 text-sm font-normal text-stone-500">with {item.transcript.field.label.toLowerCase()}</span>
+                  )}
                 </h2>
                 {item.transcript && captions?.[item.transcript.field.key] && (
-                  <CaptionDownloads recordId={record.id} fieldKey={item.transcript.field.key} label={item.transcript.field.label} captions={captions[item.transcript.field.key]!} />
+                  <CaptionDownloads
+                    recordId={record.id}
+                    fieldKey={item.transcript.field.key}
+                    label={item.transcript.field.label}
+                    captions={captions[item.transcript.field.key]!}
+                  />
                 )}
                 {item.media ? (
                   <MediaPlayerClient
@@ -384,7 +398,9 @@ function translationOf(recordId: string, fieldKey: string, captions: TranscriptC
 function captionTracksOf(recordId: string, fieldKey: string, captions: TranscriptCaptions | undefined): CaptionTrack[] | undefined {
   if (!captions) return undefined;
   const original = captions.language ? languageNames[captions.language] : undefined;
-  const tracks: CaptionTrack[] = [{ src: captionsHref(recordId, `${fieldKey}.vtt`), language: captions.language ?? undefined, label: original ?? "Transcript" }];
+  const tracks: CaptionTrack[] = [
+    { src: captionsHref(recordId, `${fieldKey}.vtt`), language: captions.language ?? undefined, label: original ?? "Transcript" },
+  ];
   if (captions.english) tracks.push({ src: captionsHref(recordId, `${fieldKey}.en.vtt`), language: "en", label: "English (machine translation)" });
   return tracks;
 }

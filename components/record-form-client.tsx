@@ -43,7 +43,10 @@ const inputId = (key: string) => `field-${key}`;
 function companionIndexKey(fields: FieldDefinition[], field: FieldDefinition): string | undefined {
   const indexes = fields.filter((candidate) => candidate.type === "segments");
   if (field.type !== "transcript") return undefined;
-  return (indexes.find((candidate) => candidate.mediaField !== undefined && candidate.mediaField === field.mediaField) ?? (indexes.length === 1 ? indexes[0] : undefined))?.key;
+  return (
+    indexes.find((candidate) => candidate.mediaField !== undefined && candidate.mediaField === field.mediaField) ??
+    (indexes.length === 1 ? indexes[0] : undefined)
+  )?.key;
 }
 
 /** The record editor, for new records and edits alike. */
@@ -195,7 +198,14 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
       return (
         <div>
           {label}
-          <input type="text" {...common} defaultValue={typeof value === "string" ? value : ""} maxLength={field.maxLength} required={field.required} aria-describedby={describedBy(false)} />
+          <input
+            type="text"
+            {...common}
+            defaultValue={typeof value === "string" ? value : ""}
+            maxLength={field.maxLength}
+            required={field.required}
+            aria-describedby={describedBy(false)}
+          />
           {error}
         </div>
       );
@@ -203,7 +213,14 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
       return (
         <div>
           {label}
-          <textarea {...common} rows={12} defaultValue={typeof value === "string" ? value : ""} required={field.required} aria-describedby={describedBy(true)} className="field-input font-mono text-[13px]" />
+          <textarea
+            {...common}
+            rows={12}
+            defaultValue={typeof value === "string" ? value : ""}
+            required={field.required}
+            aria-describedby={describedBy(true)}
+            className="field-input font-mono text-[13px]"
+          />
           {hint("Headings are lines starting with #, ## or ###. Mark a new page with [[page:N]] on its own line.")}
           {error}
         </div>
@@ -212,7 +229,13 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
       return (
         <div>
           {label}
-          <select {...common} defaultValue={typeof value === "string" ? value : ""} required={field.required} aria-describedby={describedBy(false)} className="field-input max-w-md">
+          <select
+            {...common}
+            defaultValue={typeof value === "string" ? value : ""}
+            required={field.required}
+            aria-describedby={describedBy(false)}
+            className="field-input max-w-md"
+          >
             <option value="">{field.required ? "Choose…" : "—"}</option>
             <TextOptions values={field.options} />
           </select>
@@ -241,7 +264,15 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
       return (
         <div>
           {label}
-          <input type="text" {...common} placeholder="1920-1930" defaultValue={writtenDate(value)} required={field.required} aria-describedby={describedBy(true)} className="field-input max-w-xs" />
+          <input
+            type="text"
+            {...common}
+            placeholder="1920-1930"
+            defaultValue={writtenDate(value)}
+            required={field.required}
+            aria-describedby={describedBy(true)}
+            className="field-input max-w-xs"
+          />
           <KeptDate name={recordInputName.keptDate(field.key)} value={value} />
           {hint(`${dateHint}. Negative years are BC (-400 for 400 BC).`)}
           {error}
@@ -326,7 +357,9 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
             aria-describedby={describedBy(true)}
             className="mt-1 block text-sm file:mr-3 file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-stone-100"
           />
-          {hint(`${current ? "Choose a file to replace the current one. " : ""}${{ image: "PNG, JPEG, WebP or GIF", media: "Ogg, MP3, WAV, FLAC, MP4 or WebM", scan: "A scanned page (TIFF, JPEG or PNG) or a PDF of scanned pages, read by OCR after saving" }[field.type]}, up to ${formatBytes(maxUploadBytes)}.`)}
+          {hint(
+            `${current ? "Choose a file to replace the current one. " : ""}${{ image: "PNG, JPEG, WebP or GIF", media: "Ogg, MP3, WAV, FLAC, MP4 or WebM", scan: "A scanned page (TIFF, JPEG or PNG) or a PDF of scanned pages, read by OCR after saving" }[field.type]}, up to ${formatBytes(maxUploadBytes)}.`,
+          )}
           {error}
         </div>
       );
@@ -346,7 +379,9 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
               aria-describedby={describedBy(true)}
               className="field-input max-w-3xl"
             />
-            {hint(`${authorityLineFormat.charAt(0).toUpperCase()}${authorityLineFormat.slice(1)}: ${accepted}. The label is the name shown on the record and found by the list's search.`)}
+            {hint(
+              `${authorityLineFormat.charAt(0).toUpperCase()}${authorityLineFormat.slice(1)}: ${accepted}. The label is the name shown on the record and found by the list's search.`,
+            )}
             {error}
           </div>
         );
@@ -370,7 +405,15 @@ function FieldInput({ field, value, media, options, errors, maxUploadBytes, inde
           <label htmlFor={labelId} className="mt-2 block text-sm font-medium text-stone-700">
             {field.label}: label
           </label>
-          <input type="text" id={labelId} name={recordInputName.authorityLabel(field.key)} defaultValue={link?.label ?? ""} maxLength={300} aria-describedby={hintId} className="field-input max-w-xl" />
+          <input
+            type="text"
+            id={labelId}
+            name={recordInputName.authorityLabel(field.key)}
+            defaultValue={link?.label ?? ""}
+            maxLength={300}
+            aria-describedby={hintId}
+            className="field-input max-w-xl"
+          />
           {hint(`${accepted.charAt(0).toUpperCase()}${accepted.slice(1)}. The label is the name shown on the record and found by the list's search.`)}
           {error}
         </div>

@@ -36,7 +36,12 @@ export function SelectionBarClient({ pageIds }: { pageIds: string[] }) {
   const pageSelected = pageIds.length > 0 && pageIds.every((id) => selection.includes(id));
   const room = maxSelectedRecords - selection.length;
   return (
-    <div role="group" aria-label="Selected records" className="order-last flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-stone-600 sm:order-none" data-testid="selection-bar">
+    <div
+      role="group"
+      aria-label="Selected records"
+      className="order-last flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-stone-600 sm:order-none"
+      data-testid="selection-bar"
+    >
       <button
         type="button"
         className="btn"
@@ -54,7 +59,14 @@ export function SelectionBarClient({ pageIds }: { pageIds: string[] }) {
           {citationFormats.map((format, index) => (
             <span key={format}>
               {index > 0 && <span aria-hidden="true">· </span>}
-              <a href={citeSelectionHref(format, selection.map((recordId) => ({ recordId })))} download className="link">
+              <a
+                href={citeSelectionHref(
+                  format,
+                  selection.map((recordId) => ({ recordId })),
+                )}
+                download
+                className="link"
+              >
                 {citationFiles[format].label}
               </a>
             </span>

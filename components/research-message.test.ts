@@ -40,7 +40,10 @@ describe("a research run in the panel", () => {
       { type: "budget", budget: "tool_calls", message: "The run used its 16 tool calls." },
       { type: "done", status: "budget" },
     ] as const satisfies ResearchStreamEvent[];
-    expect(budget.reduce(applyResearchEvent, emptyRun())).toMatchObject({ status: "budget", ending: { budget: "tool_calls", message: "The run used its 16 tool calls." } });
+    expect(budget.reduce(applyResearchEvent, emptyRun())).toMatchObject({
+      status: "budget",
+      ending: { budget: "tool_calls", message: "The run used its 16 tool calls." },
+    });
     const failed = [
       { type: "error", message: "The model could not be reached." },
       { type: "done", status: "failed" },
@@ -50,8 +53,14 @@ describe("a research run in the panel", () => {
 
   it("reads the stream's lines: events by their type, the framing's error line as an error, anything else skipped", () => {
     expect(researchEventOf({ type: "done", status: "answered" })).toEqual({ type: "done", status: "answered" });
-    expect(researchEventOf({ type: "error", error: { code: "internal", message: "The database went away." } })).toEqual({ type: "error", message: "The database went away." });
-    expect(researchEventOf({ type: "error", message: "The model could not be reached." })).toEqual({ type: "error", message: "The model could not be reached." });
+    expect(researchEventOf({ type: "error", error: { code: "internal", message: "The database went away." } })).toEqual({
+      type: "error",
+      message: "The database went away.",
+    });
+    expect(researchEventOf({ type: "error", message: "The model could not be reached." })).toEqual({
+      type: "error",
+      message: "The model could not be reached.",
+    });
     expect(researchEventOf({ type: "surprise" })).toBeUndefined();
     expect(researchEventOf("done")).toBeUndefined();
     expect(researchEventOf(null)).toBeUndefined();

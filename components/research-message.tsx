@@ -139,7 +139,12 @@ function ResearchAnswerText({ run, question }: { run: ResearchRun; question: str
             {numbers.map((number) => {
               const citation = byNumber.get(number);
               return citation ? (
-                <Link key={number} href={researchCitationHref(citation, question)} className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline" aria-label={`Source ${number}: ${sourceLabel(citation)}`}>
+                <Link
+                  key={number}
+                  href={researchCitationHref(citation, question)}
+                  className="mx-0.5 rounded bg-accent-50 px-1 text-xs font-medium text-accent-900 underline-offset-2 hover:underline"
+                  aria-label={`Source ${number}: ${sourceLabel(citation)}`}
+                >
                   [{number}]
                 </Link>
               ) : (

@@ -19,7 +19,9 @@ const page = (n: number): ScanPage => ({
 
 describe("ScanPages", () => {
   it("marks the cited passage's words on its page image, scaled to the image", () => {
-    const html = renderToStaticMarkup(createElement(ScanPages, { mediaId: "m1", fieldKey: "scan", label: "Essay", pages: [page(1), page(2)], cited: { page: 2, text: "Romà de Vall" } }));
+    const html = renderToStaticMarkup(
+      createElement(ScanPages, { mediaId: "m1", fieldKey: "scan", label: "Essay", pages: [page(1), page(2)], cited: { page: 2, text: "Romà de Vall" } }),
+    );
     expect(html.match(/data-testid="scan-word-mark"/g)).toHaveLength(3);
     expect(html).toContain("left:20%;top:5%;width:8%;height:2%");
     expect(html).toContain('src="/api/media/m1?page=2"');
@@ -28,8 +30,12 @@ describe("ScanPages", () => {
   });
 
   it("says when the pages are not read yet, and why a page could not be read", () => {
-    expect(renderToStaticMarkup(createElement(ScanPages, { mediaId: "m1", fieldKey: "scan", label: "Essay", pages: undefined }))).toContain("not been read yet");
+    expect(renderToStaticMarkup(createElement(ScanPages, { mediaId: "m1", fieldKey: "scan", label: "Essay", pages: undefined }))).toContain(
+      "not been read yet",
+    );
     const failed = { ...page(1), status: "failed" as const, error: "tesseract failed: timed out after 180 s" };
-    expect(renderToStaticMarkup(createElement(ScanPages, { mediaId: "m1", fieldKey: "scan", label: "Essay", pages: [failed] }))).toContain("could not be read: tesseract failed: timed out");
+    expect(renderToStaticMarkup(createElement(ScanPages, { mediaId: "m1", fieldKey: "scan", label: "Essay", pages: [failed] }))).toContain(
+      "could not be read: tesseract failed: timed out",
+    );
   });
 });

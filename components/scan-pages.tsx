@@ -26,14 +26,23 @@ export function ScanPages({
   terms?: readonly string[];
 }) {
   if (!pages || pages.length === 0) {
-    return <p className="text-sm text-stone-600">These pages have not been read yet: the index worker reads scanned pages in the background, and their text becomes searchable then.</p>;
+    return (
+      <p className="text-sm text-stone-600">
+        These pages have not been read yet: the index worker reads scanned pages in the background, and their text becomes searchable then.
+      </p>
+    );
   }
   return (
     <ol className="space-y-6">
       {pages.map((page) => {
         const marked = cited && cited.page === page.page ? new Set(markedScanWords(page.words, cited.text, terms)) : new Set<number>();
         return (
-          <li key={page.page} id={scanPageId(fieldKey, page.page)} className="scroll-mt-4 rounded-lg border border-stone-200 bg-white p-3" data-testid="scan-page">
+          <li
+            key={page.page}
+            id={scanPageId(fieldKey, page.page)}
+            className="scroll-mt-4 rounded-lg border border-stone-200 bg-white p-3"
+            data-testid="scan-page"
+          >
             <h3 className="mb-2 text-sm font-medium text-stone-600">
               Page {page.page}
               {page.meanConfidence !== null && <span className="font-normal text-stone-500"> · read with {Math.round(page.meanConfidence)}% confidence</span>}
@@ -45,7 +54,13 @@ export function ScanPages({
               <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
                 <ScanPageFigure mediaId={mediaId} label={label} page={page} marked={marked} />
                 <div className="text-sm whitespace-pre-line text-stone-900" lang={page.language && page.language !== "und" ? page.language : undefined}>
-                  {marked.size > 0 ? <MarkedText words={page.words.map((word) => word.t)} marked={marked} /> : page.text ? <QueryMarkedText text={page.text} terms={terms} /> : <span className="text-stone-500">No text was found on this page.</span>}
+                  {marked.size > 0 ? (
+                    <MarkedText words={page.words.map((word) => word.t)} marked={marked} />
+                  ) : page.text ? (
+                    <QueryMarkedText text={page.text} terms={terms} />
+                  ) : (
+                    <span className="text-stone-500">No text was found on this page.</span>
+                  )}
                 </div>
               </div>
             )}
@@ -57,7 +72,19 @@ export function ScanPages({
 }
 
 /** A page image with the given words marked over it: boxes in percentages of the page, so they scale with the image. */
-export function ScanPageFigure({ mediaId, label, page, marked, className = "" }: { mediaId: string; label: string; page: ScanPage; marked: ReadonlySet<number>; className?: string }) {
+export function ScanPageFigure({
+  mediaId,
+  label,
+  page,
+  marked,
+  className = "",
+}: {
+  mediaId: string;
+  label: string;
+  page: ScanPage;
+  marked: ReadonlySet<number>;
+  className?: string;
+}) {
   return (
     <figure className={`relative self-start ${className}`}>
       {/* Authenticated, access-checked media: not for the public image optimiser. */}

@@ -16,7 +16,15 @@ export function sourceLabel(source: SourceLike): string {
 }
 
 /** An answer's numbered sources under it, each opening where it was cited. */
-export function SourceList<T extends SourceLike>({ sources, number, href }: { sources: readonly T[]; number: (source: T) => number | string; href: (source: T) => string }) {
+export function SourceList<T extends SourceLike>({
+  sources,
+  number,
+  href,
+}: {
+  sources: readonly T[];
+  number: (source: T) => number | string;
+  href: (source: T) => string;
+}) {
   if (sources.length === 0) return null;
   return (
     <ol className="mt-3 space-y-1 border-t border-stone-200 pt-2 text-xs" aria-label="Sources">

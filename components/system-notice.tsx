@@ -12,7 +12,11 @@ export async function SystemNotice({ principal }: { principal: Principal }) {
   if (missing.length === 0) return null;
   const admin = isAdmin(principal);
   return (
-    <section aria-labelledby="system-notice-heading" data-testid="system-notice" className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+    <section
+      aria-labelledby="system-notice-heading"
+      data-testid="system-notice"
+      className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+    >
       <h2 id="system-notice-heading" className="font-semibold">
         {admin ? "This installation is missing packages" : "On this installation"}
       </h2>
@@ -26,7 +30,8 @@ export async function SystemNotice({ principal }: { principal: Principal }) {
       </ul>
       {admin && (
         <p className="mt-2">
-          Install them on the server, then restart Mnemo: <code className="rounded bg-white px-1">sudo apt-get install -y {packagesToInstall(missing).join(" ")}</code>
+          Install them on the server, then restart Mnemo:{" "}
+          <code className="rounded bg-white px-1">sudo apt-get install -y {packagesToInstall(missing).join(" ")}</code>
         </p>
       )}
     </section>

@@ -16,7 +16,14 @@ type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "value"
 export function TextField({ id, label, value, onValueChange, errors, hint, className = "field-input", ...props }: TextFieldProps) {
   return (
     <LabelledField htmlFor={id} label={label}>
-      <input {...props} id={id} className={className} value={value} aria-invalid={errors ? true : undefined} onChange={(event) => onValueChange(event.target.value)} />
+      <input
+        {...props}
+        id={id}
+        className={className}
+        value={value}
+        aria-invalid={errors ? true : undefined}
+        onChange={(event) => onValueChange(event.target.value)}
+      />
       {hint && <span className="field-hint block">{hint}</span>}
       <FieldErrors messages={errors} />
     </LabelledField>

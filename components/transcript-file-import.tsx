@@ -2,7 +2,14 @@
 
 import { type ChangeEvent, useId, useState } from "react";
 import { serializeSegments } from "@/lib/archive/segment-text";
-import { decodeTranscriptBytes, describeFileProblems, formatNames, maxTranscriptFileCharacters, parseTranscriptFile, transcriptFileAccept } from "@/lib/archive/transcript-formats";
+import {
+  decodeTranscriptBytes,
+  describeFileProblems,
+  formatNames,
+  maxTranscriptFileCharacters,
+  parseTranscriptFile,
+  transcriptFileAccept,
+} from "@/lib/archive/transcript-formats";
 import { serializeTranscript } from "@/lib/archive/transcript-text";
 
 type Outcome = { kind: "done"; message: string } | { kind: "problems"; fileName: string; problems: string[] } | null;
@@ -87,7 +94,8 @@ export function TranscriptFileImport({ transcriptInputId, indexInputId }: { tran
       {outcome?.kind === "problems" && (
         <div role="alert" className="notice-error text-sm">
           <p className="font-medium">
-            {outcome.fileName} was not imported; nothing was changed. Fix {outcome.problems.length === 1 ? "this problem" : "these problems"} and import it again:
+            {outcome.fileName} was not imported; nothing was changed. Fix {outcome.problems.length === 1 ? "this problem" : "these problems"} and import it
+            again:
           </p>
           <ul className="mt-1 list-disc space-y-0.5 pl-5">
             {outcome.problems.map((problem, index) => (

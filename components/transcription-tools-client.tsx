@@ -37,7 +37,17 @@ export function timecodeInsertion(lineBeforeCaret: string, seconds: number): str
   return /\[\s*[\d:.]+\s*[-–]\s*$/.test(lineBeforeCaret) ? `${time}] ` : `[${time} - `;
 }
 
-export function TranscriptionToolsClient({ textareaId, recordId, tools, actions }: { textareaId: string; recordId: string; tools: TranscriptionTools; actions: TranscriptionActions }) {
+export function TranscriptionToolsClient({
+  textareaId,
+  recordId,
+  tools,
+  actions,
+}: {
+  textareaId: string;
+  recordId: string;
+  tools: TranscriptionTools;
+  actions: TranscriptionActions;
+}) {
   const playerRef = useRef<HTMLAudioElement & HTMLVideoElement>(null);
   const [time, setTime] = useState(0);
   const [gone, setGone] = useState<string[]>([]);
@@ -77,7 +87,12 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
   const runDraft = (draftId: string, kind: "apply" | "dismiss") => {
     if (pending) return;
     const textarea = document.getElementById(textareaId) as HTMLTextAreaElement | null;
-    if (kind === "apply" && textarea?.value.trim() && !window.confirm("Replace the transcript in the form with this draft? What is in the field now is not saved.")) return;
+    if (
+      kind === "apply" &&
+      textarea?.value.trim() &&
+      !window.confirm("Replace the transcript in the form with this draft? What is in the field now is not saved.")
+    )
+      return;
     startTransition(async () => {
       setMessage(null);
       if (kind === "dismiss") {
@@ -94,7 +109,13 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
         textarea.focus();
         // The caret goes after the first empty turn's timecode, ready to type.
         const firstEmpty = result.data.text.split("\n").findIndex((line) => /\]\s*$/.test(line));
-        const offset = firstEmpty < 0 ? 0 : result.data.text.split("\n").slice(0, firstEmpty + 1).join("\n").length;
+        const offset =
+          firstEmpty < 0
+            ? 0
+            : result.data.text
+                .split("\n")
+                .slice(0, firstEmpty + 1)
+                .join("\n").length;
         textarea.setSelectionRange(offset, offset);
       }
       const { turns, empty } = result.data;
@@ -130,8 +151,14 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
             className="w-full"
           />
           {recording.peaks && recording.peaks.length > 0 && duration > 0 && <Waveform peaks={recording.peaks} duration={duration} time={time} onSeek={seek} />}
-          {recording.intake === "pending" && <p className="text-stone-600">The recording is waiting for the index worker, which reads its length and waveform and drafts turns from its pauses. Reload the page in a moment.</p>}
-          {recording.intake === "failed" && <p className="text-amber-900">ffmpeg could not read this recording, so it has no waveform or draft. Replace it with a readable copy.</p>}
+          {recording.intake === "pending" && (
+            <p className="text-stone-600">
+              The recording is waiting for the index worker, which reads its length and waveform and drafts turns from its pauses. Reload the page in a moment.
+            </p>
+          )}
+          {recording.intake === "failed" && (
+            <p className="text-amber-900">ffmpeg could not read this recording, so it has no waveform or draft. Replace it with a readable copy.</p>
+          )}
           <div>
             <p className="font-medium text-stone-800">Keys while typing in the transcript</p>
             <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-stone-700">
@@ -157,11 +184,16 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
                 <span className="mr-auto text-stone-800">
                   {draft.status === "ready" && `Draft: ${draft.turnCount} ${draft.source === "segmentation" ? "segments" : "turns"} ${from}.`}
                   {draft.status === "pending" && `Transcribing with ${draft.model ?? "the speech model"}… Reload the page to see the draft.`}
-                  {draft.status === "failed" && <span className="text-amber-900">Transcription {from} failed: {draft.error}</span>}
+                  {draft.status === "failed" && (
+                    <span className="text-amber-900">
+                      Transcription {from} failed: {draft.error}
+                    </span>
+                  )}
                 </span>
                 {draft.status === "ready" && (
                   <BusyButton type="button" className="btn btn-primary" busy={pending} onClick={() => runDraft(draft.id, "apply")}>
-                    Use draft ({draft.turnCount} {draft.source === "segmentation" ? "segments from silence detection" : `turns from ${draft.model ?? "the speech model"}`})
+                    Use draft ({draft.turnCount}{" "}
+                    {draft.source === "segmentation" ? "segments from silence detection" : `turns from ${draft.model ?? "the speech model"}`})
                   </BusyButton>
                 )}
                 <BusyButton type="button" className="btn" busy={pending} onClick={() => runDraft(draft.id, "dismiss")} aria-label={`Dismiss the draft ${from}`}>
@@ -177,7 +209,9 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
       {tools.speechToText === null ? (
         <p className="text-stone-600">{tools.speechToTextOff}</p>
       ) : !tools.speechToText.allowed ? (
-        <p className="text-stone-600">This section&apos;s recordings stay on this server (egress policy: local only), so they are not sent to {tools.speechToText.model}.</p>
+        <p className="text-stone-600">
+          This section&apos;s recordings stay on this server (egress policy: local only), so they are not sent to {tools.speechToText.model}.
+        </p>
       ) : (
         recording && (
           <div>
@@ -185,7 +219,12 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
               type="button"
               className="btn"
               busy={transcribe.pending}
-              onClick={() => transcribe.run(() => actions.transcribe({ recordId, fieldKey: tools.fieldKey }), `Queued for ${tools.speechToText?.model}: the draft appears here when the index worker has transcribed it.`)}
+              onClick={() =>
+                transcribe.run(
+                  () => actions.transcribe({ recordId, fieldKey: tools.fieldKey }),
+                  `Queued for ${tools.speechToText?.model}: the draft appears here when the index worker has transcribed it.`,
+                )
+              }
             >
               Transcribe with {tools.speechToText.model}
             </BusyButton>
@@ -196,4 +235,3 @@ export function TranscriptionToolsClient({ textareaId, recordId, tools, actions 
     </div>
   );
 }
-

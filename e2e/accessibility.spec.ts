@@ -24,7 +24,8 @@ async function expectAccessible(page: Page, name: string) {
     console.log(`[axe ${violation.impact}] ${name}: ${violation.id} — ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
   }
   const described = blocking.map(
-    (violation) => `${violation.impact} ${violation.id}: ${violation.help}\n${violation.nodes.map((node) => `  ${node.target.join(" ")}: ${node.failureSummary?.replace(/\n/g, " ")}`).join("\n")}`,
+    (violation) =>
+      `${violation.impact} ${violation.id}: ${violation.help}\n${violation.nodes.map((node) => `  ${node.target.join(" ")}: ${node.failureSummary?.replace(/\n/g, " ")}`).join("\n")}`,
   );
   expect.soft(described, `serious or critical axe violations on ${name}`).toEqual([]);
 }
@@ -143,7 +144,10 @@ test("an administrator's pages", async ({ page }) => {
   await visit(page, "/admin/spaces", "admin index spaces");
   await visit(page, "/admin/thresholds", "admin answer thresholds");
   await visit(page, "/admin/sections/coins", "admin section");
-  await page.getByRole("button", { name: /^Catalogue/ }).first().click();
+  await page
+    .getByRole("button", { name: /^Catalogue/ })
+    .first()
+    .click();
   await expect(page.getByTestId("group-preview")).toBeVisible();
   await expectAccessible(page, "admin section, embed group open");
   await visit(page, "/admin/sections/coins/objects", "admin section objects");

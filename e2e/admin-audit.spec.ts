@@ -20,7 +20,12 @@ test("an admin reads the audit log and filters it to sign-ins", async ({ page })
   expect(actions.length).toBeGreaterThan(0);
   expect(actions.every((action) => action === "sign-in" || action === "sign-in.failed" || action === "sign-out")).toBe(true);
   // Newest first: the sign-in that opened this page is on the first page.
-  await expect(rows.filter({ hasText: logins.admin.email }).filter({ has: page.getByRole("cell", { name: "sign-in", exact: true }) }).first()).toBeVisible();
+  await expect(
+    rows
+      .filter({ hasText: logins.admin.email })
+      .filter({ has: page.getByRole("cell", { name: "sign-in", exact: true }) })
+      .first(),
+  ).toBeVisible();
 
   // The actor filter keeps the kind; the filters survive in the URL.
   await page.getByLabel("Who (email contains)").fill("ADMIN@mnemo");

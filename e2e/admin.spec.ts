@@ -38,7 +38,13 @@ test("an admin reindexes a section with a progress bar that survives a reload, a
   }).toPass({ timeout: 240_000, intervals: [2_000] });
   await expect.poll(async () => (await health()).ready, { timeout: 60_000, intervals: [1_000] }).toBe(true);
   const sectionHealth = page.getByTestId("section-health");
-  const value = async (label: string) => (await sectionHealth.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").textContent())?.trim();
+  const value = async (label: string) =>
+    (
+      await sectionHealth
+        .locator("dt", { hasText: new RegExp(`^${label}$`) })
+        .locator("xpath=following-sibling::dd[1]")
+        .textContent()
+    )?.trim();
   expect(await value("Pending")).toBe("0");
   expect(await value("Failed")).toBe("0");
   expect(await value("Indexed")).toBe(await value("Records"));
@@ -77,7 +83,15 @@ test("curators and researchers find no admin page, action or progress route", as
     const page = await context.newPage();
     await signIn(page, who, "/records");
     await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
-    for (const path of ["/admin", "/admin/sections/places", "/admin/sections/coins/objects", "/admin/people", "/admin/audit", "/admin/spaces", "/admin/thresholds"]) {
+    for (const path of [
+      "/admin",
+      "/admin/sections/places",
+      "/admin/sections/coins/objects",
+      "/admin/people",
+      "/admin/audit",
+      "/admin/spaces",
+      "/admin/thresholds",
+    ]) {
       const response = await page.goto(path);
       expect(response?.status(), `${who} ${path}`).toBe(404);
     }

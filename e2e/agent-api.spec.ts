@@ -79,7 +79,9 @@ test("tokens from the tokens page drive the JSON API, media links and MCP, and s
   expect(found.results.length).toBeGreaterThan(0);
   expect(found.results.map((result) => result.recordId)).not.toContain(restrictedId);
   expect(found.results[0]!.citation.url.startsWith(`${baseURL}/records/`)).toBe(true);
-  const adminSearch = (await (await api.post("/api/v1/search", { ...as(adminToken), data: { query: record.title, limit: 50 } })).json()) as { results: { recordId: string }[] };
+  const adminSearch = (await (await api.post("/api/v1/search", { ...as(adminToken), data: { query: record.title, limit: 50 } })).json()) as {
+    results: { recordId: string }[];
+  };
   expect(adminSearch.results.map((result) => result.recordId)).toContain(restrictedId);
 
   const invalid = await api.post("/api/v1/ask", { ...as(researcherToken), data: { question: "" } });
@@ -92,7 +94,18 @@ test("tokens from the tokens page drive the JSON API, media links and MCP, and s
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(["semantic_search", "retrieve", "get_agent_context", "similar_records", "similar_objects", "characterize_object", "ask", "embed_groups", "read_record", "list_sections"]),
+      expect.arrayContaining([
+        "semantic_search",
+        "retrieve",
+        "get_agent_context",
+        "similar_records",
+        "similar_objects",
+        "characterize_object",
+        "ask",
+        "embed_groups",
+        "read_record",
+        "list_sections",
+      ]),
     );
     const sections = await client.callTool({ name: "list_sections", arguments: {} });
     expect((sections.structuredContent as { sections: { slug: string }[] }).sections.map((section) => section.slug)).toContain("oral-histories");

@@ -7,7 +7,11 @@ import { firstRecordId, signIn } from "./helpers";
  * version it read (a stale one is a 409); a researcher, who edits nothing, is not offered write
  * at all, and their token is refused a write with 403 insufficient_scope.
  */
-test("a curator makes a read-and-write token that updates a record with its version; a researcher is offered read only", async ({ browser, playwright, baseURL }) => {
+test("a curator makes a read-and-write token that updates a record with its version; a researcher is offered read only", async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const curatorContext = await browser.newContext();
   const page = await curatorContext.newPage();

@@ -10,7 +10,12 @@ import { signIn, openAskPanel, researcherAsksUntilCited } from "./helpers";
 // (the test used to pass only while those two were still waiting to be indexed).
 test("ask a question, get a cited answer, and open the recording at the cited second", async ({ page }) => {
   test.setTimeout(420_000);
-  const { panel, citation } = await researcherAsksUntilCited(page, "/records?section=oral-histories", "How did Andrés clean the silver coin he found in the mud?", "La moneda del pantano");
+  const { panel, citation } = await researcherAsksUntilCited(
+    page,
+    "/records?section=oral-histories",
+    "How did Andrés clean the silver coin he found in the mud?",
+    "La moneda del pantano",
+  );
 
   const answer = panel.getByTestId("answer").last();
   await expect(answer).toHaveAttribute("data-status", "answered");
@@ -22,7 +27,12 @@ test("ask a question, get a cited answer, and open the recording at the cited se
   await expect(page.getByTestId("cited-passage")).toContainText("moneda");
   // The citation carries the question: the record page marks its words (the narrator's name in the turns).
   expect(new URL(page.url()).searchParams.get("q")).toBe("How did Andrés clean the silver coin he found in the mud?");
-  await expect(page.getByTestId("query-mark").filter({ hasText: /^Andrés$/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId("query-mark")
+      .filter({ hasText: /^Andrés$/ })
+      .first(),
+  ).toBeVisible();
   const player = page.getByTestId("player");
   await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThanOrEqual(cited);
   expect(await player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeLessThan(cited + 3);
@@ -33,7 +43,9 @@ test("ask a question, get a cited answer, and open the recording at the cited se
   await expect(waveform).toBeVisible();
   const duration = await player.evaluate((element: HTMLMediaElement) => element.duration);
   await waveform.click({ position: { x: ((await waveform.boundingBox())?.width ?? 0) * 0.75, y: 20 } });
-  await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThanOrEqual(duration * 0.7);
+  await expect
+    .poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(duration * 0.7);
   // The panel stays open across the navigation and now offers this record as the scope.
   await expect(panel.getByLabel("Answer from")).toHaveValue("record");
 });

@@ -13,12 +13,18 @@ test("a coin's authority links show on its page, in its JSON-LD and in its Linke
   await page.goto(`/records/${id}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("RIC II Trajan 292");
 
-  const coinType = page.locator("dl dt", { hasText: /^Coin type$/ }).locator("xpath=following-sibling::dd[1]").first();
+  const coinType = page
+    .locator("dl dt", { hasText: /^Coin type$/ })
+    .locator("xpath=following-sibling::dd[1]")
+    .first();
   const ocre = coinType.getByRole("link").first();
   await expect(ocre).toHaveAttribute("href", /^http:\/\/numismatics\.org\/ocre\/id\/ric\.2\.tr\.292/);
   await expect(ocre).toHaveAttribute("rel", /noopener/);
   await expect(coinType).toContainText("OCRE");
-  const denomination = page.locator("dl dt", { hasText: /^Denomination \(Nomisma\)$/ }).locator("xpath=following-sibling::dd[1]").first();
+  const denomination = page
+    .locator("dl dt", { hasText: /^Denomination \(Nomisma\)$/ })
+    .locator("xpath=following-sibling::dd[1]")
+    .first();
   await expect(denomination.getByRole("link", { name: "Denarius" })).toHaveAttribute("href", "http://nomisma.org/id/denarius");
   const ocreUri = (await ocre.getAttribute("href")) ?? "";
 

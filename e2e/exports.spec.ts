@@ -16,7 +16,9 @@ test("a researcher's search exports to CSV with the rows the page shows, in its 
     await page.goto(url);
     await expect(page.locator("table tbody tr").first()).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 300_000, intervals: [3_000] });
-  const shown = await page.locator("table tbody th > a[href^='/records/']").evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/records/", "").split("?")[0]!));
+  const shown = await page
+    .locator("table tbody th > a[href^='/records/']")
+    .evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/records/", "").split("?")[0]!));
 
   const exportLinks = page.getByTestId("export-links");
   await expect(exportLinks.getByRole("link", { name: "CSV", exact: true })).toHaveAttribute("href", /\/api\/records\/export\?format=csv&.*q=harbour/);
@@ -76,7 +78,9 @@ test("a record page's Cite link downloads RIS for a reference manager", async ({
   // "Cite this page's records": the selection route answers for the page's records, and names a
   // missing id in its header rather than failing.
   await page.goto("/records?section=oral-histories");
-  const ids = await page.locator("table tbody th > a[href^='/records/']").evaluateAll((links) => links.slice(0, 3).map((item) => item.getAttribute("href")!.replace("/records/", "")));
+  const ids = await page
+    .locator("table tbody th > a[href^='/records/']")
+    .evaluateAll((links) => links.slice(0, 3).map((item) => item.getAttribute("href")!.replace("/records/", "")));
   const missing = "00000000-0000-4000-8000-000000000000";
   const selection = await page.request.get(`/api/records/cite?format=bibtex&ids=${[...ids, missing].join(",")}`);
   expect(selection.status()).toBe(200);
@@ -97,7 +101,9 @@ test("records selected across pages cite together in one file", async ({ page })
 
   // Page 2 keeps the selection; "Select this page" adds its five records.
   await page.goto("/records?section=oral-histories&sort=title&pageSize=5&page=2");
-  const secondPage = await page.locator("table tbody th > a[href^='/records/']").evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/records/", "")));
+  const secondPage = await page
+    .locator("table tbody th > a[href^='/records/']")
+    .evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/records/", "")));
   expect(secondPage).not.toContain(firstId);
   await bar.getByRole("button", { name: "Select this page" }).click();
   await expect(bar.getByTestId("selection-count")).toHaveText(`${1 + secondPage.length} selected`);
@@ -127,6 +133,8 @@ test("a Spanish interview cites its narrator with both family names", async ({ p
   const response = await page.request.get((await ris.getAttribute("href"))!);
   expect(response.status()).toBe(200);
   expect(await response.text()).toContain("\r\nAU  - Roldán Ortiz, Carmen\r\n");
-  const bibtex = await page.request.get((await page.getByTestId("cite-links").getByRole("link", { name: "Download the citation as BibTeX" }).getAttribute("href"))!);
+  const bibtex = await page.request.get(
+    (await page.getByTestId("cite-links").getByRole("link", { name: "Download the citation as BibTeX" }).getAttribute("href"))!,
+  );
   expect(await bibtex.text()).toMatch(/^@misc\{roldan\d*_[0-9a-f]{8},[\s\S]*author = \{\{Roldán Ortiz\}, Carmen\}/);
 });

@@ -29,7 +29,10 @@ test("facets count the reader's records, change with the query and set filters",
   expect(narrowed).toBeLessThan(oralHistories);
 
   // A facet value sets its filter; the chosen value links back to every section.
-  await facets.getByRole("link", { name: /^Oral histories/ }).first().click();
+  await facets
+    .getByRole("link", { name: /^Oral histories/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/section=oral-histories/);
   await expect(facets.locator("a[aria-current='true']", { hasText: "Oral histories" })).toBeVisible();
 

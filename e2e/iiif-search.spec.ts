@@ -41,7 +41,9 @@ test("a search inside an interview's IIIF manifest returns the turn's time, and 
   await page.goto(`/records/${id}?t=${start}`);
   const player = page.getByTestId("player");
   await expect(player).toBeVisible();
-  await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThanOrEqual(Math.floor(start));
+  await expect
+    .poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(Math.floor(start));
   expect(await player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeLessThan(start + 4);
 
   // Bad input is a clear 400; a stranger's view of a restricted interview is the missing record's 404.

@@ -7,7 +7,11 @@ import { firstRecordId, signIn } from "./helpers";
 // "IIIF manifest" link on an interview, whose manifest carries the transcript as annotations.
 
 type Reference = { id: string; type: string };
-type Canvas = { label: Record<string, string[]>; items: { items: { body: { service?: { id: string }[] } }[] }[]; annotations?: { items: { motivation: string; target: string }[] }[] };
+type Canvas = {
+  label: Record<string, string[]>;
+  items: { items: { body: { service?: { id: string }[] } }[] }[];
+  annotations?: { items: { motivation: string; target: string }[] }[];
+};
 
 /** The first manifest a collection lists, following its pages when it is paged. */
 async function firstManifest(client: APIRequestContext, collectionUrl: string): Promise<string> {

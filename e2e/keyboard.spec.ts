@@ -18,7 +18,8 @@ interface FocusState {
 async function focusState(page: Page): Promise<FocusState> {
   return page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
-    if (!element || element === document.body || element === document.documentElement) return { onBody: true, description: "body", outline: false, ring: false };
+    if (!element || element === document.body || element === document.documentElement)
+      return { onBody: true, description: "body", outline: false, ring: false };
     const style = getComputedStyle(element);
     const transparent = (color: string) => color === "transparent" || /rgba\([^)]*,\s*0\)$/.test(color) || /\/\s*0\)$/.test(color);
     return {

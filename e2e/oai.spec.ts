@@ -45,9 +45,13 @@ test("a harvester reads the public collections over OAI-PMH and nothing of the m
   }
 
   const denied = await (await harvester.get(`/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:${repository}:${mineId}`)).text();
-  const missing = await (await harvester.get(`/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:${repository}:00000000-0000-4000-8000-000000000000`)).text();
+  const missing = await (
+    await harvester.get(`/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:${repository}:00000000-0000-4000-8000-000000000000`)
+  ).text();
   expect(denied).toContain('<error code="idDoesNotExist">');
-  expect(denied.replace(/<responseDate>.*?<\/responseDate>/, "").replace(mineId, "ID")).toBe(missing.replace(/<responseDate>.*?<\/responseDate>/, "").replace("00000000-0000-4000-8000-000000000000", "ID"));
+  expect(denied.replace(/<responseDate>.*?<\/responseDate>/, "").replace(mineId, "ID")).toBe(
+    missing.replace(/<responseDate>.*?<\/responseDate>/, "").replace("00000000-0000-4000-8000-000000000000", "ID"),
+  );
   const mineSet = await (await harvester.get("/oai?verb=ListIdentifiers&metadataPrefix=oai_dc&set=project:mine")).text();
   expect(mineSet).toContain('<error code="noRecordsMatch">');
   await harvester.dispose();

@@ -53,9 +53,17 @@ test("a curator opens a coin, sees similar coins and a typology proposal, accept
   await page.reload();
   await expect(page.getByTestId("proposal-typology")).toContainText(`Catalogued: ${proposed}`);
   await expect(page.getByTestId("proposal-typology").getByTestId("decision-note")).toContainText("Accepted by Curator");
-  const typologyField = page.locator("dl dt", { hasText: /^Typology$/ }).locator("xpath=following-sibling::dd[1]").first(); // the record's field; the history below lists it again
+  const typologyField = page
+    .locator("dl dt", { hasText: /^Typology$/ })
+    .locator("xpath=following-sibling::dd[1]")
+    .first(); // the record's field; the history below lists it again
   await expect(typologyField).toContainText(proposed);
-  await expect(page.locator("dt", { hasText: /^Version$/ }).locator("xpath=following-sibling::dd[1]").first()).toHaveText("2");
+  await expect(
+    page
+      .locator("dt", { hasText: /^Version$/ })
+      .locator("xpath=following-sibling::dd[1]")
+      .first(),
+  ).toHaveText("2");
 
   // The queue no longer lists it, and the accuracy report counts the decision.
   await page.goto("/review");

@@ -47,9 +47,7 @@ test("a transcript opened at ?t= starts the player at that second, and clicking 
   await page.goto(`/records/${id}?t=30`);
   const player = page.getByTestId("player");
   await expect(player).toBeVisible();
-  await expect
-    .poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 })
-    .toBeGreaterThanOrEqual(30);
+  await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThanOrEqual(30);
   const at = await player.evaluate((element: HTMLMediaElement) => element.currentTime);
   expect(at).toBeLessThan(34);
 
@@ -59,9 +57,7 @@ test("a transcript opened at ?t= starts the player at that second, and clicking 
   expect(timecode).toBeTruthy();
   const seconds = Number(timecode?.[1]) * 60 + Number(timecode?.[2]);
   await third.click();
-  await expect
-    .poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime))
-    .toBeGreaterThanOrEqual(seconds);
+  await expect.poll(async () => player.evaluate((element: HTMLMediaElement) => element.currentTime)).toBeGreaterThanOrEqual(seconds);
 });
 
 test("a curator edits a record and the change is saved with a new version", async ({ page }) => {
@@ -82,9 +78,12 @@ test("a curator edits a record and the change is saved with a new version", asyn
   // An invalid value is refused by the server under its field and nothing is saved (browser
   // validation is switched off, as a script posting the form would).
   await page.goto(`/records/${id}/edit`);
-  await page.locator("form").last().evaluate((form: HTMLFormElement) => {
-    form.noValidate = true;
-  });
+  await page
+    .locator("form")
+    .last()
+    .evaluate((form: HTMLFormElement) => {
+      form.noValidate = true;
+    });
   await page.getByLabel("Name").fill("");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Name is required").first()).toBeVisible();

@@ -23,7 +23,11 @@ async function tokenFor(browser: Browser, who: LoginName): Promise<string> {
 
 type Event = { type: string; status?: string; tool?: string; links?: { title: string; href: string }[] };
 
-test("research streams steps and a verified answer, and never names a restricted record to a researcher outside it", async ({ browser, playwright, baseURL }) => {
+test("research streams steps and a verified answer, and never names a restricted record to a researcher outside it", async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const adminToken = await tokenFor(browser, "admin");
   const researcherToken = await tokenFor(browser, "researcher");
@@ -37,13 +41,21 @@ test("research streams steps and a verified answer, and never names a restricted
   await adminContext.close();
 
   const api = await playwright.request.newContext({ baseURL });
-  const restricted = (await (await api.get(`/api/v1/records/${restrictedId}`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as { title: string };
+  const restricted = (await (await api.get(`/api/v1/records/${restrictedId}`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as {
+    title: string;
+  };
   const research = async (token: string) => {
     const response = await api.post("/api/v1/research", { headers: { authorization: `Bearer ${token}` }, data: { question: restricted.title } });
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toContain("application/x-ndjson");
     const text = await response.text();
-    return { text, events: text.trim().split("\n").map((line) => JSON.parse(line) as Event) };
+    return {
+      text,
+      events: text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Event),
+    };
   };
 
   // The demo is indexed in the background after start-up: the admin's run reaches the restricted

@@ -18,7 +18,10 @@ async function research(panel: Locator, question: string): Promise<Locator> {
   return run;
 }
 
-test("research mode shows its steps and a verified, cited answer, and never names a restricted record to a researcher outside it", async ({ page, browser }) => {
+test("research mode shows its steps and a verified, cited answer, and never names a restricted record to a researcher outside it", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(300_000);
   await signIn(page, "admin");
   await page.goto("/records");

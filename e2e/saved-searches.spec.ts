@@ -48,6 +48,10 @@ test("a researcher saves a search, sees it on Saved searches, and opens it again
   // Deleted after a confirmation.
   await page.goto("/account/searches");
   page.once("dialog", (dialog) => void dialog.accept());
-  await page.getByTestId("saved-search").filter({ hasText: name }).getByRole("button", { name: `Delete “${name}”` }).click();
+  await page
+    .getByTestId("saved-search")
+    .filter({ hasText: name })
+    .getByRole("button", { name: `Delete “${name}”` })
+    .click();
   await expect(page.getByTestId("saved-search").filter({ hasText: name })).toHaveCount(0, { timeout: 60_000 });
 });

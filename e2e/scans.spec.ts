@@ -46,7 +46,14 @@ test("a letter kept only as a scan is found by the words OCR read, and its page 
 
   // Opened from a search with no cited passage, the page's text marks the search's words.
   await page.goto(`${new URL(page.url()).pathname}?q=${encodeURIComponent("Margaret")}`);
-  await expect(page.getByTestId("scan-page").first().getByTestId("query-mark").filter({ hasText: /^Margaret$/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId("scan-page")
+      .first()
+      .getByTestId("query-mark")
+      .filter({ hasText: /^Margaret$/ })
+      .first(),
+  ).toBeVisible();
 
   // A question about the letter is answered from the scan; its citation opens the same page.
   const panel = await openAskPanel(page, page.url());

@@ -33,7 +33,9 @@ async function watchViolations(page: Page): Promise<string[]> {
   await page.exposeFunction("__reportViolation", (text: string) => violations.push(text));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { __reportViolation: (text: string) => void }).__reportViolation(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} on ${location.pathname}`);
+      (window as unknown as { __reportViolation: (text: string) => void }).__reportViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI || "inline"} on ${location.pathname}`,
+      );
     });
   });
   page.on("console", (message) => {
@@ -191,7 +193,9 @@ test("the session cookie is HttpOnly and SameSite=Lax, and Secure with the __Sec
     maxRedirects: 0,
   });
   expect(callback.status()).toBe(302);
-  const session = callback.headersArray().find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith("__Secure-authjs.session-token="));
+  const session = callback
+    .headersArray()
+    .find((header) => header.name.toLowerCase() === "set-cookie" && header.value.startsWith("__Secure-authjs.session-token="));
   expect(session?.value).toBeTruthy();
   const flags = (session?.value ?? "").split(";").map((part) => part.trim().toLowerCase());
   expect(flags).toEqual(expect.arrayContaining(["httponly", "secure", "samesite=lax", "path=/"]));

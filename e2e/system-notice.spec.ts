@@ -18,7 +18,10 @@ test("with every package installed, nobody is told of a missing one", async ({ p
   expect(health.ocr.available).toBe(true);
 });
 
-test("an admin is told on every page what is missing and the command that installs it; a researcher what it costs, on the search page", async ({ page, browser }) => {
+test("an admin is told on every page what is missing and the command that installs it; a researcher what it costs, on the search page", async ({
+  page,
+  browser,
+}) => {
   test.skip(!missingLanguage, "this server has every package");
   await signIn(page, "admin", "/records");
   for (const path of ["/records", "/admin", "/account/tokens"]) {

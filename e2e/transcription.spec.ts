@@ -15,7 +15,9 @@ test("an editor transcribes by keyboard beside the transcript, and is told speec
   const id = await firstRecordId(page, "section=oral-histories&sort=title");
   await page.goto(`/records/${id}/edit`);
   await expect(page.getByText("Keys while typing in the transcript")).toBeVisible();
-  await expect(page.getByText("No speech model ships with Mnemo; the offline default is segmentation only — set MNEMO_ASR to use a transcription server.")).toBeVisible();
+  await expect(
+    page.getByText("No speech model ships with Mnemo; the offline default is segmentation only — set MNEMO_ASR to use a transcription server."),
+  ).toBeVisible();
 
   const player = page.getByLabel("Recording, for transcribing");
   await expect(player).toHaveAttribute("src", /\/api\/media\/[0-9a-f-]+\?variant=stream$/);

@@ -19,17 +19,27 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ NODE_ENV: "test", SIGN_IN_MAX_FAILURES: "many" })).toThrow(/SIGN_IN_MAX_FAILURES/);
     expect(() => parseConfig({ NODE_ENV: "test", AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32/);
     expect(() => parseConfig({ NODE_ENV: "test", AUTH_OIDC_ISSUER: "https://id.example" })).toThrow(/AUTH_OIDC_ID, AUTH_OIDC_SECRET/);
-    expect(() => parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "127.0.0.1, proxy.local" })).toThrow(/MNEMO_TRUSTED_PROXIES\.1: "proxy\.local" is not an IP address or CIDR range/);
+    expect(() => parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "127.0.0.1, proxy.local" })).toThrow(
+      /MNEMO_TRUSTED_PROXIES\.1: "proxy\.local" is not an IP address or CIDR range/,
+    );
     expect(() => parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "10.0.0.0/33" })).toThrow(/MNEMO_TRUSTED_PROXIES/);
     // pgvector refuses an HNSW build whose beam is under twice its links: said at start-up, not at the first index.
     expect(() => parseConfig({ NODE_ENV: "test", MNEMO_HNSW_M: "40" })).toThrow(/MNEMO_HNSW_EF_CONSTRUCTION: must be at least twice MNEMO_HNSW_M/);
-    expect(parseConfig({ NODE_ENV: "test", MNEMO_HNSW_M: "32", MNEMO_HNSW_EF_CONSTRUCTION: "128" })).toMatchObject({ MNEMO_HNSW_M: 32, MNEMO_HNSW_EF_CONSTRUCTION: 128 });
+    expect(parseConfig({ NODE_ENV: "test", MNEMO_HNSW_M: "32", MNEMO_HNSW_EF_CONSTRUCTION: "128" })).toMatchObject({
+      MNEMO_HNSW_M: 32,
+      MNEMO_HNSW_EF_CONSTRUCTION: 128,
+    });
     expect(parseConfig({ NODE_ENV: "test" })).toMatchObject({ MNEMO_HNSW_M: 16, MNEMO_HNSW_EF_CONSTRUCTION: 64 });
   });
 
   it("reads trusted proxies as a list of addresses and CIDR ranges; none by default", () => {
     expect(parseConfig({ NODE_ENV: "test" }).MNEMO_TRUSTED_PROXIES).toEqual([]);
-    expect(parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "127.0.0.1, ::1 10.0.0.0/8,fd00::/8" }).MNEMO_TRUSTED_PROXIES).toEqual(["127.0.0.1", "::1", "10.0.0.0/8", "fd00::/8"]);
+    expect(parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "127.0.0.1, ::1 10.0.0.0/8,fd00::/8" }).MNEMO_TRUSTED_PROXIES).toEqual([
+      "127.0.0.1",
+      "::1",
+      "10.0.0.0/8",
+      "fd00::/8",
+    ]);
   });
 });
 
@@ -54,8 +64,19 @@ describe("the configuration schema", () => {
   });
 
   it("treats an empty value as unset and reads numbers, choices and lists", () => {
-    const config = parseConfig({ NODE_ENV: "test", MNEMO_IMAGE_EMBED_TIMEOUT_MS: " ", MNEMO_LLM_TEMPERATURE: "0.2", MNEMO_RERANKER: " local ", MNEMO_API_CORS_ORIGINS: "https://a.example, *" });
-    expect(config).toMatchObject({ MNEMO_IMAGE_EMBED_TIMEOUT_MS: undefined, MNEMO_LLM_TEMPERATURE: 0.2, MNEMO_RERANKER: "local", MNEMO_API_CORS_ORIGINS: ["https://a.example", "*"] });
+    const config = parseConfig({
+      NODE_ENV: "test",
+      MNEMO_IMAGE_EMBED_TIMEOUT_MS: " ",
+      MNEMO_LLM_TEMPERATURE: "0.2",
+      MNEMO_RERANKER: " local ",
+      MNEMO_API_CORS_ORIGINS: "https://a.example, *",
+    });
+    expect(config).toMatchObject({
+      MNEMO_IMAGE_EMBED_TIMEOUT_MS: undefined,
+      MNEMO_LLM_TEMPERATURE: 0.2,
+      MNEMO_RERANKER: "local",
+      MNEMO_API_CORS_ORIGINS: ["https://a.example", "*"],
+    });
   });
 
   it.each([
@@ -102,7 +123,9 @@ describe("the configuration schema", () => {
     }
     // The scripts' and tests' own variables are listed in docs/development.md instead.
     const development = readFileSync(join(root, "docs/development.md"), "utf8").split("## Variables for tests, benchmarks and scripts")[1] ?? "";
-    const developerVariables = [...development.matchAll(/^\| ([^|]+) \|/gm)].flatMap(([, cell]) => [...(cell ?? "").matchAll(/`(MNEMO_[A-Z0-9_]+)`/g)].map((match) => match[1] ?? ""));
+    const developerVariables = [...development.matchAll(/^\| ([^|]+) \|/gm)].flatMap(([, cell]) =>
+      [...(cell ?? "").matchAll(/`(MNEMO_[A-Z0-9_]+)`/g)].map((match) => match[1] ?? ""),
+    );
     expect(developerVariables).toContain("MNEMO_TEST_DB_MODE");
     const listed = new Set<string>([...configVariables, ...developerVariables]);
     const unlisted = [...seen].filter(([name]) => !listed.has(name)).map(([name, path]) => `${name} (${path})`);

@@ -44,14 +44,27 @@ function choice<const Values extends readonly [string, ...string[]]>(values: Val
   return z.preprocess(unset, z.enum(values, { error: () => `must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}` }).optional());
 }
 
-const httpUrl = () => z.preprocess(unset, z.string().regex(/^https?:\/\/\S+$/, "must be an http(s) URL").optional());
+const httpUrl = () =>
+  z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^https?:\/\/\S+$/, "must be an http(s) URL")
+      .optional(),
+  );
 const flag = () => choice(["1", "true", "0", "false"]);
 
 const configSchema = z.object({
   // Process and database.
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Server mode (Postgres 15+ with pgvector) when set; unset, embedded PGlite in MNEMO_DATA_DIR. */
-  DATABASE_URL: z.preprocess(unset, z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional()),
+  DATABASE_URL: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
   /** Connections per process in server mode. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** The embedded database (pgdata/), the demo's auth secret and the default media storage. */
@@ -59,9 +72,17 @@ const configSchema = z.object({
   /** Where media files live (share it between web processes); default <data dir>/media. */
   MNEMO_STORAGE_DIR: z.string().min(1).optional(),
   /** Largest accepted upload. */
-  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
   /** Largest accepted bulk-import file (CSV, JSON, JSON Lines). */
-  MNEMO_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  MNEMO_IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
   /**
    * Rows an import job writes per transaction; unset: 50 in embedded mode (PGlite runs each
    * transaction on the web process's thread, so a page waits for it) and 200 in server mode.
@@ -70,11 +91,19 @@ const configSchema = z.object({
   /** The server folder under which an admin may name an import's media folder; unset: no media from folders. */
   MNEMO_IMPORT_MEDIA_ROOT: z.string().min(1).optional(),
   /** Largest zip of media files uploaded with an import (the page sends file and zip in one form of at most 50 MB). */
-  MNEMO_IMPORT_MAX_ZIP_BYTES: z.coerce.number().int().min(1024).default(40 * 1024 * 1024),
+  MNEMO_IMPORT_MAX_ZIP_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(40 * 1024 * 1024),
   /** Most entries (files and folders) a media zip may hold. */
   MNEMO_IMPORT_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).default(10_000),
   /** Most bytes a media zip's entries may unpack to, by their declared sizes (a zip bomb is refused before inflating). */
-  MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
+  MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024 * 1024),
   /**
    * The HNSW index's graph: links per node (m) and the beam while building (ef_construction),
    * for indexes created after they are set (docs/operations.md says how to rebuild one). More
@@ -107,7 +136,13 @@ const configSchema = z.object({
    * Signs and checks project backups instead of the key the installation keeps in its database
    * (lib/admin/backup/backup-key.ts): 64 hex characters, as `npm run backup:key` prints them.
    */
-  MNEMO_BACKUP_KEY: z.preprocess(unset, z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), as `npm run backup:key` prints a key").optional()),
+  MNEMO_BACKUP_KEY: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes), as `npm run backup:key` prints a key")
+      .optional(),
+  ),
   /** The app's public URL behind a proxy; also the origin the API documents. */
   AUTH_URL: z.url().optional(),
   AUTH_OIDC_ISSUER: z.url().optional(),
@@ -124,7 +159,13 @@ const configSchema = z.object({
     .string()
     .default("")
     .transform((text) => text.split(/[\s,]+/).filter(Boolean))
-    .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: (issue) => `${JSON.stringify(issue.input)} is not an IP address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)` }))),
+    .pipe(
+      z.array(
+        z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+          error: (issue) => `${JSON.stringify(issue.input)} is not an IP address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8)`,
+        }),
+      ),
+    ),
 
   // Text embedder (lib/rag/embed/create-embedder.ts).
   /** local-use (offline Universal Sentence Encoder lite), openai-compatible, or hash (tests only). */
@@ -199,7 +240,13 @@ const configSchema = z.object({
   MNEMO_ASR_API_KEY: text(),
   MNEMO_ASR_TIMEOUT_MS: number({ min: 1, whole: true }),
   /** The recordings' language as an ISO 639-1 code (e.g. `ca`); unset, the server detects it. */
-  MNEMO_ASR_LANGUAGE: z.preprocess(unset, z.string().regex(/^[a-z]{2,3}$/, "must be a language code like en, es or ca").optional()),
+  MNEMO_ASR_LANGUAGE: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^[a-z]{2,3}$/, "must be a language code like en, es or ca")
+      .optional(),
+  ),
   /** Whether the server is outside this host (default: a remote URL is, a loopback one is not). */
   MNEMO_ASR_EXTERNAL: flag(),
 
@@ -224,7 +271,13 @@ const configSchema = z.object({
   /** Batches each index worker keeps in flight (unset: 2), so the database, the model threads and OCR/image work overlap. */
   MNEMO_INDEX_CONCURRENCY: number({ min: 1, max: 8, whole: true }),
   /** OCR of scanned pages (tesseract): its languages, the mean word confidence (0–100) under which a page is read again deskewed and enlarged, and a page's time limit. */
-  MNEMO_OCR_LANGUAGES: z.preprocess(unset, z.string().regex(/^[a-z_]+(\+[a-z_]+)*$/, "must be tesseract languages like spa+cat+eng").default("spa+cat+eng")),
+  MNEMO_OCR_LANGUAGES: z.preprocess(
+    unset,
+    z
+      .string()
+      .regex(/^[a-z_]+(\+[a-z_]+)*$/, "must be tesseract languages like spa+cat+eng")
+      .default("spa+cat+eng"),
+  ),
   MNEMO_OCR_MIN_CONFIDENCE: number({ min: 0, max: 100 }).transform((value) => value ?? 90),
   MNEMO_OCR_TIMEOUT_SECONDS: number({ min: 1, max: 3600, whole: true }).transform((value) => value ?? 180),
 
@@ -235,7 +288,10 @@ const configSchema = z.object({
   MNEMO_API_RATE_BURST: number({ min: 1, max: 100_000, whole: true }),
   /** Origins whose pages may call /api/v1 and /api/mcp from a browser: a comma-separated list, or `*`; unset, closed. */
   MNEMO_API_CORS_ORIGINS: z.preprocess(unset, z.string().optional()).transform((raw, context) => {
-    const origins = (raw ?? "").split(",").map((origin) => origin.trim()).filter(Boolean);
+    const origins = (raw ?? "")
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean);
     for (const origin of origins) {
       if (origin === "*") continue;
       const written = URL.canParse(origin) ? new URL(origin).origin : null;
@@ -252,7 +308,6 @@ const configSchema = z.object({
   MNEMO_MCP_ALLOW_WRITE: flag()
     .default("0")
     .transform((value) => value === "1" || value === "true"),
-
 });
 
 /** The names of the configuration's variables. */
@@ -326,9 +381,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const values = parsed.data;
   if (values.AUTH_OIDC_ISSUER && !(values.AUTH_OIDC_ID && values.AUTH_OIDC_SECRET)) {
-    throw new Error(
-      "Invalid environment configuration:\n  AUTH_OIDC_ID, AUTH_OIDC_SECRET: required when AUTH_OIDC_ISSUER is set",
-    );
+    throw new Error("Invalid environment configuration:\n  AUTH_OIDC_ID, AUTH_OIDC_SECRET: required when AUTH_OIDC_ISSUER is set");
   }
   if (values.MNEMO_HNSW_EF_CONSTRUCTION < 2 * values.MNEMO_HNSW_M) {
     throw new Error(

@@ -24,4 +24,9 @@ export function queryTextSchema(options: { what: string; missing: string; tooSho
 }
 
 /** A question as ask and research mode take it: at least a few words. */
-export const questionTextSchema = queryTextSchema({ what: "A question", missing: "Ask a question.", min: 3, tooShort: "Ask a question of at least a few words." });
+export const questionTextSchema = queryTextSchema({
+  what: "A question",
+  missing: "Ask a question.",
+  min: 3,
+  tooShort: "Ask a question of at least a few words.",
+});

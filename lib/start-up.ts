@@ -16,5 +16,7 @@ export async function startUp(): Promise<void> {
   // `next build` loads this file too; it must neither migrate nor index.
   if (config.NEXT_PHASE === "phase-production-build") return;
   const database = await getDatabase();
-  startBackgroundWorker(database, { onDrained: () => calibrateUnmeasuredSpace(database.prisma, database.sql) }).catch((error: unknown) => console.error("[index] the worker could not start", error));
+  startBackgroundWorker(database, { onDrained: () => calibrateUnmeasuredSpace(database.prisma, database.sql) }).catch((error: unknown) =>
+    console.error("[index] the worker could not start", error),
+  );
 }

@@ -14,7 +14,14 @@ describe("text the database cannot store", () => {
   });
 
   it("finds them anywhere in JSON-like input, keys included, with their paths", () => {
-    const found = findUnstorableText({ name: "ok", scope: { sectionSlugs: ["a", "b\u0000"] }, ["k\u0000"]: 1, list: [{ text: "\uD800" }], count: 3, flag: null });
+    const found = findUnstorableText({
+      name: "ok",
+      scope: { sectionSlugs: ["a", "b\u0000"] },
+      ["k\u0000"]: 1,
+      list: [{ text: "\uD800" }],
+      count: 3,
+      flag: null,
+    });
     expect(found.map((item) => item.path.join("."))).toEqual(["scope.sectionSlugs.1", "k\\u0000", "list.0.text"]);
     // FormData and files are read by their own form against its fields.
     const formData = new FormData();

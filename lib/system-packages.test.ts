@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { type SystemCheck, installPlan, missingCapabilities, packagesToInstall } from "./system-packages";
 
-const everything: SystemCheck = { bridge: { available: true, pairs: { es: true, ca: true } }, ocr: { available: true, missing: [] }, tesseract: true, pdfimages: true, ffmpeg: true };
+const everything: SystemCheck = {
+  bridge: { available: true, pairs: { es: true, ca: true } },
+  ocr: { available: true, missing: [] },
+  tesseract: true,
+  pdfimages: true,
+  ffmpeg: true,
+};
 
 describe("the system packages Mnemo uses", () => {
   it("finds nothing missing when everything is installed", () => {
@@ -10,7 +16,13 @@ describe("the system packages Mnemo uses", () => {
   });
 
   it("names each missing package with what it costs a reader", () => {
-    const nothing: SystemCheck = { bridge: { available: false, pairs: { es: false, ca: false } }, ocr: { available: false, missing: ["spa", "cat", "eng"] }, tesseract: false, pdfimages: false, ffmpeg: false };
+    const nothing: SystemCheck = {
+      bridge: { available: false, pairs: { es: false, ca: false } },
+      ocr: { available: false, missing: ["spa", "cat", "eng"] },
+      tesseract: false,
+      pdfimages: false,
+      ffmpeg: false,
+    };
     const missing = missingCapabilities(nothing);
     expect(missing.map((capability) => capability.name)).toEqual([
       "Spanish translation (Apertium)",

@@ -32,10 +32,18 @@ export function missingCapabilities(check: SystemCheck): MissingCapability[] {
   const missing: MissingCapability[] = [];
   const apertium = check.bridge.pairs.es || check.bridge.pairs.ca ? [] : ["apertium"];
   if (!check.bridge.pairs.es) {
-    missing.push({ name: "Spanish translation (Apertium)", cost: "Spanish text is searched by its words only, not by meaning, and is not translated for readers.", packages: [...apertium, "apertium-eng-spa"] });
+    missing.push({
+      name: "Spanish translation (Apertium)",
+      cost: "Spanish text is searched by its words only, not by meaning, and is not translated for readers.",
+      packages: [...apertium, "apertium-eng-spa"],
+    });
   }
   if (!check.bridge.pairs.ca) {
-    missing.push({ name: "Catalan translation (Apertium)", cost: "Catalan text is searched by its words only, not by meaning, and is not translated for readers.", packages: [...apertium, "apertium-eng-cat"] });
+    missing.push({
+      name: "Catalan translation (Apertium)",
+      cost: "Catalan text is searched by its words only, not by meaning, and is not translated for readers.",
+      packages: [...apertium, "apertium-eng-cat"],
+    });
   }
   if (!check.ocr.available) {
     const languages = check.tesseract ? check.ocr.missing : check.ocr.missing.length > 0 ? check.ocr.missing : ["spa", "cat", "eng"];
@@ -46,10 +54,18 @@ export function missingCapabilities(check: SystemCheck): MissingCapability[] {
     });
   }
   if (!check.pdfimages) {
-    missing.push({ name: "reading scanned PDFs (poppler)", cost: "Scanned PDFs are kept unread, so their text cannot be searched or cited.", packages: ["poppler-utils"] });
+    missing.push({
+      name: "reading scanned PDFs (poppler)",
+      cost: "Scanned PDFs are kept unread, so their text cannot be searched or cited.",
+      packages: ["poppler-utils"],
+    });
   }
   if (!check.ffmpeg) {
-    missing.push({ name: "reading recordings (ffmpeg)", cost: "Uploaded recordings stay pending: no length, waveform, streamable copy or draft transcript.", packages: ["ffmpeg"] });
+    missing.push({
+      name: "reading recordings (ffmpeg)",
+      cost: "Uploaded recordings stay pending: no length, waveform, streamable copy or draft transcript.",
+      packages: ["ffmpeg"],
+    });
   }
   return missing;
 }
@@ -84,7 +100,14 @@ export function installPlan(packages: readonly string[], context: InstallContext
   if (!context.apt) return { action: "ask", command, reason: "this system has no apt-get: install the same packages with its package manager" };
   const update = ["apt-get", "update"];
   if (context.uid === 0) return { action: "install", commands: [update, install] };
-  if (context.sudo) return { action: "install", commands: [["sudo", "-n", ...update], ["sudo", "-n", ...install]] };
+  if (context.sudo)
+    return {
+      action: "install",
+      commands: [
+        ["sudo", "-n", ...update],
+        ["sudo", "-n", ...install],
+      ],
+    };
   return { action: "ask", command, reason: "installing needs root (run as root, or with sudo that does not ask for a password)" };
 }
 

@@ -13,7 +13,7 @@ describe("pieceEnd", () => {
     expect(pieceEnd(text, 0, 4)).toBe(4);
     // Pieces joined give the text back, each one well-formed.
     const pieces: string[] = [];
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const end = pieceEnd(text, start, 3);
       pieces.push(text.slice(start, end));
       start = end;

@@ -31,7 +31,9 @@ try {
   if (values.id) {
     console.log(key.id);
   } else {
-    console.error(`backup key id ${key.id} (${source === "environment" ? "from MNEMO_BACKUP_KEY" : "this installation's own, kept in its database"}); keep it secret — whoever holds it can sign backups this installation restores`);
+    console.error(
+      `backup key id ${key.id} (${source === "environment" ? "from MNEMO_BACKUP_KEY" : "this installation's own, kept in its database"}); keep it secret — whoever holds it can sign backups this installation restores`,
+    );
     console.log(key.toHex());
   }
 } catch (error) {

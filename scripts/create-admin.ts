@@ -86,7 +86,11 @@ const database = await openDatabase(configuredDatabaseOptions());
 let exitCode = 0;
 try {
   const account = await createAdminAccount(database.prisma, { email: values.email, name: values.name, password }, { resetExisting: values["reset-password"] });
-  console.log(account.created ? `Created the admin account ${account.email}.` : `${account.email} is now an active admin with the new password; its earlier sessions have ended.`);
+  console.log(
+    account.created
+      ? `Created the admin account ${account.email}.`
+      : `${account.email} is now an active admin with the new password; its earlier sessions have ended.`,
+  );
   if (generated) console.log(`Its password (shown once, keep it safe): ${password}`);
   console.log("Sign in at /sign-in; people and projects are managed at /admin/people.");
 } catch (error) {

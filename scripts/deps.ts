@@ -166,7 +166,9 @@ function main() {
     }
   }
   const edgeCount = [...report.edges.values()].reduce((sum, targets) => sum + targets.size, 0);
-  console.log(`\n${libLayers.flatMap((layer) => layer.members).length} modules, ${edgeCount} edges: ${report.upward.length} upward, ${report.loops.length} loops, ${report.outward.length} into app/ or components/, ${report.unplaced.length} files in no layer.`);
+  console.log(
+    `\n${libLayers.flatMap((layer) => layer.members).length} modules, ${edgeCount} edges: ${report.upward.length} upward, ${report.loops.length} loops, ${report.outward.length} into app/ or components/, ${report.unplaced.length} files in no layer.`,
+  );
   for (const edge of report.upward) {
     console.error(`upward: ${edge.from} → ${edge.to}`);
     for (const item of edge.imports) console.error(`  ${item.from} → ${item.to}`);

@@ -32,13 +32,21 @@ if (!values.project) {
 const database = await openDatabase(configuredDatabaseOptions());
 let exitCode = 0;
 try {
-  const backup = await exportProject(database.prisma, database.sql, systemPrincipal, { slug: values.project, storageDir: getConfig().storageDir, withVectors: values["with-vectors"] });
+  const backup = await exportProject(database.prisma, database.sql, systemPrincipal, {
+    slug: values.project,
+    storageDir: getConfig().storageDir,
+    withVectors: values["with-vectors"],
+  });
   const out = values.out ?? backup.fileName;
   writeFileSync(out, backup.bytes);
-  const counts = Object.entries(backup.manifest.counts).map(([table, count]) => `${table} ${count}`).join(", ");
+  const counts = Object.entries(backup.manifest.counts)
+    .map(([table, count]) => `${table} ${count}`)
+    .join(", ");
   console.log(`${out}: ${formatBytes(backup.bytes.byteLength)} — ${counts}${backup.manifest.vectors ? ` (vectors of ${backup.manifest.vectors.model})` : ""}`);
 } catch (error) {
-  console.error(isAppError(error) && error.code === "not_found" ? `There is no project "${values.project}".` : error instanceof Error ? error.message : String(error));
+  console.error(
+    isAppError(error) && error.code === "not_found" ? `There is no project "${values.project}".` : error instanceof Error ? error.message : String(error),
+  );
   exitCode = 2;
 } finally {
   await database.close();

@@ -25,5 +25,7 @@ if (positionals.length > 2 || !Number.isInteger(port) || port < 1 || port > 65_5
 }
 const server = await startFakeToolChatServer({ script: defaultResearchScript, port });
 console.log(`fake research model (both wire formats) at ${server.url}`);
-console.log(`  MNEMO_RESEARCH_PROVIDER=${flavour === "openai" ? "openai-compatible" : "anthropic"} MNEMO_RESEARCH_BASE_URL=${server.url} MNEMO_RESEARCH_MODEL=fake-research MNEMO_RESEARCH_EXTERNAL=0`);
+console.log(
+  `  MNEMO_RESEARCH_PROVIDER=${flavour === "openai" ? "openai-compatible" : "anthropic"} MNEMO_RESEARCH_BASE_URL=${server.url} MNEMO_RESEARCH_MODEL=fake-research MNEMO_RESEARCH_EXTERNAL=0`,
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void server.close().then(() => process.exit(0)));

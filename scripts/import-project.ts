@@ -28,7 +28,13 @@ const usage = "usage: npm run import-project -- --file backup.zip [--as-slug <sl
 let values: { file?: string; "as-slug"?: string; index?: boolean; key?: string[]; "trust-unsigned"?: boolean };
 try {
   ({ values } = parseArgs({
-    options: { file: { type: "string" }, "as-slug": { type: "string" }, index: { type: "boolean" }, key: { type: "string", multiple: true }, "trust-unsigned": { type: "boolean" } },
+    options: {
+      file: { type: "string" },
+      "as-slug": { type: "string" },
+      index: { type: "boolean" },
+      key: { type: "string", multiple: true },
+      "trust-unsigned": { type: "boolean" },
+    },
     strict: true,
   }));
 } catch (error) {
@@ -61,20 +67,38 @@ try {
   // The configured index space first (created, and active when none is, as the worker would):
   // archived embeddings are restored into it when it has their model.
   const worker = await configuredWorker(database);
-  const report = await restoreProject(database.prisma, systemPrincipal, { bytes, storageDir: getConfig().storageDir, asSlug: values["as-slug"], keys, trustUnsigned: values["trust-unsigned"] });
+  const report = await restoreProject(database.prisma, systemPrincipal, {
+    bytes,
+    storageDir: getConfig().storageDir,
+    asSlug: values["as-slug"],
+    keys,
+    trustUnsigned: values["trust-unsigned"],
+  });
   const { signature } = report;
-  console.log(signature.status === "signed" ? `signature: valid (key id ${signature.keyId})` : `signature: NOT checked — ${signature.reason}; restored because of --trust-unsigned`);
-  console.log(`${report.createdProject ? "created" : "updated"} project ${report.slug}: ${report.records} records, ${report.links} links, ${report.media} media (${report.mediaFilesWritten} files written), ${report.auditEvents} audit events, ${report.memberships} memberships`);
+  console.log(
+    signature.status === "signed"
+      ? `signature: valid (key id ${signature.keyId})`
+      : `signature: NOT checked — ${signature.reason}; restored because of --trust-unsigned`,
+  );
+  console.log(
+    `${report.createdProject ? "created" : "updated"} project ${report.slug}: ${report.records} records, ${report.links} links, ${report.media} media (${report.mediaFilesWritten} files written), ${report.auditEvents} audit events, ${report.memberships} memberships`,
+  );
   if (report.danglingLinks > 0) {
-    const projects = report.missingProjects.map((project) => (project.slug ? `“${project.name}” (${project.slug}): ${project.links}` : `a project the backup does not name: ${project.links}`));
-    console.log(`${report.danglingLinks} links point into projects this installation does not hold yet — ${projects.join("; ")}. They are kept in the records' values and resolve when those projects are restored.`);
+    const projects = report.missingProjects.map((project) =>
+      project.slug ? `“${project.name}” (${project.slug}): ${project.links}` : `a project the backup does not name: ${project.links}`,
+    );
+    console.log(
+      `${report.danglingLinks} links point into projects this installation does not hold yet — ${projects.join("; ")}. They are kept in the records' values and resolve when those projects are restored.`,
+    );
   }
   if (report.relinked > 0) console.log(`${report.relinked} links from records already here now point into this project (queued for indexing again)`);
   if (report.sectionsCreated.length) console.log(`sections created: ${report.sectionsCreated.join(", ")}`);
   if (report.sectionsMerged.length) console.log(`sections already here (fields agree): ${report.sectionsMerged.join(", ")}`);
   if (report.unknownMembers.length) {
     console.log(`members without an account here (their memberships left out): ${report.unknownMembers.join(", ")}`);
-    console.log("  create their accounts (an admin: npm run create-admin -- --email … --name …; others on /admin/people), then restore again to give them their memberships");
+    console.log(
+      "  create their accounts (an admin: npm run create-admin -- --email … --name …; others on /admin/people), then restore again to give them their memberships",
+    );
   }
   console.log(`vectors: ${report.vectors}; ${report.queued} records queued for indexing`);
   if (values.index) {

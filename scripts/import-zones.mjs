@@ -9,7 +9,24 @@
  * member's test (lib/errors.test.ts beside lib/errors.ts) is in its layer too.
  */
 export const libLayers = [
-  { name: "foundations", members: ["lib/config.ts", "lib/errors.ts", "lib/ids.ts", "lib/csv.ts", "lib/action-result.ts", "lib/storable-text.ts", "lib/text-pieces.ts", "lib/query-length.ts", "lib/format.ts", "lib/rate-limit.ts", "lib/deadline.ts", "lib/expiring-cache.ts", "lib/language"] },
+  {
+    name: "foundations",
+    members: [
+      "lib/config.ts",
+      "lib/errors.ts",
+      "lib/ids.ts",
+      "lib/csv.ts",
+      "lib/action-result.ts",
+      "lib/storable-text.ts",
+      "lib/text-pieces.ts",
+      "lib/query-length.ts",
+      "lib/format.ts",
+      "lib/rate-limit.ts",
+      "lib/deadline.ts",
+      "lib/expiring-cache.ts",
+      "lib/language",
+    ],
+  },
   { name: "database", members: ["lib/db"] },
   { name: "access", members: ["lib/acl"] },
   { name: "identity", members: ["lib/auth"] },

@@ -32,9 +32,15 @@ describe("import zones (npm run lint)", () => {
   it("refuses an import from a layer above, naming both layers", async () => {
     const llm = await zoneErrors("lib/llm/zone-fixture.ts", `import type { Embedder } from "../rag/embed/embedder";\nexport type Fixture = Embedder;\n`);
     expect(llm).toEqual([expect.stringContaining(`"generation providers" may not import the layer "rag: config, chunk, embed"`)]);
-    const search = await zoneErrors("lib/rag/search/zone-fixture.ts", `import type { AskContext } from "@/lib/rag/ask/ask";\nexport type Fixture = AskContext;\n`);
+    const search = await zoneErrors(
+      "lib/rag/search/zone-fixture.ts",
+      `import type { AskContext } from "@/lib/rag/ask/ask";\nexport type Fixture = AskContext;\n`,
+    );
     expect(search).toEqual([expect.stringContaining(`"rag: search" may not import the layer "rag: ask, objects"`)]);
-    const rag = await zoneErrors("lib/rag/ask/zone-fixture.ts", `import { ndjsonResponse } from "../../http/ndjson";\nexport const fixture = ndjsonResponse;\n`);
+    const rag = await zoneErrors(
+      "lib/rag/ask/zone-fixture.ts",
+      `import { ndjsonResponse } from "../../http/ndjson";\nexport const fixture = ndjsonResponse;\n`,
+    );
     expect(rag).toEqual([expect.stringContaining(`"rag: ask, objects" may not import the layer "http"`)]);
   });
 
@@ -52,7 +58,10 @@ describe("import zones (npm run lint)", () => {
       `import { getPrisma } from "@/lib/db";\nimport type { PrismaClient } from "@/lib/db/generated/client";\nimport { Prisma } from "@prisma/client";\nexport const fixture: [typeof getPrisma, PrismaClient | null, typeof Prisma] = [getPrisma, null, Prisma];\n`,
     );
     expect(page).toEqual([0, 1, 2].map(() => expect.stringContaining("app/ reaches the database through a lib/ function")));
-    const component = await zoneErrors("components/zone-fixture.tsx", `import type { SqlExecutor } from "../lib/db/sql-executor";\nexport type Fixture = SqlExecutor;\n`);
+    const component = await zoneErrors(
+      "components/zone-fixture.tsx",
+      `import type { SqlExecutor } from "../lib/db/sql-executor";\nexport type Fixture = SqlExecutor;\n`,
+    );
     expect(component).toEqual([expect.stringContaining("components/ reaches the database through a lib/ function")]);
   });
 

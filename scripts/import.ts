@@ -69,7 +69,8 @@ try {
     where: { OR: [{ id: values.project }, { slug: values.project }, { name: values.project }] },
     select: { id: true, name: true },
   });
-  if (projects.length !== 1) throw new Error(projects.length ? `Several projects are called "${values.project}"; give its id.` : `There is no project "${values.project}".`);
+  if (projects.length !== 1)
+    throw new Error(projects.length ? `Several projects are called "${values.project}"; give its id.` : `There is no project "${values.project}".`);
   const projectId = (projects[0] as { id: string }).id;
   const file = { fileName: basename(values.file), bytes: new Uint8Array(readFileSync(values.file)) };
   let mediaZip: { fileName: string; bytes: Uint8Array } | undefined;
@@ -94,11 +95,14 @@ try {
   for (const [column, field] of Object.entries(mapping.columns)) console.log(`  ${column} → ${field ?? "(ignored: --map column=field imports it)"}`);
 
   const dryRun = await dryRunImport(prisma, principal, file, plan, { mediaZip });
-  console.log(`dry run: ${dryRun.valid} of ${dryRun.rows} rows valid — ${dryRun.creates} new, ${dryRun.updates} updated, ${dryRun.unchanged} unchanged; ${dryRun.problems.length} problems`);
+  console.log(
+    `dry run: ${dryRun.valid} of ${dryRun.rows} rows valid — ${dryRun.creates} new, ${dryRun.updates} updated, ${dryRun.unchanged} unchanged; ${dryRun.problems.length} problems`,
+  );
   for (const problem of dryRun.problems.slice(0, 50)) {
     console.log(`  row ${problem.row}${problem.column ? ` [${problem.column}]` : ""}: ${problem.message}`);
   }
-  if (dryRun.problems.length > 50) console.log(`  … and ${dryRun.problems.length - 50} more${values["problems-csv"] ? "" : " (--problems-csv <path> writes them all)"}`);
+  if (dryRun.problems.length > 50)
+    console.log(`  … and ${dryRun.problems.length - 50} more${values["problems-csv"] ? "" : " (--problems-csv <path> writes them all)"}`);
   if (values["problems-csv"]) writeFileSync(values["problems-csv"], problemsCsv(dryRun.problems));
   if (values["dry-run"]) {
     exitCode = dryRun.problems.length > 0 ? 1 : 0;
@@ -121,12 +125,16 @@ try {
       progress(job.processed, job.total);
     }
     process.stdout.write("\n");
-    console.log(`${job.status}: ${job.created} new, ${job.updated} updated, ${job.unchanged} unchanged, ${job.skipped} skipped${job.error ? ` — ${job.error}` : ""}`);
+    console.log(
+      `${job.status}: ${job.created} new, ${job.updated} updated, ${job.unchanged} unchanged, ${job.skipped} skipped${job.error ? ` — ${job.error}` : ""}`,
+    );
     exitCode = job.status === "done" ? 0 : 1;
   }
 } catch (error) {
   if (isAppError(error) && error.code === "not_found") {
-    console.error(`Not found: ${values.as} may not import into this project, or the project does not exist (imports are for admins and curators who edit the project; --media-folder for admins).`);
+    console.error(
+      `Not found: ${values.as} may not import into this project, or the project does not exist (imports are for admins and curators who edit the project; --media-folder for admins).`,
+    );
   } else {
     console.error(isAppError(error) || error instanceof Error ? error.message : String(error));
   }

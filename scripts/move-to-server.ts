@@ -57,7 +57,8 @@ let exitCode = 0;
 const table = (tables: TableFigures[]) => {
   console.log("| table | rows | rows on the server | checksum | on the server | |");
   console.log("|---|---|---|---|---|---|");
-  for (const row of tables) console.log(`| ${row.table} | ${row.rows} | ${row.targetRows} | ${row.checksum} | ${row.targetChecksum} | ${row.equal ? "equal" : "DIFFERENT"} |`);
+  for (const row of tables)
+    console.log(`| ${row.table} | ${row.rows} | ${row.targetRows} | ${row.checksum} | ${row.targetChecksum} | ${row.equal ? "equal" : "DIFFERENT"} |`);
 };
 try {
   const result = await moveInstallation({ source: source.sql, target, batchRows, log: (line) => console.log(`  ${line}`) });

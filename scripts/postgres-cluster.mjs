@@ -90,7 +90,9 @@ export async function startCluster({ dir, port, settings = settingsForTests, log
     log(`initdb ${dir}`);
     run(join(found.bin, "initdb"), ["-D", dir, "-A", "trust", "-U", "postgres", "--no-sync"]);
   }
-  const options = [`-p ${port}`, "-k /tmp", "-c listen_addresses=127.0.0.1", ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(" ");
+  const options = [`-p ${port}`, "-k /tmp", "-c listen_addresses=127.0.0.1", ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)].join(
+    " ",
+  );
   run(join(found.bin, "pg_ctl"), ["-D", dir, "-o", options, "-l", join(dir, "server.log"), "-w", "start"]);
   log(`PostgreSQL started on 127.0.0.1:${port}`);
   return {

@@ -50,7 +50,9 @@ try {
     onProgress: (state) => bar(state.indexed + state.parked, state.indexed + state.parked + state.remaining),
   });
   process.stdout.write("\n");
-  console.log(`done: ${progress.indexed} indexed, ${progress.parked} parked; embedded ${progress.embedded} passages, reused ${progress.reused}, from cache ${progress.cached}`);
+  console.log(
+    `done: ${progress.indexed} indexed, ${progress.parked} parked; embedded ${progress.embedded} passages, reused ${progress.reused}, from cache ${progress.cached}`,
+  );
 } finally {
   await database.close();
 }

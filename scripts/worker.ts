@@ -28,7 +28,12 @@ const controller = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => controller.abort());
 const log = (line: string) => console.log(line);
 if (drain) {
-  while ((await runImportJobs(database.prisma, { signal: controller.signal, onProgress: (job) => log(`[import] ${job.fileName}: ${job.processed}/${job.total} rows`) })) > 0);
+  while (
+    (await runImportJobs(database.prisma, {
+      signal: controller.signal,
+      onProgress: (job) => log(`[import] ${job.fileName}: ${job.processed}/${job.total} rows`),
+    })) > 0
+  );
 }
 // Stopped with the index worker; awaited before the database closes, so no batch is cut short.
 const imports = drain ? Promise.resolve() : runImportLoop(database.prisma, { signal: controller.signal, takeOverOnStart: database.mode !== "server", log });

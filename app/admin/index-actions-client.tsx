@@ -85,7 +85,13 @@ export function IndexActionsClient({ sectionSlug, failed, scopeLabel }: { sectio
           className="btn"
           busy={pending}
           disabled={failed === 0}
-          onClick={() => run(() => retryFailedAction({ sectionSlug }), (data) => `${data.retried} failed record${data.retried === 1 ? "" : "s"} put back in line.`, invalidateProgress)}
+          onClick={() =>
+            run(
+              () => retryFailedAction({ sectionSlug }),
+              (data) => `${data.retried} failed record${data.retried === 1 ? "" : "s"} put back in line.`,
+              invalidateProgress,
+            )
+          }
         >
           Retry failed ({failed})
         </BusyButton>

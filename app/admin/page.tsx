@@ -45,8 +45,11 @@ export default async function AdminPage() {
       </nav>
       <PageSection id="index" title="Index" className="mt-6 rounded-lg border border-stone-200 bg-white p-4">
         <p className="mt-1 text-sm text-stone-700">
-          Active space: <span className="font-medium" data-testid="active-space">{health.active?.name ?? "none yet"}</span> · {health.coverage.indexed} of {health.coverage.records} records
-          indexed ({Math.floor(coverage * 100)}%)
+          Active space:{" "}
+          <span className="font-medium" data-testid="active-space">
+            {health.active?.name ?? "none yet"}
+          </span>{" "}
+          · {health.coverage.indexed} of {health.coverage.records} records indexed ({Math.floor(coverage * 100)}%)
         </p>
         <div className="mt-3 space-y-3">
           {running.map((job) => (
@@ -64,7 +67,8 @@ export default async function AdminPage() {
                 .filter((job) => job.finishedAt)
                 .map((job) => (
                   <li key={job.id}>
-                    {job.sectionName ?? "Every record"}: {job.total} records, {job.failed} failed, finished {job.finishedAt ? formatDateTime(job.finishedAt) : ""}
+                    {job.sectionName ?? "Every record"}: {job.total} records, {job.failed} failed, finished{" "}
+                    {job.finishedAt ? formatDateTime(job.finishedAt) : ""}
                   </li>
                 ))}
             </ul>
@@ -73,7 +77,19 @@ export default async function AdminPage() {
       </PageSection>
 
       <PageSection id="sections" title="Sections" className="mt-8">
-        <DataTable columns={["Section", { label: "Records", numeric: true }, { label: "Indexed", numeric: true }, { label: "Pending", numeric: true }, { label: "Failed", numeric: true }, { label: "Oldest pending", numeric: true }, "Embed groups"]} className="mt-3" testId="index-health">
+        <DataTable
+          columns={[
+            "Section",
+            { label: "Records", numeric: true },
+            { label: "Indexed", numeric: true },
+            { label: "Pending", numeric: true },
+            { label: "Failed", numeric: true },
+            { label: "Oldest pending", numeric: true },
+            "Embed groups",
+          ]}
+          className="mt-3"
+          testId="index-health"
+        >
           {health.sections.map((section) => (
             <tr key={section.sectionId} className="border-b border-stone-100">
               <th scope="row" className="py-2 pr-3 font-medium">

@@ -45,14 +45,23 @@ export async function runGoldenSetAction(input: { id: string; mode: string }) {
   return run(input);
 }
 
-const candidates = authorizedAction(z.object({ query: z.string().max(maxQueryLength), sectionSlug: z.string().max(64).optional() }), async (input, { principal, runtime }) => {
-  if (!canKeepGoldenSets(principal)) throw notFoundError();
-  const context = await runtime.search();
-  const { prisma } = runtime.database;
-  const sectionId = input.sectionSlug ? await findSectionId(prisma, input.sectionSlug) : null;
-  const found = await searchArchive(context, principal, { query: input.query, mode: context.space ? "hybrid" : "keyword", limit: 10, collapse: "record", sectionIds: sectionId ? [sectionId] : undefined });
-  return found.hits.map((hit) => ({ recordId: hit.recordId, title: hit.recordTitle, section: hit.sectionName }));
-});
+const candidates = authorizedAction(
+  z.object({ query: z.string().max(maxQueryLength), sectionSlug: z.string().max(64).optional() }),
+  async (input, { principal, runtime }) => {
+    if (!canKeepGoldenSets(principal)) throw notFoundError();
+    const context = await runtime.search();
+    const { prisma } = runtime.database;
+    const sectionId = input.sectionSlug ? await findSectionId(prisma, input.sectionSlug) : null;
+    const found = await searchArchive(context, principal, {
+      query: input.query,
+      mode: context.space ? "hybrid" : "keyword",
+      limit: 10,
+      collapse: "record",
+      sectionIds: sectionId ? [sectionId] : undefined,
+    });
+    return found.hits.map((hit) => ({ recordId: hit.recordId, title: hit.recordTitle, section: hit.sectionName }));
+  },
+);
 /** Records that might answer a question (the keeper's own access), to tick as expected. */
 export async function findCandidatesAction(input: { query: string; sectionSlug?: string }) {
   return candidates(input);

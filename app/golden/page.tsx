@@ -32,7 +32,19 @@ export default async function GoldenSetsPage() {
       {sets.length === 0 ? (
         <p className="notice mt-6">No golden set yet. Create one, then add questions and tick the records that answer them.</p>
       ) : (
-        <DataTable columns={["Set", "Collection", { label: "Questions", numeric: true }, { label: "Recall@10", numeric: true }, { label: "nDCG@10", numeric: true }, { label: "MRR", numeric: true }, "Last run"]} className="mt-6" testId="golden-sets">
+        <DataTable
+          columns={[
+            "Set",
+            "Collection",
+            { label: "Questions", numeric: true },
+            { label: "Recall@10", numeric: true },
+            { label: "nDCG@10", numeric: true },
+            { label: "MRR", numeric: true },
+            "Last run",
+          ]}
+          className="mt-6"
+          testId="golden-sets"
+        >
           {sets.map((set) => (
             <tr key={set.id} className="border-b border-stone-100">
               <th scope="row" className="py-2 pr-3 font-medium">

@@ -13,10 +13,16 @@ import { dryRunImportUpload, previewImportUpload, startImportUpload } from "@/li
 const importForm = z.instanceof(FormData, { message: "Send the file as a form." });
 
 /** The first rows and a mapping suggested for the section. */
-export const previewImportAction = authorizedAction(importForm, async (form, { principal, runtime }) => previewImportUpload(runtime.database.prisma, principal, form));
+export const previewImportAction = authorizedAction(importForm, async (form, { principal, runtime }) =>
+  previewImportUpload(runtime.database.prisma, principal, form),
+);
 
 /** Every row checked against the plan; nothing written. */
-export const dryRunImportAction = authorizedAction(importForm, async (form, { principal, runtime }) => dryRunImportUpload(runtime.database.prisma, principal, form));
+export const dryRunImportAction = authorizedAction(importForm, async (form, { principal, runtime }) =>
+  dryRunImportUpload(runtime.database.prisma, principal, form),
+);
 
 /** Queues the import job (its valid rows; the others are reported); the page follows its progress. */
-export const startImportAction = authorizedAction(importForm, async (form, { principal, runtime }) => startImportUpload(runtime.database.prisma, principal, form));
+export const startImportAction = authorizedAction(importForm, async (form, { principal, runtime }) =>
+  startImportUpload(runtime.database.prisma, principal, form),
+);

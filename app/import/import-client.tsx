@@ -138,7 +138,8 @@ export function ImportClient({
   const zipProblem = (): string | null => {
     if (!mediaZip || !file) return null;
     if (mediaZip.size === 0) return "The media zip is empty.";
-    if (mediaZip.size > zipMaxBytes) return `The media zip is ${formatBytes(mediaZip.size)}; a zip is limited to ${formatBytes(zipMaxBytes)}. Split the import, or ask an admin to use a server folder.`;
+    if (mediaZip.size > zipMaxBytes)
+      return `The media zip is ${formatBytes(mediaZip.size)}; a zip is limited to ${formatBytes(zipMaxBytes)}. Split the import, or ask an admin to use a server folder.`;
     if (file.size + mediaZip.size > formMaxBytes - 256 * 1024) {
       return `The file and the media zip together are ${formatBytes(file.size + mediaZip.size)}; the page sends at most ${formatBytes(formMaxBytes)} at once. Split the import, or use the command line (npm run import -- --media-zip).`;
     }
@@ -180,27 +181,42 @@ export function ImportClient({
   };
 
   const readFile = () =>
-    run("preview", () => previewImportAction(form({ sectionSlug })), (data) => {
-      setPreview(data);
-      setChoices(choicesOf(data.columns, data.suggestedMapping));
-      setExternalIdColumn(data.suggestedMapping.externalIdColumn ?? "");
-      setDryRun(null);
-      setJobId(null);
-    });
+    run(
+      "preview",
+      () => previewImportAction(form({ sectionSlug })),
+      (data) => {
+        setPreview(data);
+        setChoices(choicesOf(data.columns, data.suggestedMapping));
+        setExternalIdColumn(data.suggestedMapping.externalIdColumn ?? "");
+        setDryRun(null);
+        setJobId(null);
+      },
+    );
 
   const check = () =>
-    run("check", () => dryRunImportAction(form({ plan: JSON.stringify(plan()) })), (data) => {
-      setDryRun(data);
-      setMessage({ kind: "ok", text: `Checked ${data.rows} rows: ${data.valid} can be imported, ${data.problems.length} problem${data.problems.length === 1 ? "" : "s"}. Nothing was written.` });
-    });
+    run(
+      "check",
+      () => dryRunImportAction(form({ plan: JSON.stringify(plan()) })),
+      (data) => {
+        setDryRun(data);
+        setMessage({
+          kind: "ok",
+          text: `Checked ${data.rows} rows: ${data.valid} can be imported, ${data.problems.length} problem${data.problems.length === 1 ? "" : "s"}. Nothing was written.`,
+        });
+      },
+    );
 
   const start = () =>
-    run("start", () => startImportAction(form({ plan: JSON.stringify(plan()) })), (data) => {
-      setJobId(data.jobId);
-      setMessage({ kind: "ok", text: `Import started: ${data.dryRun.valid} rows will be imported.` });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.importJobs.all() });
-      router.refresh();
-    });
+    run(
+      "start",
+      () => startImportAction(form({ plan: JSON.stringify(plan()) })),
+      (data) => {
+        setJobId(data.jobId);
+        setMessage({ kind: "ok", text: `Import started: ${data.dryRun.valid} rows will be imported.` });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.importJobs.all() });
+        router.refresh();
+      },
+    );
 
   const downloadProblems = () => {
     if (pending) return;
@@ -297,7 +313,8 @@ export function ImportClient({
               }}
             />
             <span id="import-file-help" className="mt-1 block text-xs text-stone-500">
-              At most {formatBytes(maxBytes)}. A CSV has a header row; JSON is an array of objects; JSON Lines one object a line; an EAD3 finding aid gives a row per unit, an EAC-CPF record one row.
+              At most {formatBytes(maxBytes)}. A CSV has a header row; JSON is an array of objects; JSON Lines one object a line; an EAD3 finding aid gives a
+              row per unit, an EAC-CPF record one row.
             </span>
             <FieldErrors messages={fieldErrors.file} />
           </LabelledField>
@@ -362,8 +379,8 @@ export function ImportClient({
           {preview.ignoredColumns.length > 0 && (
             <p className="mt-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950" data-testid="import-ignored-columns">
               {preview.ignoredColumns.length === 1 ? "This column matches" : "These columns match"} no field of {section?.name ?? "the section"} and{" "}
-              {preview.ignoredColumns.length === 1 ? "is" : "are"} ignored: {preview.ignoredColumns.map((column) => `“${column}”`).join(", ")}. Choose a field below to import{" "}
-              {preview.ignoredColumns.length === 1 ? "it" : "them"}.
+              {preview.ignoredColumns.length === 1 ? "is" : "are"} ignored: {preview.ignoredColumns.map((column) => `“${column}”`).join(", ")}. Choose a field
+              below to import {preview.ignoredColumns.length === 1 ? "it" : "them"}.
             </p>
           )}
           <DataTable columns={["Column", "First value", `Field of ${section?.name ?? "the section"}`]} testId="import-mapping-table">
@@ -485,7 +502,9 @@ export function ImportClient({
               </BusyButton>
             )}
           </div>
-          {dryRun.valid === 0 && <p className="mt-2 text-sm text-stone-600">No row can be imported as the file stands: fix the problems or the mapping and check again.</p>}
+          {dryRun.valid === 0 && (
+            <p className="mt-2 text-sm text-stone-600">No row can be imported as the file stands: fix the problems or the mapping and check again.</p>
+          )}
         </section>
       )}
 

@@ -59,7 +59,15 @@ export function ImportJobProgressClient({ jobId, compact = false }: { jobId: str
   return (
     <div className="text-sm" data-testid="import-progress">
       <h3 ref={heading} tabIndex={-1} className="font-medium focus:outline-none">
-        {!job ? "Starting the import…" : job.status === "done" ? "Import done" : job.status === "failed" ? "Import failed" : job.status === "queued" ? "Import queued" : "Importing…"}
+        {!job
+          ? "Starting the import…"
+          : job.status === "done"
+            ? "Import done"
+            : job.status === "failed"
+              ? "Import failed"
+              : job.status === "queued"
+                ? "Import queued"
+                : "Importing…"}
       </h3>
       <div className="mt-2 flex items-center justify-between gap-2">
         <span>{label}</span>

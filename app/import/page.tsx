@@ -26,7 +26,11 @@ export default async function ImportPage() {
   const { principal, runtime } = await authorizedPage("/import");
   if (!canEditSomeProject(principal)) notFound();
   const { prisma } = runtime.database;
-  const [sections, projects, jobs] = await Promise.all([listSections(prisma), listEditableProjects(prisma, principal), listImportJobs(prisma, principal, { limit: 20 })]);
+  const [sections, projects, jobs] = await Promise.all([
+    listSections(prisma),
+    listEditableProjects(prisma, principal),
+    listImportJobs(prisma, principal, { limit: 20 }),
+  ]);
   const sectionOptions: ImportSection[] = sections.map((section) => ({
     slug: section.slug,
     name: section.name,
@@ -38,16 +42,18 @@ export default async function ImportPage() {
   return (
     <div>
       <PageHeader title="Import">
-        Bring records in from a CSV, JSON or JSON Lines file, an EAD3 finding aid or an EAC-CPF record (UTF-8). Check it first: the dry run lists every problem and writes nothing. The import then adds
-        the valid rows in the background; with an external id column, importing the file again updates those records instead of duplicating them.
+        Bring records in from a CSV, JSON or JSON Lines file, an EAD3 finding aid or an EAC-CPF record (UTF-8). Check it first: the dry run lists every problem
+        and writes nothing. The import then adds the valid rows in the background; with an external id column, importing the file again updates those records
+        instead of duplicating them.
       </PageHeader>
       {sections.length === 0 || projects.length === 0 ? (
-        <p className="notice mt-6">
-          {sections.length === 0 ? "There are no sections to import into yet." : "There is no project you may import into yet."}
-        </p>
+        <p className="notice mt-6">{sections.length === 0 ? "There are no sections to import into yet." : "There is no project you may import into yet."}</p>
       ) : (
         <div className="mt-4">
-          <ImportClient sections={sectionOptions} projects={projects.map((project) => ({ id: project.id, name: project.name }))} maxBytes={importMaxBytes()}
+          <ImportClient
+            sections={sectionOptions}
+            projects={projects.map((project) => ({ id: project.id, name: project.name }))}
+            maxBytes={importMaxBytes()}
             zipMaxBytes={importZipMaxBytes()}
             formMaxBytes={importPageFormMaxBytes}
           />

@@ -85,7 +85,15 @@ export default async function ObjectsPage({ searchParams }: PageProps) {
                     <span className="flex gap-1">
                       {hit.images.slice(0, 2).map((image) => (
                         // eslint-disable-next-line @next/next/no-img-element
-                        <img key={image.mediaId} src={`/api/media/${image.mediaId}?variant=thumb`} alt={`${hit.title}, ${image.view}`} width={72} height={72} loading="lazy" className="h-[72px] w-[72px] rounded border border-stone-200 object-contain" />
+                        <img
+                          key={image.mediaId}
+                          src={`/api/media/${image.mediaId}?variant=thumb`}
+                          alt={`${hit.title}, ${image.view}`}
+                          width={72}
+                          height={72}
+                          loading="lazy"
+                          className="h-[72px] w-[72px] rounded border border-stone-200 object-contain"
+                        />
                       ))}
                     </span>
                     <span className="link mt-1 block text-sm leading-snug">{hit.title}</span>

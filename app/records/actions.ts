@@ -10,7 +10,10 @@ import { authorizedAction } from "@/lib/http/authorized";
 import type { RecordFormState } from "@/lib/archive/record-form-data";
 
 const saveRecordForPrincipal = authorizedAction(recordFormSchema, async (input, { principal, runtime }): Promise<never> => {
-  const { database: { prisma }, config } = runtime;
+  const {
+    database: { prisma },
+    config,
+  } = runtime;
   const saved = await saveRecordForm(prisma, principal, input, { storageDir: config.storageDir, maxBytes: config.MAX_UPLOAD_BYTES });
   redirect(`/records/${saved.id}`);
 });
@@ -23,7 +26,10 @@ export async function saveRecordAction(_previous: RecordFormState, formData: For
 const deleteRecordForPrincipal = authorizedAction(
   z.object({ id: z.string().max(64), version: z.number().int().positive() }),
   async (input, { principal, runtime }): Promise<never> => {
-    const { database: { prisma }, config } = runtime;
+    const {
+      database: { prisma },
+      config,
+    } = runtime;
     const { storageKeys } = await deleteRecord(prisma, principal, input);
     // The rows are gone; a file that cannot be removed now is only disk space, not a dangling link.
     await removeStoredFiles(config.storageDir, storageKeys).catch((error: unknown) => {
@@ -41,7 +47,10 @@ export async function deleteRecordAction(input: { id: string; version: number })
 const restoreVersionForPrincipal = authorizedAction(
   z.object({ id: z.string().max(64), version: z.number().int().positive(), restore: z.number().int().positive() }),
   async (input, { principal, runtime }) => {
-    const { database: { prisma }, config } = runtime;
+    const {
+      database: { prisma },
+      config,
+    } = runtime;
     const restored = await restoreRecordVersion(prisma, principal, { recordId: input.id, version: input.version, restore: input.restore }, config.storageDir);
     return { version: restored.version, keptFiles: restored.keptFiles };
   },

@@ -30,7 +30,10 @@ export default async function ReviewPage({ searchParams }: PageProps) {
   const objects = await runtime.objects();
   const sections = await listObjectSections(objects.sql);
   const section = sections.find((candidate) => candidate.slug === first("section"))?.slug;
-  const [queue, accuracy] = await Promise.all([listPendingProposals(objects, principal, { page, role, sectionSlug: section }), proposalAccuracy(objects, principal)]);
+  const [queue, accuracy] = await Promise.all([
+    listPendingProposals(objects, principal, { page, role, sectionSlug: section }),
+    proposalAccuracy(objects, principal),
+  ]);
   const href = (changes: { role?: string | undefined; section?: string | undefined; page?: number }) => {
     const search = new URLSearchParams();
     const nextRole = "role" in changes ? changes.role : role;
@@ -89,7 +92,9 @@ export default async function ReviewPage({ searchParams }: PageProps) {
         {queue.proposals.length === 0 ? (
           <p className="notice mt-3">
             {queue.total === 0 && !role && !section ? "Nothing awaits a decision." : "No pending proposal matches these filters."}
-            {canPropose && queue.total === 0 && " “Propose for uncatalogued objects” compares the objects you edit that lack a typology, material, period or date."}
+            {canPropose &&
+              queue.total === 0 &&
+              " “Propose for uncatalogued objects” compares the objects you edit that lack a typology, material, period or date."}
           </p>
         ) : (
           <DataTable columns={["Object", "Role", "Proposed", "Confidence", "Proposed on"]} className="mt-3" testId="review-queue">
@@ -99,7 +104,13 @@ export default async function ReviewPage({ searchParams }: PageProps) {
                   <Link href={`/records/${proposal.recordId}#proposals-heading`} className="flex items-center gap-2">
                     {proposal.thumbnailMediaId && (
                       // eslint-disable-next-line @next/next/no-img-element
-                      <img src={`/api/media/${proposal.thumbnailMediaId}?variant=thumb`} alt="" width={40} height={40} className="h-10 w-10 rounded border border-stone-200 object-contain" />
+                      <img
+                        src={`/api/media/${proposal.thumbnailMediaId}?variant=thumb`}
+                        alt=""
+                        width={40}
+                        height={40}
+                        className="h-10 w-10 rounded border border-stone-200 object-contain"
+                      />
                     )}
                     <span className="link">{proposal.recordTitle}</span>
                   </Link>
@@ -108,14 +119,20 @@ export default async function ReviewPage({ searchParams }: PageProps) {
                 <td className="py-2 pr-3">{roleLabels[proposal.role]}</td>
                 <td className="py-2 pr-3">
                   {proposal.proposed ? (
-                    <span className="font-medium" data-testid="queue-proposed-value">{formatProposalValue(proposal.value)}</span>
+                    <span className="font-medium" data-testid="queue-proposed-value">
+                      {formatProposalValue(proposal.value)}
+                    </span>
                   ) : (
                     <span className="text-stone-500">Not proposed</span>
                   )}
-                  {proposal.proposed && proposal.stated && <span className="ml-2 rounded bg-sky-50 px-1.5 py-0.5 text-xs text-sky-900">stated in the record</span>}
+                  {proposal.proposed && proposal.stated && (
+                    <span className="ml-2 rounded bg-sky-50 px-1.5 py-0.5 text-xs text-sky-900">stated in the record</span>
+                  )}
                   {proposal.flag && <ProposalFlagNote flag={proposal.flag} proposed={proposal.proposed} compact />}
                 </td>
-                <td className="py-2 pr-3 tabular-nums">{proposal.evidence.mode === "agent" ? "agent" : proposal.proposed && proposal.stated ? "stated" : `${Math.round(proposal.confidence * 100)}%`}</td>
+                <td className="py-2 pr-3 tabular-nums">
+                  {proposal.evidence.mode === "agent" ? "agent" : proposal.proposed && proposal.stated ? "stated" : `${Math.round(proposal.confidence * 100)}%`}
+                </td>
                 <td className="py-2 text-stone-600">{formatDateTime(proposal.createdAt)}</td>
               </tr>
             ))}
@@ -123,11 +140,23 @@ export default async function ReviewPage({ searchParams }: PageProps) {
         )}
         {queue.pageCount > 1 && (
           <nav aria-label="Pages" className="mt-3 flex items-center gap-3 text-sm">
-            {queue.page > 1 ? <Link href={href({ page: queue.page - 1 })} className="link">Previous</Link> : <span className="text-stone-400">Previous</span>}
+            {queue.page > 1 ? (
+              <Link href={href({ page: queue.page - 1 })} className="link">
+                Previous
+              </Link>
+            ) : (
+              <span className="text-stone-400">Previous</span>
+            )}
             <span>
               Page {queue.page} of {queue.pageCount}
             </span>
-            {queue.page < queue.pageCount ? <Link href={href({ page: queue.page + 1 })} className="link">Next</Link> : <span className="text-stone-400">Next</span>}
+            {queue.page < queue.pageCount ? (
+              <Link href={href({ page: queue.page + 1 })} className="link">
+                Next
+              </Link>
+            ) : (
+              <span className="text-stone-400">Next</span>
+            )}
           </nav>
         )}
       </section>
@@ -137,10 +166,23 @@ export default async function ReviewPage({ searchParams }: PageProps) {
           Accuracy of decided proposals
         </h2>
         <p className="mt-1 text-sm text-stone-600">Accepted as proposed, out of every decision (accepted, overridden or rejected) on proposals you can see.</p>
-        <DataTable columns={["Role", { label: "Decided", numeric: true }, { label: "Accepted", numeric: true }, { label: "Overridden", numeric: true }, { label: "Rejected", numeric: true }, { label: "Accuracy", numeric: true }]} className="mt-3 max-w-2xl" testId="accuracy-report">
+        <DataTable
+          columns={[
+            "Role",
+            { label: "Decided", numeric: true },
+            { label: "Accepted", numeric: true },
+            { label: "Overridden", numeric: true },
+            { label: "Rejected", numeric: true },
+            { label: "Accuracy", numeric: true },
+          ]}
+          className="mt-3 max-w-2xl"
+          testId="accuracy-report"
+        >
           {accuracy.map((row) => (
             <tr key={row.role} className="border-b border-stone-100">
-              <th scope="row" className="py-2 pr-3 font-medium">{roleLabels[row.role]}</th>
+              <th scope="row" className="py-2 pr-3 font-medium">
+                {roleLabels[row.role]}
+              </th>
               <td className="py-2 pr-3 text-right tabular-nums">{row.decided}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{row.accepted}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{row.overridden}</td>

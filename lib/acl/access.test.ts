@@ -206,7 +206,10 @@ describe("proposal scope", () => {
     expect(sql).toContain("live_record.id = ANY(p.evidence_record_ids)");
     expect(sql).toContain("unnest(p.evidence_project_ids)");
     expect(sql.endsWith("<@ $2::text[])")).toBe(true);
-    expect(params).toEqual([["alpha", "beta"], ["alpha", "beta"]]);
+    expect(params).toEqual([
+      ["alpha", "beta"],
+      ["alpha", "beta"],
+    ]);
   });
 
   it("binds an empty list for a principal with no projects", () => {

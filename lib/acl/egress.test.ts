@@ -48,7 +48,7 @@ describe("egressAllowedSql", () => {
     const sql = egressAllowedSql({ policy: "s.egress_policy", contributingSectionIds: "c.contributing_section_ids" }, params);
     expect(params).toEqual(["ids", "space", "allow_external"]);
     expect(sql).toMatch(/^\(s\.egress_policy = \$3::"EgressPolicy" AND NOT EXISTS \(/);
-    expect(sql).toContain("egress_section.id = ANY(c.contributing_section_ids) AND egress_section.egress_policy <> $3::\"EgressPolicy\"");
+    expect(sql).toContain('egress_section.id = ANY(c.contributing_section_ids) AND egress_section.egress_policy <> $3::"EgressPolicy"');
     expect(sql).not.toContain("'allow_external'");
   });
 

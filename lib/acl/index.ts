@@ -137,7 +137,6 @@ export function canReadPassage(principal: Principal, passage: { projectId: strin
   return canReadProject(principal, passage.projectId) && passage.contributingProjectIds.every((id) => canReadProject(principal, id));
 }
 
-
 /**
  * SQL fragment for rows that hold an access scope (`column` is text[]: the projects a reader of
  * the passages it stands for must be able to read, as passageScopeSql checks them one by one):

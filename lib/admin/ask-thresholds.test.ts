@@ -19,7 +19,10 @@ describe("distributionOf", () => {
   });
 
   it("clamps out-of-range scores into the end bins and suggests nothing without both kinds", () => {
-    const result = distributionOf([{ similarity: -0.9, relevant: false }, { similarity: 1, relevant: false }]);
+    const result = distributionOf([
+      { similarity: -0.9, relevant: false },
+      { similarity: 1, relevant: false },
+    ]);
     expect(result.irrelevant[0]).toBe(1);
     expect(result.irrelevant.at(-1)).toBe(1);
     expect(result.suggested).toBeNull();

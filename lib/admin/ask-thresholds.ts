@@ -77,19 +77,35 @@ export async function scoreDistribution(
 ): Promise<ScoreDistribution> {
   assertAdmin(principal);
   if (!isUuid(input.goldenSetId)) throw notFound();
-  const [set] = await search.sql.query<{ questions: { question: string; expected: string[] }[]; section_id: string | null }>(`SELECT questions, section_id FROM golden_sets WHERE id = $1`, [input.goldenSetId]);
+  const [set] = await search.sql.query<{ questions: { question: string; expected: string[] }[]; section_id: string | null }>(
+    `SELECT questions, section_id FROM golden_sets WHERE id = $1`,
+    [input.goldenSetId],
+  );
   if (!set) throw notFound();
   if (!search.space) throw new AppError("unavailable", "There is no active index space yet.");
   const all = [...new Set(set.questions.flatMap((question) => question.expected))];
   const params: unknown[] = [all];
-  const readable = new Set((await search.sql.query<{ id: string }>(`SELECT id FROM records WHERE id = ANY($1::text[]) AND ${projectScopeSql(principal, "project_id", params)}`, params)).map((row) => row.id));
+  const readable = new Set(
+    (
+      await search.sql.query<{ id: string }>(
+        `SELECT id FROM records WHERE id = ANY($1::text[]) AND ${projectScopeSql(principal, "project_id", params)}`,
+        params,
+      )
+    ).map((row) => row.id),
+  );
   const scores: { similarity: number; relevant: boolean }[] = [];
   let questions = 0;
   for (const question of set.questions) {
     const expected = new Set(question.expected.filter((id) => readable.has(id)));
     if (expected.size === 0) continue;
     questions++;
-    const found = await searchArchive(search, principal, { query: question.question, mode: "semantic", limit: Math.max(5, Math.min(50, input.depth ?? 30)), collapse: "passage", sectionIds: set.section_id ? [set.section_id] : undefined });
+    const found = await searchArchive(search, principal, {
+      query: question.question,
+      mode: "semantic",
+      limit: Math.max(5, Math.min(50, input.depth ?? 30)),
+      collapse: "passage",
+      sectionIds: set.section_id ? [set.section_id] : undefined,
+    });
     for (const hit of found.hits) if (hit.similarity !== null) scores.push({ similarity: hit.similarity, relevant: expected.has(hit.recordId) });
   }
   return { questions, unreadableExpected: all.length - readable.size, ...distributionOf(scores) };

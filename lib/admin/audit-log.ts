@@ -91,12 +91,25 @@ const momentSchema = (label: string) =>
 export const auditLogFiltersSchema = z
   .object({
     kind: z.preprocess(blankToUndefined, z.enum(auditLogKinds, { error: "Choose a kind: all, records, proposals, configuration or sign-ins." }).default("all")),
-    actor: z.preprocess(blankToUndefined, z.string({ error: "The actor filter must be text." }).trim().max(200, "The actor filter is at most 200 characters.").superRefine(storableTextIssues).optional()),
+    actor: z.preprocess(
+      blankToUndefined,
+      z
+        .string({ error: "The actor filter must be text." })
+        .trim()
+        .max(200, "The actor filter is at most 200 characters.")
+        .superRefine(storableTextIssues)
+        .optional(),
+    ),
     from: z.preprocess(blankToUndefined, momentSchema("From").optional()),
     to: z.preprocess(blankToUndefined, momentSchema("To").optional()),
     page: z.preprocess(
       blankToUndefined,
-      z.coerce.number({ error: "The page must be a whole number." }).int("The page must be a whole number.").min(1, "Pages start at 1.").max(1_000_000, "No such page.").default(1),
+      z.coerce
+        .number({ error: "The page must be a whole number." })
+        .int("The page must be a whole number.")
+        .min(1, "Pages start at 1.")
+        .max(1_000_000, "No such page.")
+        .default(1),
     ),
   })
   .transform((filters, context) => {
@@ -223,7 +236,12 @@ export async function listAuditLog(sql: SqlExecutor, principal: Principal, filte
       actor: row.actor,
       target: row.target,
       project: row.project,
-      details: row.details !== null && typeof row.details === "object" && !Array.isArray(row.details) ? (row.details as Record<string, unknown>) : row.details == null ? {} : { value: row.details },
+      details:
+        row.details !== null && typeof row.details === "object" && !Array.isArray(row.details)
+          ? (row.details as Record<string, unknown>)
+          : row.details == null
+            ? {}
+            : { value: row.details },
     })),
     total,
     page,

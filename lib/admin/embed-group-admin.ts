@@ -27,7 +27,6 @@ export interface GroupPreview {
   chunks: DocumentChunk[];
 }
 
-
 /** Problems as field errors keyed by the form control they belong to. */
 function invalid(errors: string[]): AppError {
   const fieldErrors: Record<string, string[]> = {};
@@ -70,12 +69,24 @@ export async function previewEmbedGroup(
   const documents = await buildGroupDocuments(record, group, { sections, loadRecords: (ids) => loadDocumentRecords(sql, ids) });
   const names = new Map([...sections.values()].map((shape) => [shape.id, shape.name]));
   if (documents.length === 0) {
-    return { record: { id: record.id, title: record.title }, document: "", skipped: `This record's language is not one of the group's (${group.languages.join(", ")}).`, fieldPaths: [], contributingSections: [], chunks: [] };
+    return {
+      record: { id: record.id, title: record.title },
+      document: "",
+      skipped: `This record's language is not one of the group's (${group.languages.join(", ")}).`,
+      fieldPaths: [],
+      contributingSections: [],
+      chunks: [],
+    };
   }
   const chunks: ReturnType<typeof chunkDocument> = [];
   let offset = 0;
   for (const document of documents) {
-    for (const chunk of chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap })) {
+    for (const chunk of chunkDocument(document.text, {
+      mode: group.chunking,
+      maxTokens: group.maxTokens,
+      minTokens: group.minTokens,
+      overlap: group.overlap,
+    })) {
       chunks.push({ ...chunk, ordinal: chunks.length, startOffset: chunk.startOffset + offset, endOffset: chunk.endOffset + offset });
     }
     offset += document.text.length + 2;
@@ -120,7 +131,13 @@ export async function deleteEmbedGroup(prisma: PrismaClient, principal: Principa
   await prisma.$transaction([
     // Its passages go with it (ON DELETE CASCADE); the other groups' passages are untouched.
     prisma.embedGroup.delete({ where: { id: group.id } }),
-    audit(prisma, { actorId: actorIdOf(principal), action: "embed-group.delete", targetType: "embed_group", targetId: group.id, details: { section: input.sectionSlug, slug: group.slug, fields: group.fields } }),
+    audit(prisma, {
+      actorId: actorIdOf(principal),
+      action: "embed-group.delete",
+      targetType: "embed_group",
+      targetId: group.id,
+      details: { section: input.sectionSlug, slug: group.slug, fields: group.fields },
+    }),
   ]);
 }
 
@@ -130,7 +147,10 @@ export async function listPreviewRecords(prisma: PrismaClient, sectionId: string
 }
 
 /** Paths an admin can pick: the section's fields, and one step through each relation. */
-export function fieldPathOptions(sections: ReadonlyMap<string, { slug: string; name: string; fields: { key: string; label: string; type: string; targetSection?: string }[] }>, sectionSlug: string): { path: string; label: string }[] {
+export function fieldPathOptions(
+  sections: ReadonlyMap<string, { slug: string; name: string; fields: { key: string; label: string; type: string; targetSection?: string }[] }>,
+  sectionSlug: string,
+): { path: string; label: string }[] {
   const section = sections.get(sectionSlug);
   if (!section) return [];
   const options: { path: string; label: string }[] = [];

@@ -47,7 +47,11 @@ export async function calibrateSpaceFusion(
   const scope = projectScopeSql(principal, "project_id", params);
   const readable = new Set((await sql.query<{ id: string }>(`SELECT id FROM records WHERE id = ANY($1::text[]) AND ${scope}`, params)).map((row) => row.id));
   const judged = questions
-    .map((question) => ({ query: question.question, sectionIds: question.sectionIds, judged: new Map(question.expected.filter((id) => readable.has(id)).map((id) => [id, 1])) }))
+    .map((question) => ({
+      query: question.question,
+      sectionIds: question.sectionIds,
+      judged: new Map(question.expected.filter((id) => readable.has(id)).map((id) => [id, 1])),
+    }))
     .filter((question) => question.judged.size > 0);
   if (judged.length < minimumCalibrationQuestions) {
     throw new AppError(
@@ -58,7 +62,11 @@ export async function calibrateSpaceFusion(
   const source = `${judged.length} questions of ${sets.length === 1 ? "the golden set" : "golden sets"} ${sets.map((set) => `“${set.name}”`).join(", ")}`;
   const calibration = await measureFusion({ sql, embedder, space, reranker: passThroughReranker }, principal, judged, source);
   await saveFusionCalibration(sql, space.id, calibration);
-  await auditIndexSpace(sql, principal, "index-space.calibrate-fusion", space.id, { name: space.name, meaningShare: calibration.meaningShare, questions: judged.length });
+  await auditIndexSpace(sql, principal, "index-space.calibrate-fusion", space.id, {
+    name: space.name,
+    meaningShare: calibration.meaningShare,
+    questions: judged.length,
+  });
   return calibration;
 }
 
@@ -88,7 +96,9 @@ export async function calibrateUnmeasuredSpace(prisma: PrismaClient, sql: SqlExe
   try {
     const calibration = await calibrateSpaceFusion(prisma, sql, systemPrincipal, { spaceId: active.id, goldenSetId: set.id });
     const all = calibration.figures.all;
-    log(`[search] fusion measured on “${tuningGoldenSetName}”: meaning share ${calibration.meaningShare.all} (nDCG@10 words ${all?.keyword}, meaning ${all?.semantic}, hybrid ${all?.calibrated})`);
+    log(
+      `[search] fusion measured on “${tuningGoldenSetName}”: meaning share ${calibration.meaningShare.all} (nDCG@10 words ${all?.keyword}, meaning ${all?.semantic}, hybrid ${all?.calibrated})`,
+    );
   } catch (error) {
     if (error instanceof AppError && error.code === "bad_request") return; // too few questions
     throw error;

@@ -8,7 +8,13 @@ describe("a stored golden run shown to a viewer", () => {
   ];
 
   it("ranks, measures and names only the records the viewer can read", () => {
-    const shown = resolveRunForViewer(stored, new Map([["open-a", "Net menders"], ["open-x", "Harbour"]]));
+    const shown = resolveRunForViewer(
+      stored,
+      new Map([
+        ["open-a", "Net menders"],
+        ["open-x", "Harbour"],
+      ]),
+    );
     expect(shown.results[0]).toEqual({
       question: "nets",
       recall: 1,

@@ -52,7 +52,10 @@ export function storedRunRecordIds(results: StoredRunResults): string[] {
  * can read (the lookup is the caller's, scoped by lib/acl); nothing outside it is named, linked,
  * ranked or counted.
  */
-export function resolveRunForViewer(results: StoredRunResults, readable: ReadonlyMap<string, string>): { metrics: GoldenMetrics; results: GoldenQuestionResult[] } {
+export function resolveRunForViewer(
+  results: StoredRunResults,
+  readable: ReadonlyMap<string, string>,
+): { metrics: GoldenMetrics; results: GoldenQuestionResult[] } {
   const resolved = results.map((stored): GoldenQuestionResult => {
     const judged = stored.judged.filter((id) => readable.has(id));
     const ranked = stored.ranked.filter((id) => readable.has(id));
@@ -71,9 +74,15 @@ export function resolveRunForViewer(results: StoredRunResults, readable: Readonl
     };
   });
   const measured = resolved.filter((result) => result.recall !== null);
-  const mean = (pick: (result: GoldenQuestionResult) => number | null) => (measured.length ? measured.reduce((sum, result) => sum + (pick(result) ?? 0), 0) / measured.length : 0);
+  const mean = (pick: (result: GoldenQuestionResult) => number | null) =>
+    measured.length ? measured.reduce((sum, result) => sum + (pick(result) ?? 0), 0) / measured.length : 0;
   return {
-    metrics: { questions: measured.length, recallAtK: mean((result) => result.recall), ndcg10: mean((result) => result.ndcg), mrr10: mean((result) => result.reciprocalRank) },
+    metrics: {
+      questions: measured.length,
+      recallAtK: mean((result) => result.recall),
+      ndcg10: mean((result) => result.ndcg),
+      mrr10: mean((result) => result.reciprocalRank),
+    },
     results: resolved,
   };
 }

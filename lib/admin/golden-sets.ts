@@ -7,7 +7,15 @@ import type { Prisma, PrismaClient } from "../db/generated/client";
 import { AppError, notFound, parseInput } from "../errors";
 import { maxQueryLength } from "../query-length";
 import { type SearchContext, searchArchive, searchModes } from "../rag/search/search-archive";
-import { type GoldenMetrics, type GoldenQuestionResult, type StoredRunResults, goldenK, resolveRunForViewer, storedRunRecordIds, storedRunResultsSchema } from "./golden-run-results";
+import {
+  type GoldenMetrics,
+  type GoldenQuestionResult,
+  type StoredRunResults,
+  goldenK,
+  resolveRunForViewer,
+  storedRunRecordIds,
+  storedRunResultsSchema,
+} from "./golden-run-results";
 
 export { goldenK, type GoldenMetrics, type GoldenQuestionResult } from "./golden-run-results";
 
@@ -39,8 +47,6 @@ export const goldenSetSchema = z.object({
 export type GoldenSetInput = z.input<typeof goldenSetSchema>;
 
 type StoredQuestion = { question: string; expected: string[] };
-
-
 
 /** The set if the principal keeps it (its owner, or an admin); otherwise not found, as a missing id. */
 async function findKeptSet(prisma: PrismaClient, principal: Principal, id: string) {
@@ -75,7 +81,11 @@ export async function listGoldenSets(prisma: PrismaClient, principal: Principal)
     const results = run ? storedResults(run) : null;
     return run && results ? { at: run.createdAt, mode: run.mode, results } : null;
   });
-  const titles = await readableTitles(prisma, principal, lastRuns.flatMap((run) => (run ? storedRunRecordIds(run.results) : [])));
+  const titles = await readableTitles(
+    prisma,
+    principal,
+    lastRuns.flatMap((run) => (run ? storedRunRecordIds(run.results) : [])),
+  );
   return sets.map((set, index) => {
     const run = lastRuns[index];
     return {
@@ -109,7 +119,10 @@ export async function getGoldenSet(prisma: PrismaClient, principal: Principal, i
     return results ? [{ id: run.id, at: run.createdAt, mode: run.mode, results }] : [];
   });
   // One lookup, under the viewer's access, for the editor's expected records and every run's records.
-  const titles = await readableTitles(prisma, principal, [...questions.flatMap((question) => question.expected), ...runs.flatMap((run) => storedRunRecordIds(run.results))]);
+  const titles = await readableTitles(prisma, principal, [
+    ...questions.flatMap((question) => question.expected),
+    ...runs.flatMap((run) => storedRunRecordIds(run.results)),
+  ]);
   return {
     id: kept.id,
     name: kept.name,
@@ -141,7 +154,10 @@ function keepUnreadableExpected(before: StoredQuestion[], after: StoredQuestion[
     const message = "A question you removed or reworded expects records you cannot read, so it stays; an admin can remove it.";
     throw new AppError("bad_request", message, { fieldErrors: { questions: [message] } });
   }
-  return after.map((question) => ({ question: question.question, expected: [...new Set([...question.expected, ...(unreadableByQuestion.get(question.question) ?? [])])] }));
+  return after.map((question) => ({
+    question: question.question,
+    expected: [...new Set([...question.expected, ...(unreadableByQuestion.get(question.question) ?? [])])],
+  }));
 }
 
 /** Creates (no id) or replaces a kept set; expected records must exist and be readable by the keeper. */
@@ -158,7 +174,11 @@ export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, 
     sectionId = section.id;
   }
   const before = (existing?.questions ?? []) as StoredQuestion[];
-  const readable = await readableTitles(prisma, principal, [...data.questions, ...before].flatMap((question) => question.expected));
+  const readable = await readableTitles(
+    prisma,
+    principal,
+    [...data.questions, ...before].flatMap((question) => question.expected),
+  );
   const fieldErrors: Record<string, string[]> = {};
   data.questions.forEach((question, index) => {
     if (question.expected.some((id) => !readable.has(id))) fieldErrors[`questions.${index}.expected`] = ["An expected record does not exist."];
@@ -167,9 +187,20 @@ export async function saveGoldenSet(prisma: PrismaClient, principal: Principal, 
 
   const questions = existing ? keepUnreadableExpected(before, data.questions, readable) : data.questions;
   const saved = existing
-    ? await prisma.goldenSet.update({ where: { id: existing.id }, data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue } })
-    : await prisma.goldenSet.create({ data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue, createdById: actorIdOf(principal) } });
-  await audit(prisma, { actorId: actorIdOf(principal), action: existing ? "golden-set.update" : "golden-set.create", targetType: "golden_set", targetId: saved.id, details: { name: data.name, questions: questions.length } });
+    ? await prisma.goldenSet.update({
+        where: { id: existing.id },
+        data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue },
+      })
+    : await prisma.goldenSet.create({
+        data: { name: data.name, sectionId, questions: questions as unknown as Prisma.InputJsonValue, createdById: actorIdOf(principal) },
+      });
+  await audit(prisma, {
+    actorId: actorIdOf(principal),
+    action: existing ? "golden-set.update" : "golden-set.create",
+    targetType: "golden_set",
+    targetId: saved.id,
+    details: { name: data.name, questions: questions.length },
+  });
   return { id: saved.id };
 }
 
@@ -192,18 +223,31 @@ export async function runGoldenSet(
   input: { id: string; mode?: unknown },
 ): Promise<{ runId: string; metrics: GoldenMetrics; results: GoldenQuestionResult[] }> {
   assertGoldenSetKeeper(principal);
-  const mode = z.enum(searchModes).catch("hybrid").parse(input.mode ?? "hybrid");
+  const mode = z
+    .enum(searchModes)
+    .catch("hybrid")
+    .parse(input.mode ?? "hybrid");
   const set = await findKeptSet(prisma, principal, input.id);
   if (!search.space) throw new AppError("unavailable", "There is no active index space to run the set against yet.");
   const questions = set.questions as StoredQuestion[];
   if (questions.length === 0) throw new AppError("bad_request", "The set has no questions yet.");
 
-  const readableExpected = await readableTitles(prisma, principal, questions.flatMap((question) => question.expected));
+  const readableExpected = await readableTitles(
+    prisma,
+    principal,
+    questions.flatMap((question) => question.expected),
+  );
   const stored: StoredRunResults = [];
   for (const question of questions) {
     const judged = question.expected.filter((id) => readableExpected.has(id));
     if (judged.length === 0) continue;
-    const found = await searchArchive(search, principal, { query: question.question, mode, limit: goldenK, collapse: "record", sectionIds: set.sectionId ? [set.sectionId] : undefined });
+    const found = await searchArchive(search, principal, {
+      query: question.question,
+      mode,
+      limit: goldenK,
+      collapse: "record",
+      sectionIds: set.sectionId ? [set.sectionId] : undefined,
+    });
     stored.push({ question: question.question, judged, ranked: found.hits.slice(0, goldenK).map((hit) => hit.recordId) });
   }
   const shown = resolveRunForViewer(stored, await readableTitles(prisma, principal, storedRunRecordIds(stored)));

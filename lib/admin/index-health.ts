@@ -1,7 +1,7 @@
 import "server-only";
 import { type Principal, assertAdmin } from "../acl";
 import type { SqlExecutor } from "../db/sql-executor";
-import { } from "../errors";
+import {} from "../errors";
 import { getActiveIndexSpace, type IndexSpace } from "../rag/index/index-spaces";
 import { type SectionIndexStats, indexStats } from "../rag/index/index-stats";
 
@@ -43,13 +43,25 @@ export async function getIndexHealth(sql: SqlExecutor, principal: Principal, opt
   );
   return {
     active,
-    spaces: spaces.map((space) => ({ id: space.id, name: space.name, status: space.status, chunks: space.chunks, activatedAt: space.activated_at ? new Date(space.activated_at) : null })),
+    spaces: spaces.map((space) => ({
+      id: space.id,
+      name: space.name,
+      status: space.status,
+      chunks: space.chunks,
+      activatedAt: space.activated_at ? new Date(space.activated_at) : null,
+    })),
     coverage: { records: sections.reduce((sum, section) => sum + section.records, 0), indexed: sections.reduce((sum, section) => sum + section.indexed, 0) },
     sections: sections.map((section) => ({
       ...section,
       failures: failures
         .filter((failure) => failure.section_id === section.sectionId)
-        .map((failure) => ({ recordId: failure.record_id, title: failure.title, attempts: failure.attempts, error: failure.last_error ?? "unknown error", at: new Date(failure.updated_at) })),
+        .map((failure) => ({
+          recordId: failure.record_id,
+          title: failure.title,
+          attempts: failure.attempts,
+          error: failure.last_error ?? "unknown error",
+          at: new Date(failure.updated_at),
+        })),
     })),
   };
 }

@@ -41,7 +41,9 @@ export interface SpaceOverview {
 export async function listSpaceOverview(sql: SqlExecutor, principal: Principal): Promise<SpaceOverview[]> {
   assertAdmin(principal);
   const [total] = await sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM records`);
-  const counts = await sql.query<{ index_space_id: string; records: number }>(`SELECT index_space_id, count(DISTINCT record_id)::int AS records FROM chunks GROUP BY index_space_id`);
+  const counts = await sql.query<{ index_space_id: string; records: number }>(
+    `SELECT index_space_id, count(DISTINCT record_id)::int AS records FROM chunks GROUP BY index_space_id`,
+  );
   return (await listSpaces(sql)).map((space) => ({
     id: space.id,
     name: space.name,
@@ -85,7 +87,10 @@ export async function compareSpaces(
   for (const space of active && active.id !== candidate.id ? [active, candidate] : [candidate]) {
     const embedder = embedderForSpace(space);
     if (!embedder) throw new AppError("unavailable", `This server cannot embed queries for ${space.name}.`);
-    const run = await runGoldenSet(prisma, { sql, embedder, reranker: passThroughReranker, space }, principal, { id: input.goldenSetId, mode: input.mode ?? "hybrid" });
+    const run = await runGoldenSet(prisma, { sql, embedder, reranker: passThroughReranker, space }, principal, {
+      id: input.goldenSetId,
+      mode: input.mode ?? "hybrid",
+    });
     out.push({ space: space.name, spaceId: space.id, metrics: run.metrics });
   }
   return out;

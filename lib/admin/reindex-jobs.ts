@@ -32,10 +32,12 @@ export interface ReindexProgress {
   finishedAt: Date | null;
 }
 
-
 const reasonOf = (jobId: string) => `reindex:${jobId}`;
 
-async function progressOf(sql: SqlExecutor, job: { id: string; section_id: string | null; section_name: string | null; total: number; started_at: Date; finished_at: Date | null }): Promise<ReindexProgress> {
+async function progressOf(
+  sql: SqlExecutor,
+  job: { id: string; section_id: string | null; section_name: string | null; total: number; started_at: Date; finished_at: Date | null },
+): Promise<ReindexProgress> {
   const [counts] = await sql.query<{ remaining: number; failed: number }>(
     `SELECT count(*) FILTER (WHERE status IN ('pending', 'running'))::int AS remaining,
             count(*) FILTER (WHERE status = 'parked')::int AS failed
@@ -46,8 +48,11 @@ async function progressOf(sql: SqlExecutor, job: { id: string; section_id: strin
   const failed = counts?.failed ?? 0;
   // The worker takes pending records by (available_at, created_at): those of other reasons due
   // before the job's first pending record, and any being indexed now, go first.
-  const [ahead] = remaining === 0 ? [{ ahead: 0 }] : await sql.query<{ ahead: number }>(
-    `WITH mine AS (
+  const [ahead] =
+    remaining === 0
+      ? [{ ahead: 0 }]
+      : await sql.query<{ ahead: number }>(
+          `WITH mine AS (
        SELECT min(available_at) AS due, bool_or(status = 'running') AS started FROM index_queue WHERE reason = $1 AND status IN ('pending', 'running')
      )
      SELECT CASE WHEN mine.started THEN 0 ELSE (
@@ -55,11 +60,14 @@ async function progressOf(sql: SqlExecutor, job: { id: string; section_id: strin
                WHERE o.reason <> $1 AND (o.status = 'running' OR (o.status = 'pending' AND o.available_at <= mine.due))
             ) END AS ahead
        FROM mine`,
-    [reasonOf(job.id)],
-  );
+          [reasonOf(job.id)],
+        );
   let finishedAt = job.finished_at ? new Date(job.finished_at) : null;
   if (!finishedAt && remaining === 0) {
-    const [row] = await sql.query<{ finished_at: Date }>(`UPDATE reindex_jobs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL RETURNING finished_at`, [job.id]);
+    const [row] = await sql.query<{ finished_at: Date }>(
+      `UPDATE reindex_jobs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL RETURNING finished_at`,
+      [job.id],
+    );
     finishedAt = row ? new Date(row.finished_at) : new Date();
   }
   const done = Math.max(0, job.total - remaining - failed);
@@ -114,7 +122,12 @@ export async function startReindex(
   const id = randomUUID();
   await sql.transaction(async (tx) => {
     const queued = await enqueueReindex(tx, { sectionId: section?.id }, reasonOf(id));
-    await tx.query(`INSERT INTO reindex_jobs (id, section_id, total, started_by_id) VALUES ($1, $2, $3, $4)`, [id, section?.id ?? null, queued, actorIdOf(principal)]);
+    await tx.query(`INSERT INTO reindex_jobs (id, section_id, total, started_by_id) VALUES ($1, $2, $3, $4)`, [
+      id,
+      section?.id ?? null,
+      queued,
+      actorIdOf(principal),
+    ]);
     await auditSql(tx, {
       actorId: actorIdOf(principal),
       action: "index.reindex",
@@ -136,6 +149,12 @@ export async function retryFailed(prisma: PrismaClient, sql: SqlExecutor, princi
     sectionId = section.id;
   }
   const retried = await retryParked(sql, sectionId);
-  await audit(prisma, { actorId: actorIdOf(principal), action: "index.retry", targetType: "section", targetId: sectionId ?? null, details: { section: input.sectionSlug ?? "all", records: retried } });
+  await audit(prisma, {
+    actorId: actorIdOf(principal),
+    action: "index.retry",
+    targetType: "section",
+    targetId: sectionId ?? null,
+    details: { section: input.sectionSlug ?? "all", records: retried },
+  });
   return retried;
 }

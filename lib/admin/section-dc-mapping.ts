@@ -25,7 +25,13 @@ export async function getSectionDcMapping(prisma: PrismaClient, principal: Princ
   const fields = sectionFieldsSchema.parse(section.fields);
   const stored = storedDcMapping(section.dcMapping, fields);
   const defaults = defaultDcMapping(fields);
-  return { mapping: stored ?? defaults, custom: stored !== null, defaults, fields: fields.map(({ key, label, type }) => ({ key, label, type })), elements: dcElements };
+  return {
+    mapping: stored ?? defaults,
+    custom: stored !== null,
+    defaults,
+    fields: fields.map(({ key, label, type }) => ({ key, label, type })),
+    elements: dcElements,
+  };
 }
 
 /**
@@ -40,7 +46,14 @@ export async function setSectionDcMapping(prisma: PrismaClient, principal: Princ
   const mapping = input.mapping === null ? null : parseInput(dcMappingSchema(fields), input.mapping);
   await prisma.$transaction(async (tx) => {
     await tx.section.update({ where: { id: section.id }, data: { dcMapping: mapping === null ? Prisma.DbNull : (mapping as Prisma.InputJsonValue) } });
-    await audit(tx, { actorId: actorIdOf(principal), action: "section.dc_mapping", targetType: "section", targetId: section.id, projectId: null, details: { section: section.slug, before: section.dcMapping ?? null, after: mapping } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "section.dc_mapping",
+      targetType: "section",
+      targetId: section.id,
+      projectId: null,
+      details: { section: section.slug, before: section.dcMapping ?? null, after: mapping },
+    });
   });
   forgetSections(prisma);
   return mapping ?? defaultDcMapping(fields);

@@ -98,7 +98,10 @@ describe("formatAgentContext", () => {
   });
 
   it("leaves out a passage when too little room remains to be useful, and is empty with nothing to give", () => {
-    const passages = [{ citation: citation("1"), text: words(40), translation: null }, { citation: citation("2"), text: words(40), translation: null }];
+    const passages = [
+      { citation: citation("1"), text: words(40), translation: null },
+      { citation: citation("2"), text: words(40), translation: null },
+    ];
     const result = formatAgentContext(passages, 800, fence);
     expect(result.citations).toHaveLength(1);
     expect(result).toMatchObject({ truncated: false, omitted: 1 });

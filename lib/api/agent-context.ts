@@ -48,7 +48,13 @@ export function formatAgentContext(
   const preamble = contextPreamble(boundary);
   const blocks: string[] = [];
   const citations: ApiCitation[] = [];
-  const finish = (truncated: boolean, omitted: number) => ({ context: blocks.length > 0 ? [preamble, ...blocks].join("\n\n") : "", boundary, citations, truncated, omitted });
+  const finish = (truncated: boolean, omitted: number) => ({
+    context: blocks.length > 0 ? [preamble, ...blocks].join("\n\n") : "",
+    boundary,
+    citations,
+    truncated,
+    omitted,
+  });
   let used = preamble.length;
   for (const [index, passage] of passages.entries()) {
     const { citation } = passage;

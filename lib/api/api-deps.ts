@@ -32,7 +32,13 @@ export async function getApiDeps(): Promise<ApiDeps> {
 export function apiDepsOver(runtime: Runtime): ApiDeps {
   const { prisma } = runtime.database;
   return {
-    runtime: { prisma, search: runtime.search, ask: runtime.ask, objects: runtime.objects, media: { storageDir: runtime.config.storageDir, maxBytes: runtime.config.MAX_UPLOAD_BYTES } },
+    runtime: {
+      prisma,
+      search: runtime.search,
+      ask: runtime.ask,
+      objects: runtime.objects,
+      media: { storageDir: runtime.config.storageDir, maxBytes: runtime.config.MAX_UPLOAD_BYTES },
+    },
     limiter: runtime.limiter,
     cors: processCors(),
     authenticate: (authorization) => authenticateApiTokenWithId(prisma, authorization),
@@ -58,7 +64,9 @@ export function apiRoute(...names: [string, ...string[]]): Record<"GET" | "POST"
   const pathOperations = names.map((name) => operationNamed(name) as unknown as ApiOperation);
   const handler: Handler = (request, context) =>
     guarded(async () => {
-      const params = Object.fromEntries(Object.entries((await context?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]));
+      const params = Object.fromEntries(
+        Object.entries((await context?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+      );
       return handleApiPath(pathOperations, request, params, await getApiDeps());
     });
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
@@ -115,14 +123,20 @@ function fileRoute<ParamsSchema extends z.ZodType>(
   handler: (request: Request, context: { principal: Principal; runtime: Runtime; params: z.output<ParamsSchema> }) => Promise<Response>,
 ) {
   return (request: Request, context: RouteContext): Promise<Response> =>
-    withApiToken(request, async ({ principal, runtime }) => handler(request, { principal, runtime, params: parseRouteParams(paramsSchema, await context.params) }));
+    withApiToken(request, async ({ principal, runtime }) =>
+      handler(request, { principal, runtime, params: parseRouteParams(paramsSchema, await context.params) }),
+    );
 }
 
 /** GET /api/v1/projects/{slug}/ead3: the project as an EAD3 finding aid, as the token's user may read it. */
 export function projectEad3Route() {
   return {
     GET: fileRoute(z.object({ slug: z.string().max(200) }), async (request, { principal, runtime, params }) =>
-      projectEad3Response(runtime.database.prisma, principal, request, { slug: params.slug, origin: linkOrigin(request, runtime.config), agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME }),
+      projectEad3Response(runtime.database.prisma, principal, request, {
+        slug: params.slug,
+        origin: linkOrigin(request, runtime.config),
+        agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME,
+      }),
     ),
   };
 }
@@ -131,7 +145,11 @@ export function projectEad3Route() {
 export function personEacCpfRoute() {
   return {
     GET: fileRoute(z.object({ recordId: z.string().max(100) }), async (request, { principal, runtime, params }) =>
-      personEacCpfResponse(runtime.database.prisma, principal, { id: params.recordId, origin: linkOrigin(request, runtime.config), agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME }),
+      personEacCpfResponse(runtime.database.prisma, principal, {
+        id: params.recordId,
+        origin: linkOrigin(request, runtime.config),
+        agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME,
+      }),
     ),
   };
 }

@@ -35,7 +35,8 @@ export interface ApiDeps {
   research?: ResearchModel;
 }
 
-export const unauthorizedMessage = "Send a valid API token as `Authorization: Bearer mnemo_…`. Tokens that expired or were revoked are refused; create one at /account/tokens.";
+export const unauthorizedMessage =
+  "Send a valid API token as `Authorization: Bearer mnemo_…`. Tokens that expired or were revoked are refused; create one at /account/tokens.";
 
 export function unauthorizedError(): AppError {
   return new AppError("unauthorized", unauthorizedMessage, { headers: { "www-authenticate": 'Bearer realm="mnemo"' } });
@@ -144,7 +145,12 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
       if (pathIssue) throw new AppError("not_found", "Not found.");
       throw new AppError("bad_request", "Some values are not valid.", { fieldErrors: zodFieldErrors(parsed.error.issues) });
     }
-    const context = { runtime: deps.runtime, principal: auth.principal, origin: requestOrigin(request, deps.origin), via: { channel: "api", tokenId: auth.tokenId } as const };
+    const context = {
+      runtime: deps.runtime,
+      principal: auth.principal,
+      origin: requestOrigin(request, deps.origin),
+      via: { channel: "api", tokenId: auth.tokenId } as const,
+    };
     const input = parsed.data as z.output<Input> & { stream?: boolean };
     // Model work of the call goes before the index worker's and is dropped while queued if the client goes away.
     const work = { priority: "interactive", signal: request.signal } as const;
@@ -161,13 +167,20 @@ export async function handleApiRequest<Input extends z.ZodObject, Output extends
  * operation of the request's method runs; OPTIONS names every method; any other is a 405 that
  * lists them.
  */
-export async function handleApiPath(pathOperations: readonly ApiOperation[], request: Request, pathParams: Record<string, string>, deps: ApiDeps): Promise<Response> {
+export async function handleApiPath(
+  pathOperations: readonly ApiOperation[],
+  request: Request,
+  pathParams: Record<string, string>,
+  deps: ApiDeps,
+): Promise<Response> {
   if (pathOperations.length === 1) return handleApiRequest(pathOperations[0]!, request, pathParams, deps);
   const methods = pathOperations.map((operation) => operation.method);
   if (request.method === "OPTIONS") return preflightResponse(deps.cors, request, methods);
   const operation = pathOperations.find((candidate) => candidate.method === request.method);
   if (operation) return handleApiRequest(operation, request, pathParams, deps);
-  const error = new AppError("method_not_allowed", `This path is called with ${methods.join(" or ")}.`, { headers: { allow: `${methods.join(", ")}, OPTIONS` } });
+  const error = new AppError("method_not_allowed", `This path is called with ${methods.join(" or ")}.`, {
+    headers: { allow: `${methods.join(", ")}, OPTIONS` },
+  });
   return withHeaders(errorResponse(error), { ...corsHeaders(deps.cors, request), "cache-control": "no-store" });
 }
 

@@ -154,7 +154,11 @@ export async function handleMcpRequest(request: Request, deps: ApiDeps): Promise
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length > maxBatchMessages) {
       return finish(
-        jsonRpcError(400, -32600, `Invalid Request: a batch may hold at most ${maxBatchMessages} messages, and this one holds ${messages.length}. Send them in several requests.`),
+        jsonRpcError(
+          400,
+          -32600,
+          `Invalid Request: a batch may hold at most ${maxBatchMessages} messages, and this one holds ${messages.length}. Send them in several requests.`,
+        ),
       );
     }
     const decision = deps.limiter.take(auth.tokenId, batchCost(messages));
@@ -162,7 +166,12 @@ export async function handleMcpRequest(request: Request, deps: ApiDeps): Promise
     if (!decision.allowed) throw rateLimitedError(decision);
 
     const principal: Principal = auth.principal;
-    const context: OperationContext = { runtime: deps.runtime, principal, origin: requestOrigin(request, deps.origin), via: { channel: "mcp", tokenId: auth.tokenId } };
+    const context: OperationContext = {
+      runtime: deps.runtime,
+      principal,
+      origin: requestOrigin(request, deps.origin),
+      via: { channel: "mcp", tokenId: auth.tokenId },
+    };
     const server = createMcpServer(context, { scopes: auth.scopes, allowWrite: deps.mcpAllowWrite === true });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -83,7 +83,10 @@ function researchPath(): Record<string, unknown> {
     security: [{ bearerToken: ["read"] }],
     requestBody: { required: true, content: { "application/json": { schema: jsonSchema(researchRequestSchema, "input") } } },
     responses: {
-      "200": { description: "NDJSON events, one per line.", content: { "application/x-ndjson": { schema: { $ref: "#/components/schemas/ResearchStreamEvent" } } } },
+      "200": {
+        description: "NDJSON events, one per line.",
+        content: { "application/x-ndjson": { schema: { $ref: "#/components/schemas/ResearchStreamEvent" } } },
+      },
       "400": error("The input is not valid; fieldErrors names each problem."),
       "401": error("No token, or an expired, revoked or unknown one."),
       "413": error(`The body is over ${Math.round(maxJsonBodyBytes / 1024)} KiB.`),
@@ -111,7 +114,15 @@ function xmlDownloadPaths(): Record<string, { get: Record<string, unknown> }> {
       description: options.description,
       tags: ["records"],
       security: [{ bearerToken: ["read"] }],
-      parameters: [{ name: options.param, in: "path", required: true, description: options.paramDescription, schema: { type: "string", maxLength: options.param === "slug" ? 200 : 100 } }],
+      parameters: [
+        {
+          name: options.param,
+          in: "path",
+          required: true,
+          description: options.paramDescription,
+          schema: { type: "string", maxLength: options.param === "slug" ? 200 : 100 },
+        },
+      ],
       responses: {
         "200": { description: "The XML document, as a download.", content: { [options.mediaType]: { schema: { type: "string" } } } },
         "401": error("No token, or an expired, revoked or unknown one."),
@@ -128,7 +139,8 @@ function xmlDownloadPaths(): Record<string, { get: Record<string, unknown> }> {
     "/projects/{slug}/ead3": download({
       id: "project_ead3",
       summary: "A project as an EAD3 finding aid",
-      description: "The project's sections as series and its records as items (EAD3 1.1.1), with dates, extents, languages, makers and authority links; only what the token's user may read.",
+      description:
+        "The project's sections as series and its records as items (EAD3 1.1.1), with dates, extents, languages, makers and authority links; only what the token's user may read.",
       param: "slug",
       paramDescription: "The project's slug.",
       mediaType: "application/xml",
@@ -226,7 +238,8 @@ export function openApiDocument(serverUrl = "/api/v1"): Record<string, unknown> 
         bearerToken: {
           type: "http",
           scheme: "bearer",
-          description: "A personal API token (mnemo_…) with scopes: `read` (every token) and, when chosen at /account/tokens, `write`. Tokens made before scopes existed read only.",
+          description:
+            "A personal API token (mnemo_…) with scopes: `read` (every token) and, when chosen at /account/tokens, `write`. Tokens made before scopes existed read only.",
         },
       },
       schemas,

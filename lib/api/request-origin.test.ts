@@ -7,7 +7,9 @@ describe("requestOrigin", () => {
   it("prefers the configured origin, then the forwarded or called host", () => {
     expect(requestOrigin(request({ host: "127.0.0.1:3100" }), "https://archive.example.org")).toBe("https://archive.example.org");
     expect(requestOrigin(request({ host: "127.0.0.1:3100" }))).toBe("http://127.0.0.1:3100");
-    expect(requestOrigin(request({ host: "internal:3000", "x-forwarded-host": "archive.example.org", "x-forwarded-proto": "https" }))).toBe("https://archive.example.org");
+    expect(requestOrigin(request({ host: "internal:3000", "x-forwarded-host": "archive.example.org", "x-forwarded-proto": "https" }))).toBe(
+      "https://archive.example.org",
+    );
     expect(requestOrigin(request({ host: "[::1]:3000" }))).toBe("http://[::1]:3000");
   });
 

@@ -79,7 +79,9 @@ export function ffmpegInstalled(): Promise<boolean> {
   installed ??= Promise.all([run("ffmpeg", ["-version"], { timeoutMs: 10_000 }), run("ffprobe", ["-version"], { timeoutMs: 10_000 })]).then(
     () => true,
     (error: unknown) => {
-      console.warn(`[mnemo] ffmpeg/ffprobe cannot be run (${error instanceof Error ? error.message : String(error)}): recordings stay pending until it is installed (apt-get install -y ffmpeg).`);
+      console.warn(
+        `[mnemo] ffmpeg/ffprobe cannot be run (${error instanceof Error ? error.message : String(error)}): recordings stay pending until it is installed (apt-get install -y ffmpeg).`,
+      );
       return false;
     },
   );
@@ -120,7 +122,8 @@ export function moovAfterMdat(bytes: Uint8Array): boolean {
 
 /** The streamable copy to make, if any: its container, mime and ffmpeg's codec arguments. */
 function streamPlan(mime: string, bytes: Uint8Array): { extension: string; mime: string; args: string[] } | null {
-  if (mime === "audio/wav" || mime === "audio/flac") return { extension: "ogg", mime: "audio/ogg", args: ["-vn", "-c:a", "libopus", "-b:a", "48k", "-f", "ogg"] };
+  if (mime === "audio/wav" || mime === "audio/flac")
+    return { extension: "ogg", mime: "audio/ogg", args: ["-vn", "-c:a", "libopus", "-b:a", "48k", "-f", "ogg"] };
   if ((mime === "video/mp4" || mime === "audio/mp4") && moovAfterMdat(bytes)) {
     return { extension: mime === "audio/mp4" ? "m4a" : "mp4", mime, args: ["-c", "copy", "-movflags", "+faststart", "-f", "mp4"] };
   }
@@ -134,7 +137,19 @@ const passTimeoutMs = (durationSeconds: number) => 60_000 + Math.ceil(durationSe
 export async function detectSilences(path: string, durationSeconds: number, settings = { noiseDecibels: silenceNoiseDecibels, minSeconds: silenceMinSeconds }) {
   const { stderr } = await run(
     "ffmpeg",
-    ["-nostdin", "-hide_banner", "-nostats", "-i", path, "-vn", "-af", `silencedetect=noise=${settings.noiseDecibels}dB:d=${settings.minSeconds}`, "-f", "null", "-"],
+    [
+      "-nostdin",
+      "-hide_banner",
+      "-nostats",
+      "-i",
+      path,
+      "-vn",
+      "-af",
+      `silencedetect=noise=${settings.noiseDecibels}dB:d=${settings.minSeconds}`,
+      "-f",
+      "null",
+      "-",
+    ],
     { timeoutMs: passTimeoutMs(durationSeconds) },
   );
   return parseSilences(stderr, durationSeconds);
@@ -237,7 +252,15 @@ async function intakeRecording(sql: SqlExecutor, options: AudioIntakeOptions, re
         const turns: TranscriptTurn[] = segments.map((segment) => ({ speaker: "", start: segment.start, end: segment.end, text: "" }));
         await upsertDraft(tx, { recordId: recording.record_id, fieldKey, mediaId: recording.id, source: "segmentation", status: "ready", turns });
         drafts++;
-        if (transcribe) await upsertDraft(tx, { recordId: recording.record_id, fieldKey, mediaId: recording.id, source: "asr", status: "pending", model: speechToText.model });
+        if (transcribe)
+          await upsertDraft(tx, {
+            recordId: recording.record_id,
+            fieldKey,
+            mediaId: recording.id,
+            source: "asr",
+            status: "pending",
+            model: speechToText.model,
+          });
       }
       return drafts;
     });
@@ -263,7 +286,16 @@ async function intakeRecording(sql: SqlExecutor, options: AudioIntakeOptions, re
 /** Writes the draft of a record's field from one source, replacing the one before. */
 export async function upsertDraft(
   sql: Pick<SqlExecutor, "query">,
-  draft: { recordId: string; fieldKey: string; mediaId: string; source: "segmentation" | "asr"; status: "pending" | "ready"; turns?: TranscriptTurn[]; model?: string; createdById?: string | null },
+  draft: {
+    recordId: string;
+    fieldKey: string;
+    mediaId: string;
+    source: "segmentation" | "asr";
+    status: "pending" | "ready";
+    turns?: TranscriptTurn[];
+    model?: string;
+    createdById?: string | null;
+  },
 ): Promise<void> {
   await sql.query(
     `INSERT INTO transcript_drafts (id, record_id, field_key, media_id, source, status, model, turns, created_by_id, updated_at)
@@ -271,7 +303,16 @@ export async function upsertDraft(
      ON CONFLICT (record_id, field_key, source) DO UPDATE
        SET media_id = EXCLUDED.media_id, status = EXCLUDED.status, model = EXCLUDED.model, turns = EXCLUDED.turns,
            error = NULL, attempts = 0, created_by_id = EXCLUDED.created_by_id, updated_at = now()`,
-    [draft.recordId, draft.fieldKey, draft.mediaId, draft.source, draft.status, draft.model ?? null, JSON.stringify(draft.turns ?? []), draft.createdById ?? null],
+    [
+      draft.recordId,
+      draft.fieldKey,
+      draft.mediaId,
+      draft.source,
+      draft.status,
+      draft.model ?? null,
+      JSON.stringify(draft.turns ?? []),
+      draft.createdById ?? null,
+    ],
   );
 }
 
@@ -306,7 +347,10 @@ async function transcribePending(sql: SqlExecutor, options: AudioIntakeOptions, 
   let transcribed = 0;
   let retry: SpeechToTextError | null = null;
   const fail = (id: string, message: string) =>
-    sql.query(`UPDATE transcript_drafts SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [id, truncateText(message, 1000)]);
+    sql.query(`UPDATE transcript_drafts SET status = 'failed', error = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [
+      id,
+      truncateText(message, 1000),
+    ]);
   for (const draft of drafts) {
     const speechToText = options.speechToText;
     if (!speechToText) {
@@ -314,7 +358,10 @@ async function transcribePending(sql: SqlExecutor, options: AudioIntakeOptions, 
       continue;
     }
     if (!mayLeaveHost(speechToText, egressAllowed([draft.egress_policy]))) {
-      await fail(draft.id, "This section's recordings stay on this server (egress policy local only); they are never sent to an external transcription server.");
+      await fail(
+        draft.id,
+        "This section's recordings stay on this server (egress policy local only); they are never sent to an external transcription server.",
+      );
       continue;
     }
     if (draft.intake === "pending") continue; // Its intake failed to run this time; the record is retried.

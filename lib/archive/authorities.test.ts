@@ -63,7 +63,11 @@ describe("authority fields", () => {
     const result = validateRecordValues(fields, {
       title: "A coin",
       mint: { uri: "https://nomisma.org/id/athens", label: "  Athens " },
-      materials: ["http://vocab.getty.edu/page/aat/300015050", { uri: "http://vocab.getty.edu/aat/300015050", label: "oil paint" }, { uri: "http://vocab.getty.edu/aat/300014078", label: "canvas" }],
+      materials: [
+        "http://vocab.getty.edu/page/aat/300015050",
+        { uri: "http://vocab.getty.edu/aat/300015050", label: "oil paint" },
+        { uri: "http://vocab.getty.edu/aat/300014078", label: "canvas" },
+      ],
     });
     expect(result).toEqual({
       ok: true,
@@ -77,8 +81,17 @@ describe("authority fields", () => {
 
   it("quotes a value that is not a URI of an accepted authority", () => {
     const result = validateRecordValues(fields, { title: "A coin", mint: "http://www.wikidata.org/entity/Q1524" });
-    expect(result).toEqual({ ok: false, fieldErrors: { mint: ['Mint "http://www.wikidata.org/entity/Q1524" is not an authority URI: write a Nomisma URI, such as http://nomisma.org/id/athens'] } });
-    expect(validateRecordValues(fields, { title: "A coin", mint: ["http://nomisma.org/id/athens", "http://nomisma.org/id/rome"] })).toMatchObject({ ok: false, fieldErrors: { mint: ["Mint takes one authority link"] } });
-    expect(validateRecordValues(fields, { title: "A coin", materials: [{ uri: 5 }] })).toMatchObject({ ok: false, fieldErrors: { materials: ["Materials must be authority links: a URI and an optional label"] } });
+    expect(result).toEqual({
+      ok: false,
+      fieldErrors: { mint: ['Mint "http://www.wikidata.org/entity/Q1524" is not an authority URI: write a Nomisma URI, such as http://nomisma.org/id/athens'] },
+    });
+    expect(validateRecordValues(fields, { title: "A coin", mint: ["http://nomisma.org/id/athens", "http://nomisma.org/id/rome"] })).toMatchObject({
+      ok: false,
+      fieldErrors: { mint: ["Mint takes one authority link"] },
+    });
+    expect(validateRecordValues(fields, { title: "A coin", materials: [{ uri: 5 }] })).toMatchObject({
+      ok: false,
+      fieldErrors: { materials: ["Materials must be authority links: a URI and an optional label"] },
+    });
   });
 });

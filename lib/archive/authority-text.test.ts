@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { authorityLabels, authorityLinksOf, authorityText, formatAuthorityLink, parseAuthorityLines, parseAuthorityLink, splitAuthorityText } from "./authority-text";
+import {
+  authorityLabels,
+  authorityLinksOf,
+  authorityText,
+  formatAuthorityLink,
+  parseAuthorityLines,
+  parseAuthorityLink,
+  splitAuthorityText,
+} from "./authority-text";
 
 const nero = { uri: "http://www.wikidata.org/entity/Q1413", label: "Nero" };
 const rome = { uri: "http://nomisma.org/id/rome" };

@@ -31,7 +31,14 @@ export const citeSelectionQuerySchema = z
     format: formatSchema,
     ids: z
       .array(z.string().trim())
-      .transform((ids) => [...new Set(ids.flatMap((id) => id.split(",")).map((id) => id.trim()).filter(Boolean))])
+      .transform((ids) => [
+        ...new Set(
+          ids
+            .flatMap((id) => id.split(","))
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ])
       .pipe(z.array(z.string()).min(1, "Name at least one record in ids.").max(maxCitedRecords, `Cite at most ${maxCitedRecords} records at once.`)),
   })
   .superRefine(storableTextIssues);

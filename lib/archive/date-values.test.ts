@@ -20,7 +20,11 @@ describe("stored dates, read through one door", () => {
   });
 
   it("gives the interval and years a stored value covers", () => {
-    expect(readDateValue({ edtf: "1850/1860", text: "1850-1860" })).toMatchObject({ earliest: "1850-01-01", latest: "1860-12-31", years: { from: 1850, to: 1860 } });
+    expect(readDateValue({ edtf: "1850/1860", text: "1850-1860" })).toMatchObject({
+      earliest: "1850-01-01",
+      latest: "1860-12-31",
+      years: { from: 1850, to: 1860 },
+    });
     expect(readDateValue({ from: 1920, to: 1930 })).toMatchObject({ edtf: "1920/1930", years: { from: 1920, to: 1930 } });
   });
 });

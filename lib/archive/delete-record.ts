@@ -14,18 +14,17 @@ import { isUuid } from "../ids";
  * same transaction; the files are removed afterwards by the caller (removeStoredFiles), so a
  * failed transaction never leaves a record pointing at a deleted file.
  */
-export async function deleteRecord(
-  prisma: PrismaClient,
-  principal: Principal,
-  input: { id: string; version: number },
-): Promise<{ storageKeys: string[] }> {
+export async function deleteRecord(prisma: PrismaClient, principal: Principal, input: { id: string; version: number }): Promise<{ storageKeys: string[] }> {
   if (!isUuid(input.id)) throw notFound();
   assertRecordVersion(input.version);
   const record = await prisma.record.findFirst({ where: { id: input.id, ...projectScopeWhere(principal) } });
   if (!record) throw notFound();
   if (!canEdit(principal, record)) throw new AppError("forbidden", "You may read this record but not delete it.");
   return prisma.$transaction(async (tx) => {
-    const media = await tx.media.findMany({ where: { recordId: record.id }, select: { storageKey: true, thumbnailKey: true, streamKey: true, pages: { select: { imageKey: true } } } });
+    const media = await tx.media.findMany({
+      where: { recordId: record.id },
+      select: { storageKey: true, thumbnailKey: true, streamKey: true, pages: { select: { imageKey: true } } },
+    });
     // Records whose group documents hold this one's text are rebuilt without it (found while its
     // links still exist; a conflict below rolls this back too). Until then their passages keep
     // its project in their scope (derived-scope.ts: a source that no longer exists).

@@ -63,7 +63,14 @@ function fieldOf(record: EditableRecord, key: string, types: readonly FieldDefin
   return field;
 }
 
-async function save(prisma: PrismaClient, principal: Principal, record: EditableRecord, values: RecordValues, edit: RecordEdit, storageDir?: string): Promise<EditedRecord> {
+async function save(
+  prisma: PrismaClient,
+  principal: Principal,
+  record: EditableRecord,
+  values: RecordValues,
+  edit: RecordEdit,
+  storageDir?: string,
+): Promise<EditedRecord> {
   const saved = await saveRecord(prisma, principal, {
     id: record.id,
     version: edit.version,
@@ -90,10 +97,18 @@ export async function createRecord(
   principal: Principal,
   input: { sectionSlug: string; projectId: string; values: RecordValues; auditDetails?: SaveRecordInput["auditDetails"] },
 ): Promise<EditedRecord> {
-  const project = isUuid(input.projectId) && canReadProject(principal, input.projectId) ? await prisma.project.findUnique({ where: { id: input.projectId }, select: { id: true } }) : null;
+  const project =
+    isUuid(input.projectId) && canReadProject(principal, input.projectId)
+      ? await prisma.project.findUnique({ where: { id: input.projectId }, select: { id: true } })
+      : null;
   if (!project) throw notFound();
   if (!canEditProject(principal, project.id)) throw new AppError("forbidden", "You may read this project but not add records to it.");
-  const saved = await saveRecord(prisma, principal, { sectionSlug: input.sectionSlug, projectId: project.id, values: input.values, auditDetails: input.auditDetails });
+  const saved = await saveRecord(prisma, principal, {
+    sectionSlug: input.sectionSlug,
+    projectId: project.id,
+    values: input.values,
+    auditDetails: input.auditDetails,
+  });
   return { id: saved.id, version: saved.version, changed: true };
 }
 
@@ -167,7 +182,8 @@ export async function attachMedia(
   try {
     mediaId = (await storeMedia(prisma, principal, { projectId: record.projectId, file: edit.file, expectedKind, ...storage })).id;
   } catch (error) {
-    if (error instanceof AppError && error.code !== "forbidden") throw new AppError(error.code, `${field.label}: ${error.message}`, { fieldErrors: { content: [error.message] } });
+    if (error instanceof AppError && error.code !== "forbidden")
+      throw new AppError(error.code, `${field.label}: ${error.message}`, { fieldErrors: { content: [error.message] } });
     throw error;
   }
   try {

@@ -217,7 +217,9 @@ describe("readWrittenDate", () => {
   });
 
   it("quotes what could not be read in the message", () => {
-    expect(dateProblemMessage("sometime in spring", "unreadable")).toBe('"sometime in spring" could not be read: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX');
+    expect(dateProblemMessage("sometime in spring", "unreadable")).toBe(
+      '"sometime in spring" could not be read: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX',
+    );
     expect(dateProblemMessage("x".repeat(80), "unreadable")).toMatch(/^"x{60}…" could not be read/);
     expect(dateProblemMessage("1860-1850", "starts after it ends")).toBe('"1860-1850" starts after it ends');
   });

@@ -135,7 +135,13 @@ function parseSingle(text: string): Single | string {
   if (monthText === undefined) {
     const unspecified = (yearDigits.match(/X+$/) ?? [""])[0].length;
     if (yearDigits.slice(0, yearDigits.length - unspecified).includes("X")) {
-      return single(`${edtfYearText}${q}`, { year: yearFirst, month: 1, day: 1 }, { year: yearLast, month: 12, day: 31 }, `${yearWords(yearFirst)} – ${yearWords(yearLast)}`, q);
+      return single(
+        `${edtfYearText}${q}`,
+        { year: yearFirst, month: 1, day: 1 },
+        { year: yearLast, month: 12, day: 31 },
+        `${yearWords(yearFirst)} – ${yearWords(yearLast)}`,
+        q,
+      );
     }
     const words = unspecified === 0 ? yearWords(yearFirst) : unspecified === 4 ? "some year" : `${yearWords(negative ? yearLast : yearFirst)}s`;
     return single(`${edtfYearText}${q}`, { year: yearFirst, month: 1, day: 1 }, { year: yearLast, month: 12, day: 31 }, words, q);
@@ -143,7 +149,13 @@ function parseSingle(text: string): Single | string {
   const monthNumber = /^\d{2}$/.test(monthText) ? Number(monthText) : null;
   if (monthNumber !== null && monthNumber >= 21 && monthNumber <= 24) {
     if (dayTextValue !== undefined) return "unreadable";
-    return single(`${edtfYearText}-${monthText}${q}`, { year: yearFirst, month: 1, day: 1 }, { year: yearLast, month: 12, day: 31 }, `${seasonNames[monthNumber]} ${yearDigits.includes("X") ? edtfYearText : yearWords(yearFirst)}`, q);
+    return single(
+      `${edtfYearText}-${monthText}${q}`,
+      { year: yearFirst, month: 1, day: 1 },
+      { year: yearLast, month: 12, day: 31 },
+      `${seasonNames[monthNumber]} ${yearDigits.includes("X") ? edtfYearText : yearWords(yearFirst)}`,
+      q,
+    );
   }
   const months = candidates(monthText, 12);
   if (months.length === 0) return "no such month";
@@ -152,21 +164,46 @@ function parseSingle(text: string): Single | string {
   const edtfBase = `${edtfYearText}-${monthText}`;
   if (dayTextValue === undefined) {
     const words = yearDigits.includes("X") || monthText.includes("X") ? edtfBase : `${monthNames[firstMonth - 1]} ${yearWords(yearFirst)}`;
-    return single(`${edtfBase}${q}`, { year: yearFirst, month: firstMonth, day: 1 }, { year: yearLast, month: lastMonth, day: daysInMonth(yearLast, lastMonth) }, monthText === "XX" && !yearDigits.includes("X") ? yearWords(yearFirst) : words, q);
+    return single(
+      `${edtfBase}${q}`,
+      { year: yearFirst, month: firstMonth, day: 1 },
+      { year: yearLast, month: lastMonth, day: daysInMonth(yearLast, lastMonth) },
+      monthText === "XX" && !yearDigits.includes("X") ? yearWords(yearFirst) : words,
+      q,
+    );
   }
   const days = candidates(dayTextValue, 31);
   if (days.length === 0) return "no such day";
   if (!yearDigits.includes("X") && !monthText.includes("X") && !dayTextValue.includes("X")) {
     const limit = daysInMonth(yearFirst, firstMonth);
     if (days[0]! > limit) return `not a date that exists: ${monthNames[firstMonth - 1]} ${yearWords(yearFirst)} has ${limit} days`;
-    return single(`${edtfBase}-${dayTextValue}${q}`, { year: yearFirst, month: firstMonth, day: days[0]! }, { year: yearFirst, month: firstMonth, day: days[0]! }, `${days[0]} ${monthNames[firstMonth - 1]} ${yearWords(yearFirst)}`, q);
+    return single(
+      `${edtfBase}-${dayTextValue}${q}`,
+      { year: yearFirst, month: firstMonth, day: days[0]! },
+      { year: yearFirst, month: firstMonth, day: days[0]! },
+      `${days[0]} ${monthNames[firstMonth - 1]} ${yearWords(yearFirst)}`,
+      q,
+    );
   }
   const firstDay = days[0]!;
   const lastDay = Math.min(days.at(-1)!, daysInMonth(yearLast, lastMonth));
   if (days.every((day) => day > daysInMonth(yearFirst, firstMonth)) && months.length === 1 && !yearDigits.includes("X")) return "no such day";
   const plainYear = !yearDigits.includes("X");
-  const words = dayTextValue !== "XX" || !plainYear ? `${edtfBase}-${dayTextValue}` : monthText === "XX" ? yearWords(yearFirst) : monthText.includes("X") ? `${edtfBase}-${dayTextValue}` : `${monthNames[firstMonth - 1]} ${yearWords(yearFirst)}`;
-  return single(`${edtfBase}-${dayTextValue}${q}`, { year: yearFirst, month: firstMonth, day: firstDay }, { year: yearLast, month: lastMonth, day: lastDay }, words, q);
+  const words =
+    dayTextValue !== "XX" || !plainYear
+      ? `${edtfBase}-${dayTextValue}`
+      : monthText === "XX"
+        ? yearWords(yearFirst)
+        : monthText.includes("X")
+          ? `${edtfBase}-${dayTextValue}`
+          : `${monthNames[firstMonth - 1]} ${yearWords(yearFirst)}`;
+  return single(
+    `${edtfBase}-${dayTextValue}${q}`,
+    { year: yearFirst, month: firstMonth, day: firstDay },
+    { year: yearLast, month: lastMonth, day: lastDay },
+    words,
+    q,
+  );
 }
 
 function single(edtf: string, first: Day, last: Day, words: string, qualifier: DateQualifier): Single {
@@ -218,11 +255,23 @@ export function parseEdtf(input: string): DateResult {
     }
     const all = parts.flat();
     const first = all.map((part) => part.first).sort(compare)[0]!;
-    const last = all.map((part) => part.last).sort(compare).at(-1)!;
+    const last = all
+      .map((part) => part.last)
+      .sort(compare)
+      .at(-1)!;
     const words = parts.map((part) => part.map((one) => one.display).join(" – "));
     const joined = words.length > 1 ? `${words.slice(0, -1).join(", ")} ${open === "[" ? "or" : "and"} ${words.at(-1)}` : words[0]!;
     const edtf = `${open}${parts.map((part) => part.map((one) => one.edtf).join("..")).join(", ")}${close}`;
-    return { ok: true, reading: reading(edtf, first, last, open === "[" ? `one of ${joined}` : joined, all.map((one) => one.qualifier)) };
+    return {
+      ok: true,
+      reading: reading(
+        edtf,
+        first,
+        last,
+        open === "[" ? `one of ${joined}` : joined,
+        all.map((one) => one.qualifier),
+      ),
+    };
   }
   const slash = text.split("/");
   if (slash.length > 2) return { ok: false, problem: "unreadable" };
@@ -240,7 +289,17 @@ export function parseEdtf(input: string): DateResult {
   if (typeof end === "string") return { ok: false, problem: problemFor(end) };
   if (start && end && compare(start.first, end.last) > 0) return { ok: false, problem: "starts after it ends" };
   const edtf = `${start?.edtf ?? startText}/${end?.edtf ?? endText}`;
-  const display = !start ? (endText === ".." ? "" : startText === ".." ? `until ${end!.display}` : `? – ${end!.display}`) : !end ? (endText === ".." ? `${start.display} onwards` : `${start.display} – ?`) : `${start.display} – ${end.display}`;
+  const display = !start
+    ? endText === ".."
+      ? ""
+      : startText === ".."
+        ? `until ${end!.display}`
+        : `? – ${end!.display}`
+    : !end
+      ? endText === ".."
+        ? `${start.display} onwards`
+        : `${start.display} – ?`
+      : `${start.display} – ${end.display}`;
   return { ok: true, reading: reading(edtf, start?.first ?? null, end?.last ?? null, display, [start?.qualifier ?? "", end?.qualifier ?? ""]) };
 }
 
@@ -263,10 +322,45 @@ const monthVariants = [
   ["dec dic des", 12],
 ] as const;
 for (const [words, month] of monthVariants) for (const word of words.split(" ")) months[word] = month;
-const seasons: Record<string, number> = { spring: 21, primavera: 21, summer: 22, verano: 22, estiu: 22, autumn: 23, fall: 23, otono: 23, tardor: 23, winter: 24, invierno: 24, hivern: 24 };
+const seasons: Record<string, number> = {
+  spring: 21,
+  primavera: 21,
+  summer: 22,
+  verano: 22,
+  estiu: 22,
+  autumn: 23,
+  fall: 23,
+  otono: 23,
+  tardor: 23,
+  winter: 24,
+  invierno: 24,
+  hivern: 24,
+};
 
 const circaWords = new RegExp(
-  `^(?:${["c", "ca", "cca", "circa", "approx", "approximately", "about", "around", "aprox", "aproximadamente", "hacia", "hacia el", "hacia la", "alrededor de", "alrededor del", "entorn de", "entorn del", "cap a", "cap al", "cap el", "vers"]
+  `^(?:${[
+    "c",
+    "ca",
+    "cca",
+    "circa",
+    "approx",
+    "approximately",
+    "about",
+    "around",
+    "aprox",
+    "aproximadamente",
+    "hacia",
+    "hacia el",
+    "hacia la",
+    "alrededor de",
+    "alrededor del",
+    "entorn de",
+    "entorn del",
+    "cap a",
+    "cap al",
+    "cap el",
+    "vers",
+  ]
     .sort((a, b) => b.length - a.length)
     .join("|")})(?:\\.\\s*|\\s+|(?=\\d))(?=\\S)`,
 );
@@ -349,11 +443,17 @@ function readOne(text: string): string | null {
   if (numericMonthYear) return `${numericMonthYear[2]}-${pad(Number(numericMonthYear[1]), 2)}`;
   const ymd = /^(\d{4})[./](\d{1,2})[./](\d{1,2})$/.exec(text);
   if (ymd) return `${ymd[1]}-${pad(Number(ymd[2]), 2)}-${pad(Number(ymd[3]), 2)}`;
-  const words = text.replace(/,/g, " ").replace(/\b(?:de|del|d')\s*/g, " ").replace(/\s+/g, " ").trim();
+  const words = text
+    .replace(/,/g, " ")
+    .replace(/\b(?:de|del|d')\s*/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   const dayMonthYear = /^(\d{1,2})(?:st|nd|rd|th)? ([a-z]+)\.? (\d{3,4})$/.exec(words);
-  if (dayMonthYear && months[dayMonthYear[2]!]) return `${pad(Number(dayMonthYear[3]), 4)}-${pad(months[dayMonthYear[2]!]!, 2)}-${pad(Number(dayMonthYear[1]), 2)}`;
+  if (dayMonthYear && months[dayMonthYear[2]!])
+    return `${pad(Number(dayMonthYear[3]), 4)}-${pad(months[dayMonthYear[2]!]!, 2)}-${pad(Number(dayMonthYear[1]), 2)}`;
   const monthDayYear = /^([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)? (\d{3,4})$/.exec(words);
-  if (monthDayYear && months[monthDayYear[1]!]) return `${pad(Number(monthDayYear[3]), 4)}-${pad(months[monthDayYear[1]!]!, 2)}-${pad(Number(monthDayYear[2]), 2)}`;
+  if (monthDayYear && months[monthDayYear[1]!])
+    return `${pad(Number(monthDayYear[3]), 4)}-${pad(months[monthDayYear[1]!]!, 2)}-${pad(Number(monthDayYear[2]), 2)}`;
   const monthYear = /^([a-z]+)\.? (\d{3,4})$/.exec(words);
   if (monthYear && months[monthYear[1]!]) return `${pad(Number(monthYear[2]), 4)}-${pad(months[monthYear[1]!]!, 2)}`;
   if (monthYear && seasons[monthYear[1]!]) return `${pad(Number(monthYear[2]), 4)}-${seasons[monthYear[1]!]}`;
@@ -362,12 +462,7 @@ function readOne(text: string): string | null {
 
 /** Lower case, accents and apostrophe variants folded, spaces collapsed. */
 function fold(text: string): string {
-  return foldAccents(text)
-    .replace(/[’‘`]/g, "'")
-    .replace(/·/g, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
+  return foldAccents(text).replace(/[’‘`]/g, "'").replace(/·/g, "").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 function withQualifier(edtf: string, qualifier: "~" | "?" | "%"): string {

@@ -9,7 +9,8 @@ const context: ExportFieldContext = {
   relationTitles: new Map([[readableId, "Sant Romà de Vall"]]),
   mediaLinks: new Map([[mediaId, "talk.wav <http://mnemo.test/api/media/33333333-3333-4333-8333-333333333333>"]]),
 };
-const text = (field: Partial<FieldDefinition> & Pick<FieldDefinition, "type">, value: unknown) => exportFieldText({ key: "f", label: "F", ...field } as FieldDefinition, value, context);
+const text = (field: Partial<FieldDefinition> & Pick<FieldDefinition, "type">, value: unknown) =>
+  exportFieldText({ key: "f", label: "F", ...field } as FieldDefinition, value, context);
 
 describe("exportFieldText", () => {
   it("gives text, long text and categories as written, and nothing for what is not text", () => {
@@ -28,9 +29,12 @@ describe("exportFieldText", () => {
   });
 
   it("gives authority links as Label <URI>, one a line", () => {
-    expect(text({ type: "authority", multiple: true }, [{ uri: "http://www.wikidata.org/entity/Q42", label: "Miller" }, { uri: "http://vocab.getty.edu/tgn/7000874" }])).toBe(
-      "Miller <http://www.wikidata.org/entity/Q42>\nhttp://vocab.getty.edu/tgn/7000874",
-    );
+    expect(
+      text({ type: "authority", multiple: true }, [
+        { uri: "http://www.wikidata.org/entity/Q42", label: "Miller" },
+        { uri: "http://vocab.getty.edu/tgn/7000874" },
+      ]),
+    ).toBe("Miller <http://www.wikidata.org/entity/Q42>\nhttp://vocab.getty.edu/tgn/7000874");
   });
 
   it("names only linked records in the readable titles: a hidden one is left out like a missing one", () => {
@@ -46,7 +50,12 @@ describe("exportFieldText", () => {
   });
 
   it("gives transcripts one turn a line and index segments with their start", () => {
-    expect(text({ type: "transcript" }, [{ speaker: "A", start: 0, end: 2, text: "Good morning." }, { speaker: "B", start: 2, end: 4, text: "Morning." }])).toBe("Good morning.\nMorning.");
+    expect(
+      text({ type: "transcript" }, [
+        { speaker: "A", start: 0, end: 2, text: "Good morning." },
+        { speaker: "B", start: 2, end: 4, text: "Morning." },
+      ]),
+    ).toBe("Good morning.\nMorning.");
     expect(text({ type: "segments" }, [{ start: 65, end: 90, title: "The mill", synopsis: "", keywords: [], partialTranscript: "" }])).toBe("01:05 The mill");
     expect(transcriptText("as written")).toBe("as written");
   });

@@ -27,7 +27,10 @@ const joinLines = (parts: readonly string[]) => parts.filter(Boolean).join("\n")
 /** A transcript value as text: a string as it is, turns one a line (also the history's diff). */
 export function transcriptText(value: unknown): string {
   if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map((segment) => (segment && typeof segment === "object" && "text" in segment ? String((segment as { text: unknown }).text) : JSON.stringify(segment))).join("\n");
+  if (Array.isArray(value))
+    return value
+      .map((segment) => (segment && typeof segment === "object" && "text" in segment ? String((segment as { text: unknown }).text) : JSON.stringify(segment)))
+      .join("\n");
   return value === undefined || value === null ? "" : JSON.stringify(value);
 }
 

@@ -23,7 +23,12 @@ export interface ExportSection {
  * search's pinned hits), in the sections' order, with their fields: the "all fields" export's
  * columns are the union of these.
  */
-export async function sectionsOfList(sql: SqlExecutor, principal: Principal, query: ListRecordsQuery, options: { pinnedIds?: readonly string[] } = {}): Promise<ExportSection[]> {
+export async function sectionsOfList(
+  sql: SqlExecutor,
+  principal: Principal,
+  query: ListRecordsQuery,
+  options: { pinnedIds?: readonly string[] } = {},
+): Promise<ExportSection[]> {
   const params: unknown[] = [];
   const { where } = listWhere(principal, query, params, options);
   const rows = await sql.query<{ slug: string; fields: unknown }>(
@@ -70,8 +75,16 @@ export async function exportRecordFields(
     where: { id: { in: [...recordIds] }, ...projectScopeWhere(principal) },
     select: { id: true, values: true, section: { select: { slug: true } }, media: { select: { id: true, originalName: true } } },
   });
-  const targets = [...new Set(records.flatMap((record) => [...relationTargetsByField(fieldsOf.get(record.section.slug) ?? [], record.values as Record<string, unknown>).values()].flat()))];
-  const readable = targets.length ? await prisma.record.findMany({ where: { id: { in: targets }, ...projectScopeWhere(principal) }, select: { id: true, title: true } }) : [];
+  const targets = [
+    ...new Set(
+      records.flatMap((record) =>
+        [...relationTargetsByField(fieldsOf.get(record.section.slug) ?? [], record.values as Record<string, unknown>).values()].flat(),
+      ),
+    ),
+  ];
+  const readable = targets.length
+    ? await prisma.record.findMany({ where: { id: { in: targets }, ...projectScopeWhere(principal) }, select: { id: true, title: true } })
+    : [];
   const relationTitles = new Map(readable.map((target) => [target.id, target.title]));
   const base = options.origin.replace(/\/+$/, "");
   const result = new Map<string, Record<string, string>>();

@@ -55,7 +55,12 @@ export interface RecordDetail {
  * out (a save carries them over untouched: `keepHiddenRelations`). For any write that starts
  * from stored values on someone's behalf, so a link they cannot see is neither shown nor refused.
  */
-export async function valuesAsSeenBy(prisma: PrismaClient, principal: Principal, fields: FieldDefinition[], values: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function valuesAsSeenBy(
+  prisma: PrismaClient,
+  principal: Principal,
+  fields: FieldDefinition[],
+  values: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const relationIds = [...new Set([...relationTargetsByField(fields, values).values()].flat())];
   if (relationIds.length === 0) return values;
   const readable = await prisma.record.findMany({ where: { id: { in: relationIds }, ...projectScopeWhere(principal) }, select: { id: true } });
@@ -143,9 +148,7 @@ export async function getRecord(prisma: PrismaClient, principal: Principal, id: 
     backlinks: incoming
       .map((link) => {
         const sourceFields = sectionFieldsSchema.safeParse(link.source.section.fields);
-        const label = sourceFields.success
-          ? (sourceFields.data.find((field) => field.key === link.fieldKey)?.label ?? link.fieldKey)
-          : link.fieldKey;
+        const label = sourceFields.success ? (sourceFields.data.find((field) => field.key === link.fieldKey)?.label ?? link.fieldKey) : link.fieldKey;
         return { id: link.source.id, title: link.source.title, sectionName: link.source.section.name, fieldLabel: label };
       })
       .sort((a, b) => a.title.localeCompare(b.title)),

@@ -8,7 +8,10 @@ let bomb: Promise<Uint8Array> | undefined;
 const theBomb = () => (bomb ??= solidPng(9000, 9000));
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }

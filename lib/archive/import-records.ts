@@ -26,7 +26,10 @@ export async function importRecords(
 ): Promise<string[]> {
   const section = await getSectionBySlug(prisma, input.sectionSlug);
   const prepared = input.items.map((item, index) => prepare(section, item, index));
-  await refuseTakenIds(prisma, prepared.map((item) => item.id));
+  await refuseTakenIds(
+    prisma,
+    prepared.map((item) => item.id),
+  );
   const relationIds = [...new Set(prepared.flatMap((item) => item.links.map((link) => link.targetId)))];
   const found = new Set<string>();
   for (let offset = 0; offset < relationIds.length; offset += 5_000) {

@@ -33,7 +33,14 @@ for (const [iso1, iso2b, name] of languages) {
   for (const key of [iso1, iso2b, name.toLowerCase()]) byCode.set(key, entry);
 }
 // ISO 639-2/T codes of the same languages.
-for (const [terminology, bibliographic] of [["fra", "fre"], ["deu", "ger"], ["eus", "baq"], ["nld", "dut"], ["ell", "gre"], ["zho", "chi"]] as const) {
+for (const [terminology, bibliographic] of [
+  ["fra", "fre"],
+  ["deu", "ger"],
+  ["eus", "baq"],
+  ["nld", "dut"],
+  ["ell", "gre"],
+  ["zho", "chi"],
+] as const) {
   byCode.set(terminology, byCode.get(bibliographic)!);
 }
 

@@ -24,7 +24,12 @@ const optionalChoice = <const Values extends readonly [string, ...string[]]>(val
 /** A linked record's id (person, place): an id no one can read lists nothing, like a missing one. */
 const optionalRecordId = z.preprocess(
   (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-  z.string().trim().max(64, "must be a record id").regex(/^[A-Za-z0-9_-]+$/, "must be a record id").optional(),
+  z
+    .string()
+    .trim()
+    .max(64, "must be a record id")
+    .regex(/^[A-Za-z0-9_-]+$/, "must be a record id")
+    .optional(),
 );
 
 /** The record list's whole state, as it travels in the URL. */

@@ -3,10 +3,7 @@
  * ([[page:N]]) and paragraphs. Shared by the page and by the English beside its paragraphs, so
  * the n-th translated paragraph is the n-th paragraph shown. Pure.
  */
-export type LongTextBlock =
-  | { kind: "heading"; level: 1 | 2 | 3; text: string }
-  | { kind: "page"; page: number }
-  | { kind: "paragraph"; text: string };
+export type LongTextBlock = { kind: "heading"; level: 1 | 2 | 3; text: string } | { kind: "page"; page: number } | { kind: "paragraph"; text: string };
 
 const headingPattern = /^(#{1,3}) +(.+)$/;
 const pagePattern = /^\[\[page:(\d{1,6})\]\]$/;

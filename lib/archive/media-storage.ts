@@ -53,9 +53,18 @@ export async function storeMedia(
     throw new AppError("payload_too_large", `The file is larger than the limit of ${Math.round(input.maxBytes / 1024 / 1024)} MB.`);
   }
   const type = sniffMediaType(bytes);
-  if (!type) throw new AppError("unsupported_media_type", "This file type is not supported. Use PNG, JPEG, WebP or GIF images, Ogg, MP3, WAV or FLAC audio, MP4 or WebM video, or TIFF or PDF scans.");
+  if (!type)
+    throw new AppError(
+      "unsupported_media_type",
+      "This file type is not supported. Use PNG, JPEG, WebP or GIF images, Ogg, MP3, WAV or FLAC audio, MP4 or WebM video, or TIFF or PDF scans.",
+    );
   if (input.expectedKind && !uploadAccepts(input.expectedKind, type)) {
-    const expected = { image: "an image (PNG, JPEG, WebP or GIF)", audio: "an audio file", video: "a video file", scan: "a scan (a TIFF, JPEG or PNG page image, or a PDF)" }[input.expectedKind];
+    const expected = {
+      image: "an image (PNG, JPEG, WebP or GIF)",
+      audio: "an audio file",
+      video: "a video file",
+      scan: "a scan (a TIFF, JPEG or PNG page image, or a PDF)",
+    }[input.expectedKind];
     throw new AppError("unsupported_media_type", `Expected ${expected}, got ${type.mime}.`);
   }
   let width: number | null = null;
@@ -101,12 +110,7 @@ export function mediaFileKey(id: string, extension: string): string {
 }
 
 /** Writes bytes under a generated, dated key; the key never comes from user input. */
-export async function writeMediaFile(
-  storageDir: string,
-  id: string,
-  extension: string,
-  bytes: Uint8Array,
-): Promise<{ storageKey: string; sha256: string }> {
+export async function writeMediaFile(storageDir: string, id: string, extension: string, bytes: Uint8Array): Promise<{ storageKey: string; sha256: string }> {
   const storageKey = mediaFileKey(id, extension);
   const path = storagePath(storageDir, storageKey);
   await mkdir(dirname(path), { recursive: true });
@@ -118,8 +122,15 @@ export async function writeMediaFile(
  * Every file stored for a media row: the upload, its thumbnail, a recording's streamable copy and
  * the page images taken out of a scan.
  */
-export function storedKeysOf(media: { storageKey: string; thumbnailKey: string | null; streamKey?: string | null; pages?: { imageKey: string | null }[] }): string[] {
-  return [media.storageKey, media.thumbnailKey, media.streamKey ?? null, ...(media.pages ?? []).map((page) => page.imageKey)].filter((key): key is string => Boolean(key));
+export function storedKeysOf(media: {
+  storageKey: string;
+  thumbnailKey: string | null;
+  streamKey?: string | null;
+  pages?: { imageKey: string | null }[];
+}): string[] {
+  return [media.storageKey, media.thumbnailKey, media.streamKey ?? null, ...(media.pages ?? []).map((page) => page.imageKey)].filter((key): key is string =>
+    Boolean(key),
+  );
 }
 
 /** Removes stored files and their rows for uploads whose record save failed. */
@@ -127,7 +138,10 @@ export async function discardMedia(prisma: PrismaClient, storageDir: string, ids
   if (ids.length === 0) return;
   const rows = await prisma.media.findMany({ where: { id: { in: ids }, recordId: null } });
   await prisma.media.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
-  await removeStoredFiles(storageDir, rows.map((row) => row.storageKey));
+  await removeStoredFiles(
+    storageDir,
+    rows.map((row) => row.storageKey),
+  );
 }
 
 /** Where the IIIF image service keeps its renditions of a media file: `<folder>/<media id>/` (lib/archive/iiif/serve-image.ts). */
@@ -156,8 +170,12 @@ export async function getReadableMedia(prisma: PrismaClient, principal: Principa
 
 function sanitiseName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = truncateText(base.toWellFormed().replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "_").trim(), 200);
+  const cleaned = truncateText(
+    base
+      .toWellFormed()
+      .replace(/[\u0000-\u001f\u007f"<>|:*?]/g, "_")
+      .trim(),
+    200,
+  );
   return cleaned || "upload";
 }
-
-

@@ -33,7 +33,10 @@ describe("sniffMediaType", () => {
 describe("oggDurationSeconds", () => {
   it("reads an Opus recording's length from its last page", () => {
     const file = new Uint8Array(readFileSync(new URL("../../prisma/seed/data/oral-histories/audio/valley-04.ogg", import.meta.url)));
-    const interviews = JSON.parse(readFileSync(new URL("../../prisma/seed/data/oral-histories/interviews.json", import.meta.url), "utf8")) as { key: string; durationSeconds: number }[];
+    const interviews = JSON.parse(readFileSync(new URL("../../prisma/seed/data/oral-histories/interviews.json", import.meta.url), "utf8")) as {
+      key: string;
+      durationSeconds: number;
+    }[];
     const expected = interviews.find((interview) => interview.key === "valley-04")?.durationSeconds ?? 0;
     expect(oggDurationSeconds(file)).toBeCloseTo(expected, 1);
   });

@@ -21,7 +21,8 @@ export function sniffMediaType(bytes: Uint8Array): SniffedType | null {
   if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return { mime: "image/gif", kind: "image", extension: "gif" };
   // TIFF, little- or big-endian: decoded by sharp, but no browser shows it, so it is taken as a
   // scan (whose pages are shown as PNG copies), never as an image field's picture.
-  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return { mime: "image/tiff", kind: "image", extension: "tif" };
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a]))
+    return { mime: "image/tiff", kind: "image", extension: "tif" };
   if (startsWith(bytes, ascii("%PDF-"))) return { mime: "application/pdf", kind: "document", extension: "pdf" };
   if (startsWith(bytes, ascii("OggS"))) return { mime: "audio/ogg", kind: "audio", extension: "ogg" };
   if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WAVE"), 8)) return { mime: "audio/wav", kind: "audio", extension: "wav" };

@@ -45,7 +45,12 @@ type Row = { value: string; label: string; count: number };
  * are counted as the list shows them. People and places are records the list's records link to
  * that the principal may read: an unreadable person is neither named nor counted.
  */
-export async function recordFacets(sql: SqlExecutor, principal: Principal, query: ListRecordsQuery, options: { pinnedIds?: readonly string[] } = {}): Promise<RecordFacets> {
+export async function recordFacets(
+  sql: SqlExecutor,
+  principal: Principal,
+  query: ListRecordsQuery,
+  options: { pinnedIds?: readonly string[] } = {},
+): Promise<RecordFacets> {
   /** `select` and `from` may append their own parameters after the WHERE's. */
   const counted = async (omit: ListFilter, shape: (params: unknown[]) => { select: string; from?: string; group: string; order: string }) => {
     const params: unknown[] = [];
@@ -71,7 +76,11 @@ export async function recordFacets(sql: SqlExecutor, principal: Principal, query
       };
     });
   const [sections, projects, decades, languages, media, people, places] = await Promise.all([
-    counted("section", () => ({ select: "s.slug AS value, s.name AS label, count(*)::int AS count", group: "s.slug, s.name, s.position", order: "s.position, s.name" })),
+    counted("section", () => ({
+      select: "s.slug AS value, s.name AS label, count(*)::int AS count",
+      group: "s.slug, s.name, s.position",
+      order: "s.position, s.name",
+    })),
     counted("project", () => ({ select: "p.id AS value, p.name AS label, count(*)::int AS count", group: "p.id, p.name", order: "p.name" })),
     counted("years", () => ({
       select: "(floor(r.date_from / 10.0) * 10)::int::text AS value, '' AS label, count(*)::int AS count",

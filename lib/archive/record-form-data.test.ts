@@ -66,7 +66,10 @@ describe("the record form's dates", () => {
     const data = new FormData();
     data.set(recordInputName.rangeFrom("period"), "1990");
     data.set(recordInputName.rangeTo("period"), "1950");
-    expect(validateRecordValues(fields, readRecordForm(fields, data).values)).toEqual({ ok: false, fieldErrors: { period: ["Period from must not be after to"] } });
+    expect(validateRecordValues(fields, readRecordForm(fields, data).values)).toEqual({
+      ok: false,
+      fieldErrors: { period: ["Period from must not be after to"] },
+    });
     const empty = form({}, { born: "", period: "" });
     expect(saved(empty)).toEqual({ ok: true, values: { title: "A" } });
   });
@@ -92,7 +95,8 @@ describe("the record form's authority links", () => {
       save({
         [recordInputName.value("mint")]: " https://nomisma.org/id/rome ",
         [recordInputName.authorityLabel("mint")]: " Rome ",
-        [recordInputName.value("subjects")]: `Nero <https://www.wikidata.org/wiki/Q1413>\n\n  http://vocab.getty.edu/page/aat/300037222 \nEmperor Nero <${nero}>\n`,
+        [recordInputName.value("subjects")]:
+          `Nero <https://www.wikidata.org/wiki/Q1413>\n\n  http://vocab.getty.edu/page/aat/300037222 \nEmperor Nero <${nero}>\n`,
       }),
     ).toEqual({
       ok: true,
@@ -106,7 +110,10 @@ describe("the record form's authority links", () => {
   });
 
   it("reads Label <URI> pasted into the URI box, the label box winning when both are given", () => {
-    expect(save({ [recordInputName.value("mint")]: "Roma <http://nomisma.org/id/rome>" })).toMatchObject({ ok: true, values: { mint: { uri: "http://nomisma.org/id/rome", label: "Roma" } } });
+    expect(save({ [recordInputName.value("mint")]: "Roma <http://nomisma.org/id/rome>" })).toMatchObject({
+      ok: true,
+      values: { mint: { uri: "http://nomisma.org/id/rome", label: "Roma" } },
+    });
     expect(save({ [recordInputName.value("mint")]: "Roma <http://nomisma.org/id/rome>", [recordInputName.authorityLabel("mint")]: "Rome" })).toMatchObject({
       ok: true,
       values: { mint: { uri: "http://nomisma.org/id/rome", label: "Rome" } },
@@ -118,14 +125,23 @@ describe("the record form's authority links", () => {
       ok: false,
       fieldErrors: {
         mint: [`Mint "${nero}" is not an authority URI: write a Nomisma URI, such as http://nomisma.org/id/athens`],
-        subjects: [expect.stringMatching(/^Subjects "Nero" is not an authority URI: write a Wikidata, .* or CRRO URI, such as http:\/\/www\.wikidata\.org\/entity\/Q1492$/)],
+        subjects: [
+          expect.stringMatching(
+            /^Subjects "Nero" is not an authority URI: write a Wikidata, .* or CRRO URI, such as http:\/\/www\.wikidata\.org\/entity\/Q1492$/,
+          ),
+        ],
       },
     });
     const labelOnly = submit({ [recordInputName.authorityLabel("mint")]: "Rome" });
-    expect(labelOnly.fieldErrors).toEqual({ mint: ["Mint has the label “Rome” but no URI: write a Nomisma URI, such as http://nomisma.org/id/athens, or empty the label to remove the link"] });
+    expect(labelOnly.fieldErrors).toEqual({
+      mint: ["Mint has the label “Rome” but no URI: write a Nomisma URI, such as http://nomisma.org/id/athens, or empty the label to remove the link"],
+    });
   });
 
   it("reads empty boxes as no links", () => {
-    expect(save({ [recordInputName.value("mint")]: " ", [recordInputName.authorityLabel("mint")]: "", [recordInputName.value("subjects")]: "\n \n" })).toEqual({ ok: true, values: { title: "A" } });
+    expect(save({ [recordInputName.value("mint")]: " ", [recordInputName.authorityLabel("mint")]: "", [recordInputName.value("subjects")]: "\n \n" })).toEqual({
+      ok: true,
+      values: { title: "A" },
+    });
   });
 });

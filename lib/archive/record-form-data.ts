@@ -62,10 +62,7 @@ function keptDate(kept: FormDataEntryValue | null, written: string | undefined):
 }
 
 /** Reads field values and new uploads from a submitted record form. */
-export function readRecordForm(
-  fields: FieldDefinition[],
-  formData: FormData,
-): { values: RecordValues; uploads: RecordUpload[]; fieldErrors: FieldErrors } {
+export function readRecordForm(fields: FieldDefinition[], formData: FormData): { values: RecordValues; uploads: RecordUpload[]; fieldErrors: FieldErrors } {
   const values: RecordValues = {};
   const uploads: RecordUpload[] = [];
   const fieldErrors: FieldErrors = {};
@@ -116,7 +113,10 @@ export function readRecordForm(
         }
         const label = text(formData, recordInputName.authorityLabel(field.key))?.trim();
         if (source === undefined) {
-          if (label !== undefined) fieldErrors[field.key] = [`${field.label} has the label “${label.slice(0, 120)}” but no URI: ${authorityHint(field.authorities)}, or empty the label to remove the link`];
+          if (label !== undefined)
+            fieldErrors[field.key] = [
+              `${field.label} has the label “${label.slice(0, 120)}” but no URI: ${authorityHint(field.authorities)}, or empty the label to remove the link`,
+            ];
           break;
         }
         const link = parseAuthorityLink(source);

@@ -101,7 +101,12 @@ export async function readRecordHistory(
 
 type VersionRow = Awaited<ReturnType<PrismaClient["recordVersion"]["findMany"]>>[number];
 
-async function asSeenBy(prisma: PrismaClient, principal: Principal, fields: FieldDefinition[], rows: VersionRow[]): Promise<{ versions: HistoryVersion[]; relations: Record<string, string> }> {
+async function asSeenBy(
+  prisma: PrismaClient,
+  principal: Principal,
+  fields: FieldDefinition[],
+  rows: VersionRow[],
+): Promise<{ versions: HistoryVersion[]; relations: Record<string, string> }> {
   const known = new Set(fields.map((field) => field.key));
   const currentValues = rows.map((row) => Object.fromEntries(Object.entries(row.values as Record<string, unknown>).filter(([key]) => known.has(key))));
   const targets = [...new Set(currentValues.flatMap((values) => [...relationTargetsByField(fields, values).values()].flat()))];
@@ -215,12 +220,14 @@ export async function restoreRecordVersion(
   input: { recordId: string; version: number; restore: number },
   storageDir: string,
 ): Promise<{ id: string; version: number; keptFiles: string[] }> {
-  if (!Number.isSafeInteger(input.restore) || input.restore < 1 || input.restore > 2_147_483_646) throw new AppError("bad_request", "Choose a version of this record to restore.");
+  if (!Number.isSafeInteger(input.restore) || input.restore < 1 || input.restore > 2_147_483_646)
+    throw new AppError("bad_request", "Choose a version of this record to restore.");
   const history = await readRecordHistory(prisma, principal, input.recordId, { before: input.restore + 1, limit: 1 });
   const chosen = history.versions[0];
   if (!chosen || chosen.version !== input.restore) throw new AppError("not_found", `This record has no version ${input.restore} that you can see.`);
   if (!history.canRestore) throw new AppError("forbidden", "You may read this record but not edit it.");
-  if (chosen.version === history.record.version) throw new AppError("bad_request", `Version ${chosen.version} is the record as it is now; there is nothing to restore.`);
+  if (chosen.version === history.record.version)
+    throw new AppError("bad_request", `Version ${chosen.version} is the record as it is now; there is nothing to restore.`);
   const current = await prisma.record.findUniqueOrThrow({ where: { id: input.recordId }, select: { values: true, projectId: true } });
   const values: Record<string, unknown> = { ...chosen.values };
   const keptFiles: string[] = [];

@@ -39,5 +39,12 @@ export async function readLongTextSource(prisma: PrismaClient, principal: Princi
   if (!field || field.type !== "longtext") throw notFound();
   const text = ((record.values ?? {}) as Record<string, unknown>)[field.key];
   if (typeof text !== "string" || !text.trim()) throw notFound();
-  return { recordId: record.id, fieldKey: field.key, fieldLabel: field.label, text, egressPolicy: record.section.egressPolicy, contentHash: longTextHash(text) };
+  return {
+    recordId: record.id,
+    fieldKey: field.key,
+    fieldLabel: field.label,
+    text,
+    egressPolicy: record.section.egressPolicy,
+    contentHash: longTextHash(text),
+  };
 }

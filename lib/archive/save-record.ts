@@ -32,8 +32,7 @@ export interface SaveRecordInput {
   onSaved?: (tx: Prisma.TransactionClient, saved: { id: string; version: number }) => Promise<void>;
 }
 
-export const conflictMessage =
-  "Someone else saved this record after you opened it. Reload to see their changes, then apply yours again.";
+export const conflictMessage = "Someone else saved this record after you opened it. Reload to see their changes, then apply yours again.";
 
 type Tx = Prisma.TransactionClient;
 
@@ -63,9 +62,7 @@ export async function saveRecord(
   const section = await getSectionBySlug(prisma, input.sectionSlug);
   if (input.id !== undefined && !isUuid(input.id)) throw notFound();
   assertRecordVersion(input.version);
-  const existing = input.id
-    ? await prisma.record.findFirst({ where: { id: input.id, ...projectScopeWhere(principal) } })
-    : null;
+  const existing = input.id ? await prisma.record.findFirst({ where: { id: input.id, ...projectScopeWhere(principal) } }) : null;
   if (input.id && !existing) throw notFound();
   if (existing) {
     if (existing.sectionId !== section.id) throw new AppError("bad_request", "A record cannot move to another section.");
@@ -210,12 +207,7 @@ async function keepHiddenRelations(
   return waiting;
 }
 
-async function checkRelations(
-  prisma: PrismaClient,
-  principal: Principal,
-  fields: FieldDefinition[],
-  values: RecordValues,
-): Promise<FieldErrors> {
+async function checkRelations(prisma: PrismaClient, principal: Principal, fields: FieldDefinition[], values: RecordValues): Promise<FieldErrors> {
   const byField = relationTargetsByField(fields, values);
   const all = [...new Set([...byField.values()].flat())];
   if (all.length === 0) return {};
@@ -260,7 +252,9 @@ async function checkMedia(
     if (!media || (!ownedByThisRecord && (media.recordId || media.projectId !== projectId))) {
       errors[field.key] = [`${field.label} refers to a file that does not exist`];
     } else if (!uploadAccepts(expectedKind, media)) {
-      errors[field.key] = [`${field.label} must be ${{ image: "an image", audio: "an audio file", video: "a video file", scan: "a scan (TIFF, JPEG, PNG or PDF)" }[expectedKind]}`];
+      errors[field.key] = [
+        `${field.label} must be ${{ image: "an image", audio: "an audio file", video: "a video file", scan: "a scan (TIFF, JPEG, PNG or PDF)" }[expectedKind]}`,
+      ];
     }
   }
   return errors;

@@ -85,6 +85,9 @@ export async function findSectionId(prisma: PrismaClient, slug: string): Promise
 }
 
 /** A section's settings that its admin page shows: the egress policy and the stored object context (unparsed). */
-export async function readSectionSettings(prisma: PrismaClient, sectionId: string): Promise<{ objectContext: unknown; egressPolicy: SectionSummary["egressPolicy"] } | null> {
+export async function readSectionSettings(
+  prisma: PrismaClient,
+  sectionId: string,
+): Promise<{ objectContext: unknown; egressPolicy: SectionSummary["egressPolicy"] } | null> {
   return prisma.section.findUnique({ where: { id: sectionId }, select: { objectContext: true, egressPolicy: true } });
 }

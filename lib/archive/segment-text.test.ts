@@ -3,7 +3,14 @@ import type { IndexSegment } from "./field-definitions";
 import { parseSegmentText, serializeSegments } from "./segment-text";
 
 const segments: IndexSegment[] = [
-  { start: 0, end: 70, title: "Infancia en Villablino", synopsis: "Habla de su padre.", keywords: ["Villablino", "infancia"], partialTranscript: "PUIG: Empecemos por el principio." },
+  {
+    start: 0,
+    end: 70,
+    title: "Infancia en Villablino",
+    synopsis: "Habla de su padre.",
+    keywords: ["Villablino", "infancia"],
+    partialTranscript: "PUIG: Empecemos por el principio.",
+  },
   { start: 70, end: 3725.5, title: "", synopsis: "", keywords: ["lavadero"], partialTranscript: "" },
 ];
 

@@ -27,7 +27,14 @@ export function parseSegmentText(text: string): SegmentParseResult {
   let current: { segment: IndexSegment; keywords: string; part: Part | "title" } | null = null;
   const close = () => {
     if (!current) return;
-    current.segment.keywords = [...new Set(current.keywords.split(";").map((keyword) => keyword.trim()).filter(Boolean))];
+    current.segment.keywords = [
+      ...new Set(
+        current.keywords
+          .split(";")
+          .map((keyword) => keyword.trim())
+          .filter(Boolean),
+      ),
+    ];
     segments.push(current.segment);
     current = null;
   };

@@ -22,7 +22,13 @@ export async function scanPageImage(
   media: { id: string; mime: string; imageCheck: string | null },
   page: number,
 ): Promise<{ key?: string; mime: string; width: number; height: number }> {
-  const row = Number.isSafeInteger(page) && page > 0 ? await prisma.mediaPage.findUnique({ where: { mediaId_page: { mediaId: media.id, page } }, select: { imageKey: true, imageMime: true, width: true, height: true } }) : null;
+  const row =
+    Number.isSafeInteger(page) && page > 0
+      ? await prisma.mediaPage.findUnique({
+          where: { mediaId_page: { mediaId: media.id, page } },
+          select: { imageKey: true, imageMime: true, width: true, height: true },
+        })
+      : null;
   if (!row) throw notFound();
   const size = { width: row.width, height: row.height };
   if (row.imageKey && row.imageMime) return { key: row.imageKey, mime: row.imageMime, ...size };
@@ -54,7 +60,8 @@ export async function mediaResponse(
   // A PDF or TIFF is handed over as a file; its pages are shown from their page images.
   const download = undecodable || (!pageImage && !thumbnail && (media.mime === "application/pdf" || media.mime === "image/tiff"));
   const headers = new Headers({
-    "content-type": pageImage?.mime ?? (thumbnail ? "image/webp" : undecodable ? "application/octet-stream" : streamable ? (media.streamMime ?? media.mime) : media.mime),
+    "content-type":
+      pageImage?.mime ?? (thumbnail ? "image/webp" : undecodable ? "application/octet-stream" : streamable ? (media.streamMime ?? media.mime) : media.mime),
     "accept-ranges": "bytes",
     "cache-control": "private, max-age=3600",
     "x-content-type-options": "nosniff",

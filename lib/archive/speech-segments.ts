@@ -79,7 +79,10 @@ function cut(segment: SpeechSegment, maxSeconds: number): SpeechSegment[] {
   const pieces = Math.ceil(length / maxSeconds);
   if (pieces <= 1) return [segment];
   const step = length / pieces;
-  return Array.from({ length: pieces }, (_, index) => ({ start: segment.start + index * step, end: index === pieces - 1 ? segment.end : segment.start + (index + 1) * step }));
+  return Array.from({ length: pieces }, (_, index) => ({
+    start: segment.start + index * step,
+    end: index === pieces - 1 ? segment.end : segment.start + (index + 1) * step,
+  }));
 }
 
 const rounded = (segment: SpeechSegment): SpeechSegment => ({ start: Math.round(segment.start * 100) / 100, end: Math.round(segment.end * 100) / 100 });

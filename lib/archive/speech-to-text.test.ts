@@ -40,7 +40,16 @@ describe("speech-to-text answers", () => {
 });
 
 describe("speech-to-text configuration", () => {
-  const off = { MNEMO_ASR: "off" as const, MNEMO_ASR_URL: undefined, MNEMO_ASR_MODEL: undefined, MNEMO_ASR_API_KEY: undefined, MNEMO_ASR_TIMEOUT_MS: undefined, MNEMO_ASR_LANGUAGE: undefined, MNEMO_ASR_EXTERNAL: undefined, MNEMO_INDEX_LEASE_SECONDS: undefined };
+  const off = {
+    MNEMO_ASR: "off" as const,
+    MNEMO_ASR_URL: undefined,
+    MNEMO_ASR_MODEL: undefined,
+    MNEMO_ASR_API_KEY: undefined,
+    MNEMO_ASR_TIMEOUT_MS: undefined,
+    MNEMO_ASR_LANGUAGE: undefined,
+    MNEMO_ASR_EXTERNAL: undefined,
+    MNEMO_INDEX_LEASE_SECONDS: undefined,
+  };
 
   it("is off by default, and names the missing variables when switched on incomplete", () => {
     expect(speechToTextFromConfig(off)).toBeNull();
@@ -56,7 +65,9 @@ describe("speech-to-text configuration", () => {
 
   it("refuses a timeout the queue's lease would not wait for", () => {
     const on = { ...off, MNEMO_ASR: "openai-compatible" as const, MNEMO_ASR_MODEL: "whisper-1", MNEMO_ASR_URL: "http://127.0.0.1:9000" };
-    expect(() => speechToTextFromConfig({ ...on, MNEMO_ASR_TIMEOUT_MS: 600_000 })).toThrow(/MNEMO_ASR_TIMEOUT_MS: must be shorter than the index queue's lease \(MNEMO_INDEX_LEASE_SECONDS, 300 s\)/);
+    expect(() => speechToTextFromConfig({ ...on, MNEMO_ASR_TIMEOUT_MS: 600_000 })).toThrow(
+      /MNEMO_ASR_TIMEOUT_MS: must be shorter than the index queue's lease \(MNEMO_INDEX_LEASE_SECONDS, 300 s\)/,
+    );
     expect(speechToTextFromConfig({ ...on, MNEMO_ASR_TIMEOUT_MS: 600_000, MNEMO_INDEX_LEASE_SECONDS: 900 })).not.toBeNull();
   });
 
@@ -88,7 +99,10 @@ describe("MP4 layout", () => {
   const box = (type: string, size: number) => {
     const bytes = new Uint8Array(Math.max(size, 8));
     new DataView(bytes.buffer).setUint32(0, size);
-    bytes.set([...type].map((character) => character.charCodeAt(0)), 4);
+    bytes.set(
+      [...type].map((character) => character.charCodeAt(0)),
+      4,
+    );
     return bytes;
   };
   const file = (...boxes: Uint8Array[]) => new Uint8Array(boxes.flatMap((item) => [...item]));

@@ -131,7 +131,10 @@ export function createSpeechToText(options: SpeechToTextOptions): SpeechToText {
       try {
         json = JSON.parse(text);
       } catch (error) {
-        throw new SpeechToTextError(`${shown} answered with something that is not JSON: ${text.slice(0, quotedBodyLength)}`, { retryable: false, cause: error });
+        throw new SpeechToTextError(`${shown} answered with something that is not JSON: ${text.slice(0, quotedBodyLength)}`, {
+          retryable: false,
+          cause: error,
+        });
       }
       return turnsFromVerboseJson(json, shown);
     },
@@ -145,7 +148,14 @@ export function createSpeechToText(options: SpeechToTextOptions): SpeechToText {
 export function speechToTextFromConfig(
   config: Pick<
     Config,
-    "MNEMO_ASR" | "MNEMO_ASR_URL" | "MNEMO_ASR_MODEL" | "MNEMO_ASR_API_KEY" | "MNEMO_ASR_TIMEOUT_MS" | "MNEMO_ASR_LANGUAGE" | "MNEMO_ASR_EXTERNAL" | "MNEMO_INDEX_LEASE_SECONDS"
+    | "MNEMO_ASR"
+    | "MNEMO_ASR_URL"
+    | "MNEMO_ASR_MODEL"
+    | "MNEMO_ASR_API_KEY"
+    | "MNEMO_ASR_TIMEOUT_MS"
+    | "MNEMO_ASR_LANGUAGE"
+    | "MNEMO_ASR_EXTERNAL"
+    | "MNEMO_INDEX_LEASE_SECONDS"
   >,
 ): SpeechToText | null {
   if (config.MNEMO_ASR !== "openai-compatible") return null;
@@ -155,7 +165,9 @@ export function speechToTextFromConfig(
   const leaseSeconds = config.MNEMO_INDEX_LEASE_SECONDS ?? defaultLeaseSeconds;
   const timeoutMs = config.MNEMO_ASR_TIMEOUT_MS ?? defaultTranscriptionTimeoutMs;
   if (timeoutMs >= leaseSeconds * 1000) {
-    problems.push(`  MNEMO_ASR_TIMEOUT_MS: must be shorter than the index queue's lease (MNEMO_INDEX_LEASE_SECONDS, ${leaseSeconds} s), or another worker takes the record while it is being transcribed`);
+    problems.push(
+      `  MNEMO_ASR_TIMEOUT_MS: must be shorter than the index queue's lease (MNEMO_INDEX_LEASE_SECONDS, ${leaseSeconds} s), or another worker takes the record while it is being transcribed`,
+    );
   }
   if (problems.length > 0 || !config.MNEMO_ASR_URL || !config.MNEMO_ASR_MODEL) {
     throw new Error(`Invalid speech-to-text configuration:\n${problems.join("\n")}`);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type DiffPart, diffText } from "./text-diff";
 
-const side = (parts: DiffPart[], keep: "removed" | "added") => parts.filter((part) => part.op === "same" || part.op === keep).map((part) => part.text).join("");
+const side = (parts: DiffPart[], keep: "removed" | "added") =>
+  parts
+    .filter((part) => part.op === "same" || part.op === keep)
+    .map((part) => part.text)
+    .join("");
 
 describe("diffText", () => {
   it("shows a changed word as that word, old before new", () => {
@@ -21,7 +25,7 @@ describe("diffText", () => {
 
   it("rebuilds both texts from its parts (no context shortening), whatever the edits", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const vocabulary = ["a ", "b ", "c ", "lamp ", "oil\n", "storm ", "  ", "d"];
     const text = (length: number) => Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join("");
     for (let round = 0; round < 200; round++) {

@@ -18,10 +18,11 @@ const maxEdits = 2_000;
 
 export function diffText(before: string, after: string, options: { context?: number } = {}): DiffPart[] {
   if (before === after) return before === "" ? [] : [{ op: "same", text: before }];
-  const parts = diffTokens(words(before), words(after)) ?? diffTokens(lines(before), lines(after)) ?? [
-    ...(before ? [{ op: "removed" as const, text: before }] : []),
-    ...(after ? [{ op: "added" as const, text: after }] : []),
-  ];
+  const parts = diffTokens(words(before), words(after)) ??
+    diffTokens(lines(before), lines(after)) ?? [
+      ...(before ? [{ op: "removed" as const, text: before }] : []),
+      ...(after ? [{ op: "added" as const, text: after }] : []),
+    ];
   return elide(parts, options.context ?? 12);
 }
 

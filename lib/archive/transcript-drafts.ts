@@ -128,7 +128,10 @@ export async function transcriptionToolsFor(
 /** A draft of a record the principal may edit; anything else is not found. */
 async function editableDraft(prisma: PrismaClient, principal: Principal, draftId: string) {
   if (!isUuid(draftId)) throw notFound();
-  const draft = await prisma.transcriptDraft.findFirst({ where: { id: draftId, record: projectScopeWhere(principal) }, include: { record: { select: { projectId: true } } } });
+  const draft = await prisma.transcriptDraft.findFirst({
+    where: { id: draftId, record: projectScopeWhere(principal) },
+    include: { record: { select: { projectId: true } } },
+  });
   if (!draft || !canEdit(principal, draft.record)) throw notFound();
   return draft;
 }
@@ -138,9 +141,14 @@ async function editableDraft(prisma: PrismaClient, principal: Principal, draftId
  * have no text yet: saving refuses each one left empty, naming its line), and the draft marked
  * used. Only a ready draft can be used.
  */
-export async function applyTranscriptDraft(prisma: PrismaClient, principal: Principal, input: { draftId: string }): Promise<{ fieldKey: string; text: string; turns: number; empty: number }> {
+export async function applyTranscriptDraft(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { draftId: string },
+): Promise<{ fieldKey: string; text: string; turns: number; empty: number }> {
   const draft = await editableDraft(prisma, principal, input.draftId);
-  if (draft.status !== "ready") throw new AppError("conflict", draft.status === "pending" ? "This draft is not ready yet." : "This draft can no longer be used.");
+  if (draft.status !== "ready")
+    throw new AppError("conflict", draft.status === "pending" ? "This draft is not ready yet." : "This draft can no longer be used.");
   const turns = (Array.isArray(draft.turns) ? draft.turns : []) as unknown as TranscriptTurn[];
   await prisma.$transaction([
     prisma.transcriptDraft.update({ where: { id: draft.id }, data: { status: "applied" } }),
@@ -185,21 +193,36 @@ export async function requestTranscription(
 ): Promise<{ draftId: string }> {
   const record = await editableRecord(prisma, principal, input.recordId);
   const field = record.fields.find((candidate) => candidate.key === input.fieldKey && candidate.type === "transcript");
-  if (!field) throw new AppError("bad_request", `“${input.fieldKey}” is not a transcript field of this record.`, { fieldErrors: { fieldKey: ["Not a transcript field of this record."] } });
+  if (!field)
+    throw new AppError("bad_request", `“${input.fieldKey}” is not a transcript field of this record.`, {
+      fieldErrors: { fieldKey: ["Not a transcript field of this record."] },
+    });
   if (!speechToText) {
     throw new AppError("bad_request", speechToTextOffNote(principal));
   }
   if (!mayLeaveHost(speechToText, egressAllowed([record.section.egressPolicy]))) {
-    throw new AppError("bad_request", `This section's recordings stay on this server (egress policy: local only), so they are never sent to ${speechToText.model}, which runs elsewhere.`);
+    throw new AppError(
+      "bad_request",
+      `This section's recordings stay on this server (egress policy: local only), so they are never sent to ${speechToText.model}, which runs elsewhere.`,
+    );
   }
   const mediaField = mediaFieldOf(record.fields, field.key);
   const mediaId = mediaField ? record.values[mediaField] : undefined;
-  const media = typeof mediaId === "string" ? await prisma.media.findFirst({ where: { id: mediaId, recordId: record.id, kind: { in: ["audio", "video"] } } }) : null;
+  const media =
+    typeof mediaId === "string" ? await prisma.media.findFirst({ where: { id: mediaId, recordId: record.id, kind: { in: ["audio", "video"] } } }) : null;
   if (!media) throw new AppError("bad_request", `This record has no saved recording for “${field.label}”: upload one and save the record first.`);
   return prisma.$transaction(async (tx) => {
     const draft = await tx.transcriptDraft.upsert({
       where: { recordId_fieldKey_source: { recordId: record.id, fieldKey: field.key, source: "asr" } },
-      create: { recordId: record.id, fieldKey: field.key, mediaId: media.id, source: "asr", status: "pending", model: speechToText.model, createdById: actorIdOf(principal) },
+      create: {
+        recordId: record.id,
+        fieldKey: field.key,
+        mediaId: media.id,
+        source: "asr",
+        status: "pending",
+        model: speechToText.model,
+        createdById: actorIdOf(principal),
+      },
       update: { mediaId: media.id, status: "pending", model: speechToText.model, turns: [], error: null, attempts: 0, createdById: actorIdOf(principal) },
     });
     await enqueueIndexing(tx, record.id, "transcription");

@@ -28,7 +28,10 @@ describe("transcript text", () => {
       error: "Line 2: expected “[mm:ss.s - mm:ss.s] Speaker: text”.",
     });
     expect(parseTranscriptText("[00:05 - 00:02] A: backwards")).toMatchObject({ ok: false, error: "Line 1: the turn ends before it starts." });
-    expect(parseTranscriptText("[00:05 - 00:06] A: b\n[00:01 - 00:02] A: c")).toMatchObject({ ok: false, error: "Line 2: the turn starts before the turn above it." });
+    expect(parseTranscriptText("[00:05 - 00:06] A: b\n[00:01 - 00:02] A: c")).toMatchObject({
+      ok: false,
+      error: "Line 2: the turn starts before the turn above it.",
+    });
     expect(parseTranscriptText("[00:00 - 00:01] A:")).toMatchObject({ ok: false, error: "Line 1: the turn has no text." });
   });
 

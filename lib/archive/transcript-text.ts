@@ -34,7 +34,10 @@ export function formatTranscriptTimecode(seconds: number): string {
   const hours = Math.floor(milliseconds / 3_600_000);
   const minutes = Math.floor((milliseconds % 3_600_000) / 60_000);
   const wholeSeconds = Math.floor((milliseconds % 60_000) / 1000);
-  const fraction = String(milliseconds % 1000).padStart(3, "0").replace(/0+$/, "") || "0";
+  const fraction =
+    String(milliseconds % 1000)
+      .padStart(3, "0")
+      .replace(/0+$/, "") || "0";
   const clock = `${String(minutes).padStart(2, "0")}:${String(wholeSeconds).padStart(2, "0")}.${fraction}`;
   return hours > 0 ? `${hours}:${clock}` : clock;
 }

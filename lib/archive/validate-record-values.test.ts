@@ -48,7 +48,10 @@ describe("validateRecordValues", () => {
       period: { from: 10, to: 5 },
       metal: "tin",
       authors: "not a list",
-      transcript: [{ speaker: "A", start: 3, end: 4, text: "b" }, { speaker: "A", start: 1, end: 2, text: "c" }],
+      transcript: [
+        { speaker: "A", start: 3, end: 4, text: "b" },
+        { speaker: "A", start: 1, end: 2, text: "c" },
+      ],
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -142,18 +145,30 @@ describe("dates as written", () => {
   });
 
   it("takes an EDTF given beside words no reader knows, and re-reads a stored value unchanged", () => {
-    expect(check({ born: { edtf: "1939/1945", text: "during the war" } })).toEqual({ ok: true, values: { title: "A", born: { edtf: "1939/1945", text: "during the war" } } });
+    expect(check({ born: { edtf: "1939/1945", text: "during the war" } })).toEqual({
+      ok: true,
+      values: { title: "A", born: { edtf: "1939/1945", text: "during the war" } },
+    });
     expect(check({ born: { text: "hacia 1850" } })).toEqual({ ok: true, values: { title: "A", born: { edtf: "1850~", text: "hacia 1850" } } });
     expect(check({ born: { edtf: "1850?" } })).toEqual({ ok: true, values: { title: "A", born: "1850?" } });
-    expect(check({ born: { edtf: "c. 1850", text: "x" } })).toEqual({ ok: false, fieldErrors: { born: ['Born "c. 1850" is not EDTF: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX'] } });
+    expect(check({ born: { edtf: "c. 1850", text: "x" } })).toEqual({
+      ok: false,
+      fieldErrors: { born: ['Born "c. 1850" is not EDTF: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX'] },
+    });
     expect(check({ born: { edtf: 1850 } })).toEqual({ ok: false, fieldErrors: { born: ["Born must have edtf and text as text"] } });
   });
 
   it("reads a range written as one date: 1923-05 is May 1923, not the years 1923 to 5", () => {
     expect(check({ period: "1923-05" })).toEqual({ ok: true, values: { title: "A", period: { from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" } } });
     expect(check({ period: "c. 1850" })).toEqual({ ok: true, values: { title: "A", period: { from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" } } });
-    expect(check({ period: "18th century" })).toEqual({ ok: true, values: { title: "A", period: { from: 1700, to: 1799, edtf: "17XX", text: "18th century" } } });
-    expect(check({ period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } })).toEqual({ ok: true, values: { title: "A", period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } } });
+    expect(check({ period: "18th century" })).toEqual({
+      ok: true,
+      values: { title: "A", period: { from: 1700, to: 1799, edtf: "17XX", text: "18th century" } },
+    });
+    expect(check({ period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } })).toEqual({
+      ok: true,
+      values: { title: "A", period: { from: 1920, to: 1930, edtf: "1920/1930", text: "1920-1930" } },
+    });
     expect(check({ period: "XXXX" })).toEqual({ ok: false, fieldErrors: { period: ['Period "XXXX" names no year'] } });
   });
 

@@ -92,7 +92,10 @@ const authorityBounds = { label: 300, links: 100 };
  * stored in its authority's canonical form; a value that is not a URI of an accepted authority
  * is quoted in the error.
  */
-function validateAuthorityLinks(field: Extract<FieldDefinition, { type: "authority" }>, value: unknown): { value?: AuthorityLink | AuthorityLink[]; error?: string } {
+function validateAuthorityLinks(
+  field: Extract<FieldDefinition, { type: "authority" }>,
+  value: unknown,
+): { value?: AuthorityLink | AuthorityLink[]; error?: string } {
   const items = Array.isArray(value) ? value : [value];
   if (!field.multiple && items.length > 1) return { error: "takes one authority link" };
   if (items.length > authorityBounds.links) return { error: `must have at most ${authorityBounds.links} links` };
@@ -127,7 +130,8 @@ function validateSegments(value: unknown): { value?: IndexSegment[]; error?: str
     if (start < 0 || end < start) return { error: `${label} ends before it starts` };
     const previous = segments.at(-1);
     if (previous && start < previous.start) return { error: `${label} starts before the segment above it` };
-    const text = (key: "title" | "synopsis" | "partialTranscript") => (typeof segment[key] === "string" ? (segment[key] as string).trim() : segment[key] === undefined ? "" : null);
+    const text = (key: "title" | "synopsis" | "partialTranscript") =>
+      typeof segment[key] === "string" ? (segment[key] as string).trim() : segment[key] === undefined ? "" : null;
     const title = text("title");
     const synopsis = text("synopsis");
     const partialTranscript = text("partialTranscript");
@@ -221,7 +225,5 @@ export function withShownRelations(fields: FieldDefinition[], values: RecordValu
 
 /** The record_links rows of a record: one per (relation field, target). */
 export function relationLinkRows(fields: FieldDefinition[], values: RecordValues, sourceId: string) {
-  return [...relationTargetsByField(fields, values)].flatMap(([fieldKey, targets]) =>
-    targets.map((targetId) => ({ sourceId, fieldKey, targetId })),
-  );
+  return [...relationTargetsByField(fields, values)].flatMap(([fieldKey, targets]) => targets.map((targetId) => ({ sourceId, fieldKey, targetId })));
 }

@@ -64,18 +64,51 @@ export async function createApiToken(prisma: PrismaClient, principal: Principal,
   const expiresAt = new Date(Date.now() + data.expiresInDays * 24 * 3600 * 1000);
   const row = await prisma.$transaction(async (tx) => {
     const created = await tx.apiToken.create({
-      data: { userId: user.id, name: data.name, tokenHash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + 6), sessionVersion: user.sessionVersion, expiresAt, scopes: data.scopes },
+      data: {
+        userId: user.id,
+        name: data.name,
+        tokenHash: hashToken(token),
+        prefix: token.slice(0, tokenPrefix.length + 6),
+        sessionVersion: user.sessionVersion,
+        expiresAt,
+        scopes: data.scopes,
+      },
     });
-    await audit(tx, { actorId: actorIdOf(principal), action: "token.create", targetType: "api_token", targetId: created.id, details: { name: created.name, expiresAt: expiresAt.toISOString(), scopes: data.scopes } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "token.create",
+      targetType: "api_token",
+      targetId: created.id,
+      details: { name: created.name, expiresAt: expiresAt.toISOString(), scopes: data.scopes },
+    });
     return created;
   });
   return { token, summary: summaryOf(row) };
 }
 
-function summaryOf(row: { id: string; name: string; prefix: string; createdAt: Date; expiresAt: Date; lastUsedAt: Date | null; revokedAt: Date | null; scopes: ApiTokenScope[] }): ApiTokenSummary {
+function summaryOf(row: {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  scopes: ApiTokenScope[];
+}): ApiTokenSummary {
   const status = row.revokedAt ? "revoked" : row.expiresAt.getTime() <= Date.now() ? "expired" : "active";
   const scopes = apiTokenScopes.filter((scope) => row.scopes.includes(scope));
-  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt, expiresAt: row.expiresAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt, scopes, status };
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+    scopes,
+    status,
+  };
 }
 
 /** The principal's own tokens, newest first; never a hash. */
@@ -112,7 +145,10 @@ export interface AuthenticatedToken {
 /** The same, with the token's id and scopes. */
 export async function authenticateApiTokenWithId(prisma: PrismaClient, bearer: string | null | undefined): Promise<AuthenticatedToken | null> {
   const token = (bearer ?? "").replace(/^Bearer\s+/i, "").trim();
-  const row = await prisma.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: { select: { sessionVersion: true, active: true } } } });
+  const row = await prisma.apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    include: { user: { select: { sessionVersion: true, active: true } } },
+  });
   if (!row || !tokenPattern.test(token)) return null;
   if (row.revokedAt || row.expiresAt.getTime() <= Date.now() || !row.user.active || row.user.sessionVersion !== row.sessionVersion) return null;
   const principal = await loadPrincipal(prisma, row.userId, row.sessionVersion, { cached: true });

@@ -77,10 +77,17 @@ export function trustedProxies(entries: readonly string[]): TrustedProxies {
  * believed). When every hop is trusted, the left-most. A hop that is not an address stops the
  * walk at the proxy that forwarded it. Null when the socket is unknown.
  */
-export function resolveClientAddress(input: { socketAddress: string | undefined; forwardedFor: string | null | undefined; trusted: TrustedProxies }): string | null {
+export function resolveClientAddress(input: {
+  socketAddress: string | undefined;
+  forwardedFor: string | null | undefined;
+  trusted: TrustedProxies;
+}): string | null {
   let client = normaliseAddress(input.socketAddress);
   if (!client) return null;
-  const hops = (input.forwardedFor ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
+  const hops = (input.forwardedFor ?? "")
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   while (input.trusted.includes(client) && hops.length > 0) {
     const hop = normaliseAddress(hops.pop());
     if (!hop) break;
@@ -106,5 +113,8 @@ export function throttleKey(address: string): string {
   const [head = "", tail] = address.split("::");
   const groups = head ? head.split(":") : [];
   if (tail !== undefined) groups.push(...Array<string>(Math.max(0, 8 - groupCount(head) - groupCount(tail))).fill("0"), ...(tail ? tail.split(":") : []));
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -25,7 +25,9 @@ describe("checkExtensions", () => {
   });
 
   it("refuses an older pgvector already installed in the database, saying how to update it", async () => {
-    const error = await checkExtensions(serverWith([...contrib, { name: "vector", installed_version: "0.7.4", default_version: "0.8.1" }])).catch((caught: unknown) => caught);
+    const error = await checkExtensions(serverWith([...contrib, { name: "vector", installed_version: "0.7.4", default_version: "0.8.1" }])).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(DatabaseSetupError);
     expect((error as Error).message).toMatch(/pgvector 0\.7\.4 is installed in this database; Mnemo needs 0\.8 or later .*ALTER EXTENSION vector UPDATE/);
   });

@@ -33,7 +33,10 @@ const advisoryLockKey = 72_616_001;
 
 export async function listMigrations(migrationsDir = defaultMigrationsDir) {
   const entries = await readdir(/*turbopackIgnore: true*/ migrationsDir, { withFileTypes: true });
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(/*turbopackIgnore: true*/ join(migrationsDir, name, "migration.sql"), "utf8");
@@ -81,7 +84,9 @@ export async function checkExtensions(db: Pick<SqlExecutor, "query">): Promise<v
     );
   }
   if (missing.length > 0) {
-    throw new DatabaseSetupError(`This PostgreSQL server lacks the ${missing.join(" and ")} extension${missing.length > 1 ? "s" : ""} (PostgreSQL's contrib modules): install them, then start again.`);
+    throw new DatabaseSetupError(
+      `This PostgreSQL server lacks the ${missing.join(" and ")} extension${missing.length > 1 ? "s" : ""} (PostgreSQL's contrib modules): install them, then start again.`,
+    );
   }
   const vector = rows.find((row) => row.name === "vector")!;
   const version = vector.installed_version ?? vector.default_version ?? "0";
@@ -93,10 +98,7 @@ export async function checkExtensions(db: Pick<SqlExecutor, "query">): Promise<v
   }
 }
 
-export async function migrate(
-  db: SqlExecutor,
-  options: { migrationsDir?: string; log?: (line: string) => void } = {},
-): Promise<MigrationResult> {
+export async function migrate(db: SqlExecutor, options: { migrationsDir?: string; log?: (line: string) => void } = {}): Promise<MigrationResult> {
   const log = options.log ?? (() => undefined);
   const migrations = await listMigrations(options.migrationsDir);
   await checkExtensions(db);
@@ -114,8 +116,7 @@ export async function migrate(
       if (recorded !== undefined) {
         if (recorded !== migration.checksum) {
           throw new Error(
-            `Migration ${migration.name} was changed after it was applied (checksum mismatch). ` +
-              "Add a new migration instead of editing an applied one.",
+            `Migration ${migration.name} was changed after it was applied (checksum mismatch). ` + "Add a new migration instead of editing an applied one.",
           );
         }
         result.skipped.push(migration.name);
@@ -130,10 +131,7 @@ export async function migrate(
           [id, migration.checksum, migration.name],
         );
         await tx.exec(migration.sql);
-        await tx.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await tx.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
       });
       result.applied.push(migration.name);
     }

@@ -66,7 +66,13 @@ interface TableShape {
 }
 
 // Output formats fixed on both sides, so a value's text, the copy's and the checksum's, is the same.
-const sessionSettings = ["SET TimeZone TO 'UTC'", "SET DateStyle TO 'ISO, YMD'", "SET IntervalStyle TO 'postgres'", "SET extra_float_digits TO 1", "SET bytea_output TO 'hex'"];
+const sessionSettings = [
+  "SET TimeZone TO 'UTC'",
+  "SET DateStyle TO 'ISO, YMD'",
+  "SET IntervalStyle TO 'postgres'",
+  "SET extra_float_digits TO 1",
+  "SET bytea_output TO 'hex'",
+];
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
@@ -82,7 +88,9 @@ export async function moveInstallation(options: MoveOptions): Promise<MoveResult
   for (const shape of shapes) {
     const { rows } = await options.target.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${quote(shape.name)}) AS any`);
     if (rows[0]?.any) {
-      throw new MoveRefused(`The target database is not empty: table ${shape.name} has rows. Move into a new, empty database (createdb), or drop this one's tables first.`);
+      throw new MoveRefused(
+        `The target database is not empty: table ${shape.name} has rows. Move into a new, empty database (createdb), or drop this one's tables first.`,
+      );
     }
   }
   const sourceIndexes = await extraIndexes(options.source, options.target);
@@ -106,7 +114,14 @@ export async function moveInstallation(options: MoveOptions): Promise<MoveResult
     const tables: TableFigures[] = [];
     for (const shape of shapes) {
       const [source, target] = [await checksum(options.source, shape), await checksum(clientSql, shape)];
-      tables.push({ table: shape.name, rows: source.rows, targetRows: target.rows, checksum: source.sum, targetChecksum: target.sum, equal: source.rows === target.rows && source.sum === target.sum });
+      tables.push({
+        table: shape.name,
+        rows: source.rows,
+        targetRows: target.rows,
+        checksum: source.sum,
+        targetChecksum: target.sum,
+        equal: source.rows === target.rows && source.sum === target.sum,
+      });
     }
     if (tables.some((table) => !table.equal)) throw new MoveVerificationFailed(tables);
     await client.query("COMMIT");
@@ -208,7 +223,10 @@ async function copyTable(source: SqlExecutor, target: PoolClient, shape: TableSh
   let copied = 0;
   let lastReport = started;
   const keyList = shape.primaryKey.map(quote).join(", ");
-  const selectList = [...shape.columns.map((column) => `${quote(column)}::text AS ${quote(column)}`), ...shape.primaryKey.map((column, index) => `${quote(column)} AS "__key${index}"`)].join(", ");
+  const selectList = [
+    ...shape.columns.map((column) => `${quote(column)}::text AS ${quote(column)}`),
+    ...shape.primaryKey.map((column, index) => `${quote(column)} AS "__key${index}"`),
+  ].join(", ");
   // Multi-row inserts within the protocol's 65,535 parameters.
   const rowsPerInsert = Math.max(1, Math.min(batchRows, Math.floor(60_000 / shape.columns.length)));
   let after: unknown[] | null = null;
@@ -232,11 +250,15 @@ async function copyTable(source: SqlExecutor, target: PoolClient, shape: TableSh
     const now = performance.now();
     if (now - lastReport > 5000) {
       lastReport = now;
-      log(`${shape.name}: ${copied.toLocaleString("en")} of ${total.toLocaleString("en")} rows (${Math.round(copied / ((now - started) / 1000)).toLocaleString("en")} rows/s)`);
+      log(
+        `${shape.name}: ${copied.toLocaleString("en")} of ${total.toLocaleString("en")} rows (${Math.round(copied / ((now - started) / 1000)).toLocaleString("en")} rows/s)`,
+      );
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  log(`${shape.name}: ${copied.toLocaleString("en")} rows copied${copied > 0 ? ` in ${seconds.toFixed(1)} s (${Math.round(copied / Math.max(seconds, 0.001)).toLocaleString("en")} rows/s)` : ""}`);
+  log(
+    `${shape.name}: ${copied.toLocaleString("en")} rows copied${copied > 0 ? ` in ${seconds.toFixed(1)} s (${Math.round(copied / Math.max(seconds, 0.001)).toLocaleString("en")} rows/s)` : ""}`,
+  );
 }
 
 /** Row count and an order-independent checksum: the sum of each row's md5 (as the text of every column), in two 60-bit halves. */

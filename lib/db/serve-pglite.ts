@@ -67,7 +67,12 @@ export function wholeExchanges(db: PGlite): PGlite {
 
 /** Starts a socket server for `db` whose connections never interleave inside an exchange or transaction. */
 export async function servePGlite(db: PGlite, options: ServePGliteOptions): Promise<PGLiteSocketServer> {
-  const server = new PGLiteSocketServer({ db: wholeExchanges(db), port: options.port, host: options.host ?? "127.0.0.1", maxConnections: options.maxConnections });
+  const server = new PGLiteSocketServer({
+    db: wholeExchanges(db),
+    port: options.port,
+    host: options.host ?? "127.0.0.1",
+    maxConnections: options.maxConnections,
+  });
   await server.start();
   return server;
 }

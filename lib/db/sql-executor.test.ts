@@ -23,5 +23,4 @@ describe("pgliteExecutor", () => {
     await executor.query("SELECT panel_two");
     expect(log).toEqual(["shell sent", "SELECT panel_one", "SELECT panel_two"]);
   });
-
 });

@@ -21,7 +21,8 @@ export function authorizedAction<Schema extends z.ZodType, Output>(
   schema: Schema,
   handler: (input: z.output<Schema>, context: AuthorizedContext) => Promise<Output>,
 ): (input: z.input<Schema>) => Promise<ActionResult<Output>> {
-  return (input) => runAuthorizedAction(schema, async (parsed, { principal }) => handler(parsed, { principal, runtime: await getRuntime() }), getPrincipal, input);
+  return (input) =>
+    runAuthorizedAction(schema, async (parsed, { principal }) => handler(parsed, { principal, runtime: await getRuntime() }), getPrincipal, input);
 }
 
 type RouteContext<Params> = { params: Promise<Params> };

@@ -55,7 +55,13 @@ export async function captionsResponse(prisma: PrismaClient, principal: Principa
   if (format === "json") {
     const from = (await translator.languageOf(input)) === "ca" ? "ca" : "es";
     return Response.json(
-      { field: fieldKey, language: "en", translatedFrom: from, machineTranslation: "Apertium", turns: turns.map(({ start, end, speaker, text }) => ({ start, end, speaker, text })) },
+      {
+        field: fieldKey,
+        language: "en",
+        translatedFrom: from,
+        machineTranslation: "Apertium",
+        turns: turns.map(({ start, end, speaker, text }) => ({ start, end, speaker, text })),
+      },
       { headers: { "cache-control": "private, no-cache", etag: `"${source.contentHash.slice(0, 32)}-en-json"`, "x-content-type-options": "nosniff" } },
     );
   }

@@ -21,7 +21,12 @@ export function citationDownload(file: CitationFile): Response {
 }
 
 /** GET /api/records/<id>/cite?format=…[&t=…] */
-export async function citeRecordResponse(prisma: PrismaClient, principal: Principal, request: Request, options: { id: string; origin: string }): Promise<Response> {
+export async function citeRecordResponse(
+  prisma: PrismaClient,
+  principal: Principal,
+  request: Request,
+  options: { id: string; origin: string },
+): Promise<Response> {
   return citationDownload(await citeRecord(prisma, principal, { id: options.id, query: queryOf(request), origin: options.origin }));
 }
 

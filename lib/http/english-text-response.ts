@@ -17,7 +17,12 @@ import type { TextTranslator } from "../rag/embed/text-translation";
  */
 export const englishTextParamsSchema = z.object({ id: z.string().max(64), field: z.string().regex(/^[a-z][a-zA-Z0-9]{0,63}$/) });
 
-export async function englishTextResponse(prisma: PrismaClient, principal: Principal, request: { recordId: string; fieldKey: string }, translator: TextTranslator): Promise<Response> {
+export async function englishTextResponse(
+  prisma: PrismaClient,
+  principal: Principal,
+  request: { recordId: string; fieldKey: string },
+  translator: TextTranslator,
+): Promise<Response> {
   const source = await readLongTextSource(prisma, principal, request.recordId, request.fieldKey);
   const english = await translator.englishParagraphs(source).catch((error: unknown) => {
     throw new AppError("unavailable", "The English could not be made just now. Try again later.", { cause: error });
@@ -42,7 +47,9 @@ export async function recordTextTranslations(
   for (const field of record.section.fields) {
     const text = record.values[field.key];
     if (field.type !== "longtext" || typeof text !== "string" || !text.trim()) continue;
-    offered[field.key] = await translator.offersEnglish({ text, contentHash: longTextHash(text), egressPolicy: record.section.egressPolicy }).catch(() => false);
+    offered[field.key] = await translator
+      .offersEnglish({ text, contentHash: longTextHash(text), egressPolicy: record.section.egressPolicy })
+      .catch(() => false);
   }
   return offered;
 }

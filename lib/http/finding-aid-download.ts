@@ -19,12 +19,21 @@ export function xmlDownload(file: XmlFile): Response {
 }
 
 /** GET /api/projects/<slug>/ead3 and /api/v1/projects/<slug>/ead3: the project as an EAD3 finding aid. */
-export async function projectEad3Response(prisma: PrismaClient, principal: Principal, request: Request, options: { slug: string; origin: string; agency?: string }): Promise<Response> {
+export async function projectEad3Response(
+  prisma: PrismaClient,
+  principal: Principal,
+  request: Request,
+  options: { slug: string; origin: string; agency?: string },
+): Promise<Response> {
   const url = `${options.origin.replace(/\/+$/, "")}${new URL(request.url).pathname}`;
   return xmlDownload(await projectFindingAid(prisma, principal, { ...options, url }));
 }
 
 /** GET /api/records/<id>/eac-cpf and /api/v1/records/<id>/eac-cpf: a person as an EAC-CPF record. */
-export async function personEacCpfResponse(prisma: PrismaClient, principal: Principal, options: { id: string; origin: string; agency?: string }): Promise<Response> {
+export async function personEacCpfResponse(
+  prisma: PrismaClient,
+  principal: Principal,
+  options: { id: string; origin: string; agency?: string },
+): Promise<Response> {
   return xmlDownload(await personAuthorityRecord(prisma, principal, options));
 }

@@ -65,7 +65,9 @@ const motivationSchema = z
   .trim()
   .max(200, "motivation is too long.")
   .transform((value) => value.split(/\s+/).filter(Boolean))
-  .refine((values) => values.every((value) => (knownMotivations as readonly string[]).includes(value)), { message: `motivation must be one or more of: ${knownMotivations.join(", ")}.` });
+  .refine((values) => values.every((value) => (knownMotivations as readonly string[]).includes(value)), {
+    message: `motivation must be one or more of: ${knownMotivations.join(", ")}.`,
+  });
 
 const searchQuerySchema = z.object({
   q: queryTextSchema({ what: "A search", missing: "A search needs some text: give it as q.", tooShort: "A search needs some text: give it as q." }),
@@ -73,11 +75,18 @@ const searchQuerySchema = z.object({
 });
 
 const autocompleteQuerySchema = z.object({
-  q: queryTextSchema({ what: "A term to complete", missing: "Autocomplete needs the start of a word: give it as q.", tooShort: "Autocomplete needs the start of a word: give it as q." }).pipe(
-    z.string().max(100, "A term to complete can be at most 100 characters long."),
-  ),
+  q: queryTextSchema({
+    what: "A term to complete",
+    missing: "Autocomplete needs the start of a word: give it as q.",
+    tooShort: "Autocomplete needs the start of a word: give it as q.",
+  }).pipe(z.string().max(100, "A term to complete can be at most 100 characters long.")),
   motivation: motivationSchema.optional(),
-  min: z.coerce.number({ error: "min must be a whole number from 1." }).int("min must be a whole number from 1.").min(1, "min must be a whole number from 1.").max(100_000).optional(),
+  min: z.coerce
+    .number({ error: "min must be a whole number from 1." })
+    .int("min must be a whole number from 1.")
+    .min(1, "min must be a whole number from 1.")
+    .max(100_000)
+    .optional(),
 });
 
 /**
@@ -121,7 +130,12 @@ function takeAnonymousSearch(principal: Principal, limiter: RateLimiter, clientA
 
 /** The record and its Manifest when the Manifest declares search; else the one not_found. */
 async function searchableRecord(prisma: PrismaClient, principal: Principal, request: IiifSearchRequest): Promise<{ record: RecordDetail; manifest: Manifest }> {
-  const manifest = await recordManifest(prisma, principal, { recordId: request.recordId, origin: request.origin, storageDir: request.storageDir, imageSettings: request.imageSettings });
+  const manifest = await recordManifest(prisma, principal, {
+    recordId: request.recordId,
+    origin: request.origin,
+    storageDir: request.storageDir,
+    imageSettings: request.imageSettings,
+  });
   if (!manifest.service?.length) throw notFound();
   return { record: await getRecord(prisma, principal, request.recordId), manifest };
 }
@@ -141,7 +155,11 @@ async function recordLayout(prisma: PrismaClient, principal: Principal, record: 
       if (!canvasIds.has(canvasId)) continue;
       const items =
         field.type === "transcript"
-          ? storedTurns(record.values[field.key]).map((turn) => ({ start: turn.start, end: turn.end, text: turn.speaker ? `${turn.speaker}: ${turn.text}` : turn.text }))
+          ? storedTurns(record.values[field.key]).map((turn) => ({
+              start: turn.start,
+              end: turn.end,
+              text: turn.speaker ? `${turn.speaker}: ${turn.text}` : turn.text,
+            }))
           : storedSegments(record.values[field.key]).map((segment) => ({
               start: segment.start,
               end: segment.end,
@@ -163,7 +181,9 @@ async function recordLayout(prisma: PrismaClient, principal: Principal, record: 
 
 /** OCR words as stored, kept only where they have a box. */
 function pageWords(words: readonly { t: unknown; x: unknown; y: unknown; w: unknown; h: unknown; c: unknown }[]): OcrWord[] {
-  return words.filter((word) => typeof word.t === "string" && [word.x, word.y, word.w, word.h].every((value) => typeof value === "number" && Number.isFinite(value))) as OcrWord[];
+  return words.filter(
+    (word) => typeof word.t === "string" && [word.x, word.y, word.w, word.h].every((value) => typeof value === "number" && Number.isFinite(value)),
+  ) as OcrWord[];
 }
 
 /** The record's passages for the query: hybrid (words when meaning is unavailable), words or a good match of meaning. */
@@ -201,7 +221,12 @@ export async function iiifSearchResponse(dependencies: IiifSearchDependencies, p
   const passages = motivationMatches(query.motivation, request.version) ? await recordPassages(dependencies, principal, record.id, query.q) : [];
   const layout = await recordLayout(dependencies.prisma, principal, record, manifest, request.origin);
   const fieldKeys = new Map(
-    (await dependencies.prisma.chunk.findMany({ where: { id: { in: passages.map((hit) => hit.passage.chunkId) }, recordId: record.id }, select: { id: true, fieldKeys: true } })).map((row) => [row.id, row.fieldKeys]),
+    (
+      await dependencies.prisma.chunk.findMany({
+        where: { id: { in: passages.map((hit) => hit.passage.chunkId) }, recordId: record.id },
+        select: { id: true, fieldKeys: true },
+      })
+    ).map((row) => [row.id, row.fieldKeys]),
   );
   const terms = queryTerms(query.q);
   const hits = passages
@@ -233,7 +258,9 @@ export async function iiifAutocompleteResponse(dependencies: IiifSearchDependenc
   const texts = [
     ...[...layout.timed.values()].flatMap((item) => item.items.map((entry) => entry.text)),
     ...[...layout.scans.values()].flatMap((pages) => [...pages.values()].map((page) => page.words.map((word) => word.t).join(" "))),
-    ...record.section.fields.flatMap((field) => (field.type === "longtext" && typeof record.values[field.key] === "string" ? [record.values[field.key] as string] : [])),
+    ...record.section.fields.flatMap((field) =>
+      field.type === "longtext" && typeof record.values[field.key] === "string" ? [record.values[field.key] as string] : [],
+    ),
   ];
   const terms = motivationMatches(query.motivation, request.version) ? completeTerms(texts, query.q, { min: query.min }) : [];
   const id = `${request.origin.replace(/\/+$/, "")}${request.url.pathname}${request.url.search}`;

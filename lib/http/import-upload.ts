@@ -1,7 +1,17 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "../acl";
-import { type DryRunResult, type ImportFile, type ImportPlan, type ImportPreview, dryRunImport, importPlanSchema, previewImport, problemsCsv, startImport } from "../archive/import";
+import {
+  type DryRunResult,
+  type ImportFile,
+  type ImportPlan,
+  type ImportPreview,
+  dryRunImport,
+  importPlanSchema,
+  previewImport,
+  problemsCsv,
+  startImport,
+} from "../archive/import";
 import type { PrismaClient } from "../db/generated/client";
 import { getConfig } from "../config";
 import { AppError, parseInput } from "../errors";
@@ -39,7 +49,8 @@ export function importUploadLimit(): number {
 
 export async function importFileFromForm(form: FormData): Promise<ImportFile> {
   const file = form.get("file");
-  if (!(file instanceof File)) throw new AppError("bad_request", "Choose a file to import.", { fieldErrors: { file: ["Choose a CSV, JSON, JSON Lines or XML file."] } });
+  if (!(file instanceof File))
+    throw new AppError("bad_request", "Choose a file to import.", { fieldErrors: { file: ["Choose a CSV, JSON, JSON Lines or XML file."] } });
   const maxBytes = importMaxBytes();
   if (file.size > maxBytes) {
     const message = `The file is ${formatBytes(file.size)}; imports are limited to ${formatBytes(maxBytes)}. Split it into smaller files.`;
@@ -57,7 +68,8 @@ export async function importFileFromForm(form: FormData): Promise<ImportFile> {
 export async function mediaZipFromForm(form: FormData): Promise<ImportFile | undefined> {
   const zip = form.get("mediaZip");
   if (zip === null || (zip instanceof File && zip.size === 0 && zip.name === "")) return undefined;
-  if (!(zip instanceof File)) throw new AppError("bad_request", "Send the media zip as a file.", { fieldErrors: { mediaZip: ["Send the media zip as a file."] } });
+  if (!(zip instanceof File))
+    throw new AppError("bad_request", "Send the media zip as a file.", { fieldErrors: { mediaZip: ["Send the media zip as a file."] } });
   const maxBytes = importZipMaxBytes();
   if (zip.size > maxBytes) {
     const message = `The media zip is ${formatBytes(zip.size)}; a zip is limited to ${formatBytes(maxBytes)}. Split the import, or ask an admin to use a server folder.`;
@@ -86,7 +98,9 @@ export function importPlanFromForm(form: FormData): ImportPlan {
     plan = undefined;
   }
   if (!plan || typeof plan !== "object" || Array.isArray(plan)) {
-    throw new AppError("bad_request", "The import plan is missing or not valid JSON.", { fieldErrors: { plan: ["Send the section, project and mapping as a JSON object."] } });
+    throw new AppError("bad_request", "The import plan is missing or not valid JSON.", {
+      fieldErrors: { plan: ["Send the section, project and mapping as a JSON object."] },
+    });
   }
   refuseUnstorableText(plan);
   return parseInput(importPlanSchema, plan) as ImportPlan;
@@ -116,6 +130,11 @@ export async function dryRunProblemsCsv(prisma: PrismaClient, principal: Princip
   const plan = importPlanFromForm(form);
   const file = await importFileFromForm(form);
   const result = await dryRunImport(prisma, principal, file, plan, { mediaZip: await mediaZipFromForm(form) });
-  const stem = file.fileName.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "import";
+  const stem =
+    file.fileName
+      .replace(/\.[^.]*$/, "")
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "import";
   return { csv: problemsCsv(result.problems), fileName: `${stem}-problems.csv` };
 }

@@ -21,7 +21,11 @@ export async function linkedArtResponse(prisma: PrismaClient, principal: Princip
   const record = await getRecord(prisma, principal, input.recordId);
   const section = await prisma.section.findUniqueOrThrow({ where: { id: record.section.id }, select: { objectContext: true } });
   if (!hasObjectContext(section.objectContext)) throw notFound();
-  const document = linkedArtObject(record, { origin: input.origin, dateKey: readObjectContext(section.objectContext)?.roles.date, manifest: showsInIiif(record) });
+  const document = linkedArtObject(record, {
+    origin: input.origin,
+    dateKey: readObjectContext(section.objectContext)?.roles.date,
+    manifest: showsInIiif(record),
+  });
   return new Response(JSON.stringify(document), {
     headers: { "content-type": linkedArtContentType, "cache-control": "private, no-cache", "x-content-type-options": "nosniff" },
   });

@@ -8,7 +8,11 @@ import type { Database } from "../db/database";
  * (admins only; anyone else, and a missing project, get the same 404). The archive is built in
  * memory and sent whole; very large projects are backed up with `npm run export-project`.
  */
-export async function projectBackupResponse(database: Pick<Database, "prisma" | "sql">, principal: Principal, options: { slug: string; storageDir: string }): Promise<Response> {
+export async function projectBackupResponse(
+  database: Pick<Database, "prisma" | "sql">,
+  principal: Principal,
+  options: { slug: string; storageDir: string },
+): Promise<Response> {
   const backup = await exportProject(database.prisma, database.sql, principal, { slug: options.slug, storageDir: options.storageDir });
   return new Response(new Blob([backup.bytes as Uint8Array<ArrayBuffer>], { type: "application/zip" }), {
     headers: {

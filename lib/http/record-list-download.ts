@@ -11,7 +11,10 @@ export const recordListExportFormats = ["csv", "json"] as const;
 const exportFormatSchema = z.object({
   format: z.enum(recordListExportFormats, { error: "Choose a format: csv or json." }),
   // Absent or empty: the listed columns, as every export link before this choice.
-  columns: z.preprocess((value) => (value === "" || value === undefined ? "listed" : value), z.enum(exportedFieldChoices, { error: "Choose columns: listed or all." })),
+  columns: z.preprocess(
+    (value) => (value === "" || value === undefined ? "listed" : value),
+    z.enum(exportedFieldChoices, { error: "Choose columns: listed or all." }),
+  ),
 });
 
 function recordUrl(origin: string, id: string): string {

@@ -3,7 +3,14 @@ import { z } from "zod";
 import type { Principal } from "../acl";
 import { AppError } from "../errors";
 import type { RecordListViewDeps } from "../rag/search/record-list-view";
-import { createSavedSearch, deleteSavedSearch, getSavedSearch, listSavedSearchesWithNews, openSavedSearch, renameSavedSearch } from "../rag/search/saved-searches";
+import {
+  createSavedSearch,
+  deleteSavedSearch,
+  getSavedSearch,
+  listSavedSearchesWithNews,
+  openSavedSearch,
+  renameSavedSearch,
+} from "../rag/search/saved-searches";
 import { maxJsonBodyBytes, readJsonBody } from "./request-body";
 
 /**
@@ -28,14 +35,16 @@ function methodNotAllowed(allowed: string): AppError {
 /** GET (list) or POST (create) /api/saved-searches. */
 export async function savedSearchesResponse(deps: RecordListViewDeps, principal: Principal, request: Request): Promise<Response> {
   if (request.method === "GET") return Response.json({ savedSearches: await listSavedSearchesWithNews(deps, principal) }, { headers: noStore });
-  if (request.method === "POST") return Response.json({ savedSearch: await createSavedSearch(deps.prisma, principal, await jsonBody(request)) }, { status: 201, headers: noStore });
+  if (request.method === "POST")
+    return Response.json({ savedSearch: await createSavedSearch(deps.prisma, principal, await jsonBody(request)) }, { status: 201, headers: noStore });
   throw methodNotAllowed("GET, POST");
 }
 
 /** GET, PATCH (rename) or DELETE /api/saved-searches/<id>. */
 export async function savedSearchResponse(deps: RecordListViewDeps, principal: Principal, request: Request, id: string): Promise<Response> {
   if (request.method === "GET") return Response.json({ savedSearch: await getSavedSearch(deps.prisma, principal, id) }, { headers: noStore });
-  if (request.method === "PATCH") return Response.json({ savedSearch: await renameSavedSearch(deps.prisma, principal, id, await jsonBody(request)) }, { headers: noStore });
+  if (request.method === "PATCH")
+    return Response.json({ savedSearch: await renameSavedSearch(deps.prisma, principal, id, await jsonBody(request)) }, { headers: noStore });
   if (request.method === "DELETE") {
     await deleteSavedSearch(deps.prisma, principal, id);
     return new Response(null, { status: 204 });

@@ -20,7 +20,8 @@ export const apiContentSecurityPolicy = "default-src 'none'; frame-ancestors 'no
  * Media opened on its own (an image or a recording in a tab) may show itself and nothing else;
  * the sandbox keeps any script out even if a browser ever took a file for a document.
  */
-export const mediaContentSecurityPolicy = "default-src 'none'; img-src 'self'; media-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox";
+export const mediaContentSecurityPolicy =
+  "default-src 'none'; img-src 'self'; media-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox";
 
 export interface PagePolicyOptions {
   nonce: string;

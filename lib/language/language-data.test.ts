@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { foldAccents } from "./fold-accents";
-import { type QuestionKind, askedRolePatterns, asks, foldText, foldedWords, foreignNameParticles, languageData, monthNumbers, namePatterns, notNameWords, numberWords, questionLanguages, wordSet } from "./language-data";
+import {
+  type QuestionKind,
+  askedRolePatterns,
+  asks,
+  foldText,
+  foldedWords,
+  foreignNameParticles,
+  languageData,
+  monthNumbers,
+  namePatterns,
+  notNameWords,
+  numberWords,
+  questionLanguages,
+  wordSet,
+} from "./language-data";
 
-const kindsOf = (question: string) => (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
+const kindsOf = (question: string) =>
+  (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
 
 describe("question classification", () => {
   it.each([
@@ -196,7 +211,11 @@ describe("names and places a sentence gives", () => {
   });
 
   it("keeps articles per language: definite (Catalan's elided l' too) and indefinite", () => {
-    expect([languageData.en.definiteArticles, languageData.es.definiteArticles, languageData.ca.definiteArticles]).toEqual([["the"], ["el", "la", "los", "las"], ["el", "la", "els", "les", "l'"]]);
+    expect([languageData.en.definiteArticles, languageData.es.definiteArticles, languageData.ca.definiteArticles]).toEqual([
+      ["the"],
+      ["el", "la", "los", "las"],
+      ["el", "la", "els", "les", "l'"],
+    ]);
     expect(languageData.en.indefiniteArticles).toEqual(["a", "an"]);
     // Every one of them is an article of its language.
     for (const language of ["en", "es", "ca"] as const) {

@@ -22,7 +22,17 @@ export function foldText(text: string): string {
   return foldAccents(text).toLowerCase().replace(/[’‘]/g, "'");
 }
 
-type WordList = "interrogatives" | "months" | "weekdays" | "stopWords" | "nameParticles" | "markerWords" | "roleQualifiers" | "notNames" | "pronounDeterminers" | "functionWords";
+type WordList =
+  | "interrogatives"
+  | "months"
+  | "weekdays"
+  | "stopWords"
+  | "nameParticles"
+  | "markerWords"
+  | "roleQualifiers"
+  | "notNames"
+  | "pronounDeterminers"
+  | "functionWords";
 
 /** Particles of names from other languages the records cite: "Vasco da Gama", "Ludwig van Beethoven". */
 export const foreignNameParticles: readonly string[] = ["da", "das", "do", "dos", "di", "du", "van", "von", "der", "den", "le"];
@@ -35,10 +45,14 @@ export function wordSet(list: WordList, languages: readonly DataLanguage[] = dat
 }
 
 /** Number words of all three languages (folded) and their values. */
-export const numberWords: ReadonlyMap<string, number> = new Map(dataLanguages.flatMap((language) => Object.entries(languageData[language].numbers).map(([word, value]) => [foldText(word), value] as const)));
+export const numberWords: ReadonlyMap<string, number> = new Map(
+  dataLanguages.flatMap((language) => Object.entries(languageData[language].numbers).map(([word, value]) => [foldText(word), value] as const)),
+);
 
 /** Month names of all three languages (folded) and their numbers, 1 to 12. */
-export const monthNumbers: ReadonlyMap<string, number> = new Map(dataLanguages.flatMap((language) => languageData[language].months.map((month, index) => [foldText(month), index + 1] as const)));
+export const monthNumbers: ReadonlyMap<string, number> = new Map(
+  dataLanguages.flatMap((language) => languageData[language].months.map((month, index) => [foldText(month), index + 1] as const)),
+);
 
 /** Words of the text, folded ("¿Cuándo?" → ["cuando"]). */
 export function foldedWords(text: string): string[] {
@@ -56,7 +70,9 @@ export function questionLanguages(question: string): DataLanguage[] {
   return best === 0 ? dataLanguages : dataLanguages.filter((_, index) => counts[index] === best);
 }
 
-const languageWords = new Map(dataLanguages.map((language) => [language, new Set([...wordSet("stopWords", [language]), ...wordSet("interrogatives", [language])])]));
+const languageWords = new Map(
+  dataLanguages.map((language) => [language, new Set([...wordSet("stopWords", [language]), ...wordSet("interrogatives", [language])])]),
+);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A phrase as a pattern: its words in order, "…" for any words between. */
@@ -94,7 +110,17 @@ const patterns = new Map(
     const ambiguous = (phrase: string) => others.has(foldText(phrase).split(" ")[0]!);
     const byKind = kinds.map((kind) => {
       const phrases = languageData[language].questionPhrases[kind];
-      return [kind, { plain: kindPattern(language, kind, phrases.filter((phrase) => !ambiguous(phrase))), ownLanguage: kindPattern(language, kind, phrases.filter(ambiguous)) }] as const;
+      return [
+        kind,
+        {
+          plain: kindPattern(
+            language,
+            kind,
+            phrases.filter((phrase) => !ambiguous(phrase)),
+          ),
+          ownLanguage: kindPattern(language, kind, phrases.filter(ambiguous)),
+        },
+      ] as const;
     });
     return [language, new Map(byKind)];
   }),
@@ -125,7 +151,10 @@ export const askedRolePatterns: readonly RegExp[] = dataLanguages.map((language)
   const data = languageData[language];
   const alternatives = (words: readonly string[]) => words.map(phrasePattern).join("|");
   const articles = data.articles.map((word) => escape(foldText(word)) + (word.endsWith("'") ? "\\s*" : "\\s+")).join("|");
-  return new RegExp(`^[\\s¿¡]*(?:${alternatives(data.questionPhrases.who)})\\s+(?:${alternatives(data.copulas)})\\s+(?:${articles})(\\p{L}+)(?:\\s+(\\p{L}+))?`, "u");
+  return new RegExp(
+    `^[\\s¿¡]*(?:${alternatives(data.questionPhrases.who)})\\s+(?:${alternatives(data.copulas)})\\s+(?:${articles})(\\p{L}+)(?:\\s+(\\p{L}+))?`,
+    "u",
+  );
 });
 
 /** One list of every language's words, as written, without repeats (English first). */
@@ -150,7 +179,10 @@ export const namePatterns = {
     `(?<!\\p{L})(?:${writtenAlternatives(writtenWords("placeNamePrepositions"))})\\s+(?:(?:${writtenAlternatives(writtenWords("definiteArticles"))})\\s*)?(?:\\p{Ll}+\\s+(?:(?:${writtenAlternatives(writtenWords("ofWords"))})\\s+)?)?(\\p{Lu}\\p{L}+)`,
     "gu",
   ),
-  personName: new RegExp(`(?<!\\p{L})(\\p{Lu}\\p{Ll}+)\\s+(?:(?:${writtenAlternatives(writtenWords("personNameJoiners"))})\\s+)?(\\p{Lu}\\p{Ll}+)(?!\\p{L})`, "gu"),
+  personName: new RegExp(
+    `(?<!\\p{L})(\\p{Lu}\\p{Ll}+)\\s+(?:(?:${writtenAlternatives(writtenWords("personNameJoiners"))})\\s+)?(\\p{Lu}\\p{Ll}+)(?!\\p{L})`,
+    "gu",
+  ),
   locativePhrase: new RegExp(
     `(?<!\\p{L})(?:${writtenAlternatives(writtenWords("placingPrepositions"))})\\s+(?:${writtenAlternatives([...writtenWords("definiteArticles"), ...writtenWords("indefiniteArticles")])})\\s*\\p{L}{3,}`,
     "iu",

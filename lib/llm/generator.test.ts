@@ -15,7 +15,8 @@ function streamOf(...parts: string[]): ReadableStream<Uint8Array> {
 describe("generation helpers", () => {
   it("reads server-sent events split anywhere, with names and multi-line data", async () => {
     const events = [];
-    for await (const event of readServerSentEvents(streamOf("event: a\nda", "ta: one\n\ndata: two\r\ndata: lines\r\n\r\n", ": comment\n\ndata: last"))) events.push(event);
+    for await (const event of readServerSentEvents(streamOf("event: a\nda", "ta: one\n\ndata: two\r\ndata: lines\r\n\r\n", ": comment\n\ndata: last")))
+      events.push(event);
     expect(events).toEqual([
       { event: "a", data: "one" },
       { event: "message", data: "two\nlines" },

@@ -130,7 +130,10 @@ export async function postForStream(
   try {
     response = await init.deadline.race(fetch(url, { method: "POST", headers: init.headers, body: JSON.stringify(init.body), signal: init.deadline.signal }));
   } catch (error) {
-    throw new GenerationError(`${provider} at ${new URL(url).origin}: ${isAbortError(error) ? `no answer within ${init.timeoutMs} ms` : "could not be reached"}.`, { cause: error });
+    throw new GenerationError(
+      `${provider} at ${new URL(url).origin}: ${isAbortError(error) ? `no answer within ${init.timeoutMs} ms` : "could not be reached"}.`,
+      { cause: error },
+    );
   }
   if (!response.ok || !response.body) {
     const text = await init.deadline.race(response.text()).catch(() => "");

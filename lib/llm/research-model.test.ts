@@ -17,11 +17,21 @@ describe("research mode's model from the configuration", () => {
 
   it("uses its own provider, or falls back to the answer model", () => {
     const own = researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "anthropic", MNEMO_RESEARCH_MODEL: "claude-x", MNEMO_RESEARCH_MAX_TURNS: "3" }));
-    expect(own.available && { name: own.provider.name, model: own.provider.model, external: own.provider.external }).toEqual({ name: "anthropic", model: "claude-x", external: true });
+    expect(own.available && { name: own.provider.name, model: own.provider.model, external: own.provider.external }).toEqual({
+      name: "anthropic",
+      model: "claude-x",
+      external: true,
+    });
     expect(own.budgets).toEqual({ maxTurns: 3, maxToolCalls: 16, maxSeconds: 120, maxTokens: 60_000 });
-    const fallback = researchModelFromConfig(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }));
+    const fallback = researchModelFromConfig(
+      parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }),
+    );
     expect(fallback.available && fallback.provider.name).toBe("openai-compatible");
-    expect(researchAvailability(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }), { role: "researcher" })).toEqual({ available: true });
+    expect(
+      researchAvailability(parseConfig({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" }), {
+        role: "researcher",
+      }),
+    ).toEqual({ available: true });
   });
 
   it("treats the model as external, even on loopback, unless MNEMO_RESEARCH_EXTERNAL=0 declares its own model inside", () => {
@@ -36,14 +46,25 @@ describe("research mode's model from the configuration", () => {
     expect(external({ ...base, MNEMO_RESEARCH_PROVIDER: "anthropic", MNEMO_RESEARCH_EXTERNAL: "false" })).toBe(false);
     // The answer model borrowed for research stays external; the flag alone is half a configuration.
     expect(external({ MNEMO_GENERATOR: "openai-compatible", MNEMO_LLM_BASE_URL: "http://127.0.0.1:11434", MNEMO_LLM_MODEL: "llama" })).toBe(true);
-    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_EXTERNAL: "0" }))).toThrow(/^MNEMO_RESEARCH_PROVIDER: required when MNEMO_RESEARCH_EXTERNAL is set/);
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_EXTERNAL: "0" }))).toThrow(
+      /^MNEMO_RESEARCH_PROVIDER: required when MNEMO_RESEARCH_EXTERNAL is set/,
+    );
   });
 
   it("names the variable when the research model is half configured", () => {
-    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }))).toThrow(/^MNEMO_RESEARCH_PROVIDER: required when MNEMO_RESEARCH_MODEL is set/);
-    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_MODEL: "x" }))).toThrow(/^MNEMO_RESEARCH_BASE_URL/);
-    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_BASE_URL: "http://127.0.0.1:1" }))).toThrow(/^MNEMO_RESEARCH_MODEL/);
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }))).toThrow(
+      /^MNEMO_RESEARCH_PROVIDER: required when MNEMO_RESEARCH_MODEL is set/,
+    );
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_MODEL: "x" }))).toThrow(
+      /^MNEMO_RESEARCH_BASE_URL/,
+    );
+    expect(() => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_BASE_URL: "http://127.0.0.1:1" }))).toThrow(
+      /^MNEMO_RESEARCH_MODEL/,
+    );
     expect(() => parseConfig({ MNEMO_RESEARCH_MAX_TURNS: "0" })).toThrow(/MNEMO_RESEARCH_MAX_TURNS/);
-    expect(researchAvailability(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }), admin)).toMatchObject({ available: false, reason: expect.stringMatching(/misconfigured: MNEMO_RESEARCH_PROVIDER/) });
+    expect(researchAvailability(parseConfig({ MNEMO_RESEARCH_MODEL: "x" }), admin)).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/misconfigured: MNEMO_RESEARCH_PROVIDER/),
+    });
   });
 });

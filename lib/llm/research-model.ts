@@ -18,15 +18,15 @@ export interface ResearchBudgets {
 }
 
 export type ResearchModel =
-  | { available: true; provider: ToolChatProvider; budgets: ResearchBudgets }
-  | { available: false; reason: string; budgets: ResearchBudgets };
+  { available: true; provider: ToolChatProvider; budgets: ResearchBudgets } | { available: false; reason: string; budgets: ResearchBudgets };
 
 /** What an administrator is told: how to set research mode up. */
 export const researchUnavailableReason =
   "Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER (openai-compatible or anthropic), MNEMO_RESEARCH_BASE_URL and MNEMO_RESEARCH_MODEL, or configure MNEMO_GENERATOR with a chat model.";
 
 /** What everyone else is told: what it means for them, not a setting they cannot change. */
-export const researchNotSetUp = "Research mode is not set up on this installation (an administrator can set it up). Ask still answers from the archive, with citations.";
+export const researchNotSetUp =
+  "Research mode is not set up on this installation (an administrator can set it up). Ask still answers from the archive, with citations.";
 
 /** The reason research is unavailable, for the person reading it: the set-up only to an administrator. */
 export function researchUnavailableFor(principal: Pick<Principal, "role">, reason: string): string {
@@ -69,7 +69,10 @@ export function researchAvailability(config: Config, reader: Pick<Principal, "ro
   try {
     model = researchModelFromConfig(config);
   } catch (error) {
-    return { available: false, reason: researchUnavailableFor(reader, `Research mode is misconfigured: ${error instanceof Error ? error.message : String(error)}`) };
+    return {
+      available: false,
+      reason: researchUnavailableFor(reader, `Research mode is misconfigured: ${error instanceof Error ? error.message : String(error)}`),
+    };
   }
   return model.available ? { available: true } : { available: false, reason: researchUnavailableFor(reader, model.reason) };
 }

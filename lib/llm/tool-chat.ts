@@ -34,9 +34,7 @@ export interface ToolResult {
 }
 
 export type ToolChatMessage =
-  | { role: "user"; text: string }
-  | { role: "assistant"; text: string; toolCalls: ToolCall[] }
-  | { role: "tool"; results: ToolResult[] };
+  { role: "user"; text: string } | { role: "assistant"; text: string; toolCalls: ToolCall[] } | { role: "tool"; results: ToolResult[] };
 
 export interface ToolTurnRequest {
   system: string;
@@ -99,7 +97,8 @@ export function openAiToolRequestBody(model: string, request: Omit<ToolTurnReque
           : {}),
       });
     } else {
-      for (const result of message.results) messages.push({ role: "tool", tool_call_id: result.id, content: result.isError ? `Error: ${result.content}` : result.content });
+      for (const result of message.results)
+        messages.push({ role: "tool", tool_call_id: result.id, content: result.isError ? `Error: ${result.content}` : result.content });
     }
   }
   return {
@@ -132,7 +131,10 @@ const openAiResponse = z.object({
 
 export function parseOpenAiToolTurn(json: unknown, provider = "The research model"): ToolTurn {
   const parsed = openAiResponse.safeParse(json);
-  if (!parsed.success) throw new GenerationError(`${provider} sent an answer that is not a chat completion (${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message}).`);
+  if (!parsed.success)
+    throw new GenerationError(
+      `${provider} sent an answer that is not a chat completion (${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message}).`,
+    );
   const choice = parsed.data.choices[0]!;
   const toolCalls = (choice.message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? "{}" }));
   return {
@@ -157,7 +159,12 @@ export function anthropicToolRequestBody(model: string, request: Omit<ToolTurnRe
     } else {
       messages.push({
         role: "user",
-        content: message.results.map((result) => ({ type: "tool_result", tool_use_id: result.id, content: result.content, ...(result.isError ? { is_error: true } : {}) })),
+        content: message.results.map((result) => ({
+          type: "tool_result",
+          tool_use_id: result.id,
+          content: result.content,
+          ...(result.isError ? { is_error: true } : {}),
+        })),
       });
     }
   }
@@ -200,7 +207,10 @@ const anthropicResponse = z.object({
 
 export function parseAnthropicToolTurn(json: unknown, provider = "Anthropic"): ToolTurn {
   const parsed = anthropicResponse.safeParse(json);
-  if (!parsed.success) throw new GenerationError(`${provider} sent an answer that is not a message (${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message}).`);
+  if (!parsed.success)
+    throw new GenerationError(
+      `${provider} sent an answer that is not a message (${parsed.error.issues[0]?.path.join(".") || "body"}: ${parsed.error.issues[0]?.message}).`,
+    );
   const text = parsed.data.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
   const toolCalls = parsed.data.content.flatMap((block) => (block.type === "tool_use" ? [{ id: block.id, name: block.name, arguments: block.input }] : []));
   return {
@@ -222,14 +232,19 @@ async function postTurn(provider: string, url: string, headers: Record<string, s
       response = await deadline.race(fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: deadline.signal }));
     } catch (error) {
       if (request.signal?.aborted) throw error;
-      throw new GenerationError(`${provider} at ${origin}: ${isAbortError(error) ? `no answer within ${request.timeoutMs} ms` : "could not be reached"}.`, { cause: error });
+      throw new GenerationError(`${provider} at ${origin}: ${isAbortError(error) ? `no answer within ${request.timeoutMs} ms` : "could not be reached"}.`, {
+        cause: error,
+      });
     }
     let text: string;
     try {
       text = await deadline.race(response.text());
     } catch (error) {
       if (request.signal?.aborted) throw error;
-      throw new GenerationError(`${provider} at ${origin}: ${deadline.timedOut() ? `no complete answer within ${request.timeoutMs} ms` : "the connection was lost before the answer was complete"}.`, { cause: error });
+      throw new GenerationError(
+        `${provider} at ${origin}: ${deadline.timedOut() ? `no complete answer within ${request.timeoutMs} ms` : "the connection was lost before the answer was complete"}.`,
+        { cause: error },
+      );
     }
     if (!response.ok) throw new GenerationError(`${provider} at ${origin} answered HTTP ${response.status}: ${text.slice(0, 200)}`);
     try {

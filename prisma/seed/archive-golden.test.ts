@@ -22,8 +22,14 @@ describe("the archive golden set", () => {
       const dev = items.filter((item) => item.split === "dev").length;
       expect(Math.abs(dev - (items.length - dev))).toBeLessThanOrEqual(2);
     }
-    expect(golden.ask.filter((item) => item.split === "test").map((item) => item.id)).toEqual(paired.filter((item) => item.split === "test").map((item) => item.id));
-    for (const item of search) expect(item.relevant.some((judgement) => judgement.grade === 2), item.id).toBe(true);
+    expect(golden.ask.filter((item) => item.split === "test").map((item) => item.id)).toEqual(
+      paired.filter((item) => item.split === "test").map((item) => item.id),
+    );
+    for (const item of search)
+      expect(
+        item.relevant.some((judgement) => judgement.grade === 2),
+        item.id,
+      ).toBe(true);
     for (const item of golden.ask) if (item.records.length) expect(item.facts.length, item.id).toBeGreaterThan(0);
   });
 });

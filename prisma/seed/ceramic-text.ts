@@ -23,7 +23,12 @@ export const MATERIAL_WORDS: Record<string, Record<Lang, string> & { title: stri
   "coarse earthenware": { en: "coarse earthenware", es: "cerámica común", ca: "ceràmica comuna", title: "Coarse ware" },
   "terra sigillata": { en: "terra sigillata", es: "terra sigillata", ca: "terra sigil·lata", title: "Terra sigillata" },
   "glazed earthenware": { en: "lead-glazed earthenware", es: "cerámica vidriada", ca: "ceràmica vidrada", title: "Glazed" },
-  "tin-glazed earthenware (majolica)": { en: "tin-glazed earthenware (majolica)", es: "loza estannífera (mayólica)", ca: "ceràmica d'esmalt estannífer (majòlica)", title: "Majolica" },
+  "tin-glazed earthenware (majolica)": {
+    en: "tin-glazed earthenware (majolica)",
+    es: "loza estannífera (mayólica)",
+    ca: "ceràmica d'esmalt estannífer (majòlica)",
+    title: "Majolica",
+  },
   stoneware: { en: "stoneware", es: "gres", ca: "gres", title: "Stoneware" },
   porcelain: { en: "porcelain", es: "porcelana", ca: "porcellana", title: "Porcelain" },
 };
@@ -76,7 +81,12 @@ function cap(text: string): string {
 }
 
 const CONDITION: Record<Lang, string[]> = {
-  en: ["It survives almost complete.", "Only a rim fragment survives.", "It has been reassembled from several joining sherds.", "The rim is chipped and part of the body is missing."],
+  en: [
+    "It survives almost complete.",
+    "Only a rim fragment survives.",
+    "It has been reassembled from several joining sherds.",
+    "The rim is chipped and part of the body is missing.",
+  ],
   es: ["Se conserva casi en su totalidad.", "Solo se conserva un fragmento del borde.", "Se ha reconstruido a partir de varios fragmentos."],
   ca: ["Es conserva gairebé en la seva totalitat.", "Només se'n conserva un fragment de la vora.", "S'ha reconstruït a partir de diversos fragments."],
 };
@@ -91,15 +101,51 @@ const SURFACE: Record<string, string> = {
 };
 
 const DECORATION: Record<DecorationStyle, Record<Lang, string>> = {
-  "iberian-painted": { en: "It is painted with bands and concentric semicircles in red-brown, typical of Iberian wares.", es: "Presenta decoración pintada de bandas y semicírculos concéntricos en rojo vinoso.", ca: "Presenta decoració pintada de bandes i semicercles concèntrics en vermell vinós." },
-  ovolo: { en: "A band of ovolo runs below the rim above a frieze of medallions.", es: "Un friso de ovas recorre la pieza bajo el borde.", ca: "Un fris d'ous recorre la peça sota la vora." },
-  stamped: { en: "It carries stamped crosses and a band of rouletting.", es: "Lleva decoración estampada de cruces y una banda de ruedecilla.", ca: "Porta decoració estampada de creus i una banda de rodeta." },
-  rilling: { en: "Fine horizontal rilling from the wheel covers the body.", es: "El cuerpo muestra finas estrías de torno.", ca: "El cos mostra fines estries de torn." },
-  "green-purple": { en: "Its decoration, in copper green and manganese purple, is drawn in quick strokes.", es: "La decoración, en verde de cobre y morado de manganeso, está trazada con rapidez.", ca: "La decoració, en verd de coure i morat de manganès, està traçada amb rapidesa." },
-  "glaze-drips": { en: "Darker runs of glaze stream down from the rim.", es: "Chorreones de vidriado más oscuro bajan desde el borde.", ca: "Regalims de vidrat més fosc baixen des de la vora." },
-  "blue-floral": { en: "It is decorated with blue floral motifs and a blue line at the rim.", es: "Está decorada con motivos florales en azul y un filete azul en el borde.", ca: "Està decorada amb motius florals en blau i un filet blau a la vora." },
-  lines: { en: "Two thin coloured lines run round the rim, a factory finish.", es: "Dos filetes de color recorren el borde, un acabado de fábrica.", ca: "Dos filets de color recorren la vora, un acabat de fàbrica." },
-  grooves: { en: "It is undecorated apart from a few incised grooves.", es: "No tiene decoración, salvo algunas acanaladuras.", ca: "No té decoració, tret d'algunes acanaladures." },
+  "iberian-painted": {
+    en: "It is painted with bands and concentric semicircles in red-brown, typical of Iberian wares.",
+    es: "Presenta decoración pintada de bandas y semicírculos concéntricos en rojo vinoso.",
+    ca: "Presenta decoració pintada de bandes i semicercles concèntrics en vermell vinós.",
+  },
+  ovolo: {
+    en: "A band of ovolo runs below the rim above a frieze of medallions.",
+    es: "Un friso de ovas recorre la pieza bajo el borde.",
+    ca: "Un fris d'ous recorre la peça sota la vora.",
+  },
+  stamped: {
+    en: "It carries stamped crosses and a band of rouletting.",
+    es: "Lleva decoración estampada de cruces y una banda de ruedecilla.",
+    ca: "Porta decoració estampada de creus i una banda de rodeta.",
+  },
+  rilling: {
+    en: "Fine horizontal rilling from the wheel covers the body.",
+    es: "El cuerpo muestra finas estrías de torno.",
+    ca: "El cos mostra fines estries de torn.",
+  },
+  "green-purple": {
+    en: "Its decoration, in copper green and manganese purple, is drawn in quick strokes.",
+    es: "La decoración, en verde de cobre y morado de manganeso, está trazada con rapidez.",
+    ca: "La decoració, en verd de coure i morat de manganès, està traçada amb rapidesa.",
+  },
+  "glaze-drips": {
+    en: "Darker runs of glaze stream down from the rim.",
+    es: "Chorreones de vidriado más oscuro bajan desde el borde.",
+    ca: "Regalims de vidrat més fosc baixen des de la vora.",
+  },
+  "blue-floral": {
+    en: "It is decorated with blue floral motifs and a blue line at the rim.",
+    es: "Está decorada con motivos florales en azul y un filete azul en el borde.",
+    ca: "Està decorada amb motius florals en blau i un filet blau a la vora.",
+  },
+  lines: {
+    en: "Two thin coloured lines run round the rim, a factory finish.",
+    es: "Dos filetes de color recorren el borde, un acabado de fábrica.",
+    ca: "Dos filets de color recorren la vora, un acabat de fàbrica.",
+  },
+  grooves: {
+    en: "It is undecorated apart from a few incised grooves.",
+    es: "No tiene decoración, salvo algunas acanaladuras.",
+    ca: "No té decoració, tret d'algunes acanaladures.",
+  },
   plain: { en: "The surface is plain, without decoration.", es: "La superficie es lisa, sin decoración.", ca: "La superfície és llisa, sense decoració." },
 };
 
@@ -109,12 +155,28 @@ function decorationSentence(period: string, material: string, lang: Lang): strin
 
 function purposeSentence(typology: string, lang: Lang): string {
   const text: Record<string, Record<Lang, string>> = {
-    amphora: { en: "It would have carried wine, olive oil or fish sauce in bulk.", es: "Serviría para transportar vino, aceite o salsas de pescado.", ca: "Serviria per transportar vi, oli o salses de peix." },
-    "cooking pot": { en: "Soot on the base shows it was used over an open fire.", es: "Conserva restos de hollín en la base.", ca: "Conserva restes de sutge a la base." },
+    amphora: {
+      en: "It would have carried wine, olive oil or fish sauce in bulk.",
+      es: "Serviría para transportar vino, aceite o salsas de pescado.",
+      ca: "Serviria per transportar vi, oli o salses de peix.",
+    },
+    "cooking pot": {
+      en: "Soot on the base shows it was used over an open fire.",
+      es: "Conserva restos de hollín en la base.",
+      ca: "Conserva restes de sutge a la base.",
+    },
     "oil lamp": { en: "The nozzle is blackened from use.", es: "La piquera está ennegrecida por el uso.", ca: "El broc està ennegrit per l'ús." },
-    "storage jar": { en: "It probably held grain or oil in a house or store.", es: "Se usaría para almacenar grano o aceite.", ca: "S'utilitzaria per emmagatzemar gra o oli." },
+    "storage jar": {
+      en: "It probably held grain or oil in a house or store.",
+      es: "Se usaría para almacenar grano o aceite.",
+      ca: "S'utilitzaria per emmagatzemar gra o oli.",
+    },
   };
-  const table: Record<Lang, string> = { en: `The ${typology} belonged to the household's table ware.`, es: "Formaba parte de la vajilla de mesa.", ca: "Formava part de la vaixella de taula." };
+  const table: Record<Lang, string> = {
+    en: `The ${typology} belonged to the household's table ware.`,
+    es: "Formaba parte de la vajilla de mesa.",
+    ca: "Formava part de la vaixella de taula.",
+  };
   return (text[typology] ?? table)[lang];
 }
 
@@ -129,7 +191,11 @@ export interface DescriptionInput {
 
 /** 2–4 sentences that name typology, material and period; mostly English, some Spanish or Catalan. */
 export function ceramicDescription(input: DescriptionInput, rng: Rng): { text: string; lang: Lang } {
-  const lang: Lang = rng.weighted([["en", 0.65], ["es", 0.18], ["ca", 0.17]] as const);
+  const lang: Lang = rng.weighted([
+    ["en", 0.65],
+    ["es", 0.18],
+    ["ca", 0.17],
+  ] as const);
   const typ = (TYPOLOGY_WORDS[input.typology] ?? { en: input.typology, es: input.typology, ca: input.typology })[lang];
   const mat = (MATERIAL_WORDS[input.material] ?? { en: input.material, es: input.material, ca: input.material })[lang];
   const per = (PERIOD_WORDS[input.period] ?? { en: input.period, es: input.period, ca: input.period })[lang];
@@ -142,9 +208,15 @@ export function ceramicDescription(input: DescriptionInput, rng: Rng): { text: s
       `This ${typ} is made of ${mat} and belongs to ${per}; it comes from ${input.site} (${input.context}).`,
     ]);
   } else if (lang === "es") {
-    first = rng.pick([`${cap(typ)} de ${mat} ${per}, procedente de ${input.site}.`, `${cap(typ)} ${per} en ${mat}, hallazgo de ${input.site} (${input.dateText}).`]);
+    first = rng.pick([
+      `${cap(typ)} de ${mat} ${per}, procedente de ${input.site}.`,
+      `${cap(typ)} ${per} en ${mat}, hallazgo de ${input.site} (${input.dateText}).`,
+    ]);
   } else {
-    first = rng.pick([`${cap(typ)} de ${mat} ${per}, procedent de ${input.site}.`, `${cap(typ)} ${per} en ${mat}, del jaciment de ${input.site} (${input.dateText}).`]);
+    first = rng.pick([
+      `${cap(typ)} de ${mat} ${per}, procedent de ${input.site}.`,
+      `${cap(typ)} ${per} en ${mat}, del jaciment de ${input.site} (${input.dateText}).`,
+    ]);
   }
   const extra = [rng.pick(CONDITION[lang]), decorationSentence(input.period, input.material, lang), purposeSentence(input.typology, lang)];
   if (lang === "en") extra.push(SURFACE[input.material] ?? "");

@@ -6,8 +6,15 @@ import { expectValuesMatchSection } from "./seed-test-helpers";
 
 const ceramics = generateCeramics();
 interface CeramicFields {
-  title: string; typology: string; period: string; material: string; date: { from: number; to: number };
-  findspot: string; inventoryNumber: string; dimensions: string; description: string;
+  title: string;
+  typology: string;
+  period: string;
+  material: string;
+  date: { from: number; to: number };
+  findspot: string;
+  inventoryNumber: string;
+  dimensions: string;
+  description: string;
 }
 const f = (o: (typeof ceramics)[number]) => o.fields as unknown as CeramicFields;
 
@@ -65,10 +72,12 @@ describe("generateCeramics", () => {
       const sentences = text.split(/(?<=[.!?])\s+(?=[A-ZÀ-ÚÑ])/);
       expect(sentences.length, text).toBeGreaterThanOrEqual(2);
       expect(sentences.length, text).toBeLessThanOrEqual(4);
-      const lang = (["en", "es", "ca"] as const).find((l) =>
-        text.toLowerCase().includes((TYPOLOGY_WORDS[f(c).typology] as Record<Lang, string>)[l].toLowerCase()) &&
-        text.includes((MATERIAL_WORDS[f(c).material] as Record<Lang, string>)[l]) &&
-        text.includes((PERIOD_WORDS[f(c).period] as Record<Lang, string>)[l]));
+      const lang = (["en", "es", "ca"] as const).find(
+        (l) =>
+          text.toLowerCase().includes((TYPOLOGY_WORDS[f(c).typology] as Record<Lang, string>)[l].toLowerCase()) &&
+          text.includes((MATERIAL_WORDS[f(c).material] as Record<Lang, string>)[l]) &&
+          text.includes((PERIOD_WORDS[f(c).period] as Record<Lang, string>)[l]),
+      );
       expect(lang, text).toBeDefined();
       if (lang) langs[lang]++;
     }

@@ -12,7 +12,12 @@ import { renderCeramicProfile, type DemoObject, type DemoSection } from "./objec
 export const CERAMIC_TYPOLOGIES = ["amphora", "bowl", "plate", "jug", "cup", "storage jar", "oil lamp", "cooking pot"] as const;
 export const CERAMIC_PERIODS = ["Iberian", "Roman Republic", "Roman Imperial", "Late Antique", "Medieval", "Early Modern", "Modern"] as const;
 export const CERAMIC_MATERIALS = [
-  "coarse earthenware", "terra sigillata", "glazed earthenware", "tin-glazed earthenware (majolica)", "stoneware", "porcelain",
+  "coarse earthenware",
+  "terra sigillata",
+  "glazed earthenware",
+  "tin-glazed earthenware (majolica)",
+  "stoneware",
+  "porcelain",
 ] as const;
 export type CeramicTypology = (typeof CERAMIC_TYPOLOGIES)[number];
 export type CeramicPeriod = (typeof CERAMIC_PERIODS)[number];
@@ -103,15 +108,49 @@ const CONTEXTS: FindContext[] = [
 ];
 
 const PERIOD_WEIGHTS: [CeramicPeriod, number][] = [
-  ["Iberian", 0.12], ["Roman Republic", 0.12], ["Roman Imperial", 0.2], ["Late Antique", 0.12],
-  ["Medieval", 0.16], ["Early Modern", 0.16], ["Modern", 0.12],
+  ["Iberian", 0.12],
+  ["Roman Republic", 0.12],
+  ["Roman Imperial", 0.2],
+  ["Late Antique", 0.12],
+  ["Medieval", 0.16],
+  ["Early Modern", 0.16],
+  ["Modern", 0.12],
 ];
 
 /** Dimensions by typology: [height range, diameter range] in cm. */
 const SIZES: Record<CeramicTypology, [[number, number], [number, number]]> = {
-  amphora: [[78, 115], [24, 38]], "storage jar": [[38, 95], [30, 62]], jug: [[17, 32], [11, 20]],
-  "cooking pot": [[12, 24], [14, 27]], cup: [[5, 10], [7, 12]], bowl: [[5, 11], [12, 26]],
-  plate: [[2.5, 5], [17, 32]], "oil lamp": [[2.5, 4.5], [7, 10]],
+  amphora: [
+    [78, 115],
+    [24, 38],
+  ],
+  "storage jar": [
+    [38, 95],
+    [30, 62],
+  ],
+  jug: [
+    [17, 32],
+    [11, 20],
+  ],
+  "cooking pot": [
+    [12, 24],
+    [14, 27],
+  ],
+  cup: [
+    [5, 10],
+    [7, 12],
+  ],
+  bowl: [
+    [5, 11],
+    [12, 26],
+  ],
+  plate: [
+    [2.5, 5],
+    [17, 32],
+  ],
+  "oil lamp": [
+    [2.5, 4.5],
+    [7, 10],
+  ],
 };
 
 function dimensions(typology: CeramicTypology, form: string | null, rng: Rng): string {
@@ -184,10 +223,7 @@ export function generateCeramics(count: number = CERAMIC_COUNT): DemoObject[] {
     const prefix = context.site === "port" ? "PC" : "SRV";
     serial[prefix] = (serial[prefix] ?? 0) + 1;
     const inventoryNumber = `${prefix}-${context.code}-${String(serial[prefix]).padStart(4, "0")}`;
-    const { text: description } = ceramicDescription(
-      { typology, material, period, site, context: context.text, dateText: yearText(date) },
-      rng,
-    );
+    const { text: description } = ceramicDescription({ typology, material, period, site, context: context.text, dateText: yearText(date) }, rng);
     const key = `ceramic-${inventoryNumber.toLowerCase()}`;
     objects.push({
       key,

@@ -114,7 +114,10 @@ describe("Nomisma mint, denomination and material", () => {
     // Corinth names both Nomisma's ancient and medieval mint: no mint link, the rest as usual.
     ["Bronze Coin, Corinth, AD 193 - AD 211. 0000.999.16773", { mint: null, denomination: null, material: nomisma("ae") }],
     // Nomisma has no "aspron trachy" as such (billon or electrum trachy): no denomination link.
-    ["Billon Billon aspron trachy of Isaac II, Constantinople, 1185 - 1195. 1944.100.18165", { mint: nomisma("constantinople"), denomination: null, material: nomisma("billon") }],
+    [
+      "Billon Billon aspron trachy of Isaac II, Constantinople, 1185 - 1195. 1944.100.18165",
+      { mint: nomisma("constantinople"), denomination: null, material: nomisma("billon") },
+    ],
     // A PAS find names its issuer only, and its metal is unknown.
     ["LVPL-83DE4C: A coin issued by Faustina II", { mint: null, denomination: null, material: null }],
   ])("%s → only what is certain", (title, expected) => {
@@ -153,7 +156,10 @@ describe("the links of the whole data file", () => {
     const references = lines.map((line) => parseCoinTitle(line.title).reference);
     const unlinkedRic = references.filter((reference, index) => reference?.startsWith("RIC") && !all[index]?.coinType);
     expect(unlinkedRic.map((reference) => reference?.replace(/ \d+.*$/, "")).sort()).toEqual([
-      "RIC II Anonymous", "RIC II Anonymous", "RIC V Gallienus", "RIC V Valerian",
+      "RIC II Anonymous",
+      "RIC II Anonymous",
+      "RIC V Gallienus",
+      "RIC V Valerian",
     ]);
     expect(references.filter((reference, index) => reference?.startsWith("RRC") && !all[index]?.coinType)).toEqual([]);
   });

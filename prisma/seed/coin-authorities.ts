@@ -25,8 +25,16 @@ const RIC_VOLUMES: Record<string, { volume: string; sections: Record<string, str
   "RIC I (second edition)": {
     volume: "ric.1(2)",
     sections: {
-      Augustus: "aug", Tiberius: "tib", "Gaius/Caligula": "gai", Claudius: "cl", Nero: "ner", "Clodius Macer": "clm",
-      "Civil Wars": "cw", Galba: "gal", Otho: "ot", Vitellius: "vit",
+      Augustus: "aug",
+      Tiberius: "tib",
+      "Gaius/Caligula": "gai",
+      Claudius: "cl",
+      Nero: "ner",
+      "Clodius Macer": "clm",
+      "Civil Wars": "cw",
+      Galba: "gal",
+      Otho: "ot",
+      Vitellius: "vit",
     },
   },
   "RIC II, Part 1 (second edition)": { volume: "ric.2_1(2)", sections: { Vespasian: "ves", Titus: "tit", Domitian: "dom" } },
@@ -36,7 +44,12 @@ const RIC_VOLUMES: Record<string, { volume: string; sections: Record<string, str
   "RIC IV": {
     volume: "ric.4",
     sections: {
-      "Septimius Severus": "ss", Caracalla: "crl", Geta: "ge", Macrinus: "mcs", Elagabalus: "el", "Severus Alexander": "sa",
+      "Septimius Severus": "ss",
+      Caracalla: "crl",
+      Geta: "ge",
+      Macrinus: "mcs",
+      Elagabalus: "el",
+      "Severus Alexander": "sa",
       "Trajan Decius": "tr_d",
     },
   },

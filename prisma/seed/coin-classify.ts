@@ -13,38 +13,95 @@ import type { CoinMetal, ParsedCoin } from "./coin-title";
 
 /** Every metal the title parser knows (copper, brass and lead occur in no title of this
  * subset but do in the wider aggregation), plus "unknown". */
-export const COIN_METAL_OPTIONS = [
-  "gold", "silver", "bronze", "copper", "billon", "electrum", "brass", "lead", "orichalcum", "unknown",
-] as const;
+export const COIN_METAL_OPTIONS = ["gold", "silver", "bronze", "copper", "billon", "electrum", "brass", "lead", "orichalcum", "unknown"] as const;
 export type CoinMetalOption = (typeof COIN_METAL_OPTIONS)[number];
 
 export const COIN_TYPOLOGY_OPTIONS = [
-  "decadrachm", "tetradrachm", "didrachm", "drachm", "hemidrachm", "obol", "stater", "siglos",
-  "cistophorus", "chalkous", "unit", "aureus", "denarius", "quinarius", "antoninianus",
-  "sestertius", "dupondius", "as", "nummus", "follis", "solidus", "semissis", "tremissis",
-  "miliaresion", "histamenon", "aspron trachy", "hyperpyron", "other", "unidentified",
+  "decadrachm",
+  "tetradrachm",
+  "didrachm",
+  "drachm",
+  "hemidrachm",
+  "obol",
+  "stater",
+  "siglos",
+  "cistophorus",
+  "chalkous",
+  "unit",
+  "aureus",
+  "denarius",
+  "quinarius",
+  "antoninianus",
+  "sestertius",
+  "dupondius",
+  "as",
+  "nummus",
+  "follis",
+  "solidus",
+  "semissis",
+  "tremissis",
+  "miliaresion",
+  "histamenon",
+  "aspron trachy",
+  "hyperpyron",
+  "other",
+  "unidentified",
 ] as const;
 export type CoinTypology = (typeof COIN_TYPOLOGY_OPTIONS)[number];
 
 export const COIN_PERIOD_OPTIONS = [
-  "Archaic Greek", "Classical Greek", "Hellenistic", "Iron Age", "Roman Republic",
-  "Roman Imperial", "Late Roman", "Byzantine", "Early Medieval", "Medieval", "Early Modern", "Modern",
+  "Archaic Greek",
+  "Classical Greek",
+  "Hellenistic",
+  "Iron Age",
+  "Roman Republic",
+  "Roman Imperial",
+  "Late Roman",
+  "Byzantine",
+  "Early Medieval",
+  "Medieval",
+  "Early Modern",
+  "Modern",
 ] as const;
 export type CoinPeriod = (typeof COIN_PERIOD_OPTIONS)[number];
 
 /** Denomination words (lower case, as in titles) → typology; fractions of a class are "other". */
 const TYPOLOGY_BY_WORD: Record<string, CoinTypology> = {
-  "10 drachm (decadrachm)": "decadrachm", decadrachm: "decadrachm",
-  "4 drachm (tetradrachm)": "tetradrachm", tetradrachm: "tetradrachm",
-  "2 drachm (didrachm)": "didrachm", didrachm: "didrachm",
-  drachm: "drachm", hemidrachm: "hemidrachm",
+  "10 drachm (decadrachm)": "decadrachm",
+  decadrachm: "decadrachm",
+  "4 drachm (tetradrachm)": "tetradrachm",
+  tetradrachm: "tetradrachm",
+  "2 drachm (didrachm)": "didrachm",
+  didrachm: "didrachm",
+  drachm: "drachm",
+  hemidrachm: "hemidrachm",
   // the obol and its multiples and fractions
-  obol: "obol", diobol: "obol", triobol: "obol", tetrobol: "obol", hemiobol: "obol",
-  stater: "stater", siglos: "siglos", cistophorus: "cistophorus", chalkous: "chalkous", unit: "unit",
-  aureus: "aureus", denarius: "denarius", quinarius: "quinarius", antoninianus: "antoninianus",
-  sestertius: "sestertius", dupondius: "dupondius", as: "as", nummus: "nummus", follis: "follis",
-  solidus: "solidus", semissis: "semissis", tremissis: "tremissis", miliaresion: "miliaresion",
-  histamenon: "histamenon", "aspron trachy": "aspron trachy", hyperpyron: "hyperpyron",
+  obol: "obol",
+  diobol: "obol",
+  triobol: "obol",
+  tetrobol: "obol",
+  hemiobol: "obol",
+  stater: "stater",
+  siglos: "siglos",
+  cistophorus: "cistophorus",
+  chalkous: "chalkous",
+  unit: "unit",
+  aureus: "aureus",
+  denarius: "denarius",
+  quinarius: "quinarius",
+  antoninianus: "antoninianus",
+  sestertius: "sestertius",
+  dupondius: "dupondius",
+  as: "as",
+  nummus: "nummus",
+  follis: "follis",
+  solidus: "solidus",
+  semissis: "semissis",
+  tremissis: "tremissis",
+  miliaresion: "miliaresion",
+  histamenon: "histamenon",
+  "aspron trachy": "aspron trachy",
+  hyperpyron: "hyperpyron",
 };
 
 export function coinTypology(denomination: string | null): CoinTypology {
@@ -77,9 +134,7 @@ export function coinMetal(parsed: ParsedCoin, typology: CoinTypology, date: Date
   return "unknown";
 }
 
-const ROMAN_TYPOLOGIES = new Set<CoinTypology>([
-  "aureus", "denarius", "quinarius", "antoninianus", "sestertius", "dupondius", "as",
-]);
+const ROMAN_TYPOLOGIES = new Set<CoinTypology>(["aureus", "denarius", "quinarius", "antoninianus", "sestertius", "dupondius", "as"]);
 const WESTERN_MEDIEVAL_RE = /\bof (England|Mercia|Scotland|Wessex|Northumbria|East Anglia)$/;
 const IRON_AGE_RULERS = new Set(["Cunobelin", "Tasciovanus", "Verica", "Epaticcus", "Addedomarus"]);
 

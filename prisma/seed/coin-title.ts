@@ -14,17 +14,7 @@
  */
 import type { DateRangeValue } from "../../lib/archive/field-definitions";
 
-export const COIN_METALS = [
-  "gold",
-  "silver",
-  "bronze",
-  "copper",
-  "billon",
-  "electrum",
-  "brass",
-  "lead",
-  "orichalcum",
-] as const;
+export const COIN_METALS = ["gold", "silver", "bronze", "copper", "billon", "electrum", "brass", "lead", "orichalcum"] as const;
 export type CoinMetal = (typeof COIN_METALS)[number];
 
 export type CoinTitleStyle = "descriptive" | "reference" | "pas" | "unparsed";
@@ -52,8 +42,20 @@ const NOT_A_DENOMINATION = new Set(["coin", "uncertain"]);
 const NO_RULER_RE = /^(anonymous|republic|uncertain\b.*)$|\(uncertain\)$/i;
 /** Cities that can follow "of" when the title has no separate mint ("Denarius of Rome, ..."). */
 const MINT_NAMES = new Set([
-  "Rome", "Athens", "Alexandria", "Alexandreia", "Antioch", "Constantinople", "Corinth",
-  "Lugdunum", "Syracuse", "Treveri", "Ambracia", "Larissa", "Tyre", "Petra",
+  "Rome",
+  "Athens",
+  "Alexandria",
+  "Alexandreia",
+  "Antioch",
+  "Constantinople",
+  "Corinth",
+  "Lugdunum",
+  "Syracuse",
+  "Treveri",
+  "Ambracia",
+  "Larissa",
+  "Tyre",
+  "Petra",
 ]);
 /** PAS qualifiers dropped from the issuer: "Gallienus (sole reign)" → "Gallienus". */
 const PAS_QUALIFIER_RE = /\s*\((?:as [^)]*|sole reign[^)]*|joint reign|emperor|official)\)\s*$/i;
@@ -91,8 +93,7 @@ export function parseCoinDate(text: string): DateRangeValue | null {
   return { from, to };
 }
 
-const DATE_SHAPE_RE =
-  /^(?:ca\.\s*)?(?:A\.?D\.?\s*)?\d{1,4}(?:\s*(?:B\.?C\.?|A\.?D\.?))?(?:\s*-\s*(?:A\.?D\.?\s*)?\d{1,4}(?:\s*(?:B\.?C\.?|A\.?D\.?))?)?$/i;
+const DATE_SHAPE_RE = /^(?:ca\.\s*)?(?:A\.?D\.?\s*)?\d{1,4}(?:\s*(?:B\.?C\.?|A\.?D\.?))?(?:\s*-\s*(?:A\.?D\.?\s*)?\d{1,4}(?:\s*(?:B\.?C\.?|A\.?D\.?))?)?$/i;
 
 /** A segment shaped like a date, even one that does not read ("A.D. 33-A.D. 32"). */
 function isDateSegment(segment: string): boolean {
@@ -150,7 +151,10 @@ function parseReference(body: string, accession: string | null): ParsedCoin | nu
 }
 
 function parseDescriptive(body: string, accession: string | null): ParsedCoin {
-  const segments = body.split(/,\s+/).map((s) => s.trim()).filter(Boolean);
+  const segments = body
+    .split(/,\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   let dateText: string | null = null;
   const last = segments[segments.length - 1];
   if (segments.length > 1 && last !== undefined && isDateSegment(last)) {

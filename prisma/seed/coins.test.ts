@@ -13,12 +13,43 @@ type Expected = Partial<ParsedCoin>;
 
 /** Real titles from coins-subset-2284.jsonl, one or more of each style and the odd ones. */
 const CASES: [string, Expected][] = [
-  ["Silver 4 drachm (tetradrachm), Athens, 400 BC - 380 BC. 1968.34.55",
-    { style: "descriptive", metal: "silver", denomination: "4 drachm (tetradrachm)", ruler: null, mint: "Athens", dateText: "400 BC - 380 BC", dateRange: { from: -400, to: -380 }, accessionNumber: "1968.34.55" }],
-  ["Gold Solidus of Theophilus, Constantinople, 829 - 831. 1944.100.14662",
-    { metal: "gold", denomination: "Solidus", ruler: "Theophilus", mint: "Constantinople", dateRange: { from: 829, to: 831 }, accessionNumber: "1944.100.14662" }],
-  ["RIC I (second edition) Nero 53. 1944.100.39424",
-    { style: "reference", metal: null, denomination: null, ruler: "Nero", mint: null, dateRange: null, accessionNumber: "1944.100.39424", reference: "RIC I (second edition) Nero 53" }],
+  [
+    "Silver 4 drachm (tetradrachm), Athens, 400 BC - 380 BC. 1968.34.55",
+    {
+      style: "descriptive",
+      metal: "silver",
+      denomination: "4 drachm (tetradrachm)",
+      ruler: null,
+      mint: "Athens",
+      dateText: "400 BC - 380 BC",
+      dateRange: { from: -400, to: -380 },
+      accessionNumber: "1968.34.55",
+    },
+  ],
+  [
+    "Gold Solidus of Theophilus, Constantinople, 829 - 831. 1944.100.14662",
+    {
+      metal: "gold",
+      denomination: "Solidus",
+      ruler: "Theophilus",
+      mint: "Constantinople",
+      dateRange: { from: 829, to: 831 },
+      accessionNumber: "1944.100.14662",
+    },
+  ],
+  [
+    "RIC I (second edition) Nero 53. 1944.100.39424",
+    {
+      style: "reference",
+      metal: null,
+      denomination: null,
+      ruler: "Nero",
+      mint: null,
+      dateRange: null,
+      accessionNumber: "1944.100.39424",
+      reference: "RIC I (second edition) Nero 53",
+    },
+  ],
   ["RIC IV Septimius Severus 125A (denarius). 1986.161.107", { ruler: "Septimius Severus", denomination: "Denarius", accessionNumber: "1986.161.107" }],
   ["RIC II, Part 1 (second edition) Vespasian 1009. 0000.999.18072", { ruler: "Vespasian", accessionNumber: "0000.999.18072" }],
   ["RIC II Anonymous 24. 1947.97.588", { style: "reference", ruler: null, reference: "RIC II Anonymous 24" }],
@@ -29,21 +60,48 @@ const CASES: [string, Expected][] = [
   ["HAMP-60E623: A coin with an unrecorded/uncertain issuer.", { style: "pas", ruler: null, accessionNumber: "HAMP-60E623" }],
   ["HAMP2241: A coin issued by Quintillus", { ruler: "Quintillus", accessionNumber: "HAMP2241" }],
   ["KENT-2844F3: A coin issued by Offa of Mercia", { ruler: "Offa of Mercia" }],
-  ["Antoninianus of Claudius II Gothicus, Mediolanum, 268-270. 1987.46.35.",
-    { metal: null, denomination: "Antoninianus", ruler: "Claudius II Gothicus", mint: "Mediolanum", dateRange: { from: 268, to: 270 }, accessionNumber: "1987.46.35" }],
-  ["Denarius of M. Herennius, Rome, 108-107 B.C. 2012.94.", { ruler: "M. Herennius", mint: "Rome", dateRange: { from: -108, to: -107 }, accessionNumber: "2012.94" }],
-  ["Coin, Ambracia, 238 B.C.-168 B.C. 1989.12.25.", { denomination: null, ruler: null, mint: "Ambracia", dateRange: { from: -238, to: -168 }, accessionNumber: "1989.12.25" }],
+  [
+    "Antoninianus of Claudius II Gothicus, Mediolanum, 268-270. 1987.46.35.",
+    {
+      metal: null,
+      denomination: "Antoninianus",
+      ruler: "Claudius II Gothicus",
+      mint: "Mediolanum",
+      dateRange: { from: 268, to: 270 },
+      accessionNumber: "1987.46.35",
+    },
+  ],
+  [
+    "Denarius of M. Herennius, Rome, 108-107 B.C. 2012.94.",
+    { ruler: "M. Herennius", mint: "Rome", dateRange: { from: -108, to: -107 }, accessionNumber: "2012.94" },
+  ],
+  [
+    "Coin, Ambracia, 238 B.C.-168 B.C. 1989.12.25.",
+    { denomination: null, ruler: null, mint: "Ambracia", dateRange: { from: -238, to: -168 }, accessionNumber: "1989.12.25" },
+  ],
   ["Denarius of Rome, 111-110 B.C. 2012.92.", { denomination: "Denarius", ruler: null, mint: "Rome", dateRange: { from: -111, to: -110 } }],
-  ["Coin of Aretas IV, Petra, 9 B.C.-A.D. 40. FIC.50.54.", { ruler: "Aretas IV", mint: "Petra", dateRange: { from: -9, to: 40 }, accessionNumber: "FIC.50.54" }],
+  [
+    "Coin of Aretas IV, Petra, 9 B.C.-A.D. 40. FIC.50.54.",
+    { ruler: "Aretas IV", mint: "Petra", dateRange: { from: -9, to: 40 }, accessionNumber: "FIC.50.54" },
+  ],
   // The title's date runs backwards: kept as text, not read as a range.
   ["Coin of Cleopatra, Damascus, A.D. 33-A.D. 32. FIC.50.13.", { ruler: "Cleopatra", mint: "Damascus", dateText: "A.D. 33-A.D. 32", dateRange: null }],
-  ["Billon Billon aspron trachy of Isaac II, Constantinople, 1185 - 1195. 1944.100.18165", { metal: "billon", denomination: "Aspron trachy", ruler: "Isaac II" }],
+  [
+    "Billon Billon aspron trachy of Isaac II, Constantinople, 1185 - 1195. 1944.100.18165",
+    { metal: "billon", denomination: "Aspron trachy", ruler: "Isaac II" },
+  ],
   ["Bronze Coin, Corinth, AD 193 - AD 211. 0000.999.16773", { metal: "bronze", denomination: null, mint: "Corinth", dateRange: { from: 193, to: 211 } }],
   ["Antoninianus of Trebonianus Gallus, 251-253. 1991.17.41.", { ruler: "Trebonianus Gallus", mint: null, dateRange: { from: 251, to: 253 } }],
-  ["Silver hemidrachm of Arcadian League, Mantineia, 428 BC - 418 BC. 1944.100.40025", { denomination: "Hemidrachm", ruler: "Arcadian League", mint: "Mantineia" }],
+  [
+    "Silver hemidrachm of Arcadian League, Mantineia, 428 BC - 418 BC. 1944.100.40025",
+    { denomination: "Hemidrachm", ruler: "Arcadian League", mint: "Mantineia" },
+  ],
   ["Gold Solidus of Justinian II, Constantinople, 705. 1958.76.4", { dateText: "705", dateRange: { from: 705, to: 705 } }],
   ["Denarius of Septimius Severus, Emisa, A.D. 194. 1989.19.15.", { dateRange: { from: 194, to: 194 }, mint: "Emisa" }],
-  ["Coin of Ptolemy IV Philopator, Alexandria, 221 B.C.-201 B.C. 1890.", { ruler: "Ptolemy IV Philopator", accessionNumber: "1890", dateRange: { from: -221, to: -201 } }],
+  [
+    "Coin of Ptolemy IV Philopator, Alexandria, 221 B.C.-201 B.C. 1890.",
+    { ruler: "Ptolemy IV Philopator", accessionNumber: "1890", dateRange: { from: -221, to: -201 } },
+  ],
   ["As of Caracalla (Julia Domna), Rome, 211-217. 1994.10.9.", { denomination: "As", ruler: "Caracalla (Julia Domna)" }],
   ["M Nummia of Justin II, Nicomedia, 565-578. FIC.50.8.", { denomination: "M Nummia", ruler: "Justin II", mint: "Nicomedia" }],
 ];

@@ -78,7 +78,10 @@ const PROVIDER_CODES: Record<string, string> = {
 };
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 function validBounds(b: CoinSourceLine["temporal_bounds"]): DateRangeValue | null {

@@ -5,7 +5,16 @@
 export const demoEmbedGroups: Record<string, Record<string, unknown>[]> = {
   "oral-histories": [
     // "index": OHMS index segments, one passage each at its start second (no demo record has one).
-    { slug: "transcript", label: "Transcript", fields: ["title", "transcript", "index"], chunking: "transcription", maxTokens: 160, minTokens: 24, overlap: 0, languages: [] },
+    {
+      slug: "transcript",
+      label: "Transcript",
+      fields: ["title", "transcript", "index"],
+      chunking: "transcription",
+      maxTokens: 160,
+      minTokens: 24,
+      overlap: 0,
+      languages: [],
+    },
     {
       slug: "description",
       label: "Description",
@@ -33,10 +42,30 @@ export const demoEmbedGroups: Record<string, Record<string, unknown>[]> = {
     },
   ],
   people: [
-    { slug: "profile", label: "Profile", fields: ["name", "occupation", "biography", "places"], chunking: "short", maxTokens: 256, minTokens: 16, overlap: 0, languages: [] },
+    {
+      slug: "profile",
+      label: "Profile",
+      fields: ["name", "occupation", "biography", "places"],
+      chunking: "short",
+      maxTokens: 256,
+      minTokens: 16,
+      overlap: 0,
+      languages: [],
+    },
     { slug: "profession", label: "Profession", fields: ["occupation"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0, languages: [] },
   ],
-  places: [{ slug: "description", label: "Description", fields: ["name", "kind", "description"], chunking: "short", maxTokens: 256, minTokens: 16, overlap: 0, languages: [] }],
+  places: [
+    {
+      slug: "description",
+      label: "Description",
+      fields: ["name", "kind", "description"],
+      chunking: "short",
+      maxTokens: 256,
+      minTokens: 16,
+      overlap: 0,
+      languages: [],
+    },
+  ],
   coins: [
     {
       slug: "catalogue",

@@ -16,7 +16,14 @@ describe("the demo's object contexts", () => {
 
   it("refuses a context whose fields do not fit the section", () => {
     const result = validateObjectContext(
-      { images: [{ field: "title", view: "front" }, { field: "nope", view: "x" }], roles: { typology: "obverse", date: "title" }, compareWith: ["coins", "people"] },
+      {
+        images: [
+          { field: "title", view: "front" },
+          { field: "nope", view: "x" },
+        ],
+        roles: { typology: "obverse", date: "title" },
+        compareWith: ["coins", "people"],
+      },
       coinSection.fields,
       bySlug,
       "coins",

@@ -19,7 +19,13 @@ function parseHex(hex: string): [number, number, number] {
 }
 
 function toHex(rgb: readonly number[]): string {
-  return `#${rgb.map((c) => Math.max(0, Math.min(255, Math.round(c))).toString(16).padStart(2, "0")).join("")}`;
+  return `#${rgb
+    .map((c) =>
+      Math.max(0, Math.min(255, Math.round(c)))
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
 }
 
 /** Linear mix of two #rrggbb colours; t = 0 gives a, 1 gives b. */
@@ -75,12 +81,24 @@ export function legendRing(
     const kind = rng.int(0, 5);
     let d: string;
     switch (kind) {
-      case 0: d = `M0 ${n(-h / 2)}V${n(h / 2)}`; break; // I
-      case 1: d = `M${n(-w / 2)} ${n(h / 2)}L0 ${n(-h / 2)}L${n(w / 2)} ${n(h / 2)}`; break; // A
-      case 2: d = `M${n(-w / 2)} ${n(h / 2)}V${n(-h / 2)}L${n(w / 2)} ${n(h / 2)}V${n(-h / 2)}`; break; // N
-      case 3: d = `M${n(w / 2)} ${n(-h / 2)}H${n(-w / 2)}V${n(h / 2)}H${n(w / 2)}M${n(-w / 2)} 0H${n(w / 3)}`; break; // E
-      case 4: d = `M${n(w / 2)} ${n(-h / 3)}A${n(w / 2)} ${n(h / 2)} 0 1 0 ${n(w / 2)} ${n(h / 3)}`; break; // C
-      default: d = `M${n(-w / 2)} ${n(-h / 2)}V${n(h / 2)}M${n(-w / 2)} ${n(-h / 2)}H${n(w / 3)}V0H${n(-w / 2)}`; break; // P
+      case 0:
+        d = `M0 ${n(-h / 2)}V${n(h / 2)}`;
+        break; // I
+      case 1:
+        d = `M${n(-w / 2)} ${n(h / 2)}L0 ${n(-h / 2)}L${n(w / 2)} ${n(h / 2)}`;
+        break; // A
+      case 2:
+        d = `M${n(-w / 2)} ${n(h / 2)}V${n(-h / 2)}L${n(w / 2)} ${n(h / 2)}V${n(-h / 2)}`;
+        break; // N
+      case 3:
+        d = `M${n(w / 2)} ${n(-h / 2)}H${n(-w / 2)}V${n(h / 2)}H${n(w / 2)}M${n(-w / 2)} 0H${n(w / 3)}`;
+        break; // E
+      case 4:
+        d = `M${n(w / 2)} ${n(-h / 3)}A${n(w / 2)} ${n(h / 2)} 0 1 0 ${n(w / 2)} ${n(h / 3)}`;
+        break; // C
+      default:
+        d = `M${n(-w / 2)} ${n(-h / 2)}V${n(h / 2)}M${n(-w / 2)} ${n(-h / 2)}H${n(w / 3)}V0H${n(-w / 2)}`;
+        break; // P
     }
     strokes.push(`<path transform="rotate(${n(angle)} ${n(cx)} ${n(cy)}) translate(${n(cx)} ${n(cy - radius)})" d="${d}"/>`);
   }
@@ -113,10 +131,7 @@ export function svgDocument(body: string, defs = ""): string {
 export async function svgToWebp(svg: string): Promise<Buffer> {
   let last: Buffer | null = null;
   for (const quality of [70, 60, 50, 40, 30]) {
-    last = await openImage(Buffer.from(svg), { density: 72 })
-      .resize(IMAGE_SIZE, IMAGE_SIZE, { fit: "fill" })
-      .webp({ quality, effort: 4 })
-      .toBuffer();
+    last = await openImage(Buffer.from(svg), { density: 72 }).resize(IMAGE_SIZE, IMAGE_SIZE, { fit: "fill" }).webp({ quality, effort: 4 }).toBuffer();
     if (last.length <= MAX_IMAGE_BYTES) return last;
   }
   if (!last) throw new Error("WebP encoding produced nothing");

@@ -10,8 +10,28 @@ export const MUSEUM_TYPOLOGIES = ["painting", "print", "drawing", "photograph", 
 export type MuseumTypology = (typeof MUSEUM_TYPOLOGIES)[number];
 
 export const MUSEUM_MATERIALS = [
-  "oil paint", "acrylic paint", "tempera", "watercolor", "gouache", "pastel", "charcoal", "graphite", "chalk", "ink",
-  "paper", "gelatin silver", "photographic print", "bronze", "marble", "stone", "wood", "metal", "silver", "glass", "textile", "other",
+  "oil paint",
+  "acrylic paint",
+  "tempera",
+  "watercolor",
+  "gouache",
+  "pastel",
+  "charcoal",
+  "graphite",
+  "chalk",
+  "ink",
+  "paper",
+  "gelatin silver",
+  "photographic print",
+  "bronze",
+  "marble",
+  "stone",
+  "wood",
+  "metal",
+  "silver",
+  "glass",
+  "textile",
+  "other",
 ] as const;
 export type MuseumMaterial = (typeof MUSEUM_MATERIALS)[number];
 
@@ -36,10 +56,7 @@ export function parseYearMade(text: string | null | undefined): DateRangeValue |
     const at = m.index ?? 0;
     const before = t.slice(0, at);
     const after = t.slice(at + run.length);
-    const ok =
-      run.length === 4 ||
-      (run.length === 2 && /\d{4}\s*-\s*$/.test(before)) ||
-      (run.length <= 2 && /^(st|nd|rd|th) century/.test(after));
+    const ok = run.length === 4 || (run.length === 2 && /\d{4}\s*-\s*$/.test(before)) || (run.length <= 2 && /^(st|nd|rd|th) century/.test(after));
     if (!ok) return null;
   }
   const years: number[] = [];
@@ -108,7 +125,8 @@ export function aatLinks(mediaAat: string | null | undefined): AuthorityLink[] {
 }
 
 const PHOTO = /gelatin silver prints|tintypes|albumen prints|platinum prints|chromogenic|photographs/;
-const PRINT = /etchings|drypoints|aquatints|lithographs|lithotints|screen prints|woodcuts|linocuts|engravings|monoprints|photogravures|prints \(visual works\)|digital prints|stats \(copies\)|posters|intaglio/;
+const PRINT =
+  /etchings|drypoints|aquatints|lithographs|lithotints|screen prints|woodcuts|linocuts|engravings|monoprints|photogravures|prints \(visual works\)|digital prints|stats \(copies\)|posters|intaglio/;
 const PAINT = /oil paint|acrylic paint|tempera|watercolors|watercolor \(paint\)|gouache|^pigment/;
 const DRAW = /graphite|charcoal|chalk|pastels|crayons|pencils|markers|felt-tip pens|^ink$|wash \(material\)|scratchboard/;
 const DECOR = /^silver|sterling silver|glass/;

@@ -80,7 +80,8 @@ describe("aatLinks", () => {
     ]);
   });
   it("links a term named twice once", () => {
-    const media = "etchings (prints) AAT:(300041365), ink AAT:(300015012), ink AAT:(300015012), wash (material) AAT:(300011051), crayons (drawing material) AAT:(300022415), laid paper AAT:(300014184)";
+    const media =
+      "etchings (prints) AAT:(300041365), ink AAT:(300015012), ink AAT:(300015012), wash (material) AAT:(300011051), crayons (drawing material) AAT:(300022415), laid paper AAT:(300014184)";
     expect(aatLinks(media).map((link) => link.label)).toEqual(["etchings (prints)", "ink", "wash (material)", "crayons (drawing material)", "laid paper"]);
   });
   it("links nothing without AAT ids", () => {

@@ -73,7 +73,10 @@ export function buildMuseumObjects(source: ColbyObject[]): DemoObject[] {
   const seen = new Set<string>();
   return source.map((o, index) => {
     const accession = clean(o.accession_num);
-    let key = `museum-${(accession ?? `n${index + 1}`).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}`;
+    let key = `museum-${(accession ?? `n${index + 1}`)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")}`;
     if (seen.has(key)) key = `${key}-${index + 1}`;
     seen.add(key);
     const title = clean(o.title) ?? "Untitled";

@@ -1,12 +1,6 @@
 import { openImage } from "../../lib/archive/image-limits";
 import { describe, expect, it } from "vitest";
-import {
-  IMAGE_SIZE,
-  MAX_IMAGE_BYTES,
-  renderCeramicProfile,
-  renderCoinFace,
-  renderMuseumObject,
-} from "./object-images";
+import { IMAGE_SIZE, MAX_IMAGE_BYTES, renderCeramicProfile, renderCoinFace, renderMuseumObject } from "./object-images";
 import { generateCeramics } from "./ceramics";
 import { labelDistances } from "./seed-test-helpers";
 
@@ -41,10 +35,22 @@ describe.each(renderers)("%s", (_name, render) => {
 describe("images follow the labels", () => {
   // Different typology (all else equal) must look further apart than same-typology pairs.
   it.each([
-    ["coins", ["tetradrachm", "obol"], (t: string, key: string) => renderCoinFace({ key, face: "obverse", metal: "silver", typology: t, period: "Classical Greek" })],
+    [
+      "coins",
+      ["tetradrachm", "obol"],
+      (t: string, key: string) => renderCoinFace({ key, face: "obverse", metal: "silver", typology: t, period: "Classical Greek" }),
+    ],
     ["coins", ["solidus", "follis"], (t: string, key: string) => renderCoinFace({ key, face: "reverse", metal: "gold", typology: t, period: "Byzantine" })],
-    ["ceramics", ["amphora", "plate"], (t: string, key: string) => renderCeramicProfile({ key, typology: t, material: "coarse earthenware", period: "Roman Imperial" })],
-    ["ceramics", ["bowl", "jug"], (t: string, key: string) => renderCeramicProfile({ key, typology: t, material: "tin-glazed earthenware (majolica)", period: "Early Modern" })],
+    [
+      "ceramics",
+      ["amphora", "plate"],
+      (t: string, key: string) => renderCeramicProfile({ key, typology: t, material: "coarse earthenware", period: "Roman Imperial" }),
+    ],
+    [
+      "ceramics",
+      ["bowl", "jug"],
+      (t: string, key: string) => renderCeramicProfile({ key, typology: t, material: "tin-glazed earthenware (majolica)", period: "Early Modern" }),
+    ],
     ["museum", ["painting", "sculpture"], (t: string, key: string) => renderMuseumObject({ key, typology: t, material: "oil paint", period: "1900–1945" })],
     ["museum", ["print", "drawing"], (t: string, key: string) => renderMuseumObject({ key, typology: t, material: "ink", period: "1850–1899" })],
   ] as const)("%s: %s", async (_domain, labels, render) => {
@@ -54,7 +60,8 @@ describe("images follow the labels", () => {
 
   it("coin metal changes the colour", async () => {
     const { same, different } = await labelDistances(["gold", "bronze"], KEYS, (metal, key) =>
-      renderCoinFace({ key, face: "obverse", metal, typology: "solidus", period: "Byzantine" }));
+      renderCoinFace({ key, face: "obverse", metal, typology: "solidus", period: "Byzantine" }),
+    );
     expect(different).toBeGreaterThan(same * 1.5);
   });
 

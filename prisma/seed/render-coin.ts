@@ -37,12 +37,35 @@ const METALS: Record<string, MetalLook> = {
 
 /** Flan radius in px (of 256) and rim width by typology, roughly following real diameters. */
 const FLAN: Record<string, [radius: number, rim: number]> = {
-  decadrachm: [116, 0], tetradrachm: [104, 0], cistophorus: [102, 0], didrachm: [90, 0], stater: [82, 0],
-  drachm: [74, 0], siglos: [68, 0], hemidrachm: [62, 0], obol: [50, 0], chalkous: [48, 0], unit: [66, 0],
-  sestertius: [114, 7], dupondius: [98, 6], as: [92, 5], aureus: [72, 4], denarius: [70, 3],
-  quinarius: [58, 3], antoninianus: [80, 3], nummus: [78, 4], follis: [100, 5], solidus: [80, 5],
-  semissis: [66, 4], tremissis: [56, 3], miliaresion: [88, 6], histamenon: [94, 6],
-  "aspron trachy": [104, 5], hyperpyron: [98, 5], other: [76, 2], unidentified: [86, 2],
+  decadrachm: [116, 0],
+  tetradrachm: [104, 0],
+  cistophorus: [102, 0],
+  didrachm: [90, 0],
+  stater: [82, 0],
+  drachm: [74, 0],
+  siglos: [68, 0],
+  hemidrachm: [62, 0],
+  obol: [50, 0],
+  chalkous: [48, 0],
+  unit: [66, 0],
+  sestertius: [114, 7],
+  dupondius: [98, 6],
+  as: [92, 5],
+  aureus: [72, 4],
+  denarius: [70, 3],
+  quinarius: [58, 3],
+  antoninianus: [80, 3],
+  nummus: [78, 4],
+  follis: [100, 5],
+  solidus: [80, 5],
+  semissis: [66, 4],
+  tremissis: [56, 3],
+  miliaresion: [88, 6],
+  histamenon: [94, 6],
+  "aspron trachy": [104, 5],
+  hyperpyron: [98, 5],
+  other: [76, 2],
+  unidentified: [86, 2],
 };
 
 const GREEK = new Set(["Archaic Greek", "Classical Greek", "Hellenistic", "Iron Age"]);
@@ -64,7 +87,8 @@ function profileHead(variant: string, rng: Rng): string {
   if (variant === "radiate") {
     for (let i = 0; i < 7; i++) {
       const a = -2.7 + i * 0.34;
-      const x = -6 + 26 * Math.cos(a), y = -16 + 26 * Math.sin(a);
+      const x = -6 + 26 * Math.cos(a),
+        y = -16 + 26 * Math.sin(a);
       parts.push(`M${n(x - 3)} ${n(y)}L${n(x + 14 * Math.cos(a))} ${n(y + 14 * Math.sin(a))}L${n(x + 3)} ${n(y)}Z`);
     }
   }
@@ -75,22 +99,24 @@ function profileHead(variant: string, rng: Rng): string {
 
 function frontalBust(crowned: boolean, shoulders: boolean): string {
   const head = `<circle cx="0" cy="-14" r="17"/><circle cx="-6" cy="-16" r="2.2" fill="none"/><circle cx="6" cy="-16" r="2.2" fill="none"/>`;
-  const crown = crowned
-    ? `<path d="M-18-24H18V-33H-18Z"/><path d="M0-33V-46M-6-41H6M-17-24V-8M17-24V-8" stroke-width="3" fill="none"/>`
-    : "";
+  const crown = crowned ? `<path d="M-18-24H18V-33H-18Z"/><path d="M0-33V-46M-6-41H6M-17-24V-8M17-24V-8" stroke-width="3" fill="none"/>` : "";
   const body = shoulders ? `<path d="M-38 50C-36 14-20 6 0 6C20 6 36 14 38 50Z"/><path d="M22 4V44M14 14H30" stroke-width="4"/>` : "";
   return head + crown + body;
 }
 
 function owl(): string {
-  return `<ellipse cx="0" cy="8" rx="24" ry="32"/><circle cx="-10" cy="-18" r="9"/><circle cx="10" cy="-18" r="9"/>` +
-    `<path d="M-22-30L-14-20M22-30L14-20M-12 40L-16 50M12 40L16 50" stroke-width="4"/><path d="M28-34q14 10 6 26q-10-10-6-26z"/>`;
+  return (
+    `<ellipse cx="0" cy="8" rx="24" ry="32"/><circle cx="-10" cy="-18" r="9"/><circle cx="10" cy="-18" r="9"/>` +
+    `<path d="M-22-30L-14-20M22-30L14-20M-12 40L-16 50M12 40L16 50" stroke-width="4"/><path d="M28-34q14 10 6 26q-10-10-6-26z"/>`
+  );
 }
 
 function standingFigure(rng: Rng): string {
   const lean = rng.range(-4, 4);
-  return `<circle cx="${n(lean)}" cy="-34" r="8"/><path d="M${n(lean - 8)}-24L${n(lean + 8)}-24L14 34L-14 34Z"/>` +
-    `<path d="M${n(lean + 8)}-18L26-40M${n(lean - 8)}-16L-22 8M-40 40H40" stroke-width="4"/>`;
+  return (
+    `<circle cx="${n(lean)}" cy="-34" r="8"/><path d="M${n(lean - 8)}-24L${n(lean + 8)}-24L14 34L-14 34Z"/>` +
+    `<path d="M${n(lean + 8)}-18L26-40M${n(lean - 8)}-16L-22 8M-40 40H40" stroke-width="4"/>`
+  );
 }
 
 function wreath(rng: Rng): string {
@@ -98,7 +124,9 @@ function wreath(rng: Rng): string {
   const count = rng.int(14, 20);
   for (let i = 0; i < count; i++) {
     const a = (2 * Math.PI * i) / count;
-    leaves.push(`<ellipse cx="${n(34 * Math.cos(a))}" cy="${n(34 * Math.sin(a))}" rx="7" ry="3" transform="rotate(${n((a * 180) / Math.PI + 60)} ${n(34 * Math.cos(a))} ${n(34 * Math.sin(a))})"/>`);
+    leaves.push(
+      `<ellipse cx="${n(34 * Math.cos(a))}" cy="${n(34 * Math.sin(a))}" rx="7" ry="3" transform="rotate(${n((a * 180) / Math.PI + 60)} ${n(34 * Math.cos(a))} ${n(34 * Math.sin(a))})"/>`,
+    );
   }
   return leaves.join("") + `<path d="M-14-8H14M-14 8H14M0-14V14" stroke-width="5"/>`;
 }
@@ -109,27 +137,43 @@ function crossOnSteps(): string {
 
 function longCross(): string {
   const pellets: string[] = [];
-  for (const [sx, sy] of [[1, 1], [1, -1], [-1, 1], [-1, -1]] as const) {
-    for (const [dx, dy] of [[14, 14], [24, 12], [12, 24]] as const) pellets.push(`<circle cx="${sx * dx}" cy="${sy * dy}" r="4.5"/>`);
+  for (const [sx, sy] of [
+    [1, 1],
+    [1, -1],
+    [-1, 1],
+    [-1, -1],
+  ] as const) {
+    for (const [dx, dy] of [
+      [14, 14],
+      [24, 12],
+      [12, 24],
+    ] as const)
+      pellets.push(`<circle cx="${sx * dx}" cy="${sy * dy}" r="4.5"/>`);
   }
   return `<path d="M-4-62H4V62H-4ZM-62-4H62V4H-62Z"/>${pellets.join("")}`;
 }
 
 function shield(): string {
-  return `<path d="M-34-40H34V4C34 30 0 46 0 46C0 46-34 30-34 4Z"/><path d="M0-40V44M-34 0H34" stroke-width="4" fill="none"/>` +
-    `<path d="M-22-56L-12-48L0-60L12-48L22-56L18-44H-18Z"/>`;
+  return (
+    `<path d="M-34-40H34V4C34 30 0 46 0 46C0 46-34 30-34 4Z"/><path d="M0-40V44M-34 0H34" stroke-width="4" fill="none"/>` +
+    `<path d="M-22-56L-12-48L0-60L12-48L22-56L18-44H-18Z"/>`
+  );
 }
 
 function horse(): string {
-  return `<ellipse cx="0" cy="0" rx="30" ry="14"/><path d="M24-6L40-30L48-26L34 2Z"/>` +
-    `<path d="M-20 10L-28 40M-10 12L-8 40M14 12L10 40M24 8L30 40M-30-4Q-48 0-44 24" stroke-width="5" fill="none"/><circle cx="-4" cy="-34" r="6"/>`;
+  return (
+    `<ellipse cx="0" cy="0" rx="30" ry="14"/><path d="M24-6L40-30L48-26L34 2Z"/>` +
+    `<path d="M-20 10L-28 40M-10 12L-8 40M14 12L10 40M24 8L30 40M-30-4Q-48 0-44 24" stroke-width="5" fill="none"/><circle cx="-4" cy="-34" r="6"/>`
+  );
 }
 
 function cornEar(rng: Rng): string {
   const grains: string[] = [`<path d="M0 50V-50" stroke-width="4"/>`];
   for (let i = 0; i < 8; i++) {
     const y = -42 + i * 11 + rng.range(-1, 1);
-    grains.push(`<ellipse cx="-9" cy="${n(y)}" rx="8" ry="4.5" transform="rotate(-30 -9 ${n(y)})"/><ellipse cx="9" cy="${n(y)}" rx="8" ry="4.5" transform="rotate(30 9 ${n(y)})"/>`);
+    grains.push(
+      `<ellipse cx="-9" cy="${n(y)}" rx="8" ry="4.5" transform="rotate(-30 -9 ${n(y)})"/><ellipse cx="9" cy="${n(y)}" rx="8" ry="4.5" transform="rotate(30 9 ${n(y)})"/>`,
+    );
   }
   return grains.join("");
 }
@@ -216,8 +260,11 @@ export function coinFaceSvg(opts: CoinFaceOptions): string {
     `<g transform="translate(${n(mx + dx)} ${n(my + dy)}) scale(${n(scale)})" fill="${fill}" stroke="${fill}" filter="url(#w)">${art}</g>`;
   const patches: string[] = [];
   for (let i = 0; i < look.patches + rng.int(0, 2); i++) {
-    const a = rng.range(0, Math.PI * 2), d = rng.range(0, r * 0.9);
-    patches.push(`<ellipse cx="${n(cx + d * Math.cos(a))}" cy="${n(cy + d * Math.sin(a))}" rx="${n(rng.range(6, r * 0.35))}" ry="${n(rng.range(5, r * 0.25))}" fill="${jitter(look.patina, rng, 10)}" opacity="${n(rng.range(0.35, 0.7))}"/>`);
+    const a = rng.range(0, Math.PI * 2),
+      d = rng.range(0, r * 0.9);
+    patches.push(
+      `<ellipse cx="${n(cx + d * Math.cos(a))}" cy="${n(cy + d * Math.sin(a))}" rx="${n(rng.range(6, r * 0.35))}" ry="${n(rng.range(5, r * 0.25))}" fill="${jitter(look.patina, rng, 10)}" opacity="${n(rng.range(0.35, 0.7))}"/>`,
+    );
   }
   const roman = !greek && (opts.period ?? "") !== "";
   const ring = roman
@@ -228,7 +275,10 @@ export function coinFaceSvg(opts: CoinFaceOptions): string {
     `<rect width="256" height="256" fill="${mix("#26262b", base, 0.08)}"/>` +
     `<path d="${flan}" fill="#000" opacity="0.5" transform="translate(4 5)" filter="url(#b)"/>` +
     `<g clip-path="url(#c)" filter="url(#grain)"><path d="${flan}" fill="url(#g)"/>${patches.join("")}` +
-    relief(shade(base, -0.5), 1.6, 1.8) + relief(shade(look.light, 0.05), -0.8, -0.9) + relief(base, 0, 0) + ring +
+    relief(shade(base, -0.5), 1.6, 1.8) +
+    relief(shade(look.light, 0.05), -0.8, -0.9) +
+    relief(base, 0, 0) +
+    ring +
     (rim > 0 ? `<path d="${flan}" fill="none" stroke="${shade(base, 0.2)}" stroke-width="${rim}"/>` : "") +
     `</g>` +
     `<path d="${flan}" fill="none" stroke="${shade(base, -0.55)}" stroke-width="1.5"/>`;

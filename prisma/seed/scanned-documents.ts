@@ -41,7 +41,15 @@ export async function scannedDocument(
     }
     [bytes, mime, extension] = [imagePdf(embedded), "application/pdf", "pdf"];
   } else if (format === "tiff") {
-    [bytes, mime, extension] = [new Uint8Array(await openImage(images[0] ?? Buffer.alloc(0)).tiff({ compression: "lzw" }).toBuffer()), "image/tiff", "tif"];
+    [bytes, mime, extension] = [
+      new Uint8Array(
+        await openImage(images[0] ?? Buffer.alloc(0))
+          .tiff({ compression: "lzw" })
+          .toBuffer(),
+      ),
+      "image/tiff",
+      "tif",
+    ];
   } else {
     [bytes, mime, extension] = [new Uint8Array(images[0] ?? Buffer.alloc(0)), format === "png" ? "image/png" : "image/jpeg", format === "png" ? "png" : "jpg"];
   }

@@ -89,7 +89,9 @@ export async function renderScannedPage(lines: readonly string[], look: ScanLook
     const flips = Math.round(data.length * look.noise);
     for (let index = 0; index < flips; index++) data[Math.floor(rng.next() * data.length)] = Math.floor(rng.next() * 256);
   }
-  const page = openImage(data, { raw: { width: info.width, height: info.height, channels: 1 } }).withMetadata({ density: scanDpi }).toColourspace("b-w");
+  const page = openImage(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .withMetadata({ density: scanDpi })
+    .toColourspace("b-w");
   return look.format === "jpeg" ? page.jpeg({ quality: 85 }).toBuffer() : page.png({ compressionLevel: 3 }).toBuffer();
 }
 
@@ -121,7 +123,9 @@ export function imagePdf(pages: readonly { jpeg: Uint8Array; width: number; heig
     const [pageId, imageId, contentId] = [pageIds[index] ?? 0, (pageIds[index] ?? 0) + 1, (pageIds[index] ?? 0) + 2];
     const points = (pixels: number) => ((pixels * 72) / (page.dpi ?? scanDpi)).toFixed(2);
     const content = `q ${points(page.width)} 0 0 ${points(page.height)} 0 0 cm /Im0 Do Q`;
-    object(pageId, [`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${points(page.width)} ${points(page.height)}] /Resources << /XObject << /Im0 ${imageId} 0 R >> >> /Contents ${contentId} 0 R >>`]);
+    object(pageId, [
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${points(page.width)} ${points(page.height)}] /Resources << /XObject << /Im0 ${imageId} 0 R >> >> /Contents ${contentId} 0 R >>`,
+    ]);
     object(imageId, [
       `<< /Type /XObject /Subtype /Image /Width ${page.width} /Height ${page.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length ${page.jpeg.length} >>\nstream\n`,
       page.jpeg,
@@ -145,7 +149,13 @@ export function imagePdf(pages: readonly { jpeg: Uint8Array; width: number; heig
 
 /** Text compared for character error: letters and digits as written (accents kept), one space between words. */
 export function normaliseForComparison(text: string): string {
-  return text.normalize("NFC").replace(/[\u2010-\u2015]/g, "-").replace(/[‘’]/g, "'").replace(/[“”«»]/g, '"').replace(/\s+/g, " ").trim();
+  return text
+    .normalize("NFC")
+    .replace(/[\u2010-\u2015]/g, "-")
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”«»]/g, '"')
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** Levenshtein distance between the normalised texts over the known text's length (0 is perfect). */

@@ -22,14 +22,7 @@ import { generateCeramics, ceramicsSection } from "./ceramics";
 import { coinSection, loadCoins } from "./coins";
 import { loadMuseumObjects, museumObjectSection } from "./museum-objects";
 import type { DemoObject, DemoSection } from "./object-images";
-import {
-  loadTextCollections,
-  oralHistorySection,
-  peopleSection,
-  placeSection,
-  publicationSection,
-  type Person,
-} from "./text-collections";
+import { loadTextCollections, oralHistorySection, peopleSection, placeSection, publicationSection, type Person } from "./text-collections";
 
 export interface DemoLogin {
   email: string;
@@ -46,10 +39,27 @@ export const demoLogins: DemoLogin[] = [
 ];
 
 const projects = [
-  { slug: "collections", name: "Public Collections", description: "Coins, ceramics, museum objects and reference records open to every member.", restricted: false, isPublic: true, publicSince: new Date("2026-01-01T00:00:00Z") },
-  { slug: "valley", name: "Voices of the Drowned Valley", description: "Sant Romà de Vall and the Segrell reservoir: interviews and reports.", restricted: false },
+  {
+    slug: "collections",
+    name: "Public Collections",
+    description: "Coins, ceramics, museum objects and reference records open to every member.",
+    restricted: false,
+    isPublic: true,
+    publicSince: new Date("2026-01-01T00:00:00Z"),
+  },
+  {
+    slug: "valley",
+    name: "Voices of the Drowned Valley",
+    description: "Sant Romà de Vall and the Segrell reservoir: interviews and reports.",
+    restricted: false,
+  },
   { slug: "harbour", name: "Harbour Trades", description: "Port de la Calma: net menders, salt fish, caulkers and the fish auction.", restricted: false },
-  { slug: "mine", name: "Mine Closure Testimonies", description: "Minas de Alcaraví, 1974–1993. Sensitive testimonies; access restricted to named researchers.", restricted: true },
+  {
+    slug: "mine",
+    name: "Mine Closure Testimonies",
+    description: "Minas de Alcaraví, 1974–1993. Sensitive testimonies; access restricted to named researchers.",
+    restricted: true,
+  },
 ] as const;
 
 const memberships: Record<string, { project: string; role: "reader" | "editor" }[]> = {
@@ -219,7 +229,10 @@ export async function seedDemo(prisma: PrismaClient, sql: SqlExecutor, options: 
     // Documents kept only as scans: their text reaches search through OCR at index time.
     const scans: Awaited<ReturnType<typeof scannedDocument>>[] = [];
     for (const document of documents) {
-      const scan = await scannedDocument(document, text.scannedDocuments.indexOf(document), { projectId: projectIds[project] ?? "", storageDir: options.storageDir });
+      const scan = await scannedDocument(document, text.scannedDocuments.indexOf(document), {
+        projectId: projectIds[project] ?? "",
+        storageDir: options.storageDir,
+      });
       scans.push(scan);
       scannedPages += scan.pages;
     }
@@ -285,7 +298,13 @@ const maxExpectedPerQuestion = 50;
 async function seedGoldenSets(prisma: PrismaClient, path: string): Promise<number> {
   const golden = loadArchiveGolden(path);
   const rows = await prisma.record.findMany({ select: { id: true, title: true, projectId: true, values: true, section: { select: { slug: true } } } });
-  const records = rows.map((row) => ({ id: row.id, title: row.title, projectId: row.projectId, sectionSlug: row.section.slug, values: row.values as Record<string, unknown> }));
+  const records = rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    projectId: row.projectId,
+    sectionSlug: row.section.slug,
+    values: row.values as Record<string, unknown>,
+  }));
   let seeded = 0;
   for (const split of ["dev", "test"] as const) {
     const questions = golden.search

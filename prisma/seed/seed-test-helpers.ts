@@ -26,7 +26,8 @@ export function expectValuesMatchSection(section: DemoSection, objects: DemoObje
         if (typeof value !== "string" || !field.options.includes(value)) problems.push(`${where}: ${String(value)} is not an option`);
       } else if (field.type === "daterange") {
         const v = value as { from?: unknown; to?: unknown };
-        if (!Number.isInteger(v?.from) || !Number.isInteger(v?.to) || (v.from as number) > (v.to as number)) problems.push(`${where}: bad range ${JSON.stringify(value)}`);
+        if (!Number.isInteger(v?.from) || !Number.isInteger(v?.to) || (v.from as number) > (v.to as number))
+          problems.push(`${where}: bad range ${JSON.stringify(value)}`);
       } else if (field.type === "date") {
         if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) problems.push(`${where}: bad date`);
       } else if (field.type === "authority") {
@@ -43,11 +44,12 @@ export function expectValuesMatchSection(section: DemoSection, objects: DemoObje
     const checked = validateRecordValues(section.fields, object.fields);
     if (!checked.ok) problems.push(`${object.key}: validateRecordValues ${JSON.stringify(checked.fieldErrors)}`);
     // Authority links are written in canonical form, so the record stores exactly what the demo built.
-    else for (const field of section.fields) {
-      if (field.type === "authority" && JSON.stringify(checked.values[field.key]) !== JSON.stringify(object.fields[field.key])) {
-        problems.push(`${object.key}.${field.key}: validateRecordValues changed ${JSON.stringify(object.fields[field.key])}`);
+    else
+      for (const field of section.fields) {
+        if (field.type === "authority" && JSON.stringify(checked.values[field.key]) !== JSON.stringify(object.fields[field.key])) {
+          problems.push(`${object.key}.${field.key}: validateRecordValues changed ${JSON.stringify(object.fields[field.key])}`);
+        }
       }
-    }
     for (const image of object.images) {
       const field = fields.get(image.field);
       if (field?.type !== "image" || field.view !== image.view) problems.push(`${object.key}: image ${image.field}/${image.view} has no image field`);

@@ -15,8 +15,12 @@ import { createRng } from "../../prisma/seed/prng";
 import { sentencesOf } from "./scale-archive";
 
 const perLanguage = Math.max(5, Number(process.env.BENCH_BRIDGE_QUERIES ?? 40));
-const interviews = JSON.parse(readFileSync(join("prisma", "seed", "data", "oral-histories", "interviews.json"), "utf8")) as { language: string; turns: { text: string }[] }[];
-const sentences = (language: string) => interviews.filter((interview) => interview.language === language).flatMap((interview) => interview.turns.flatMap((turn) => sentencesOf(turn.text)));
+const interviews = JSON.parse(readFileSync(join("prisma", "seed", "data", "oral-histories", "interviews.json"), "utf8")) as {
+  language: string;
+  turns: { text: string }[];
+}[];
+const sentences = (language: string) =>
+  interviews.filter((interview) => interview.language === language).flatMap((interview) => interview.turns.flatMap((turn) => sentencesOf(turn.text)));
 const corpus = { sentences: { es: sentences("es"), ca: sentences("ca") } };
 const rng = createRng("bench-bridge");
 const queries = (["es", "ca"] as const).flatMap((language) =>
@@ -26,13 +30,19 @@ const queries = (["es", "ca"] as const).flatMap((language) =>
     return { language, text: words.slice(start, start + 6).join(" ") };
   }),
 );
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] ?? Number.NaN;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] ?? Number.NaN;
 
-console.log(`bench:bridge — ${queries.length} new queries (${perLanguage} Spanish, ${perLanguage} Catalan), each prepared once; ${cpus().length} × ${cpus()[0]?.model ?? "unknown"}, Node ${process.version}`);
+console.log(
+  `bench:bridge — ${queries.length} new queries (${perLanguage} Spanish, ${perLanguage} Catalan), each prepared once; ${cpus().length} × ${cpus()[0]?.model ?? "unknown"}, Node ${process.version}`,
+);
 console.log("| how | first query ms | p50 ms | p95 ms | max ms | same English as one run per query |");
 console.log("|---|---|---|---|---|---|");
 const results = new Map<string, string[]>();
-for (const [label, pipelines] of [["one apertium run per query", false], ["long-lived pipelines", true]] as const) {
+for (const [label, pipelines] of [
+  ["one apertium run per query", false],
+  ["long-lived pipelines", true],
+] as const) {
   const bridge = createTranslationBridge({ pipelines });
   const times: number[] = [];
   const english: string[] = [];
@@ -46,6 +56,8 @@ for (const [label, pipelines] of [["one apertium run per query", false], ["long-
   const baseline = results.get("one apertium run per query")!;
   const same = english.filter((text, index) => text === baseline[index]).length;
   const rest = times.slice(1);
-  console.log(`| ${label} | ${times[0]!.toFixed(0)} | ${percentile(rest, 50).toFixed(0)} | ${percentile(rest, 95).toFixed(0)} | ${Math.max(...rest).toFixed(0)} | ${same}/${english.length} |`);
+  console.log(
+    `| ${label} | ${times[0]!.toFixed(0)} | ${percentile(rest, 50).toFixed(0)} | ${percentile(rest, 95).toFixed(0)} | ${Math.max(...rest).toFixed(0)} | ${same}/${english.length} |`,
+  );
 }
 process.exit(0);

@@ -102,7 +102,16 @@ try {
     projectId: project.id,
     mapping: {
       externalIdColumn: "id",
-      columns: { Title: "title", Authors: "authors", Language: "language", Type: "publicationType", "Published in": "publishedIn", Year: "year", Abstract: "abstract", Subjects: "subjects" },
+      columns: {
+        Title: "title",
+        Authors: "authors",
+        Language: "language",
+        Type: "publicationType",
+        "Published in": "publishedIn",
+        Year: "year",
+        Abstract: "abstract",
+        Subjects: "subjects",
+      },
     },
   };
   console.log(`file: ${rowCount} rows, ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; ${importBatchRows()} rows per batch`);
@@ -131,7 +140,9 @@ try {
   await probe;
   watchStalls(false);
   const job = await getImportJob(prisma, principal, start.value.jobId);
-  console.log(`import:    ${rate(start.seconds + run.seconds)} (check ${start.seconds.toFixed(1)} s + batches ${run.seconds.toFixed(1)} s); ${job.created} new, ${job.skipped} skipped, ${job.status}`);
+  console.log(
+    `import:    ${rate(start.seconds + run.seconds)} (check ${start.seconds.toFixed(1)} s + batches ${run.seconds.toFixed(1)} s); ${job.created} new, ${job.skipped} skipped, ${job.status}`,
+  );
   console.log(`           longest event-loop stall during the import: ${longestStall.toFixed(0)} ms`);
   console.log(`           longest wait of a request reading the database: ${longestQueryWait.toFixed(0)} ms`);
   const queued = await prisma.indexQueueItem.count();

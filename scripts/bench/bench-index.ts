@@ -74,7 +74,9 @@ const pipelineSeconds = (performance.now() - started) / 1000;
 const [{ chunks } = { chunks: 0 }] = await db.sql.query<{ chunks: number }>(`SELECT count(*)::int AS chunks FROM chunks WHERE index_space_id = $1`, [space.id]);
 
 // The raw model on exactly the texts the pipeline embedded.
-const texts = (await db.sql.query<{ embedded_text: string }>(`SELECT DISTINCT embedded_text FROM chunks WHERE index_space_id = $1`, [space.id])).map((row) => row.embedded_text);
+const texts = (await db.sql.query<{ embedded_text: string }>(`SELECT DISTINCT embedded_text FROM chunks WHERE index_space_id = $1`, [space.id])).map(
+  (row) => row.embedded_text,
+);
 started = performance.now();
 for (let offset = 0; offset < texts.length; offset += 32) await configured.embed(texts.slice(offset, offset + 32), "passage");
 const rawSeconds = (performance.now() - started) / 1000;
@@ -90,7 +92,9 @@ clearInterval(sampler);
 const pipelineRate = chunks / pipelineSeconds;
 const rawRate = texts.length / rawSeconds;
 console.log(`embedder: ${space.name}`);
-console.log(`corpus: demo=${demoSize}, scifact=${scifactCount} → ${records} records, ${chunks} passages (${texts.length} distinct embedded texts), ${first.parked} parked`);
+console.log(
+  `corpus: demo=${demoSize}, scifact=${scifactCount} → ${records} records, ${chunks} passages (${texts.length} distinct embedded texts), ${first.parked} parked`,
+);
 console.log(`full pipeline: ${pipelineSeconds.toFixed(1)} s, ${pipelineRate.toFixed(1)} passages/s`);
 console.log(`raw embedder on the same texts: ${rawSeconds.toFixed(1)} s, ${rawRate.toFixed(1)} texts/s`);
 console.log(`ratio pipeline / raw: ${(pipelineRate / rawRate).toFixed(2)} (goal ≥ 0.8)`);

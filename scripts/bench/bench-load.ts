@@ -66,9 +66,13 @@ const onPostgres = (topology: Topology) => topology === "postgres" || topology =
 const scaledOut = (topology: Topology) => topology === "scaleout" || topology === "postgres-scaleout";
 
 function listFromEnv<T extends string>(name: string, fallback: string, allowed: readonly T[]): T[] {
-  const values = (process.env[name] ?? fallback).split(",").map((value) => value.trim()).filter(Boolean);
+  const values = (process.env[name] ?? fallback)
+    .split(",")
+    .map((value) => value.trim())
+    .filter(Boolean);
   const wrong = values.filter((value) => !allowed.includes(value as T));
-  if (wrong.length > 0 || values.length === 0) throw new Error(`${name}: expected a comma-separated list of ${allowed.join(", ")} (got "${process.env[name]}")`);
+  if (wrong.length > 0 || values.length === 0)
+    throw new Error(`${name}: expected a comma-separated list of ${allowed.join(", ")} (got "${process.env[name]}")`);
   return values as T[];
 }
 
@@ -105,7 +109,12 @@ const queries = [
   "school in the valley",
   "harbour trades and women's work",
 ];
-const questions = ["Why did the mine close?", "What happened to the village when the reservoir was filled?", "How did the fishermen sell their catch?", "When was the dam built?"];
+const questions = [
+  "Why did the mine close?",
+  "What happened to the village when the reservoir was filled?",
+  "How did the fishermen sell their catch?",
+  "When was the dam built?",
+];
 
 // Connections per kind, by weight (at least one each): what a team of researchers, one curator
 // and one agent do at once.
@@ -143,8 +152,7 @@ function newestSource(paths: string[]): number {
     const stats = statSync(path);
     if (stats.isDirectory()) {
       for (const entry of readdirSync(path)) if (entry !== "generated") visit(join(path, entry));
-    }
-    else newest = Math.max(newest, stats.mtimeMs);
+    } else newest = Math.max(newest, stats.mtimeMs);
   };
   paths.forEach(visit);
   return newest;
@@ -168,7 +176,8 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv, label: s
   const log = (chunk: Buffer) => {
     for (const line of chunk.toString().split("\n")) {
       recent = [...recent.slice(-30), line];
-      if (/error|warn|invalid/i.test(line) || (process.env.BENCH_LOAD_INDEX_LOG && line.includes("[index]"))) console.log(`[${label} +${((performance.now() - startedAt) / 1000).toFixed(1)} s] ${line}`);
+      if (/error|warn|invalid/i.test(line) || (process.env.BENCH_LOAD_INDEX_LOG && line.includes("[index]")))
+        console.log(`[${label} +${((performance.now() - startedAt) / 1000).toFixed(1)} s] ${line}`);
     }
   };
   child.stdout?.on("data", log);
@@ -229,7 +238,10 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs = 120_00
 async function signIn(base: string, user: { email: string; password: string }): Promise<string> {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const csrfCookie = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
   const response = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
@@ -391,7 +403,13 @@ function serverActionId(filename: string, exportedName: string): string {
 async function startReindexAsAdmin(base: string, adminCookie: string): Promise<void> {
   const response = await fetch(`${base}/admin`, {
     method: "POST",
-    headers: { cookie: adminCookie, origin: base, accept: "text/x-component", "content-type": "text/plain;charset=UTF-8", "next-action": serverActionId("app/admin/actions.ts", "startReindexAction") },
+    headers: {
+      cookie: adminCookie,
+      origin: base,
+      accept: "text/x-component",
+      "content-type": "text/plain;charset=UTF-8",
+      "next-action": serverActionId("app/admin/actions.ts", "startReindexAction"),
+    },
     body: JSON.stringify([{}]),
   });
   const answer = await response.text();
@@ -524,7 +542,10 @@ async function prepareRun(databaseOptions: OpenDatabaseOptions): Promise<RunSetu
       .flatMap((record) => {
         const fields = record.section.fields as { key: string; type: string }[];
         const values = record.values as Record<string, unknown>;
-        const field = fields.find((candidate) => (candidate.type === "text" || candidate.type === "longtext") && typeof values[candidate.key] === "string" && values[candidate.key] !== "");
+        const field = fields.find(
+          (candidate) =>
+            (candidate.type === "text" || candidate.type === "longtext") && typeof values[candidate.key] === "string" && values[candidate.key] !== "",
+        );
         return field ? [{ recordId: record.id, fieldKey: field.key }] : [];
       })
       .sort(() => Math.random() - 0.5)
@@ -548,7 +569,10 @@ async function prepareRun(databaseOptions: OpenDatabaseOptions): Promise<RunSetu
       ),
     );
 
-    const { token } = await createApiToken(database.prisma, await principalOf("researcher@mnemo.demo"), { name: `bench ${new Date().toISOString()}`, expiresInDays: 1 });
+    const { token } = await createApiToken(database.prisma, await principalOf("researcher@mnemo.demo"), {
+      name: `bench ${new Date().toISOString()}`,
+      expiresInDays: 1,
+    });
     const researcher = await principalOf("researcher@mnemo.demo");
     const firstOf = async (slug: string) => {
       const [row] = await database.sql.query<{ id: string }>(
@@ -614,7 +638,12 @@ async function runOnce(topology: Topology, phase: Phase, demo: Demo): Promise<Ru
     } else {
       let url = postgresCopy?.url;
       if (!url) {
-        const database = start(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/pglite-server.ts", join(runDir, "pgdata"), String(ports.database)], { ...baseEnv, PGLITE_MAX_CONNECTIONS: "16" }, "pglite");
+        const database = start(
+          process.execPath,
+          ["--conditions=react-server", "--import", "tsx", "scripts/pglite-server.ts", join(runDir, "pgdata"), String(ports.database)],
+          { ...baseEnv, PGLITE_MAX_CONNECTIONS: "16" },
+          "pglite",
+        );
         children.push(database);
         await waitForPort(ports.database, database);
         url = `postgresql://postgres:postgres@127.0.0.1:${ports.database}/postgres`;
@@ -623,7 +652,16 @@ async function runOnce(topology: Topology, phase: Phase, demo: Demo): Promise<Ru
     }
     // The first web process migrates (a no-op here) before the others start: PGlite's one
     // session shares a session-level advisory lock between all its connections.
-    const webs = webPorts.map((port, index) => ({ port, start: () => start(process.execPath, [...profileArgs(`${topology}-web${index + 1}`), "--import", "tsx", "server.ts", "-H", "127.0.0.1", "-p", String(port)], webEnv, `web${index + 1}`) }));
+    const webs = webPorts.map((port, index) => ({
+      port,
+      start: () =>
+        start(
+          process.execPath,
+          [...profileArgs(`${topology}-web${index + 1}`), "--import", "tsx", "server.ts", "-H", "127.0.0.1", "-p", String(port)],
+          webEnv,
+          `web${index + 1}`,
+        ),
+    }));
     const first = webs[0]!.start();
     children.push(first);
     await waitFor(`http://127.0.0.1:${webs[0]!.port}/api/health`, first);
@@ -631,7 +669,14 @@ async function runOnce(topology: Topology, phase: Phase, demo: Demo): Promise<Ru
     children.push(...rest.map((entry) => entry.child));
     if (topology !== "embedded") {
       const { DATABASE_URL, DATABASE_POOL_SIZE } = webEnv;
-      children.push(start(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"], { ...baseEnv, DATABASE_URL, DATABASE_POOL_SIZE }, "worker"));
+      children.push(
+        start(
+          process.execPath,
+          ["--conditions=react-server", "--import", "tsx", "scripts/worker.ts"],
+          { ...baseEnv, DATABASE_URL, DATABASE_POOL_SIZE },
+          "worker",
+        ),
+      );
     }
     for (const { web, child } of rest) await waitFor(`http://127.0.0.1:${web.port}/api/health`, child);
 
@@ -696,7 +741,15 @@ async function runOnce(topology: Topology, phase: Phase, demo: Demo): Promise<Ru
       for (const page of pages) {
         for (const pageConnections of [1, 8]) {
           console.log(`[bench:load] ${topology}: the researcher's ${page.label} on ${pageConnections} connection(s) for ${pageSeconds} s…`);
-          kinds.push(await load(base, `${page.label} · ${pageConnections}`, pageConnections, () => ({ method: "GET", path: page.path, headers: { cookie: cookies[0]! } }), pageSeconds));
+          kinds.push(
+            await load(
+              base,
+              `${page.label} · ${pageConnections}`,
+              pageConnections,
+              () => ({ method: "GET", path: page.path, headers: { cookie: cookies[0]! } }),
+              pageSeconds,
+            ),
+          );
         }
       }
       const requestsTotal = kinds.reduce((sum, kind) => sum + kind.requests, 0);
@@ -721,7 +774,14 @@ async function runOnce(topology: Topology, phase: Phase, demo: Demo): Promise<Ru
     const curator = { form: [] as number[], save: [] as number[], formErrors: 0, saveErrors: 0, lastError: undefined as string | undefined };
     // Each curator connection edits its own records, so two never save one record at once.
     const curatorLoops = Array.from({ length: share.save }, (_, index) =>
-      curatorLoop(base, curatorCookie, actionId, setup.editTargets.filter((_, target) => target % share.save === index), { deadline }, curator),
+      curatorLoop(
+        base,
+        curatorCookie,
+        actionId,
+        setup.editTargets.filter((_, target) => target % share.save === index),
+        { deadline },
+        curator,
+      ),
     );
     const loads = (Object.keys(requests) as (keyof typeof requests)[]).map((key) => load(base, kindLabels[key], share[key], requests[key]));
     const [measured] = await Promise.all([Promise.all(loads), Promise.all(curatorLoops)]);
@@ -772,7 +832,12 @@ async function main() {
   let dataset: { records: number; passages: number } | undefined;
   try {
     if (topologies.some(onPostgres)) {
-      cluster = await startCluster({ dir: join(benchPostgresRoot, "cluster"), port: ports.postgres, settings: settingsForBenchmarks, log: (line) => console.log(`[postgres] ${line}`) });
+      cluster = await startCluster({
+        dir: join(benchPostgresRoot, "cluster"),
+        port: ports.postgres,
+        settings: settingsForBenchmarks,
+        log: (line) => console.log(`[postgres] ${line}`),
+      });
       demo.postgres = { cluster, ...(await ensureSmallDemoOnPostgres(cluster.url, baseEnv, { label: "bench:load", reseed })) };
     }
     for (const topology of topologies) {
@@ -788,7 +853,9 @@ async function main() {
   const { indexedDir } = demo;
   {
     const database = await openDatabase({ dataDir: join(indexedDir, "pgdata") });
-    [dataset] = await database.sql.query<{ records: number; passages: number }>(`SELECT (SELECT count(*)::int FROM records) AS records, (SELECT count(*)::int FROM chunks) AS passages`);
+    [dataset] = await database.sql.query<{ records: number; passages: number }>(
+      `SELECT (SELECT count(*)::int FROM records) AS records, (SELECT count(*)::int FROM chunks) AS passages`,
+    );
     await database.close();
   }
 
@@ -808,7 +875,9 @@ async function main() {
         `| ${result.topology} | ${result.phase} | ${kind.kind} | ${kind.connections} | ${kind.requests} | ${kind.throughput.toFixed(1)} | ${ms(kind.p50)} | ${ms(kind.p95)} | ${ms(kind.p99)} | ${kind.errors} |`,
       );
     }
-    console.log(`| ${result.topology} | ${result.phase} | **all** | ${connections} | ${result.total.requests} | ${result.total.throughput.toFixed(1)} | | | | ${result.total.errors} |`);
+    console.log(
+      `| ${result.topology} | ${result.phase} | **all** | ${connections} | ${result.total.requests} | ${result.total.throughput.toFixed(1)} | | | | ${result.total.errors} |`,
+    );
   }
   console.log("\nIndexing in each run's window (records waiting for the index, from /api/health as the admin), and how the proxy spread the load:");
   console.log("| topology | phase | records waiting before the load | after | indexed in the window | requests per web process |");
@@ -835,7 +904,21 @@ async function main() {
   }
   writeFileSync(
     join(".bench", "load.json"),
-    JSON.stringify({ at: new Date().toISOString(), seconds, pageSeconds, connections, modelThreads: modelThreads ?? null, poolSize: poolSizeSetting ?? null, machine, dataset, results }, null, 2),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        seconds,
+        pageSeconds,
+        connections,
+        modelThreads: modelThreads ?? null,
+        poolSize: poolSizeSetting ?? null,
+        machine,
+        dataset,
+        results,
+      },
+      null,
+      2,
+    ),
   );
 }
 

@@ -15,12 +15,15 @@ const clients = Number(process.env.BENCH_SHARE_CLIENTS ?? 8);
 const seconds = Number(process.env.BENCH_SHARE_SECONDS ?? 15);
 const threads = 2;
 
-const passage = (index: number) => `Record ${index}: the lighthouse keeper wrote in the logbook that the lamp burned whale oil until the storm of ${1850 + (index % 100)}.`;
+const passage = (index: number) =>
+  `Record ${index}: the lighthouse keeper wrote in the logbook that the lamp burned whale oil until the storm of ${1850 + (index % 100)}.`;
 const query = (index: number) => `what did the lighthouse keeper burn in ${1850 + (index % 100)}`;
 
 const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
 
-console.log(`bench:model-share — USE lite on ${threads} model threads; ${clients} clients embedding queries back to back, the index loop embedding 16 passages at a time; ${seconds} s per run; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}; Node ${process.version}`);
+console.log(
+  `bench:model-share — USE lite on ${threads} model threads; ${clients} clients embedding queries back to back, the index loop embedding 16 passages at a time; ${seconds} s per run; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}; Node ${process.version}`,
+);
 console.log("| pool | requests | requests/s | request p50 ms | request p95 ms | passages embedded by the index loop | index batches |");
 console.log("|---|---|---|---|---|---|---|");
 for (const [label, backgroundShareMs] of [
@@ -56,7 +59,9 @@ for (const [label, backgroundShareMs] of [
     };
     await Promise.all([indexLoop(), ...Array.from({ length: clients }, client)]);
     latencies.sort((a, b) => a - b);
-    console.log(`| ${label} | ${latencies.length} | ${(latencies.length / seconds).toFixed(1)} | ${percentile(latencies, 0.5).toFixed(0)} | ${percentile(latencies, 0.95).toFixed(0)} | ${embedded} | ${batches} |`);
+    console.log(
+      `| ${label} | ${latencies.length} | ${(latencies.length / seconds).toFixed(1)} | ${percentile(latencies, 0.5).toFixed(0)} | ${percentile(latencies, 0.95).toFixed(0)} | ${embedded} | ${batches} |`,
+    );
   } finally {
     await pool.close();
   }

@@ -32,7 +32,9 @@ const configurations: { label: string; settings: Record<string, string> }[] = [
 
 const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
 
-console.log(`bench:pglite-settings — ${source} copied per run; ${rounds} rounds; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}; Node ${process.version}`);
+console.log(
+  `bench:pglite-settings — ${source} copied per run; ${rounds} rounds; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}; Node ${process.version}`,
+);
 console.log("| configuration | kind | runs | mean ms | p50 ms | p95 ms |");
 console.log("|---|---|---|---|---|---|");
 for (const configuration of configurations) {
@@ -72,10 +74,14 @@ for (const configuration of configurations) {
       all.push(...values);
       values.sort((a, b) => a - b);
       const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-      console.log(`| ${label} | ${kind} | ${values.length} | ${mean.toFixed(2)} | ${percentile(values, 0.5).toFixed(2)} | ${percentile(values, 0.95).toFixed(2)} |`);
+      console.log(
+        `| ${label} | ${kind} | ${values.length} | ${mean.toFixed(2)} | ${percentile(values, 0.5).toFixed(2)} | ${percentile(values, 0.95).toFixed(2)} |`,
+      );
     }
     all.sort((a, b) => a - b);
-    console.log(`| ${label} | **all** | ${all.length} | ${(all.reduce((sum, value) => sum + value, 0) / all.length).toFixed(2)} | ${percentile(all, 0.5).toFixed(2)} | ${percentile(all, 0.95).toFixed(2)} |`);
+    console.log(
+      `| ${label} | **all** | ${all.length} | ${(all.reduce((sum, value) => sum + value, 0) / all.length).toFixed(2)} | ${percentile(all, 0.5).toFixed(2)} | ${percentile(all, 0.95).toFixed(2)} |`,
+    );
   } finally {
     await db.close();
     rmSync(copy, { recursive: true, force: true });

@@ -33,12 +33,17 @@ try {
     await prisma.section.create({ data: { ...section, fields: section.fields as unknown as Prisma.InputJsonValue, position } });
   }
   const projects = [];
-  for (let index = 0; index < 8; index++) projects.push(await prisma.project.create({ data: { slug: `bench-${index}`, name: `Project ${index}`, restricted: index % 2 === 0 } }));
+  for (let index = 0; index < 8; index++)
+    projects.push(await prisma.project.create({ data: { slug: `bench-${index}`, name: `Project ${index}`, restricted: index % 2 === 0 } }));
   const users = [];
   for (let index = 0; index < 60; index++) {
-    const user = await prisma.user.create({ data: { email: `user${index}@bench.test`, name: `User ${index}`, role: index % 5 === 0 ? "curator" : "researcher" } });
+    const user = await prisma.user.create({
+      data: { email: `user${index}@bench.test`, name: `User ${index}`, role: index % 5 === 0 ? "curator" : "researcher" },
+    });
     for (let member = 0; member <= index % 3; member++) {
-      await prisma.membership.create({ data: { userId: user.id, projectId: projects[(index + member * 3) % projects.length]!.id, role: member === 0 && index % 5 === 0 ? "editor" : "reader" } });
+      await prisma.membership.create({
+        data: { userId: user.id, projectId: projects[(index + member * 3) % projects.length]!.id, role: member === 0 && index % 5 === 0 ? "editor" : "reader" },
+      });
     }
     users.push(user);
   }
@@ -70,10 +75,14 @@ try {
     times.sort((a, b) => a - b);
     const at = (share: number) => times[Math.min(times.length - 1, Math.floor(share * times.length))]!.toFixed(2);
     const mean = (times.reduce((sum, time) => sum + time, 0) / times.length).toFixed(2);
-    console.log(`| ${label} | ${env.principalMs} | ${env.sectionMs} | ${requests} | ${mean} | ${at(0.5)} | ${at(0.95)} | ${at(0.99)} | ${((requests / wall) * 1000).toFixed(0)} |`);
+    console.log(
+      `| ${label} | ${env.principalMs} | ${env.sectionMs} | ${requests} | ${mean} | ${at(0.5)} | ${at(0.95)} | ${at(0.99)} | ${((requests / wall) * 1000).toFixed(0)} |`,
+    );
   };
 
-  console.log(`bench:principal — embedded PGlite, ${users.length} users in ${projects.length} projects, ${sections.length} sections; ${requests} requests in turn per run; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}; Node ${process.version}`);
+  console.log(
+    `bench:principal — embedded PGlite, ${users.length} users in ${projects.length} projects, ${sections.length} sections; ${requests} requests in turn per run; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}; Node ${process.version}`,
+  );
   console.log("| caches | MNEMO_PRINCIPAL_CACHE_MS | MNEMO_SECTION_CACHE_MS | requests | mean ms | p50 ms | p95 ms | p99 ms | per s |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   await run("off", { principalMs: "0", sectionMs: "0" });

@@ -47,7 +47,9 @@ const demo = process.env.BENCH_RECORD_PAGE_DEMO === "full" ? "full" : "small";
 /** The full demo as eval:archive keeps it indexed (the USE lite space's folder). */
 function fullDemoDir(): string {
   const cache = join(".data", "eval-cache");
-  const folder = existsSync(cache) ? readdirSync(cache).find((name) => name.startsWith("archive-") && existsSync(join(cache, name, "indexed.json"))) : undefined;
+  const folder = existsSync(cache)
+    ? readdirSync(cache).find((name) => name.startsWith("archive-") && existsSync(join(cache, name, "indexed.json")))
+    : undefined;
   if (!folder) {
     console.error("BENCH_RECORD_PAGE_DEMO=full needs the full demo indexed by `npm run eval:archive` (.data/eval-cache/archive-*/indexed.json)");
     process.exit(2);
@@ -114,7 +116,9 @@ try {
           await findSimilarObjects(objects, principal, { recordId: record.id, mode: "hybrid", limit: 12 }, { subject: loaded, reads });
           return loaded;
         });
-        await timed("proposals", keep, () => Promise.all([characteriseObject(objects, principal, { recordId: record.id, subject, reads }), proposalsForRecord(objects, principal, record.id)]));
+        await timed("proposals", keep, () =>
+          Promise.all([characteriseObject(objects, principal, { recordId: record.id, subject, reads }), proposalsForRecord(objects, principal, record.id)]),
+        );
       }
       if (keep) totals.push(performance.now() - pageStarted);
     }
@@ -137,7 +141,9 @@ try {
   for (const part of parts) {
     const values = times.get(part)!;
     if (values.length === 0) continue;
-    console.log(`| ${part} | ${values.length} | ${ms(sum(values) / values.length)} | ${ms(pct(values, 50))} | ${ms(pct(values, 95))} | ${((100 * sum(values)) / all).toFixed(1)}% |`);
+    console.log(
+      `| ${part} | ${values.length} | ${ms(sum(values) / values.length)} | ${ms(pct(values, 50))} | ${ms(pct(values, 95))} | ${((100 * sum(values)) / all).toFixed(1)}% |`,
+    );
   }
   console.log(`| **page (all parts)** | ${totals.length} | ${ms(all / Math.max(1, totals.length))} | ${ms(pct(totals, 50))} | ${ms(pct(totals, 95))} | 100% |`);
 
@@ -149,12 +155,22 @@ try {
   );
   await database.close();
   const http = await pagesOverHttp(bySection);
-  console.log(`\nThe same pages over HTTP from the production server (${demo} demo, embedded database), as the researcher; ${rounds - 1} measured rounds after one warm-up:`);
+  console.log(
+    `\nThe same pages over HTTP from the production server (${demo} demo, embedded database), as the researcher; ${rounds - 1} measured rounds after one warm-up:`,
+  );
   console.log("| section | pages | first byte p50 ms | first byte p95 ms | whole page p50 ms | whole page p95 ms |");
   console.log("|---|---|---|---|---|---|");
-  for (const row of http) console.log(`| ${row.slug} | ${row.pages} | ${ms(pct(row.ttfb, 50))} | ${ms(pct(row.ttfb, 95))} | ${ms(pct(row.total, 50))} | ${ms(pct(row.total, 95))} |`);
+  for (const row of http)
+    console.log(`| ${row.slug} | ${row.pages} | ${ms(pct(row.ttfb, 50))} | ${ms(pct(row.ttfb, 95))} | ${ms(pct(row.total, 50))} | ${ms(pct(row.total, 95))} |`);
   const everyTtfb = http.flatMap((row) => row.ttfb);
-  console.log(`every record page: first byte p95 ${ms(pct(everyTtfb, 95))} ms, whole page p95 ${ms(pct(http.flatMap((row) => row.total), 95))} ms`);
+  console.log(
+    `every record page: first byte p95 ${ms(pct(everyTtfb, 95))} ms, whole page p95 ${ms(
+      pct(
+        http.flatMap((row) => row.total),
+        95,
+      ),
+    )} ms`,
+  );
 } finally {
   await database.close().catch(() => undefined);
   rmSync(copy, { recursive: true, force: true });
@@ -169,13 +185,23 @@ async function pagesOverHttp(bySection: { slug: string; ids: string[] }[]): Prom
   }
   const port = Number(process.env.BENCH_RECORD_PAGE_PORT ?? 3340);
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, MNEMO_DATA_DIR: copy, MNEMO_STORAGE_DIR: join(indexedDir, "media"), AUTH_SECRET: "bench-record-page-secret-0123456789abcdef", NODE_ENV: "production", MNEMO_INDEX_WORKER: "off" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MNEMO_DATA_DIR: copy,
+    MNEMO_STORAGE_DIR: join(indexedDir, "media"),
+    AUTH_SECRET: "bench-record-page-secret-0123456789abcdef",
+    NODE_ENV: "production",
+    MNEMO_INDEX_WORKER: "off",
+  };
   delete env.DATABASE_URL;
   const server = spawn(process.execPath, ["--import", "tsx", "server.ts", "-H", "127.0.0.1", "-p", String(port)], { env, stdio: "ignore" });
   try {
     for (let waited = 0; ; waited += 500) {
       if (waited > 180_000) throw new Error("the server did not start within 3 minutes");
-      const up = await fetch(`${base}/api/health`).then((response) => response.ok, () => false);
+      const up = await fetch(`${base}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (up) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -184,10 +210,19 @@ async function pagesOverHttp(bySection: { slug: string; ids: string[] }[]): Prom
     const signIn = await fetch(`${base}/api/auth/callback/credentials`, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ") },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: csrf.headers
+          .getSetCookie()
+          .map((cookie) => cookie.split(";")[0])
+          .join("; "),
+      },
       body: new URLSearchParams({ csrfToken, email: "researcher@mnemo.demo", password: "mnemo-researcher", callbackUrl: `${base}/records` }),
     });
-    const cookie = signIn.headers.getSetCookie().find((value) => value.startsWith("authjs.session-token="))?.split(";")[0];
+    const cookie = signIn.headers
+      .getSetCookie()
+      .find((value) => value.startsWith("authjs.session-token="))
+      ?.split(";")[0];
     if (!cookie) throw new Error("the researcher could not sign in");
     const open = (path: string) =>
       new Promise<{ ttfb: number; total: number }>((resolve, reject) => {

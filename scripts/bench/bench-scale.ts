@@ -97,7 +97,9 @@ if (
   !(queryCount > 0) ||
   !hnswBuilds.every(isValidHnswBuild)
 ) {
-  console.error("usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128]");
+  console.error(
+    "usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128]",
+  );
   process.exit(2);
 }
 const root = join(".bench", "scale");
@@ -256,7 +258,9 @@ async function setUp(database: Database, real: Embedder): Promise<IndexSpace> {
       requeue: false,
     });
   }
-  await prisma.project.createMany({ data: Array.from({ length: projectCount }, (_, index) => ({ slug: `scale-${index}`, name: `Scale project ${index}`, restricted: index % 2 === 0 })) });
+  await prisma.project.createMany({
+    data: Array.from({ length: projectCount }, (_, index) => ({ slug: `scale-${index}`, name: `Scale project ${index}`, restricted: index % 2 === 0 })),
+  });
   const projects = await prisma.project.findMany({ where: { slug: { startsWith: "scale-" } } });
   const projectId = (index: number) => projects.find((project) => project.slug === `scale-${index}`)!.id;
   await prisma.user.create({ data: { email: "admin@scale.bench", name: "Admin", role: "admin" } });
@@ -293,7 +297,12 @@ async function build(target: Target, corpus: Corpus, real: Embedder): Promise<In
   for (let index = 0; sampleTexts.length < sampleSize; index++) {
     const record = generateRecord(corpus, index % 3 === 0 ? "people" : "interviews", 1_000_000 + index, projectCount, seed);
     if (record.language !== "en") continue;
-    sampleTexts.push(...record.text.split("\n\n").slice(0, 3).map((paragraph) => `${record.title} › ${paragraph}`));
+    sampleTexts.push(
+      ...record.text
+        .split("\n\n")
+        .slice(0, 3)
+        .map((paragraph) => `${record.title} › ${paragraph}`),
+    );
   }
   const { sample, embedderPassagesPerSecond } = await sampleVectors(real, sampleTexts);
   const spread = new Float32Array(real.dimension);
@@ -305,15 +314,23 @@ async function build(target: Target, corpus: Corpus, real: Embedder): Promise<In
   log(`${target.name} ${target.size}: real embedder ${embedderPassagesPerSecond.toFixed(0)} passages/s on ${sampleSize} sample passages`);
   const unplaced = { count: 0 };
   const synthetic = await syntheticEmbedder(real, corpus, spread, unplaced).embed(sampleTexts, "passage");
-  const [realGeometry, syntheticGeometry] = [sample, synthetic].map((vectors) => cosineGeometry(vectors, sampleTexts.map((text) => text.split(" › ")[0]!)));
-  const sameText = sample.reduce((sum, vector, index) => sum + vector.reduce((dot, value, dimension) => dot + value * synthetic[index]![dimension]!, 0), 0) / sample.length;
+  const [realGeometry, syntheticGeometry] = [sample, synthetic].map((vectors) =>
+    cosineGeometry(
+      vectors,
+      sampleTexts.map((text) => text.split(" › ")[0]!),
+    ),
+  );
+  const sameText =
+    sample.reduce((sum, vector, index) => sum + vector.reduce((dot, value, dimension) => dot + value * synthetic[index]![dimension]!, 0), 0) / sample.length;
   log(
     `${target.name} ${target.size}: mean cosine of a passage's real and synthetic vectors ${sameText.toFixed(3)}; of two passages of one record / of two records: real ${realGeometry!.within.toFixed(3)} / ${realGeometry!.between.toFixed(3)}, ` +
       `synthetic ${syntheticGeometry!.within.toFixed(3)} / ${syntheticGeometry!.between.toFixed(3)}`,
   );
   unplaced.count = 0;
 
-  const sectionIds = new Map((await prisma.section.findMany({ where: { slug: { in: sections.map((section) => section.slug) } } })).map((section) => [section.slug, section.id]));
+  const sectionIds = new Map(
+    (await prisma.section.findMany({ where: { slug: { in: sections.map((section) => section.slug) } } })).map((section) => [section.slug, section.id]),
+  );
   const projectIds = new Map((await prisma.project.findMany({ where: { slug: { startsWith: "scale-" } } })).map((project) => [project.slug, project.id]));
   const groups = await listEmbedGroups(prisma);
   const groupsBySection = new Map<string, typeof groups>();
@@ -329,7 +346,10 @@ async function build(target: Target, corpus: Corpus, real: Embedder): Promise<In
   const lanes = target.name === "postgres" ? 2 : 1;
   const lane = async () => {
     while (passages < target.size) {
-      const batch = Array.from({ length: recordBatch }, () => order.next().value!).map(({ kind, index }) => ({ kind, record: generateRecord(corpus, kind, index, projectCount, seed) }));
+      const batch = Array.from({ length: recordBatch }, () => order.next().value!).map(({ kind, index }) => ({
+        kind,
+        record: generateRecord(corpus, kind, index, projectCount, seed),
+      }));
       const rows = batch.map(({ kind, record }) => ({
         sectionId: sectionIds.get(sections.find((section) => section.kind === kind)!.slug)!,
         projectId: projectIds.get(`scale-${record.project}`)!,
@@ -337,13 +357,18 @@ async function build(target: Target, corpus: Corpus, real: Embedder): Promise<In
         values: { title: record.title, text: record.text, language: record.language },
       }));
       const created = await prisma.record.createManyAndReturn({ data: rows, select: { id: true } });
-      const results = await indexRecords(context, created.map((row) => row.id));
+      const results = await indexRecords(
+        context,
+        created.map((row) => row.id),
+      );
       passages += results.reduce((sum, result) => sum + result.chunks, 0);
       records += created.length;
       const now = performance.now();
       if (now - lastReport > 15_000) {
         lastReport = now;
-        log(`${target.name} ${target.size}: ${records.toLocaleString("en")} records, ${passages.toLocaleString("en")} passages (${(passages / ((now - started) / 1000)).toFixed(0)} passages/s)`);
+        log(
+          `${target.name} ${target.size}: ${records.toLocaleString("en")} records, ${passages.toLocaleString("en")} passages (${(passages / ((now - started) / 1000)).toFixed(0)} passages/s)`,
+        );
       }
     }
   };
@@ -354,8 +379,18 @@ async function build(target: Target, corpus: Corpus, real: Embedder): Promise<In
   await sql.exec(hnsw.sql);
   const indexBuildSeconds = (performance.now() - indexStarted) / 1000;
   await sql.exec("ANALYZE");
-  log(`${target.name} ${target.size}: ${unplaced.count.toLocaleString("en")} passages held no sentence of the corpus (their vector is a unit's chosen by their text)`);
-  return { generator: generatorVersion, records, passages, ingestSeconds, passagesPerSecond: passages / ingestSeconds, embedderPassagesPerSecond, indexBuildSeconds };
+  log(
+    `${target.name} ${target.size}: ${unplaced.count.toLocaleString("en")} passages held no sentence of the corpus (their vector is a unit's chosen by their text)`,
+  );
+  return {
+    generator: generatorVersion,
+    records,
+    passages,
+    ingestSeconds,
+    passagesPerSecond: passages / ingestSeconds,
+    embedderPassagesPerSecond,
+    indexBuildSeconds,
+  };
 }
 
 /**
@@ -382,7 +417,10 @@ function queriesFrom(corpus: Corpus, count: number): string[] {
   const rng = createRng(`${seed}:queries`);
   return Array.from({ length: count }, (_, index) => {
     const language = (["en", "es", "ca"] as const)[index % 3]!;
-    const words = rng.pick(corpus.sentences[language]).split(/\s+/).filter((word) => /^\p{L}{4,}$/u.test(word));
+    const words = rng
+      .pick(corpus.sentences[language])
+      .split(/\s+/)
+      .filter((word) => /^\p{L}{4,}$/u.test(word));
     return words.slice(0, 4).join(" ");
   }).filter((query) => query.length > 0);
 }
@@ -395,7 +433,9 @@ async function measure(target: Target, corpus: Corpus) {
   };
   const principals: [string, Principal][] = [
     ["admin", await principalOf("admin@scale.bench")],
-    ...(await Promise.all(Object.keys(readers).map(async (label) => [label, await principalOf(`${label.replace(/\W+/g, "")}@scale.bench`)] as [string, Principal]))),
+    ...(await Promise.all(
+      Object.keys(readers).map(async (label) => [label, await principalOf(`${label.replace(/\W+/g, "")}@scale.bench`)] as [string, Principal]),
+    )),
   ];
   const runtime = runtimeOver(target.database);
   const context = await runtime.search();
@@ -495,7 +535,9 @@ async function main() {
           results.push({ target: name, size, ingest, figures });
           printRun(name, size, ingest, figures);
           if (args.halfvec && name === "postgres") {
-            await measureHalfvec(target, corpus).catch((error: unknown) => log(`${name} ${size}: halfvec FAILED: ${error instanceof Error ? error.stack : String(error)}`));
+            await measureHalfvec(target, corpus).catch((error: unknown) =>
+              log(`${name} ${size}: halfvec FAILED: ${error instanceof Error ? error.stack : String(error)}`),
+            );
           }
         } catch (error) {
           log(`${name} ${size}: FAILED: ${error instanceof Error ? error.stack : String(error)}`);
@@ -504,14 +546,20 @@ async function main() {
           if (!args.keep && name === "pglite") rmSync(join(root, `pglite-${size}`), { recursive: true, force: true });
         }
         if (args["with-demo"] && name === "postgres") {
-          await demoInside(cluster!, size).catch((error: unknown) => log(`${name} ${size}: the demo inside FAILED: ${error instanceof Error ? error.stack : String(error)}`));
+          await demoInside(cluster!, size).catch((error: unknown) =>
+            log(`${name} ${size}: the demo inside FAILED: ${error instanceof Error ? error.stack : String(error)}`),
+          );
         }
       }
     }
   } finally {
     cluster?.stop("fast");
   }
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL settings: ${Object.entries(settingsForBenchmarks).map(([key, value]) => `${key}=${value}`).join(" ")}`;
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB; PostgreSQL settings: ${Object.entries(
+    settingsForBenchmarks,
+  )
+    .map(([key, value]) => `${key}=${value}`)
+    .join(" ")}`;
   console.log(`\nbench:scale — ${machine}`);
   writeFileSync(join(".bench", "scale.json"), JSON.stringify({ at: new Date().toISOString(), machine, queries: queryCount, results }, null, 2));
 }
@@ -538,18 +586,25 @@ async function compareHnswBuilds(target: Target, corpus: Corpus) {
   const exact: string[][] = [];
   const nearest: number[] = [];
   for (const vector of vectors) {
-    const rows = await sql.query<{ id: string; similarity: number }>(`SELECT id, 1 - (e <=> $1) AS similarity FROM bench_hnsw_probe ORDER BY e <=> $1, id LIMIT 10`, [vector]);
+    const rows = await sql.query<{ id: string; similarity: number }>(
+      `SELECT id, 1 - (e <=> $1) AS similarity FROM bench_hnsw_probe ORDER BY e <=> $1, id LIMIT 10`,
+      [vector],
+    );
     exact.push(rows.map((row) => row.id));
     nearest.push(Number(rows[0]?.similarity ?? 0));
   }
-  console.log(`\n### HNSW graphs compared, ${target.name} ${target.size.toLocaleString("en")} passages, ${vectors.length} queries (the admin; exact top 10 by a full scan)`);
+  console.log(
+    `\n### HNSW graphs compared, ${target.name} ${target.size.toLocaleString("en")} passages, ${vectors.length} queries (the admin; exact top 10 by a full scan)`,
+  );
   console.log(`nearest passage's cosine similarity: p10 ${percentile(nearest, 10).toFixed(2)}, p50 ${percentile(nearest, 50).toFixed(2)}`);
   console.log("| m | ef_construction | build s | index | ef_search | recall@10 | queries under 5/10 | p50 ms | p95 ms |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const build of hnswBuilds) {
     await sql.exec(`DROP INDEX IF EXISTS bench_hnsw_probe_idx`);
     const started = performance.now();
-    await sql.exec(`CREATE INDEX bench_hnsw_probe_idx ON bench_hnsw_probe USING hnsw (e vector_cosine_ops) WITH (m = ${build.m}, ef_construction = ${build.efConstruction})`);
+    await sql.exec(
+      `CREATE INDEX bench_hnsw_probe_idx ON bench_hnsw_probe USING hnsw (e vector_cosine_ops) WITH (m = ${build.m}, ef_construction = ${build.efConstruction})`,
+    );
     const buildSeconds = (performance.now() - started) / 1000;
     const [size] = await sql.query<{ bytes: string }>(`SELECT pg_relation_size('bench_hnsw_probe_idx')::text AS bytes`);
     for (const efSearch of [100, 400, 1000]) {
@@ -656,7 +711,11 @@ async function demoInside(cluster: Cluster, size: number) {
       await admin.query(`DROP DATABASE IF EXISTS "${run.name}" WITH (FORCE)`);
       await admin.query(`CREATE DATABASE "${run.name}"${run.template ? ` TEMPLATE "${run.template}"` : ""}`);
       const evalArchive = (extra: string[]) =>
-        execFileSync(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/eval/eval-archive.ts", "--database-url", urlOf(run.name), ...extra], { stdio: "inherit" });
+        execFileSync(
+          process.execPath,
+          ["--import", "tsx", "--conditions=react-server", "scripts/eval/eval-archive.ts", "--database-url", urlOf(run.name), ...extra],
+          { stdio: "inherit" },
+        );
       evalArchive(["--index-only"]);
       const client = new pg.Client({ connectionString: urlOf(run.name) });
       await client.connect();
@@ -692,7 +751,9 @@ function printRun(name: string, size: number, ingest: IngestFigures, figures: Aw
       return `${ms(row.p50)} / ${ms(row.p95)}`;
     };
     const hybrid = modes.find((entry) => entry.mode === "hybrid")!;
-    console.log(`| ${label} | ${cell("keyword")} | ${cell("semantic")} | ${cell("hybrid")} | ${hybrid.fullPages}/${queryCount} | ${figures.recall[label]!.toFixed(3)} |`);
+    console.log(
+      `| ${label} | ${cell("keyword")} | ${cell("semantic")} | ${cell("hybrid")} | ${hybrid.fullPages}/${queryCount} | ${figures.recall[label]!.toFixed(3)} |`,
+    );
   }
   console.log(`record list with facets p95 ${ms(figures.listP95)} ms (the 50% reader); ask p95 ${ms(figures.askP95)} ms (extractive reader)`);
 }

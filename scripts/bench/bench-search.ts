@@ -172,11 +172,7 @@ function scifactPassages(docs: ScifactDoc[]): Passage[] {
  */
 async function cachedVectors(embedder: Embedder, texts: string[]): Promise<{ vectors: Float32Array; embedded: number; seconds: number; file: string }> {
   const dimension = embedder.dimension;
-  const key = createHash("sha256")
-    .update(`${embedder.provider}\n${embedder.model}\n${dimension}\n`)
-    .update(texts.join("\u0000"))
-    .digest("hex")
-    .slice(0, 16);
+  const key = createHash("sha256").update(`${embedder.provider}\n${embedder.model}\n${dimension}\n`).update(texts.join("\u0000")).digest("hex").slice(0, 16);
   const slug = (value: string) => value.replace(/[^a-z0-9.-]+/gi, "_");
   const base = join(cacheDir, `scifact-${slug(embedder.provider)}-${slug(embedder.model)}-${dimension}-${texts.length}-${key}`);
   const metaPath = `${base}.json`;
@@ -213,11 +209,14 @@ async function cachedVectors(embedder: Embedder, texts: string[]): Promise<{ vec
       appendFileSync(vectorPath, Buffer.from(block.buffer, block.byteOffset, block.byteLength));
       const finished = offset + batch.length - done;
       const rate = finished / seconds(started);
-      progress(`  ${integer(offset + batch.length)} / ${integer(texts.length)} (${rate.toFixed(1)} passages/s, ~${Math.round((texts.length - done - finished) / rate / 60)} min left)`);
+      progress(
+        `  ${integer(offset + batch.length)} / ${integer(texts.length)} (${rate.toFixed(1)} passages/s, ~${Math.round((texts.length - done - finished) / rate / 60)} min left)`,
+      );
     }
   }
   const bytes = readFileSync(vectorPath);
-  if (bytes.byteLength !== texts.length * rowBytes) throw new Error(`the vector cache ${vectorPath} has ${bytes.byteLength} bytes, expected ${texts.length * rowBytes}`);
+  if (bytes.byteLength !== texts.length * rowBytes)
+    throw new Error(`the vector cache ${vectorPath} has ${bytes.byteLength} bytes, expected ${texts.length * rowBytes}`);
   const vectors = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   return { vectors, embedded, seconds: seconds(started), file: vectorPath };
 }
@@ -295,7 +294,10 @@ async function main(): Promise<void> {
     .filter(Boolean)
     .map((line) => String((JSON.parse(line) as { text?: unknown }).text ?? "").trim())
     .filter(Boolean);
-  const pickedClaims = Array.from({ length: Math.min(claimCount, claims.length) }, (_, index) => claims[Math.floor((index * claims.length) / Math.min(claimCount, claims.length))] ?? "");
+  const pickedClaims = Array.from(
+    { length: Math.min(claimCount, claims.length) },
+    (_, index) => claims[Math.floor((index * claims.length) / Math.min(claimCount, claims.length))] ?? "",
+  );
   const queries = [...pickedClaims, ...demoQuestions];
 
   const db = await openDatabase({ dataDir: "memory://" });
@@ -307,7 +309,9 @@ async function main(): Promise<void> {
     const { embedder, space } = await configuredIndexer(db.sql);
     if (space.status !== "active") throw new Error(`the index space ${space.name} is not the active one`);
     await embedder.embed(["warm up"], "passage");
-    progress(`demo archive seeded; indexing it with the worker (about ${embedder.provider === "local-use" ? (demoSize === "full" ? "8 min" : "2 min") : "a while"})`);
+    progress(
+      `demo archive seeded; indexing it with the worker (about ${embedder.provider === "local-use" ? (demoSize === "full" ? "8 min" : "2 min") : "a while"})`,
+    );
     const worker = await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 20, batchSize: 32 });
     const [demo = { chunks: 0, records: 0 }] = await db.sql.query<{ chunks: number; records: number }>(
       `SELECT count(*)::int AS chunks, count(DISTINCT record_id)::int AS records FROM chunks WHERE index_space_id = $1`,
@@ -321,7 +325,11 @@ async function main(): Promise<void> {
       embedder,
       passages.map((passage) => passage.text),
     );
-    progress(cache.embedded ? `SciFact: embedded ${integer(cache.embedded)} passages in ${cache.seconds.toFixed(0)} s` : `SciFact: ${integer(passages.length)} vectors from the cache`);
+    progress(
+      cache.embedded
+        ? `SciFact: embedded ${integer(cache.embedded)} passages in ${cache.seconds.toFixed(0)} s`
+        : `SciFact: ${integer(passages.length)} vectors from the cache`,
+    );
 
     // 3. Projects: one small project holding ~2% of all passages, the rest over four more.
     phase = performance.now();
@@ -340,7 +348,8 @@ async function main(): Promise<void> {
     }
     const projectSlugs = ["bench-scifact-small", "bench-scifact-a", "bench-scifact-b", "bench-scifact-c", "bench-scifact-d"];
     const projects: { id: string }[] = [];
-    for (const slug of projectSlugs) projects.push(await db.prisma.project.create({ data: { slug, name: `SciFact ${slug.replace("bench-scifact-", "")} (benchmark)` } }));
+    for (const slug of projectSlugs)
+      projects.push(await db.prisma.project.create({ data: { slug, name: `SciFact ${slug.replace("bench-scifact-", "")} (benchmark)` } }));
     const group = await createScifactSection(db);
     const projectOfDoc = docs.map((_, index) => (inSmall.has(index) ? 0 : 1 + (index % 4)));
     const recordOfDoc = new Array<string>(docs.length).fill("");
@@ -406,7 +415,14 @@ async function main(): Promise<void> {
     progress(`HNSW index built in ${buildSeconds.toFixed(0)} s`);
 
     // 5. Principals and the corpus as searched.
-    const admin: Principal = { userId: "bench-admin", email: "admin@bench.local", name: "Bench admin", role: "admin", readableProjectIds: [], editableProjectIds: [] };
+    const admin: Principal = {
+      userId: "bench-admin",
+      email: "admin@bench.local",
+      name: "Bench admin",
+      role: "admin",
+      readableProjectIds: [],
+      editableProjectIds: [],
+    };
     const smallProject = projects[0];
     if (!smallProject) throw new Error("the small project was not created");
     const researcher: Principal = {
@@ -515,7 +531,9 @@ async function main(): Promise<void> {
           const row = recallRows[p * settings.length + s];
           if (!row) continue;
           started = performance.now();
-          const hits = (await denseLeg(setting.force ? forcedSql : db.sql, principal, vector, { space, limit: setting.limit, efSearch: setting.efSearch })).slice(0, pageSize);
+          const hits = (
+            await denseLeg(setting.force ? forcedSql : db.sql, principal, vector, { space, limit: setting.limit, efSearch: setting.efSearch })
+          ).slice(0, pageSize);
           row.denseMs.push(performance.now() - started);
           row.exactMs.push(exactMs);
           const found = new Set(hits.map((hit) => hit.chunkId));
@@ -543,17 +561,29 @@ async function main(): Promise<void> {
     const out: string[] = [];
     const line = (text = "") => out.push(text);
     line("Mnemo search benchmark");
-    line(`command: npm run bench:search${scifactLimit !== Number.MAX_SAFE_INTEGER ? ` (MNEMO_BENCH_SCIFACT=${scifactLimit})` : ""}${process.env.MNEMO_BENCH_QUERIES ? ` (MNEMO_BENCH_QUERIES=${claimCount})` : ""}${demoSize !== "full" ? ` (MNEMO_BENCH_DEMO=${demoSize})` : ""}`);
-    line(`machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, Node ${process.version}, ${platform()}/${arch()}; load average ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`);
-    line(`database: PGlite in memory, pgvector ${versionRow?.version ?? "?"}, partial HNSW index (m=16, ef_construction=64 defaults), iterative_scan=relaxed_order`);
+    line(
+      `command: npm run bench:search${scifactLimit !== Number.MAX_SAFE_INTEGER ? ` (MNEMO_BENCH_SCIFACT=${scifactLimit})` : ""}${process.env.MNEMO_BENCH_QUERIES ? ` (MNEMO_BENCH_QUERIES=${claimCount})` : ""}${demoSize !== "full" ? ` (MNEMO_BENCH_DEMO=${demoSize})` : ""}`,
+    );
+    line(
+      `machine: ${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, Node ${process.version}, ${platform()}/${arch()}; load average ${loadAtStart.toFixed(1)} at start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`,
+    );
+    line(
+      `database: PGlite in memory, pgvector ${versionRow?.version ?? "?"}, partial HNSW index (m=16, ef_construction=64 defaults), iterative_scan=relaxed_order`,
+    );
     line(`embedder: ${space.name}`);
     line();
-    line(`corpus: ${integer(all.chunks)} passages searched (${integer(all.records)} records)${all.chunks < minimumPassages ? `  ⚠ below ${integer(minimumPassages)}` : ""}`);
+    line(
+      `corpus: ${integer(all.chunks)} passages searched (${integer(all.records)} records)${all.chunks < minimumPassages ? `  ⚠ below ${integer(minimumPassages)}` : ""}`,
+    );
     line(`  demo archive (${demoSize}), indexed by the worker: ${integer(demo.chunks)} passages, ${integer(demo.records)} records`);
     line(`  SciFact, ${integer(docs.length)} abstracts as titles + 1–2-sentence passages, embedded by the same model and inserted`);
     line(`  directly into chunks (not through the worker): ${integer(passages.length)} passages`);
-    line(`principals: admin reads ${integer(all.chunks)} passages (100%); a researcher in one project reads ${integer(few.chunks)} passages = ${percent(few.chunks / all.chunks, 2)} (${integer(few.records)} records)`);
-    line(`queries: ${queries.length} (${pickedClaims.length} SciFact training claims + ${demoQuestions.length} demo-archive questions), run one at a time after ${warmUps} warm-up searches`);
+    line(
+      `principals: admin reads ${integer(all.chunks)} passages (100%); a researcher in one project reads ${integer(few.chunks)} passages = ${percent(few.chunks / all.chunks, 2)} (${integer(few.records)} records)`,
+    );
+    line(
+      `queries: ${queries.length} (${pickedClaims.length} SciFact training claims + ${demoQuestions.length} demo-archive questions), run one at a time after ${warmUps} warm-up searches`,
+    );
     line();
     line(`latency of searchArchive, limit ${pageSize}, collapse by record, end to end (ms)`);
     line(`  ${pad("", 28)}    p50     p95    mean     max   query embedding p50 (share of mean)   full pages`);

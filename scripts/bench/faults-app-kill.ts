@@ -59,7 +59,10 @@ interface Server {
 
 function startServer(): Server {
   // Node itself runs Next's CLI, so the pid is the web process and SIGKILL reaches it.
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", port], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-H", "127.0.0.1", "-p", port], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   for (const stream of [child.stdout, child.stderr]) stream?.on("data", (data: Buffer) => lines.push(...data.toString("utf8").split("\n").filter(Boolean)));
   return { child, lines, exited: new Promise((resolve) => child.once("close", () => resolve())) };
@@ -78,7 +81,10 @@ async function waitForLine(server: Server, pattern: RegExp, timeoutMs: number): 
 async function main(): Promise<void> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npx next build` first.");
   let started = Date.now();
-  const seeded = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "prisma/seed/run.ts"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const seeded = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "prisma/seed/run.ts"], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (seeded.status !== 0) throw new Error("seeding failed");
   const records = await withDatabase(async (database) => ({
     total: await count(database, `SELECT count(*)::int AS n FROM records`),
@@ -101,7 +107,9 @@ async function main(): Promise<void> {
       await withDatabase(async (database) => ({
         afterMs: delayMs,
         claimed: await count(database, `SELECT count(*)::int AS n FROM index_queue WHERE status = 'running'`),
-        claimedByThisProcess: await count(database, `SELECT count(*)::int AS n FROM index_queue WHERE status = 'running' AND locked_by LIKE $1`, [`%:${pid}:%`]),
+        claimedByThisProcess: await count(database, `SELECT count(*)::int AS n FROM index_queue WHERE status = 'running' AND locked_by LIKE $1`, [
+          `%:${pid}:%`,
+        ]),
         writtenButUnfinished: await count(
           database,
           `SELECT count(*)::int AS n FROM index_queue q WHERE q.status = 'running' AND q.locked_by LIKE $1 AND EXISTS (SELECT 1 FROM chunks c WHERE c.record_id = q.record_id)`,
@@ -116,7 +124,11 @@ async function main(): Promise<void> {
         `${kill.writtenButUnfinished} of them already written, ${kill.left} still queued`,
     );
   }
-  check("a kill landed while records were claimed", kills.some((kill) => kill.claimedByThisProcess > 0), kills.map((kill) => kill.claimedByThisProcess).join("/"));
+  check(
+    "a kill landed while records were claimed",
+    kills.some((kill) => kill.claimedByThisProcess > 0),
+    kills.map((kill) => kill.claimedByThisProcess).join("/"),
+  );
   check("work was left for the restart", (kills.at(-1)?.left ?? 0) > 0);
 
   // Restart: the worker takes the dead process's claims back and drains the queue.
@@ -129,7 +141,9 @@ async function main(): Promise<void> {
   const reclaimed = server.lines.find((line) => line.includes("took back"));
   server.child.kill("SIGTERM");
   await server.exited;
-  console.log(`restarted: worker up in ${seconds(startMs)}, queue empty ${seconds(drainMs)} after the start${reclaimed ? ` (${reclaimed.replace(/^.*\[index\] /, "")})` : ""}`);
+  console.log(
+    `restarted: worker up in ${seconds(startMs)}, queue empty ${seconds(drainMs)} after the start${reclaimed ? ` (${reclaimed.replace(/^.*\[index\] /, "")})` : ""}`,
+  );
   check("the restarted worker took back the dead process's claims at once", reclaimed !== undefined || kills.at(-1)?.claimed === 0);
 
   await withDatabase(async (database) => {
@@ -139,7 +153,10 @@ async function main(): Promise<void> {
     const duplicates = await duplicatePassages(database.sql);
     check("no passage twice for a record, group, space and position", duplicates === 0, `${duplicates} duplicates`);
     const objectVectors = `SELECT concat_ws('|', record_id, space, field_key, source_hash, md5(embedding::text)) AS line FROM object_vectors ORDER BY 1`;
-    const recovered = { passages: await passageSnapshot(database.sql), objects: (await database.sql.query<{ line: string }>(objectVectors)).map((row) => row.line) };
+    const recovered = {
+      passages: await passageSnapshot(database.sql),
+      objects: (await database.sql.query<{ line: string }>(objectVectors)).map((row) => row.line),
+    };
     const indexedRecords = await count(database, `SELECT count(DISTINCT record_id)::int AS n FROM chunks`);
 
     // A clean run over the same records, in this process, for comparison.
@@ -149,14 +166,25 @@ async function main(): Promise<void> {
     const { embedder, space, objects } = await configuredIndexer(database.sql);
     const clean = await runWorker({ prisma: database.prisma, sql: database.sql, embedder, space, objects, drain: true, idleMs: 10, batchSize: 32 });
     const cleanMs = Date.now() - cleanStarted;
-    const reference = { passages: await passageSnapshot(database.sql), objects: (await database.sql.query<{ line: string }>(objectVectors)).map((row) => row.line) };
-    check("the clean run indexed every record without parking", clean.parked === 0 && clean.indexed === records.total, `${clean.indexed} indexed, ${clean.parked} parked, in ${seconds(cleanMs)}`);
+    const reference = {
+      passages: await passageSnapshot(database.sql),
+      objects: (await database.sql.query<{ line: string }>(objectVectors)).map((row) => row.line),
+    };
+    check(
+      "the clean run indexed every record without parking",
+      clean.parked === 0 && clean.indexed === records.total,
+      `${clean.indexed} indexed, ${clean.parked} parked, in ${seconds(cleanMs)}`,
+    );
     check(
       "after the kills, exactly the passages of a clean run",
       JSON.stringify(recovered.passages) === JSON.stringify(reference.passages),
       `${recovered.passages.length} passages of ${indexedRecords} records, clean run ${reference.passages.length}`,
     );
-    check("after the kills, exactly the object vectors of a clean run", JSON.stringify(recovered.objects) === JSON.stringify(reference.objects), `${recovered.objects.length} vs ${reference.objects.length}`);
+    check(
+      "after the kills, exactly the object vectors of a clean run",
+      JSON.stringify(recovered.objects) === JSON.stringify(reference.objects),
+      `${recovered.objects.length} vs ${reference.objects.length}`,
+    );
   });
 }
 

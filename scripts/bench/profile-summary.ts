@@ -55,12 +55,21 @@ function summarise(path: string): string {
     const part = partOf(frame);
     parts.set(part, (parts.get(part) ?? 0) + self);
     if (part === "idle") continue;
-    const where = frame.url ? `${frame.url.replace(/^.*node_modules\//, "").replace(/^.*\/\.next\//, ".next/").replace(/^file:\/\/.*?\/(lib|app|scripts)\//, "$1/")}:${frame.lineNumber + 1}` : "";
+    const where = frame.url
+      ? `${frame.url
+          .replace(/^.*node_modules\//, "")
+          .replace(/^.*\/\.next\//, ".next/")
+          .replace(/^file:\/\/.*?\/(lib|app|scripts)\//, "$1/")}:${frame.lineNumber + 1}`
+      : "";
     const key = `${frame.functionName || "(anonymous)"} ${where}`.trim();
     functions.set(key, (functions.get(key) ?? 0) + self);
   }
   const share = (value: number) => `${((100 * value) / total).toFixed(1)}%`;
-  const lines = [`${path.split("/").slice(-2).join("/")}: ${(total / 1e6).toFixed(1)} s sampled, ${share(parts.get("idle") ?? 0)} idle`, "| part | self time | share |", "|---|---|---|"];
+  const lines = [
+    `${path.split("/").slice(-2).join("/")}: ${(total / 1e6).toFixed(1)} s sampled, ${share(parts.get("idle") ?? 0)} idle`,
+    "| part | self time | share |",
+    "|---|---|---|",
+  ];
   for (const [part, self] of [...parts].sort((a, b) => b[1] - a[1])) lines.push(`| ${part} | ${(self / 1e6).toFixed(2)} s | ${share(self)} |`);
   lines.push("", "| function (most self time, idle left out) | share |", "|---|---|");
   for (const [name, self] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 15)) lines.push(`| \`${name.replaceAll("|", "\\|")}\` | ${share(self)} |`);

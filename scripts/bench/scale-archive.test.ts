@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../prisma/seed/prng";
-import { type SourceUnit, assembleCorpus, generateRecord, nearestUnits, passageVector, planArchive, projectCount, readers, sentencesOf, unitsOf } from "./scale-archive";
+import {
+  type SourceUnit,
+  assembleCorpus,
+  generateRecord,
+  nearestUnits,
+  passageVector,
+  planArchive,
+  projectCount,
+  readers,
+  sentencesOf,
+  unitsOf,
+} from "./scale-archive";
 
 /** Units on six topics: a topic's units share most of their vector and their words. */
 function fixtureUnits(): SourceUnit[] {
@@ -12,7 +23,8 @@ function fixtureUnits(): SourceUnit[] {
     for (let d = 0; d < dimension; d++) vector[d] = (d === topic ? 3 : 0) + rng.range(-0.5, 0.5);
     const norm = Math.hypot(...vector);
     for (let d = 0; d < dimension; d++) vector[d]! /= norm;
-    const sentences = (language: string) => Array.from({ length: 4 }, (_, s) => `Topic ${topic} ${language} unit ${index} sentence ${s} has words on ${topic} ${index} ${s} ${language}.`);
+    const sentences = (language: string) =>
+      Array.from({ length: 4 }, (_, s) => `Topic ${topic} ${language} unit ${index} sentence ${s} has words on ${topic} ${index} ${s} ${language}.`);
     return { sentences: { en: sentences("en"), es: sentences("es"), ca: sentences("ca") }, vector };
   });
 }
@@ -27,7 +39,10 @@ describe("the synthetic archive of bench:scale", () => {
   });
 
   it("finds each unit's topic: its nearest units by vector, itself first", () => {
-    const near = nearestUnits(corpus.units.map((unit) => unit.vector), 8);
+    const near = nearestUnits(
+      corpus.units.map((unit) => unit.vector),
+      8,
+    );
     expect(near[7]![0]).toBe(7);
     // Ten units per topic: the seven nearest others are all of unit 7's topic.
     expect(Array.from(near[7]!.subarray(1)).every((index) => index % 6 === 7 % 6)).toBe(true);
@@ -71,7 +86,8 @@ describe("the synthetic archive of bench:scale", () => {
     // A sentence cut at the passage's end is known by its first words, one cut at its start by its last.
     const head = unit.sentences.en[0]!.split(" ").slice(0, 6).join(" ");
     const tail = unit.sentences.en[1]!.split(" ").slice(-6).join(" ");
-    for (const cut of [head, tail]) expect(passageVector(corpus, `Heading › Text\n${cut}`, spread, 0)!.reduce((sum, value, d) => sum + value * unit.vector[d]!, 0)).toBeGreaterThan(0.999);
+    for (const cut of [head, tail])
+      expect(passageVector(corpus, `Heading › Text\n${cut}`, spread, 0)!.reduce((sum, value, d) => sum + value * unit.vector[d]!, 0)).toBeGreaterThan(0.999);
   });
 
   it("gives the 2% reader about 2% of the records and the 50% reader about half", () => {

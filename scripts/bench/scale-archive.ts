@@ -81,7 +81,16 @@ export function assembleCorpus(units: SourceUnit[], neighbourCount = 48): Corpus
       }
     }
   });
-  return { units, neighbours: nearestUnits(units.map((unit) => unit.vector), neighbourCount), sentences, unitOf, unitOfEdge };
+  return {
+    units,
+    neighbours: nearestUnits(
+      units.map((unit) => unit.vector),
+      neighbourCount,
+    ),
+    sentences,
+    unitOf,
+    unitOfEdge,
+  };
 }
 
 /** How many records of each kind make about `passages` passages (an interview is about 100). */
@@ -112,7 +121,32 @@ function paragraph(rng: Rng, corpus: Corpus, topic: readonly number[], language:
   return [...own, ...borrowed].join(" ");
 }
 
-const syllables = ["kha", "vor", "zen", "thu", "qwi", "bry", "dax", "lyr", "mok", "nyx", "pav", "sku", "tro", "vek", "wim", "yul", "zor", "gri", "fen", "hask", "jov", "kyl", "orv", "ux"];
+const syllables = [
+  "kha",
+  "vor",
+  "zen",
+  "thu",
+  "qwi",
+  "bry",
+  "dax",
+  "lyr",
+  "mok",
+  "nyx",
+  "pav",
+  "sku",
+  "tro",
+  "vek",
+  "wim",
+  "yul",
+  "zor",
+  "gri",
+  "fen",
+  "hask",
+  "jov",
+  "kyl",
+  "orv",
+  "ux",
+];
 /** A name of syllables no archive language uses ("Zenmok Vekthuyul"), so no query names a distractor. */
 export function syntheticName(rng: Rng): string {
   const word = (count: number) => {
@@ -135,7 +169,11 @@ export interface GeneratedRecord {
 /** Record `index` of `kind`: its language, title, text and project, the same on every run. */
 export function generateRecord(corpus: Corpus, kind: RecordKind, index: number, projects: number, seed = "mnemo-scale"): GeneratedRecord {
   const rng = createRng(`${seed}:${kind}:${index}`);
-  const language = rng.weighted<Language>([["en", 0.4], ["es", 0.35], ["ca", 0.25]]);
+  const language = rng.weighted<Language>([
+    ["en", 0.4],
+    ["es", 0.35],
+    ["ca", 0.25],
+  ]);
   const seedUnit = rng.int(0, corpus.units.length - 1);
   const topic = Array.from(corpus.neighbours[seedUnit]!.subarray(0, topicWidth[kind]));
   const [low, high] = paragraphs[kind];

@@ -38,7 +38,10 @@ export async function loadScaleCorpus(
     for (const language of ["es", "ca"] as const) {
       const started = performance.now();
       const result = await bridge.translate(texts, "en", language);
-      if (!result) throw new Error(`bench:scale needs Apertium's eng-${language === "es" ? "spa" : "cat"} pair (Debian: apertium-eng-${language === "es" ? "spa" : "cat"})`);
+      if (!result)
+        throw new Error(
+          `bench:scale needs Apertium's eng-${language === "es" ? "spa" : "cat"} pair (Debian: apertium-eng-${language === "es" ? "spa" : "cat"})`,
+        );
       translated[language] = result;
       options.log(`corpus: ${texts.length.toLocaleString("en")} units translated to ${language} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
@@ -49,7 +52,11 @@ export async function loadScaleCorpus(
       if (start % 1024 === 0) options.log(`corpus: ${vectors.length.toLocaleString("en")} of ${texts.length.toLocaleString("en")} units embedded`);
     }
     const rate = texts.length / ((performance.now() - started) / 1000);
-    const split = (text: string) => text.split(/(?<=[.!?])\s+/).map((sentence) => sentence.trim()).filter(Boolean);
+    const split = (text: string) =>
+      text
+        .split(/(?<=[.!?])\s+/)
+        .map((sentence) => sentence.trim())
+        .filter(Boolean);
     cached = {
       rate,
       units: english.map((sentences, index) => ({
@@ -66,6 +73,8 @@ export async function loadScaleCorpus(
     .map((unit) => ({ sentences: { en: unit.en, es: unit.es, ca: unit.ca }, vector: Float32Array.from(unit.vector) }));
   const started = performance.now();
   const corpus = assembleCorpus(units);
-  options.log(`corpus: ${units.length.toLocaleString("en")} units from ${abstracts.length.toLocaleString("en")} abstracts, topic neighbourhoods in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  options.log(
+    `corpus: ${units.length.toLocaleString("en")} units from ${abstracts.length.toLocaleString("en")} abstracts, topic neighbourhoods in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   return { corpus, embedderPassagesPerSecond: cached.rate };
 }

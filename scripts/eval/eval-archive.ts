@@ -65,10 +65,21 @@ import { denseLeg } from "../../lib/rag/search/retrieve-passages";
 import { type SearchContext, type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
 import { seedDemo } from "../../prisma/seed/seed-demo";
 import { searchSettings } from "../../lib/rag/config/settings";
-import { type AskItem, type JudgedRecord, type SearchItem, cappedRecallAt, factHolds, gradeRecords, loadArchiveGolden, mean, percentile } from "../../prisma/seed/archive-golden";
+import {
+  type AskItem,
+  type JudgedRecord,
+  type SearchItem,
+  cappedRecallAt,
+  factHolds,
+  gradeRecords,
+  loadArchiveGolden,
+  mean,
+  percentile,
+} from "../../prisma/seed/archive-golden";
 
 const args = process.argv.slice(2);
-const usage = "usage: npm run eval:archive -- [--split dev|test|all] [--only search|ask] [--as researcher|admin|both] [--verbose] [--index-only] [--rebuild] [--database-url <url>]";
+const usage =
+  "usage: npm run eval:archive -- [--split dev|test|all] [--only search|ask] [--as researcher|admin|both] [--verbose] [--index-only] [--rebuild] [--database-url <url>]";
 function readArguments() {
   try {
     return parseArgs({
@@ -123,7 +134,14 @@ function hashFiles(paths: string[]): string {
 
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
 const seedHash = hashFiles(["prisma/seed"]);
-const recipeHash = hashFiles(["lib/rag/config", "lib/rag/chunk", "lib/rag/embed", "lib/rag/index/index-record.ts", "lib/rag/index/search-configs.ts", "prisma/migrations"]);
+const recipeHash = hashFiles([
+  "lib/rag/config",
+  "lib/rag/chunk",
+  "lib/rag/embed",
+  "lib/rag/index/index-record.ts",
+  "lib/rag/index/search-configs.ts",
+  "prisma/migrations",
+]);
 const databaseUrl = flags["database-url"];
 const cacheDir = join(
   root,
@@ -192,9 +210,18 @@ const bridge = await bridgeStatus();
 
 console.log(`\nMnemo eval:archive — ${new Date().toISOString()}`);
 console.log(`machine    ${os.cpus()[0]?.model ?? "?"}, ${os.cpus().length} cores, Node ${process.version}`);
-console.log(`archive    full demo${databaseUrl ? " in a PostgreSQL database" : ""}: ${counts?.records} records, ${counts?.passages} passages (${counts?.distinct_texts} distinct texts) in ${space.name}`);
+console.log(
+  `archive    full demo${databaseUrl ? " in a PostgreSQL database" : ""}: ${counts?.records} records, ${counts?.passages} passages (${counts?.distinct_texts} distinct texts) in ${space.name}`,
+);
 console.log(`index      ${indexNote}`);
-console.log(`bridge     apertium: ${Object.entries(bridge.pairs).filter(([, ready]) => ready).map(([pair]) => `${pair}-eng`).join(", ") || "not installed"}`);
+console.log(
+  `bridge     apertium: ${
+    Object.entries(bridge.pairs)
+      .filter(([, ready]) => ready)
+      .map(([pair]) => `${pair}-eng`)
+      .join(", ") || "not installed"
+  }`,
+);
 if (flags["index-only"]) {
   await db.close();
   process.exit(0);
@@ -261,7 +288,11 @@ async function calibrate(): Promise<void> {
   const measured = await measureFusionQuestions(context, researcher, dev);
   const defaultB = searchSettings.bm25B.value;
   const defaultSecondPassage = searchSettings.secondPassageShare.value;
-  const fusion = calibrateSpace(measured, { source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher`, defaultB, defaultSecondPassage });
+  const fusion = calibrateSpace(measured, {
+    source: `${dev.length} dev-half queries of ${relative(root, goldenPath)}, as the researcher`,
+    defaultB,
+    defaultSecondPassage,
+  });
   await saveFusionCalibration(db.sql, space.id, fusion);
   context.space = { ...space, fusion };
   console.log(`\nFUSION — measured on the dev half (${dev.length} queries, as the researcher) and stored on the space`);
@@ -294,7 +325,9 @@ async function calibrate(): Promise<void> {
     const paired = (scores: readonly number[]) => {
       const differences = scores.map((score, index) => score - (current[index] ?? 0));
       const average = mean(differences);
-      const spread = Math.sqrt(differences.reduce((sum, value) => sum + (value - average) ** 2, 0) / Math.max(1, differences.length - 1) / Math.max(1, differences.length));
+      const spread = Math.sqrt(
+        differences.reduce((sum, value) => sum + (value - average) ** 2, 0) / Math.max(1, differences.length - 1) / Math.max(1, differences.length),
+      );
       return `${average >= 0 ? "+" : ""}${average.toFixed(3)} ± ${spread.toFixed(3)} (paired, standard error) against the defaults`;
     };
     for (const [bName, bRule] of bRules) {
@@ -307,7 +340,9 @@ async function calibrate(): Promise<void> {
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([language, entry]) => `${language} ${format(entry.ndcg)} (${entry.queries})`)
           .join(", ");
-        console.log(`    ${bName.padEnd(25)} share smoothing ${smoothing}, prior ${String(priorQuestions).padStart(2)}: all ${format(result.all)}; ${languages}; ${paired(result.scores)}`);
+        console.log(
+          `    ${bName.padEnd(25)} share smoothing ${smoothing}, prior ${String(priorQuestions).padStart(2)}: all ${format(result.all)}; ${languages}; ${paired(result.scores)}`,
+        );
       }
     }
   }
@@ -360,14 +395,29 @@ async function runSearch(): Promise<void> {
         const ranked = result.hits.map((hit) => hit.recordId);
         const all = gradeRecords(item.relevant, records);
         const unrelated = ranked.filter((id) => !all.has(id));
-        const entry = { item, mode, principal: name, ndcg: ndcgAt(ranked, grades, 10), recall: cappedRecallAt(ranked, grades, 10), mrr: mrrAt(ranked, grades, 10), ms, unrelated };
+        const entry = {
+          item,
+          mode,
+          principal: name,
+          ndcg: ndcgAt(ranked, grades, 10),
+          recall: cappedRecallAt(ranked, grades, 10),
+          mrr: mrrAt(ranked, grades, 10),
+          ms,
+          unrelated,
+        };
         scored.push(entry);
         if (verbose) {
           const marks = ranked.map((id) => `${grades.get(id) ?? 0}`).join("");
           // The ten records themselves, as a digest: two runs (before and after a move) compare line by line.
           const digest = createHash("sha256").update(ranked.join(",")).digest("hex").slice(0, 10);
           console.log(`${name.padEnd(10)} ${mode.padEnd(8)} ${item.id} ndcg ${format(entry.ndcg)} [${marks}] records ${digest} ${item.query}`);
-          if (mode === "hybrid" && entry.ndcg < 0.5) console.log(`           top: ${ranked.slice(0, 5).map((id) => titleOf.get(id)).join(" | ")}`);
+          if (mode === "hybrid" && entry.ndcg < 0.5)
+            console.log(
+              `           top: ${ranked
+                .slice(0, 5)
+                .map((id) => titleOf.get(id))
+                .join(" | ")}`,
+            );
         }
       }
     }
@@ -386,7 +436,9 @@ async function runSearch(): Promise<void> {
         ["en", (entry) => entry.item.language === "en"],
         ["es", (entry) => entry.item.language === "es"],
         ["ca", (entry) => entry.item.language === "ca"],
-        ...[...new Set(golden.search.flatMap((item) => item.kinds))].sort().map((kind): [string, (entry: Scored) => boolean] => [`kind ${kind}`, (entry) => entry.item.kinds.includes(kind)]),
+        ...[...new Set(golden.search.flatMap((item) => item.kinds))]
+          .sort()
+          .map((kind): [string, (entry: Scored) => boolean] => [`kind ${kind}`, (entry) => entry.item.kinds.includes(kind)]),
       ];
       for (const [label, keep] of slices) {
         const slice = rows.filter(keep);
@@ -396,7 +448,10 @@ async function runSearch(): Promise<void> {
         const count = new Set(slice.map((entry) => entry.item.id)).size;
         console.log(
           `${`${label} (${count})`.padEnd(24)}${modes.map((mode) => format(mean(of(mode).map((entry) => entry.ndcg))).padStart(18)).join("")}` +
-            `${format(mean(hybrid.map((entry) => entry.recall))).padStart(14)}${format(mean(hybrid.map((entry) => entry.mrr))).padStart(15)}${`${percentile(hybrid.map((entry) => entry.ms), 95).toFixed(0)} ms`.padStart(13)}`,
+            `${format(mean(hybrid.map((entry) => entry.recall))).padStart(14)}${format(mean(hybrid.map((entry) => entry.mrr))).padStart(15)}${`${percentile(
+              hybrid.map((entry) => entry.ms),
+              95,
+            ).toFixed(0)} ms`.padStart(13)}`,
         );
         if (label === "all") {
           summaries.push(
@@ -406,7 +461,9 @@ async function runSearch(): Promise<void> {
       }
       const byLanguage = (["en", "es", "ca"] as const).map((language) => {
         const slice = rows.filter((entry) => entry.item.language === language);
-        const best = Math.max(...(["keyword", "semantic"] as const).map((mode) => mean(slice.filter((entry) => entry.mode === mode).map((entry) => entry.ndcg))));
+        const best = Math.max(
+          ...(["keyword", "semantic"] as const).map((mode) => mean(slice.filter((entry) => entry.mode === mode).map((entry) => entry.ndcg))),
+        );
         const hybrid = mean(slice.filter((entry) => entry.mode === "hybrid").map((entry) => entry.ndcg));
         return `${language} ${hybrid >= best - 1e-9 ? "yes" : `no (${format(hybrid)} < ${format(best)})`}`;
       });
@@ -427,12 +484,16 @@ async function runRecall(): Promise<void> {
     for (const { name, principal } of principals) {
       const served = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() });
       await db.sql.exec("SET enable_indexscan = off");
-      const exact = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() }).finally(() => db.sql.exec("SET enable_indexscan = on"));
+      const exact = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() }).finally(() =>
+        db.sql.exec("SET enable_indexscan = on"),
+      );
       const truth = new Set(exact.slice(0, 10).map((hit) => hit.chunkId));
       (recalls[name] ??= []).push(served.slice(0, 10).filter((hit) => truth.has(hit.chunkId)).length / Math.max(1, truth.size));
     }
   }
-  const line = Object.entries(recalls).map(([name, values]) => `${name} ${format(mean(values))}`).join(", ");
+  const line = Object.entries(recalls)
+    .map(([name, values]) => `${name} ${format(mean(values))}`)
+    .join(", ");
   console.log(`\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ef_search ${denseEfSearch()}: ${line}`);
   summaries.push(`HNSW recall@10 on the full demo: ${line}`);
 }
@@ -443,7 +504,8 @@ async function runRecall(): Promise<void> {
 async function answer(question: string): Promise<{ outcome: AskOutcome; ms: number }> {
   const begin = performance.now();
   let outcome: AskOutcome | undefined;
-  for await (const event of ask({ ...context, generator, settings: askSettings }, researcher, { question })) if (event.type === "final") outcome = event.outcome;
+  for await (const event of ask({ ...context, generator, settings: askSettings }, researcher, { question }))
+    if (event.type === "final") outcome = event.outcome;
   if (!outcome) throw new Error(`no outcome for ${question}`);
   return { outcome, ms: performance.now() - begin };
 }
@@ -451,13 +513,16 @@ async function answer(question: string): Promise<{ outcome: AskOutcome; ms: numb
 async function runAsk(): Promise<void> {
   const effective = { ...defaultAskSettings, ...askSettings };
   console.log(`\nASK — ${golden.ask.length} questions, as the researcher; generator ${generator.name}/${generator.model}`);
-  console.log(`thresholds: similarity ≥ ${effective.strongSimilarity}, or ≥ ${effective.minSimilarity} with ${percent(effective.minTermCoverage)} of the question's words`);
+  console.log(
+    `thresholds: similarity ≥ ${effective.strongSimilarity}, or ≥ ${effective.minSimilarity} with ${percent(effective.minTermCoverage)} of the question's words`,
+  );
   for (const split of splits) {
     const items = golden.ask.filter((item) => item.split === split);
     const results: { item: AskItem; outcome: AskOutcome; ms: number; answerable: boolean; expected: Set<string> }[] = [];
     for (const item of items) {
       const expected = new Set(records.filter((record) => item.records.includes(record.title) && readable(researcher, record.id)).map((record) => record.id));
-      for (const title of item.records) if (!records.some((record) => record.title === title)) throw new Error(`golden set: ${item.id} names "${title}", which is not in the demo`);
+      for (const title of item.records)
+        if (!records.some((record) => record.title === title)) throw new Error(`golden set: ${item.id} names "${title}", which is not in the demo`);
       const { outcome, ms } = await answer(item.question);
       results.push({ item, outcome, ms, answerable: expected.size > 0, expected });
       if (dumpAsk) dumped.push(await dumpQuestion(item, expected, outcome));
@@ -472,10 +537,16 @@ async function runAsk(): Promise<void> {
     const times = results.map((result) => result.ms);
     console.log(`\n${split} half: ${answerable.length} answerable, ${unanswerable.length} to refuse`);
     console.log(`right record cited      ${percent(rightRecord.length / Math.max(1, answerable.length))}  (${rightRecord.length}/${answerable.length})`);
-    console.log(`facts present           ${percent(facts.filter(Boolean).length / Math.max(1, facts.length))}  (${facts.filter(Boolean).length}/${facts.length})`);
-    console.log(`citation precision      ${percent(cited.filter(Boolean).length / Math.max(1, cited.length))}  (${cited.filter(Boolean).length}/${cited.length} citations of answerable questions name an expected record)`);
+    console.log(
+      `facts present           ${percent(facts.filter(Boolean).length / Math.max(1, facts.length))}  (${facts.filter(Boolean).length}/${facts.length})`,
+    );
+    console.log(
+      `citation precision      ${percent(cited.filter(Boolean).length / Math.max(1, cited.length))}  (${cited.filter(Boolean).length}/${cited.length} citations of answerable questions name an expected record)`,
+    );
     console.log(`wrong refusals          ${percent(wrongRefusals.length / Math.max(1, answerable.length))}  (${wrongRefusals.length}/${answerable.length})`);
-    console.log(`correct refusals        ${percent(correctRefusals.length / Math.max(1, unanswerable.length))}  (${correctRefusals.length}/${unanswerable.length})`);
+    console.log(
+      `correct refusals        ${percent(correctRefusals.length / Math.max(1, unanswerable.length))}  (${correctRefusals.length}/${unanswerable.length})`,
+    );
     console.log(`latency                 p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms`);
     summaries.push(
       `ask ${split}: right record ${percent(rightRecord.length / Math.max(1, answerable.length))}, facts ${percent(facts.filter(Boolean).length / Math.max(1, facts.length))}, ` +
@@ -484,7 +555,9 @@ async function runAsk(): Promise<void> {
     );
     for (const result of results) {
       const good = result.answerable
-        ? result.outcome.status === "answered" && result.outcome.citations.some((citation) => result.expected.has(citation.recordId)) && result.item.facts.every((fact) => factHolds(result.outcome.text, fact))
+        ? result.outcome.status === "answered" &&
+          result.outcome.citations.some((citation) => result.expected.has(citation.recordId)) &&
+          result.item.facts.every((fact) => factHolds(result.outcome.text, fact))
         : result.outcome.status === "refused";
       if (good && !verbose) continue;
       const cites = result.outcome.citations.map((citation) => citation.recordTitle).join(" | ") || "—";
@@ -502,10 +575,20 @@ const dumped: unknown[] = [];
 /** One question's retrieved passages with every evidence feature, thresholds off (see --dump-ask). */
 async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOutcome): Promise<unknown> {
   const result = await searchArchive(context, researcher, { query: item.question, mode: "hybrid", limit: defaultAskSettings.candidates, collapse: "passage" });
-  const interviewers = await transcriptInterviewers(db.sql, researcher, result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId));
+  const interviewers = await transcriptInterviewers(
+    db.sql,
+    researcher,
+    result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId),
+  );
   const reading = await readQuestion(item.question, embedder);
   const termWeights = await readableTermWeights(db.sql, researcher, space.id, [...reading.terms, ...reading.englishTerms]);
-  const assessed = await assessEvidence(result.hits, item.question, { embedder, reading, termWeights, thresholds: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0 }, interviewers });
+  const assessed = await assessEvidence(result.hits, item.question, {
+    embedder,
+    reading,
+    termWeights,
+    thresholds: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0 },
+    interviewers,
+  });
   return {
     id: item.id,
     split: item.split,
@@ -542,7 +625,8 @@ if (!flags["keep-fusion"]) await calibrate();
 else if (!context.space.fusion && !flags["no-calibrate"]) {
   console.log("\n--keep-fusion: the space has no stored fusion (a fresh or rebuilt index), so it is measured now, as the app does when its queue drains");
   await calibrate();
-} else if (context.space.fusion) console.log(
+} else if (context.space.fusion)
+  console.log(
     `\nFUSION — kept as stored on the space: meaning share ${JSON.stringify(context.space.fusion.meaningShare)}, BM25 b ${JSON.stringify(context.space.fusion.lengthNormalisation ?? searchSettings.bm25B.value)} (${context.space.fusion.source})`,
   );
 if (only !== "ask") await runSearch();

@@ -37,7 +37,10 @@ interface Golden {
 
 function readArguments() {
   try {
-    return parseArgs({ options: { verbose: { type: "boolean", default: false }, dev: { type: "boolean", default: false }, test: { type: "boolean", default: false } }, strict: true }).values;
+    return parseArgs({
+      options: { verbose: { type: "boolean", default: false }, dev: { type: "boolean", default: false }, test: { type: "boolean", default: false } },
+      strict: true,
+    }).values;
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run eval:ask [-- --verbose] [-- --dev | --test]`);
     process.exit(2);
@@ -92,8 +95,20 @@ const halfOf = (index: number): Half => (index % 2 === 0 ? "dev" : "test");
 const onlyHalf = (["dev", "test"] as const).find((half) => flags[half]);
 const halves: Half[] = onlyHalf ? [onlyHalf] : ["dev", "test"];
 
-interface AnswerableResult { half: Half; cited: number; citedExpected: number; expectedShare: number; answered: boolean; line: string; miss: boolean }
-interface UnanswerableResult { half: Half; refused: boolean; line: string }
+interface AnswerableResult {
+  half: Half;
+  cited: number;
+  citedExpected: number;
+  expectedShare: number;
+  answered: boolean;
+  line: string;
+  miss: boolean;
+}
+interface UnanswerableResult {
+  half: Half;
+  refused: boolean;
+  line: string;
+}
 const timings: number[] = [];
 const answerableResults: AnswerableResult[] = [];
 for (const [index, item] of golden.answerable.entries()) {
@@ -106,7 +121,15 @@ for (const [index, item] of golden.answerable.entries()) {
   const shown = outcome.status === "answered" ? `cited: ${titles.join(" | ") || "—"}` : bestEvidence(outcome);
   const line = `${half.padEnd(5)} ${outcome.status.padEnd(10)} ${item.question}\n                 ${shown}${verbose && outcome.status === "answered" ? `\n                 ${outcome.text.replace(/\n+/g, " ")}` : ""}`;
   const miss = good.length === 0 || good.length < titles.length;
-  answerableResults.push({ half, cited: titles.length, citedExpected: good.length, expectedShare: new Set(good).size / item.expected.length, answered: outcome.status === "answered", line, miss });
+  answerableResults.push({
+    half,
+    cited: titles.length,
+    citedExpected: good.length,
+    expectedShare: new Set(good).size / item.expected.length,
+    answered: outcome.status === "answered",
+    line,
+    miss,
+  });
   if (!miss && verbose) console.log(line);
 }
 const unanswerableResults: UnanswerableResult[] = [];
@@ -131,7 +154,9 @@ console.log(`index: ${space.name}; generator: ${generator.name}/${generator.mode
 console.log(
   `thresholds: similarity ≥ ${effective.strongSimilarity}, or ≥ ${effective.minSimilarity} with ${percent(effective.minTermCoverage)} of the question's words`,
 );
-console.log(`golden set: ${golden.answerable.length} answerable, ${golden.unanswerable.length} unanswerable questions (scripts/data/ask-golden.json), split into alternate halves: dev (tune) and test (report)`);
+console.log(
+  `golden set: ${golden.answerable.length} answerable, ${golden.unanswerable.length} unanswerable questions (scripts/data/ask-golden.json), split into alternate halves: dev (tune) and test (report)`,
+);
 for (const half of halves) {
   const answerable = answerableResults.filter((result) => result.half === half);
   const unanswerable = unanswerableResults.filter((result) => result.half === half);
@@ -142,9 +167,15 @@ for (const half of halves) {
   const falseRefusals = answerable.filter((result) => !result.answered).length;
   const correctRefusals = unanswerable.filter((result) => result.refused).length;
   console.log(`\n${half} half: ${answerable.length} answerable, ${unanswerable.length} unanswerable`);
-  console.log(`  citation precision      ${percent(cited ? citedExpected / cited : 0)}  (${citedExpected} of ${cited} cited passages are from an expected record)`);
-  console.log(`  answer recall           ${percent(withExpected / answerable.length)}  (${withExpected} of ${answerable.length} questions cite an expected record)`);
-  console.log(`  expected records cited  ${percent(sum(answerable.map((result) => result.expectedShare)) / answerable.length)}  (mean share of each question's expected records)`);
+  console.log(
+    `  citation precision      ${percent(cited ? citedExpected / cited : 0)}  (${citedExpected} of ${cited} cited passages are from an expected record)`,
+  );
+  console.log(
+    `  answer recall           ${percent(withExpected / answerable.length)}  (${withExpected} of ${answerable.length} questions cite an expected record)`,
+  );
+  console.log(
+    `  expected records cited  ${percent(sum(answerable.map((result) => result.expectedShare)) / answerable.length)}  (mean share of each question's expected records)`,
+  );
   console.log(
     `  refusal correctness     ${percent((correctRefusals + answerable.length - falseRefusals) / (answerable.length + unanswerable.length))}  (unanswerable refused ${correctRefusals}/${unanswerable.length}; answerable refused ${falseRefusals}/${answerable.length})`,
   );

@@ -81,7 +81,12 @@ async function counts(db: Database, spaceId: string) {
 /** Opens the recipe's cached index, building it first when the files, recipe or model changed. */
 export async function openCachedIndex(recipe: IndexRecipe, options: { reindex: boolean }): Promise<CachedIndex> {
   const probe = createEmbedder(embedderConfigFromEnv(process.env));
-  const cacheDir = join(process.cwd(), ".data", "eval-cache", slugPart(`${recipe.name}-${probe.provider}-${probe.model}-${probe.dimension}${recipe.variant ?? ""}`));
+  const cacheDir = join(
+    process.cwd(),
+    ".data",
+    "eval-cache",
+    slugPart(`${recipe.name}-${probe.provider}-${probe.model}-${probe.dimension}${recipe.variant ?? ""}`),
+  );
   const statePath = join(cacheDir, "state.json");
   const signature = createHash("sha256")
     .update(
@@ -134,7 +139,9 @@ export async function openCachedIndex(recipe: IndexRecipe, options: { reindex: b
 
   const { embedder, space } = await configuredIndexer(db.sql);
   await embedder.embed(["warm up"], "passage"); // load the model outside the timed part
-  process.stderr.write(`indexing ${recipe.records} records with ${space.name} into ${relative(process.cwd(), cacheDir)} (imported in ${importSeconds.toFixed(1)} s)\n`);
+  process.stderr.write(
+    `indexing ${recipe.records} records with ${space.name} into ${relative(process.cwd(), cacheDir)} (imported in ${importSeconds.toFixed(1)} s)\n`,
+  );
   const started = performance.now();
   let lastReport = started;
   const progress = await runWorker({
@@ -151,7 +158,9 @@ export async function openCachedIndex(recipe: IndexRecipe, options: { reindex: b
       if (now - lastReport < 15_000) return;
       lastReport = now;
       const seconds = (now - started) / 1000;
-      process.stderr.write(`  ${step.indexed} / ${recipe.records} records, ${step.embedded} passages embedded, ${(step.embedded / seconds).toFixed(1)}/s, ${seconds.toFixed(0)} s\n`);
+      process.stderr.write(
+        `  ${step.indexed} / ${recipe.records} records, ${step.embedded} passages embedded, ${(step.embedded / seconds).toFixed(1)}/s, ${seconds.toFixed(0)} s\n`,
+      );
     },
   });
   const indexSeconds = (performance.now() - started) / 1000;

@@ -63,13 +63,20 @@ const marker = join(cacheDir, "described.json");
 mkdirSync(cacheDir, { recursive: true });
 const storageDir = join(cacheDir, "media");
 const db = await openDatabase({ dataDir: join(cacheDir, "pgdata") });
-const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+const space = await ensureIndexSpace(db.sql, {
+  provider: embedder.provider,
+  model: embedder.model,
+  dimension: embedder.dimension,
+  chunkerVersion: CHUNKER_VERSION,
+});
 await activateIndexSpace(db.sql, space.id);
 
 if (!existsSync(marker)) {
   console.log(`Seeding the ${size} demo archive into ${cacheDir} and describing its objects (once)…`);
   if (!(await db.prisma.user.count())) await seedDemo(db.prisma, db.sql, { dataDir: join(process.cwd(), "prisma", "seed", "data"), storageDir, size });
-  const ids = (await db.sql.query<{ id: string }>(`SELECT r.id FROM records r JOIN sections s ON s.id = r.section_id WHERE s.object_context IS NOT NULL ORDER BY r.id`)).map((row) => row.id);
+  const ids = (
+    await db.sql.query<{ id: string }>(`SELECT r.id FROM records r JOIN sections s ON s.id = r.section_id WHERE s.object_context IS NOT NULL ORDER BY r.id`)
+  ).map((row) => row.id);
   const describeStarted = performance.now();
   for (let offset = 0; offset < ids.length; offset += 64) {
     await indexObjects({ sql: db.sql, storageDir, imageEmbedders: [descriptor], textSpace: space, embedder }, ids.slice(offset, offset + 64));
@@ -104,7 +111,9 @@ function quantile(values: number[], q: number): number {
 
 const pct = (value: number) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : "–");
 
-console.log(`\nMnemo eval:objects — ${size} demo, ${described.objects} objects described (${described.seconds.toFixed(0)} s), context model ${embedder.model}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"})`);
+console.log(
+  `\nMnemo eval:objects — ${size} demo, ${described.objects} objects described (${described.seconds.toFixed(0)} s), context model ${embedder.model}, ${cpus().length} cores (${cpus()[0]?.model ?? "?"})`,
+);
 console.log(`Leave-one-out on up to ${perSection} catalogued objects per collection; the object itself never votes.\n`);
 
 const latencies: number[] = [];
@@ -136,7 +145,18 @@ for (const section of sections) {
     const widths: number[] = [];
     const errors: number[] = [];
     const timings: number[] = [];
-    const c = { voted: 0, votedContradicting: 0, proposed: 0, proposedContradicting: 0, flagged: 0, stated: 0, statedAgree: 0, statedChecked: 0, votedPlaceholder: 0, proposedPlaceholder: 0 };
+    const c = {
+      voted: 0,
+      votedContradicting: 0,
+      proposed: 0,
+      proposedContradicting: 0,
+      flagged: 0,
+      stated: 0,
+      statedAgree: 0,
+      statedChecked: 0,
+      votedPlaceholder: 0,
+      proposedPlaceholder: 0,
+    };
     /** Typology, material and period hits over objects catalogued with a real value (no placeholder). */
     const real = { right: 0, checked: 0 };
     for (const record of chosen) {
@@ -207,17 +227,29 @@ for (const section of sections) {
   }
 }
 
-console.log(`Proposal context weight per collection: ${sections.map((section) => `${section.name} ${readObjectContext(section.object_context)?.proposalContextWeight ?? defaultProposalContextWeight}`).join(", ")}.\n`);
-console.log("| collection | mode | objects | typology top-1 (majority) | material (majority) | period (majority) | true date inside range | median range width | median central error | characterise p50 |");
+console.log(
+  `Proposal context weight per collection: ${sections.map((section) => `${section.name} ${readObjectContext(section.object_context)?.proposalContextWeight ?? defaultProposalContextWeight}`).join(", ")}.\n`,
+);
+console.log(
+  "| collection | mode | objects | typology top-1 (majority) | material (majority) | period (majority) | true date inside range | median range width | median central error | characterise p50 |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
-console.log("\nContradiction rate: proposals that contradict the record's own title and free-text fields (a stated date range, a period whose catalogued span excludes it, a different stated vocabulary term).");
+console.log(
+  "\nContradiction rate: proposals that contradict the record's own title and free-text fields (a stated date range, a period whose catalogued span excludes it, a different stated vocabulary term).",
+);
 console.log("'votes' = the neighbours' vote alone, as proposals were made before the record's text counted; 'proposals' = as made now.");
-console.log("| collection | mode | votes | votes contradicting | proposals | proposals contradicting | flagged, not proposed | stated in the record | stated agrees with catalogue | votes for a placeholder | placeholders proposed | typology, material, period right where the catalogue has a real value |");
+console.log(
+  "| collection | mode | votes | votes contradicting | proposals | proposals contradicting | flagged, not proposed | stated in the record | stated agrees with catalogue | votes for a placeholder | placeholders proposed | typology, material, period right where the catalogue has a real value |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const row of contradictionRows) console.log(row);
-console.log(`Hybrid, all collections: votes contradicting ${pct(totals.votedContradicting / totals.voted)} (${totals.votedContradicting} of ${totals.voted}), proposals contradicting ${pct(totals.proposedContradicting / totals.proposed)} (${totals.proposedContradicting} of ${totals.proposed}).`);
-console.log(`\nSimilar objects (hybrid, 12 results), ${latencies.length} queries: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${quantile(latencies, 0.95).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+console.log(
+  `Hybrid, all collections: votes contradicting ${pct(totals.votedContradicting / totals.voted)} (${totals.votedContradicting} of ${totals.voted}), proposals contradicting ${pct(totals.proposedContradicting / totals.proposed)} (${totals.proposedContradicting} of ${totals.proposed}).`,
+);
+console.log(
+  `\nSimilar objects (hybrid, 12 results), ${latencies.length} queries: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${quantile(latencies, 0.95).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+);
 
 // Near-duplicate floor: copies (JPEG q70, resized to 200 px, as a re-photographed scan would
 // differ) against their originals, and every sampled image's nearest different object.
@@ -232,7 +264,10 @@ for (const row of parsed) byView.set(row.view, [...(byView.get(row.view) ?? []),
 const dot = (a: readonly number[], b: readonly number[]) => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
 const copies: number[] = [];
 const nearestOther: number[] = [];
-for (const row of sample(parsed.map((item) => ({ ...item, id: item.media_id })), 200)) {
+for (const row of sample(
+  parsed.map((item) => ({ ...item, id: item.media_id })),
+  200,
+)) {
   const media = await db.prisma.media.findUniqueOrThrow({ where: { id: row.media_id } });
   const original = readFileSync(join(storageDir, media.storageKey));
   const copy = await openImage(original).resize(200, 200).jpeg({ quality: 70 }).toBuffer();
@@ -244,8 +279,12 @@ for (const row of sample(parsed.map((item) => ({ ...item, id: item.media_id })),
 }
 const copyLow = quantile(copies, 0.01);
 const otherHigh = quantile(nearestOther, 0.99);
-console.log(`\nNear-duplicate floor (${copies.length} images): re-encoded copies vs original min ${Math.min(...copies).toFixed(3)}, p1 ${copyLow.toFixed(3)}, median ${quantile(copies, 0.5).toFixed(3)}`);
-console.log(`  nearest different object: median ${quantile(nearestOther, 0.5).toFixed(3)}, p99 ${otherHigh.toFixed(3)}, max ${Math.max(...nearestOther).toFixed(3)}`);
+console.log(
+  `\nNear-duplicate floor (${copies.length} images): re-encoded copies vs original min ${Math.min(...copies).toFixed(3)}, p1 ${copyLow.toFixed(3)}, median ${quantile(copies, 0.5).toFixed(3)}`,
+);
+console.log(
+  `  nearest different object: median ${quantile(nearestOther, 0.5).toFixed(3)}, p99 ${otherHigh.toFixed(3)}, max ${Math.max(...nearestOther).toFixed(3)}`,
+);
 console.log("  | floor | copies kept | different objects above it |");
 console.log("  |---|---|---|");
 let bestFloor = { floor: 0, score: -Infinity };
@@ -256,6 +295,8 @@ for (const floor of [0.85, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99]) {
   console.log(`  | ${floor.toFixed(2)} | ${pct(kept)} | ${pct(above)} |`);
 }
 console.log(`  best separation (copies kept − different objects above): ${bestFloor.floor.toFixed(2)}`);
-console.log(`  ${copyLow > otherHigh ? `separated: a floor between ${otherHigh.toFixed(3)} and ${copyLow.toFixed(3)} keeps copies and drops different objects` : "NOT separated: copies and different objects overlap at the 1%/99% points"}`);
+console.log(
+  `  ${copyLow > otherHigh ? `separated: a floor between ${otherHigh.toFixed(3)} and ${copyLow.toFixed(3)} keeps copies and drops different objects` : "NOT separated: copies and different objects overlap at the 1%/99% points"}`,
+);
 console.log(`\nTotal ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 await db.close();

@@ -61,11 +61,22 @@ function cpuSeconds(): number | null {
 }
 
 async function pageFile(directory: string, look: Look, lines: string[], seed: string): Promise<{ path: string; mime: string }> {
-  const settings = { clean: { angle: 0, noise: 0 }, skewed: { angle: 1.5, noise: 0 }, noisy: { angle: 0.8, noise: 0.03 }, small: { angle: 1, noise: 0.002 }, pdf: { angle: -1, noise: 0.004 } }[look];
+  const settings = {
+    clean: { angle: 0, noise: 0 },
+    skewed: { angle: 1.5, noise: 0 },
+    noisy: { angle: 0.8, noise: 0.03 },
+    small: { angle: 1, noise: 0.002 },
+    pdf: { angle: -1, noise: 0.004 },
+  }[look];
   const format = look === "noisy" || look === "pdf" ? "jpeg" : "png";
   let bytes: Uint8Array = await renderScannedPage(lines, { ...settings, seed, format });
   let mime = format === "png" ? "image/png" : "image/jpeg";
-  if (look === "small") bytes = await openImage(bytes).resize(Math.round(pageWidth / 2), Math.round(pageHeight / 2)).withMetadata({ density: 150 }).png().toBuffer();
+  if (look === "small")
+    bytes = await openImage(bytes)
+      .resize(Math.round(pageWidth / 2), Math.round(pageHeight / 2))
+      .withMetadata({ density: 150 })
+      .png()
+      .toBuffer();
   if (look === "pdf") [bytes, mime] = [imagePdf([{ jpeg: bytes, width: pageWidth, height: pageHeight }]), "application/pdf"];
   const path = join(directory, `${seed}.${mime === "application/pdf" ? "pdf" : format === "png" ? "png" : "jpg"}`);
   await writeFile(path, bytes);
@@ -101,10 +112,16 @@ try {
   for (const look of looks) {
     const rows = results.filter((row) => row.look === look);
     const mean = (pick: (row: (typeof rows)[number]) => number) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
-    console.log(`${look.padEnd(8)} CER ${(mean((row) => row.cer) * 100).toFixed(2)}%  ${mean((row) => row.seconds).toFixed(1)} s/page  ${mean((row) => row.cpu ?? Number.NaN).toFixed(1)} CPU-s/page`);
+    console.log(
+      `${look.padEnd(8)} CER ${(mean((row) => row.cer) * 100).toFixed(2)}%  ${mean((row) => row.seconds).toFixed(1)} s/page  ${mean((row) => row.cpu ?? Number.NaN).toFixed(1)} CPU-s/page`,
+    );
   }
   const all = results.reduce((sum, row) => sum + row.cer, 0) / results.length;
-  console.log(`\nload average at the end: ${loadavg().map((value) => value.toFixed(1)).join(" ")} (wall-clock seconds stretch with it)`);
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(" ")} (wall-clock seconds stretch with it)`,
+  );
   console.log(
     `all ${results.length} pages: CER ${(all * 100).toFixed(2)}%, ${(results.reduce((sum, row) => sum + row.seconds, 0) / results.length).toFixed(1)} s/page, ${(results.reduce((sum, row) => sum + (row.cpu ?? Number.NaN), 0) / results.length).toFixed(1)} CPU-s/page`,
   );

@@ -70,7 +70,16 @@ import { type EvaluationHalf, evaluationHalf } from "../../lib/rag/search/evalua
 import { defaultRrfK } from "../../lib/rag/search/reciprocal-rank-fusion";
 import { type KeywordOptions, denseLeg, keywordCandidates, keywordLeg, type PassageHit } from "../../lib/rag/search/retrieve-passages";
 import { type Bm25Parameters, bm25Parameters, bm25Score, defaultBm25 } from "../../lib/rag/search/bm25";
-import { embedQuery, fuseRecords, maxQueryLength, maxSearchLimit, recordRanking, searchArchive, type SearchContext, type SearchMode } from "../../lib/rag/search/search-archive";
+import {
+  embedQuery,
+  fuseRecords,
+  maxQueryLength,
+  maxSearchLimit,
+  recordRanking,
+  searchArchive,
+  type SearchContext,
+  type SearchMode,
+} from "../../lib/rag/search/search-archive";
 import { type CachedIndex, fileSignature, openCachedIndex } from "./eval-index-cache";
 import { buildPlainBm25, plainQueryLexemes, rankPlainBm25 } from "./plain-bm25";
 import { type TatoebaLines, evaluateTatoebaSearch } from "./tatoeba-search";
@@ -448,7 +457,12 @@ function keywordTuning(options: Options): KeywordTuning {
   return { ...(options.bm25 ? { bm25: options.bm25 } : {}), ...(options.candidateBudget ? { candidateBudget: options.candidateBudget } : {}) };
 }
 
-async function runLegs(context: SearchContext & { space: IndexSpace }, query: string, keywordOnly = false, tuning: KeywordTuning = {}): Promise<{ deep: Legs; page: Legs }> {
+async function runLegs(
+  context: SearchContext & { space: IndexSpace },
+  query: string,
+  keywordOnly = false,
+  tuning: KeywordTuning = {},
+): Promise<{ deep: Legs; page: Legs }> {
   if (keywordOnly) {
     const keyword = await keywordLeg(context.sql, systemPrincipal, query, { space: context.space, limit: evalDepth, ...tuning });
     return { deep: { dense: [], keyword }, page: { dense: [], keyword: keyword.slice(0, pageDepth) } };
@@ -609,12 +623,12 @@ async function evaluateBeir(beir: BeirSet, index: Index, options: Options): Prom
   const modes: { mode: SearchMode; key: keyof Rankings }[] = !sameParameters
     ? []
     : options.keywordOnly
-    ? [{ mode: "keyword", key: "keyword" }]
-    : [
-        { mode: "hybrid", key: "hybrid" },
-        { mode: "semantic", key: "dense" },
-        { mode: "keyword", key: "keyword" },
-      ];
+      ? [{ mode: "keyword", key: "keyword" }]
+      : [
+          { mode: "hybrid", key: "hybrid" },
+          { mode: "semantic", key: "dense" },
+          { mode: "keyword", key: "keyword" },
+        ];
   let deepTop10Equal = 0;
   const hybridTop10: BeirResult["checks"][number] = { mode: "hybrid", limit: 10, equal: 0, total: 0 };
   for (const { mode, key } of modes) {
@@ -643,11 +657,19 @@ async function evaluateBeir(beir: BeirSet, index: Index, options: Options): Prom
   return {
     scores: { keyword: sums.keyword.mean(), dense: sums.dense.mean(), hybrid: sums.hybrid.mean() },
     halves: {
-      tune: { queries: halfSums.tune.queries, scores: { keyword: halfSums.tune.keyword.mean(), dense: halfSums.tune.dense.mean(), hybrid: halfSums.tune.hybrid.mean() } },
-      report: { queries: halfSums.report.queries, scores: { keyword: halfSums.report.keyword.mean(), dense: halfSums.report.dense.mean(), hybrid: halfSums.report.hybrid.mean() } },
+      tune: {
+        queries: halfSums.tune.queries,
+        scores: { keyword: halfSums.tune.keyword.mean(), dense: halfSums.tune.dense.mean(), hybrid: halfSums.tune.hybrid.mean() },
+      },
+      report: {
+        queries: halfSums.report.queries,
+        scores: { keyword: halfSums.report.keyword.mean(), dense: halfSums.report.dense.mean(), hybrid: halfSums.report.hybrid.mean() },
+      },
     },
     firstPage: firstPage.mean(),
-    variants: options.explore ? variants.map((variant, at) => ({ name: variant.name, scores: variantSums[at]?.mean() ?? { ndcg10: 0, recall100: 0, mrr10: 0 } })) : [],
+    variants: options.explore
+      ? variants.map((variant, at) => ({ name: variant.name, scores: variantSums[at]?.mean() ?? { ndcg10: 0, recall100: 0, mrr10: 0 } }))
+      : [],
     queries: judgedQueries.length,
     missingQueries: beir.qrels.size - judgedQueries.length,
     seconds,
@@ -678,7 +700,11 @@ async function evaluatePlainBm25(beir: BeirSet, index: Index, parameterSets: rea
     parameterSets.forEach((parameters, at) => sums[at]?.[evaluationHalf(queryId)].add(rankPlainBm25(plain, lexemes, parameters), judged));
   }
   const seconds = (performance.now() - started) / 1000;
-  return parameterSets.map((parameters, at) => ({ parameters, halves: { tune: sums[at]?.tune.mean() ?? zeroScores, report: sums[at]?.report.mean() ?? zeroScores }, seconds }));
+  return parameterSets.map((parameters, at) => ({
+    parameters,
+    halves: { tune: sums[at]?.tune.mean() ?? zeroScores, report: sums[at]?.report.mean() ?? zeroScores },
+    seconds,
+  }));
 }
 
 const zeroScores: Scores = { ndcg10: 0, recall100: 0, mrr10: 0 };
@@ -688,7 +714,11 @@ const zeroScores: Scores = { ndcg10: 0, recall100: 0, mrr10: 0 };
  * the archive's on its dev half (measureFusionQuestions, calibrateSpace), stored on the cached
  * space; without it the stored fusion is cleared, so searchArchive weighs the legs equally.
  */
-async function calibrateOnTuneHalf(beir: BeirSet, index: Index, calibrate: boolean): Promise<{ fusion: FusionCalibration | null; queries: number; seconds: number }> {
+async function calibrateOnTuneHalf(
+  beir: BeirSet,
+  index: Index,
+  calibrate: boolean,
+): Promise<{ fusion: FusionCalibration | null; queries: number; seconds: number }> {
   const started = performance.now();
   if (!calibrate) {
     await saveFusionCalibration(index.db.sql, index.space.id, null);
@@ -697,13 +727,18 @@ async function calibrateOnTuneHalf(beir: BeirSet, index: Index, calibrate: boole
   }
   // The calibration ranks records: the judgements are by BEIR document id.
   const recordOf = new Map([...index.docOf].map(([recordId, docId]) => [docId, recordId] as const));
-  const byRecord = (judged: ReadonlyMap<string, number>) => new Map([...judged].flatMap(([docId, grade]) => (recordOf.has(docId) ? [[recordOf.get(docId)!, grade] as const] : [])));
+  const byRecord = (judged: ReadonlyMap<string, number>) =>
+    new Map([...judged].flatMap(([docId, grade]) => (recordOf.has(docId) ? [[recordOf.get(docId)!, grade] as const] : [])));
   const tune = [...beir.qrels.keys()]
     .filter((id) => evaluationHalf(id) === "tune" && (beir.queries.get(id) ?? "").trim())
     .map((id) => ({ query: (beir.queries.get(id) ?? "").trim().slice(0, maxQueryLength), judged: byRecord(beir.qrels.get(id) ?? new Map<string, number>()) }));
   const context = { sql: index.db.sql, embedder: index.embedder, space: index.space };
   const measured = await measureFusionQuestions(context, systemPrincipal, tune);
-  const fusion = calibrateSpace(measured, { source: `${tune.length} tune-half queries of ${beir.name}`, defaultB: searchSettings.bm25B.value, defaultSecondPassage: searchSettings.secondPassageShare.value });
+  const fusion = calibrateSpace(measured, {
+    source: `${tune.length} tune-half queries of ${beir.name}`,
+    defaultB: searchSettings.bm25B.value,
+    defaultSecondPassage: searchSettings.secondPassageShare.value,
+  });
   await saveFusionCalibration(index.db.sql, index.space.id, fusion);
   index.space = { ...index.space, fusion };
   return { fusion, queries: tune.length, seconds: (performance.now() - started) / 1000 };
@@ -719,7 +754,13 @@ async function evaluateServed(beir: BeirSet, index: Index): Promise<Record<Evalu
     if (!beir.queries.has(queryId)) continue;
     for (const mode of ["keyword", "hybrid"] as const) {
       const hits = query ? (await searchArchive(context, systemPrincipal, { query, mode, limit: 50, collapse: "record" })).hits : [];
-      sums[evaluationHalf(queryId)][mode].add(toDocuments(hits.map((hit) => hit.recordId), index.docOf), judged);
+      sums[evaluationHalf(queryId)][mode].add(
+        toDocuments(
+          hits.map((hit) => hit.recordId),
+          index.docOf,
+        ),
+        judged,
+      );
     }
     if (++done % 100 === 0) process.stderr.write(`  served: ${done} / ${beir.qrels.size}\n`);
   }
@@ -777,14 +818,26 @@ async function tuneBm25(beir: BeirSet, index: Index, options: Options): Promise<
     for (const point of points) point.sum[half] += ndcgAt(rank(candidates, point, secondPassage), judged, 10);
   }
   const grid = points.map((point) => ({ k1: point.k1, b: point.b, ndcg10: mean(point.sum) }));
-  const best = grid.reduce((winner, point) => (point.ndcg10.tune > winner.ndcg10.tune ? point : winner), grid[0] ?? { ...defaultBm25, ndcg10: { tune: 0, report: 0 } });
+  const best = grid.reduce(
+    (winner, point) => (point.ndcg10.tune > winner.ndcg10.tune ? point : winner),
+    grid[0] ?? { ...defaultBm25, ndcg10: { tune: 0, report: 0 } },
+  );
   const shares = secondPassageGrid.map((share) => {
     const sum = { tune: 0, report: 0 };
     for (const { half, judged, candidates } of read) sum[half] += ndcgAt(rank(candidates, best, share), judged, 10);
     return { share, ndcg10: mean(sum) };
   });
-  const bestShare = shares.reduce((winner, point) => (point.ndcg10.tune > winner.ndcg10.tune ? point : winner), shares[0] ?? { share: 1, ndcg10: { tune: 0, report: 0 } });
-  return { best: { k1: best.k1, b: best.b }, grid, secondPassage: { best: bestShare.share, grid: shares }, queries, seconds: (performance.now() - started) / 1000 };
+  const bestShare = shares.reduce(
+    (winner, point) => (point.ndcg10.tune > winner.ndcg10.tune ? point : winner),
+    shares[0] ?? { share: 1, ndcg10: { tune: 0, report: 0 } },
+  );
+  return {
+    best: { k1: best.k1, b: best.b },
+    grid,
+    secondPassage: { best: bestShare.share, grid: shares },
+    queries,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -857,8 +910,16 @@ function recallByHalf(queries: Float32Array[], passages: Float32Array[]): { reca
   const rows = queries.map((_, row) => row);
   return {
     ...recallAt1(queries, passages),
-    even: recallAt1(queries, passages, rows.filter((row) => row % 2 === 0)).recall1,
-    odd: recallAt1(queries, passages, rows.filter((row) => row % 2 === 1)).recall1,
+    even: recallAt1(
+      queries,
+      passages,
+      rows.filter((row) => row % 2 === 0),
+    ).recall1,
+    odd: recallAt1(
+      queries,
+      passages,
+      rows.filter((row) => row % 2 === 1),
+    ).recall1,
   };
 }
 
@@ -866,7 +927,8 @@ function recallByHalf(queries: Float32Array[], passages: Float32Array[]): { reca
 function loadTatoeba(folder: string): TatoebaLines {
   const files = [findSide(folder, "eng"), findSide(folder, "spa")];
   const [english, spanish] = files.map(readLines) as [string[], string[]];
-  if (english.length !== spanish.length || english.length === 0) throw new Error(`Tatoeba sides differ: ${english.length} English and ${spanish.length} Spanish lines`);
+  if (english.length !== spanish.length || english.length === 0)
+    throw new Error(`Tatoeba sides differ: ${english.length} English and ${spanish.length} Spanish lines`);
   return { english, spanish, files };
 }
 
@@ -876,13 +938,37 @@ async function evaluateTatoeba({ english, spanish }: TatoebaLines, embedder: Emb
   const bridge = await bridgeStatus();
   // The same preparation as indexing (passages) and embedQuery (queries): detect, bridge to English.
   const prepared = {
-    en: await prepareForEmbedding(english.map((line) => ({ text: line })), embedder),
-    es: await prepareForEmbedding(spanish.map((line) => ({ text: line })), embedder),
+    en: await prepareForEmbedding(
+      english.map((line) => ({ text: line })),
+      embedder,
+    ),
+    es: await prepareForEmbedding(
+      spanish.map((line) => ({ text: line })),
+      embedder,
+    ),
   };
   const embed = (texts: string[], kind: EmbedKind) => embedder.embed(texts, kind);
   const vectors = {
-    en: { query: await embed(prepared.en.map((item) => item.embeddedText), "query"), passage: await embed(prepared.en.map((item) => item.embeddedText), "passage") },
-    es: { query: await embed(prepared.es.map((item) => item.embeddedText), "query"), passage: await embed(prepared.es.map((item) => item.embeddedText), "passage") },
+    en: {
+      query: await embed(
+        prepared.en.map((item) => item.embeddedText),
+        "query",
+      ),
+      passage: await embed(
+        prepared.en.map((item) => item.embeddedText),
+        "passage",
+      ),
+    },
+    es: {
+      query: await embed(
+        prepared.es.map((item) => item.embeddedText),
+        "query",
+      ),
+      passage: await embed(
+        prepared.es.map((item) => item.embeddedText),
+        "passage",
+      ),
+    },
   };
   const side = (language: string, items: PreparedText[]) => ({
     language,
@@ -959,12 +1045,27 @@ async function evaluateShortSentences(path: string, embedder: Embedder): Promise
       const contextOf = (texts: string[], index: number) => texts.slice(Math.max(0, index - 2), index + 3).join(" ");
       const originals = part.map((row) => row.text);
       const englishTexts = part.map((row) => row.english);
-      const alone = await prepareForEmbedding(originals.map((text) => ({ text })), embedder);
-      const withContext = await prepareForEmbedding(originals.map((text, index) => ({ text, context: contextOf(originals, index) })), embedder);
-      const english = await prepareForEmbedding(englishTexts.map((text) => ({ text })), embedder);
+      const alone = await prepareForEmbedding(
+        originals.map((text) => ({ text })),
+        embedder,
+      );
+      const withContext = await prepareForEmbedding(
+        originals.map((text, index) => ({ text, context: contextOf(originals, index) })),
+        embedder,
+      );
+      const english = await prepareForEmbedding(
+        englishTexts.map((text) => ({ text })),
+        embedder,
+      );
       const share = (items: PreparedText[], expected: string) => items.filter((item) => item.language === expected).length / Math.max(1, items.length);
-      const sideVectors = await embedder.embed(alone.map((item) => item.embeddedText), "passage");
-      const englishVectors = await embedder.embed(english.map((item) => item.embeddedText), "passage");
+      const sideVectors = await embedder.embed(
+        alone.map((item) => item.embeddedText),
+        "passage",
+      );
+      const englishVectors = await embedder.embed(
+        english.map((item) => item.embeddedText),
+        "passage",
+      );
       halves.push({
         half,
         language,
@@ -1018,7 +1119,9 @@ async function main(): Promise<number> {
   const lines: string[] = [];
   const out = (line = "") => lines.push(line);
   out("Mnemo retrieval evaluation");
-  out(`machine    ${cpus[0]?.model.trim() ?? "unknown cpu"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`);
+  out(
+    `machine    ${cpus[0]?.model.trim() ?? "unknown cpu"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}`,
+  );
 
   let index: Index | null = null;
   let beirGoalMet: boolean | null = null;
@@ -1037,7 +1140,9 @@ async function main(): Promise<number> {
       embedder = index.embedder;
       const judged = [...beir.qrels.values()].reduce((sum, judged) => sum + [...judged.values()].filter((score) => score > 0).length, 0);
       out(`embedder   ${index.space.name} (language: ${embedder.language}, max ${embedder.maxInputTokens} tokens)`);
-      out(`corpus     ${beir.name} (${shown(beir.folder)}): ${beir.documents.length.toLocaleString("en")} documents → ${index.state.records.toLocaleString("en")} records, ${index.state.chunks.toLocaleString("en")} passages${index.state.parked ? `, ${index.state.parked} records parked` : ""}`);
+      out(
+        `corpus     ${beir.name} (${shown(beir.folder)}): ${beir.documents.length.toLocaleString("en")} documents → ${index.state.records.toLocaleString("en")} records, ${index.state.chunks.toLocaleString("en")} passages${index.state.parked ? `, ${index.state.parked} records parked` : ""}`,
+      );
       out(
         `index      ${shown(index.cacheDir)}: ` +
           (index.reused
@@ -1061,12 +1166,14 @@ async function main(): Promise<number> {
         out(`           the report half (${tuning.queries.report} queries) shown beside it`);
         out(`           ${"b →".padStart(8)} ${tuningGrid.b.map((b) => String(b).padStart(6)).join("")}   │ report half`);
         for (const k1 of tuningGrid.k1) {
-          const row = (half: EvaluationHalf) => tuningGrid.b.map((b) => f3(tuning.grid.find((point) => point.k1 === k1 && point.b === b)?.ndcg10[half] ?? 0).padStart(6)).join("");
+          const row = (half: EvaluationHalf) =>
+            tuningGrid.b.map((b) => f3(tuning.grid.find((point) => point.k1 === k1 && point.b === b)?.ndcg10[half] ?? 0).padStart(6)).join("");
           out(`           k1 ${String(k1).padEnd(5)} ${row("tune")}   │ ${row("report")}`);
         }
         out(`           best on the tune half: k1 ${tuning.best.k1}, b ${tuning.best.b}`);
         out(`           then a record's second passage's share at them (tune half │ report half):`);
-        for (const point of tuning.secondPassage.grid) out(`             ${String(point.share).padEnd(5)} ${f3(point.ndcg10.tune)} │ ${f3(point.ndcg10.report)}`);
+        for (const point of tuning.secondPassage.grid)
+          out(`             ${String(point.share).padEnd(5)} ${f3(point.ndcg10.tune)} │ ${f3(point.ndcg10.report)}`);
         out(`           best on the tune half: ${tuning.secondPassage.best}; the figures below use these`);
       }
       const used = options.bm25 ?? { k1: searchSettings.bm25K1.value, b: searchSettings.bm25B.value };
@@ -1099,7 +1206,9 @@ async function main(): Promise<number> {
         }
         for (const reference of plain) {
           const row = reference.halves[half];
-          out(`  ${`plain BM25 ${reference.parameters.k1}/${reference.parameters.b}`.padEnd(17)} ${f3(row.ndcg10).padStart(7)}  ${f3(row.recall100).padStart(10)}  ${f3(row.mrr10).padStart(6)}`);
+          out(
+            `  ${`plain BM25 ${reference.parameters.k1}/${reference.parameters.b}`.padEnd(17)} ${f3(row.ndcg10).padStart(7)}  ${f3(row.recall100).padStart(10)}  ${f3(row.mrr10).padStart(6)}`,
+          );
         }
       }
       if (plain.length) {
@@ -1108,7 +1217,9 @@ async function main(): Promise<number> {
       if (calibration?.fusion && served) {
         const fusion = calibration.fusion;
         out();
-        out(`fusion     measured on the tune half (${calibration.queries} queries, ${seconds(calibration.seconds)}) and stored on the space, as eval:archive does on its dev half:`);
+        out(
+          `fusion     measured on the tune half (${calibration.queries} queries, ${seconds(calibration.seconds)}) and stored on the space, as eval:archive does on its dev half:`,
+        );
         for (const [slice, figures] of Object.entries(fusion.figures)) {
           out(
             `  ${slice.padEnd(4)} ${String(figures.queries).padStart(3)} queries: keyword ${f3(figures.keyword)}, semantic ${f3(figures.semantic)}, equal ${f3(figures.equal)} → ` +
@@ -1117,7 +1228,9 @@ async function main(): Promise<number> {
           );
         }
         if (fusion.secondPassageFigures) {
-          out(`  a record's second passage, words leg alone: ${fusion.secondPassageFigures.map((point) => `${point.share} → ${f3(point.keyword)}`).join(", ")}; chosen ${fusion.secondPassage}`);
+          out(
+            `  a record's second passage, words leg alone: ${fusion.secondPassageFigures.map((point) => `${point.share} → ${f3(point.keyword)}`).join(", ")}; chosen ${fusion.secondPassage}`,
+          );
         }
         out(`as searchArchive serves them with that fusion (limit 50, collapse record: recall@100 counts those 50):`);
         for (const half of ["tune", "report"] as const) {
@@ -1132,7 +1245,9 @@ async function main(): Promise<number> {
         out();
         out("what-if fusions (--explore; not the product's behaviour):");
         for (const variant of result.variants) {
-          out(`  ${variant.name.padEnd(54)} nDCG@10 ${f3(variant.scores.ndcg10)}  recall@100 ${f3(variant.scores.recall100)}  MRR@10 ${f3(variant.scores.mrr10)}`);
+          out(
+            `  ${variant.name.padEnd(54)} nDCG@10 ${f3(variant.scores.ndcg10)}  recall@100 ${f3(variant.scores.recall100)}  MRR@10 ${f3(variant.scores.mrr10)}`,
+          );
         }
       }
       out();
@@ -1143,7 +1258,10 @@ async function main(): Promise<number> {
           out(`  ${what}: ${check.equal}/${check.total}${check.firstDifference ? `, first difference: ${check.firstDifference}` : ""}`);
         }
         const total = result.checks.at(-1)?.total ?? 0;
-        if (!options.keywordOnly) out(`  searchArchive(limit 10) top-10 = the ${evalDepth}-deep hybrid top-10: ${result.deepTop10Equal}/${total} (fusing deeper lists reorders the top)`);
+        if (!options.keywordOnly)
+          out(
+            `  searchArchive(limit 10) top-10 = the ${evalDepth}-deep hybrid top-10: ${result.deepTop10Equal}/${total} (fusing deeper lists reorders the top)`,
+          );
       }
       const reference = beir.name.toLowerCase().includes("scifact") ? `; published BM25 on SciFact: ${goals.bm25Scifact}` : "; the goal was set for SciFact";
       if (options.keywordOnly) {
@@ -1154,14 +1272,20 @@ async function main(): Promise<number> {
         if (served) {
           const hybrid = served.report.hybrid.ndcg10;
           beirGoalMet = hybrid >= goals.servedHybridNdcg10;
-          out(`goal       hybrid nDCG@10 on the report half, as searchArchive serves it with the fusion measured on the tune half ≥ ${goals.servedHybridNdcg10}: ${f3(hybrid)} — ${beirGoalMet ? "MET" : "MISSED"} (keyword ${f3(served.report.keyword.ndcg10)}${reference})`);
+          out(
+            `goal       hybrid nDCG@10 on the report half, as searchArchive serves it with the fusion measured on the tune half ≥ ${goals.servedHybridNdcg10}: ${f3(hybrid)} — ${beirGoalMet ? "MET" : "MISSED"} (keyword ${f3(served.report.keyword.ndcg10)}${reference})`,
+          );
         } else {
           const hybrid = result.scores.hybrid.ndcg10;
           beirGoalMet = hybrid >= goals.hybridNdcg10;
-          out(`goal       hybrid nDCG@10 ≥ ${goals.hybridNdcg10.toFixed(2)}: ${f3(hybrid)} — ${beirGoalMet ? "MET" : "MISSED"} (keyword ${f3(result.scores.keyword.ndcg10)}, dense ${f3(result.scores.dense.ndcg10)}${reference})`);
+          out(
+            `goal       hybrid nDCG@10 ≥ ${goals.hybridNdcg10.toFixed(2)}: ${f3(hybrid)} — ${beirGoalMet ? "MET" : "MISSED"} (keyword ${f3(result.scores.keyword.ndcg10)}, dense ${f3(result.scores.dense.ndcg10)}${reference})`,
+          );
         }
       }
-      out(`time       indexing ${index.reused ? `skipped (cache; originally ${seconds(index.state.indexSeconds)})` : seconds(index.state.indexSeconds)}, queries ${seconds(result.seconds)} (${(result.queries / Math.max(result.seconds, 1e-9)).toFixed(1)} queries/s: ${options.keywordOnly ? "the keyword leg alone" : "one query vector, both legs, the dense leg again at page depth"})`);
+      out(
+        `time       indexing ${index.reused ? `skipped (cache; originally ${seconds(index.state.indexSeconds)})` : seconds(index.state.indexSeconds)}, queries ${seconds(result.seconds)} (${(result.queries / Math.max(result.seconds, 1e-9)).toFixed(1)} queries/s: ${options.keywordOnly ? "the keyword leg alone" : "one query vector, both legs, the dense leg again at page depth"})`,
+      );
     }
 
     if (options.tatoeba) {
@@ -1196,13 +1320,17 @@ async function main(): Promise<number> {
         );
       }
       if (result.withoutBridge) {
-        out(`    without the bridge (--explore; Spanish embedded as written): ${result.withoutBridge.map((direction) => `${direction.name} ${f3(direction.recall1)}`).join(", ")}`);
+        out(
+          `    without the bridge (--explore; Spanish embedded as written): ${result.withoutBridge.map((direction) => `${direction.name} ${f3(direction.recall1)}`).join(", ")}`,
+        );
       }
       out(`    time ${seconds(result.seconds)}`);
 
       const search = await evaluateTatoebaSearch(lines, { reindex: options.reindex, misses: 4, calibrate: !options.tatoebaEqualWeights });
       out(`  through searchArchive: each side's lines are the records of a section (tatoeba-en, tatoeba-es: one short text field, one passage each),`);
-      out(`  indexed by the real pipeline; each line searches the other side's section (limit ${maxSearchLimit}, collapse record, as the search page), system principal`);
+      out(
+        `  indexed by the real pipeline; each line searches the other side's section (limit ${maxSearchLimit}, collapse record, as the search page), system principal`,
+      );
       out(
         `    index    ${shown(search.index.cacheDir)}: ` +
           (search.index.reused
@@ -1214,7 +1342,9 @@ async function main(): Promise<number> {
           .sort((a, b) => b[1] - a[1])
           .map(([language, count]) => `${language} ${count}`)
           .join(", ");
-        out(`    ${side.slug.padEnd(10)} ${side.records.toLocaleString("en")} records, ${side.passages.toLocaleString("en")} passages; passage language ${detected}; with a bridge translation: ${side.translated}`);
+        out(
+          `    ${side.slug.padEnd(10)} ${side.records.toLocaleString("en")} records, ${side.passages.toLocaleString("en")} passages; passage language ${detected}; with a bridge translation: ${side.translated}`,
+        );
       }
       out(`    fusion   ${search.fusion}, score fusion (each leg scaled to its best, lib/rag/search/score-fusion.ts), no reranker`);
       out(
@@ -1224,18 +1354,26 @@ async function main(): Promise<number> {
       out(`    direction  mode      recall@1  even (dev)  odd (test)`);
       for (const direction of search.directions) {
         for (const [mode, recall] of Object.entries(direction.modes)) {
-          out(`    ${direction.name.padEnd(9)}  ${mode.padEnd(8)}  ${f3(recall.recall1).padStart(8)}  ${f3(recall.even).padStart(10)}  ${f3(recall.odd).padStart(10)}`);
+          out(
+            `    ${direction.name.padEnd(9)}  ${mode.padEnd(8)}  ${f3(recall.recall1).padStart(8)}  ${f3(recall.even).padStart(10)}  ${f3(recall.odd).padStart(10)}`,
+          );
         }
       }
       for (const direction of search.directions) {
         const misses = direction.hybridMisses;
-        out(`    hybrid misses ${direction.name}: ${misses.total}; semantic had ${misses.semanticRight} of them first, keyword ${misses.keywordRight}; dev-half examples:`);
+        out(
+          `    hybrid misses ${direction.name}: ${misses.total}; semantic had ${misses.semanticRight} of them first, keyword ${misses.keywordRight}; dev-half examples:`,
+        );
         for (const example of direction.examples) {
           const rank = (value: number | null) => (value === null ? `>${maxSearchLimit}` : `#${value}`);
-          out(`      "${example.query}" → "${example.first ?? "nothing"}"; aligned "${example.aligned}" hybrid ${rank(example.ranks.hybrid)}, semantic ${rank(example.ranks.semantic)}, keyword ${rank(example.ranks.keyword)}`);
+          out(
+            `      "${example.query}" → "${example.first ?? "nothing"}"; aligned "${example.aligned}" hybrid ${rank(example.ranks.hybrid)}, semantic ${rank(example.ranks.semantic)}, keyword ${rank(example.ranks.keyword)}`,
+          );
         }
       }
-      out(`    time     queries ${seconds(search.querySeconds)} (${search.directions.length * lines.english.length} queries × ${Object.keys(search.directions[0]?.modes ?? {}).length} modes)`);
+      out(
+        `    time     queries ${seconds(search.querySeconds)} (${search.directions.length * lines.english.length} queries × ${Object.keys(search.directions[0]?.modes ?? {}).length} modes)`,
+      );
       // With the fusion measured on the even lines, only the odd ones were not tuned on.
       const served = search.directions.map((direction) => (options.tatoebaEqualWeights ? direction.modes.hybrid.recall1 : direction.modes.hybrid.odd));
       tatoebaGoalMet = Math.min(...served) >= goals.tatoebaRecall1;
@@ -1250,7 +1388,9 @@ async function main(): Promise<number> {
       embedder ??= configuredEmbedder();
       const result = await evaluateShortSentences(options.shortSentences, embedder);
       out();
-      out(`short      ${shown(options.shortSentences)}: short sentences written for Mnemo with their English translations; per language, even lines = dev (tuned on), odd lines = test`);
+      out(
+        `short      ${shown(options.shortSentences)}: short sentences written for Mnemo with their English translations; per language, even lines = dev (tuned on), odd lines = test`,
+      );
       out("  half  lang  n    detected  with context  English side  recall@1 →en  recall@1 en→");
       for (const half of result.halves) {
         out(
@@ -1267,10 +1407,18 @@ async function main(): Promise<number> {
   }
 
   out();
-  const verdicts = [beirGoalMet === null ? null : `retrieval ${beirGoalMet ? "met" : "missed"}`, tatoebaGoalMet === null ? null : `tatoeba ${tatoebaGoalMet ? "met" : "missed"}`].filter(Boolean);
+  const verdicts = [
+    beirGoalMet === null ? null : `retrieval ${beirGoalMet ? "met" : "missed"}`,
+    tatoebaGoalMet === null ? null : `tatoeba ${tatoebaGoalMet ? "met" : "missed"}`,
+  ].filter(Boolean);
   out(`goals      ${verdicts.join(", ") || "none measured"}`);
   out(`total      ${seconds((performance.now() - totalStarted) / 1000)}`);
-  out(`command    npm run eval:retrieval --${process.argv.slice(2).map((argument) => ` ${quoteArgument(argument)}`).join("")}`);
+  out(
+    `command    npm run eval:retrieval --${process.argv
+      .slice(2)
+      .map((argument) => ` ${quoteArgument(argument)}`)
+      .join("")}`,
+  );
   console.log(lines.join("\n"));
   return 0;
 }

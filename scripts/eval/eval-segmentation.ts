@@ -37,6 +37,8 @@ for (const noiseDecibels of [-30, -35, -40, -50]) {
     }
     distances.sort((a, b) => a - b);
     const used = noiseDecibels === silenceNoiseDecibels && minSeconds === silenceMinSeconds ? "← used" : "";
-    console.log(`| ${noiseDecibels} dB | ${minSeconds} s | ${found}/${turns} | ${(distances[distances.length >> 1] ?? 0).toFixed(3)} s | ${(distances.at(-1) ?? 0).toFixed(3)} s | ${segments} | ${used} |`);
+    console.log(
+      `| ${noiseDecibels} dB | ${minSeconds} s | ${found}/${turns} | ${(distances[distances.length >> 1] ?? 0).toFixed(3)} s | ${(distances.at(-1) ?? 0).toFixed(3)} s | ${segments} | ${used} |`,
+    );
   }
 }

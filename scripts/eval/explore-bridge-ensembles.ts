@@ -58,7 +58,11 @@ function apertium(mode: string, lines: string[]): string[] {
 }
 
 const embedder = createEmbedder(embedderConfigFromEnv(process.env));
-const embed = (texts: string[]) => embedder.embed(texts.map((text) => (text.trim() ? text : ".")), "passage");
+const embed = (texts: string[]) =>
+  embedder.embed(
+    texts.map((text) => (text.trim() ? text : ".")),
+    "passage",
+  );
 function mix(parts: [Float32Array[], number][]): Float32Array[] {
   const [first] = parts;
   if (!first) return [];
@@ -91,8 +95,14 @@ function report(name: string, englishQueries: Float32Array[], spanishSide: Float
 }
 
 try {
-  const preparedEnglish = await prepareForEmbedding(english.map((text) => ({ text })), embedder);
-  const preparedSpanish = await prepareForEmbedding(spanish.map((text) => ({ text })), embedder);
+  const preparedEnglish = await prepareForEmbedding(
+    english.map((text) => ({ text })),
+    embedder,
+  );
+  const preparedSpanish = await prepareForEmbedding(
+    spanish.map((text) => ({ text })),
+    embedder,
+  );
   const englishVectors = await embed(preparedEnglish.map((item) => item.embeddedText));
   const spanishVectors = await embed(preparedSpanish.map((item) => item.embeddedText));
   report("product", englishVectors, spanishVectors, englishVectors);

@@ -185,9 +185,7 @@ async function main(): Promise<void> {
 
   const times = await timePerImage(spread(allBytes, 120));
   console.log("time per 256×256 WebP image (decode + descriptor, median of 120, ms):");
-  console.log(
-    (Object.keys(times) as DescriptorKind[]).map((k) => `${k} ${times[k].toFixed(2)} (dim ${DESCRIPTOR_DIMENSIONS[k]})`).join(", "),
-  );
+  console.log((Object.keys(times) as DescriptorKind[]).map((k) => `${k} ${times[k].toFixed(2)} (dim ${DESCRIPTOR_DIMENSIONS[k]})`).join(", "));
   console.log(`default combined weights: ${JSON.stringify(DEFAULT_COMBINATION_WEIGHTS)}`);
   console.log(`total run time ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

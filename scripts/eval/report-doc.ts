@@ -88,19 +88,25 @@ export function parseRegions(text: string, file: string): Region[] {
   for (const [index, line] of lines.entries()) {
     const match = marker.exec(line);
     if (!match) {
-      if (markerLike.test(line)) throw new ReportDocError(`${where(index)}: not a marker line; write ${openMarker("<step>")} or ${closeMarker("<step>")} alone on its line`);
+      if (markerLike.test(line))
+        throw new ReportDocError(`${where(index)}: not a marker line; write ${openMarker("<step>")} or ${closeMarker("<step>")} alone on its line`);
       continue;
     }
     const [, slash, name] = match as unknown as [string, string, string];
     if (slash === "") {
-      if (current) throw new ReportDocError(`${where(index)}: ${openMarker(name)} opens inside the region of ${current.name} (opened at line ${current.open + 1}); close that one first`);
+      if (current)
+        throw new ReportDocError(
+          `${where(index)}: ${openMarker(name)} opens inside the region of ${current.name} (opened at line ${current.open + 1}); close that one first`,
+        );
       const first = seen.get(name);
-      if (first !== undefined) throw new ReportDocError(`${where(index)}: a second region for ${name} (the first opens at line ${first + 1}); a step has one region`);
+      if (first !== undefined)
+        throw new ReportDocError(`${where(index)}: a second region for ${name} (the first opens at line ${first + 1}); a step has one region`);
       seen.set(name, index);
       current = { name, open: index };
     } else {
       if (!current) throw new ReportDocError(`${where(index)}: ${closeMarker(name)} closes no open region`);
-      if (current.name !== name) throw new ReportDocError(`${where(index)}: ${closeMarker(name)}, but the open region is ${current.name} (line ${current.open + 1})`);
+      if (current.name !== name)
+        throw new ReportDocError(`${where(index)}: ${closeMarker(name)}, but the open region is ${current.name} (line ${current.open + 1})`);
       regions.push({ name, open: current.open, close: index });
       current = null;
     }
@@ -137,7 +143,9 @@ function blocksOf(lines: string[]): string[] {
 
 /** What goes between a step's markers: its command, when it ran, how long, and its figures. */
 export function renderFigures(step: Step, result: StepResult): string {
-  const env = Object.entries(result.env).map(([key, value]) => `${key}=${value} `).join("");
+  const env = Object.entries(result.env)
+    .map(([key, value]) => `${key}=${value} `)
+    .join("");
   const heading = `\`${env}${result.command}\` — ${result.startedAt.slice(0, 16).replace("T", " ")} UTC, ${result.seconds} s`;
   if (result.exitCode !== 0) {
     const exit = result.exitCode === null ? "killed by a signal" : `exit ${result.exitCode}`;

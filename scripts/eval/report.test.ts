@@ -24,14 +24,17 @@ const head = "# Benchmarks  \n\nHand-written — summary with a [decision](decis
 const middle = "\n\n- **Read**: the figures mean this.\n\n```\nhand-pasted block\n```\n\n## B\n\n";
 const tail = "\n\nClosing words, no newline at the end";
 const regionA = "<!-- report:bench:a -->\n\n`npm run bench:a` — 2026-12-01 10:00 UTC, 5 s\n\n```\nold figures of a\n```\n\n<!-- /report:bench:a -->";
-const regionB = "<!-- report:bench:b -->\n\n`npm run bench:b` — 2026-12-01 11:00 UTC, 7 s (hand note)\n\n```\nold figures of b\n```\n\n<!-- /report:bench:b -->";
+const regionB =
+  "<!-- report:bench:b -->\n\n`npm run bench:b` — 2026-12-01 11:00 UTC, 7 s (hand note)\n\n```\nold figures of b\n```\n\n<!-- /report:bench:b -->";
 const doc = head + regionA + middle + regionB + tail;
 
 describe("npm run report: generated regions in the docs", () => {
   it("keeps the hand-written text outside the markers byte for byte and replaces only the named region", () => {
     const plan = planDoc("benchmarks", doc, steps, new Map([["bench:a", result("bench:a", ["figure 1", "| x | y |", "|---|---|", "| 3 | 4 |"])]]));
     expect(plan.replaced).toEqual(["bench:a"]);
-    expect(plan.after.startsWith(head + "<!-- report:bench:a -->\n\n`npm run bench:a` — 2026-12-06 09:30 UTC, 41 s\n\n```\nfigure 1\n```\n\n| x | y |")).toBe(true);
+    expect(plan.after.startsWith(head + "<!-- report:bench:a -->\n\n`npm run bench:a` — 2026-12-06 09:30 UTC, 41 s\n\n```\nfigure 1\n```\n\n| x | y |")).toBe(
+      true,
+    );
     expect(plan.after.endsWith("<!-- /report:bench:a -->" + middle + regionB + tail)).toBe(true);
     expect(plan.after).not.toContain("old figures of a");
   });
@@ -49,7 +52,8 @@ describe("npm run report: generated regions in the docs", () => {
     expect(first.appended).toEqual(["bench:b"]);
     expect(first.waiting).toEqual(["bench:a"]);
     expect(first.after).toBe(
-      withoutB + "\n\n## Title of bench:b\n\nWhat bench:b measures.\n\n<!-- report:bench:b -->\n\n`npm run bench:b` — 2026-12-06 09:30 UTC, 41 s\n\n```\nfigures of b\n```\n\n<!-- /report:bench:b -->\n",
+      withoutB +
+        "\n\n## Title of bench:b\n\nWhat bench:b measures.\n\n<!-- report:bench:b -->\n\n`npm run bench:b` — 2026-12-06 09:30 UTC, 41 s\n\n```\nfigures of b\n```\n\n<!-- /report:bench:b -->\n",
     );
     // The doc's own end is kept; one blank line separates it from the new section.
     for (const ending of ["", "\n", "\n\n"]) {
@@ -63,16 +67,31 @@ describe("npm run report: generated regions in the docs", () => {
 
   it("leaves markers that name no step, or a step of the other doc, as they are, with a warning", () => {
     const text = head + regionA.replaceAll("bench:a", "bench:gone") + middle + regionB.replaceAll("bench:b", "eval:c") + tail;
-    const plan = planDoc("benchmarks", text, steps, new Map([["eval:c", result("eval:c", ["x"])], ["bench:gone", result("bench:gone", ["x"])]]));
+    const plan = planDoc(
+      "benchmarks",
+      text,
+      steps,
+      new Map([
+        ["eval:c", result("eval:c", ["x"])],
+        ["bench:gone", result("bench:gone", ["x"])],
+      ]),
+    );
     expect(plan.after).toBe(text);
-    expect(plan.warnings).toEqual([expect.stringContaining("bench:gone, which names no step"), expect.stringContaining("eval:c, whose figures go to docs/quality.md")]);
+    expect(plan.warnings).toEqual([
+      expect.stringContaining("bench:gone, which names no step"),
+      expect.stringContaining("eval:c, whose figures go to docs/quality.md"),
+    ]);
   });
 
   it.each([
     ["an unclosed marker", head + "<!-- report:bench:a -->\n\nfigures\n" + tail, /bench:a --> is never closed/],
     ["a duplicate region", doc + "\n" + regionA, /a second region for bench:a/],
     ["a close without an open", head + "<!-- /report:bench:a -->\n" + tail, /closes no open region/],
-    ["a region opened inside another", head + "<!-- report:bench:a -->\n<!-- report:bench:b -->\n<!-- /report:bench:b -->\n<!-- /report:bench:a -->\n", /opens inside the region of bench:a/],
+    [
+      "a region opened inside another",
+      head + "<!-- report:bench:a -->\n<!-- report:bench:b -->\n<!-- /report:bench:b -->\n<!-- /report:bench:a -->\n",
+      /opens inside the region of bench:a/,
+    ],
     ["a close that names another region", head + "<!-- report:bench:a -->\n<!-- /report:bench:b -->\n", /but the open region is bench:a/],
     ["a misspelt marker", head + "<!--report:bench:a-->\n" + tail, /not a marker line/],
   ])("stops on %s", (_, text, message) => {
@@ -119,7 +138,9 @@ describe("npm run report: generated regions in the docs", () => {
 
   it("uses a step's own filter when it has one", () => {
     const keepFigures = step("bench:a", "benchmarks", { keep: (line) => line.startsWith("acl-fuzz") });
-    expect(renderFigures(keepFigures, result("bench:a", ["noise", "acl-fuzz: leaks=0", "more noise"]))).toBe("`npm run bench:a` — 2026-12-06 09:30 UTC, 41 s\n\n```\nacl-fuzz: leaks=0\n```");
+    expect(renderFigures(keepFigures, result("bench:a", ["noise", "acl-fuzz: leaks=0", "more noise"]))).toBe(
+      "`npm run bench:a` — 2026-12-06 09:30 UTC, 41 s\n\n```\nacl-fuzz: leaks=0\n```",
+    );
   });
 });
 
@@ -139,7 +160,9 @@ describe("npm run report: writing the docs", () => {
     docsAt({ benchmarks: doc, quality: qualityDoc });
     updateDocs(root, steps, new Map([["eval:c", result("eval:c", ["figures of c"])]]));
     expect(read("benchmarks")).toBe(doc);
-    expect(read("quality")).toBe("# Quality\n\n<!-- report:eval:c -->\n\n`npm run eval:c` — 2026-12-06 09:30 UTC, 41 s\n\n```\nfigures of c\n```\n\n<!-- /report:eval:c -->\n");
+    expect(read("quality")).toBe(
+      "# Quality\n\n<!-- report:eval:c -->\n\n`npm run eval:c` — 2026-12-06 09:30 UTC, 41 s\n\n```\nfigures of c\n```\n\n<!-- /report:eval:c -->\n",
+    );
     updateDocs(root, steps, new Map([["bench:b", result("bench:b", ["figures of b"])]]));
     expect(read("benchmarks")).toContain("figures of b");
     expect(read("quality")).not.toContain("figures of b");
@@ -149,7 +172,10 @@ describe("npm run report: writing the docs", () => {
   it("writes neither doc when one has a malformed marker", () => {
     const broken = qualityDoc.replace("<!-- /report:eval:c -->\n", "");
     docsAt({ benchmarks: doc, quality: broken });
-    const results = new Map([["bench:a", result("bench:a", ["new a"])], ["eval:c", result("eval:c", ["new c"])]]);
+    const results = new Map([
+      ["bench:a", result("bench:a", ["new a"])],
+      ["eval:c", result("eval:c", ["new c"])],
+    ]);
     expect(() => updateDocs(root, steps, results)).toThrow(/docs\/quality\.md:3: <!-- report:eval:c --> is never closed/);
     expect(read("benchmarks")).toBe(doc);
     expect(read("quality")).toBe(broken);
@@ -172,7 +198,9 @@ describe("npm run report: its steps", () => {
     const names = (doc: DocName) => reportSteps.filter((candidate) => candidate.doc === doc).map((candidate) => candidate.name);
     expect(names("quality").every((name) => name.startsWith("eval:"))).toBe(true);
     expect(names("benchmarks").every((name) => name.startsWith("bench:") || name.startsWith("test:"))).toBe(true);
-    expect(names("quality")).toEqual(expect.arrayContaining(["eval:archive", "eval:retrieval", "eval:ask", "eval:objects", "eval:image-descriptors", "eval:ocr", "eval:segmentation"]));
+    expect(names("quality")).toEqual(
+      expect.arrayContaining(["eval:archive", "eval:retrieval", "eval:ask", "eval:objects", "eval:image-descriptors", "eval:ocr", "eval:segmentation"]),
+    );
     expect(names("benchmarks")).toEqual(expect.arrayContaining(["bench:load", "bench:scale", "bench:record-page", "bench:bridge", "test:acl-fuzz"]));
     expect(new Set(reportSteps.map((candidate) => candidate.name)).size).toBe(reportSteps.length);
   });

@@ -81,7 +81,8 @@ export const steps: Step[] = [
   {
     name: "bench:load:pages",
     title: "Load: one page on one connection and on eight",
-    about: "The researcher opens one page over and over (a coin's page, the unfiltered record list, an interview's page), on one connection and then on eight, embedded, on PostgreSQL and on two web processes behind a proxy.",
+    about:
+      "The researcher opens one page over and over (a coin's page, the unfiltered record list, an interview's page), on one connection and then on eight, embedded, on PostgreSQL and on two web processes behind a proxy.",
     doc: "benchmarks",
     command: "npm run bench:load",
     env: { BENCH_LOAD_MODES: "embedded,postgres,postgres-scaleout", BENCH_LOAD_PHASES: "pages", BENCH_LOAD_PAGE_SECONDS: "15" },
@@ -98,7 +99,8 @@ export const steps: Step[] = [
   {
     name: "bench:model-share",
     title: "The index worker's share of the model threads under constant requests",
-    about: "Eight clients embedding queries back to back on two model threads while the index loop embeds passages beside them: request latency and how far the index gets, for each way the pool shares its threads.",
+    about:
+      "Eight clients embedding queries back to back on two model threads while the index loop embeds passages beside them: request latency and how far the index gets, for each way the pool shares its threads.",
     doc: "benchmarks",
     command: "npm run bench:model-share",
   },
@@ -120,21 +122,24 @@ export const steps: Step[] = [
   {
     name: "bench:search",
     title: "Search latency and HNSW recall",
-    about: "Search by meaning end to end over at least 50,000 passages; recall@10 of the HNSW index against exact search, for an admin and a principal who reads about 2% of the passages.",
+    about:
+      "Search by meaning end to end over at least 50,000 passages; recall@10 of the HNSW index against exact search, for an admin and a principal who reads about 2% of the passages.",
     doc: "benchmarks",
     command: "npm run bench:search",
   },
   {
     name: "bench:index",
     title: "Indexing throughput",
-    about: "The full indexing pipeline as a ratio of the raw embedder's throughput on the same texts; embed calls when re-indexing unchanged records; peak memory.",
+    about:
+      "The full indexing pipeline as a ratio of the raw embedder's throughput on the same texts; embed calls when re-indexing unchanged records; peak memory.",
     doc: "benchmarks",
     command: "npm run bench:index",
   },
   {
     name: "bench:import",
     title: "Bulk import",
-    about: "10,000 generated rows for the demo's Publications section on a fresh embedded database: rows/s of the dry run, the import job and a re-import of the same file (every row unchanged); the longest the event loop was held; peak memory.",
+    about:
+      "10,000 generated rows for the demo's Publications section on a fresh embedded database: rows/s of the dry run, the import job and a re-import of the same file (every row unchanged); the longest the event loop was held; peak memory.",
     doc: "benchmarks",
     command: "npm run bench:import",
   },
@@ -142,7 +147,8 @@ export const steps: Step[] = [
     // Long: it builds an archive of 100,000 passages on PostgreSQL and on PGlite (its defaults).
     name: "bench:scale",
     title: "Scale: 100,000 passages on PostgreSQL and PGlite",
-    about: "An archive shaped like the demo built by the app's own indexer and measured through searchArchive: ingest, HNSW build, memory and disk, keyword/semantic/hybrid latency and HNSW recall@10 per principal, the record list with facets and the extractive ask.",
+    about:
+      "An archive shaped like the demo built by the app's own indexer and measured through searchArchive: ingest, HNSW build, memory and disk, keyword/semantic/hybrid latency and HNSW recall@10 per principal, the record list with facets and the extractive ask.",
     doc: "benchmarks",
     command: "npm run bench:scale -- --passages 100000 --databases postgres,pglite --queries 30",
     // Its progress lines share the [bench:scale] prefix with the check of the synthetic vectors.
@@ -151,7 +157,8 @@ export const steps: Step[] = [
   {
     name: "bench:bridge",
     title: "The language bridge on a new Spanish or Catalan query",
-    about: "A query the process has not seen is translated to English with Apertium before either leg runs: one apertium run per query against the long-lived pipelines.",
+    about:
+      "A query the process has not seen is translated to English with Apertium before either leg runs: one apertium run per query against the long-lived pipelines.",
     doc: "benchmarks",
     command: "npm run bench:bridge",
   },
@@ -167,7 +174,8 @@ export const steps: Step[] = [
     // After eval:archive: the full demo it indexes into .data/eval-cache is what this step opens.
     name: "bench:record-page",
     title: "A record page: its first byte and its parts",
-    about: "What a record page's parts cost as the page calls them, then the pages over HTTP from the production server: time to the first byte and to the whole page, on the full demo as the researcher.",
+    about:
+      "What a record page's parts cost as the page calls them, then the pages over HTTP from the production server: time to the first byte and to the whole page, on the full demo as the researcher.",
     doc: "benchmarks",
     command: "npm run bench:record-page",
     env: { BENCH_RECORD_PAGE_DEMO: "full" },
@@ -182,14 +190,16 @@ export const steps: Step[] = [
   {
     name: "eval:retrieval:tatoeba",
     title: "Tatoeba through the product's search",
-    about: "Cross-lingual recall@1 English–Spanish on Tatoeba: dense cosine, and keyword, semantic and hybrid through searchArchive, its fusion measured on the even lines and judged on the odd ones.",
+    about:
+      "Cross-lingual recall@1 English–Spanish on Tatoeba: dense cosine, and keyword, semantic and hybrid through searchArchive, its fusion measured on the even lines and judged on the odd ones.",
     doc: "quality",
     command: "npm run eval:retrieval -- --tatoeba-only",
   },
   {
     name: "eval:retrieval:short-sentences",
     title: "Short Catalan and Spanish sentences",
-    about: "Language detection and cross-lingual recall@1 on short sentences written for Mnemo (scripts/data/short-sentences.tsv; even lines tuned on, odd lines reported).",
+    about:
+      "Language detection and cross-lingual recall@1 on short sentences written for Mnemo (scripts/data/short-sentences.tsv; even lines tuned on, odd lines reported).",
     doc: "quality",
     command: "npm run eval:retrieval -- --no-beir --no-tatoeba",
   },
@@ -225,7 +235,8 @@ export const steps: Step[] = [
   {
     name: "eval:segmentation",
     title: "Speech segments from silence detection",
-    about: "Turn starts of the demo's synthesised interviews against the speech segments ffmpeg's silencedetect finds, at the worker's settings and around them.",
+    about:
+      "Turn starts of the demo's synthesised interviews against the speech segments ffmpeg's silencedetect finds, at the worker's settings and around them.",
     doc: "quality",
     command: "npm run eval:segmentation",
   },
@@ -243,7 +254,15 @@ function runStep(step: Step): Promise<StepResult> {
   return new Promise((resolve) => {
     const startedAt = new Date();
     const env = { ...process.env, ...(step.env ?? {}) };
-    console.log(`[report] ${step.name}: ${step.command}${step.env ? ` (${Object.entries(step.env).map(([key, value]) => `${key}=${value}`).join(" ")})` : ""}`);
+    console.log(
+      `[report] ${step.name}: ${step.command}${
+        step.env
+          ? ` (${Object.entries(step.env)
+              .map(([key, value]) => `${key}=${value}`)
+              .join(" ")})`
+          : ""
+      }`,
+    );
     const child = spawn("bash", ["-c", step.command], { env, stdio: ["ignore", "pipe", "pipe"] });
     let text = "";
     const collect = (chunk: Buffer) => {
@@ -285,7 +304,9 @@ function printPlan(plan: DocPlan, dryRun: boolean) {
   if (plan.replaced.length > 0) console.log(`[report] ${plan.file}: ${verb("replaced", "would replace")} ${plan.replaced.join(", ")}`);
   if (plan.same.length > 0) console.log(`[report] ${plan.file}: unchanged ${plan.same.join(", ")}`);
   if (plan.appended.length > 0)
-    console.log(`[report] ${plan.file}: no markers yet for ${plan.appended.join(", ")}; ${verb("appended", "would append")} a section at the end (move it where it belongs)`);
+    console.log(
+      `[report] ${plan.file}: no markers yet for ${plan.appended.join(", ")}; ${verb("appended", "would append")} a section at the end (move it where it belongs)`,
+    );
   if (plan.waiting.length > 0) console.log(`[report] ${plan.file}: kept as they are (no stored result in ${cacheDir}): ${plan.waiting.join(", ")}`);
   const changed = plan.after !== plan.before;
   console.log(`[report] ${plan.file}: ${changed ? verb("written", "would be written") : "nothing to change"}`);
@@ -299,7 +320,12 @@ async function main() {
     allowPositionals: false,
   });
   if (args.list) {
-    for (const step of steps) console.log(`${step.name.padEnd(32)} ${step.doc.padEnd(11)} ${Object.entries(step.env ?? {}).map(([key, value]) => `${key}=${value} `).join("")}${step.command}`);
+    for (const step of steps)
+      console.log(
+        `${step.name.padEnd(32)} ${step.doc.padEnd(11)} ${Object.entries(step.env ?? {})
+          .map(([key, value]) => `${key}=${value} `)
+          .join("")}${step.command}`,
+      );
     return;
   }
   const dryRun = args["dry-run"] === true;

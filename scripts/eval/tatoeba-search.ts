@@ -66,7 +66,10 @@ export interface TatoebaSearchResult {
   querySeconds: number;
 }
 
-export async function evaluateTatoebaSearch(lines: TatoebaLines, options: { reindex: boolean; misses: number; calibrate: boolean }): Promise<TatoebaSearchResult> {
+export async function evaluateTatoebaSearch(
+  lines: TatoebaLines,
+  options: { reindex: boolean; misses: number; calibrate: boolean },
+): Promise<TatoebaSearchResult> {
   const linesOf: Record<SideLanguage, string[]> = { en: lines.english, es: lines.spanish };
   const index = await openCachedIndex(
     {
@@ -105,7 +108,11 @@ export async function evaluateTatoebaSearch(lines: TatoebaLines, options: { rein
 
     // The queries' translations: Spanish lines through the bridge in one run, then from memory.
     const bridge = rememberingBridge(processTranslationBridge);
-    await prepareForEmbedding(lines.spanish.map((text) => ({ text })), index.embedder, { bridge });
+    await prepareForEmbedding(
+      lines.spanish.map((text) => ({ text })),
+      index.embedder,
+      { bridge },
+    );
     const bridgeCheck: TatoebaSearchResult["bridgeCheck"] = { equal: 0, total: 0 };
     const step = Math.max(1, Math.floor(lines.spanish.length / bridgeSample));
     for (let line = 0; line < lines.spanish.length && bridgeCheck.total < bridgeSample; line += step) {

@@ -41,7 +41,17 @@ import { findSimilarObjects } from "../../lib/rag/objects/similar-objects";
 import { findSimilarRecords } from "../../lib/rag/search/find-similar";
 import { searchArchive } from "../../lib/rag/search/search-archive";
 import { renderCoinFace } from "../../prisma/seed/render-coin";
-import { addMember, coinContextFor, createNotesAndCoins, createProject, createUser, noteFields, principalOf, temporaryStorageDir, testIndexSpace } from "../support/factories";
+import {
+  addMember,
+  coinContextFor,
+  createNotesAndCoins,
+  createProject,
+  createUser,
+  noteFields,
+  principalOf,
+  temporaryStorageDir,
+  testIndexSpace,
+} from "../support/factories";
 import { callApi, withSteadyBoundaries } from "../support/api-request";
 import { mulberry32 } from "../support/seeded-random";
 import { type ServiceRuntime, serviceRuntime } from "../support/service-runtime";
@@ -102,7 +112,24 @@ const random = generator(seed);
 
 const embedder = createHashEmbedder({ dimension: 64 });
 const descriptor = createDescriptorEmbedder();
-const words = ["harbour", "lamp", "mine", "strike", "valley", "flood", "coin", "silver", "letter", "school", "bread", "storm", "boat", "union", "church", "river"];
+const words = [
+  "harbour",
+  "lamp",
+  "mine",
+  "strike",
+  "valley",
+  "flood",
+  "coin",
+  "silver",
+  "letter",
+  "school",
+  "bread",
+  "storm",
+  "boat",
+  "union",
+  "church",
+  "river",
+];
 
 const coinContext = coinContextFor("fz-coins", 0.9);
 
@@ -229,17 +256,30 @@ function secretsFor(principal: Principal): string[] {
  */
 function secretsForHarvesters(): string[] {
   const harvester = publicReader([projects[0]!.id]);
-  return world.filter((record) => !canRead(harvester, { projectId: record.projectId })).flatMap((record) => record.secrets.filter((secret) => !(secret === record.id && everPublic.has(record.id))));
+  return world
+    .filter((record) => !canRead(harvester, { projectId: record.projectId }))
+    .flatMap((record) => record.secrets.filter((secret) => !(secret === record.id && everPublic.has(record.id))));
 }
 
 /** The expected records of a stored set, as sorted id lists per question (to see that a save kept them). */
 async function storedExpectations(id: string): Promise<string> {
   const set = await db.prisma.goldenSet.findUnique({ where: { id }, select: { questions: true } });
-  return JSON.stringify(((set?.questions ?? []) as { question: string; expected: string[] }[]).map((question) => [question.question, [...question.expected].sort()]));
+  return JSON.stringify(
+    ((set?.questions ?? []) as { question: string; expected: string[] }[]).map((question) => [question.question, [...question.expected].sort()]),
+  );
 }
 
 function drainIndex() {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 16, objects: { storageDir, imageEmbedders: [descriptor] } });
+  return runWorker({
+    prisma: db.prisma,
+    sql: db.sql,
+    embedder,
+    space,
+    drain: true,
+    idleMs: 10,
+    batchSize: 16,
+    objects: { storageDir, imageEmbedders: [descriptor] },
+  });
 }
 
 function isRestricted(projectId: string): boolean {
@@ -249,7 +289,13 @@ function isRestricted(projectId: string): boolean {
 /** Saves a note of the world with some values changed, as an admin's form would. */
 async function resaveNote(id: string, change: Record<string, unknown>): Promise<void> {
   const row = await db.prisma.record.findUniqueOrThrow({ where: { id } });
-  await saveRecord(db.prisma, systemPrincipal, { id, version: row.version, sectionSlug: "fz-notes", projectId: row.projectId, values: { ...(row.values as Record<string, unknown>), ...change } });
+  await saveRecord(db.prisma, systemPrincipal, {
+    id,
+    version: row.version,
+    sectionSlug: "fz-notes",
+    projectId: row.projectId,
+    values: { ...(row.values as Record<string, unknown>), ...change },
+  });
 }
 
 /**
@@ -261,18 +307,34 @@ async function buildRelations(setup: Random): Promise<void> {
   const restrictedNotes = notes.filter((record) => isRestricted(record.projectId));
   for (const note of notes.filter((record) => !isRestricted(record.projectId))) {
     if (!setup.chance(0.6)) continue;
-    const related = [setup.pick(restrictedNotes).id, ...(setup.chance(0.5) ? [setup.pick(restrictedNotes).id] : []), ...(setup.chance(0.5) ? [setup.pick(notes.filter((other) => other.id !== note.id)).id] : [])];
+    const related = [
+      setup.pick(restrictedNotes).id,
+      ...(setup.chance(0.5) ? [setup.pick(restrictedNotes).id] : []),
+      ...(setup.chance(0.5) ? [setup.pick(notes.filter((other) => other.id !== note.id)).id] : []),
+    ];
     await resaveNote(note.id, { related: [...new Set(related)] });
   }
   const openProjects = projects.filter((project) => !project.restricted);
   for (let n = 0; n < 2; n++) {
     const project = setup.pick(openProjects);
     const target = setup.pick(restrictedNotes);
-    const ghost = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: project.id, values: { title: `Ghost ${randomUUID().slice(0, 8)}` } });
+    const ghost = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: "fz-notes",
+      projectId: project.id,
+      values: { title: `Ghost ${randomUUID().slice(0, 8)}` },
+    });
     const marker = `pair${n}x${randomUUID().slice(0, 6)}`;
     const values = { title: `Pair ${marker}`, summary: `${setup.pick(words)} ${setup.pick(words)}. ${marker}.` };
-    const linking = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: project.id, values: { ...values, related: [target.id] } });
-    const dangling = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: project.id, values: { ...values, related: [ghost.id] } });
+    const linking = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: "fz-notes",
+      projectId: project.id,
+      values: { ...values, related: [target.id] },
+    });
+    const dangling = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: "fz-notes",
+      projectId: project.id,
+      values: { ...values, related: [ghost.id] },
+    });
     await deleteRecord(db.prisma, systemPrincipal, { id: ghost.id, version: 1 });
     const pinned = (id: string): WorldRecord => ({ id, projectId: project.id, kind: "note", secrets: [id], marker, mediaIds: [], pinned: true });
     const pair = { linking: pinned(linking.id), dangling: pinned(dangling.id), target };
@@ -299,7 +361,11 @@ async function buildRankWorld(setup: Random): Promise<void> {
   const twinProject = projects.find((project) => !project.restricted)!;
   for (const word of rankWorld.words) {
     const summary = `The harbour master kept a careful ledger of every boat that came up the river, and this page names ${word} once.`;
-    const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: twinProject.id, values: { title: `Harbour ledger ${word}`, summary } });
+    const saved = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: "fz-notes",
+      projectId: twinProject.id,
+      values: { title: `Harbour ledger ${word}`, summary },
+    });
     const twin: WorldRecord = { id: saved.id, projectId: twinProject.id, kind: "note", secrets: [saved.id], marker: word, mediaIds: [], pinned: true };
     rankWorld.twins.push(twin);
     world.push(twin);
@@ -308,7 +374,11 @@ async function buildRankWorld(setup: Random): Promise<void> {
   for (let index = 0; index < 3; index++) {
     const marker = `decoy${index}x${randomUUID().slice(0, 6)}`;
     const hush = `hush${randomUUID().slice(0, 8)}`;
-    const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "fz-notes", projectId: decoyProject.id, values: { title: `Sealed ledger ${marker} ${hush}`, summary: decoySummary(index, hush) } });
+    const saved = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: "fz-notes",
+      projectId: decoyProject.id,
+      values: { title: `Sealed ledger ${marker} ${hush}`, summary: decoySummary(index, hush) },
+    });
     const decoy: WorldRecord = { id: saved.id, projectId: decoyProject.id, kind: "note", secrets: [saved.id, hush], marker, mediaIds: [], pinned: true };
     rankWorld.decoys.push(decoy);
     world.push(decoy);
@@ -320,7 +390,9 @@ async function swapDecoys(): Promise<void> {
   rankWorld.swapped = !rankWorld.swapped;
   for (const [index, decoy] of rankWorld.decoys.entries()) await resaveNote(decoy.id, { summary: decoySummary(index, decoy.secrets[1]!) });
   await drainIndex();
-  const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks WHERE record_id = ANY($1::text[])`, [rankWorld.decoys.map((decoy) => decoy.id)]);
+  const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks WHERE record_id = ANY($1::text[])`, [
+    rankWorld.decoys.map((decoy) => decoy.id),
+  ]);
   for (const chunk of chunks) {
     const decoy = rankWorld.decoys.find((item) => item.id === chunk.record_id)!;
     if (!decoy.secrets.includes(chunk.id)) decoy.secrets.push(chunk.id);
@@ -331,7 +403,14 @@ beforeAll(async () => {
   db = await openTestDatabase();
   storageDir = temporaryStorageDir();
   space = await testIndexSpace(db.sql, embedder);
-  await createNotesAndCoins(db.prisma, db.sql, { prefix: "fz", name: "Fuzz", noteFields: fuzzNoteFields, groupFields: ["title", "summary", "related"], maxTokens: 64, objectContext: coinContext });
+  await createNotesAndCoins(db.prisma, db.sql, {
+    prefix: "fz",
+    name: "Fuzz",
+    noteFields: fuzzNoteFields,
+    groupFields: ["title", "summary", "related"],
+    maxTokens: 64,
+    objectContext: coinContext,
+  });
   for (const restricted of [false, false, true, true]) {
     const project = await createProject(db.prisma, { restricted });
     projects.push({ id: project.id, slug: project.slug, restricted });
@@ -407,7 +486,9 @@ beforeAll(async () => {
   ];
   for (let n = 0; n < 8; n++) {
     const role = setup.pick(["curator", "researcher", "researcher"] as const);
-    const memberships = projects.flatMap((_project, index) => (setup.chance(0.45) ? [{ project: index, role: setup.pick(["reader", "editor"] as const) }] : []));
+    const memberships = projects.flatMap((_project, index) =>
+      setup.chance(0.45) ? [{ project: index, role: setup.pick(["reader", "editor"] as const) }] : [],
+    );
     plans.push({ role, memberships, label: `${role}:${memberships.map((item) => item.project).join("") || "-"}` });
   }
   for (const plan of plans) {
@@ -426,7 +507,9 @@ beforeAll(async () => {
   people.push({ principal: publicReader([projects[0]!.id]), token: "mnemo_not_a_token", label: "public" });
   for (const record of world) if (record.projectId === projects[0]!.id) everPublic.add(record.id);
   // Curators with edit rights store proposals of their own, under their own access.
-  for (const person of people) if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0) await proposeForUncatalogued(services.objects, person.principal, { limit: 20 });
+  for (const person of people)
+    if (person.principal.role === "curator" && person.principal.editableProjectIds.length > 0)
+      await proposeForUncatalogued(services.objects, person.principal, { limit: 20 });
 
   // Golden sets: one of the admin's expecting canaries, and one of each keeper's, to which the
   // admin adds canaries the keeper cannot read. The admin runs every set (so stored runs rank
@@ -435,7 +518,10 @@ beforeAll(async () => {
   // Canaries: the notes of restricted projects (every record has a marker, to be found after a move).
   const canaries = notes.filter((record) => projects.some((project) => project.restricted && project.id === record.projectId));
   const goldenQuestions = (hush: string, expectedFor: (index: number) => string[]) =>
-    Array.from({ length: 3 }, (_, index) => ({ question: `${canaries[(index * 3) % canaries.length]!.marker} ${setup.pick(words)} ${hush}`, expected: expectedFor(index) }));
+    Array.from({ length: 3 }, (_, index) => ({
+      question: `${canaries[(index * 3) % canaries.length]!.marker} ${setup.pick(words)} ${hush}`,
+      expected: expectedFor(index),
+    }));
   const keepSet = async (owner: Principal, questions: (hush: string) => { question: string; expected: string[] }[]) => {
     const hush = `ghush${randomUUID().slice(0, 8)}`;
     const saved = await saveGoldenSet(db.prisma, owner, { set: { name: `Golden ${hush}`, sectionSlug: "fz-notes", questions: questions(hush) } });
@@ -453,7 +539,10 @@ beforeAll(async () => {
     const sealed = notes.filter((record) => !canRead(keeper.principal, record));
     const own = await keepSet(keeper.principal, (hush) => goldenQuestions(hush, () => [setup.pick(readable).id]));
     const current = await getGoldenSet(db.prisma, admin, own.id);
-    const widened = current.questions.map((question, index) => ({ question: question.question, expected: [...question.expected.map((item) => item.recordId), ...(sealed.length && index < 2 ? [setup.pick(sealed).id] : [])] }));
+    const widened = current.questions.map((question, index) => ({
+      question: question.question,
+      expected: [...question.expected.map((item) => item.recordId), ...(sealed.length && index < 2 ? [setup.pick(sealed).id] : [])],
+    }));
     await saveGoldenSet(db.prisma, admin, { id: own.id, set: { name: current.name, sectionSlug: "fz-notes", questions: widened } });
     await runGoldenSet(db.prisma, services.search, keeper.principal, { id: own.id, mode: "keyword" });
   }
@@ -522,8 +611,18 @@ async function researchCall(token: string, recordId: string, random: Random): Pr
     toModel = view.results;
     return { text: "The archive has this [1]. And this [2]." };
   };
-  const model = researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: random.pick(["openai-compatible", "anthropic"]), MNEMO_RESEARCH_BASE_URL: researchModel.url, MNEMO_RESEARCH_MODEL: "fuzz" }));
-  const request = new Request("http://fuzz.test/api/v1/research", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ question: `Research ${query}` }) });
+  const model = researchModelFromConfig(
+    parseConfig({
+      MNEMO_RESEARCH_PROVIDER: random.pick(["openai-compatible", "anthropic"]),
+      MNEMO_RESEARCH_BASE_URL: researchModel.url,
+      MNEMO_RESEARCH_MODEL: "fuzz",
+    }),
+  );
+  const request = new Request("http://fuzz.test/api/v1/research", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ question: `Research ${query}` }),
+  });
   const response = await handleResearchRequest(request, { ...services.apiDeps, research: model });
   const events = (await response.text())
     .trim()
@@ -572,7 +671,13 @@ async function moveRecord(random: Random): Promise<WorldRecord> {
   const record = random.pick(world.filter((item) => !item.pinned));
   const to = random.pick(projects.filter((project) => project.id !== record.projectId));
   const row = await db.prisma.record.findUniqueOrThrow({ where: { id: record.id }, include: { section: true } });
-  await saveRecord(db.prisma, mover, { id: row.id, version: row.version, sectionSlug: row.section.slug, projectId: to.id, values: row.values as Record<string, unknown> });
+  await saveRecord(db.prisma, mover, {
+    id: row.id,
+    version: row.version,
+    sectionSlug: row.section.slug,
+    projectId: to.id,
+    values: row.values as Record<string, unknown>,
+  });
   record.projectId = to.id;
   if (to.id === projects[0]!.id) everPublic.add(record.id);
   return record;
@@ -595,7 +700,16 @@ const probes: Probe[] = [
   {
     path: "list",
     run: async (person, _id, random) =>
-      listRecords(db.sql, person.principal, listRecordsQuerySchema.parse({ text: random.chance(0.6) ? queryText(random) : undefined, sort: random.pick(["title", "-updated", "date"]), page: 1 + random.int(2), pageSize: 10 })),
+      listRecords(
+        db.sql,
+        person.principal,
+        listRecordsQuerySchema.parse({
+          text: random.chance(0.6) ? queryText(random) : undefined,
+          sort: random.pick(["title", "-updated", "date"]),
+          page: 1 + random.int(2),
+          pageSize: 10,
+        }),
+      ),
   },
   {
     // The list's facets: counts per section, project, decade, language, media, person and place.
@@ -616,7 +730,14 @@ const probes: Probe[] = [
   { path: "record-history", target: { kinds: ["note", "coin"] }, run: async (person, id) => readRecordHistory(db.prisma, person.principal, id) },
   {
     path: "media",
-    run: async (person, id, random) => mediaResponse(db.prisma, person.principal, { id, range: random.chance(0.3) ? "bytes=0-9" : null, method: "GET", storageDir, variant: random.chance(0.5) ? "thumb" : "original" }),
+    run: async (person, id, random) =>
+      mediaResponse(db.prisma, person.principal, {
+        id,
+        range: random.chance(0.3) ? "bytes=0-9" : null,
+        method: "GET",
+        storageDir,
+        variant: random.chance(0.5) ? "thumb" : "original",
+      }),
   },
   {
     path: "search",
@@ -636,13 +757,22 @@ const probes: Probe[] = [
     path: "captions",
     target: { kinds: ["note", "coin"] },
     run: async (person, id, random) =>
-      captionsResponse(db.prisma, person.principal, { recordId: id, file: random.pick(["transcript.vtt", "transcript.srt", "transcript.en.vtt", "transcript.en.srt", "transcript.en.json", "summary.vtt", "obverse.srt"]) }, captionTranslator),
+      captionsResponse(
+        db.prisma,
+        person.principal,
+        {
+          recordId: id,
+          file: random.pick(["transcript.vtt", "transcript.srt", "transcript.en.vtt", "transcript.en.srt", "transcript.en.json", "summary.vtt", "obverse.srt"]),
+        },
+        captionTranslator,
+      ),
   },
   {
     // /api/records/<id>/english/<field>: the English beside each paragraph of a long text.
     path: "english-text",
     target: { kinds: ["note", "coin"] },
-    run: async (person, id, random) => englishTextResponse(db.prisma, person.principal, { recordId: id, fieldKey: random.pick(["summary", "title", "transcript"]) }, textTranslator),
+    run: async (person, id, random) =>
+      englishTextResponse(db.prisma, person.principal, { recordId: id, fieldKey: random.pick(["summary", "title", "transcript"]) }, textTranslator),
   },
   { path: "similar", target: { kinds: ["note"] }, run: async (person, id) => findSimilarRecords(db.sql, person.principal, space, id, { limit: 50 }) },
   {
@@ -652,9 +782,22 @@ const probes: Probe[] = [
       return collect(ask(services.askContext, person.principal, { question: `What about ${queryText(random)}?`, scope }));
     },
   },
-  { path: "similar-objects", target: { kinds: ["coin"] }, run: async (person, id, random) => findSimilarObjects(services.objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual", "near_duplicate"] as const), limit: 48 }) },
-  { path: "characterise", target: { kinds: ["coin"] }, run: async (person, id, random) => characteriseObject(services.objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual"] as const) }) },
-  { path: "objects-by-text", run: async (person, _id, random) => searchObjectsByText(services.objects, services.search, person.principal, { query: queryText(random), limit: 48 }) },
+  {
+    path: "similar-objects",
+    target: { kinds: ["coin"] },
+    run: async (person, id, random) =>
+      findSimilarObjects(services.objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual", "near_duplicate"] as const), limit: 48 }),
+  },
+  {
+    path: "characterise",
+    target: { kinds: ["coin"] },
+    run: async (person, id, random) =>
+      characteriseObject(services.objects, person.principal, { recordId: id, mode: random.pick(["hybrid", "visual"] as const) }),
+  },
+  {
+    path: "objects-by-text",
+    run: async (person, _id, random) => searchObjectsByText(services.objects, services.search, person.principal, { query: queryText(random), limit: 48 }),
+  },
   {
     path: "proposals",
     run: async (person, _id, random) => {
@@ -678,9 +821,23 @@ const probes: Probe[] = [
     path: "iiif-image",
     run: async (person, id, random) => {
       const imageId = random.chance(0.2) ? `${id}~p1` : id;
-      if (random.chance(0.3)) return imageInfoResponse(db.prisma, person.principal, { imageId, storageDir, serviceId: `http://fuzz.test/iiif/image/${imageId}` });
-      const [region, size, quality] = [random.pick(["full", "square", "0,0,10,10", "pct:1,1,5,5"]), random.pick(["max", "16,", "!20,20", "99999,"]), random.pick(["default.jpg", "gray.png", "default.gif"])];
-      return imageResponse(db.prisma, person.principal, { imageId, storageDir, region, size, rotation: "0", quality, service: imageService, clientAddress: null });
+      if (random.chance(0.3))
+        return imageInfoResponse(db.prisma, person.principal, { imageId, storageDir, serviceId: `http://fuzz.test/iiif/image/${imageId}` });
+      const [region, size, quality] = [
+        random.pick(["full", "square", "0,0,10,10", "pct:1,1,5,5"]),
+        random.pick(["max", "16,", "!20,20", "99999,"]),
+        random.pick(["default.jpg", "gray.png", "default.gif"]),
+      ];
+      return imageResponse(db.prisma, person.principal, {
+        imageId,
+        storageDir,
+        region,
+        size,
+        rotation: "0",
+        quality,
+        service: imageService,
+        clientAddress: null,
+      });
     },
   },
   {
@@ -694,8 +851,14 @@ const probes: Probe[] = [
       const page = random.chance(0.2) ? "1" : undefined;
       const asked = await outcomeOf(() => collectionResponse(db.prisma, person.principal, { kind: "project", slug: project.slug, page, origin }));
       if (!canRead(person.principal, { projectId: project.id })) {
-        const unknown = await outcomeOf(() => collectionResponse(db.prisma, person.principal, { kind: "project", slug: `project-${randomUUID().slice(0, 8)}`, page, origin }));
-        if (asked.body !== unknown.body) findings.push({ kind: "iiif-collection", text: `seed ${seed}: the collection of unreadable project ${project.slug} as ${person.label} reads unlike an unknown one: ${asked.body.slice(0, 200)} ≠ ${unknown.body.slice(0, 200)}` });
+        const unknown = await outcomeOf(() =>
+          collectionResponse(db.prisma, person.principal, { kind: "project", slug: `project-${randomUUID().slice(0, 8)}`, page, origin }),
+        );
+        if (asked.body !== unknown.body)
+          findings.push({
+            kind: "iiif-collection",
+            text: `seed ${seed}: the collection of unreadable project ${project.slug} as ${person.label} reads unlike an unknown one: ${asked.body.slice(0, 200)} ≠ ${unknown.body.slice(0, 200)}`,
+          });
       }
       return asked;
     },
@@ -726,7 +889,9 @@ const probes: Probe[] = [
         z.object({}),
         (request, { principal }) => citeSelectionResponse(db.prisma, principal, request, { origin: "http://fuzz.test" }),
         async () => person.principal,
-        new Request(`http://fuzz.test/api/records/cite?format=${random.pick(["ris", "bibtex", "csl-json"])}&ids=${random.chance(0.5) ? `${id},${other}` : `${other},${id}`}`),
+        new Request(
+          `http://fuzz.test/api/records/cite?format=${random.pick(["ris", "bibtex", "csl-json"])}&ids=${random.chance(0.5) ? `${id},${other}` : `${other},${id}`}`,
+        ),
         {},
       );
       // Ids the caller sent come back only as "not found" (missing and unreadable alike); the
@@ -771,8 +936,10 @@ const probes: Probe[] = [
         new Request(`http://fuzz.test/api/admin/projects/${encodeURIComponent(slug)}/backup`),
         { slug },
       );
-      if (person.principal.role !== "admin" && response.status !== 404) findings.push({ kind: "backup", text: `seed ${seed}: ${person.label} got ${response.status} for the backup of ${slug}` });
-      if (person.principal.role === "admin" && record && response.status !== 200) findings.push({ kind: "backup", text: `seed ${seed}: an admin got ${response.status} for the backup of ${slug}` });
+      if (person.principal.role !== "admin" && response.status !== 404)
+        findings.push({ kind: "backup", text: `seed ${seed}: ${person.label} got ${response.status} for the backup of ${slug}` });
+      if (person.principal.role === "admin" && record && response.status !== 200)
+        findings.push({ kind: "backup", text: `seed ${seed}: an admin got ${response.status} for the backup of ${slug}` });
       // The ids the caller sent are no leak: the missing twin's id stands as the slug there.
       return response.status === 200 ? `200 ${response.headers.get("content-type")} ${(await response.arrayBuffer()).byteLength > 0}` : response;
     },
@@ -789,10 +956,16 @@ const probes: Probe[] = [
       const args = new URLSearchParams({ verb });
       if (verb === "GetRecord" || verb === "ListMetadataFormats") args.set("identifier", `oai:fuzz.test:${id}`);
       if (verb === "GetRecord" || verb === "ListRecords" || verb === "ListIdentifiers") args.set("metadataPrefix", "oai_dc");
-      if ((verb === "ListRecords" || verb === "ListIdentifiers") && random.chance(0.4)) args.set("set", random.chance(0.7) ? `project:${random.pick(projects).slug}` : `section:${random.pick(["fz-notes", "fz-coins"])}`);
+      if ((verb === "ListRecords" || verb === "ListIdentifiers") && random.chance(0.4))
+        args.set("set", random.chance(0.7) ? `project:${random.pick(projects).slug}` : `section:${random.pick(["fz-notes", "fz-coins"])}`);
       const post = random.chance(0.3);
       const send = (query: URLSearchParams) =>
-        oaiResponse(post ? new Request("http://fuzz.test/oai", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: query.toString() }) : new Request(`http://fuzz.test/oai?${query.toString()}`), context);
+        oaiResponse(
+          post
+            ? new Request("http://fuzz.test/oai", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: query.toString() })
+            : new Request(`http://fuzz.test/oai?${query.toString()}`),
+          context,
+        );
       let text = await (await send(args)).text();
       const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(text)?.[1];
       if (token && random.chance(0.5)) text = await (await send(new URLSearchParams({ verb, resumptionToken: token }))).text();
@@ -805,8 +978,16 @@ const probes: Probe[] = [
         .replace(/expirationDate="[^"]*"/, "");
     },
   },
-  { path: "api-record", target: { kinds: ["note", "coin"] }, run: async (person, id, random) => apiCall(random.pick(["read_record", "read_record_history", "similar_records"]), person.token, { recordId: id }) },
-  { path: "api-object", target: { kinds: ["coin"] }, run: async (person, id, random) => apiCall(random.pick(["similar_objects", "characterize_object"]), person.token, { recordId: id }) },
+  {
+    path: "api-record",
+    target: { kinds: ["note", "coin"] },
+    run: async (person, id, random) => apiCall(random.pick(["read_record", "read_record_history", "similar_records"]), person.token, { recordId: id }),
+  },
+  {
+    path: "api-object",
+    target: { kinds: ["coin"] },
+    run: async (person, id, random) => apiCall(random.pick(["similar_objects", "characterize_object"]), person.token, { recordId: id }),
+  },
   {
     path: "golden",
     run: async (person, id, random) => {
@@ -815,18 +996,26 @@ const probes: Probe[] = [
       const keptSets = goldenSets.filter((set) => keepsGoldenSet(person.principal, set));
       const kept = keptSets.length ? await getGoldenSet(db.prisma, person.principal, random.pick(keptSets).id) : null;
       const action = random.pick(["view", "list", "save", "run", "delete"] as const);
-      const keepsTarget = keepsGoldenSet(person.principal, goldenSets.find((set) => set.id === id));
+      const keepsTarget = keepsGoldenSet(
+        person.principal,
+        goldenSets.find((set) => set.id === id),
+      );
       const target = async (): Promise<unknown> => {
         if (action === "list") return listGoldenSets(db.prisma, person.principal);
         if (action === "view") return getGoldenSet(db.prisma, person.principal, id);
-        if (action === "run") return runGoldenSet(db.prisma, services.search, person.principal, { id, mode: random.pick(["keyword", "hybrid", "semantic"] as const) });
+        if (action === "run")
+          return runGoldenSet(db.prisma, services.search, person.principal, { id, mode: random.pick(["keyword", "hybrid", "semantic"] as const) });
         // Deleting a set the person keeps would empty the world: only the refusal is probed.
         if (action === "delete") return keepsTarget ? null : deleteGoldenSet(db.prisma, person.principal, id);
         // Saving back what the person sees must change no expectation, seen or not.
         const before = await storedExpectations(id);
         const seen = keepsTarget ? await getGoldenSet(db.prisma, person.principal, id) : null;
         const set = seen
-          ? { name: seen.name, sectionSlug: seen.section?.slug, questions: seen.questions.map((question) => ({ question: question.question, expected: question.expected.map((item) => item.recordId) })) }
+          ? {
+              name: seen.name,
+              sectionSlug: seen.section?.slug,
+              questions: seen.questions.map((question) => ({ question: question.question, expected: question.expected.map((item) => item.recordId) })),
+            }
           : { name: `Taken over ${random.int(1000)}`, questions: [] };
         const saved = await saveGoldenSet(db.prisma, person.principal, { id, set }).catch((error: unknown) => error);
         if ((await storedExpectations(id)) !== before) throw new Error(`a save by ${person.label} changed the expectations of golden set ${id}`);
@@ -850,13 +1039,28 @@ const probes: Probe[] = [
           savedSearchRouteParamsSchema,
           (request, { principal, params }) => savedSearchResponse(deps, principal, request, params.id),
           async () => person.principal,
-          new Request(`http://fuzz.test/api/saved-searches/${encodeURIComponent(id)}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }) }),
+          new Request(`http://fuzz.test/api/saved-searches/${encodeURIComponent(id)}`, {
+            method,
+            ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+          }),
           { id },
         );
       if (action === "list") {
-        const response = await runAuthorizedRoute(z.unknown(), (request, { principal }) => savedSearchesResponse(deps, principal, request), async () => person.principal, new Request("http://fuzz.test/api/saved-searches"), {});
+        const response = await runAuthorizedRoute(
+          z.unknown(),
+          (request, { principal }) => savedSearchesResponse(deps, principal, request),
+          async () => person.principal,
+          new Request("http://fuzz.test/api/saved-searches"),
+          {},
+        );
         const text = await response.text();
-        const listed = response.ok ? (JSON.parse(text) as { savedSearches: { id: string; params: Record<string, string>; newSinceLastVisit: { count: number; capped: boolean } | null }[] }).savedSearches : [];
+        const listed = response.ok
+          ? (
+              JSON.parse(text) as {
+                savedSearches: { id: string; params: Record<string, string>; newSinceLastVisit: { count: number; capped: boolean } | null }[];
+              }
+            ).savedSearches
+          : [];
         for (const search of listed.filter((item) => JSON.stringify(item.params) === JSON.stringify({ section: "fz-notes" }))) {
           // Arrived since the visit, in any project; then kept only where the owner may read (canRead, stated apart from the SQL scope).
           const arrived = await db.sql.query<{ project_id: string }>(
@@ -867,7 +1071,10 @@ const probes: Probe[] = [
           const readable = arrived.filter((row) => canRead(person.principal, { projectId: row.project_id })).length;
           const expected = { count: Math.min(readable, newSinceLastVisitCap), capped: readable > newSinceLastVisitCap };
           if (JSON.stringify(search.newSinceLastVisit) !== JSON.stringify(expected)) {
-            findings.push({ kind: "saved-search-count", text: `seed ${seed}: ${person.label}'s saved search ${search.id} counts ${JSON.stringify(search.newSinceLastVisit)} new, readable arrivals say ${JSON.stringify(expected)} (of ${arrived.length})` });
+            findings.push({
+              kind: "saved-search-count",
+              text: `seed ${seed}: ${person.label}'s saved search ${search.id} counts ${JSON.stringify(search.newSinceLastVisit)} new, readable arrivals say ${JSON.stringify(expected)} (of ${arrived.length})`,
+            });
           }
         }
         return `${response.status} ${text}`;
@@ -901,9 +1108,22 @@ const probes: Probe[] = [
     path: "mcp",
     target: { kinds: ["note", "coin"] },
     run: async (person, id, random) => {
-      const name = random.pick(["read_record", "similar_records", "similar_objects", "characterize_object", "retrieve", "get_agent_context", "ask", "semantic_search"]);
+      const name = random.pick([
+        "read_record",
+        "similar_records",
+        "similar_objects",
+        "characterize_object",
+        "retrieve",
+        "get_agent_context",
+        "ask",
+        "semantic_search",
+      ]);
       const args: Record<string, unknown> =
-        name === "retrieve" || name === "get_agent_context" || name === "semantic_search" ? { query: queryText(random) } : name === "ask" ? { question: `Why ${queryText(random)}?` } : { recordId: id };
+        name === "retrieve" || name === "get_agent_context" || name === "semantic_search"
+          ? { query: queryText(random) }
+          : name === "ask"
+            ? { question: `Why ${queryText(random)}?` }
+            : { recordId: id };
       return mcpCall(person.token, name, args);
     },
   },
@@ -947,13 +1167,19 @@ const probes: Probe[] = [
         // (the target was in the note's project when it was indexed) is re-scoped in the moving
         // save to the target's new project, hidden from who may not read it, and split again
         // only when the worker re-indexes the note, which that save queued.
-        const awaitingIndex = (await db.sql.query(`SELECT record_id FROM index_queue WHERE record_id = ANY($1::text[])`, [[pair.linking.id, pair.dangling.id]])).length > 0;
-        const found = await outcomeOf(() => searchArchive(services.search, person.principal, { query: pair.linking.marker, mode: "keyword", collapse: "record", limit: 50 }));
+        const awaitingIndex =
+          (await db.sql.query(`SELECT record_id FROM index_queue WHERE record_id = ANY($1::text[])`, [[pair.linking.id, pair.dangling.id]])).length > 0;
+        const found = await outcomeOf(() =>
+          searchArchive(services.search, person.principal, { query: pair.linking.marker, mode: "keyword", collapse: "record", limit: 50 }),
+        );
         const ids = found.ok ? (JSON.parse(found.body) as { hits: { recordId: string }[] }).hits.map((hit) => hit.recordId) : [];
         if (awaitingIndex) relationSearchTally.awaitingIndex++;
         else relationSearchTally.judged++;
         if (!awaitingIndex && canRead(person.principal, pair.linking) && !(ids.includes(pair.linking.id) && ids.includes(pair.dangling.id))) {
-          findings.push({ kind: "relation", text: `seed ${seed}: relation search as ${person.label}: the marker of a note linking another finds ${ids.includes(pair.linking.id) ? "it" : "not it"} and ${ids.includes(pair.dangling.id) ? "its twin" : "not its twin"}: ${found.body.slice(0, 300)}` });
+          findings.push({
+            kind: "relation",
+            text: `seed ${seed}: relation search as ${person.label}: the marker of a note linking another finds ${ids.includes(pair.linking.id) ? "it" : "not it"} and ${ids.includes(pair.dangling.id) ? "its twin" : "not its twin"}: ${found.body.slice(0, 300)}`,
+          });
         }
         return { found: found.body };
       }
@@ -970,9 +1196,13 @@ const probes: Probe[] = [
         route === "list"
           ? [await outcomeOf(() => listFor(pair.target.id)), await outcomeOf(() => listFor(randomUUID()))]
           : [await outcomeOf(() => view(pair.linking.id)), await outcomeOf(() => view(pair.dangling.id))];
-      const alike = (outcome: Outcome, id: string) => `${outcome.ok} ${outcome.body.replaceAll(id, "<record>").replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")}`;
+      const alike = (outcome: Outcome, id: string) =>
+        `${outcome.ok} ${outcome.body.replaceAll(id, "<record>").replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")}`;
       if (!canRead(person.principal, pair.target) && alike(linked, pair.linking.id) !== alike(dangling, pair.dangling.id)) {
-        findings.push({ kind: "relation", text: `seed ${seed}: relation ${route} as ${person.label}: a link to an unreadable note reads unlike a link to a deleted one: ${linked.body.slice(0, 200)} ≠ ${dangling.body.slice(0, 200)}` });
+        findings.push({
+          kind: "relation",
+          text: `seed ${seed}: relation ${route} as ${person.label}: a link to an unreadable note reads unlike a link to a deleted one: ${linked.body.slice(0, 200)} ≠ ${dangling.body.slice(0, 200)}`,
+        });
       }
       return { linked: linked.body, dangling: dangling.body };
     },
@@ -1000,11 +1230,19 @@ const probes: Probe[] = [
       if (over) {
         batchTally.overMaximum++;
         const refusal = `at most ${maxBatchMessages} messages, and this one holds ${size}`;
-        if (response.status !== 400 || !text.includes('"code":-32600') || !text.includes(refusal)) findings.push({ kind: "mcp-batch", text: `seed ${seed}: a batch of ${size} as ${person.label} was not refused with the JSON-RPC error: ${response.status} ${text.slice(0, 200)}` });
+        if (response.status !== 400 || !text.includes('"code":-32600') || !text.includes(refusal))
+          findings.push({
+            kind: "mcp-batch",
+            text: `seed ${seed}: a batch of ${size} as ${person.label} was not refused with the JSON-RPC error: ${response.status} ${text.slice(0, 200)}`,
+          });
       } else {
         batchTally.calls += size;
         const answered = response.status === 200 ? (JSON.parse(text) as { id: number }[]).map((item) => item.id).sort((a, b) => a - b) : [];
-        if (answered.join() !== messages.map((message) => message.id).join()) findings.push({ kind: "mcp-batch", text: `seed ${seed}: a batch of ${size} as ${person.label} was not answered call by call: ${response.status} ${text.slice(0, 200)}` });
+        if (answered.join() !== messages.map((message) => message.id).join())
+          findings.push({
+            kind: "mcp-batch",
+            text: `seed ${seed}: a batch of ${size} as ${person.label} was not answered call by call: ${response.status} ${text.slice(0, 200)}`,
+          });
       }
       return `${response.status} ${text}`;
     },
@@ -1031,7 +1269,10 @@ const probes: Probe[] = [
       // The control reads the decoys: the admin who moves records.
       const twinOrder = async () => {
         const result = await searchArchive(services.search, mover, { query: rankWorld.words.join(" "), mode: "keyword", collapse: "passage", limit: 20 });
-        return result.hits.map((hit) => hit.recordId).filter((recordId) => rankWorld.twins.some((twin) => twin.id === recordId)).join();
+        return result.hits
+          .map((hit) => hit.recordId)
+          .filter((recordId) => rankWorld.twins.some((twin) => twin.id === recordId))
+          .join();
       };
       // Nothing else queued, so the two answers differ only by what the swap changed.
       await drainIndex();
@@ -1044,7 +1285,10 @@ const probes: Probe[] = [
       else {
         rankTally.compared++;
         if (before.body !== after.body || before.ok !== after.ok) {
-          findings.push({ kind: "rank", text: `seed ${seed}: rank ${route} (${mode}, ${collapse}) "${query}" as ${person.label} changed with the restricted decoys' counts: ${before.body.slice(0, 200)} ≠ ${after.body.slice(0, 200)}` });
+          findings.push({
+            kind: "rank",
+            text: `seed ${seed}: rank ${route} (${mode}, ${collapse}) "${query}" as ${person.label} changed with the restricted decoys' counts: ${before.body.slice(0, 200)} ≠ ${after.body.slice(0, 200)}`,
+          });
         }
       }
       return { before: before.body, after: after.body };
@@ -1071,103 +1315,120 @@ function median(values: number[]): number {
 }
 
 describe("ACL leak fuzzing", () => {
-  it(`finds no leak and no difference between denied and missing over ${probeBudget} random probes (seed ${seed})`, async () => {
-    const tally: Tally = { probes: 0, leaks: [], parityMismatches: [], moves: 0, probesAfterMoves: 0, entitledSightings: 0, byPath: new Map(), timing: new Map() };
-    const restrictedProjects = new Set(projects.filter((project) => project.restricted).map((project) => project.id));
-    /** After a move: every path once, in order, before any other probe. */
-    let sweep: Probe[] = [];
-    let moved: WorldRecord | null = null;
-
-    for (let n = 0; n < probeBudget; n++) {
-      if (n >= probes.length && sweep.length === 0 && n % moveEvery === 0) {
-        moved = await moveRecord(random);
-        tally.moves++;
-        sweep = [...probes];
-      }
-      const afterMove = sweep.length > 0;
-      // Every path at least once, then at random.
-      const probe = n < probes.length ? probes[n]! : (sweep.shift() ?? random.pick(probes));
-      if (afterMove) tally.probesAfterMoves++;
-      const person = random.pick(people);
-      const forbidden = probe.harvest ? secretsForHarvesters() : secretsFor(person.principal);
-      // Judged by where records are now, moves included.
-      const canarySecrets = new Set(world.filter((record) => restrictedProjects.has(record.projectId)).flatMap((record) => record.secrets));
-      let targetId = "";
-      let deniedTarget = false;
-      if (probe.path === "media" || probe.path === "iiif-image") {
-        const owner = random.pick(world.filter((record) => record.mediaIds.length > 0));
-        targetId = random.pick(owner.mediaIds);
-        deniedTarget = !canRead(person.principal, { projectId: owner.projectId });
-      } else if (probe.path === "golden") {
-        const set = random.pick(goldenSets);
-        targetId = set.id;
-        deniedTarget = !keepsGoldenSet(person.principal, set);
-      } else if (probe.path === "saved-searches") {
-        // Half the time one of the person's own, else anyone's.
-        const own = savedSearches.filter((search) => search.ownerId === person.principal.userId);
-        const search = own.length > 0 && random.chance(0.5) ? random.pick(own) : random.pick(savedSearches);
-        targetId = search.id;
-        deniedTarget = search.ownerId !== person.principal.userId;
-      } else if (probe.target) {
-        const kinds = probe.target.kinds;
-        // Right after a move, aim at the moved record half the time.
-        const record = afterMove && moved && kinds.includes(moved.kind) && random.chance(0.5) ? moved : random.pick(world.filter((item) => kinds.includes(item.kind)));
-        targetId = record.id;
-        // Harvesters read the public project whoever calls; a record they were once given is a deleted header, not missing.
-        deniedTarget = probe.harvest ? !canRead(publicReader([projects[0]!.id]), { projectId: record.projectId }) && !everPublic.has(record.id) : !canRead(person.principal, { projectId: record.projectId });
-      }
-      const probeSeed = random.int(2 ** 31);
-      // For a denied target the same request goes to a missing record too; which of the two runs
-      // first alternates, so neither gains from caches warmed by the other.
-      const missingFirst = deniedTarget && probeSeed % 2 === 1;
-      const missingRun = async () => {
-        const missingStarted = performance.now();
-        const missing = await outcomeOf(() => probe.run(person, randomUUID(), generator(probeSeed)));
-        return { missing, missingElapsed: performance.now() - missingStarted };
+  it(
+    `finds no leak and no difference between denied and missing over ${probeBudget} random probes (seed ${seed})`,
+    async () => {
+      const tally: Tally = {
+        probes: 0,
+        leaks: [],
+        parityMismatches: [],
+        moves: 0,
+        probesAfterMoves: 0,
+        entitledSightings: 0,
+        byPath: new Map(),
+        timing: new Map(),
       };
-      const before = missingFirst ? await missingRun() : null;
-      const started = performance.now();
-      const outcome = await outcomeOf(() => probe.run(person, targetId, generator(probeSeed)));
-      const elapsed = performance.now() - started;
-      tally.probes++;
-      tally.byPath.set(probe.path, (tally.byPath.get(probe.path) ?? 0) + 1);
-      const context = `seed ${seed}, probe ${n}, ${probe.path} as ${person.label}${targetId ? ` on ${targetId}` : ""}${afterMove && moved ? ` right after moving ${moved.id}` : ""}`;
-      for (const secret of forbidden) if (outcome.body.includes(secret)) tally.leaks.push(`${context}: ${secret}`);
-      for (const secret of canarySecrets) if (!forbidden.includes(secret) && outcome.body.includes(secret)) tally.entitledSightings++;
+      const restrictedProjects = new Set(projects.filter((project) => project.restricted).map((project) => project.id));
+      /** After a move: every path once, in order, before any other probe. */
+      let sweep: Probe[] = [];
+      let moved: WorldRecord | null = null;
 
-      if (deniedTarget) {
-        // The same request for a record that does not exist must look exactly the same.
-        const { missing, missingElapsed } = before ?? (await missingRun());
-        if (missing.body !== outcome.body || missing.ok !== outcome.ok) tally.parityMismatches.push(`${context}: ${outcome.body.slice(0, 160)} ≠ ${missing.body.slice(0, 160)}`);
-        const timing = tally.timing.get(probe.path) ?? { denied: [], missing: [] };
-        timing.denied.push(elapsed);
-        timing.missing.push(missingElapsed);
-        tally.timing.set(probe.path, timing);
+      for (let n = 0; n < probeBudget; n++) {
+        if (n >= probes.length && sweep.length === 0 && n % moveEvery === 0) {
+          moved = await moveRecord(random);
+          tally.moves++;
+          sweep = [...probes];
+        }
+        const afterMove = sweep.length > 0;
+        // Every path at least once, then at random.
+        const probe = n < probes.length ? probes[n]! : (sweep.shift() ?? random.pick(probes));
+        if (afterMove) tally.probesAfterMoves++;
+        const person = random.pick(people);
+        const forbidden = probe.harvest ? secretsForHarvesters() : secretsFor(person.principal);
+        // Judged by where records are now, moves included.
+        const canarySecrets = new Set(world.filter((record) => restrictedProjects.has(record.projectId)).flatMap((record) => record.secrets));
+        let targetId = "";
+        let deniedTarget = false;
+        if (probe.path === "media" || probe.path === "iiif-image") {
+          const owner = random.pick(world.filter((record) => record.mediaIds.length > 0));
+          targetId = random.pick(owner.mediaIds);
+          deniedTarget = !canRead(person.principal, { projectId: owner.projectId });
+        } else if (probe.path === "golden") {
+          const set = random.pick(goldenSets);
+          targetId = set.id;
+          deniedTarget = !keepsGoldenSet(person.principal, set);
+        } else if (probe.path === "saved-searches") {
+          // Half the time one of the person's own, else anyone's.
+          const own = savedSearches.filter((search) => search.ownerId === person.principal.userId);
+          const search = own.length > 0 && random.chance(0.5) ? random.pick(own) : random.pick(savedSearches);
+          targetId = search.id;
+          deniedTarget = search.ownerId !== person.principal.userId;
+        } else if (probe.target) {
+          const kinds = probe.target.kinds;
+          // Right after a move, aim at the moved record half the time.
+          const record =
+            afterMove && moved && kinds.includes(moved.kind) && random.chance(0.5) ? moved : random.pick(world.filter((item) => kinds.includes(item.kind)));
+          targetId = record.id;
+          // Harvesters read the public project whoever calls; a record they were once given is a deleted header, not missing.
+          deniedTarget = probe.harvest
+            ? !canRead(publicReader([projects[0]!.id]), { projectId: record.projectId }) && !everPublic.has(record.id)
+            : !canRead(person.principal, { projectId: record.projectId });
+        }
+        const probeSeed = random.int(2 ** 31);
+        // For a denied target the same request goes to a missing record too; which of the two runs
+        // first alternates, so neither gains from caches warmed by the other.
+        const missingFirst = deniedTarget && probeSeed % 2 === 1;
+        const missingRun = async () => {
+          const missingStarted = performance.now();
+          const missing = await outcomeOf(() => probe.run(person, randomUUID(), generator(probeSeed)));
+          return { missing, missingElapsed: performance.now() - missingStarted };
+        };
+        const before = missingFirst ? await missingRun() : null;
+        const started = performance.now();
+        const outcome = await outcomeOf(() => probe.run(person, targetId, generator(probeSeed)));
+        const elapsed = performance.now() - started;
+        tally.probes++;
+        tally.byPath.set(probe.path, (tally.byPath.get(probe.path) ?? 0) + 1);
+        const context = `seed ${seed}, probe ${n}, ${probe.path} as ${person.label}${targetId ? ` on ${targetId}` : ""}${afterMove && moved ? ` right after moving ${moved.id}` : ""}`;
+        for (const secret of forbidden) if (outcome.body.includes(secret)) tally.leaks.push(`${context}: ${secret}`);
+        for (const secret of canarySecrets) if (!forbidden.includes(secret) && outcome.body.includes(secret)) tally.entitledSightings++;
+
+        if (deniedTarget) {
+          // The same request for a record that does not exist must look exactly the same.
+          const { missing, missingElapsed } = before ?? (await missingRun());
+          if (missing.body !== outcome.body || missing.ok !== outcome.ok)
+            tally.parityMismatches.push(`${context}: ${outcome.body.slice(0, 160)} ≠ ${missing.body.slice(0, 160)}`);
+          const timing = tally.timing.get(probe.path) ?? { denied: [], missing: [] };
+          timing.denied.push(elapsed);
+          timing.missing.push(missingElapsed);
+          tally.timing.set(probe.path, timing);
+        }
+        if (!outcome.ok && outcome.body.includes('"internal"')) tally.parityMismatches.push(`${context}: internal error ${outcome.body.slice(0, 200)}`);
       }
-      if (!outcome.ok && outcome.body.includes('"internal"')) tally.parityMismatches.push(`${context}: internal error ${outcome.body.slice(0, 200)}`);
-    }
 
-    const timingText = [...tally.timing.entries()]
-      .map(([path, { denied, missing }]) => `${path} ${median(denied).toFixed(2)}/${median(missing).toFixed(2)} ms (n=${denied.length})`)
-      .join("; ");
-    console.info(
-      `acl-fuzz: seed=${seed} probes=${tally.probes} leaks=${tally.leaks.length} parity-mismatches=${tally.parityMismatches.length} ` +
-        `entitled-canary-sightings=${tally.entitledSightings} principals=${people.length} records=${world.length} ` +
-        `moves=${tally.moves} probes-right-after-moves=${tally.probesAfterMoves} findings=${findings.length} (${findingKinds.map((kind) => `${kind}=${findings.filter((finding) => finding.kind === kind).length}`).join(" ")})\n` +
-        `acl-fuzz kinds: relation-pairs=${relationPairs.length} relation-searches=${relationSearchTally.judged} (awaiting-index=${relationSearchTally.awaitingIndex}) rank-compared=${rankTally.compared} rank-decoy-readers=${rankTally.decoyReaders} ` +
-        `rank-control-shifts=${rankTally.controlShifts} mcp-batches=${batchTally.batches} (calls=${batchTally.calls} over-maximum=${batchTally.overMaximum})\n` +
-        `acl-fuzz paths: ${[...tally.byPath.entries()].map(([path, count]) => `${path}=${count}`).join(" ")}\n` +
-        `acl-fuzz denied/missing median: ${timingText}`,
-    );
-    expect(tally.leaks).toEqual([]);
-    expect(tally.parityMismatches).toEqual([]);
-    expect(findings.map((finding) => finding.text)).toEqual([]);
-    // The rank probe saw the ranking move where it may: the admin's order followed every swap.
-    expect(rankTally.controlShifts).toBe(tally.byPath.get("rank"));
-    expect(tally.entitledSightings).toBeGreaterThan(0);
-    expect(tally.byPath.size).toBe(probes.length);
-    if (probeBudget >= probes.length + moveEvery) expect(tally.moves).toBeGreaterThan(0);
-    // A probe takes about 50–150 ms on two shared cores (the rank probe re-indexes its decoys):
-    // the limit grows with the budget, so a 10,000-probe run is not cut off.
-  }, Math.max(900_000, probeBudget * 400));
+      const timingText = [...tally.timing.entries()]
+        .map(([path, { denied, missing }]) => `${path} ${median(denied).toFixed(2)}/${median(missing).toFixed(2)} ms (n=${denied.length})`)
+        .join("; ");
+      console.info(
+        `acl-fuzz: seed=${seed} probes=${tally.probes} leaks=${tally.leaks.length} parity-mismatches=${tally.parityMismatches.length} ` +
+          `entitled-canary-sightings=${tally.entitledSightings} principals=${people.length} records=${world.length} ` +
+          `moves=${tally.moves} probes-right-after-moves=${tally.probesAfterMoves} findings=${findings.length} (${findingKinds.map((kind) => `${kind}=${findings.filter((finding) => finding.kind === kind).length}`).join(" ")})\n` +
+          `acl-fuzz kinds: relation-pairs=${relationPairs.length} relation-searches=${relationSearchTally.judged} (awaiting-index=${relationSearchTally.awaitingIndex}) rank-compared=${rankTally.compared} rank-decoy-readers=${rankTally.decoyReaders} ` +
+          `rank-control-shifts=${rankTally.controlShifts} mcp-batches=${batchTally.batches} (calls=${batchTally.calls} over-maximum=${batchTally.overMaximum})\n` +
+          `acl-fuzz paths: ${[...tally.byPath.entries()].map(([path, count]) => `${path}=${count}`).join(" ")}\n` +
+          `acl-fuzz denied/missing median: ${timingText}`,
+      );
+      expect(tally.leaks).toEqual([]);
+      expect(tally.parityMismatches).toEqual([]);
+      expect(findings.map((finding) => finding.text)).toEqual([]);
+      // The rank probe saw the ranking move where it may: the admin's order followed every swap.
+      expect(rankTally.controlShifts).toBe(tally.byPath.get("rank"));
+      expect(tally.entitledSightings).toBeGreaterThan(0);
+      expect(tally.byPath.size).toBe(probes.length);
+      if (probeBudget >= probes.length + moveEvery) expect(tally.moves).toBeGreaterThan(0);
+      // A probe takes about 50–150 ms on two shared cores (the rank probe re-indexes its decoys):
+      // the limit grows with the budget, so a 10,000-probe run is not cut off.
+    },
+    Math.max(900_000, probeBudget * 400),
+  );
 });

@@ -35,7 +35,16 @@ const embedder = createHashEmbedder({ dimension: 32 });
 const group = { slug: "body", label: "Body", fields: ["title", "summary"], chunking: "long_document", maxTokens: 40, minTokens: 4, overlap: 0, languages: [] };
 
 async function drain(using: Embedder = embedder) {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder: using, space, drain: true, idleMs: 10, batchSize: 8, queue: { maxAttempts: 1, leaseSeconds: 30, backoffBaseSeconds: 0 } });
+  return runWorker({
+    prisma: db.prisma,
+    sql: db.sql,
+    embedder: using,
+    space,
+    drain: true,
+    idleMs: 10,
+    batchSize: 8,
+    queue: { maxAttempts: 1, leaseSeconds: 30, backoffBaseSeconds: 0 },
+  });
 }
 
 beforeAll(async () => {
@@ -81,7 +90,11 @@ describe("admin services", () => {
 
   it("previews what a group makes of a record without saving anything", async () => {
     const before = await db.prisma.embedGroup.findMany();
-    const preview = await previewEmbedGroup(db.prisma, db.sql, admin, { sectionSlug, group: { ...group, slug: "draft", maxTokens: 24 }, recordId: recordIds[0] });
+    const preview = await previewEmbedGroup(db.prisma, db.sql, admin, {
+      sectionSlug,
+      group: { ...group, slug: "draft", maxTokens: 24 },
+      recordId: recordIds[0],
+    });
     expect(preview?.record.title).toBe("Harbour 0");
     expect(preview?.document).toContain("## Summary");
     expect(preview?.chunks.length).toBeGreaterThan(2);
@@ -99,7 +112,9 @@ describe("admin services", () => {
     }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect(Object.keys((error as AppError).fieldErrors ?? {}).sort()).toEqual(["minTokens"]);
-    const pathError = await saveEmbedGroupAsAdmin(db.prisma, db.sql, admin, { sectionSlug, group: { ...group, fields: ["title", "nowhere"] } }).catch((caught: unknown) => caught);
+    const pathError = await saveEmbedGroupAsAdmin(db.prisma, db.sql, admin, { sectionSlug, group: { ...group, fields: ["title", "nowhere"] } }).catch(
+      (caught: unknown) => caught,
+    );
     expect((pathError as AppError).fieldErrors?.fields?.[0]).toMatch(/has no field "nowhere"/);
     expect(await db.sql.query(`SELECT 1 FROM index_queue`)).toHaveLength(0);
 
@@ -157,7 +172,10 @@ describe("admin services", () => {
     await drain();
     expect(await indexReadiness(db.sql, null)).toEqual({ ready: true, percent: 100 });
     expect(await getReindexProgress(db.sql, admin, job.id)).toMatchObject({ remaining: 0, waitingBehind: 0 });
-    const report = await healthReport(db.sql, db.mode, undefined, { ffmpeg: async () => true, ocr: async () => ({ available: true, languages: [], missing: [] }) });
+    const report = await healthReport(db.sql, db.mode, undefined, {
+      ffmpeg: async () => true,
+      ocr: async () => ({ available: true, languages: [], missing: [] }),
+    });
     expect(report).toMatchObject({ ready: true, indexing: { ready: true, percent: 100 } });
     expect(JSON.stringify(report)).not.toMatch(/sections|records/);
   });
@@ -180,7 +198,10 @@ describe("admin services", () => {
   });
 
   it("deletes a group and its passages, nothing else", async () => {
-    const extra = await saveEmbedGroupAsAdmin(db.prisma, db.sql, admin, { sectionSlug, group: { ...group, slug: "titles", label: "Titles", fields: ["title"] } });
+    const extra = await saveEmbedGroupAsAdmin(db.prisma, db.sql, admin, {
+      sectionSlug,
+      group: { ...group, slug: "titles", label: "Titles", fields: ["title"] },
+    });
     await drain();
     const titles = await db.sql.query(`SELECT 1 FROM chunks WHERE embed_group_id = $1`, [extra.group.id]);
     expect(titles.length).toBe(recordIds.length);

@@ -15,7 +15,18 @@ import { createApiToken } from "../../lib/auth/api-tokens";
 import type { Database } from "../../lib/db/database";
 import { proposalsForRecord } from "../../lib/rag/objects/proposals";
 import { apiRequest, callApi } from "../support/api-request";
-import { addMember, coinContextFor, coinFields, createProject, createRecord, createSection, createUser, pngBytes, principalOf, writeTokenWithoutEditRights } from "../support/factories";
+import {
+  addMember,
+  coinContextFor,
+  coinFields,
+  createProject,
+  createRecord,
+  createSection,
+  createUser,
+  pngBytes,
+  principalOf,
+  writeTokenWithoutEditRights,
+} from "../support/factories";
 import { type ServedHandler, serveWebHandler } from "../support/serve-web-handler";
 import { apiDepsWithoutModels, testMediaStorage } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
@@ -44,7 +55,11 @@ const deps = (mcpAllowWrite = false): ApiDeps => ({ ...apiDepsWithoutModels(db, 
 async function call(name: string, token: string, input: Record<string, unknown>) {
   const response = await callApi(deps(), name, input, { origin, token });
   const text = await response.text();
-  return { status: response.status, text, json: JSON.parse(text) as Record<string, unknown> & { error?: { code: string; message: string; fieldErrors?: Record<string, string[]> } } };
+  return {
+    status: response.status,
+    text,
+    json: JSON.parse(text) as Record<string, unknown> & { error?: { code: string; message: string; fieldErrors?: Record<string, string[]> } },
+  };
 }
 
 async function versionOf(recordId: string): Promise<number> {
@@ -62,7 +77,9 @@ beforeAll(async () => {
   media = testMediaStorage();
   section = await createSection(db.prisma);
   const coinSlug = `coins-${randomUUID().slice(0, 8)}`;
-  coins = await db.prisma.section.create({ data: { slug: coinSlug, name: "Coins", fields: coinFields as never, objectContext: coinContextFor(coinSlug) as never } });
+  coins = await db.prisma.section.create({
+    data: { slug: coinSlug, name: "Coins", fields: coinFields as never, objectContext: coinContextFor(coinSlug) as never },
+  });
   ids.open = (await createProject(db.prisma)).id;
   ids.closed = (await createProject(db.prisma, { restricted: true })).id;
   ids.other = (await createProject(db.prisma)).id;
@@ -88,7 +105,11 @@ afterAll(async () => {
 
 describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
   it("creates a record through the editor's save: validated, queued for indexing, audited with the token", async () => {
-    const created = await call("create_record", tokens.curatorWrite, { sectionSlug: section.slug, projectId: ids.open, values: { title: "Letter from the harbour", kind: "letter", period: { from: 1901, to: 1905 } } });
+    const created = await call("create_record", tokens.curatorWrite, {
+      sectionSlug: section.slug,
+      projectId: ids.open,
+      values: { title: "Letter from the harbour", kind: "letter", period: { from: 1901, to: 1905 } },
+    });
     expect(created.status, created.text).toBe(200);
     const id = created.json.id as string;
     expect(created.json).toEqual({ id, version: 1, changed: true, url: `${origin}/records/${id}` });
@@ -107,7 +128,11 @@ describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
     const unknown = await call("create_record", tokens.curatorWrite, { sectionSlug: section.slug, projectId: ids.open, values: { title: "x", colour: "red" } });
     expect(unknown.status).toBe(400);
     expect(unknown.json.error?.fieldErrors).toEqual({ colour: ["is not a field of this section"] });
-    const bad = await call("create_record", tokens.curatorWrite, { sectionSlug: section.slug, projectId: ids.open, values: { title: "x", kind: "novel", recordedOn: "1962-02-30" } });
+    const bad = await call("create_record", tokens.curatorWrite, {
+      sectionSlug: section.slug,
+      projectId: ids.open,
+      values: { title: "x", kind: "novel", recordedOn: "1962-02-30" },
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.json.error?.fieldErrors ?? {}).sort()).toEqual(["kind", "recordedOn"]);
     const untitled = await call("create_record", tokens.curatorWrite, { sectionSlug: section.slug, projectId: ids.open, values: {} });
@@ -152,7 +177,10 @@ describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
     const row = await db.prisma.record.findUniqueOrThrow({ where: { id: record.id } });
     expect(row.values).toEqual({ title: record.title, summary: "Second summary." });
     expect(await db.prisma.indexQueueItem.findUnique({ where: { recordId: record.id } })).toMatchObject({ reason: "record.updated", status: "pending" });
-    expect((await db.prisma.auditEvent.findFirstOrThrow({ where: { action: "record.update", targetId: record.id } })).details).toMatchObject({ version: 2, via: "api" });
+    expect((await db.prisma.auditEvent.findFirstOrThrow({ where: { action: "record.update", targetId: record.id } })).details).toMatchObject({
+      version: 2,
+      via: "api",
+    });
 
     const stale = await call("update_record", tokens.curatorWrite, { recordId: record.id, version: 1, values: { summary: "Lost update." } });
     expect(stale.status).toBe(409);
@@ -186,7 +214,9 @@ describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
     expect(linked.json).toMatchObject({ version: 2, changed: true });
     const again = await call("link_record", tokens.curatorWrite, { recordId: source.id, version: 2, field: "related", targetId: target.id });
     expect(again.json).toMatchObject({ version: 2, changed: false });
-    expect((await call("link_record", tokens.curatorWrite, { recordId: source.id, version: 2, field: "related", targetId: second.id })).json).toMatchObject({ version: 3 });
+    expect((await call("link_record", tokens.curatorWrite, { recordId: source.id, version: 2, field: "related", targetId: second.id })).json).toMatchObject({
+      version: 3,
+    });
     expect(await db.prisma.recordLink.findMany({ where: { sourceId: source.id }, select: { targetId: true }, orderBy: { targetId: "asc" } })).toEqual(
       [target.id, second.id].sort().map((targetId) => ({ targetId })),
     );
@@ -238,11 +268,27 @@ describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
     const mediaId = attached.json.mediaId as string;
     expect(attached.json).toMatchObject({ version: 2, changed: true, mediaUrl: `${origin}/api/media/${mediaId}` });
     const stored = await db.prisma.media.findUniqueOrThrow({ where: { id: mediaId } });
-    expect(stored).toMatchObject({ recordId: record.id, projectId: ids.open, fieldKey: "photo", kind: "image", mime: "image/png", width: 40, height: 30, imageCheck: "pending", originalName: "front.png" });
+    expect(stored).toMatchObject({
+      recordId: record.id,
+      projectId: ids.open,
+      fieldKey: "photo",
+      kind: "image",
+      mime: "image/png",
+      width: 40,
+      height: 30,
+      imageCheck: "pending",
+      originalName: "front.png",
+    });
     expect(existsSync(join(media.storageDir, stored.storageKey))).toBe(true);
     expect((await db.prisma.record.findUniqueOrThrow({ where: { id: record.id } })).values).toMatchObject({ photo: mediaId });
 
-    const replaced = await call("attach_media", tokens.curatorWrite, { recordId: record.id, version: 2, field: "photo", fileName: "front-2.png", content: Buffer.from(await pngBytes(20, 20)).toString("base64") });
+    const replaced = await call("attach_media", tokens.curatorWrite, {
+      recordId: record.id,
+      version: 2,
+      field: "photo",
+      fileName: "front-2.png",
+      content: Buffer.from(await pngBytes(20, 20)).toString("base64"),
+    });
     expect(replaced.status, replaced.text).toBe(200);
     expect(await db.prisma.media.findUnique({ where: { id: mediaId } })).toBeNull();
     expect(existsSync(join(media.storageDir, stored.storageKey))).toBe(false);
@@ -253,7 +299,13 @@ describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
     expect(wrongKind.json.error?.fieldErrors).toHaveProperty("content");
     const notMedia = await call("attach_media", tokens.curatorWrite, { recordId: record.id, version: 3, field: "summary", fileName: "x.png", content });
     expect(notMedia.status).toBe(400);
-    const notBase64 = await call("attach_media", tokens.curatorWrite, { recordId: record.id, version: 3, field: "photo", fileName: "x.png", content: "not base64!" });
+    const notBase64 = await call("attach_media", tokens.curatorWrite, {
+      recordId: record.id,
+      version: 3,
+      field: "photo",
+      fileName: "x.png",
+      content: "not base64!",
+    });
     expect(notBase64.status).toBe(400);
     expect(notBase64.json.error?.fieldErrors).toHaveProperty("content");
     const stale = await call("attach_media", tokens.curatorWrite, { recordId: record.id, version: 2, field: "photo", fileName: "x.png", content });
@@ -266,20 +318,35 @@ describe(`agent writes over the JSON API (${testDatabaseMode()})`, () => {
     const record = await note(ids.open);
     const small = { ...deps(), runtime: { ...deps().runtime, media: { ...media, maxBytes: 1024 } } };
     const content = Buffer.from(await pngBytes(400, 400)).toString("base64");
-    const response = await callApi(small, "attach_media", { recordId: record.id, version: 1, field: "photo", fileName: "big.png", content }, { origin, token: tokens.curatorWrite });
+    const response = await callApi(
+      small,
+      "attach_media",
+      { recordId: record.id, version: 1, field: "photo", fileName: "big.png", content },
+      { origin, token: tokens.curatorWrite },
+    );
     expect(response.status).toBe(413);
   });
 
   it("proposes a value for an uncatalogued object role, pending a curator's decision; the record is not changed", async () => {
     const coin = await uncataloguedCoin(ids.open);
-    const proposed = await call("propose_value", tokens.curatorWrite, { recordId: coin.id, role: "typology", value: "denarius", note: "The legend reads ROMA under a biga." });
+    const proposed = await call("propose_value", tokens.curatorWrite, {
+      recordId: coin.id,
+      role: "typology",
+      value: "denarius",
+      note: "The legend reads ROMA under a biga.",
+    });
     expect(proposed.status, proposed.text).toBe(200);
     expect(proposed.json).toMatchObject({ recordId: coin.id, role: "typology", status: "pending", url: `${origin}/records/${coin.id}` });
     expect(await versionOf(coin.id)).toBe(1);
     const [stored] = (await proposalsForRecord({ sql: db.sql }, people.curator, coin.id)).filter((proposal) => proposal.role === "typology");
     expect(stored).toMatchObject({ id: proposed.json.proposalId, value: "denarius", status: "pending", proposed: true });
     expect(stored?.evidence).toMatchObject({ mode: "agent", note: "The legend reads ROMA under a biga.", voters: [] });
-    expect((await db.prisma.auditEvent.findFirstOrThrow({ where: { action: "proposal.propose", targetId: stored!.id } })).details).toMatchObject({ recordId: coin.id, role: "typology", proposed: "denarius", via: "api" });
+    expect((await db.prisma.auditEvent.findFirstOrThrow({ where: { action: "proposal.propose", targetId: stored!.id } })).details).toMatchObject({
+      recordId: coin.id,
+      role: "typology",
+      proposed: "denarius",
+      via: "api",
+    });
 
     const twice = await call("propose_value", tokens.curatorWrite, { recordId: coin.id, role: "typology", value: "as" });
     expect(twice.status).toBe(409);
@@ -314,14 +381,29 @@ describe(`who may write (${testDatabaseMode()})`, () => {
   }
 
   async function nothingWritten(run: () => Promise<void>) {
-    const before = { records: await db.prisma.record.count(), media: await db.prisma.media.count(), proposals: await db.prisma.proposal.count(), audit: await db.prisma.auditEvent.count({ where: { action: { in: ["record.create", "record.update", "proposal.propose"] } } }) };
+    const before = {
+      records: await db.prisma.record.count(),
+      media: await db.prisma.media.count(),
+      proposals: await db.prisma.proposal.count(),
+      audit: await db.prisma.auditEvent.count({ where: { action: { in: ["record.create", "record.update", "proposal.propose"] } } }),
+    };
     await run();
-    const after = { records: await db.prisma.record.count(), media: await db.prisma.media.count(), proposals: await db.prisma.proposal.count(), audit: await db.prisma.auditEvent.count({ where: { action: { in: ["record.create", "record.update", "proposal.propose"] } } }) };
+    const after = {
+      records: await db.prisma.record.count(),
+      media: await db.prisma.media.count(),
+      proposals: await db.prisma.proposal.count(),
+      audit: await db.prisma.auditEvent.count({ where: { action: { in: ["record.create", "record.update", "proposal.propose"] } } }),
+    };
     expect(after).toEqual(before);
   }
 
   it("covers every write operation of the registry", () => {
-    expect((operations as readonly unknown[] as readonly ApiOperation[]).filter((operation) => operation.scope === "write" && !operation.name.endsWith("_import")).map((operation) => operation.name).sort()).toEqual([...writeNames].sort());
+    expect(
+      (operations as readonly unknown[] as readonly ApiOperation[])
+        .filter((operation) => operation.scope === "write" && !operation.name.endsWith("_import"))
+        .map((operation) => operation.name)
+        .sort(),
+    ).toEqual([...writeNames].sort());
   });
 
   it("refuses every write operation to a read token with 403 insufficient_scope, the same for any target", async () => {
@@ -333,7 +415,9 @@ describe(`who may write (${testDatabaseMode()})`, () => {
         const response = await call(name, tokens.curatorRead, input);
         expect(response.status, name).toBe(403);
         expect(response.json.error?.code).toBe("insufficient_scope");
-        expect(response.json.error?.message).toBe(`${name} needs a token with the write scope, and this token does not have it. Create a token with read and write access at /account/tokens.`);
+        expect(response.json.error?.message).toBe(
+          `${name} needs a token with the write scope, and this token does not have it. Create a token with read and write access at /account/tokens.`,
+        );
         expect((await call(name, tokens.curatorRead, missing[index]![1])).text).toBe(response.text);
       }
     });
@@ -364,7 +448,11 @@ describe(`who may write (${testDatabaseMode()})`, () => {
         }
       }
       // The outsider reads nothing: the open project's records are as absent to them.
-      const open = { note: (await db.prisma.record.findFirstOrThrow({ where: { projectId: ids.open, sectionId: section.id } })).id, coin: (await db.prisma.record.findFirstOrThrow({ where: { projectId: ids.open, sectionId: coins.id } })).id, projectId: ids.open };
+      const open = {
+        note: (await db.prisma.record.findFirstOrThrow({ where: { projectId: ids.open, sectionId: section.id } })).id,
+        coin: (await db.prisma.record.findFirstOrThrow({ where: { projectId: ids.open, sectionId: coins.id } })).id,
+        projectId: ids.open,
+      };
       for (const [name, input] of await everyWrite(open)) expect((await call(name, tokens.outsiderWrite, input)).status, name).toBe(404);
     });
   });
@@ -376,7 +464,7 @@ describe(`who may write (${testDatabaseMode()})`, () => {
     expect((await handleApiPath(pathOperations, patch.request, patch.params, deps())).status).toBe(200);
     const get = apiRequest("read_record", { recordId: record.id }, { token: tokens.curatorRead });
     const read = await handleApiPath(pathOperations, get.request, get.params, deps());
-    expect(((await read.json()) as { values: Record<string, unknown>; version: number })).toMatchObject({ version: 2, values: { summary: "By PATCH." } });
+    expect((await read.json()) as { values: Record<string, unknown>; version: number }).toMatchObject({ version: 2, values: { summary: "By PATCH." } });
     const put = apiRequest("update_record", { recordId: record.id }, { token: tokens.curatorWrite, method: "PUT" });
     const refused = await handleApiPath(pathOperations, put.request, put.params, deps());
     expect(refused.status).toBe(405);
@@ -384,8 +472,14 @@ describe(`who may write (${testDatabaseMode()})`, () => {
   });
 
   it("describes every write operation in the OpenAPI document with its 403, 404 and 409", () => {
-    const document = openApiDocument() as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; requestBody?: unknown; "x-mcp-requires"?: string }>> };
-    const entries = new Map(Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, entry]) => [entry.operationId, { path, method, entry }])));
+    const document = openApiDocument() as {
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; requestBody?: unknown; "x-mcp-requires"?: string }>>;
+    };
+    const entries = new Map(
+      Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, entry]) => [entry.operationId, { path, method, entry }]),
+      ),
+    );
     expect(entries.get("update_record")).toMatchObject({ path: "/records/{recordId}", method: "patch" });
     expect(entries.get("create_record")).toMatchObject({ path: "/records", method: "post" });
     for (const name of writeNames) {
@@ -410,7 +504,9 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
 
   async function withClient<T>(server: "allowed" | "closed", token: string, run: (client: Client) => Promise<T>): Promise<T> {
     const client = new Client({ name: "write-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", served[server]!.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("/api/mcp", served[server]!.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
     try {
       return await run(client);
     } finally {
@@ -418,7 +514,9 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
     }
   }
 
-  const readToolNames = (operations as readonly unknown[] as readonly ApiOperation[]).filter((operation) => operation.scope === "read").map((operation) => operation.name);
+  const readToolNames = (operations as readonly unknown[] as readonly ApiOperation[])
+    .filter((operation) => operation.scope === "read")
+    .map((operation) => operation.name);
 
   it("lists the write tools only for a write token on a server that allows MCP writes", async () => {
     const listed = async (server: "allowed" | "closed", token: string) => withClient(server, token, async (client) => (await client.listTools()).tools);
@@ -426,10 +524,20 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
     expect(writeTools.map((tool) => tool.name).sort()).toEqual([...readToolNames, ...writeNames].sort());
     const update = writeTools.find((tool) => tool.name === "update_record")!;
     expect(update.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(writeTools.find((tool) => tool.name === "link_record")!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
+    expect(writeTools.find((tool) => tool.name === "link_record")!.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: true,
+      destructiveHint: false,
+    });
     expect(Object.keys(update.inputSchema.properties ?? {}).sort()).toEqual(["recordId", "values", "version"]);
-    for (const [server, token] of [["allowed", tokens.curatorRead], ["closed", tokens.curatorWrite], ["closed", tokens.curatorRead]] as const) {
-      expect((await listed(server, token)).map((tool) => tool.name).sort(), `${server} ${token === tokens.curatorRead ? "read" : "write"}`).toEqual([...readToolNames].sort());
+    for (const [server, token] of [
+      ["allowed", tokens.curatorRead],
+      ["closed", tokens.curatorWrite],
+      ["closed", tokens.curatorRead],
+    ] as const) {
+      expect((await listed(server, token)).map((tool) => tool.name).sort(), `${server} ${token === tokens.curatorRead ? "read" : "write"}`).toEqual(
+        [...readToolNames].sort(),
+      );
     }
   });
 
@@ -438,7 +546,12 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
     const listedFor = async (token: string, run?: (client: Client) => Promise<void>) => {
       const client = new Client({ name: "stdio-write-test", version: "1.0.0" });
       await client.connect(
-        new StdioClientTransport({ command: "npm", args: ["run", "--silent", "mcp"], env: { ...(process.env as Record<string, string>), MNEMO_URL: served.allowed!.url, MNEMO_API_TOKEN: token }, stderr: "pipe" }),
+        new StdioClientTransport({
+          command: "npm",
+          args: ["run", "--silent", "mcp"],
+          env: { ...(process.env as Record<string, string>), MNEMO_URL: served.allowed!.url, MNEMO_API_TOKEN: token },
+          stderr: "pipe",
+        }),
       );
       try {
         const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
@@ -459,8 +572,13 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
 
   it("refuses to call a write tool that is not listed, and writes nothing", async () => {
     const record = await note(ids.open);
-    for (const [server, token] of [["allowed", tokens.curatorRead], ["closed", tokens.curatorWrite]] as const) {
-      const result = await withClient(server, token, (client) => client.callTool({ name: "update_record", arguments: { recordId: record.id, version: 1, values: { summary: "Planted" } } }));
+    for (const [server, token] of [
+      ["allowed", tokens.curatorRead],
+      ["closed", tokens.curatorWrite],
+    ] as const) {
+      const result = await withClient(server, token, (client) =>
+        client.callTool({ name: "update_record", arguments: { recordId: record.id, version: 1, values: { summary: "Planted" } } }),
+      );
       expect(result.isError).toBe(true);
     }
     expect(await versionOf(record.id)).toBe(1);
@@ -471,11 +589,17 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
     const hidden = await note(ids.closed);
     await withClient("allowed", tokens.curatorWrite, async (client) => {
       const text = (result: Awaited<ReturnType<Client["callTool"]>>) => (result.content as { text: string }[]).map((part) => part.text).join("\n");
-      const created = await client.callTool({ name: "create_record", arguments: { sectionSlug: section.slug, projectId: ids.open, values: { title: "Made over MCP" } } });
+      const created = await client.callTool({
+        name: "create_record",
+        arguments: { sectionSlug: section.slug, projectId: ids.open, values: { title: "Made over MCP" } },
+      });
       expect(created.isError ?? false, text(created)).toBe(false);
       const createdId = (created.structuredContent as { id: string }).id;
       const token = await db.prisma.apiToken.findFirstOrThrow({ where: { userId: people.curator.userId, name: "agent" } });
-      expect((await db.prisma.auditEvent.findFirstOrThrow({ where: { action: "record.create", targetId: createdId } })).details).toMatchObject({ via: "mcp", apiTokenId: token.id });
+      expect((await db.prisma.auditEvent.findFirstOrThrow({ where: { action: "record.create", targetId: createdId } })).details).toMatchObject({
+        via: "mcp",
+        apiTokenId: token.id,
+      });
 
       const updated = await client.callTool({ name: "update_record", arguments: { recordId: record.id, version: 1, values: { summary: "Over MCP." } } });
       expect(updated.structuredContent).toMatchObject({ version: 2, changed: true });
@@ -488,11 +612,16 @@ describe(`write tools over MCP (${testDatabaseMode()})`, () => {
       const missing = await client.callTool({ name: "update_record", arguments: { recordId: randomUUID(), version: 1, values: { summary: "x" } } });
       expect(text(denied)).toBe("not_found: Not found.");
       expect(text(missing)).toBe(text(denied));
-      const media = await client.callTool({ name: "attach_media", arguments: { recordId: record.id, version: 2, field: "photo", fileName: "f.png", content: Buffer.from(await pngBytes()).toString("base64") } });
+      const media = await client.callTool({
+        name: "attach_media",
+        arguments: { recordId: record.id, version: 2, field: "photo", fileName: "f.png", content: Buffer.from(await pngBytes()).toString("base64") },
+      });
       expect(media.structuredContent).toMatchObject({ version: 3 });
     });
     expect((await db.prisma.record.findUniqueOrThrow({ where: { id: record.id } })).values).toMatchObject({ summary: "Over MCP." });
-    const researcherResult = await withClient("allowed", tokens.researcherWrite, (client) => client.callTool({ name: "update_record", arguments: { recordId: record.id, version: 3, values: { summary: "x" } } }));
+    const researcherResult = await withClient("allowed", tokens.researcherWrite, (client) =>
+      client.callTool({ name: "update_record", arguments: { recordId: record.id, version: 3, values: { summary: "x" } } }),
+    );
     expect((researcherResult.content as { text: string }[])[0]!.text).toMatch(/^forbidden: /);
     expect(await versionOf(record.id)).toBe(3);
   });

@@ -189,7 +189,9 @@ describe("audio intake in the index worker", () => {
       expect(Math.abs(turn.start - (spoken.speechStarts[index] ?? -1))).toBeLessThan(0.1);
       expect(turn.text).toBe("");
     });
-    console.log(`segmentation: speech starts ${spoken.speechStarts.map((start) => start.toFixed(3)).join(", ")} s; found ${turns.map((turn) => turn.start).join(", ")} s`);
+    console.log(
+      `segmentation: speech starts ${spoken.speechStarts.map((start) => start.toFixed(3)).join(", ")} s; found ${turns.map((turn) => turn.start).join(", ")} s`,
+    );
   });
 
   it("offers the draft to editors only; using it fills empty turns that saving refuses by line", async () => {

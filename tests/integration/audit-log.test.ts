@@ -28,7 +28,15 @@ const proposalId = randomUUID();
 const deletedRecordId = randomUUID();
 let recordId: string;
 
-async function audit(at: string, actorId: string | null, action: string, targetType: string, targetId: string | null, projectId: string | null, details: Record<string, unknown>) {
+async function audit(
+  at: string,
+  actorId: string | null,
+  action: string,
+  targetType: string,
+  targetId: string | null,
+  projectId: string | null,
+  details: Record<string, unknown>,
+) {
   await db.sql.query(
     `INSERT INTO audit_events (id, at, actor_id, action, target_type, target_id, project_id, details)
      VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC'), $3, $4, $5, $6, $7, $8::jsonb)`,
@@ -37,7 +45,13 @@ async function audit(at: string, actorId: string | null, action: string, targetT
 }
 
 async function attempt(at: string, email: string, success: boolean, address = "198.51.100.7") {
-  await db.sql.query(`INSERT INTO sign_in_attempts (id, email, address, success, at) VALUES ($1, $2, $3, $4, ($5::timestamptz AT TIME ZONE 'UTC'))`, [randomUUID(), email, address, success, at]);
+  await db.sql.query(`INSERT INTO sign_in_attempts (id, email, address, success, at) VALUES ($1, $2, $3, $4, ($5::timestamptz AT TIME ZONE 'UTC'))`, [
+    randomUUID(),
+    email,
+    address,
+    success,
+    at,
+  ]);
 }
 
 /** Every entry the filters match, page after page. */
@@ -68,12 +82,21 @@ beforeAll(async () => {
   // Through the services: record.create (admin), record.update (admin), record.create (curator).
   const record = await createRecord(db.prisma, section, project.id, { title: "Harbour ledger" }, admin);
   recordId = record.id;
-  await saveRecord(db.prisma, admin, { id: record.id, version: record.version, sectionSlug: section.slug, projectId: project.id, values: { title: "Harbour ledger, revised" } });
+  await saveRecord(db.prisma, admin, {
+    id: record.id,
+    version: record.version,
+    sectionSlug: section.slug,
+    projectId: project.id,
+    values: { title: "Harbour ledger, revised" },
+  });
   await createRecord(db.prisma, section, project.id, { title: "Net loft" }, curator);
 
   // Directly, at known times in March 2020.
   await audit("2020-03-01T10:00:00Z", curatorUser.id, "proposal.accept", "proposal", proposalId, project.id, { role: "material", proposed: "wood" });
-  await audit("2020-03-02T10:00:00Z", adminUser.id, "section.object_context", "section", section.id, null, { section: section.slug, after: { roles: { material: "material" } } });
+  await audit("2020-03-02T10:00:00Z", adminUser.id, "section.object_context", "section", section.id, null, {
+    section: section.slug,
+    after: { roles: { material: "material" } },
+  });
   await audit("2020-03-03T10:00:00Z", null, "index.reindex", "section", null, null, { section: "all", records: 3 });
   await audit("2020-03-04T10:00:00Z", adminUser.id, "record.delete", "record", deletedRecordId, project.id, { title: "Gone", version: 2 });
   await attempt("2020-03-05T08:00:00Z", intruderEmail, false, "203.0.113.9");
@@ -106,20 +129,49 @@ describe("the audit log", () => {
     // 3 service saves + 4 direct events + 1 OIDC sign-in + 2 attempts + 60 bulk; the password user.sign_in is folded into its attempt.
     expect(total).toBe(70);
     for (let i = 1; i < entries.length; i++) expect(entries[i - 1]?.at.getTime()).toBeGreaterThanOrEqual(entries[i]?.at.getTime() ?? 0);
-    expect(entries.slice(0, 3).map((entry) => entry.action).sort()).toEqual(["record.create", "record.create", "record.update"]);
+    expect(
+      entries
+        .slice(0, 3)
+        .map((entry) => entry.action)
+        .sort(),
+    ).toEqual(["record.create", "record.create", "record.update"]);
 
     const update = entries.find((entry) => entry.action === "record.update");
-    expect(update).toMatchObject({ actor: adminEmail, target: "Harbour ledger, revised", project: project.name, details: { version: 2, section: section.slug } });
-    expect(entries.find((entry) => entry.action === "record.delete")).toMatchObject({ target: `record ${deletedRecordId.slice(0, 8)}`, project: project.name, details: { title: "Gone" } });
+    expect(update).toMatchObject({
+      actor: adminEmail,
+      target: "Harbour ledger, revised",
+      project: project.name,
+      details: { version: 2, section: section.slug },
+    });
+    expect(entries.find((entry) => entry.action === "record.delete")).toMatchObject({
+      target: `record ${deletedRecordId.slice(0, 8)}`,
+      project: project.name,
+      details: { title: "Gone" },
+    });
     expect(entries.find((entry) => entry.action === "section.object_context")).toMatchObject({ actor: adminEmail, target: section.name, project: null });
     expect(entries.find((entry) => entry.action === "section.object_context")?.at.toISOString()).toBe("2020-03-02T10:00:00.000Z");
     expect(entries.find((entry) => entry.action === "index.reindex")).toMatchObject({ actor: null, target: "section" });
-    expect(entries.find((entry) => entry.action === "proposal.accept")).toMatchObject({ actor: curatorEmail, target: `proposal ${proposalId.slice(0, 8)}`, project: project.name });
+    expect(entries.find((entry) => entry.action === "proposal.accept")).toMatchObject({
+      actor: curatorEmail,
+      target: `proposal ${proposalId.slice(0, 8)}`,
+      project: project.name,
+    });
     expect(entries.some((entry) => entry.action.startsWith("user."))).toBe(false);
     expect(entries.filter((entry) => entry.action === "sign-in" && entry.target === adminEmail)).toHaveLength(1);
-    expect(entries.find((entry) => entry.action === "sign-in" && entry.target === adminEmail)).toMatchObject({ actor: adminEmail, details: { address: "198.51.100.7" } });
-    expect(entries.find((entry) => entry.action === "sign-in.failed")).toMatchObject({ actor: null, target: intruderEmail, project: null, details: { address: "203.0.113.9" } });
-    expect(entries.find((entry) => entry.action === "sign-in" && entry.target === curatorEmail)).toMatchObject({ actor: curatorEmail, details: { method: "oidc" } });
+    expect(entries.find((entry) => entry.action === "sign-in" && entry.target === adminEmail)).toMatchObject({
+      actor: adminEmail,
+      details: { address: "198.51.100.7" },
+    });
+    expect(entries.find((entry) => entry.action === "sign-in.failed")).toMatchObject({
+      actor: null,
+      target: intruderEmail,
+      project: null,
+      details: { address: "203.0.113.9" },
+    });
+    expect(entries.find((entry) => entry.action === "sign-in" && entry.target === curatorEmail)).toMatchObject({
+      actor: curatorEmail,
+      details: { method: "oidc" },
+    });
     expect(recordId).toBeTruthy();
   });
 
@@ -176,7 +228,9 @@ describe("the audit log", () => {
     expect(since.total).toBe(3);
     const until = await listAuditLog(db.sql, admin, { to: "2019-12-31" });
     expect(until.total).toBe(60);
-    expect((await listAuditLog(db.sql, admin, { from: "2020-03-02", to: "2020-03-02" })).entries.map((entry) => entry.action)).toEqual(["section.object_context"]);
+    expect((await listAuditLog(db.sql, admin, { from: "2020-03-02", to: "2020-03-02" })).entries.map((entry) => entry.action)).toEqual([
+      "section.object_context",
+    ]);
   });
 
   it("pages 50 at a time, newest first across pages, keeping the filters", async () => {

@@ -62,10 +62,15 @@ const apiDeps = (): ApiDeps => apiDepsWithoutModels(db, origin, { media: testMed
 async function call(name: string, input: Record<string, unknown>) {
   const response = await callApi(apiDeps(), name, input, { origin, token: writeToken });
   const text = await response.text();
-  return { status: response.status, text, json: JSON.parse(text) as Record<string, unknown> & { error?: { code: string; message: string; fieldErrors?: Record<string, string[]> } } };
+  return {
+    status: response.status,
+    text,
+    json: JSON.parse(text) as Record<string, unknown> & { error?: { code: string; message: string; fieldErrors?: Record<string, string[]> } },
+  };
 }
 
-const list = (principal: Principal, filters: { text: string; field?: string }) => listRecords(db.sql, principal, listRecordsQuerySchema.parse({ section: section.slug, ...filters }));
+const list = (principal: Principal, filters: { text: string; field?: string }) =>
+  listRecords(db.sql, principal, listRecordsQuerySchema.parse({ section: section.slug, ...filters }));
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -127,9 +132,17 @@ describe(`authority links (${testDatabaseMode()})`, () => {
     for (const principal of [curator, reader]) {
       for (const filters of [{ text: "neron" }, { text: "Nerón", field: "subjects" }, { text: "Roma", field: "mint" }, { text: "Q1413" }]) {
         const page = await list(principal, filters);
-        expect(page.items.map((item) => item.id), JSON.stringify(filters)).toEqual([recordId]);
+        expect(
+          page.items.map((item) => item.id),
+          JSON.stringify(filters),
+        ).toEqual([recordId]);
         const item = page.items[0]!;
-        expect(listCellText(section.fields.find((field) => field.key === "subjects")!, item.values.subjects)).toBe("Nerón; Getty AAT 300037222");
+        expect(
+          listCellText(
+            section.fields.find((field) => field.key === "subjects")!,
+            item.values.subjects,
+          ),
+        ).toBe("Nerón; Getty AAT 300037222");
       }
       expect((await list(principal, { text: "Nerón", field: "mint" })).total).toBe(0);
       // The values' words, not their JSON: the keys of a link and its quoting match nothing.
@@ -171,9 +184,18 @@ describe(`authority links (${testDatabaseMode()})`, () => {
     const [newer, older] = history.versions;
     const changes = changesBetween(history.record.fields, older!.values, newer!.values);
     expect(changes.map((change) => change.key)).toEqual(["subjects"]);
-    const removed = changes[0]!.text!.filter((part) => part.op === "removed").map((part) => part.text).join("");
-    const added = changes[0]!.text!.filter((part) => part.op === "added").map((part) => part.text).join("");
-    const whole = changes[0]!.text!.filter((part) => part.op !== "removed").map((part) => part.text).join("");
+    const removed = changes[0]!
+      .text!.filter((part) => part.op === "removed")
+      .map((part) => part.text)
+      .join("");
+    const added = changes[0]!
+      .text!.filter((part) => part.op === "added")
+      .map((part) => part.text)
+      .join("");
+    const whole = changes[0]!
+      .text!.filter((part) => part.op !== "removed")
+      .map((part) => part.text)
+      .join("");
     expect(whole).toBe(`Nero <${nero}>\nAugustus <${augustus}>`);
     expect(removed).toContain("Nerón");
     expect(removed).toContain(coinType);
@@ -197,13 +219,21 @@ describe(`authority links (${testDatabaseMode()})`, () => {
       ),
     };
     const preview = await previewImport(db.prisma, curator, file, section.slug);
-    expect(preview.suggestedMapping).toEqual({ externalIdColumn: "ID", columns: { Title: "title", "Mint URI": "mint", Mint: "mint.label", Subjects: "subjects" } });
+    expect(preview.suggestedMapping).toEqual({
+      externalIdColumn: "ID",
+      columns: { Title: "title", "Mint URI": "mint", Mint: "mint.label", Subjects: "subjects" },
+    });
     const plan: ImportPlan = { sectionSlug: section.slug, projectId, mapping: preview.suggestedMapping };
     const before = await db.prisma.record.count();
     const dryRun = await dryRunImport(db.prisma, curator, file, plan);
     expect(dryRun).toMatchObject({ rows: 5, valid: 2, creates: 2 });
     expect(dryRun.problems).toEqual([
-      { row: 3, column: "Mint URI", field: "mint", message: `Mint "${nero}" is not an authority URI: write a Nomisma URI, such as http://nomisma.org/id/athens` },
+      {
+        row: 3,
+        column: "Mint URI",
+        field: "mint",
+        message: `Mint "${nero}" is not an authority URI: write a Nomisma URI, such as http://nomisma.org/id/athens`,
+      },
       { row: 4, column: "Subjects", field: "subjects", message: expect.stringMatching(/^Subjects "Nero" is not an authority URI: write a Wikidata, /) },
       { row: 5, column: "Mint URI", field: "mint", message: "Mint has the label “Roma” but no URI" },
     ]);
@@ -214,14 +244,25 @@ describe(`authority links (${testDatabaseMode()})`, () => {
     expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", created: 2, skipped: 3 });
     const imported = await db.prisma.record.findMany({ where: { sectionId: section.id, externalId: { not: null } }, orderBy: { externalId: "asc" } });
     expect(imported.map((record) => [record.externalId, record.values])).toEqual([
-      ["c-1", { title: "As of Augustus", mint: { uri: "http://nomisma.org/id/lugdunum", label: "Lugdunum" }, subjects: [{ uri: augustus, label: "Augustus" }, { uri: coinType }] }],
+      [
+        "c-1",
+        {
+          title: "As of Augustus",
+          mint: { uri: "http://nomisma.org/id/lugdunum", label: "Lugdunum" },
+          subjects: [{ uri: augustus, label: "Augustus" }, { uri: coinType }],
+        },
+      ],
       ["c-2", { title: "Denarius", mint: { uri: "http://nomisma.org/id/rome" }, subjects: [{ uri: nero }] }],
     ]);
   });
 
   it("refuses a bad link through the JSON API with 400 and the value quoted, and saves a good one canonical", async () => {
     const before = await db.prisma.record.count();
-    const created = await call("create_record", { sectionSlug: section.slug, projectId, values: { title: "Aureus", subjects: [{ uri: "http://example.org/nero", label: "Nero" }] } });
+    const created = await call("create_record", {
+      sectionSlug: section.slug,
+      projectId,
+      values: { title: "Aureus", subjects: [{ uri: "http://example.org/nero", label: "Nero" }] },
+    });
     expect(created.status, created.text).toBe(400);
     expect(created.json.error?.fieldErrors?.subjects).toEqual([expect.stringMatching(/^Subjects "http:\/\/example\.org\/nero" is not an authority URI: /)]);
     const shape = await call("create_record", { sectionSlug: section.slug, projectId, values: { title: "Aureus", mint: { label: "Rome" } } });
@@ -229,12 +270,25 @@ describe(`authority links (${testDatabaseMode()})`, () => {
     expect(shape.json.error?.fieldErrors?.mint).toEqual(["Mint must be authority links: a URI and an optional label"]);
     expect(await db.prisma.record.count()).toBe(before);
 
-    const good = await call("create_record", { sectionSlug: section.slug, projectId, values: { title: "Aureus", mint: "https://nomisma.org/id/rome", subjects: [`${nero}`, { uri: "https://www.wikidata.org/wiki/Q1405", label: "Augustus" }] } });
+    const good = await call("create_record", {
+      sectionSlug: section.slug,
+      projectId,
+      values: {
+        title: "Aureus",
+        mint: "https://nomisma.org/id/rome",
+        subjects: [`${nero}`, { uri: "https://www.wikidata.org/wiki/Q1405", label: "Augustus" }],
+      },
+    });
     expect(good.status, good.text).toBe(200);
     const id = good.json.id as string;
-    expect((await getRecord(db.prisma, curator, id)).values).toMatchObject({ mint: { uri: "http://nomisma.org/id/rome" }, subjects: [{ uri: nero }, { uri: augustus, label: "Augustus" }] });
+    expect((await getRecord(db.prisma, curator, id)).values).toMatchObject({
+      mint: { uri: "http://nomisma.org/id/rome" },
+      subjects: [{ uri: nero }, { uri: augustus, label: "Augustus" }],
+    });
     const update = await call("update_record", { recordId: id, version: 1, values: { mint: { uri: "http://nomisma.org/id/Rome Mint", label: "Rome" } } });
     expect(update.status).toBe(400);
-    expect(update.json.error?.fieldErrors?.mint).toEqual([expect.stringMatching(/^Mint "http:\/\/nomisma\.org\/id\/Rome Mint" is not an authority URI: write a Nomisma URI/)]);
+    expect(update.json.error?.fieldErrors?.mint).toEqual([
+      expect.stringMatching(/^Mint "http:\/\/nomisma\.org\/id\/Rome Mint" is not an authority URI: write a Nomisma URI/),
+    ]);
   });
 });

@@ -19,7 +19,14 @@ import { createProject, createRecord, createSection } from "../support/factories
  * the commands run as real processes.
  */
 const scratch = mkdtempSync(join(tmpdir(), "mnemo-backup-key-"));
-const installation = (name: string) => ({ DATABASE_URL: "", MNEMO_DATA_DIR: join(scratch, name), MNEMO_STORAGE_DIR: join(scratch, name, "media"), MNEMO_BACKUP_KEY: "", MNEMO_EMBEDDER: "hash", MNEMO_ALLOW_HASH_EMBEDDER: "1" });
+const installation = (name: string) => ({
+  DATABASE_URL: "",
+  MNEMO_DATA_DIR: join(scratch, name),
+  MNEMO_STORAGE_DIR: join(scratch, name, "media"),
+  MNEMO_BACKUP_KEY: "",
+  MNEMO_EMBEDDER: "hash",
+  MNEMO_ALLOW_HASH_EMBEDDER: "1",
+});
 const signedFile = join(scratch, "signed.zip");
 const unsignedFile = join(scratch, "unsigned.zip");
 let slug: string;
@@ -65,7 +72,9 @@ describe("npm run backup:key and import-project --key / --trust-unsigned (embedd
     const b = installation("b");
     const refused = await run("scripts/import-project.ts", ["--file", signedFile], b);
     expect(refused.code).toBe(2);
-    expect(refused.err).toMatch(new RegExp(`signed by another installation's key \\(id ${keyId}; this installation's is [0-9a-f]{8}\\)\\. Pass that installation's key with --key`));
+    expect(refused.err).toMatch(
+      new RegExp(`signed by another installation's key \\(id ${keyId}; this installation's is [0-9a-f]{8}\\)\\. Pass that installation's key with --key`),
+    );
     const badKey = await run("scripts/import-project.ts", ["--file", signedFile, "--key", "not-a-key-0123"], b);
     expect(badKey.code).toBe(2);
     expect(badKey.err).toMatch(/--key is not a backup key/);

@@ -69,7 +69,6 @@ afterAll(async () => {
   await db.close();
 });
 
-
 function csvFile(lines: string[], fileName = "interviews.csv"): ImportFile {
   return { fileName, bytes: new TextEncoder().encode(`${lines.join("\r\n")}\r\n`) };
 }
@@ -83,7 +82,7 @@ function interviewRows(prefix: string, summaryOf: (row: number) => string = (row
   for (let row = 1; row <= 200; row++) {
     const id = row === 120 ? `${prefix}-10` : `${prefix}-${row}`;
     const title = row === 160 ? "" : `Interview ${prefix} ${row}`;
-    const date = row === 17 ? "1962-02-30" : `19${String(row % 90 + 10).padStart(2, "0")}-04-18`;
+    const date = row === 17 ? "1962-02-30" : `19${String((row % 90) + 10).padStart(2, "0")}-04-18`;
     const kind = row === 50 ? "sculpture" : row % 2 ? "Interview" : "letter";
     const narrator = row === 90 ? "Hidden Person" : `Person ${(row % 5) + 1}${row % 7 === 0 ? " | Person 1" : ""}`;
     const summary = row === 3 ? '=HYPERLINK("http://example.test","click")' : row === 4 ? 'Said "yes"\nand left; twice' : summaryOf(row);
@@ -179,7 +178,9 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
 
     // One summary changed: that record is updated (version bump, re-queued, audited); no duplicate.
     await db.prisma.indexQueueItem.deleteMany({});
-    const changed = await startImport(db.prisma, curator, csvFile(interviewRows("a", (row) => (row === 8 ? "A new summary" : `Summary of ${row}`))), plan(), { storageDir });
+    const changed = await startImport(db.prisma, curator, csvFile(interviewRows("a", (row) => (row === 8 ? "A new summary" : `Summary of ${row}`))), plan(), {
+      storageDir,
+    });
     expect(changed.dryRun).toMatchObject({ creates: 0, updates: 1, unchanged: 194 });
     await runImportJobs(db.prisma, { storageDir, workerId: "test" });
     expect(await getImportJob(db.prisma, curator, changed.jobId)).toMatchObject({ created: 0, updated: 1, unchanged: 194 });
@@ -302,7 +303,7 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     await db.prisma.record.update({ where: { id: hidden.id }, data: { externalId: "taken-1" } });
     const result = await dryRunImport(db.prisma, curator, csvFile([header, "taken-1,Mine,1960,letter,Person 1,,1960"]), plan());
     expect(result.problems).toEqual([{ row: 1, column: "ID", message: "The external id “taken-1” is taken by a record you cannot edit" }]);
-    expect(problemsCsv(result.problems)).toBe('row,column,field,message\r\n1,ID,,The external id “taken-1” is taken by a record you cannot edit\r\n');
+    expect(problemsCsv(result.problems)).toBe("row,column,field,message\r\n1,ID,,The external id “taken-1” is taken by a record you cannot edit\r\n");
   });
 
   it("imports dates as archivists write them, keeps the text, files them by the years they cover, and quotes one it cannot read", async () => {
@@ -318,11 +319,20 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
       ["d-8", "Backwards", "1962", "1930-1920"],
     ];
     const file = csvFile(["ID,Title,Recorded on,Period", ...rows.map((row) => row.join(","))], "dates.csv");
-    const datePlan: ImportPlan = { sectionSlug: section.slug, projectId, mapping: { externalIdColumn: "ID", columns: { Title: "title", "Recorded on": "recordedOn", Period: "period" } } };
+    const datePlan: ImportPlan = {
+      sectionSlug: section.slug,
+      projectId,
+      mapping: { externalIdColumn: "ID", columns: { Title: "title", "Recorded on": "recordedOn", Period: "period" } },
+    };
     const checked = await dryRunImport(db.prisma, curator, file, datePlan);
     expect(checked).toMatchObject({ rows: 8, valid: 6 });
     expect(checked.problems).toEqual([
-      { row: 7, column: "Recorded on", field: "recordedOn", message: 'Recorded on "sometime in spring" could not be read: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX' },
+      {
+        row: 7,
+        column: "Recorded on",
+        field: "recordedOn",
+        message: 'Recorded on "sometime in spring" could not be read: write 1962, 1962-04-18, c. 1850, 1850/1860 or 18XX',
+      },
       { row: 8, column: "Period", field: "period", message: 'Period "1930-1920" starts after it ends' },
     ]);
     const { jobId } = await startImport(db.prisma, curator, file, datePlan, { storageDir });
@@ -331,8 +341,14 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     const stored = new Map((await db.prisma.record.findMany({ where: { sectionId: section.id } })).map((record) => [record.externalId, record]));
     const values = (id: string) => stored.get(id)?.values as Record<string, unknown>;
     expect(values("d-1")).toMatchObject({ recordedOn: { edtf: "1850~", text: "c. 1850" }, period: { from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" } });
-    expect(values("d-2")).toMatchObject({ recordedOn: { edtf: "1850/1860", text: "1850-1860" }, period: { from: 1850, to: 1860, edtf: "1850/1860", text: "1850–1860" } });
-    expect(values("d-3")).toMatchObject({ recordedOn: { edtf: "17XX", text: "18th century" }, period: { from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" } });
+    expect(values("d-2")).toMatchObject({
+      recordedOn: { edtf: "1850/1860", text: "1850-1860" },
+      period: { from: 1850, to: 1860, edtf: "1850/1860", text: "1850–1860" },
+    });
+    expect(values("d-3")).toMatchObject({
+      recordedOn: { edtf: "17XX", text: "18th century" },
+      period: { from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" },
+    });
     expect(values("d-4")).toMatchObject({ recordedOn: { edtf: "1850~", text: "cap a 1850" }, period: { edtf: "17XX", text: "segle XVIII" } });
     expect(values("d-5")).toMatchObject({ recordedOn: { edtf: "1866/1899", text: "finales del siglo XIX" }, period: { from: 1850, to: 1850, edtf: "1850~" } });
     expect(values("d-6")).toMatchObject({ recordedOn: "185X", period: { from: 1850, to: 1850, edtf: "1850/..", text: "1850/.." } });
@@ -357,7 +373,13 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
       { key: "transcript", label: "Transcript", type: "transcript" },
     ]);
     const lines = [
-      { ref: "j-1", title: "Turns as JSON", narrator: ["P-7", "Person 3"], period: { from: 1900, to: 1910 }, transcript: [{ speaker: "Ada", start: 0, end: 2.5, text: "Hola" }] },
+      {
+        ref: "j-1",
+        title: "Turns as JSON",
+        narrator: ["P-7", "Person 3"],
+        period: { from: 1900, to: 1910 },
+        transcript: [{ speaker: "Ada", start: 0, end: 2.5, text: "Hola" }],
+      },
       { ref: "j-2", title: "Turns as text", narrator: "P-7", transcript: "[00:00.0 - 00:03.2] Bea: Bon dia\n[00:03.2 - 00:05] Ada: Adéu" },
     ];
     const file = { fileName: "turns.jsonl", bytes: new TextEncoder().encode(lines.map((line) => JSON.stringify(line)).join("\n")) };
@@ -373,7 +395,12 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     expect((await getImportJob(db.prisma, curator, jobId)).created).toBe(2);
     const saved = await db.prisma.record.findMany({ where: { sectionId: transcriptSection.id }, orderBy: { externalId: "asc" }, include: { linksOut: true } });
     expect(saved.map((record) => record.values)).toEqual([
-      { title: "Turns as JSON", narrator: [target.id, expect.any(String)], period: { from: 1900, to: 1910 }, transcript: [{ speaker: "Ada", start: 0, end: 2.5, text: "Hola" }] },
+      {
+        title: "Turns as JSON",
+        narrator: [target.id, expect.any(String)],
+        period: { from: 1900, to: 1910 },
+        transcript: [{ speaker: "Ada", start: 0, end: 2.5, text: "Hola" }],
+      },
       {
         title: "Turns as text",
         narrator: [target.id],
@@ -403,8 +430,20 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
         { key: "title", label: "Title", type: "text", required: true },
         { key: "photo", label: "Photo", type: "image", view: "front" },
       ]);
-      const file = csvFile(["ref,title,photo", "m-1,Good,front.png", "m-2,Missing,absent.png", "m-3,Text,notes.txt", "m-4,Escape,../secret.png", "m-5,Linked out,link.png"]);
-      const mediaPlan: ImportPlan = { sectionSlug: photos.slug, projectId, mapping: { externalIdColumn: "ref", columns: { title: "title", photo: "photo" } }, mediaFolder: "scans" };
+      const file = csvFile([
+        "ref,title,photo",
+        "m-1,Good,front.png",
+        "m-2,Missing,absent.png",
+        "m-3,Text,notes.txt",
+        "m-4,Escape,../secret.png",
+        "m-5,Linked out,link.png",
+      ]);
+      const mediaPlan: ImportPlan = {
+        sectionSlug: photos.slug,
+        projectId,
+        mapping: { externalIdColumn: "ref", columns: { title: "title", photo: "photo" } },
+        mediaFolder: "scans",
+      };
       const dryRun = await dryRunImport(db.prisma, admin, file, mediaPlan);
       expect(dryRun.problems.map((problem) => [problem.row, problem.message])).toEqual([
         [2, "Photo names the file “absent.png”, which is not in the media folder"],
@@ -418,9 +457,10 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
         expect(error.code).toBe("bad_request");
       }
       // Without a folder, a file name in an image column is a row problem, not a guess.
-      expect((await dryRunImport(db.prisma, admin, csvFile(["ref,title,photo", "m-9,Good,front.png"]), { ...mediaPlan, mediaFolder: undefined })).problems[0]?.message).toBe(
-        "Photo names a file, but the import has no media folder or media zip",
-      );
+      expect(
+        (await dryRunImport(db.prisma, admin, csvFile(["ref,title,photo", "m-9,Good,front.png"]), { ...mediaPlan, mediaFolder: undefined })).problems[0]
+          ?.message,
+      ).toBe("Photo names a file, but the import has no media folder or media zip");
       const { jobId } = await startImport(db.prisma, admin, file, mediaPlan, { storageDir });
       await runImportJobs(db.prisma, { storageDir, workerId: "media" });
       expect(await getImportJob(db.prisma, admin, jobId)).toMatchObject({ created: 1, skipped: 4 });
@@ -449,7 +489,8 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     const controller = new AbortController();
     const loop = runImportLoop(db.prisma, { signal: controller.signal, idleMs: 20 });
     try {
-      for (let wait = 0; wait < 600 && (await getImportJob(db.prisma, curator, jobId)).status !== "done"; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let wait = 0; wait < 600 && (await getImportJob(db.prisma, curator, jobId)).status !== "done"; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
     } finally {
       controller.abort();
       await loop;
@@ -464,7 +505,11 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     const second = await startImport(db.prisma, leaving, csvFile(rows.map((line) => line.replace(/^l-/, "m-"))), loopPlan, { storageDir });
     await db.prisma.membership.deleteMany({ where: { userId: user.id } });
     await runImportJobs(db.prisma, { storageDir, workerId: "loop" });
-    expect(await getImportJob(db.prisma, leaving, second.jobId)).toMatchObject({ status: "failed", created: 0, error: "The person who started this import may no longer edit the project." });
+    expect(await getImportJob(db.prisma, leaving, second.jobId)).toMatchObject({
+      status: "failed",
+      created: 0,
+      error: "The person who started this import may no longer edit the project.",
+    });
     expect(await recordCount(loopSection.id)).toBe(30);
   });
 });

@@ -30,7 +30,12 @@ const fields: FieldDefinition[] = [
 
 const spanishTurns: TranscriptTurn[] = [
   { speaker: "Entrevistadora", start: 0, end: 4.5, text: "Buenos días. ¿Dónde nació usted?" },
-  { speaker: "Andrés Martín", start: 4.8, end: 16.25, text: "Nací en el pueblo, al lado de la iglesia, y mi padre trabajaba en la mina de carbón & en el huerto." },
+  {
+    speaker: "Andrés Martín",
+    start: 4.8,
+    end: 16.25,
+    text: "Nací en el pueblo, al lado de la iglesia, y mi padre trabajaba en la mina de carbón & en el huerto.",
+  },
   { speaker: "Andrés Martín", start: 3725.5, end: 3731, text: "El agua llegó en invierno." },
 ];
 
@@ -183,7 +188,11 @@ describe("captions out", () => {
     expect(again.body).toBe(first.body);
     const srt = await respond(admin, spanishId, "transcript.en.srt");
     expect(srt.status).toBe(200);
-    expect(parseSrt(srt.body).turns.map((turn) => turn.text).join(" ")).toBe(text);
+    expect(
+      parseSrt(srt.body)
+        .turns.map((turn) => turn.text)
+        .join(" "),
+    ).toBe(text);
     // The record page's "English beside each turn": the same English, one turn per original turn.
     const json = await respond(reader, spanishId, "transcript.en.json");
     expect(json.status).toBe(200);
@@ -206,7 +215,13 @@ describe("captions out", () => {
   }, 120_000);
 
   it("has no English track for an English interview, nor from an external bridge for a local_only section", async () => {
-    const englishId = (await createRecord(db.prisma, section, openProjectId, { title: "Harbour", language: "en", transcript: [{ speaker: "A", start: 0, end: 2, text: "The lamp burned whale oil." }] })).id;
+    const englishId = (
+      await createRecord(db.prisma, section, openProjectId, {
+        title: "Harbour",
+        language: "en",
+        transcript: [{ speaker: "A", start: 0, end: 2, text: "The lamp burned whale oil." }],
+      })
+    ).id;
     const missing = await respond(reader, randomUUID(), "transcript.en.vtt");
     const noEnglish = await respond(reader, englishId, "transcript.en.vtt");
     expect({ status: noEnglish.status, body: noEnglish.body }).toEqual({ status: missing.status, body: missing.body });

@@ -55,7 +55,11 @@ describe(`crash recovery (${mode})`, () => {
         { slug: "all", label: "All", fields: ["title", "summary"] },
         { slug: "summary", label: "Summary", fields: ["summary"] },
       ]) {
-        await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: section.slug, group: { ...group, chunking: "short", maxTokens: 48, minTokens: 1, overlap: 0 }, requeue: false });
+        await saveEmbedGroup(db.prisma, db.sql, {
+          sectionSlug: section.slug,
+          group: { ...group, chunking: "short", maxTokens: 48, minTokens: 1, overlap: 0 },
+          requeue: false,
+        });
       }
       for (let index = 0; index < 96; index++) {
         recordIds.push((await createRecord(db.prisma, section, projectId, { title: `Ledger ${index}`, summary: longSummary(index) })).id);
@@ -91,7 +95,9 @@ describe(`crash recovery (${mode})`, () => {
         const processes = Array.from({ length: workers }, () => startWorker());
         await waitFor(
           "workers in the middle of a batch",
-          async () => (await count(`SELECT count(*)::int AS n FROM index_queue WHERE status = 'running' AND locked_at > now() - interval '2 seconds'`)) > 0 && (await count(`SELECT count(*)::int AS n FROM chunks`)) > chunksBefore,
+          async () =>
+            (await count(`SELECT count(*)::int AS n FROM index_queue WHERE status = 'running' AND locked_at > now() - interval '2 seconds'`)) > 0 &&
+            (await count(`SELECT count(*)::int AS n FROM chunks`)) > chunksBefore,
           40_000,
         );
         // Each worker lowered its CPU priority (MNEMO_WORKER_NICE, default 10) before starting its threads.
@@ -121,7 +127,9 @@ describe(`crash recovery (${mode})`, () => {
       const drainMs = Math.round(performance.now() - started);
 
       expect(await count(`SELECT count(*)::int AS n FROM index_queue`)).toBe(0);
-      const indexed = await db.sql.query<{ record_id: string; groups: number }>(`SELECT record_id, count(DISTINCT embed_group_id)::int AS groups FROM chunks GROUP BY record_id`);
+      const indexed = await db.sql.query<{ record_id: string; groups: number }>(
+        `SELECT record_id, count(DISTINCT embed_group_id)::int AS groups FROM chunks GROUP BY record_id`,
+      );
       expect(indexed.map((row) => row.record_id).sort()).toEqual([...recordIds].sort());
       expect(indexed.every((row) => row.groups === 2)).toBe(true);
       const duplicates = await duplicatePassages(db.sql);
@@ -226,13 +234,23 @@ describe(`crash recovery (${mode})`, () => {
           expect(record!.version).toBeGreaterThanOrEqual(ack.version);
         }
         unacknowledgedCommits += records.filter((record) => !acknowledged.has(record.id)).length;
-        kills.push({ acknowledged: acked, inFlight: lastSaving ? `save ${lastSaving}` : "none", committedUnacknowledged: unacknowledgedCommits - committedUnacknowledged, reopenMs });
+        kills.push({
+          acknowledged: acked,
+          inFlight: lastSaving ? `save ${lastSaving}` : "none",
+          committedUnacknowledged: unacknowledgedCommits - committedUnacknowledged,
+          reopenMs,
+        });
         committedUnacknowledged = unacknowledgedCommits;
         expect(unacknowledgedCommits).toBeLessThanOrEqual(kills.length);
         // Nothing half-written: every record has its outbox row and one audit event per version.
-        const queued = new Set((await db.prisma.indexQueueItem.findMany({ where: { status: "pending" }, select: { recordId: true } })).map((row) => row.recordId));
+        const queued = new Set(
+          (await db.prisma.indexQueueItem.findMany({ where: { status: "pending" }, select: { recordId: true } })).map((row) => row.recordId),
+        );
         expect(records.filter((record) => !queued.has(record.id))).toEqual([]);
-        const events = await db.prisma.auditEvent.findMany({ where: { targetId: { in: records.map((record) => record.id) } }, select: { targetId: true, action: true, details: true } });
+        const events = await db.prisma.auditEvent.findMany({
+          where: { targetId: { in: records.map((record) => record.id) } },
+          select: { targetId: true, action: true, details: true },
+        });
         for (const record of records) {
           const versions = events
             .filter((event) => event.targetId === record.id)
@@ -252,7 +270,9 @@ describe(`crash recovery (${mode})`, () => {
       expect(progress).toMatchObject({ indexed: records.length, parked: 0 });
       expect(await db.prisma.indexQueueItem.count()).toBe(0);
       // The title heads every embedded passage (a lone title beside long text is no passage of its own).
-      const passages = await db.sql.query<{ record_id: string; text: string }>(`SELECT record_id, string_agg(embedded_text, ' ' ORDER BY ordinal) AS text FROM chunks GROUP BY record_id`);
+      const passages = await db.sql.query<{ record_id: string; text: string }>(
+        `SELECT record_id, string_agg(embedded_text, ' ' ORDER BY ordinal) AS text FROM chunks GROUP BY record_id`,
+      );
       const textOf = new Map(passages.map((row) => [row.record_id, row.text]));
       for (const record of records) expect(textOf.get(record.id), record.title).toContain(record.title);
       const duplicates = await duplicatePassages(db.sql);

@@ -62,7 +62,11 @@ describe(`npm run create-admin (${testDatabaseMode()})`, () => {
     expect(run.code).toBe(0);
     expect(run.out).toContain("Created the admin account archivist@example.org.");
     await withDatabase(async (database) => {
-      const user = await authenticateWithPassword(database.prisma, { email: "archivist@example.org", password: "a long enough secret", address: "10.0.0.9" }, limits);
+      const user = await authenticateWithPassword(
+        database.prisma,
+        { email: "archivist@example.org", password: "a long enough secret", address: "10.0.0.9" },
+        limits,
+      );
       expect(user.role).toBe("admin");
       const principal = await loadPrincipal(database.prisma, user.id, user.sessionVersion);
       expect(principal?.role).toBe("admin");
@@ -82,7 +86,9 @@ describe(`npm run create-admin (${testDatabaseMode()})`, () => {
     expect(noName.err).toMatch(/usage: npm run create-admin/);
     await withDatabase(async (database) => {
       expect(await database.prisma.user.count()).toBe(1);
-      await expect(authenticateWithPassword(database.prisma, { email: "archivist@example.org", password: "another long secret", address: "10.0.0.9" }, limits)).rejects.toBeInstanceOf(AppError);
+      await expect(
+        authenticateWithPassword(database.prisma, { email: "archivist@example.org", password: "another long secret", address: "10.0.0.9" }, limits),
+      ).rejects.toBeInstanceOf(AppError);
     });
   }, 120_000);
 

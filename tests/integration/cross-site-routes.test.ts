@@ -94,7 +94,18 @@ describe("the cross-site rule on every route that takes a write", () => {
       for (const [method] of await writesOf(route)) cookieWrites.push(`${method} ${route.path}`);
     }
     // The walk is not empty: the writes the attack probe found unguarded are among them.
-    expect(cookieWrites).toEqual(expect.arrayContaining(["POST /api/saved-searches", "PATCH /api/saved-searches/x", "DELETE /api/saved-searches/x", "POST /api/ask", "DELETE /api/ask/threads/x", "POST /api/research", "POST /api/import-problems", "POST /oai"]));
+    expect(cookieWrites).toEqual(
+      expect.arrayContaining([
+        "POST /api/saved-searches",
+        "PATCH /api/saved-searches/x",
+        "DELETE /api/saved-searches/x",
+        "POST /api/ask",
+        "DELETE /api/ask/threads/x",
+        "POST /api/research",
+        "POST /api/import-problems",
+        "POST /oai",
+      ]),
+    );
   });
 
   it("leaves the token routes to their token: built from lib/api/api-deps only, never the session", () => {
@@ -138,7 +149,8 @@ describe("the cross-site rule on every route that takes a write", () => {
         for (const [what, headers] of passes) {
           const response = await send(route, method, handler, headers);
           const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-          if (response.status !== 503 || body?.error?.message !== "Reached authentication.") failures.push(`${method} ${route.path} with ${what} did not reach authentication: ${response.status} ${JSON.stringify(body)}`);
+          if (response.status !== 503 || body?.error?.message !== "Reached authentication.")
+            failures.push(`${method} ${route.path} with ${what} did not reach authentication: ${response.status} ${JSON.stringify(body)}`);
         }
       }
     }

@@ -53,9 +53,30 @@ describe("an external embedder", () => {
       { key: "source", label: "Source", type: "relation", targetSection: secret.slug },
     ]);
     await db.prisma.section.update({ where: { id: open.id }, data: { egressPolicy: "allow_external" } });
-    await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: secret.slug, group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] }, requeue: false });
-    await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: open.slug, group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] }, requeue: false });
-    await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: open.slug, group: { slug: "sourced", label: "With source", fields: ["title", "source.summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] }, requeue: false });
+    await saveEmbedGroup(db.prisma, db.sql, {
+      sectionSlug: secret.slug,
+      group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] },
+      requeue: false,
+    });
+    await saveEmbedGroup(db.prisma, db.sql, {
+      sectionSlug: open.slug,
+      group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] },
+      requeue: false,
+    });
+    await saveEmbedGroup(db.prisma, db.sql, {
+      sectionSlug: open.slug,
+      group: {
+        slug: "sourced",
+        label: "With source",
+        fields: ["title", "source.summary"],
+        chunking: "short",
+        maxTokens: 128,
+        minTokens: 1,
+        overlap: 0,
+        languages: [],
+      },
+      requeue: false,
+    });
     const hidden = await createRecord(db.prisma, secret, project.id, { title: "Quarrymen ledger", summary: "The zirconwhistle payments were never declared." });
     await createRecord(db.prisma, open, project.id, { title: "Open harbour notes", summary: "Fish auctions at dawn on the quay.", source: hidden.id });
 
@@ -73,7 +94,10 @@ describe("an external embedder", () => {
     expect(withheld.every((row) => !row.has_vector && row.has_words)).toBe(true);
     expect(rows.filter((row) => row.text.includes("Fish auctions")).every((row) => row.has_vector)).toBe(true);
 
-    const found = await searchArchive({ sql: db.sql, embedder, reranker: passThroughReranker, space }, systemPrincipal, { query: "zirconwhistle", mode: "keyword" });
+    const found = await searchArchive({ sql: db.sql, embedder, reranker: passThroughReranker, space }, systemPrincipal, {
+      query: "zirconwhistle",
+      mode: "keyword",
+    });
     expect(found.hits.map((hit) => hit.recordId)).toContain(hidden.id);
   });
 

@@ -125,9 +125,17 @@ beforeAll(async () => {
   await addMember(db.prisma, researcher.id, openProjectId);
   researcherOutside = await principalOf(db.prisma, researcher.id);
   admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
-  catalanId = (await createRecord(db.prisma, section, openProjectId, { title: "La vaga de 1952", body: catalanText, notes: "Only English here: the strike lasted three weeks." })).id;
+  catalanId = (
+    await createRecord(db.prisma, section, openProjectId, {
+      title: "La vaga de 1952",
+      body: catalanText,
+      notes: "Only English here: the strike lasted three weeks.",
+    })
+  ).id;
   restrictedId = (await createRecord(db.prisma, section, restrictedProjectId, { title: "Tancament", body: catalanText })).id;
-  englishId = (await createRecord(db.prisma, section, openProjectId, { title: "The closure", body: "The mine closed in 1961 and the village emptied within a decade." })).id;
+  englishId = (
+    await createRecord(db.prisma, section, openProjectId, { title: "The closure", body: "The mine closed in 1961 and the village emptied within a decade." })
+  ).id;
   translator = createTextTranslator({ bridge: counted.bridge });
 }, 120_000);
 
@@ -172,7 +180,10 @@ describe("the English beside a long text's paragraphs", () => {
 
     // A changed text is another hash: translated once more.
     const row = await db.prisma.record.findUniqueOrThrow({ where: { id: catalanId } });
-    await db.prisma.record.update({ where: { id: catalanId }, data: { values: { ...(row.values as object), body: `${catalanText}\n\nMoltes gràcies a tots.` } as never } });
+    await db.prisma.record.update({
+      where: { id: catalanId },
+      data: { values: { ...(row.values as object), body: `${catalanText}\n\nMoltes gràcies a tots.` } as never },
+    });
     const changed = JSON.parse((await respond(reader, catalanId, "body")).body) as Body;
     expect(changed.total).toBe(4);
     expect(changed.paragraphs.at(-1)?.english).toMatch(/thank/i);
@@ -203,7 +214,10 @@ describe("the English beside a long text's paragraphs", () => {
 
   it("offers the toggle on the record page only for long texts with Spanish or Catalan paragraphs", async () => {
     const fieldsOf = { section: { fields, egressPolicy: "local_only" } };
-    const offered = await recordTextTranslations({ ...fieldsOf, values: { title: "x", body: catalanText, notes: "Only English here: the strike lasted three weeks." } }, translator);
+    const offered = await recordTextTranslations(
+      { ...fieldsOf, values: { title: "x", body: catalanText, notes: "Only English here: the strike lasted three weeks." } },
+      translator,
+    );
     expect(offered).toEqual({ body: true, notes: false });
     expect(await recordTextTranslations({ ...fieldsOf, values: { title: "x" } }, translator)).toEqual({});
   });

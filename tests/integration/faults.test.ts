@@ -82,7 +82,10 @@ beforeAll(async () => {
   await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "summary"], 64);
   projectId = (await createProject(db.prisma)).id;
   for (let index = 0; index < 8; index++) {
-    await createRecord(db.prisma, section, projectId, { title: `Harbour log ${index}`, summary: `The harbour master counted ${index + 2} boats and the lamp oil in the lighthouse store.` });
+    await createRecord(db.prisma, section, projectId, {
+      title: `Harbour log ${index}`,
+      summary: `The harbour master counted ${index + 2} boats and the lamp oil in the lighthouse store.`,
+    });
   }
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10 });
   admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
@@ -124,7 +127,10 @@ describe(`embedding provider outage (${testDatabaseMode()})`, () => {
     };
     const parked: string[] = [];
     for (const outage of [...outages, "unauthorized"] as const) {
-      const record = await createRecord(db.prisma, section, projectId, { title: `Outage ${outage}`, summary: `Written while the model was ${outage}: the tide table for the quay.` });
+      const record = await createRecord(db.prisma, section, projectId, {
+        title: `Outage ${outage}`,
+        summary: `Written while the model was ${outage}: the tide table for the quay.`,
+      });
       const attempts: { attempts: number; status: string; delaySeconds: number }[] = [];
       const observed: Promise<void>[] = [];
       const progress = await during(outage, () =>
@@ -198,7 +204,13 @@ describe(`embedding provider outage (${testDatabaseMode()})`, () => {
     const queue = { maxAttempts: 3, leaseSeconds: 1, backoffBaseSeconds: 0 };
     const first = runWorker({ prisma: db.prisma, sql: db.sql, embedder: stalling, space, drain: true, idleMs: 20, queue, workerId: "stalled-worker" });
     await reached;
-    await saveRecord(db.prisma, admin, { id: record.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "Tide table", summary: "Second draft: high water at half past twelve." } });
+    await saveRecord(db.prisma, admin, {
+      id: record.id,
+      version: 1,
+      sectionSlug: section.slug,
+      projectId,
+      values: { title: "Tide table", summary: "Second draft: high water at half past twelve." },
+    });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     // Another worker takes the record over and indexes the newer version.
     await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 20, queue, workerId: "second-worker" });
@@ -225,7 +237,10 @@ describe(`rerank provider outage (${testDatabaseMode()})`, () => {
     const query = "harbour boats lamp oil";
     const plain = await searchArchive(context, reader, { query, limit: 8 });
     const order = (result: typeof plain) => result.hits.map((hit) => hit.recordId);
-    const working = await searchArchive({ ...context, reranker: createHttpReranker({ url: reranker.url, timeoutMs: steadyTimeoutMs }) }, reader, { query, limit: 8 });
+    const working = await searchArchive({ ...context, reranker: createHttpReranker({ url: reranker.url, timeoutMs: steadyTimeoutMs }) }, reader, {
+      query,
+      limit: 8,
+    });
     expect(working.rerank).toMatchObject({ applied: true });
     expect(order(working)).not.toEqual(order(plain));
     for (const outage of outages) {
@@ -330,34 +345,50 @@ describe(`the agent API during outages (${testDatabaseMode()})`, () => {
   });
 
   /** `hasty` names the providers whose outage the call meets; the others get a steady client. */
-  async function call(name: string, body: Record<string, unknown>, hasty: { embedder?: boolean; reranker?: boolean; generator?: boolean } = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  async function call(
+    name: string,
+    body: Record<string, unknown>,
+    hasty: { embedder?: boolean; reranker?: boolean; generator?: boolean } = {},
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
     const searchContext = hasty.embedder ? hastyContext : context;
     const rerankTimeoutMs = hasty.reranker ? timeoutMs : steadyTimeoutMs;
     const generatorTimeoutMs = hasty.generator ? timeoutMs : steadyTimeoutMs;
     const operation = (operations as readonly unknown[] as readonly ApiOperation[]).find((item) => item.name === name)!;
-    const request = new Request(`http://127.0.0.1/api/v1${operation.path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-    const response = await handleApiRequest(operation, request, {}, {
-      runtime: {
-        prisma: db.prisma,
-        search: async () => ({ ...searchContext, reranker: createHttpReranker({ url: reranker.url, timeoutMs: rerankTimeoutMs }) }),
-        ask: async () => ({
-          ...searchContext,
-          settings: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0, refuseUnknownTerms: false },
-          generator: createOpenAiCompatibleGenerator({ baseUrl: chat.url, model: "fake", timeoutMs: generatorTimeoutMs }),
-        }),
-        objects: async () => Promise.reject(new Error("not used")),
-        media: testMediaStorage(),
-      },
-      limiter: createRateLimiter({ perMinute: 100_000 }),
-      cors: closedCors,
-      authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
+    const request = new Request(`http://127.0.0.1/api/v1${operation.path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
     });
+    const response = await handleApiRequest(
+      operation,
+      request,
+      {},
+      {
+        runtime: {
+          prisma: db.prisma,
+          search: async () => ({ ...searchContext, reranker: createHttpReranker({ url: reranker.url, timeoutMs: rerankTimeoutMs }) }),
+          ask: async () => ({
+            ...searchContext,
+            settings: { minSimilarity: -1, strongSimilarity: -1, minTermCoverage: 0, refuseUnknownTerms: false },
+            generator: createOpenAiCompatibleGenerator({ baseUrl: chat.url, model: "fake", timeoutMs: generatorTimeoutMs }),
+          }),
+          objects: async () => Promise.reject(new Error("not used")),
+          media: testMediaStorage(),
+        },
+        limiter: createRateLimiter({ perMinute: 100_000 }),
+        cors: closedCors,
+        authenticate: (authorization) => authenticateApiTokenWithId(db.prisma, authorization),
+      },
+    );
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   }
 
   it("answers 503 with the same sentence when meaning search is down, notes a skipped reranker, and reports failed answers as failed", async () => {
     const search = { query: "harbour lamp oil" };
-    expect(await during("error", () => call("semantic_search", search, { embedder: true }))).toEqual({ status: 503, json: { error: { code: "unavailable", message: meaningSearchUnavailableMessage } } });
+    expect(await during("error", () => call("semantic_search", search, { embedder: true }))).toEqual({
+      status: 503,
+      json: { error: { code: "unavailable", message: meaningSearchUnavailableMessage } },
+    });
     const working = await call("semantic_search", search);
     expect(working.status).toBe(200);
     expect(working.json.notice).toBeUndefined();
@@ -371,7 +402,10 @@ describe(`the agent API during outages (${testDatabaseMode()})`, () => {
     }
 
     const question = { question: "What did the lighthouse lamp burn?" };
-    expect(await during("hang", () => call("ask", question, { embedder: true }))).toMatchObject({ status: 200, json: { status: "failed", answer: askUnavailableMessage, citations: [] } });
+    expect(await during("hang", () => call("ask", question, { embedder: true }))).toMatchObject({
+      status: 200,
+      json: { status: "failed", answer: askUnavailableMessage, citations: [] },
+    });
     chat.fault = "stall";
     try {
       const failed = await call("ask", question, { generator: true });

@@ -9,7 +9,17 @@ import { saveRecord } from "../../lib/archive/save-record";
 import type { Database } from "../../lib/db/database";
 import { personEacCpfResponse, projectEad3Response } from "../../lib/http/finding-aid-download";
 import { runAuthorizedRoute } from "../../lib/http/run-authorized";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf, readerNobodyAdmin, storeTestImage, temporaryStorageDir } from "../support/factories";
+import {
+  addMember,
+  createProject,
+  createRecord,
+  createSection,
+  createUser,
+  principalOf,
+  readerNobodyAdmin,
+  storeTestImage,
+  temporaryStorageDir,
+} from "../support/factories";
 import { openTestDatabase } from "../support/test-database";
 import { xmlSchemaProblems, xmlSchemas } from "../support/xml-schema";
 import { GET as agentEad3 } from "../../app/api/v1/projects/[slug]/ead3/route";
@@ -71,7 +81,9 @@ beforeAll(async () => {
   db = await openTestDatabase();
   testRuntime.database = db;
   const storageDir = temporaryStorageDir();
-  const open = await db.prisma.project.create({ data: { slug: openSlug, name: 'The drowned valley & its "mills"', description: "Interviews and objects from a valley under a reservoir." } });
+  const open = await db.prisma.project.create({
+    data: { slug: openSlug, name: 'The drowned valley & its "mills"', description: "Interviews and objects from a valley under a reservoir." },
+  });
   const closed = await createProject(db.prisma, { restricted: true });
   slugs.open = open.slug;
   slugs.closed = closed.slug;
@@ -113,7 +125,11 @@ beforeAll(async () => {
     { key: "material", label: "Material", type: "authority", authorities: ["aat"] },
   ]);
 
-  const place = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: places.slug, projectId: open.id, values: { name: "Sant Romà de Sau", sameAs: "https://www.geonames.org/3111381/sant-roma-de-sau.html" } });
+  const place = await saveRecord(db.prisma, systemPrincipal, {
+    sectionSlug: places.slug,
+    projectId: open.id,
+    values: { name: "Sant Romà de Sau", sameAs: "https://www.geonames.org/3111381/sant-roma-de-sau.html" },
+  });
   const narrator = await saveRecord(db.prisma, systemPrincipal, {
     sectionSlug: people.slug,
     projectId: open.id,
@@ -128,9 +144,19 @@ beforeAll(async () => {
     },
   });
   ids.narrator = narrator.id;
-  const sealedPerson = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: people.slug, projectId: closed.id, values: { name: `Sealed Interviewer ${hush}` } });
+  const sealedPerson = await saveRecord(db.prisma, systemPrincipal, {
+    sectionSlug: people.slug,
+    projectId: closed.id,
+    values: { name: `Sealed Interviewer ${hush}` },
+  });
   ids.sealedPerson = sealedPerson.id;
-  const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: open.id, file: { name: "talk.wav", bytes: silentWav(1) }, expectedKind: "audio", storageDir, maxBytes: 1024 * 1024 });
+  const recording = await storeMedia(db.prisma, systemPrincipal, {
+    projectId: open.id,
+    file: { name: "talk.wav", bytes: silentWav(1) },
+    expectedKind: "audio",
+    storageDir,
+    maxBytes: 1024 * 1024,
+  });
   ids.interview = (
     await createRecord(db.prisma, interviews, open.id, {
       title: "The last harvest <before> the dam",
@@ -144,7 +170,15 @@ beforeAll(async () => {
     })
   ).id;
   const photo = await storeTestImage(db.prisma, open.id, storageDir);
-  ids.object = (await createRecord(db.prisma, objects, open.id, { title: "Millstone", date: "1850-1860", medium: "Granite", photo: photo.id, material: "http://vocab.getty.edu/page/aat/300011144" })).id;
+  ids.object = (
+    await createRecord(db.prisma, objects, open.id, {
+      title: "Millstone",
+      date: "1850-1860",
+      medium: "Granite",
+      photo: photo.id,
+      material: "http://vocab.getty.edu/page/aat/300011144",
+    })
+  ).id;
   ids.closedInterview = (await createRecord(db.prisma, interviews, closed.id, { title: `Sealed testimony ${hush}`, narrator: narrator.id })).id;
 
   ({ reader, nobody, admin } = await readerNobodyAdmin(db.prisma, open.id));
@@ -167,7 +201,7 @@ describe("a project as an EAD3 finding aid", () => {
     expect(await xmlSchemaProblems(response.body, xmlSchemas.ead3)).toEqual([]);
     const xml = response.body;
     expect(xml).toContain(`<recordid instanceurl="${origin}/api/projects/${openSlug}/ead3">${openSlug}</recordid>`);
-    expect(xml).toContain("<unittitle>The drowned valley &amp; its \"mills\"</unittitle>");
+    expect(xml).toContain('<unittitle>The drowned valley &amp; its "mills"</unittitle>');
     expect(xml).toContain("<abstract>Interviews and objects from a valley under a reservoir.</abstract>");
     expect(xml).toContain('<daterange><fromdate standarddate="1850">1850</fromdate><todate standarddate="1962">1962</todate></daterange>');
     expect(xml).toContain("<quantity>4</quantity><unittype>records</unittype>");
@@ -232,7 +266,9 @@ describe("a person as EAC-CPF", () => {
     expect(xml).toContain('<place><placeName valueURI="https://sws.geonames.org/3111381/">Sant Romà de Sau</placeName></place>');
     expect(xml).toContain('<fromDate standardDate="1901" certainty="approximate">c. 1901</fromDate><toDate standardDate="1985">');
     expect(xml).toContain("<biogHist><p>Kept the mill &lt;until&gt; the flood &amp; after.</p><p>Moved to the town.</p></biogHist>");
-    expect(xml).toContain(`<targetEntity targetType="resource" valueURI="${origin}/records/${ids.interview}"><part>The last harvest &lt;before&gt; the dam</part></targetEntity><relationType>Narrator</relationType>`);
+    expect(xml).toContain(
+      `<targetEntity targetType="resource" valueURI="${origin}/records/${ids.interview}"><part>The last harvest &lt;before&gt; the dam</part></targetEntity><relationType>Narrator</relationType>`,
+    );
     expect(xml).not.toContain(hush);
     expect(xml).not.toContain(ids.closedInterview);
   });

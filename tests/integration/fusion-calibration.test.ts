@@ -91,8 +91,12 @@ describe("fusion calibration", () => {
       await expect(calibrateSpaceFusion(db.prisma, db.sql, principal, { spaceId: space.id })).rejects.toMatchObject({ code: "not_found" });
       await expect(resetSpaceFusion(db.sql, principal, { spaceId: space.id })).rejects.toMatchObject({ code: "not_found" });
     }
-    await expect(calibrateSpaceFusion(db.prisma, db.sql, admin, { spaceId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({ code: "not_found" });
-    await saveGoldenSet(db.prisma, admin, { set: { name: "Three questions", questions: queries.slice(0, 3).map((question, index) => ({ question, expected: [ids[index]!] })) } });
+    await expect(calibrateSpaceFusion(db.prisma, db.sql, admin, { spaceId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await saveGoldenSet(db.prisma, admin, {
+      set: { name: "Three questions", questions: queries.slice(0, 3).map((question, index) => ({ question, expected: [ids[index]!] })) },
+    });
     await expect(calibrateSpaceFusion(db.prisma, db.sql, admin, { spaceId: space.id })).rejects.toMatchObject({
       code: "bad_request",
       message: expect.stringContaining("there are 3 with an expected record, and it needs at least 10"),
@@ -100,7 +104,9 @@ describe("fusion calibration", () => {
   });
 
   it("measures the legs on the golden sets, stores the weights on the space, and audits it", async () => {
-    await saveGoldenSet(db.prisma, admin, { set: { name: "Nine more", questions: queries.slice(3).map((question, index) => ({ question, expected: [ids[index + 3]!] })) } });
+    await saveGoldenSet(db.prisma, admin, {
+      set: { name: "Nine more", questions: queries.slice(3).map((question, index) => ({ question, expected: [ids[index + 3]!] })) },
+    });
     const calibration = await calibrateSpaceFusion(db.prisma, db.sql, admin, { spaceId: space.id });
     const all = calibration.figures.all!;
     expect(all.queries).toBe(12);
@@ -133,7 +139,13 @@ describe("fusion calibration", () => {
     const words = await ranking(query, "keyword");
     const meaning = await ranking(query, "semantic");
     expect(words).not.toEqual(meaning.slice(0, words.length)); // the legs disagree, so the share matters
-    const fusion = (share: number) => ({ method: "scores" as const, meaningShare: { all: share }, figures: {}, source: "test", measuredAt: new Date().toISOString() });
+    const fusion = (share: number) => ({
+      method: "scores" as const,
+      meaningShare: { all: share },
+      figures: {},
+      source: "test",
+      measuredAt: new Date().toISOString(),
+    });
     await saveFusionCalibration(db.sql, space.id, fusion(0));
     expect((await ranking(query, "hybrid")).slice(0, words.length)).toEqual(words);
     await saveFusionCalibration(db.sql, space.id, fusion(1));
@@ -180,12 +192,21 @@ describe("fusion calibration", () => {
     const filler = (topic: string) =>
       `The ${topic} were recorded by the village council over many years, with the names of the families, the dates of each season, the boats that came and went, ` +
       `the weather of every month, the prices paid at the market and the quarrels settled in the square, so that the archive keeps a full account of daily life. `;
-    const once = await createRecord(db.prisma, section, project.id, { title: "Winter log", summary: "The breakwater held against the winter sea, and the boats in the harbour were safe." }, systemPrincipal);
+    const once = await createRecord(
+      db.prisma,
+      section,
+      project.id,
+      { title: "Winter log", summary: "The breakwater held against the winter sea, and the boats in the harbour were safe." },
+      systemPrincipal,
+    );
     const twice = await createRecord(
       db.prisma,
       section,
       project.id,
-      { title: "Quay notes", summary: `${filler("tides")}The breakwater was built in stone. ${filler("fisheries")}${filler("storms")}${filler("harvests")}The breakwater was mended. ${filler("markets")}` },
+      {
+        title: "Quay notes",
+        summary: `${filler("tides")}The breakwater was built in stone. ${filler("fisheries")}${filler("storms")}${filler("harvests")}The breakwater was mended. ${filler("markets")}`,
+      },
       systemPrincipal,
     );
     await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8 });
@@ -194,7 +215,14 @@ describe("fusion calibration", () => {
       [twice.id, space.id],
     );
     expect(counted?.passages).toBeGreaterThanOrEqual(2);
-    const measured = (secondPassage: number) => ({ method: "scores" as const, meaningShare: { all: 0.5 }, figures: {}, secondPassage, source: "test", measuredAt: new Date().toISOString() });
+    const measured = (secondPassage: number) => ({
+      method: "scores" as const,
+      meaningShare: { all: 0.5 },
+      figures: {},
+      secondPassage,
+      source: "test",
+      measuredAt: new Date().toISOString(),
+    });
     await saveFusionCalibration(db.sql, space.id, measured(1));
     expect((await ranking("breakwater", "keyword")).slice(0, 2)).toEqual([twice.id, once.id]);
     await saveFusionCalibration(db.sql, space.id, measured(0));

@@ -50,13 +50,31 @@ beforeAll(async () => {
   researcher = await memberPrincipal(db.prisma, open.id);
   const section = await createSection(db.prisma);
   sectionSlug = section.slug;
-  await saveEmbedGroup(db.prisma, db.sql, { sectionSlug, group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] }, requeue: false });
-  ids.nets = (await createRecord(db.prisma, section, open.id, { title: "Net menders", summary: "Mending nets on the quay every morning." }, systemPrincipal)).id;
+  await saveEmbedGroup(db.prisma, db.sql, {
+    sectionSlug,
+    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] },
+    requeue: false,
+  });
+  ids.nets = (
+    await createRecord(db.prisma, section, open.id, { title: "Net menders", summary: "Mending nets on the quay every morning." }, systemPrincipal)
+  ).id;
   ids.salt = (await createRecord(db.prisma, section, open.id, { title: "Salt fish", summary: "Barrels of salted cod for the winter." }, systemPrincipal)).id;
   ids.bells = (await createRecord(db.prisma, section, open.id, { title: "Bells", summary: "The church bells were carried away." }, systemPrincipal)).id;
-  ids.secret = (await createRecord(db.prisma, section, restricted.id, { title: "Sealed ledger of nets", summary: "Confidential nets accounts." }, systemPrincipal)).id;
-  ids.secondSecret = (await createRecord(db.prisma, section, restricted.id, { title: "Sealed register of nets", summary: "Confidential nets accounts, second book." }, systemPrincipal)).id;
-  ids.lantern = (await createRecord(db.prisma, section, open.id, { title: "Lantern maker", summary: "Lanterns soldered for the lighthouse keepers." }, systemPrincipal)).id;
+  ids.secret = (
+    await createRecord(db.prisma, section, restricted.id, { title: "Sealed ledger of nets", summary: "Confidential nets accounts." }, systemPrincipal)
+  ).id;
+  ids.secondSecret = (
+    await createRecord(
+      db.prisma,
+      section,
+      restricted.id,
+      { title: "Sealed register of nets", summary: "Confidential nets accounts, second book." },
+      systemPrincipal,
+    )
+  ).id;
+  ids.lantern = (
+    await createRecord(db.prisma, section, open.id, { title: "Lantern maker", summary: "Lanterns soldered for the lighthouse keepers." }, systemPrincipal)
+  ).id;
   restrictedProjectId = restricted.id;
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8 });
 }, 120_000);
@@ -80,17 +98,25 @@ describe("golden sets", () => {
   it("validate questions and refuse expected records the keeper cannot read", async () => {
     const empty = await saveGoldenSet(db.prisma, curator, { set: { name: "", questions: [{ question: "", expected: [] }] } }).catch((error: unknown) => error);
     expect(Object.keys((empty as { fieldErrors?: object }).fieldErrors ?? {}).sort()).toEqual(["name", "questions.0.expected", "questions.0.question"]);
-    await expect(saveGoldenSet(db.prisma, curator, { set: { name: "Leak", sectionSlug, questions: [{ question: "nets", expected: [ids.secret] }] } })).rejects.toMatchObject({
+    await expect(
+      saveGoldenSet(db.prisma, curator, { set: { name: "Leak", sectionSlug, questions: [{ question: "nets", expected: [ids.secret] }] } }),
+    ).rejects.toMatchObject({
       code: "bad_request",
       fieldErrors: { "questions.0.expected": ["An expected record does not exist."] },
     });
   });
 
   it("store a record named twice in one question once, on create and on save alike", async () => {
-    const storedExpected = async (id: string) => ((await db.prisma.goldenSet.findUniqueOrThrow({ where: { id } })).questions as { expected: string[] }[]).map((question) => question.expected);
-    const created = await saveGoldenSet(db.prisma, curator, { set: { name: "Twice", sectionSlug, questions: [{ question: "mending nets", expected: [ids.nets, ids.nets] }] } });
+    const storedExpected = async (id: string) =>
+      ((await db.prisma.goldenSet.findUniqueOrThrow({ where: { id } })).questions as { expected: string[] }[]).map((question) => question.expected);
+    const created = await saveGoldenSet(db.prisma, curator, {
+      set: { name: "Twice", sectionSlug, questions: [{ question: "mending nets", expected: [ids.nets, ids.nets] }] },
+    });
     expect(await storedExpected(created.id)).toEqual([[ids.nets]]);
-    await saveGoldenSet(db.prisma, curator, { id: created.id, set: { name: "Twice", sectionSlug, questions: [{ question: "mending nets", expected: [ids.nets, ids.salt, ids.nets] }] } });
+    await saveGoldenSet(db.prisma, curator, {
+      id: created.id,
+      set: { name: "Twice", sectionSlug, questions: [{ question: "mending nets", expected: [ids.nets, ids.salt, ids.nets] }] },
+    });
     expect(await storedExpected(created.id)).toEqual([[ids.nets, ids.salt]]);
     const run = await runGoldenSet(db.prisma, search, curator, { id: created.id, mode: "keyword" });
     const [only] = run.results;
@@ -123,7 +149,10 @@ describe("golden sets", () => {
   it("never name a record the runner cannot read, and keep it through its owner's edit", async () => {
     const saved = await saveGoldenSet(db.prisma, curator, { set: { name: "With a sealed record", questions: [{ question: "nets", expected: [ids.nets] }] } });
     // An admin adds a record the curator cannot read to the curator's set.
-    await saveGoldenSet(db.prisma, admin, { id: saved.id, set: { name: "With a sealed record", questions: [{ question: "nets", expected: [ids.nets, ids.secret] }] } });
+    await saveGoldenSet(db.prisma, admin, {
+      id: saved.id,
+      set: { name: "With a sealed record", questions: [{ question: "nets", expected: [ids.nets, ids.secret] }] },
+    });
     const asCurator = await runGoldenSet(db.prisma, search, curator, { id: saved.id, mode: "keyword" });
     expect(JSON.stringify(asCurator)).not.toContain(ids.secret);
     expect(JSON.stringify(asCurator)).not.toContain("Sealed ledger");
@@ -145,7 +174,9 @@ describe("golden sets", () => {
   });
 
   it("belong to their owner: another keeper finds an admin's set exactly like a missing one and cannot change or run it", async () => {
-    const adminSet = await saveGoldenSet(db.prisma, admin, { set: { name: "Mine closure questions", questions: [{ question: "confidential nets accounts", expected: [ids.secret, ids.nets] }] } });
+    const adminSet = await saveGoldenSet(db.prisma, admin, {
+      set: { name: "Mine closure questions", questions: [{ question: "confidential nets accounts", expected: [ids.secret, ids.nets] }] },
+    });
     await runGoldenSet(db.prisma, search, admin, { id: adminSet.id, mode: "keyword" });
     const attempts: [string, (id: string) => Promise<unknown>][] = [
       ["view", (id) => getGoldenSet(db.prisma, curator, id)],
@@ -173,7 +204,9 @@ describe("golden sets", () => {
   });
 
   it("are seen by their owner and by admins, and by no other keeper", async () => {
-    const own = await saveGoldenSet(db.prisma, curator, { set: { name: "Curator's own", sectionSlug, questions: [{ question: "salted cod", expected: [ids.salt] }] } });
+    const own = await saveGoldenSet(db.prisma, curator, {
+      set: { name: "Curator's own", sectionSlug, questions: [{ question: "salted cod", expected: [ids.salt] }] },
+    });
     const mine = await getGoldenSet(db.prisma, curator, own.id);
     expect(mine.questions).toEqual([{ question: "salted cod", expected: [{ recordId: ids.salt, title: "Salt fish" }], unreadableExpected: false }]);
     expect((await listGoldenSets(db.prisma, curator)).map((set) => set.id)).toContain(own.id);
@@ -182,13 +215,18 @@ describe("golden sets", () => {
     expect((await listGoldenSets(db.prisma, otherCurator)).map((set) => set.id)).not.toContain(own.id);
     await expect(getGoldenSet(db.prisma, otherCurator, own.id)).rejects.toMatchObject({ code: "not_found" });
     // An admin may keep anyone's set: the owner stays the owner.
-    await saveGoldenSet(db.prisma, admin, { id: own.id, set: { name: "Curator's own, renamed", sectionSlug, questions: [{ question: "salted cod", expected: [ids.salt] }] } });
+    await saveGoldenSet(db.prisma, admin, {
+      id: own.id,
+      set: { name: "Curator's own, renamed", sectionSlug, questions: [{ question: "salted cod", expected: [ids.salt] }] },
+    });
     expect((await getGoldenSet(db.prisma, curator, own.id)).name).toBe("Curator's own, renamed");
     await deleteGoldenSet(db.prisma, curator, own.id);
   });
 
   it("seeded without an owner (the demo's sets) are the admins'", async () => {
-    const seeded = await db.prisma.goldenSet.create({ data: { name: "Archive search, seeded", questions: [{ question: "mending nets", expected: [ids.nets] }] as never } });
+    const seeded = await db.prisma.goldenSet.create({
+      data: { name: "Archive search, seeded", questions: [{ question: "mending nets", expected: [ids.nets] }] as never },
+    });
     expect((await listGoldenSets(db.prisma, admin)).map((set) => set.id)).toContain(seeded.id);
     expect((await getGoldenSet(db.prisma, admin, seeded.id)).questions[0]?.expected).toEqual([{ recordId: ids.nets, title: "Net menders" }]);
     expect((await listGoldenSets(db.prisma, curator)).map((set) => set.id)).not.toContain(seeded.id);
@@ -202,7 +240,10 @@ describe("golden sets", () => {
     const one = await saveGoldenSet(db.prisma, curator, { set: { name: "Nets, one", sectionSlug, questions: [{ question, expected: [ids.nets] }] } });
     const two = await saveGoldenSet(db.prisma, curator, { set: { name: "Nets, two", sectionSlug, questions: [{ question, expected: [ids.nets] }] } });
     await saveGoldenSet(db.prisma, admin, { id: one.id, set: { name: "Nets, one", sectionSlug, questions: [{ question, expected: [ids.nets, ids.secret] }] } });
-    await saveGoldenSet(db.prisma, admin, { id: two.id, set: { name: "Nets, two", sectionSlug, questions: [{ question, expected: [ids.nets, ids.secret, ids.secondSecret] }] } });
+    await saveGoldenSet(db.prisma, admin, {
+      id: two.id,
+      set: { name: "Nets, two", sectionSlug, questions: [{ question, expected: [ids.nets, ids.secret, ids.secondSecret] }] },
+    });
     const adminRun = await runGoldenSet(db.prisma, search, admin, { id: two.id, mode: "keyword" });
     await runGoldenSet(db.prisma, search, admin, { id: one.id, mode: "keyword" });
     // The admin's own view names what the admin found, sealed records included.
@@ -226,7 +267,9 @@ describe("golden sets", () => {
   });
 
   it("are resolved under the viewer's access each time they are shown, not when they were run", async () => {
-    const saved = await saveGoldenSet(db.prisma, curator, { set: { name: "Lanterns", sectionSlug, questions: [{ question: "lanterns for the lighthouse", expected: [ids.lantern] }] } });
+    const saved = await saveGoldenSet(db.prisma, curator, {
+      set: { name: "Lanterns", sectionSlug, questions: [{ question: "lanterns for the lighthouse", expected: [ids.lantern] }] },
+    });
     await runGoldenSet(db.prisma, search, curator, { id: saved.id, mode: "keyword" });
     expect((await getGoldenSet(db.prisma, curator, saved.id)).runs[0]?.results[0]?.found).toEqual([{ recordId: ids.lantern, title: "Lantern maker", rank: 1 }]);
     // The record moves to a project the curator cannot read: the stored run no longer names it.
@@ -240,7 +283,14 @@ describe("golden sets", () => {
 
   it("give admins the score distribution of relevant and irrelevant passages, and the thresholds they set apply", async () => {
     const saved = await saveGoldenSet(db.prisma, admin, {
-      set: { name: "Thresholds", sectionSlug, questions: [{ question: "mending nets on the quay", expected: [ids.nets] }, { question: "salted cod", expected: [ids.salt] }] },
+      set: {
+        name: "Thresholds",
+        sectionSlug,
+        questions: [
+          { question: "mending nets on the quay", expected: [ids.nets] },
+          { question: "salted cod", expected: [ids.salt] },
+        ],
+      },
     });
     await expect(scoreDistribution(search, curator, { goldenSetId: saved.id })).rejects.toMatchObject({ code: "not_found" });
     const distribution = await scoreDistribution(search, admin, { goldenSetId: saved.id });
@@ -251,7 +301,9 @@ describe("golden sets", () => {
     expect(irrelevant).toBeGreaterThan(0);
     expect(distribution.thresholds[0]).toMatchObject({ at: 0, relevantKept: 1 });
 
-    await expect(setAskThresholds(db.sql, curator, { minSimilarity: 0.2, strongSimilarity: 0.4, minTermCoverage: 0.3 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(setAskThresholds(db.sql, curator, { minSimilarity: 0.2, strongSimilarity: 0.4, minTermCoverage: 0.3 })).rejects.toMatchObject({
+      code: "not_found",
+    });
     await expect(setAskThresholds(db.sql, admin, { minSimilarity: 0.6, strongSimilarity: 0.4, minTermCoverage: 0.3 })).rejects.toMatchObject({
       code: "bad_request",
       fieldErrors: { strongSimilarity: ["The strong threshold must not be below the minimum."] },

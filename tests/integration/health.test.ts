@@ -19,14 +19,21 @@ describe(`health report (${testDatabaseMode()})`, () => {
     await ensureIndexSpace(db.sql, { provider: "hash", model: "health", dimension: 8, chunkerVersion: 1 });
     const missing = createTranslationBridge({ apertiumPath: "/nonexistent/apertium", warn: () => undefined });
     const report = await healthReport(db.sql, db.mode, missing);
-    expect(report).toMatchObject({ status: "degraded", database: { ok: true }, indexSpace: "hash/health/8/c1", languageBridge: { available: false, spanish: false, catalan: false } });
+    expect(report).toMatchObject({
+      status: "degraded",
+      database: { ok: true },
+      indexSpace: "hash/health/8/c1",
+      languageBridge: { available: false, spanish: false, catalan: false },
+    });
     expect(report.languageBridge.detail).not.toBe("");
     expect(JSON.stringify(report)).not.toMatch(/record|title/i);
   });
 
   it("says whether ffmpeg is there to read uploaded recordings", async () => {
     const bridge = { status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "" }) } as unknown as Parameters<typeof healthReport>[2];
-    expect(await healthReport(db.sql, db.mode, bridge, { ocr: async () => ({ available: true, languages: ["spa", "cat", "eng"], missing: [] }) })).toMatchObject({ status: "ok", ffmpeg: { available: true } });
+    expect(
+      await healthReport(db.sql, db.mode, bridge, { ocr: async () => ({ available: true, languages: ["spa", "cat", "eng"], missing: [] }) }),
+    ).toMatchObject({ status: "ok", ffmpeg: { available: true } });
     expect(await healthReport(db.sql, db.mode, bridge, { ffmpeg: async () => false })).toMatchObject({ status: "degraded", ffmpeg: { available: false } });
   });
 

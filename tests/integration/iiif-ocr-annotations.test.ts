@@ -47,17 +47,40 @@ const pageWords: OcrWord[] = [
 
 async function saveLetter(projectId: string, sectionSlug: string): Promise<string> {
   const pdf = randomUUID();
-  await db.prisma.media.create({ data: { id: pdf, projectId, kind: "document", mime: "application/pdf", size: 1000, originalName: "letter.pdf", storageKey: `test/${pdf}.pdf`, sha256: "2".repeat(64) } });
+  await db.prisma.media.create({
+    data: {
+      id: pdf,
+      projectId,
+      kind: "document",
+      mime: "application/pdf",
+      size: 1000,
+      originalName: "letter.pdf",
+      storageKey: `test/${pdf}.pdf`,
+      sha256: "2".repeat(64),
+    },
+  });
   for (const page of [1, 2]) {
     const written = await writeMediaFile(storageDir, randomUUID(), "png", await pngBytes(100, 120));
     await db.prisma.mediaPage.create({
-      data: { mediaId: pdf, page, width: 100, height: 120, text: page === 1 ? "Dear Margaret,\nwooden needles" : "", words: page === 1 ? (pageWords as object[]) : [], language: "en", status: "read", imageKey: written.storageKey, imageMime: "image/png" },
+      data: {
+        mediaId: pdf,
+        page,
+        width: 100,
+        height: 120,
+        text: page === 1 ? "Dear Margaret,\nwooden needles" : "",
+        words: page === 1 ? (pageWords as object[]) : [],
+        language: "en",
+        status: "read",
+        imageKey: written.storageKey,
+        imageMime: "image/png",
+      },
     });
   }
   return (await saveRecord(db.prisma, systemPrincipal, { sectionSlug, projectId, values: { title: "A letter about nets", scan: pdf } })).id;
 }
 
-const annotationsOf = (principal: Principal, recordId: string, field = "scan", page = "p1") => scanPageAnnotations(db.prisma, principal, { recordId, field, page, origin });
+const annotationsOf = (principal: Principal, recordId: string, field = "scan", page = "p1") =>
+  scanPageAnnotations(db.prisma, principal, { recordId, field, page, origin });
 
 beforeAll(async () => {
   db = await openTestDatabase();

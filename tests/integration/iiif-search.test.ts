@@ -88,7 +88,20 @@ beforeAll(async () => {
   anonymous = publicReader(await publicProjectIds(db.prisma));
 
   const recording = randomUUID();
-  await db.prisma.media.create({ data: { id: recording, projectId: project.id, kind: "audio", mime: "audio/ogg", size: 1000, durationSeconds: 60, originalName: "entrevista.ogg", storageKey: `test/${recording}.ogg`, sha256: "0".repeat(64), intake: "ready" } });
+  await db.prisma.media.create({
+    data: {
+      id: recording,
+      projectId: project.id,
+      kind: "audio",
+      mime: "audio/ogg",
+      size: 1000,
+      durationSeconds: 60,
+      originalName: "entrevista.ogg",
+      storageKey: `test/${recording}.ogg`,
+      sha256: "0".repeat(64),
+      intake: "ready",
+    },
+  });
   ids.interview = (
     await saveRecord(db.prisma, systemPrincipal, {
       sectionSlug: interviews.slug,
@@ -108,12 +121,36 @@ beforeAll(async () => {
   ).id;
 
   const pdf = randomUUID();
-  await db.prisma.media.create({ data: { id: pdf, projectId: project.id, kind: "document", mime: "application/pdf", size: 1000, originalName: "carta.pdf", storageKey: `test/${pdf}.pdf`, sha256: "1".repeat(64) } });
+  await db.prisma.media.create({
+    data: {
+      id: pdf,
+      projectId: project.id,
+      kind: "document",
+      mime: "application/pdf",
+      size: 1000,
+      originalName: "carta.pdf",
+      storageKey: `test/${pdf}.pdf`,
+      sha256: "1".repeat(64),
+    },
+  });
   const written = await writeMediaFile(storageDir, randomUUID(), "png", await pngBytes(400, 120));
   await db.prisma.mediaPage.create({
-    data: { mediaId: pdf, page: 1, width: 400, height: 120, text: pageWords.map((word) => word.t).join(" "), words: pageWords, status: "read", language: "ca", imageKey: written.storageKey, imageMime: "image/png" },
+    data: {
+      mediaId: pdf,
+      page: 1,
+      width: 400,
+      height: 120,
+      text: pageWords.map((word) => word.t).join(" "),
+      words: pageWords,
+      status: "read",
+      language: "ca",
+      imageKey: written.storageKey,
+      imageMime: "image/png",
+    },
   });
-  ids.scanned = (await saveRecord(db.prisma, systemPrincipal, { sectionSlug: scans.slug, projectId: project.id, values: { title: "Carta del Segrell", scan: pdf } })).id;
+  ids.scanned = (
+    await saveRecord(db.prisma, systemPrincipal, { sectionSlug: scans.slug, projectId: project.id, values: { title: "Carta del Segrell", scan: pdf } })
+  ).id;
   await drainEverySpace(db, embedder, space);
 }, 120_000);
 
@@ -124,7 +161,10 @@ afterAll(async () => {
 describe(`IIIF Content Search (${testDatabaseMode()})`, () => {
   it("declares the search services on a Manifest with text", async () => {
     const manifest = await recordManifest(db.prisma, reader, { recordId: ids.interview, origin, storageDir });
-    expect(manifest.service?.map((service) => ("id" in service ? service.id : service["@id"]))).toEqual([`${origin}/iiif/${ids.interview}/search`, `${origin}/iiif/${ids.interview}/search/v1`]);
+    expect(manifest.service?.map((service) => ("id" in service ? service.id : service["@id"]))).toEqual([
+      `${origin}/iiif/${ids.interview}/search`,
+      `${origin}/iiif/${ids.interview}/search/v1`,
+    ]);
   });
 
   it("finds a word of a transcript turn on #t= of that turn, in 2.0 and 1.0 shapes", async () => {
@@ -133,7 +173,11 @@ describe(`IIIF Content Search (${testDatabaseMode()})`, () => {
     const answer = await (await search(reader, ids.interview, "search", "?q=pe%C3%B3n&user=someone")).json();
     expect(validateSearchPage2(answer, canvases)).toEqual([]);
     expect(answer.ignored).toEqual(["user"]);
-    expect(answer.items[0]).toMatchObject({ motivation: "supplementing", target: `${canvas}#t=4.45,19.7`, body: { value: "Andrés: Entré de peón en 1963, en el lavadero." } });
+    expect(answer.items[0]).toMatchObject({
+      motivation: "supplementing",
+      target: `${canvas}#t=4.45,19.7`,
+      body: { value: "Andrés: Entré de peón en 1963, en el lavadero." },
+    });
     expect(answer.annotations[0].items[0]).toMatchObject({ motivation: "highlighting", target: { source: answer.items[0].id, selector: [{ exact: "peón" }] } });
 
     const list = await (await search(reader, ids.interview, "search/v1", "?q=pe%C3%B3n")).json();
@@ -150,7 +194,10 @@ describe(`IIIF Content Search (${testDatabaseMode()})`, () => {
     const answer = await (await search(reader, ids.scanned, "search", "?q=campanes")).json();
     expect(validateSearchPage2(answer, canvases)).toEqual([]);
     expect(answer.items[0]).toMatchObject({ target: `${origin}/iiif/${ids.scanned}/canvas/scan/p1#xywh=60,40,45,18`, body: { value: "campanes" } });
-    expect(answer.annotations[0].items[0]).toMatchObject({ motivation: "contextualizing", target: { selector: [{ prefix: "Les ", exact: "campanes", suffix: " sota l'aigua del Segrell" }] } });
+    expect(answer.annotations[0].items[0]).toMatchObject({
+      motivation: "contextualizing",
+      target: { selector: [{ prefix: "Les ", exact: "campanes", suffix: " sota l'aigua del Segrell" }] },
+    });
     const list = await (await search(reader, ids.scanned, "search/v1", "?q=campanes")).json();
     expect(validateSearchList1(list, canvases)).toEqual([]);
   });
@@ -187,7 +234,9 @@ describe(`IIIF Content Search (${testDatabaseMode()})`, () => {
       ["autocomplete", "?q=se&min=0", /min must be a whole number/],
     ];
     for (const [path, query, message] of cases) {
-      const error = await appErrorOf(path === "search" ? search(reader, ids.interview, path, query) : iiifAutocompleteResponse(dependencies(), reader, request(ids.interview, path, query)));
+      const error = await appErrorOf(
+        path === "search" ? search(reader, ids.interview, path, query) : iiifAutocompleteResponse(dependencies(), reader, request(ids.interview, path, query)),
+      );
       expect(error.code, query).toBe("bad_request");
       expect(JSON.stringify([error.message, error.fieldErrors]), query).toMatch(message);
     }

@@ -34,7 +34,17 @@ let imageId = "";
 const service = createImageService(parseConfig({ MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: "100000" }));
 
 const ask = (principal: Principal, id: string, region: string, size: string, rotation = "0", quality = "default.jpg") =>
-  imageResponse(db.prisma, principal, { imageId: id, storageDir, region, size, rotation, quality, service, clientAddress: "192.0.2.7", serviceId: `${origin}/iiif/image/${id}` });
+  imageResponse(db.prisma, principal, {
+    imageId: id,
+    storageDir,
+    region,
+    size,
+    rotation,
+    quality,
+    service,
+    clientAddress: "192.0.2.7",
+    serviceId: `${origin}/iiif/image/${id}`,
+  });
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -43,8 +53,17 @@ beforeAll(async () => {
   const section = await createSection(db.prisma, coinFields);
   // Noise, so that tiles of different places differ and a misplaced region would show.
   const noise = Buffer.from(Array.from({ length: 64 * 48 * 3 }, (_, index) => (index * 97) % 256));
-  const bytes = await sharp(noise, { raw: { width: 64, height: 48, channels: 3 } }).resize(scanSize.width, scanSize.height, { kernel: "nearest" }).jpeg().toBuffer();
-  const stored = await storeMedia(db.prisma, systemPrincipal, { projectId: project.id, file: { name: "ledger.jpg", bytes: new Uint8Array(bytes) }, expectedKind: "image", storageDir, maxBytes: 20 * 1024 * 1024 });
+  const bytes = await sharp(noise, { raw: { width: 64, height: 48, channels: 3 } })
+    .resize(scanSize.width, scanSize.height, { kernel: "nearest" })
+    .jpeg()
+    .toBuffer();
+  const stored = await storeMedia(db.prisma, systemPrincipal, {
+    projectId: project.id,
+    file: { name: "ledger.jpg", bytes: new Uint8Array(bytes) },
+    expectedKind: "image",
+    storageDir,
+    maxBytes: 20 * 1024 * 1024,
+  });
   imageId = stored.id;
   await saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId: project.id, values: { title: "Ledger of the mill", obverse: imageId } });
   const user = await createUser(db.prisma);
@@ -59,7 +78,10 @@ afterAll(async () => {
 
 describe(`IIIF image tiles and 501s (${testDatabaseMode()})`, () => {
   it("advertises 512 px tiles with the scale factors down to one tile for the whole scan", async () => {
-    const info = (await (await imageInfoResponse(db.prisma, reader, { imageId, storageDir, serviceId: `${origin}/iiif/image/${imageId}` })).json()) as Record<string, unknown>;
+    const info = (await (await imageInfoResponse(db.prisma, reader, { imageId, storageDir, serviceId: `${origin}/iiif/image/${imageId}` })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(info).toMatchObject({ width: 2071, height: 1562, tiles: [{ width: 512, scaleFactors: [1, 2, 4, 8] }], extraFormats: ["png", "webp"] });
     expect(tileScaleFactors(scanSize)).toEqual([1, 2, 4, 8]);
   });
@@ -72,7 +94,12 @@ describe(`IIIF image tiles and 501s (${testDatabaseMode()})`, () => {
         for (let x = 0; x < scanSize.width; x += step) {
           const w = Math.min(step, scanSize.width - x);
           const h = Math.min(step, scanSize.height - y);
-          asked.push({ region: `${x},${y},${w},${h}`, size: `${Math.ceil(w / factor)},${Math.ceil(h / factor)}`, width: Math.ceil(w / factor), height: Math.ceil(h / factor) });
+          asked.push({
+            region: `${x},${y},${w},${h}`,
+            size: `${Math.ceil(w / factor)},${Math.ceil(h / factor)}`,
+            width: Math.ceil(w / factor),
+            height: Math.ceil(h / factor),
+          });
         }
       }
     }
@@ -95,22 +122,36 @@ describe(`IIIF image tiles and 501s (${testDatabaseMode()})`, () => {
     const directory = temporaryStorageDir();
     const cache = createRenditionCache(64 * 1024 * 1024);
     const folder = join("iiif-cache", "large", "image");
-    const write = (index: number, keep?: number) => cache.write(directory, { folder, sourceTag: "abc", name: `abc-${index}.jpg`, keep }, Buffer.alloc(10, index));
+    const write = (index: number, keep?: number) =>
+      cache.write(directory, { folder, sourceTag: "abc", name: `abc-${index}.jpg`, keep }, Buffer.alloc(10, index));
     // A 4096×3072 scan has 65 tiles: with them, 48 + 65 renditions are kept.
     for (let index = 0; index < 120; index++) await write(index, renditionsPerImage + 65);
     expect(readdirSync(join(directory, folder))).toHaveLength(113);
     // An untiled image: 48, the oldest going first.
     const small = join("iiif-cache", "small", "image");
-    for (let index = 0; index < 60; index++) await cache.write(directory, { folder: small, sourceTag: "abc", name: `abc-${index}.jpg` }, Buffer.alloc(10, index));
+    for (let index = 0; index < 60; index++)
+      await cache.write(directory, { folder: small, sourceTag: "abc", name: `abc-${index}.jpg` }, Buffer.alloc(10, index));
     expect(readdirSync(join(directory, small))).toHaveLength(renditionsPerImage);
   });
 
   it("answers a valid request it does not render with 501, a malformed one with 400", async () => {
-    for (const [rotation, quality] of [["90", "default.jpg"], ["!0", "default.jpg"], ["0", "bitonal.jpg"], ["0", "default.tif"], ["0", "default.gif"], ["0", "default.jp2"], ["0", "default.pdf"]] as const) {
+    for (const [rotation, quality] of [
+      ["90", "default.jpg"],
+      ["!0", "default.jpg"],
+      ["0", "bitonal.jpg"],
+      ["0", "default.tif"],
+      ["0", "default.gif"],
+      ["0", "default.jp2"],
+      ["0", "default.pdf"],
+    ] as const) {
       const refused = await appErrorOf(ask(reader, imageId, "0,0,512,512", "512,", rotation, quality));
       expect([rotation, quality, refused.code, errorResponse(refused).status]).toEqual([rotation, quality, "not_implemented", 501]);
     }
-    for (const [rotation, quality] of [["400", "default.jpg"], ["0", "sepia.jpg"], ["0", "default.bmp"]] as const) {
+    for (const [rotation, quality] of [
+      ["400", "default.jpg"],
+      ["0", "sepia.jpg"],
+      ["0", "default.bmp"],
+    ] as const) {
       expect((await appErrorOf(ask(reader, imageId, "0,0,512,512", "512,", rotation, quality))).status).toBe(400);
     }
     expect((await appErrorOf(ask(reader, imageId, "0,0,512", "512,"))).status).toBe(400);

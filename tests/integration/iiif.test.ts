@@ -80,20 +80,45 @@ const ids = { coin: "", membersCoin: "", interview: "", membersInterview: "", sc
 const noTranslator: CaptionTranslator = { languageOf: async () => "ca", offersEnglish: async () => false, englishTurns: async () => null };
 
 async function storeImage(projectId: string, width: number, height: number): Promise<string> {
-  return (await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "face.png", bytes: await pngBytes(width, height) }, expectedKind: "image", storageDir, maxBytes: 10 * 1024 * 1024 })).id;
+  return (
+    await storeMedia(db.prisma, systemPrincipal, {
+      projectId,
+      file: { name: "face.png", bytes: await pngBytes(width, height) },
+      expectedKind: "image",
+      storageDir,
+      maxBytes: 10 * 1024 * 1024,
+    })
+  ).id;
 }
 
 async function saveCoin(projectId: string, title: string): Promise<{ id: string; obverse: string; reverse: string }> {
   const obverse = await storeImage(projectId, 64, 60);
   const reverse = await storeImage(projectId, 62, 58);
-  const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: coinSection.slug, projectId, values: { title, metal: "silver", date: { from: -44, to: -42 }, obverse, reverse } });
+  const saved = await saveRecord(db.prisma, systemPrincipal, {
+    sectionSlug: coinSection.slug,
+    projectId,
+    values: { title, metal: "silver", date: { from: -44, to: -42 }, obverse, reverse },
+  });
   return { id: saved.id, obverse, reverse };
 }
 
 /** A recording's row as the worker leaves it (probed, with its duration); the file is not read here. */
 async function recordingMedia(projectId: string): Promise<string> {
   const id = randomUUID();
-  await db.prisma.media.create({ data: { id, projectId, kind: "audio", mime: "audio/ogg", size: 1000, durationSeconds: 95.5, originalName: "interview.ogg", storageKey: `test/${id}.ogg`, sha256: "0".repeat(64), intake: "ready" } });
+  await db.prisma.media.create({
+    data: {
+      id,
+      projectId,
+      kind: "audio",
+      mime: "audio/ogg",
+      size: 1000,
+      durationSeconds: 95.5,
+      originalName: "interview.ogg",
+      storageKey: `test/${id}.ogg`,
+      sha256: "0".repeat(64),
+      intake: "ready",
+    },
+  });
   return id;
 }
 
@@ -123,13 +148,39 @@ async function saveInterview(projectId: string, title: string): Promise<string> 
 /** A two-page PDF as the OCR worker leaves it: page images taken out, each page's size known. */
 async function saveScannedDocument(projectId: string, section: { slug: string }): Promise<{ id: string; pdf: string }> {
   const pdf = randomUUID();
-  await db.prisma.media.create({ data: { id: pdf, projectId, kind: "document", mime: "application/pdf", size: 1000, originalName: "letter.pdf", storageKey: `test/${pdf}.pdf`, sha256: "1".repeat(64) } });
+  await db.prisma.media.create({
+    data: {
+      id: pdf,
+      projectId,
+      kind: "document",
+      mime: "application/pdf",
+      size: 1000,
+      originalName: "letter.pdf",
+      storageKey: `test/${pdf}.pdf`,
+      sha256: "1".repeat(64),
+    },
+  });
   for (const page of [1, 2]) {
     const bytes = await pngBytes(90 + page * 10, 120);
     const written = await writeMediaFile(storageDir, randomUUID(), "png", bytes);
-    await db.prisma.mediaPage.create({ data: { mediaId: pdf, page, width: 90 + page * 10, height: 120, text: `page ${page}`, status: "read", imageKey: written.storageKey, imageMime: "image/png" } });
+    await db.prisma.mediaPage.create({
+      data: {
+        mediaId: pdf,
+        page,
+        width: 90 + page * 10,
+        height: 120,
+        text: `page ${page}`,
+        status: "read",
+        imageKey: written.storageKey,
+        imageMime: "image/png",
+      },
+    });
   }
-  const saved = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values: { title: "A letter from the valley", scan: pdf } });
+  const saved = await saveRecord(db.prisma, systemPrincipal, {
+    sectionSlug: section.slug,
+    projectId,
+    values: { title: "A letter from the valley", scan: pdf },
+  });
   return { id: saved.id, pdf };
 }
 
@@ -178,10 +229,22 @@ describe(`IIIF manifests (${testDatabaseMode()})`, () => {
       [{ en: ["Reverse"] }, 62, 58],
     ]);
     const body = manifest.items[0]!.items[0]!.items[0]!.body;
-    expect(body).toMatchObject({ type: "Image", id: `${origin}/iiif/image/${ids.obverse}/full/max/0/default.jpg`, service: [{ id: `${origin}/iiif/image/${ids.obverse}`, type: "ImageService3", profile: "level1" }] });
-    expect(manifest.metadata).toEqual(expect.arrayContaining([{ label: { en: ["Metal"] }, value: { none: ["silver"] } }, { label: { en: ["Date"] }, value: { none: ["44 BC – 42 BC"] } }]));
+    expect(body).toMatchObject({
+      type: "Image",
+      id: `${origin}/iiif/image/${ids.obverse}/full/max/0/default.jpg`,
+      service: [{ id: `${origin}/iiif/image/${ids.obverse}`, type: "ImageService3", profile: "level1" }],
+    });
+    expect(manifest.metadata).toEqual(
+      expect.arrayContaining([
+        { label: { en: ["Metal"] }, value: { none: ["silver"] } },
+        { label: { en: ["Date"] }, value: { none: ["44 BC – 42 BC"] } },
+      ]),
+    );
     expect(manifest.homepage).toEqual([expect.objectContaining({ id: `${origin}/records/${ids.coin}`, format: "text/html" })]);
-    expect(manifest.partOf?.map((part) => part.id)).toEqual([`${origin}/iiif/collection/section/${coinSection.slug}`, `${origin}/iiif/collection/project/${publicProject.slug}`]);
+    expect(manifest.partOf?.map((part) => part.id)).toEqual([
+      `${origin}/iiif/collection/section/${coinSection.slug}`,
+      `${origin}/iiif/collection/project/${publicProject.slug}`,
+    ]);
   });
 
   it("give an interview a time-based canvas, its transcript as supplementing annotations on #t= fragments and its index as ranges", async () => {
@@ -197,7 +260,12 @@ describe(`IIIF manifests (${testDatabaseMode()})`, () => {
       ["supplementing", `${canvas.id}#t=0,4.5`],
       ["supplementing", `${canvas.id}#t=4.8,16.25`],
     ]);
-    expect(annotations[1]!.body).toEqual({ type: "TextualBody", value: "Roser Vidal: Al poble, al costat de l'església.", format: "text/plain", language: "ca" });
+    expect(annotations[1]!.body).toEqual({
+      type: "TextualBody",
+      value: "Roser Vidal: Al poble, al costat de l'església.",
+      format: "text/plain",
+      language: "ca",
+    });
     expect(canvas.rendering).toEqual([expect.objectContaining({ id: `${origin}/api/records/${ids.interview}/captions/transcript.vtt`, format: "text/vtt" })]);
     const [index] = manifest.structures!;
     expect(index!.items.map((range) => ("label" in range ? range.label : null))).toEqual([{ ca: ["Infància"] }, { ca: ["La inundació"] }]);
@@ -238,9 +306,17 @@ describe(`IIIF manifests (${testDatabaseMode()})`, () => {
       { key: "sitter", label: "Sitter", type: "relation", targetSection: people.slug },
       { key: "photo", label: "Photograph", type: "image", view: "front" },
     ]);
-    const sitter = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: people.slug, projectId: membersProject.id, values: { name: "Joana Ferrer, members only" } });
+    const sitter = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: people.slug,
+      projectId: membersProject.id,
+      values: { name: "Joana Ferrer, members only" },
+    });
     const photo = await storeImage(publicProject.id, 40, 50);
-    const portrait = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: portraits.slug, projectId: publicProject.id, values: { title: "Portrait", sitter: sitter.id, photo } });
+    const portrait = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: portraits.slug,
+      projectId: publicProject.id,
+      values: { title: "Portrait", sitter: sitter.id, photo },
+    });
     const sitterOf = (manifest: Manifest) => manifest.metadata?.find((entry) => entry.label.en?.[0] === "Sitter")?.value;
     expect(sitterOf(await manifestOf(reader, portrait.id))).toEqual({ none: ["Joana Ferrer, members only"] });
     const seenAnonymously = await manifestOf(anonymous, portrait.id);
@@ -265,8 +341,12 @@ describe(`IIIF collections (${testDatabaseMode()})`, () => {
     expect(validatePresentation(section)).toEqual([]);
     expect(section.items.map((item) => item.label)).toEqual([{ none: ["Denarius of Caesar"] }, { none: ["Members' denarius"] }]);
     expect(await manifestIds(anonymous, "section", coinSection.slug)).toEqual([`${origin}/iiif/${ids.coin}/manifest`]);
-    expect(await manifestIds(anonymous, "project", publicProject.slug)).toEqual(expect.arrayContaining([`${origin}/iiif/${ids.coin}/manifest`, `${origin}/iiif/${ids.interview}/manifest`]));
-    expect((await manifestIds(reader, "project", membersProject.slug)).sort()).toEqual([ids.membersCoin, ids.membersInterview, ids.scanned].map((id) => `${origin}/iiif/${id}/manifest`).sort());
+    expect(await manifestIds(anonymous, "project", publicProject.slug)).toEqual(
+      expect.arrayContaining([`${origin}/iiif/${ids.coin}/manifest`, `${origin}/iiif/${ids.interview}/manifest`]),
+    );
+    expect((await manifestIds(reader, "project", membersProject.slug)).sort()).toEqual(
+      [ids.membersCoin, ids.membersInterview, ids.scanned].map((id) => `${origin}/iiif/${id}/manifest`).sort(),
+    );
   });
 
   it("answer a project the principal cannot read exactly as an unknown one", async () => {
@@ -274,7 +354,9 @@ describe(`IIIF collections (${testDatabaseMode()})`, () => {
     expect(unknown.code).toBe("not_found");
     expect(await appErrorOf(iiifCollection(db.prisma, anonymous, { kind: "project", slug: membersProject.slug, origin }))).toEqual(unknown);
     expect(await appErrorOf(iiifCollection(db.prisma, anonymous, { kind: "section", slug: "no-such-section", origin }))).toEqual(unknown);
-    const response = await collectionResponse(db.prisma, reader, { kind: "project", slug: membersProject.slug, page: "x", origin }).catch((error: unknown) => error);
+    const response = await collectionResponse(db.prisma, reader, { kind: "project", slug: membersProject.slug, page: "x", origin }).catch(
+      (error: unknown) => error,
+    );
     expect(response).toEqual(unknown);
   });
 
@@ -285,10 +367,14 @@ describe(`IIIF collections (${testDatabaseMode()})`, () => {
       [`${origin}/iiif/collection/project/${membersProject.slug}/1`, "Collection"],
       [`${origin}/iiif/collection/project/${membersProject.slug}/2`, "Collection"],
     ]);
-    const pages = await Promise.all([1, 2].map((page) => iiifCollection(db.prisma, reader, { kind: "project", slug: membersProject.slug, origin, pageSize: 2, page })));
+    const pages = await Promise.all(
+      [1, 2].map((page) => iiifCollection(db.prisma, reader, { kind: "project", slug: membersProject.slug, origin, pageSize: 2, page })),
+    );
     for (const page of pages) expect(validatePresentation(page)).toEqual([]);
     expect(pages.flatMap((page) => page.items.map((item) => item.id)).sort()).toEqual((await manifestIds(reader, "project", membersProject.slug)).sort());
-    expect((await appErrorOf(iiifCollection(db.prisma, reader, { kind: "project", slug: membersProject.slug, origin, pageSize: 2, page: 3 }))).code).toBe("not_found");
+    expect((await appErrorOf(iiifCollection(db.prisma, reader, { kind: "project", slug: membersProject.slug, origin, pageSize: 2, page: 3 }))).code).toBe(
+      "not_found",
+    );
   });
 });
 
@@ -349,7 +435,9 @@ describe(`the IIIF Image API's limits, cache and render allowance (${testDatabas
 
   it("declares its limits in info.json: the image's own size times the upscale factor, at most the largest side", async () => {
     const info = async (settings = service.settings) =>
-      (await imageInfoResponse(db.prisma, anonymous, { imageId: ids.obverse, storageDir, serviceId: `${origin}/iiif/image/${ids.obverse}`, settings }).then((response) => response.json())) as Record<string, unknown>;
+      (await imageInfoResponse(db.prisma, anonymous, { imageId: ids.obverse, storageDir, serviceId: `${origin}/iiif/image/${ids.obverse}`, settings }).then(
+        (response) => response.json(),
+      )) as Record<string, unknown>;
     expect(await info()).toMatchObject({ width: 64, height: 60, maxWidth: 128, maxHeight: 120 });
     expect(await info(imageServiceSettings(parseConfig({ MNEMO_IIIF_MAX_UPSCALE: "1" })))).toMatchObject({ maxWidth: 64, maxHeight: 60 });
     expect(() => parseConfig({ MNEMO_IIIF_MAX_UPSCALE: "0.5" })).toThrow(/MNEMO_IIIF_MAX_UPSCALE/);
@@ -358,7 +446,10 @@ describe(`the IIIF Image API's limits, cache and render allowance (${testDatabas
   it("refuses ^ beyond them with a 400 before rendering anything, and renders up to them", async () => {
     const before = renders.count;
     const refused = await appErrorOf(image(anonymous, ids.obverse, "full", "^4096,4096", "default.png"));
-    expect([refused.status, refused.message]).toEqual([400, "The size 4096×4096 is larger than this image is served (at most 128×120, as its info.json says)."]);
+    expect([refused.status, refused.message]).toEqual([
+      400,
+      "The size 4096×4096 is larger than this image is served (at most 128×120, as its info.json says).",
+    ]);
     expect((await appErrorOf(image(anonymous, ids.obverse, "full", "^pct:400", "default.png"))).status).toBe(400);
     expect(renders.count).toBe(before);
     expect(await rendered(await image(anonymous, ids.obverse, "full", "^max", "default.png"))).toMatchObject({ width: 128, height: 120 });
@@ -368,12 +459,29 @@ describe(`the IIIF Image API's limits, cache and render allowance (${testDatabas
   it("serves a request the same as one rendered before from the cache, by its canonical form, with its canonical Link", async () => {
     const imageId = await storeImage(publicProject.id, 64, 60);
     const ask = (region: string, size: string, quality: string, ifNoneMatch?: string) =>
-      imageResponse(db.prisma, anonymous, { imageId, storageDir, region, size, rotation: "0", quality, service, clientAddress: "192.0.2.1", serviceId: `${origin}/iiif/image/${imageId}`, ifNoneMatch });
+      imageResponse(db.prisma, anonymous, {
+        imageId,
+        storageDir,
+        region,
+        size,
+        rotation: "0",
+        quality,
+        service,
+        clientAddress: "192.0.2.1",
+        serviceId: `${origin}/iiif/image/${imageId}`,
+        ifNoneMatch,
+      });
     const before = renders.count;
     const first = await ask("full", "max", "default.png");
     expect([first.status, first.headers.get("mnemo-iiif-cache"), renders.count - before]).toEqual([200, "miss", 1]);
     expect(first.headers.get("link")).toContain(`<${origin}/iiif/image/${imageId}/full/max/0/default.png>;rel="canonical"`);
-    for (const [region, size, quality] of [["full", "64,60", "default.png"], ["0,0,64,60", "64,", "color.png"], ["0,0,500,500", ",60", "default.png"], ["full", "pct:100", "color.png"], ["full", "^64,60", "default.png"]]) {
+    for (const [region, size, quality] of [
+      ["full", "64,60", "default.png"],
+      ["0,0,64,60", "64,", "color.png"],
+      ["0,0,500,500", ",60", "default.png"],
+      ["full", "pct:100", "color.png"],
+      ["full", "^64,60", "default.png"],
+    ]) {
       const again = await ask(region!, size!, quality!);
       expect([again.headers.get("mnemo-iiif-cache"), again.headers.get("etag")]).toEqual(["hit", first.headers.get("etag")]);
       expect(again.headers.get("link")).toContain(`/full/max/0/default.png>;rel="canonical"`);
@@ -395,7 +503,13 @@ describe(`the IIIF Image API's limits, cache and render allowance (${testDatabas
     expect((await image(anonymous, coin.obverse, "full", "max")).headers.get("mnemo-iiif-cache")).toBe("miss");
     expect((await image(anonymous, coin.obverse, "full", "max")).headers.get("mnemo-iiif-cache")).toBe("hit");
     const row = await db.prisma.record.findUniqueOrThrow({ where: { id: coin.id }, include: { section: true } });
-    await saveRecord(db.prisma, systemPrincipal, { id: coin.id, version: row.version, sectionSlug: row.section.slug, projectId: membersProject.id, values: row.values as Record<string, unknown> });
+    await saveRecord(db.prisma, systemPrincipal, {
+      id: coin.id,
+      version: row.version,
+      sectionSlug: row.section.slug,
+      projectId: membersProject.id,
+      values: row.values as Record<string, unknown>,
+    });
     const before = renders.count;
     const missing = await appErrorOf(image(anonymous, missingId, "full", "max"));
     expect(await appErrorOf(image(anonymous, coin.obverse, "full", "max"))).toEqual(missing);
@@ -411,7 +525,16 @@ describe(`the IIIF Image API's limits, cache and render allowance (${testDatabas
     const limited = createImageService(parseConfig({ MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: "3" }), () => now);
     const imageId = await storeImage(publicProject.id, 80, 80);
     const ask = (principal: Principal, size: string, clientAddress: string | null) =>
-      imageResponse(db.prisma, principal, { imageId, storageDir, region: "full", size, rotation: "0", quality: "default.jpg", service: limited, clientAddress });
+      imageResponse(db.prisma, principal, {
+        imageId,
+        storageDir,
+        region: "full",
+        size,
+        rotation: "0",
+        quality: "default.jpg",
+        service: limited,
+        clientAddress,
+      });
     for (const size of ["10,", "11,", "12,"]) expect((await ask(anonymous, size, "203.0.113.9")).status).toBe(200);
     const refused = await appErrorOf(ask(anonymous, "13,", "203.0.113.9"));
     expect([refused.code, refused.retryAfterSeconds]).toEqual(["rate_limited", 20]);

@@ -55,10 +55,22 @@ const deps = () => apiDepsWithoutModels(db, origin);
 async function api(name: string, token: string, input: Record<string, unknown>, options: { headers?: Record<string, string>; rawBody?: string } = {}) {
   const response = await callApi(deps(), name, input, { origin, token, ...options });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as Record<string, unknown> & { error?: { code: string; message: string; fieldErrors?: Record<string, string[]> } } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: JSON.parse(text) as Record<string, unknown> & { error?: { code: string; message: string; fieldErrors?: Record<string, string[]> } },
+  };
 }
 
-const importInput = (overrides: Record<string, unknown> = {}) => ({ sectionSlug, projectId, format: "csv", content: placesCsv, fileName: "places.csv", ...overrides });
+const importInput = (overrides: Record<string, unknown> = {}) => ({
+  sectionSlug,
+  projectId,
+  format: "csv",
+  content: placesCsv,
+  fileName: "places.csv",
+  ...overrides,
+});
 
 async function countRows(): Promise<{ records: number; jobs: number }> {
   return { records: await db.prisma.record.count({ where: { sectionId } }), jobs: await db.prisma.importJob.count() };
@@ -74,11 +86,21 @@ function pageForm(entries: { file?: File; sectionSlug?: string; plan?: unknown }
 }
 
 const placesFile = () => new File([placesCsv], "places.csv", { type: "text/csv" });
-const pagePlan = (project = projectId) => ({ sectionSlug, projectId: project, mapping: { externalIdColumn: "ID", columns: { Name: "name", Kind: "kind", Coordinates: "coordinates", Description: "description" } } });
+const pagePlan = (project = projectId) => ({
+  sectionSlug,
+  projectId: project,
+  mapping: { externalIdColumn: "ID", columns: { Name: "name", Kind: "kind", Coordinates: "coordinates", Description: "description" } },
+});
 
 /** A page action as its wrapper runs it, signed in as `principal`. */
 function pageAction<T>(principal: Principal | null, step: (form: FormData, principal: Principal) => Promise<T>) {
-  return (form: FormData): Promise<ActionResult<T>> => runAuthorizedAction(z.instanceof(FormData), (parsed, context) => step(parsed, context.principal), async () => principal, form);
+  return (form: FormData): Promise<ActionResult<T>> =>
+    runAuthorizedAction(
+      z.instanceof(FormData),
+      (parsed, context) => step(parsed, context.principal),
+      async () => principal,
+      form,
+    );
 }
 const preview = (principal: Principal | null) => pageAction(principal, (form, signedIn) => previewImportUpload(db.prisma, signedIn, form));
 const dryRun = (principal: Principal | null) => pageAction(principal, (form, signedIn) => dryRunImportUpload(db.prisma, signedIn, form));
@@ -149,7 +171,16 @@ describe(`POST /api/v1/imports and GET /api/v1/imports/{id} (${testDatabaseMode(
     await runImportJobs(db.prisma);
     const done = await api("get_import", tokens.curatorWrite, { jobId });
     expect(done.status).toBe(200);
-    expect(done.json).toMatchObject({ status: "done", total: 4, processed: 4, created: 3, updated: 0, skipped: 1, error: null, url: `${origin}/api/v1/imports/${jobId}` });
+    expect(done.json).toMatchObject({
+      status: "done",
+      total: 4,
+      processed: 4,
+      created: 3,
+      updated: 0,
+      skipped: 1,
+      error: null,
+      url: `${origin}/api/v1/imports/${jobId}`,
+    });
     expect(done.json.recordsUrl).toBe(`${origin}/records?${new URLSearchParams({ section: sectionSlug, project: projectId })}`);
     expect((done.json.problems as { row: number }[]).map((problem) => problem.row)).toEqual([3]);
     expect(await db.prisma.record.count({ where: { sectionId, projectId } })).toBe(3);
@@ -248,7 +279,11 @@ describe(`POST /api/v1/imports and GET /api/v1/imports/{id} (${testDatabaseMode(
   it("takes a body over the JSON API's 256 KiB up to its own limit, tied to MNEMO_IMPORT_MAX_BYTES and MNEMO_IMPORT_MAX_ZIP_BYTES, and refuses one declared over it unread", async () => {
     const many = ["ID,Name,Kind"];
     for (let row = 1; many.join("\r\n").length < 300 * 1024; row++) many.push(`bulk-${row},Place number ${row} on the long list of places,village`);
-    const large = await api("create_import", tokens.curatorWrite, importInput({ content: `${many.join("\r\n")}\r\n`, mapping: { externalIdColumn: "ID", columns: { Name: "name", Kind: "kind" } }, dryRun: true }));
+    const large = await api(
+      "create_import",
+      tokens.curatorWrite,
+      importInput({ content: `${many.join("\r\n")}\r\n`, mapping: { externalIdColumn: "ID", columns: { Name: "name", Kind: "kind" } }, dryRun: true }),
+    );
     expect(large.status, large.text.slice(0, 300)).toBe(200);
     expect(large.json.result).toMatchObject({ rows: many.length - 1, valid: many.length - 1 });
 
@@ -303,13 +338,21 @@ describe(`the /import page's actions and downloads (${testDatabaseMode()})`, () 
 
   it("says clearly what is wrong with the upload", async () => {
     const curatorPreview = preview(people.curator);
-    expect(await curatorPreview(pageForm({ sectionSlug }))).toMatchObject({ status: "error", code: "bad_request", fieldErrors: { file: ["Choose a CSV, JSON, JSON Lines or XML file."] } });
+    expect(await curatorPreview(pageForm({ sectionSlug }))).toMatchObject({
+      status: "error",
+      code: "bad_request",
+      fieldErrors: { file: ["Choose a CSV, JSON, JSON Lines or XML file."] },
+    });
     expect(await curatorPreview(pageForm({ file: new File([], "empty.csv"), sectionSlug }))).toMatchObject({ status: "error", message: "The file is empty." });
     const latin1 = await curatorPreview(pageForm({ file: new File([latin1Csv], "places-latin1.csv"), sectionSlug }));
     expect(latin1).toMatchObject({ status: "error", code: "bad_request" });
     expect(latin1.status === "error" && latin1.message).toMatch(/not UTF-8: byte \d+ \(line 2\).*Save it as UTF-8/);
     const tooLarge = await curatorPreview(pageForm({ file: new File([new Uint8Array(50 * 1024 * 1024 + 1)], "huge.csv"), sectionSlug }));
-    expect(tooLarge).toMatchObject({ status: "error", code: "payload_too_large", message: "The file is 50.0 MB; imports are limited to 50.0 MB. Split it into smaller files." });
+    expect(tooLarge).toMatchObject({
+      status: "error",
+      code: "payload_too_large",
+      message: "The file is 50.0 MB; imports are limited to 50.0 MB. Split it into smaller files.",
+    });
     const badPlan = await dryRun(people.curator)(pageForm({ file: placesFile(), plan: "{not json" }));
     expect(badPlan).toMatchObject({ status: "error", code: "bad_request", fieldErrors: { plan: ["Send the section, project and mapping as a JSON object."] } });
     const nul = await dryRun(people.curator)(pageForm({ file: placesFile(), plan: { ...pagePlan(), sectionSlug: "a\u0000b" } }));
@@ -318,7 +361,10 @@ describe(`the /import page's actions and downloads (${testDatabaseMode()})`, () 
 
   it("downloads a dry run's problems as a formula-safe CSV attachment, through a bounded form read", async () => {
     const hostile = `${placesCsv}import-place-5,=SUM(1+1),=1+1,,\r\n`;
-    const request = new Request(`${origin}/api/import-problems`, { method: "POST", body: pageForm({ file: new File([hostile], "places (2).csv"), plan: pagePlan() }) });
+    const request = new Request(`${origin}/api/import-problems`, {
+      method: "POST",
+      body: pageForm({ file: new File([hostile], "places (2).csv"), plan: pagePlan() }),
+    });
     const form = await readFormData(request, 1024 * 1024);
     const { csv, fileName } = await dryRunProblemsCsv(db.prisma, people.curator, form);
     expect(fileName).toBe("places-2-problems.csv");
@@ -334,7 +380,11 @@ describe(`the /import page's actions and downloads (${testDatabaseMode()})`, () 
 
     const tooLarge = new Request(`${origin}/api/import-problems`, { method: "POST", body: pageForm({ file: placesFile(), plan: pagePlan() }) });
     await expect(readFormData(tooLarge, 100)).rejects.toMatchObject({ code: "payload_too_large" });
-    const researcherAnswer = await dryRunProblemsCsv(db.prisma, people.researcher, await readFormData(new Request(`${origin}/x`, { method: "POST", body: pageForm({ file: placesFile(), plan: pagePlan() }) }), 1024 * 1024)).catch((error: unknown) => error);
+    const researcherAnswer = await dryRunProblemsCsv(
+      db.prisma,
+      people.researcher,
+      await readFormData(new Request(`${origin}/x`, { method: "POST", body: pageForm({ file: placesFile(), plan: pagePlan() }) }), 1024 * 1024),
+    ).catch((error: unknown) => error);
     expect(researcherAnswer).toMatchObject({ code: "not_found" });
   });
 });

@@ -186,15 +186,30 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
     expect(preview).toMatchObject({ format: "eac-cpf", rowCount: 1 });
     expect(preview.suggestedMapping).toMatchObject({
       externalIdColumn: "identifier",
-      columns: { name: "name", "other names": null, "entity type": null, born: "born", died: "died", dates: null, biography: "biography", places: "places", occupation: "occupation" },
+      columns: {
+        name: "name",
+        "other names": null,
+        "entity type": null,
+        born: "born",
+        died: "died",
+        dates: null,
+        biography: "biography",
+        places: "places",
+        occupation: "occupation",
+      },
     });
     const plan: ImportPlan = { sectionSlug: peopleSection.slug, projectId, mapping: preview.suggestedMapping };
     expect(await dryRunImport(db.prisma, curator, person, plan)).toMatchObject({ rows: 1, valid: 1, creates: 1, problems: [] });
     await startImport(db.prisma, curator, person, plan, { storageDir });
     await runImportJobs(db.prisma, { storageDir, workerId: "test" });
-    const record = await db.prisma.record.findFirstOrThrow({ where: { sectionId: peopleSection.id, externalId: "pdlc-person-vidal-roca" }, include: { linksOut: true } });
+    const record = await db.prisma.record.findFirstOrThrow({
+      where: { sectionId: peopleSection.id, externalId: "pdlc-person-vidal-roca" },
+      include: { linksOut: true },
+    });
     expect(record.values).toMatchObject({ name: "Vidal i Roca, Montserrat", occupation: "net-maker; secretary of the fishermen's guild" });
-    expect((record.values as Record<string, string>).biography).toMatch(/^Montserrat Vidal i Roca mended and made nets.*\n\n1923: Elected secretary of the guild\./s);
+    expect((record.values as Record<string, string>).biography).toMatch(
+      /^Montserrat Vidal i Roca mended and made nets.*\n\n1923: Elected secretary of the guild\./s,
+    );
     expect(record.linksOut.map((link) => link.targetId).sort()).toEqual([placeIds["Port de la Calma"], placeIds.Barcelona].sort());
     expect(record.dateFrom).toBe(1898);
   });
@@ -227,10 +242,16 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
     await startImport(prisma, exporter, file, plan, { storageDir });
     await runImportJobs(prisma, { storageDir, workerId: "test" });
     const recordsOf = (sectionId: string) =>
-      prisma.record.findMany({ where: { sectionId }, orderBy: { title: "asc" }, select: { id: true, title: true, values: true, dateFrom: true, dateTo: true, externalId: true } });
+      prisma.record.findMany({
+        where: { sectionId },
+        orderBy: { title: "asc" },
+        select: { id: true, title: true, values: true, dateFrom: true, dateTo: true, externalId: true },
+      });
     const before = await recordsOf(source.id);
     const after = await recordsOf(target.id);
-    expect(after.map(({ title, dateFrom, dateTo }) => ({ title, dateFrom, dateTo }))).toEqual(before.map(({ title, dateFrom, dateTo }) => ({ title, dateFrom, dateTo })));
+    expect(after.map(({ title, dateFrom, dateTo }) => ({ title, dateFrom, dateTo }))).toEqual(
+      before.map(({ title, dateFrom, dateTo }) => ({ title, dateFrom, dateTo })),
+    );
     for (const [index, record] of after.entries()) {
       const original = before[index]!;
       // The exported record's id is its unitid: the import's external id.
@@ -243,11 +264,22 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
     const places = await createSection(prisma, placeSection.fields);
     const peopleFields = demoPeople.fields.map((field) => (field.type === "relation" ? { ...field, targetSection: places.slug } : field));
     const people = await prisma.section.create({ data: { slug: "people", name: "People", fields: peopleFields } });
-    const harbour = await saveRecord(prisma, exporter, { sectionSlug: places.slug, projectId: project.id, values: { name: "Port de la Calma", kind: "harbour" } });
+    const harbour = await saveRecord(prisma, exporter, {
+      sectionSlug: places.slug,
+      projectId: project.id,
+      values: { name: "Port de la Calma", kind: "harbour" },
+    });
     const person = await saveRecord(prisma, exporter, {
       sectionSlug: people.slug,
       projectId: project.id,
-      values: { name: "Joan Soler i Mas", occupation: "caulker", born: "c. 1850", died: "1921-03-04", biography: "Caulked boats.\n\nBuilt the slipway.", places: [harbour.id] },
+      values: {
+        name: "Joan Soler i Mas",
+        occupation: "caulker",
+        born: "c. 1850",
+        died: "1921-03-04",
+        biography: "Caulked boats.\n\nBuilt the slipway.",
+        places: [harbour.id],
+      },
     });
     const authority = await personAuthorityRecord(prisma, exporter, { id: person.id, origin });
     const personFile: ImportFile = { fileName: authority.fileName, bytes: new TextEncoder().encode(authority.body) };
@@ -280,7 +312,10 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
       [curator, otherProjectId],
       [curator, "no-such-project"],
     ] as const) {
-      for (const attempt of [dryRunImport(db.prisma, who, findingAid, { ...plan, projectId: project }), startImport(db.prisma, who, person, { ...plan, projectId: project }, { storageDir })]) {
+      for (const attempt of [
+        dryRunImport(db.prisma, who, findingAid, { ...plan, projectId: project }),
+        startImport(db.prisma, who, person, { ...plan, projectId: project }, { storageDir }),
+      ]) {
         expect((await appErrorOf(attempt)).code).toBe("not_found");
       }
     }
@@ -294,7 +329,11 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
       [fixture("malformed.ead3.xml"), /^The XML is not well-formed: line 6, column \d+: /],
       [fixture("entity-declaration.xml"), /DOCTYPE declares entities/],
     ] as const) {
-      for (const attempt of [previewImport(db.prisma, curator, file, units.slug), dryRunImport(db.prisma, curator, file, plan), startImport(db.prisma, curator, file, plan, { storageDir })]) {
+      for (const attempt of [
+        previewImport(db.prisma, curator, file, units.slug),
+        dryRunImport(db.prisma, curator, file, plan),
+        startImport(db.prisma, curator, file, plan, { storageDir }),
+      ]) {
         const error = await appErrorOf(attempt);
         expect(error.code).toBe("bad_request");
         expect(error.message).toMatch(message);
@@ -306,13 +345,18 @@ describe(`EAD3 and EAC-CPF import (${testDatabaseMode()})`, () => {
   it("takes XML over the API (format xml), EAD3 or EAC-CPF by its root", async () => {
     const token = (await createApiToken(db.prisma, curator, { name: "finding aids", expiresInDays: 30, scopes: ["read", "write"] })).token;
     const origin = "http://mnemo.test";
-    const response = await callApi(apiDepsWithoutModels(db, origin), "create_import", {
-      sectionSlug: peopleSection.slug,
-      projectId,
-      format: "xml",
-      content: readFileSync(join(fixtures, "person.eac-cpf.xml"), "utf8"),
-      dryRun: true,
-    }, { origin, token });
+    const response = await callApi(
+      apiDepsWithoutModels(db, origin),
+      "create_import",
+      {
+        sectionSlug: peopleSection.slug,
+        projectId,
+        format: "xml",
+        content: readFileSync(join(fixtures, "person.eac-cpf.xml"), "utf8"),
+        dryRun: true,
+      },
+      { origin, token },
+    );
     const text = await response.text();
     expect(response.status, text).toBe(200);
     // Imported by the test before: the same record id now updates nothing.

@@ -175,7 +175,11 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
     expect(existsSync(staged)).toBe(false);
     expect((await leftovers()).staged).toBe(before.staged);
 
-    const records = await db.prisma.record.findMany({ where: { sectionId: section.id, externalId: { in: ["i-1", "i-2"] } }, include: { media: true }, orderBy: { externalId: "asc" } });
+    const records = await db.prisma.record.findMany({
+      where: { sectionId: section.id, externalId: { in: ["i-1", "i-2"] } },
+      include: { media: true },
+      orderBy: { externalId: "asc" },
+    });
     expect(records.map((record) => record.media.map((media) => [media.fieldKey, media.kind, media.originalName]).sort())).toEqual([
       [
         ["photo", "image", "front.png"],
@@ -194,7 +198,10 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
     const user = await createUser(db.prisma, { role: "curator" });
     await addMember(db.prisma, user.id, projectId, "editor");
     const leaving = await principalOf(db.prisma, user.id);
-    const { jobId } = await startImport(db.prisma, leaving, csvFile(["ref,title,photo,recording", "f-1,Failing,front.png,"]), plan(), { storageDir, mediaZip: collectionZip() });
+    const { jobId } = await startImport(db.prisma, leaving, csvFile(["ref,title,photo,recording", "f-1,Failing,front.png,"]), plan(), {
+      storageDir,
+      mediaZip: collectionZip(),
+    });
     const staged = join(storageDir, "imports", `${jobId}.media.zip`);
     expect(existsSync(staged)).toBe(true);
     await db.prisma.membership.deleteMany({ where: { userId: user.id } });
@@ -205,16 +212,22 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
 
   it("sweeps staged files of abandoned imports (no job, or a job that ended), and leaves a waiting job's and fresh ones", async () => {
     const importsDir = join(storageDir, "imports");
-    const { jobId: waitingId } = await startImport(db.prisma, curator, csvFile(["ref,title,photo,recording", "w-1,Waiting,front.png,"]), plan(), { storageDir, mediaZip: collectionZip() });
+    const { jobId: waitingId } = await startImport(db.prisma, curator, csvFile(["ref,title,photo,recording", "w-1,Waiting,front.png,"]), plan(), {
+      storageDir,
+      mediaZip: collectionZip(),
+    });
     const doneJob = await db.prisma.importJob.findFirstOrThrow({ where: { status: "done" }, select: { id: true } });
     const orphan = randomUUID();
     const fresh = randomUUID();
-    for (const name of [`${orphan}`, `${orphan}.media.zip`, `${doneJob.id}.media.zip`, `${fresh}.media.zip`, "notes.txt"]) writeFileSync(join(importsDir, name), "staged");
+    for (const name of [`${orphan}`, `${orphan}.media.zip`, `${doneJob.id}.media.zip`, `${fresh}.media.zip`, "notes.txt"])
+      writeFileSync(join(importsDir, name), "staged");
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    for (const name of [`${orphan}`, `${orphan}.media.zip`, `${doneJob.id}.media.zip`, `${waitingId}`, `${waitingId}.media.zip`, "notes.txt"]) utimesSync(join(importsDir, name), old, old);
+    for (const name of [`${orphan}`, `${orphan}.media.zip`, `${doneJob.id}.media.zip`, `${waitingId}`, `${waitingId}.media.zip`, "notes.txt"])
+      utimesSync(join(importsDir, name), old, old);
     const removed = await sweepImportFiles(db.prisma, { storageDir });
     expect(removed.sort()).toEqual([`${doneJob.id}.media.zip`, `${orphan}`, `${orphan}.media.zip`].sort());
-    for (const name of [`${waitingId}`, `${waitingId}.media.zip`, `${fresh}.media.zip`, "notes.txt"]) expect(existsSync(join(importsDir, name)), name).toBe(true);
+    for (const name of [`${waitingId}`, `${waitingId}.media.zip`, `${fresh}.media.zip`, "notes.txt"])
+      expect(existsSync(join(importsDir, name)), name).toBe(true);
     rmSync(join(importsDir, `${fresh}.media.zip`));
     rmSync(join(importsDir, "notes.txt"));
     await runImportJobs(db.prisma, { storageDir, workerId: "after-sweep" });
@@ -247,10 +260,17 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
       expect(dry.fieldErrors?.mediaZip).toEqual([dry.message]);
       return `${dry.code}: ${dry.message}`;
     };
-    expect(await refusal({ fileName: "photos.csv", bytes: file.bytes })).toBe("bad_request: The media zip “photos.csv” is not a zip file (it has no central directory).");
-    expect(await refusal(zipFile([{ name: "front.png", bytes: png }, { name: "../../etc/cron.d/evil", bytes: "x" }]))).toBe(
-      "bad_request: The media zip “media.zip” holds an entry named “../../etc/cron.d/evil”, which points outside the zip; nothing was imported.",
+    expect(await refusal({ fileName: "photos.csv", bytes: file.bytes })).toBe(
+      "bad_request: The media zip “photos.csv” is not a zip file (it has no central directory).",
     );
+    expect(
+      await refusal(
+        zipFile([
+          { name: "front.png", bytes: png },
+          { name: "../../etc/cron.d/evil", bytes: "x" },
+        ]),
+      ),
+    ).toBe("bad_request: The media zip “media.zip” holds an entry named “../../etc/cron.d/evil”, which points outside the zip; nothing was imported.");
     expect(await refusal(zipFile([{ name: "/tmp/front.png", bytes: png }]))).toMatch(/“\/tmp\/front.png”, which points outside the zip/);
     expect(await refusal(zipFile([{ name: "front.png", bytes: "/etc/passwd", unixMode: 0o120777 }]))).toBe(
       "bad_request: The media zip “media.zip” entry “front.png” is a symbolic link; put the file itself in the zip.",
@@ -271,9 +291,14 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
     expect(await refusal(zipFile([{ name: "zeros.png", bytes: new Uint8Array(1024 * 1024) }]))).toBe(
       "bad_request: The media zip “media.zip” unpacks to more than 4096 bytes (the import limit for a zip's contents).",
     );
-    expect(await refusal(zipFile([{ name: "front.png", bytes: png, method: "store" }, { name: "noise.bin", bytes: new Uint8Array(3000).map((_, index) => (index * 7919) % 251), method: "store" }]))).toMatch(
-      /^payload_too_large: The media zip is 3\.\d KB; a zip is limited to 2\.0 KB/,
-    );
+    expect(
+      await refusal(
+        zipFile([
+          { name: "front.png", bytes: png, method: "store" },
+          { name: "noise.bin", bytes: new Uint8Array(3000).map((_, index) => (index * 7919) % 251), method: "store" },
+        ]),
+      ),
+    ).toMatch(/^payload_too_large: The media zip is 3\.\d KB; a zip is limited to 2\.0 KB/);
     expect(await leftovers()).toEqual(before);
   });
 
@@ -287,21 +312,34 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
     const result = await dryRunImport(db.prisma, curator, file, plan(), { mediaZip });
     expect(result.valid).toBe(1);
     expect(result.problems).toEqual([
-      { row: 1, column: "photo", field: "photo", message: "Photo (“front.png”): The zip entry “front.png” unpacks to more than its declared 200 bytes; refused." },
+      {
+        row: 1,
+        column: "photo",
+        field: "photo",
+        message: "Photo (“front.png”): The zip entry “front.png” unpacks to more than its declared 200 bytes; refused.",
+      },
     ]);
     expect(await leftovers()).toEqual(before);
   });
 
   it("refuses a media folder and a zip together", async () => {
     const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
-    const error = await appErrorOf(dryRunImport(db.prisma, admin, csvFile(["ref,title", "t-1,Both"]), { ...plan(), mediaFolder: "scans" }, { mediaZip: collectionZip() }));
+    const error = await appErrorOf(
+      dryRunImport(db.prisma, admin, csvFile(["ref,title", "t-1,Both"]), { ...plan(), mediaFolder: "scans" }, { mediaZip: collectionZip() }),
+    );
     expect([error.code, error.message]).toEqual(["bad_request", "Name a media folder or attach a media zip, not both."]);
   });
 });
 
 describe(`a media zip through the /import page's actions and the JSON API (${testDatabaseMode()})`, () => {
   function pageAction<T>(principal: Principal, step: (form: FormData, principal: Principal) => Promise<T>) {
-    return (form: FormData): Promise<ActionResult<T>> => runAuthorizedAction(z.instanceof(FormData), (parsed, context) => step(parsed, context.principal), async () => principal, form);
+    return (form: FormData): Promise<ActionResult<T>> =>
+      runAuthorizedAction(
+        z.instanceof(FormData),
+        (parsed, context) => step(parsed, context.principal),
+        async () => principal,
+        form,
+      );
   }
   const pageForm = (csv: string, zip?: File) => {
     const form = new FormData();
@@ -317,9 +355,18 @@ describe(`a media zip through the /import page's actions and the JSON API (${tes
     const checked = await pageAction(curator, (form, signedIn) => dryRunImportUpload(db.prisma, signedIn, form))(pageForm(csv, zipAsFile(collectionZip())));
     expect(checked).toMatchObject({ status: "ok", data: { rows: 1, valid: 1, problems: [] } });
     const noZip = await pageAction(curator, (form, signedIn) => dryRunImportUpload(db.prisma, signedIn, form))(pageForm(csv));
-    expect(noZip).toMatchObject({ status: "ok", data: { valid: 0, problems: [{ row: 1, field: "photo", message: "Photo names a file, but the import has no media folder or media zip" }] } });
-    const notZip = await pageAction(curator, (form, signedIn) => dryRunImportUpload(db.prisma, signedIn, form))(pageForm(csv, new File(["plain text"], "media.zip")));
-    expect(notZip).toMatchObject({ status: "error", code: "bad_request", fieldErrors: { mediaZip: ["The media zip “media.zip” is not a zip file (it has no central directory)."] } });
+    expect(noZip).toMatchObject({
+      status: "ok",
+      data: { valid: 0, problems: [{ row: 1, field: "photo", message: "Photo names a file, but the import has no media folder or media zip" }] },
+    });
+    const notZip = await pageAction(curator, (form, signedIn) => dryRunImportUpload(db.prisma, signedIn, form))(
+      pageForm(csv, new File(["plain text"], "media.zip")),
+    );
+    expect(notZip).toMatchObject({
+      status: "error",
+      code: "bad_request",
+      fieldErrors: { mediaZip: ["The media zip “media.zip” is not a zip file (it has no central directory)."] },
+    });
 
     const started = await pageAction(curator, (form, signedIn) => startImportUpload(db.prisma, signedIn, form))(pageForm(csv, zipAsFile(collectionZip())));
     expect(started.status).toBe("ok");
@@ -333,7 +380,10 @@ describe(`a media zip through the /import page's actions and the JSON API (${tes
     const token = (await createApiToken(db.prisma, curator, { name: "zip importer", expiresInDays: 30, scopes: ["read", "write"] })).token;
     const call = async (input: Record<string, unknown>) => {
       const response = await callApi(apiDepsWithoutModels(db, origin), "create_import", input, { origin, token });
-      return { status: response.status, json: (await response.json()) as Record<string, unknown> & { error?: { message: string; fieldErrors?: Record<string, string[]> } } };
+      return {
+        status: response.status,
+        json: (await response.json()) as Record<string, unknown> & { error?: { message: string; fieldErrors?: Record<string, string[]> } },
+      };
     };
     const input = {
       sectionSlug: section.slug,
@@ -346,7 +396,11 @@ describe(`a media zip through the /import page's actions and the JSON API (${tes
     };
     const checked = await call(input);
     expect(checked.status).toBe(200);
-    expect(checked.json.result).toMatchObject({ rows: 2, valid: 1, problems: [{ row: 2, field: "photo", message: "Photo names the file “gone.png”, which is not in the zip" }] });
+    expect(checked.json.result).toMatchObject({
+      rows: 2,
+      valid: 1,
+      problems: [{ row: 2, field: "photo", message: "Photo names the file “gone.png”, which is not in the zip" }],
+    });
     const garbled = await call({ ...input, mediaZip: "not base64!" });
     expect(garbled.status).toBe(400);
     expect(garbled.json.error?.fieldErrors?.mediaZip).toEqual(["The media zip must be base64 (standard alphabet, padded)."]);
@@ -363,7 +417,10 @@ describe(`the user guide's media zip sample (${testDatabaseMode()})`, () => {
     const sample: ImportFile = { fileName: "objects-with-photos.csv", bytes: readFileSync("samples/import/objects-with-photos.csv") };
     const mediaZip: ImportFile = { fileName: "object-photos.zip", bytes: readFileSync("samples/import/object-photos.zip") };
     const preview = await previewImport(db.prisma, curator, sample, objects.slug);
-    expect(preview.suggestedMapping).toEqual({ externalIdColumn: "ID", columns: { Title: "title", Artist: "artist", "Year made": "yearMade", Typology: "typology", Front: "front" } });
+    expect(preview.suggestedMapping).toEqual({
+      externalIdColumn: "ID",
+      columns: { Title: "title", Artist: "artist", "Year made": "yearMade", Typology: "typology", Front: "front" },
+    });
     const samplePlan: ImportPlan = { sectionSlug: objects.slug, projectId, mapping: preview.suggestedMapping };
     const result = await dryRunImport(db.prisma, curator, sample, samplePlan, { mediaZip });
     expect(result.problems.map((problem) => [problem.row, problem.message])).toEqual([

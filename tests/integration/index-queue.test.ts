@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../lib/db/database";
 import { resetConfig } from "../../lib/config";
-import {
-  claimQueueItems,
-  completeQueueItem,
-  enqueueReindex,
-  failQueueItem,
-  releaseOrphanedClaims,
-  retryParked,
-} from "../../lib/rag/index/index-queue";
+import { claimQueueItems, completeQueueItem, enqueueReindex, failQueueItem, releaseOrphanedClaims, retryParked } from "../../lib/rag/index/index-queue";
 import { activateIndexSpace, ensureIndexSpace, getActiveIndexSpace, hnswIndexStatement, registerIndexSpace } from "../../lib/rag/index/index-spaces";
 import { saveRecord } from "../../lib/archive/save-record";
 import { systemPrincipal } from "../../lib/acl";
@@ -76,7 +69,11 @@ describe(`index queue (${testDatabaseMode()})`, () => {
       }
     }
     expect(await db.prisma.indexQueueItem.findUnique({ where: { recordId: healthy.id } })).toBeNull();
-    expect(await db.prisma.indexQueueItem.findUnique({ where: { recordId: poison.id } })).toMatchObject({ status: "parked", lastError: "bad bytes", attempts: 3 });
+    expect(await db.prisma.indexQueueItem.findUnique({ where: { recordId: poison.id } })).toMatchObject({
+      status: "parked",
+      lastError: "bad bytes",
+      attempts: 3,
+    });
     expect(await claimQueueItems(db.sql, "worker-a", 10, options)).toHaveLength(0);
     expect(await retryParked(db.sql, section.id)).toBe(1);
     expect((await claimQueueItems(db.sql, "worker-a", 10, options)).map((item) => item.recordId)).toEqual([poison.id]);
@@ -127,7 +124,9 @@ describe(`index spaces (${testDatabaseMode()})`, () => {
     expect(first.status).toBe("active");
     const second = await ensureIndexSpace(db.sql, { provider: "hash", model: "hash-b", dimension: 16, chunkerVersion: 1 });
     expect(second.status).toBe("building");
-    const indexes = await db.sql.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexdef ILIKE '%hnsw%'`);
+    const indexes = await db.sql.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexdef ILIKE '%hnsw%'`,
+    );
     expect(indexes.map((index) => index.indexname).sort()).toEqual([hnswIndexStatement(first).name, hnswIndexStatement(second).name].sort());
     expect(indexes.find((index) => index.indexname === hnswIndexStatement(second).name)?.indexdef).toContain(`'${second.id}'`);
     expect((await registerIndexSpace(db.sql, { provider: "hash", model: "hash-b", dimension: 16, chunkerVersion: 1 })).id).toBe(second.id);

@@ -31,7 +31,10 @@ beforeAll(async () => {
   await saveAllGroup(db.prisma, db.sql, section.slug, ["title", "summary"], 64);
 }, 120_000);
 
-closeAfterAll(() => served, () => fake);
+closeAfterAll(
+  () => served,
+  () => fake,
+);
 
 describe("index workers in server mode", () => {
   it("two workers never index the same record at once, and a poison record parks without blocking the rest", async () => {
@@ -39,7 +42,12 @@ describe("index workers in server mode", () => {
     // outlast Prisma's two seconds to start one on a busy machine.
     const records = [];
     for (let index = 0; index < 16; index++) {
-      records.push(await createRecord(db.prisma, section, projectId, { title: `Note ${index}`, summary: index === 5 ? "POISON text the model cannot take" : `Harbour note ${index}.` }));
+      records.push(
+        await createRecord(db.prisma, section, projectId, {
+          title: `Note ${index}`,
+          summary: index === 5 ? "POISON text the model cannot take" : `Harbour note ${index}.`,
+        }),
+      );
     }
     const embedder = createOpenAiCompatibleEmbedder({ baseUrl: fake.url, model: "fake-model", dimension, batchSize: 8, timeoutMs: 10_000 });
     const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension, chunkerVersion: CHUNKER_VERSION });
@@ -94,14 +102,28 @@ describe("index workers in server mode", () => {
       } else inFlight.delete(event.recordId);
     };
     const queue = { maxAttempts: 2, leaseSeconds: 60, backoffBaseSeconds: 0 };
-    const progress = await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 50, batchSize: 2, concurrency: 3, workerId: "lanes", queue, onRecord });
+    const progress = await runWorker({
+      prisma: db.prisma,
+      sql: db.sql,
+      embedder,
+      space,
+      drain: true,
+      idleMs: 50,
+      batchSize: 2,
+      concurrency: 3,
+      workerId: "lanes",
+      queue,
+      onRecord,
+    });
     expect(overlaps).toEqual([]);
     expect(progress.indexed).toBe(records.length);
     expect(progress.failed).toBe(0);
     // Three lanes, each its own worker on the queue, and batches of different lanes in flight together.
     expect([...lanes].sort()).toEqual(["lanes", "lanes/2", "lanes/3"]);
     expect(mostAtOnce).toBeGreaterThan(1);
-    const indexed = await db.sql.query<{ count: number }>(`SELECT count(DISTINCT record_id)::int AS count FROM chunks WHERE record_id = ANY($1::text[])`, [records.map((record) => record.id)]);
+    const indexed = await db.sql.query<{ count: number }>(`SELECT count(DISTINCT record_id)::int AS count FROM chunks WHERE record_id = ANY($1::text[])`, [
+      records.map((record) => record.id),
+    ]);
     expect(indexed[0]?.count).toBe(records.length);
     expect(await duplicatePassages(db.sql)).toBe(0);
   }, 180_000);

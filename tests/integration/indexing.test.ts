@@ -84,7 +84,16 @@ const turns = [
 ];
 
 async function chunksOf(recordId: string) {
-  return db.sql.query<{ text: string; embed_group_id: string; time_start: number | null; time_end: number | null; contributing_project_ids: string[]; has_vector: boolean; has_terms: boolean; heading_path: string[] }>(
+  return db.sql.query<{
+    text: string;
+    embed_group_id: string;
+    time_start: number | null;
+    time_end: number | null;
+    contributing_project_ids: string[];
+    has_vector: boolean;
+    has_terms: boolean;
+    heading_path: string[];
+  }>(
     `SELECT text, embed_group_id, time_start, time_end, contributing_project_ids, heading_path,
             embedding IS NOT NULL AS has_vector, search_vector @@ websearch_to_tsquery('english', 'potatoes') AS has_terms
        FROM chunks WHERE record_id = $1 AND index_space_id = $2 ORDER BY embed_group_id, ordinal`,
@@ -145,7 +154,12 @@ describe(`indexing (${testDatabaseMode()})`, () => {
   });
 
   it("embeds nothing when re-indexing an unchanged record, and only changed passages after an edit", async () => {
-    const interview = await createRecord(db.prisma, { slug: sectionSlugs.interviews }, valleyProject, { title: "Bells", language: "en", summary: "The bells were lowered.", transcript: turns });
+    const interview = await createRecord(db.prisma, { slug: sectionSlugs.interviews }, valleyProject, {
+      title: "Bells",
+      language: "en",
+      summary: "The bells were lowered.",
+      transcript: turns,
+    });
     const first = await indexRecord(await context(), interview.id);
     counter.texts = 0;
     const again = await indexRecord(await context(), interview.id);
@@ -186,7 +200,8 @@ describe(`indexing (${testDatabaseMode()})`, () => {
       sectionSlug: households,
       group: { slug: "entry", label: "Entry", fields: ["title", "members"], chunking: "short", maxTokens: 64, minTokens: 1, overlap: 0 },
     });
-    const person = (name: string) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: sectionSlugs.people, projectId: publicProject, values: { name, occupation: "weaver" } });
+    const person = (name: string) =>
+      saveRecord(db.prisma, systemPrincipal, { sectionSlug: sectionSlugs.people, projectId: publicProject, values: { name, occupation: "weaver" } });
     const aina = await person("Aina Soler");
     const bernat = await person("Bernat Puig");
     // In the members' project, so each household's entry is one passage (buildGroupDocuments).
@@ -199,7 +214,13 @@ describe(`indexing (${testDatabaseMode()})`, () => {
     expect(before).toEqual([["Title: Cal Puig\nMembers: Bernat Puig; Aina Soler"], ["Title: Cal Soler\nMembers: Aina Soler; Bernat Puig"]]);
 
     // An edit the passages do not show writes Aina's row anew, after Bernat's.
-    await saveRecord(db.prisma, systemPrincipal, { id: aina.id, version: 1, sectionSlug: sectionSlugs.people, projectId: publicProject, values: { name: "Aina Soler", occupation: "weaver and spinner" } });
+    await saveRecord(db.prisma, systemPrincipal, {
+      id: aina.id,
+      version: 1,
+      sectionSlug: sectionSlugs.people,
+      projectId: publicProject,
+      values: { name: "Aina Soler", occupation: "weaver and spinner" },
+    });
     counter.texts = 0;
     const again = [await indexRecord(await context(), first.id), await indexRecord(await context(), second.id)];
     expect(await texts()).toEqual(before);
@@ -211,7 +232,13 @@ describe(`indexing (${testDatabaseMode()})`, () => {
     const interview = await createRecord(db.prisma, { slug: sectionSlugs.interviews }, valleyProject, { title: "Short", language: "en", transcript: turns });
     await indexRecord(await context(), interview.id);
     const before = (await chunksOf(interview.id)).length;
-    await saveRecord(db.prisma, systemPrincipal, { id: interview.id, version: 1, sectionSlug: sectionSlugs.interviews, projectId: valleyProject, values: { title: "Short", language: "en" } });
+    await saveRecord(db.prisma, systemPrincipal, {
+      id: interview.id,
+      version: 1,
+      sectionSlug: sectionSlugs.interviews,
+      projectId: valleyProject,
+      values: { title: "Short", language: "en" },
+    });
     await indexRecord(await context(), interview.id);
     const after = await chunksOf(interview.id);
     expect(after.length).toBeLessThan(before);

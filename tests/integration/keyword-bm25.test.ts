@@ -49,7 +49,18 @@ async function insertPassage(
      VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $9, 0, $6, $6, $7, 0, length($6), $8, md5($6),
              setweight(to_tsvector($10::regconfig, unaccent($6)), 'A') || setweight(to_tsvector('english', unaccent(coalesce($7, ''))), 'B'))
      RETURNING id`,
-    [record.id, projectId, section.id, groupId, spaceId, text, options.translated ?? null, options.contributing ?? [projectId], language, searchConfigOf(language)],
+    [
+      record.id,
+      projectId,
+      section.id,
+      groupId,
+      spaceId,
+      text,
+      options.translated ?? null,
+      options.contributing ?? [projectId],
+      language,
+      searchConfigOf(language),
+    ],
   );
   return row!.id;
 }
@@ -126,7 +137,10 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     const d1 = await insertPassage(hand.id, openProject, "apple apple banana");
     const d2 = await insertPassage(hand.id, openProject, "apple cherry cherry cherry");
     const d3 = await insertPassage(hand.id, openProject, "banana cherry");
-    const [lengths] = await db.sql.query<{ lengths: number[] }>(`SELECT array_agg(lexeme_count ORDER BY lexeme_count) AS lengths FROM chunks WHERE index_space_id = $1`, [hand.id]);
+    const [lengths] = await db.sql.query<{ lengths: number[] }>(
+      `SELECT array_agg(lexeme_count ORDER BY lexeme_count) AS lengths FROM chunks WHERE index_space_id = $1`,
+      [hand.id],
+    );
     expect(lengths?.lengths).toEqual([2, 3, 4]);
 
     // N = 3, avgdl = 9 / 3 = 3; "apple" and "cherry" are each in 2 passages: idf = ln(1 + 1.5 / 2.5).
@@ -140,11 +154,7 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
 
     const both = await keywordLeg(db.sql, admin, "apple cherry", { space: hand, limit: 10, bm25: { k1: 1.2, b: 0.75 } });
     expect(both.map((hit) => hit.chunkId)).toEqual([d2, d1, d3]);
-    expect(both.map((hit) => hit.score)).toEqual([
-      expect.closeTo(term(1, 4) + term(3, 4), 10),
-      expect.closeTo(term(2, 3), 10),
-      expect.closeTo(term(1, 2), 10),
-    ]);
+    expect(both.map((hit) => hit.score)).toEqual([expect.closeTo(term(1, 4) + term(3, 4), 10), expect.closeTo(term(2, 3), 10), expect.closeTo(term(1, 2), 10)]);
 
     // Other parameters give the pure function's scores.
     const k1 = 2;
@@ -158,7 +168,24 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     expect(new Map(tuned.map((hit) => [hit.chunkId, hit.score]))).toEqual(
       new Map([
         [d1, expect.closeTo(bm25Score({ length: 3, tf: new Map([["apple", 2]]) }, df, corpus, { k1, b }), 10)],
-        [d2, expect.closeTo(bm25Score({ length: 4, tf: new Map([["apple", 1], ["cherry", 3]]) }, df, corpus, { k1, b }), 10)],
+        [
+          d2,
+          expect.closeTo(
+            bm25Score(
+              {
+                length: 4,
+                tf: new Map([
+                  ["apple", 1],
+                  ["cherry", 3],
+                ]),
+              },
+              df,
+              corpus,
+              { k1, b },
+            ),
+            10,
+          ),
+        ],
         [d3, expect.closeTo(bm25Score({ length: 2, tf: new Map([["cherry", 1]]) }, df, corpus, { k1, b }), 10)],
       ]),
     );
@@ -173,7 +200,9 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     // "manzan" in Spanish, which an English passage's "manzan" must not answer.
     const spanish = await insertPassage(hand.id, openProject, "manzanas rojas", { language: "es" });
     const english = await insertPassage(hand.id, openProject, "manzan", { language: "en" });
-    const [stems] = await db.sql.query<{ es: string; en: string }>(`SELECT to_tsvector('spanish', 'manzanas')::text AS es, to_tsvector('english', 'manzan')::text AS en`);
+    const [stems] = await db.sql.query<{ es: string; en: string }>(
+      `SELECT to_tsvector('spanish', 'manzanas')::text AS es, to_tsvector('english', 'manzan')::text AS en`,
+    );
     expect(stems).toEqual({ es: "'manzan':1", en: "'manzan':1" });
     const manzanas = await keywordLeg(db.sql, admin, "manzanas", { space: hand, limit: 10 });
     expect(manzanas.map((hit) => hit.chunkId)).toContain(spanish);
@@ -181,7 +210,10 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
 
     // Dropping the space takes its statistics with it.
     await db.sql.query(`DELETE FROM index_spaces WHERE id = $1`, [hand.id]);
-    const left = await db.sql.query(`SELECT 1 FROM keyword_scope_stats WHERE index_space_id = $1 UNION ALL SELECT 1 FROM keyword_lexeme_stats WHERE index_space_id = $1`, [hand.id]);
+    const left = await db.sql.query(
+      `SELECT 1 FROM keyword_scope_stats WHERE index_space_id = $1 UNION ALL SELECT 1 FROM keyword_lexeme_stats WHERE index_space_id = $1`,
+      [hand.id],
+    );
     expect(left).toEqual([]);
     expect(await keywordStatisticsDrift(db.sql)).toEqual([]);
   });
@@ -200,7 +232,12 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     const candidates = await keywordCandidates(db.sql, admin, "pear plum", { space: counted });
     const byId = new Map(candidates.passages.map((passage) => [passage.chunkId, passage]));
     expect([...byId.keys()].sort()).toEqual([long, short].sort());
-    expect(byId.get(long)?.tf).toEqual(new Map([["pear", 4], ["plum", 1]]));
+    expect(byId.get(long)?.tf).toEqual(
+      new Map([
+        ["pear", 4],
+        ["plum", 1],
+      ]),
+    );
     expect(byId.get(long)?.length).toBe(lengths?.long);
     expect(byId.get(short)?.tf).toEqual(new Map([["plum", 1]]));
     expect(byId.has(unmatched)).toBe(false);
@@ -234,7 +271,10 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
 
     const query = "flour ledger mill";
     const ranked = async (principal: Principal, target: IndexSpace) =>
-      (await keywordLeg(db.sql, principal, query, { space: target, limit: 50 })).map((hit) => ({ text: textOf.get(hit.chunkId) ?? "(not open)", score: hit.score }));
+      (await keywordLeg(db.sql, principal, query, { space: target, limit: 50 })).map((hit) => ({
+        text: textOf.get(hit.chunkId) ?? "(not open)",
+        score: hit.score,
+      }));
     const inAlone = await ranked(reader, alone);
     expect(inAlone).toHaveLength(4);
     expect(await ranked(reader, mixed)).toEqual(inAlone);
@@ -250,7 +290,10 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
       summary: "Divers counted the rosettes along the northern shore of the lake every August.",
     });
     await index();
-    const [passage] = await db.sql.query<{ id: string; text: string }>(`SELECT id, text FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [record.id, space.id]);
+    const [passage] = await db.sql.query<{ id: string; text: string }>(`SELECT id, text FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [
+      record.id,
+      space.id,
+    ]);
     expect(passage?.text).not.toMatch(/quillwort/i);
     const hits = await keywordLeg(db.sql, reader, "quillwort", { space, limit: 10 });
     expect(hits.map((hit) => hit.chunkId)).toEqual([passage!.id]);
@@ -279,9 +322,18 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     // The restricted project fills up with the query's words, and an open record quotes it.
     const closedSource = await createRecord(db.prisma, sources, closedProject, { title: "Closed source", summary: "Lighthouse logbook storm, storm, storm." });
     for (let at = 0; at < 12; at++) {
-      await createRecord(db.prisma, section, closedProject, { title: `Closed lighthouse logbook ${at}`, summary: "Storm logbook lighthouse storm lighthouse logbook storm." });
+      await createRecord(db.prisma, section, closedProject, {
+        title: `Closed lighthouse logbook ${at}`,
+        summary: "Storm logbook lighthouse storm lighthouse logbook storm.",
+      });
     }
-    await saveRecord(db.prisma, systemPrincipal, { id: quoting.id, version: quoting.version, sectionSlug: section.slug, projectId: openProject, values: { title: "Open note quoting a closed source", summary: "A note.", source: closedSource.id } });
+    await saveRecord(db.prisma, systemPrincipal, {
+      id: quoting.id,
+      version: quoting.version,
+      sectionSlug: section.slug,
+      projectId: openProject,
+      values: { title: "Open note quoting a closed source", summary: "A note.", source: closedSource.id },
+    });
     await index();
 
     const after = await keywordLeg(db.sql, reader, query, { space, limit: 50 });
@@ -327,7 +379,13 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
     const source = await createRecord(db.prisma, sources, otherProject, { title: "Tide table", summary: "High water at dawn, low water at noon." });
     const records = [];
     for (let at = 0; at < 4; at++) {
-      records.push(await createRecord(db.prisma, section, openProject, { title: `Ferry timetable ${at}`, summary: `The ferry crosses ${at} times a day.`, source: source.id }));
+      records.push(
+        await createRecord(db.prisma, section, openProject, {
+          title: `Ferry timetable ${at}`,
+          summary: `The ferry crosses ${at} times a day.`,
+          source: source.id,
+        }),
+      );
     }
     await index();
     expect(await keywordStatisticsDrift(db.sql)).toEqual([]);
@@ -338,8 +396,20 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
 
     // Re-index: new text for one record, and its source's text changes in all that quote it.
     const [first, second, third] = records;
-    await saveRecord(db.prisma, systemPrincipal, { id: first!.id, version: first!.version, sectionSlug: section.slug, projectId: openProject, values: { title: "Ferry timetable, winter", summary: "No crossings in January; the pier was rebuilt." } });
-    await saveRecord(db.prisma, systemPrincipal, { id: source.id, version: source.version, sectionSlug: sources.slug, projectId: otherProject, values: { title: "Tide table", summary: "Spring tides flood the quay." } });
+    await saveRecord(db.prisma, systemPrincipal, {
+      id: first!.id,
+      version: first!.version,
+      sectionSlug: section.slug,
+      projectId: openProject,
+      values: { title: "Ferry timetable, winter", summary: "No crossings in January; the pier was rebuilt." },
+    });
+    await saveRecord(db.prisma, systemPrincipal, {
+      id: source.id,
+      version: source.version,
+      sectionSlug: sources.slug,
+      projectId: otherProject,
+      values: { title: "Tide table", summary: "Spring tides flood the quay." },
+    });
     for (const record of records) {
       const pending = { reason: "source changed", status: "pending" as const, attempts: 0, availableAt: new Date(), lockedAt: null, lockedBy: null };
       await db.prisma.indexQueueItem.upsert({ where: { recordId: record.id }, create: { recordId: record.id, ...pending }, update: pending });
@@ -354,7 +424,13 @@ describe(`BM25 keyword leg (${testDatabaseMode()})`, () => {
 
     // Move to another project: re-indexed under the new scope...
     const moved = await db.prisma.record.findUniqueOrThrow({ where: { id: third!.id } });
-    await saveRecord(db.prisma, systemPrincipal, { id: moved.id, version: moved.version, sectionSlug: section.slug, projectId: closedProject, values: moved.values as Record<string, unknown> });
+    await saveRecord(db.prisma, systemPrincipal, {
+      id: moved.id,
+      version: moved.version,
+      sectionSlug: section.slug,
+      projectId: closedProject,
+      values: moved.values as Record<string, unknown>,
+    });
     await index();
     const [movedChunk] = await db.sql.query<{ project_id: string }>(`SELECT project_id FROM chunks WHERE record_id = $1 LIMIT 1`, [moved.id]);
     expect(movedChunk?.project_id).toBe(closedProject);

@@ -112,7 +112,10 @@ describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 12
     const named = { title: "Mar y la barca", language: "es", note: "La barca de Mar salía del puerto cada mañana." };
     const unnamed = { title: "Mar y la barca", language: "es", note: "La barca salía del puerto cada mañana." };
     const prefixOf = async (recordId: string) => {
-      const [passage] = await db.sql.query<{ embedded_text: string }>(`SELECT embedded_text FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [recordId, space.id]);
+      const [passage] = await db.sql.query<{ embedded_text: string }>(`SELECT embedded_text FROM chunks WHERE record_id = $1 AND index_space_id = $2`, [
+        recordId,
+        space.id,
+      ]);
       return passage?.embedded_text.split("\n")[0];
     };
     for (const namedFirst of [true, false]) {

@@ -87,7 +87,8 @@ beforeAll(async () => {
       objectContext: { images: [{ field: "obverse", view: "obverse" }], roles: { date: "date" }, compareWith: [coinsSlug] } as never,
     },
   });
-  const save = async (sectionSlug: string, projectId: string, values: Record<string, unknown>) => (await saveRecord(prisma, systemPrincipal, { sectionSlug, projectId, values })).id;
+  const save = async (sectionSlug: string, projectId: string, values: Record<string, unknown>) =>
+    (await saveRecord(prisma, systemPrincipal, { sectionSlug, projectId, values })).id;
   ids.person = await save(people.slug, open.id, { name: "Open engraver Gaius", wikidata: "https://www.wikidata.org/wiki/Q1405" });
   ids.lockedPerson = await save(people.slug, locked.id, { name: lockedPersonName });
   const image = await storeTestImage(prisma, open.id, storageDir);
@@ -122,7 +123,12 @@ describe("authority links in OAI-PMH", () => {
     const xml = await response.text();
     expect(await schemaProblems(xml), xml.slice(0, 800)).toEqual([]);
     const dc = dublinCoreOf(xml);
-    expect(dc.subject).toEqual(["RIC I (second edition) Augustus 37A", "http://numismatics.org/ocre/id/ric.1(2).aug.37a", "Silver &amp; &lt;alloy&gt;", "http://nomisma.org/id/ar"]);
+    expect(dc.subject).toEqual([
+      "RIC I (second edition) Augustus 37A",
+      "http://numismatics.org/ocre/id/ric.1(2).aug.37a",
+      "Silver &amp; &lt;alloy&gt;",
+      "http://nomisma.org/id/ar",
+    ]);
     expect(dc.coverage).toEqual(["Barcelona", "https://sws.geonames.org/3128760/"]);
     expect(xml).not.toContain(lockedPersonName);
   });
@@ -139,7 +145,15 @@ describe("authority links in IIIF", () => {
         { label: { en: ["Maker"] }, value: { none: ["Open engraver Gaius"] } },
       ]),
     );
-    expect(manifest.seeAlso).toEqual([{ id: linkedArtUrl(origin, ids.coin), type: "Dataset", label: { en: ["Linked Art"] }, format: "application/ld+json", profile: "https://linked.art/ns/v1/linked-art.json" }]);
+    expect(manifest.seeAlso).toEqual([
+      {
+        id: linkedArtUrl(origin, ids.coin),
+        type: "Dataset",
+        label: { en: ["Linked Art"] },
+        format: "application/ld+json",
+        profile: "https://linked.art/ns/v1/linked-art.json",
+      },
+    ]);
     expect(JSON.stringify(manifest)).not.toContain(lockedPersonName);
   });
 });
@@ -157,7 +171,10 @@ describe("the Linked Art route", () => {
       timespan: { begin_of_the_begin: "-0018-01-01T00:00:00Z", end_of_the_end: "-0017-12-31T23:59:59Z" },
     });
     // The reader may read the locked project too: both makers are named.
-    expect((object.produced_by as { carried_out_by: { _label: string }[] }).carried_out_by.map((agent) => agent._label)).toEqual(["Open engraver Gaius", lockedPersonName]);
+    expect((object.produced_by as { carried_out_by: { _label: string }[] }).carried_out_by.map((agent) => agent._label)).toEqual([
+      "Open engraver Gaius",
+      lockedPersonName,
+    ]);
     expect(response.body).toContain(`${origin}/iiif/${ids.coin}/manifest`);
   });
 

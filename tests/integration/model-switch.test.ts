@@ -37,11 +37,19 @@ beforeAll(async () => {
   curator = await principalOf(db.prisma, (await createUser(db.prisma, { role: "curator" })).id);
   const project = await createProject(db.prisma);
   const section = await createSection(db.prisma);
-  await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: section.slug, group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] }, requeue: false });
+  await saveEmbedGroup(db.prisma, db.sql, {
+    sectionSlug: section.slug,
+    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] },
+    requeue: false,
+  });
   const nets = await createRecord(db.prisma, section, project.id, { title: "Net menders", summary: "Mending nets on the quay." }, systemPrincipal);
   await createRecord(db.prisma, section, project.id, { title: "Salt fish", summary: "Barrels of salted cod." }, systemPrincipal);
   await drain();
-  goldenSetId = (await saveGoldenSet(db.prisma, admin, { set: { name: "Switch", sectionSlug: section.slug, questions: [{ question: "mending nets", expected: [nets.id] }] } })).id;
+  goldenSetId = (
+    await saveGoldenSet(db.prisma, admin, {
+      set: { name: "Switch", sectionSlug: section.slug, questions: [{ question: "mending nets", expected: [nets.id] }] },
+    })
+  ).id;
 }, 120_000);
 
 closeAfterAll(() => db);
@@ -55,7 +63,9 @@ describe("model switch", () => {
   });
 
   it("builds a candidate beside the active space, compares, switches in one step and rolls back", async () => {
-    await expect(registerCandidateSpace(db.sql, admin, { provider: "openai-compatible", baseUrl: "ftp://x", model: "", dimension: 0 })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(registerCandidateSpace(db.sql, admin, { provider: "openai-compatible", baseUrl: "ftp://x", model: "", dimension: 0 })).rejects.toMatchObject({
+      code: "bad_request",
+    });
     const { spaceId } = await registerCandidateSpace(db.sql, admin, { provider: "hash", dimension: 48 });
     // Not built yet: activation is refused with the count.
     await expect(activateSpace(db.sql, admin, spaceId)).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/Only 0 of 2 records/) });
@@ -74,7 +84,10 @@ describe("model switch", () => {
     expect(active?.dimension).toBe(48);
     const candidateEmbedder = active ? embedderForSpace(active) : null;
     expect(candidateEmbedder?.dimension).toBe(48);
-    const found = await searchArchive({ sql: db.sql, embedder: candidateEmbedder ?? embedder, reranker: passThroughReranker, space: active }, systemPrincipal, { query: "mending nets", mode: "semantic" });
+    const found = await searchArchive({ sql: db.sql, embedder: candidateEmbedder ?? embedder, reranker: passThroughReranker, space: active }, systemPrincipal, {
+      query: "mending nets",
+      mode: "semantic",
+    });
     expect(found.hits.length).toBeGreaterThan(0);
 
     await rollbackSpace(db.sql, admin);

@@ -52,7 +52,9 @@ async function fingerprint(db: Database): Promise<Record<string, string>> {
   const tables = await db.sql.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
   const result: Record<string, string> = {};
   for (const { name } of tables) {
-    const [row] = await db.sql.query<{ hash: string | null }>(`SELECT md5(string_agg(h, '' ORDER BY h)) AS hash FROM (SELECT md5(t::text) AS h FROM "${name}" t) rows`);
+    const [row] = await db.sql.query<{ hash: string | null }>(
+      `SELECT md5(string_agg(h, '' ORDER BY h)) AS hash FROM (SELECT md5(t::text) AS h FROM "${name}" t) rows`,
+    );
     result[name] = row?.hash ?? "empty";
   }
   return result;
@@ -104,7 +106,13 @@ beforeAll(async () => {
     const keeper = await createRecord(prisma, section, open.id, { title: "Marta Puig, lighthouse keeper", summary: "Kept the lamp through the storms." });
     const logbook = await createRecord(prisma, section, open.id, { title: "Logbook of storms", summary: "Every storm the keeper saw.", related: [keeper.id] });
     // A second version, so the record's history has more than its first save to carry.
-    await saveRecord(prisma, systemPrincipal, { id: logbook.id, version: 1, sectionSlug: section.slug, projectId: open.id, values: { title: "Logbook of storms", summary: "Every storm the keeper saw, and the oil.", related: [keeper.id] } });
+    await saveRecord(prisma, systemPrincipal, {
+      id: logbook.id,
+      version: 1,
+      sectionSlug: section.slug,
+      projectId: open.id,
+      values: { title: "Logbook of storms", summary: "Every storm the keeper saw, and the oil.", related: [keeper.id] },
+    });
     for (let index = 0; index < 12; index++) {
       await createRecord(prisma, section, open.id, { title: `Harbour note ${index}`, summary: `The sardine auction at the harbour, note ${index}.` });
     }
@@ -171,7 +179,12 @@ describe(`npm run move-to-server (${testDatabaseMode()})`, () => {
     // Record history came along as it was (copied with triggers off: no version kept twice or anew).
     expect(output).toMatch(/\| record_versions \| 16 \| 16 \| (\d+:\d+) \| \1 \| equal \|/);
     const logbook = await target.database.prisma.record.findFirstOrThrow({ where: { title: "Logbook of storms" } });
-    expect((await target.database.prisma.recordVersion.findMany({ where: { recordId: logbook.id }, orderBy: { version: "asc" } })).map((version) => [version.version, version.via])).toEqual([
+    expect(
+      (await target.database.prisma.recordVersion.findMany({ where: { recordId: logbook.id }, orderBy: { version: "asc" } })).map((version) => [
+        version.version,
+        version.via,
+      ]),
+    ).toEqual([
       [1, "form"],
       [2, "form"],
     ]);

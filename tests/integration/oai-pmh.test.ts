@@ -87,7 +87,12 @@ beforeAll(async () => {
   }
   ids.privateTarget = hidden.ids[0]!;
   for (let n = 0; n < 8; n++) {
-    const record = await createRecord(prisma, section, projects.open.id, { title: `Open letter ${n} <&> "quoted"`, summary: `Summary ${n}`, kind: "letter", period: n === 3 ? "c. 1953" : { from: 1950 + n, to: 1960 + n } });
+    const record = await createRecord(prisma, section, projects.open.id, {
+      title: `Open letter ${n} <&> "quoted"`,
+      summary: `Summary ${n}`,
+      kind: "letter",
+      period: n === 3 ? "c. 1953" : { from: 1950 + n, to: 1960 + n },
+    });
     openIds.push(record.id);
   }
   // An open record linking an open one and a private one: only the open one may be named.
@@ -128,7 +133,11 @@ describe("an OAI-PMH harvester", () => {
       const { pages, headers } = await harvest("ListRecords", {}, method);
       expect(pages.length).toBe(Math.ceil(openIds.length / context.pageSize));
       expect(headers.map((header) => idOf(header.identifier)).sort()).toEqual([...openIds].sort());
-      expect(headers.every((header) => !header.deleted && header.setSpecs.includes(`project:${projects.open.slug}`) && header.setSpecs.includes(`section:${section.slug}`))).toBe(true);
+      expect(
+        headers.every(
+          (header) => !header.deleted && header.setSpecs.includes(`project:${projects.open.slug}`) && header.setSpecs.includes(`section:${section.slug}`),
+        ),
+      ).toBe(true);
       // The cursor counts the records before each page; the last page carries an empty token.
       expect(pages.map((page) => resumptionOf(page)?.cursor)).toEqual(pages.map((_page, index) => index * context.pageSize));
       expect(resumptionOf(pages[0]!)!.completeListSize).toBe(openIds.length);
@@ -146,7 +155,7 @@ describe("an OAI-PMH harvester", () => {
   it("maps each record to Dublin Core, naming only public relation targets", async () => {
     const one = await oai({ verb: "GetRecord", identifier: identifier(openIds[2]!), metadataPrefix: "oai_dc" });
     const dc = dublinCoreOf(one);
-    expect(dc.title).toEqual(["Open letter 2 &lt;&amp;&gt; \"quoted\""]);
+    expect(dc.title).toEqual(['Open letter 2 &lt;&amp;&gt; "quoted"']);
     expect(dc.description).toEqual(["Summary 2"]);
     expect(dc.date).toEqual(["1952/1962"]);
     expect(dc.subject).toEqual(["letter"]);
@@ -156,7 +165,7 @@ describe("an OAI-PMH harvester", () => {
     // A date written "c. 1953" goes out as its EDTF.
     expect(dublinCoreOf(await oai({ verb: "GetRecord", identifier: identifier(openIds[3]!), metadataPrefix: "oai_dc" })).date).toEqual(["1953~"]);
     const linking = dublinCoreOf(await oai({ verb: "GetRecord", identifier: identifier(ids.linking!), metadataPrefix: "oai_dc" }));
-    expect(linking.relation).toEqual(["Open letter 0 &lt;&amp;&gt; \"quoted\""]);
+    expect(linking.relation).toEqual(['Open letter 0 &lt;&amp;&gt; "quoted"']);
   });
 
   it("answers a record of a project that is not public exactly like a missing one", async () => {
@@ -208,7 +217,13 @@ describe("an OAI-PMH harvester", () => {
     const goneRow = await db.prisma.record.findUniqueOrThrow({ where: { id: gone } });
     await deleteRecord(db.prisma, admin, { id: gone, version: goneRow.version });
     const movedRow = await db.prisma.record.findUniqueOrThrow({ where: { id: moved } });
-    const saved = await saveRecord(db.prisma, admin, { id: moved, version: movedRow.version, sectionSlug: section.slug, projectId: projects.other.id, values: movedRow.values as Record<string, unknown> });
+    const saved = await saveRecord(db.prisma, admin, {
+      id: moved,
+      version: movedRow.version,
+      sectionSlug: section.slug,
+      projectId: projects.other.id,
+      values: movedRow.values as Record<string, unknown>,
+    });
     hidden.titles.push("Open letter 7 ");
 
     for (const id of [gone, moved]) {
@@ -224,7 +239,13 @@ describe("an OAI-PMH harvester", () => {
     expect(all.headers.map((header) => idOf(header.identifier)).sort()).toEqual([...openIds].sort());
 
     // Moved back into the public project: live again, its tombstone gone.
-    await saveRecord(db.prisma, admin, { id: moved, version: saved.version, sectionSlug: section.slug, projectId: projects.open.id, values: movedRow.values as Record<string, unknown> });
+    await saveRecord(db.prisma, admin, {
+      id: moved,
+      version: saved.version,
+      sectionSlug: section.slug,
+      projectId: projects.open.id,
+      values: movedRow.values as Record<string, unknown>,
+    });
     hidden.titles.pop();
     const back = await oai({ verb: "GetRecord", identifier: identifier(moved), metadataPrefix: "oai_dc" });
     expect(headersOf(back)[0]!.deleted).toBe(false);
@@ -282,7 +303,10 @@ describe("an OAI-PMH harvester", () => {
       expect(oaiErrorOf(xml)?.code, query).toBe(code);
       if (code === "badVerb" || code === "badArgument") expect(xml, query).toContain(`<request>${origin}/oai</request>`);
     }
-    const wrongType = await oaiResponse(new Request(`${origin}/oai`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"verb":"Identify"}' }), context);
+    const wrongType = await oaiResponse(
+      new Request(`${origin}/oai`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"verb":"Identify"}' }),
+      context,
+    );
     expect(oaiErrorOf(await wrongType.text())?.code).toBe("badArgument");
   });
 });
@@ -294,8 +318,12 @@ describe("the Dublin Core mapping", () => {
     expect(refused.code).toBe("not_found");
     expect(refused).toEqual(missingSection);
     expect((await appErrorOf(getSectionDcMapping(db.prisma, curator, section.slug))).code).toBe("not_found");
-    expect((await appErrorOf(setSectionDcMapping(db.prisma, admin, { sectionSlug: section.slug, mapping: { abstract: ["summary"] } }))).code).toBe("bad_request");
-    expect((await appErrorOf(setSectionDcMapping(db.prisma, admin, { sectionSlug: section.slug, mapping: { subject: ["../../etc"] } }))).code).toBe("bad_request");
+    expect((await appErrorOf(setSectionDcMapping(db.prisma, admin, { sectionSlug: section.slug, mapping: { abstract: ["summary"] } }))).code).toBe(
+      "bad_request",
+    );
+    expect((await appErrorOf(setSectionDcMapping(db.prisma, admin, { sectionSlug: section.slug, mapping: { subject: ["../../etc"] } }))).code).toBe(
+      "bad_request",
+    );
 
     await setSectionDcMapping(db.prisma, admin, { sectionSlug: section.slug, mapping: { title: ["title"], subject: ["summary"], coverage: ["kind"] } });
     expect((await getSectionDcMapping(db.prisma, admin, section.slug)).custom).toBe(true);

@@ -89,7 +89,17 @@ async function coin(slug: string, key: string, metal: string, typology: string):
 }
 
 async function drain(queue: QueueOptions = retryNow) {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8, queue, objects: { storageDir, imageEmbedders: [descriptor, clip] } });
+  return runWorker({
+    prisma: db.prisma,
+    sql: db.sql,
+    embedder,
+    space,
+    drain: true,
+    idleMs: 10,
+    batchSize: 8,
+    queue,
+    objects: { storageDir, imageEmbedders: [descriptor, clip] },
+  });
 }
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -104,7 +114,10 @@ const receivedHashes = () => new Set(server.imagesReceived.map(sha));
 
 /** Records with at least one image vector in the space, sorted. */
 async function recordsInSpace(spaceName: string): Promise<string[]> {
-  const rows = await db.sql.query<{ record_id: string }>(`SELECT DISTINCT record_id FROM object_vectors WHERE space = $1 AND kind = 'image' ORDER BY record_id`, [spaceName]);
+  const rows = await db.sql.query<{ record_id: string }>(
+    `SELECT DISTINCT record_id FROM object_vectors WHERE space = $1 AND kind = 'image' ORDER BY record_id`,
+    [spaceName],
+  );
   return rows.map((row) => row.record_id);
 }
 
@@ -121,7 +134,9 @@ beforeAll(async () => {
     ["local", "mm-local", "local_only"],
     ["open", "mm-open", "allow_external"],
   ] as const) {
-    const section = await db.prisma.section.create({ data: { slug, name: `Coins ${slug}`, fields: fields as never, objectContext: contextFor(slug) as never, egressPolicy } });
+    const section = await db.prisma.section.create({
+      data: { slug, name: `Coins ${slug}`, fields: fields as never, objectContext: contextFor(slug) as never, egressPolicy },
+    });
     sectionIds[which] = section.id;
   }
   projectId = (await createProject(db.prisma)).id;
@@ -136,7 +151,10 @@ beforeAll(async () => {
   await drain();
 }, 240_000);
 
-closeAfterAll(() => server, () => db);
+closeAfterAll(
+  () => server,
+  () => db,
+);
 
 describe("object images and an external multimodal endpoint", () => {
   it("sends every image of an allow_external section, and none of a local_only one", async () => {
@@ -207,7 +225,9 @@ describe("object images and an external multimodal endpoint", () => {
       server.failWith = undefined;
     }
     const unreachable = createClipHttpEmbedder({ baseUrl: "http://127.0.0.1:9", model: "fake-clip", dimension: DIMENSION, timeoutMs: 2000 });
-    await expect(searchObjectsByText({ ...runtime, multimodal: unreachable }, search, reader, { query: "a silver coin with a horse" })).rejects.toMatchObject(unavailable);
+    await expect(searchObjectsByText({ ...runtime, multimodal: unreachable }, search, reader, { query: "a silver coin with a horse" })).rejects.toMatchObject(
+      unavailable,
+    );
   });
 
   it("parks a record whose images the endpoint cannot embed, storing no partial vectors", async () => {

@@ -62,7 +62,15 @@ async function coin(title: string, look: keyof typeof kinds, key: string, values
   const spec = kinds[look];
   const image = async (side: "obverse" | "reverse") => {
     const bytes = await renderCoinFace({ key, face: side, metal: spec.metal, typology: spec.typology, period: spec.period });
-    return (await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: `${key}-${side}.webp`, bytes }, expectedKind: "image", storageDir, maxBytes: 5 * 1024 * 1024 })).id;
+    return (
+      await storeMedia(db.prisma, systemPrincipal, {
+        projectId,
+        file: { name: `${key}-${side}.webp`, bytes },
+        expectedKind: "image",
+        storageDir,
+        maxBytes: 5 * 1024 * 1024,
+      })
+    ).id;
   };
   const saved = await saveRecord(db.prisma, systemPrincipal, {
     sectionSlug,
@@ -92,11 +100,18 @@ beforeAll(async () => {
   // Looks like a denarius; its title names another typology of the vocabulary. "688" is a catalogue number.
   ids.named = await coin("RIC V Gallienus 688 (antoninianus)", "denarius", "named", { metal: "silver" });
   // States nothing: the neighbours' vote stands.
-  ids.plain = await coin("Uncatalogued silver coin", "denarius", "plain", { metal: "silver", notes: "Bought from a dealer in Rome, 1987 catalogue no. 2004.14." });
+  ids.plain = await coin("Uncatalogued silver coin", "denarius", "plain", {
+    metal: "silver",
+    notes: "Bought from a dealer in Rome, 1987 catalogue no. 2004.14.",
+  });
   // Ten catalogued denarii (no images: never neighbours) whose notes name another typology: the
   // catalogue shows the notes are no witness to the typology.
   for (let i = 0; i < 10; i++) {
-    await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "stated-coins", projectId, values: { title: `Coin ${i + 20}`, ...kinds.denarius, notes: "Struck over an antoninianus." } });
+    await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: "stated-coins",
+      projectId,
+      values: { title: `Coin ${i + 20}`, ...kinds.denarius, notes: "Struck over an antoninianus." },
+    });
   }
   ids.noted = await coin("Silver coin", "denarius", "noted", { metal: "silver", notes: "Struck over an antoninianus." });
 
@@ -110,16 +125,31 @@ beforeAll(async () => {
       objectContext: { ...context, compareWith: ["denominated-coins"] } as never,
     },
   });
-  for (let i = 0; i < 4; i++) await coin(`RIC II Hadrian ${600 + i}`, "antoninianus", `unidentified-${i}`, { metal: "bronze", typology: "unidentified" }, "denominated-coins");
-  await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "denominated-coins", projectId, values: { title: "RIC II Hadrian 700 (quadrans)", denomination: "Quadrans", typology: "unidentified", metal: "bronze" } });
+  for (let i = 0; i < 4; i++)
+    await coin(`RIC II Hadrian ${600 + i}`, "antoninianus", `unidentified-${i}`, { metal: "bronze", typology: "unidentified" }, "denominated-coins");
+  await saveRecord(db.prisma, systemPrincipal, {
+    sectionSlug: "denominated-coins",
+    projectId,
+    values: { title: "RIC II Hadrian 700 (quadrans)", denomination: "Quadrans", typology: "unidentified", metal: "bronze" },
+  });
   ids.quadrans = await coin("RIC II Hadrian 688 (quadrans). 2004.14.120", "antoninianus", "quadrans", { metal: "bronze" }, "denominated-coins");
   ids.unnamed = await coin("RIC II Hadrian 689. 2004.14.121", "antoninianus", "unnamed", { metal: "bronze" }, "denominated-coins");
-  await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8, objects: { storageDir, imageEmbedders: [descriptor] } });
+  await runWorker({
+    prisma: db.prisma,
+    sql: db.sql,
+    embedder,
+    space,
+    drain: true,
+    idleMs: 10,
+    batchSize: 8,
+    objects: { storageDir, imageEmbedders: [descriptor] },
+  });
 }, 240_000);
 
 closeAfterAll(() => db);
 
-const roleOf = async (recordId: string, role: string) => (await characteriseObject(runtime, curator, { recordId })).roles.find((candidate) => candidate.role === role);
+const roleOf = async (recordId: string, role: string) =>
+  (await characteriseObject(runtime, curator, { recordId })).roles.find((candidate) => candidate.role === role);
 
 describe("proposals that respect the record", () => {
   it("proposes the date the title states, never a contradicting vote, and flags the vote", async () => {
@@ -128,7 +158,11 @@ describe("proposals that respect the record", () => {
     const voted = date ? votedFieldValue(date) : null;
     expect(voted).not.toBeNull();
     expect(date && contradicts("date", voted, date.statements)).toBe(true);
-    expect(date?.judgement).toMatchObject({ source: "stated", value: { from: 1520, to: 1530 }, stated: { sources: [{ label: "Title", text: "AD 1520 - AD 1530" }] } });
+    expect(date?.judgement).toMatchObject({
+      source: "stated",
+      value: { from: 1520, to: 1530 },
+      stated: { sources: [{ label: "Title", text: "AD 1520 - AD 1530" }] },
+    });
     expect(date && contradicts("date", proposedFieldValue(date), date.statements)).toBe(false);
     expect(date?.judgement.flag?.vote).toEqual(voted);
     expect(date?.judgement.flag?.contradicts).toBe("the title states “AD 1520 - AD 1530”");
@@ -186,12 +220,22 @@ describe("proposals that respect the record", () => {
     expect((await listPendingProposals(runtime, outsider)).total).toBe(0);
 
     const before = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.dated } });
-    await expect(decideProposal(runtime, db.prisma, curator, { action: "accept", recordId: ids.dated ?? "", role: "period" })).rejects.toMatchObject({ code: "conflict" });
+    await expect(decideProposal(runtime, db.prisma, curator, { action: "accept", recordId: ids.dated ?? "", role: "period" })).rejects.toMatchObject({
+      code: "conflict",
+    });
     expect((await db.prisma.record.findUniqueOrThrow({ where: { id: ids.dated } })).version).toBe(before.version);
-    expect(await decideProposal(runtime, db.prisma, curator, { action: "reject", recordId: ids.dated ?? "", role: "period" })).toEqual({ status: "rejected", recordVersion: null });
+    expect(await decideProposal(runtime, db.prisma, curator, { action: "reject", recordId: ids.dated ?? "", role: "period" })).toEqual({
+      status: "rejected",
+      recordVersion: null,
+    });
 
     // Accepting the stated date writes it.
-    const accepted = await decideProposal(runtime, db.prisma, curator, { action: "accept", recordId: ids.dated ?? "", role: "date", expected: { from: 1520, to: 1530 } });
+    const accepted = await decideProposal(runtime, db.prisma, curator, {
+      action: "accept",
+      recordId: ids.dated ?? "",
+      role: "date",
+      expected: { from: 1520, to: 1530 },
+    });
     expect(accepted.status).toBe("accepted");
     expect((await db.prisma.record.findUniqueOrThrow({ where: { id: ids.dated } })).values).toMatchObject({ date: { from: 1520, to: 1530 } });
 

@@ -91,7 +91,13 @@ async function face(spec: Omit<CoinSpec, "date">, side: "obverse" | "reverse"): 
 }
 
 async function store(projectId: string, bytes: Uint8Array, name: string): Promise<string> {
-  const stored = await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name, bytes }, expectedKind: "image", storageDir, maxBytes: 5 * 1024 * 1024 });
+  const stored = await storeMedia(db.prisma, systemPrincipal, {
+    projectId,
+    file: { name, bytes },
+    expectedKind: "image",
+    storageDir,
+    maxBytes: 5 * 1024 * 1024,
+  });
   return stored.id;
 }
 
@@ -99,7 +105,12 @@ async function coin(projectId: string, title: string, values: Record<string, unk
   const saved = await saveRecord(db.prisma, systemPrincipal, {
     sectionSlug: "test-coins",
     projectId,
-    values: { title, ...values, obverse: await store(projectId, images.obverse, `${title}-o.webp`), reverse: await store(projectId, images.reverse, `${title}-r.webp`) },
+    values: {
+      title,
+      ...values,
+      obverse: await store(projectId, images.obverse, `${title}-o.webp`),
+      reverse: await store(projectId, images.reverse, `${title}-r.webp`),
+    },
   });
   return saved.id;
 }
@@ -107,14 +118,28 @@ async function coin(projectId: string, title: string, values: Record<string, unk
 async function catalogued(projectId: string, key: string, kind: keyof typeof kinds): Promise<string> {
   const spec = { key, ...kinds[kind] } as CoinSpec;
   const { date, ...look } = spec;
-  return coin(projectId, key, { metal: spec.metal, typology: spec.typology, period: spec.period, ...(date ? { date } : {}) }, {
-    obverse: await face(look, "obverse"),
-    reverse: await face(look, "reverse"),
-  });
+  return coin(
+    projectId,
+    key,
+    { metal: spec.metal, typology: spec.typology, period: spec.period, ...(date ? { date } : {}) },
+    {
+      obverse: await face(look, "obverse"),
+      reverse: await face(look, "reverse"),
+    },
+  );
 }
 
 async function drain() {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 8, objects: { storageDir, imageEmbedders: [descriptor] } });
+  return runWorker({
+    prisma: db.prisma,
+    sql: db.sql,
+    embedder,
+    space,
+    drain: true,
+    idleMs: 10,
+    batchSize: 8,
+    objects: { storageDir, imageEmbedders: [descriptor] },
+  });
 }
 
 function filesUnder(dir: string): string[] {
@@ -154,20 +179,35 @@ beforeAll(async () => {
   const subjectLook = { key: "subject", metal: "silver", typology: "denarius", period: "Roman Republic" };
   const subjectObverse = await face(subjectLook, "obverse");
   const subjectReverse = await face(subjectLook, "reverse");
-  ids.subject = await coin(projectA, "Uncatalogued silver coin", { metal: "silver", period: "Roman Republic" }, { obverse: subjectObverse, reverse: subjectReverse });
+  ids.subject = await coin(
+    projectA,
+    "Uncatalogued silver coin",
+    { metal: "silver", period: "Roman Republic" },
+    { obverse: subjectObverse, reverse: subjectReverse },
+  );
   // Close on both faces: the same drawings, re-encoded as JPEG (a re-photographed duplicate).
   const jpeg = (bytes: Buffer) => openImage(bytes).jpeg({ quality: 80 }).toBuffer();
   ids.copy = await coin(projectA, "Re-encoded copy", { ...kinds.denarius }, { obverse: await jpeg(subjectObverse), reverse: await jpeg(subjectReverse) });
   // Identical on ONE face only: the subject's obverse with a bronze as's reverse.
-  ids.oneFace = await coin(projectA, "Same obverse, other reverse", { ...kinds.as }, {
-    obverse: subjectObverse,
-    reverse: await face({ key: "one-face", ...kinds.as }, "reverse"),
-  });
+  ids.oneFace = await coin(
+    projectA,
+    "Same obverse, other reverse",
+    { ...kinds.as },
+    {
+      obverse: subjectObverse,
+      reverse: await face({ key: "one-face", ...kinds.as }, "reverse"),
+    },
+  );
   // In the restricted project: an identical coin with a typology only insiders may learn.
-  ids.secret = await coin(projectR, "Restricted twin", { metal: "silver", typology: "secret-type", period: "Roman Republic", date: { from: -300, to: -290 } }, {
-    obverse: subjectObverse,
-    reverse: subjectReverse,
-  });
+  ids.secret = await coin(
+    projectR,
+    "Restricted twin",
+    { metal: "silver", typology: "secret-type", period: "Roman Republic", date: { from: -300, to: -290 } },
+    {
+      obverse: subjectObverse,
+      reverse: subjectReverse,
+    },
+  );
   await drain();
 }, 240_000);
 
@@ -214,14 +254,20 @@ describe("object indexing", () => {
       sectionSlug: "test-coins",
       projectId: projectA,
       values: {
-        ...(await db.prisma.record.findUniqueOrThrow({ where: { id: ids.antoninianus2 } })).values as Record<string, unknown>,
+        ...((await db.prisma.record.findUniqueOrThrow({ where: { id: ids.antoninianus2 } })).values as Record<string, unknown>),
         reverse: await store(projectA, await face({ key: "new-reverse", ...kinds.antoninianus }, "reverse"), "new.webp"),
       },
     });
     expect(again.removedStorageKeys.some((key) => key.startsWith("thumbs/"))).toBe(true);
-    const before = await db.sql.query<{ field_key: string; source_hash: string }>(`SELECT field_key, source_hash FROM object_vectors WHERE record_id = $1 ORDER BY field_key`, [ids.antoninianus2]);
+    const before = await db.sql.query<{ field_key: string; source_hash: string }>(
+      `SELECT field_key, source_hash FROM object_vectors WHERE record_id = $1 ORDER BY field_key`,
+      [ids.antoninianus2],
+    );
     const progress = await drain();
-    const after = await db.sql.query<{ field_key: string; source_hash: string }>(`SELECT field_key, source_hash FROM object_vectors WHERE record_id = $1 ORDER BY field_key`, [ids.antoninianus2]);
+    const after = await db.sql.query<{ field_key: string; source_hash: string }>(
+      `SELECT field_key, source_hash FROM object_vectors WHERE record_id = $1 ORDER BY field_key`,
+      [ids.antoninianus2],
+    );
     // Only the reverse was described again; the obverse and the context kept their vectors.
     expect(progress.objectVectors).toBe(1);
     expect(after.find((row) => row.field_key === "obverse")).toEqual(before.find((row) => row.field_key === "obverse"));
@@ -310,12 +356,18 @@ describe("characterisation and curator review", () => {
     const counting = countingSql(statements);
     const counted = { ...runtime, sql: counting };
     const recordId = ids.subject ?? "";
-    const alone = [await findSimilarObjects(counted, researcher, { recordId, mode: "hybrid", limit: 12 }), await characteriseObject(counted, researcher, { recordId })];
+    const alone = [
+      await findSimilarObjects(counted, researcher, { recordId, mode: "hybrid", limit: 12 }),
+      await characteriseObject(counted, researcher, { recordId }),
+    ];
     const apart = statements.length;
     statements.length = 0;
     const subject = await loadObjectSubject(counting, researcher, recordId);
     const reads = neighbourReads();
-    const together = [await findSimilarObjects(counted, researcher, { recordId, mode: "hybrid", limit: 12 }, { subject, reads }), await characteriseObject(counted, researcher, { recordId, subject, reads })];
+    const together = [
+      await findSimilarObjects(counted, researcher, { recordId, mode: "hybrid", limit: 12 }, { subject, reads }),
+      await characteriseObject(counted, researcher, { recordId, subject, reads }),
+    ];
     expect(together).toEqual(alone);
     // The object once instead of twice, each face's candidate list once, the shared candidates' vectors and details once.
     expect(statements.length).toBeLessThanOrEqual(apart - 4);
@@ -324,10 +376,16 @@ describe("characterisation and curator review", () => {
   it("a researcher sees proposals but cannot decide them, and nothing is written", async () => {
     const versionBefore = (await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } })).version;
     for (const action of ["accept", "reject"] as const) {
-      await expect(decideProposal(runtime, db.prisma, researcher, { action, recordId: ids.subject ?? "", role: "typology" })).rejects.toMatchObject({ code: "forbidden" });
+      await expect(decideProposal(runtime, db.prisma, researcher, { action, recordId: ids.subject ?? "", role: "typology" })).rejects.toMatchObject({
+        code: "forbidden",
+      });
     }
-    await expect(decideProposal(runtime, db.prisma, researcher, { action: "override", recordId: ids.subject ?? "", role: "typology", value: "as" })).rejects.toMatchObject({ code: "forbidden" });
-    await expect(decideProposal(runtime, db.prisma, outsider, { action: "accept", recordId: ids.subject ?? "", role: "typology" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      decideProposal(runtime, db.prisma, researcher, { action: "override", recordId: ids.subject ?? "", role: "typology", value: "as" }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    await expect(decideProposal(runtime, db.prisma, outsider, { action: "accept", recordId: ids.subject ?? "", role: "typology" })).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(await db.prisma.proposal.count({ where: { recordId: ids.subject } })).toBe(0);
     expect((await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } })).version).toBe(versionBefore);
   });
@@ -358,14 +416,29 @@ describe("characterisation and curator review", () => {
 
   it("a curator accepts through the normal save (validated, versioned, audited) and the accuracy report counts it", async () => {
     const before = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } });
-    await expect(decideProposal(runtime, db.prisma, curator, { action: "accept", recordId: ids.subject ?? "", role: "typology", expected: "as" })).rejects.toMatchObject({ code: "conflict" });
-    const decided = await decideProposal(runtime, db.prisma, curator, { action: "accept", recordId: ids.subject ?? "", role: "typology", expected: "denarius" });
+    await expect(
+      decideProposal(runtime, db.prisma, curator, { action: "accept", recordId: ids.subject ?? "", role: "typology", expected: "as" }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    const decided = await decideProposal(runtime, db.prisma, curator, {
+      action: "accept",
+      recordId: ids.subject ?? "",
+      role: "typology",
+      expected: "denarius",
+    });
     expect(decided).toEqual({ status: "accepted", recordVersion: before.version + 1 });
     const after = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } });
     expect((after.values as Record<string, unknown>).typology).toBe("denarius");
     // The decision's save is a version in the record's history, naming the proposal's field.
-    expect(await db.prisma.recordVersion.findUnique({ where: { recordId_version: { recordId: after.id, version: after.version } } })).toMatchObject({ via: "proposal", savedById: curator.userId, details: { role: "typology" } });
-    const audit = await db.prisma.auditEvent.findMany({ where: { projectId: projectA, action: { in: ["proposal.accept", "record.update"] } }, orderBy: { at: "desc" }, take: 2 });
+    expect(await db.prisma.recordVersion.findUnique({ where: { recordId_version: { recordId: after.id, version: after.version } } })).toMatchObject({
+      via: "proposal",
+      savedById: curator.userId,
+      details: { role: "typology" },
+    });
+    const audit = await db.prisma.auditEvent.findMany({
+      where: { projectId: projectA, action: { in: ["proposal.accept", "record.update"] } },
+      orderBy: { at: "desc" },
+      take: 2,
+    });
     expect(audit.map((event) => event.action).sort()).toEqual(["proposal.accept", "record.update"]);
     // The record went back to the queue through the save.
     expect(await db.sql.query(`SELECT 1 FROM index_queue WHERE record_id = $1`, [ids.subject])).toHaveLength(1);
@@ -374,7 +447,13 @@ describe("characterisation and curator review", () => {
     const pendingDates = async () => (await listPendingProposals(runtime, curator, { role: "date" })).proposals.map((proposal) => proposal.recordId);
     expect(await pendingDates()).toContain(ids.subject);
     const current = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } });
-    const edited = await saveRecord(db.prisma, curator, { id: current.id, version: current.version, sectionSlug: "test-coins", projectId: projectA, values: { ...(current.values as Record<string, unknown>), date: { from: -150, to: -140 } } });
+    const edited = await saveRecord(db.prisma, curator, {
+      id: current.id,
+      version: current.version,
+      sectionSlug: "test-coins",
+      projectId: projectA,
+      values: { ...(current.values as Record<string, unknown>), date: { from: -150, to: -140 } },
+    });
     expect(await pendingDates()).not.toContain(ids.subject);
     const restored = { ...(current.values as Record<string, unknown>) };
     delete restored.date;
@@ -382,9 +461,18 @@ describe("characterisation and curator review", () => {
     expect(await pendingDates()).toContain(ids.subject);
 
     // An override with a value the field does not allow writes nothing.
-    await expect(decideProposal(runtime, db.prisma, curator, { action: "override", recordId: ids.subject ?? "", role: "date", value: "not a range" })).rejects.toMatchObject({ code: "bad_request" });
-    await expect(decideProposal(runtime, db.prisma, curator, { action: "override", recordId: ids.subject ?? "", role: "date", value: { from: -250, to: -300 } })).rejects.toThrow();
-    const overridden = await decideProposal(runtime, db.prisma, curator, { action: "override", recordId: ids.subject ?? "", role: "date", value: { from: -200, to: -170 } });
+    await expect(
+      decideProposal(runtime, db.prisma, curator, { action: "override", recordId: ids.subject ?? "", role: "date", value: "not a range" }),
+    ).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      decideProposal(runtime, db.prisma, curator, { action: "override", recordId: ids.subject ?? "", role: "date", value: { from: -250, to: -300 } }),
+    ).rejects.toThrow();
+    const overridden = await decideProposal(runtime, db.prisma, curator, {
+      action: "override",
+      recordId: ids.subject ?? "",
+      role: "date",
+      value: { from: -200, to: -170 },
+    });
     expect(overridden.status).toBe("overridden");
     expect((await db.prisma.record.findUniqueOrThrow({ where: { id: ids.subject } })).values).toMatchObject({ date: { from: -200, to: -170 } });
     const rejected = await decideProposal(runtime, db.prisma, curator, { action: "reject", recordId: ids.subject ?? "", role: "material" });
@@ -404,9 +492,15 @@ describe("refused uploads", () => {
   it("leave no file and no row behind", async () => {
     const dir = temporaryStorageDir();
     const mediaBefore = await db.prisma.media.count();
-    const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#808080" } }).png().toBuffer();
-    const strip = await sharp({ create: { width: 2000, height: 40, channels: 3, background: "#808080" } }).png().toBuffer();
-    const good = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).png().toBuffer();
+    const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#808080" } })
+      .png()
+      .toBuffer();
+    const strip = await sharp({ create: { width: 2000, height: 40, channels: 3, background: "#808080" } })
+      .png()
+      .toBuffer();
+    const good = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } })
+      .png()
+      .toBuffer();
     // Cut inside its header; a body cut short reads and is refused by the worker (below).
     const truncated = good.subarray(0, 20);
     const cases: [string, Uint8Array, number, RegExp][] = [
@@ -421,7 +515,13 @@ describe("refused uploads", () => {
     ];
     for (const [name, bytes, status, message] of cases) {
       const started = performance.now();
-      const error = await storeMedia(db.prisma, systemPrincipal, { projectId: projectA, file: { name, bytes }, expectedKind: "image", storageDir: dir, maxBytes: 5 * 1024 * 1024 }).catch((caught: unknown) => caught);
+      const error = await storeMedia(db.prisma, systemPrincipal, {
+        projectId: projectA,
+        file: { name, bytes },
+        expectedKind: "image",
+        storageDir: dir,
+        maxBytes: 5 * 1024 * 1024,
+      }).catch((caught: unknown) => caught);
       expect(error, name).toBeInstanceOf(AppError);
       expect((error as AppError).status, name).toBe(status);
       expect((error as AppError).message, name).toMatch(message);
@@ -453,7 +553,9 @@ describe("editing a section's object context", () => {
       "compareWith.0": ['unknown section "nowhere"'],
     });
     expect((await db.prisma.section.findUniqueOrThrow({ where: { id: section.id } })).objectContext).toBeNull();
-    await expect(saveObjectContext(db.prisma, db.sql, admin, { sectionSlug: section.slug, context: { ...valid, nearDuplicateFloor: 2 } })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      saveObjectContext(db.prisma, db.sql, admin, { sectionSlug: section.slug, context: { ...valid, nearDuplicateFloor: 2 } }),
+    ).rejects.toMatchObject({ code: "bad_request" });
 
     const saved = await saveObjectContext(db.prisma, db.sql, admin, { sectionSlug: section.slug, context: valid });
     expect(saved.queued).toBe(1);
@@ -477,7 +579,11 @@ describe("image decoding off the request", () => {
     console.log(`49 MP PNG: stored in ${storing.toFixed(0)} ms; a full decode takes ${decoding.toFixed(0)} ms`);
     expect(storing).toBeLessThan(decoding / 4);
     expect((await db.prisma.media.findUniqueOrThrow({ where: { id } })).imageCheck).toBe("pending");
-    const record = await saveRecord(db.prisma, systemPrincipal, { sectionSlug: "test-coins", projectId: projectA, values: { title: "Large photograph", obverse: id } });
+    const record = await saveRecord(db.prisma, systemPrincipal, {
+      sectionSlug: "test-coins",
+      projectId: projectA,
+      values: { title: "Large photograph", obverse: id },
+    });
     await drain();
     expect((await db.prisma.media.findUniqueOrThrow({ where: { id } })).imageCheck).toBe("decoded");
     expect(await db.prisma.objectVector.count({ where: { recordId: record.id, mediaId: id } })).toBe(1);
@@ -491,7 +597,11 @@ describe("image decoding off the request", () => {
     const obverse = await store(projectA, damaged, "damaged-obverse.jpg");
     const reverse = await store(projectA, await face(look, "reverse"), "reverse.webp");
     expect((await db.prisma.media.findUniqueOrThrow({ where: { id: obverse } })).imageCheck).toBe("pending");
-    const record = await saveRecord(db.prisma, curator, { sectionSlug: "test-coins", projectId: projectA, values: { title: "Damaged obverse", obverse, reverse } });
+    const record = await saveRecord(db.prisma, curator, {
+      sectionSlug: "test-coins",
+      projectId: projectA,
+      values: { title: "Damaged obverse", obverse, reverse },
+    });
     const progress = await drain();
     expect(progress.failed).toBe(0);
 
@@ -536,16 +646,31 @@ describe("catalogue context vectors of a batch", () => {
     };
     const created: string[] = [];
     const gold = { metal: "gold", typology: "denarius", period: "Roman Imperial" };
-    for (const [key, values] of [["gold-1", gold], ["gold-2", gold], ["as-again", { metal: "bronze", typology: "as", period: "Roman Republic" }]] as const) {
+    for (const [key, values] of [
+      ["gold-1", gold],
+      ["gold-2", gold],
+      ["as-again", { metal: "bronze", typology: "as", period: "Roman Republic" }],
+    ] as const) {
       const look = { key, ...values };
       created.push(await coin(projectA, key, values, { obverse: await face(look, "obverse"), reverse: await face(look, "reverse") }));
     }
-    const progress = await runWorker({ prisma: db.prisma, sql: db.sql, embedder: counting, space, drain: true, idleMs: 10, batchSize: 8, objects: { storageDir, imageEmbedders: [descriptor] } });
+    const progress = await runWorker({
+      prisma: db.prisma,
+      sql: db.sql,
+      embedder: counting,
+      space,
+      drain: true,
+      idleMs: 10,
+      batchSize: 8,
+      objects: { storageDir, imageEmbedders: [descriptor] },
+    });
     expect(progress.failed).toBe(0);
     // The two gold coins share one catalogue text; the bronze as's text was embedded by the first drain.
     const contextCalls = calls.filter((texts) => texts.every((text) => /^(Typology|Metal|Period): /.test(text)));
     expect(contextCalls).toEqual([["Typology: denarius. Metal: gold. Period: Roman Imperial."]]);
-    const vectors = await db.sql.query<{ record_id: string }>(`SELECT record_id FROM object_vectors WHERE kind = 'context' AND record_id = ANY($1::text[])`, [created]);
+    const vectors = await db.sql.query<{ record_id: string }>(`SELECT record_id FROM object_vectors WHERE kind = 'context' AND record_id = ANY($1::text[])`, [
+      created,
+    ]);
     expect(vectors).toHaveLength(3);
 
     // Two lanes, a record per batch: the lanes' counts add up (a count read before an await once lost the other lane's).
@@ -553,7 +678,17 @@ describe("catalogue context vectors of a batch", () => {
       const look = { key, ...gold };
       await coin(projectA, key, gold, { obverse: await face(look, "obverse"), reverse: await face(look, "reverse") });
     }
-    const lanes = await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 1, concurrency: 2, objects: { storageDir, imageEmbedders: [descriptor] } });
+    const lanes = await runWorker({
+      prisma: db.prisma,
+      sql: db.sql,
+      embedder,
+      space,
+      drain: true,
+      idleMs: 10,
+      batchSize: 1,
+      concurrency: 2,
+      objects: { storageDir, imageEmbedders: [descriptor] },
+    });
     expect(lanes).toMatchObject({ indexed: 3, failed: 0, objectVectors: 3 * 3 });
   });
 });

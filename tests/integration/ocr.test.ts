@@ -56,9 +56,17 @@ beforeAll(async () => {
     const { width = 0, height = 0 } = await openImage(jpeg).metadata();
     pages.push({ jpeg, width, height });
   }
-  const stored = await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "sant-roma.pdf", bytes: imagePdf(pages) }, expectedKind: "scan", storageDir, maxBytes: 20 * 1024 * 1024 });
+  const stored = await storeMedia(db.prisma, systemPrincipal, {
+    projectId,
+    file: { name: "sant-roma.pdf", bytes: imagePdf(pages) },
+    expectedKind: "scan",
+    storageDir,
+    maxBytes: 20 * 1024 * 1024,
+  });
   mediaId = stored.id;
-  recordId = (await saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values: { title: "Les campanes sota l'aigua", scan: mediaId } })).id;
+  recordId = (
+    await saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values: { title: "Les campanes sota l'aigua", scan: mediaId } })
+  ).id;
   await runWorker({
     prisma: db.prisma,
     sql: db.sql,
@@ -121,14 +129,26 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
   it("starts no further scan once a batch's time is spent, and queues the rest for the next pass", async () => {
     const ids: string[] = [];
     for (const word of ["primer", "segon"]) {
-      const png = await openImage(await renderScannedPage([`Full ${word}`], { angle: 0, noise: 0, seed: word })).extract({ left: 0, top: 0, width: 900, height: 400 }).png().toBuffer();
-      const stored = await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: `${word}.png`, bytes: new Uint8Array(png) }, expectedKind: "scan", storageDir, maxBytes: 20 * 1024 * 1024 });
+      const png = await openImage(await renderScannedPage([`Full ${word}`], { angle: 0, noise: 0, seed: word }))
+        .extract({ left: 0, top: 0, width: 900, height: 400 })
+        .png()
+        .toBuffer();
+      const stored = await storeMedia(db.prisma, systemPrincipal, {
+        projectId,
+        file: { name: `${word}.png`, bytes: new Uint8Array(png) },
+        expectedKind: "scan",
+        storageDir,
+        maxBytes: 20 * 1024 * 1024,
+      });
       ids.push((await saveRecord(db.prisma, systemPrincipal, { sectionSlug, projectId, values: { title: `Full ${word}`, scan: stored.id } })).id);
     }
     await db.sql.query(`UPDATE index_queue SET status = 'running', locked_by = 'w', locked_at = now() WHERE record_id = ANY($1::text[])`, [ids]);
     const read = await readPendingScans(db.sql, { storageDir, ocr: { languages: "spa+cat+eng", minConfidence: 0, timeoutMs: 60_000 }, budgetMs: 0 }, ids);
     expect(read).toMatchObject({ pages: 1, failed: 0, deferred: 1 });
-    const queue = await db.sql.query<{ record_id: string; status: string; reason: string; locked_by: string | null }>(`SELECT record_id, status, reason, locked_by FROM index_queue WHERE record_id = ANY($1::text[])`, [ids]);
+    const queue = await db.sql.query<{ record_id: string; status: string; reason: string; locked_by: string | null }>(
+      `SELECT record_id, status, reason, locked_by FROM index_queue WHERE record_id = ANY($1::text[])`,
+      [ids],
+    );
     const withPages = await db.prisma.media.findMany({ where: { recordId: { in: ids }, pages: { some: {} } }, select: { recordId: true } });
     expect(withPages).toHaveLength(1);
     const left = ids.find((id) => id !== withPages[0]?.recordId);
@@ -137,17 +157,34 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
   });
 
   it("reads nothing when tesseract did not answer, queues the records for a later pass, and reads them then", async () => {
-    const png = await openImage(await renderScannedPage(["Full tercer"], { angle: 0, noise: 0, seed: "tercer" })).extract({ left: 0, top: 0, width: 900, height: 400 }).png().toBuffer();
-    const stored = await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "tercer.png", bytes: new Uint8Array(png) }, expectedKind: "scan", storageDir, maxBytes: 20 * 1024 * 1024 });
+    const png = await openImage(await renderScannedPage(["Full tercer"], { angle: 0, noise: 0, seed: "tercer" }))
+      .extract({ left: 0, top: 0, width: 900, height: 400 })
+      .png()
+      .toBuffer();
+    const stored = await storeMedia(db.prisma, systemPrincipal, {
+      projectId,
+      file: { name: "tercer.png", bytes: new Uint8Array(png) },
+      expectedKind: "scan",
+      storageDir,
+      maxBytes: 20 * 1024 * 1024,
+    });
     const id = (await saveRecord(db.prisma, systemPrincipal, { sectionSlug, projectId, values: { title: "Full tercer", scan: stored.id } })).id;
     await db.sql.query(`UPDATE index_queue SET status = 'running', locked_by = 'w', locked_at = now() WHERE record_id = $1`, [id]);
     const ocr = { languages: "spa+cat+eng", minConfidence: 0, timeoutMs: 60_000 };
     // A probe that timed out on a busy machine says nothing about whether tesseract is installed.
     const lines: string[] = [];
-    const unsure = await readPendingScans(db.sql, { storageDir, ocr, probe: async () => ({ state: "unsure", reason: "tesseract failed: timed out after 15 s" }) }, [id], (line) => lines.push(line));
+    const unsure = await readPendingScans(
+      db.sql,
+      { storageDir, ocr, probe: async () => ({ state: "unsure", reason: "tesseract failed: timed out after 15 s" }) },
+      [id],
+      (line) => lines.push(line),
+    );
     expect(unsure).toEqual({ pages: 0, failed: 0, deferred: 1 });
     expect(lines.join("\n")).toContain("did not answer");
-    const [queued] = await db.sql.query<{ status: string; reason: string; later: boolean }>(`SELECT status, reason, available_at > now() AS later FROM index_queue WHERE record_id = $1`, [id]);
+    const [queued] = await db.sql.query<{ status: string; reason: string; later: boolean }>(
+      `SELECT status, reason, available_at > now() AS later FROM index_queue WHERE record_id = $1`,
+      [id],
+    );
     expect(queued).toEqual({ status: "pending", reason: "scan.unread", later: true });
     // Not installed at all: left unread, not queued again (it would never end).
     await db.sql.query(`UPDATE index_queue SET status = 'running', locked_by = 'w', locked_at = now() WHERE record_id = $1`, [id]);
@@ -160,14 +197,26 @@ describe(`OCR of scanned pages (${testDatabaseMode()})`, () => {
   it("removes the page images with their scan when the record lets it go", async () => {
     const media = await db.prisma.media.findUniqueOrThrow({ where: { id: mediaId }, include: { pages: true } });
     const record = await db.prisma.record.findUniqueOrThrow({ where: { id: recordId }, include: { section: true } });
-    const saved = await saveRecord(db.prisma, systemPrincipal, { id: recordId, version: record.version, sectionSlug: record.section.slug, projectId, values: { title: record.title } });
+    const saved = await saveRecord(db.prisma, systemPrincipal, {
+      id: recordId,
+      version: record.version,
+      sectionSlug: record.section.slug,
+      projectId,
+      values: { title: record.title },
+    });
     expect([...saved.removedStorageKeys].sort()).toEqual([media.storageKey, ...media.pages.map((page) => page.imageKey ?? "")].sort());
     expect(await db.prisma.mediaPage.count({ where: { mediaId } })).toBe(0);
   });
 
   it("takes TIFF only as a scan, never as an image field's picture", async () => {
-    const tiff = new Uint8Array(await openImage(await renderScannedPage(["x"], { angle: 0, noise: 0, seed: "t" })).resize(400).tiff().toBuffer());
-    const store = (expectedKind: "image" | "scan") => storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "page.tif", bytes: tiff }, expectedKind, storageDir, maxBytes: 20 * 1024 * 1024 });
+    const tiff = new Uint8Array(
+      await openImage(await renderScannedPage(["x"], { angle: 0, noise: 0, seed: "t" }))
+        .resize(400)
+        .tiff()
+        .toBuffer(),
+    );
+    const store = (expectedKind: "image" | "scan") =>
+      storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: "page.tif", bytes: tiff }, expectedKind, storageDir, maxBytes: 20 * 1024 * 1024 });
     await expect(store("image")).rejects.toMatchObject({ code: "unsupported_media_type" });
     expect(await store("scan")).toMatchObject({ kind: "image", mime: "image/tiff" });
   });

@@ -56,14 +56,27 @@ describe("people and policy", () => {
   });
 
   it("creates users with validation per field, and refuses a duplicate email", async () => {
-    const bad = await createUserAsAdmin(db.prisma, admin, { email: "not-an-email", name: "", role: "king", password: "short" }).catch((error: unknown) => error);
+    const bad = await createUserAsAdmin(db.prisma, admin, { email: "not-an-email", name: "", role: "king", password: "short" }).catch(
+      (error: unknown) => error,
+    );
     expect(bad).toBeInstanceOf(AppError);
     expect(Object.keys((bad as AppError).fieldErrors ?? {}).sort()).toEqual(["email", "name", "password", "role"]);
-    const created = await createUserAsAdmin(db.prisma, admin, { email: " New.Person@Example.test ", name: "New Person", role: "researcher", password: "correct horse battery" });
+    const created = await createUserAsAdmin(db.prisma, admin, {
+      email: " New.Person@Example.test ",
+      name: "New Person",
+      role: "researcher",
+      password: "correct horse battery",
+    });
     const user = await db.prisma.user.findUniqueOrThrow({ where: { id: created.id } });
     expect(user.email).toBe("new.person@example.test");
-    await expect(createUserAsAdmin(db.prisma, admin, { email: "new.person@example.test", name: "Again", role: "researcher", password: "correct horse battery" })).rejects.toMatchObject({ code: "bad_request", fieldErrors: { email: ["A user with this email already exists."] } });
-    const signedIn = await authenticateWithPassword(db.prisma, { email: "new.person@example.test", password: "correct horse battery", address: "127.0.0.1" }, { maxFailures: 5, windowMinutes: 15, delaySeconds: 30 });
+    await expect(
+      createUserAsAdmin(db.prisma, admin, { email: "new.person@example.test", name: "Again", role: "researcher", password: "correct horse battery" }),
+    ).rejects.toMatchObject({ code: "bad_request", fieldErrors: { email: ["A user with this email already exists."] } });
+    const signedIn = await authenticateWithPassword(
+      db.prisma,
+      { email: "new.person@example.test", password: "correct horse battery", address: "127.0.0.1" },
+      { maxFailures: 5, windowMinutes: 15, delaySeconds: 30 },
+    );
     expect(signedIn.id).toBe(created.id);
   });
 
@@ -98,7 +111,9 @@ describe("people and policy", () => {
     expect(listed?.members.map((entry) => [entry.email, entry.role])).toEqual([[member.email, "editor"]]);
     await setMembership(db.prisma, admin, { projectId: project.id, userId: member.id, role: null });
     expect((await loadPrincipal(db.prisma, member.id, 0))?.readableProjectIds).toEqual([]);
-    await expect(setMembership(db.prisma, admin, { projectId: project.id, email: "nobody@example.test", role: "reader" })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(setMembership(db.prisma, admin, { projectId: project.id, email: "nobody@example.test", role: "reader" })).rejects.toMatchObject({
+      code: "bad_request",
+    });
     expect((await db.prisma.auditEvent.findMany({ where: { targetId: project.id } })).map((event) => event.action).sort()).toEqual([
       "membership.add",
       "membership.change",

@@ -6,16 +6,7 @@ import { saveRecord } from "../../lib/archive/save-record";
 import type { Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
-import {
-  addMember,
-  createProject,
-  createRecord,
-  createSection,
-  createUser,
-  principalOf,
-  storeTestImage,
-  temporaryStorageDir,
-} from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, principalOf, storeTestImage, temporaryStorageDir } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**

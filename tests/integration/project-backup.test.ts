@@ -19,7 +19,18 @@ import type { IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { type SearchContext, searchArchive } from "../../lib/rag/search/search-archive";
 import { projectBackupResponse } from "../../lib/http/project-backup-download";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf, saveAllGroup, storeTestImage, temporaryStorageDir, testIndexSpace } from "../support/factories";
+import {
+  addMember,
+  createProject,
+  createRecord,
+  createSection,
+  createUser,
+  principalOf,
+  saveAllGroup,
+  storeTestImage,
+  temporaryStorageDir,
+  testIndexSpace,
+} from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**
@@ -76,7 +87,20 @@ let withVectors: ProjectBackup;
 const projectRecordIds: string[] = [];
 let otherRecordId: string;
 
-const counted = ["projects", "sections", "embed_groups", "records", "record_links", "media", "memberships", "audit_events", "index_queue", "users", "embedding_cache", "record_versions"];
+const counted = [
+  "projects",
+  "sections",
+  "embed_groups",
+  "records",
+  "record_links",
+  "media",
+  "memberships",
+  "audit_events",
+  "index_queue",
+  "users",
+  "embedding_cache",
+  "record_versions",
+];
 async function counts(db: Database): Promise<Record<string, number>> {
   const result: Record<string, number> = {};
   for (const table of counted) {
@@ -125,18 +149,37 @@ beforeAll(async () => {
   await saveAllGroup(prisma, source.sql, notes.slug, ["title", "summary", "person.title"]);
 
   const image = await storeTestImage(prisma, project.id, sourceStorage);
-  const keeper = await createRecord(prisma, people, project.id, { title: "Marta Puig, lighthouse keeper", biography: "Kept the lamp through the storms; a weaver's daughter." });
-  const logbook = await createRecord(prisma, notes, project.id, { title: "Logbook of storms", summary: "Every storm the keeper saw, with the lamp oil used.", person: [keeper.id], photo: image.id });
+  const keeper = await createRecord(prisma, people, project.id, {
+    title: "Marta Puig, lighthouse keeper",
+    biography: "Kept the lamp through the storms; a weaver's daughter.",
+  });
+  const logbook = await createRecord(prisma, notes, project.id, {
+    title: "Logbook of storms",
+    summary: "Every storm the keeper saw, with the lamp oil used.",
+    person: [keeper.id],
+    photo: image.id,
+  });
   projectRecordIds.push(keeper.id, logbook.id);
   for (let index = 0; index < 8; index++) {
-    const note = await createRecord(prisma, notes, project.id, { title: `Harbour note ${index}`, summary: `The sardine auction at the harbour, boats and nets, note ${index}.${index % 3 === 0 ? " A weaver at the looms of the mill." : ""}` });
+    const note = await createRecord(prisma, notes, project.id, {
+      title: `Harbour note ${index}`,
+      summary: `The sardine auction at the harbour, boats and nets, note ${index}.${index % 3 === 0 ? " A weaver at the looms of the mill." : ""}`,
+    });
     projectRecordIds.push(note.id);
   }
   // An edit: version 2, with its audit entry.
-  await saveRecord(prisma, systemPrincipal, { id: logbook.id, version: 1, sectionSlug: notes.slug, projectId: project.id, values: { title: "Logbook of storms", summary: "Every storm the keeper saw, with the lamp oil used, 1921–1934.", person: [keeper.id], photo: image.id } });
+  await saveRecord(prisma, systemPrincipal, {
+    id: logbook.id,
+    version: 1,
+    sectionSlug: notes.slug,
+    projectId: project.id,
+    values: { title: "Logbook of storms", summary: "Every storm the keeper saw, with the lamp oil used, 1921–1934.", person: [keeper.id], photo: image.id },
+  });
 
   // Another project's records, one linking into the project: neither may reach the archive.
-  otherRecordId = (await createRecord(prisma, people, other.id, { title: `The ${secret} heir`, biography: `Sealed ${secret} correspondence about the lighthouse keeper.` })).id;
+  otherRecordId = (
+    await createRecord(prisma, people, other.id, { title: `The ${secret} heir`, biography: `Sealed ${secret} correspondence about the lighthouse keeper.` })
+  ).id;
   await createRecord(prisma, notes, other.id, { title: `The ${secret} papers`, summary: "Letters to the keeper.", person: [keeper.id] });
 
   const reader = await createUser(prisma);
@@ -169,26 +212,43 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const entries = await entriesOf(backup.bytes);
     const manifest = parseManifest(entries.find((entry) => entry.name === manifestEntry)?.bytes);
     expect(manifest.project.slug).toBe(project.slug);
-    expect(manifest.counts).toMatchObject({ records: projectRecordIds.length, media: 1, memberships: 2, sections: 2, embedGroups: 2, links: 1, versions: projectRecordIds.length + 1 });
+    expect(manifest.counts).toMatchObject({
+      records: projectRecordIds.length,
+      media: 1,
+      memberships: 2,
+      sections: 2,
+      embedGroups: 2,
+      links: 1,
+      versions: projectRecordIds.length + 1,
+    });
     expect(manifest.vectors).toBeNull();
     const listed = new Map(manifest.entries.map((entry) => [entry.name, entry.sha256]));
     expect(entries.length).toBe(listed.size + 2);
-    for (const entry of entries) if (entry.name !== manifestEntry && entry.name !== signatureEntry) expect(sha256Hex(entry.bytes), entry.name).toBe(listed.get(entry.name));
+    for (const entry of entries)
+      if (entry.name !== manifestEntry && entry.name !== signatureEntry) expect(sha256Hex(entry.bytes), entry.name).toBe(listed.get(entry.name));
     const text = entries.map((entry) => Buffer.from(entry.bytes).toString("latin1")).join("\n");
     expect(text).not.toContain(secret);
     expect(text).not.toContain(otherRecordId);
     expect(text).not.toContain(other.id);
     // The image's original, under its storage key.
     const media = await source.prisma.media.findFirstOrThrow({ where: { projectId: project.id } });
-    expect(entries.find((entry) => entry.name === `media/${media.storageKey}`)?.bytes).toEqual(new Uint8Array(readFileSync(storagePath(sourceStorage, media.storageKey))));
+    expect(entries.find((entry) => entry.name === `media/${media.storageKey}`)?.bytes).toEqual(
+      new Uint8Array(readFileSync(storagePath(sourceStorage, media.storageKey))),
+    );
     expect(withVectors.manifest.vectors).toMatchObject({ model: embedder.model, dimension: 64 });
   });
 
   it("refuses a tampered archive by the entry's name and writes nothing", async () => {
     const before = await counts(target);
     const entries = await entriesOf(backup.bytes);
-    const tampered = entries.map((entry) => (entry.name === "records.jsonl" ? { ...entry, bytes: new TextEncoder().encode(Buffer.from(entry.bytes).toString().replace("Logbook of storms", "Logbook of calm")) } : entry));
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(tampered), storageDir: targetStorage })).rejects.toThrow(/records\.jsonl does not match its checksum/);
+    const tampered = entries.map((entry) =>
+      entry.name === "records.jsonl"
+        ? { ...entry, bytes: new TextEncoder().encode(Buffer.from(entry.bytes).toString().replace("Logbook of storms", "Logbook of calm")) }
+        : entry,
+    );
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(tampered), storageDir: targetStorage })).rejects.toThrow(
+      /records\.jsonl does not match its checksum/,
+    );
     expect(await counts(target)).toEqual(before);
     const media = await source.prisma.media.findFirstOrThrow({ where: { projectId: project.id } });
     expect(existsSync(storagePath(targetStorage, media.storageKey))).toBe(false);
@@ -197,21 +257,41 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
   it("refuses malformed archives with a clear message, writing nothing", async () => {
     const before = await counts(target);
     const entries = await entriesOf(backup.bytes);
-    const manifest = JSON.parse(Buffer.from(entries.find((entry) => entry.name === manifestEntry)!.bytes).toString()) as Record<string, unknown> & { entries: { name: string }[] };
-    const withManifest = (value: unknown, rest = entries.filter((entry) => entry.name !== manifestEntry)) => writeZip([{ name: manifestEntry, bytes: new TextEncoder().encode(JSON.stringify(value)) }, ...rest]);
+    const manifest = JSON.parse(Buffer.from(entries.find((entry) => entry.name === manifestEntry)!.bytes).toString()) as Record<string, unknown> & {
+      entries: { name: string }[];
+    };
+    const withManifest = (value: unknown, rest = entries.filter((entry) => entry.name !== manifestEntry)) =>
+      writeZip([{ name: manifestEntry, bytes: new TextEncoder().encode(JSON.stringify(value)) }, ...rest]);
     const cases: [string, Uint8Array, RegExp][] = [
       ["not a zip", new TextEncoder().encode("title,summary\nA,B\n"), /not a zip file/],
       ["no manifest", writeZip(entries.filter((entry) => entry.name !== manifestEntry)), /not a Mnemo project backup/],
       ["another format version", withManifest({ ...manifest, formatVersion: 99 }), /format version 99/],
-      ["an entry missing", withManifest(manifest, entries.filter((entry) => entry.name !== manifestEntry && entry.name !== "media.jsonl")), /media\.jsonl is missing/],
-      ["an unlisted entry", writeZip([...entries, { name: "extra.jsonl", bytes: new TextEncoder().encode("{}\n") }]), /extra\.jsonl, which its manifest does not list/],
+      [
+        "an entry missing",
+        withManifest(
+          manifest,
+          entries.filter((entry) => entry.name !== manifestEntry && entry.name !== "media.jsonl"),
+        ),
+        /media\.jsonl is missing/,
+      ],
+      [
+        "an unlisted entry",
+        writeZip([...entries, { name: "extra.jsonl", bytes: new TextEncoder().encode("{}\n") }]),
+        /extra\.jsonl, which its manifest does not list/,
+      ],
       ["a zip-slip name", writeZip([...entries, { name: "../../etc/cron.d/evil", bytes: new TextEncoder().encode("x") }]), /points outside the zip/],
-      ["a table left out of the manifest", withManifest({ ...manifest, entries: manifest.entries.filter((entry) => entry.name !== "records.jsonl") }), /records\.jsonl, which its manifest does not list/],
+      [
+        "a table left out of the manifest",
+        withManifest({ ...manifest, entries: manifest.entries.filter((entry) => entry.name !== "records.jsonl") }),
+        /records\.jsonl, which its manifest does not list/,
+      ],
     ];
     for (const [label, bytes, message] of cases) {
       await expect(restoreProject(target.prisma, systemPrincipal, { bytes, storageDir: targetStorage }), label).rejects.toThrow(message);
     }
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, asSlug: "../Etc", keys: [sourceKey] })).rejects.toThrow(/Slug/);
+    await expect(
+      restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, asSlug: "../Etc", keys: [sourceKey] }),
+    ).rejects.toThrow(/Slug/);
     expect(await counts(target)).toEqual(before);
   });
 
@@ -240,12 +320,19 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const entries = await entriesOf(backup.bytes);
     const manifest = JSON.parse(textOf(entries.find((entry) => entry.name === manifestEntry)!.bytes)) as BackupManifest;
     const edited = encode(textOf(entries.find((entry) => entry.name === "records.jsonl")!.bytes).replace("Logbook of storms", "Logbook of calm"));
-    const forgedManifest = { ...manifest, entries: manifest.entries.map((entry) => (entry.name === "records.jsonl" ? { ...entry, bytes: edited.byteLength, sha256: sha256Hex(edited) } : entry)) };
+    const forgedManifest = {
+      ...manifest,
+      entries: manifest.entries.map((entry) => (entry.name === "records.jsonl" ? { ...entry, bytes: edited.byteLength, sha256: sha256Hex(edited) } : entry)),
+    };
     const forged = replaced(entries, { [manifestEntry]: encode(`${JSON.stringify(forgedManifest, null, 2)}\n`), "records.jsonl": edited });
     // Every checksum matches: only the signature tells.
-    expect(() => verifyEntries(parseManifest(forged.find((entry) => entry.name === manifestEntry)!.bytes), new Map(forged.map((entry) => [entry.name, entry.bytes])))).not.toThrow();
+    expect(() =>
+      verifyEntries(parseManifest(forged.find((entry) => entry.name === manifestEntry)!.bytes), new Map(forged.map((entry) => [entry.name, entry.bytes]))),
+    ).not.toThrow();
     for (const trustUnsigned of [false, true]) {
-      await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(forged), storageDir: targetStorage, keys: [sourceKey], trustUnsigned })).rejects.toThrow(
+      await expect(
+        restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(forged), storageDir: targetStorage, keys: [sourceKey], trustUnsigned }),
+      ).rejects.toThrow(
         new RegExp(`signature does not match its manifest \\(key id ${sourceKey.id}\\): the archive was changed after it was made\\. Nothing was restored\\.`),
       );
     }
@@ -258,7 +345,10 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const before = await counts(target);
     const entries = await entriesOf(backup.bytes);
     const manifest = JSON.parse(textOf(entries.find((entry) => entry.name === manifestEntry)!.bytes)) as BackupManifest;
-    const rows = textOf(entries.find((entry) => entry.name === "record-versions.jsonl")!.bytes).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const rows = textOf(entries.find((entry) => entry.name === "record-versions.jsonl")!.bytes)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ ...rows[0]!, recordId: otherRecordId }, /holds a version of record .*, which it does not hold/],
       [{ ...rows[0]!, version: 99 }, /holds version 99 of record .*, above the record's own version/],
@@ -279,11 +369,17 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const entries = await entriesOf(backup.bytes);
     const signature = JSON.parse(textOf(entries.find((entry) => entry.name === signatureEntry)!.bytes)) as { algorithm: string; manifestHmac: string };
     const last = signature.manifestHmac.at(-1) === "0" ? "1" : "0";
-    const tampered = replaced(entries, { [signatureEntry]: encode(JSON.stringify({ ...signature, manifestHmac: `${signature.manifestHmac.slice(0, -1)}${last}` })) });
+    const tampered = replaced(entries, {
+      [signatureEntry]: encode(JSON.stringify({ ...signature, manifestHmac: `${signature.manifestHmac.slice(0, -1)}${last}` })),
+    });
     const damaged = replaced(entries, { [signatureEntry]: encode("not a signature") });
     for (const trustUnsigned of [false, true]) {
-      await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(tampered), storageDir: targetStorage, keys: [sourceKey], trustUnsigned })).rejects.toThrow(/signature does not match its manifest/);
-      await expect(restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(damaged), storageDir: targetStorage, keys: [sourceKey], trustUnsigned })).rejects.toThrow(/signature\.json is damaged/);
+      await expect(
+        restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(tampered), storageDir: targetStorage, keys: [sourceKey], trustUnsigned }),
+      ).rejects.toThrow(/signature does not match its manifest/);
+      await expect(
+        restoreProject(target.prisma, systemPrincipal, { bytes: writeZip(damaged), storageDir: targetStorage, keys: [sourceKey], trustUnsigned }),
+      ).rejects.toThrow(/signature\.json is damaged/);
     }
     expect(await counts(target)).toEqual(before);
   });
@@ -296,12 +392,26 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const targetKey = (await installationBackupKey(target.prisma)).key;
     expect(targetKey.id).not.toBe(sourceKey.id);
     await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage })).rejects.toThrow(
-      new RegExp(`signed by another installation's key \\(id ${sourceKey.id}; this installation's is ${targetKey.id}\\)\\. Pass that installation's key with --key`),
+      new RegExp(
+        `signed by another installation's key \\(id ${sourceKey.id}; this installation's is ${targetKey.id}\\)\\. Pass that installation's key with --key`,
+      ),
     );
     expect(await counts(target)).toEqual(before);
     const report = await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] });
     expect(report.signature).toEqual({ status: "signed", keyId: sourceKey.id });
-    expect(report).toMatchObject({ slug: project.slug, createdProject: true, records: projectRecordIds.length, links: 1, danglingLinks: 0, media: 1, mediaFilesWritten: 1, memberships: 1, unknownMembers: [strangerEmail], queued: projectRecordIds.length, vectors: "not in the backup" });
+    expect(report).toMatchObject({
+      slug: project.slug,
+      createdProject: true,
+      records: projectRecordIds.length,
+      links: 1,
+      danglingLinks: 0,
+      media: 1,
+      mediaFilesWritten: 1,
+      memberships: 1,
+      unknownMembers: [strangerEmail],
+      queued: projectRecordIds.length,
+      vectors: "not in the backup",
+    });
     await drain(target, targetSpace);
     const reader = await principalOf(target.prisma, (await target.prisma.user.findUniqueOrThrow({ where: { email: readerEmail } })).id);
     expect(await ranked(target, targetSpace, reader)).toEqual(expected);
@@ -310,7 +420,14 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     expect(logbook.version).toBe(2);
     // Its history came along: both versions as the source kept them (when, through what, what they said).
     const historyOf = async (db: Database) =>
-      (await db.prisma.recordVersion.findMany({ where: { recordId: logbook.id }, orderBy: { version: "asc" } })).map((version) => ({ version: version.version, via: version.via, savedAt: version.savedAt, title: version.title, values: version.values, details: version.details }));
+      (await db.prisma.recordVersion.findMany({ where: { recordId: logbook.id }, orderBy: { version: "asc" } })).map((version) => ({
+        version: version.version,
+        via: version.via,
+        savedAt: version.savedAt,
+        title: version.title,
+        values: version.values,
+        details: version.details,
+      }));
     expect(await historyOf(target)).toEqual(await historyOf(source));
     expect((await historyOf(target)).map((version) => version.version)).toEqual([1, 2]);
     expect(report.versions).toBe(projectRecordIds.length + 1);
@@ -333,11 +450,18 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
   it("restores over a record changed since as a new version above both, kept in its history; a second run writes nothing", async () => {
     const logbookId = projectRecordIds[1]!;
     const archived = await target.prisma.record.findUniqueOrThrow({ where: { id: logbookId }, include: { section: true } });
-    await saveRecord(target.prisma, systemPrincipal, { id: logbookId, version: archived.version, sectionSlug: archived.section.slug, projectId: archived.projectId, values: { ...(archived.values as Record<string, unknown>), title: "Logbook, renamed here" } });
+    await saveRecord(target.prisma, systemPrincipal, {
+      id: logbookId,
+      version: archived.version,
+      sectionSlug: archived.section.slug,
+      projectId: archived.projectId,
+      values: { ...(archived.values as Record<string, unknown>), title: "Logbook, renamed here" },
+    });
     await restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] });
     const restored = await target.prisma.record.findUniqueOrThrow({ where: { id: logbookId } });
     expect(restored).toMatchObject({ title: archived.title, version: archived.version + 2 });
-    const history = async () => target.prisma.recordVersion.findMany({ where: { recordId: logbookId, version: { gt: archived.version } }, orderBy: { version: "asc" } });
+    const history = async () =>
+      target.prisma.recordVersion.findMany({ where: { recordId: logbookId, version: { gt: archived.version } }, orderBy: { version: "asc" } });
     expect((await history()).map((version) => [version.version, version.via, version.title])).toEqual([
       [archived.version + 1, "form", "Logbook, renamed here"],
       [archived.version + 2, "project-restore", archived.title],
@@ -360,8 +484,12 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     delete unsignedManifest.signing;
     const version1 = writeZip(replaced(entries, { [manifestEntry]: encode(JSON.stringify(unsignedManifest)), [signatureEntry]: null }));
     const before = await counts(target);
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: stripped, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(/not signed: its signature\.json is missing.*--trust-unsigned/);
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: version1, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(/not signed: made before Mnemo signed backups \(format version 1\).*--trust-unsigned/);
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: stripped, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(
+      /not signed: its signature\.json is missing.*--trust-unsigned/,
+    );
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: version1, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(
+      /not signed: made before Mnemo signed backups \(format version 1\).*--trust-unsigned/,
+    );
     expect(await counts(target)).toEqual(before);
     const old = await restoreProject(target.prisma, systemPrincipal, { bytes: version1, storageDir: targetStorage, trustUnsigned: true });
     expect(old.signature).toEqual({ status: "unverified", keyId: null, reason: "not signed: made before Mnemo signed backups (format version 1)" });
@@ -404,7 +532,9 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
       calls.texts = 0;
       await drain(third, space);
       expect(calls.texts).toBe(0);
-      const [row] = await third.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE index_space_id = $1 AND embedding IS NOT NULL`, [space.id]);
+      const [row] = await third.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE index_space_id = $1 AND embedding IS NOT NULL`, [
+        space.id,
+      ]);
       expect(row!.n).toBeGreaterThan(0);
       const admin3 = await principalOf(third.prisma, (await createUser(third.prisma, { role: "admin" })).id);
       const targetAdmin = await principalOf(target.prisma, (await createUser(target.prisma, { role: "admin" })).id);
@@ -415,7 +545,11 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
   }, 120_000);
 
   it("keeps a link to another project's record as an id only, and leaves it out where that record is missing", async () => {
-    const linking = await createRecord(source.prisma, notes, project.id, { title: "Cross-reference", summary: "See the sealed papers.", person: [otherRecordId] });
+    const linking = await createRecord(source.prisma, notes, project.id, {
+      title: "Cross-reference",
+      summary: "See the sealed papers.",
+      person: [otherRecordId],
+    });
     const again = await exportProject(source.prisma, source.sql, admin, { slug: project.slug, storageDir: sourceStorage });
     const entries = await entriesOf(again.bytes);
     const links = Buffer.from(entries.find((entry) => entry.name === "record-links.jsonl")!.bytes).toString();
@@ -472,7 +606,9 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const fields = (section.fields as FieldDefinition[]).map((field) => (field.key === "summary" ? { ...field, type: "text" as const } : field));
     await target.prisma.section.update({ where: { id: section.id }, data: { fields } });
     const before = await counts(target);
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(new RegExp(`section “${notes.slug}” exists here with other fields: the backup's field “summary” \\(longtext\\)`));
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(
+      new RegExp(`section “${notes.slug}” exists here with other fields: the backup's field “summary” \\(longtext\\)`),
+    );
     expect(await counts(target)).toEqual(before);
     await target.prisma.section.update({ where: { id: section.id }, data: { fields: section.fields as FieldDefinition[] } });
   });
@@ -481,17 +617,25 @@ describe(`project backup and restore (${testDatabaseMode()})`, () => {
     const keeperId = projectRecordIds[0]!;
     await source.prisma.record.update({ where: { id: keeperId }, data: { externalId: "PEOPLE-1" } });
     const archive = await exportProject(source.prisma, source.sql, admin, { slug: project.slug, storageDir: sourceStorage });
-    const [otherHere] = await target.prisma.project.findMany({ where: { slug: "elsewhere" } }).then(async (found) => (found.length ? found : [await target.prisma.project.create({ data: { slug: "elsewhere", name: "Elsewhere" } })]));
+    const [otherHere] = await target.prisma.project
+      .findMany({ where: { slug: "elsewhere" } })
+      .then(async (found) => (found.length ? found : [await target.prisma.project.create({ data: { slug: "elsewhere", name: "Elsewhere" } })]));
     const section = await target.prisma.section.findUniqueOrThrow({ where: { slug: people.slug } });
-    const holder = await target.prisma.record.create({ data: { sectionId: section.id, projectId: otherHere!.id, title: "Someone else", values: { title: "Someone else" }, externalId: "PEOPLE-1" } });
+    const holder = await target.prisma.record.create({
+      data: { sectionId: section.id, projectId: otherHere!.id, title: "Someone else", values: { title: "Someone else" }, externalId: "PEOPLE-1" },
+    });
     const before = await counts(target);
-    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: archive.bytes, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(new RegExp(`“PEOPLE-1” is already record ${holder.id}`));
+    await expect(restoreProject(target.prisma, systemPrincipal, { bytes: archive.bytes, storageDir: targetStorage, keys: [sourceKey] })).rejects.toThrow(
+      new RegExp(`“PEOPLE-1” is already record ${holder.id}`),
+    );
     expect(await counts(target)).toEqual(before);
   });
 
   it("refuses to copy a project within its own installation under another slug", async () => {
     const before = await counts(source);
-    await expect(restoreProject(source.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: sourceStorage, asSlug: "copy-of-notes" })).rejects.toThrow(/already holds the archived project/);
+    await expect(restoreProject(source.prisma, systemPrincipal, { bytes: backup.bytes, storageDir: sourceStorage, asSlug: "copy-of-notes" })).rejects.toThrow(
+      /already holds the archived project/,
+    );
     expect(await counts(source)).toEqual(before);
   });
 

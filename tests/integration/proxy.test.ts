@@ -26,7 +26,9 @@ function pagePaths(fill: string, dir = appDir): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) found.push(...pagePaths(fill, join(dir, entry.name)));
     else if (entry.name === "page.tsx") {
-      const segments = relative(appDir, dir).split("/").filter((segment) => segment && !/^\(.*\)$/.test(segment));
+      const segments = relative(appDir, dir)
+        .split("/")
+        .filter((segment) => segment && !/^\(.*\)$/.test(segment));
       found.push(`/${segments.map((segment) => (/^\[.*\]$/.test(segment) ? fill : segment)).join("/")}`);
     }
   }
@@ -38,21 +40,50 @@ const request = (path: string, init: { method?: string; headers?: Record<string,
 
 describe("which requests reach the proxy", () => {
   it("every page, and every API, IIIF and OAI path with a percent-escape", () => {
-    for (const path of ["/", "/records", "/records/%FF", "/golden/%FF", "/account/searches/%FF/open", "/sign-in", ...pagePaths("x")]) expect(matches(path), path).toBe(true);
-    for (const path of ["/api/v1/records/%FF", "/api/media/%FF", "/iiif/image/%FF/info.json", "/iiif/%FF/manifest", "/iiif/collection/section/%00", "/iiif/collection/project/%ED%A0%80", "/api/auth/%FF", "/oai%00"]) {
+    for (const path of ["/", "/records", "/records/%FF", "/golden/%FF", "/account/searches/%FF/open", "/sign-in", ...pagePaths("x")])
+      expect(matches(path), path).toBe(true);
+    for (const path of [
+      "/api/v1/records/%FF",
+      "/api/media/%FF",
+      "/iiif/image/%FF/info.json",
+      "/iiif/%FF/manifest",
+      "/iiif/collection/section/%00",
+      "/iiif/collection/project/%ED%A0%80",
+      "/api/auth/%FF",
+      "/oai%00",
+    ]) {
       expect(matches(path), path).toBe(true);
     }
   });
 
   it("no other API, IIIF or OAI request (their bodies, imports among them, are not buffered for it), nor Next's assets", () => {
-    for (const path of ["/api/v1/imports", "/api/import-problems", "/api/saved-searches", "/api/auth/callback/credentials", "/api/v1/records/0b6f3c1e", "/iiif/image/x/info.json", "/oai", "/_next/static/chunks/x.js", "/icon.svg"]) {
+    for (const path of [
+      "/api/v1/imports",
+      "/api/import-problems",
+      "/api/saved-searches",
+      "/api/auth/callback/credentials",
+      "/api/v1/records/0b6f3c1e",
+      "/iiif/image/x/info.json",
+      "/oai",
+      "/_next/static/chunks/x.js",
+      "/icon.svg",
+    ]) {
       expect(matches(path), path).toBe(false);
     }
   });
 });
 
 describe("unreadable paths, before any route runs", () => {
-  const dataPaths = ["/api/v1/records/%FF", "/iiif/image/%FF/info.json", "/iiif/%FF/manifest", "/api/media/%FF", "/iiif/collection/project/%ED%A0%80", "/iiif/collection/section/%00", "/iiif/collection/project/a%00b/1", "/iiif/collection/section/coins%00/1"];
+  const dataPaths = [
+    "/api/v1/records/%FF",
+    "/iiif/image/%FF/info.json",
+    "/iiif/%FF/manifest",
+    "/api/media/%FF",
+    "/iiif/collection/project/%ED%A0%80",
+    "/iiif/collection/section/%00",
+    "/iiif/collection/project/a%00b/1",
+    "/iiif/collection/section/coins%00/1",
+  ];
 
   it("sees the raw path, undecoded", () => {
     expect(request("/records/%FF").nextUrl.pathname).toBe("/records/%FF");
@@ -62,7 +93,11 @@ describe("unreadable paths, before any route runs", () => {
 
   it("answers an API, IIIF or OAI path with the JSON 400, signed in or not, for any method", async () => {
     for (const path of dataPaths) {
-      const inits: Parameters<typeof request>[1][] = [{}, { headers: { cookie: session } }, { method: "POST", headers: { cookie: session, origin }, body: "{}" }];
+      const inits: Parameters<typeof request>[1][] = [
+        {},
+        { headers: { cookie: session } },
+        { method: "POST", headers: { cookie: session, origin }, body: "{}" },
+      ];
       for (const init of inits) {
         const response = proxy(request(path, init));
         expect(response.status, path).toBe(400);
@@ -119,7 +154,12 @@ describe("page writes (server actions) from another site", () => {
   it("refuses a foreign or null Origin and, without an Origin, a cross-site or same-site Sec-Fetch-Site — with or without a session", async () => {
     for (const path of pages) {
       for (const cookie of [{ cookie: session }, {}] as Record<string, string>[]) {
-        for (const headers of [{ origin: "http://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }] as Record<string, string>[]) {
+        for (const headers of [
+          { origin: "http://evil.example" },
+          { origin: "null" },
+          { "sec-fetch-site": "cross-site" },
+          { "sec-fetch-site": "same-site" },
+        ] as Record<string, string>[]) {
           const response = action(path, { ...cookie, ...headers });
           expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
           expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/another site/);

@@ -44,7 +44,9 @@ beforeAll(async () => {
   [vector] = (await embedder.embed(["quillwort mill pond"], "query")) as [Float32Array];
   // Created in title order, so neither creation time nor insertion order favours the id order.
   for (const [index, title] of titles.entries()) {
-    const record = await db.prisma.record.create({ data: { id: idOf("00000000", index), sectionId: section.id, projectId, title, values: { title, summary: said } } });
+    const record = await db.prisma.record.create({
+      data: { id: idOf("00000000", index), sectionId: section.id, projectId, title, values: { title, summary: said } },
+    });
     await db.sql.query(
       `INSERT INTO chunks (id, record_id, project_id, section_id, embed_group_id, index_space_id, language, ordinal, text, embedded_text,
                            start_offset, end_offset, contributing_project_ids, contributing_record_ids, content_hash, embedding, search_vector)
@@ -85,7 +87,10 @@ describe(`ranking ties (${testDatabaseMode()})`, () => {
     for (const mode of ["keyword", "semantic", "hybrid"] as const) {
       for (const collapse of ["record", "passage"] as const) {
         const result = await searchArchive(context, reader, { query: "quillwort mill pond", mode, collapse, limit: 10 });
-        expect(result.hits.map((hit) => hit.recordTitle), `${mode}, by ${collapse}`).toEqual(titles);
+        expect(
+          result.hits.map((hit) => hit.recordTitle),
+          `${mode}, by ${collapse}`,
+        ).toEqual(titles);
       }
     }
     const firstTwo = await searchArchive(context, reader, { query: "quillwort mill pond", mode: "hybrid", limit: 2 });

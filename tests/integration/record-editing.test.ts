@@ -6,16 +6,7 @@ import { mediaResponse } from "../../lib/archive/serve-media";
 import { conflictMessage, saveRecord } from "../../lib/archive/save-record";
 import type { Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
-import {
-  addMember,
-  createProject,
-  createRecord,
-  createSection,
-  createUser,
-  pngBytes,
-  principalOf,
-  temporaryStorageDir,
-} from "../support/factories";
+import { addMember, createProject, createRecord, createSection, createUser, pngBytes, principalOf, temporaryStorageDir } from "../support/factories";
 import { appErrorOf } from "../support/app-error-of";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -45,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.close();
 });
-
 
 describe(`record editing (${testDatabaseMode()})`, () => {
   it("creates a record, its outbox row and an audit event in one go", async () => {
@@ -78,9 +68,7 @@ describe(`record editing (${testDatabaseMode()})`, () => {
       }),
     );
     expect(error.code).toBe("bad_request");
-    expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(
-      ["bogus", "kind", "period", "recordedOn", "related", "title", "transcript"].sort(),
-    );
+    expect(Object.keys(error.fieldErrors ?? {}).sort()).toEqual(["bogus", "kind", "period", "recordedOn", "related", "title", "transcript"].sort());
     expect(error.fieldErrors?.kind?.[0]).toContain("must be one of");
     expect(await db.prisma.record.count()).toBe(before);
   });
@@ -104,7 +92,9 @@ describe(`record editing (${testDatabaseMode()})`, () => {
 
   it("lets a reader read but not edit or delete", async () => {
     const record = await createRecord(db.prisma, section, projectId);
-    expect((await appErrorOf(saveRecord(db.prisma, researcher, { id: record.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "x" } }))).code).toBe("forbidden");
+    expect(
+      (await appErrorOf(saveRecord(db.prisma, researcher, { id: record.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "x" } }))).code,
+    ).toBe("forbidden");
     expect((await appErrorOf(deleteRecord(db.prisma, researcher, { id: record.id, version: 1 }))).code).toBe("forbidden");
     expect((await appErrorOf(saveRecord(db.prisma, researcher, { sectionSlug: section.slug, projectId, values: { title: "new" } }))).code).toBe("bad_request");
   });
@@ -129,13 +119,23 @@ describe(`record editing (${testDatabaseMode()})`, () => {
     expect((await appErrorOf(upload(png, "big.png", 50))).code).toBe("payload_too_large");
     const audio = readFileSync(new URL("../../prisma/seed/data/oral-histories/audio/valley-01.ogg", import.meta.url));
     expect((await appErrorOf(upload(new Uint8Array(audio)))).message).toContain("Expected an image");
-    expect((await appErrorOf(storeMedia(db.prisma, researcher, { projectId, file: { name: "x.png", bytes: png }, storageDir, maxBytes: 1e6 }))).code).toBe("forbidden");
+    expect((await appErrorOf(storeMedia(db.prisma, researcher, { projectId, file: { name: "x.png", bytes: png }, storageDir, maxBytes: 1e6 }))).code).toBe(
+      "forbidden",
+    );
 
     const saved = await saveRecord(db.prisma, curator, { sectionSlug: section.slug, projectId, values: { title: "With photo", photo: good.id } });
-    expect(await db.prisma.media.findUniqueOrThrow({ where: { id: good.id } })).toMatchObject({ recordId: saved.id, fieldKey: "photo", view: "front", width: 32, height: 24 });
+    expect(await db.prisma.media.findUniqueOrThrow({ where: { id: good.id } })).toMatchObject({
+      recordId: saved.id,
+      fieldKey: "photo",
+      view: "front",
+      width: 32,
+      height: 24,
+    });
     // Media of another project cannot be borrowed.
     const foreign = await storeMedia(db.prisma, curator, { projectId, file: { name: "y.png", bytes: png }, storageDir, maxBytes: 1e6 });
-    const error = await appErrorOf(saveRecord(db.prisma, curator, { sectionSlug: section.slug, projectId: otherProjectId, values: { title: "x", photo: foreign.id } }));
+    const error = await appErrorOf(
+      saveRecord(db.prisma, curator, { sectionSlug: section.slug, projectId: otherProjectId, values: { title: "x", photo: foreign.id } }),
+    );
     expect(error.code).toBe("bad_request");
     await discardMedia(db.prisma, storageDir, [foreign.id]);
     expect(await db.prisma.media.findUnique({ where: { id: foreign.id } })).toBeNull();
@@ -174,16 +174,40 @@ describe(`record editing keeps what the editor cannot see (${testDatabaseMode()}
   });
 
   it("removes a replaced file's row and reports its key for deletion, and moves files with the record", async () => {
-    const first = await storeMedia(db.prisma, curator, { projectId, file: { name: "a.png", bytes: await pngBytes() }, expectedKind: "image", storageDir, maxBytes: 1e6 });
+    const first = await storeMedia(db.prisma, curator, {
+      projectId,
+      file: { name: "a.png", bytes: await pngBytes() },
+      expectedKind: "image",
+      storageDir,
+      maxBytes: 1e6,
+    });
     const created = await saveRecord(db.prisma, curator, { sectionSlug: section.slug, projectId, values: { title: "Photo", photo: first.id } });
     const firstKey = (await db.prisma.media.findUniqueOrThrow({ where: { id: first.id } })).storageKey;
-    const second = await storeMedia(db.prisma, curator, { projectId, file: { name: "b.png", bytes: await pngBytes(40, 40) }, expectedKind: "image", storageDir, maxBytes: 1e6 });
-    const replaced = await saveRecord(db.prisma, curator, { id: created.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "Photo", photo: second.id } });
+    const second = await storeMedia(db.prisma, curator, {
+      projectId,
+      file: { name: "b.png", bytes: await pngBytes(40, 40) },
+      expectedKind: "image",
+      storageDir,
+      maxBytes: 1e6,
+    });
+    const replaced = await saveRecord(db.prisma, curator, {
+      id: created.id,
+      version: 1,
+      sectionSlug: section.slug,
+      projectId,
+      values: { title: "Photo", photo: second.id },
+    });
     expect(replaced.removedStorageKeys).toEqual([firstKey]);
     expect(await db.prisma.media.findUnique({ where: { id: first.id } })).toBeNull();
 
     const admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
-    await saveRecord(db.prisma, admin, { id: created.id, version: 2, sectionSlug: section.slug, projectId: otherProjectId, values: { title: "Photo", photo: second.id } });
+    await saveRecord(db.prisma, admin, {
+      id: created.id,
+      version: 2,
+      sectionSlug: section.slug,
+      projectId: otherProjectId,
+      values: { title: "Photo", photo: second.id },
+    });
     expect(await db.prisma.media.findUniqueOrThrow({ where: { id: second.id } })).toMatchObject({ projectId: otherProjectId, recordId: created.id });
   });
 });

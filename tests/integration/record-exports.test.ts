@@ -55,7 +55,13 @@ function cite(principal: Principal, id: string, query: string) {
 }
 
 function citeSelection(principal: Principal, query: string) {
-  return runAuthorizedRoute(z.object({}), (request, { principal: signedIn }) => citeSelectionResponse(db.prisma, signedIn, request, { origin }), asPrincipal(principal), new Request(`${origin}/api/records/cite?${query}`), {});
+  return runAuthorizedRoute(
+    z.object({}),
+    (request, { principal: signedIn }) => citeSelectionResponse(db.prisma, signedIn, request, { origin }),
+    asPrincipal(principal),
+    new Request(`${origin}/api/records/cite?${query}`),
+    {},
+  );
 }
 
 function exportList(principal: Principal, query: Record<string, string>, maxRows = 5000) {
@@ -95,7 +101,12 @@ function risRecords(text: string): Record<string, string[]>[] {
 beforeAll(async () => {
   db = await openTestDatabase();
   const storageDir = temporaryStorageDir();
-  const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  const space = await ensureIndexSpace(db.sql, {
+    provider: embedder.provider,
+    model: embedder.model,
+    dimension: embedder.dimension,
+    chunkerVersion: CHUNKER_VERSION,
+  });
   const openProject = (await createProject(db.prisma)).id;
   const closedProject = (await createProject(db.prisma, { restricted: true })).id;
   const people = await createSection(db.prisma, [
@@ -110,10 +121,17 @@ beforeAll(async () => {
     { key: "summary", label: "Summary", type: "longtext" },
     { key: "recording", label: "Recording", type: "media", mediaKind: "audio" },
   ]);
-  const person = (projectId: string, values: Record<string, unknown>) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: people.slug, projectId, values });
+  const person = (projectId: string, values: Record<string, unknown>) =>
+    saveRecord(db.prisma, systemPrincipal, { sectionSlug: people.slug, projectId, values });
   const narrator = await person(openProject, { name: "Puig, Andrés", born: "1921" });
   const sealedInterviewer = await person(closedProject, { name: `Sealed Interviewer ${hush}` });
-  const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: openProject, file: { name: "talk.wav", bytes: silentWav(2) }, expectedKind: "audio", storageDir, maxBytes: 1024 * 1024 });
+  const recording = await storeMedia(db.prisma, systemPrincipal, {
+    projectId: openProject,
+    file: { name: "talk.wav", bytes: silentWav(2) },
+    expectedKind: "audio",
+    storageDir,
+    maxBytes: 1024 * 1024,
+  });
   ids.interview = (
     await createRecord(db.prisma, interviews, openProject, {
       title: 'The "last" harvest {Sant Romà} & 50%',
@@ -139,13 +157,22 @@ beforeAll(async () => {
     group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
     requeue: false,
   });
-  const titles = ["Harbour ledger", "Auction book", "=HYPERLINK(\"http://evil.example\",\"click\")", "Net menders' accounts", "+Salt fish tally", "@Quay register"];
+  const titles = ["Harbour ledger", "Auction book", '=HYPERLINK("http://evil.example","click")', "Net menders' accounts", "+Salt fish tally", "@Quay register"];
   for (const [index, title] of titles.entries()) {
     const summary = `Sardine auction ledger of the harbour${" sardine".repeat(index)}, page ${index}.`;
-    openNoteIds.push((await createRecord(db.prisma, notes, openProject, { title, kind: index === 1 ? "-2+3" : `kind ${index}`, year: `${1950 + index}`, summary })).id);
+    openNoteIds.push(
+      (await createRecord(db.prisma, notes, openProject, { title, kind: index === 1 ? "-2+3" : `kind ${index}`, year: `${1950 + index}`, summary })).id,
+    );
   }
   for (let index = 0; index < 3; index++) {
-    closedNoteIds.push((await createRecord(db.prisma, notes, closedProject, { title: `Closed ledger ${hush} ${index}`, summary: `Sealed sardine auction ledger ${hush}, page ${index}.` })).id);
+    closedNoteIds.push(
+      (
+        await createRecord(db.prisma, notes, closedProject, {
+          title: `Closed ledger ${hush} ${index}`,
+          summary: `Sealed sardine auction ledger ${hush}, page ${index}.`,
+        })
+      ).id,
+    );
   }
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
   const context: SearchContext = { sql: db.sql, embedder, space, prepare: { detect: async () => ({ language: "en", confidence: 1 }) } };
@@ -188,11 +215,16 @@ describe(`record citations (${testDatabaseMode()})`, () => {
     expect(bibtex.headers.get("content-disposition")).toMatch(/filename="record-[0-9a-f]{8}\.bib"/);
     const entry = await bibtex.text();
     expect(entry).toMatch(/^@misc\{puig1998_[0-9a-f]{8},/);
-    expect(entry).toContain("title = {The \"last\" harvest \\{Sant Romà\\} \\& 50\\%}");
+    expect(entry).toContain('title = {The "last" harvest \\{Sant Romà\\} \\& 50\\%}');
     const csl = await cite(reader, ids.interview!, "format=csl-json");
     expect(csl.headers.get("content-type")).toBe("application/vnd.citationstyles.csl+json; charset=utf-8");
     const [item] = (await csl.json()) as Record<string, unknown>[];
-    expect(item).toMatchObject({ type: "interview", author: [{ family: "Puig", given: "Andrés" }], issued: { "date-parts": [[1998, 4, 18]] }, URL: `${origin}/records/${ids.interview}` });
+    expect(item).toMatchObject({
+      type: "interview",
+      author: [{ family: "Puig", given: "Andrés" }],
+      issued: { "date-parts": [[1998, 4, 18]] },
+      URL: `${origin}/records/${ids.interview}`,
+    });
     expect(item).not.toHaveProperty("interviewer");
   });
 
@@ -243,7 +275,10 @@ describe(`record citations (${testDatabaseMode()})`, () => {
   });
 
   it("refuses a bad format, moment or selection with a 400 naming the field", async () => {
-    const problems = async (response: Response) => [response.status, Object.keys(((await response.json()) as { error: { fieldErrors?: object } }).error.fieldErrors ?? {})];
+    const problems = async (response: Response) => [
+      response.status,
+      Object.keys(((await response.json()) as { error: { fieldErrors?: object } }).error.fieldErrors ?? {}),
+    ];
     expect(await problems(await cite(reader, ids.interview!, "format=endnote"))).toEqual([400, ["format"]]);
     expect(await problems(await cite(reader, ids.interview!, "t=3"))).toEqual([400, ["format"]]);
     expect(await problems(await cite(reader, ids.interview!, "format=ris&t=-3"))).toEqual([400, ["t"]]);
@@ -264,12 +299,17 @@ describe(`record list export (${testDatabaseMode()})`, () => {
       expect(text).not.toContain(hush);
       const table = parseCsv(text);
       expect(table.columns).toEqual(["id", "url", "title", "section", "project", "date", "Kind", "Year"]);
-      expect(table.rows.map((row) => row[0]), sort).toEqual(await pageOrder(reader, { section: notes.slug, sort }));
+      expect(
+        table.rows.map((row) => row[0]),
+        sort,
+      ).toEqual(await pageOrder(reader, { section: notes.slug, sort }));
       expect(table.rows).toHaveLength(openNoteIds.length);
       for (const row of table.rows) expect(row[1]).toBe(`${origin}/records/${row[0]}`);
       // No cell a spreadsheet would run: =, +, - and @ are neutralised with an apostrophe.
       expect(table.rows.flat().filter((cell) => /^[=+\-@]/.test(cell))).toEqual([]);
-      expect(table.rows.flat()).toEqual(expect.arrayContaining([`'=HYPERLINK("http://evil.example","click")`, "'+Salt fish tally", "'@Quay register", "'-2+3"]));
+      expect(table.rows.flat()).toEqual(
+        expect.arrayContaining([`'=HYPERLINK("http://evil.example","click")`, "'+Salt fish tally", "'@Quay register", "'-2+3"]),
+      );
     }
   });
 
@@ -306,11 +346,17 @@ describe(`record list export (${testDatabaseMode()})`, () => {
   it("gives a reader of nothing an empty export, and refuses bad parameters by name", async () => {
     const empty = parseCsv(await (await exportList(nobody, { format: "csv", section: notes.slug })).text());
     expect(empty.rows).toEqual([]);
-    const searched = (await (await exportList(nobody, { format: "json", q: "sardine auction ledger", mode: "keyword" })).json()) as { total: number; records: unknown[] };
+    const searched = (await (await exportList(nobody, { format: "json", q: "sardine auction ledger", mode: "keyword" })).json()) as {
+      total: number;
+      records: unknown[];
+    };
     expect(searched).toMatchObject({ total: 0, records: [] });
     const message = async (response: Response) => [response.status, ((await response.json()) as { error: { message: string } }).error.message];
     expect(await message(await exportList(reader, { format: "xlsx" }))).toEqual([400, "Choose a format: csv or json."]);
-    expect(await message(await exportList(reader, { format: "csv", from: "1990", to: "1950" }))).toEqual([400, "The start year must not be after the end year."]);
+    expect(await message(await exportList(reader, { format: "csv", from: "1990", to: "1950" }))).toEqual([
+      400,
+      "The start year must not be after the end year.",
+    ]);
     expect(await message(await exportList(reader, { format: "csv", section: "no-such-section" }))).toEqual([400, expect.stringMatching(/no-such-section/)]);
   });
 });
@@ -323,7 +369,8 @@ describe(`record list export of all fields (${testDatabaseMode()})`, () => {
   const made = {} as Record<"valley" | "hidden" | "gone" | "carmen" | "marta" | "interview" | "recording", { id: string }>;
 
   beforeAll(async () => {
-    const save = (section: { slug: string }, projectId: string, values: Record<string, unknown>) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values });
+    const save = (section: { slug: string }, projectId: string, values: Record<string, unknown>) =>
+      saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values });
     const open = (await createProject(db.prisma)).id;
     const closed = (await createProject(db.prisma, { restricted: true })).id;
     const places = await createSection(db.prisma, [{ key: "name", label: "Name", type: "text", required: true, listed: true }]);
@@ -357,7 +404,13 @@ describe(`record list export of all fields (${testDatabaseMode()})`, () => {
     made.marta = await person({ name: "Marta Puig i Soler", born: "1930", places: [made.valley.id, made.gone.id] });
     const gone = await db.prisma.record.findUniqueOrThrow({ where: { id: made.gone.id } });
     await deleteRecord(db.prisma, systemPrincipal, { id: gone.id, version: gone.version });
-    const recording = await storeMedia(db.prisma, systemPrincipal, { projectId: open, file: { name: "mill.wav", bytes: silentWav(1) }, expectedKind: "audio", storageDir: temporaryStorageDir(), maxBytes: 1024 * 1024 });
+    const recording = await storeMedia(db.prisma, systemPrincipal, {
+      projectId: open,
+      file: { name: "mill.wav", bytes: silentWav(1) },
+      expectedKind: "audio",
+      storageDir: temporaryStorageDir(),
+      maxBytes: 1024 * 1024,
+    });
     made.interview = await save(interviews, open, { title: "At the mill", narrator: made.carmen.id, recording: recording.id });
     made.recording = { id: recording.id };
     const user = await createUser(db.prisma);
@@ -372,14 +425,30 @@ describe(`record list export of all fields (${testDatabaseMode()})`, () => {
     const table = parseCsv(text);
     expect(table.columns).toEqual(["id", "url", "title", "section", "project", "date", "Occupation", "Born", "Died", "Places", "Biography", "Same as"]);
     expect(table.rows.map((row) => row[2])).toEqual(["Carmen Roldán Ortiz", "Marta Puig i Soler"]);
-    expect(table.rows[0]!.slice(6)).toEqual(["'=1+1", "c. 1921", "1999-03-02", "Sant Romà de Vall", 'Miller, "the last one",\nin the valley.', "Carmen Roldán <http://www.wikidata.org/entity/Q42>"]);
+    expect(table.rows[0]!.slice(6)).toEqual([
+      "'=1+1",
+      "c. 1921",
+      "1999-03-02",
+      "Sant Romà de Vall",
+      'Miller, "the last one",\nin the valley.',
+      "Carmen Roldán <http://www.wikidata.org/entity/Q42>",
+    ]);
     // A link to a restricted record exports exactly what a link to a deleted one does: nothing of it.
     expect(table.rows[1]![9]).toBe(table.rows[0]![9]);
     expect(text).not.toContain(sealed);
     expect(text).not.toContain(made.hidden.id);
     expect(text).not.toContain(made.gone.id);
     // The listed choice, and no choice at all, stay the list's columns.
-    for (const columns of ["listed", ""]) expect(parseCsv(await (await exportList(reader2, { format: "csv", section: people.slug, columns })).text()).columns).toEqual(["id", "url", "title", "section", "project", "date", "Occupation"]);
+    for (const columns of ["listed", ""])
+      expect(parseCsv(await (await exportList(reader2, { format: "csv", section: people.slug, columns })).text()).columns).toEqual([
+        "id",
+        "url",
+        "title",
+        "section",
+        "project",
+        "date",
+        "Occupation",
+      ]);
   });
 
   it("gives a mixed list the union of its sections' fields, empty where a field does not apply, in JSON too", async () => {
@@ -392,7 +461,10 @@ describe(`record list export of all fields (${testDatabaseMode()})`, () => {
     expect(interviewRow[narrator]).toBe("Carmen Roldán Ortiz");
     expect(interviewRow[mixed.columns.indexOf("Recording")]).toBe(`mill.wav <${origin}/api/media/${made.recording.id}>`);
     expect(mixed.rows.find((row) => row[0] === made.carmen.id)![narrator]).toBe("");
-    const json = (await (await exportList(reader2, { format: "json", columns: "all", section: people.slug })).json()) as { columns: { key: string }[]; records: { id: string; values: Record<string, string> }[] };
+    const json = (await (await exportList(reader2, { format: "json", columns: "all", section: people.slug })).json()) as {
+      columns: { key: string }[];
+      records: { id: string; values: Record<string, string> }[];
+    };
     expect(json.columns.map((column) => column.key)).toEqual(["occupation", "born", "died", "places", "biography", "sameAs"]);
     expect(json.records.find((record) => record.id === made.marta.id)!.values).toMatchObject({ born: "1930", places: "Sant Romà de Vall", biography: "" });
   });
@@ -409,7 +481,8 @@ describe(`record list export of all fields (${testDatabaseMode()})`, () => {
 
 describe(`citations with a person's own name fields (${testDatabaseMode()})`, () => {
   it("writes a linked person's family and given fields as written, and nothing of a person the reader may not read", async () => {
-    const save = (section: { slug: string }, projectId: string, values: Record<string, unknown>) => saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values });
+    const save = (section: { slug: string }, projectId: string, values: Record<string, unknown>) =>
+      saveRecord(db.prisma, systemPrincipal, { sectionSlug: section.slug, projectId, values });
     const open = (await createProject(db.prisma)).id;
     const closed = (await createProject(db.prisma, { restricted: true })).id;
     const people = await createSection(db.prisma, [

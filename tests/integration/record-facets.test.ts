@@ -64,7 +64,15 @@ describe(`record facets (${testDatabaseMode()})`, () => {
     // The interviews below add 1950 and 1962 to the letters' and photos' decades.
     expect(countsOf(everything.decades)).toEqual({ "1950": 1, "1960": 4, "1970": 2, "1990": 1 });
     const none = { values: [], distinct: 0 };
-    expect(await recordFacets(db.sql, nobody, query())).toEqual({ sections: [], projects: [], decades: [], languages: [], media: [], people: none, places: none });
+    expect(await recordFacets(db.sql, nobody, query())).toEqual({
+      sections: [],
+      projects: [],
+      decades: [],
+      languages: [],
+      media: [],
+      people: none,
+      places: none,
+    });
   });
 
   it("follow the text filter and a search's hits, and count a facet's own dimension under the other filters", async () => {
@@ -76,12 +84,13 @@ describe(`record facets (${testDatabaseMode()})`, () => {
     // The decade facet ignores the years; the others keep them.
     expect(countsOf(years.decades)).toEqual({ "1960": 2, "1970": 2 });
     expect(countsOf(years.sections)).toEqual({ [slugs.letters]: 1, [slugs.photos]: 1 });
-    const ids = (await db.prisma.record.findMany({ where: { title: { in: ["Harbour photo", "Harbour letter, closed"] } }, select: { id: true } })).map((row) => row.id);
+    const ids = (await db.prisma.record.findMany({ where: { title: { in: ["Harbour photo", "Harbour letter, closed"] } }, select: { id: true } })).map(
+      (row) => row.id,
+    );
     const pinned = await recordFacets(db.sql, reader, query(), { pinnedIds: ids });
     // The closed letter is among the pinned ids, but the reader cannot read it: not counted.
     expect(countsOf(pinned.sections)).toEqual({ [slugs.photos]: 1 });
   });
-
 });
 
 /**
@@ -105,12 +114,30 @@ let interviews = "";
 async function addMedia(recordId: string, projectId: string, kind: "audio" | "image", fieldKey: string) {
   const id = crypto.randomUUID();
   await db.prisma.media.create({
-    data: { id, recordId, projectId, fieldKey, kind, mime: kind === "audio" ? "audio/ogg" : "image/png", size: 10, originalName: "file", storageKey: `test/${id}`, sha256: "0".repeat(64) },
+    data: {
+      id,
+      recordId,
+      projectId,
+      fieldKey,
+      kind,
+      mime: kind === "audio" ? "audio/ogg" : "image/png",
+      size: 10,
+      originalName: "file",
+      storageKey: `test/${id}`,
+      sha256: "0".repeat(64),
+    },
   });
 }
 
 /** A passage of the record in the active index space, in `language`, quoting text of `projects`. */
-async function addPassage(record: { id: string; projectId: string; sectionId: string }, language: string, text: string, projects: string[], groupId: string, spaceId: string) {
+async function addPassage(
+  record: { id: string; projectId: string; sectionId: string },
+  language: string,
+  text: string,
+  projects: string[],
+  groupId: string,
+  spaceId: string,
+) {
   await db.sql.query(
     `INSERT INTO chunks (id, record_id, project_id, section_id, embed_group_id, index_space_id, language, ordinal, text, embedded_text,
                          start_offset, end_offset, contributing_project_ids, content_hash)
@@ -157,7 +184,14 @@ beforeAll(async () => {
   // Caulkers has no language of its own: its readable passages are mostly English; a longer
   // Catalan one quotes the restricted project, so it votes only for those who can read it.
   await addPassage(caulkers, "en", "The caulkers sealed the hulls with pitch and oakum every spring.", [oral.id], group!.id, space.id);
-  await addPassage(caulkers, "ca", "Els calafats segellaven els bucs amb pega i estopa cada primavera, i la mina tancada en parlava sovint.", [oral.id, hidden.id], group!.id, space.id);
+  await addPassage(
+    caulkers,
+    "ca",
+    "Els calafats segellaven els bucs amb pega i estopa cada primavera, i la mina tancada en parlava sovint.",
+    [oral.id, hidden.id],
+    group!.id,
+    space.id,
+  );
   // Auction's only passage is a date: undetermined, so "other".
   await addPassage(auction, "und", "ca. 1928", [oral.id], group!.id, space.id);
 
@@ -263,7 +297,12 @@ describe(`the list's default order (${testDatabaseMode()})`, () => {
   it("is the default only with nothing chosen: a filter, a sort or a search keeps its own order", async () => {
     const unfiltered = await loadRecordListView(deps(), listener, {});
     expect(unfiltered.mixed).toBe(true);
-    expect(unfiltered.result!.items.slice(0, 3).map((item) => item.sectionSlug).sort()).toEqual(["people", "places", interviews].sort());
+    expect(
+      unfiltered
+        .result!.items.slice(0, 3)
+        .map((item) => item.sectionSlug)
+        .sort(),
+    ).toEqual(["people", "places", interviews].sort());
     const filtered = await loadRecordListView(deps(), listener, { section: interviews });
     expect(filtered.mixed).toBe(false);
     expect(filtered.result!.items.map((item) => item.title)).toEqual(["Auction", "Caulkers", "Net menders", "Salt fish", "Unindexed"]);

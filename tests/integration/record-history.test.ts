@@ -84,7 +84,23 @@ async function edit(principal: Principal, recordId: string, values: Record<strin
 async function history(token: string, input: Record<string, unknown>) {
   const response = await callApi(deps(), "read_record_history", input, { origin, token });
   const text = await response.text();
-  return { status: response.status, text, json: JSON.parse(text) as { versions: { version: number; via: string; values: Record<string, unknown>; changedFields: string[] | null; savedBy: { name: string } | null; apiToken: { name: string } | null }[]; nextBefore: number | null; version: number; error?: { code: string } } };
+  return {
+    status: response.status,
+    text,
+    json: JSON.parse(text) as {
+      versions: {
+        version: number;
+        via: string;
+        values: Record<string, unknown>;
+        changedFields: string[] | null;
+        savedBy: { name: string } | null;
+        apiToken: { name: string } | null;
+      }[];
+      nextBefore: number | null;
+      version: number;
+      error?: { code: string };
+    },
+  };
 }
 
 afterAll(async () => {
@@ -115,17 +131,31 @@ describe(`record versions kept by every save (${testDatabaseMode()})`, () => {
   it("a refused save (stale version, invalid value) keeps no version", async () => {
     const record = await createRecord(db.prisma, section, projectId, { title: "Kept once" }, curator);
     await saveRecord(db.prisma, curator, { id: record.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "Kept twice" } });
-    await expect(saveRecord(db.prisma, curator, { id: record.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "Stale" } })).rejects.toMatchObject({ code: "conflict" });
-    await expect(saveRecord(db.prisma, curator, { id: record.id, version: 2, sectionSlug: section.slug, projectId, values: { title: "Bad", kind: "sculpture" } })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      saveRecord(db.prisma, curator, { id: record.id, version: 1, sectionSlug: section.slug, projectId, values: { title: "Stale" } }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      saveRecord(db.prisma, curator, { id: record.id, version: 2, sectionSlug: section.slug, projectId, values: { title: "Bad", kind: "sculpture" } }),
+    ).rejects.toMatchObject({ code: "bad_request" });
     expect((await versionsOf(record.id)).map((version) => version.title)).toEqual([record.title, "Kept twice"]);
   });
 
   it("the JSON API's writes name the channel and the token, by id and by name", async () => {
     const record = await createRecord(db.prisma, section, projectId, { title: "Agent target" }, curator);
-    const response = await callApi(deps(), "update_record", { recordId: record.id, version: 1, values: { summary: "Written by an agent." } }, { origin, token: writeToken });
+    const response = await callApi(
+      deps(),
+      "update_record",
+      { recordId: record.id, version: 1, values: { summary: "Written by an agent." } },
+      { origin, token: writeToken },
+    );
     expect(response.status).toBe(200);
     const [, written] = await versionsOf(record.id);
-    expect(written).toMatchObject({ version: 2, via: "api", savedById: curator.userId, details: { apiTokenId: writeTokenId, apiTokenName: "Cataloguing agent" } });
+    expect(written).toMatchObject({
+      version: 2,
+      via: "api",
+      savedById: curator.userId,
+      details: { apiTokenId: writeTokenId, apiTokenName: "Cataloguing agent" },
+    });
     // Deleting the token later leaves the history naming it.
     const other = await createApiToken(db.prisma, curator, { name: "Short-lived agent", expiresInDays: 1, scopes: ["read", "write"] });
     await callApi(deps(), "update_record", { recordId: record.id, version: 2, values: { summary: "Once more." } }, { origin, token: other.token });
@@ -138,12 +168,21 @@ describe(`record versions kept by every save (${testDatabaseMode()})`, () => {
     const request = new Request(`${origin}/api/mcp`, {
       method: "POST",
       headers: { authorization: `Bearer ${writeToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "update_record", arguments: { recordId: record.id, version: 1, values: { summary: "Through MCP." } } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "update_record", arguments: { recordId: record.id, version: 1, values: { summary: "Through MCP." } } },
+      }),
     });
     const response = await handleMcpRequest(request, deps(true));
     const body = (await response.json()) as { result?: { isError?: boolean } };
     expect(body.result?.isError).not.toBe(true);
-    expect((await versionsOf(record.id))[1]).toMatchObject({ version: 2, via: "mcp", details: { apiTokenId: writeTokenId, apiTokenName: "Cataloguing agent" } });
+    expect((await versionsOf(record.id))[1]).toMatchObject({
+      version: 2,
+      via: "mcp",
+      details: { apiTokenId: writeTokenId, apiTokenName: "Cataloguing agent" },
+    });
   });
 
   it("the trusted bulk loader keeps each record's first version", async () => {
@@ -178,7 +217,12 @@ describe(`record versions kept by every save (${testDatabaseMode()})`, () => {
 describe(`reading a record's history (${testDatabaseMode()})`, () => {
   it("lists versions newest first with person, channel and the fields each changed; pages with before", async () => {
     const record = await createRecord(db.prisma, section, projectId, { title: "Harbour log", summary: "Boats in: three." }, curator);
-    await callApi(deps(), "update_record", { recordId: record.id, version: 1, values: { summary: "Boats in: four.", kind: "letter" } }, { origin, token: writeToken });
+    await callApi(
+      deps(),
+      "update_record",
+      { recordId: record.id, version: 1, values: { summary: "Boats in: four.", kind: "letter" } },
+      { origin, token: writeToken },
+    );
     await edit(curator, record.id, { title: "Harbour log, 1921", summary: "Boats in: four.", kind: "letter" });
     const whole = await history(readerToken, { recordId: record.id });
     expect(whole.status, whole.text).toBe(200);
@@ -188,7 +232,11 @@ describe(`reading a record's history (${testDatabaseMode()})`, () => {
       [2, "api", ["summary", "kind"]],
       [1, "form", null],
     ]);
-    expect(whole.json.versions[1]).toMatchObject({ apiToken: { name: "Cataloguing agent" }, savedBy: { name: expect.any(String) }, values: { summary: "Boats in: four." } });
+    expect(whole.json.versions[1]).toMatchObject({
+      apiToken: { name: "Cataloguing agent" },
+      savedBy: { name: expect.any(String) },
+      values: { summary: "Boats in: four." },
+    });
     const first = await history(readerToken, { recordId: record.id, limit: 2 });
     expect(first.json.versions.map((version) => version.version)).toEqual([3, 2]);
     // The oldest of a page still says what it changed (from the version below it).
@@ -267,13 +315,16 @@ describe(`reading a record's history (${testDatabaseMode()})`, () => {
       headers: { authorization: `Bearer ${readerToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_record_history", arguments: { recordId: record.id } } }),
     });
-    const body = (await (await handleMcpRequest(request, deps())).json()) as { result?: { structuredContent?: { versions: { version: number; title: string }[] } } };
+    const body = (await (await handleMcpRequest(request, deps())).json()) as {
+      result?: { structuredContent?: { versions: { version: number; title: string }[] } };
+    };
     expect(body.result?.structuredContent?.versions).toMatchObject([{ version: 1, title: "Tool read" }]);
   });
 });
 
 describe(`restoring a version (${testDatabaseMode()})`, () => {
-  const restore = (principal: Principal, recordId: string, version: number, from: number) => restoreRecordVersion(db.prisma, principal, { recordId, version, restore: from }, media.storageDir);
+  const restore = (principal: Principal, recordId: string, version: number, from: number) =>
+    restoreRecordVersion(db.prisma, principal, { recordId, version, restore: from }, media.storageDir);
 
   it("brings an agent's change back as a new save: validated, audited, itself a version", async () => {
     const record = await createRecord(db.prisma, section, projectId, { title: "Inventory", summary: "Twelve oars, two sails.", kind: "letter" }, curator);
@@ -282,8 +333,14 @@ describe(`restoring a version (${testDatabaseMode()})`, () => {
     expect(restored).toMatchObject({ id: record.id, version: 3, keptFiles: [] });
     const now = await db.prisma.record.findUniqueOrThrow({ where: { id: record.id } });
     expect(now.values).toEqual({ title: "Inventory", summary: "Twelve oars, two sails.", kind: "letter" });
-    expect(await db.prisma.recordVersion.findUnique({ where: { recordId_version: { recordId: record.id, version: 3 } } })).toMatchObject({ via: "version-restore", savedById: curator.userId, details: { restoredFrom: 1 } });
-    expect(await db.prisma.auditEvent.findFirst({ where: { targetId: record.id, action: "record.update", details: { path: ["restoredFromVersion"], equals: 1 } } })).not.toBeNull();
+    expect(await db.prisma.recordVersion.findUnique({ where: { recordId_version: { recordId: record.id, version: 3 } } })).toMatchObject({
+      via: "version-restore",
+      savedById: curator.userId,
+      details: { restoredFrom: 1 },
+    });
+    expect(
+      await db.prisma.auditEvent.findFirst({ where: { targetId: record.id, action: "record.update", details: { path: ["restoredFromVersion"], equals: 1 } } }),
+    ).not.toBeNull();
     // The restore is in the history like any save, and can itself be undone.
     expect((await readRecordHistory(db.prisma, curator, record.id)).versions.map((version) => [version.version, version.via, version.restoredFrom])).toEqual([
       [3, "version-restore", 1],
@@ -322,7 +379,13 @@ describe(`restoring a version (${testDatabaseMode()})`, () => {
     const hidden = await createRecord(db.prisma, section, closedId, { title: "Hidden target" }, insider);
     const shown = await createRecord(db.prisma, section, projectId, { title: "Shown target" }, curator);
     const first = await storeTestImage(db.prisma, projectId, media.storageDir);
-    const record = await createRecord(db.prisma, section, projectId, { title: "Linked and pictured", related: [hidden.id, shown.id], photo: first.id }, insider);
+    const record = await createRecord(
+      db.prisma,
+      section,
+      projectId,
+      { title: "Linked and pictured", related: [hidden.id, shown.id], photo: first.id },
+      insider,
+    );
     const second = await storeTestImage(db.prisma, projectId, media.storageDir);
     await edit(insider, record.id, { title: "Linked and pictured, changed", related: [hidden.id], photo: second.id });
     // The first photo was replaced, so its file went with that save.
@@ -331,7 +394,7 @@ describe(`restoring a version (${testDatabaseMode()})`, () => {
     expect(restored.keptFiles).toEqual(["Photo"]);
     const now = await db.prisma.record.findUniqueOrThrow({ where: { id: record.id } });
     expect(now.values).toMatchObject({ title: "Linked and pictured", photo: second.id });
-    expect([...((now.values as { related: string[] }).related)].sort()).toEqual([hidden.id, shown.id].sort());
+    expect([...(now.values as { related: string[] }).related].sort()).toEqual([hidden.id, shown.id].sort());
   });
 });
 
@@ -348,7 +411,9 @@ describe(`the record page's history (${testDatabaseMode()})`, () => {
     expect(asCurator).toContain("(current)");
     expect(asCurator).toContain("through the JSON API with the token “Cataloguing agent”");
     expect(asCurator).toContain("in the record editor");
-    expect(asCurator).toMatch(/<del[^>]*><span class="sr-only">\[removed: <\/span>two <span class="sr-only">\]<\/span><\/del><ins[^>]*><span class="sr-only">\[added: <\/span>three /);
+    expect(asCurator).toMatch(
+      /<del[^>]*><span class="sr-only">\[removed: <\/span>two <span class="sr-only">\]<\/span><\/del><ins[^>]*><span class="sr-only">\[added: <\/span>three /,
+    );
     expect(asCurator).toContain("<summary");
     expect(asCurator).toContain("Restore version 1");
     expect(asCurator).not.toContain("Restore version 2");

@@ -31,7 +31,12 @@ const closedIds: string[] = [];
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  const space = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  const space = await ensureIndexSpace(db.sql, {
+    provider: embedder.provider,
+    model: embedder.model,
+    dimension: embedder.dimension,
+    chunkerVersion: CHUNKER_VERSION,
+  });
   section = await createSection(db.prisma, [
     { key: "title", label: "Title", type: "text", required: true, listed: true },
     { key: "summary", label: "Summary", type: "longtext" },
@@ -44,10 +49,24 @@ beforeAll(async () => {
   const openProject = (await createProject(db.prisma)).id;
   const closedProject = (await createProject(db.prisma, { restricted: true })).id;
   for (let index = 0; index < 4; index++) {
-    openIds.push((await createRecord(db.prisma, section, openProject, { title: `Harbour ledger ${index}`, summary: `Sardine auction ledger of the harbour, page ${index}.` })).id);
+    openIds.push(
+      (
+        await createRecord(db.prisma, section, openProject, {
+          title: `Harbour ledger ${index}`,
+          summary: `Sardine auction ledger of the harbour, page ${index}.`,
+        })
+      ).id,
+    );
   }
   for (let index = 0; index < 3; index++) {
-    closedIds.push((await createRecord(db.prisma, section, closedProject, { title: `Closed harbour ledger ${index}`, summary: `Sealed sardine auction ledger, page ${index}.` })).id);
+    closedIds.push(
+      (
+        await createRecord(db.prisma, section, closedProject, {
+          title: `Closed harbour ledger ${index}`,
+          summary: `Sealed sardine auction ledger, page ${index}.`,
+        })
+      ).id,
+    );
   }
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
   const context: SearchContext = { sql: db.sql, embedder, space, prepare: noBridge };
@@ -94,9 +113,18 @@ describe(`record list view (${testDatabaseMode()})`, () => {
       expect(searched.mode).toBe(mode);
       const hitIds = searched.search!.result.hits.map((hit) => hit.recordId);
       expect(hitIds.length, mode).toBeGreaterThan(0);
-      expect(hitIds.every((id) => openIds.includes(id)), mode).toBe(true);
-      expect(searched.result!.items.every((item) => openIds.includes(item.id)), mode).toBe(true);
-      expect(searched.result!.items.some((item) => closedIds.includes(item.id)), mode).toBe(false);
+      expect(
+        hitIds.every((id) => openIds.includes(id)),
+        mode,
+      ).toBe(true);
+      expect(
+        searched.result!.items.every((item) => openIds.includes(item.id)),
+        mode,
+      ).toBe(true);
+      expect(
+        searched.result!.items.some((item) => closedIds.includes(item.id)),
+        mode,
+      ).toBe(false);
       expect(searched.coverage, mode).toEqual({ records: openIds.length, indexed: openIds.length });
     }
   });

@@ -136,7 +136,13 @@ describe(`relation values by access (${testDatabaseMode()})`, () => {
   it("keeps the hidden link when an editor saves back the values they were shown", async () => {
     const shown = await getRecord(db.prisma, editor, linking.id);
     expect(shown.values.narrator).toBeUndefined();
-    await saveRecord(db.prisma, editor, { id: linking.id, version: shown.version, sectionSlug, projectId: linking.projectId, values: { ...shown.values, summary: "Edited" } });
+    await saveRecord(db.prisma, editor, {
+      id: linking.id,
+      version: shown.version,
+      sectionSlug,
+      projectId: linking.projectId,
+      values: { ...shown.values, summary: "Edited" },
+    });
     const stored = await db.prisma.record.findUniqueOrThrow({ where: { id: linking.id } });
     expect(stored.values).toMatchObject({ narrator: restricted.id, related: [openTarget.id, restricted.id], summary: "Edited" });
     expect(await db.prisma.recordLink.count({ where: { sourceId: linking.id, targetId: restricted.id } })).toBe(2);
@@ -146,11 +152,25 @@ describe(`relation values by access (${testDatabaseMode()})`, () => {
     const stored = await db.prisma.record.findUniqueOrThrow({ where: { id: linking.id } });
     const raw = stored.values as Record<string, unknown>;
     // Saving the raw values would name a record the editor cannot read: refused as a bad link.
-    await expect(saveRecord(db.prisma, editor, { id: linking.id, version: stored.version, sectionSlug, projectId: linking.projectId, values: { ...raw, summary: "Decided" } })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      saveRecord(db.prisma, editor, {
+        id: linking.id,
+        version: stored.version,
+        sectionSlug,
+        projectId: linking.projectId,
+        values: { ...raw, summary: "Decided" },
+      }),
+    ).rejects.toMatchObject({ code: "bad_request" });
     const seen = await valuesAsSeenBy(db.prisma, editor, fields, raw);
     expect(JSON.stringify(seen)).not.toContain(restricted.id);
     expect(await valuesAsSeenBy(db.prisma, admin, fields, raw)).toEqual(raw);
-    await saveRecord(db.prisma, editor, { id: linking.id, version: stored.version, sectionSlug, projectId: linking.projectId, values: { ...seen, summary: "Decided" } });
+    await saveRecord(db.prisma, editor, {
+      id: linking.id,
+      version: stored.version,
+      sectionSlug,
+      projectId: linking.projectId,
+      values: { ...seen, summary: "Decided" },
+    });
     const after = await db.prisma.record.findUniqueOrThrow({ where: { id: linking.id } });
     expect(after.values).toMatchObject({ narrator: restricted.id, related: [openTarget.id, restricted.id], summary: "Decided" });
   });

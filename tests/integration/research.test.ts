@@ -79,7 +79,13 @@ async function run(
   const before = fake.requests.length;
   const events: ResearchStreamEvent[] = [];
   const context = { runtime: { ...deps().runtime, ...options.runtime }, principal, origin: "" };
-  for await (const event of research({ context, provider: provider(flavour, options.external), budgets: options.budgets ?? budgets, request: { question, scope: options.scope }, signal: options.signal })) {
+  for await (const event of research({
+    context,
+    provider: provider(flavour, options.external),
+    budgets: options.budgets ?? budgets,
+    request: { question, scope: options.scope },
+    signal: options.signal,
+  })) {
     events.push(researchStreamEvent.parse(event));
   }
   const sent = fake.requests
@@ -119,7 +125,12 @@ beforeAll(async () => {
   const open = (await createProject(db.prisma)).id;
   const closed = (await createProject(db.prisma, { restricted: true })).id;
 
-  ids.mill = (await createRecord(db.prisma, localSection, open, { title: titles.mill, summary: `The lighthouse mill ground flour with the ${localCanary} wheel for the keeper.` })).id;
+  ids.mill = (
+    await createRecord(db.prisma, localSection, open, {
+      title: titles.mill,
+      summary: `The lighthouse mill ground flour with the ${localCanary} wheel for the keeper.`,
+    })
+  ).id;
   ids.diary = (
     await createRecord(db.prisma, externalSection, open, {
       title: titles.diary,
@@ -127,7 +138,12 @@ beforeAll(async () => {
       related: [ids.mill],
     })
   ).id;
-  ids.secret = (await createRecord(db.prisma, externalSection, closed, { title: titles.secret, summary: `Smugglers hid ${restrictedCanary} tobacco in the lighthouse cellar.` })).id;
+  ids.secret = (
+    await createRecord(db.prisma, externalSection, closed, {
+      title: titles.secret,
+      summary: `Smugglers hid ${restrictedCanary} tobacco in the lighthouse cellar.`,
+    })
+  ).id;
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
 
   const insiderUser = await createUser(db.prisma, { role: "curator" });
@@ -152,7 +168,11 @@ describe(`research (${testDatabaseMode()})`, () => {
     it("gives an insider and a reader different, correct results from the same script; denied is a missing id", async () => {
       const insiderRun = await run(flavour, insider, "What did the smugglers hide?", readSecretScript);
       expect(steps(insiderRun.events)).toHaveLength(1);
-      expect(steps(insiderRun.events)[0]).toMatchObject({ tool: "read_record", withheld: 0, links: [{ title: titles.secret, href: `/records/${ids.secret}` }] });
+      expect(steps(insiderRun.events)[0]).toMatchObject({
+        tool: "read_record",
+        withheld: 0,
+        links: [{ title: titles.secret, href: `/records/${ids.secret}` }],
+      });
       expect(steps(insiderRun.events)[0]!.error).toBeUndefined();
       const insiderAnswer = answerOf(insiderRun.events)!;
       expect(insiderAnswer.text).toContain(`${restrictedCanary} tobacco`);
@@ -173,7 +193,8 @@ describe(`research (${testDatabaseMode()})`, () => {
       }
 
       // Denied ≡ missing: the step for a record that does not exist is the same, but for its arguments.
-      const missingScript: Script = (view) => (view.results.length === 0 ? { toolCalls: [{ name: "read_record", arguments: { recordId: randomUUID() } }] } : readSecretScript(view));
+      const missingScript: Script = (view) =>
+        view.results.length === 0 ? { toolCalls: [{ name: "read_record", arguments: { recordId: randomUUID() } }] } : readSecretScript(view);
       const missingRun = await run(flavour, reader, "What did the smugglers hide?", missingScript);
       const strip = (events: ResearchStreamEvent[]) => events.map((event) => (event.type === "step" ? { ...event, arguments: null } : event));
       expect(strip(missingRun.events)).toEqual(strip(readerRun.events));
@@ -204,7 +225,14 @@ describe(`research (${testDatabaseMode()})`, () => {
 
     it("never sends local-only text to the model, and says in the step what was withheld", async () => {
       const script: Script = (view) => {
-        if (view.results.length === 0) return { toolCalls: [{ name: "retrieve", arguments: { query: "lighthouse mill flour wheel keeper" } }, { name: "read_record", arguments: { recordId: ids.mill } }, { name: "read_record", arguments: { recordId: ids.diary } }] };
+        if (view.results.length === 0)
+          return {
+            toolCalls: [
+              { name: "retrieve", arguments: { query: "lighthouse mill flour wheel keeper" } },
+              { name: "read_record", arguments: { recordId: ids.mill } },
+              { name: "read_record", arguments: { recordId: ids.diary } },
+            ],
+          };
         return { text: "Some of what I found was withheld from me." };
       };
       const { events, sent } = await run(flavour, reader, "What did the mill grind?", script);
@@ -225,7 +253,13 @@ describe(`research (${testDatabaseMode()})`, () => {
 
     it("sends local-only text to a model declared inside the institution (MNEMO_RESEARCH_EXTERNAL=0), and still nothing the reader may not read", async () => {
       const script: Script = (view) => {
-        if (view.results.length === 0) return { toolCalls: [{ name: "read_record", arguments: { recordId: ids.mill } }, { name: "read_record", arguments: { recordId: ids.secret } }] };
+        if (view.results.length === 0)
+          return {
+            toolCalls: [
+              { name: "read_record", arguments: { recordId: ids.mill } },
+              { name: "read_record", arguments: { recordId: ids.secret } },
+            ],
+          };
         return { text: "I read what I could." };
       };
       const { events, sent } = await run(flavour, reader, "What did the mill grind?", script, { external: false });
@@ -266,7 +300,9 @@ describe(`research (${testDatabaseMode()})`, () => {
   });
 
   it("reads egress back by id, and never allows what it cannot find (default deny)", async () => {
-    const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks WHERE record_id = ANY($1::text[])`, [[ids.diary, ids.mill]]);
+    const chunks = await db.sql.query<{ id: string; record_id: string }>(`SELECT id, record_id FROM chunks WHERE record_id = ANY($1::text[])`, [
+      [ids.diary, ids.mill],
+    ]);
     const diaryChunk = chunks.find((chunk) => chunk.record_id === ids.diary)!.id;
     const millChunk = chunks.find((chunk) => chunk.record_id === ids.mill)!.id;
     expect(await passagesAllowedOut(db.sql, [diaryChunk, millChunk, randomUUID(), ""])).toEqual(new Set([diaryChunk]));
@@ -283,7 +319,12 @@ describe(`research (${testDatabaseMode()})`, () => {
   });
 
   it("stops at the tool-call and token budgets", async () => {
-    const greedy: Script = () => ({ toolCalls: [{ name: "list_sections", arguments: {} }, { name: "list_sections", arguments: {} }] });
+    const greedy: Script = () => ({
+      toolCalls: [
+        { name: "list_sections", arguments: {} },
+        { name: "list_sections", arguments: {} },
+      ],
+    });
     const calls = await run("anthropic", reader, "Tell me everything.", greedy, { budgets: { ...budgets, maxToolCalls: 3 } });
     expect(steps(calls.events)).toHaveLength(3);
     expect(calls.events.at(-2)).toMatchObject({ type: "budget", budget: "tool_calls" });
@@ -302,15 +343,24 @@ describe(`research (${testDatabaseMode()})`, () => {
     expect(doneOf(hung.events)).toEqual({ type: "done", status: "budget" });
 
     // A tool that never returns (here, the objects runtime) ends the run at the time budget too.
-    const slowTool = await run("anthropic", reader, "Anyone there?", (view) => (view.turn === 0 ? { toolCalls: [{ name: "similar_objects", arguments: { recordId: ids.diary } }] } : { text: "Never." }), {
-      budgets: { ...budgets, maxSeconds: 1 },
-      runtime: { objects: () => new Promise(() => undefined) },
-    });
+    const slowTool = await run(
+      "anthropic",
+      reader,
+      "Anyone there?",
+      (view) => (view.turn === 0 ? { toolCalls: [{ name: "similar_objects", arguments: { recordId: ids.diary } }] } : { text: "Never." }),
+      {
+        budgets: { ...budgets, maxSeconds: 1 },
+        runtime: { objects: () => new Promise(() => undefined) },
+      },
+    );
     expect(slowTool.events.at(-2)).toMatchObject({ type: "budget", budget: "time" });
     expect(steps(slowTool.events)).toEqual([]);
 
     const failing = await run("anthropic", reader, "Anyone there?", () => ({ fault: "status", status: 529 }));
-    expect(failing.events.at(-2)).toMatchObject({ type: "error", message: expect.stringMatching(/^The research model failed: Anthropic at http:\/\/127\.0\.0\.1:\d+ answered HTTP 529/) });
+    expect(failing.events.at(-2)).toMatchObject({
+      type: "error",
+      message: expect.stringMatching(/^The research model failed: Anthropic at http:\/\/127\.0\.0\.1:\d+ answered HTTP 529/),
+    });
     expect(doneOf(failing.events)).toEqual({ type: "done", status: "failed" });
 
     const garbled = await run("openai", reader, "Anyone there?", () => ({ fault: "raw", body: JSON.stringify({ choices: [] }) }));
@@ -347,7 +397,8 @@ describe(`research (${testDatabaseMode()})`, () => {
   });
 
   it("keeps the researcher's scope over the model's searches", async () => {
-    const script: Script = (view) => (view.turn === 0 ? { toolCalls: [{ name: "semantic_search", arguments: { query: "lighthouse", sections: [] } }] } : { text: "Done." });
+    const script: Script = (view) =>
+      view.turn === 0 ? { toolCalls: [{ name: "semantic_search", arguments: { query: "lighthouse", sections: [] } }] } : { text: "Done." };
     const section = await db.prisma.record.findUniqueOrThrow({ where: { id: ids.mill }, include: { section: true } });
     const { events, sent } = await run("openai", insider, "What about the lighthouse?", script, { scope: { sections: [section.section.slug] } });
     expect(steps(events)[0]!.links.map((link) => link.href)).toEqual([`/records/${ids.mill}`]);
@@ -355,12 +406,19 @@ describe(`research (${testDatabaseMode()})`, () => {
   });
 
   describe("routes", () => {
-    const available = () => researchModelFromConfig(parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_BASE_URL: fake.url, MNEMO_RESEARCH_MODEL: "fake-research" }));
+    const available = () =>
+      researchModelFromConfig(
+        parseConfig({ MNEMO_RESEARCH_PROVIDER: "openai-compatible", MNEMO_RESEARCH_BASE_URL: fake.url, MNEMO_RESEARCH_MODEL: "fake-research" }),
+      );
 
     async function post(body: unknown, options: { token?: string | null; deps?: ApiDeps; method?: string } = {}) {
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (options.token !== null) headers.authorization = `Bearer ${options.token ?? readerToken}`;
-      const request = new Request(`${origin}/api/v1/research`, { method: options.method ?? "POST", headers, body: options.method === "GET" ? undefined : JSON.stringify(body) });
+      const request = new Request(`${origin}/api/v1/research`, {
+        method: options.method ?? "POST",
+        headers,
+        body: options.method === "GET" ? undefined : JSON.stringify(body),
+      });
       return handleResearchRequest(request, options.deps ?? deps({ research: available() }));
     }
 
@@ -382,7 +440,10 @@ describe(`research (${testDatabaseMode()})`, () => {
       expect(doneOf(events)).toEqual({ type: "done", status: "answered" });
       expect(researchCost).toBeGreaterThan(5);
       // The OpenAPI document describes every event actually sent.
-      const document = openApiDocument() as { paths: Record<string, { post?: { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } }>; components: object };
+      const document = openApiDocument() as {
+        paths: Record<string, { post?: { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } }>;
+        components: object;
+      };
       const ajv = new Ajv2020({ strict: false });
       ajv.addSchema({ $id: "mnemo:openapi", components: document.components }, "mnemo:openapi");
       const validate = ajv.getSchema(`mnemo:openapi${document.paths["/research"]!.post!.responses["200"]!.content["application/x-ndjson"]!.schema.$ref}`)!;
@@ -394,7 +455,9 @@ describe(`research (${testDatabaseMode()})`, () => {
       expect((await post({ question: "What did the lamp burn?" }, { token: "mnemo_nonsense" })).status).toBe(401);
       const bad = await post({ question: "x", extra: 1 });
       expect(bad.status).toBe(400);
-      expect(Object.keys(((await bad.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors).sort()).toEqual(["_form", "question"].sort());
+      expect(Object.keys(((await bad.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors).sort()).toEqual(
+        ["_form", "question"].sort(),
+      );
       expect((await post({}, { method: "GET" })).status).toBe(405);
       const unavailable = await post({ question: "What did the lamp burn?" }, { deps: deps({ research: researchModelFromConfig(parseConfig({})) }) });
       expect(unavailable.status).toBe(503);
@@ -402,9 +465,14 @@ describe(`research (${testDatabaseMode()})`, () => {
       expect(((await unavailable.json()) as { error: { message: string } }).error.message).toBe(researchNotSetUp);
       const adminUser = await createUser(db.prisma, { role: "admin" });
       const adminToken = (await createApiToken(db.prisma, await principalOf(db.prisma, adminUser.id), { name: "research", expiresInDays: 30 })).token;
-      const forAdmin = await post({ question: "What did the lamp burn?" }, { token: adminToken, deps: deps({ research: researchModelFromConfig(parseConfig({})) }) });
+      const forAdmin = await post(
+        { question: "What did the lamp burn?" },
+        { token: adminToken, deps: deps({ research: researchModelFromConfig(parseConfig({})) }) },
+      );
       expect(forAdmin.status).toBe(503);
-      expect(((await forAdmin.json()) as { error: { message: string } }).error.message).toMatch(/^Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER/);
+      expect(((await forAdmin.json()) as { error: { message: string } }).error.message).toMatch(
+        /^Research mode needs a chat model: set MNEMO_RESEARCH_PROVIDER/,
+      );
       const withoutResearch = await post({ question: "What did the lamp burn?" }, { deps: deps() });
       expect(withoutResearch.status).toBe(503);
     });
@@ -412,7 +480,11 @@ describe(`research (${testDatabaseMode()})`, () => {
     it("runs for the signed-in panel with relative links, and a principal who may read nothing sees nothing", async () => {
       fake.script = defaultResearchScript;
       const request = () =>
-        new Request(`${origin}/api/research`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: "Where did the smugglers hide the tobacco by the lighthouse?" }) });
+        new Request(`${origin}/api/research`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ question: "Where did the smugglers hide the tobacco by the lighthouse?" }),
+        });
       const response = await handleResearchSession(request(), insider, deps({ research: available() }));
       const events = (await response.text())
         .trim()

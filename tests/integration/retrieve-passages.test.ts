@@ -31,7 +31,10 @@ beforeAll(async () => {
   closedProject = (await createProject(db.prisma, { restricted: true })).id;
   // 120 closed records about the mill, 6 open ones: the reader sees about 5% of the passages.
   for (let index = 0; index < 120; index++) {
-    await createRecord(db.prisma, section, closedProject, { title: `Closed mill record ${index}`, summary: `The flour mill by the river, ledger ${index}, secret zanzibar.` });
+    await createRecord(db.prisma, section, closedProject, {
+      title: `Closed mill record ${index}`,
+      summary: `The flour mill by the river, ledger ${index}, secret zanzibar.`,
+    });
   }
   const closedSource = await createRecord(db.prisma, sources, closedProject, { title: "Closed source", summary: "Zanzibar quill testimony about the mill." });
   for (let index = 0; index < 6; index++) {

@@ -44,7 +44,11 @@ function countCalls(target: Embedder): { calls: number } {
 
 async function answer(context: AskContext, question: string): Promise<AskOutcome> {
   // No translation bridge, and a bar every readable passage clears, so the generator runs.
-  const permissive: AskContext = { ...context, prepare: englishOnly, settings: { ...context.settings, minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.2 } };
+  const permissive: AskContext = {
+    ...context,
+    prepare: englishOnly,
+    settings: { ...context.settings, minSimilarity: 0.05, strongSimilarity: 0.99, minTermCoverage: 0.2 },
+  };
   const events = ask(permissive, systemPrincipal, { question });
   let next = await events.next();
   while (!next.done) next = await events.next();
@@ -53,12 +57,21 @@ async function answer(context: AskContext, question: string): Promise<AskOutcome
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  original = await ensureIndexSpace(db.sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  original = await ensureIndexSpace(db.sql, {
+    provider: embedder.provider,
+    model: embedder.model,
+    dimension: embedder.dimension,
+    chunkerVersion: CHUNKER_VERSION,
+  });
   await db.sql.query(`UPDATE index_spaces SET config = $2::jsonb WHERE id = $1`, [original.id, JSON.stringify({ provider: "hash", dimension: 32 })]);
   admin = await principalOf(db.prisma, (await createUser(db.prisma, { role: "admin" })).id);
   const project = await createProject(db.prisma);
   const section = await createSection(db.prisma);
-  await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: section.slug, group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] }, requeue: false });
+  await saveEmbedGroup(db.prisma, db.sql, {
+    sectionSlug: section.slug,
+    group: { slug: "all", label: "All", fields: ["title", "summary"], chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0, languages: [] },
+    requeue: false,
+  });
   await createRecord(db.prisma, section, project.id, { title: "Net menders", summary: "Mending nets on the quay." }, systemPrincipal);
   await createRecord(db.prisma, section, project.id, { title: "Salt fish", summary: "Barrels of salted cod." }, systemPrincipal);
   await drain();

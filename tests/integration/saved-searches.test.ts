@@ -25,7 +25,17 @@ import {
   openSavedSearch,
   renameSavedSearch,
 } from "../../lib/rag/search/saved-searches";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf, saveAllGroup, testIndexSpace, titleSummaryFields } from "../support/factories";
+import {
+  addMember,
+  createProject,
+  createRecord,
+  createSection,
+  createUser,
+  principalOf,
+  saveAllGroup,
+  testIndexSpace,
+  titleSummaryFields,
+} from "../support/factories";
 import { englishOnly } from "../support/service-runtime";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -89,7 +99,10 @@ const routes = {
       z.unknown(),
       (request, context) => savedSearchesResponse(deps, context.principal, request),
       async () => principal,
-      new Request(`${origin}/api/saved-searches`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }) }),
+      new Request(`${origin}/api/saved-searches`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+      }),
       {},
     ),
   one: (principal: Principal | null, method: string, id: string, body?: unknown) =>
@@ -97,7 +110,10 @@ const routes = {
       savedSearchRouteParamsSchema,
       (request, context) => savedSearchResponse(deps, context.principal, request, context.params.id),
       async () => principal,
-      new Request(`${origin}/api/saved-searches/${encodeURIComponent(id)}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }) }),
+      new Request(`${origin}/api/saved-searches/${encodeURIComponent(id)}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+      }),
       { id },
     ),
   open: (principal: Principal | null, id: string) =>
@@ -139,7 +155,10 @@ afterAll(async () => {
 
 describe(`saved searches (${testDatabaseMode()})`, () => {
   it("saves, lists, renames and deletes a user's own searches, params normalised and the page never kept", async () => {
-    const saved = await createSavedSearch(db.prisma, reader, { name: "  Ledgers, newest  ", params: { section: section.slug, sort: "-date", page: "4", pageSize: "50", q: "  " } });
+    const saved = await createSavedSearch(db.prisma, reader, {
+      name: "  Ledgers, newest  ",
+      params: { section: section.slug, sort: "-date", page: "4", pageSize: "50", q: "  " },
+    });
     expect(saved.name).toBe("Ledgers, newest");
     expect(saved.params).toEqual({ section: section.slug, sort: "-date" });
     expect(saved.href).toBe(`/records?section=${section.slug}&sort=-date`);
@@ -158,7 +177,11 @@ describe(`saved searches (${testDatabaseMode()})`, () => {
 
   it("refuses a duplicate name per user with a clear message, but another user may use it", async () => {
     const first = await createSavedSearch(db.prisma, reader, { name: "Strikes", params: { q: "strike" } });
-    const duplicate = await expectRefused(() => createSavedSearch(db.prisma, reader, { name: "strikes ", params: {} }), 409, /already have a saved search with this name/);
+    const duplicate = await expectRefused(
+      () => createSavedSearch(db.prisma, reader, { name: "strikes ", params: {} }),
+      409,
+      /already have a saved search with this name/,
+    );
     expect(duplicate.fieldErrors?.name?.[0]).toMatch(/choose another/);
     const second = await createSavedSearch(db.prisma, reader, { name: "Strikes 2", params: {} });
     await expectRefused(() => renameSavedSearch(db.prisma, reader, second.id, { name: "STRIKES" }), 409, /already have a saved search with this name/);
@@ -192,7 +215,9 @@ describe(`saved searches (${testDatabaseMode()})`, () => {
 
   it("keeps at most the per-user limit", async () => {
     const user = await principalOf(db.prisma, (await createUser(db.prisma)).id);
-    await db.prisma.savedSearch.createMany({ data: Array.from({ length: maxSavedSearchesPerUser }, (_, number) => ({ userId: user.userId, name: `Search ${number}` })) });
+    await db.prisma.savedSearch.createMany({
+      data: Array.from({ length: maxSavedSearchesPerUser }, (_, number) => ({ userId: user.userId, name: `Search ${number}` })),
+    });
     await expectRefused(() => createSavedSearch(db.prisma, user, { name: "One more", params: {} }), 409, /delete one first/);
   });
 
@@ -315,7 +340,12 @@ describe(`saved searches (${testDatabaseMode()})`, () => {
     const saved = await createSavedSearch(db.prisma, principal, { name: "Busy project", params: { project } });
     await db.prisma.savedSearch.update({ where: { id: saved.id }, data: { lastVisitedAt: new Date(Date.now() - 60_000) } });
     await db.prisma.record.createMany({
-      data: Array.from({ length: newSinceLastVisitCap + 5 }, (_, number) => ({ sectionId: section.id, projectId: project, title: `Bulk ${number}`, values: { title: `Bulk ${number}` } })),
+      data: Array.from({ length: newSinceLastVisitCap + 5 }, (_, number) => ({
+        sectionId: section.id,
+        projectId: project,
+        title: `Bulk ${number}`,
+        values: { title: `Bulk ${number}` },
+      })),
     });
     const [listed] = await listSavedSearchesWithNews(deps, principal);
     expect(listed?.newSinceLastVisit).toEqual({ count: newSinceLastVisitCap, capped: true });

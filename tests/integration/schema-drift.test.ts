@@ -134,9 +134,7 @@ describe(`schema.prisma matches the migrated database (${testDatabaseMode()})`, 
         GROUP BY t.relname, i.relname, ix.indisunique, ix.indisprimary`,
     );
     const describeIndex = (table: string, kind: string, columns: string[]) => `${table} ${kind} (${columns.join(", ")})`;
-    const actual = new Set(
-      rows.map((row) => describeIndex(row.table_name, row.is_primary ? "id" : row.is_unique ? "unique" : "normal", row.columns)),
-    );
+    const actual = new Set(rows.map((row) => describeIndex(row.table_name, row.is_primary ? "id" : row.is_unique ? "unique" : "normal", row.columns)));
     const modelsByName = new Map(dmmf.models.map((model) => [model.name, model]));
     const missing: string[] = [];
     for (const index of dmmf.indexes) {

@@ -17,10 +17,22 @@ const migration = "20261202120000_scope_follows_records";
 let db: Database;
 
 const id = {
-  user: "u-1", open: "p-open", mine: "p-mine",
-  places: "s-places", people: "s-people", interviews: "s-interviews",
-  place: "r-place", person: "r-person", stranger: "r-stranger", interview: "r-interview", second: "r-second",
-  about: "g-about", birthplaces: "g-birthplaces", profile: "g-profile", placeGroup: "g-place", space: "space-1",
+  user: "u-1",
+  open: "p-open",
+  mine: "p-mine",
+  places: "s-places",
+  people: "s-people",
+  interviews: "s-interviews",
+  place: "r-place",
+  person: "r-person",
+  stranger: "r-stranger",
+  interview: "r-interview",
+  second: "r-second",
+  about: "g-about",
+  birthplaces: "g-birthplaces",
+  profile: "g-profile",
+  placeGroup: "g-place",
+  space: "space-1",
 };
 
 beforeAll(async () => {
@@ -35,23 +47,41 @@ beforeAll(async () => {
   await q(`INSERT INTO projects (id, slug, name) VALUES ($1, 'open', 'Open'), ($2, 'mine', 'Mine')`, [id.open, id.mine]);
   const text = (key: string) => ({ key, label: key, type: "text" });
   const relation = (key: string, target: string) => ({ key, label: key, type: "relation", targetSection: target });
-  await q(`INSERT INTO sections (id, slug, name, fields, updated_at) VALUES ($1, 'places', 'Places', $2, now()), ($3, 'people', 'People', $4, now()), ($5, 'interviews', 'Interviews', $6, now())`, [
-    id.places, JSON.stringify([text("name"), text("description")]),
-    id.people, JSON.stringify([text("name"), text("occupation"), relation("birthplace", "places")]),
-    id.interviews, JSON.stringify([text("title"), relation("narrator", "people")]),
-  ]);
+  await q(
+    `INSERT INTO sections (id, slug, name, fields, updated_at) VALUES ($1, 'places', 'Places', $2, now()), ($3, 'people', 'People', $4, now()), ($5, 'interviews', 'Interviews', $6, now())`,
+    [
+      id.places,
+      JSON.stringify([text("name"), text("description")]),
+      id.people,
+      JSON.stringify([text("name"), text("occupation"), relation("birthplace", "places")]),
+      id.interviews,
+      JSON.stringify([text("title"), relation("narrator", "people")]),
+    ],
+  );
   const record = (recordId: string, section: string, project: string, values: object) =>
-    q(`INSERT INTO records (id, section_id, project_id, title, "values", updated_at) VALUES ($1, $2, $3, $1, $4, now())`, [recordId, section, project, JSON.stringify(values)]);
+    q(`INSERT INTO records (id, section_id, project_id, title, "values", updated_at) VALUES ($1, $2, $3, $1, $4, now())`, [
+      recordId,
+      section,
+      project,
+      JSON.stringify(values),
+    ]);
   await record(id.place, id.places, id.open, { name: "Sau", description: "drowned" });
   await record(id.person, id.people, id.mine, { name: "Andrés", occupation: "warden", birthplace: id.place });
   await record(id.stranger, id.people, id.open, { name: "Someone", occupation: "miller" });
   await record(id.interview, id.interviews, id.open, { title: "La moneda", narrator: id.person });
   await record(id.second, id.interviews, id.open, { title: "El pantano", narrator: id.person });
   await q(`INSERT INTO record_links (source_id, field_key, target_id) VALUES ($1, 'birthplace', $2), ($3, 'narrator', $1), ($4, 'narrator', $1)`, [
-    id.person, id.place, id.interview, id.second,
+    id.person,
+    id.place,
+    id.interview,
+    id.second,
   ]);
   const group = (groupId: string, section: string, fields: string[]) =>
-    q(`INSERT INTO embed_groups (id, section_id, slug, label, fields, updated_at) VALUES ($1, $2, $1, $1, $3, now())`, [groupId, section, JSON.stringify(fields)]);
+    q(`INSERT INTO embed_groups (id, section_id, slug, label, fields, updated_at) VALUES ($1, $2, $1, $1, $3, now())`, [
+      groupId,
+      section,
+      JSON.stringify(fields),
+    ]);
   await group(id.about, id.interviews, ["title", "narrator.occupation", "narrator.birthplace.description"]);
   await group(id.birthplaces, id.interviews, ["narrator.birthplace.description"]);
   await group(id.profile, id.people, ["name", "occupation"]);
@@ -75,9 +105,15 @@ beforeAll(async () => {
     JSON.stringify({ voters: [{ recordId: id.person, projectId: id.mine }], support: [{ recordId: id.place }, { recordId: id.person }] }),
   ]);
   await q(`INSERT INTO chat_threads (id, user_id, title, updated_at) VALUES ('t-1', $1, 'T', now())`, [id.user]);
-  await q(`INSERT INTO chat_messages (id, thread_id, role, content, citations) VALUES ('m-1', 't-1', 'assistant', 'A', $1), ('m-2', 't-1', 'user', 'Q', '[]')`, [
-    JSON.stringify([{ recordId: id.interview, chunkId: "c-interview" }, { recordId: id.stranger, chunkId: "c-gone" }]),
-  ]);
+  await q(
+    `INSERT INTO chat_messages (id, thread_id, role, content, citations) VALUES ('m-1', 't-1', 'assistant', 'A', $1), ('m-2', 't-1', 'user', 'Q', '[]')`,
+    [
+      JSON.stringify([
+        { recordId: id.interview, chunkId: "c-interview" },
+        { recordId: id.stranger, chunkId: "c-gone" },
+      ]),
+    ],
+  );
 });
 
 afterAll(async () => {

@@ -82,13 +82,28 @@ let mineResearcher: Principal;
 const ids = { place: "", person: "", interview: "", subjectCoin: "", movingCoin: "" };
 
 async function drain(worker: { embedder?: Embedder } = {}) {
-  return runWorker({ prisma: db.prisma, sql: db.sql, embedder: worker.embedder ?? embedder, space, drain: true, idleMs: 10, batchSize: 8, objects: { storageDir, imageEmbedders: [descriptor] } });
+  return runWorker({
+    prisma: db.prisma,
+    sql: db.sql,
+    embedder: worker.embedder ?? embedder,
+    space,
+    drain: true,
+    idleMs: 10,
+    batchSize: 8,
+    objects: { storageDir, imageEmbedders: [descriptor] },
+  });
 }
 
 /** Moves a record to another project as an admin would, keeping its values. */
 async function move(recordId: string, projectId: string) {
   const record = await db.prisma.record.findUniqueOrThrow({ where: { id: recordId }, include: { section: true } });
-  return saveRecord(db.prisma, admin, { id: record.id, version: record.version, sectionSlug: record.section.slug, projectId, values: record.values as Record<string, unknown> });
+  return saveRecord(db.prisma, admin, {
+    id: record.id,
+    version: record.version,
+    sectionSlug: record.section.slug,
+    projectId,
+    values: record.values as Record<string, unknown>,
+  });
 }
 
 /** The admin changes some of a record's values; the record stays in (or goes to) the public project. */
@@ -103,9 +118,21 @@ async function coin(projectId: string, title: string, values: Record<string, unk
   const media: string[] = [];
   for (const face of ["obverse", "reverse"] as const) {
     const bytes = await renderCoinFace({ ...look, face });
-    media.push((await storeMedia(db.prisma, systemPrincipal, { projectId, file: { name: `${title}-${face}.webp`, bytes }, expectedKind: "image", storageDir, maxBytes: 5 * 1024 * 1024 })).id);
+    media.push(
+      (
+        await storeMedia(db.prisma, systemPrincipal, {
+          projectId,
+          file: { name: `${title}-${face}.webp`, bytes },
+          expectedKind: "image",
+          storageDir,
+          maxBytes: 5 * 1024 * 1024,
+        })
+      ).id,
+    );
   }
-  return (await saveRecord(db.prisma, systemPrincipal, { sectionSlug: sections.coins, projectId, values: { title, ...values, obverse: media[0], reverse: media[1] } })).id;
+  return (
+    await saveRecord(db.prisma, systemPrincipal, { sectionSlug: sections.coins, projectId, values: { title, ...values, obverse: media[0], reverse: media[1] } })
+  ).id;
 }
 
 async function queued(): Promise<Set<string>> {
@@ -143,8 +170,18 @@ beforeAll(async () => {
   await db.prisma.section.create({ data: { slug: sections.places, name: "Places", fields: placeFields as never } });
   await db.prisma.section.create({ data: { slug: sections.people, name: "People", fields: personFields as never } });
   await db.prisma.section.create({ data: { slug: sections.interviews, name: "Interviews", fields: interviewFields as never } });
-  await db.prisma.section.create({ data: { slug: sections.coins, name: "Coins", fields: coinFields as never, objectContext: coinContextFor(sections.coins, 0.9) as never } });
-  const group = (fields: string[], name = "about") => ({ slug: name, label: name, fields, chunking: "short" as const, maxTokens: 128, minTokens: 1, overlap: 0 });
+  await db.prisma.section.create({
+    data: { slug: sections.coins, name: "Coins", fields: coinFields as never, objectContext: coinContextFor(sections.coins, 0.9) as never },
+  });
+  const group = (fields: string[], name = "about") => ({
+    slug: name,
+    label: name,
+    fields,
+    chunking: "short" as const,
+    maxTokens: 128,
+    minTokens: 1,
+    overlap: 0,
+  });
   await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: sections.places, group: group(["name", "description"]), requeue: false });
   await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: sections.people, group: group(["name", "occupation"]), requeue: false });
   // The interview's "about" group quotes its narrator, and the narrator's birthplace; its
@@ -168,16 +205,27 @@ beforeAll(async () => {
   await addMember(db.prisma, mineUser.id, mineProject);
   mineResearcher = await principalOf(db.prisma, mineUser.id);
 
-  const save = async (section: string, values: Record<string, unknown>) => (await saveRecord(db.prisma, systemPrincipal, { sectionSlug: section, projectId: publicProject, values })).id;
+  const save = async (section: string, values: Record<string, unknown>) =>
+    (await saveRecord(db.prisma, systemPrincipal, { sectionSlug: section, projectId: publicProject, values })).id;
   ids.place = await save(sections.places, { name: "Sant Romà de Sau", description: `a hamlet drowned by the ${birthplaceWord} reservoir, ${birthplaceHush}` });
-  ids.person = await save(sections.people, { name: "Andrés Bielsa Lacasa", occupation: `dam labourer and reservoir warden, called ${occupationWord} ${occupationHush}`, birthplace: ids.place });
+  ids.person = await save(sections.people, {
+    name: "Andrés Bielsa Lacasa",
+    occupation: `dam labourer and reservoir warden, called ${occupationWord} ${occupationHush}`,
+    birthplace: ids.place,
+  });
   ids.interview = await save(sections.interviews, {
     title: "La moneda del pantano",
     narrator: ids.person,
     summary: `A coin found in the ${summaryWord} mud when the water was let out.`,
   });
-  for (let n = 0; n < 3; n++) await coin(publicProject, `Denarius ${n}`, { metal: "silver", typology: "denarius", period: "Roman Republic", date: { from: -150, to: -100 } });
-  ids.movingCoin = await coin(publicProject, "Denarius that moves", { metal: "silver", typology: "denarius", period: "Roman Republic", date: { from: -150, to: -100 } });
+  for (let n = 0; n < 3; n++)
+    await coin(publicProject, `Denarius ${n}`, { metal: "silver", typology: "denarius", period: "Roman Republic", date: { from: -150, to: -100 } });
+  ids.movingCoin = await coin(publicProject, "Denarius that moves", {
+    metal: "silver",
+    typology: "denarius",
+    period: "Roman Republic",
+    date: { from: -150, to: -100 },
+  });
   ids.subjectCoin = await coin(publicProject, "Uncatalogued coin", {});
   await drain();
 
@@ -206,7 +254,10 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     // Made before the move: a saved answer citing only the interview (whose passage quotes the
     // person), and a cached record-list search.
     const thread = await collect(
-      askInThread(db.prisma, services.askContext, researcher, { question: `Who was the reservoir warden called ${occupationWord}?`, scope: { recordIds: [ids.interview] } }),
+      askInThread(db.prisma, services.askContext, researcher, {
+        question: `Who was the reservoir warden called ${occupationWord}?`,
+        scope: { recordIds: [ids.interview] },
+      }),
     );
     const threadId = (thread.find((event) => event.type === "thread") as { threadId: string }).threadId;
     const answered = await getThread(db.prisma, researcher, threadId);
@@ -271,7 +322,12 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     const about = interview.hits.filter((hit) => hit.recordId === ids.interview && hit.passage.groupLabel === "about");
     expect(about.map((hit) => hit.passage.text).join("\n")).toContain(summaryWord);
     expect(JSON.stringify(about)).not.toContain("Andrés Bielsa");
-    const insider = await searchArchive(services.search, mineResearcher, { query: `${occupationWord} ${birthplaceWord}`, mode: "keyword", collapse: "passage", limit: 50 });
+    const insider = await searchArchive(services.search, mineResearcher, {
+      query: `${occupationWord} ${birthplaceWord}`,
+      mode: "keyword",
+      collapse: "passage",
+      limit: 50,
+    });
     expect(JSON.stringify(insider)).toContain(occupationHush);
     expect(JSON.stringify(insider)).toContain(birthplaceHush);
   });
@@ -313,7 +369,9 @@ describe(`scope is never stale (${testDatabaseMode()})`, () => {
     const groups = await listEmbedGroups(db.prisma);
     const groupsBySection = new Map<string, typeof groups>();
     for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
-    const [indexed] = await indexRecords({ sql: db.sql, space, embedder: movingEmbedder, sections: await sectionShapes(db.prisma), groupsBySection }, [ids.interview]);
+    const [indexed] = await indexRecords({ sql: db.sql, space, embedder: movingEmbedder, sections: await sectionShapes(db.prisma), groupsBySection }, [
+      ids.interview,
+    ]);
     expect(moved).toBe(true);
     expect(indexed?.embedded).toBeGreaterThan(0);
     const written = await db.sql.query<{ text: string }>(`SELECT text FROM chunks WHERE record_id = $1 AND text LIKE '%sluices%'`, [ids.interview]);

@@ -60,7 +60,11 @@ beforeAll(async () => {
     { slug: "profession", label: "Profession", fields: ["occupation"] },
     { slug: "profile", label: "Profile", fields: ["title", "biography"] },
   ]) {
-    await saveEmbedGroup(db.prisma, db.sql, { sectionSlug: people.slug, group: { ...group, chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 }, requeue: false });
+    await saveEmbedGroup(db.prisma, db.sql, {
+      sectionSlug: people.slug,
+      group: { ...group, chunking: "short", maxTokens: 128, minTokens: 1, overlap: 0 },
+      requeue: false,
+    });
   }
   professionGroup = (await listEmbedGroups(db.prisma, people.id)).find((group) => group.slug === "profession")!.id;
 
@@ -68,13 +72,37 @@ beforeAll(async () => {
   closedProject = (await createProject(db.prisma, { restricted: true })).id;
   // The only records about the lighthouse keeper's logbook are in the closed project.
   for (let index = 0; index < 5; index++) {
-    closedIds.push((await createRecord(db.prisma, notes, closedProject, { title: `Lighthouse logbook ${index}`, summary: `The keeper's logbook of storms and lamp oil, volume ${index}.` })).id);
+    closedIds.push(
+      (
+        await createRecord(db.prisma, notes, closedProject, {
+          title: `Lighthouse logbook ${index}`,
+          summary: `The keeper's logbook of storms and lamp oil, volume ${index}.`,
+        })
+      ).id,
+    );
   }
   for (let index = 0; index < 12; index++) {
-    openIds.push((await createRecord(db.prisma, notes, openProject, { title: `Harbour note ${index}`, summary: `Fishing boats and nets at the harbour, the auction of sardines, note ${index}.` })).id);
+    openIds.push(
+      (
+        await createRecord(db.prisma, notes, openProject, {
+          title: `Harbour note ${index}`,
+          summary: `Fishing boats and nets at the harbour, the auction of sardines, note ${index}.`,
+        })
+      ).id,
+    );
   }
-  weaver = (await createRecord(db.prisma, people, openProject, { title: "Marta Puig", occupation: "textile weaver", biography: "Worked the looms of the harbour mill." })).id;
-  await createRecord(db.prisma, people, openProject, { title: "Joan Serra", occupation: "textile weaver and dyer", biography: "Fisherman's son who mended nets." });
+  weaver = (
+    await createRecord(db.prisma, people, openProject, {
+      title: "Marta Puig",
+      occupation: "textile weaver",
+      biography: "Worked the looms of the harbour mill.",
+    })
+  ).id;
+  await createRecord(db.prisma, people, openProject, {
+    title: "Joan Serra",
+    occupation: "textile weaver and dyer",
+    biography: "Fisherman's son who mended nets.",
+  });
   await createRecord(db.prisma, people, openProject, { title: "Pere Vidal", occupation: "harbour pilot", biography: "Guided boats past the lighthouse." });
   await createRecord(db.prisma, people, closedProject, { title: "Secret Weaver", occupation: "textile weaver", biography: "Closed biography." });
   await runWorker({ prisma: db.prisma, sql: db.sql, embedder, space, drain: true, idleMs: 10, batchSize: 32 });
@@ -92,10 +120,16 @@ describe(`search (${testDatabaseMode()})`, () => {
     for (const mode of ["hybrid", "semantic", "keyword"] as const) {
       const seen = await searchArchive(context, admin, { query: "lighthouse keeper logbook", mode, limit: 5 });
       expect(seen.hits.length, mode).toBeGreaterThan(0);
-      expect(seen.hits.some((hit) => closedIds.includes(hit.recordId)), mode).toBe(true);
+      expect(
+        seen.hits.some((hit) => closedIds.includes(hit.recordId)),
+        mode,
+      ).toBe(true);
       for (const principal of [reader, nobody]) {
         const denied = await searchArchive(context, principal, { query: "lighthouse keeper logbook", mode, limit: 5 });
-        expect(denied.hits.filter((hit) => closedIds.includes(hit.recordId)), mode).toEqual([]);
+        expect(
+          denied.hits.filter((hit) => closedIds.includes(hit.recordId)),
+          mode,
+        ).toEqual([]);
         expect(Object.keys(denied).sort()).toEqual(Object.keys(seen).sort());
         expect(JSON.stringify(denied.hits)).not.toMatch(/logbook/i);
         expect(denied).not.toHaveProperty("total");

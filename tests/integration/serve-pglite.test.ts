@@ -69,7 +69,10 @@ async function interleave(server: (port: number) => Promise<{ stop(): Promise<vo
     await b.connect();
     a.socket.write(Buffer.concat([parse("SELECT 'from A'::text AS who"), bind()]));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const bQuery = b.query<{ who: string }>("SELECT $1::text AS who", ["from B"]).then((result) => result.rows[0]!.who, (error: Error) => `error: ${error.message}`);
+    const bQuery = b.query<{ who: string }>("SELECT $1::text AS who", ["from B"]).then(
+      (result) => result.rows[0]!.who,
+      (error: Error) => `error: ${error.message}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 150));
     a.socket.write(Buffer.concat([execute(), sync()]));
     await until(() => a.readyCount() === 2, "A's Sync");

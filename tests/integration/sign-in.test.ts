@@ -42,7 +42,9 @@ describe(`password sign-in (${testDatabaseMode()})`, () => {
   it("gives a wrong password and an unknown account the same answer", async () => {
     const user = await createUser(db.prisma, { password: "secret one" });
     expect(await codeOf(authenticateWithPassword(db.prisma, { email: user.email, password: "nope", address: "10.0.0.2" }, limits))).toBe("unauthorized");
-    expect(await codeOf(authenticateWithPassword(db.prisma, { email: "ghost@example.test", password: "nope", address: "10.0.0.2" }, limits))).toBe("unauthorized");
+    expect(await codeOf(authenticateWithPassword(db.prisma, { email: "ghost@example.test", password: "nope", address: "10.0.0.2" }, limits))).toBe(
+      "unauthorized",
+    );
   });
 
   it("does not let a stranger's failures lock the owner out: the owner signs in from another address", async () => {
@@ -50,7 +52,9 @@ describe(`password sign-in (${testDatabaseMode()})`, () => {
     for (let attempt = 0; attempt < limits.maxFailures * 3; attempt++) {
       await codeOf(authenticateWithPassword(db.prisma, { email: owner.email, password: `wrong ${attempt}`, address: "10.1.0.1" }, limits));
     }
-    expect(await codeOf(authenticateWithPassword(db.prisma, { email: owner.email, password: "wrong again", address: "10.1.0.1" }, limits))).toBe("rate_limited");
+    expect(await codeOf(authenticateWithPassword(db.prisma, { email: owner.email, password: "wrong again", address: "10.1.0.1" }, limits))).toBe(
+      "rate_limited",
+    );
     expect(await codeOf(authenticateWithPassword(db.prisma, { email: owner.email, password: "right password", address: "10.1.9.9" }, limits))).toBe("ok");
   });
 
@@ -93,7 +97,9 @@ describe(`password sign-in (${testDatabaseMode()})`, () => {
   it("counts attempts running at the same time against each other", async () => {
     const user = await createUser(db.prisma, { password: "right password" });
     const outcomes = await Promise.all(
-      Array.from({ length: 12 }, (_, index) => codeOf(authenticateWithPassword(db.prisma, { email: user.email, password: `guess ${index}`, address: "10.5.0.1" }, limits))),
+      Array.from({ length: 12 }, (_, index) =>
+        codeOf(authenticateWithPassword(db.prisma, { email: user.email, password: `guess ${index}`, address: "10.5.0.1" }, limits)),
+      ),
     );
     expect(outcomes.filter((outcome) => outcome === "unauthorized").length).toBeLessThanOrEqual(limits.maxFailures);
     expect(outcomes.filter((outcome) => outcome === "rate_limited").length).toBeGreaterThanOrEqual(12 - limits.maxFailures);
@@ -115,19 +121,28 @@ describe(`password sign-in (${testDatabaseMode()})`, () => {
       target: email,
       details: { email, address: "10.6.0.1", scope: "account_address", failures: limits.maxFailures },
     });
-    expect(log.entries.find((entry) => entry.action === "sign-in.refused")).toMatchObject({ target: email, details: { address: "10.6.0.1", scope: "account_address" } });
+    expect(log.entries.find((entry) => entry.action === "sign-in.refused")).toMatchObject({
+      target: email,
+      details: { address: "10.6.0.1", scope: "account_address" },
+    });
   });
 
   it("takes the client address from the socket, and from X-Forwarded-For only behind a trusted proxy", async () => {
     const user = await createUser(db.prisma, { password: "right password" });
     const signIn = (socket: string, password: string, forwardedFor: string | null, trusted: string[] = []) =>
       runWithSocketAddress(socket, () => {
-        const request = new Request("http://mnemo.test/api/auth/callback/credentials", { method: "POST", headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {} });
-        return codeOf(authenticateWithPassword(db.prisma, { email: user.email, password, address: requestClientAddress(request, trustedProxies(trusted)) }, limits));
+        const request = new Request("http://mnemo.test/api/auth/callback/credentials", {
+          method: "POST",
+          headers: forwardedFor ? { "x-forwarded-for": forwardedFor } : {},
+        });
+        return codeOf(
+          authenticateWithPassword(db.prisma, { email: user.email, password, address: requestClientAddress(request, trustedProxies(trusted)) }, limits),
+        );
       });
 
     // One socket rotating a spoofed X-Forwarded-For is one address: it meets the throttle.
-    for (let attempt = 0; attempt < limits.maxFailures; attempt++) expect(await signIn("203.0.113.5", `wrong ${attempt}`, `198.51.100.${attempt}`)).toBe("unauthorized");
+    for (let attempt = 0; attempt < limits.maxFailures; attempt++)
+      expect(await signIn("203.0.113.5", `wrong ${attempt}`, `198.51.100.${attempt}`)).toBe("unauthorized");
     expect(await signIn("203.0.113.5", "right password", "198.51.100.99")).toBe("rate_limited");
     // Clients without X-Forwarded-For are told apart by their sockets: the owner's is not the attacker's bucket.
     expect(await signIn("203.0.113.6", "right password", null)).toBe("ok");
@@ -176,13 +191,17 @@ describe(`password sign-in (${testDatabaseMode()})`, () => {
     const { NextRequest } = await import("next/server");
     const user = await createUser(db.prisma, { password: "the right one" });
     const lines: string[] = [];
-    const capture = (...parts: unknown[]) => lines.push(parts.map((part) => (part instanceof Error ? `${part.message}\n${part.stack ?? ""}` : String(part))).join(" "));
+    const capture = (...parts: unknown[]) =>
+      lines.push(parts.map((part) => (part instanceof Error ? `${part.message}\n${part.stack ?? ""}` : String(part))).join(" "));
     const warn = vi.spyOn(console, "warn").mockImplementation(capture);
     const error = vi.spyOn(console, "error").mockImplementation(capture);
     try {
       const csrf = await handlers.GET(new NextRequest("http://localhost/api/auth/csrf"));
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-      const cookie = csrf.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+      const cookie = csrf.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ");
       const response = await handlers.POST(
         new NextRequest("http://localhost/api/auth/callback/credentials", {
           method: "POST",

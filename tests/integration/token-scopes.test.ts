@@ -64,7 +64,12 @@ async function callOperation(operation: ApiOperation, token: string, target: str
   });
   const response = await handleApiRequest(operation, request, { projectId: target }, deps());
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: JSON.parse(text) as { error?: { code: string; message: string } } & Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: JSON.parse(text) as { error?: { code: string; message: string } } & Record<string, unknown>,
+  };
 }
 
 beforeAll(async () => {
@@ -102,7 +107,9 @@ describe("token scopes", () => {
     expect(audit.details).toMatchObject({ scopes: ["read", "write"] });
     expect((await authenticateApiTokenWithId(db.prisma, writer.token))?.scopes).toEqual(["read", "write"]);
 
-    const refused = (await createApiToken(db.prisma, curator, { name: "admin", expiresInDays: 7, scopes: ["admin"] }).catch((error: unknown) => error)) as AppError;
+    const refused = (await createApiToken(db.prisma, curator, { name: "admin", expiresInDays: 7, scopes: ["admin"] }).catch(
+      (error: unknown) => error,
+    )) as AppError;
     expect(refused.code).toBe("bad_request");
     expect(refused.fieldErrors?.["scopes.0"]).toEqual(["A scope is read or write."]);
   });
@@ -111,13 +118,18 @@ describe("token scopes", () => {
     const researcher = await createUser(db.prisma, { role: "researcher" });
     await addMember(db.prisma, researcher.id, projectId, "reader");
     const reader = await principalOf(db.prisma, researcher.id);
-    const refused = (await createApiToken(db.prisma, reader, { name: "writer", expiresInDays: 7, scopes: ["read", "write"] }).catch((error: unknown) => error)) as AppError;
+    const refused = (await createApiToken(db.prisma, reader, { name: "writer", expiresInDays: 7, scopes: ["read", "write"] }).catch(
+      (error: unknown) => error,
+    )) as AppError;
     expect(refused.code).toBe("bad_request");
     expect(refused.fieldErrors?.scopes).toEqual(["You may not edit any project, so a token of yours cannot write. Choose read."]);
     expect((await createApiToken(db.prisma, reader, { name: "reader", expiresInDays: 7 })).summary.scopes).toEqual(["read"]);
     // A curator who edits nothing is no writer either.
     const idle = await principalOf(db.prisma, (await createUser(db.prisma, { role: "curator" })).id);
-    expect(((await createApiToken(db.prisma, idle, { name: "writer", expiresInDays: 7, scopes: ["read", "write"] }).catch((error: unknown) => error)) as AppError).code).toBe("bad_request");
+    expect(
+      ((await createApiToken(db.prisma, idle, { name: "writer", expiresInDays: 7, scopes: ["read", "write"] }).catch((error: unknown) => error)) as AppError)
+        .code,
+    ).toBe("bad_request");
   });
 
   it("gives tokens made before scopes read only, and the database refuses a token that cannot read", async () => {
@@ -143,7 +155,9 @@ describe("token scopes", () => {
       expect(response.json.error?.code).toBe("insufficient_scope");
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="mnemo", error="insufficient_scope", scope="write"');
     }
-    expect(existing.json.error?.message).toBe("touch_project needs a token with the write scope, and this token does not have it. Create a token with read and write access at /account/tokens.");
+    expect(existing.json.error?.message).toBe(
+      "touch_project needs a token with the write scope, and this token does not have it. Create a token with read and write access at /account/tokens.",
+    );
     // Not an existence oracle: a real, a missing and a malformed target get the same answer, byte for byte.
     expect(missing.text).toBe(existing.text);
     expect(malformed.text).toBe(existing.text);
@@ -197,11 +211,18 @@ describe("the registry, OpenAPI and MCP", () => {
 
   it("offers no write operation as an MCP tool, even to a write token, while the server does not allow MCP writes", async () => {
     const client = new Client({ name: "scope-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL("/api/mcp", served.url), { requestInit: { headers: { authorization: `Bearer ${tokens.write}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("/api/mcp", served.url), { requestInit: { headers: { authorization: `Bearer ${tokens.write}` } } }),
+    );
     try {
       const { tools } = await client.listTools();
       const names = tools.map((tool) => tool.name).sort();
-      expect(names).toEqual(all.filter((operation) => operation.scope === "read").map((operation) => operation.name).sort());
+      expect(names).toEqual(
+        all
+          .filter((operation) => operation.scope === "read")
+          .map((operation) => operation.name)
+          .sort(),
+      );
       for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       for (const operation of all.filter((item) => item.scope !== "read")) {
         expect(names).not.toContain(operation.name);
@@ -214,7 +235,15 @@ describe("the registry, OpenAPI and MCP", () => {
   });
 
   it("states each operation's scope in the OpenAPI document, and a 403 for write operations", () => {
-    const document = openApiDocument() as { paths: Record<string, Record<string, { operationId: string; security: Record<string, string[]>[]; responses: Record<string, unknown>; "x-token-scope": string; "x-mcp-tool"?: string }>> };
+    const document = openApiDocument() as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { operationId: string; security: Record<string, string[]>[]; responses: Record<string, unknown>; "x-token-scope": string; "x-mcp-tool"?: string }
+        >
+      >;
+    };
     const described = Object.values(document.paths).flatMap((path) => Object.values(path));
     // Research mode reads, and is no operation and no MCP tool.
     const research = described.find((entry) => entry.operationId === "research")!;

@@ -59,7 +59,15 @@ beforeAll(async () => {
   section = await createSection(db.prisma, fields);
   await saveEmbedGroup(db.prisma, db.sql, {
     sectionSlug: section.slug,
-    group: { slug: "transcript", label: "Transcript", fields: ["title", "transcript", "index"], chunking: "transcription", maxTokens: 160, minTokens: 24, overlap: 0 },
+    group: {
+      slug: "transcript",
+      label: "Transcript",
+      fields: ["title", "transcript", "index"],
+      chunking: "transcription",
+      maxTokens: 160,
+      minTokens: 24,
+      overlap: 0,
+    },
     requeue: false,
   });
   projectId = (await createProject(db.prisma, { restricted: true })).id;
@@ -116,7 +124,9 @@ describe(`transcripts from files (${testDatabaseMode()})`, () => {
       [70, 135, "El lavadero de carbón"],
       [135, 250, "El cierre del pozo y la marcha a Madrid"],
     ]);
-    expect(rows[2]?.text).toMatch(/^El cierre del pozo y la marcha a Madrid\. Recuerda la huelga de 1992.*Keywords: huelga; encierros; marcha minera; Minería -- Cierre de empresas\. ORTEGA: Fue en/);
+    expect(rows[2]?.text).toMatch(
+      /^El cierre del pozo y la marcha a Madrid\. Recuerda la huelga de 1992.*Keywords: huelga; encierros; marcha minera; Minería -- Cierre de empresas\. ORTEGA: Fue en/,
+    );
 
     for (const principal of [curator, reader]) {
       for (const mode of ["keyword", "hybrid"] as const) {

@@ -19,7 +19,11 @@ export interface ApiRequestOptions {
   rawBody?: string;
 }
 
-export function apiRequest(name: string, input: Record<string, unknown>, options: ApiRequestOptions = {}): { operation: ApiOperation; request: Request; params: Record<string, string> } {
+export function apiRequest(
+  name: string,
+  input: Record<string, unknown>,
+  options: ApiRequestOptions = {},
+): { operation: ApiOperation; request: Request; params: Record<string, string> } {
   const operation = operationsByName.get(name);
   if (!operation) throw new Error(`no operation ${name}`);
   let path = operation.path;

@@ -11,7 +11,11 @@ import sharp from "sharp";
  * a small file (9,000 × 9,000 — 81 MP — is about 250 KB). Decoding it allocates every pixel.
  */
 export async function solidPng(width: number, height: number): Promise<Uint8Array> {
-  return new Uint8Array(await sharp({ create: { width, height, channels: 3, background: "#808080" } }).png({ compressionLevel: 9 }).toBuffer());
+  return new Uint8Array(
+    await sharp({ create: { width, height, channels: 3, background: "#808080" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer(),
+  );
 }
 
 /**
@@ -20,7 +24,11 @@ export async function solidPng(width: number, height: number): Promise<Uint8Arra
  * only a check made from the header alone can refuse it with the size it declares.
  */
 export async function pngDeclaring(width: number, height: number): Promise<Uint8Array> {
-  const bytes = Buffer.from(await sharp({ create: { width: 32, height: 24, channels: 3, background: "#806040" } }).png().toBuffer());
+  const bytes = Buffer.from(
+    await sharp({ create: { width: 32, height: 24, channels: 3, background: "#806040" } })
+      .png()
+      .toBuffer(),
+  );
   // Signature (8) | length (4) | "IHDR" (4) | width (4) | height (4) | … | CRC over type + data.
   bytes.writeUInt32BE(width, 16);
   bytes.writeUInt32BE(height, 20);
@@ -32,6 +40,8 @@ export async function pngDeclaring(width: number, height: number): Promise<Uint8
 export async function truncatedJpeg(width = 320, height = 240): Promise<Uint8Array> {
   const noise = Buffer.alloc(width * height * 3);
   for (let index = 0; index < noise.length; index++) noise[index] = (index * 7919) % 251;
-  const jpeg = await sharp(noise, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  const jpeg = await sharp(noise, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
   return new Uint8Array(jpeg.subarray(0, Math.floor(jpeg.length / 2)));
 }

@@ -23,10 +23,7 @@ import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 /** Factories: each call makes uniquely named data, so tests never depend on one global fixture. */
 const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
-export async function createUser(
-  prisma: PrismaClient,
-  options: { role?: "admin" | "curator" | "researcher"; password?: string; email?: string } = {},
-) {
+export async function createUser(prisma: PrismaClient, options: { role?: "admin" | "curator" | "researcher"; password?: string; email?: string } = {}) {
   return prisma.user.create({
     data: {
       email: options.email ?? `${unique("user")}@example.test`,
@@ -88,9 +85,7 @@ export const testFields: FieldDefinition[] = [
 
 export async function createSection(prisma: PrismaClient, fields: FieldDefinition[] = testFields) {
   const slug = unique("section");
-  const resolved = fields.map((field) =>
-    field.type === "relation" && field.targetSection === "SELF" ? { ...field, targetSection: slug } : field,
-  );
+  const resolved = fields.map((field) => (field.type === "relation" && field.targetSection === "SELF" ? { ...field, targetSection: slug } : field));
   return prisma.section.create({ data: { slug, name: `Section ${slug}`, fields: resolved } });
 }
 
@@ -115,7 +110,9 @@ export function temporaryStorageDir(): string {
 
 export async function pngBytes(width = 32, height = 24): Promise<Uint8Array> {
   return new Uint8Array(
-    await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 90, b: 60 } } }).png().toBuffer(),
+    await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 90, b: 60 } } })
+      .png()
+      .toBuffer(),
   );
 }
 
@@ -206,12 +203,7 @@ export function saveAllGroup(prisma: PrismaClient, sql: SqlExecutor, sectionSlug
 }
 
 /** What indexRecord needs: the index space, the embedder, and the current sections with their embed groups. */
-export async function indexingContext(
-  prisma: PrismaClient,
-  sql: SqlExecutor,
-  space: IndexSpace,
-  embedder: Embedder,
-): Promise<IndexingContext> {
+export async function indexingContext(prisma: PrismaClient, sql: SqlExecutor, space: IndexSpace, embedder: Embedder): Promise<IndexingContext> {
   const groups = await listEmbedGroups(prisma);
   const groupsBySection = new Map<string, typeof groups>();
   for (const group of groups) groupsBySection.set(group.sectionId, [...(groupsBySection.get(group.sectionId) ?? []), group]);
@@ -228,7 +220,11 @@ export async function createNotesAndCoins(
   options: { prefix: string; name: string; noteFields: FieldDefinition[]; groupFields: string[]; maxTokens?: number; objectContext: ObjectContext },
 ): Promise<void> {
   const { prefix, name } = options;
-  await prisma.section.create({ data: { slug: `${prefix}-notes`, name: `${name} notes`, fields: options.noteFields as never, egressPolicy: "allow_external" } });
-  await prisma.section.create({ data: { slug: `${prefix}-coins`, name: `${name} coins`, fields: coinFields as never, objectContext: options.objectContext as never } });
+  await prisma.section.create({
+    data: { slug: `${prefix}-notes`, name: `${name} notes`, fields: options.noteFields as never, egressPolicy: "allow_external" },
+  });
+  await prisma.section.create({
+    data: { slug: `${prefix}-coins`, name: `${name} coins`, fields: coinFields as never, objectContext: options.objectContext as never },
+  });
   await saveAllGroup(prisma, sql, `${prefix}-notes`, options.groupFields, options.maxTokens);
 }

@@ -42,7 +42,9 @@ export async function startFakeChatServer(options: { flavour: "openai" | "anthro
       } else {
         response.write(`event: message_start\ndata: ${JSON.stringify({ type: "message_start", message: {} })}\n\n`);
         for (const piece of pieces) {
-          response.write(`event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: piece } })}\n\n`);
+          response.write(
+            `event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: piece } })}\n\n`,
+          );
         }
       }
       // Half an answer, then silence (stall) or a cut connection (drop).

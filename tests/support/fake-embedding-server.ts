@@ -22,7 +22,11 @@ export interface FakeEmbeddingServer {
   close(): Promise<void>;
 }
 
-export async function startFakeEmbeddingServer(options: { dimension: number; delayMs?: number; failWhen?: (text: string) => boolean }): Promise<FakeEmbeddingServer> {
+export async function startFakeEmbeddingServer(options: {
+  dimension: number;
+  delayMs?: number;
+  failWhen?: (text: string) => boolean;
+}): Promise<FakeEmbeddingServer> {
   const state = { requests: 0, texts: 0, outage: "none" as EmbeddingOutage };
   const received: string[] = [];
   const server: Server = createServer((request, response) => {

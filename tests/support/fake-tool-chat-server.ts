@@ -65,7 +65,11 @@ export function scriptViewOf(flavour: Flavour, body: Json): ScriptView {
       }
       if (message.role === "tool") {
         const content = String(message.content ?? "");
-        results.push({ name: namesById.get(String(message.tool_call_id)) ?? "?", content: content.replace(/^Error: /, ""), isError: content.startsWith("Error: ") });
+        results.push({
+          name: namesById.get(String(message.tool_call_id)) ?? "?",
+          content: content.replace(/^Error: /, ""),
+          isError: content.startsWith("Error: "),
+        });
       }
     } else {
       const content = message.content;
@@ -76,7 +80,8 @@ export function scriptViewOf(flavour: Flavour, body: Json): ScriptView {
       }
       if (message.role === "user" && Array.isArray(content)) {
         for (const block of content as Json[]) {
-          if (block.type === "tool_result") results.push({ name: namesById.get(String(block.tool_use_id)) ?? "?", content: String(block.content ?? ""), isError: block.is_error === true });
+          if (block.type === "tool_result")
+            results.push({ name: namesById.get(String(block.tool_use_id)) ?? "?", content: String(block.content ?? ""), isError: block.is_error === true });
         }
       }
     }
@@ -102,7 +107,13 @@ function answerBody(flavour: Flavour, turn: Exclude<ScriptedTurn, { fault: strin
             role: "assistant",
             content: text || null,
             ...(calls.length > 0
-              ? { tool_calls: calls.map((call) => ({ id: `call_${++callNumber}`, type: "function", function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) } })) }
+              ? {
+                  tool_calls: calls.map((call) => ({
+                    id: `call_${++callNumber}`,
+                    type: "function",
+                    function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
+                  })),
+                }
               : {}),
           },
           finish_reason: calls.length > 0 ? "tool_calls" : "stop",

@@ -75,7 +75,11 @@ export function serviceRuntime(
  * The JSON API over a test database for operations that need no model (imports, sections,
  * records): search, ask and objects refuse if called.
  */
-export function apiDepsWithoutModels(db: Database, origin: string, options: { media?: { storageDir: string; maxBytes: number }; mcpAllowWrite?: boolean } = {}): ApiDeps {
+export function apiDepsWithoutModels(
+  db: Database,
+  origin: string,
+  options: { media?: { storageDir: string; maxBytes: number }; mcpAllowWrite?: boolean } = {},
+): ApiDeps {
   const unused = () => Promise.reject(new Error("this test wires no models"));
   return {
     runtime: { prisma: db.prisma, search: unused, ask: unused, objects: unused, media: options.media ?? sharedTestMediaStorage() },

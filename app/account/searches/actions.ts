@@ -6,10 +6,13 @@ import { createSavedSearch, deleteSavedSearch, renameSavedSearch } from "@/lib/r
 
 // The forms' entrances to the services the JSON API (/api/saved-searches) also calls; the
 // services validate names and params and scope every row to its user.
-const save = authorizedAction(z.object({ name: z.string().max(1000), params: z.record(z.string().max(64), z.string().max(2000)) }), async (input, { principal, runtime }) => {
-  const saved = await createSavedSearch(runtime.database.prisma, principal, input);
-  return { id: saved.id, name: saved.name };
-});
+const save = authorizedAction(
+  z.object({ name: z.string().max(1000), params: z.record(z.string().max(64), z.string().max(2000)) }),
+  async (input, { principal, runtime }) => {
+    const saved = await createSavedSearch(runtime.database.prisma, principal, input);
+    return { id: saved.id, name: saved.name };
+  },
+);
 /** Saves the record list as it stands (its URL parameters; the page is not kept) under a name. */
 export async function saveSearchAction(input: { name: string; params: Record<string, string> }) {
   return save(input);

@@ -35,8 +35,8 @@ export default async function SavedSearchesPage() {
   return (
     <div>
       <PageHeader title="Saved searches">
-        A saved search keeps the record list&apos;s search, filters and sort under a name. Open it here to see the list again; the count says how many records you
-        can read were added or moved into your projects since you last opened it.
+        A saved search keeps the record list&apos;s search, filters and sort under a name. Open it here to see the list again; the count says how many records
+        you can read were added or moved into your projects since you last opened it.
       </PageHeader>
       {searches.length === 0 ? (
         <div className="notice mt-6" data-testid="saved-searches-empty">

@@ -44,7 +44,13 @@ export function RenameSavedSearchClient({ id, name }: { id: string; name: string
         onKeyDown={(event) => {
           if (event.key === "Escape") close();
         }}
-        onSubmit={() => run(() => renameSavedSearchAction({ id, name: value }), (data) => `Renamed to “${data.name}”.`, () => setOpen(false))}
+        onSubmit={() =>
+          run(
+            () => renameSavedSearchAction({ id, name: value }),
+            (data) => `Renamed to “${data.name}”.`,
+            () => setOpen(false),
+          )
+        }
       >
         <label htmlFor={inputId} className="sr-only">
           New name
@@ -77,7 +83,13 @@ export function RenameSavedSearchClient({ id, name }: { id: string; name: string
 export function DeleteSavedSearchClient({ id, name }: { id: string; name: string }) {
   // Success needs no words: the refreshed list no longer shows the search.
   return (
-    <ActionButton className="btn" aria-label={`Delete “${name}”`} confirm={`Delete the saved search “${name}”? The records are not affected.`} action={() => deleteSavedSearchAction({ id })} done="">
+    <ActionButton
+      className="btn"
+      aria-label={`Delete “${name}”`}
+      confirm={`Delete the saved search “${name}”? The records are not affected.`}
+      action={() => deleteSavedSearchAction({ id })}
+      done=""
+    >
       Delete
     </ActionButton>
   );

@@ -23,7 +23,9 @@ export default async function TokensPage() {
   const tokens = await listApiTokens(prisma, principal);
   const requestHeaders = await headers();
   const origin = requestOrigin(
-    new Request("http://localhost/", { headers: { host: requestHeaders.get("host") ?? "localhost:3000", "x-forwarded-proto": requestHeaders.get("x-forwarded-proto") ?? "http" } }),
+    new Request("http://localhost/", {
+      headers: { host: requestHeaders.get("host") ?? "localhost:3000", "x-forwarded-proto": requestHeaders.get("x-forwarded-proto") ?? "http" },
+    }),
     runtime.config.AUTH_URL ? new URL(runtime.config.AUTH_URL).origin : undefined,
   );
   const { perMinute } = rateLimitFromConfig(runtime.config);
@@ -65,14 +67,14 @@ export default async function TokensPage() {
           Using a token
         </h2>
         <p className="mt-1 text-sm text-stone-600">
-          Send it in an <code>Authorization: Bearer mnemo_…</code> header. Each token may make {perMinute} requests a minute (an answer counts as five); past that the
-          server answers 429 with <code>Retry-After</code>.
+          Send it in an <code>Authorization: Bearer mnemo_…</code> header. Each token may make {perMinute} requests a minute (an answer counts as five); past
+          that the server answers 429 with <code>Retry-After</code>.
         </p>
         <h3 className="mt-4 font-medium">JSON API</h3>
         <p className="text-sm text-stone-600">
-          Search, passages, passages for a prompt, similar records and objects, proposals and cited answers with any token; with a read and write token also imports (
-          <code>POST /api/v1/imports</code>), creating and updating records (<code>POST /api/v1/records</code>, <code>PATCH /api/v1/records/…</code> with the
-          version you read), links, files and proposed values — only where you may edit. Described in{" "}
+          Search, passages, passages for a prompt, similar records and objects, proposals and cited answers with any token; with a read and write token also
+          imports (<code>POST /api/v1/imports</code>), creating and updating records (<code>POST /api/v1/records</code>, <code>PATCH /api/v1/records/…</code>{" "}
+          with the version you read), links, files and proposed values — only where you may edit. Described in{" "}
           <a className="link" href="/api/v1/openapi.json">
             the OpenAPI document
           </a>

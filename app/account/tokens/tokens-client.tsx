@@ -45,7 +45,15 @@ export function NewTokenClient({ writeOffered }: { writeOffered: boolean }) {
         }}
       >
         <LabelledField className="min-w-64 flex-1" htmlFor="token-name" label="Token name">
-          <input id="token-name" className="field-input" value={name} maxLength={maxTokenNameLength} placeholder="e.g. Zotero plugin" aria-invalid={errors.name ? true : undefined} onChange={(event) => setName(event.target.value)} />
+          <input
+            id="token-name"
+            className="field-input"
+            value={name}
+            maxLength={maxTokenNameLength}
+            placeholder="e.g. Zotero plugin"
+            aria-invalid={errors.name ? true : undefined}
+            onChange={(event) => setName(event.target.value)}
+          />
           <FieldErrors messages={errors.name} />
         </LabelledField>
         <LabelledField htmlFor="token-days" label="Expires after">
@@ -58,7 +66,13 @@ export function NewTokenClient({ writeOffered }: { writeOffered: boolean }) {
         </LabelledField>
         {writeOffered && (
           <LabelledField htmlFor="token-access" label="Access">
-            <select id="token-access" className="field-input" value={access} aria-describedby="token-access-help" onChange={(event) => setAccess(event.target.value === "write" ? "write" : "read")}>
+            <select
+              id="token-access"
+              className="field-input"
+              value={access}
+              aria-describedby="token-access-help"
+              onChange={(event) => setAccess(event.target.value === "write" ? "write" : "read")}
+            >
               <option value="read">Read</option>
               <option value="write">Read and write</option>
             </select>

@@ -73,11 +73,15 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
 
   return (
     <div>
-      <AdminPageHeader title="Audit log">
-        Record saves, proposal decisions, configuration changes and sign-ins, newest first. Times are in UTC.
-      </AdminPageHeader>
+      <AdminPageHeader title="Audit log">Record saves, proposal decisions, configuration changes and sign-ins, newest first. Times are in UTC.</AdminPageHeader>
 
-      <form action="/admin/audit" method="get" role="search" aria-label="Filter the audit log" className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4">
+      <form
+        action="/admin/audit"
+        method="get"
+        role="search"
+        aria-label="Filter the audit log"
+        className="mt-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4"
+      >
         <LabelledField htmlFor="audit-kind" label="Kind">
           <select id="audit-kind" name="kind" defaultValue={selectedKind} className="field-input">
             {auditLogKinds.map((kind) => (
@@ -136,11 +140,23 @@ export default async function AdminAuditPage({ searchParams }: PageProps) {
         )}
         {log && log.pageCount > 1 && (
           <nav aria-label="Pages" className="mt-3 flex items-center gap-3 text-sm">
-            {log.page > 1 ? <Link href={href(log.page - 1)} className="link">Previous</Link> : <span className="text-stone-400">Previous</span>}
+            {log.page > 1 ? (
+              <Link href={href(log.page - 1)} className="link">
+                Previous
+              </Link>
+            ) : (
+              <span className="text-stone-400">Previous</span>
+            )}
             <span>
               Page {log.page} of {log.pageCount}
             </span>
-            {log.page < log.pageCount ? <Link href={href(log.page + 1)} className="link">Next</Link> : <span className="text-stone-400">Next</span>}
+            {log.page < log.pageCount ? (
+              <Link href={href(log.page + 1)} className="link">
+                Next
+              </Link>
+            ) : (
+              <span className="text-stone-400">Next</span>
+            )}
           </nav>
         )}
       </PageSection>

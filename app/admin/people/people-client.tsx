@@ -5,7 +5,15 @@ import { useServerAction } from "@/components/use-server-action";
 import { useRef, useState } from "react";
 import type { AdminProject } from "@/lib/admin/people/list-projects-with-members";
 import type { AdminUser } from "@/lib/admin/people/list-users";
-import { createProjectAction, createUserAction, resetPasswordAction, setMembershipAction, setProjectPublicAction, setUserActiveAction, setUserRoleAction } from "./actions";
+import {
+  createProjectAction,
+  createUserAction,
+  resetPasswordAction,
+  setMembershipAction,
+  setProjectPublicAction,
+  setUserActiveAction,
+  setUserRoleAction,
+} from "./actions";
 import { ActionForm } from "@/components/action-form";
 import { LabelledField } from "@/components/labelled-field";
 import { TextField } from "@/components/text-field";
@@ -14,13 +22,27 @@ export function CreateUserClient() {
   const { pending, run, feedback, fieldErrors } = useServerAction();
   const [form, setForm] = useState({ email: "", name: "", role: "researcher", password: "" });
   const field = (key: keyof typeof form, label: string, type = "text") => (
-    <TextField id={`new-user-${key}`} label={label} type={type} value={form[key]} errors={fieldErrors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} autoComplete={type === "password" ? "new-password" : "off"} />
+    <TextField
+      id={`new-user-${key}`}
+      label={label}
+      type={type}
+      value={form[key]}
+      errors={fieldErrors[key]}
+      onValueChange={(value) => setForm({ ...form, [key]: value })}
+      autoComplete={type === "password" ? "new-password" : "off"}
+    />
   );
   return (
     <ActionForm
       aria-label="New user"
       className="grid grid-cols-1 gap-3 sm:grid-cols-5 sm:items-end"
-      onSubmit={() => run(() => createUserAction(form), `Created ${form.email.trim().toLowerCase()}.`, () => setForm({ email: "", name: "", role: "researcher", password: "" }))}
+      onSubmit={() =>
+        run(
+          () => createUserAction(form),
+          `Created ${form.email.trim().toLowerCase()}.`,
+          () => setForm({ email: "", name: "", role: "researcher", password: "" }),
+        )
+      }
     >
       {field("email", "Email", "email")}
       {field("name", "Name")}
@@ -56,17 +78,36 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
         <label className="sr-only" htmlFor={`role-${user.id}`}>
           Role of {user.email}
         </label>
-        <select id={`role-${user.id}`} className="field-input mt-0" value={user.role} disabled={self} aria-disabled={pending || undefined} onChange={(event) => run(() => setUserRoleAction({ userId: user.id, role: event.target.value }), `${user.email} is now ${event.target.value}.`)}>
+        <select
+          id={`role-${user.id}`}
+          className="field-input mt-0"
+          value={user.role}
+          disabled={self}
+          aria-disabled={pending || undefined}
+          onChange={(event) => run(() => setUserRoleAction({ userId: user.id, role: event.target.value }), `${user.email} is now ${event.target.value}.`)}
+        >
           <option value="researcher">Researcher</option>
           <option value="curator">Curator</option>
           <option value="admin">Administrator</option>
         </select>
       </td>
-      <td className="py-2 pr-3 text-xs text-stone-600">{user.memberships.map((membership) => `${membership.projectName} (${membership.role})`).join(", ") || "no projects"}</td>
+      <td className="py-2 pr-3 text-xs text-stone-600">
+        {user.memberships.map((membership) => `${membership.projectName} (${membership.role})`).join(", ") || "no projects"}
+      </td>
       <td className="py-2">
         <div className="flex flex-wrap gap-2">
           {!self && (
-            <BusyButton type="button" className="btn" busy={pending} onClick={() => run(() => setUserActiveAction({ userId: user.id, active: !user.active }), user.active ? `${user.email} is deactivated; their sessions have ended.` : `${user.email} may sign in again.`)}>
+            <BusyButton
+              type="button"
+              className="btn"
+              busy={pending}
+              onClick={() =>
+                run(
+                  () => setUserActiveAction({ userId: user.id, active: !user.active }),
+                  user.active ? `${user.email} is deactivated; their sessions have ended.` : `${user.email} may sign in again.`,
+                )
+              }
+            >
               {user.active ? "Deactivate" : "Reactivate"}
             </BusyButton>
           )}
@@ -78,18 +119,30 @@ export function UserRowClient({ user, self }: { user: AdminUser; self: boolean }
           <ActionForm
             className="mt-2 flex gap-2"
             onSubmit={(form) => {
-              run(() => resetPasswordAction({ userId: user.id, password }), `New password set for ${user.email}; their sessions have ended.`, () => {
-                setPassword("");
-                setResetting(false);
-                // The form closes: focus goes back to the button that opened it, not to the body.
-                if (form.contains(document.activeElement)) resetToggleRef.current?.focus();
-              });
+              run(
+                () => resetPasswordAction({ userId: user.id, password }),
+                `New password set for ${user.email}; their sessions have ended.`,
+                () => {
+                  setPassword("");
+                  setResetting(false);
+                  // The form closes: focus goes back to the button that opened it, not to the body.
+                  if (form.contains(document.activeElement)) resetToggleRef.current?.focus();
+                },
+              );
             }}
           >
             <label className="sr-only" htmlFor={`password-${user.id}`}>
               New password for {user.email}
             </label>
-            <input id={`password-${user.id}`} type="password" autoComplete="new-password" className="field-input mt-0" placeholder="New password (12+ characters)" value={password} onChange={(event) => setPassword(event.target.value)} />
+            <input
+              id={`password-${user.id}`}
+              type="password"
+              autoComplete="new-password"
+              className="field-input mt-0"
+              placeholder="New password (12+ characters)"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
             <BusyButton type="submit" className="btn btn-primary" busy={pending}>
               Set
             </BusyButton>
@@ -108,10 +161,23 @@ export function CreateProjectClient() {
     <ActionForm
       aria-label="New project"
       className="grid grid-cols-1 gap-3 sm:grid-cols-4 sm:items-end"
-      onSubmit={() => run(() => createProjectAction(form), `Created project ${form.name}.`, () => setForm({ slug: "", name: "", description: "", restricted: false }))}
+      onSubmit={() =>
+        run(
+          () => createProjectAction(form),
+          `Created project ${form.name}.`,
+          () => setForm({ slug: "", name: "", description: "", restricted: false }),
+        )
+      }
     >
       {(["slug", "name", "description"] as const).map((key) => (
-        <TextField key={key} id={`new-project-${key}`} label={key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"} value={form[key]} errors={fieldErrors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} />
+        <TextField
+          key={key}
+          id={`new-project-${key}`}
+          label={key === "slug" ? "Slug" : key === "name" ? "Name" : "Description"}
+          value={form[key]}
+          errors={fieldErrors[key]}
+          onValueChange={(value) => setForm({ ...form, [key]: value })}
+        />
       ))}
       <div className="flex items-center gap-3">
         <label className="flex items-center gap-1 text-sm">
@@ -150,12 +216,24 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
               className="field-input mt-0 w-auto"
               value={member.role}
               aria-disabled={pending || undefined}
-              onChange={(event) => run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: event.target.value as "reader" | "editor" }), `${member.email} is now ${event.target.value} of ${project.name}.`)}
+              onChange={(event) =>
+                run(
+                  () => setMembershipAction({ projectId: project.id, userId: member.userId, role: event.target.value as "reader" | "editor" }),
+                  `${member.email} is now ${event.target.value} of ${project.name}.`,
+                )
+              }
             >
               <option value="reader">reader</option>
               <option value="editor">editor</option>
             </select>
-            <BusyButton type="button" className="btn px-2 py-0.5" busy={pending} onClick={() => run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: null }), `${member.email} removed from ${project.name}.`)}>
+            <BusyButton
+              type="button"
+              className="btn px-2 py-0.5"
+              busy={pending}
+              onClick={() =>
+                run(() => setMembershipAction({ projectId: project.id, userId: member.userId, role: null }), `${member.email} removed from ${project.name}.`)
+              }
+            >
               Remove
             </BusyButton>
           </li>
@@ -164,20 +242,37 @@ export function ProjectMembersClient({ project }: { project: AdminProject }) {
       <ActionForm
         className="mt-2 flex flex-wrap items-end gap-2"
         onSubmit={(form) => {
-          run(() => setMembershipAction({ projectId: project.id, email, role }), `${email} added to ${project.name} as ${role}.`, () => {
-            setEmail("");
-            // The emptied field disables Add: keep focus in the form, ready for the next email.
-            if (form.contains(document.activeElement)) emailRef.current?.focus();
-          });
+          run(
+            () => setMembershipAction({ projectId: project.id, email, role }),
+            `${email} added to ${project.name} as ${role}.`,
+            () => {
+              setEmail("");
+              // The emptied field disables Add: keep focus in the form, ready for the next email.
+              if (form.contains(document.activeElement)) emailRef.current?.focus();
+            },
+          );
         }}
       >
         <LabelledField htmlFor={`add-member-${project.id}`} label="Add a member by email">
-          <input ref={emailRef} id={`add-member-${project.id}`} type="email" className="field-input" value={email} onChange={(event) => setEmail(event.target.value)} aria-invalid={fieldErrors.email ? true : undefined} />
+          <input
+            ref={emailRef}
+            id={`add-member-${project.id}`}
+            type="email"
+            className="field-input"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={fieldErrors.email ? true : undefined}
+          />
         </LabelledField>
         <label className="sr-only" htmlFor={`add-role-${project.id}`}>
           Role
         </label>
-        <select id={`add-role-${project.id}`} className="field-input w-auto" value={role} onChange={(event) => setRole(event.target.value as "reader" | "editor")}>
+        <select
+          id={`add-role-${project.id}`}
+          className="field-input w-auto"
+          value={role}
+          onChange={(event) => setRole(event.target.value as "reader" | "editor")}
+        >
           <option value="reader">reader</option>
           <option value="editor">editor</option>
         </select>
@@ -206,7 +301,10 @@ export function ProjectPublicClient({ project, statement }: { project: Pick<Admi
           aria-disabled={pending || undefined}
           onChange={(event) => {
             const isPublic = event.target.checked;
-            run(() => setProjectPublicAction({ projectSlug: project.slug, isPublic }), isPublic ? `${project.name} is public.` : `${project.name} is no longer public.`);
+            run(
+              () => setProjectPublicAction({ projectSlug: project.slug, isPublic }),
+              isPublic ? `${project.name} is public.` : `${project.name} is no longer public.`,
+            );
           }}
         />
         Public (IIIF, OAI-PMH and media without signing in)

@@ -8,10 +8,13 @@ import { activateSpace, compareSpaces, registerCandidateSpace, rollbackSpace } f
 const spaceId = z.string().max(64);
 
 /** Measures hybrid fusion weights of a space on the golden sets and stores them (admins only). */
-export const calibrateFusionAction = authorizedAction(z.object({ spaceId, goldenSetId: z.string().max(64).optional() }), async (input, { principal, runtime }) => {
-  const { prisma, sql } = runtime.database;
-  return calibrateSpaceFusion(prisma, sql, principal, { spaceId: input.spaceId, goldenSetId: input.goldenSetId });
-});
+export const calibrateFusionAction = authorizedAction(
+  z.object({ spaceId, goldenSetId: z.string().max(64).optional() }),
+  async (input, { principal, runtime }) => {
+    const { prisma, sql } = runtime.database;
+    return calibrateSpaceFusion(prisma, sql, principal, { spaceId: input.spaceId, goldenSetId: input.goldenSetId });
+  },
+);
 
 /** Returns a space to equal fusion weights (admins only). */
 export const resetFusionAction = authorizedAction(z.object({ spaceId }), async (input, { principal, runtime }) => {
@@ -25,10 +28,13 @@ export const registerSpaceAction = authorizedAction(z.object({ config: z.unknown
   return registerCandidateSpace(sql, principal, input.config);
 });
 
-export const compareSpacesAction = authorizedAction(z.object({ goldenSetId: z.string().max(64), candidateId: z.string().max(64), mode: z.string().max(20) }), async (input, { principal, runtime }) => {
-  const { prisma, sql } = runtime.database;
-  return compareSpaces(prisma, sql, principal, input);
-});
+export const compareSpacesAction = authorizedAction(
+  z.object({ goldenSetId: z.string().max(64), candidateId: z.string().max(64), mode: z.string().max(20) }),
+  async (input, { principal, runtime }) => {
+    const { prisma, sql } = runtime.database;
+    return compareSpaces(prisma, sql, principal, input);
+  },
+);
 
 export const activateSpaceAction = authorizedAction(z.object({ spaceId }), async (input, { principal, runtime }) => {
   const { sql } = runtime.database;

@@ -30,8 +30,8 @@ export default async function SpacesPage() {
   return (
     <div>
       <AdminPageHeader title="Index spaces">
-        An index space is one embedding model’s view of the archive. A new model is built beside the active one, compared on a golden set, and switched to in one
-        step; the previous space stays, so a rollback is one step too.
+        An index space is one embedding model’s view of the archive. A new model is built beside the active one, compared on a golden set, and switched to in
+        one step; the previous space stays, so a rollback is one step too.
       </AdminPageHeader>
       {building && <AutoRefreshClient seconds={4} />}
       <DataTable columns={["Space", "Status", "Built", "Active since", "Actions"]} testId="index-spaces">
@@ -45,7 +45,14 @@ export default async function SpacesPage() {
               </th>
               <td className="py-2 pr-3">{space.status}</td>
               <td className="py-2 pr-3">
-                <div role="progressbar" aria-label={`${space.name} built`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 w-40 rounded bg-stone-100">
+                <div
+                  role="progressbar"
+                  aria-label={`${space.name} built`}
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={percent}
+                  className="h-2 w-40 rounded bg-stone-100"
+                >
                   <div className="h-2 rounded bg-accent-700" style={{ width: `${percent}%` }} />
                 </div>
                 <span className="text-xs tabular-nums text-stone-600">
@@ -53,7 +60,11 @@ export default async function SpacesPage() {
                 </span>
               </td>
               <td className="py-2 pr-3 text-stone-600">{space.activatedAt ? formatDateTime(space.activatedAt) : "–"}</td>
-              <td className="py-2">{space.status !== "active" && <SpaceActionsClient spaceId={space.id} name={space.name} ready={space.usable && space.indexed >= space.records} />}</td>
+              <td className="py-2">
+                {space.status !== "active" && (
+                  <SpaceActionsClient spaceId={space.id} name={space.name} ready={space.usable && space.indexed >= space.records} />
+                )}
+              </td>
             </tr>
           );
         })}
@@ -66,9 +77,9 @@ export default async function SpacesPage() {
 
       <PageSection id="fusion" title="Fusion of meaning and words" className="mt-8">
         <p className="mt-1 max-w-3xl text-sm text-stone-600">
-          Hybrid search adds the meaning and the words scores, each scaled to its leg&apos;s best for the query. Each space measures on the golden sets how well each leg
-          finds the expected records, overall and per query language, and gives meaning the share of that sum that ranked them best (0 = words only, 0.5 = equal, 1 =
-          meaning only). Figures are nDCG@10 on those questions.
+          Hybrid search adds the meaning and the words scores, each scaled to its leg&apos;s best for the query. Each space measures on the golden sets how well
+          each leg finds the expected records, overall and per query language, and gives meaning the share of that sum that ranked them best (0 = words only,
+          0.5 = equal, 1 = meaning only). Figures are nDCG@10 on those questions.
         </p>
         {spaces
           .filter((space) => space.status !== "retired")
@@ -85,7 +96,16 @@ export default async function SpacesPage() {
                     </caption>
                     <thead className="border-b border-stone-200 text-xs text-stone-500">
                       <tr>
-                        {["Queries in", "Questions", "Words alone", "Meaning alone", "Equal weights", "Measured weights", "Meaning share", "Length normalisation (BM25 b)"].map((label) => (
+                        {[
+                          "Queries in",
+                          "Questions",
+                          "Words alone",
+                          "Meaning alone",
+                          "Equal weights",
+                          "Measured weights",
+                          "Meaning share",
+                          "Length normalisation (BM25 b)",
+                        ].map((label) => (
                           <th key={label} scope="col" className="py-1 pr-4">
                             {label}
                           </th>
@@ -113,11 +133,17 @@ export default async function SpacesPage() {
                       })}
                     </tbody>
                   </table>
-                  <p className="mt-1 text-xs text-stone-500">Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per language on the same questions. The choice smooths each curve over neighbouring shares and leans a language towards the overall curve.</p>
+                  <p className="mt-1 text-xs text-stone-500">
+                    Languages with too few questions use the overall share and b. b is how much BM25 discounts a long passage (0 none, 1 full), measured per
+                    language on the same questions. The choice smooths each curve over neighbouring shares and leans a language towards the overall curve.
+                  </p>
                   {space.fusion.secondPassage !== undefined ? (
                     <p className="mt-1 text-xs text-stone-600">
                       A record&apos;s second-best passage adds {space.fusion.secondPassage.toFixed(2)} of its score to the record&apos;s words score
-                      {space.fusion.secondPassageFigures ? ` (words alone at each share: ${space.fusion.secondPassageFigures.map((point) => `${point.share} → ${point.keyword.toFixed(3)}`).join(", ")})` : ""}.
+                      {space.fusion.secondPassageFigures
+                        ? ` (words alone at each share: ${space.fusion.secondPassageFigures.map((point) => `${point.share} → ${point.keyword.toFixed(3)}`).join(", ")})`
+                        : ""}
+                      .
                     </p>
                   ) : null}
                   {space.fusion.shareFigures || space.fusion.lengthFigures ? (
@@ -131,7 +157,11 @@ export default async function SpacesPage() {
                           return (
                             <div key={slice}>
                               <dt className="font-medium">{sliceNames[slice]}</dt>
-                              {shares ? <dd>Hybrid at each meaning share: {shares.map((point) => `${point.share.toFixed(2)} → ${point.hybrid.toFixed(3)}`).join(", ")}</dd> : null}
+                              {shares ? (
+                                <dd>
+                                  Hybrid at each meaning share: {shares.map((point) => `${point.share.toFixed(2)} → ${point.hybrid.toFixed(3)}`).join(", ")}
+                                </dd>
+                              ) : null}
                               {lengths ? <dd>Words alone at each b: {lengths.map((point) => `${point.b} → ${point.keyword.toFixed(3)}`).join(", ")}</dd> : null}
                             </div>
                           );
@@ -166,7 +196,10 @@ export default async function SpacesPage() {
             to compare spaces on questions with known answers.
           </p>
         ) : (
-          <CompareSpacesClient sets={sets} candidates={spaces.filter((space) => space.status !== "active" && space.usable).map((space) => ({ id: space.id, name: space.name }))} />
+          <CompareSpacesClient
+            sets={sets}
+            candidates={spaces.filter((space) => space.status !== "active" && space.usable).map((space) => ({ id: space.id, name: space.name }))}
+          />
         )}
       </PageSection>
 

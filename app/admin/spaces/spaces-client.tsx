@@ -63,7 +63,9 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
   const [setId, setSetId] = useState(sets[0]?.id ?? "");
   const [candidateId, setCandidateId] = useState(candidates[0]?.id ?? "");
   const [mode, setMode] = useState("hybrid");
-  const [rows, setRows] = useState<{ space: string; spaceId: string; metrics: { questions: number; recallAtK: number; ndcg10: number; mrr10: number } }[] | null>(null);
+  const [rows, setRows] = useState<
+    { space: string; spaceId: string; metrics: { questions: number; recallAtK: number; ndcg10: number; mrr10: number } }[] | null
+  >(null);
   const { setMessage, view } = useMessage();
   if (candidates.length === 0) return <p className="notice mt-2">No other space this server can use yet: register a new model below.</p>;
   return (
@@ -107,9 +109,15 @@ export function CompareSpacesClient({ sets, candidates }: { sets: { id: string; 
         <table className="mt-3 text-left text-sm" data-testid="space-comparison">
           <thead className="text-xs text-stone-500">
             <tr>
-              <th scope="col" className="pr-4">Space</th>
-              <th scope="col" className="pr-4">Recall@10</th>
-              <th scope="col" className="pr-4">nDCG@10</th>
+              <th scope="col" className="pr-4">
+                Space
+              </th>
+              <th scope="col" className="pr-4">
+                Recall@10
+              </th>
+              <th scope="col" className="pr-4">
+                nDCG@10
+              </th>
               <th scope="col">MRR</th>
             </tr>
           </thead>
@@ -136,17 +144,40 @@ export function RegisterSpaceClient({ hashAllowed }: { hashAllowed: boolean }) {
   const [provider, setProvider] = useState("openai-compatible");
   const [form, setForm] = useState({ baseUrl: "", model: "", dimension: "", apiKeyEnv: "", language: "multilingual" });
   const input = (key: "baseUrl" | "model" | "dimension" | "apiKeyEnv", label: string, hint?: string) => (
-    <TextField id={`space-${key}`} label={label} hint={hint} value={form[key]} errors={errors[key]} onValueChange={(value) => setForm({ ...form, [key]: value })} />
+    <TextField
+      id={`space-${key}`}
+      label={label}
+      hint={hint}
+      value={form[key]}
+      errors={errors[key]}
+      onValueChange={(value) => setForm({ ...form, [key]: value })}
+    />
   );
   // Only what the chosen provider uses; the server validates it.
   const config =
     provider === "openai-compatible"
-      ? { provider, baseUrl: form.baseUrl, model: form.model, dimension: Number(form.dimension), apiKeyEnv: form.apiKeyEnv || undefined, language: form.language }
+      ? {
+          provider,
+          baseUrl: form.baseUrl,
+          model: form.model,
+          dimension: Number(form.dimension),
+          apiKeyEnv: form.apiKeyEnv || undefined,
+          language: form.language,
+        }
       : provider === "hash"
         ? { provider, dimension: Number(form.dimension) }
         : { provider };
   return (
-    <ActionForm aria-label="New index space" className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2" onSubmit={() => run(() => registerSpaceAction({ config }), (data) => `Registered; ${data.queued} records queued to build it.`)}>
+    <ActionForm
+      aria-label="New index space"
+      className="mt-2 grid max-w-3xl grid-cols-1 gap-3 sm:grid-cols-2"
+      onSubmit={() =>
+        run(
+          () => registerSpaceAction({ config }),
+          (data) => `Registered; ${data.queued} records queued to build it.`,
+        )
+      }
+    >
       <LabelledField htmlFor="space-provider" label="Provider">
         <select id="space-provider" className="field-input" value={provider} onChange={(event) => setProvider(event.target.value)}>
           <option value="openai-compatible">OpenAI-compatible endpoint (Ollama, vLLM, TEI, OpenAI)</option>
@@ -207,7 +238,10 @@ export function FusionActionsClient({
       const result = kind === "measure" ? await calibrateFusionAction({ spaceId, goldenSetId: setId || undefined }) : await resetFusionAction({ spaceId });
       setRunning(null);
       if (result.status === "ok") {
-        setMessage({ kind: "ok", text: kind === "measure" ? `Measured ${name} on the golden sets; hybrid search uses the new weights now.` : `${name} is back to equal weights.` });
+        setMessage({
+          kind: "ok",
+          text: kind === "measure" ? `Measured ${name} on the golden sets; hybrid search uses the new weights now.` : `${name} is back to equal weights.`,
+        });
         router.refresh();
       } else setMessage({ kind: "error", text: result.message });
     });

@@ -31,10 +31,22 @@ function Histogram({ distribution, marks }: { distribution: ScoreDistribution; m
       <svg viewBox={`0 0 ${width} ${height}`} className="w-full max-w-3xl" role="img" aria-labelledby="histogram-caption" data-testid="score-histogram">
         {distribution.bins.map((bin, index) => (
           <g key={bin}>
-            <rect x={x(bin)} y={y(distribution.relevant[index] ?? 0)} width={barWidth} height={10 + plotHeight - y(distribution.relevant[index] ?? 0)} className="fill-accent-700">
+            <rect
+              x={x(bin)}
+              y={y(distribution.relevant[index] ?? 0)}
+              width={barWidth}
+              height={10 + plotHeight - y(distribution.relevant[index] ?? 0)}
+              className="fill-accent-700"
+            >
               <title>{`${distribution.relevant[index]} relevant at ${bin.toFixed(2)}–${(bin + binWidth).toFixed(2)}`}</title>
             </rect>
-            <rect x={x(bin) + barWidth + 1} y={y(distribution.irrelevant[index] ?? 0)} width={barWidth} height={10 + plotHeight - y(distribution.irrelevant[index] ?? 0)} className="fill-stone-400">
+            <rect
+              x={x(bin) + barWidth + 1}
+              y={y(distribution.irrelevant[index] ?? 0)}
+              width={barWidth}
+              height={10 + plotHeight - y(distribution.irrelevant[index] ?? 0)}
+              className="fill-stone-400"
+            >
               <title>{`${distribution.irrelevant[index]} irrelevant at ${bin.toFixed(2)}–${(bin + binWidth).toFixed(2)}`}</title>
             </rect>
             {index % 4 === 0 && (
@@ -93,8 +105,8 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
   return (
     <div>
       <AdminPageHeader title="Answer thresholds">
-        A passage grounds an answer when its similarity reaches the strong threshold, or the minimum with enough of the question’s words; otherwise the question is
-        refused. Read the thresholds off a golden set’s relevant and irrelevant passages.
+        A passage grounds an answer when its similarity reaches the strong threshold, or the minimum with enough of the question’s words; otherwise the question
+        is refused. Read the thresholds off a golden set’s relevant and irrelevant passages.
       </AdminPageHeader>
       <form action="/admin/thresholds" className="mt-4 flex flex-wrap items-end gap-2">
         <label className="text-sm">
@@ -112,7 +124,11 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
       </form>
       {sets.length === 0 && (
         <p className="notice mt-4">
-          There is no golden set yet. <Link href="/golden" className="link">Create one</Link> with questions and the records that answer them.
+          There is no golden set yet.{" "}
+          <Link href="/golden" className="link">
+            Create one
+          </Link>{" "}
+          with questions and the records that answer them.
         </p>
       )}
       {error && (
@@ -137,8 +153,12 @@ export default async function ThresholdsPage({ searchParams }: PageProps) {
                 <table className="mt-2 text-left">
                   <thead className="text-xs text-stone-500">
                     <tr>
-                      <th scope="col" className="pr-4">Threshold</th>
-                      <th scope="col" className="pr-4">Relevant kept</th>
+                      <th scope="col" className="pr-4">
+                        Threshold
+                      </th>
+                      <th scope="col" className="pr-4">
+                        Relevant kept
+                      </th>
                       <th scope="col">Irrelevant kept</th>
                     </tr>
                   </thead>

@@ -11,7 +11,11 @@ type Thresholds = { minSimilarity: number; strongSimilarity: number; minTermCove
 
 /** The three evidence thresholds; "Use the suggestion" fills the minimum from the distribution. */
 export function ThresholdsFormClient({ current, suggested }: { current: Thresholds; suggested: number | null }) {
-  const [values, setValues] = useState({ minSimilarity: String(current.minSimilarity), strongSimilarity: String(current.strongSimilarity), minTermCoverage: String(current.minTermCoverage) });
+  const [values, setValues] = useState({
+    minSimilarity: String(current.minSimilarity),
+    strongSimilarity: String(current.strongSimilarity),
+    minTermCoverage: String(current.minTermCoverage),
+  });
   const { pending, run, feedback, fieldErrors: errors } = useServerAction();
   const fields = [
     ["minSimilarity", "Minimum similarity (with enough of the question’s words)"],
@@ -24,11 +28,28 @@ export function ThresholdsFormClient({ current, suggested }: { current: Threshol
       className="mt-2 max-w-2xl space-y-3"
       busy={pending}
       onSubmit={() =>
-        run(() => setAskThresholdsAction({ minSimilarity: Number(values.minSimilarity), strongSimilarity: Number(values.strongSimilarity), minTermCoverage: Number(values.minTermCoverage) }), "Saved; the next question uses these thresholds.")
+        run(
+          () =>
+            setAskThresholdsAction({
+              minSimilarity: Number(values.minSimilarity),
+              strongSimilarity: Number(values.strongSimilarity),
+              minTermCoverage: Number(values.minTermCoverage),
+            }),
+          "Saved; the next question uses these thresholds.",
+        )
       }
     >
       {fields.map(([key, label]) => (
-        <TextField key={key} id={`threshold-${key}`} label={label} className="field-input w-40" inputMode="decimal" value={values[key]} errors={errors[key]} onValueChange={(value) => setValues({ ...values, [key]: value })} />
+        <TextField
+          key={key}
+          id={`threshold-${key}`}
+          label={label}
+          className="field-input w-40"
+          inputMode="decimal"
+          value={values[key]}
+          errors={errors[key]}
+          onValueChange={(value) => setValues({ ...values, [key]: value })}
+        />
       ))}
       <div className="flex flex-wrap items-center gap-2">
         {suggested !== null && (

@@ -43,7 +43,14 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
 
   const save = (next: Question[], done: string) =>
     act(async () => {
-      const result = await saveGoldenSetAction({ id: props.id, set: { name, sectionSlug: props.sectionSlug, questions: next.map((question) => ({ question: question.question, expected: question.expected.map((item) => item.recordId) })) } });
+      const result = await saveGoldenSetAction({
+        id: props.id,
+        set: {
+          name,
+          sectionSlug: props.sectionSlug,
+          questions: next.map((question) => ({ question: question.question, expected: question.expected.map((item) => item.recordId) })),
+        },
+      });
       if (result.status === "ok") {
         setQuestions(next);
         setMessage({ kind: "ok", text: done });
@@ -62,7 +69,18 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
             <li key={`${question.question}-${index}`} className="rounded border border-stone-200 bg-white p-2 text-sm">
               <div className="flex items-start justify-between gap-2">
                 <span className="font-medium">{question.question}</span>
-                <BusyButton type="button" className="btn px-2 py-0.5" aria-label={`Remove the question “${question.question}”`} busy={pending} onClick={() => save(questions.filter((_, at) => at !== index), "Question removed.")}>
+                <BusyButton
+                  type="button"
+                  className="btn px-2 py-0.5"
+                  aria-label={`Remove the question “${question.question}”`}
+                  busy={pending}
+                  onClick={() =>
+                    save(
+                      questions.filter((_, at) => at !== index),
+                      "Question removed.",
+                    )
+                  }
+                >
                   ✕
                 </BusyButton>
               </div>
@@ -95,7 +113,14 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
             New question
           </label>
           <div className="flex gap-2">
-            <input ref={draftRef} id="golden-question" className="field-input mt-0" maxLength={500} value={draft} onChange={(event) => setDraft(event.target.value)} />
+            <input
+              ref={draftRef}
+              id="golden-question"
+              className="field-input mt-0"
+              maxLength={500}
+              value={draft}
+              onChange={(event) => setDraft(event.target.value)}
+            />
             <BusyButton type="submit" className="btn whitespace-nowrap" busy={pending} disabled={!draft.trim()}>
               Find candidates
             </BusyButton>
@@ -108,7 +133,13 @@ export function GoldenSetEditorClient(props: { id: string; name: string; section
                 {candidates.map((candidate) => (
                   <li key={candidate.recordId}>
                     <label className="flex items-center gap-2 text-sm">
-                      <input type="checkbox" checked={chosen.includes(candidate.recordId)} onChange={(event) => setChosen(event.target.checked ? [...chosen, candidate.recordId] : chosen.filter((id) => id !== candidate.recordId))} />
+                      <input
+                        type="checkbox"
+                        checked={chosen.includes(candidate.recordId)}
+                        onChange={(event) =>
+                          setChosen(event.target.checked ? [...chosen, candidate.recordId] : chosen.filter((id) => id !== candidate.recordId))
+                        }
+                      />
                       {candidate.title} <span className="text-xs text-stone-500">{candidate.section}</span>
                     </label>
                   </li>

@@ -30,12 +30,7 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
       <PageHeader back={{ href: "/golden", label: "Golden sets" }} title={set.name} />
       <p className="text-sm text-stone-600">{set.section?.name ?? "Every section"}</p>
 
-      <GoldenSetEditorClient
-        id={set.id}
-        name={set.name}
-        sectionSlug={set.section?.slug}
-        questions={set.questions}
-      />
+      <GoldenSetEditorClient id={set.id} name={set.name} sectionSlug={set.section?.slug} questions={set.questions} />
 
       <section aria-labelledby="runs-heading" className="mt-10">
         <h2 id="runs-heading" className="text-xl font-semibold">
@@ -95,7 +90,8 @@ export default async function GoldenSetPage({ params }: { params: Promise<{ id: 
                 <ul className="mt-2 space-y-1 text-stone-600">
                   {set.runs.slice(1).map((run) => (
                     <li key={run.id}>
-                      {formatDateTime(run.at)} · {run.mode} · recall@10 {percent(run.metrics.recallAtK)} · nDCG@10 {run.metrics.ndcg10.toFixed(3)} · MRR {run.metrics.mrr10.toFixed(3)}
+                      {formatDateTime(run.at)} · {run.mode} · recall@10 {percent(run.metrics.recallAtK)} · nDCG@10 {run.metrics.ndcg10.toFixed(3)} · MRR{" "}
+                      {run.metrics.mrr10.toFixed(3)}
                     </li>
                   ))}
                 </ul>

@@ -76,9 +76,7 @@ export function DecadeBrushClient({ decades, params }: { decades: Decade[]; para
 
   return (
     <div data-testid="facet-decades">
-      <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">
-        Decade
-      </h3>
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">Decade</h3>
       <p id="decade-brush-hint" className="sr-only">
         A decade sets the years to it; Shift and Enter, or Shift-click, on another decade extends the years to that one; or drag across the bars.
       </p>

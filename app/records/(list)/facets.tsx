@@ -10,7 +10,14 @@ import { DecadeBrushClient } from "./decade-brush-client";
  * set the years, one decade or a brushed range of them (DecadeBrushClient).
  */
 export function Facets({ facets, params }: { facets: RecordFacets; params: RecordListParams }) {
-  const group = (title: string, values: FacetValue[], chosen: string | undefined, link: (value: FacetValue) => RecordListParams, clear: RecordListParams, note?: string) =>
+  const group = (
+    title: string,
+    values: FacetValue[],
+    chosen: string | undefined,
+    link: (value: FacetValue) => RecordListParams,
+    clear: RecordListParams,
+    note?: string,
+  ) =>
     (values.length > 0 || chosen) && (
       <div data-testid={`facet-${title.toLowerCase()}`}>
         <h3 className="text-xs font-semibold uppercase tracking-wide text-stone-500">
@@ -21,7 +28,12 @@ export function Facets({ facets, params }: { facets: RecordFacets; params: Recor
           {values.map((value) => (
             <li key={value.value}>
               {chosen === value.value ? (
-                <Link href={recordListHref(params, { ...clear, page: undefined })} className="font-medium text-accent-900" aria-current="true" title={`Show every ${title.toLowerCase()}`}>
+                <Link
+                  href={recordListHref(params, { ...clear, page: undefined })}
+                  className="font-medium text-accent-900"
+                  aria-current="true"
+                  title={`Show every ${title.toLowerCase()}`}
+                >
                   {value.label} <span className="tabular-nums text-stone-500">({value.count.toLocaleString("en")})</span> ×
                 </Link>
               ) : (
@@ -43,7 +55,14 @@ export function Facets({ facets, params }: { facets: RecordFacets; params: Recor
       </div>
     );
   const linked = (title: string, facet: LinkedFacet, name: "person" | "place") =>
-    group(title, facet.values, params[name], (value) => ({ [name]: value.value }), { [name]: undefined }, facet.distinct > facet.values.length ? `(the ${facet.values.length} most linked of ${facet.distinct})` : undefined);
+    group(
+      title,
+      facet.values,
+      params[name],
+      (value) => ({ [name]: value.value }),
+      { [name]: undefined },
+      facet.distinct > facet.values.length ? `(the ${facet.values.length} most linked of ${facet.distinct})` : undefined,
+    );
   return (
     <nav aria-label="Narrow the list" className="space-y-3 rounded-lg border border-stone-200 bg-white p-4" data-testid="facets">
       {/* Each facet is an h3: the page has an h1, so headings step down one level at a time. */}

@@ -11,7 +11,14 @@ import { recordLanguageLabels, recordListHref, recordMediaTypeLabels } from "@/l
 import type { RecordFacets } from "@/lib/archive/record-facets";
 import { authorizedPage } from "@/lib/http/authorized";
 import { SystemNotice } from "@/components/system-notice";
-import { type RecordListParams, listCellText, listColumnsOf, loadRecordListView, readRecordListParams, searchFieldsOf } from "@/lib/rag/search/record-list-view";
+import {
+  type RecordListParams,
+  listCellText,
+  listColumnsOf,
+  loadRecordListView,
+  readRecordListParams,
+  searchFieldsOf,
+} from "@/lib/rag/search/record-list-view";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
 import { citationHref, formatTimecode, recordHref } from "@/components/format";
@@ -124,7 +131,11 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
             </a>
           )}
           {showFacets && facets && (
-            <FacetsPanelClient chosen={[params.section, params.project, params.language, params.media, params.person, params.place, params.from || params.to].filter(Boolean).length}>
+            <FacetsPanelClient
+              chosen={
+                [params.section, params.project, params.language, params.media, params.person, params.place, params.from || params.to].filter(Boolean).length
+              }
+            >
               <Facets facets={facets} params={params} />
             </FacetsPanelClient>
           )}
@@ -199,16 +210,26 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                 <SelectionBarClient pageIds={result.items.map((item) => item.id)} />
                 <div id="results" tabIndex={-1} className="overflow-x-auto rounded-lg border border-stone-200 bg-white focus:outline-none">
                   <table className="w-full text-left text-sm">
-                    <caption className="sr-only">Records, page {result.page} of {result.pageCount}</caption>
+                    <caption className="sr-only">
+                      Records, page {result.page} of {result.pageCount}
+                    </caption>
                     <thead className="border-b border-stone-200 bg-stone-100 text-xs uppercase tracking-wide text-stone-600">
                       <tr>
                         <th scope="col" className="w-8 py-2.5 pl-4 font-medium">
                           <span className="sr-only">Selected</span>
                         </th>
-                        <th scope="col" className="px-4 py-2.5 font-medium">Title</th>
-                        <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">Section</th>
-                        <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">Project</th>
-                        <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">Date</th>
+                        <th scope="col" className="px-4 py-2.5 font-medium">
+                          Title
+                        </th>
+                        <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
+                          Section
+                        </th>
+                        <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
+                          Project
+                        </th>
+                        <th scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
+                          Date
+                        </th>
                         {columns.map((field) => (
                           <th key={field.key} scope="col" className="hidden px-4 py-2.5 font-medium sm:table-cell">
                             {field.label}
@@ -289,8 +310,8 @@ function SearchSummary({
   return (
     <div role="status" className="space-y-1 text-sm text-stone-600">
       <p>
-        {hits === 0 ? "No matches" : `The ${hits} best ${hits === 1 ? "match" : "matches"}`} for “<span className="font-medium text-stone-900">{query}</span>” by{" "}
-        {modeNames[mode]}
+        {hits === 0 ? "No matches" : `The ${hits} best ${hits === 1 ? "match" : "matches"}`} for “<span className="font-medium text-stone-900">{query}</span>”
+        by {modeNames[mode]}
         {hits > 0 && shown !== hits && `, ${shown} within these filters`}
         <span className="hidden sm:inline">, in order of relevance unless sorted otherwise</span>.
       </p>
@@ -325,13 +346,31 @@ function ActiveFilters({
   const years = params.from && params.to ? `${params.from}–${params.to}` : params.from ? `from ${params.from}` : params.to ? `until ${params.to}` : "";
   const chips: { key: string; label: string; clear: Partial<RecordListParams> }[] = [
     params.section ? { key: "section", label: `Section: ${section?.name ?? params.section}`, clear: { section: undefined, field: undefined } } : null,
-    params.project ? { key: "project", label: `Project: ${projects.find((item) => item.id === params.project)?.name ?? "not readable"}`, clear: { project: undefined } } : null,
-    params.language ? { key: "language", label: `Language: ${recordLanguageLabels[params.language as keyof typeof recordLanguageLabels] ?? params.language}`, clear: { language: undefined } } : null,
-    params.media ? { key: "media", label: `Media: ${recordMediaTypeLabels[params.media as keyof typeof recordMediaTypeLabels] ?? params.media}`, clear: { media: undefined } } : null,
-    params.person ? { key: "person", label: `Person: ${labelOf(facets?.people.values, params.person) ?? "the chosen person"}`, clear: { person: undefined } } : null,
+    params.project
+      ? { key: "project", label: `Project: ${projects.find((item) => item.id === params.project)?.name ?? "not readable"}`, clear: { project: undefined } }
+      : null,
+    params.language
+      ? {
+          key: "language",
+          label: `Language: ${recordLanguageLabels[params.language as keyof typeof recordLanguageLabels] ?? params.language}`,
+          clear: { language: undefined },
+        }
+      : null,
+    params.media
+      ? {
+          key: "media",
+          label: `Media: ${recordMediaTypeLabels[params.media as keyof typeof recordMediaTypeLabels] ?? params.media}`,
+          clear: { media: undefined },
+        }
+      : null,
+    params.person
+      ? { key: "person", label: `Person: ${labelOf(facets?.people.values, params.person) ?? "the chosen person"}`, clear: { person: undefined } }
+      : null,
     params.place ? { key: "place", label: `Place: ${labelOf(facets?.places.values, params.place) ?? "the chosen place"}`, clear: { place: undefined } } : null,
     years ? { key: "years", label: `Years ${years}`, clear: { from: undefined, to: undefined } } : null,
-    params.text ? { key: "text", label: `${field ? `${field.label} contains` : "Contains"} “${params.text}”`, clear: { text: undefined, field: undefined } } : null,
+    params.text
+      ? { key: "text", label: `${field ? `${field.label} contains` : "Contains"} “${params.text}”`, clear: { text: undefined, field: undefined } }
+      : null,
   ].filter((chip) => chip !== null);
   if (chips.length === 0) return null;
   return (
@@ -385,7 +424,11 @@ function HitPassage({ hit, thresholds, query }: { hit: SearchHit; thresholds: Ma
           {match.strength !== "words" && (
             <span aria-hidden="true" className="inline-flex items-end gap-px">
               {[1, 2, 3].map((bar) => (
-                <span key={bar} className={`inline-block w-1 rounded-sm ${bar <= strengthBars[match.strength] ? "bg-accent-700" : "bg-stone-300"}`} style={{ height: `${3 + bar * 3}px` }} />
+                <span
+                  key={bar}
+                  className={`inline-block w-1 rounded-sm ${bar <= strengthBars[match.strength] ? "bg-accent-700" : "bg-stone-300"}`}
+                  style={{ height: `${3 + bar * 3}px` }}
+                />
               ))}
             </span>
           )}
@@ -413,7 +456,19 @@ function HitPassage({ hit, thresholds, query }: { hit: SearchHit; thresholds: Ma
  * "Export: Listed columns CSV · JSON, All fields CSV · JSON" of the list as it stands (its search,
  * filters and sort; every page, up to the limit; all fields the reader may read); with a project chosen, the whole project as an EAD3 finding aid.
  */
-function ExportLinks({ params, total, maxRows, pageIds, project }: { params: RecordListParams; total: number; maxRows: number; pageIds: string[]; project?: { slug: string; name: string } }) {
+function ExportLinks({
+  params,
+  total,
+  maxRows,
+  pageIds,
+  project,
+}: {
+  params: RecordListParams;
+  total: number;
+  maxRows: number;
+  pageIds: string[];
+  project?: { slug: string; name: string };
+}) {
   const href = (format: string, columns: "listed" | "all" = "listed") => {
     const search = new URLSearchParams({ format, ...(columns === "all" ? { columns } : {}) });
     for (const [name, value] of Object.entries(params)) if (value && name !== "page" && name !== "pageSize") search.set(name, value);
@@ -421,7 +476,13 @@ function ExportLinks({ params, total, maxRows, pageIds, project }: { params: Rec
   };
   return (
     <nav aria-label="Export this list" className="flex flex-wrap items-center gap-x-2 text-sm text-stone-600" data-testid="export-links">
-      <span>Export {total > maxRows ? `the first ${maxRows.toLocaleString("en")} of ${total.toLocaleString("en")} records` : `${total === 1 ? "this record" : `these ${total.toLocaleString("en")} records`}`}:</span>
+      <span>
+        Export{" "}
+        {total > maxRows
+          ? `the first ${maxRows.toLocaleString("en")} of ${total.toLocaleString("en")} records`
+          : `${total === 1 ? "this record" : `these ${total.toLocaleString("en")} records`}`}
+        :
+      </span>
       <span>Listed columns</span>
       <a href={href("csv")} download className="link">
         CSV
@@ -442,7 +503,14 @@ function ExportLinks({ params, total, maxRows, pageIds, project }: { params: Rec
       {citationFormats.map((format, index) => (
         <span key={format}>
           {index > 0 && <span aria-hidden="true">· </span>}
-          <a href={citeSelectionHref(format, pageIds.map((recordId) => ({ recordId })))} download className="link">
+          <a
+            href={citeSelectionHref(
+              format,
+              pageIds.map((recordId) => ({ recordId })),
+            )}
+            download
+            className="link"
+          >
             {citationFiles[format].label}
           </a>
         </span>

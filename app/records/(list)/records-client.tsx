@@ -7,7 +7,14 @@ import { type FormEvent, type ReactNode, useState, useSyncExternalStore, useTran
 import { ProjectOptions, SectionOptions, TextOptions } from "@/components/select-options";
 import { maxFilterTextLength, maxQueryLength } from "@/lib/query-length";
 import type { RecordSort } from "@/lib/archive/list-records";
-import { type RecordListParams, defaultRecordSort, recordLanguageLabels, recordLanguages, recordMediaTypeLabels, recordMediaTypes } from "@/lib/archive/record-list-params";
+import {
+  type RecordListParams,
+  defaultRecordSort,
+  recordLanguageLabels,
+  recordLanguages,
+  recordMediaTypeLabels,
+  recordMediaTypes,
+} from "@/lib/archive/record-list-params";
 import type { SearchMode } from "@/lib/rag/search/search-archive";
 import { LabelledField } from "@/components/labelled-field";
 
@@ -85,7 +92,9 @@ export function RecordFiltersClient({
     const params = new URLSearchParams();
     const form = new FormData(event.currentTarget);
     const hasQuery = String(form.get("q") ?? "").trim() !== "";
-    const submitted = Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "sort")) as RecordListParams;
+    const submitted = Object.fromEntries(
+      [...form].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "sort"),
+    ) as RecordListParams;
     for (const [name, value] of form) {
       if (typeof value !== "string" || value.trim() === "" || defaults[name as keyof FilterValues] === value) continue;
       // The default order (relevance with a search, a mix of sections with no filter, title otherwise) stays implicit.
@@ -118,19 +127,38 @@ export function RecordFiltersClient({
   const sortField = (
     <LabelledField htmlFor="filter-sort" label="Sort by" className={wide ? "flex items-center gap-2 whitespace-nowrap [&>label]:mb-0" : undefined}>
       <select id="filter-sort" name="sort" value={sort} onChange={(event) => setChosenSort(event.target.value)} className="field-input">
-        {sortOptions.filter((option) => option.value !== "relevance" || query.trim() !== "").map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        {sortOptions
+          .filter((option) => option.value !== "relevance" || query.trim() !== "")
+          .map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
       </select>
     </LabelledField>
   );
   // Set filters the folded part holds (the section is among them on a phone, where it folds too).
-  const folded = [values.project, values.text, values.from, values.to, values.language, values.media, values.person, values.place, ...(wide ? [] : [values.section])].filter(Boolean).length;
+  const folded = [
+    values.project,
+    values.text,
+    values.from,
+    values.to,
+    values.language,
+    values.media,
+    values.person,
+    values.place,
+    ...(wide ? [] : [values.section]),
+  ].filter(Boolean).length;
 
   return (
-    <form action="/records" method="get" onSubmit={submit} role="search" aria-label="Search and filter records" className="space-y-3 rounded-lg border border-stone-200 bg-white p-4">
+    <form
+      action="/records"
+      method="get"
+      onSubmit={submit}
+      role="search"
+      aria-label="Search and filter records"
+      className="space-y-3 rounded-lg border border-stone-200 bg-white p-4"
+    >
       {/* The search box takes the whole row: a question is read whole before it is sent. */}
       <div className="flex items-end gap-2">
         <LabelledField className="min-w-0 flex-1" htmlFor="search-query" label="Search the archive">
@@ -157,7 +185,11 @@ export function RecordFiltersClient({
             Match by
           </span>
           {modes.map((item) => (
-            <label key={item.value} title={item.hint} className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-stone-300 px-2 py-1 text-sm has-checked:border-accent-700 has-checked:bg-accent-50">
+            <label
+              key={item.value}
+              title={item.hint}
+              className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-stone-300 px-2 py-1 text-sm has-checked:border-accent-700 has-checked:bg-accent-50"
+            >
               <input type="radio" name="mode" value={item.value} defaultChecked={item.value === mode} className="accent-accent-700" />
               <span>
                 {item.label} <span className="hidden text-xs text-stone-500 2xl:inline">({item.hint})</span>
@@ -231,7 +263,15 @@ export function RecordFiltersClient({
           </LabelledField>
           <div className="flex gap-2">
             <LabelledField className="flex-1" htmlFor="filter-from" label="From year">
-              <input id="filter-from" name="from" type="number" step={1} defaultValue={values.from} aria-describedby="filter-years-hint" className="field-input" />
+              <input
+                id="filter-from"
+                name="from"
+                type="number"
+                step={1}
+                defaultValue={values.from}
+                aria-describedby="filter-years-hint"
+                className="field-input"
+              />
             </LabelledField>
             <LabelledField className="flex-1" htmlFor="filter-to" label="To year">
               <input id="filter-to" name="to" type="number" step={1} defaultValue={values.to} aria-describedby="filter-years-hint" className="field-input" />
@@ -290,5 +330,9 @@ function subscribeWide(onChange: () => void): () => void {
 
 /** Whether the screen is wider than a phone (640 px); the server renders the wide layout. */
 export function useWideScreen(): boolean {
-  return useSyncExternalStore(subscribeWide, () => window.matchMedia(wideQuery).matches, () => true);
+  return useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(wideQuery).matches,
+    () => true,
+  );
 }

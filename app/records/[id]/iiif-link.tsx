@@ -10,7 +10,9 @@ import { showsInIiif } from "@/lib/archive/iiif/presentation";
 export function IiifLink({ record }: { record: RecordDetail }) {
   if (!showsInIiif(record)) return null;
   const base = `/iiif/${encodeURIComponent(record.id)}`;
-  const searchable = record.section.fields.some((field) => ["transcript", "segments", "scan", "longtext"].includes(field.type) && hasValue(record.values[field.key]));
+  const searchable = record.section.fields.some(
+    (field) => ["transcript", "segments", "scan", "longtext"].includes(field.type) && hasValue(record.values[field.key]),
+  );
   return (
     <div className="mt-1 text-sm text-stone-600" data-testid="iiif-link">
       <p>

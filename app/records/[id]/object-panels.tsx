@@ -24,7 +24,15 @@ function Thumbnail({ mediaId, alt, size = 96 }: { mediaId: string; alt: string; 
   return (
     // Thumbnails are served by the ACL-checked media route; next/image would cache them across users.
     // eslint-disable-next-line @next/next/no-img-element
-    <img src={`/api/media/${mediaId}?variant=thumb`} alt={alt} width={size} height={size} loading="lazy" className="rounded border border-stone-200 bg-stone-50 object-contain" style={{ width: size, height: size }} />
+    <img
+      src={`/api/media/${mediaId}?variant=thumb`}
+      alt={alt}
+      width={size}
+      height={size}
+      loading="lazy"
+      className="rounded border border-stone-200 bg-stone-50 object-contain"
+      style={{ width: size, height: size }}
+    />
   );
 }
 
@@ -60,7 +68,17 @@ const sharedReads = cache(async (runtime: Runtime, principal: Principal, recordI
   return { objects, subject: await loadObjectSubject(objects.sql, principal, recordId), reads: neighbourReads() };
 });
 
-export async function SimilarObjects({ principal, runtime, recordId, mode }: { principal: Principal; runtime: Runtime; recordId: string; mode: SimilarObjectMode }) {
+export async function SimilarObjects({
+  principal,
+  runtime,
+  recordId,
+  mode,
+}: {
+  principal: Principal;
+  runtime: Runtime;
+  recordId: string;
+  mode: SimilarObjectMode;
+}) {
   const { objects, subject, reads } = await sharedReads(runtime, principal, recordId);
   const result = await findSimilarObjects(objects, principal, { recordId, mode, limit: 12 }, { subject, reads });
   const href = (next: SimilarObjectMode) => `/records/${recordId}${next === "hybrid" ? "" : `?objects=${next}`}#similar-objects-heading`;
@@ -91,7 +109,9 @@ export async function SimilarObjects({ principal, runtime, recordId, mode }: { p
       {result.status === "pending" ? (
         <p className="notice mt-3">This object’s images have not been described yet; the indexer will do it shortly.</p>
       ) : result.neighbours.length === 0 ? (
-        <p className="notice mt-3">{mode === "near_duplicate" ? "No near-duplicate among the objects you can read." : "No similar object among the objects you can read."}</p>
+        <p className="notice mt-3">
+          {mode === "near_duplicate" ? "No near-duplicate among the objects you can read." : "No similar object among the objects you can read."}
+        </p>
       ) : (
         <ol className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
           {result.neighbours.map((neighbour) => (
@@ -118,7 +138,8 @@ function ConfidenceBar({ value, label }: { value: number; label: string }) {
 }
 
 function DecisionNote({ stored }: { stored: StoredProposal }) {
-  if (stored.status === "pending") return <p className="mt-1 text-xs text-stone-500">Stored proposal, awaiting a curator’s decision since {formatDateTime(stored.createdAt)}.</p>;
+  if (stored.status === "pending")
+    return <p className="mt-1 text-xs text-stone-500">Stored proposal, awaiting a curator’s decision since {formatDateTime(stored.createdAt)}.</p>;
   const verb = { accepted: "Accepted", overridden: "Overridden", rejected: "Rejected" }[stored.status];
   return (
     <p className="mt-1 text-xs text-stone-600" data-testid="decision-note">
@@ -130,7 +151,19 @@ function DecisionNote({ stored }: { stored: StoredProposal }) {
   );
 }
 
-function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCharacterisation; stored: StoredProposal | undefined; editable: boolean; recordId: string; options?: string[] }) {
+function RoleCard({
+  role,
+  stored,
+  editable,
+  recordId,
+  options,
+}: {
+  role: RoleCharacterisation;
+  stored: StoredProposal | undefined;
+  editable: boolean;
+  recordId: string;
+  options?: string[];
+}) {
   const pendingStored = stored?.status === "pending" ? stored : undefined;
   const live = proposedFieldValue(role);
   const proposed = pendingStored ? (pendingStored.proposed ? pendingStored.value : null) : live;
@@ -143,7 +176,8 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
     ? pendingStored.evidence.support
     : role.support.map((neighbour) => ({ recordId: neighbour.recordId, title: neighbour.title, mediaId: neighbour.images[0]?.mediaId ?? null }));
   const current = role.role === "date" ? dateOf(role.current) : role.current;
-  const agrees = proposed !== null && current !== null && current !== "" && formatProposalValue(proposed).toLowerCase() === formatProposalValue(current).toLowerCase();
+  const agrees =
+    proposed !== null && current !== null && current !== "" && formatProposalValue(proposed).toLowerCase() === formatProposalValue(current).toLowerCase();
   const headingId = `proposal-${role.role}`;
   // The period chart: the stored proposal's evidence when deciding that, else the live one.
   const chartRange = pendingStored ? pendingStored.evidence.date : role.date;
@@ -153,24 +187,35 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
       <h3 id={headingId} className="font-semibold">
         {role.fieldLabel}
       </h3>
-      <p className="text-sm text-stone-600">{current ? (
+      <p className="text-sm text-stone-600">
+        {current ? (
           <>
             Catalogued: <span className="font-medium text-stone-900">{formatProposalValue(current)}</span>
           </>
         ) : (
           "Not catalogued yet"
-        )}</p>
+        )}
+      </p>
       {proposed === null && flag ? (
         <>
           <p className="mt-2 text-sm text-stone-600">Not proposed.</p>
           <ProposalFlagNote flag={flag} proposed={false} />
           {editable && (
-            <ProposalDecisionClient recordId={recordId} role={role.role} fieldLabel={role.fieldLabel} proposed={flag.vote} proposedLabel={formatProposalValue(flag.vote)} options={options} acceptable={false} />
+            <ProposalDecisionClient
+              recordId={recordId}
+              role={role.role}
+              fieldLabel={role.fieldLabel}
+              proposed={flag.vote}
+              proposedLabel={formatProposalValue(flag.vote)}
+              options={options}
+              acceptable={false}
+            />
           )}
         </>
       ) : proposed === null && stated ? (
         <p className="mt-2 rounded bg-sky-50 px-2 py-1 text-xs text-sky-900" data-testid="stated-not-proposed">
-          <span className="font-semibold">Not proposed.</span> The record states {formatProposalValue(stated.value)} ({stated.sources.map((source) => `${source.label} “${source.text}”`).join("; ")}
+          <span className="font-semibold">Not proposed.</span> The record states {formatProposalValue(stated.value)} (
+          {stated.sources.map((source) => `${source.label} “${source.text}”`).join("; ")}
           ), which is not one of the {role.fieldLabel.toLowerCase()} values; no neighbour&rsquo;s vote outranks it.
         </p>
       ) : proposed === null ? (
@@ -182,7 +227,10 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
       ) : (
         <>
           <p className="mt-2 text-sm">
-            Proposed: <span className="font-semibold" data-testid="proposed-value">{formatProposalValue(proposed)}</span>
+            Proposed:{" "}
+            <span className="font-semibold" data-testid="proposed-value">
+              {formatProposalValue(proposed)}
+            </span>
             {agrees && <span className="ml-2 rounded bg-emerald-50 px-1.5 py-0.5 text-xs text-emerald-800">agrees with the catalogue</span>}
           </p>
           {pendingStored?.evidence.mode === "agent" ? (
@@ -192,7 +240,8 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
             </p>
           ) : fromRecord && stated ? (
             <p className="mt-2 rounded bg-sky-50 px-2 py-1 text-xs text-sky-900" data-testid="stated-in-record">
-              <span className="font-semibold">Stated in the record:</span> {stated.sources.map((source) => `${source.label} “${source.text}”`).join("; ")}. The record’s own text outranks the neighbours’ votes.
+              <span className="font-semibold">Stated in the record:</span> {stated.sources.map((source) => `${source.label} “${source.text}”`).join("; ")}. The
+              record’s own text outranks the neighbours’ votes.
             </p>
           ) : (
             <div className="mt-2">
@@ -212,7 +261,9 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
               earliest={chart.range.earliest}
               latest={chart.range.latest}
               central={chart.range.central}
-              neighbours={chart.voters.filter((voter) => voter.date).map((voter) => ({ title: voter.title, from: voter.date?.from ?? 0, to: voter.date?.to ?? 0, weight: voter.weight }))}
+              neighbours={chart.voters
+                .filter((voter) => voter.date)
+                .map((voter) => ({ title: voter.title, from: voter.date?.from ?? 0, to: voter.date?.to ?? 0, weight: voter.weight }))}
               current={dateOf(role.current)}
             />
           )}
@@ -231,7 +282,14 @@ function RoleCard({ role, stored, editable, recordId, options }: { role: RoleCha
             </div>
           )}
           {editable && (
-            <ProposalDecisionClient recordId={recordId} role={role.role} fieldLabel={role.fieldLabel} proposed={proposed} proposedLabel={formatProposalValue(proposed)} options={options} />
+            <ProposalDecisionClient
+              recordId={recordId}
+              role={role.role}
+              fieldLabel={role.fieldLabel}
+              proposed={proposed}
+              proposedLabel={formatProposalValue(proposed)}
+              options={options}
+            />
           )}
         </>
       )}
@@ -245,9 +303,22 @@ function dateOf(value: string): { from: number; to: number } | null {
   return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
 }
 
-export async function ObjectProposals({ principal, runtime, recordId, editable }: { principal: Principal; runtime: Runtime; recordId: string; editable: boolean }) {
+export async function ObjectProposals({
+  principal,
+  runtime,
+  recordId,
+  editable,
+}: {
+  principal: Principal;
+  runtime: Runtime;
+  recordId: string;
+  editable: boolean;
+}) {
   const { objects, subject, reads } = await sharedReads(runtime, principal, recordId);
-  const [characterisation, stored] = await Promise.all([characteriseObject(objects, principal, { recordId, subject, reads }), proposalsForRecord(objects, principal, recordId)]);
+  const [characterisation, stored] = await Promise.all([
+    characteriseObject(objects, principal, { recordId, subject, reads }),
+    proposalsForRecord(objects, principal, recordId),
+  ]);
   const fields = characterisation.subject.fields;
   return (
     <section aria-labelledby="proposals-heading" className="mt-10" data-testid="object-proposals">

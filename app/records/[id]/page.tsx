@@ -73,7 +73,9 @@ export async function generateMetadata({ params, searchParams }: PageProps): Pro
 async function pageOrigin(runtime: Runtime): Promise<string> {
   const requestHeaders = await headers();
   return requestOrigin(
-    new Request("http://localhost/", { headers: { host: requestHeaders.get("host") ?? "localhost:3000", "x-forwarded-proto": requestHeaders.get("x-forwarded-proto") ?? "http" } }),
+    new Request("http://localhost/", {
+      headers: { host: requestHeaders.get("host") ?? "localhost:3000", "x-forwarded-proto": requestHeaders.get("x-forwarded-proto") ?? "http" },
+    }),
     runtime.config.AUTH_URL ? new URL(runtime.config.AUTH_URL).origin : undefined,
   );
 }
@@ -106,7 +108,9 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
   const terms = pageQueryTerms(query.q);
   // The scan field whose pages hold the cited page: its page image opens with the words marked.
   const citedScan =
-    cited?.page != null ? scanFields.find((field) => scans[String(record.values[field.key])]?.some((page) => page.page === cited.page && page.status === "read")) : undefined;
+    cited?.page != null
+      ? scanFields.find((field) => scans[String(record.values[field.key])]?.some((page) => page.page === cited.page && page.status === "read"))
+      : undefined;
   const citedMediaId = citedScan ? String(record.values[citedScan.key]) : undefined;
   const citedPage = citedMediaId ? scans[citedMediaId]?.find((page) => page.page === cited?.page) : undefined;
   const objectMode: SimilarObjectMode = similarObjectModes.find((mode) => mode === query.objects) ?? "hybrid";
@@ -133,7 +137,12 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
       <IiifLink record={record} />
 
       {cited && (
-        <section id="cited-passage" aria-labelledby="cited-passage-heading" className="mt-6 rounded-lg border-l-4 border-amber-400 bg-amber-50 px-4 py-3" data-testid="cited-passage">
+        <section
+          id="cited-passage"
+          aria-labelledby="cited-passage-heading"
+          className="mt-6 rounded-lg border-l-4 border-amber-400 bg-amber-50 px-4 py-3"
+          data-testid="cited-passage"
+        >
           <h2 id="cited-passage-heading" className="text-sm font-semibold text-amber-950">
             Cited passage
             <span className="font-normal text-amber-900">
@@ -167,7 +176,15 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
       )}
 
       <div className="mt-8 grid grid-cols-1 gap-10 lg:grid-cols-[1fr_16rem]">
-        <RecordFields record={record} startAt={startSeconds(query.t)} scans={scans} captions={captions} textEnglish={textEnglish} terms={terms} cited={citedScan && cited?.page != null ? { page: cited.page, text: cited.text } : undefined} />
+        <RecordFields
+          record={record}
+          startAt={startSeconds(query.t)}
+          scans={scans}
+          captions={captions}
+          textEnglish={textEnglish}
+          terms={terms}
+          cited={citedScan && cited?.page != null ? { page: cited.page, text: cited.text } : undefined}
+        />
 
         <aside className="space-y-6 text-sm">
           <dl className="space-y-3 rounded-lg border border-stone-200 bg-white p-4">
@@ -215,7 +232,12 @@ export default async function RecordPage({ params, searchParams }: PageProps) {
           )}
 
           <Suspense fallback={<SimilarRecordsLoading />}>
-            <SimilarRecords principal={principal} runtime={runtime} recordId={record.id} groupId={typeof query.similar === "string" ? query.similar : undefined} />
+            <SimilarRecords
+              principal={principal}
+              runtime={runtime}
+              recordId={record.id}
+              groupId={typeof query.similar === "string" ? query.similar : undefined}
+            />
           </Suspense>
         </aside>
       </div>

@@ -76,24 +76,37 @@ export function ProposalDecisionClient(props: {
             type="button"
             className="btn btn-primary"
             busy={pending}
-            onClick={() => run({ action: "accept", recordId: props.recordId, role: props.role, expected: props.proposed }, `Accepted: ${props.fieldLabel} is now ${props.proposedLabel}.`)}
+            onClick={() =>
+              run(
+                { action: "accept", recordId: props.recordId, role: props.role, expected: props.proposed },
+                `Accepted: ${props.fieldLabel} is now ${props.proposedLabel}.`,
+              )
+            }
           >
             Accept {props.proposedLabel}
           </BusyButton>
         )}
-        <BusyButton type="button" className="btn" busy={pending} aria-expanded={overriding} aria-controls={`${id}-override`} onClick={() => setOverriding((open) => !open)}>
+        <BusyButton
+          type="button"
+          className="btn"
+          busy={pending}
+          aria-expanded={overriding}
+          aria-controls={`${id}-override`}
+          onClick={() => setOverriding((open) => !open)}
+        >
           Override…
         </BusyButton>
-        <BusyButton type="button" className="btn" busy={pending} onClick={() => run({ action: "reject", recordId: props.recordId, role: props.role }, "Proposal rejected; the record is unchanged.")}>
+        <BusyButton
+          type="button"
+          className="btn"
+          busy={pending}
+          onClick={() => run({ action: "reject", recordId: props.recordId, role: props.role }, "Proposal rejected; the record is unchanged.")}
+        >
           Reject
         </BusyButton>
       </div>
       {overriding && (
-        <ActionForm
-          id={`${id}-override`}
-          className="mt-3 flex flex-wrap items-end gap-2"
-          onSubmit={() => override()}
-        >
+        <ActionForm id={`${id}-override`} className="mt-3 flex flex-wrap items-end gap-2" onSubmit={() => override()}>
           {isRange ? (
             <>
               <label className="text-sm">

@@ -2,7 +2,15 @@ import Link from "next/link";
 import type { Principal } from "@/lib/acl";
 import { authorityText } from "@/lib/archive/authority-text";
 import type { FieldDefinition } from "@/lib/archive/field-definitions";
-import { type FieldChange, type HistoryVersion, type RecordHistory, changesBetween, describeThrough, historyPageSize, readRecordHistory } from "@/lib/archive/record-history";
+import {
+  type FieldChange,
+  type HistoryVersion,
+  type RecordHistory,
+  changesBetween,
+  describeThrough,
+  historyPageSize,
+  readRecordHistory,
+} from "@/lib/archive/record-history";
 import type { DiffPart } from "@/lib/archive/text-diff";
 import type { Runtime } from "@/lib/runtime";
 import { formatDateTime } from "@/components/format";
@@ -15,7 +23,17 @@ import { RestoreVersionClient } from "./restore-version-client";
  * <details> (keyboard: Tab to it, Enter or Space to open). An editor of the record restores a
  * version as a new save. `before` pages to older versions.
  */
-export async function RecordHistorySection({ principal, runtime, recordId, before }: { principal: Principal; runtime: Runtime; recordId: string; before?: number }) {
+export async function RecordHistorySection({
+  principal,
+  runtime,
+  recordId,
+  before,
+}: {
+  principal: Principal;
+  runtime: Runtime;
+  recordId: string;
+  before?: number;
+}) {
   // One more than shown, so the oldest shown can say what it changed.
   const history = await readRecordHistory(runtime.database.prisma, principal, recordId, { limit: historyPageSize + 1, before });
   const shown = history.versions.slice(0, historyPageSize);
@@ -64,7 +82,8 @@ function VersionItem({ history, version, older, open }: { history: RecordHistory
         {current && <span className="font-normal text-stone-600"> (current)</span>}
       </h3>
       <p className="mt-1 text-sm text-stone-700">
-        Saved <time dateTime={version.savedAt.toISOString()}>{formatDateTime(version.savedAt)}</time> by {version.savedBy?.name ?? "the system"} {describeThrough(version)}.
+        Saved <time dateTime={version.savedAt.toISOString()}>{formatDateTime(version.savedAt)}</time> by {version.savedBy?.name ?? "the system"}{" "}
+        {describeThrough(version)}.
       </p>
       {older && older.project.id !== version.project.id && (
         <p className="mt-1 text-sm text-stone-700">
@@ -95,7 +114,9 @@ function VersionItem({ history, version, older, open }: { history: RecordHistory
           </dl>
         </details>
       )}
-      {history.canRestore && !current && <RestoreVersionClient recordId={history.record.id} currentVersion={history.record.version} restore={version.version} />}
+      {history.canRestore && !current && (
+        <RestoreVersionClient recordId={history.record.id} currentVersion={history.record.version} restore={version.version} />
+      )}
     </li>
   );
 }
@@ -171,7 +192,8 @@ function valueText(field: FieldDefinition, value: unknown, history: RecordHistor
   }
   if (field.type === "authority") return authorityText(value) || "(empty)";
   if (typeof value === "string") return value;
-  if (Array.isArray(value)) return value.map((item) => (typeof item === "object" && item && "text" in item ? String((item as { text: unknown }).text) : String(item))).join("\n");
+  if (Array.isArray(value))
+    return value.map((item) => (typeof item === "object" && item && "text" in item ? String((item as { text: unknown }).text) : String(item))).join("\n");
   if (typeof value === "object") {
     const object = value as Record<string, unknown>;
     if ("text" in object && typeof object.text === "string") return object.text;

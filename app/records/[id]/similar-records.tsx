@@ -8,7 +8,17 @@ import { formatTimecode } from "@/components/format";
  * Records nearest to this one by meaning, from its stored passages; optionally by one embed
  * group ("similar by profession"). Rendered in a Suspense boundary so the record shows first.
  */
-export async function SimilarRecords({ principal, runtime, recordId, groupId }: { principal: Principal; runtime: Runtime; recordId: string; groupId?: string }) {
+export async function SimilarRecords({
+  principal,
+  runtime,
+  recordId,
+  groupId,
+}: {
+  principal: Principal;
+  runtime: Runtime;
+  recordId: string;
+  groupId?: string;
+}) {
   const { sql } = runtime.database;
   const space = await runtime.space();
   const facets = await similarityFacets(sql, principal, space, recordId);

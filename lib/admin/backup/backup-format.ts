@@ -86,7 +86,10 @@ export function parseJsonLines<Schema extends z.ZodType>(bytes: Uint8Array, entr
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new AppError("bad_request", `The backup's ${entry}, line ${index + 1}, is not a valid row${issue ? ` (${issue.path.join(".") || "row"}: ${issue.message})` : ""}.`);
+      throw new AppError(
+        "bad_request",
+        `The backup's ${entry}, line ${index + 1}, is not a valid row${issue ? ` (${issue.path.join(".") || "row"}: ${issue.message})` : ""}.`,
+      );
     }
     rows.push(parsed.data);
   }
@@ -94,7 +97,11 @@ export function parseJsonLines<Schema extends z.ZodType>(bytes: Uint8Array, entr
 }
 
 /** The manifest for entries about to be written (neither it nor its signature is among them), to be signed by the key `keyId` names. */
-export function buildManifest(input: Omit<BackupManifest, "entries" | "format" | "formatVersion" | "signing">, entries: readonly { name: string; bytes: Uint8Array }[], keyId: string): BackupManifest {
+export function buildManifest(
+  input: Omit<BackupManifest, "entries" | "format" | "formatVersion" | "signing">,
+  entries: readonly { name: string; bytes: Uint8Array }[],
+  keyId: string,
+): BackupManifest {
   return {
     format: backupFormat,
     formatVersion: backupFormatVersion,
@@ -114,12 +121,20 @@ export function parseManifest(bytes: Uint8Array | undefined): BackupManifest {
     throw new AppError("bad_request", `The backup's ${manifestEntry} is not JSON.`);
   }
   const header = z.object({ format: z.string(), formatVersion: z.number() }).safeParse(value);
-  if (!header.success || header.data.format !== backupFormat) throw new AppError("bad_request", `This is not a Mnemo project backup (${manifestEntry} does not say format "${backupFormat}").`);
+  if (!header.success || header.data.format !== backupFormat)
+    throw new AppError("bad_request", `This is not a Mnemo project backup (${manifestEntry} does not say format "${backupFormat}").`);
   if (!readableVersions.includes(header.data.formatVersion)) {
-    throw new AppError("bad_request", `The backup is format version ${header.data.formatVersion}; this installation restores versions ${readableVersions.join(" and ")} only.`);
+    throw new AppError(
+      "bad_request",
+      `The backup is format version ${header.data.formatVersion}; this installation restores versions ${readableVersions.join(" and ")} only.`,
+    );
   }
   const parsed = manifestSchema.safeParse(value);
-  if (!parsed.success) throw new AppError("bad_request", `The backup's ${manifestEntry} is damaged (${parsed.error.issues[0]?.path.join(".") ?? "?"}: ${parsed.error.issues[0]?.message ?? "invalid"}).`);
+  if (!parsed.success)
+    throw new AppError(
+      "bad_request",
+      `The backup's ${manifestEntry} is damaged (${parsed.error.issues[0]?.path.join(".") ?? "?"}: ${parsed.error.issues[0]?.message ?? "invalid"}).`,
+    );
   // Version 1 was never signed; from version 2 the manifest names its key.
   if (parsed.data.formatVersion === 1) return { ...parsed.data, signing: undefined };
   if (!parsed.data.signing) throw new AppError("bad_request", `The backup's ${manifestEntry} is damaged (signing: it names no key).`);
@@ -147,7 +162,8 @@ export function verifyEntries(manifest: BackupManifest, contents: ReadonlyMap<st
     }
   }
   for (const name of contents.keys()) {
-    if (name !== manifestEntry && name !== signatureEntry && !listed.has(name)) throw new AppError("bad_request", `The backup holds ${name}, which its manifest does not list. Nothing was restored.`);
+    if (name !== manifestEntry && name !== signatureEntry && !listed.has(name))
+      throw new AppError("bad_request", `The backup holds ${name}, which its manifest does not list. Nothing was restored.`);
   }
   for (const [table, name] of Object.entries(tableEntries)) {
     if (table === "vectors" ? manifest.vectors !== null && !listed.has(name) : !listed.has(name)) {

@@ -27,6 +27,7 @@ export async function installationBackupKey(prisma: PrismaClient, environmentKey
     await prisma.installationSecret.createMany({ data: [{ name: secretName, value: BackupKey.generate().toHex() }], skipDuplicates: true });
     hex = await stored();
   }
-  if (hex === undefined || !/^[0-9a-f]{64}$/.test(hex)) throw new AppError("internal", `The installation's backup key (installation_secrets, ${secretName}) is damaged.`);
+  if (hex === undefined || !/^[0-9a-f]{64}$/.test(hex))
+    throw new AppError("internal", `The installation's backup key (installation_secrets, ${secretName}) is damaged.`);
   return { key: BackupKey.fromHex(hex, "The installation's backup key"), source: "database" };
 }

@@ -123,7 +123,13 @@ export const recordVersionRowSchema = z.object({
 });
 
 /** An embedding by the hash of the text it embeds (the embedding cache's key). */
-export const vectorRowSchema = z.object({ textHash: z.string().regex(/^[0-9a-f]{64}$/), embedding: z.string().regex(/^\[[-0-9.eE, ]*\]$/).max(200_000) });
+export const vectorRowSchema = z.object({
+  textHash: z.string().regex(/^[0-9a-f]{64}$/),
+  embedding: z
+    .string()
+    .regex(/^\[[-0-9.eE, ]*\]$/)
+    .max(200_000),
+});
 
 export type ProjectRow = z.input<typeof projectRowSchema>;
 export type UserRow = z.input<typeof userRowSchema>;

@@ -31,7 +31,8 @@ export class BackupKey {
   readonly #bytes: Buffer;
 
   constructor(bytes: Uint8Array) {
-    if (bytes.byteLength !== keyBytes) throw new AppError("bad_request", `A backup key is ${keyBytes} bytes (64 hex characters); this one is ${bytes.byteLength}.`);
+    if (bytes.byteLength !== keyBytes)
+      throw new AppError("bad_request", `A backup key is ${keyBytes} bytes (64 hex characters); this one is ${bytes.byteLength}.`);
     this.#bytes = Buffer.from(bytes);
     this.id = backupKeyId(this.#bytes);
   }
@@ -44,7 +45,8 @@ export class BackupKey {
   /** A key as `npm run backup:key` prints it; `source` names where it came from in the refusal. */
   static fromHex(hex: string, source: string): BackupKey {
     const text = hex.trim();
-    if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new AppError("bad_request", `${source} is not a backup key: a key is 64 hex characters, as \`npm run backup:key\` prints it.`);
+    if (!/^[0-9a-fA-F]{64}$/.test(text))
+      throw new AppError("bad_request", `${source} is not a backup key: a key is 64 hex characters, as \`npm run backup:key\` prints it.`);
     return new BackupKey(Buffer.from(text, "hex"));
   }
 
@@ -130,7 +132,13 @@ export function checkSignature(input: CheckSignatureInput): SignatureCheck {
   const key = keys.find((candidate) => candidate.id === keyId);
   if (!key) {
     const own = keys[0] ? `; this installation's is ${keys[0].id}` : "";
-    const given = keys.length > 1 ? `, nor any key given (${keys.slice(1).map((candidate) => candidate.id).join(", ")})` : "";
+    const given =
+      keys.length > 1
+        ? `, nor any key given (${keys
+            .slice(1)
+            .map((candidate) => candidate.id)
+            .join(", ")})`
+        : "";
     return unverified(
       keyId,
       `signed by another installation's key (id ${keyId}), which was not given`,
@@ -146,7 +154,10 @@ export function checkSignature(input: CheckSignatureInput): SignatureCheck {
   const expected = key.sign(input.manifestBytes);
   const actual = Buffer.from(signature.manifestHmac, "hex");
   if (actual.byteLength !== expected.byteLength || !timingSafeEqual(actual, expected)) {
-    throw new AppError("bad_request", `The backup's signature does not match its manifest (key id ${keyId}): the archive was changed after it was made. ${nothingRestored}`);
+    throw new AppError(
+      "bad_request",
+      `The backup's signature does not match its manifest (key id ${keyId}): the archive was changed after it was made. ${nothingRestored}`,
+    );
   }
   return { status: "signed", keyId };
 }

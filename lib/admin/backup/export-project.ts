@@ -10,7 +10,19 @@ import { embeddingTextHash } from "../../rag/embed/embedding-text-hash";
 import { getActiveIndexSpace } from "../../rag/index/index-spaces";
 import { type BackupManifest, buildManifest, mediaPrefix, storageKeyPattern, tableEntries, toJsonLines } from "./backup-format";
 import { installationBackupKey } from "./backup-key";
-import type { AuditRow, EmbedGroupRow, LinkRow, MediaRow, MembershipRow, ProjectRow, RecordRow, RecordVersionRow, SectionRow, UserRow, VectorRow } from "./backup-rows";
+import type {
+  AuditRow,
+  EmbedGroupRow,
+  LinkRow,
+  MediaRow,
+  MembershipRow,
+  ProjectRow,
+  RecordRow,
+  RecordVersionRow,
+  SectionRow,
+  UserRow,
+  VectorRow,
+} from "./backup-rows";
 import { signedManifestEntries } from "./backup-signature";
 import { writeZip } from "./write-zip";
 import packageJson from "../../../package.json" with { type: "json" };
@@ -68,7 +80,10 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
   }
   const sections = allSections.filter((section) => wanted.has(section.id));
   const embedGroups = await prisma.embedGroup.findMany({ where: { sectionId: { in: [...wanted] } }, orderBy: [{ sectionId: "asc" }, { slug: "asc" }] });
-  const links = await prisma.recordLink.findMany({ where: { sourceId: { in: recordIds } }, orderBy: [{ sourceId: "asc" }, { fieldKey: "asc" }, { targetId: "asc" }] });
+  const links = await prisma.recordLink.findMany({
+    where: { sourceId: { in: recordIds } },
+    orderBy: [{ sourceId: "asc" }, { fieldKey: "asc" }, { targetId: "asc" }],
+  });
   // The project of each link's target outside this one: named in the backup, never its content.
   const externalTargets = await prisma.record.findMany({
     where: { id: { in: links.map((link) => link.targetId) }, projectId: { not: project.id } },
@@ -93,103 +108,104 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
   const userRef = (value: string | null) => (value && knownUsers.has(value) ? value : null);
 
   const tables: Record<keyof typeof tableEntries, unknown[] | null> = {
-    project: [{ id: project.id, slug: project.slug, name: project.name, description: project.description, restricted: project.restricted, createdAt: project.createdAt.toISOString() } satisfies ProjectRow],
+    project: [
+      {
+        id: project.id,
+        slug: project.slug,
+        name: project.name,
+        description: project.description,
+        restricted: project.restricted,
+        createdAt: project.createdAt.toISOString(),
+      } satisfies ProjectRow,
+    ],
     users: users.map((user): UserRow => ({ id: user.id, email: user.email, name: user.name })),
-    memberships: memberships.map((membership): MembershipRow => ({ userId: membership.userId, role: membership.role, createdAt: membership.createdAt.toISOString() })),
-    sections: sections.map(
-      (section): SectionRow => ({
-        id: section.id,
-        slug: section.slug,
-        name: section.name,
-        description: section.description,
-        fields: section.fields as SectionRow["fields"],
-        egressPolicy: section.egressPolicy,
-        objectContext: (section.objectContext ?? null) as SectionRow["objectContext"],
-        answerPrompt: section.answerPrompt,
-        position: section.position,
-        createdAt: section.createdAt.toISOString(),
-      }),
-    ),
-    embedGroups: embedGroups.map(
-      (group): EmbedGroupRow => ({
-        id: group.id,
-        sectionId: group.sectionId,
-        slug: group.slug,
-        label: group.label,
-        fields: group.fields as string[],
-        chunking: group.chunking,
-        maxTokens: group.maxTokens,
-        minTokens: group.minTokens,
-        overlap: group.overlap,
-        languages: group.languages,
-        createdAt: group.createdAt.toISOString(),
-      }),
-    ),
-    records: records.map(
-      (record): RecordRow => ({
-        id: record.id,
-        sectionId: record.sectionId,
-        title: record.title,
-        values: record.values as RecordRow["values"],
-        dateFrom: record.dateFrom,
-        dateTo: record.dateTo,
-        version: record.version,
-        createdById: userRef(record.createdById),
-        updatedById: userRef(record.updatedById),
-        createdAt: record.createdAt.toISOString(),
-        updatedAt: record.updatedAt.toISOString(),
-        externalId: record.externalId,
-      }),
-    ),
+    memberships: memberships.map((membership): MembershipRow => ({
+      userId: membership.userId,
+      role: membership.role,
+      createdAt: membership.createdAt.toISOString(),
+    })),
+    sections: sections.map((section): SectionRow => ({
+      id: section.id,
+      slug: section.slug,
+      name: section.name,
+      description: section.description,
+      fields: section.fields as SectionRow["fields"],
+      egressPolicy: section.egressPolicy,
+      objectContext: (section.objectContext ?? null) as SectionRow["objectContext"],
+      answerPrompt: section.answerPrompt,
+      position: section.position,
+      createdAt: section.createdAt.toISOString(),
+    })),
+    embedGroups: embedGroups.map((group): EmbedGroupRow => ({
+      id: group.id,
+      sectionId: group.sectionId,
+      slug: group.slug,
+      label: group.label,
+      fields: group.fields as string[],
+      chunking: group.chunking,
+      maxTokens: group.maxTokens,
+      minTokens: group.minTokens,
+      overlap: group.overlap,
+      languages: group.languages,
+      createdAt: group.createdAt.toISOString(),
+    })),
+    records: records.map((record): RecordRow => ({
+      id: record.id,
+      sectionId: record.sectionId,
+      title: record.title,
+      values: record.values as RecordRow["values"],
+      dateFrom: record.dateFrom,
+      dateTo: record.dateTo,
+      version: record.version,
+      createdById: userRef(record.createdById),
+      updatedById: userRef(record.updatedById),
+      createdAt: record.createdAt.toISOString(),
+      updatedAt: record.updatedAt.toISOString(),
+      externalId: record.externalId,
+    })),
     links: links.map((link): LinkRow => {
       const external = !inProject.has(link.targetId);
       const targetProject = external ? externalProjects.get(link.targetId) : undefined;
       return { sourceId: link.sourceId, fieldKey: link.fieldKey, targetId: link.targetId, external, ...(targetProject ? { targetProject } : {}) };
     }),
-    media: media.map(
-      (row): MediaRow => ({
-        id: row.id,
-        recordId: row.recordId,
-        fieldKey: row.fieldKey,
-        kind: row.kind,
-        mime: row.mime,
-        size: row.size,
-        width: row.width,
-        height: row.height,
-        durationSeconds: row.durationSeconds,
-        view: row.view,
-        originalName: row.originalName,
-        storageKey: row.storageKey,
-        sha256: row.sha256,
-        createdAt: row.createdAt.toISOString(),
-      }),
-    ),
-    audit: auditEvents.map(
-      (event): AuditRow => ({
-        id: event.id,
-        at: event.at.toISOString(),
-        actorId: userRef(event.actorId),
-        action: event.action,
-        targetType: event.targetType,
-        targetId: event.targetId,
-        details: event.details as AuditRow["details"],
-      }),
-    ),
+    media: media.map((row): MediaRow => ({
+      id: row.id,
+      recordId: row.recordId,
+      fieldKey: row.fieldKey,
+      kind: row.kind,
+      mime: row.mime,
+      size: row.size,
+      width: row.width,
+      height: row.height,
+      durationSeconds: row.durationSeconds,
+      view: row.view,
+      originalName: row.originalName,
+      storageKey: row.storageKey,
+      sha256: row.sha256,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    audit: auditEvents.map((event): AuditRow => ({
+      id: event.id,
+      at: event.at.toISOString(),
+      actorId: userRef(event.actorId),
+      action: event.action,
+      targetType: event.targetType,
+      targetId: event.targetId,
+      details: event.details as AuditRow["details"],
+    })),
     vectors: null,
-    versions: versions.map(
-      (version): RecordVersionRow => ({
-        recordId: version.recordId,
-        version: version.version,
-        projectId: version.projectId,
-        sectionId: version.sectionId,
-        title: version.title,
-        values: version.values as RecordVersionRow["values"],
-        savedAt: version.savedAt.toISOString(),
-        savedById: userRef(version.savedById),
-        via: version.via as RecordVersionRow["via"],
-        details: version.details as RecordVersionRow["details"],
-      }),
-    ),
+    versions: versions.map((version): RecordVersionRow => ({
+      recordId: version.recordId,
+      version: version.version,
+      projectId: version.projectId,
+      sectionId: version.sectionId,
+      title: version.title,
+      values: version.values as RecordVersionRow["values"],
+      savedAt: version.savedAt.toISOString(),
+      savedById: userRef(version.savedById),
+      via: version.via as RecordVersionRow["via"],
+      details: version.details as RecordVersionRow["details"],
+    })),
   };
 
   let vectors: BackupManifest["vectors"] = null;
@@ -227,7 +243,13 @@ export async function exportProject(prisma: PrismaClient, sql: SqlExecutor, prin
   const counts = Object.fromEntries(Object.entries(tables).flatMap(([table, rows]) => (rows ? [[table, rows.length]] : [])));
   counts.mediaFiles = media.length;
   const manifest = buildManifest(
-    { appVersion: packageJson.version, createdAt: createdAt.toISOString(), project: { id: project.id, slug: project.slug, name: project.name }, counts, vectors },
+    {
+      appVersion: packageJson.version,
+      createdAt: createdAt.toISOString(),
+      project: { id: project.id, slug: project.slug, name: project.name },
+      counts,
+      vectors,
+    },
     files,
     key.id,
   );

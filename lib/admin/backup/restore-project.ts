@@ -11,7 +11,18 @@ import { Prisma, type PrismaClient } from "../../db/generated/client";
 import { keepVersionsAs } from "../../db/record-versions";
 import { AppError } from "../../errors";
 import { newProjectSchema } from "../people/people-schemas";
-import { type BackupManifest, manifestEntry, mediaPrefix, parseJsonLines, parseManifest, sha256Hex, signatureEntry, storageKeyPattern, tableEntries, verifyEntries } from "./backup-format";
+import {
+  type BackupManifest,
+  manifestEntry,
+  mediaPrefix,
+  parseJsonLines,
+  parseManifest,
+  sha256Hex,
+  signatureEntry,
+  storageKeyPattern,
+  tableEntries,
+  verifyEntries,
+} from "./backup-format";
 import { installationBackupKey } from "./backup-key";
 import { type BackupKey, checkSignature, type SignatureCheck } from "./backup-signature";
 import {
@@ -144,15 +155,29 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   let projectId = existingProject?.id;
   if (!projectId) {
     const holder = await prisma.project.findUnique({ where: { id: project.id } });
-    if (holder) refuse(`This installation already holds the archived project as “${holder.slug}”; restore it under that slug (a backup keeps its records' ids, so it cannot copy a project within one installation).`);
+    if (holder)
+      refuse(
+        `This installation already holds the archived project as “${holder.slug}”; restore it under that slug (a backup keeps its records' ids, so it cannot copy a project within one installation).`,
+      );
     projectId = project.id;
   }
   const recordIds = records.map((record) => record.id);
-  const elsewhere = await prisma.record.findFirst({ where: { id: { in: recordIds }, projectId: { not: projectId } }, select: { id: true, project: { select: { slug: true } } } });
-  if (elsewhere) refuse(`Record ${elsewhere.id} of the backup already exists here in project “${elsewhere.project.slug}”; nothing was restored (a backup keeps its records' ids, so it cannot copy a project within one installation).`);
+  const elsewhere = await prisma.record.findFirst({
+    where: { id: { in: recordIds }, projectId: { not: projectId } },
+    select: { id: true, project: { select: { slug: true } } },
+  });
+  if (elsewhere)
+    refuse(
+      `Record ${elsewhere.id} of the backup already exists here in project “${elsewhere.project.slug}”; nothing was restored (a backup keeps its records' ids, so it cannot copy a project within one installation).`,
+    );
   const mediaIds = media.map((row) => row.id);
   const mediaElsewhere = await prisma.media.findFirst({
-    where: { OR: [{ id: { in: mediaIds }, projectId: { not: projectId } }, { storageKey: { in: media.map((row) => row.storageKey) }, id: { notIn: mediaIds } }] },
+    where: {
+      OR: [
+        { id: { in: mediaIds }, projectId: { not: projectId } },
+        { storageKey: { in: media.map((row) => row.storageKey) }, id: { notIn: mediaIds } },
+      ],
+    },
     select: { id: true },
   });
   if (mediaElsewhere) refuse(`Media ${mediaElsewhere.id} of the backup already exists here in another project, or under another id; nothing was restored.`);
@@ -160,7 +185,9 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   const sectionIds = new Map<string, string>();
   const sectionsCreated: typeof sections = [];
   const sectionsMerged: string[] = [];
-  const existingSections = await prisma.section.findMany({ where: { OR: [{ slug: { in: sections.map((section) => section.slug) } }, { id: { in: sections.map((section) => section.id) } }] } });
+  const existingSections = await prisma.section.findMany({
+    where: { OR: [{ slug: { in: sections.map((section) => section.slug) } }, { id: { in: sections.map((section) => section.id) } }] },
+  });
   for (const section of sections) {
     const existing = existingSections.find((candidate) => candidate.slug === section.slug);
     if (existing) {
@@ -191,7 +218,10 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
       where: { OR: externalIds.map((record) => ({ sectionId: localSection(record.sectionId), externalId: record.externalId, id: { not: record.id } })) },
       select: { id: true, externalId: true, section: { select: { slug: true } } },
     });
-    if (taken) refuse(`The catalogue number “${taken.externalId}” is already record ${taken.id} of section “${taken.section.slug}” here, and another record in the backup; nothing was restored.`);
+    if (taken)
+      refuse(
+        `The catalogue number “${taken.externalId}” is already record ${taken.id} of section “${taken.section.slug}” here, and another record in the backup; nothing was restored.`,
+      );
   }
   if (manifest.vectors) {
     const dimension = manifest.vectors.dimension;
@@ -199,19 +229,28 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
     if (wrong) refuse(`The backup's ${tableEntries.vectors} holds an embedding that does not have the ${dimension} dimensions its manifest names.`);
   }
 
-  const existingGroups = await prisma.embedGroup.findMany({ where: { sectionId: { in: [...sectionIds.values()] } }, select: { id: true, sectionId: true, slug: true } });
-  const groupIdsTaken = new Set((await prisma.embedGroup.findMany({ where: { id: { in: groups.map((group) => group.id) } }, select: { id: true } })).map((group) => group.id));
+  const existingGroups = await prisma.embedGroup.findMany({
+    where: { sectionId: { in: [...sectionIds.values()] } },
+    select: { id: true, sectionId: true, slug: true },
+  });
+  const groupIdsTaken = new Set(
+    (await prisma.embedGroup.findMany({ where: { id: { in: groups.map((group) => group.id) } }, select: { id: true } })).map((group) => group.id),
+  );
   const groupsToCreate = groups
     .filter((group) => !existingGroups.some((existing) => existing.sectionId === localSection(group.sectionId) && existing.slug === group.slug))
     .map((group) => ({ ...group, id: groupIdsTaken.has(group.id) ? randomUUID() : group.id, sectionId: localSection(group.sectionId) }));
 
   const localUsers = await prisma.user.findMany({ where: { email: { in: users.map((user) => user.email.toLowerCase()) } }, select: { id: true, email: true } });
-  const userIds = new Map(users.flatMap((user) => {
-    const local = localUsers.find((candidate) => candidate.email === user.email.toLowerCase());
-    return local ? [[user.id, local.id] as const] : [];
-  }));
+  const userIds = new Map(
+    users.flatMap((user) => {
+      const local = localUsers.find((candidate) => candidate.email === user.email.toLowerCase());
+      return local ? [[user.id, local.id] as const] : [];
+    }),
+  );
   const localUser = (id: string | null) => (id ? (userIds.get(id) ?? null) : null);
-  const unknownMembers = memberships.filter((membership) => !userIds.has(membership.userId)).map((membership) => users.find((user) => user.id === membership.userId)!.email);
+  const unknownMembers = memberships
+    .filter((membership) => !userIds.has(membership.userId))
+    .map((membership) => users.find((user) => user.id === membership.userId)!.email);
 
   const externalTargets = [...new Set(links.filter((link) => link.external).map((link) => link.targetId))];
   const presentTargets = new Set((await prisma.record.findMany({ where: { id: { in: externalTargets } }, select: { id: true } })).map((record) => record.id));
@@ -240,7 +279,10 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
   try {
     for (const row of media) {
       const path = storagePath(options.storageDir, row.storageKey);
-      const present = await readFile(path).then((bytes) => sha256Hex(bytes) === row.sha256, () => false);
+      const present = await readFile(path).then(
+        (bytes) => sha256Hex(bytes) === row.sha256,
+        () => false,
+      );
       if (present) continue;
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, contents.get(`${mediaPrefix}${row.storageKey}`)!);
@@ -364,7 +406,11 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
           });
         }
         for (const row of media) {
-          if (existingMedia.has(row.id)) await tx.media.update({ where: { id: row.id }, data: { recordId: row.recordId, fieldKey: row.fieldKey, view: row.view, originalName: row.originalName } });
+          if (existingMedia.has(row.id))
+            await tx.media.update({
+              where: { id: row.id },
+              data: { recordId: row.recordId, fieldKey: row.fieldKey, view: row.view, originalName: row.originalName },
+            });
         }
 
         if (auditRows.length) {
@@ -376,7 +422,9 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
 
         let vectors = "not in the backup";
         if (manifest.vectors) {
-          const [space] = await tx.$queryRaw<{ id: string; provider: string; model: string; dimension: number }[]>`SELECT id, provider, model, dimension FROM index_spaces WHERE status = 'active'`;
+          const [space] = await tx.$queryRaw<
+            { id: string; provider: string; model: string; dimension: number }[]
+          >`SELECT id, provider, model, dimension FROM index_spaces WHERE status = 'active'`;
           const wanted = manifest.vectors;
           if (!space) vectors = "left out: there is no active index space here";
           else if (space.provider !== wanted.provider || space.model !== wanted.model || space.dimension !== wanted.dimension) {
@@ -393,7 +441,24 @@ export async function restoreProject(prisma: PrismaClient, principal: Principal,
         // restore of the same archive finds it already there.
         const restoreId = uuidFrom(sha256Hex(`${manifest.entries.map((entry) => entry.sha256).join()}:${projectId}`));
         await tx.auditEvent.createMany({
-          data: [{ id: restoreId, actorId: principal.userId === "system" ? null : principal.userId, action: "project.restore", targetType: "project", targetId: projectId, projectId, details: { slug, archivedSlug: project.slug, records: records.length, createdAt: manifest.createdAt, signature: signature.status, keyId: signature.keyId } }],
+          data: [
+            {
+              id: restoreId,
+              actorId: principal.userId === "system" ? null : principal.userId,
+              action: "project.restore",
+              targetType: "project",
+              targetId: projectId,
+              projectId,
+              details: {
+                slug,
+                archivedSlug: project.slug,
+                records: records.length,
+                createdAt: manifest.createdAt,
+                signature: signature.status,
+                keyId: signature.keyId,
+              },
+            },
+          ],
           skipDuplicates: true,
         });
 
@@ -464,7 +529,9 @@ function sameRecordContent(a: RecordContent, b: RecordContent): boolean {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -496,45 +563,80 @@ function checkConsistency(input: {
     }
     return seen;
   };
-  const users = unique(input.users.map((user) => user.id), "user");
-  unique(input.users.map((user) => user.email.toLowerCase()), "the user email");
-  const sections = unique(input.sections.map((section) => section.id), "section");
-  unique(input.sections.map((section) => section.slug), "section slug");
-  unique(input.groups.map((group) => `${group.sectionId}/${group.slug}`), "embed group");
-  const records = unique(input.records.map((record) => record.id), "record");
-  unique(input.media.map((row) => row.id), "media");
-  unique(input.media.map((row) => row.storageKey), "the media file");
-  unique(input.memberships.map((membership) => membership.userId), "the membership of user");
+  const users = unique(
+    input.users.map((user) => user.id),
+    "user",
+  );
+  unique(
+    input.users.map((user) => user.email.toLowerCase()),
+    "the user email",
+  );
+  const sections = unique(
+    input.sections.map((section) => section.id),
+    "section",
+  );
+  unique(
+    input.sections.map((section) => section.slug),
+    "section slug",
+  );
+  unique(
+    input.groups.map((group) => `${group.sectionId}/${group.slug}`),
+    "embed group",
+  );
+  const records = unique(
+    input.records.map((record) => record.id),
+    "record",
+  );
+  unique(
+    input.media.map((row) => row.id),
+    "media",
+  );
+  unique(
+    input.media.map((row) => row.storageKey),
+    "the media file",
+  );
+  unique(
+    input.memberships.map((membership) => membership.userId),
+    "the membership of user",
+  );
   const user = (id: string | null, where: string) => {
     if (id !== null && !users.has(id)) refuse(`The backup's ${where} names user ${id}, whom ${tableEntries.users} does not hold.`);
   };
   for (const membership of input.memberships) user(membership.userId, tableEntries.memberships);
   for (const event of input.auditRows) user(event.actorId, tableEntries.audit);
-  for (const group of input.groups) if (!sections.has(group.sectionId)) refuse(`The backup's embed group “${group.slug}” belongs to a section it does not hold.`);
+  for (const group of input.groups)
+    if (!sections.has(group.sectionId)) refuse(`The backup's embed group “${group.slug}” belongs to a section it does not hold.`);
   for (const record of input.records) {
     if (!sections.has(record.sectionId)) refuse(`The backup's record ${record.id} belongs to a section it does not hold.`);
     user(record.createdById, tableEntries.records);
     user(record.updatedById, tableEntries.records);
   }
   const recordsById = new Map(input.records.map((record) => [record.id, record]));
-  unique(input.versionRows.map((row) => `${row.recordId} version ${row.version}`), "the record history row of");
+  unique(
+    input.versionRows.map((row) => `${row.recordId} version ${row.version}`),
+    "the record history row of",
+  );
   for (const row of input.versionRows) {
     const record = recordsById.get(row.recordId);
     if (!record) refuse(`The backup's ${tableEntries.versions} holds a version of record ${row.recordId}, which it does not hold.`);
-    if (row.sectionId !== record.sectionId) refuse(`The backup's ${tableEntries.versions} puts version ${row.version} of record ${row.recordId} in another section than the record's.`);
-    if (row.version > record.version) refuse(`The backup's ${tableEntries.versions} holds version ${row.version} of record ${row.recordId}, above the record's own version ${record.version}.`);
+    if (row.sectionId !== record.sectionId)
+      refuse(`The backup's ${tableEntries.versions} puts version ${row.version} of record ${row.recordId} in another section than the record's.`);
+    if (row.version > record.version)
+      refuse(`The backup's ${tableEntries.versions} holds version ${row.version} of record ${row.recordId}, above the record's own version ${record.version}.`);
     user(row.savedById, tableEntries.versions);
   }
   for (const link of input.links) {
     if (!records.has(link.sourceId)) refuse(`The backup's ${tableEntries.links} holds a link from record ${link.sourceId}, which it does not hold.`);
-    if (link.external === records.has(link.targetId)) refuse(`The backup's ${tableEntries.links} marks the link to ${link.targetId} wrongly as ${link.external ? "external" : "internal"}.`);
+    if (link.external === records.has(link.targetId))
+      refuse(`The backup's ${tableEntries.links} marks the link to ${link.targetId} wrongly as ${link.external ? "external" : "internal"}.`);
   }
   for (const row of input.media) {
     if (row.recordId !== null && !records.has(row.recordId)) refuse(`The backup's media ${row.id} belongs to a record it does not hold.`);
     if (!storageKeyPattern.test(row.storageKey)) refuse(`The backup's media ${row.id} has a storage key Mnemo does not make.`);
     const file = input.contents.get(`${mediaPrefix}${row.storageKey}`);
     if (!file) refuse(`The backup is incomplete: ${mediaPrefix}${row.storageKey} (media ${row.id}) is missing.`);
-    if (file.byteLength !== row.size || sha256Hex(file) !== row.sha256) refuse(`The backup's ${mediaPrefix}${row.storageKey} is not the file its media row describes.`);
+    if (file.byteLength !== row.size || sha256Hex(file) !== row.sha256)
+      refuse(`The backup's ${mediaPrefix}${row.storageKey} is not the file its media row describes.`);
   }
   const files = input.manifest.entries.filter((entry) => entry.name.startsWith(mediaPrefix)).length;
   if (files !== input.media.length) refuse("The backup holds media files that no media row names.");

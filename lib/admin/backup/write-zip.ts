@@ -25,7 +25,8 @@ function dosDateTime(at: Date): { date: number; time: number } {
 }
 
 export function writeZip(files: readonly ZipFile[], options: { at?: Date } = {}): Uint8Array {
-  if (files.length > maxZipEntries) throw new AppError("payload_too_large", `The archive would hold ${files.length} files; a zip holds at most ${maxZipEntries}.`);
+  if (files.length > maxZipEntries)
+    throw new AppError("payload_too_large", `The archive would hold ${files.length} files; a zip holds at most ${maxZipEntries}.`);
   const { date, time } = dosDateTime(options.at ?? new Date());
   const parts: Buffer[] = [];
   const centrals: Buffer[] = [];

@@ -31,9 +31,13 @@ export async function createAdminAccount(prisma: PrismaClient, input: unknown, o
     return { id, email: data.email, created: true };
   }
   if (!options.resetExisting) {
-    throw new AppError("conflict", `An account with the email ${data.email} already exists. Run again with --reset-password to make it an active admin with a new password.`, {
-      fieldErrors: { email: ["An account with this email already exists."] },
-    });
+    throw new AppError(
+      "conflict",
+      `An account with the email ${data.email} already exists. Run again with --reset-password to make it an active admin with a new password.`,
+      {
+        fieldErrors: { email: ["An account with this email already exists."] },
+      },
+    );
   }
   const passwordHash = await hashPassword(data.password);
   await prisma.$transaction(async (tx) => {

@@ -13,7 +13,14 @@ export async function createProjectAsAdmin(prisma: PrismaClient, principal: Prin
   }
   return prisma.$transaction(async (tx) => {
     const project = await tx.project.create({ data });
-    await audit(tx, { actorId: actorIdOf(principal), action: "project.create", targetType: "project", targetId: project.id, projectId: project.id, details: { slug: data.slug, restricted: data.restricted } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "project.create",
+      targetType: "project",
+      targetId: project.id,
+      projectId: project.id,
+      details: { slug: data.slug, restricted: data.restricted },
+    });
     return { id: project.id };
   });
 }

@@ -15,7 +15,14 @@ export async function createUserAsAdmin(prisma: PrismaClient, principal: Princip
   const passwordHash = await hashPassword(data.password);
   return prisma.$transaction(async (tx) => {
     const user = await tx.user.create({ data: { email: data.email, name: data.name, role: data.role, passwordHash } });
-    await audit(tx, { actorId: actorIdOf(principal), action: "user.create", targetType: "user", targetId: user.id, projectId: null, details: { email: data.email, role: data.role } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "user.create",
+      targetType: "user",
+      targetId: user.id,
+      projectId: null,
+      details: { email: data.email, role: data.role },
+    });
     return { id: user.id };
   });
 }

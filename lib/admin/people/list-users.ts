@@ -14,7 +14,10 @@ export interface AdminUser {
 
 export async function listUsers(prisma: PrismaClient, principal: Principal): Promise<AdminUser[]> {
   assertAdmin(principal);
-  const users = await prisma.user.findMany({ orderBy: [{ active: "desc" }, { email: "asc" }], include: { memberships: { include: { project: { select: { name: true } } } } } });
+  const users = await prisma.user.findMany({
+    orderBy: [{ active: "desc" }, { email: "asc" }],
+    include: { memberships: { include: { project: { select: { name: true } } } } },
+  });
   return users.map((user) => ({
     id: user.id,
     email: user.email,

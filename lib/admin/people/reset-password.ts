@@ -15,6 +15,13 @@ export async function resetPassword(prisma: PrismaClient, principal: Principal, 
   const passwordHash = await hashPassword(password);
   await prisma.$transaction(async (tx) => {
     await tx.user.update({ where: { id: user.id }, data: { passwordHash, sessionVersion: { increment: 1 } } });
-    await audit(tx, { actorId: actorIdOf(principal), action: "user.password_reset", targetType: "user", targetId: user.id, projectId: null, details: { email: user.email } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "user.password_reset",
+      targetType: "user",
+      targetId: user.id,
+      projectId: null,
+      details: { email: user.email },
+    });
   });
 }

@@ -11,7 +11,11 @@ import { idSchema } from "./people-schemas";
 const membershipRoleSchema = z.enum(["reader", "editor"], { error: "Choose reader or editor." });
 
 /** Adds, changes (reader/editor) or, with role null, removes a membership. */
-export async function setMembership(prisma: PrismaClient, principal: Principal, input: { projectId: string; email?: string; userId?: string; role: "reader" | "editor" | null }): Promise<void> {
+export async function setMembership(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { projectId: string; email?: string; userId?: string; role: "reader" | "editor" | null },
+): Promise<void> {
   assertAdmin(principal);
   const projectId = parseInput(idSchema, input.projectId);
   const project = await prisma.project.findUnique({ where: { id: projectId } });
@@ -26,7 +30,11 @@ export async function setMembership(prisma: PrismaClient, principal: Principal, 
     if (role === null) {
       if (before) await tx.membership.delete({ where: { userId_projectId: { userId: user.id, projectId } } });
     } else {
-      await tx.membership.upsert({ where: { userId_projectId: { userId: user.id, projectId } }, create: { userId: user.id, projectId, role }, update: { role } });
+      await tx.membership.upsert({
+        where: { userId_projectId: { userId: user.id, projectId } },
+        create: { userId: user.id, projectId, role },
+        update: { role },
+      });
     }
     await audit(tx, {
       actorId: actorIdOf(principal),

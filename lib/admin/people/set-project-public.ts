@@ -21,6 +21,13 @@ export async function setProjectPublic(prisma: PrismaClient, principal: Principa
   if (isPublic && project.restricted) throw new AppError("bad_request", "A restricted project cannot be public: its records are for named members only.");
   await prisma.$transaction(async (tx) => {
     await tx.project.update({ where: { id: project.id }, data: isPublic ? { isPublic: true, publicSince: new Date() } : { isPublic: false } });
-    await audit(tx, { actorId: actorIdOf(principal), action: isPublic ? "project.publish" : "project.unpublish", targetType: "project", targetId: project.id, projectId: project.id, details: { slug: project.slug } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: isPublic ? "project.publish" : "project.unpublish",
+      targetType: "project",
+      targetId: project.id,
+      projectId: project.id,
+      details: { slug: project.slug },
+    });
   });
 }

@@ -12,6 +12,13 @@ export async function setUserActive(prisma: PrismaClient, principal: Principal, 
   if (user.id === principal.userId && !input.active) throw new AppError("bad_request", "You cannot deactivate yourself.");
   await prisma.$transaction(async (tx) => {
     await tx.user.update({ where: { id: user.id }, data: { active: input.active, ...(input.active ? {} : { sessionVersion: { increment: 1 } }) } });
-    await audit(tx, { actorId: actorIdOf(principal), action: input.active ? "user.activate" : "user.deactivate", targetType: "user", targetId: user.id, projectId: null, details: { email: user.email } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: input.active ? "user.activate" : "user.deactivate",
+      targetType: "user",
+      targetId: user.id,
+      projectId: null,
+      details: { email: user.email },
+    });
   });
 }

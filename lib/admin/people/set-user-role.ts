@@ -13,6 +13,13 @@ export async function setUserRole(prisma: PrismaClient, principal: Principal, in
   if (user.id === principal.userId && role !== "admin") throw new AppError("bad_request", "You cannot remove your own administrator role; ask another admin.");
   await prisma.$transaction(async (tx) => {
     await tx.user.update({ where: { id: user.id }, data: { role } });
-    await audit(tx, { actorId: actorIdOf(principal), action: "user.role", targetType: "user", targetId: user.id, projectId: null, details: { email: user.email, before: user.role, after: role } });
+    await audit(tx, {
+      actorId: actorIdOf(principal),
+      action: "user.role",
+      targetType: "user",
+      targetId: user.id,
+      projectId: null,
+      details: { email: user.email, before: user.role, after: role },
+    });
   });
 }

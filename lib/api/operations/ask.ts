@@ -98,7 +98,8 @@ export const askOperation = defineOperation({
     const names = await sectionNames(context.runtime.prisma);
     for await (const event of askEvents(input, context)) {
       // Each event goes through its schema, like every other result.
-      if (event.type === "sources") yield askStreamEvent.parse({ type: "sources", citations: event.sources.map((citation) => askCitation(citation, names, context.origin)) });
+      if (event.type === "sources")
+        yield askStreamEvent.parse({ type: "sources", citations: event.sources.map((citation) => askCitation(citation, names, context.origin)) });
       else if (event.type === "delta") yield askStreamEvent.parse({ type: "delta", text: event.text });
       else yield askStreamEvent.parse({ type: "final", result: askResult(event.outcome, names, context.origin) });
     }

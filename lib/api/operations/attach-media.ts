@@ -42,7 +42,12 @@ export const attachMediaOperation = defineOperation({
       throw new AppError("payload_too_large", message, { fieldErrors: { content: [message] } });
     }
     const file = { name: input.fileName, bytes: new Uint8Array(Buffer.from(input.content, "base64")) };
-    const saved = await attachMedia(runtime.prisma, principal, { recordId: input.recordId, version: input.version, field: input.field, file, auditDetails: auditDetailsOf(context) }, runtime.media);
+    const saved = await attachMedia(
+      runtime.prisma,
+      principal,
+      { recordId: input.recordId, version: input.version, field: input.field, file, auditDetails: auditDetailsOf(context) },
+      runtime.media,
+    );
     return { ...saved, url: `${context.origin}/records/${saved.id}`, mediaUrl: `${context.origin}/api/media/${saved.mediaId}` };
   },
 });

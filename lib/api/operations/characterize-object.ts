@@ -37,7 +37,11 @@ export const characterizeObjectOperation = defineOperation({
         confidence: role.categorical?.confidence ?? role.date?.confidence ?? null,
         votes: (role.categorical?.votes ?? []).map((vote) => ({ value: vote.value, share: vote.share, voters: vote.voters })),
         voters: role.categorical?.voters ?? role.date?.voters ?? 0,
-        supporting: role.support.map((neighbour) => ({ recordId: neighbour.recordId, title: neighbour.title, url: `${context.origin}/records/${neighbour.recordId}` })),
+        supporting: role.support.map((neighbour) => ({
+          recordId: neighbour.recordId,
+          title: neighbour.title,
+          url: `${context.origin}/records/${neighbour.recordId}`,
+        })),
       })),
     };
   },

@@ -63,11 +63,18 @@ export const createImportOperation = defineOperation({
     projectId: id.describe("The project the records belong to (its id or slug); one you may edit."),
     format: z
       .enum(importFormats, "The format is csv, json, jsonl or xml.")
-      .describe("csv (a header row, comma-separated), json (an array of objects), jsonl (one object a line) or xml (an EAD3 finding aid or an EAC-CPF record, told apart by the root element)."),
+      .describe(
+        "csv (a header row, comma-separated), json (an array of objects), jsonl (one object a line) or xml (an EAD3 finding aid or an EAC-CPF record, told apart by the root element).",
+      ),
     content: z.string().describe("The file's text. The file limit is MNEMO_IMPORT_MAX_BYTES (UTF-8 bytes); convert other encodings to UTF-8 first."),
     fileName: z.string().max(200).optional().describe("The file's name, kept with the job (its extension is replaced by the format's)."),
     mapping: importMappingSchema.optional(),
-    mediaFolder: z.string().min(1).max(1000).optional().describe("Admins: a folder under the server's MNEMO_IMPORT_MEDIA_ROOT holding the files that image and media cells name."),
+    mediaFolder: z
+      .string()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("Admins: a folder under the server's MNEMO_IMPORT_MEDIA_ROOT holding the files that image and media cells name."),
     mediaZip: z
       .base64("The media zip must be base64 (standard alphabet, padded).")
       .min(1, "The media zip is empty.")

@@ -36,7 +36,9 @@ export const versionInput = z
   .int("The version is a whole number.")
   .min(1, "The version is at least 1.")
   .max(2_147_483_647, "The version is not valid.")
-  .describe("The record's version as you read it (read_record's `version`, or the last change's). A stale version is refused with 409 conflict; read the record again.");
+  .describe(
+    "The record's version as you read it (read_record's `version`, or the last change's). A stale version is refused with 409 conflict; read the record again.",
+  );
 /** A record's field values by field key, as list_sections and read_record's `fields` describe them. */
 export const recordValuesInput = z
   .record(z.string().min(1).max(64), z.unknown())
@@ -76,7 +78,10 @@ export async function sectionIdsOf(prisma: PrismaClient, slugs: readonly string[
 }
 
 /** Hybrid search for passages (not records), narrowed as the input says. */
-export async function passageSearch(input: { query: string; limit: number; sections?: string[]; projectIds?: string[]; recordIds?: string[] }, context: OperationContext) {
+export async function passageSearch(
+  input: { query: string; limit: number; sections?: string[]; projectIds?: string[]; recordIds?: string[] },
+  context: OperationContext,
+) {
   const search = await context.runtime.search();
   const sectionIds = await sectionIdsOf(context.runtime.prisma, input.sections);
   return searchArchive(search, context.principal, {

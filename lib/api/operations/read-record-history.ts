@@ -14,14 +14,23 @@ const readRecordHistoryOutput = z.object({
         version: z.number().int(),
         savedAt: z.string(),
         savedBy: z.object({ id: z.string(), name: z.string() }).nullable().describe("The person who saved; null for the system, or before history was kept."),
-        via: z.enum(saveChannels).describe("Through what: form (the web editor), api or mcp (with the token), proposal (a curator's decision on a proposed value), version-restore, import (a bulk import job), bulk-load (a trusted loader), project-restore (a backup restored), earlier (saved before history was kept)."),
+        via: z
+          .enum(saveChannels)
+          .describe(
+            "Through what: form (the web editor), api or mcp (with the token), proposal (a curator's decision on a proposed value), version-restore, import (a bulk import job), bulk-load (a trusted loader), project-restore (a backup restored), earlier (saved before history was kept).",
+          ),
         apiToken: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
         importJobId: z.string().nullable(),
         restoredFrom: z.number().int().nullable().describe("The version a version-restore brought back."),
         title: z.string(),
         project: z.object({ id: z.string(), name: z.string() }),
-        values: z.record(z.string(), z.unknown()).describe("The values this save left, as read_record shows values: relations only to records you may read now."),
-        changedFields: z.array(z.string()).nullable().describe("Field keys that differ from the next older version you can see; null for the oldest you can see."),
+        values: z
+          .record(z.string(), z.unknown())
+          .describe("The values this save left, as read_record shows values: relations only to records you may read now."),
+        changedFields: z
+          .array(z.string())
+          .nullable()
+          .describe("Field keys that differ from the next older version you can see; null for the oldest you can see."),
       }),
     )
     .describe("Newest first. Versions saved while the record was in a project you cannot read are left out."),

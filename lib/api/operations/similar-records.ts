@@ -24,7 +24,10 @@ export const similarRecordsOperation = defineOperation({
   scope: "read",
   async run(input, context) {
     const search = await context.runtime.search();
-    const results = await findSimilarRecords(search.sql, context.principal, search.space, input.recordId, { embedGroupId: input.embedGroupId, limit: input.limit });
+    const results = await findSimilarRecords(search.sql, context.principal, search.space, input.recordId, {
+      embedGroupId: input.embedGroupId,
+      limit: input.limit,
+    });
     return {
       recordId: input.recordId,
       results: results.map((item) => ({

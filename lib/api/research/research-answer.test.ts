@@ -23,6 +23,6 @@ describe("verifying a research answer", () => {
 
   it("keeps an answer that cites nothing, and removes a first sentence cleanly", () => {
     expect(verifyResearchAnswer("The records do not answer this.", sources)).toEqual({ text: "The records do not answer this.", order: [], dropped: [] });
-    expect(verifyResearchAnswer("Made up [9]. The lamp \"burned whale oil\" [1].", sources).text).toBe('The lamp "burned whale oil" [1].');
+    expect(verifyResearchAnswer('Made up [9]. The lamp "burned whale oil" [1].', sources).text).toBe('The lamp "burned whale oil" [1].');
   });
 });

@@ -10,7 +10,14 @@ import { runOperationAsTool, toolErrorText } from "../mcp-server";
 import type { OperationContext } from "../operations";
 import { verifyResearchAnswer } from "./research-answer";
 import { budgetMessage, createResearchBudget } from "./research-budget";
-import { type ResearchCitation, type ResearchRequest, type ResearchScope, type ResearchStatus, type ResearchStreamEvent, researchStreamEvent } from "./research-schemas";
+import {
+  type ResearchCitation,
+  type ResearchRequest,
+  type ResearchScope,
+  type ResearchStatus,
+  type ResearchStreamEvent,
+  researchStreamEvent,
+} from "./research-schemas";
 import { type SourceDraft, type ToolView, researchToolDefinitions, researchToolNamed, researchTools } from "./research-tools";
 
 /**
@@ -131,7 +138,16 @@ export async function* research(options: ResearchOptions): AsyncGenerator<Resear
     const { value, object } = parsedArguments(call.arguments);
     const step = (result: string, view: Partial<ToolView> & { error?: string }): StepOutcome => ({
       result: { id: call.id, name: call.name, content: result, isError: view.error !== undefined },
-      event: { type: "step", index, tool: call.name, arguments: value, summary: view.summary ?? "", links: view.links ?? [], withheld: view.withheld ?? 0, ...(view.error !== undefined ? { error: view.error } : {}) },
+      event: {
+        type: "step",
+        index,
+        tool: call.name,
+        arguments: value,
+        summary: view.summary ?? "",
+        links: view.links ?? [],
+        withheld: view.withheld ?? 0,
+        ...(view.error !== undefined ? { error: view.error } : {}),
+      },
     });
     const tool = researchToolNamed(call.name);
     if (!tool) {
@@ -178,7 +194,15 @@ export async function* research(options: ResearchOptions): AsyncGenerator<Resear
       }
       budget.startTurn();
       try {
-        turn = await provider.turn({ system, messages, tools, maxTokens: budget.turnMaxTokens(), temperature: 0.1, signal: options.signal, timeoutMs: budget.remainingMs() });
+        turn = await provider.turn({
+          system,
+          messages,
+          tools,
+          maxTokens: budget.turnMaxTokens(),
+          temperature: 0.1,
+          signal: options.signal,
+          timeoutMs: budget.remainingMs(),
+        });
       } catch (error) {
         if (cancelled()) {
           yield finish("cancelled");
@@ -244,7 +268,11 @@ export async function* research(options: ResearchOptions): AsyncGenerator<Resear
       return "cancelled";
     }
     const message =
-      error instanceof GenerationError ? `The research model failed: ${error.message}` : error instanceof AppError ? error.message : "Research failed on the server. Please try again.";
+      error instanceof GenerationError
+        ? `The research model failed: ${error.message}`
+        : error instanceof AppError
+          ? error.message
+          : "Research failed on the server. Please try again.";
     if (!(error instanceof GenerationError) && !(error instanceof AppError)) console.error("[mnemo] research failed", error);
     yield emit({ type: "error", message });
     yield finish("failed");

@@ -34,7 +34,13 @@ function parseResearchBody(body: Record<string, unknown>): ResearchRequest {
 }
 
 /** Runs the loop as a response; the client's going away (or the request's signal) aborts the run and the model's request. */
-function researchResponse(deps: ApiDeps, context: OperationContext, input: ResearchRequest, request: Request, headers: Record<string, string>): Promise<Response> {
+function researchResponse(
+  deps: ApiDeps,
+  context: OperationContext,
+  input: ResearchRequest,
+  request: Request,
+  headers: Record<string, string>,
+): Promise<Response> {
   const model = deps.research;
   if (!model?.available) throw unavailable(deps, context.principal)!;
   const controller = new AbortController();
@@ -60,7 +66,12 @@ export async function handleResearchRequest(request: Request, deps: ApiDeps): Pr
     if (!decision.allowed) throw rateLimitedError(decision);
     // Every token has the read scope; research reads only.
     const input = parseResearchBody(await readJsonObject(request));
-    const context: OperationContext = { runtime: deps.runtime, principal: auth.principal, origin: requestOrigin(request, deps.origin), via: { channel: "api", tokenId: auth.tokenId } };
+    const context: OperationContext = {
+      runtime: deps.runtime,
+      principal: auth.principal,
+      origin: requestOrigin(request, deps.origin),
+      via: { channel: "api", tokenId: auth.tokenId },
+    };
     return await researchResponse(deps, context, input, request, headers);
   } catch (error) {
     const response = errorResponse(error);

@@ -74,7 +74,9 @@ export const researchStreamEvent = z.discriminatedUnion("type", [
         .describe("Citations the sources did not support: their statements were removed."),
     })
     .describe("The final answer, after citation verification."),
-  z.object({ type: z.literal("budget"), budget: z.enum(researchBudgetNames), message: z.string() }).describe("A budget ran out before the model answered; the steps so far stand."),
+  z
+    .object({ type: z.literal("budget"), budget: z.enum(researchBudgetNames), message: z.string() })
+    .describe("A budget ran out before the model answered; the steps so far stand."),
   z.object({ type: z.literal("error"), message: z.string() }).describe("The run failed (the model could not be reached, or answered something unreadable)."),
   z.object({ type: z.literal("done"), status: z.enum(researchStatuses) }).describe("The last event, always."),
 ]);

@@ -1,6 +1,14 @@
 import "server-only";
 import type { z } from "zod";
-import type { listSectionsOutput, readRecordOutput, retrieveOutput, semanticSearchOutput, similarObjectsOutput, similarRecordsOutput, embedGroupsOutput } from "../api-schemas";
+import type {
+  listSectionsOutput,
+  readRecordOutput,
+  retrieveOutput,
+  semanticSearchOutput,
+  similarObjectsOutput,
+  similarRecordsOutput,
+  embedGroupsOutput,
+} from "../api-schemas";
 import { jsonSchema } from "../openapi";
 import { type ApiOperation, operationNamed } from "../operations";
 import type { ResearchCitation } from "./research-schemas";
@@ -17,7 +25,8 @@ import type { ResearchCitation } from "./research-schemas";
  * as ask decides) allows egress, the rest replaced by a withheld marker; each item the model may
  * cite gets a source number. An operation without such a view is not a tool (default deny).
  */
-export const withheldMarker = "[withheld: this text may not be sent to an external model (its section is local-only); the researcher can open it from the step]";
+export const withheldMarker =
+  "[withheld: this text may not be sent to an external model (its section is local-only); the researcher can open it from the step]";
 
 export interface SourceDraft {
   /** What makes two results the same source (a passage, or a whole record). */
@@ -84,7 +93,11 @@ const semanticSearch: ResearchTool<SearchOutput> = {
     return {
       model: { query: output.query, results },
       withheld,
-      summary: hitsSummary(output.results.length, ["hit", "hits"], output.results.map((hit) => hit.recordTitle)),
+      summary: hitsSummary(
+        output.results.length,
+        ["hit", "hits"],
+        output.results.map((hit) => hit.recordTitle),
+      ),
       links: output.results.map((hit) => recordLink(context.origin, hit.recordId, hit.recordTitle)),
     };
   },
@@ -117,7 +130,11 @@ const retrieve: ResearchTool<RetrieveOutput> = {
     return {
       model: { query: output.query, passages },
       withheld,
-      summary: hitsSummary(output.passages.length, ["passage", "passages"], output.passages.map((passage) => passage.citation.recordTitle)),
+      summary: hitsSummary(
+        output.passages.length,
+        ["passage", "passages"],
+        output.passages.map((passage) => passage.citation.recordTitle),
+      ),
       links: uniqueLinks(output.passages.map((passage) => recordLink(context.origin, passage.citation.recordId, passage.citation.recordTitle))),
     };
   },
@@ -162,7 +179,11 @@ const similarRecords: ResearchTool<SimilarRecordsOutput> = {
     return {
       model: { recordId: output.recordId, results },
       withheld,
-      summary: hitsSummary(output.results.length, ["similar record", "similar records"], output.results.map((item) => item.recordTitle)),
+      summary: hitsSummary(
+        output.results.length,
+        ["similar record", "similar records"],
+        output.results.map((item) => item.recordTitle),
+      ),
       links: output.results.map((item) => recordLink(context.origin, item.recordId, item.recordTitle)),
     };
   },
@@ -208,7 +229,14 @@ const similarObjects: ResearchTool<SimilarObjectsOutput> = {
     return {
       model: { recordId: output.recordId, status: output.status, mode: output.mode, results },
       withheld,
-      summary: output.status === "pending" ? "The object's images are not described yet." : hitsSummary(output.results.length, ["similar object", "similar objects"], output.results.map((item) => item.title)),
+      summary:
+        output.status === "pending"
+          ? "The object's images are not described yet."
+          : hitsSummary(
+              output.results.length,
+              ["similar object", "similar objects"],
+              output.results.map((item) => item.title),
+            ),
       links: output.results.map((item) => recordLink(context.origin, item.recordId, item.title)),
     };
   },
@@ -258,7 +286,12 @@ const listSections: ResearchTool<ListSectionsOutput> = {
   operation: operationNamed("list_sections") as unknown as ApiOperation,
   ids: () => ({ chunkIds: [], recordIds: [] }),
   // Structure, not content: no record's text.
-  view: (output) => ({ model: output, withheld: 0, summary: `${output.sections.length} sections: ${output.sections.map((section) => section.name).join("; ")}`, links: [] }),
+  view: (output) => ({
+    model: output,
+    withheld: 0,
+    summary: `${output.sections.length} sections: ${output.sections.map((section) => section.name).join("; ")}`,
+    links: [],
+  }),
 };
 
 type EmbedGroupsOutput = z.output<typeof embedGroupsOutput>;
@@ -268,7 +301,9 @@ const embedGroups: ResearchTool<EmbedGroupsOutput> = {
   view: (output) => ({ model: output, withheld: 0, summary: `${output.groups.length} embed groups of ${output.section}.`, links: [] }),
 };
 
-const tools = [semanticSearch, retrieve, readRecord, similarRecords, similarObjects, listSections, embedGroups] as unknown as ResearchTool<Record<string, unknown>>[];
+const tools = [semanticSearch, retrieve, readRecord, similarRecords, similarObjects, listSections, embedGroups] as unknown as ResearchTool<
+  Record<string, unknown>
+>[];
 
 export type AnyResearchTool = ResearchTool<Record<string, unknown>>;
 

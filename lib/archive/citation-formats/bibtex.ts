@@ -91,13 +91,21 @@ function bibtexEntry(item: CitationItem): string {
     ["url", item.url],
     [
       "note",
-      [item.interviewers.length ? `Interviewed by ${item.interviewers.map((name) => name.literal ?? [name.given, name.family].filter(Boolean).join(" ")).join(" and ")}.` : "", item.note ?? "", `${item.archive}${item.archiveLocation ? `, ${item.archiveLocation}` : ""}.`]
+      [
+        item.interviewers.length
+          ? `Interviewed by ${item.interviewers.map((name) => name.literal ?? [name.given, name.family].filter(Boolean).join(" ")).join(" and ")}.`
+          : "",
+        item.note ?? "",
+        `${item.archive}${item.archiveLocation ? `, ${item.archiveLocation}` : ""}.`,
+      ]
         .filter(Boolean)
         .map(escapeBibtex)
         .join(" "),
     ],
   ];
-  const body = fields.filter((field): field is [string, string] => typeof field[1] === "string" && field[1] !== "").map(([name, value]) => `  ${name} = {${value}}`);
+  const body = fields
+    .filter((field): field is [string, string] => typeof field[1] === "string" && field[1] !== "")
+    .map(([name, value]) => `  ${name} = {${value}}`);
   return `@${bibtexTypes[item.kind]}{${bibtexKey(item)},\n${body.join(",\n")}\n}`;
 }
 

@@ -175,7 +175,16 @@ function publication(title: string, type: string, extra: Record<string, unknown>
   return {
     id: "b2c3d4e5-0000-4000-8000-000000000002",
     title,
-    values: { title, authors: [narratorId, interviewerId], publicationType: type, publishedIn: "Revista d'Història {local}", year: "1987-06", abstract: "An abstract.", subjects: "dams, valleys", ...extra },
+    values: {
+      title,
+      authors: [narratorId, interviewerId],
+      publicationType: type,
+      publishedIn: "Revista d'Història {local}",
+      year: "1987-06",
+      abstract: "An abstract.",
+      subjects: "dams, valleys",
+      ...extra,
+    },
     project: { name: "Voices of the Drowned Valley" },
     section: { slug: "publications", name: "Publications", fields: publicationFields },
     relations: { [narratorId]: { title: "Andrés Puig i Soler" }, [interviewerId]: { title: "Ferrer, Marta" } },
@@ -212,16 +221,34 @@ describe("citation items from records", () => {
   it("takes the item type from the section: publication types, objects, and people as plain documents", () => {
     expect(citationItem(publication("T", "article"), { origin }).kind).toBe("article");
     expect(citationItem(publication("T", "newspaper article"), { origin }).kind).toBe("newspaper");
-    expect(citationItem(publication("T", "report"), { origin })).toMatchObject({ kind: "report", publisher: "Revista d'Història {local}", containerTitle: undefined });
+    expect(citationItem(publication("T", "report"), { origin })).toMatchObject({
+      kind: "report",
+      publisher: "Revista d'Història {local}",
+      containerTitle: undefined,
+    });
     expect(citationItem(publication("T", "book chapter"), { origin })).toMatchObject({ kind: "chapter", containerTitle: "Revista d'Història {local}" });
     expect(citationItem(publication("T", "letter"), { origin }).kind).toBe("letter");
     const coin = citationItem(
-      { id: "c0000000-0000-4000-8000-000000000003", title: "Denarius of Augustus", values: { title: "Denarius of Augustus", date: { from: -2, to: 4 }, accessionNumber: "1944.100.1" }, project: { name: "Public Collections" }, section: { slug: "coins", name: "Coins", fields: coinFields }, relations: {} },
+      {
+        id: "c0000000-0000-4000-8000-000000000003",
+        title: "Denarius of Augustus",
+        values: { title: "Denarius of Augustus", date: { from: -2, to: 4 }, accessionNumber: "1944.100.1" },
+        project: { name: "Public Collections" },
+        section: { slug: "coins", name: "Coins", fields: coinFields },
+        relations: {},
+      },
       { origin },
     );
     expect(coin).toMatchObject({ kind: "artwork", issued: { from: [-2], to: [4] }, archiveLocation: "1944.100.1" });
     const person = citationItem(
-      { id: "d0000000-0000-4000-8000-000000000004", title: "Andrés Puig i Soler", values: { name: "Andrés Puig i Soler", born: "1921", biography: "Farmer." }, project: { name: "P" }, section: { slug: "people", name: "People", fields: personFields }, relations: {} },
+      {
+        id: "d0000000-0000-4000-8000-000000000004",
+        title: "Andrés Puig i Soler",
+        values: { name: "Andrés Puig i Soler", born: "1921", biography: "Farmer." },
+        project: { name: "P" },
+        section: { slug: "people", name: "People", fields: personFields },
+        relations: {},
+      },
       { origin },
     );
     // A birth date does not date the record as a work.
@@ -255,7 +282,9 @@ describe("dates as written, in citations", () => {
     expect(JSON.parse(toCslJson([item]))[0].issued).toEqual({ "date-parts": [[1850], [1860]], circa: true });
     expect(readRis(toRis([item]))[0]?.PY).toEqual(["1850"]);
     expect(toBibtex([item])).toMatch(/year = \{1850--1860\}/);
-    expect(JSON.parse(toCslJson([citationItem(coin({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" }), { origin })]))[0].issued).toEqual({ "date-parts": [[1923, 5]] });
+    expect(JSON.parse(toCslJson([citationItem(coin({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" }), { origin })]))[0].issued).toEqual({
+      "date-parts": [[1923, 5]],
+    });
   });
 });
 
@@ -290,11 +319,26 @@ describe("RIS", () => {
 
 describe("BibTeX", () => {
   it("writes entries a brace-balancing reader reads back to the same text, with unique keys", () => {
-    const items = [citationItem(interview, { origin, seconds: 61 }), ...trickyTitles.map((title, index) => citationItem({ ...publication(title, index % 2 ? "report" : "book chapter"), id: `b2c3d4e${index}-0000-4000-8000-000000000002` }, { origin }))];
+    const items = [
+      citationItem(interview, { origin, seconds: 61 }),
+      ...trickyTitles.map((title, index) =>
+        citationItem({ ...publication(title, index % 2 ? "report" : "book chapter"), id: `b2c3d4e${index}-0000-4000-8000-000000000002` }, { origin }),
+      ),
+    ];
     const entries = readBibtex(toBibtex(items));
     expect(entries).toHaveLength(items.length);
     expect(new Set(entries.map((entry) => entry.key)).size).toBe(items.length);
-    expect(entries[0]).toMatchObject({ type: "misc", fields: { title: "Andrés Puig on the last harvest", author: "{Puig i Soler}, Andrés", year: "1998", month: "4", address: "Sant Romà de Vall", url: `${origin}/records/${interview.id}?t=61` } });
+    expect(entries[0]).toMatchObject({
+      type: "misc",
+      fields: {
+        title: "Andrés Puig on the last harvest",
+        author: "{Puig i Soler}, Andrés",
+        year: "1998",
+        month: "4",
+        address: "Sant Romà de Vall",
+        url: `${origin}/records/${interview.id}?t=61`,
+      },
+    });
     expect(entries[0]!.fields.note).toContain("Interviewed by Marta Ferrer.");
     expect(entries[0]!.fields.note).toContain("Cited at 01:01 of the recording.");
     expect(entries[0]!.key).toMatch(/^puig1998_a1b2c3d4_t61$/);
@@ -308,9 +352,15 @@ describe("BibTeX", () => {
   });
 
   it("gives one record cited at two moments two keys", () => {
-    const entries = readBibtex(toBibtex([citationItem(interview, { origin, seconds: 61 }), citationItem(interview, { origin, seconds: 754 }), citationItem(interview, { origin })]));
+    const entries = readBibtex(
+      toBibtex([citationItem(interview, { origin, seconds: 61 }), citationItem(interview, { origin, seconds: 754 }), citationItem(interview, { origin })]),
+    );
     expect(new Set(entries.map((entry) => entry.key)).size).toBe(3);
-    expect(entries.map((entry) => entry.fields.url)).toEqual([`${origin}/records/${interview.id}?t=61`, `${origin}/records/${interview.id}?t=754`, `${origin}/records/${interview.id}`]);
+    expect(entries.map((entry) => entry.fields.url)).toEqual([
+      `${origin}/records/${interview.id}?t=61`,
+      `${origin}/records/${interview.id}?t=754`,
+      `${origin}/records/${interview.id}`,
+    ]);
   });
 
   it("keeps every LaTeX special character escaped inside the field", () => {
@@ -338,7 +388,12 @@ describe("CSL-JSON", () => {
       URL: `${origin}/records/${interview.id}?t=61`,
       note: "Cited at 01:01 of the recording.",
     });
-    expect(parsed[1]).toMatchObject({ type: "article-journal", title: trickyTitles[0], "container-title": "Revista d'Història {local}", issued: { "date-parts": [[1987, 6]] } });
+    expect(parsed[1]).toMatchObject({
+      type: "article-journal",
+      title: trickyTitles[0],
+      "container-title": "Revista d'Història {local}",
+      issued: { "date-parts": [[1987, 6]] },
+    });
   });
 });
 
@@ -361,7 +416,8 @@ describe("authority links in citations", () => {
   it("give their labels as keywords after the written ones (once each), and their URIs to the notes of CSL-JSON and RIS", () => {
     const item = citationItem(linked, { origin });
     expect(item.keywords).toEqual(["reservoir", "displacement", "memory", "Dams {and} reservoirs", "Getty AAT 300008063"]);
-    const links = "Authority links: Dams {and} reservoirs <http://www.wikidata.org/entity/Q1492>; Getty AAT 300008063 <http://vocab.getty.edu/aat/300008063>; memory <http://vocab.getty.edu/tgn/7008038>";
+    const links =
+      "Authority links: Dams {and} reservoirs <http://www.wikidata.org/entity/Q1492>; Getty AAT 300008063 <http://vocab.getty.edu/aat/300008063>; memory <http://vocab.getty.edu/tgn/7008038>";
     const [csl] = JSON.parse(toCslJson([item])) as Record<string, unknown>[];
     expect(csl!.keyword).toBe("reservoir, displacement, memory, Dams {and} reservoirs, Getty AAT 300008063");
     expect(csl!.note).toBe(links);
@@ -385,7 +441,9 @@ describe("authority links in citations", () => {
 
 describe("selection links", () => {
   it("names each record once per moment, in order, whole seconds", () => {
-    expect(citeSelectionHref("ris", [{ recordId: "a" }, { recordId: "b", seconds: 61.9 }, { recordId: "a", seconds: null }, { recordId: "b", seconds: 61 }])).toBe("/api/records/cite?format=ris&ids=a,b%4061");
+    expect(
+      citeSelectionHref("ris", [{ recordId: "a" }, { recordId: "b", seconds: 61.9 }, { recordId: "a", seconds: null }, { recordId: "b", seconds: 61 }]),
+    ).toBe("/api/records/cite?format=ris&ids=a,b%4061");
   });
 });
 
@@ -408,8 +466,12 @@ describe("people's names in citations", () => {
   });
 
   it("gives an English record's name one family name, and a person record's own fields win over any guess", () => {
-    expect(citationItem(recordIn("en", { [carmenId]: { title: "Carmen Roldán Ortiz" } }), { origin }).authors).toEqual([{ family: "Ortiz", given: "Carmen Roldán" }]);
-    const own = citationItem(recordIn("en", { [carmenId]: { title: "Carmen Roldán Ortiz", personName: { family: "Roldán Ortiz", given: "Carmen" } } }), { origin });
+    expect(citationItem(recordIn("en", { [carmenId]: { title: "Carmen Roldán Ortiz" } }), { origin }).authors).toEqual([
+      { family: "Ortiz", given: "Carmen Roldán" },
+    ]);
+    const own = citationItem(recordIn("en", { [carmenId]: { title: "Carmen Roldán Ortiz", personName: { family: "Roldán Ortiz", given: "Carmen" } } }), {
+      origin,
+    });
     expect(own.authors).toEqual([{ family: "Roldán Ortiz", given: "Carmen" }]);
   });
 });

@@ -156,7 +156,10 @@ function kindOf(record: CitableRecord, field: (keys: readonly string[]) => Field
   const { fields, slug, name } = record.section;
   const titleField = fields.find((item) => item.type === "text");
   if (titleField?.key === "name") return "document";
-  if (fields.some((item) => interviewerKeys.has(item.key) || item.key === "narrator" || item.key === "interviewee") || /oral.?histor|interview|testimon/i.test(`${slug} ${name}`)) {
+  if (
+    fields.some((item) => interviewerKeys.has(item.key) || item.key === "narrator" || item.key === "interviewee") ||
+    /oral.?histor|interview|testimon/i.test(`${slug} ${name}`)
+  ) {
     return "interview";
   }
   const typeField = field(kindKeys);
@@ -189,7 +192,11 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
       return ids.flatMap((id) => {
         const target = typeof id === "string" ? record.relations[id] : undefined;
         if (!target) return [];
-        return [target.personName ? { family: oneLine(target.personName.family), ...(target.personName.given ? { given: oneLine(target.personName.given) } : {}) } : splitPersonName(oneLine(target.title), { language })];
+        return [
+          target.personName
+            ? { family: oneLine(target.personName.family), ...(target.personName.given ? { given: oneLine(target.personName.given) } : {}) }
+            : splitPersonName(oneLine(target.title), { language }),
+        ];
       });
     }
     return namesIn(definition).map((name) => splitPersonName(name, { language }));
@@ -209,10 +216,17 @@ export function citationItem(record: CitableRecord, options: CitationOptions): C
   const authors = fields.filter((item) => authorKeys.has(item.key)).flatMap(peopleIn);
   const interviewers = fields.filter((item) => interviewerKeys.has(item.key)).flatMap(peopleIn);
   // The first field that dates the work and holds a date (a museum's "year made" may be prose).
-  const dateFields = [...dateKeys.flatMap((key) => byKey.get(key) ?? []), ...fields.filter((item) => (item.type === "date" || item.type === "daterange") && !undatingKeys.has(item.key))];
+  const dateFields = [
+    ...dateKeys.flatMap((key) => byKey.get(key) ?? []),
+    ...fields.filter((item) => (item.type === "date" || item.type === "daterange") && !undatingKeys.has(item.key)),
+  ];
   const issued = dateFields.map((item) => issuedOf(item, record.values[item.key])).find((dates) => dates !== undefined);
   const keywordField = field(keywordKeys);
-  const written = keywordField ? (textOf(record.values[keywordField.key])?.split(/\s*[,;]\s*/).filter(Boolean) ?? []) : [];
+  const written = keywordField
+    ? (textOf(record.values[keywordField.key])
+        ?.split(/\s*[,;]\s*/)
+        .filter(Boolean) ?? [])
+    : [];
   const authorityLinks = fields
     .filter((item) => item.type === "authority")
     .flatMap((item) => authorityLinksOf(record.values[item.key]))

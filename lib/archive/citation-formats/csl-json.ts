@@ -36,7 +36,9 @@ export interface CslItem {
 }
 
 function compact<T extends object>(item: T): T {
-  return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0))) as T;
+  return Object.fromEntries(
+    Object.entries(item).filter(([, value]) => value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0)),
+  ) as T;
 }
 
 /**
@@ -56,7 +58,9 @@ export function cslItem(item: CitationItem): CslItem {
     title: item.title,
     author: item.authors,
     interviewer: item.interviewers,
-    issued: item.issued ? { "date-parts": item.issued.to ? [item.issued.from, item.issued.to] : [item.issued.from], ...(item.issued.circa ? { circa: true } : {}) } : undefined,
+    issued: item.issued
+      ? { "date-parts": item.issued.to ? [item.issued.from, item.issued.to] : [item.issued.from], ...(item.issued.circa ? { circa: true } : {}) }
+      : undefined,
     "container-title": item.containerTitle,
     publisher: item.publisher,
     // Where an interview was recorded is its event's place; otherwise where it was published.

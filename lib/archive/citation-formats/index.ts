@@ -16,7 +16,10 @@ export const citationFormats = ["ris", "bibtex", "csl-json"] as const;
 export type CitationFormat = (typeof citationFormats)[number];
 
 /** Each format's file: writer, media type and extension. */
-export const citationFiles: Record<CitationFormat, { write: (items: readonly CitationItem[]) => string; contentType: string; extension: string; label: string }> = {
+export const citationFiles: Record<
+  CitationFormat,
+  { write: (items: readonly CitationItem[]) => string; contentType: string; extension: string; label: string }
+> = {
   ris: { write: toRis, contentType: "application/x-research-info-systems; charset=utf-8", extension: "ris", label: "RIS" },
   bibtex: { write: toBibtex, contentType: "application/x-bibtex; charset=utf-8", extension: "bib", label: "BibTeX" },
   "csl-json": { write: toCslJson, contentType: "application/vnd.citationstyles.csl+json; charset=utf-8", extension: "json", label: "CSL-JSON" },

@@ -53,7 +53,10 @@ describe("isHispanicLanguage", () => {
 
 describe("personNameFields", () => {
   it("takes a person record's own family and given fields", () => {
-    expect(personNameFields({ name: "Carmen Roldán Ortiz", familyName: "Roldán  Ortiz", givenName: "Carmen" })).toEqual({ family: "Roldán Ortiz", given: "Carmen" });
+    expect(personNameFields({ name: "Carmen Roldán Ortiz", familyName: "Roldán  Ortiz", givenName: "Carmen" })).toEqual({
+      family: "Roldán Ortiz",
+      given: "Carmen",
+    });
     expect(personNameFields({ surname: "Puig" })).toEqual({ family: "Puig" });
     expect(personNameFields({ name: "Carmen", givenName: "Carmen" })).toBeUndefined();
   });

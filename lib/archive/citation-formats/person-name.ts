@@ -32,7 +32,9 @@ const conjunctions = new Set(["i", "y", "e"]);
  * conjunctions join two family names instead, and an elided d' stays on its word ("d'Ors").
  */
 export const nameParticles: ReadonlySet<string> = new Set(
-  [...wordSet("nameParticles", ["es", "ca"]), ...foreignNameParticles].filter((particle) => !particle.includes(" ") && particle.length > 1 && !conjunctions.has(particle)),
+  [...wordSet("nameParticles", ["es", "ca"]), ...foreignNameParticles].filter(
+    (particle) => !particle.includes(" ") && particle.length > 1 && !conjunctions.has(particle),
+  ),
 );
 const hispanicLanguages = new Set(["es", "ca", "spa", "cat", "spanish", "catalan", "español", "castellano", "català", "catalán"]);
 const organisationWords =
@@ -62,7 +64,12 @@ const givenNameKeys = ["givenName", "given", "forename", "forenames", "firstName
 export const personNameKeys: readonly string[] = [...familyNameKeys, ...givenNameKeys];
 
 export function personNameFields(values: Record<string, unknown>): { family: string; given?: string } | undefined {
-  const text = (keys: readonly string[]) => keys.map((key) => values[key]).find((value): value is string => typeof value === "string" && value.trim() !== "")?.replace(/\s+/g, " ").trim();
+  const text = (keys: readonly string[]) =>
+    keys
+      .map((key) => values[key])
+      .find((value): value is string => typeof value === "string" && value.trim() !== "")
+      ?.replace(/\s+/g, " ")
+      .trim();
   const family = text(familyNameKeys);
   if (!family) return undefined;
   const given = text(givenNameKeys);

@@ -30,7 +30,10 @@ function risDate(parts: DateParts): string {
  * never spans lines (line breaks in record text become spaces), repeated tags for lists.
  */
 function risRecord(item: CitationItem): string {
-  const lines: [string, string | undefined][] = [["TY", risTypes[item.kind]], ["TI", item.title]];
+  const lines: [string, string | undefined][] = [
+    ["TY", risTypes[item.kind]],
+    ["TI", item.title],
+  ];
   for (const author of item.authors) lines.push(["AU", risName(author)]);
   for (const interviewer of item.interviewers) lines.push(["A2", risName(interviewer)]);
   if (item.issued) {
@@ -54,7 +57,9 @@ function risRecord(item: CitationItem): string {
     ["N1", item.authorityLinks.length ? `Authority links: ${item.authorityLinks.map((link) => `${link.label} <${link.uri}>`).join("; ")}` : undefined],
     ["ID", item.id],
   );
-  const body = lines.filter((line): line is [string, string] => typeof line[1] === "string" && line[1] !== "").map(([tag, value]) => `${tag}  - ${oneLine(value)}`);
+  const body = lines
+    .filter((line): line is [string, string] => typeof line[1] === "string" && line[1] !== "")
+    .map(([tag, value]) => `${tag}  - ${oneLine(value)}`);
   return [...body, "ER  - "].join("\r\n");
 }
 

@@ -37,7 +37,8 @@ function isoYear(year: number): string | undefined {
 export function archivalDate(value: unknown): ArchivalDate | null {
   const date = readDateValue(value);
   if (!date) return null;
-  const certainty: ArchivalDate["certainty"] = date.approximate && date.uncertain ? "approximate-and-uncertain" : date.approximate ? "approximate" : date.uncertain ? "uncertain" : undefined;
+  const certainty: ArchivalDate["certainty"] =
+    date.approximate && date.uncertain ? "approximate-and-uncertain" : date.approximate ? "approximate" : date.uncertain ? "uncertain" : undefined;
   const base: ArchivalDate = { text: date.shown, edtf: date.edtf, ...(certainty ? { certainty } : {}) };
   const ends = date.edtf.split("/");
   if (ends.some((end) => end === "" || end === "..") || !date.years) return base;

@@ -22,7 +22,23 @@ export interface DescribedRecord {
 }
 
 /** Field keys whose people made the record: its origination. */
-const creatorKeys = new Set(["author", "authors", "creator", "creators", "artist", "artists", "maker", "makers", "narrator", "narrators", "interviewee", "interviewer", "interviewers", "photographer", "composer"]);
+const creatorKeys = new Set([
+  "author",
+  "authors",
+  "creator",
+  "creators",
+  "artist",
+  "artists",
+  "maker",
+  "makers",
+  "narrator",
+  "narrators",
+  "interviewee",
+  "interviewer",
+  "interviewers",
+  "photographer",
+  "composer",
+]);
 /** Date fields that date the record, best first; born and died date someone's life instead. */
 const datingKeys = ["date", "year", "recordedOn", "recorded", "publishedOn", "published", "publicationDate", "issued", "created", "yearMade"];
 const lifeKeys = new Set(["born", "died", "birth", "death", "birthDate", "deathDate"]);
@@ -88,7 +104,9 @@ export function dateAt(record: Pick<DescribedRecord, "values" | "section">, keys
 
 /** The languages the record's language field names. */
 export function recordLanguages(record: Pick<DescribedRecord, "values" | "section">): ArchivalLanguage[] {
-  return languagesOf(record.section.fields.filter((field) => languageKeys.has(field.key) && field.type !== "relation").map((field) => record.values[field.key]));
+  return languagesOf(
+    record.section.fields.filter((field) => languageKeys.has(field.key) && field.type !== "relation").map((field) => record.values[field.key]),
+  );
 }
 
 /** The paragraphs of the first summary, abstract or description the record holds. */
@@ -118,10 +136,15 @@ export function recordCreators(record: DescribedRecord): RecordCreator[] {
     if (field.type === "relation") {
       for (const id of Array.isArray(value) ? value : [value]) {
         const target = typeof id === "string" ? record.relations[id] : undefined;
-        if (target && oneLine(target.title)) creators.push({ name: oneLine(target.title), role: field.label, ...(target.authorityUri ? { identifier: target.authorityUri } : {}) });
+        if (target && oneLine(target.title))
+          creators.push({ name: oneLine(target.title), role: field.label, ...(target.authorityUri ? { identifier: target.authorityUri } : {}) });
       }
     } else if (field.type === "text") {
-      for (const name of (textOf(value) ?? "").split(/\s*;\s*/).map(oneLine).filter(Boolean)) creators.push({ name, role: field.label });
+      for (const name of (textOf(value) ?? "")
+        .split(/\s*;\s*/)
+        .map(oneLine)
+        .filter(Boolean))
+        creators.push({ name, role: field.label });
     }
   }
   return creators;
@@ -149,7 +172,8 @@ export function recordAuthorities(record: Pick<DescribedRecord, "values" | "sect
     if (field.type !== "authority") continue;
     for (const link of authorityLinksIn(record.values[field.key])) {
       const recognised = recogniseAuthorityUri(link.uri);
-      if (recognised && !out.has(recognised.uri)) out.set(recognised.uri, { uri: recognised.uri, label: oneLine(authorityLabel(link)), scheme: recognised.scheme, field: field.label });
+      if (recognised && !out.has(recognised.uri))
+        out.set(recognised.uri, { uri: recognised.uri, label: oneLine(authorityLabel(link)), scheme: recognised.scheme, field: field.label });
     }
   }
   return [...out.values()];

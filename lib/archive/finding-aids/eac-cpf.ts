@@ -123,7 +123,12 @@ export function eacCpfDocument(input: PersonInput): string {
     occupation ? element("occupations", element("occupation", textElement("term", oneLine(occupation)))) : "",
     places.length ? element("places", places) : "",
     existDates(dateAt(person, bornKeys), dateAt(person, diedKeys)),
-    biography.length ? element("biogHist", biography.map((text) => textElement("p", text))) : "",
+    biography.length
+      ? element(
+          "biogHist",
+          biography.map((text) => textElement("p", text)),
+        )
+      : "",
   ];
   const description = descriptionParts.some(Boolean) ? element("description", descriptionParts) : "";
 

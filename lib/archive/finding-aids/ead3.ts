@@ -62,7 +62,12 @@ export interface FindingAidInput {
 
 /** `<unitdate>` for one date: as written, with its ISO 8601 normal and certainty. */
 function unitdate(date: ArchivalDate & { label?: string }): string {
-  const attributes: Attributes = { normal: date.normal, certainty: date.certainty, label: date.label, unitdatetype: date.normal?.includes("/") ? "inclusive" : undefined };
+  const attributes: Attributes = {
+    normal: date.normal,
+    certainty: date.certainty,
+    label: date.label,
+    unitdatetype: date.normal?.includes("/") ? "inclusive" : undefined,
+  };
   return textElement("unitdate", oneLine(date.text), attributes);
 }
 
@@ -107,22 +112,26 @@ function component(record: FindingAidRecord): string {
     creators.length
       ? element(
           "origination",
-          creators.map((creator) => element("persname", textElement("part", creator.name), { relator: creator.role.toLowerCase(), identifier: creator.identifier })),
+          creators.map((creator) =>
+            element("persname", textElement("part", creator.name), { relator: creator.role.toLowerCase(), identifier: creator.identifier }),
+          ),
         )
       : "",
-    record.manifestUrl ? element("dao", "", { daotype: daoType(record), href: record.manifestUrl, linktitle: "IIIF manifest", localtype: "iiif-manifest" }) : "",
+    record.manifestUrl
+      ? element("dao", "", { daotype: daoType(record), href: record.manifestUrl, linktitle: "IIIF manifest", localtype: "iiif-manifest" })
+      : "",
   ];
-  return element("c", [element("did", did), scope.length ? element("scopecontent", paragraphs(scope)) : "", controlaccess(recordAuthorities(record))], { level: "item" });
+  return element("c", [element("did", did), scope.length ? element("scopecontent", paragraphs(scope)) : "", controlaccess(recordAuthorities(record))], {
+    level: "item",
+  });
 }
 
 function series(part: FindingAidSeries): string {
-  const did = [
-    textElement("unitid", part.slug),
-    textElement("unittitle", oneLine(part.name)),
-    physdescstructured(part.records.length),
-  ];
+  const did = [textElement("unitid", part.slug), textElement("unittitle", oneLine(part.name)), physdescstructured(part.records.length)];
   const scope = paragraphsOf(part.description);
-  return element("c", [element("did", did), scope.length ? element("scopecontent", paragraphs(scope)) : "", ...part.records.map(component)], { level: "series" });
+  return element("c", [element("did", did), scope.length ? element("scopecontent", paragraphs(scope)) : "", ...part.records.map(component)], {
+    level: "series",
+  });
 }
 
 function physdescstructured(records: number): string {
@@ -178,7 +187,10 @@ export function ead3Document(input: FindingAidInput): string {
           "unitdatestructured",
           years.from === years.to
             ? textElement("datesingle", years.from, { standarddate: years.from })
-            : element("daterange", [textElement("fromdate", years.from, { standarddate: years.from }), textElement("todate", years.to, { standarddate: years.to })]),
+            : element("daterange", [
+                textElement("fromdate", years.from, { standarddate: years.from }),
+                textElement("todate", years.to, { standarddate: years.to }),
+              ]),
           { unitdatetype: "inclusive" },
         )
       : "",

@@ -43,7 +43,12 @@ function agencyOf(origin: string, named?: string): string {
 }
 
 function safeFileName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "record";
+  return (
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80) || "record"
+  );
 }
 
 /** Readable records by id, with their title and first authority link (a person's Wikidata id). */
@@ -69,7 +74,10 @@ export async function projectFindingAid(
   principal: Principal,
   input: { slug: string; origin: string; url: string; agency?: string; generatedAt?: Date },
 ): Promise<XmlFile> {
-  const project = await prisma.project.findUnique({ where: { slug: input.slug }, select: { id: true, slug: true, name: true, description: true, restricted: true, isPublic: true } });
+  const project = await prisma.project.findUnique({
+    where: { slug: input.slug },
+    select: { id: true, slug: true, name: true, description: true, restricted: true, isPublic: true },
+  });
   if (!project || !canReadProject(principal, project.id)) throw notFound();
   const urls = iiifUrls(input.origin);
 
@@ -88,7 +96,15 @@ export async function projectFindingAid(
   for (let skip = 0; ; skip += batchSize) {
     const rows = await prisma.record.findMany({
       where: { projectId: project.id },
-      select: { id: true, title: true, values: true, sectionId: true, dateFrom: true, dateTo: true, media: { select: { id: true, kind: true, imageCheck: true, durationSeconds: true } } },
+      select: {
+        id: true,
+        title: true,
+        values: true,
+        sectionId: true,
+        dateFrom: true,
+        dateTo: true,
+        media: { select: { id: true, kind: true, imageCheck: true, durationSeconds: true } },
+      },
       orderBy: [{ title: "asc" }, { id: "asc" }],
       skip,
       take: batchSize,
@@ -98,7 +114,9 @@ export async function projectFindingAid(
       if (!fields) continue;
       const values = row.values as Record<string, unknown>;
       for (const ids of relationTargetsByField(fields, values).values()) for (const id of ids) targetIds.add(id);
-      const media = Object.fromEntries(row.media.map((item) => [item.id, { kind: item.kind, imageCheck: item.imageCheck, durationSeconds: item.durationSeconds }]));
+      const media = Object.fromEntries(
+        row.media.map((item) => [item.id, { kind: item.kind, imageCheck: item.imageCheck, durationSeconds: item.durationSeconds }]),
+      );
       const record: FindingAidRecord = {
         id: row.id,
         title: row.title,
@@ -117,12 +135,20 @@ export async function projectFindingAid(
 
   // Only the people and places the requester may read are named; one map serves every record.
   const relations = await readableTargets(prisma, principal, [...targetIds]);
-  const sections = await prisma.section.findMany({ where: { id: { in: [...bySection.keys()] } }, select: { id: true, slug: true, name: true, description: true }, orderBy: [{ position: "asc" }, { name: "asc" }] });
+  const sections = await prisma.section.findMany({
+    where: { id: { in: [...bySection.keys()] } },
+    select: { id: true, slug: true, name: true, description: true },
+    orderBy: [{ position: "asc" }, { name: "asc" }],
+  });
   const series: FindingAidSeries[] = sections.map((section) => ({
     slug: section.slug,
     name: section.name,
     description: section.description,
-    records: (bySection.get(section.id) ?? []).map((record) => ({ ...record, relations, section: { ...record.section, slug: section.slug, name: section.name } })),
+    records: (bySection.get(section.id) ?? []).map((record) => ({
+      ...record,
+      relations,
+      section: { ...record.section, slug: section.slug, name: section.name },
+    })),
   }));
 
   return {
@@ -155,9 +181,15 @@ export async function personAuthorityRecord(
 ): Promise<XmlFile> {
   const record = await getRecord(prisma, principal, input.id);
   if (record.section.slug !== personSectionSlug) {
-    throw new AppError("not_found", `This record is not a person: EAC-CPF describes the records of the People section (${personSectionSlug}), and this one is in ${record.section.name}.`);
+    throw new AppError(
+      "not_found",
+      `This record is not a person: EAC-CPF describes the records of the People section (${personSectionSlug}), and this one is in ${record.section.name}.`,
+    );
   }
-  const [targets, relations] = await Promise.all([readableTargets(prisma, principal, Object.keys(record.relations)), personRelations(prisma, principal, record.id, input.origin)]);
+  const [targets, relations] = await Promise.all([
+    readableTargets(prisma, principal, Object.keys(record.relations)),
+    personRelations(prisma, principal, record.id, input.origin),
+  ]);
   const person = {
     id: record.id,
     title: record.title,

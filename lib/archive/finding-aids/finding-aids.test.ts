@@ -64,7 +64,14 @@ describe("EDTF as ISO 8601 for the archival formats", () => {
   });
 
   it("says how sure a qualified date is beside its ISO form", () => {
-    expect(archivalDate({ edtf: "1850~", text: "c. 1850" })).toEqual({ text: "c. 1850", edtf: "1850~", normal: "1850", from: "1850", to: "1850", certainty: "approximate" });
+    expect(archivalDate({ edtf: "1850~", text: "c. 1850" })).toEqual({
+      text: "c. 1850",
+      edtf: "1850~",
+      normal: "1850",
+      from: "1850",
+      to: "1850",
+      certainty: "approximate",
+    });
     expect(archivalDate("1850?")).toMatchObject({ normal: "1850", certainty: "uncertain" });
     expect(archivalDate("1850%")).toMatchObject({ normal: "1850", certainty: "approximate-and-uncertain" });
     expect(archivalDate("1850~/1860")).toMatchObject({ normal: "1850/1860", certainty: "approximate" });
@@ -82,7 +89,13 @@ describe("EDTF as ISO 8601 for the archival formats", () => {
     expect(archivalDate("1850/..")?.normal).toBeUndefined();
     expect(archivalDate({ from: 1923, to: 1930 })?.normal).toBe("1923/1930");
     expect(archivalDate("not a date")).toBeNull();
-    expect(coveringYears([{ from: 1962, to: 1962 }, { from: 1850, to: 1860 }, { from: null, to: null }])).toEqual({ normal: "1850/1962", from: "1850", to: "1962" });
+    expect(
+      coveringYears([
+        { from: 1962, to: 1962 },
+        { from: 1850, to: 1860 },
+        { from: null, to: null },
+      ]),
+    ).toEqual({ normal: "1850/1962", from: "1850", to: "1962" });
     expect(coveringYears([{ from: null, to: null }])).toBeNull();
   });
 });
@@ -116,7 +129,10 @@ describe("describing a record", () => {
   });
 
   it("leaves transcripts and other long texts behind", () => {
-    expect(describedValues(interviewFields, { title: "x", summary: "kept", transcript: [{ speaker: "A", start: 0, end: 1, text: "long" }] })).toEqual({ title: "x", summary: "kept" });
+    expect(describedValues(interviewFields, { title: "x", summary: "kept", transcript: [{ speaker: "A", start: 0, end: 1, text: "long" }] })).toEqual({
+      title: "x",
+      summary: "kept",
+    });
   });
 });
 
@@ -140,15 +156,21 @@ describe("EAD3 finding aid", () => {
     expect(xml).toContain('<eventdatetime standarddatetime="2026-01-02T03:04:05Z">2026-01-02T03:04:05Z</eventdatetime>');
     expect(xml).toContain('<archdesc level="collection">');
     expect(xml).toContain('<unitdatestructured unitdatetype="inclusive"><datesingle standarddate="1962">1962</datesingle></unitdatestructured>');
-    expect(xml).toContain('<physdescstructured physdescstructuredtype="materialtype" coverage="whole"><quantity>1</quantity><unittype>record</unittype></physdescstructured>');
+    expect(xml).toContain(
+      '<physdescstructured physdescstructuredtype="materialtype" coverage="whole"><quantity>1</quantity><unittype>record</unittype></physdescstructured>',
+    );
     expect(xml).toContain("<abstract>Interviews about a valley.</abstract>");
     expect(xml).toContain("<accessrestrict><p>Only the project's members may read its records.</p></accessrestrict>");
     expect(xml).toContain('<c level="series"><did><unitid>oral-histories</unitid><unittitle>Oral histories</unittitle>');
     expect(xml).toContain('<unitdate normal="1962" certainty="approximate" label="Recorded on">c. 1962</unitdate>');
     expect(xml).toContain('<langmaterial><language langcode="cat">Catalan</language></langmaterial>');
     expect(xml).toContain("<physdesc>Audio recording, 02:05</physdesc>");
-    expect(xml).toContain('<origination><persname relator="narrator" identifier="http://www.wikidata.org/entity/Q42"><part>Marta Puig</part></persname></origination>');
-    expect(xml).toContain('<dao daotype="unknown" href="https://archive.example/iiif/33333333-3333-4333-8333-333333333333/manifest" linktitle="IIIF manifest" localtype="iiif-manifest"/>');
+    expect(xml).toContain(
+      '<origination><persname relator="narrator" identifier="http://www.wikidata.org/entity/Q42"><part>Marta Puig</part></persname></origination>',
+    );
+    expect(xml).toContain(
+      '<dao daotype="unknown" href="https://archive.example/iiif/33333333-3333-4333-8333-333333333333/manifest" linktitle="IIIF manifest" localtype="iiif-manifest"/>',
+    );
     expect(xml).toContain("<scopecontent><p>First paragraph.</p><p>Second paragraph.</p></scopecontent>");
     expect(xml).toContain('<subject identifier="http://nomisma.org/id/rome" source="nomisma"><part>Rome</part></subject>');
     expect(xml).toContain('<geogname identifier="http://vocab.getty.edu/tgn/7000874" source="tgn"><part>Getty TGN 7000874</part></geogname>');
@@ -166,10 +188,12 @@ describe("EAD3 finding aid", () => {
   });
 
   it("escapes markup and drops characters XML 1.0 cannot hold", () => {
-    const xml = findingAid([interview({ summary: 'Fish & <chips> "here"\u0000\u0007 and \uD800 done' }, { title: "A <b>bold</b> title\u001F" })], { name: 'Valley "&" <dam>\u0001' });
+    const xml = findingAid([interview({ summary: 'Fish & <chips> "here"\u0000\u0007 and \uD800 done' }, { title: "A <b>bold</b> title\u001F" })], {
+      name: 'Valley "&" <dam>\u0001',
+    });
     expect(xml).toContain("<unittitle>A &lt;b&gt;bold&lt;/b&gt; title</unittitle>");
     expect(xml).toContain('<p>Fish &amp; &lt;chips&gt; "here" and  done</p>');
-    expect(xml).toContain("<titleproper>Valley \"&amp;\" &lt;dam&gt;</titleproper>");
+    expect(xml).toContain('<titleproper>Valley "&amp;" &lt;dam&gt;</titleproper>');
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]|[\uD800-\uDFFF]/);
   });
 });
@@ -203,7 +227,9 @@ describe("EAC-CPF person", () => {
     expect(xml).toContain('<eac xmlns="https://archivists.org/ns/eac/v2"><control maintenanceStatus="derived"');
     expect(xml).toContain("<recordId>55555555-5555-4555-8555-555555555555</recordId>");
     expect(xml).toContain('<entityType value="person"/><nameEntry status="authorized"><part>Marta Puig</part></nameEntry>');
-    expect(xml).toContain('<identityId valueURI="http://www.wikidata.org/entity/Q42" vocabularySource="wikidata">http://www.wikidata.org/entity/Q42</identityId>');
+    expect(xml).toContain(
+      '<identityId valueURI="http://www.wikidata.org/entity/Q42" vocabularySource="wikidata">http://www.wikidata.org/entity/Q42</identityId>',
+    );
     expect(xml).toContain("<occupations><occupation><term>Miller</term></occupation></occupations>");
     expect(xml).toContain('<place><placeName valueURI="https://sws.geonames.org/3128760/">Sant Romà</placeName></place>');
     expect(xml).toContain('<place><placeName valueURI="http://vocab.getty.edu/tgn/7000874" vocabularySource="tgn">Vilanova</placeName></place>');

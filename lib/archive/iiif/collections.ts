@@ -19,7 +19,11 @@ export const collectionPageSize = 500;
 const showable: Prisma.RecordWhereInput = {
   media: {
     some: {
-      OR: [{ kind: "image", imageCheck: { in: ["pending", "decoded"] } }, { kind: { in: ["audio", "video"] } }, { kind: "document", pages: { some: { width: { gt: 0 } } } }],
+      OR: [
+        { kind: "image", imageCheck: { in: ["pending", "decoded"] } },
+        { kind: { in: ["audio", "video"] } },
+        { kind: "document", pages: { some: { width: { gt: 0 } } } },
+      ],
     },
   },
 };
@@ -29,7 +33,13 @@ type Scope = { kind: "section" | "project"; slug: string; name: string; summary?
 async function sectionScope(prisma: PrismaClient, principal: Principal, slug: string): Promise<Scope> {
   const section = await prisma.section.findUnique({ where: { slug }, select: { id: true, name: true, description: true } });
   if (!section) throw notFound();
-  return { kind: "section", slug, name: section.name, summary: section.description || undefined, where: { sectionId: section.id, ...projectScopeWhere(principal), ...showable } };
+  return {
+    kind: "section",
+    slug,
+    name: section.name,
+    summary: section.description || undefined,
+    where: { sectionId: section.id, ...projectScopeWhere(principal), ...showable },
+  };
 }
 
 async function projectScope(prisma: PrismaClient, principal: Principal, slug: string): Promise<Scope> {

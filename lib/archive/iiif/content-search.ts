@@ -20,7 +20,18 @@ export const searchProfile1 = "http://iiif.io/api/search/1/search";
 export const autocompleteProfile1 = "http://iiif.io/api/search/1/autocomplete";
 
 /** The motivations a request may name (the specs' table, and 2.0's own); any other is refused. */
-export const knownMotivations = ["painting", "non-painting", "supplementing", "commenting", "describing", "tagging", "linking", "highlighting", "contextualizing", "transcribing"] as const;
+export const knownMotivations = [
+  "painting",
+  "non-painting",
+  "supplementing",
+  "commenting",
+  "describing",
+  "tagging",
+  "linking",
+  "highlighting",
+  "contextualizing",
+  "transcribing",
+] as const;
 /** The parameters the specs define. Mnemo's hits carry no dates or users, so `date` and `user` are ignored and named in `ignored`, as the specs ask. */
 export const searchParameters = ["q", "motivation", "date", "user"] as const;
 export const autocompleteParameters = [...searchParameters, "min"] as const;
@@ -99,7 +110,14 @@ export function searchPage2(input: { id: string; hitBase: string; hits: readonly
       target: {
         type: "SpecificResource",
         source: annotationId(input.hitBase, hit),
-        selector: [{ type: "TextQuoteSelector", ...(quote.prefix ? { prefix: quote.prefix } : {}), exact: quote.exact, ...(quote.suffix ? { suffix: quote.suffix } : {}) }],
+        selector: [
+          {
+            type: "TextQuoteSelector",
+            ...(quote.prefix ? { prefix: quote.prefix } : {}),
+            exact: quote.exact,
+            ...(quote.suffix ? { suffix: quote.suffix } : {}),
+          },
+        ],
       },
     })),
   );

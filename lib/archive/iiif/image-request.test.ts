@@ -57,7 +57,9 @@ describe("Image API requests", () => {
     expect(parse("0,0,16,16", "^512,512", "0", "default.png", coin)).toMatchObject({ width: 512, height: 512 });
     expect(refusal(() => parse("0,0,16,16", "^1024,1024", "0", "default.png", coin))).toMatch(/at most 512×512/);
     // No upscaling at all when the factor is 1.
-    expect(refusal(() => parseImageRequest({ region: "full", size: "^300,", rotation: "0", quality: "default.jpg" }, coin, { maxSize: 4096, maxUpscale: 1 }))).toMatch(/at most 256×256/);
+    expect(
+      refusal(() => parseImageRequest({ region: "full", size: "^300,", rotation: "0", quality: "default.jpg" }, coin, { maxSize: 4096, maxUpscale: 1 })),
+    ).toMatch(/at most 256×256/);
 
     const large = { width: 8000, height: 6000 };
     const max = parse("full", "max", "0", "default.jpg", large);
@@ -89,7 +91,8 @@ describe("Image API requests", () => {
     expect(refusal(() => parse("full", "max", "22.5"))).toMatch(/^not_implemented/);
     expect(refusal(() => parse("full", "max", "!0"))).toMatch(/^not_implemented: Mirroring/);
     expect(refusal(() => parse("full", "max", "0", "bitonal.jpg"))).toMatch(/^not_implemented: The quality "bitonal"/);
-    for (const format of ["tif", "gif", "jp2", "pdf"]) expect(refusal(() => parse("full", "max", "0", `default.${format}`))).toMatch(new RegExp(`^not_implemented: The format "${format}"`));
+    for (const format of ["tif", "gif", "jp2", "pdf"])
+      expect(refusal(() => parse("full", "max", "0", `default.${format}`))).toMatch(new RegExp(`^not_implemented: The format "${format}"`));
     // What it renders: rotation 0 however written, webp, and regions in percent of the image.
     expect(parse("full", "max", "0.0", "default.webp")).toMatchObject({ format: "webp", width: 1200 });
     expect(parse("pct:10,10,50,50", "max").region).toEqual({ left: 120, top: 80, width: 600, height: 400 });
@@ -117,7 +120,11 @@ describe("Image API requests", () => {
         }
       }
     }
-    expect(parse("2048,1536,23,26", "23,", "0", "default.jpg", scan)).toMatchObject({ region: { left: 2048, top: 1536, width: 23, height: 26 }, width: 23, height: 26 });
+    expect(parse("2048,1536,23,26", "23,", "0", "default.jpg", scan)).toMatchObject({
+      region: { left: 2048, top: 1536, width: 23, height: 26 },
+      width: 23,
+      height: 26,
+    });
     // 5×4 + 3×2 + 2×1 + 1 tiles, which the rendition cache keeps for it besides its other renditions.
     expect(tileCount(scan)).toBe(29);
     expect(tileCount({ width: 4096, height: 3072 })).toBe(48 + 12 + 4 + 1);
@@ -128,7 +135,14 @@ describe("Image API requests", () => {
     const coin = { width: 256, height: 256 };
     const coinKey = (region: string, size: string, quality = "default.png") => renditionKey(parse(region, size, "0", quality, coin), coin);
     expect(coinKey("full", "max")).toBe("full/256,256/0/default.png");
-    for (const [region, size, quality] of [["full", "256,256", "default.png"], ["0,0,256,256", "256,"], ["square", ",256", "color.png"], ["0,0,999,999", "pct:100"], ["full", "!300,300"], ["full", "^256,256"]] as const) {
+    for (const [region, size, quality] of [
+      ["full", "256,256", "default.png"],
+      ["0,0,256,256", "256,"],
+      ["square", ",256", "color.png"],
+      ["0,0,999,999", "pct:100"],
+      ["full", "!300,300"],
+      ["full", "^256,256"],
+    ] as const) {
       expect(coinKey(region, size, quality)).toBe("full/256,256/0/default.png");
     }
     expect(coinKey("full", "^max")).toBe("full/512,512/0/default.png");
@@ -141,13 +155,26 @@ describe("Image API requests", () => {
 
   it("describe an image service in info.json: level 1, its size, limits and sizes", () => {
     const info = imageInformation("https://archive.example/iiif/image/abc", image);
-    expect(info).toMatchObject({ "@context": "http://iiif.io/api/image/3/context.json", id: "https://archive.example/iiif/image/abc", type: "ImageService3", protocol: "http://iiif.io/api/image", profile: "level1", width: 1200, height: 800 });
+    expect(info).toMatchObject({
+      "@context": "http://iiif.io/api/image/3/context.json",
+      id: "https://archive.example/iiif/image/abc",
+      type: "ImageService3",
+      protocol: "http://iiif.io/api/image",
+      profile: "level1",
+      width: 1200,
+      height: 800,
+    });
     expect(info.sizes.at(-1)).toEqual({ width: 1200, height: 800 });
     expect(info.sizes[0]!.width).toBeGreaterThanOrEqual(64);
   });
 
   it("render a thumbnail at the size the manifest announces for it", () => {
-    for (const size of [{ width: 1200, height: 800 }, { width: 333, height: 777 }, { width: 4000, height: 3001 }, { width: 64, height: 60 }]) {
+    for (const size of [
+      { width: 1200, height: 800 },
+      { width: 333, height: 777 },
+      { width: 4000, height: 3001 },
+      { width: 64, height: 60 },
+    ]) {
       const thumbnail = thumbnailBody("https://archive.example/iiif/image/a", size);
       const [region, sized] = thumbnail.id.split("/").slice(-4, -2) as [string, string];
       expect(parse(region, sized, "0", "default.jpg", size)).toMatchObject({ width: thumbnail.width, height: thumbnail.height });

@@ -88,7 +88,9 @@ function parseRegion(region: string, image: { width: number; height: number }): 
   }
   const numbers = parts.map(Number) as [number, number, number, number];
   // Percentages of the full image, in its pixels (the canonical form is in pixels).
-  const [x, y, w, h] = percent ? numbers.map((value, index) => Math.round((value * (index % 2 === 0 ? image.width : image.height)) / 100)) as [number, number, number, number] : numbers;
+  const [x, y, w, h] = percent
+    ? (numbers.map((value, index) => Math.round((value * (index % 2 === 0 ? image.width : image.height)) / 100)) as [number, number, number, number])
+    : numbers;
   if (w === 0 || h === 0) throw badRequest("The region's width and height must be greater than zero.");
   if (x >= image.width || y >= image.height) throw badRequest("The region lies outside the image.");
   // A region that runs past the edge is cut at the edge (the spec's rule).
@@ -136,13 +138,18 @@ function parseSize(size: string, region: { width: number; height: number }, limi
   }
   // The spec's limits (maxWidth, maxHeight): a larger request is refused, not shrunk.
   if (width > limits.maxWidth || height > limits.maxHeight) {
-    throw badRequest(`The size ${width}×${height} is larger than this image is served (at most ${limits.maxWidth}×${limits.maxHeight}, as its info.json says).`);
+    throw badRequest(
+      `The size ${width}×${height} is larger than this image is served (at most ${limits.maxWidth}×${limits.maxHeight}, as its info.json says).`,
+    );
   }
   return { width, height };
 }
 
 /** The size `max` renders for an image: itself, or less to fit the limits. */
-export function largestRendition(image: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings): { width: number; height: number } {
+export function largestRendition(
+  image: { width: number; height: number },
+  settings: ImageServiceSettings = defaultImageServiceSettings,
+): { width: number; height: number } {
   return parseSize("max", image, imageLimitsOf(image, settings));
 }
 
@@ -158,7 +165,8 @@ export function parseImageRequest(
   const region = parseRegion(parts.region, image);
   const size = parseSize(parts.size, region, imageLimitsOf(image, settings));
   const rotation = /^(!?)(\d{1,3}(?:\.\d{1,6})?)$/.exec(parts.rotation);
-  if (!rotation || Number(rotation[2]) > 360) throw badRequest(`The rotation "${parts.rotation}" is malformed: use degrees from 0 to 360, with ! before them to mirror.`);
+  if (!rotation || Number(rotation[2]) > 360)
+    throw badRequest(`The rotation "${parts.rotation}" is malformed: use degrees from 0 to 360, with ! before them to mirror.`);
   const dot = parts.quality.lastIndexOf(".");
   const quality = dot > 0 ? parts.quality.slice(0, dot) : parts.quality;
   const format = dot > 0 ? parts.quality.slice(dot + 1) : "";
@@ -166,7 +174,8 @@ export function parseImageRequest(
   if (!specFormats.has(format)) throw badRequest(`The format "${format}" is malformed: use jpg, png, webp, tif, gif, jp2 or pdf.`);
   if (rotation[1]) throw notImplemented("Mirroring (!) is not offered here: only rotation 0 without it.");
   if (Number(rotation[2]) !== 0) throw notImplemented(`The rotation "${parts.rotation}" is not offered here: only 0.`);
-  if (quality !== "default" && quality !== "color" && quality !== "gray") throw notImplemented(`The quality "${quality}" is not offered here: use default, color or gray.`);
+  if (quality !== "default" && quality !== "color" && quality !== "gray")
+    throw notImplemented(`The quality "${quality}" is not offered here: use default, color or gray.`);
   if (format !== "jpg" && format !== "png" && format !== "webp") throw notImplemented(`The format "${format}" is not offered here: use jpg, png or webp.`);
   return { region, ...size, quality, format };
 }
@@ -180,10 +189,17 @@ function regionText(request: ImageRequest, image: { width: number; height: numbe
 const qualityText = (request: ImageRequest) => `${request.quality === "color" ? "default" : request.quality}.${request.format}`;
 
 /** A request's canonical form (the spec's canonical URI syntax), for the Link header. */
-export function canonicalImageRequest(request: ImageRequest, image: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings): string {
+export function canonicalImageRequest(
+  request: ImageRequest,
+  image: { width: number; height: number },
+  settings: ImageServiceSettings = defaultImageServiceSettings,
+): string {
   const { region } = request;
   const max = parseSize("max", region, imageLimitsOf(image, settings));
-  const sizeText = request.width === max.width && request.height === max.height ? "max" : `${request.width > region.width || request.height > region.height ? "^" : ""}${request.width},${request.height}`;
+  const sizeText =
+    request.width === max.width && request.height === max.height
+      ? "max"
+      : `${request.width > region.width || request.height > region.height ? "^" : ""}${request.width},${request.height}`;
   return `${regionText(request, image)}/${sizeText}/0/${qualityText(request)}`;
 }
 
@@ -226,7 +242,10 @@ export function imageInformation(serviceId: string, image: { width: number; heig
 /** How many tiles an image's info.json offers, at every scale factor (none for an untiled image). */
 export function tileCount(image: { width: number; height: number }): number {
   if (Math.max(image.width, image.height) <= tiledAbove) return 0;
-  return tileScaleFactors(image).reduce((sum, factor) => sum + Math.ceil(image.width / (tileWidth * factor)) * Math.ceil(image.height / (tileWidth * factor)), 0);
+  return tileScaleFactors(image).reduce(
+    (sum, factor) => sum + Math.ceil(image.width / (tileWidth * factor)) * Math.ceil(image.height / (tileWidth * factor)),
+    0,
+  );
 }
 
 /** Halvings from the full resolution down to the one where the whole image is a single tile. */

@@ -25,7 +25,13 @@ const recordId = "3f0c6b1e-8d0a-4a39-9a55-1c2d3e4f5a6b";
 
 function coinManifest() {
   const face = (key: string, label: string, mediaId: string) =>
-    imageCanvas({ id: urls.recordPart(recordId, "canvas", key), label: languageMap(label, "en"), serviceId: urls.imageService(mediaId), width: 800, height: 760 });
+    imageCanvas({
+      id: urls.recordPart(recordId, "canvas", key),
+      label: languageMap(label, "en"),
+      serviceId: urls.imageService(mediaId),
+      width: 800,
+      height: 760,
+    });
   return manifest({
     id: urls.manifest(recordId),
     label: languageMap("Denarius of Augustus", "en"),
@@ -53,7 +59,15 @@ function interviewManifest() {
         label: languageMap("Recording", "en"),
         media: { id: urls.media("33333333-3333-4333-8333-333333333333"), type: "Sound", format: "audio/ogg" },
         duration: 120.5,
-        annotations: [transcriptAnnotationPage({ id: urls.recordPart(recordId, "annotations", "transcript"), label: languageMap("Transcript", "en"), canvasId, language: "ca", turns })],
+        annotations: [
+          transcriptAnnotationPage({
+            id: urls.recordPart(recordId, "annotations", "transcript"),
+            label: languageMap("Transcript", "en"),
+            canvasId,
+            language: "ca",
+            turns,
+          }),
+        ],
         rendering: [{ id: urls.captions(recordId, "transcript.vtt"), type: "Text", label: languageMap("Transcript (WebVTT)", "en"), format: "text/vtt" }],
       }),
     ],
@@ -79,8 +93,14 @@ describe("Presentation 3 builders", () => {
     expect(built["@context"]).toBe(presentationContext);
     expect(built.items.map((canvas) => canvas.label)).toEqual([{ en: ["Obverse"] }, { en: ["Reverse"] }]);
     const painting = built.items[0]!.items[0]!.items[0]!;
-    expect(painting).toMatchObject({ motivation: "painting", target: built.items[0]!.id, body: { type: "Image", format: "image/jpeg", width: 800, height: 760 } });
-    expect(painting.body).toMatchObject({ service: [{ id: "https://archive.example/iiif/image/11111111-1111-4111-8111-111111111111", type: "ImageService3", profile: "level1" }] });
+    expect(painting).toMatchObject({
+      motivation: "painting",
+      target: built.items[0]!.id,
+      body: { type: "Image", format: "image/jpeg", width: 800, height: 760 },
+    });
+    expect(painting.body).toMatchObject({
+      service: [{ id: "https://archive.example/iiif/image/11111111-1111-4111-8111-111111111111", type: "ImageService3", profile: "level1" }],
+    });
     // The thumbnail never asks more than the image has.
     expect(built.items[0]!.thumbnail?.[0]).toMatchObject({ width: 400, height: 380 });
   });
@@ -93,10 +113,18 @@ describe("Presentation 3 builders", () => {
     expect(canvas.items[0]!.items[0]!.body).toMatchObject({ type: "Sound", format: "audio/ogg", duration: 120.5 });
     const annotations = (canvas.annotations![0] as AnnotationPage).items;
     expect(annotations.map((annotation) => annotation.target)).toEqual([`${canvas.id}#t=0,4.5`, `${canvas.id}#t=4.8,16.25`]);
-    expect(annotations[1]).toMatchObject({ motivation: "supplementing", body: { type: "TextualBody", value: "Roser Vidal: In the village, beside the church.", language: "ca" } });
+    expect(annotations[1]).toMatchObject({
+      motivation: "supplementing",
+      body: { type: "TextualBody", value: "Roser Vidal: In the village, beside the church.", language: "ca" },
+    });
     const range = built.structures![0]!;
     expect(range.items).toHaveLength(2);
-    expect(range.items[0]).toMatchObject({ type: "Range", label: { ca: ["Childhood"] }, summary: { ca: ["The village before the dam."] }, items: [{ id: `${canvas.id}#t=0,60`, type: "Canvas" }] });
+    expect(range.items[0]).toMatchObject({
+      type: "Range",
+      label: { ca: ["Childhood"] },
+      summary: { ca: ["The village before the dam."] },
+      items: [{ id: `${canvas.id}#t=0,60`, type: "Canvas" }],
+    });
   });
 
   it("announce a large image's full/max at the size the service renders it", () => {
@@ -106,7 +134,10 @@ describe("Presentation 3 builders", () => {
     expect(body.width / body.height).toBeCloseTo(8000 / 6000, 2);
     expect(imageBody("https://archive.example/iiif/image/b", { width: 640, height: 480 })).toMatchObject({ width: 640, height: 480 });
     // With the largest side configured smaller, as the service then renders it.
-    expect(imageBody("https://archive.example/iiif/image/a", { width: 8000, height: 6000 }, { maxSize: 1024, maxUpscale: 2 })).toMatchObject({ width: 1024, height: 768 });
+    expect(imageBody("https://archive.example/iiif/image/a", { width: 8000, height: 6000 }, { maxSize: 1024, maxUpscale: 2 })).toMatchObject({
+      width: 1024,
+      height: 768,
+    });
   });
 
   it("write time fragments with at most three decimals, and language maps with none when the language is unknown", () => {
@@ -117,7 +148,11 @@ describe("Presentation 3 builders", () => {
   });
 
   it("build collections of manifests that validate", () => {
-    const built = collection({ id: urls.sectionCollection("coins"), label: languageMap("Coins", "en"), items: [{ id: urls.manifest(recordId), type: "Manifest", label: languageMap("Denarius") }] });
+    const built = collection({
+      id: urls.sectionCollection("coins"),
+      label: languageMap("Coins", "en"),
+      items: [{ id: urls.manifest(recordId), type: "Manifest", label: languageMap("Denarius") }],
+    });
     expect(validatePresentation(built)).toEqual([]);
     expect(built).toMatchObject({ "@context": presentationContext, type: "Collection" });
   });
@@ -147,7 +182,9 @@ describe("the Presentation 3 validator", () => {
 
   it("refuses a manifest without canvases, annotations aimed elsewhere and time fragments past the recording", () => {
     expect(validatePresentation({ ...coinManifest(), items: [] })).toEqual([expect.stringMatching(/^\$\.items: must be a list of at least one Canvas/)]);
-    const built = interviewManifest() as unknown as { items: { annotations: { items: { target: string; body: Record<string, unknown> }[] }[]; items: { items: { body: Record<string, unknown> }[] }[] }[] };
+    const built = interviewManifest() as unknown as {
+      items: { annotations: { items: { target: string; body: Record<string, unknown> }[] }[]; items: { items: { body: Record<string, unknown> }[] }[] }[];
+    };
     const canvas = built.items[0]!;
     canvas.annotations[0]!.items[0]!.target = "https://elsewhere.example/canvas/1#t=0,4";
     canvas.annotations[0]!.items[1]!.target = `${urls.recordPart(recordId, "canvas", "recording")}#t=100,130`;
@@ -170,7 +207,16 @@ describe("the Presentation 3 validator", () => {
     const scan = manifest({
       id: urls.manifest(recordId),
       label: languageMap("Letter", "en"),
-      items: [imageCanvas({ id: canvasId, label: languageMap("Scan, page 1", "en"), serviceId: urls.imageService("p1"), width: 1748, height: 2480, annotations: [{ id: pageId, type: "AnnotationPage" }] })],
+      items: [
+        imageCanvas({
+          id: canvasId,
+          label: languageMap("Scan, page 1", "en"),
+          serviceId: urls.imageService("p1"),
+          width: 1748,
+          height: 2480,
+          annotations: [{ id: pageId, type: "AnnotationPage" }],
+        }),
+      ],
     });
     expect(scan.items[0]!.annotations).toEqual([{ id: pageId, type: "AnnotationPage" }]);
     expect(validatePresentation(scan)).toEqual([]);
@@ -180,27 +226,56 @@ describe("the Presentation 3 validator", () => {
       // A box OCR drew past the page's edge is kept inside it.
       { text: "1962", x: 1700, y: 2450, w: 100, h: 40 },
     ];
-    const page = linesAnnotationPage({ id: pageId, label: languageMap("Text read from page 1", "en"), canvas: { id: canvasId, width: 1748, height: 2480 }, language: "en", lines });
+    const page = linesAnnotationPage({
+      id: pageId,
+      label: languageMap("Text read from page 1", "en"),
+      canvas: { id: canvasId, width: 1748, height: 2480 },
+      language: "en",
+      lines,
+    });
     expect(page.items.map((annotation) => [annotation.id, annotation.motivation, annotation.target, annotation.body])).toEqual([
-      [`${pageId}/1`, "supplementing", `${canvasId}#xywh=240,250,321,44`, { type: "TextualBody", value: "Dear Margaret,", format: "text/plain", language: "en" }],
+      [
+        `${pageId}/1`,
+        "supplementing",
+        `${canvasId}#xywh=240,250,321,44`,
+        { type: "TextualBody", value: "Dear Margaret,", format: "text/plain", language: "en" },
+      ],
       [`${pageId}/2`, "supplementing", `${canvasId}#xywh=1700,2450,48,30`, { type: "TextualBody", value: "1962", format: "text/plain", language: "en" }],
     ]);
     expect(validatePresentation(page, { manifest: scan })).toEqual([]);
     // Checked against the Manifest: a box past the Canvas, or another Manifest's Canvas, is a problem; without one it cannot be checked.
-    const outside = { ...page, items: [{ ...page.items[0]!, target: `${canvasId}#xywh=1700,2450,100,40` }, { ...page.items[1]!, target: "https://elsewhere.example/canvas#xywh=0,0,1,1" }] };
+    const outside = {
+      ...page,
+      items: [
+        { ...page.items[0]!, target: `${canvasId}#xywh=1700,2450,100,40` },
+        { ...page.items[1]!, target: "https://elsewhere.example/canvas#xywh=0,0,1,1" },
+      ],
+    };
     expect(validatePresentation(outside, { manifest: scan })).toEqual([
       expect.stringMatching(/^\$\.items\[0\]\.target: the region must lie within the Canvas's 1748×2480/),
       expect.stringMatching(/^\$\.items\[1\]\.target: must be a Canvas of this Manifest/),
     ]);
     expect(validatePresentation(page)).toEqual([expect.stringMatching(/checked against the Manifest/)]);
     // Embedded on a Canvas, a page still needs its items.
-    expect(validatePresentation({ ...scan, items: [{ ...scan.items[0]!, items: [{ id: `${canvasId}/page`, type: "AnnotationPage" }] }] })).toEqual([expect.stringMatching(/items\[0\]\.items\[0\]\.items: must be a list of Annotations/)]);
+    expect(validatePresentation({ ...scan, items: [{ ...scan.items[0]!, items: [{ id: `${canvasId}/page`, type: "AnnotationPage" }] }] })).toEqual([
+      expect.stringMatching(/items\[0\]\.items\[0\]\.items: must be a list of Annotations/),
+    ]);
   });
 
   it("refuses collections whose items are not manifests or collections", () => {
-    const problems = validatePresentation({ "@context": presentationContext, id: "https://x.example/c", type: "Collection", label: { en: ["C"] }, items: [{ id: "not a url", type: "Canvas" }] });
+    const problems = validatePresentation({
+      "@context": presentationContext,
+      id: "https://x.example/c",
+      type: "Collection",
+      label: { en: ["C"] },
+      items: [{ id: "not a url", type: "Canvas" }],
+    });
     expect(problems).toEqual(
-      expect.arrayContaining([expect.stringMatching(/items\[0\]\.id: must be an http/), expect.stringMatching(/items\[0\]\.type: must be "Manifest" or "Collection"/), expect.stringMatching(/items\[0\]\.label: must be a language map/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/items\[0\]\.id: must be an http/),
+        expect.stringMatching(/items\[0\]\.type: must be "Manifest" or "Collection"/),
+        expect.stringMatching(/items\[0\]\.label: must be a language map/),
+      ]),
     );
   });
 });
@@ -208,7 +283,7 @@ describe("the Presentation 3 validator", () => {
 describe("HTML in metadata values", () => {
   it("writes authority links as one span of <a href> links, escaped, that the validator accepts", () => {
     const value = linksValue([
-      { uri: "http://www.wikidata.org/entity/Q1492", label: "Barcelona & <its> \"port\"" },
+      { uri: "http://www.wikidata.org/entity/Q1492", label: 'Barcelona & <its> "port"' },
       { uri: "http://vocab.getty.edu/aat/300008063", label: "Getty AAT 300008063" },
     ]);
     expect(value).toBe(
@@ -222,7 +297,7 @@ describe("HTML in metadata values", () => {
 
   it("refuses HTML the spec does not allow, naming the value", () => {
     const cases: [string, RegExp][] = [
-      ['<span><script>alert(1)</script></span>', /may not use <script>/],
+      ["<span><script>alert(1)</script></span>", /may not use <script>/],
       ['<a href="javascript:alert(1)">x</a>', /http\(s\) or mailto/],
       ['<a href="http://x.example" onclick="alert(1)">x</a>', /attribute onclick/],
       ["<span>a <b>b</span>", /well-formed/],
@@ -231,7 +306,11 @@ describe("HTML in metadata values", () => {
       ["<span><!-- hidden --></span>", /comments/],
     ];
     for (const [html, message] of cases) expect(htmlValueProblem(html), html).toMatch(message);
-    const built = { ...coinManifest(), summary: languageMap("<p>fine</p>"), metadata: [{ label: languageMap("Mint", "en"), value: languageMap(cases[0]![0]) }] };
+    const built = {
+      ...coinManifest(),
+      summary: languageMap("<p>fine</p>"),
+      metadata: [{ label: languageMap("Mint", "en"), value: languageMap(cases[0]![0]) }],
+    };
     expect(validatePresentation(built)).toEqual([expect.stringMatching(/^\$\.metadata\[0\]\.value\.none\[0\]: HTML may not use <script>/)]);
   });
 
@@ -249,7 +328,11 @@ describe("which records the record page offers a manifest for", () => {
     { key: "recording", type: "media" },
   ];
   it("those with a decodable image, a recording or a scan; not text alone or an undecodable image", () => {
-    const record = (values: Record<string, unknown>, media: Record<string, { kind: string; imageCheck: string | null }>) => ({ values, section: { fields }, media });
+    const record = (values: Record<string, unknown>, media: Record<string, { kind: string; imageCheck: string | null }>) => ({
+      values,
+      section: { fields },
+      media,
+    });
     expect(showsInIiif(record({ title: "Note" }, {}))).toBe(false);
     expect(showsInIiif(record({ photo: "m1" }, { m1: { kind: "image", imageCheck: "pending" } }))).toBe(true);
     expect(showsInIiif(record({ photo: "m1" }, { m1: { kind: "image", imageCheck: "undecodable" } }))).toBe(false);

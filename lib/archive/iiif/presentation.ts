@@ -183,7 +183,14 @@ export function imageService(serviceId: string): ImageService {
 export function imageBody(serviceId: string, size: { width: number; height: number }, settings: ImageServiceSettings = defaultImageServiceSettings): ImageBody {
   // `max` is the image itself, or less when it is larger than the service renders.
   const served = largestRendition(size, settings);
-  return { id: `${serviceId}/full/max/0/default.jpg`, type: "Image", format: "image/jpeg", width: served.width, height: served.height, service: [imageService(serviceId)] };
+  return {
+    id: `${serviceId}/full/max/0/default.jpg`,
+    type: "Image",
+    format: "image/jpeg",
+    width: served.width,
+    height: served.height,
+    service: [imageService(serviceId)],
+  };
 }
 
 /** A small rendition for lists and thumbnails: at most 400 px each way, never larger than the image. */
@@ -222,7 +229,15 @@ export function imageCanvas(input: {
       {
         id: `${input.id}/page`,
         type: "AnnotationPage",
-        items: [{ id: `${input.id}/page/image`, type: "Annotation", motivation: "painting", body: imageBody(input.serviceId, size, input.settings), target: input.id }],
+        items: [
+          {
+            id: `${input.id}/page/image`,
+            type: "Annotation",
+            motivation: "painting",
+            body: imageBody(input.serviceId, size, input.settings),
+            target: input.id,
+          },
+        ],
       },
     ],
     ...(input.annotations?.length ? { annotations: input.annotations } : {}),
@@ -254,7 +269,15 @@ export function timeBasedCanvas(input: {
       {
         id: `${input.id}/page`,
         type: "AnnotationPage",
-        items: [{ id: `${input.id}/page/media`, type: "Annotation", motivation: "painting", body: { ...input.media, duration: input.duration, ...dimensions }, target: input.id }],
+        items: [
+          {
+            id: `${input.id}/page/media`,
+            type: "Annotation",
+            motivation: "painting",
+            body: { ...input.media, duration: input.duration, ...dimensions },
+            target: input.id,
+          },
+        ],
       },
     ],
     ...(input.annotations?.length ? { annotations: input.annotations } : {}),
@@ -315,7 +338,12 @@ export function transcriptAnnotationPage(input: {
       id: `${input.id}/${index + 1}`,
       type: "Annotation",
       motivation: "supplementing",
-      body: { type: "TextualBody", value: turn.speaker ? `${turn.speaker}: ${turn.text}` : turn.text, format: "text/plain", ...(input.language ? { language: input.language } : {}) },
+      body: {
+        type: "TextualBody",
+        value: turn.speaker ? `${turn.speaker}: ${turn.text}` : turn.text,
+        format: "text/plain",
+        ...(input.language ? { language: input.language } : {}),
+      },
       target: timeFragment(input.canvasId, turn.start, turn.end),
     })),
   };
@@ -368,7 +396,9 @@ export function segmentsRange(input: {
       type: "Range",
       label: languageMap(segment.title || `Segment ${index + 1}`, input.language),
       ...(segment.synopsis ? { summary: languageMap(plainValue(segment.synopsis), input.language) } : {}),
-      ...(segment.keywords.length ? { metadata: [{ label: languageMap("Keywords", "en"), value: languageMap(plainValue(segment.keywords.join("; ")), input.language) }] } : {}),
+      ...(segment.keywords.length
+        ? { metadata: [{ label: languageMap("Keywords", "en"), value: languageMap(plainValue(segment.keywords.join("; ")), input.language) }] }
+        : {}),
       items: [{ id: timeFragment(input.canvasId, segment.start, segment.end), type: "Canvas" as const }],
     })),
   };
@@ -398,7 +428,8 @@ export function iiifUrls(origin: string) {
     imageService: (imageId: string) => `${base}/image/${encodeURIComponent(imageId)}`,
     recordPage: (recordId: string) => `${origin.replace(/\/+$/, "")}/records/${encodeURIComponent(recordId)}`,
     media: (mediaId: string, query = "") => `${origin.replace(/\/+$/, "")}/api/media/${encodeURIComponent(mediaId)}${query}`,
-    captions: (recordId: string, file: string) => `${origin.replace(/\/+$/, "")}/api/records/${encodeURIComponent(recordId)}/captions/${encodeURIComponent(file)}`,
+    captions: (recordId: string, file: string) =>
+      `${origin.replace(/\/+$/, "")}/api/records/${encodeURIComponent(recordId)}/captions/${encodeURIComponent(file)}`,
   };
 }
 

@@ -59,13 +59,19 @@ export async function recordManifest(
     prisma.project.findUniqueOrThrow({ where: { id: record.project.id }, select: { slug: true } }),
     prisma.section.findUniqueOrThrow({ where: { id: record.section.id }, select: { objectContext: true } }),
     prisma.media.findMany({ where: { recordId: record.id, projectId: record.project.id }, select: { id: true, mime: true, streamMime: true } }),
-    prisma.mediaPage.findMany({ where: { media: { recordId: record.id, projectId: record.project.id } }, select: { mediaId: true, page: true, width: true, height: true, imageKey: true, text: true }, orderBy: [{ mediaId: "asc" }, { page: "asc" }] }),
+    prisma.mediaPage.findMany({
+      where: { media: { recordId: record.id, projectId: record.project.id } },
+      select: { mediaId: true, page: true, width: true, height: true, imageKey: true, text: true },
+      orderBy: [{ mediaId: "asc" }, { page: "asc" }],
+    }),
   ]);
   const streams = new Map(mediaRows.map((row) => [row.id, row]));
 
   const canvases: Canvas[] = [];
   const structures: Range[] = [];
-  let searchable = record.section.fields.some((field) => field.type === "longtext" && typeof record.values[field.key] === "string" && (record.values[field.key] as string).trim() !== "");
+  let searchable = record.section.fields.some(
+    (field) => field.type === "longtext" && typeof record.values[field.key] === "string" && (record.values[field.key] as string).trim() !== "",
+  );
   for (const field of record.section.fields) {
     const mediaId = record.values[field.key];
     if (typeof mediaId !== "string") continue;
@@ -75,7 +81,16 @@ export async function recordManifest(
       if (media.kind !== "image" || media.imageCheck === "undecodable") continue;
       const source = await readImageSource(prisma, principal, media.id, input.storageDir).catch(() => null);
       if (!source) continue;
-      canvases.push(imageCanvas({ id: urls.recordPart(record.id, "canvas", field.key), label: languageMap(field.label, "en"), serviceId: urls.imageService(media.id), width: source.width, height: source.height, settings: input.imageSettings }));
+      canvases.push(
+        imageCanvas({
+          id: urls.recordPart(record.id, "canvas", field.key),
+          label: languageMap(field.label, "en"),
+          serviceId: urls.imageService(media.id),
+          width: source.width,
+          height: source.height,
+          settings: input.imageSettings,
+        }),
+      );
     } else if (field.type === "media") {
       const canvas = recordingCanvas(record, field, media, streams.get(media.id)?.streamMime ?? null, urls, language);
       if (!canvas) continue;
@@ -102,7 +117,17 @@ export async function recordManifest(
       // A page image not read yet is still a picture of the page.
       if (pages.length === 0 && media.kind === "image" && media.imageCheck !== "undecodable") {
         const source = await readImageSource(prisma, principal, media.id, input.storageDir).catch(() => null);
-        if (source) canvases.push(imageCanvas({ id: urls.recordPart(record.id, "canvas", field.key), label: languageMap(field.label, "en"), serviceId: urls.imageService(media.id), width: source.width, height: source.height, settings: input.imageSettings }));
+        if (source)
+          canvases.push(
+            imageCanvas({
+              id: urls.recordPart(record.id, "canvas", field.key),
+              label: languageMap(field.label, "en"),
+              serviceId: urls.imageService(media.id),
+              width: source.width,
+              height: source.height,
+              settings: input.imageSettings,
+            }),
+          );
       }
     }
   }
@@ -120,7 +145,15 @@ export async function recordManifest(
     thumbnail: firstImage?.thumbnail,
     homepage: [{ id: urls.recordPage(record.id), type: "Text", label: languageMap(record.title, language), format: "text/html" }],
     seeAlso: hasObjectContext(section.objectContext)
-      ? [{ id: linkedArtUrl(input.origin, record.id), type: "Dataset", label: languageMap("Linked Art", "en"), format: "application/ld+json", profile: linkedArtProfile }]
+      ? [
+          {
+            id: linkedArtUrl(input.origin, record.id),
+            type: "Dataset",
+            label: languageMap("Linked Art", "en"),
+            format: "application/ld+json",
+            profile: linkedArtProfile,
+          },
+        ]
       : undefined,
     service: searchable ? contentSearchServices(urls.recordPart(record.id)) : undefined,
     partOf: [
@@ -151,14 +184,30 @@ function recordingCanvas(
   const { fields } = record.section;
   // Transcripts and indexes of this recording: those that name it, or every one when it is the only recording.
   const belongs = (candidate: FieldDefinition) => recordingFieldOf(fields, candidate)?.key === field.key;
-  const transcripts = fields.filter((candidate) => candidate.type === "transcript" && belongs(candidate)).map((candidate) => ({ field: candidate, turns: storedTurns(record.values[candidate.key]) })).filter((item) => item.turns.length > 0);
-  const indexes = fields.filter((candidate) => candidate.type === "segments" && belongs(candidate)).map((candidate) => ({ field: candidate, segments: storedSegments(record.values[candidate.key]) })).filter((item) => item.segments.length > 0);
-  const spoken = Math.max(0, ...transcripts.flatMap((item) => item.turns.map((turn) => turn.end)), ...indexes.flatMap((item) => item.segments.map((segment) => segment.end)));
+  const transcripts = fields
+    .filter((candidate) => candidate.type === "transcript" && belongs(candidate))
+    .map((candidate) => ({ field: candidate, turns: storedTurns(record.values[candidate.key]) }))
+    .filter((item) => item.turns.length > 0);
+  const indexes = fields
+    .filter((candidate) => candidate.type === "segments" && belongs(candidate))
+    .map((candidate) => ({ field: candidate, segments: storedSegments(record.values[candidate.key]) }))
+    .filter((item) => item.segments.length > 0);
+  const spoken = Math.max(
+    0,
+    ...transcripts.flatMap((item) => item.turns.map((turn) => turn.end)),
+    ...indexes.flatMap((item) => item.segments.map((segment) => segment.end)),
+  );
   // Until the worker has probed a recording, its transcript says how long it at least is.
   const duration = Math.max(media.durationSeconds ?? 0, spoken);
   if (!(duration > 0)) return null;
   const annotations: AnnotationPage[] = transcripts.map((item) =>
-    transcriptAnnotationPage({ id: urls.recordPart(record.id, "annotations", item.field.key), label: languageMap(item.field.label, "en"), canvasId, language, turns: item.turns }),
+    transcriptAnnotationPage({
+      id: urls.recordPart(record.id, "annotations", item.field.key),
+      label: languageMap(item.field.label, "en"),
+      canvasId,
+      language,
+      turns: item.turns,
+    }),
   );
   const canvas = timeBasedCanvas({
     id: canvasId,
@@ -172,9 +221,23 @@ function recordingCanvas(
     width: media.width ?? undefined,
     height: media.height ?? undefined,
     annotations,
-    rendering: transcripts.map((item) => ({ id: urls.captions(record.id, `${item.field.key}.vtt`), type: "Text", label: languageMap(`${item.field.label} (WebVTT)`, "en"), format: "text/vtt", ...(language ? { language: [language] } : {}) })),
+    rendering: transcripts.map((item) => ({
+      id: urls.captions(record.id, `${item.field.key}.vtt`),
+      type: "Text",
+      label: languageMap(`${item.field.label} (WebVTT)`, "en"),
+      format: "text/vtt",
+      ...(language ? { language: [language] } : {}),
+    })),
   });
-  const structures = indexes.map((item) => segmentsRange({ id: urls.recordPart(record.id, "range", item.field.key), label: languageMap(item.field.label, "en"), canvasId, language, segments: item.segments }));
+  const structures = indexes.map((item) =>
+    segmentsRange({
+      id: urls.recordPart(record.id, "range", item.field.key),
+      label: languageMap(item.field.label, "en"),
+      canvasId,
+      language,
+      segments: item.segments,
+    }),
+  );
   return { canvas, structures };
 }
 
@@ -222,7 +285,11 @@ function rightsOf(record: RecordDetail): { url?: string; statement?: MetadataEnt
   for (const field of record.section.fields) {
     const value = record.values[field.key];
     if (typeof value !== "string" || !value.trim()) continue;
-    if (!url && rightsUrl.test(value.trim())) url = value.trim().replace(/^https:\/\/creativecommons\.org/, "http://creativecommons.org").replace(/^https:\/\/rightsstatements\.org/, "http://rightsstatements.org");
+    if (!url && rightsUrl.test(value.trim()))
+      url = value
+        .trim()
+        .replace(/^https:\/\/creativecommons\.org/, "http://creativecommons.org")
+        .replace(/^https:\/\/rightsstatements\.org/, "http://rightsstatements.org");
     else if (!statement && rightsKeys.has(field.key)) statement = { label: languageMap(field.label, "en"), value: languageMap(plainValue(value.trim())) };
   }
   return { url, statement };

@@ -163,7 +163,18 @@ export async function imageInfoResponse(
 export async function imageResponse(
   prisma: PrismaClient,
   principal: Principal,
-  input: { imageId: string; storageDir: string; region: string; size: string; rotation: string; quality: string; service: ImageService; clientAddress: string | null; serviceId?: string; ifNoneMatch?: string | null },
+  input: {
+    imageId: string;
+    storageDir: string;
+    region: string;
+    size: string;
+    rotation: string;
+    quality: string;
+    service: ImageService;
+    clientAddress: string | null;
+    serviceId?: string;
+    ifNoneMatch?: string | null;
+  },
 ): Promise<Response> {
   const { service } = input;
   const source = await readImageSource(prisma, principal, input.imageId, input.storageDir);
@@ -185,7 +196,12 @@ export async function imageResponse(
     await service.cache.write(input.storageDir, file, bytes);
   }
   return new Response(new Uint8Array(bytes), {
-    headers: { ...headers, "content-type": imageFormats[request.format], "content-length": String(bytes.byteLength), "mnemo-iiif-cache": cached ? "hit" : "miss" },
+    headers: {
+      ...headers,
+      "content-type": imageFormats[request.format],
+      "content-length": String(bytes.byteLength),
+      "mnemo-iiif-cache": cached ? "hit" : "miss",
+    },
   });
 }
 
@@ -223,7 +239,11 @@ async function render(source: ImageSource, request: ImageRequest): Promise<Buffe
 }
 
 /** The service's base URI: a 303 to its info.json, for a principal who may read the image. */
-export async function imageBaseRedirect(prisma: PrismaClient, principal: Principal, input: { imageId: string; storageDir: string; origin: string }): Promise<Response> {
+export async function imageBaseRedirect(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: { imageId: string; storageDir: string; origin: string },
+): Promise<Response> {
   await readImageSource(prisma, principal, input.imageId, input.storageDir);
   return new Response(null, { status: 303, headers: { location: `${iiifUrls(input.origin).imageService(input.imageId)}/info.json` } });
 }

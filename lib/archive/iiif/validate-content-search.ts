@@ -39,7 +39,8 @@ class Checks {
 
   text(value: unknown, path: string, options: { optional?: boolean; nonEmpty?: boolean } = {}) {
     if (value === undefined && options.optional) return;
-    if (typeof value !== "string" || (options.nonEmpty && value === "")) this.problem(path, options.nonEmpty ? "must be a non-empty string" : "must be a string");
+    if (typeof value !== "string" || (options.nonEmpty && value === ""))
+      this.problem(path, options.nonEmpty ? "must be a non-empty string" : "must be a string");
   }
 
   ignored(value: unknown, path: string) {
@@ -86,7 +87,8 @@ export function validateSearchPage2(answer: unknown, canvases: ReadonlyMap<strin
     if (!isObject(body) || body.type !== "TextualBody") checks.problem(`${path}.body`, "must be a TextualBody");
     else {
       checks.text(body.value, `${path}.body.value`);
-      if (body.format !== undefined && body.format !== "text/plain" && body.format !== "text/html") checks.problem(`${path}.body.format`, "must be text/plain or text/html");
+      if (body.format !== undefined && body.format !== "text/plain" && body.format !== "text/html")
+        checks.problem(`${path}.body.format`, "must be text/plain or text/html");
     }
     checks.target(annotation.target, `${path}.target`, canvases);
   });
@@ -99,7 +101,8 @@ export function validateSearchPage2(answer: unknown, canvases: ReadonlyMap<strin
         if (!isObject(mark)) return checks.problem(path, "must be an Annotation");
         checks.url(mark.id, `${path}.id`);
         if (mark.type !== "Annotation") checks.problem(`${path}.type`, 'must be "Annotation"');
-        if (mark.motivation !== "highlighting" && mark.motivation !== "contextualizing") checks.problem(`${path}.motivation`, 'must be "highlighting" or "contextualizing"');
+        if (mark.motivation !== "highlighting" && mark.motivation !== "contextualizing")
+          checks.problem(`${path}.motivation`, 'must be "highlighting" or "contextualizing"');
         const targets = Array.isArray(mark.target) ? mark.target : [mark.target];
         targets.forEach((target, targetIndex) => {
           const targetPath = Array.isArray(mark.target) ? `${path}.target[${targetIndex}]` : `${path}.target`;
@@ -133,7 +136,8 @@ export function validateSearchList1(answer: unknown, canvases: ReadonlyMap<strin
     const layer = answer.within;
     if (!isObject(layer) || layer["@type"] !== "sc:Layer") checks.problem("$.within", "must be an sc:Layer");
     else {
-      if (layer.total !== undefined && !(Number.isInteger(layer.total) && (layer.total as number) >= 0)) checks.problem("$.within.total", "must be a whole number");
+      if (layer.total !== undefined && !(Number.isInteger(layer.total) && (layer.total as number) >= 0))
+        checks.problem("$.within.total", "must be a whole number");
       checks.ignored(layer.ignored, "$.within.ignored");
     }
   }
@@ -155,7 +159,8 @@ export function validateSearchList1(answer: unknown, canvases: ReadonlyMap<strin
       const path = `$.hits[${index}]`;
       if (!isObject(hit) || hit["@type"] !== "search:Hit") return checks.problem(path, "must be a search:Hit");
       const named = checks.list(hit.annotations, `${path}.annotations`);
-      if (named.length === 0 || named.some((id) => typeof id !== "string" || !ids.has(id))) checks.problem(`${path}.annotations`, "must name resources of the list");
+      if (named.length === 0 || named.some((id) => typeof id !== "string" || !ids.has(id)))
+        checks.problem(`${path}.annotations`, "must name resources of the list");
       for (const key of ["match", "before", "after"]) checks.text(hit[key], `${path}.${key}`, { optional: true });
     });
   }

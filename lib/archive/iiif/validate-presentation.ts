@@ -57,7 +57,7 @@ export function htmlValueProblem(text: string): string | null {
   const open: string[] = [];
   let roots = 0;
   const tag = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s+[a-zA-Z_:][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>/y;
-  for (let index = 0; index < text.length; ) {
+  for (let index = 0; index < text.length;) {
     const next = text.indexOf("<", index);
     if (next === -1) break;
     if (next > index && open.length === 0) return "HTML must be one element, with no text around it";
@@ -74,7 +74,8 @@ export function htmlValueProblem(text: string): string | null {
         const [, attributeName = "", double, single] = attribute;
         if (!htmlAttributes[name]?.has(attributeName)) return `HTML may not give <${name}> the attribute ${attributeName}`;
         const value = (double ?? single ?? "").trim();
-        if ((attributeName === "href" || attributeName === "src") && !/^(https?:|mailto:)/i.test(value)) return `HTML links must be http(s) or mailto (got ${JSON.stringify(value.slice(0, 40))})`;
+        if ((attributeName === "href" || attributeName === "src") && !/^(https?:|mailto:)/i.test(value))
+          return `HTML links must be http(s) or mailto (got ${JSON.stringify(value.slice(0, 40))})`;
       }
       if (!selfClosing) open.push(name);
     }
@@ -110,7 +111,8 @@ export function fragmentProblem(target: string, canvas: CanvasExtent): string | 
   if (!region) return "a fragment must be #t=start,end or #xywh=x,y,w,h";
   const [x, y, w, h] = region.slice(1).map(Number) as [number, number, number, number];
   if (w === 0 || h === 0) return "a region must have a width and a height";
-  if (canvas.width !== undefined && canvas.height !== undefined && (x + w > canvas.width || y + h > canvas.height)) return `the region must lie within the Canvas's ${canvas.width}×${canvas.height}`;
+  if (canvas.width !== undefined && canvas.height !== undefined && (x + w > canvas.width || y + h > canvas.height))
+    return `the region must lie within the Canvas's ${canvas.width}×${canvas.height}`;
   return null;
 }
 
@@ -148,16 +150,18 @@ class CheckContext {
 
   private type(resource: JsonObject, path: string, expected: string | string[]): void {
     const allowed = Array.isArray(expected) ? expected : [expected];
-    if (typeof resource.type !== "string" || !allowed.includes(resource.type)) this.problem(`${path}.type`, `must be ${allowed.map((item) => `"${item}"`).join(" or ")} (got ${JSON.stringify(resource.type)})`);
+    if (typeof resource.type !== "string" || !allowed.includes(resource.type))
+      this.problem(`${path}.type`, `must be ${allowed.map((item) => `"${item}"`).join(" or ")} (got ${JSON.stringify(resource.type)})`);
   }
 
   languageMap(value: unknown, path: string): void {
     if (!isObject(value) || Object.keys(value).length === 0) {
-      this.problem(path, "must be a language map: an object of language codes (or \"none\") to lists of strings");
+      this.problem(path, 'must be a language map: an object of language codes (or "none") to lists of strings');
       return;
     }
     for (const [language, strings] of Object.entries(value)) {
-      if (!/^([a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*|none)$/.test(language)) this.problem(`${path}.${language}`, "must be keyed by a BCP 47 language code or \"none\"");
+      if (!/^([a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*|none)$/.test(language))
+        this.problem(`${path}.${language}`, 'must be keyed by a BCP 47 language code or "none"');
       if (!Array.isArray(strings) || strings.some((item) => typeof item !== "string")) this.problem(`${path}.${language}`, "must be a list of strings");
     }
   }
@@ -192,7 +196,8 @@ class CheckContext {
       else resource.metadata.forEach((entry, index) => this.metadataEntry(entry, `${path}.metadata[${index}]`));
     }
     if (resource.requiredStatement !== undefined) this.metadataEntry(resource.requiredStatement, `${path}.requiredStatement`);
-    if (resource.rights !== undefined && (typeof resource.rights !== "string" || !rightsUrl.test(resource.rights))) this.problem(`${path}.rights`, "must be a Creative Commons or RightsStatements.org URL");
+    if (resource.rights !== undefined && (typeof resource.rights !== "string" || !rightsUrl.test(resource.rights)))
+      this.problem(`${path}.rights`, "must be a Creative Commons or RightsStatements.org URL");
     for (const key of ["thumbnail", "homepage", "rendering", "seeAlso", "partOf"]) {
       const list = resource[key];
       if (list === undefined) continue;
@@ -258,9 +263,15 @@ class CheckContext {
     if ((width === undefined) !== (height === undefined)) this.problem(path, "must have both width and height, or neither");
     if (width !== undefined && !positiveInteger(width)) this.problem(`${path}.width`, "must be a positive integer");
     if (height !== undefined && !positiveInteger(height)) this.problem(`${path}.height`, "must be a positive integer");
-    if (duration !== undefined && !(typeof duration === "number" && Number.isFinite(duration) && duration > 0)) this.problem(`${path}.duration`, "must be a positive number");
+    if (duration !== undefined && !(typeof duration === "number" && Number.isFinite(duration) && duration > 0))
+      this.problem(`${path}.duration`, "must be a positive number");
     if (width === undefined && duration === undefined) this.problem(path, "must have width and height, or a duration");
-    if (id) this.canvases.set(id, { duration: typeof duration === "number" ? duration : undefined, width: typeof width === "number" ? width : undefined, height: typeof height === "number" ? height : undefined });
+    if (id)
+      this.canvases.set(id, {
+        duration: typeof duration === "number" ? duration : undefined,
+        width: typeof width === "number" ? width : undefined,
+        height: typeof height === "number" ? height : undefined,
+      });
     if (!Array.isArray(value.items)) return this.problem(`${path}.items`, "must be a list of AnnotationPages");
   }
 
@@ -291,15 +302,18 @@ class CheckContext {
     this.id(value, path, { unique: true });
     this.type(value, path, "Annotation");
     if (typeof value.motivation !== "string" && !Array.isArray(value.motivation)) this.problem(`${path}.motivation`, "must be a string");
-    if (options.painting !== undefined && value.motivation !== "painting") this.problem(`${path}.motivation`, "must be \"painting\" in a Canvas's items");
-    const target = typeof value.target === "string" ? value.target : isObject(value.target) && typeof value.target.id === "string" ? value.target.id : undefined;
+    if (options.painting !== undefined && value.motivation !== "painting") this.problem(`${path}.motivation`, 'must be "painting" in a Canvas\'s items');
+    const target =
+      typeof value.target === "string" ? value.target : isObject(value.target) && typeof value.target.id === "string" ? value.target.id : undefined;
     if (!target) this.problem(`${path}.target`, "must be a URL or a resource with an id");
     else {
       const canvasId = this.targetCanvas(target, `${path}.target`);
       if (options.painting !== undefined && canvasId !== options.painting) this.problem(`${path}.target`, "a painting annotation must target its own Canvas");
     }
     if (value.body === undefined) this.problem(`${path}.body`, "is required");
-    else for (const [index, body] of (Array.isArray(value.body) ? value.body : [value.body]).entries()) this.body(body, Array.isArray(value.body) ? `${path}.body[${index}]` : `${path}.body`);
+    else
+      for (const [index, body] of (Array.isArray(value.body) ? value.body : [value.body]).entries())
+        this.body(body, Array.isArray(value.body) ? `${path}.body[${index}]` : `${path}.body`);
   }
 
   /** A target or Range item: a Canvas of this Manifest, whole or a fragment inside its extent. */
@@ -325,8 +339,10 @@ class CheckContext {
     this.id(value, path);
     this.type(value, path, ["Image", "Sound", "Video", "Text", "Dataset", "Model"]);
     if (typeof value.format !== "string" || !/^[a-z]+\/[\w.+-]+/.test(value.format)) this.problem(`${path}.format`, "must be a media type");
-    if ((value.type === "Sound" || value.type === "Video") && !(typeof value.duration === "number" && value.duration > 0)) this.problem(`${path}.duration`, "a Sound or Video must have a positive duration");
-    if (value.type === "Image" && (!Number.isInteger(value.width) || !Number.isInteger(value.height))) this.problem(path, "an Image should have integer width and height");
+    if ((value.type === "Sound" || value.type === "Video") && !(typeof value.duration === "number" && value.duration > 0))
+      this.problem(`${path}.duration`, "a Sound or Video must have a positive duration");
+    if (value.type === "Image" && (!Number.isInteger(value.width) || !Number.isInteger(value.height)))
+      this.problem(path, "an Image should have integer width and height");
     if (value.service !== undefined) {
       if (!Array.isArray(value.service)) return this.problem(`${path}.service`, "must be a list");
       value.service.forEach((service, index) => {
@@ -334,7 +350,8 @@ class CheckContext {
         if (!isObject(service)) return this.problem(servicePath, "must be an object");
         this.id(service, servicePath);
         if (typeof service.type !== "string") this.problem(`${servicePath}.type`, "must be a string");
-        if (service.type === "ImageService3" && !["level0", "level1", "level2"].includes(String(service.profile))) this.problem(`${servicePath}.profile`, "must be level0, level1 or level2");
+        if (service.type === "ImageService3" && !["level0", "level1", "level2"].includes(String(service.profile)))
+          this.problem(`${servicePath}.profile`, "must be level0, level1 or level2");
       });
     }
   }
@@ -354,10 +371,14 @@ class CheckContext {
       const type = older ? service["@type"] : service.type;
       if (typeof id !== "string" || !httpUrl.test(id)) this.problem(`${servicePath}.${older ? "@id" : "id"}`, "must be an http(s) URL");
       if (typeof type !== "string") this.problem(`${servicePath}.${older ? "@type" : "type"}`, "must be a string");
-      if (type === "SearchService1" && (service.profile !== "http://iiif.io/api/search/1/search" || service["@context"] !== "http://iiif.io/api/search/1/context.json")) {
+      if (
+        type === "SearchService1" &&
+        (service.profile !== "http://iiif.io/api/search/1/search" || service["@context"] !== "http://iiif.io/api/search/1/context.json")
+      ) {
         this.problem(servicePath, "a SearchService1 has the search 1 @context and profile");
       }
-      if (type === "AutoCompleteService1" && service.profile !== "http://iiif.io/api/search/1/autocomplete") this.problem(`${servicePath}.profile`, "must be the autocomplete 1 profile");
+      if (type === "AutoCompleteService1" && service.profile !== "http://iiif.io/api/search/1/autocomplete")
+        this.problem(`${servicePath}.profile`, "must be the autocomplete 1 profile");
       if ((type === "SearchService2" || type === "SearchService1") && service.service !== undefined) this.services(service.service, `${servicePath}.service`);
     });
   }
@@ -373,7 +394,7 @@ class CheckContext {
       const itemPath = `${path}.items[${index}]`;
       if (!isObject(item)) return this.problem(itemPath, "must be an object");
       if (item.type === "Range") return this.range(item, itemPath);
-      if (item.type !== "Canvas") return this.problem(`${itemPath}.type`, "must be \"Canvas\" or \"Range\"");
+      if (item.type !== "Canvas") return this.problem(`${itemPath}.type`, 'must be "Canvas" or "Range"');
       if (typeof item.id !== "string") return this.problem(`${itemPath}.id`, "must be a URL");
       this.targetCanvas(item.id, `${itemPath}.id`);
     });

@@ -68,9 +68,15 @@ export async function checkRows(
   const problems: ImportProblem[] = [];
   const rowProblems = converted.map((row, index) => row.problems.map((problem) => ({ row: startRow + index, ...problem })));
 
-  const relationTargets = await resolveRelationTokens(context, converted.map((row) => row.relationTokens));
+  const relationTargets = await resolveRelationTokens(
+    context,
+    converted.map((row) => row.relationTokens),
+  );
   await pace();
-  const existing = await findExternalIds(context, converted.map((row) => row.externalId).filter((id): id is string => id !== null));
+  const existing = await findExternalIds(
+    context,
+    converted.map((row) => row.externalId).filter((id): id is string => id !== null),
+  );
   // The embedded database answers through promises alone: give waiting requests a turn.
   await yieldToEventLoop();
 
@@ -88,14 +94,21 @@ export async function checkRows(
       else if (id.length > maxExternalIdLength || unstorableTextProblem(id)) {
         report({ column: externalIdColumn, message: `The external id must be at most ${maxExternalIdLength} characters of text` });
       } else if ((context.firstRowOfExternalId.get(id) ?? number) < number) {
-        report({ column: externalIdColumn, message: `The external id “${clip(id)}” repeats row ${context.firstRowOfExternalId.get(id)}; rows ${context.firstRowOfExternalId.get(id)} and ${number} cannot both be imported` });
+        report({
+          column: externalIdColumn,
+          message: `The external id “${clip(id)}” repeats row ${context.firstRowOfExternalId.get(id)}; rows ${context.firstRowOfExternalId.get(id)} and ${number} cannot both be imported`,
+        });
       } else {
         const saved = existing.get(id);
         // Unique per section: a record the importer cannot edit holds the id whether or not they
         // can read it, and it is named no further than that.
-        if (saved && !canEdit(context.principal, saved)) report({ column: externalIdColumn, message: `The external id “${clip(id)}” is taken by a record you cannot edit` });
+        if (saved && !canEdit(context.principal, saved))
+          report({ column: externalIdColumn, message: `The external id “${clip(id)}” is taken by a record you cannot edit` });
         else if (saved && saved.projectId !== context.projectId) {
-          report({ column: externalIdColumn, message: `The external id “${clip(id)}” belongs to a record of another project; import into that project to update it` });
+          report({
+            column: externalIdColumn,
+            message: `The external id “${clip(id)}” belongs to a record of another project; import into that project to update it`,
+          });
         } else if (saved) target = saved;
       }
     }
@@ -109,9 +122,17 @@ export async function checkRows(
         const resolved = relationTargets.get(`${field.targetSection}\u0000${token}`);
         if (resolved?.ids.length === 1 && resolved.ids[0]) ids.push(resolved.ids[0]);
         else if (resolved && resolved.ids.length > 1) {
-          report({ column: mapping.fields.get(key)?.column, field: key, message: `${field.label}: ${resolved.ids.length} records titled “${clip(token)}” you can read; name it by its external id` });
+          report({
+            column: mapping.fields.get(key)?.column,
+            field: key,
+            message: `${field.label}: ${resolved.ids.length} records titled “${clip(token)}” you can read; name it by its external id`,
+          });
         } else {
-          report({ column: mapping.fields.get(key)?.column, field: key, message: `${field.label}: no record titled or numbered “${clip(token)}” you can read in ${field.targetSection}` });
+          report({
+            column: mapping.fields.get(key)?.column,
+            field: key,
+            message: `${field.label}: no record titled or numbered “${clip(token)}” you can read in ${field.targetSection}`,
+          });
         }
       }
       if (ids.length > 0) values[key] = field.multiple ? ids : ids[0];
@@ -120,7 +141,11 @@ export async function checkRows(
       const field = section.fields.find((candidate) => candidate.key === key);
       if (!field) continue;
       if (!context.media) {
-        report({ column: mapping.fields.get(key)?.column, field: key, message: `${field.label} names a file, but the import has no media folder or media zip` });
+        report({
+          column: mapping.fields.get(key)?.column,
+          field: key,
+          message: `${field.label} names a file, but the import has no media folder or media zip`,
+        });
         continue;
       }
       const media = await context.media(field, name, number);
@@ -257,7 +282,9 @@ function keepHiddenRelations(fields: readonly FieldDefinition[], saved: SavedRec
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
   }
   return JSON.stringify(value);

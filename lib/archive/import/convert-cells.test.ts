@@ -54,7 +54,12 @@ describe("cells to field values", () => {
         { speaker: "Bea", start: 4, end: 9, text: "Adéu" },
       ],
     });
-    expect(row.relationTokens).toEqual(new Map([["people", ["Ada", "Bea"]], ["place", ["Girona"]]]));
+    expect(row.relationTokens).toEqual(
+      new Map([
+        ["people", ["Ada", "Bea"]],
+        ["place", ["Girona"]],
+      ]),
+    );
   });
 
   it("leaves a range's cell as written for the editor's reading: years, negative years, a month, c., a century", () => {
@@ -88,13 +93,17 @@ describe("cells to field values", () => {
     const languageMapping = resolveMapping(withLanguage, ["Title", "Language"], { columns: { Title: "title", Language: "language" } });
     for (const cell of ["cat", "Catalan", "ca", "CA"]) expect(convertCells(withLanguage, languageMapping, ["T", cell]).values.language).toBe("ca");
     expect(convertCells(withLanguage, languageMapping, ["T", "spa"]).values.language).toBe("es");
-    expect(convertCells(withLanguage, languageMapping, ["T", "fre"]).problems).toEqual([{ column: "Language", field: "language", message: "Language must be one of: en, es, ca (not “fre”)" }]);
+    expect(convertCells(withLanguage, languageMapping, ["T", "fre"]).problems).toEqual([
+      { column: "Language", field: "language", message: "Language must be one of: en, es, ca (not “fre”)" },
+    ]);
   });
 
   it("reads a date range from two columns", () => {
     const twoColumns = resolveMapping(fields, ["Title", "From", "To"], { columns: { Title: "title", From: "period.from", To: "period.to" } });
     expect(convertCells(fields, twoColumns, ["T", "1920", "1931"]).values.period).toEqual({ from: 1920, to: 1931 });
-    expect(convertCells(fields, twoColumns, ["T", "1920", "soon"]).problems).toEqual([{ column: "To", field: "period", message: "Period needs a whole year in both columns" }]);
+    expect(convertCells(fields, twoColumns, ["T", "1920", "soon"]).problems).toEqual([
+      { column: "To", field: "period", message: "Period needs a whole year in both columns" },
+    ]);
   });
 });
 
@@ -109,7 +118,9 @@ describe("mapping checks", () => {
     expect(refusal(() => resolveMapping(fields, ["Title"], { columns: { Title: "name" } }))).toBe(
       'The column "Title" is mapped to "name", which is not a field of the section.',
     );
-    expect(refusal(() => resolveMapping(fields, ["A", "B"], { columns: { A: "title", B: "title" } }))).toBe('The columns "A" and "B" are both mapped to title.');
+    expect(refusal(() => resolveMapping(fields, ["A", "B"], { columns: { A: "title", B: "title" } }))).toBe(
+      'The columns "A" and "B" are both mapped to title.',
+    );
     expect(refusal(() => resolveMapping(fields, ["T", "A"], { columns: { T: "title", A: "period.from" } }))).toMatch(/needs both/);
     expect(refusal(() => resolveMapping(fields, ["T", "A"], { columns: { T: "title", A: "kind.from" } }))).toMatch(/not a date range field/);
     expect(refusal(() => resolveMapping(fields, ["A"], { externalIdColumn: "B", columns: { A: "title" } }))).toMatch(/external id column "B"/);
@@ -139,7 +150,13 @@ describe("authority link cells", () => {
   };
 
   it("reads a URI, Label <URI>, and several separated by ; or line breaks", () => {
-    expect(checked(oneColumn, ["T", " https://nomisma.org/id/rome ", `Nero <https://www.wikidata.org/wiki/Q1413>; ${augustus}\nEmperor <http://vocab.getty.edu/aat/300025481>`])).toEqual({
+    expect(
+      checked(oneColumn, [
+        "T",
+        " https://nomisma.org/id/rome ",
+        `Nero <https://www.wikidata.org/wiki/Q1413>; ${augustus}\nEmperor <http://vocab.getty.edu/aat/300025481>`,
+      ]),
+    ).toEqual({
       problems: [],
       saved: {
         ok: true,
@@ -156,7 +173,14 @@ describe("authority link cells", () => {
   it("takes the labels from their own column, one for each URI in order", () => {
     expect(checked(withLabels, ["T", "http://nomisma.org/id/rome", "Roma", `${nero}; ${augustus}`, "Nero; Augustus"]).saved).toEqual({
       ok: true,
-      values: { title: "T", mint: { uri: "http://nomisma.org/id/rome", label: "Roma" }, subjects: [{ uri: nero, label: "Nero" }, { uri: augustus, label: "Augustus" }] },
+      values: {
+        title: "T",
+        mint: { uri: "http://nomisma.org/id/rome", label: "Roma" },
+        subjects: [
+          { uri: nero, label: "Nero" },
+          { uri: augustus, label: "Augustus" },
+        ],
+      },
     });
     expect(checked(withLabels, ["T", "", "Roma", `${nero}; ${augustus}`, "Nero"]).problems).toEqual([
       { column: "Mint URI", field: "mint", message: "Mint has the label “Roma” but no URI" },
@@ -175,7 +199,10 @@ describe("authority link cells", () => {
       },
     });
     // A single link's cell is one link: two are quoted whole.
-    expect(checked(oneColumn, ["T", "http://nomisma.org/id/rome; http://nomisma.org/id/athens", ""]).saved).toMatchObject({ ok: false, fieldErrors: { mint: [expect.stringContaining('"http://nomisma.org/id/rome; http://nomisma.org/id/athens"')] } });
+    expect(checked(oneColumn, ["T", "http://nomisma.org/id/rome; http://nomisma.org/id/athens", ""]).saved).toMatchObject({
+      ok: false,
+      fieldErrors: { mint: [expect.stringContaining('"http://nomisma.org/id/rome; http://nomisma.org/id/athens"')] },
+    });
   });
 
   it("reads a JSON file's stored links", () => {
@@ -183,12 +210,20 @@ describe("authority link cells", () => {
       ok: true,
       values: { title: "T", mint: { uri: "http://nomisma.org/id/rome", label: "Rome" }, subjects: [{ uri: nero }] },
     });
-    expect(convertCells(linkFields, oneColumn, ["T", "{broken", ""]).problems).toEqual([{ column: "Mint URI", field: "mint", message: "Mint is not valid JSON (write a URI, or Label <URI>)" }]);
+    expect(convertCells(linkFields, oneColumn, ["T", "{broken", ""]).problems).toEqual([
+      { column: "Mint URI", field: "mint", message: "Mint is not valid JSON (write a URI, or Label <URI>)" },
+    ]);
   });
 
   it("refuses a label column for a field that is not an authority, or without the URI column", () => {
-    expect(refusal(() => resolveMapping(linkFields, ["T", "A"], { columns: { T: "title", A: "title.label" } }))).toBe('The column "A" is mapped to "title.label", but title is not an authority field of the section.');
-    expect(refusal(() => resolveMapping(linkFields, ["T", "A"], { columns: { T: "title", A: "mint.label" } }))).toBe('The column "A" holds the labels of mint: map the column of its URIs to mint too.');
-    expect(refusal(() => resolveMapping(linkFields, ["T", "A", "B"], { columns: { T: "title", A: "mint.label", B: "mint.label" } }))).toBe('The columns "A" and "B" are both mapped to mint.label.');
+    expect(refusal(() => resolveMapping(linkFields, ["T", "A"], { columns: { T: "title", A: "title.label" } }))).toBe(
+      'The column "A" is mapped to "title.label", but title is not an authority field of the section.',
+    );
+    expect(refusal(() => resolveMapping(linkFields, ["T", "A"], { columns: { T: "title", A: "mint.label" } }))).toBe(
+      'The column "A" holds the labels of mint: map the column of its URIs to mint too.',
+    );
+    expect(refusal(() => resolveMapping(linkFields, ["T", "A", "B"], { columns: { T: "title", A: "mint.label", B: "mint.label" } }))).toBe(
+      'The columns "A" and "B" are both mapped to mint.label.',
+    );
   });
 });

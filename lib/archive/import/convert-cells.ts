@@ -63,7 +63,8 @@ export function resolveMapping(fields: readonly FieldDefinition[], columns: read
     const labelOf = /^(.+)\.label$/.exec(target);
     if (labelOf) {
       const key = labelOf[1] ?? "";
-      if (byKey.get(key)?.type !== "authority") throw bad(`The column "${column}" is mapped to "${target}", but ${key} is not an authority field of the section.`);
+      if (byKey.get(key)?.type !== "authority")
+        throw bad(`The column "${column}" is mapped to "${target}", but ${key} is not an authority field of the section.`);
       resolved.authorityLabels.set(key, { column, index });
       continue;
     }
@@ -117,7 +118,11 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
       const to = (cells[ends.to.index] ?? "").trim();
       if (!from && !to) continue;
       if (!/^-?\d{1,5}$/.test(from) || !/^-?\d{1,5}$/.test(to)) {
-        row.problems.push({ column: !/^-?\d{1,5}$/.test(from) ? ends.from.column : ends.to.column, field: field.key, message: `${field.label} needs a whole year in both columns` });
+        row.problems.push({
+          column: !/^-?\d{1,5}$/.test(from) ? ends.from.column : ends.to.column,
+          field: field.key,
+          message: `${field.label} needs a whole year in both columns`,
+        });
         continue;
       }
       row.values[field.key] = { from: Number(from), to: Number(to) };
@@ -130,7 +135,12 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
     if (field.type === "authority") {
       const labelSource = mapping.authorityLabels.get(field.key);
       const read = authorityLinks(field, raw, labelSource ? (cells[labelSource.index] ?? "") : "");
-      if ("problem" in read) row.problems.push({ column: read.inLabels && labelSource ? labelSource.column : source.column, field: field.key, message: `${field.label} ${read.problem}` });
+      if ("problem" in read)
+        row.problems.push({
+          column: read.inLabels && labelSource ? labelSource.column : source.column,
+          field: field.key,
+          message: `${field.label} ${read.problem}`,
+        });
       else if (read.value !== undefined) row.values[field.key] = read.value;
       continue;
     }
@@ -157,13 +167,23 @@ export function convertCells(fields: readonly FieldDefinition[], mapping: Resolv
       }
       case "category": {
         const wanted = normaliseName(raw);
-        const option = field.options.find((candidate) => candidate === raw.trim()) ?? field.options.find((candidate) => normaliseName(candidate) === wanted) ?? sameLanguage(field.options, raw);
+        const option =
+          field.options.find((candidate) => candidate === raw.trim()) ??
+          field.options.find((candidate) => normaliseName(candidate) === wanted) ??
+          sameLanguage(field.options, raw);
         if (option === undefined) fail(`must be one of: ${field.options.join(", ")} (not “${clip(raw.trim())}”)`);
         else row.values[field.key] = option;
         break;
       }
       case "relation": {
-        const tokens = [...new Set(raw.split(/[;|]/).map((token) => token.trim()).filter(Boolean))];
+        const tokens = [
+          ...new Set(
+            raw
+              .split(/[;|]/)
+              .map((token) => token.trim())
+              .filter(Boolean),
+          ),
+        ];
         if (!field.multiple && tokens.length > 1) fail("takes one record, but the cell names several");
         else row.relationTokens.set(field.key, tokens);
         break;
@@ -215,7 +235,10 @@ function authorityLinks(
   if (labels.length === 0) return { value: links.length === 0 ? undefined : field.multiple ? links : links[0] };
   if (links.length === 0) return { problem: `has the label “${clip(labels.join("; "))}” but no URI`, inLabels: false };
   if (labels.length !== links.length) {
-    return { problem: `has ${links.length} URI${links.length > 1 ? "s" : ""} but ${labels.length} label${labels.length > 1 ? "s" : ""}: give one label for each URI, in the same order`, inLabels: true };
+    return {
+      problem: `has ${links.length} URI${links.length > 1 ? "s" : ""} but ${labels.length} label${labels.length > 1 ? "s" : ""}: give one label for each URI, in the same order`,
+      inLabels: true,
+    };
   }
   const labelled = links.map((link, index) => ({ uri: link.uri, label: labels[index] }));
   return { value: field.multiple ? labelled : labelled[0] };

@@ -45,7 +45,10 @@ export async function startImport(
   const prepared = await prepareImport(prisma, principal, file, plan, { mediaZip: options.mediaZip });
   const dryRun = await checkAllRows(prepared);
   if (dryRun.valid === 0) {
-    throw new AppError("bad_request", `No row of the file can be imported (${dryRun.problems.length} problem${dryRun.problems.length === 1 ? "" : "s"}); run the dry run to see them.`);
+    throw new AppError(
+      "bad_request",
+      `No row of the file can be imported (${dryRun.problems.length} problem${dryRun.problems.length === 1 ? "" : "s"}); run the dry run to see them.`,
+    );
   }
   const jobId = randomUUID();
   // The file waits in the storage directory (shared by every web process and worker), not in
@@ -79,7 +82,13 @@ export async function startImport(
         targetType: "import_job",
         targetId: jobId,
         projectId: plan.projectId,
-        details: { section: prepared.section.slug, fileName: file.fileName.slice(0, 500), rows: dryRun.rows, valid: dryRun.valid, problems: dryRun.problems.length },
+        details: {
+          section: prepared.section.slug,
+          fileName: file.fileName.slice(0, 500),
+          rows: dryRun.rows,
+          valid: dryRun.valid,
+          problems: dryRun.problems.length,
+        },
       });
     });
   } catch (error) {
@@ -112,9 +121,29 @@ function toView(job: Omit<JobRow, "fileKey">): ImportJobView {
 }
 
 const viewSelect = {
-  id: true, status: true, sectionId: true, projectId: true, fileName: true, total: true, cursor: true, created: true, updated: true,
-  unchanged: true, skipped: true, problems: true, createdAt: true, finishedAt: true, error: true, createdById: true, mapping: true,
-  mediaFolder: true, format: true, lockedBy: true, heartbeatAt: true, updatedAt: true, section: { select: { slug: true } },
+  id: true,
+  status: true,
+  sectionId: true,
+  projectId: true,
+  fileName: true,
+  total: true,
+  cursor: true,
+  created: true,
+  updated: true,
+  unchanged: true,
+  skipped: true,
+  problems: true,
+  createdAt: true,
+  finishedAt: true,
+  error: true,
+  createdById: true,
+  mapping: true,
+  mediaFolder: true,
+  format: true,
+  lockedBy: true,
+  heartbeatAt: true,
+  updatedAt: true,
+  section: { select: { slug: true } },
 } as const;
 
 /** A job is its creator's (and the admins'); anyone else is told it does not exist. */
@@ -215,7 +244,11 @@ async function runJob(prisma: PrismaClient, jobId: string, workerId: string, opt
     const bytes = job.fileKey ? await readFile(storagePath(storageDir, job.fileKey)).catch(() => null) : null;
     if (!bytes) throw new AppError("internal", "The job's file is missing from the storage directory.");
     const section = await getSectionBySlug(prisma, job.section.slug);
-    const table = await parseImportFileInSteps({ fileName: job.fileName, bytes: new Uint8Array(bytes) }, Number.POSITIVE_INFINITY, eventLoopPacer(turnBudgetMs));
+    const table = await parseImportFileInSteps(
+      { fileName: job.fileName, bytes: new Uint8Array(bytes) },
+      Number.POSITIVE_INFINITY,
+      eventLoopPacer(turnBudgetMs),
+    );
     const zipBytes = job.fileKey ? await readFile(storagePath(storageDir, mediaZipKeyOf(job.fileKey))).catch(() => null) : null;
     const mediaZip = zipBytes ? await readMediaZip({ fileName: "media.zip", bytes: new Uint8Array(zipBytes) }) : undefined;
     const plan: ImportPlan = {
@@ -286,9 +319,13 @@ export async function sweepImportFiles(prisma: PrismaClient, options: { storageD
   const folder = storagePath(storageDir, "imports/.");
   const names = await readdir(folder).catch(() => [] as string[]);
   const cutoff = Date.now() - (options.olderThanMs ?? 60 * 60 * 1000);
-  const staged = names.map((name) => ({ name, jobId: /^([0-9a-f-]{36})(\.media\.zip)?$/.exec(name)?.[1], zip: name.endsWith(".media.zip") })).filter((file) => file.jobId && isUuid(file.jobId));
+  const staged = names
+    .map((name) => ({ name, jobId: /^([0-9a-f-]{36})(\.media\.zip)?$/.exec(name)?.[1], zip: name.endsWith(".media.zip") }))
+    .filter((file) => file.jobId && isUuid(file.jobId));
   const jobs = new Map(
-    (await prisma.importJob.findMany({ where: { id: { in: [...new Set(staged.map((file) => file.jobId as string))] } }, select: { id: true, status: true } })).map((job) => [job.id, job.status]),
+    (
+      await prisma.importJob.findMany({ where: { id: { in: [...new Set(staged.map((file) => file.jobId as string))] } }, select: { id: true, status: true } })
+    ).map((job) => [job.id, job.status]),
   );
   const removed: string[] = [];
   for (const file of staged) {
@@ -296,7 +333,10 @@ export async function sweepImportFiles(prisma: PrismaClient, options: { storageD
     const unwanted = status === undefined || status === "done" || (file.zip && status === "failed");
     if (!unwanted) continue;
     const path = storagePath(storageDir, `imports/${file.name}`);
-    const modified = await stat(path).then((info) => info.mtimeMs, () => null);
+    const modified = await stat(path).then(
+      (info) => info.mtimeMs,
+      () => null,
+    );
     if (modified === null || modified > cutoff) continue;
     await rm(path, { force: true });
     removed.push(file.name);
@@ -381,7 +421,11 @@ async function writeBatch(prisma: PrismaClient, input: BatchInput): Promise<bool
         await tx.indexQueueItem.createMany({ data: createdIds.map((recordId) => ({ recordId, reason: "record.imported" })) });
       }
       const updatedIds: string[] = [];
-      const auditEntries: { action: string; targetId: string; version: number }[] = createdIds.map((id) => ({ action: "record.create", targetId: id, version: 1 }));
+      const auditEntries: { action: string; targetId: string; version: number }[] = createdIds.map((id) => ({
+        action: "record.create",
+        targetId: id,
+        version: 1,
+      }));
       for (const row of updates) {
         await pace();
         const existing = row.existing as { id: string; version: number };

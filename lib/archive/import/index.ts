@@ -4,17 +4,7 @@
  * resumable jobs the worker runs in batches.
  * The one service behind the CLI (scripts/import.ts), the /import page and the JSON API.
  */
-export type {
-  DryRunResult,
-  ImportFile,
-  ImportFormat,
-  ImportJobStatus,
-  ImportJobView,
-  ImportMapping,
-  ImportPlan,
-  ImportPreview,
-  ImportProblem,
-} from "./types";
+export type { DryRunResult, ImportFile, ImportFormat, ImportJobStatus, ImportJobView, ImportMapping, ImportPlan, ImportPreview, ImportProblem } from "./types";
 export { dryRunImport, importPlanSchema, previewImport } from "./plan-import";
 export { getImportJob, listImportJobs, runImportJobs, startImport, type RunImportJobsOptions } from "./import-jobs";
 export { problemsCsv } from "./problems-csv";

@@ -29,7 +29,11 @@ describe("CSV (RFC 4180)", () => {
 
   it("reads a file whose line ends are mixed (LF, CRLF, CR), numbering the lines as an editor does", () => {
     const table = parse('a,b\r\n1,"x\ny"\n\n2,z\r3,w\r\n');
-    expect(table.rows).toEqual([["1", "x\ny"], ["2", "z"], ["3", "w"]]);
+    expect(table.rows).toEqual([
+      ["1", "x\ny"],
+      ["2", "z"],
+      ["3", "w"],
+    ]);
     expect(table.lines).toEqual([2, 5, 6]);
   });
 
@@ -52,7 +56,10 @@ describe("CSV (RFC 4180)", () => {
   });
 
   it("skips blank lines between rows", () => {
-    expect(parse("a,b\n1,2\n\n3,4\n\n").rows).toEqual([["1", "2"], ["3", "4"]]);
+    expect(parse("a,b\n1,2\n\n3,4\n\n").rows).toEqual([
+      ["1", "2"],
+      ["3", "4"],
+    ]);
   });
 
   it("refuses ragged rows, naming the line and the row", () => {
@@ -103,7 +110,13 @@ describe("encoding", () => {
 
 describe("JSON and JSON Lines", () => {
   it("reads an array of objects; columns are the keys in order of first appearance", () => {
-    const table = parse(JSON.stringify([{ title: "A", year: 1962 }, { title: "B", tags: ["x", "y"], period: { from: 1, to: 2 }, note: null }]), "f.json");
+    const table = parse(
+      JSON.stringify([
+        { title: "A", year: 1962 },
+        { title: "B", tags: ["x", "y"], period: { from: 1, to: 2 }, note: null },
+      ]),
+      "f.json",
+    );
     expect(table.format).toBe("json");
     expect(table.columns).toEqual(["title", "year", "tags", "period", "note"]);
     expect(table.rows).toEqual([
@@ -131,11 +144,16 @@ describe("JSON and JSON Lines", () => {
 
 describe("parsing in steps", () => {
   // Over a megabyte: 2,500 records in three steps; quoted cells hold line breaks.
-  const csv = ["id,title,notes", ...Array.from({ length: 2500 }, (_, row) => `${row + 1},"Títol €${row}","line one\r\nline ${"€".repeat(150)} two"`)].join("\r\n");
+  const csv = ["id,title,notes", ...Array.from({ length: 2500 }, (_, row) => `${row + 1},"Títol €${row}","line one\r\nline ${"€".repeat(150)} two"`)].join(
+    "\r\n",
+  );
   const jsonLines = Array.from({ length: 2500 }, (_, row) => JSON.stringify({ title: `T ${row}`, note: "€".repeat(150) })).join("\n");
 
   it("gives the same table as parsing at once, pausing between the steps", async () => {
-    for (const [fileName, text] of [["big.csv", csv], ["big.jsonl", jsonLines]] as const) {
+    for (const [fileName, text] of [
+      ["big.csv", csv],
+      ["big.jsonl", jsonLines],
+    ] as const) {
       const file = { fileName, bytes: encode(text) };
       expect(file.bytes.byteLength).toBeGreaterThan(1024 * 1024);
       let pauses = 0;
@@ -152,7 +170,10 @@ describe("parsing in steps", () => {
     const bytes = encode(csv);
     const broken = new Uint8Array(bytes);
     broken[bytes.length - 100] = 0xff;
-    for (const file of [{ fileName: "bad.csv", bytes: broken }, { fileName: "bad.csv", bytes: encode(`${csv}\r\n1,"open`) }]) {
+    for (const file of [
+      { fileName: "bad.csv", bytes: broken },
+      { fileName: "bad.csv", bytes: encode(`${csv}\r\n1,"open`) },
+    ]) {
       const atOnce = refusal(() => parseImportFile(file, 10_000_000));
       await expect(parseImportFileInSteps(file, 10_000_000, async () => {})).rejects.toThrow(atOnce);
     }

@@ -50,7 +50,13 @@ function* parseSteps(file: ImportFile, maxBytes: number): Steps<ParsedTable> {
   if (!/\S/.test(text)) throw refuse("The file is empty.");
   const format = importFormatOf(file.fileName, text);
   const table =
-    format === "csv" ? yield* csvSteps(text) : format === "json" ? parseJsonArray(text) : format === "xml" ? yield* xmlSteps(text) : yield* jsonLinesSteps(text);
+    format === "csv"
+      ? yield* csvSteps(text)
+      : format === "json"
+        ? parseJsonArray(text)
+        : format === "xml"
+          ? yield* xmlSteps(text)
+          : yield* jsonLinesSteps(text);
   if (table.rows.length === 0) throw refuse("The file has a header but no data rows.");
   return table;
 }
@@ -87,9 +93,12 @@ export function importFormatOf(fileName: string, text: string): FileSyntax {
 function* xmlSteps(text: string): Steps<ParsedTable> {
   const root = yield* readXmlSteps(text);
   if (root.name === "ead" && root.namespace === ead3Namespace) return yield* ead3Steps(root);
-  if ((root.name === "eac-cpf" && root.namespace === eacCpf2010Namespace) || (root.name === "eac" && root.namespace === eacCpf2Namespace)) return eacCpfTable(root);
+  if ((root.name === "eac-cpf" && root.namespace === eacCpf2010Namespace) || (root.name === "eac" && root.namespace === eacCpf2Namespace))
+    return eacCpfTable(root);
   if (root.name === "ead" && (root.namespace === ead2002Namespace || root.namespace === "")) {
-    throw refuse(`This is an EAD 2002 finding aid (an <ead> outside the EAD3 namespace); Mnemo reads EAD3 (an <ead> root in the namespace ${ead3Namespace}). Convert it to EAD3 first.`);
+    throw refuse(
+      `This is an EAD 2002 finding aid (an <ead> outside the EAD3 namespace); Mnemo reads EAD3 (an <ead> root in the namespace ${ead3Namespace}). Convert it to EAD3 first.`,
+    );
   }
   throw refuse(
     `An XML import is an EAD3 finding aid (<ead xmlns="${ead3Namespace}">) or an EAC-CPF record (<eac-cpf xmlns="${eacCpf2010Namespace}"> or <eac xmlns="${eacCpf2Namespace}">); ` +
@@ -118,9 +127,7 @@ function notUtf8(bytes: Uint8Array): AppError {
   let line = 1;
   for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++;
   const byte = (bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0");
-  return refuse(
-    `The file is not UTF-8: byte ${offset} (line ${line}) is 0x${byte}. Save it as UTF-8 (CSV UTF-8 in spreadsheet programs) and import it again.`,
-  );
+  return refuse(`The file is not UTF-8: byte ${offset} (line ${line}) is 0x${byte}. Save it as UTF-8 (CSV UTF-8 in spreadsheet programs) and import it again.`);
 }
 
 /** The offset of the first byte that does not begin or continue a valid UTF-8 sequence. */
@@ -150,7 +157,11 @@ export function firstInvalidUtf8Byte(bytes: Uint8Array): number {
 
 /** The delimiter used most in the header line (outside quotes): `,` `;` or tab; `,` on a tie. */
 export function sniffDelimiter(text: string): string {
-  const counts = new Map<string, number>([[",", 0], [";", 0], ["\t", 0]]);
+  const counts = new Map<string, number>([
+    [",", 0],
+    [";", 0],
+    ["\t", 0],
+  ]);
   let quoted = false;
   for (const char of text) {
     if (char === '"') quoted = !quoted;
@@ -194,7 +205,7 @@ function* csvSteps(text: string): Steps<ParsedTable> {
     // csv-parse stops at the first problem; it is in the record that starts on `line`.
     if (parser.errored) throw csvRefusal(parser.errored, line);
   };
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = pieceEnd(text, start, csvCharactersPerStep);
     parser.write(text.slice(start, end));
     start = end;
@@ -223,7 +234,8 @@ function csvRefusal(error: Error, line: number): AppError {
   const code = error instanceof CsvError ? error.code : undefined;
   if (code === "CSV_QUOTE_NOT_CLOSED") return refuse(`Line ${line}: a quoted cell is never closed (a missing " ).`);
   if (code === "CSV_INVALID_CLOSING_QUOTE") return refuse(`Line ${line}: text after a closing quote; a quote inside a quoted cell is written twice ("").`);
-  if (code === "INVALID_OPENING_QUOTE") return refuse(`Line ${line}: a quote inside a cell that is not quoted; put the whole cell in quotes and write the quote twice ("").`);
+  if (code === "INVALID_OPENING_QUOTE")
+    return refuse(`Line ${line}: a quote inside a cell that is not quoted; put the whole cell in quotes and write the quote twice ("").`);
   return refuse(`Line ${line}: ${error.message}`);
 }
 
@@ -258,7 +270,11 @@ function parseJsonArray(text: string): ParsedTable {
   parsed.forEach((item, index) => {
     if (!isObject(item)) throw refuse(`Item ${index + 1} of the JSON array is not an object.`);
   });
-  return objectsToTable("json", parsed as JsonObject[], parsed.map(() => 0));
+  return objectsToTable(
+    "json",
+    parsed as JsonObject[],
+    parsed.map(() => 0),
+  );
 }
 
 function* jsonLinesSteps(text: string): Steps<ParsedTable> {

@@ -64,7 +64,15 @@ export async function previewImport(prisma: PrismaClient, principal: Principal, 
   const suggestedMapping = section ? suggestMapping(section.fields, table.columns, table.rows) : { columns: {} };
   const problems: ImportProblem[] = [];
   const ignoredColumns = table.columns.filter((column) => suggestedMapping.columns[column] === null);
-  return { format: table.format, columns: table.columns, rows: table.rows.slice(0, 10), rowCount: table.rows.length, suggestedMapping, problems, ignoredColumns };
+  return {
+    format: table.format,
+    columns: table.columns,
+    rows: table.rows.slice(0, 10),
+    rowCount: table.rows.length,
+    suggestedMapping,
+    problems,
+    ignoredColumns,
+  };
 }
 
 /** Rows checked per round trip: bounds memory and the size of each lookup. */
@@ -85,11 +93,19 @@ export interface ImportAttachments {
  * Everything a dry run and a job need before touching rows: access (first, so a refused importer's
  * zip is never even read), the media zip read whole, the file, the mapping.
  */
-export async function prepareImport(prisma: PrismaClient, principal: Principal, file: ImportFile, planInput: ImportPlan, attachments: ImportAttachments = {}): Promise<CheckedImport> {
+export async function prepareImport(
+  prisma: PrismaClient,
+  principal: Principal,
+  file: ImportFile,
+  planInput: ImportPlan,
+  attachments: ImportAttachments = {},
+): Promise<CheckedImport> {
   const plan = parseInput(importPlanSchema, planInput) as ImportPlan;
   const section = await authorizeImport(prisma, principal, plan);
   if (attachments.mediaZip && plan.mediaFolder !== undefined) {
-    throw new AppError("bad_request", "Name a media folder or attach a media zip, not both.", { fieldErrors: { mediaZip: ["Name a media folder or attach a media zip, not both."] } });
+    throw new AppError("bad_request", "Name a media folder or attach a media zip, not both.", {
+      fieldErrors: { mediaZip: ["Name a media folder or attach a media zip, not both."] },
+    });
   }
   const mediaZip = attachments.mediaZip ? await readMediaZip(attachments.mediaZip) : undefined;
   const table = await readImportFile(file);
@@ -149,6 +165,12 @@ export async function checkAllRows(prepared: CheckedImport, onChecked?: (rows: C
 }
 
 /** Every row validated as the real run will validate it; nothing is written. */
-export async function dryRunImport(prisma: PrismaClient, principal: Principal, file: ImportFile, plan: ImportPlan, attachments: ImportAttachments = {}): Promise<DryRunResult> {
+export async function dryRunImport(
+  prisma: PrismaClient,
+  principal: Principal,
+  file: ImportFile,
+  plan: ImportPlan,
+  attachments: ImportAttachments = {},
+): Promise<DryRunResult> {
   return checkAllRows(await prepareImport(prisma, principal, file, plan, attachments));
 }

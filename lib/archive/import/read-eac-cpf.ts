@@ -71,14 +71,16 @@ export function eacCpfTable(root: XmlElement): ParsedTable {
       row.died = dateOf(firstChild(range, "toDate"));
       row.dates = writtenDates(exist);
     }
-    row.biography = childElements(about, "biogHist").map((element) => proseText(element)).filter(Boolean).join("\n\n");
+    row.biography = childElements(about, "biogHist")
+      .map((element) => proseText(element))
+      .filter(Boolean)
+      .join("\n\n");
     Object.assign(row, terms("places", descendants(about, ["place"]), ["placeEntry", "placeName"]));
     Object.assign(row, terms("occupation", descendants(about, ["occupation"]), ["term"]));
   }
-  const identifiers = [
-    ...(identity ? childElements(identity, "entityId", "identityId") : []),
-    ...(control ? childElements(control, "otherRecordId") : []),
-  ].map((element) => (isHttpUri(attribute(element, "valueURI")) ? attribute(element, "valueURI") : plainText(element)));
+  const identifiers = [...(identity ? childElements(identity, "entityId", "identityId") : []), ...(control ? childElements(control, "otherRecordId") : [])].map(
+    (element) => (isHttpUri(attribute(element, "valueURI")) ? attribute(element, "valueURI") : plainText(element)),
+  );
   row["same as URI"] = unique(identifiers.filter(isHttpUri)).join(listSeparator);
   const kept = columns.filter((column) => column === "name" || row[column]);
   return { format: "eac-cpf", columns: [...kept], rows: [kept.map((column) => row[column] ?? "")], lines: [description.line] };
@@ -122,12 +124,15 @@ function entryName(entry: XmlElement): string {
 function dateOf(element: XmlElement | undefined): string {
   const written = plainText(element);
   const [standardDate, notBefore, notAfter] = [attribute(element, "standardDate"), attribute(element, "notBefore"), attribute(element, "notAfter")];
-  const standard = standardDate ? withCertainty(standardDate, attribute(element, "certainty")) : notBefore || notAfter ? `${notBefore || ".."}/${notAfter || ".."}` : "";
+  const standard = standardDate
+    ? withCertainty(standardDate, attribute(element, "certainty"))
+    : notBefore || notAfter
+      ? `${notBefore || ".."}/${notAfter || ".."}`
+      : "";
   if (!standard) return written;
   const [asWritten, asStandard] = [readWrittenDate(written), parseEdtf(standard)];
   return asWritten.ok && asStandard.ok && asWritten.reading.edtf === asStandard.reading.edtf ? written : standard;
 }
-
 
 /** The dates of existence as written: each range as "from – to", each single date as its text. */
 function writtenDates(exist: XmlElement): string {
@@ -135,7 +140,10 @@ function writtenDates(exist: XmlElement): string {
     .map((element) =>
       element.name === "date"
         ? plainText(element) || dateOf(element)
-        : [firstChild(element, "fromDate"), firstChild(element, "toDate")].map((end) => plainText(end) || dateOf(end)).filter(Boolean).join(" – "),
+        : [firstChild(element, "fromDate"), firstChild(element, "toDate")]
+            .map((end) => plainText(end) || dateOf(end))
+            .filter(Boolean)
+            .join(" – "),
     )
     .filter(Boolean)
     .join("; ");
@@ -153,7 +161,9 @@ function terms(column: "places" | "occupation", elements: XmlElement[], termName
     const term = firstChild(element, ...termNames);
     const name = plainText(term);
     if (name && !names.includes(name)) names.push(name);
-    const uri = [attribute(term, "valueURI"), attribute(element, "valueURI"), attribute(term, "vocabularySource"), attribute(element, "vocabularySource")].find(isHttpUri);
+    const uri = [attribute(term, "valueURI"), attribute(element, "valueURI"), attribute(term, "vocabularySource"), attribute(element, "vocabularySource")].find(
+      isHttpUri,
+    );
     const link = uri && name ? `${name} <${uri}>` : uri;
     if (link && !uris.includes(link)) uris.push(link);
   }

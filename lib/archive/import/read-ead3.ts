@@ -112,7 +112,12 @@ function childComponents(element: XmlElement): XmlElement[] {
 }
 
 function unitTitle(did: XmlElement | undefined): string {
-  return did ? childElements(did, "unittitle").map((title) => plainText(title)).filter(Boolean).join("; ") : "";
+  return did
+    ? childElements(did, "unittitle")
+        .map((title) => plainText(title))
+        .filter(Boolean)
+        .join("; ")
+    : "";
 }
 
 function componentRow(component: XmlElement, path: string[], collection: string): Row {
@@ -124,14 +129,28 @@ function componentRow(component: XmlElement, path: string[], collection: string)
   row.level = attribute(component, "level") === "otherlevel" ? attribute(component, "otherlevel") : attribute(component, "level");
   row.series = path.join(seriesSeparator);
   row.collection = collection;
-  const abstract = did ? childElements(did, "abstract").map((element) => proseText(element)).filter(Boolean).join("\n\n") : "";
-  const scope = childElements(component, "scopecontent").map((element) => proseText(element)).filter(Boolean).join("\n\n");
+  const abstract = did
+    ? childElements(did, "abstract")
+        .map((element) => proseText(element))
+        .filter(Boolean)
+        .join("\n\n")
+    : "";
+  const scope = childElements(component, "scopecontent")
+    .map((element) => proseText(element))
+    .filter(Boolean)
+    .join("\n\n");
   row.description = scope || abstract;
   row.abstract = abstract;
   if (did) Object.assign(row, physicalDescription(did));
   row.language = did ? languages(did) : "";
-  row.access = childElements(component, "accessrestrict").map((element) => proseText(element)).filter(Boolean).join("\n\n");
-  row.use = childElements(component, "userestrict").map((element) => proseText(element)).filter(Boolean).join("\n\n");
+  row.access = childElements(component, "accessrestrict")
+    .map((element) => proseText(element))
+    .filter(Boolean)
+    .join("\n\n");
+  row.use = childElements(component, "userestrict")
+    .map((element) => proseText(element))
+    .filter(Boolean)
+    .join("\n\n");
   const creators = did ? childElements(did, "origination").flatMap((origination) => childElements(origination, ...agentNames)) : [];
   Object.assign(row, terms("creator", creators));
   const access = childElements(component, "controlaccess");
@@ -169,7 +188,15 @@ function dates(did: XmlElement | undefined): Pick<Row, "date" | "date normal"> {
   const text = written.map((element) => plainText(element)).filter(Boolean);
   const normal = written.map((element) => withCertainty(attribute(element, "normal"), attribute(element, "certainty"))).filter(Boolean);
   return {
-    date: text.length > 0 ? text.join("; ") : standard.length > 0 ? standard.join("; ") : structured.map((element) => plainText(element)).filter(Boolean).join("; "),
+    date:
+      text.length > 0
+        ? text.join("; ")
+        : standard.length > 0
+          ? standard.join("; ")
+          : structured
+              .map((element) => plainText(element))
+              .filter(Boolean)
+              .join("; "),
     "date normal": normal.length > 0 ? normal.join("; ") : standard.join("; "),
   };
 }
@@ -197,14 +224,19 @@ function structuredDate(structured: XmlElement): string {
 function physicalDescription(did: XmlElement): Pick<Row, "extent" | "dimensions"> {
   const extents: string[] = [];
   const dimensions: string[] = [];
-  const structured = [...childElements(did, "physdescstructured"), ...childElements(did, "physdescset").flatMap((set) => childElements(set, "physdescstructured"))];
+  const structured = [
+    ...childElements(did, "physdescstructured"),
+    ...childElements(did, "physdescset").flatMap((set) => childElements(set, "physdescstructured")),
+  ];
   for (const physdesc of childElements(did, "physdesc")) {
     const text = plainText(physdesc);
     if (text) extents.push(text);
   }
   for (const element of structured) {
     const extent = [plainText(firstChild(element, "quantity")), plainText(firstChild(element, "unittype"))].filter(Boolean).join(" ");
-    const facets = childElements(element, "physfacet").map((facet) => plainText(facet)).filter(Boolean);
+    const facets = childElements(element, "physfacet")
+      .map((facet) => plainText(facet))
+      .filter(Boolean);
     if (extent || facets.length > 0) extents.push([extent, ...facets].filter(Boolean).join(", "));
     for (const dimension of childElements(element, "dimensions")) {
       const text = plainText(dimension);
@@ -229,7 +261,9 @@ function terms(column: "creator" | "subjects" | "places" | "persons", elements: 
   const names: string[] = [];
   const uris: string[] = [];
   for (const element of elements) {
-    const parts = childElements(element, "part").map((part) => plainText(part)).filter(Boolean);
+    const parts = childElements(element, "part")
+      .map((part) => plainText(part))
+      .filter(Boolean);
     const name = parts.length > 0 ? parts.join(", ") : plainText(element);
     if (name && !names.includes(name)) names.push(name);
     const identifier = attribute(element, "identifier");

@@ -153,7 +153,10 @@ describe("EAD3 finding aids", () => {
   });
 
   it("reads unnumbered <c> components and is sniffed by its root without an extension", () => {
-    const table = parse(ead('<c level="series"><did><unittitle>S</unittitle></did><c level="file"><did><unittitle>Inner</unittitle><unitid>1</unitid></did></c></c>'), "upload");
+    const table = parse(
+      ead('<c level="series"><did><unittitle>S</unittitle></did><c level="file"><did><unittitle>Inner</unittitle><unitid>1</unitid></did></c></c>'),
+      "upload",
+    );
     expect(table.format).toBe("ead3");
     expect(rowsOf(table)).toEqual([{ identifier: "1", title: "Inner", level: "file", series: "S", collection: "F" }]);
   });
@@ -164,10 +167,16 @@ describe("EAD3 finding aids", () => {
   });
 
   it("refuses a finding aid with no unit to import, and EAD 2002", () => {
-    expect(refusal(() => parse(ead('<c01 level="series"><did><unittitle>Empty</unittitle></did></c01>')))).toMatch(/^The EAD3 finding aid has no component describing a unit/);
+    expect(refusal(() => parse(ead('<c01 level="series"><did><unittitle>Empty</unittitle></did></c01>')))).toMatch(
+      /^The EAD3 finding aid has no component describing a unit/,
+    );
     expect(refusal(() => parse('<ead xmlns="http://ead3.archivists.org/schema/"><control/></ead>'))).toMatch(/has no <archdesc>/);
-    expect(refusal(() => parse('<ead xmlns="urn:isbn:1-931666-22-9"><archdesc level="fonds"/></ead>'))).toMatch(/^This is an EAD 2002 finding aid .*Mnemo reads EAD3/);
-    expect(refusal(() => parse("<html><body/></html>", "page.xml"))).toMatch(/^An XML import is an EAD3 finding aid .*this file's root is <html> in no namespace\.$/);
+    expect(refusal(() => parse('<ead xmlns="urn:isbn:1-931666-22-9"><archdesc level="fonds"/></ead>'))).toMatch(
+      /^This is an EAD 2002 finding aid .*Mnemo reads EAD3/,
+    );
+    expect(refusal(() => parse("<html><body/></html>", "page.xml"))).toMatch(
+      /^An XML import is an EAD3 finding aid .*this file's root is <html> in no namespace\.$/,
+    );
   });
 });
 
@@ -236,7 +245,8 @@ describe("EAC-CPF records", () => {
   });
 
   it("refuses a record that names no one", () => {
-    const record = '<eac-cpf xmlns="urn:isbn:1-931666-33-4"><control><recordId>x</recordId></control><cpfDescription><identity><entityType>person</entityType></identity></cpfDescription></eac-cpf>';
+    const record =
+      '<eac-cpf xmlns="urn:isbn:1-931666-33-4"><control><recordId>x</recordId></control><cpfDescription><identity><entityType>person</entityType></identity></cpfDescription></eac-cpf>';
     expect(refusal(() => parse(record))).toMatch(/names no one/);
     expect(refusal(() => parse('<eac-cpf xmlns="urn:isbn:1-931666-33-4"><control/></eac-cpf>'))).toMatch(/has no <cpfDescription>/);
   });
@@ -245,19 +255,32 @@ describe("EAC-CPF records", () => {
 describe("XML safety", () => {
   it("refuses malformed XML naming the line and column", () => {
     expect(refusal(() => parse(fixture("malformed.ead3.xml")))).toMatch(/^The XML is not well-formed: line 6, column \d+: .+\. Nothing was imported\.$/);
-    expect(refusal(() => parse('<ead xmlns="http://ead3.archivists.org/schema/">\n<archdesc>\n</ead>'))).toMatch(/^The XML is not well-formed: line 3, column \d+/);
+    expect(refusal(() => parse('<ead xmlns="http://ead3.archivists.org/schema/">\n<archdesc>\n</ead>'))).toMatch(
+      /^The XML is not well-formed: line 3, column \d+/,
+    );
     // An undefined entity is malformed: nothing is looked up.
-    expect(refusal(() => parse(ead("<c01><did><unittitle>A&nbsp;B</unittitle></did></c01>")))).toMatch(/^The XML is not well-formed: line 2, column \d+: .*entity/i);
+    expect(refusal(() => parse(ead("<c01><did><unittitle>A&nbsp;B</unittitle></did></c01>")))).toMatch(
+      /^The XML is not well-formed: line 2, column \d+: .*entity/i,
+    );
     expect(refusal(() => parse('<ead xmlns:x="urn:x"><y:a/></ead>'))).toMatch(/^The XML is not well-formed: line 1/);
   });
 
   it("refuses a DOCTYPE declaring entities (billion laughs, external entities) before reading on", () => {
-    expect(refusal(() => parse(fixture("entity-declaration.xml")))).toMatch(/^Line \d+: the file's DOCTYPE declares entities \(<!ENTITY …>\), which Mnemo does not read/);
-    expect(refusal(() => parse(ead("<c01><did><unittitle>&x;</unittitle></did></c01>", '\n<!DOCTYPE ead [<!ENTITY % p SYSTEM "http://example.org/p.dtd"> %p;]>')))).toMatch(/declares entities/);
+    expect(refusal(() => parse(fixture("entity-declaration.xml")))).toMatch(
+      /^Line \d+: the file's DOCTYPE declares entities \(<!ENTITY …>\), which Mnemo does not read/,
+    );
+    expect(
+      refusal(() => parse(ead("<c01><did><unittitle>&x;</unittitle></did></c01>", '\n<!DOCTYPE ead [<!ENTITY % p SYSTEM "http://example.org/p.dtd"> %p;]>'))),
+    ).toMatch(/declares entities/);
   });
 
   it("reads a DOCTYPE naming an external DTD without fetching it, and the predefined entities and CDATA", () => {
-    const table = parse(ead('<c01 level="file"><did><unittitle>Fish &amp; nets <![CDATA[<raw>]]> &#233;</unittitle></did></c01>', '\n<!DOCTYPE ead SYSTEM "http://example.invalid/ead3.dtd">'));
+    const table = parse(
+      ead(
+        '<c01 level="file"><did><unittitle>Fish &amp; nets <![CDATA[<raw>]]> &#233;</unittitle></did></c01>',
+        '\n<!DOCTYPE ead SYSTEM "http://example.invalid/ead3.dtd">',
+      ),
+    );
     expect(rowsOf(table)[0]?.title).toBe("Fish & nets <raw> é");
   });
 

@@ -61,13 +61,26 @@ describe("readZip", () => {
 
   it("refuses zip-slip names: parent segments, absolute paths, drive letters, backslashes", async () => {
     for (const name of ["../evil.jpg", "photos/../../evil.jpg", "/etc/passwd", "C:/Windows/evil.jpg", "..\\evil.jpg", "a\\..\\b.jpg"]) {
-      expect(await refusal(() => readZip(writeZip([{ name: "fine.jpg", bytes: "x" }, { name, bytes: "x" }]), limits)), name).toMatch(/points outside the zip/);
+      expect(
+        await refusal(() =>
+          readZip(
+            writeZip([
+              { name: "fine.jpg", bytes: "x" },
+              { name, bytes: "x" },
+            ]),
+            limits,
+          ),
+        ),
+        name,
+      ).toMatch(/points outside the zip/);
     }
   });
 
   it("refuses symlinks, other special files and encrypted entries", async () => {
     expect(await refusal(() => readZip(writeZip([{ name: "link.jpg", bytes: "/etc/passwd", unixMode: 0o120777 }]), limits))).toMatch(/symbolic link/);
-    expect(await refusal(() => readZip(writeZip([{ name: "link.jpg", bytes: "/etc/passwd", unixMode: 0o120777, madeBy: 19 }]), limits))).toMatch(/symbolic link/);
+    expect(await refusal(() => readZip(writeZip([{ name: "link.jpg", bytes: "/etc/passwd", unixMode: 0o120777, madeBy: 19 }]), limits))).toMatch(
+      /symbolic link/,
+    );
     // An MS-DOS archiver's attributes hold no Unix mode: the same bits mean nothing there.
     expect((await readZip(writeZip([{ name: "dos.jpg", bytes: "x", unixMode: 0o120777, madeBy: 0 }]), limits)).entries).toHaveLength(1);
     expect(await refusal(() => readZip(writeZip([{ name: "fifo", bytes: "", unixMode: 0o010644 }]), limits))).toMatch(/not a regular file/);
@@ -78,7 +91,10 @@ describe("readZip", () => {
     const many = writeZip(Array.from({ length: 6 }, (_, index) => ({ name: `f${index}.txt`, bytes: "x" })));
     expect(await refusal(() => readZip(many, { ...limits, maxEntries: 5 }))).toMatch(/holds 6 entries; an import takes at most 5/);
     expect((await readZip(many, { ...limits, maxEntries: 6 })).entries).toHaveLength(6);
-    const big = writeZip([{ name: "a.bin", bytes: new Uint8Array(600) }, { name: "b.bin", bytes: new Uint8Array(600) }]);
+    const big = writeZip([
+      { name: "a.bin", bytes: new Uint8Array(600) },
+      { name: "b.bin", bytes: new Uint8Array(600) },
+    ]);
     expect(await refusal(() => readZip(big, { ...limits, maxTotalBytes: 1000 }))).toMatch(/unpacks to more than 1000 bytes/);
   });
 
@@ -109,7 +125,10 @@ describe("readZip", () => {
       expect(Buffer.from(bytes).includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
       expect(Buffer.from(bytes).includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]))).toBe(true);
       const zip = await readZip(bytes, limits);
-      expect(zip.entries.map((entry) => [entry.name, entry.size])).toEqual([["one.txt", 1100], ["two.txt", 6]]);
+      expect(zip.entries.map((entry) => [entry.name, entry.size])).toEqual([
+        ["one.txt", 1100],
+        ["two.txt", 6],
+      ]);
       expect(text(await zip.read(zip.entries[0]!))).toBe("first file\n".repeat(100));
       expect(text(await zip.read(zip.entries[1]!))).toBe("second");
       // The limits hold for ZIP64 as for any zip.
@@ -125,6 +144,16 @@ describe("readZip", () => {
     bytes.writeUInt16LE(0xffff, bytes.length - 22 + 10);
     expect(await refusal(() => readZip(new Uint8Array(bytes), limits))).toMatch(/holds 65535 entries; an import takes at most 100/);
     expect(await refusal(() => readZip(new Uint8Array(bytes), { ...limits, maxEntries: 100_000 }))).toMatch(/is damaged/);
-    expect(await refusal(() => readZip(writeZip([{ name: "a.txt", bytes: "x" }, { name: "a.txt", bytes: "y" }]), limits))).toMatch(/holds “a.txt” twice/);
+    expect(
+      await refusal(() =>
+        readZip(
+          writeZip([
+            { name: "a.txt", bytes: "x" },
+            { name: "a.txt", bytes: "y" },
+          ]),
+          limits,
+        ),
+      ),
+    ).toMatch(/holds “a.txt” twice/);
   });
 });

@@ -96,7 +96,8 @@ export async function readZip(input: Uint8Array, limits: ZipLimits): Promise<Zip
     if (isDirectory) continue;
     if (unixType !== 0 && unixType !== 0o100000) refuse(`entry “${clip(name)}” is not a regular file.`);
     if (method !== 0 && method !== 8) refuse(`entry “${clip(name)}” is compressed with method ${method}; Mnemo reads stored and deflated entries.`);
-    if (name === "" || segments.some((segment) => segment === "" || segment === ".")) refuse(`holds an entry with an empty or “.” path segment (“${clip(name)}”).`);
+    if (name === "" || segments.some((segment) => segment === "" || segment === "."))
+      refuse(`holds an entry with an empty or “.” path segment (“${clip(name)}”).`);
     if (seen.has(name)) refuse(`holds “${clip(name)}” twice.`);
     seen.add(name);
     if (method === 0 && entry.compressedSize !== entry.uncompressedSize) refuse(`entry “${clip(name)}” is damaged (stored, but its sizes differ).`);

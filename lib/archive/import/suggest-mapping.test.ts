@@ -21,7 +21,14 @@ describe("mapping suggestion", () => {
     const mapping = suggestMapping(fields, ["ID", "TITLE", "fecha de grabacion", "Period from", "period.to", "Colour", "recorded-on"]);
     expect(mapping).toEqual({
       externalIdColumn: "ID",
-      columns: { TITLE: "title", "fecha de grabacion": "recordedOn", "Period from": "period.from", "period.to": "period.to", Colour: null, "recorded-on": null },
+      columns: {
+        TITLE: "title",
+        "fecha de grabacion": "recordedOn",
+        "Period from": "period.from",
+        "period.to": "period.to",
+        Colour: null,
+        "recorded-on": null,
+      },
     });
   });
 
@@ -41,7 +48,11 @@ describe("mapping suggestion", () => {
   });
 
   it("maps an authority field's URI column by name, its plain name then to the labels", () => {
-    const withLinks: FieldDefinition[] = [...fields, { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] }, { key: "subjects", label: "Subjects", type: "authority", multiple: true }];
+    const withLinks: FieldDefinition[] = [
+      ...fields,
+      { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] },
+      { key: "subjects", label: "Subjects", type: "authority", multiple: true },
+    ];
     expect(suggestMapping(withLinks, ["Title", "Mint", "Mint (URI)", "Subjects uri", "Subjects label"])).toEqual({
       columns: { Title: "title", Mint: "mint.label", "Mint (URI)": "mint", "Subjects uri": "subjects", "Subjects label": "subjects.label" },
     });
@@ -60,7 +71,11 @@ describe("mapping suggestion", () => {
   });
 
   it("maps a column of authority URIs to the authority field that accepts them", () => {
-    const withLinks: FieldDefinition[] = [...fields, { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] }, { key: "subjects", label: "Subjects", type: "authority", multiple: true }];
+    const withLinks: FieldDefinition[] = [
+      ...fields,
+      { key: "mint", label: "Mint", type: "authority", authorities: ["nomisma"] },
+      { key: "subjects", label: "Subjects", type: "authority", multiple: true },
+    ];
     const rows = [
       ["Denarius", "Rome", "http://nomisma.org/id/rome", "Nero <http://www.wikidata.org/entity/Q1413>; http://www.wikidata.org/entity/Q1405", "x"],
       ["As", "", "", "", "y"],

@@ -74,7 +74,10 @@ export function suggestMapping(fields: readonly FieldDefinition[], columns: read
     // An authority field named with "URI" in the file takes that column; its plain name is then the
     // labels' — unless the URI cells carry their labels already ("Name <URI>", as an EAD3 import's
     // columns do), when the plain column (which may also hold terms without a URI) is left out.
-    const uriColumn = field.type === "authority" ? columns.find((column) => [field.key, field.label].some((name) => normaliseName(column) === normaliseName(`${name} uri`))) : undefined;
+    const uriColumn =
+      field.type === "authority"
+        ? columns.find((column) => [field.key, field.label].some((name) => normaliseName(column) === normaliseName(`${name} uri`)))
+        : undefined;
     const labelled = uriColumn !== undefined && uriCellsLabelled(sampled.map((row) => row[columns.indexOf(uriColumn)] ?? ""));
     for (const name of [field.key, field.label]) {
       if (field.type === "authority") {
@@ -118,7 +121,13 @@ function uriCellsLabelled(cells: readonly string[]): boolean {
  * no cell holds several). A field taken by a column of names rather than URIs ("Mint" beside a
  * column of Nomisma URIs) gives that column its labels instead.
  */
-function suggestByAuthorityUris(fields: readonly FieldDefinition[], columns: readonly string[], rows: readonly (readonly string[])[], mapping: ImportMapping, used: Set<string>): void {
+function suggestByAuthorityUris(
+  fields: readonly FieldDefinition[],
+  columns: readonly string[],
+  rows: readonly (readonly string[])[],
+  mapping: ImportMapping,
+  used: Set<string>,
+): void {
   const authorityFields = fields.filter((field): field is Extract<FieldDefinition, { type: "authority" }> => field.type === "authority");
   if (authorityFields.length === 0) return;
   const cellsOf = (column: string) => rows.map((row) => (row[columns.indexOf(column)] ?? "").trim()).filter(Boolean);

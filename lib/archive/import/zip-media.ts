@@ -54,8 +54,13 @@ export function zipMediaSource(archive: ZipArchive): MediaSource {
       if (!entry && !name.includes("/")) {
         const candidates = byName.get(name) ?? [];
         if (candidates.length > 1) {
-          const paths = candidates.slice(0, 3).map((candidate) => candidate.name).join(", ");
-          return { problem: `names “${clipName(name)}”, which is in the zip ${candidates.length} times (${paths}${candidates.length > 3 ? ", …" : ""}); give its path inside the zip` };
+          const paths = candidates
+            .slice(0, 3)
+            .map((candidate) => candidate.name)
+            .join(", ");
+          return {
+            problem: `names “${clipName(name)}”, which is in the zip ${candidates.length} times (${paths}${candidates.length > 3 ? ", …" : ""}); give its path inside the zip`,
+          };
         }
         entry = candidates[0];
       }

@@ -2,7 +2,18 @@ import { type AuthorityLink, authorityLabel, authorityNamesPlaces, recogniseAuth
 import type { FieldDefinition } from "../field-definitions";
 import { iiifUrls, presentationContentType } from "../iiif/presentation";
 import { authorityDcElement } from "../oai/dublin-core";
-import { type LinkedDataRecord, authorityFields, descriptionKeys, fieldNames, firstImage, identifierKeys, nameOf, relationTargets, textOf, workDate } from "./record-values";
+import {
+  type LinkedDataRecord,
+  authorityFields,
+  descriptionKeys,
+  fieldNames,
+  firstImage,
+  identifierKeys,
+  nameOf,
+  relationTargets,
+  textOf,
+  workDate,
+} from "./record-values";
 
 /**
  * An object (a record of a section with an object context) as Linked Art JSON-LD
@@ -143,7 +154,9 @@ export function linkedArtObject(record: LinkedDataRecord, options: { origin: str
     {
       type: "LinguisticObject",
       _label: "Catalogue record",
-      digitally_carried_by: [{ type: "DigitalObject", classified_as: [webPage], format: "text/html", access_point: [{ id: urls.recordPage(record.id), type: "DigitalObject" }] }],
+      digitally_carried_by: [
+        { type: "DigitalObject", classified_as: [webPage], format: "text/html", access_point: [{ id: urls.recordPage(record.id), type: "DigitalObject" }] },
+      ],
     },
   ];
   if (options.manifest) {
@@ -167,7 +180,14 @@ export function linkedArtObject(record: LinkedDataRecord, options: { origin: str
     object.representation = [
       {
         type: "VisualItem",
-        digitally_shown_by: [{ type: "DigitalObject", classified_as: [digitalImage], format: "image/jpeg", access_point: [{ id: `${urls.imageService(imageId)}/full/max/0/default.jpg`, type: "DigitalObject" }] }],
+        digitally_shown_by: [
+          {
+            type: "DigitalObject",
+            classified_as: [digitalImage],
+            format: "image/jpeg",
+            access_point: [{ id: `${urls.imageService(imageId)}/full/max/0/default.jpg`, type: "DigitalObject" }],
+          },
+        ],
       },
     ];
   }

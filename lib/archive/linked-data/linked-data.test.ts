@@ -58,21 +58,36 @@ const coinFields: FieldDefinition[] = [
 
 describe("schema.org JSON-LD of a record", () => {
   it("makes a person a Person, its own Wikidata link sameAs and its EDTF dates ISO dates when they are exact", () => {
-    const person = record(personFields, {
-      name: "Roser Vidal",
-      born: "1931-05-02",
-      died: { edtf: "1999~", text: "c. 1999" },
-      biography: "Miller's daughter.",
-      wikidata: { uri: "http://www.wikidata.org/entity/Q42", label: "Roser Vidal" },
-      occupation: [{ uri: "http://vocab.getty.edu/aat/300025093", label: "millers" }],
-    }, { title: "Roser Vidal", section: { slug: "people", name: "People", fields: personFields } });
+    const person = record(
+      personFields,
+      {
+        name: "Roser Vidal",
+        born: "1931-05-02",
+        died: { edtf: "1999~", text: "c. 1999" },
+        biography: "Miller's daughter.",
+        wikidata: { uri: "http://www.wikidata.org/entity/Q42", label: "Roser Vidal" },
+        occupation: [{ uri: "http://vocab.getty.edu/aat/300025093", label: "millers" }],
+      },
+      { title: "Roser Vidal", section: { slug: "people", name: "People", fields: personFields } },
+    );
     const node = schemaOrgRecord(person, { origin, object: false });
-    expect(node).toMatchObject({ "@context": "https://schema.org", "@type": "Person", "@id": page(person.id), name: "Roser Vidal", description: "Miller's daughter.", birthDate: "1931-05-02" });
+    expect(node).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "Person",
+      "@id": page(person.id),
+      name: "Roser Vidal",
+      description: "Miller's daughter.",
+      birthDate: "1931-05-02",
+    });
     // An approximate death date is no ISO date: left out rather than stated as exact.
     expect(node.deathDate).toBeUndefined();
     // The occupation is a link of another kind, in a list: not the person's identity.
     expect(node.sameAs).toEqual(["http://www.wikidata.org/entity/Q42"]);
-    expect(node.subjectOf).toMatchObject({ "@type": ["CreativeWork", "ArchiveComponent"], url: page(person.id), isPartOf: { "@type": "Collection", name: "Public Collections" } });
+    expect(node.subjectOf).toMatchObject({
+      "@type": ["CreativeWork", "ArchiveComponent"],
+      url: page(person.id),
+      isPartOf: { "@type": "Collection", name: "Public Collections" },
+    });
     expect(node.isPartOf).toBeUndefined();
   });
 
@@ -82,7 +97,11 @@ describe("schema.org JSON-LD of a record", () => {
       { key: "coordinates", label: "Coordinates", type: "text" },
       { key: "tgn", label: "Getty TGN", type: "authority", authorities: ["tgn"] },
     ];
-    const place = record(fields, { name: "Sant Romà de Vall", tgn: { uri: "http://vocab.getty.edu/tgn/7008038" } }, { section: { slug: "places", name: "Places", fields } });
+    const place = record(
+      fields,
+      { name: "Sant Romà de Vall", tgn: { uri: "http://vocab.getty.edu/tgn/7008038" } },
+      { section: { slug: "places", name: "Places", fields } },
+    );
     expect(schemaOrgKind(place, false)).toBe("place");
     expect(schemaOrgRecord(place, { origin, object: false })).toMatchObject({ "@type": "Place", sameAs: ["http://vocab.getty.edu/tgn/7008038"] });
   });
@@ -122,7 +141,10 @@ describe("schema.org JSON-LD of a record", () => {
     const range = schemaOrgRecord(record(coinFields, { title: "t", date: { from: -44, to: -42 } }), { origin, object: true });
     expect(range["@type"]).toBe("ArchiveComponent");
     expect(range.temporalCoverage).toBe("-0043/-0041"); // 44–42 BC in ISO 8601's years, which count a year zero
-    const century = schemaOrgRecord(record(coinFields, { title: "t", date: { from: 1701, to: 1800, edtf: "17XX", text: "18th century" } }), { origin, object: true });
+    const century = schemaOrgRecord(record(coinFields, { title: "t", date: { from: 1701, to: 1800, edtf: "17XX", text: "18th century" } }), {
+      origin,
+      object: true,
+    });
     expect(century.temporalCoverage).toBe("1700/1799");
   });
 });
@@ -137,7 +159,9 @@ describe("JSON-LD in a page's script element", () => {
   });
 
   it("escapes a record's title in the whole schema.org document", () => {
-    const text = jsonLdScriptText(schemaOrgRecord(record(interviewFields, { title: "x" }, { title: "Bells </script><img src=x onerror=alert(1)>" }), { origin, object: false }));
+    const text = jsonLdScriptText(
+      schemaOrgRecord(record(interviewFields, { title: "x" }, { title: "Bells </script><img src=x onerror=alert(1)>" }), { origin, object: false }),
+    );
     expect(text).not.toContain("<");
     expect(JSON.parse(text).name).toBe("Bells </script><img src=x onerror=alert(1)>");
   });
@@ -159,7 +183,11 @@ describe("Linked Art of an object", () => {
       maker: [readable, unreadable],
       obverse: "m1",
     },
-    { title: "Denarius of Augustus", relations: { [readable]: { title: "Workshop of the mint" } }, media: { m1: { id: "m1", kind: "image", imageCheck: "decoded" } } },
+    {
+      title: "Denarius of Augustus",
+      relations: { [readable]: { title: "Workshop of the mint" } },
+      media: { m1: { id: "m1", kind: "image", imageCheck: "decoded" } },
+    },
   );
 
   it("is a HumanMadeObject named by title and accession number, classified, made of and produced as its links say", () => {
@@ -183,14 +211,26 @@ describe("Linked Art of an object", () => {
       type: "Production",
       took_place_at: [{ id: "http://nomisma.org/id/colonia_patricia", type: "Place", _label: "Colonia Patricia" }],
       carried_out_by: [{ id: page(readable), type: "Person", _label: "Workshop of the mint" }],
-      timespan: { type: "TimeSpan", identified_by: [{ type: "Name", content: "19–18 BC" }], begin_of_the_begin: "-0018-01-01T00:00:00Z", end_of_the_end: "-0017-12-31T23:59:59Z" },
+      timespan: {
+        type: "TimeSpan",
+        identified_by: [{ type: "Name", content: "19–18 BC" }],
+        begin_of_the_begin: "-0018-01-01T00:00:00Z",
+        end_of_the_end: "-0017-12-31T23:59:59Z",
+      },
     });
     expect(JSON.stringify(object)).not.toContain(unreadable);
     expect(object.referred_to_by).toEqual([expect.objectContaining({ type: "LinguisticObject", content: "Head of Augustus." })]);
     expect(object.representation).toEqual([
-      expect.objectContaining({ type: "VisualItem", digitally_shown_by: [expect.objectContaining({ access_point: [{ id: "https://archive.example/iiif/image/m1/full/max/0/default.jpg", type: "DigitalObject" }] })] }),
+      expect.objectContaining({
+        type: "VisualItem",
+        digitally_shown_by: [
+          expect.objectContaining({ access_point: [{ id: "https://archive.example/iiif/image/m1/full/max/0/default.jpg", type: "DigitalObject" }] }),
+        ],
+      }),
     ]);
-    const carriers = (object.subject_of as { digitally_carried_by: { access_point: { id: string }[]; conforms_to?: { id: string }[] }[] }[]).map((item) => item.digitally_carried_by[0]!);
+    const carriers = (object.subject_of as { digitally_carried_by: { access_point: { id: string }[]; conforms_to?: { id: string }[] }[] }[]).map(
+      (item) => item.digitally_carried_by[0]!,
+    );
     expect(carriers.map((carrier) => carrier.access_point[0]!.id)).toEqual([page(coin.id), `https://archive.example/iiif/${coin.id}/manifest`]);
     expect(carriers[1]!.conforms_to).toEqual([{ id: "http://iiif.io/api/presentation", type: "InformationObject" }]);
   });
@@ -199,13 +239,21 @@ describe("Linked Art of an object", () => {
     const open = linkedArtObject(record(coinFields, { title: "t", date: { edtf: "1850/..", text: "1850 onwards" } }), { origin, manifest: false });
     expect((open.subject_of as unknown[]).length).toBe(1);
     expect(open.representation).toBeUndefined();
-    expect((open.produced_by as { timespan: unknown }).timespan).toEqual({ type: "TimeSpan", identified_by: [{ type: "Name", content: "1850 onwards" }], begin_of_the_begin: "1850-01-01T00:00:00Z" });
+    expect((open.produced_by as { timespan: unknown }).timespan).toEqual({
+      type: "TimeSpan",
+      identified_by: [{ type: "Name", content: "1850 onwards" }],
+      begin_of_the_begin: "1850-01-01T00:00:00Z",
+    });
     expect(linkedArtObject(record(coinFields, { title: "t" }), { origin, manifest: false }).produced_by).toBeUndefined();
   });
 
   it("takes the object context's date role before other dates", () => {
     const fields: FieldDefinition[] = [...coinFields, { key: "acquired", label: "Acquired", type: "date" }];
-    const object = linkedArtObject(record(fields, { title: "t", acquired: "1950", date: { from: 1, to: 2 } }), { origin, manifest: false, dateKey: "acquired" });
+    const object = linkedArtObject(record(fields, { title: "t", acquired: "1950", date: { from: 1, to: 2 } }), {
+      origin,
+      manifest: false,
+      dateKey: "acquired",
+    });
     expect((object.produced_by as { timespan: { begin_of_the_begin: string } }).timespan.begin_of_the_begin).toBe("1950-01-01T00:00:00Z");
   });
 });

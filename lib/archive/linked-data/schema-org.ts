@@ -45,8 +45,13 @@ export function schemaOrgKind(record: LinkedDataRecord, object: boolean): Schema
   const titleKey = fields.find((field) => field.type === "text")?.key;
   const keys = new Set(fields.map((field) => field.key));
   if (titleKey === "name") {
-    if (["born", "died", "birth", "death", "birthDate", "deathDate", "occupation"].some((key) => keys.has(key)) || /\b(people|persons?|agents?)\b/i.test(`${slug} ${name}`)) return "person";
-    if (["coordinates", "latitude", "longitude"].some((key) => keys.has(key)) || /\b(places?|locations?|sites?|gazetteer)\b/i.test(`${slug} ${name}`)) return "place";
+    if (
+      ["born", "died", "birth", "death", "birthDate", "deathDate", "occupation"].some((key) => keys.has(key)) ||
+      /\b(people|persons?|agents?)\b/i.test(`${slug} ${name}`)
+    )
+      return "person";
+    if (["coordinates", "latitude", "longitude"].some((key) => keys.has(key)) || /\b(places?|locations?|sites?|gazetteer)\b/i.test(`${slug} ${name}`))
+      return "place";
   }
   return "work";
 }
@@ -111,7 +116,8 @@ export function schemaOrgRecord(record: LinkedDataRecord, options: { origin: str
   if (date) {
     const iso = isoDateOf(date);
     if (iso) node.dateCreated = iso;
-    else if (date.years) node.temporalCoverage = date.years.from === date.years.to ? edtfYear(date.years.from) : `${edtfYear(date.years.from)}/${edtfYear(date.years.to)}`;
+    else if (date.years)
+      node.temporalCoverage = date.years.from === date.years.to ? edtfYear(date.years.from) : `${edtfYear(date.years.from)}/${edtfYear(date.years.to)}`;
   }
 
   for (const { field, links } of authorityFields(record)) {

@@ -99,7 +99,14 @@ async function answer(context: OaiContext, reader: Principal, request: OaiReques
     }
     case "ListMetadataFormats": {
       if (request.identifier !== undefined) await itemOf(context, reader, request.identifier, repository);
-      return element("ListMetadataFormats", element("metadataFormat", [textElement("metadataPrefix", oaiDcPrefix), textElement("schema", "http://www.openarchives.org/OAI/2.0/oai_dc.xsd"), textElement("metadataNamespace", oaiDcNamespace)]));
+      return element(
+        "ListMetadataFormats",
+        element("metadataFormat", [
+          textElement("metadataPrefix", oaiDcPrefix),
+          textElement("schema", "http://www.openarchives.org/OAI/2.0/oai_dc.xsd"),
+          textElement("metadataNamespace", oaiDcNamespace),
+        ]),
+      );
     }
     case "ListSets": {
       if (request.resumptionToken !== undefined) throw new OaiError("badResumptionToken", "ListSets is answered whole: it issues no resumption token.");
@@ -130,7 +137,13 @@ async function itemOf(context: OaiContext, reader: Principal, identifier: string
   return item;
 }
 
-async function listAnswer(context: OaiContext, reader: Principal, request: Extract<OaiRequest, { verb: "ListIdentifiers" | "ListRecords" }>, now: Date, repository: string): Promise<string> {
+async function listAnswer(
+  context: OaiContext,
+  reader: Principal,
+  request: Extract<OaiRequest, { verb: "ListIdentifiers" | "ListRecords" }>,
+  now: Date,
+  repository: string,
+): Promise<string> {
   let filter: ItemFilter & { until: string };
   let total: number;
   let cursor: number;
@@ -155,14 +168,24 @@ async function listAnswer(context: OaiContext, reader: Principal, request: Extra
   const children: string[] = [];
   if (request.verb === "ListRecords") {
     const live = items.filter((item) => !item.deleted).map((item) => item.id);
-    const metadata = live.length ? await dublinCoreOfRecords(context.prisma, reader, live, (id) => recordUrl(context.origin, id)) : new Map<string, [DcElement, string][]>();
+    const metadata = live.length
+      ? await dublinCoreOfRecords(context.prisma, reader, live, (id) => recordUrl(context.origin, id))
+      : new Map<string, [DcElement, string][]>();
     for (const item of items) children.push(recordElement(item, metadata.get(item.id), repository));
   } else {
     for (const item of items) children.push(headerElement(item, repository));
   }
   if (more) {
     const { token, expiresAt } = encodeResumptionToken(
-      { verb: request.verb, set: filter.set, from: filter.from, until: filter.until, after: { datestamp: last.datestamp, id: last.id }, total: listSize, cursor: cursor + items.length },
+      {
+        verb: request.verb,
+        set: filter.set,
+        from: filter.from,
+        until: filter.until,
+        after: { datestamp: last.datestamp, id: last.id },
+        total: listSize,
+        cursor: cursor + items.length,
+      },
       { key: context.tokenKey, now },
     );
     children.push(textElement("resumptionToken", token, { expirationDate: formatDatestamp(expiresAt), completeListSize: listSize, cursor }));
@@ -181,7 +204,11 @@ function headerElement(item: OaiItem, repository: string): string {
   const specs = [setSpecOf("section", item.sectionSlug), setSpecOf("project", item.projectSlug)].filter((spec): spec is string => spec !== null);
   return element(
     "header",
-    [textElement("identifier", identifierOf(item.id, repository)), textElement("datestamp", sqlStampToOai(item.datestamp)), ...specs.map((spec) => textElement("setSpec", spec))],
+    [
+      textElement("identifier", identifierOf(item.id, repository)),
+      textElement("datestamp", sqlStampToOai(item.datestamp)),
+      ...specs.map((spec) => textElement("setSpec", spec)),
+    ],
     { status: item.deleted ? "deleted" : undefined },
   );
 }
@@ -196,7 +223,12 @@ function oaiDc(pairs: [DcElement, string][]): string {
   return element(
     "oai_dc:dc",
     pairs.map(([name, text]) => textElement(`dc:${name}`, text)),
-    { "xmlns:oai_dc": oaiDcNamespace, "xmlns:dc": dcNamespace, "xmlns:xsi": xsi, "xsi:schemaLocation": `${oaiDcNamespace} http://www.openarchives.org/OAI/2.0/oai_dc.xsd` },
+    {
+      "xmlns:oai_dc": oaiDcNamespace,
+      "xmlns:dc": dcNamespace,
+      "xmlns:xsi": xsi,
+      "xsi:schemaLocation": `${oaiDcNamespace} http://www.openarchives.org/OAI/2.0/oai_dc.xsd`,
+    },
   );
 }
 

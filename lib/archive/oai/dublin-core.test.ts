@@ -11,7 +11,16 @@ const fields: FieldDefinition[] = [
 ];
 
 function source(values: Record<string, unknown>): DcSource {
-  return { title: "A coin", url: "https://archive.example/records/1", sectionName: "Coins", projectName: "Public Collections", fields, values, relationTitles: new Map(), mediaTypes: new Map() };
+  return {
+    title: "A coin",
+    url: "https://archive.example/records/1",
+    sectionName: "Coins",
+    projectName: "Public Collections",
+    fields,
+    values,
+    relationTitles: new Map(),
+    mediaTypes: new Map(),
+  };
 }
 
 describe("authority links in Dublin Core", () => {

@@ -11,7 +11,23 @@ import type { FieldDefinition, IndexSegment, TranscriptTurn } from "../field-def
  * every record gets dc:title (its title, when no field gives one), dc:identifier (its URL),
  * dc:type (the section's name) and dc:source (its project's name). Pure.
  */
-export const dcElements = ["title", "creator", "subject", "description", "publisher", "contributor", "date", "type", "format", "identifier", "source", "language", "relation", "coverage", "rights"] as const;
+export const dcElements = [
+  "title",
+  "creator",
+  "subject",
+  "description",
+  "publisher",
+  "contributor",
+  "date",
+  "type",
+  "format",
+  "identifier",
+  "source",
+  "language",
+  "relation",
+  "coverage",
+  "rights",
+] as const;
 export type DcElement = (typeof dcElements)[number];
 
 export type DcMapping = Partial<Record<DcElement, string[]>>;
@@ -23,9 +39,17 @@ export function dcMappingSchema(fields: FieldDefinition[]) {
     .record(z.string(), z.array(z.string().max(64)).max(fields.length))
     .superRefine((mapping, context) => {
       for (const [element, fieldKeys] of Object.entries(mapping)) {
-        if (!(dcElements as readonly string[]).includes(element)) context.addIssue({ code: "custom", path: [element.slice(0, 40)], message: `${JSON.stringify(element.slice(0, 40))} is not a Dublin Core element (${dcElements.join(", ")}).` });
-        for (const key of fieldKeys) if (!keys.has(key)) context.addIssue({ code: "custom", path: [element.slice(0, 40)], message: `${JSON.stringify(key.slice(0, 64))} is not a field of this section.` });
-        if (new Set(fieldKeys).size !== fieldKeys.length) context.addIssue({ code: "custom", path: [element.slice(0, 40)], message: "A field is named twice." });
+        if (!(dcElements as readonly string[]).includes(element))
+          context.addIssue({
+            code: "custom",
+            path: [element.slice(0, 40)],
+            message: `${JSON.stringify(element.slice(0, 40))} is not a Dublin Core element (${dcElements.join(", ")}).`,
+          });
+        for (const key of fieldKeys)
+          if (!keys.has(key))
+            context.addIssue({ code: "custom", path: [element.slice(0, 40)], message: `${JSON.stringify(key.slice(0, 64))} is not a field of this section.` });
+        if (new Set(fieldKeys).size !== fieldKeys.length)
+          context.addIssue({ code: "custom", path: [element.slice(0, 40)], message: "A field is named twice." });
       }
     })
     .transform((mapping): DcMapping => Object.fromEntries(Object.entries(mapping).filter(([, keys]) => keys.length > 0)));
@@ -136,7 +160,9 @@ function textsOf(field: FieldDefinition, value: unknown, source: DcSource): stri
       return date ? [date.edtf] : [];
     }
     case "relation":
-      return (Array.isArray(value) ? value : [value]).flatMap((id) => (typeof id === "string" && source.relationTitles.has(id) ? [source.relationTitles.get(id)!] : []));
+      return (Array.isArray(value) ? value : [value]).flatMap((id) =>
+        typeof id === "string" && source.relationTitles.has(id) ? [source.relationTitles.get(id)!] : [],
+      );
     case "image":
     case "media":
     case "scan":

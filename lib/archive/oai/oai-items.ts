@@ -74,7 +74,13 @@ function itemsSql(reader: Principal, filter: ItemFilter, params: unknown[]): str
 
 type Row = { id: string; datestamp: string; deleted: boolean; section_slug: string; project_slug: string };
 
-const toItem = (row: Row): OaiItem => ({ id: row.id, datestamp: row.datestamp, deleted: row.deleted, sectionSlug: row.section_slug, projectSlug: row.project_slug });
+const toItem = (row: Row): OaiItem => ({
+  id: row.id,
+  datestamp: row.datestamp,
+  deleted: row.deleted,
+  sectionSlug: row.section_slug,
+  projectSlug: row.project_slug,
+});
 
 /** A page of items in (datestamp, id) order. */
 export async function listOaiItems(sql: SqlExecutor, reader: Principal, filter: ItemFilter, limit: number): Promise<OaiItem[]> {
@@ -102,5 +108,8 @@ export async function earliestOaiDatestamp(sql: SqlExecutor, reader: Principal):
 /** The sections that have at least one item (ListSets names no section with nothing to harvest). */
 export async function sectionsWithItems(sql: SqlExecutor, reader: Principal): Promise<{ slug: string; name: string; description: string }[]> {
   const params: unknown[] = [];
-  return sql.query(`SELECT s.slug, s.name, s.description FROM sections s WHERE s.slug IN (SELECT listed.section_slug FROM (${itemsSql(reader, {}, params)}) listed) ORDER BY s.position, s.name`, params);
+  return sql.query(
+    `SELECT s.slug, s.name, s.description FROM sections s WHERE s.slug IN (SELECT listed.section_slug FROM (${itemsSql(reader, {}, params)}) listed) ORDER BY s.position, s.name`,
+    params,
+  );
 }

@@ -21,7 +21,14 @@ export async function dublinCoreOfRecords(
   const scope = projectScopeWhere(reader);
   const records = await prisma.record.findMany({
     where: { id: { in: ids }, ...scope },
-    select: { id: true, title: true, values: true, section: { select: { name: true, fields: true, dcMapping: true } }, project: { select: { name: true } }, media: { select: { id: true, mime: true } } },
+    select: {
+      id: true,
+      title: true,
+      values: true,
+      section: { select: { name: true, fields: true, dcMapping: true } },
+      project: { select: { name: true } },
+      media: { select: { id: true, mime: true } },
+    },
   });
   const parsed = records.map((record) => {
     const fields = sectionFieldsSchema.parse(record.section.fields);

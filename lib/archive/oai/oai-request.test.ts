@@ -20,10 +20,19 @@ const codeFor = (query: string) => codeOf(() => parse(query));
 describe("OAI-PMH arguments", () => {
   it("reads each verb with its arguments", () => {
     expect(parse("verb=Identify")).toEqual({ verb: "Identify" });
-    expect(parse("verb=GetRecord&identifier=oai:x.org:1&metadataPrefix=oai_dc")).toEqual({ verb: "GetRecord", identifier: "oai:x.org:1", metadataPrefix: "oai_dc" });
+    expect(parse("verb=GetRecord&identifier=oai:x.org:1&metadataPrefix=oai_dc")).toEqual({
+      verb: "GetRecord",
+      identifier: "oai:x.org:1",
+      metadataPrefix: "oai_dc",
+    });
     expect(parse("verb=ListRecords&metadataPrefix=oai_dc&from=2026-01-01&until=2026-01-31&set=project:collections")).toEqual({
       verb: "ListRecords",
-      list: { metadataPrefix: "oai_dc", from: { sql: "2026-01-01 00:00:00", granularity: "day" }, until: { sql: "2026-01-31 23:59:59", granularity: "day" }, set: { kind: "project", slug: "collections" } },
+      list: {
+        metadataPrefix: "oai_dc",
+        from: { sql: "2026-01-01 00:00:00", granularity: "day" },
+        until: { sql: "2026-01-31 23:59:59", granularity: "day" },
+        set: { kind: "project", slug: "collections" },
+      },
     });
     expect(parse("verb=ListIdentifiers&resumptionToken=abc")).toEqual({ verb: "ListIdentifiers", resumptionToken: "abc" });
   });
@@ -129,7 +138,16 @@ describe("Dublin Core mapping", () => {
   ];
 
   it("derives a default from the field types", () => {
-    expect(defaultDcMapping(fields)).toEqual({ title: ["title"], description: ["summary"], date: ["period"], creator: ["narrator"], contributor: ["interviewer"], coverage: ["places"], language: ["language"], format: ["recording"] });
+    expect(defaultDcMapping(fields)).toEqual({
+      title: ["title"],
+      description: ["summary"],
+      date: ["period"],
+      creator: ["narrator"],
+      contributor: ["interviewer"],
+      coverage: ["places"],
+      language: ["language"],
+      format: ["recording"],
+    });
   });
 
   it("maps values, naming only readable relation targets", () => {
@@ -141,7 +159,10 @@ describe("Dublin Core mapping", () => {
         projectName: "Valley",
         fields,
         values: { title: "Interview with Rosa", period: { from: -50, to: 1962 }, narrator: "r1", places: ["p1", "p2"], language: "ca", recording: "m1" },
-        relationTitles: new Map([["r1", "Rosa Vidal"], ["p1", "Sant Romà"]]),
+        relationTitles: new Map([
+          ["r1", "Rosa Vidal"],
+          ["p1", "Sant Romà"],
+        ]),
         mediaTypes: new Map([["m1", "audio/ogg"]]),
       },
       defaultDcMapping(fields),
@@ -161,7 +182,19 @@ describe("Dublin Core mapping", () => {
 
   it("gives dates as EDTF, however they were written", () => {
     const dateOf = (period: unknown) =>
-      dublinCoreOf({ title: "T", url: "https://archive.example.org/records/1", sectionName: "S", projectName: "P", fields, values: { title: "T", period }, relationTitles: new Map(), mediaTypes: new Map() }, { date: ["period"] }).filter(([element]) => element === "date");
+      dublinCoreOf(
+        {
+          title: "T",
+          url: "https://archive.example.org/records/1",
+          sectionName: "S",
+          projectName: "P",
+          fields,
+          values: { title: "T", period },
+          relationTitles: new Map(),
+          mediaTypes: new Map(),
+        },
+        { date: ["period"] },
+      ).filter(([element]) => element === "date");
     expect(dateOf({ from: 1850, to: 1850, edtf: "1850~", text: "c. 1850" })).toEqual([["date", "1850~"]]);
     expect(dateOf({ from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" })).toEqual([["date", "17XX"]]);
     expect(dateOf({ from: 1923, to: 1923, edtf: "1923-05", text: "1923-05" })).toEqual([["date", "1923-05"]]);

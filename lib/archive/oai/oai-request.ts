@@ -9,14 +9,7 @@ export const oaiVerbs = ["Identify", "ListMetadataFormats", "ListSets", "GetReco
 export type OaiVerb = (typeof oaiVerbs)[number];
 
 export type OaiErrorCode =
-  | "badVerb"
-  | "badArgument"
-  | "badResumptionToken"
-  | "cannotDisseminateFormat"
-  | "idDoesNotExist"
-  | "noRecordsMatch"
-  | "noMetadataFormats"
-  | "noSetHierarchy";
+  "badVerb" | "badArgument" | "badResumptionToken" | "cannotDisseminateFormat" | "idDoesNotExist" | "noRecordsMatch" | "noMetadataFormats" | "noSetHierarchy";
 
 /** A protocol error: answered inside an OAI-PMH response (HTTP 200, as the protocol requires). */
 export class OaiError extends Error {
@@ -84,7 +77,15 @@ export function parseDateBound(text: string, bound: "from" | "until"): DateBound
   const [year, month, date, hour = 0, minute = 0, second = 0] = parts as [number, number, number, number?, number?, number?];
   const at = new Date(Date.UTC(year, month - 1, date, hour, minute, second));
   // Date.UTC rolls 02-31 over into March and 24:00 into the next day: such a value is no date.
-  if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== date || at.getUTCHours() !== hour || at.getUTCMinutes() !== minute || at.getUTCSeconds() !== second) return null;
+  if (
+    at.getUTCFullYear() !== year ||
+    at.getUTCMonth() !== month - 1 ||
+    at.getUTCDate() !== date ||
+    at.getUTCHours() !== hour ||
+    at.getUTCMinutes() !== minute ||
+    at.getUTCSeconds() !== second
+  )
+    return null;
   const ymd = text.slice(0, 10);
   if (day) return { sql: `${ymd} ${bound === "from" ? "00:00:00" : "23:59:59"}`, granularity: "day" };
   return { sql: `${ymd} ${text.slice(11, 19)}`, granularity: "seconds" };
@@ -115,14 +116,19 @@ const argumentSchemas = {
   ListMetadataFormats: z.object({ identifier: value.optional() }).strict(),
   ListSets: z.object({ resumptionToken: value.optional() }).strict(),
   GetRecord: z.object({ identifier: value, metadataPrefix: value }).strict(),
-  ListIdentifiers: z.object({ metadataPrefix: value.optional(), from: value.optional(), until: value.optional(), set: value.optional(), resumptionToken: value.optional() }).strict(),
-  ListRecords: z.object({ metadataPrefix: value.optional(), from: value.optional(), until: value.optional(), set: value.optional(), resumptionToken: value.optional() }).strict(),
+  ListIdentifiers: z
+    .object({ metadataPrefix: value.optional(), from: value.optional(), until: value.optional(), set: value.optional(), resumptionToken: value.optional() })
+    .strict(),
+  ListRecords: z
+    .object({ metadataPrefix: value.optional(), from: value.optional(), until: value.optional(), set: value.optional(), resumptionToken: value.optional() })
+    .strict(),
 } satisfies Record<OaiVerb, z.ZodType>;
 
 function describeIssues(issues: z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => {
-      if (issue.code === "unrecognized_keys") return `Illegal argument${issue.keys.length > 1 ? "s" : ""} for this verb: ${issue.keys.map((key) => JSON.stringify(key.slice(0, 40))).join(", ")}.`;
+      if (issue.code === "unrecognized_keys")
+        return `Illegal argument${issue.keys.length > 1 ? "s" : ""} for this verb: ${issue.keys.map((key) => JSON.stringify(key.slice(0, 40))).join(", ")}.`;
       const name = String(issue.path[0] ?? "argument");
       return issue.input === undefined ? `The required argument ${name} is missing.` : `The argument ${name} ${issue.message}.`;
     })
@@ -173,11 +179,13 @@ export function parseOaiRequest(entries: Iterable<[string, string]>): OaiRequest
       const until = input.until === undefined ? undefined : parseDateBound(input.until, "until");
       if (from === null) throw new OaiError("badArgument", "The argument from is not a UTC date (YYYY-MM-DD) or datestamp (YYYY-MM-DDThh:mm:ssZ).");
       if (until === null) throw new OaiError("badArgument", "The argument until is not a UTC date (YYYY-MM-DD) or datestamp (YYYY-MM-DDThh:mm:ssZ).");
-      if (from && until && from.granularity !== until.granularity) throw new OaiError("badArgument", "The arguments from and until must have the same granularity.");
+      if (from && until && from.granularity !== until.granularity)
+        throw new OaiError("badArgument", "The arguments from and until must have the same granularity.");
       if (from && until && from.sql > until.sql) throw new OaiError("badArgument", "The argument from is later than until.");
       let set: SetSpec | undefined;
       if (input.set !== undefined) {
-        if (!setSpecPattern.test(input.set)) throw new OaiError("badArgument", "The argument set is not a setSpec (letters, digits and -_.!~*'() in parts separated by colons).");
+        if (!setSpecPattern.test(input.set))
+          throw new OaiError("badArgument", "The argument set is not a setSpec (letters, digits and -_.!~*'() in parts separated by colons).");
         // A well-formed spec outside the hierarchy (section:… and project:…) holds no records.
         set = parseSetSpec(input.set) ?? { kind: "section", slug: "" };
       }

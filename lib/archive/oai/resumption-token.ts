@@ -17,7 +17,10 @@ const payloadSchema = z
     v: z.literal(1),
     verb: z.enum(["ListIdentifiers", "ListRecords"]),
     set: z.object({ kind: z.enum(["section", "project"]), slug: z.string().max(200) }).optional(),
-    from: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).optional(),
+    from: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+      .optional(),
     /** Frozen at the first page: records changed during the harvest wait for the next one. */
     until: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     after: z.object({ datestamp: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), id: z.string().max(64) }),

@@ -81,9 +81,7 @@ async function pdfPageImages(filePath: string, directory: string): Promise<PageI
   const written = await readdir(directory);
   const images: PageImage[] = [];
   for (let page = 1; page <= pages; page++) {
-    const largest = entries
-      .filter((entry) => entry.page === page && entry.type === "image")
-      .sort((a, b) => b.width * b.height - a.width * a.height)[0];
+    const largest = entries.filter((entry) => entry.page === page && entry.type === "image").sort((a, b) => b.width * b.height - a.width * a.height)[0];
     const prefix = largest ? `img-${String(page).padStart(3, "0")}-${String(largest.number).padStart(3, "0")}.` : null;
     const name = prefix ? written.find((file) => file.startsWith(prefix) && /\.(png|jpg)$/.test(file)) : undefined;
     if (name) {

@@ -50,7 +50,10 @@ export async function recognisePage(imagePath: string, options: RecognisePageOpt
   const directory = await mkdtemp(join(tmpdir(), "mnemo-ocr-"));
   try {
     const angle = await estimateDeskewAngle(imagePath);
-    const rotated = await openImage(imagePath).rotate(angle, { background: { r: 255, g: 255, b: 255 } }).png().toBuffer({ resolveWithObject: true });
+    const rotated = await openImage(imagePath)
+      .rotate(angle, { background: { r: 255, g: 255, b: 255 } })
+      .png()
+      .toBuffer({ resolveWithObject: true });
     const scale = Math.min(upscaleFor(first.words), Math.sqrt(maxImagePixels / (rotated.info.width * rotated.info.height)));
     const prepared = join(directory, "prepared.png");
     // A 3 px median takes out speckle (dust, toner) and keeps strokes.

@@ -38,7 +38,11 @@ export function runChild(command: string, args: string[], timeoutMs: number): Pr
       (error, stdout, stderr) => {
         if (error) {
           const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-          const reason = error.killed ? `timed out after ${Math.round(timeoutMs / 1000)} s` : missing ? "not installed" : stderr.trim().split("\n").at(-1) || error.message;
+          const reason = error.killed
+            ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+            : missing
+              ? "not installed"
+              : stderr.trim().split("\n").at(-1) || error.message;
           reject(new ChildProcessError(`${command} failed: ${reason}`, missing));
           return;
         }
@@ -76,7 +80,11 @@ export function ocrStatus(languages: string, probe: () => Promise<TesseractProbe
       const installed = found.state === "present" ? found.languages : [];
       const wanted = languages.split("+");
       const present = wanted.filter((language) => installed.includes(language));
-      return { available: found.state === "present" && present.length === wanted.length, languages: present, missing: wanted.filter((language) => !present.includes(language)) };
+      return {
+        available: found.state === "present" && present.length === wanted.length,
+        languages: present,
+        missing: wanted.filter((language) => !present.includes(language)),
+      };
     });
     statuses.set(languages, status);
   }
@@ -94,7 +102,14 @@ export type TesseractProbe = { state: "present"; languages: string[] } | { state
 export async function probeTesseract(timeoutMs = 15_000, command = tesseractCommand): Promise<TesseractProbe> {
   try {
     const { stdout } = await runChild(command, ["--list-langs"], timeoutMs);
-    return { state: "present", languages: stdout.split("\n").slice(1).map((line) => line.trim()).filter(Boolean) };
+    return {
+      state: "present",
+      languages: stdout
+        .split("\n")
+        .slice(1)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    };
   } catch (error) {
     if (error instanceof ChildProcessError && error.missing) return { state: "missing" };
     return { state: "unsure", reason: error instanceof Error ? error.message : String(error) };

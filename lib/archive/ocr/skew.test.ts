@@ -17,8 +17,20 @@ describe("skew", () => {
   });
 
   it("keeps a page level unless another angle is clearly better", () => {
-    expect(chooseSkewAngle([{ angle: -1, score: 100 }, { angle: 0, score: 100 }, { angle: 1, score: 101 }])).toBe(0);
-    expect(chooseSkewAngle([{ angle: -1, score: 150 }, { angle: 0, score: 100 }, { angle: 1, score: 90 }])).toBe(-1);
+    expect(
+      chooseSkewAngle([
+        { angle: -1, score: 100 },
+        { angle: 0, score: 100 },
+        { angle: 1, score: 101 },
+      ]),
+    ).toBe(0);
+    expect(
+      chooseSkewAngle([
+        { angle: -1, score: 150 },
+        { angle: 0, score: 100 },
+        { angle: 1, score: 90 },
+      ]),
+    ).toBe(-1);
     expect(chooseSkewAngle([])).toBe(0);
   });
 
@@ -57,7 +69,12 @@ describe("the second reading", () => {
 
   it("maps a word box of the levelled, enlarged copy back onto the original", () => {
     // Unturned and only enlarged: halve.
-    expect(mapBack({ t: "a", x: 200, y: 100, w: 60, h: 40, c: 90 }, { width: 500, height: 400 }, { width: 500, height: 400 }, 0, 2)).toMatchObject({ x: 100, y: 50, w: 30, h: 20 });
+    expect(mapBack({ t: "a", x: 200, y: 100, w: 60, h: 40, c: 90 }, { width: 500, height: 400 }, { width: 500, height: 400 }, 0, 2)).toMatchObject({
+      x: 100,
+      y: 50,
+      w: 30,
+      h: 20,
+    });
     // Turned by 90° on a square canvas: the centre (150, 100) comes back from (300, 150).
     const back = mapBack({ t: "a", x: 290, y: 140, w: 20, h: 20, c: 90 }, { width: 400, height: 400 }, { width: 400, height: 400 }, 90, 1);
     expect(back.x + back.w / 2).toBeCloseTo(150, 0);

@@ -59,13 +59,14 @@ export async function estimateDeskewAngle(imagePath: string): Promise<number> {
     .toBuffer({ resolveWithObject: true });
   const scores: { angle: number; score: number }[] = [];
   for (const angle of skewCandidates) {
-    const rotated = angle === 0
-      ? { data, info }
-      : await openImage(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-          .rotate(angle, { background: { r: 255, g: 255, b: 255 } })
-          .greyscale()
-          .raw()
-          .toBuffer({ resolveWithObject: true });
+    const rotated =
+      angle === 0
+        ? { data, info }
+        : await openImage(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+            .rotate(angle, { background: { r: 255, g: 255, b: 255 } })
+            .greyscale()
+            .raw()
+            .toBuffer({ resolveWithObject: true });
     scores.push({ angle, score: rowProfileScore(new Uint8Array(rotated.data), rotated.info.width, rotated.info.height) });
   }
   return chooseSkewAngle(scores);

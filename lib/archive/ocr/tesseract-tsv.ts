@@ -59,7 +59,15 @@ export function parseTesseractTsv(tsv: string): OcrPage {
       lineNumber++;
     }
     lines.at(-1)?.push(text);
-    words.push({ t: text, x: Number(cells[6]), y: Number(cells[7]), w: Number(cells[8]), h: Number(cells[9]), c: Math.round(confidence * 10) / 10, n: lineNumber });
+    words.push({
+      t: text,
+      x: Number(cells[6]),
+      y: Number(cells[7]),
+      w: Number(cells[8]),
+      h: Number(cells[9]),
+      c: Math.round(confidence * 10) / 10,
+      n: lineNumber,
+    });
   }
   const meanConfidence = words.length ? Math.round((words.reduce((sum, word) => sum + word.c, 0) / words.length) * 10) / 10 : 0;
   return { text: joinHyphenated(paragraphs.map((lines) => lines.map((line) => line.join(" ")).join("\n")).join("\n\n")), words, meanConfidence };

@@ -86,7 +86,10 @@ export function cueTextLines(block: CueBlock, timingIndex: number, problems: Fil
   const text = block.lines.slice(timingIndex + 1);
   const stray = text.findIndex(isTimingLine);
   if (stray < 0) return text;
-  problems.push({ line: block.line + timingIndex + 1 + stray + lineOffset, message: "a timing line inside the cue above: a blank line is missing before this cue." });
+  problems.push({
+    line: block.line + timingIndex + 1 + stray + lineOffset,
+    message: "a timing line inside the cue above: a blank line is missing before this cue.",
+  });
   return null;
 }
 
@@ -134,7 +137,13 @@ function isNumberedSpeaker(label: string, body: string): boolean {
  */
 function speakerPrefix(text: string): { speaker: string; body: string } {
   const split = splitSpeaker(text);
-  if (!split.speaker || !split.body || (/\d$/.test(split.speaker) && !isNumberedSpeaker(split.speaker, split.body)) || /[?!¿¡"“”«»]/.test(split.speaker) || split.speaker.split(/\s+/).length > 6) {
+  if (
+    !split.speaker ||
+    !split.body ||
+    (/\d$/.test(split.speaker) && !isNumberedSpeaker(split.speaker, split.body)) ||
+    /[?!¿¡"“”«»]/.test(split.speaker) ||
+    split.speaker.split(/\s+/).length > 6
+  ) {
     return { speaker: "", body: text };
   }
   return split;
@@ -145,7 +154,11 @@ function speakerPrefix(text: string): { speaker: string; body: string } {
  * entities decoded, the speaker from a voice span or a "Speaker: " prefix ("" when none).
  */
 export function cueVoices(text: string): { speaker: string; text: string }[] {
-  return voicesOf(text, () => undefined).map((voice) => (voice.speaker !== null ? { speaker: voice.speaker, text: voice.text } : { speaker: speakerPrefix(voice.text).speaker, text: speakerPrefix(voice.text).body }));
+  return voicesOf(text, () => undefined).map((voice) =>
+    voice.speaker !== null
+      ? { speaker: voice.speaker, text: voice.text }
+      : { speaker: speakerPrefix(voice.text).speaker, text: speakerPrefix(voice.text).body },
+  );
 }
 
 /** The turns of one cue: one per voice, with the cue's timing. */

@@ -30,7 +30,10 @@ export function transcriptFileFormat(fileName: string, text: string): Transcript
   if (extension === "vtt") return "webvtt";
   if (extension === "srt") return "srt";
   if (extension === "xml") return "ohms";
-  const first = fileLines(text).find((line) => line.trim() !== "")?.trim() ?? "";
+  const first =
+    fileLines(text)
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? "";
   if (/^WEBVTT(?:\s|$)/.test(first)) return "webvtt";
   if (first.startsWith("<")) return "ohms";
   if (/^\d+$/.test(first) || first.includes("-->")) return "srt";
@@ -48,8 +51,10 @@ export function parseTranscriptFile(fileName: string, text: string): TranscriptF
   if (!format) return refuse({ line: 1, message: "this is not a WebVTT (.vtt), SRT (.srt) or OHMS XML (.xml) file." });
   const result = format === "webvtt" ? parseWebVtt(text) : format === "srt" ? parseSrt(text) : parseOhmsXml(text);
   const problems = [...result.problems];
-  if (result.turns.length > maxTurns) problems.push({ line: 1, message: `the file has ${result.turns.length} turns; a transcript may have at most ${maxTurns}.` });
-  if (result.segments.length > maxSegments) problems.push({ line: 1, message: `the file has ${result.segments.length} index points; an index may have at most ${maxSegments}.` });
+  if (result.turns.length > maxTurns)
+    problems.push({ line: 1, message: `the file has ${result.turns.length} turns; a transcript may have at most ${maxTurns}.` });
+  if (result.segments.length > maxSegments)
+    problems.push({ line: 1, message: `the file has ${result.segments.length} index points; an index may have at most ${maxSegments}.` });
   if (problems.length === 0 && result.turns.length === 0 && result.segments.length === 0) {
     problems.push({ line: 1, message: `the ${formatNames[format]} file holds no transcript and no index.` });
   }

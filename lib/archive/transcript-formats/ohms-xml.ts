@@ -114,7 +114,10 @@ function legacyTurns(transcript: XmlElement, sync: XmlElement | undefined, durat
   const marks = syncMarks(sync ? textContent(sync) : "", syncLine, problems)
     .map(({ line, word, seconds }) => {
       if (line < 1 || line > lines.length) {
-        problems.push({ line: syncLine, message: `the sync point at ${formatMinutes(seconds)} names line ${line}, but the transcript has ${lines.length} lines.` });
+        problems.push({
+          line: syncLine,
+          message: `the sync point at ${formatMinutes(seconds)} names line ${line}, but the transcript has ${lines.length} lines.`,
+        });
         return null;
       }
       const lineWords = (wordsBeforeLine[line] ?? words) - (wordsBeforeLine[line - 1] ?? 0);
@@ -123,7 +126,10 @@ function legacyTurns(transcript: XmlElement, sync: XmlElement | undefined, durat
     .filter((mark): mark is { word: number; seconds: number } => mark !== null);
   for (let index = 1; index < marks.length; index++) {
     if (marks[index]!.word < marks[index - 1]!.word) {
-      problems.push({ line: syncLine, message: `the sync point at ${formatMinutes(marks[index]!.seconds)} is earlier in the transcript than the one at ${formatMinutes(marks[index - 1]!.seconds)}.` });
+      problems.push({
+        line: syncLine,
+        message: `the sync point at ${formatMinutes(marks[index]!.seconds)} is earlier in the transcript than the one at ${formatMinutes(marks[index - 1]!.seconds)}.`,
+      });
       return [];
     }
   }
@@ -174,7 +180,8 @@ function wordTime(anchors: { word: number; seconds: number }[], word: number): n
   if (after < 0) after = anchors.length - 1;
   const before = anchors[Math.max(0, after - 1)]!;
   const next = anchors[after]!;
-  const seconds = next.word === before.word ? before.seconds : before.seconds + ((word - before.word) * (next.seconds - before.seconds)) / (next.word - before.word);
+  const seconds =
+    next.word === before.word ? before.seconds : before.seconds + ((word - before.word) * (next.seconds - before.seconds)) / (next.word - before.word);
   return Math.round(Math.max(0, seconds) * 100) / 100;
 }
 
@@ -196,7 +203,10 @@ function indexSegments(index: XmlElement, end: number | null, problems: FileProb
     const timeText = timeElement ? textContent(timeElement).trim() : "";
     const start = /^\d+(?:\.\d+)?$/.test(timeText) ? Number(timeText) : parseTranscriptTimecode(timeText);
     if (start === null) {
-      problems.push({ line: timeElement?.line ?? point.line, message: timeText ? `the index point's time “${timeText.slice(0, 20)}” is not a number of seconds.` : "the index point has no <time>." });
+      problems.push({
+        line: timeElement?.line ?? point.line,
+        message: timeText ? `the index point's time “${timeText.slice(0, 20)}” is not a number of seconds.` : "the index point has no <time>.",
+      });
       continue;
     }
     const keywords = [...new Set([...list(firstChild(point, "keywords")), ...list(firstChild(point, "subjects"))])];

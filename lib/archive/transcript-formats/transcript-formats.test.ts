@@ -107,7 +107,9 @@ describe("OHMS XML", () => {
       ["PUIG", 136.55, 151.03],
       ["ORTEGA", 151.03, 250],
     ]);
-    expect(ohms.turns[1]?.text).toBe("Nací en Villablino, en la cuenca minera de Laciana, en el año mil novecientos cuarenta y ocho. Mi padre bajaba al pozo todos los días a las seis de la mañana.");
+    expect(ohms.turns[1]?.text).toBe(
+      "Nací en Villablino, en la cuenca minera de Laciana, en el año mil novecientos cuarenta y ocho. Mi padre bajaba al pozo todos los días a las seis de la mañana.",
+    );
     // Footnote references and the footnotes section are left out.
     expect(ohms.turns.at(-1)?.text).toMatch(/a Asturias y a Bilbao\.$/);
     expect(JSON.stringify(ohms.turns)).not.toMatch(/footnote|1992, salió/);
@@ -147,7 +149,10 @@ describe("OHMS XML", () => {
       { key: "transcript", label: "Transcript", type: "transcript" as const },
       { key: "index", label: "Index", type: "segments" as const },
     ];
-    expect(validateRecordValues(fields, { transcript: ohms.turns, index: ohms.segments })).toEqual({ ok: true, values: { transcript: ohms.turns, index: ohms.segments } });
+    expect(validateRecordValues(fields, { transcript: ohms.turns, index: ohms.segments })).toEqual({
+      ok: true,
+      values: { transcript: ohms.turns, index: ohms.segments },
+    });
   });
 
   it("reads a WebVTT transcript inside the export, reporting its lines as lines of the XML file", () => {
@@ -158,7 +163,9 @@ describe("OHMS XML", () => {
   });
 
   it("without sync points, spreads the words evenly over the duration", () => {
-    const result = parseOhmsXml("<ROOT><record><duration>0:00:20</duration><transcript>A: one two three four\n\nB: five six seven eight</transcript></record></ROOT>");
+    const result = parseOhmsXml(
+      "<ROOT><record><duration>0:00:20</duration><transcript>A: one two three four\n\nB: five six seven eight</transcript></record></ROOT>",
+    );
     expect(result.turns.map(({ speaker, start, end }) => [speaker, start, end])).toEqual([
       ["A", 0, 10],
       ["B", 10, 20],
@@ -204,7 +211,8 @@ describe("OHMS XML", () => {
 
 describe("OHMS files are read by the project's XML reader (saxes)", () => {
   it("never expands declared entities, and names the line", () => {
-    const bomb = '<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>\n<ROOT><record><transcript>&lol2;</transcript></record></ROOT>';
+    const bomb =
+      '<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>\n<ROOT><record><transcript>&lol2;</transcript></record></ROOT>';
     const refused = parseOhmsXml(bomb);
     expect(refused.turns).toEqual([]);
     expect(refused.problems).toEqual([{ line: 2, message: expect.stringMatching(/^the file's DOCTYPE declares entities/) }]);
@@ -213,10 +221,14 @@ describe("OHMS files are read by the project's XML reader (saxes)", () => {
   });
 
   it("reads prefixes, attributes, comments and CDATA, and names malformed XML by line and column", () => {
-    const prefixed = parseOhmsXml('<o:ROOT xmlns:o="x"><!-- c --><o:record><o:duration>10</o:duration><o:transcript>A: x<![CDATA[<y>]]>z</o:transcript></o:record></o:ROOT>');
+    const prefixed = parseOhmsXml(
+      '<o:ROOT xmlns:o="x"><!-- c --><o:record><o:duration>10</o:duration><o:transcript>A: x<![CDATA[<y>]]>z</o:transcript></o:record></o:ROOT>',
+    );
     expect(prefixed.problems).toEqual([]);
     expect(prefixed.turns).toEqual([{ speaker: "A", start: 0, end: 10, text: "x<y>z" }]);
-    expect(parseOhmsXml("<ROOT>\n<record>\n</ROOT>").problems).toEqual([{ line: 3, message: expect.stringMatching(/^the XML is not well-formed at column \d+: /) }]);
+    expect(parseOhmsXml("<ROOT>\n<record>\n</ROOT>").problems).toEqual([
+      { line: 3, message: expect.stringMatching(/^the XML is not well-formed at column \d+: /) },
+    ]);
     expect(parseOhmsXml("<ROOT><record><transcript>1 < 2</transcript></record></ROOT>").problems[0]?.line).toBe(1);
   });
 
@@ -233,8 +245,12 @@ describe("parseTranscriptFile", () => {
     expect(transcriptFileFormat("export", "\uFEFFWEBVTT\n")).toBe("webvtt");
     expect(transcriptFileFormat("export.txt", "1\n00:00:01,000 --> 00:00:02,000\n")).toBe("srt");
     expect(transcriptFileFormat("export", "<?xml version='1.0'?><ROOT/>")).toBe("ohms");
-    expect(parseTranscriptFile("notes.txt", "Just some notes").problems).toEqual([{ line: 1, message: "this is not a WebVTT (.vtt), SRT (.srt) or OHMS XML (.xml) file." }]);
-    expect(parseTranscriptFile("empty.vtt", "WEBVTT\n\nNOTE nothing\n").problems).toEqual([{ line: 1, message: "the WebVTT file holds no transcript and no index." }]);
+    expect(parseTranscriptFile("notes.txt", "Just some notes").problems).toEqual([
+      { line: 1, message: "this is not a WebVTT (.vtt), SRT (.srt) or OHMS XML (.xml) file." },
+    ]);
+    expect(parseTranscriptFile("empty.vtt", "WEBVTT\n\nNOTE nothing\n").problems).toEqual([
+      { line: 1, message: "the WebVTT file holds no transcript and no index." },
+    ]);
   });
 
   it("gives turns the editor's text form keeps exactly, speakers included", () => {
@@ -243,7 +259,15 @@ describe("parseTranscriptFile", () => {
   });
 
   it("describes problems as the editor lists them", () => {
-    expect(describeFileProblems([{ line: 3, message: "the cue has no text." }, { line: 9, message: "x" }], 1)).toEqual(["Line 3: The cue has no text.", "…and 1 more."]);
+    expect(
+      describeFileProblems(
+        [
+          { line: 3, message: "the cue has no text." },
+          { line: 9, message: "x" },
+        ],
+        1,
+      ),
+    ).toEqual(["Line 3: The cue has no text.", "…and 1 more."]);
   });
 });
 
@@ -263,14 +287,21 @@ describe("transcriptFromFile", () => {
   });
 
   it("refuses an OHMS upload whose DOCTYPE declares entities, expanding none", () => {
-    const xml = '<?xml version="1.0"?>\n<!DOCTYPE ROOT [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<ROOT><record><duration>10</duration><transcript>A: &secret;</transcript></record></ROOT>';
+    const xml =
+      '<?xml version="1.0"?>\n<!DOCTYPE ROOT [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<ROOT><record><duration>10</duration><transcript>A: &secret;</transcript></record></ROOT>';
     const read = transcriptFromFile({ name: "interview.xml", bytes: new TextEncoder().encode(xml) });
-    expect(read).toEqual({ ok: false, problems: [expect.stringMatching(/^interview\.xml, line 2: The file's DOCTYPE declares entities \(<!ENTITY …>\), which Mnemo does not read/)] });
+    expect(read).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^interview\.xml, line 2: The file's DOCTYPE declares entities \(<!ENTITY …>\), which Mnemo does not read/)],
+    });
   });
 
   it("refuses text that is not UTF-8, and reads UTF-16 with a byte-order mark", () => {
     const latin1 = new Uint8Array([...new TextEncoder().encode("1\n00:00:01,000 --> 00:00:02,000\nCaf"), 0xe9, 0x0a]);
-    expect(transcriptFromFile({ name: "cafe.srt", bytes: latin1 })).toEqual({ ok: false, problems: ["cafe.srt, line 1: The file is not UTF-8 text: save it as UTF-8 and import it again."] });
+    expect(transcriptFromFile({ name: "cafe.srt", bytes: latin1 })).toEqual({
+      ok: false,
+      problems: ["cafe.srt, line 1: The file is not UTF-8 text: save it as UTF-8 and import it again."],
+    });
     const text = "WEBVTT\n\n00:01.000 --> 00:02.000\nCafè\n";
     const utf16 = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Uint16Array.from(text, (character) => character.charCodeAt(0)).buffer)]);
     expect(decodeTranscriptBytes(utf16)).toEqual({ ok: true, text });

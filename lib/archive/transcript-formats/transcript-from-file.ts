@@ -16,7 +16,10 @@ export function transcriptFromFile(file: { name: string; bytes: Uint8Array }): T
   const decoded = decodeTranscriptBytes(file.bytes);
   const parsed = decoded.ok ? parseTranscriptFile(file.name, decoded.text) : { format: null, turns: [], segments: [], problems: [decoded.problem] };
   if (parsed.problems.length > 0 || !parsed.format) {
-    return { ok: false, problems: describeFileProblems(parsed.problems).map((problem) => `${file.name}, ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`) };
+    return {
+      ok: false,
+      problems: describeFileProblems(parsed.problems).map((problem) => `${file.name}, ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`),
+    };
   }
   return { ok: true, format: parsed.format, turns: parsed.turns, segments: parsed.segments };
 }

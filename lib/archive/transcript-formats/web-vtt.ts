@@ -34,7 +34,10 @@ export function parseWebVtt(text: string, options: { lineOffset?: number } = {})
       // An id line, if any, comes before the timing line.
       const timingIndex = isTimingLine(first) ? 0 : isTimingLine(block.lines[1] ?? "") ? 1 : -1;
       if (timingIndex >= 0) return timingIndex;
-      problems.push({ line: block.line + offset, message: "expected a cue: an optional id line, then a timing line like “00:01.000 --> 00:04.000”, then its text." });
+      problems.push({
+        line: block.line + offset,
+        message: "expected a cue: an optional id line, then a timing line like “00:01.000 --> 00:04.000”, then its text.",
+      });
       return null;
     },
     problems,

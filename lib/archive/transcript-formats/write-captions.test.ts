@@ -115,7 +115,12 @@ describe("writeSrt", () => {
   it("round-trips split turns, escaped text and hour-long times", () => {
     const list: TranscriptTurn[] = [
       { speaker: "Interviewer", start: 3599.5, end: 3601, text: "Fish & chips <then>?" },
-      { speaker: "Narrator", start: 3602, end: 3700, text: "We walked down to the harbour every morning before the boats went out, and my father said the lamp burned whale oil until the year the new keeper came." },
+      {
+        speaker: "Narrator",
+        start: 3602,
+        end: 3700,
+        text: "We walked down to the harbour every morning before the boats went out, and my father said the lamp burned whale oil until the year the new keeper came.",
+      },
     ];
     const text = writeSrt(list);
     expect(text).toContain("00:59:59,500 --> 01:00:01,000\nInterviewer: Fish &amp; chips &lt;then&gt;?");

@@ -92,7 +92,7 @@ export function* readXmlSteps(text: string): Generator<void, XmlElement, void> {
   parser.on("cdata", addText);
 
   try {
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const end = pieceEnd(text, start, charactersPerStep);
       parser.write(text.slice(start, end));
       start = end;

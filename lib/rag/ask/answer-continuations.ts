@@ -22,7 +22,13 @@ export async function answerContinuations(
   const continued = new Map<string, SearchHit>();
   const endingOnQuestion = hits.filter((hit) => {
     if (hit.passage.timeStart === null || !interviewers.has(hit.recordId)) return false;
-    const sentences = sourceSentences({ number: 1, title: hit.recordTitle, text: hit.passage.text, form: "transcript", interviewers: interviewers.get(hit.recordId) });
+    const sentences = sourceSentences({
+      number: 1,
+      title: hit.recordTitle,
+      text: hit.passage.text,
+      form: "transcript",
+      interviewers: interviewers.get(hit.recordId),
+    });
     return sentences.at(-1)?.role === "interviewer";
   });
   if (!space || endingOnQuestion.length === 0) return continued;
@@ -33,7 +39,12 @@ export async function answerContinuations(
       WHERE c.id = ANY($1::text[]) AND c.index_space_id = $2`,
     [endingOnQuestion.map((hit) => hit.passage.chunkId), space.id],
   );
-  const details = await passageDetails(sql, principal, space.id, next.map((row) => row.id));
+  const details = await passageDetails(
+    sql,
+    principal,
+    space.id,
+    next.map((row) => row.id),
+  );
   for (const { from_id: fromId, id } of next) {
     const row = details.get(id);
     const from = hits.find((hit) => hit.passage.chunkId === fromId);

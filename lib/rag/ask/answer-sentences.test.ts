@@ -44,7 +44,12 @@ describe("a source's sentences", () => {
     expect(passageForm("Port de la Calma, harbour dredging 1987, trench D", false)).toBe("fields");
     expect(passageForm("Title: Coarse ware plate\nFindspot: Port de la Calma, harbour dredging 1987", false)).toBe("fields");
     // Labels that join two names are labels: the whole entry is a catalogue entry, not running text.
-    expect(passageForm("Title: Bronze Follis of Justinian I, Antioch, AD 539 - AD 540. 1984.61.631\nMetal: bronze\nDenomination: Follis\nPeriod: Byzantine\nRuler / issuer: Justinian I\nMint: Antioch\nDate: 539 – 540", false)).toBe("fields");
+    expect(
+      passageForm(
+        "Title: Bronze Follis of Justinian I, Antioch, AD 539 - AD 540. 1984.61.631\nMetal: bronze\nDenomination: Follis\nPeriod: Byzantine\nRuler / issuer: Justinian I\nMint: Antioch\nDate: 539 – 540",
+        false,
+      ),
+    ).toBe("fields");
     expect(passageForm("The dredger pulled a green jar out of the harbour mud in 1971. Pere kept it.", false)).toBe("text");
     expect(passageForm("Helen: Why?\nTony: Because.", true)).toBe("transcript");
     const [field] = sourceSentences({ number: 1, title: "Coarse ware plate", text: "Port de la Calma, harbour dredging 1987, trench D", form: "fields" });
@@ -83,7 +88,15 @@ describe("a catalogue entry's answer", () => {
   it("is the entry's fields together, without the line that repeats the title", () => {
     const sentences = sourceSentences({ number: 3, title: "The Bronco Buster", text: entry, form: "fields" });
     expect(sentences).toEqual([
-      { source: 3, text: "Artist: Frederic Remington; Typology: sculpture; Material: bronze; Year made: 1895", speaker: null, role: "field", line: 0, answers: null, english: null },
+      {
+        source: 3,
+        text: "Artist: Frederic Remington; Typology: sculpture; Material: bronze; Year made: 1895",
+        speaker: null,
+        role: "field",
+        line: 0,
+        answers: null,
+        english: null,
+      },
     ]);
   });
 
@@ -98,6 +111,8 @@ describe("a catalogue entry's answer", () => {
     expect(sentence).toMatchObject({ text: "Tipo: mina", english: "Kind: mine" });
     expect(sourceSentences({ number: 1, title: "Riu Segrell", text: "Name: Riu Segrell", form: "fields" })).toEqual([]);
     // A bare value that is not the title is quoted as it is.
-    expect(sourceSentences({ number: 1, title: "Sherd", text: "Port de la Calma, harbour dredging 1987, trench D", form: "fields" })[0]?.text).toBe("Port de la Calma, harbour dredging 1987, trench D");
+    expect(sourceSentences({ number: 1, title: "Sherd", text: "Port de la Calma, harbour dredging 1987, trench D", form: "fields" })[0]?.text).toBe(
+      "Port de la Calma, harbour dredging 1987, trench D",
+    );
   });
 });

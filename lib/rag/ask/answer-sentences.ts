@@ -44,7 +44,10 @@ const speakerLabel = /^([\p{Lu}][^:.!?\n]{0,60}?):\s+/u;
  */
 export function passageForm(text: string, timed: boolean): PassageForm {
   if (timed) return "transcript";
-  const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
   if (lines.length === 0) return "text";
   if (lines.every((line) => labelledField.test(line))) return "fields";
   const words = text.split(/\s+/).filter(Boolean).length;
@@ -57,7 +60,8 @@ function splitSpeaker(line: string, knownSpeakers: readonly string[]): { speaker
   const known = knownSpeakers.find((name) => line.startsWith(`${name}:`));
   if (known) return { speaker: known, said: line.slice(known.length + 1).trim() };
   const label = speakerLabel.exec(line);
-  if (label && label[1]!.split(/\s+/).length <= answerSettings.speakerLabelMaxWords.value) return { speaker: label[1]!.trim(), said: line.slice(label[0].length).trim() };
+  if (label && label[1]!.split(/\s+/).length <= answerSettings.speakerLabelMaxWords.value)
+    return { speaker: label[1]!.trim(), said: line.slice(label[0].length).trim() };
   return { speaker: null, said: line };
 }
 
@@ -75,7 +79,11 @@ function likelyInterviewer(turns: { speaker: string | null; said: string }[]): s
   return askers.length === 1 ? askers[0]! : null;
 }
 
-const linesOf = (text: string) => text.split("\n").map((line) => line.replace(/\s+/g, " ").trim()).filter(Boolean);
+const linesOf = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.replace(/\s+/g, " ").trim())
+    .filter(Boolean);
 const sentencesIn = (text: string) => splitSentences(text).map((range) => text.slice(range.start, range.end).trim());
 
 /**
@@ -93,7 +101,9 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
   const translatedLines = source.translation ? linesOf(source.translation) : [];
   const aligned = translatedLines.length === lines.length;
   if (form === "fields") return catalogueEntry(source, lines, aligned ? translatedLines : null);
-  const interviewers = new Set(speakers.length > 0 ? speakers : form === "transcript" ? [likelyInterviewer(turns)].filter((name): name is string => name !== null) : []);
+  const interviewers = new Set(
+    speakers.length > 0 ? speakers : form === "transcript" ? [likelyInterviewer(turns)].filter((name): name is string => name !== null) : [],
+  );
   const sentences: SourceSentence[] = [];
   let lastQuestion: number | null = null;
   turns.forEach((turn, line) => {
@@ -103,7 +113,13 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
     const translatedLine = aligned ? translatedLines[line]! : "";
     const translatedParts = aligned ? sentencesIn(form === "transcript" ? splitSpeaker(translatedLine, []).said : translatedLine) : [];
     parts.forEach((text, index) => {
-      const role: SentenceRole = byInterviewer ? "interviewer" : isQuestion(text) ? "question" : form === "text" && labelledField.test(text) ? "field" : "statement";
+      const role: SentenceRole = byInterviewer
+        ? "interviewer"
+        : isQuestion(text)
+          ? "question"
+          : form === "text" && labelledField.test(text)
+            ? "field"
+            : "statement";
       // A short reply ("The dolphins, especially.") is an answer when it follows the question.
       const answersAQuestion = answers !== null || (line === 0 && source.continues !== undefined);
       if (role !== "interviewer" && role !== "question" && text.split(" ").length < (answersAQuestion ? minAnswerWords : minWords)) return;
@@ -149,7 +165,14 @@ export function questionTerms(question: string): string[] {
 export function questionNames(question: string): string[] {
   const terms = new Set(questionTerms(question));
   const words = [...question.matchAll(/[\p{L}\p{N}]+/gu)];
-  return [...new Set(words.slice(1).filter((match) => /^\p{Lu}/u.test(match[0])).map((match) => foldWord(match[0])))].filter((word) => terms.has(word));
+  return [
+    ...new Set(
+      words
+        .slice(1)
+        .filter((match) => /^\p{Lu}/u.test(match[0]))
+        .map((match) => foldWord(match[0])),
+    ),
+  ].filter((word) => terms.has(word));
 }
 
 /** Whether the question asks how or why something happened, which only running text explains. */

@@ -15,6 +15,12 @@ describe("Ask's thresholds", () => {
       answerSettings.minTermCoverage.value,
     ]);
     // The defaults pass the admin form's own checks (minimum at most the strong threshold).
-    expect(askThresholdsSchema.safeParse({ minSimilarity: answerSettings.minSimilarity.value, strongSimilarity: answerSettings.strongSimilarity.value, minTermCoverage: answerSettings.minTermCoverage.value }).success).toBe(true);
+    expect(
+      askThresholdsSchema.safeParse({
+        minSimilarity: answerSettings.minSimilarity.value,
+        strongSimilarity: answerSettings.strongSimilarity.value,
+        minTermCoverage: answerSettings.minTermCoverage.value,
+      }).success,
+    ).toBe(true);
   });
 });

@@ -24,7 +24,10 @@ export const askThresholdsSchema = z
     strongSimilarity: z.number().min(-1, "Similarities run from -1 to 1.").max(1, "Similarities run from -1 to 1."),
     minTermCoverage: z.number().min(0, "Coverage runs from 0 to 1.").max(1, "Coverage runs from 0 to 1."),
   })
-  .refine((value) => value.minSimilarity <= value.strongSimilarity, { path: ["strongSimilarity"], message: "The strong threshold must not be below the minimum." });
+  .refine((value) => value.minSimilarity <= value.strongSimilarity, {
+    path: ["strongSimilarity"],
+    message: "The strong threshold must not be below the minimum.",
+  });
 
 /** The stored overrides (nothing stored: {}). Read per question, so a change applies at once. */
 export async function readAskThresholdOverrides(sql: SqlExecutor): Promise<AskThresholdOverrides> {
@@ -42,7 +45,13 @@ export async function saveAskThresholds(sql: SqlExecutor, thresholds: z.infer<ty
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by_id = EXCLUDED.updated_by_id, updated_at = now()`,
       [askThresholdsKey, JSON.stringify(thresholds), actorId],
     );
-    await auditSql(tx, { actorId, action: "settings.ask_thresholds", targetType: "setting", targetId: askThresholdsKey, details: { before, after: thresholds } });
+    await auditSql(tx, {
+      actorId,
+      action: "settings.ask_thresholds",
+      targetType: "setting",
+      targetId: askThresholdsKey,
+      details: { before, after: thresholds },
+    });
   });
 }
 

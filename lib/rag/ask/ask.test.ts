@@ -23,7 +23,13 @@ describe("the sources given to the answerer", () => {
       ReturnType<typeof passage>,
     ];
     // "answers" was retrieved too, but after "other": it moves up to follow its question, once.
-    const found = withContinuations([earlier, asks, other, answers, alsoAsks], new Map([["asks", answers], ["also-asks", earlier]]));
+    const found = withContinuations(
+      [earlier, asks, other, answers, alsoAsks],
+      new Map([
+        ["asks", answers],
+        ["also-asks", earlier],
+      ]),
+    );
     expect(found.ordered.map((hit) => hit.passage.chunkId)).toEqual(["earlier", "asks", "answers", "other", "also-asks"]);
     // Linked whether it came later (moved up) or earlier (left where it is).
     expect(Object.fromEntries(found.continues)).toEqual({ answers: "asks", earlier: "also-asks" });

@@ -117,7 +117,15 @@ export interface AskProvenance {
   unknownTerms: string[];
   generator: string;
   /** `similarity` is the passage's; `sentenceSimilarity` its closest sentence's (see assess-evidence.ts). */
-  retrieved: { chunkId: string; recordId: string; similarity: number | null; sentenceSimilarity: number | null; coverage: number; legs: string[]; evidence: boolean }[];
+  retrieved: {
+    chunkId: string;
+    recordId: string;
+    similarity: number | null;
+    sentenceSimilarity: number | null;
+    coverage: number;
+    legs: string[];
+    evidence: boolean;
+  }[];
   nearMisses: { chunkId: string; recordId: string; similarity: number | null; sentenceSimilarity: number | null; coverage: number }[];
   withheld: WithheldSource[];
   dropped: DroppedCitation[];
@@ -144,10 +152,7 @@ export interface AskOutcome {
  * its [n] markers are: [1], [2]… in order of first citation, without gaps (the final outcome's
  * citations are numbered the same way, after verification).
  */
-export type AskEvent =
-  | { type: "sources"; sources: Citation[] }
-  | { type: "delta"; text: string }
-  | { type: "final"; outcome: AskOutcome };
+export type AskEvent = { type: "sources"; sources: Citation[] } | { type: "delta"; text: string } | { type: "final"; outcome: AskOutcome };
 
 export const refusalMessage = "The records you can read do not answer this question.";
 export const restrictedMessage =
@@ -207,7 +212,9 @@ async function placeInRecording(sql: SqlExecutor, citations: Citation[], answer:
   const turnsOf = new Map(
     rows.map((row) => [
       row.id,
-      row.fields.filter((field) => field.type === "transcript").flatMap((field) => (Array.isArray(row.values[field.key]) ? (row.values[field.key] as TranscriptTurn[]) : [])),
+      row.fields
+        .filter((field) => field.type === "transcript")
+        .flatMap((field) => (Array.isArray(row.values[field.key]) ? (row.values[field.key] as TranscriptTurn[]) : [])),
     ]),
   );
   const quotes = quotesByCitation(answer, { segmentsAreQuotes });
@@ -289,11 +296,28 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const interviewers = await transcriptInterviewers(context.sql, principal, transcripts);
   const reading = await readQuestion(request.question, context.embedder, context.prepare);
   // How rare each of the question's words is in what the principal may read (never in what they may not).
-  const termWeights = context.space ? await readableTermWeights(context.sql, principal, context.space.id, [...reading.terms, ...reading.englishTerms]) : undefined;
-  const assessed = await assessEvidence(result.hits, request.question, { embedder: context.embedder, prepare: context.prepare, thresholds: settings, interviewers, reading, termWeights });
+  const termWeights = context.space
+    ? await readableTermWeights(context.sql, principal, context.space.id, [...reading.terms, ...reading.englishTerms])
+    : undefined;
+  const assessed = await assessEvidence(result.hits, request.question, {
+    embedder: context.embedder,
+    prepare: context.prepare,
+    thresholds: settings,
+    interviewers,
+    reading,
+    termWeights,
+  });
   // A question about something no readable record mentions has no evidence, however close the rest of it comes.
   const unknownTerms =
-    settings.refuseUnknownTerms && context.space ? await unknownQuestionTerms(context.sql, principal, context.space.id, reading, result.hits.map((hit) => hit.passage)) : [];
+    settings.refuseUnknownTerms && context.space
+      ? await unknownQuestionTerms(
+          context.sql,
+          principal,
+          context.space.id,
+          reading,
+          result.hits.map((hit) => hit.passage),
+        )
+      : [];
   if (unknownTerms.length > 0) for (const item of assessed) item.evidence = false;
   // The passages closest to the question come first: they are given first, and kept by the budget.
   const relevant = diverse(
@@ -379,7 +403,9 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const isGiven = (number: number) => number >= 1 && number <= given.length;
   const numbering = createStreamingNumbering(isGiven);
   const shown = (text: string, introduced: number[]): AskEvent[] => [
-    ...(introduced.length > 0 ? [{ type: "sources" as const, sources: introduced.map((number) => ({ ...given[number - 1]!, number: numbering.order.indexOf(number) + 1 })) }] : []),
+    ...(introduced.length > 0
+      ? [{ type: "sources" as const, sources: introduced.map((number) => ({ ...given[number - 1]!, number: numbering.order.indexOf(number) + 1 })) }]
+      : []),
     ...(text ? [{ type: "delta" as const, text }] : []),
   ];
   let answer = "";

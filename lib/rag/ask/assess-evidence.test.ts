@@ -48,7 +48,12 @@ describe("the evidence test", () => {
       "Carmen Roldán Ortiz: Coplas and habaneras, and we told each other everything that happened in the village.",
     ].join("\n");
     const interviewers = new Map([["remendar", ["Lucía Ferrer Bosch"]]]);
-    const [assessed] = await assessEvidence([hit("remendar", turns, { similarity: 0.12, timed: true })], "What damaged the nets most?", { embedder, prepare, thresholds, interviewers });
+    const [assessed] = await assessEvidence([hit("remendar", turns, { similarity: 0.12, timed: true })], "What damaged the nets most?", {
+      embedder,
+      prepare,
+      thresholds,
+      interviewers,
+    });
     expect(assessed?.sentenceSimilarity).toBeGreaterThan(0.5);
     expect(assessed?.evidence).toBe(true);
   });
@@ -65,11 +70,15 @@ describe("the evidence test", () => {
     expect(neighbour).toMatchObject({ coverage: 0, evidence: false });
     expect(field).toMatchObject({ form: "fields", evidence: false });
     // The same field answers where.
-    const [where] = await assessEvidence([hit("plate", "Port de la Calma, harbour dredging 1987, trench D", { similarity: 0.6 })], "Where was the harbour dredging of 1987?", {
-      embedder,
-      prepare,
-      thresholds,
-    });
+    const [where] = await assessEvidence(
+      [hit("plate", "Port de la Calma, harbour dredging 1987, trench D", { similarity: 0.6 })],
+      "Where was the harbour dredging of 1987?",
+      {
+        embedder,
+        prepare,
+        thresholds,
+      },
+    );
     expect(where?.evidence).toBe(true);
   });
 });
@@ -80,12 +89,27 @@ describe("the share of the question a passage covers", () => {
     const text = "Port de la Calma in 1950 had a fleet of sixty boats.";
     expect(termCoverage(terms, text)).toBe(0.75);
     // The place is in half the archive, the thing asked about in almost none.
-    const weights = new Map([["inhabitants", 6], ["port", 0.5], ["calma", 0.5], ["1950", 2]]);
+    const weights = new Map([
+      ["inhabitants", 6],
+      ["port", 0.5],
+      ["calma", 0.5],
+      ["1950", 2],
+    ]);
     expect(termCoverage(terms, text, undefined, weights)).toBeCloseTo(3 / 9, 10);
     expect(termCoverage(terms, "It had 2,000 inhabitants.", undefined, weights)).toBeCloseTo(6 / 9, 10);
     // A translation counts as the text does; without any weight, words count alike.
     expect(termCoverage(["inhabitants"], "Tenía dos mil habitantes.", "It had two thousand inhabitants.", weights)).toBe(1);
-    expect(termCoverage(["sea", "boats"], "sixty boats", undefined, new Map([["sea", 0], ["boats", 0]]))).toBe(0.5);
+    expect(
+      termCoverage(
+        ["sea", "boats"],
+        "sixty boats",
+        undefined,
+        new Map([
+          ["sea", 0],
+          ["boats", 0],
+        ]),
+      ),
+    ).toBe(0.5);
   });
 });
 

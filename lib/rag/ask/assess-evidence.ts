@@ -121,7 +121,10 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
   const best = hits.map((): number | null => null);
   if (units.length > 0) {
     const [questionVector] = await options.embedder.embed([english ?? question], "query");
-    const vectors = await options.embedder.embed(units.map((unit) => unit.text), "passage");
+    const vectors = await options.embedder.embed(
+      units.map((unit) => unit.text),
+      "passage",
+    );
     units.forEach((unit, index) => {
       const similarity = dot(questionVector!, vectors[index]!);
       best[unit.hit] = Math.max(best[unit.hit] ?? -1, similarity);
@@ -131,16 +134,24 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
   const { minSimilarity, strongSimilarity, minTermCoverage } = options.thresholds;
   return hits.map((hit, index) => {
     const translation = hit.passage.translatedText ?? undefined;
-    const coverage = Math.max(termCoverage(terms, hit.passage.text, translation), englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation) : 0);
+    const coverage = Math.max(
+      termCoverage(terms, hit.passage.text, translation),
+      englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation) : 0,
+    );
     const weights = options.termWeights;
     const weightedCoverage = weights
-      ? Math.max(termCoverage(terms, hit.passage.text, translation, weights), englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation, weights) : 0)
+      ? Math.max(
+          termCoverage(terms, hit.passage.text, translation, weights),
+          englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation, weights) : 0,
+        )
       : coverage;
     const sentenceSimilarity = best[index] ?? null;
     const similarity = Math.max(hit.similarity ?? -1, sentenceSimilarity ?? -1);
     const form = forms[index]!;
     const sharesAWord = coverage > 0 || allTerms.length === 0;
-    const evidence = !(explanatory && form === "fields") && ((similarity >= strongSimilarity && sharesAWord) || (similarity >= minSimilarity && weightedCoverage >= minTermCoverage));
+    const evidence =
+      !(explanatory && form === "fields") &&
+      ((similarity >= strongSimilarity && sharesAWord) || (similarity >= minSimilarity && weightedCoverage >= minTermCoverage));
     return { hit, form, coverage, weightedCoverage, sentenceSimilarity, similarity, evidence };
   });
 }

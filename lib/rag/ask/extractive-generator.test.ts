@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../embed/hash-embedder";
 import type { ArchiveLanguage, TranslationBridge } from "../embed/translate";
 import { verifyCitations } from "./verify-citations";
-import { answerTypeBonus, answersByFieldName, askedRoles, asksForType, createExtractiveGenerator, namesTitle, selectSentences, withDisagreement } from "./extractive-generator";
+import {
+  answerTypeBonus,
+  answersByFieldName,
+  askedRoles,
+  asksForType,
+  createExtractiveGenerator,
+  namesTitle,
+  selectSentences,
+  withDisagreement,
+} from "./extractive-generator";
 import type { SourcePassage } from "../../llm/generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -84,8 +93,14 @@ describe("extractive answerer", () => {
     const carmen = sentence(2, "En 1952, recién casada con Miquel.", 0.9, [0, 1, 0], 0.6, ["port", "calma", "arrive"]);
     const arrival = "When did Gillian Hart arrive in Port de la Calma?";
     expect(withDisagreement(arrival, [gillian], [gillian, carmen], recordOf)).toEqual([gillian]);
-    expect(withDisagreement(arrival, [gillian], [gillian, carmen], (source) => (source === 2 ? "Gillian Hart" : "When the tourists came"))).toEqual([gillian, carmen]);
-    expect(withDisagreement(arrival, [gillian], [gillian, { ...carmen, held: [...carmen.held, "gillian"] }], recordOf)).toEqual([gillian, { ...carmen, held: [...carmen.held, "gillian"] }]);
+    expect(withDisagreement(arrival, [gillian], [gillian, carmen], (source) => (source === 2 ? "Gillian Hart" : "When the tourists came"))).toEqual([
+      gillian,
+      carmen,
+    ]);
+    expect(withDisagreement(arrival, [gillian], [gillian, { ...carmen, held: [...carmen.held, "gillian"] }], recordOf)).toEqual([
+      gillian,
+      { ...carmen, held: [...carmen.held, "gillian"] },
+    ]);
   });
 
   it("answers only with sentences from the sources, each followed by its number", async () => {
@@ -116,7 +131,9 @@ describe("extractive answerer", () => {
       ].join("\n"),
     };
     // The interviewer's words are nearest the question; the narrator's answer is what is quoted.
-    expect(await answerOf(generator, "Why did Montserrat leave for England?", [transcript])).toBe("In 1969 a nun from Lleida found work for girls in a Manchester hospital. [1]");
+    expect(await answerOf(generator, "Why did Montserrat leave for England?", [transcript])).toBe(
+      "In 1969 a nun from Lleida found work for girls in a Manchester hospital. [1]",
+    );
   });
 
   it("reads a narrator's answer after the interviewer's question it answers, also across two passages", async () => {
@@ -124,11 +141,24 @@ describe("extractive answerer", () => {
     const quay: SourcePassage = { number: 2, title: "Harbour notes", form: "text", text: "Most of the nets on the quay were mended by the women." };
     const asked = "Lucía Ferrer Bosch: What damaged the nets most?";
     const answer = "Carmen Roldán Ortiz: The dolphins, especially. They came in to eat the sardines.";
-    const oneTurn: SourcePassage = { number: 1, title: "Remendar redes", form: "transcript", interviewers: ["Lucía Ferrer Bosch"], text: `${asked}\n${answer}` };
+    const oneTurn: SourcePassage = {
+      number: 1,
+      title: "Remendar redes",
+      form: "transcript",
+      interviewers: ["Lucía Ferrer Bosch"],
+      text: `${asked}\n${answer}`,
+    };
     expect(await answerOf(generator, "What damaged the nets most?", [oneTurn, quay])).toBe("The dolphins, especially. [1]");
     // The question ends one passage and the answer opens the next, which continues it.
     const endsOnQuestion: SourcePassage = { ...oneTurn, text: `Carmen Roldán Ortiz: We were paid by the piece.\n${asked}` };
-    const continuation: SourcePassage = { number: 3, title: "Remendar redes", form: "transcript", interviewers: ["Lucía Ferrer Bosch"], text: answer, continues: 1 };
+    const continuation: SourcePassage = {
+      number: 3,
+      title: "Remendar redes",
+      form: "transcript",
+      interviewers: ["Lucía Ferrer Bosch"],
+      text: answer,
+      continues: 1,
+    };
     expect(await answerOf(generator, "What damaged the nets most?", [endsOnQuestion, quay, continuation])).toBe("The dolphins, especially. [3]");
   });
 
@@ -142,7 +172,9 @@ describe("extractive answerer", () => {
       "The harbour was dredged with a bucket dredger that pulled up the mud of the old quay. [2]",
     );
     const unrelated: SourcePassage = { number: 2, title: "Ledger", form: "text", text: "The mill ground wheat for the valley every autumn." };
-    expect(await answerOf(generator, "Where was the plate found, in the harbour dredging of 1987?", [sources[0]!, unrelated])).toBe("Port de la Calma, harbour dredging 1987, trench D [1]");
+    expect(await answerOf(generator, "Where was the plate found, in the harbour dredging of 1987?", [sources[0]!, unrelated])).toBe(
+      "Port de la Calma, harbour dredging 1987, trench D [1]",
+    );
   });
 
   it("gives each quotation's machine translation into the question's language, marked and not cited", async () => {
@@ -157,7 +189,13 @@ describe("extractive answerer", () => {
     expect(verifyCitations(answer, [{ number: 1, text: english.text }], { segmentsAreQuotes: true })).toMatchObject({ cited: [1], dropped: [] });
 
     // An English question reads a Catalan quotation in the passage's own English translation, with no bridge call.
-    const catalan: SourcePassage = { number: 1, title: "El calafat", language: "ca", text: "L'últim llaüt de fusta el vam acabar el 1968.", translation: "The last wooden boat we finished in 1968." };
+    const catalan: SourcePassage = {
+      number: 1,
+      title: "El calafat",
+      language: "ca",
+      text: "L'últim llaüt de fusta el vam acabar el 1968.",
+      translation: "The last wooden boat we finished in 1968.",
+    };
     const fromCatalan = await answerOf(generator, "When was the last wooden boat finished?", [catalan]);
     expect(fromCatalan).toBe("L'últim llaüt de fusta el vam acabar el 1968. [1] (machine translation: The last wooden boat we finished in 1968.)");
     expect(bridge.calls).toHaveLength(1);
@@ -178,7 +216,9 @@ describe("extractive answers quoting a source's own bracketed numbers", () => {
     expect(verifyCitations(answer, [footnoted, other], { segmentsAreQuotes: true })).toEqual({ text: answer, cited: [2], dropped: [] });
     // Its machine translation copies the numbers: literal there too.
     const translated = await answerOf(generator, "¿Qué quemaba la lamp del lighthouse?", [footnoted, other]);
-    expect(translated).toBe("The lighthouse lamp burned whale oil ［1］ until 1902 ［3］. [2] (traducción automática: en→es The lighthouse lamp burned whale oil ［1］ until 1902 ［3］.)");
+    expect(translated).toBe(
+      "The lighthouse lamp burned whale oil ［1］ until 1902 ［3］. [2] (traducción automática: en→es The lighthouse lamp burned whale oil ［1］ until 1902 ［3］.)",
+    );
   });
 });
 
@@ -191,14 +231,18 @@ describe("the kind of answer a question asks for", () => {
     // A year before the asked word is a date, not a count.
     expect(answerTypeBonus(question, "The 1989 finds were collected by visitors.", terms)).toBe(0);
     expect(answerTypeBonus(question, "Some 1.284 finds were recorded.", terms)).toBeGreaterThan(0);
-    expect(answerTypeBonus("¿Cuántas mujeres empleaba la fábrica?", "Durante la costera trabajaban en ella ciento cuarenta mujeres.", ["mujeres", "fabrica"])).toBeGreaterThan(0);
+    expect(
+      answerTypeBonus("¿Cuántas mujeres empleaba la fábrica?", "Durante la costera trabajaban en ella ciento cuarenta mujeres.", ["mujeres", "fabrica"]),
+    ).toBeGreaterThan(0);
     // Without the question's words, any number will do; a date for when.
     expect(answerTypeBonus(question, "It weighs 4.41 grams.")).toBeGreaterThan(0);
     expect(answerTypeBonus("When was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBeGreaterThan(0);
     expect(answerTypeBonus("Why was the boatyard demolished?", "The boatyard was demolished in 1987.")).toBe(0);
     // "The one who visits" is a pronoun, no count of visitors; "one boat" still counts.
     const tourists = ["tourists", "visited", "port", "calma"];
-    expect(answerTypeBonus("How many tourists visited Port de la Calma?", "The one who visits today Port de la Calma finds a marina with 420 moorings.", tourists)).toBe(0);
+    expect(
+      answerTypeBonus("How many tourists visited Port de la Calma?", "The one who visits today Port de la Calma finds a marina with 420 moorings.", tourists),
+    ).toBe(0);
     expect(answerTypeBonus("How many boats were left?", "Only one boat was left.", ["boats", "left"])).toBeGreaterThan(0);
     expect(answerTypeBonus("How long was it?", "It was the one that lasted.", [])).toBe(0);
   });
@@ -221,8 +265,12 @@ describe("the kind of answer a question asks for", () => {
 
   it("takes any amount but no year for a measure", () => {
     expect(answerTypeBonus("How much does the solidus weigh?", "It weighs 4.41 grams.", ["solidus", "weigh"])).toBeGreaterThan(0);
-    expect(answerTypeBonus("How low did the reservoir fall in 2005?", "In the summer of 2005 I walked along our street.", ["reservoir", "fall", "2005"])).toBe(0);
-    expect(answerTypeBonus("How low did the reservoir fall in 2005?", "El pantano estaba al dieciocho por ciento.", ["reservoir", "fall", "2005"])).toBeGreaterThan(0);
+    expect(answerTypeBonus("How low did the reservoir fall in 2005?", "In the summer of 2005 I walked along our street.", ["reservoir", "fall", "2005"])).toBe(
+      0,
+    );
+    expect(
+      answerTypeBonus("How low did the reservoir fall in 2005?", "El pantano estaba al dieciocho por ciento.", ["reservoir", "fall", "2005"]),
+    ).toBeGreaterThan(0);
   });
 
   it("reads the question words, months and numbers of all three languages (lib/language)", () => {
@@ -239,11 +287,27 @@ describe("the kind of answer a question asks for", () => {
   });
 
   it("knows which questions ask for a kind of thing, and which records a question names", () => {
-    for (const question of ["When did the mill close?", "How many boats were built?", "¿Dónde dormían los peones?", "Qui va pintar el retaule?", "How much does it weigh?"]) {
+    for (const question of [
+      "When did the mill close?",
+      "How many boats were built?",
+      "¿Dónde dormían los peones?",
+      "Qui va pintar el retaule?",
+      "How much does it weigh?",
+    ]) {
       expect(asksForType(question)).toBe(true);
     }
     for (const question of ["Why did she leave?", "What broke the nets?", "On what grounds was it refused?"]) expect(asksForType(question)).toBe(false);
-    expect(namesTitle("Bronze Follis of Justinian I, Antioch, AD 539 - AD 540. 1984.61.631", ["mint", "struck", "bronze", "follis", "justinian", "coin", "collection"])).toBe(true);
+    expect(
+      namesTitle("Bronze Follis of Justinian I, Antioch, AD 539 - AD 540. 1984.61.631", [
+        "mint",
+        "struck",
+        "bronze",
+        "follis",
+        "justinian",
+        "coin",
+        "collection",
+      ]),
+    ).toBe(true);
     expect(namesTitle("The Bronco Buster", ["made", "bronze", "sculpture", "bronco", "buster"])).toBe(true);
     // One shared word names no record.
     expect(namesTitle("Seeing the roofs again", ["roofs", "drought"])).toBe(false);
@@ -252,7 +316,9 @@ describe("the kind of answer a question asks for", () => {
 
   it("says nothing to a question after a kind of thing when the sentences it would quote give none", async () => {
     const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
-    const sources = [{ number: 1, title: "Sant Romà de Vall", text: "The village was flooded in 1966 by the reservoir and its bell tower reappears in droughts." }];
+    const sources = [
+      { number: 1, title: "Sant Romà de Vall", text: "The village was flooded in 1966 by the reservoir and its bell tower reappears in droughts." },
+    ];
     expect(await answerOf(generator, "Who photographed the flooding of the village in 1966?", sources)).toBe("");
     expect(await answerOf(generator, "When was the village flooded?", sources)).toContain("[1]");
     // A place without a proper name still answers where.
@@ -263,7 +329,9 @@ describe("the kind of answer a question asks for", () => {
   });
 
   it("answers a who-question after a role only with a sentence that speaks of that role", async () => {
-    expect(askedRoles("Qui era l'alcalde de Sant Romà quan van arribar les expropiacions?", "Who was the mayor of Sant Romà when the expropriations arrived?")).toEqual(["alcalde", "mayor"]);
+    expect(
+      askedRoles("Qui era l'alcalde de Sant Romà quan van arribar les expropiacions?", "Who was the mayor of Sant Romà when the expropriations arrived?"),
+    ).toEqual(["alcalde", "mayor"]);
     expect(askedRoles("¿Quién era el primer médico de la mina?")).toEqual(["medico"]);
     expect(askedRoles("Who photographed the flooding?")).toEqual([]);
     const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });

@@ -84,7 +84,11 @@ function hasMeasure(sentence: string): boolean {
  */
 function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
   const words = wordsOf(sentence);
-  return words.some((_, index) => isQuantity(words, index) && words.slice(index + 1, index + 1 + answerSettings.countWordDistance.value).some((next) => terms.some((term) => wordMatches(foldWord(next), term))));
+  return words.some(
+    (_, index) =>
+      isQuantity(words, index) &&
+      words.slice(index + 1, index + 1 + answerSettings.countWordDistance.value).some((next) => terms.some((term) => wordMatches(foldWord(next), term))),
+  );
 }
 
 /** A place after a word that locates, a person's name, a common noun placed: built from lib/language's words. */
@@ -143,8 +147,20 @@ export function answerTypeBonus(question: string, sentence: string, terms: reado
   if (asks(question, "when")) return hasDate(sentence) ? bonus : 0;
   if (asks(question, "howMany")) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity(sentence)) ? bonus : 0;
   if (asks(question, "howMuch")) return hasMeasure(sentence) ? bonus : 0;
-  if (asks(question, "where")) return newName([...sentence.matchAll(locatedName)].map((match) => match[1]!), terms) ? bonus : 0;
-  if (asks(question, "who")) return newName([...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]), terms) ? bonus : 0;
+  if (asks(question, "where"))
+    return newName(
+      [...sentence.matchAll(locatedName)].map((match) => match[1]!),
+      terms,
+    )
+      ? bonus
+      : 0;
+  if (asks(question, "who"))
+    return newName(
+      [...sentence.matchAll(personName)].flatMap((match) => [match[1]!, match[2]!]),
+      terms,
+    )
+      ? bonus
+      : 0;
   return 0;
 }
 
@@ -209,7 +225,10 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
     languages[index] = prepared[position]?.language ?? languages[index]!;
   });
   const [questionVector] = await options.embedder.embed([question.english ?? request.question], "query");
-  const vectors = await options.embedder.embed(all.map((sentence, index) => english[index] ?? sentence.text), "passage");
+  const vectors = await options.embedder.embed(
+    all.map((sentence, index) => english[index] ?? sentence.text),
+    "passage",
+  );
   const similarity = vectors.map((vector) => dot(questionVector!, vector));
 
   const terms = [...new Set([...questionTerms(request.question), ...(question.english ? questionTerms(question.english) : [])])];
@@ -275,8 +294,11 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const prior = sourceCount > 1 ? retrievalPrior * (1 - (sentence.source - 1) / (sourceCount - 1)) : retrievalPrior;
       // A who-question after a role ("Who was the mayor?") is answered only where that role is spoken of.
       const fillsRole = roles.length === 0 || [...words].some((word) => roles.some((role) => wordMatches(word, role)));
-      const typed = fillsRole ? answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms) : 0;
-      const byFieldName = sentence.role === "field" && (answersByFieldName(sentence.text, terms) || answersByFieldName(english[index] ?? "", terms)) ? fieldNameBonus : 0;
+      const typed = fillsRole
+        ? answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms)
+        : 0;
+      const byFieldName =
+        sentence.role === "field" && (answersByFieldName(sentence.text, terms) || answersByFieldName(english[index] ?? "", terms)) ? fieldNameBonus : 0;
       const bonus = Math.max(typed, byFieldName);
       return {
         ...sentence,
@@ -285,9 +307,16 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         vector: vectors[index]!,
         lexical,
         held: [...words],
-        fitsType: typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
+        fitsType:
+          typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
         // A field the question asks for by name is no bare catalogue line: it is the answer.
-        score: closeness + lexicalWeight * lexical + prior + bonus + (named.has(sentence.source) ? titleBonus : 0) - (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
+        score:
+          closeness +
+          lexicalWeight * lexical +
+          prior +
+          bonus +
+          (named.has(sentence.source) ? titleBonus : 0) -
+          (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
       };
     }),
   };
@@ -301,7 +330,10 @@ export function namesTitle(title: string, terms: readonly string[]): boolean {
 }
 
 /** The best sentences that clear the bars, without near-duplicates, best first. */
-export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" | "vector">>(scored: T[], options: Pick<ExtractiveOptions, "maxSentences" | "minScore" | "window">): T[] {
+export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" | "vector">>(
+  scored: T[],
+  options: Pick<ExtractiveOptions, "maxSentences" | "minScore" | "window">,
+): T[] {
   const maxSentences = options.maxSentences ?? answerSettings.maxSentences.value;
   const minScore = options.minScore ?? answerSettings.minSentenceScore.value;
   const window = options.window ?? answerSettings.sentenceWindow.value;
@@ -337,7 +369,14 @@ export async function translateForReader(chosen: ScoredSentence[], to: string, b
     else pending.set(sentence.language, [...(pending.get(sentence.language) ?? []), index]);
   });
   for (const [from, indexes] of pending) {
-    const translated = (await bridge.translate?.(indexes.map((index) => chosen[index]!.text), from, to).catch(() => null)) ?? null;
+    const translated =
+      (await bridge
+        .translate?.(
+          indexes.map((index) => chosen[index]!.text),
+          from,
+          to,
+        )
+        .catch(() => null)) ?? null;
     indexes.forEach((index, position) => {
       translations[index] = translated?.[position]?.trim() || null;
     });

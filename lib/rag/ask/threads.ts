@@ -59,8 +59,13 @@ export async function getThread(prisma: PrismaClient, principal: Principal, thre
   const sourcesOf = (message: (typeof messages)[number]) => [
     ...new Set([...(message.citations as unknown as Citation[]).map((citation) => citation.recordId), ...(message.sourceRecordIds ?? [])]),
   ];
-  const withheldIds = messages.flatMap((message) => ((message.provenance as { withheld?: { recordId: string }[] }).withheld ?? []).map((item) => item.recordId));
-  const records = await prisma.record.findMany({ where: { id: { in: [...new Set([...messages.flatMap(sourcesOf), ...withheldIds])] } }, select: { id: true, projectId: true } });
+  const withheldIds = messages.flatMap((message) =>
+    ((message.provenance as { withheld?: { recordId: string }[] }).withheld ?? []).map((item) => item.recordId),
+  );
+  const records = await prisma.record.findMany({
+    where: { id: { in: [...new Set([...messages.flatMap(sourcesOf), ...withheldIds])] } },
+    select: { id: true, projectId: true },
+  });
   const found = new Map(records.map((record) => [record.id, record]));
   const readable = new Set(records.filter((record) => canRead(principal, record)).map((record) => record.id));
   return {

@@ -11,7 +11,8 @@ import type { SqlExecutor } from "../../db/sql-executor";
  * never quoted as the answer. Only people the principal may read are named, so nothing about a
  * record they cannot read steers which sentence they are shown.
  */
-const interviewerField = (field: FieldDefinition) => field.type === "relation" && (/interview|entrevist/i.test(field.key) || /interview|entrevist/i.test(field.label));
+const interviewerField = (field: FieldDefinition) =>
+  field.type === "relation" && (/interview|entrevist/i.test(field.key) || /interview|entrevist/i.test(field.label));
 
 export async function transcriptInterviewers(sql: SqlExecutor, principal: Principal, recordIds: readonly string[]): Promise<Map<string, string[]>> {
   const result = new Map<string, string[]>();
@@ -23,7 +24,9 @@ export async function transcriptInterviewers(sql: SqlExecutor, principal: Princi
   const targetsOf = new Map(rows.map((row) => [row.id, [...relationTargetsByField(row.fields.filter(interviewerField), row.values).values()].flat()]));
   const targetIds = [...new Set([...targetsOf.values()].flat())];
   if (targetIds.length === 0) return result;
-  const people = await sql.query<{ id: string; title: string; project_id: string }>(`SELECT id, title, project_id FROM records WHERE id = ANY($1::text[])`, [targetIds]);
+  const people = await sql.query<{ id: string; title: string; project_id: string }>(`SELECT id, title, project_id FROM records WHERE id = ANY($1::text[])`, [
+    targetIds,
+  ]);
   const readable = new Map(people.filter((person) => canRead(principal, { projectId: person.project_id })).map((person) => [person.id, person.title]));
   for (const [recordId, targets] of targetsOf) {
     const names = targets.flatMap((id) => (readable.has(id) ? [readable.get(id)!] : []));

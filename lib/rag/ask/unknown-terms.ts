@@ -18,7 +18,11 @@ async function termLexemes(sql: SqlExecutor, terms: readonly string[]): Promise<
        FROM unnest($1::text[]) AS t(term)`,
     [[...terms]],
   );
-  return rows.map((row) => ({ term: row.term, lexemes: [...row.english, ...row.spanish, ...row.simple], stopWord: row.english.length === 0 || row.spanish.length === 0 }));
+  return rows.map((row) => ({
+    term: row.term,
+    lexemes: [...row.english, ...row.spanish, ...row.simple],
+    stopWord: row.english.length === 0 || row.spanish.length === 0,
+  }));
 }
 
 /**
@@ -46,7 +50,9 @@ export async function unknownQuestionTerms(
   if (words.length === 0) return [];
   const inPassages = (term: string) =>
     passages.some((passage) =>
-      [passage.text, passage.translatedText ?? ""].some((text) => findHighlights(text, [term]).some((range) => wordMatches(foldWord(text.slice(range.start, range.end)), term))),
+      [passage.text, passage.translatedText ?? ""].some((text) =>
+        findHighlights(text, [term]).some((range) => wordMatches(foldWord(text.slice(range.start, range.end)), term)),
+      ),
     );
   const unseen = words.filter((term) => !inPassages(term));
   if (unseen.length === 0) return [];

@@ -24,7 +24,11 @@ describe("citation verification", () => {
   });
 
   it("treats each segment as a quotation for the extractive answerer", () => {
-    const ok = verifyCitations("The bells were lowered on 8 September 1965, the day of the festival. [1] Les van pujar a un camió de l'empresa, lligades amb palla. [2]", sources, { segmentsAreQuotes: true });
+    const ok = verifyCitations(
+      "The bells were lowered on 8 September 1965, the day of the festival. [1] Les van pujar a un camió de l'empresa, lligades amb palla. [2]",
+      sources,
+      { segmentsAreQuotes: true },
+    );
     expect(ok.dropped).toEqual([]);
     expect(ok.cited).toEqual([1, 2]);
     const invented = verifyCitations("The bells flew to Rome. [1]", sources, { segmentsAreQuotes: true });
@@ -39,12 +43,15 @@ describe("citation verification", () => {
 
 describe("citation verification beside machine translations", () => {
   it("checks the quotation and skips its translation note, which is no quotation", () => {
-    const answer = "Les van pujar a un camió de l'empresa, lligades amb palla. [2] (machine translation: They raised them to a lorry of the company, tied with straw.) The bells were lowered on 8 September 1965, the day of the festival. [1]";
+    const answer =
+      "Les van pujar a un camió de l'empresa, lligades amb palla. [2] (machine translation: They raised them to a lorry of the company, tied with straw.) The bells were lowered on 8 September 1965, the day of the festival. [1]";
     const result = verifyCitations(answer, sources, { segmentsAreQuotes: true });
     expect(result).toMatchObject({ cited: [2, 1], dropped: [] });
     expect(result.text).toBe(answer);
     // A note does not make an invented sentence a quotation.
-    const invented = verifyCitations("The bells flew to Rome. [1] (traducció automàtica: Les campanes van volar a Roma.)", sources, { segmentsAreQuotes: true });
+    const invented = verifyCitations("The bells flew to Rome. [1] (traducció automàtica: Les campanes van volar a Roma.)", sources, {
+      segmentsAreQuotes: true,
+    });
     expect(invented.cited).toEqual([]);
   });
 });

@@ -72,7 +72,9 @@ export function verifyCitations(given: string, sources: CitableSource[], options
     output += before;
     // The text this marker vouches for: back to the previous marker or sentence end.
     const segment = withoutTranslationNotes(answer.slice(segmentStart, start));
-    const quotes = options.segmentsAreQuotes ? [segment.replace(/^\s+|\s+$/g, "")].filter(Boolean) : quotationsIn(segment.split(/(?<=[.!?])\s+(?=\S)/).pop() ?? segment);
+    const quotes = options.segmentsAreQuotes
+      ? [segment.replace(/^\s+|\s+$/g, "")].filter(Boolean)
+      : quotationsIn(segment.split(/(?<=[.!?])\s+(?=\S)/).pop() ?? segment);
     const kept: number[] = [];
     for (const raw of match[1]!.split(",")) {
       const number = Number(raw.trim());

@@ -146,9 +146,7 @@ export function assertChunkInvariants(document: string, options: ChunkOptions, c
       nonEmpty: chunk.text !== "" && chunk.startOffset < chunk.endOffset,
       inOneSection: atStart.section === atEnd.section,
       afterPrevious:
-        !previous ||
-        (chunk.startOffset >= (options.overlap === 0 ? previous.endOffset : previous.startOffset) &&
-          chunk.endOffset > previous.endOffset),
+        !previous || (chunk.startOffset >= (options.overlap === 0 ? previous.endOffset : previous.startOffset) && chunk.endOffset > previous.endOffset),
       crossedBoundaries: boundaries
         .filter((line) => line.start < chunk.endOffset && line.end + 1 > chunk.startOffset)
         .map((line) => document.slice(line.start, line.end)),
@@ -159,7 +157,10 @@ export function assertChunkInvariants(document: string, options: ChunkOptions, c
 
   const content = contentOffsets(document, lines);
   const lost = content.filter((offset) => covered[offset] !== 1);
-  expect(lost.map((offset) => document.slice(offset, offset + 20)), "text in no chunk").toEqual([]);
+  expect(
+    lost.map((offset) => document.slice(offset, offset + 20)),
+    "text in no chunk",
+  ).toEqual([]);
   if (options.overlap === 0) {
     // Each character in exactly one chunk, in order, words untouched.
     const chunked = chunks.map((chunk) => chunk.text.replace(/\s+/g, "")).join("");

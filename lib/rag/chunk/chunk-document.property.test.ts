@@ -7,16 +7,59 @@ import { mulberry32 } from "../../../tests/support/seeded-random";
 function seededRandom(seed: number) {
   const next = mulberry32(seed);
   const integer = (low: number, high: number) => low + Math.floor(next() * (high - low + 1));
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   return { next, integer, pick };
 }
 type Random = ReturnType<typeof seededRandom>;
 
 const WORDS = [
-  "som", "a", "Vilanova", "l'any", "1962", "fàbrica", "col·lecció", "telers", "germà", "excavation", "pottery",
-  "trench", "¿Qué", "pasó?", "¡Ay!", "«No»", "«Vine.»", "Dr.", "Sr.", "Sra.", "núm.", "p.", "4.41", "g", "etc.",
-  "e.g.", "J.", "R.", "...", "…", "—", "(sic)", "St.", "Marta", "Puig:", "interdisciplinary", "arqueològic",
-  "Geltrú,", "1.000.000", "10\u00a0km", "🙂", "𝐀𝐁𝐂", "#5", "[[page:x]]", "mid[[turn:1-2]]line", "niño", "Ñandú",
+  "som",
+  "a",
+  "Vilanova",
+  "l'any",
+  "1962",
+  "fàbrica",
+  "col·lecció",
+  "telers",
+  "germà",
+  "excavation",
+  "pottery",
+  "trench",
+  "¿Qué",
+  "pasó?",
+  "¡Ay!",
+  "«No»",
+  "«Vine.»",
+  "Dr.",
+  "Sr.",
+  "Sra.",
+  "núm.",
+  "p.",
+  "4.41",
+  "g",
+  "etc.",
+  "e.g.",
+  "J.",
+  "R.",
+  "...",
+  "…",
+  "—",
+  "(sic)",
+  "St.",
+  "Marta",
+  "Puig:",
+  "interdisciplinary",
+  "arqueològic",
+  "Geltrú,",
+  "1.000.000",
+  "10\u00a0km",
+  "🙂",
+  "𝐀𝐁𝐂",
+  "#5",
+  "[[page:x]]",
+  "mid[[turn:1-2]]line",
+  "niño",
+  "Ñandú",
 ];
 const SPEAKERS = ["Marta Puig: ", "Joan Roca: ", "Entrevistadora: ", "", "Sr. Vidal: "];
 

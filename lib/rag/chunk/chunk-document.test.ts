@@ -77,7 +77,10 @@ describe("chunkDocument: headings and pages", () => {
 
   it("skips missing heading levels and reads closing hashes as markdown does", () => {
     const chunks = chunk("# Fons Puig ##\n#### Caixa 3\nCartes de 1939.\n## Inventari\nTres lligalls.");
-    expect(chunks.map((c) => c.headingPath)).toEqual([["Fons Puig", "Caixa 3"], ["Fons Puig", "Inventari"]]);
+    expect(chunks.map((c) => c.headingPath)).toEqual([
+      ["Fons Puig", "Caixa 3"],
+      ["Fons Puig", "Inventari"],
+    ]);
   });
 
   it("cuts a paragraph at a page marker that falls mid-sentence", () => {
@@ -157,8 +160,7 @@ describe("chunkDocument: transcripts", () => {
 
 describe("chunkDocument: bounds", () => {
   // 10 + 7 + 6 tokens, then a 6 + 2 token tail.
-  const excavation =
-    "## Text\nThe excavation at Can Xammar began in 1987. The team opened four trenches. Trench A held a kiln. Trench B held a wall. Done.";
+  const excavation = "## Text\nThe excavation at Can Xammar began in 1987. The team opened four trenches. Trench A held a kiln. Trench B held a wall. Done.";
 
   it("leaves a short tail when minTokens is 0", () => {
     expect(chunk(excavation, { maxTokens: 24 }).map((c) => [c.text, c.tokenCount])).toEqual([
@@ -196,7 +198,12 @@ describe("chunkDocument: bounds", () => {
     const longWord = `https://arxiu.example.cat/${"fons-Puig/".repeat(30)}`;
     const chunks = chunk(`## Text\n${longSentence}\n\n${longWord} fi.`, { maxTokens: 16, minTokens: 4 });
     expect(chunks.length).toBeGreaterThan(10);
-    expect(chunks.map((c) => c.text).join(" ").replace(/\s+/g, "")).toBe(`${longSentence}${longWord}fi.`.replace(/\s+/g, ""));
+    expect(
+      chunks
+        .map((c) => c.text)
+        .join(" ")
+        .replace(/\s+/g, ""),
+    ).toBe(`${longSentence}${longWord}fi.`.replace(/\s+/g, ""));
   });
 
   it("packs paragraphs toward maxTokens and never beyond", () => {

@@ -41,8 +41,7 @@ export interface DocumentChunk {
  */
 export function chunkDocument(document: string, options: ChunkOptions): DocumentChunk[] {
   validateChunkOptions(options);
-  const transcription =
-    options.mode === "transcription" || (options.mode === "auto" && containsTurnMarker(document));
+  const transcription = options.mode === "transcription" || (options.mode === "auto" && containsTurnMarker(document));
   const chunks: DocumentChunk[] = [];
   for (const section of parseGroupDocument(document, transcription ? "turns" : "paragraphs")) {
     for (const pieces of packSectionPieces(document, section.blocks, options)) {

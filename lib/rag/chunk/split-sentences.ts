@@ -11,14 +11,78 @@ const OPENERS = new Set(['"', "'", "“", "‘", "«", "‹", "(", "[", "{", "¿
 
 /** Abbreviations (lower case, without the final dot) that never end a sentence: titles before a name. */
 const NAME_ABBREVIATIONS = new Set([
-  "dr", "dra", "drs", "dres", "sr", "sra", "srs", "sres", "srta", "mr", "mrs", "ms", "mme", "mlle",
-  "st", "sta", "sto", "ste", "prof", "profa", "rev", "mn", "mons", "gen", "gral", "jr",
-  "cf", "cfr", "vs", "ca", "approx", "aprox", "ed", "eds", "av", "avda", "ctra", "pg", "pl", "dept", "ex", "vid", "ac", "dc",
+  "dr",
+  "dra",
+  "drs",
+  "dres",
+  "sr",
+  "sra",
+  "srs",
+  "sres",
+  "srta",
+  "mr",
+  "mrs",
+  "ms",
+  "mme",
+  "mlle",
+  "st",
+  "sta",
+  "sto",
+  "ste",
+  "prof",
+  "profa",
+  "rev",
+  "mn",
+  "mons",
+  "gen",
+  "gral",
+  "jr",
+  "cf",
+  "cfr",
+  "vs",
+  "ca",
+  "approx",
+  "aprox",
+  "ed",
+  "eds",
+  "av",
+  "avda",
+  "ctra",
+  "pg",
+  "pl",
+  "dept",
+  "ex",
+  "vid",
+  "ac",
+  "dc",
 ]);
 /** Abbreviations that precede a number: `núm. 5`, `p. 45`, `No. 3`; "no." before a word is the word. */
 const NUMBER_ABBREVIATIONS = new Set([
-  "no", "nos", "nº", "núm", "núms", "num", "vol", "vols", "pp", "pàg", "pàgs", "pág", "págs", "pag", "fig", "figs",
-  "cap", "art", "fol", "fols", "ff", "ibid", "exp", "leg", "doc",
+  "no",
+  "nos",
+  "nº",
+  "núm",
+  "núms",
+  "num",
+  "vol",
+  "vols",
+  "pp",
+  "pàg",
+  "pàgs",
+  "pág",
+  "págs",
+  "pag",
+  "fig",
+  "figs",
+  "cap",
+  "art",
+  "fol",
+  "fols",
+  "ff",
+  "ibid",
+  "exp",
+  "leg",
+  "doc",
 ]);
 
 /**
@@ -106,7 +170,14 @@ export function isWhitespace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   if (code < 0xa0) return false;
   return (
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
-    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
   );
 }

@@ -112,7 +112,9 @@ async function collectPieces(record: DocumentRecord, group: Pick<EmbedGroupInput
     // what ties its text to this record, so text rendered from it is theirs too.
     let current = new Map<string, { item: DocumentRecord; via: DocumentRecord[] }>([[record.id, { item: record, via: [] }]]);
     for (const step of resolved.steps.slice(0, -1)) {
-      const targetsOf = new Map([...current.values()].map(({ item }) => [item.id, relationTargetsByField([step.field], item.values).get(step.field.key) ?? []]));
+      const targetsOf = new Map(
+        [...current.values()].map(({ item }) => [item.id, relationTargetsByField([step.field], item.values).get(step.field.key) ?? []]),
+      );
       const ids = [...new Set([...targetsOf.values()].flat())];
       const loaded = ids.length ? await sources.loadRecords(ids) : new Map<string, DocumentRecord>();
       const next: typeof current = new Map();
@@ -156,7 +158,9 @@ async function collectPieces(record: DocumentRecord, group: Pick<EmbedGroupInput
 }
 
 function declaredLanguage(record: DocumentRecord): GroupDocument["language"] {
-  return typeof record.values.language === "string" && declaredLanguages.has(record.values.language) ? (record.values.language as GroupDocument["language"]) : null;
+  return typeof record.values.language === "string" && declaredLanguages.has(record.values.language)
+    ? (record.values.language as GroupDocument["language"])
+    : null;
 }
 
 /**

@@ -14,9 +14,7 @@ export const embedGroupInputSchema = z
   .object({
     slug: z.string().regex(/^[a-z][a-z0-9-]{0,47}$/, "slug: lowercase letters, digits and dashes, starting with a letter"),
     label: z.string().trim().min(1, "label is required").max(120),
-    fields: z
-      .array(z.string().regex(/^[a-zA-Z0-9]+(\.[a-zA-Z0-9]+)*$/, "a field path is field keys joined by dots"))
-      .min(1, "choose at least one field"),
+    fields: z.array(z.string().regex(/^[a-zA-Z0-9]+(\.[a-zA-Z0-9]+)*$/, "a field path is field keys joined by dots")).min(1, "choose at least one field"),
     chunking: z.enum(chunkingModes),
     maxTokens: z.number().int().min(16, "max tokens must be at least 16").max(2048, "max tokens must be at most 2048"),
     minTokens: z.number().int().min(0, "min tokens must not be negative"),

@@ -46,11 +46,7 @@ describe("validateEmbedGroup", () => {
   });
 
   it("names each problem", () => {
-    const result = validateEmbedGroup(
-      group(["titel", "title.name", "narrator.interviews.title", "recording", "narrator.nope"]),
-      "interviews",
-      sections,
-    );
+    const result = validateEmbedGroup(group(["titel", "title.name", "narrator.interviews.title", "recording", "narrator.nope"]), "interviews", sections);
     expect(result).toEqual({
       ok: false,
       errors: [
@@ -81,8 +77,28 @@ describe("validateEmbedGroup", () => {
 
 describe("buildGroupDocument", () => {
   const records = new Map<string, DocumentRecord>([
-    ["00000000-0000-4000-8000-0000000000a1", { id: "00000000-0000-4000-8000-0000000000a1", projectId: "public", sectionId: "id-people", sectionSlug: "people", title: "Josep Farré", values: { name: "Josep Farré", occupation: "farmer", places: ["00000000-0000-4000-8000-0000000000b1"] } }],
-    ["00000000-0000-4000-8000-0000000000b1", { id: "00000000-0000-4000-8000-0000000000b1", projectId: "public", sectionId: "id-places", sectionSlug: "places", title: "Sant Romà", values: { name: "Sant Romà", description: "# Village\n\nA **drowned** village.\n\n[[page:3]]\n\nThe church." } }],
+    [
+      "00000000-0000-4000-8000-0000000000a1",
+      {
+        id: "00000000-0000-4000-8000-0000000000a1",
+        projectId: "public",
+        sectionId: "id-people",
+        sectionSlug: "people",
+        title: "Josep Farré",
+        values: { name: "Josep Farré", occupation: "farmer", places: ["00000000-0000-4000-8000-0000000000b1"] },
+      },
+    ],
+    [
+      "00000000-0000-4000-8000-0000000000b1",
+      {
+        id: "00000000-0000-4000-8000-0000000000b1",
+        projectId: "public",
+        sectionId: "id-places",
+        sectionSlug: "places",
+        title: "Sant Romà",
+        values: { name: "Sant Romà", description: "# Village\n\nA **drowned** village.\n\n[[page:3]]\n\nThe church." },
+      },
+    ],
   ]);
   const sources = {
     sections,
@@ -107,7 +123,11 @@ describe("buildGroupDocument", () => {
   };
 
   it("puts short fields in one entry, long fields under headings, follows relations to depth 2, and records contributors", async () => {
-    const document = await buildGroupDocument(interview, { fields: ["title", "narrator", "narrator.occupation", "narrator.places.description", "period", "transcript"], languages: [] }, sources);
+    const document = await buildGroupDocument(
+      interview,
+      { fields: ["title", "narrator", "narrator.occupation", "narrator.places.description", "period", "transcript"], languages: [] },
+      sources,
+    );
     expect(document?.text).toBe(
       [
         "Title: L'última collita\nNarrator: Josep Farré\nNarrator › Occupation: farmer\nPeriod: 400 BC – 1964",
@@ -131,8 +151,14 @@ describe("buildGroupDocument", () => {
       "Narrator: Josep Farré\nNarrator › Occupation: farmer\n\n## Narrator › Places › Description\n\n### Village\n\nA drowned village.\n\n[[page:3]]\n\nThe church.",
     ]);
     expect(documents.map((document) => document.contributingProjectIds)).toEqual([["valley"], ["public", "valley"]]);
-    expect(documents.map((document) => document.contributingRecordIds)).toEqual([["i1"], ["00000000-0000-4000-8000-0000000000a1", "00000000-0000-4000-8000-0000000000b1", "i1"].sort()]);
-    expect(documents.map((document) => document.fieldPaths)).toEqual([["title", "period", "transcript"], ["narrator", "narrator.occupation", "narrator.places.description"]]);
+    expect(documents.map((document) => document.contributingRecordIds)).toEqual([
+      ["i1"],
+      ["00000000-0000-4000-8000-0000000000a1", "00000000-0000-4000-8000-0000000000b1", "i1"].sort(),
+    ]);
+    expect(documents.map((document) => document.fieldPaths)).toEqual([
+      ["title", "period", "transcript"],
+      ["narrator", "narrator.occupation", "narrator.places.description"],
+    ]);
     // Every line of the whole document is in exactly one of the parts.
     const whole = await buildGroupDocument(interview, { fields, languages: [] }, sources);
     const lines = (text: string) => text.split("\n").filter(Boolean).sort();
@@ -155,7 +181,8 @@ describe("buildGroupDocument", () => {
   });
 
   it("renders a date as written, and one stored as years as it always did", async () => {
-    const entry = async (period: unknown) => (await buildGroupDocument({ ...interview, values: { title: "Coin", period } }, { fields: ["title", "period"], languages: [] }, sources))?.text;
+    const entry = async (period: unknown) =>
+      (await buildGroupDocument({ ...interview, values: { title: "Coin", period } }, { fields: ["title", "period"], languages: [] }, sources))?.text;
     expect(await entry({ from: 1700, to: 1799, edtf: "17XX", text: "s. XVIII" })).toBe("Title: Coin\nPeriod: s. XVIII");
     expect(await entry({ from: -27, to: 14 })).toBe("Title: Coin\nPeriod: 27 BC – 14");
   });
@@ -195,7 +222,12 @@ describe("buildGroupDocument", () => {
     const passages = chunkDocument(document?.text ?? "", { mode: "transcription", maxTokens: 160, minTokens: 24, overlap: 0 });
     const segments = passages.filter((chunk) => chunk.headingPath[0] === "Index");
     expect(segments.map(({ text, headingPath, timeStart, timeEnd }) => ({ text, headingPath, timeStart, timeEnd }))).toEqual([
-      { text: "Infància al poble. Recorda l'escola i la plaça. Keywords: escola; plaça.", headingPath: ["Index", "Infància al poble"], timeStart: 0, timeEnd: 70 },
+      {
+        text: "Infància al poble. Recorda l'escola i la plaça. Keywords: escola; plaça.",
+        headingPath: ["Index", "Infància al poble"],
+        timeStart: 0,
+        timeEnd: 70,
+      },
       { text: "La riada de 1962 i el pantà. L'aigua va pujar en una hora.", headingPath: ["Index", "Segment at 01:10"], timeStart: 70.5, timeEnd: 135 },
     ]);
     // The transcript's passages are the same as without an index.
@@ -228,7 +260,14 @@ describe("buildGroupDocument", () => {
         return new Map((reverse ? found.reverse() : found).map((place) => [place.id, place]));
       },
     });
-    const person = (ids: string[]): DocumentRecord => ({ id: "p1", projectId: "public", sectionId: "id-people", sectionSlug: "people", title: "Aina", values: { name: "Aina", places: ids } });
+    const person = (ids: string[]): DocumentRecord => ({
+      id: "p1",
+      projectId: "public",
+      sectionId: "id-people",
+      sectionSlug: "people",
+      title: "Aina",
+      values: { name: "Aina", places: ids },
+    });
     for (const reverse of [false, true]) {
       const listed = await buildGroupDocument(person([second!, first!, third!]), { fields: ["places"], languages: [] }, inOrder(reverse));
       expect(listed?.text).toBe("Places: Vall; Sant Romà; Port de la Calma");
@@ -243,7 +282,8 @@ describe("buildGroupDocument", () => {
       { uri: "http://vocab.getty.edu/aat/300037222" },
       { uri: "http://nomisma.org/id/rome", label: "Rome" },
     ];
-    const entry = async (value: unknown) => (await buildGroupDocument({ ...interview, values: { title: "Coin", subjects: value } }, { fields: ["title", "subjects"], languages: [] }, sources))?.text;
+    const entry = async (value: unknown) =>
+      (await buildGroupDocument({ ...interview, values: { title: "Coin", subjects: value } }, { fields: ["title", "subjects"], languages: [] }, sources))?.text;
     expect(await entry(subjects)).toBe("Title: Coin\nSubjects: Nero; Rome");
     // A link without a label has no words to find: no line.
     expect(await entry([subjects[1]])).toBe("Title: Coin");

@@ -9,7 +9,10 @@ import { searchSettings } from "./settings";
  * catalogues (typology, material, period, date), and which sections an object is compared with.
  * Stored in sections.object_context; sections without one are not objects.
  */
-const fieldKey = z.string().regex(/^[a-z][a-zA-Z0-9]*$/, "field keys are camelCase letters and digits").max(64);
+const fieldKey = z
+  .string()
+  .regex(/^[a-z][a-zA-Z0-9]*$/, "field keys are camelCase letters and digits")
+  .max(64);
 
 export const categoricalRoles = ["typology", "material", "period"] as const;
 export type CategoricalRole = (typeof categoricalRoles)[number];

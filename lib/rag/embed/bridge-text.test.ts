@@ -26,7 +26,8 @@ describe("prepareForEmbedding", { timeout: 60_000 }, () => {
   it("keeps the English lines of a Catalan or Spanish record as written and translates the rest", async () => {
     const english = createHashEmbedder({ language: "en" });
     const catalan = "Title: Les campanes de Sant Romà\nKeywords: church bells, bell tower, last mass, village festival\nNarrator: Roser Cases i Mitjans";
-    const spanish = "Title: La lonja y el salazón\nKeywords: fish auction, salt fish, anchovies, women's work\nLos estibadores del puerto fueron a la huelga en 1951.";
+    const spanish =
+      "Title: La lonja y el salazón\nKeywords: fish auction, salt fish, anchovies, women's work\nLos estibadores del puerto fueron a la huelga en 1951.";
     const [ca, es, allEnglish] = await prepareForEmbedding(
       [
         { text: catalan, language: "ca" },
@@ -126,9 +127,16 @@ describe("unsure between Spanish and Catalan", { timeout: 60_000 }, () => {
   it("translates with both pairs and keeps the one that knew the words", async () => {
     for (const knows of ["es", "ca"] as const) {
       const calls: string[] = [];
-      const [prepared] = await prepareForEmbedding([{ text: "El temporal va destrossar el moll." }], english, { detect: unsure, bridge: fakeBridge(knows, calls) });
+      const [prepared] = await prepareForEmbedding([{ text: "El temporal va destrossar el moll." }], english, {
+        detect: unsure,
+        bridge: fakeBridge(knows, calls),
+      });
       expect(calls.sort()).toEqual(["ca", "es"]);
-      expect(prepared).toEqual({ language: knows, embeddedText: `${knows.toUpperCase()}: El temporal va destrossar el moll.`, translatedText: `${knows.toUpperCase()}: El temporal va destrossar el moll.` });
+      expect(prepared).toEqual({
+        language: knows,
+        embeddedText: `${knows.toUpperCase()}: El temporal va destrossar el moll.`,
+        translatedText: `${knows.toUpperCase()}: El temporal va destrossar el moll.`,
+      });
     }
   });
 
@@ -139,7 +147,10 @@ describe("unsure between Spanish and Catalan", { timeout: 60_000 }, () => {
 
   it("uses one pair when the detector is sure, and the declared language over any detection", async () => {
     const calls: string[] = [];
-    await prepareForEmbedding([{ text: "El temporal va destrossar el moll." }], english, { detect: async () => ({ language: "ca", confidence: 0.9 }), bridge: fakeBridge("ca", calls) });
+    await prepareForEmbedding([{ text: "El temporal va destrossar el moll." }], english, {
+      detect: async () => ({ language: "ca", confidence: 0.9 }),
+      bridge: fakeBridge("ca", calls),
+    });
     await prepareForEmbedding([{ text: "El temporal va destrossar el moll.", language: "es" }], english, { detect: unsure, bridge: fakeBridge("ca", calls) });
     expect(calls).toEqual(["ca", "es"]);
   });

@@ -235,7 +235,10 @@ interface Translation {
  * tie). When both pairs were tried and even the better one knew fewer than half the words, the
  * text is most likely in neither language: no translation, and the likelier language stays.
  */
-function choosePair(pairs: readonly BridgeLanguage[], byPair: Partial<Record<BridgeLanguage, Translation>>): { language: BridgeLanguage; translation: Translation } | null {
+function choosePair(
+  pairs: readonly BridgeLanguage[],
+  byPair: Partial<Record<BridgeLanguage, Translation>>,
+): { language: BridgeLanguage; translation: Translation } | null {
   const tried = pairs.flatMap((language) => (byPair[language] ? [{ language, translation: byPair[language] }] : []));
   if (tried.length === 0) return null;
   if (tried.length === 1) return tried[0] ?? null;
@@ -312,7 +315,10 @@ function keepCaseAfterPlaceholders(output: string, item: ProtectedText): string 
   let fixed = output;
   for (const placeholder of item.placeholders) {
     if (!new RegExp(`${placeholder}\\s+\\p{Ll}`, "u").test(item.text)) continue;
-    fixed = fixed.replace(new RegExp(`([*#@]?${placeholder}\\s+)(\\p{Lu})(?=\\p{Ll})`, "gu"), (_, before: string, letter: string) => `${before}${letter.toLowerCase()}`);
+    fixed = fixed.replace(
+      new RegExp(`([*#@]?${placeholder}\\s+)(\\p{Lu})(?=\\p{Ll})`, "gu"),
+      (_, before: string, letter: string) => `${before}${letter.toLowerCase()}`,
+    );
   }
   return fixed;
 }

@@ -55,7 +55,10 @@ export function createCaptionTranslator(options: CaptionTranslatorOptions = {}):
   async function languageOf(input: CaptionTranslationInput): Promise<string> {
     if (input.declaredLanguage) return input.declaredLanguage;
     return detected.remember(input.contentHash, async () => {
-      const sample = input.turns.map((turn) => turn.text).join("\n").slice(0, detectionSample);
+      const sample = input.turns
+        .map((turn) => turn.text)
+        .join("\n")
+        .slice(0, detectionSample);
       const result = await detect(sample);
       return result.language;
     });

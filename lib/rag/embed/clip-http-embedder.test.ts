@@ -202,7 +202,12 @@ describe("createClipHttpEmbedder", () => {
   });
 
   it("puts vectors answered out of order back in input order", async () => {
-    const body = JSON.stringify({ data: [{ index: 1, embedding: [0, 2, 0, 0] }, { index: 0, embedding: [3, 0, 0, 0] }] });
+    const body = JSON.stringify({
+      data: [
+        { index: 1, embedding: [0, 2, 0, 0] },
+        { index: 0, embedding: [3, 0, 0, 0] },
+      ],
+    });
     const url = await bareServer(200, body);
     const [first, second] = await createClipHttpEmbedder({ baseUrl: url, model: "clip", dimension: 4 }).embedTexts!(["a", "b"]);
     expect([...first!]).toEqual([1, 0, 0, 0]);

@@ -41,7 +41,9 @@ describe("embedder configuration", () => {
     expect(() => embedderConfigFromEnv({ ...base, MNEMO_EMBEDDING_BASE_URL: "http://h", MNEMO_EMBEDDING_DIMENSION: "big" })).toThrow(
       /MNEMO_EMBEDDING_DIMENSION: must be a whole number/,
     );
-    expect(() => embedderConfigFromEnv({ ...base, MNEMO_EMBEDDING_BASE_URL: "http://h", MNEMO_EMBEDDING_TIMEOUT_MS: "0" })).toThrow(/MNEMO_EMBEDDING_TIMEOUT_MS/);
+    expect(() => embedderConfigFromEnv({ ...base, MNEMO_EMBEDDING_BASE_URL: "http://h", MNEMO_EMBEDDING_TIMEOUT_MS: "0" })).toThrow(
+      /MNEMO_EMBEDDING_TIMEOUT_MS/,
+    );
     expect(() => embedderConfigFromEnv({ MNEMO_EMBEDDER: "bert" })).toThrow(/MNEMO_EMBEDDER: must be local-use, openai-compatible or hash/);
   });
 

@@ -39,11 +39,7 @@ const hashConfigSchema = z.object({
   allowInProduction: z.boolean().optional(),
 });
 
-export const embedderConfigSchema = z.discriminatedUnion("provider", [
-  localUseConfigSchema,
-  openAiCompatibleConfigSchema,
-  hashConfigSchema,
-]);
+export const embedderConfigSchema = z.discriminatedUnion("provider", [localUseConfigSchema, openAiCompatibleConfigSchema, hashConfigSchema]);
 
 export type EmbedderConfig = z.input<typeof embedderConfigSchema>;
 
@@ -114,7 +110,7 @@ export function embedderConfigFromEnv(env: Environment): EmbedderConfig {
       break;
     case "hash":
       if (env.MNEMO_ALLOW_HASH_EMBEDDER !== "1") {
-        problems.push("  MNEMO_EMBEDDER: \"hash\" is a test embedder with no notion of meaning; set MNEMO_ALLOW_HASH_EMBEDDER=1 to use it");
+        problems.push('  MNEMO_EMBEDDER: "hash" is a test embedder with no notion of meaning; set MNEMO_ALLOW_HASH_EMBEDDER=1 to use it');
       }
       // The flag above is the explicit permission, in production too.
       config = { provider, dimension: number("dimension"), allowInProduction: true };
@@ -123,6 +119,10 @@ export function embedderConfigFromEnv(env: Environment): EmbedderConfig {
       problems.push(`  MNEMO_EMBEDDER: must be local-use, openai-compatible or hash, got "${provider}"`);
       config = {};
   }
-  return parseEnvConfig(embedderConfigSchema, config, { problems, variableByField, fallbackVariable: "MNEMO_EMBEDDER", title: "Invalid embedding configuration" });
+  return parseEnvConfig(embedderConfigSchema, config, {
+    problems,
+    variableByField,
+    fallbackVariable: "MNEMO_EMBEDDER",
+    title: "Invalid embedding configuration",
+  });
 }
-

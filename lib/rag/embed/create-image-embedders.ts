@@ -9,7 +9,11 @@ import { imageEmbedderConfigFromEnv, type ImageEmbedder } from "./image-embedder
  * and proposals use it, for every section), plus a CLIP-style endpoint when MNEMO_IMAGE_EMBEDDER
  * is `clip-http` (text→image search; only images of sections allowed to egress are sent).
  */
-export function createImageEmbedders(env: Record<string, string | undefined> = getConfig().environment): { descriptor: ImageEmbedder; multimodal: ImageEmbedder | null; all: ImageEmbedder[] } {
+export function createImageEmbedders(env: Record<string, string | undefined> = getConfig().environment): {
+  descriptor: ImageEmbedder;
+  multimodal: ImageEmbedder | null;
+  all: ImageEmbedder[];
+} {
   const descriptor = createDescriptorEmbedder();
   const config = imageEmbedderConfigFromEnv(env);
   const multimodal = config.kind === "clip-http" ? createClipHttpEmbedder(config) : null;

@@ -22,7 +22,10 @@ export function createDescriptorEmbedder(): ImageEmbedder {
         try {
           vectors.push(await describeImage(image.bytes, "combined"));
         } catch (error) {
-          throw new EmbeddingError(`Image ${index} could not be decoded: ${error instanceof Error ? error.message : String(error)}`, { retryable: false, cause: error });
+          throw new EmbeddingError(`Image ${index} could not be decoded: ${error instanceof Error ? error.message : String(error)}`, {
+            retryable: false,
+            cause: error,
+          });
         }
       }
       return vectors;

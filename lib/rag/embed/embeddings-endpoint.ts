@@ -92,9 +92,12 @@ function inInputOrder(items: z.infer<typeof responseSchema>["data"], request: Em
       throw new EmbeddingError(`${request.serverLabel} returned index ${item.index}, out of range or repeated, for ${expected} ${what}.`, { retryable: false });
     }
     if (item.embedding.length !== request.dimension) {
-      throw new EmbeddingError(`${request.modelLabel} "${request.model}" returned ${item.embedding.length} dimensions, but ${request.dimension} are configured.`, {
-        retryable: false,
-      });
+      throw new EmbeddingError(
+        `${request.modelLabel} "${request.model}" returned ${item.embedding.length} dimensions, but ${request.dimension} are configured.`,
+        {
+          retryable: false,
+        },
+      );
     }
     vectors[item.index] = normaliseVector(item.embedding);
   }
@@ -107,7 +110,6 @@ export function embeddingsEndpoint(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "");
   return `${trimmed}/v1/embeddings`;
 }
-
 
 function networkReason(error: unknown): string {
   // fetch wraps the socket error ("ECONNREFUSED …") in a generic "fetch failed".

@@ -27,7 +27,11 @@ describe("hash embedder", () => {
 
   it("puts texts that share words closer than unrelated texts", async () => {
     const [archive, paraphrase, unrelated] = await createHashEmbedder().embed(
-      ["The municipal archive keeps the letters of the mayor.", "Letters of the mayor are kept in the municipal archive.", "Interest rates rose sharply in March."],
+      [
+        "The municipal archive keeps the letters of the mayor.",
+        "Letters of the mayor are kept in the municipal archive.",
+        "Interest rates rose sharply in March.",
+      ],
       "passage",
     );
     if (!archive || !paraphrase || !unrelated) throw new Error("missing vectors");

@@ -29,9 +29,7 @@ const trigramWeight = 0.5;
 export function createHashEmbedder(options: HashEmbedderOptions = {}): Embedder {
   const config = options.env ? parseConfig(options.env) : getConfig();
   if (options.allowInProduction !== true && !config.hashEmbedderAllowed) {
-    throw new Error(
-      "The hash embedder is for tests and understands no meaning; refusing it in production. Set MNEMO_ALLOW_HASH_EMBEDDER=1 to use it anyway.",
-    );
+    throw new Error("The hash embedder is for tests and understands no meaning; refusing it in production. Set MNEMO_ALLOW_HASH_EMBEDDER=1 to use it anyway.");
   }
   const dimension = options.dimension ?? 256;
   if (!Number.isInteger(dimension) || dimension < 2) {

@@ -5,14 +5,7 @@
  */
 import { openImage } from "../../archive/image-limits";
 import { describe, expect, it } from "vitest";
-import {
-  DESCRIPTOR_DIMENSIONS,
-  combineDescriptors,
-  describeImage,
-  describeImageParts,
-  descriptorSimilarity,
-  type DescriptorKind,
-} from "./image-descriptor";
+import { DESCRIPTOR_DIMENSIONS, combineDescriptors, describeImage, describeImageParts, descriptorSimilarity, type DescriptorKind } from "./image-descriptor";
 
 const KINDS: DescriptorKind[] = ["colour", "edges", "phash", "combined"];
 

@@ -36,8 +36,7 @@ const clipHttpConfigSchema = z.object({
 export const imageEmbedderConfigSchema = z.discriminatedUnion("kind", [descriptorConfigSchema, clipHttpConfigSchema]);
 
 export type ImageEmbedderConfig =
-  | { kind: "descriptor" }
-  | { kind: "clip-http"; baseUrl: string; model: string; dimension: number; apiKey?: string; timeoutMs?: number; batchSize?: number };
+  { kind: "descriptor" } | { kind: "clip-http"; baseUrl: string; model: string; dimension: number; apiKey?: string; timeoutMs?: number; batchSize?: number };
 
 /** Each clip-http config field and the environment variable it is read from, for error messages. */
 const variableByField = {
@@ -65,6 +64,10 @@ export function imageEmbedderConfigFromEnv(env: Environment): ImageEmbedderConfi
     problems.push(`  MNEMO_IMAGE_EMBEDDER: must be descriptor or clip-http, got "${kind}"`);
     config = {};
   }
-  return parseEnvConfig(imageEmbedderConfigSchema, config, { problems, variableByField, fallbackVariable: "MNEMO_IMAGE_EMBEDDER", title: "Invalid image embedder configuration" });
+  return parseEnvConfig(imageEmbedderConfigSchema, config, {
+    problems,
+    variableByField,
+    fallbackVariable: "MNEMO_IMAGE_EMBEDDER",
+    title: "Invalid image embedder configuration",
+  });
 }
-

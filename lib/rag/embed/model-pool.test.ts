@@ -84,7 +84,10 @@ describe("model thread pool", () => {
     const running = [models.run(first.task), models.run(second.task)];
     const order: string[] = [];
     const track = (promise: Promise<unknown>) => promise.then((value) => void order.push(String(value)));
-    const background = [track(models.run(batch.task, { priority: "background" })), track(models.run({ op: "echo", value: "index batch 2" }, { priority: "background" }))];
+    const background = [
+      track(models.run(batch.task, { priority: "background" })),
+      track(models.run({ op: "echo", value: "index batch 2" }, { priority: "background" })),
+    ];
     const query = track(models.run({ op: "echo", value: "query" }));
     now = 5000;
     first.open();
@@ -104,7 +107,9 @@ describe("model thread pool", () => {
     const held = gate();
     const order: string[] = [];
     const running = models.run(held.task);
-    const background = runWithModelWork({ priority: "background" }, () => models.run({ op: "echo", value: "background" })).then((value) => order.push(String(value)));
+    const background = runWithModelWork({ priority: "background" }, () => models.run({ op: "echo", value: "background" })).then((value) =>
+      order.push(String(value)),
+    );
     const interactive = models.run({ op: "echo", value: "interactive" }).then((value) => order.push(String(value)));
     held.open();
     await Promise.all([running, background, interactive]);
@@ -183,7 +188,13 @@ describe("model thread pool", () => {
 
 describe("local sentence encoder on the model threads", () => {
   it("returns the same vectors, bit for bit, as on the calling thread, for requests and for the index worker", { timeout: 120_000 }, async () => {
-    const texts = ["The harbour strike of 1951.", "A weaver from Sabadell remembers the mill.", "Bronze coin, Empúries.", "Letters", "What did the dockers demand?"];
+    const texts = [
+      "The harbour strike of 1951.",
+      "A weaver from Sabadell remembers the mill.",
+      "Bronze coin, Empúries.",
+      "Letters",
+      "What did the dockers demand?",
+    ];
     const here = await createLocalUseEmbedder({ batchSize: 2, pool: null }).embed(texts, "passage");
     const pooled = createLocalUseEmbedder({ batchSize: 2, pool: pool({ threads: 2, workerFile: modelWorkerFile() }) });
     const asked = await pooled.embed(texts, "query");

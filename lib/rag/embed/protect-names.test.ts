@@ -60,7 +60,11 @@ describe("protectNames and restoreNames", () => {
   });
 
   it("returns a text without names unchanged", () => {
-    expect(protectNames("Cada matí els pescadors sortien abans de l'alba.")).toEqual({ text: "Cada matí els pescadors sortien abans de l'alba.", names: [], placeholders: [] });
+    expect(protectNames("Cada matí els pescadors sortien abans de l'alba.")).toEqual({
+      text: "Cada matí els pescadors sortien abans de l'alba.",
+      names: [],
+      placeholders: [],
+    });
   });
 });
 

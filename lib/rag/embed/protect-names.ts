@@ -151,8 +151,13 @@ export function findNames(text: string, knownNames: ReadonlySet<string> = new Se
     const afterSurname = tokens[last + 3];
     if (
       tokens.slice(index, last + 1).filter((item) => isCapitalised(item.text)).length >= 2 &&
-      isWord(conjunction) && /^[iy]$/.test(conjunction.text) && conjunction.start - (tokens[last]?.end ?? 0) === 1 &&
-      isWord(surname) && isCapitalised(surname.text) && !surname.sentenceStart && surname.start - conjunction.end === 1 &&
+      isWord(conjunction) &&
+      /^[iy]$/.test(conjunction.text) &&
+      conjunction.start - (tokens[last]?.end ?? 0) === 1 &&
+      isWord(surname) &&
+      isCapitalised(surname.text) &&
+      !surname.sentenceStart &&
+      surname.start - conjunction.end === 1 &&
       !(isWord(afterSurname) && isCapitalised(afterSurname.text) && afterSurname.start - surname.end === 1)
     ) {
       last += 2;
@@ -223,7 +228,11 @@ export function protectNames(text: string, knownNames: ReadonlySet<string> = new
  * Puts names back: each placeholder (as Apertium copied it, possibly with its unknown-word mark)
  * becomes `replacement(i)`, by default the name as written.
  */
-export function restoreNames(translated: string, protectedText: Pick<ProtectedText, "names" | "placeholders">, replacement?: (index: number) => string): string {
+export function restoreNames(
+  translated: string,
+  protectedText: Pick<ProtectedText, "names" | "placeholders">,
+  replacement?: (index: number) => string,
+): string {
   let output = translated;
   protectedText.placeholders.forEach((placeholder, index) => {
     output = output.split(new RegExp(`[*#@]?${placeholder}`, "i")).join(replacement?.(index) ?? protectedText.names[index] ?? "");

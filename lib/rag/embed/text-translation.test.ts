@@ -23,7 +23,12 @@ const detect = async (text: string) => ({ language: /^(ca|es|en):/.exec(text)?.[
 const detectContext = async () => ({ shares: {} });
 
 const text = ["# Títol", "ca: La mina va tancar.", "[[page:2]]", "en: The archivist's note.", "", "es: El agua llegó.", "", "1952"].join("\n");
-const input = (overrides: Partial<{ text: string; contentHash: string; egressPolicy: string }> = {}) => ({ text, contentHash: "hash-a", egressPolicy: "local_only", ...overrides });
+const input = (overrides: Partial<{ text: string; contentHash: string; egressPolicy: string }> = {}) => ({
+  text,
+  contentHash: "hash-a",
+  egressPolicy: "local_only",
+  ...overrides,
+});
 
 describe("createTextTranslator", () => {
   it("translates the Spanish and Catalan paragraphs, one entry per paragraph, and leaves English and undetermined ones alone", async () => {

@@ -118,7 +118,8 @@ export function createTextTranslator(options: TextTranslatorOptions = {}): TextT
     }));
     if (!result.some((paragraph) => paragraph.english !== null)) return null;
     const counts = new Map<"es" | "ca", number>();
-    for (const paragraph of result) if (paragraph.english !== null && bridged(paragraph.language)) counts.set(paragraph.language, (counts.get(paragraph.language) ?? 0) + 1);
+    for (const paragraph of result)
+      if (paragraph.english !== null && bridged(paragraph.language)) counts.set(paragraph.language, (counts.get(paragraph.language) ?? 0) + 1);
     const from = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([language]) => language);
     return { paragraphs: result, total: all.length, from };
   }

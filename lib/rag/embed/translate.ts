@@ -138,7 +138,12 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
       }
     }
     for (const run of runsByLength(pending, (index) => cleaned[index]?.length ?? 0)) {
-      const translated = await translateRun(run.map((index) => cleaned[index] ?? ""), mode, timeoutMs, marked);
+      const translated = await translateRun(
+        run.map((index) => cleaned[index] ?? ""),
+        mode,
+        timeoutMs,
+        marked,
+      );
       run.forEach((index, position) => {
         results[index] = translated[position] ?? "";
       });
@@ -319,7 +324,9 @@ export function nullFlushScript(mode: string): Promise<string> {
   const file = join(process.env.APERTIUM_DATADIR || "/usr/share/apertium", "modes", `${mode}.mode`);
   if (!existsSync(file)) return Promise.reject(new Error(`no mode file ${file}`));
   return new Promise((resolve, reject) => {
-    execFile("apertium-wblank-mode", ["-z", file], { timeout: statusTimeoutMs }, (error, stdout) => (error || !stdout.trim() ? reject(error ?? new Error("empty mode")) : resolve(stdout.trim())));
+    execFile("apertium-wblank-mode", ["-z", file], { timeout: statusTimeoutMs }, (error, stdout) =>
+      error || !stdout.trim() ? reject(error ?? new Error("empty mode")) : resolve(stdout.trim()),
+    );
   });
 }
 

@@ -30,7 +30,9 @@ export async function startBackgroundWorker(database: Database, options: { onDra
     // One process owns an embedded database: claims still running were left by one that died.
     const orphans = await releaseOrphanedClaims(database.sql, queue);
     if (orphans.released + orphans.parked > 0) {
-      console.warn(`[index] took back ${orphans.released} records a stopped process was indexing${orphans.parked ? `; parked ${orphans.parked} that stopped it every time` : ""}`);
+      console.warn(
+        `[index] took back ${orphans.released} records a stopped process was indexing${orphans.parked ? `; parked ${orphans.parked} that stopped it every time` : ""}`,
+      );
     }
   }
   console.info(`[index] worker started: ${worker.space.name} (${worker.space.status})`);
@@ -54,11 +56,15 @@ export async function startBackgroundWorker(database: Database, options: { onDra
       const now = Date.now();
       if (progress.remaining === 0 || now - lastReport > 5000) {
         lastReport = now;
-        console.info(`[index] ${progress.indexed} records indexed, ${progress.remaining} waiting, ${progress.parked} parked (embedded ${progress.embedded}, reused ${progress.reused}, cached ${progress.cached})`);
+        console.info(
+          `[index] ${progress.indexed} records indexed, ${progress.remaining} waiting, ${progress.parked} parked (embedded ${progress.embedded}, reused ${progress.reused}, cached ${progress.cached})`,
+        );
       }
       if (progress.remaining > 0 && busySince === null) busySince = now;
       if (progress.remaining === 0 && busySince !== null) {
-        console.info(`[index] search is ready: nothing waits to be indexed (${Math.round((now - busySince) / 1000)} s since records were waiting${progress.parked ? `; ${progress.parked} parked, see /admin` : ""})`);
+        console.info(
+          `[index] search is ready: nothing waits to be indexed (${Math.round((now - busySince) / 1000)} s since records were waiting${progress.parked ? `; ${progress.parked} parked, see /admin` : ""})`,
+        );
         busySince = null;
       }
     },

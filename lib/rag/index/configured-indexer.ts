@@ -44,7 +44,9 @@ export const defaultIndexConcurrency = 2;
 export async function configuredWorker(
   database: { prisma: PrismaClient; sql: SqlExecutor },
   config: Config = getConfig(),
-): Promise<Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "audio" | "extraSpaces" | "scans" | "concurrency"> & { space: IndexSpace }> {
+): Promise<
+  Pick<WorkerOptions, "prisma" | "sql" | "embedder" | "space" | "objects" | "audio" | "extraSpaces" | "scans" | "concurrency"> & { space: IndexSpace }
+> {
   const { embedder, space, objects } = await configuredIndexer(database.sql, config);
   const audio = { storageDir: config.storageDir, speechToText: speechToTextFromConfig(config) };
   return {

@@ -79,11 +79,7 @@ export function thumbnailKeyFor(mediaId: string): string {
 }
 
 export async function makeThumbnail(bytes: Uint8Array): Promise<Buffer> {
-  return openImage(bytes)
-    .rotate()
-    .resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: "inside", withoutEnlargement: true })
-    .webp({ quality: 78 })
-    .toBuffer();
+  return openImage(bytes).rotate().resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: "inside", withoutEnlargement: true }).webp({ quality: 78 }).toBuffer();
 }
 
 export async function indexObjects(context: ObjectIndexing, recordIds: readonly string[]): Promise<ObjectIndexResult> {
@@ -176,10 +172,7 @@ export async function indexObjects(context: ObjectIndexing, recordIds: readonly 
     }
     await sql.transaction(async (tx) => {
       const keep = wanted.map((item) => `${item.space}|${item.fieldKey}`);
-      await tx.query(
-        `DELETE FROM object_vectors WHERE record_id = $1 AND NOT ((space || '|' || field_key) = ANY($2::text[]))`,
-        [record.id, keep],
-      );
+      await tx.query(`DELETE FROM object_vectors WHERE record_id = $1 AND NOT ((space || '|' || field_key) = ANY($2::text[]))`, [record.id, keep]);
       for (const { item, literal } of fresh) {
         await tx.query(
           `INSERT INTO object_vectors (id, record_id, media_id, field_key, view, kind, space, source_hash, embedding)

@@ -60,7 +60,15 @@ interface PlannedChunk {
 
 export async function loadDocumentRecords(sql: SqlExecutor, ids: string[]): Promise<Map<string, DocumentRecord>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql.query<{ id: string; project_id: string; section_id: string; slug: string; title: string; values: Record<string, unknown>; version: number }>(
+  const rows = await sql.query<{
+    id: string;
+    project_id: string;
+    section_id: string;
+    slug: string;
+    title: string;
+    values: Record<string, unknown>;
+    version: number;
+  }>(
     `SELECT r.id, r.project_id, r.section_id, s.slug, r.title, r."values", r.version FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = ANY($1::text[])`,
     [ids],
   );
@@ -95,7 +103,11 @@ export async function indexRecord(context: IndexingContext, recordId: string): P
 export async function indexRecords(context: IndexingContext, recordIds: string[]): Promise<IndexRecordResult[]> {
   const { sql, space, embedder } = context;
   const records = await loadDocumentRecords(sql, recordIds);
-  const sources = { sections: context.sections, loadRecords: (ids: string[]) => loadDocumentRecords(sql, ids), loadScanPages: (mediaId: string) => loadScanPages(sql, mediaId) };
+  const sources = {
+    sections: context.sections,
+    loadRecords: (ids: string[]) => loadDocumentRecords(sql, ids),
+    loadScanPages: (mediaId: string) => loadScanPages(sql, mediaId),
+  };
   const plans = new Map<string, PlannedChunk[]>();
   for (const recordId of recordIds) {
     const record = records.get(recordId);
@@ -106,7 +118,14 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
   const results = new Map<string, IndexRecordResult>(recordIds.map((id) => [id, { chunks: plans.get(id)?.length ?? 0, embedded: 0, reused: 0, cached: 0 }]));
 
   // 1. Reuse what an earlier pass already computed for identical passages.
-  const existing = await sql.query<{ record_id: string; content_hash: string; language: string; translated_text: string | null; embedded_text: string; vector: string }>(
+  const existing = await sql.query<{
+    record_id: string;
+    content_hash: string;
+    language: string;
+    translated_text: string | null;
+    embedded_text: string;
+    vector: string;
+  }>(
     `SELECT record_id, content_hash, language, translated_text, embedded_text, embedding::text AS vector
        FROM chunks WHERE record_id = ANY($1::text[]) AND index_space_id = $2 AND embedding IS NOT NULL`,
     [[...plans.keys()], space.id],
@@ -175,7 +194,10 @@ export async function indexRecords(context: IndexingContext, recordIds: string[]
     });
     if (missing.size) {
       const keys = [...missing.keys()];
-      const vectors = await embedder.embed([...missing.values()].map((entry) => entry.text), "passage");
+      const vectors = await embedder.embed(
+        [...missing.values()].map((entry) => entry.text),
+        "passage",
+      );
       if (vectors.length !== keys.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${keys.length} texts`);
       const literals = vectors.map((vector) => {
         if (vector.length !== space.dimension) throw new Error(`the embedder returned ${vector.length} dimensions, the index space has ${space.dimension}`);
@@ -243,8 +265,9 @@ async function planRecord(
     // One document per scope (buildGroupDocuments); their passages are numbered on through the group.
     let ordinal = 0;
     for (const document of await buildGroupDocuments(record, group, sources)) {
-      const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap })
-        .map((chunk) => ({ ...chunk, ordinal: ordinal + chunk.ordinal }));
+      const chunks = chunkDocument(document.text, { mode: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap }).map(
+        (chunk) => ({ ...chunk, ordinal: ordinal + chunk.ordinal }),
+      );
       ordinal += chunks.length;
       for (const chunk of chunks) {
         const prefix = [record.title, ...chunk.headingPath].join(" › ");
@@ -338,4 +361,3 @@ async function replacePassages(sql: SqlExecutor, space: IndexSpace, record: Docu
     );
   });
 }
-

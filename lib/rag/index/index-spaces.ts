@@ -81,7 +81,10 @@ function parseFusion(value: unknown): FusionCalibration | null {
 
 /** Stores a space's measured fusion weights (null returns it to equal weights). */
 export async function saveFusionCalibration(sql: SqlExecutor, spaceId: string, fusion: FusionCalibration | null): Promise<void> {
-  await sql.query(`UPDATE index_spaces SET fusion = $2::jsonb WHERE id = $1`, [spaceId, fusion === null ? null : JSON.stringify(fusionCalibrationSchema.parse(fusion))]);
+  await sql.query(`UPDATE index_spaces SET fusion = $2::jsonb WHERE id = $1`, [
+    spaceId,
+    fusion === null ? null : JSON.stringify(fusionCalibrationSchema.parse(fusion)),
+  ]);
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -18,7 +18,15 @@ export interface SectionIndexStats {
 /** Pending, running, failed, oldest pending age and coverage per section and group, for one space. */
 export async function indexStats(sql: SqlExecutor, spaceId: string): Promise<SectionIndexStats[]> {
   const sections = await sql.query<{
-    id: string; slug: string; name: string; records: number; indexed: number; pending: number; running: number; failed: number; oldest: number | null;
+    id: string;
+    slug: string;
+    name: string;
+    records: number;
+    indexed: number;
+    pending: number;
+    running: number;
+    failed: number;
+    oldest: number | null;
   }>(
     `SELECT s.id, s.slug, s.name,
             count(r.id)::int AS records,

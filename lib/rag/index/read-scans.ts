@@ -33,7 +33,9 @@ export interface ScanReading {
   probe?: () => Promise<TesseractProbe>;
 }
 
-export function configuredScanReading(config: Pick<Config, "storageDir" | "MNEMO_OCR_LANGUAGES" | "MNEMO_OCR_MIN_CONFIDENCE" | "MNEMO_OCR_TIMEOUT_SECONDS"> = getConfig()): ScanReading {
+export function configuredScanReading(
+  config: Pick<Config, "storageDir" | "MNEMO_OCR_LANGUAGES" | "MNEMO_OCR_MIN_CONFIDENCE" | "MNEMO_OCR_TIMEOUT_SECONDS"> = getConfig(),
+): ScanReading {
   return {
     storageDir: config.storageDir,
     ocr: { languages: config.MNEMO_OCR_LANGUAGES, minConfidence: config.MNEMO_OCR_MIN_CONFIDENCE, timeoutMs: config.MNEMO_OCR_TIMEOUT_SECONDS * 1000 },
@@ -86,7 +88,9 @@ export async function readPendingScans(
     return result;
   }
   if (found.state === "missing") {
-    log(`[ocr] tesseract is not installed: ${pending.length} scan(s) left unread (install tesseract-ocr tesseract-ocr-spa tesseract-ocr-cat tesseract-ocr-eng poppler-utils)`);
+    log(
+      `[ocr] tesseract is not installed: ${pending.length} scan(s) left unread (install tesseract-ocr tesseract-ocr-spa tesseract-ocr-cat tesseract-ocr-eng poppler-utils)`,
+    );
     return result;
   }
   for (const [index, scan] of pending.entries()) {
@@ -122,7 +126,10 @@ export async function readPendingScans(
     );
     // Another worker wrote them first, or the scan was removed meanwhile: our page images go.
     const kept = new Set(written.map((row) => row.page));
-    await removeStoredFiles(reading.storageDir, rows.filter((row) => !kept.has(row.page) && row.imageKey).map((row) => row.imageKey as string));
+    await removeStoredFiles(
+      reading.storageDir,
+      rows.filter((row) => !kept.has(row.page) && row.imageKey).map((row) => row.imageKey as string),
+    );
     result.pages += rows.filter((row) => row.status === "read" && kept.has(row.page)).length;
     result.failed += rows.filter((row) => row.status === "failed" && kept.has(row.page)).length;
     log(`[ocr] ${scan.original_name}: ${rows.length} page(s), ${rows.filter((row) => row.status === "failed").length} not read`);

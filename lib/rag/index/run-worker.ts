@@ -136,7 +136,13 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
   const queue = options.queue ?? configuredQueueOptions();
   const { progress } = shared;
   const objects: ObjectIndexing | null = options.objects
-    ? { sql: options.sql, storageDir: options.objects.storageDir, imageEmbedders: options.objects.imageEmbedders, textSpace: options.space, embedder: options.embedder }
+    ? {
+        sql: options.sql,
+        storageDir: options.objects.storageDir,
+        imageEmbedders: options.objects.imageEmbedders,
+        textSpace: options.space,
+        embedder: options.embedder,
+      }
     : null;
   const log = options.log ?? (() => undefined);
   while (!options.signal?.aborted) {
@@ -166,7 +172,12 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
     if (options.scans) {
       // One page at a time, in this worker: OCR is a child process per page, never on a request.
       const budgetMs = options.scans.budgetMs ?? (queue.leaseSeconds * 1000) / 2;
-      await readPendingScans(options.sql, { ...options.scans, budgetMs }, items.map((item) => item.recordId), log).catch((error: unknown) => {
+      await readPendingScans(
+        options.sql,
+        { ...options.scans, budgetMs },
+        items.map((item) => item.recordId),
+        log,
+      ).catch((error: unknown) => {
         log(`[ocr] scans of this batch not read: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
@@ -202,7 +213,9 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
         const outcome = await failQueueItem(options.sql, item, workerId, error, queue, retryable);
         progress.failed++;
         if (outcome === "parked") progress.parked++;
-        log(`[index] record ${item.recordId} ${outcome === "parked" ? "parked" : "will be retried"}: ${error instanceof Error ? error.message : String(error)}`);
+        log(
+          `[index] record ${item.recordId} ${outcome === "parked" ? "parked" : "will be retried"}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
       options.onRecord?.({ recordId: item.recordId, workerId, phase: "end" });
     }

@@ -24,7 +24,15 @@ export async function saveEmbedGroup(
     throw new AppError("bad_request", `The embed group is not valid: ${validated.errors.join("; ")}`, { fieldErrors: { group: validated.errors } });
   }
   const { group } = validated;
-  const data = { label: group.label, fields: group.fields, chunking: group.chunking, maxTokens: group.maxTokens, minTokens: group.minTokens, overlap: group.overlap, languages: group.languages };
+  const data = {
+    label: group.label,
+    fields: group.fields,
+    chunking: group.chunking,
+    maxTokens: group.maxTokens,
+    minTokens: group.minTokens,
+    overlap: group.overlap,
+    languages: group.languages,
+  };
   const row = await prisma.embedGroup.upsert({
     where: { sectionId_slug: { sectionId: section.id, slug: group.slug } },
     create: { sectionId: section.id, slug: group.slug, ...data },

@@ -21,7 +21,10 @@ export const spaceConfigSchema = z.discriminatedUnion("provider", [
     baseUrl: z.url({ protocol: /^https?$/, error: "Give an http:// or https:// URL." }),
     model: z.string().trim().min(1, "Name the model.").max(200),
     dimension: z.int("The dimension is a whole number.").min(2, "At least 2 dimensions.").max(4000, "At most 4000 dimensions."),
-    apiKeyEnv: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, "The name of an environment variable, e.g. MNEMO_CANDIDATE_API_KEY.").optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{0,63}$/, "The name of an environment variable, e.g. MNEMO_CANDIDATE_API_KEY.")
+      .optional(),
     language: z.enum(["en", "multilingual"]).optional(),
     queryPrefix: z.string().max(40).optional(),
     passagePrefix: z.string().max(40).optional(),
@@ -79,14 +82,20 @@ export async function writableSpaces(sql: SqlExecutor, config: Config = getConfi
 /** Registers a space from a validated config (idempotent by name) with its partial HNSW index. */
 export async function registerConfiguredSpace(sql: SqlExecutor, config: SpaceConfig): Promise<IndexSpace> {
   const embedder = identityOf(config);
-  const space = await registerIndexSpace(sql, { provider: embedder.provider, model: embedder.model, dimension: embedder.dimension, chunkerVersion: CHUNKER_VERSION });
+  const space = await registerIndexSpace(sql, {
+    provider: embedder.provider,
+    model: embedder.model,
+    dimension: embedder.dimension,
+    chunkerVersion: CHUNKER_VERSION,
+  });
   await sql.query(`UPDATE index_spaces SET config = $2::jsonb WHERE id = $1 AND status <> 'active'`, [space.id, JSON.stringify(config)]);
   return space;
 }
 
 function identityOf(config: SpaceConfig): Embedder {
   // The key's variable is named by the admin who registered the space, so it is read where it is.
-  if (config.provider === "openai-compatible") return createEmbedder({ ...config, apiKey: config.apiKeyEnv ? process.env[config.apiKeyEnv] || undefined : undefined });
+  if (config.provider === "openai-compatible")
+    return createEmbedder({ ...config, apiKey: config.apiKeyEnv ? process.env[config.apiKeyEnv] || undefined : undefined });
   if (config.provider === "hash") return createEmbedder({ provider: "hash", dimension: config.dimension, allowInProduction: true });
   return createEmbedder({ provider: "local-use" });
 }

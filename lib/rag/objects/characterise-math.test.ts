@@ -37,8 +37,19 @@ describe("voteCategorical", () => {
   });
 
   it("breaks an exact tie by voters, then alphabetically, so the result is stable", () => {
-    expect(voteCategorical([{ value: "b", weight: 0.5 }, { value: "a", weight: 0.5 }])?.value).toBe("a");
-    expect(voteCategorical([{ value: "b", weight: 0.25 }, { value: "b", weight: 0.25 }, { value: "a", weight: 0.5 }])?.value).toBe("b");
+    expect(
+      voteCategorical([
+        { value: "b", weight: 0.5 },
+        { value: "a", weight: 0.5 },
+      ])?.value,
+    ).toBe("a");
+    expect(
+      voteCategorical([
+        { value: "b", weight: 0.25 },
+        { value: "b", weight: 0.25 },
+        { value: "a", weight: 0.5 },
+      ])?.value,
+    ).toBe("b");
   });
 });
 

@@ -82,9 +82,26 @@ export function aggregateDates(neighbours: readonly { from: number; to: number; 
   const voters = neighbours.filter((item) => item.weight > minimumVoteWeight && Number.isFinite(item.from) && Number.isFinite(item.to));
   if (voters.length === 0) return null;
   const ranges = voters.map((item) => ({ from: Math.min(item.from, item.to), to: Math.max(item.from, item.to), weight: item.weight }));
-  const central = Math.round(weightedQuantile(ranges.map((item) => ({ value: (item.from + item.to) / 2, weight: item.weight })), 0.5));
-  const earliest = Math.min(central, weightedQuantile(ranges.map((item) => ({ value: item.from, weight: item.weight })), dateRangeQuantiles.lower));
-  const latest = Math.max(central, weightedQuantile(ranges.map((item) => ({ value: item.to, weight: item.weight })), dateRangeQuantiles.upper));
+  const central = Math.round(
+    weightedQuantile(
+      ranges.map((item) => ({ value: (item.from + item.to) / 2, weight: item.weight })),
+      0.5,
+    ),
+  );
+  const earliest = Math.min(
+    central,
+    weightedQuantile(
+      ranges.map((item) => ({ value: item.from, weight: item.weight })),
+      dateRangeQuantiles.lower,
+    ),
+  );
+  const latest = Math.max(
+    central,
+    weightedQuantile(
+      ranges.map((item) => ({ value: item.to, weight: item.weight })),
+      dateRangeQuantiles.upper,
+    ),
+  );
   const total = ranges.reduce((sum, item) => sum + item.weight, 0);
   const containing = ranges.filter((item) => item.from <= central && central <= item.to).reduce((sum, item) => sum + item.weight, 0);
   return { earliest, latest, central, confidence: containing / total, voters: voters.length };

@@ -2,7 +2,16 @@ import "server-only";
 import { type Principal, egressAllowed, mayLeaveHost } from "../../acl";
 import { contextSpaceName } from "../embed/descriptor-embedder";
 import { type CategoricalProposal, type DateProposal, aggregateDates, voteCategorical } from "./characterise-math";
-import { type Neighbour, type NeighbourReads, type ObjectSubject, contextLeg, findNeighbours, imageLegs, loadObjectSubject, neighbourReads } from "./object-neighbours";
+import {
+  type Neighbour,
+  type NeighbourReads,
+  type ObjectSubject,
+  contextLeg,
+  findNeighbours,
+  imageLegs,
+  loadObjectSubject,
+  neighbourReads,
+} from "./object-neighbours";
 import { type ProposalRole, contextText, defaultProposalContextWeight, roleValue } from "../config/object-context";
 import { type ObjectsRuntime, descriptorSpace } from "./similar-objects";
 import { type SubjectStatements, loadSubjectStatements } from "./load-statements";
@@ -66,7 +75,14 @@ export function neighbourWeight(neighbour: Neighbour, mode: CharacterisationMode
 export async function characteriseObject(
   runtime: ObjectsRuntime,
   principal: Principal,
-  input: { recordId: string; mode?: CharacterisationMode; neighbours?: number; subject?: ObjectSubject; omitFromContext?: readonly ProposalRole[]; reads?: NeighbourReads },
+  input: {
+    recordId: string;
+    mode?: CharacterisationMode;
+    neighbours?: number;
+    subject?: ObjectSubject;
+    omitFromContext?: readonly ProposalRole[];
+    reads?: NeighbourReads;
+  },
 ): Promise<Characterisation> {
   const mode = input.mode ?? "hybrid";
   const subject = input.subject ?? (await loadObjectSubject(runtime.sql, principal, input.recordId));
@@ -115,8 +131,17 @@ export async function characteriseObject(
       };
       if (role === "date") {
         const dated = weighted.filter(({ neighbour }) => neighbour.date);
-        characterisation.date = aggregateDates(dated.map(({ neighbour, weight }) => ({ from: neighbour.date?.from ?? 0, to: neighbour.date?.to ?? 0, weight })));
-        characterisation.voters = dated.map(({ neighbour, weight }) => ({ recordId: neighbour.recordId, title: neighbour.title, projectId: neighbour.projectId, weight, value: neighbour.roles.date ?? "", date: neighbour.date }));
+        characterisation.date = aggregateDates(
+          dated.map(({ neighbour, weight }) => ({ from: neighbour.date?.from ?? 0, to: neighbour.date?.to ?? 0, weight })),
+        );
+        characterisation.voters = dated.map(({ neighbour, weight }) => ({
+          recordId: neighbour.recordId,
+          title: neighbour.title,
+          projectId: neighbour.projectId,
+          weight,
+          value: neighbour.roles.date ?? "",
+          date: neighbour.date,
+        }));
         const central = characterisation.date?.central;
         characterisation.support = dated
           .filter(({ neighbour }) => central !== undefined && neighbour.date && neighbour.date.from <= central && central <= neighbour.date.to)
@@ -127,7 +152,14 @@ export async function characteriseObject(
       } else {
         const voting = weighted.filter(({ neighbour }) => neighbour.roles[role]);
         characterisation.categorical = voteCategorical(voting.map(({ neighbour, weight }) => ({ value: neighbour.roles[role], weight })));
-        characterisation.voters = voting.map(({ neighbour, weight }) => ({ recordId: neighbour.recordId, title: neighbour.title, projectId: neighbour.projectId, weight, value: neighbour.roles[role] ?? "", date: neighbour.date }));
+        characterisation.voters = voting.map(({ neighbour, weight }) => ({
+          recordId: neighbour.recordId,
+          title: neighbour.title,
+          projectId: neighbour.projectId,
+          weight,
+          value: neighbour.roles[role] ?? "",
+          date: neighbour.date,
+        }));
         for (const { neighbour } of voting) evidenceProjects.add(neighbour.projectId);
         characterisation.judgement = judgeCategorical(role, characterisation.categorical, statements[role]);
         // The neighbours shown as support: those voting what is proposed (or the flagged vote), never a placeholder's.

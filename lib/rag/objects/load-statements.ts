@@ -33,7 +33,12 @@ export const minimumCalibrated = 10;
 export const minimumAgreement = 0.9;
 const factsTtlMs = 60_000;
 
-export function subjectTextSources(subject: { title: string; fields: readonly FieldDefinition[]; values: Record<string, unknown>; context: ObjectContext }): TextSource[] {
+export function subjectTextSources(subject: {
+  title: string;
+  fields: readonly FieldDefinition[];
+  values: Record<string, unknown>;
+  context: ObjectContext;
+}): TextSource[] {
   const roleFields = new Set(proposalRoles.map((role) => subject.context.roles[role]).filter(Boolean));
   const sources: TextSource[] = [{ label: subject.fields.find((field) => field.key === "title")?.label ?? "Title", text: subject.title }];
   for (const field of subject.fields) {
@@ -85,7 +90,10 @@ export function resolveAliases(rows: readonly { term: string; value: string; cou
     byTerm.set(key, entry);
   }
   return new Map(
-    [...byTerm.entries()].map(([key, entry]) => [key, { term: entry.term, value: entry.values.size === 1 ? (entry.spelt.get([...entry.values][0] as string) ?? null) : null }]),
+    [...byTerm.entries()].map(([key, entry]) => [
+      key,
+      { term: entry.term, value: entry.values.size === 1 ? (entry.spelt.get([...entry.values][0] as string) ?? null) : null },
+    ]),
   );
 }
 
@@ -131,7 +139,9 @@ async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise
     vocabularies.set(role, needValues ? [...options, ...rows.map((row) => row.value)] : options);
     if (needSpans) {
       periodSpans = new Map(
-        rows.filter((row) => row.earliest !== null && row.latest !== null).map((row) => [fold(row.value), { from: Number(row.earliest), to: Number(row.latest) }]),
+        rows
+          .filter((row) => row.earliest !== null && row.latest !== null)
+          .map((row) => [fold(row.value), { from: Number(row.earliest), to: Number(row.latest) }]),
       );
     }
   }
@@ -142,7 +152,9 @@ async function catalogueFacts(sql: SqlExecutor, subject: ObjectSubject): Promise
     const pattern = roleAliasFields[role];
     if (!fieldKey || !pattern) continue;
     const roleKeys = new Set(Object.values(subject.context.roles));
-    const aliasFields = subject.fields.filter((field) => (field.type === "text" || field.type === "category") && !roleKeys.has(field.key) && (pattern.test(field.key) || pattern.test(field.label)));
+    const aliasFields = subject.fields.filter(
+      (field) => (field.type === "text" || field.type === "category") && !roleKeys.has(field.key) && (pattern.test(field.key) || pattern.test(field.label)),
+    );
     const rows: { term: string; value: string; count: number }[] = [];
     for (const field of aliasFields) {
       const found = await sql.query<{ term: string; value: string; count: number }>(

@@ -90,7 +90,9 @@ export async function loadObjectSubject(sql: SqlExecutor, principal: Principal, 
   if (!row || !canRead(principal, { projectId: row.project_id })) throw notFound();
   const context = readObjectContext(row.object_context);
   if (!context) throw notObject();
-  const compared = await sql.query<{ id: string }>(`SELECT id FROM sections WHERE slug = ANY($1::text[]) AND object_context IS NOT NULL`, [context.compareWith]);
+  const compared = await sql.query<{ id: string }>(`SELECT id FROM sections WHERE slug = ANY($1::text[]) AND object_context IS NOT NULL`, [
+    context.compareWith,
+  ]);
   return {
     recordId: row.id,
     projectId: row.project_id,
@@ -109,10 +111,9 @@ export async function loadObjectSubject(sql: SqlExecutor, principal: Principal, 
 /** Whether a record's section has an object context (the record page shows the object views). */
 export async function isObjectRecord(sql: SqlExecutor, recordId: string): Promise<boolean> {
   if (!isUuid(recordId)) return false;
-  const [row] = await sql.query<{ object_context: unknown }>(
-    `SELECT s.object_context FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = $1`,
-    [recordId],
-  );
+  const [row] = await sql.query<{ object_context: unknown }>(`SELECT s.object_context FROM records r JOIN sections s ON s.id = r.section_id WHERE r.id = $1`, [
+    recordId,
+  ]);
   return Boolean(row && readObjectContext(row.object_context));
 }
 
@@ -263,10 +264,11 @@ export async function findNeighbours(sql: SqlExecutor, principal: Principal, sub
     const visual = imageLegNames.map((leg) => sims[leg]).filter((value): value is number => value !== undefined);
     const context = readObjectContext(detail.object_context);
     const roles: Partial<Record<ProposalRole, string>> = {};
-    if (context) for (const role of proposalRoles) {
-      const value = roleValue(context, role, detail.values);
-      if (value) roles[role] = value;
-    }
+    if (context)
+      for (const role of proposalRoles) {
+        const value = roleValue(context, role, detail.values);
+        if (value) roles[role] = value;
+      }
     neighbours.push({
       recordId: item.id,
       title: detail.title,

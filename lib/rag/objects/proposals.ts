@@ -89,7 +89,8 @@ export interface StoredProposal {
 
 export function sameValue(a: ProposalValue | null | undefined, b: ProposalValue | null | undefined): boolean {
   if (a === null || a === undefined || b === null || b === undefined) return false;
-  if (typeof a === "string" || typeof b === "string") return typeof a === typeof b && String(a).trim().toLocaleLowerCase() === String(b).trim().toLocaleLowerCase();
+  if (typeof a === "string" || typeof b === "string")
+    return typeof a === typeof b && String(a).trim().toLocaleLowerCase() === String(b).trim().toLocaleLowerCase();
   return a.from === b.from && a.to === b.to;
 }
 
@@ -260,15 +261,25 @@ export async function decideProposal(
   if (!fieldKey) throw new AppError("bad_request", `This collection does not catalogue a ${input.role}.`);
   const fieldLabel = subject.fields.find((field) => field.key === fieldKey)?.label ?? input.role;
 
-  const stored = (await proposalsForRecord(runtime, principal, subject.recordId)).find((proposal) => proposal.role === input.role && proposal.status === "pending");
+  const stored = (await proposalsForRecord(runtime, principal, subject.recordId)).find(
+    (proposal) => proposal.role === input.role && proposal.status === "pending",
+  );
   let proposal: { id: string | null; value: ProposalValue; confidence: number; evidence: ProposalEvidence; evidenceProjectIds: string[]; mode: string };
   if (stored) {
-    proposal = { id: stored.id, value: stored.value, confidence: stored.confidence, evidence: stored.evidence, evidenceProjectIds: [], mode: stored.evidence.mode };
+    proposal = {
+      id: stored.id,
+      value: stored.value,
+      confidence: stored.confidence,
+      evidence: stored.evidence,
+      evidenceProjectIds: [],
+      mode: stored.evidence.mode,
+    };
   } else {
     const characterisation = await characteriseObject(runtime, principal, { recordId: subject.recordId, subject });
     const role = characterisation.roles.find((candidate) => candidate.role === input.role);
     const value = role ? storedValueOf(role) : null;
-    if (!role || value === null) throw new AppError("bad_request", `There is no proposal for the ${fieldLabel.toLowerCase()} of this object: no similar catalogued object has one.`);
+    if (!role || value === null)
+      throw new AppError("bad_request", `There is no proposal for the ${fieldLabel.toLowerCase()} of this object: no similar catalogued object has one.`);
     const evidence = evidenceOf(role, characterisation.mode);
     proposal = { id: null, value, confidence: evidence.confidence, evidence, evidenceProjectIds: evidenceProjectsOf(role), mode: characterisation.mode };
   }
@@ -285,9 +296,13 @@ export async function decideProposal(
   const decidedValue: ProposalValue | null = input.action === "accept" ? proposal.value : input.action === "override" ? input.value : null;
   const field = subject.fields.find((candidate) => candidate.key === fieldKey);
   if (decidedValue !== null && (field?.type === "daterange") !== (typeof decidedValue === "object")) {
-    throw new AppError("bad_request", field?.type === "daterange" ? `${fieldLabel}: give an earliest and a latest year.` : `${fieldLabel}: give a value, not a range.`, {
-      fieldErrors: { value: [field?.type === "daterange" ? "Give an earliest and a latest year." : "Give a value."] },
-    });
+    throw new AppError(
+      "bad_request",
+      field?.type === "daterange" ? `${fieldLabel}: give an earliest and a latest year.` : `${fieldLabel}: give a value, not a range.`,
+      {
+        fieldErrors: { value: [field?.type === "daterange" ? "Give an earliest and a latest year." : "Give a value."] },
+      },
+    );
   }
 
   const record = await prisma.record.findUnique({ where: { id: subject.recordId } });

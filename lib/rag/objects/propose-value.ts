@@ -33,7 +33,11 @@ export interface ProposeValueInput {
 
 const conflictPending = (label: string) => new AppError("conflict", `A proposal for the ${label} of this record already awaits a curator's decision.`);
 
-export async function proposeValue(prisma: PrismaClient, principal: Principal, input: ProposeValueInput): Promise<{ proposalId: string; recordId: string; role: ProposalRole; status: "pending" }> {
+export async function proposeValue(
+  prisma: PrismaClient,
+  principal: Principal,
+  input: ProposeValueInput,
+): Promise<{ proposalId: string; recordId: string; role: ProposalRole; status: "pending" }> {
   if (!isUuid(input.recordId)) throw notFound();
   const record = await prisma.record.findFirst({ where: { id: input.recordId, ...projectScopeWhere(principal) }, include: { section: true } });
   if (!record) throw notFound();
@@ -47,7 +51,10 @@ export async function proposeValue(prisma: PrismaClient, principal: Principal, i
     throw new AppError("bad_request", message, { fieldErrors: { role: [message] } });
   }
   const checked = validateRecordValues([{ ...field, required: false }], { [field.key]: input.value });
-  if (!checked.ok) throw new AppError("bad_request", "The value does not fit the field.", { fieldErrors: { value: checked.fieldErrors[field.key] ?? ["Not a valid value."] } });
+  if (!checked.ok)
+    throw new AppError("bad_request", "The value does not fit the field.", {
+      fieldErrors: { value: checked.fieldErrors[field.key] ?? ["Not a valid value."] },
+    });
   const label = field.label.toLowerCase();
   if ((record.values as Record<string, unknown>)[field.key] !== undefined) {
     throw new AppError("conflict", `The record already catalogues its ${label}; update the record to change it.`);
@@ -68,7 +75,8 @@ export async function proposeValue(prisma: PrismaClient, principal: Principal, i
   };
   try {
     return await prisma.$transaction(async (tx) => {
-      if (await tx.proposal.findFirst({ where: { recordId: record.id, role: input.role, status: "pending" }, select: { id: true } })) throw conflictPending(label);
+      if (await tx.proposal.findFirst({ where: { recordId: record.id, role: input.role, status: "pending" }, select: { id: true } }))
+        throw conflictPending(label);
       const created = await tx.proposal.create({
         data: {
           recordId: record.id,
@@ -93,7 +101,8 @@ export async function proposeValue(prisma: PrismaClient, principal: Principal, i
   } catch (error) {
     if (error instanceof AppError) throw error;
     // Two proposals at once: the one-pending-per-role index refuses the second.
-    if (await prisma.proposal.findFirst({ where: { recordId: record.id, role: input.role, status: "pending" }, select: { id: true } })) throw conflictPending(label);
+    if (await prisma.proposal.findFirst({ where: { recordId: record.id, role: input.role, status: "pending" }, select: { id: true } }))
+      throw conflictPending(label);
     throw error;
   }
 }

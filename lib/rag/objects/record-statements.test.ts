@@ -72,7 +72,11 @@ describe("statedDate", () => {
       statements: [{ from: -323, to: -150, text: "323 BC - 150 BC", approximate: false, label: "Title" }],
     });
     expect(statedDate([{ label: "Title", text: "Penny of Offa, 829 - 831. 1990.1.2" }])).toMatchObject({ from: 829, to: 831 });
-    expect(statedDate([{ label: "Description", text: "A jug of the 18th century, found 1987, with a repair of ca. 1850." }])).toMatchObject({ from: 1701, to: 1850, approximate: true });
+    expect(statedDate([{ label: "Description", text: "A jug of the 18th century, found 1987, with a repair of ca. 1850." }])).toMatchObject({
+      from: 1701,
+      to: 1850,
+      approximate: true,
+    });
   });
 
   it("lets a field that holds only a date outrank dates in running text", () => {

@@ -249,7 +249,11 @@ export function statedDate(sources: readonly TextSource[]): { from: number; to: 
     parts.push(...inParts.map((date) => ({ ...date, label: source.label })));
     // A marked date that is also a whole part is one statement, not two.
     const partRanges = new Set(inParts.map((date) => `${date.from}/${date.to}`));
-    running.push(...findMarkedDates(text).filter((date) => !partRanges.has(`${date.from}/${date.to}`)).map((date) => ({ ...date, label: source.label })));
+    running.push(
+      ...findMarkedDates(text)
+        .filter((date) => !partRanges.has(`${date.from}/${date.to}`))
+        .map((date) => ({ ...date, label: source.label })),
+    );
   }
   const chosen = whole.length ? whole : [...parts, ...running];
   if (chosen.length === 0) return null;
@@ -263,12 +267,55 @@ export function statedDate(sources: readonly TextSource[]): { from: number; to: 
 
 /** Values that say "not determined": never a statement, and never a term to find. */
 const placeholders = new Set([
-  "other", "others", "unidentified", "unknown", "uncertain", "undetermined", "indeterminate", "undated", "none", "n/a", "na",
-  "n.a.", "n. a.", "n/d", "s.d.", "s/d", "s.f.", "not identified", "not known", "unspecified", "various", "mixed",
-  "miscellaneous", "misc", "unclassified", "otro", "otros", "otra", "otras", "desconocido", "desconocida", "indeterminado",
-  "indeterminada", "no identificado", "sin identificar", "sin determinar", "varios", "altre", "altres", "altra",
-  "desconegut", "desconeguda", "indeterminat", "indeterminada", "no identificat", "sense identificar", "diversos",
-  "sense data", "sin fecha",
+  "other",
+  "others",
+  "unidentified",
+  "unknown",
+  "uncertain",
+  "undetermined",
+  "indeterminate",
+  "undated",
+  "none",
+  "n/a",
+  "na",
+  "n.a.",
+  "n. a.",
+  "n/d",
+  "s.d.",
+  "s/d",
+  "s.f.",
+  "not identified",
+  "not known",
+  "unspecified",
+  "various",
+  "mixed",
+  "miscellaneous",
+  "misc",
+  "unclassified",
+  "otro",
+  "otros",
+  "otra",
+  "otras",
+  "desconocido",
+  "desconocida",
+  "indeterminado",
+  "indeterminada",
+  "no identificado",
+  "sin identificar",
+  "sin determinar",
+  "varios",
+  "altre",
+  "altres",
+  "altra",
+  "desconegut",
+  "desconeguda",
+  "indeterminat",
+  "indeterminada",
+  "no identificat",
+  "sense identificar",
+  "diversos",
+  "sense data",
+  "sin fecha",
 ]);
 
 /** Function words of English, Spanish and Catalan (lib/language): a vocabulary term spelt like one is not findable in text. */
@@ -312,7 +359,10 @@ function termPatterns(vocabulary: readonly string[]): { term: string; pattern: R
   const patterns = findableTerms(vocabulary)
     .sort((a, b) => b.length - a.length)
     .map((term) => {
-      const words = fold(term).split(/\s+/).map(escape).join(String.raw`[\s-]+`);
+      const words = fold(term)
+        .split(/\s+/)
+        .map(escape)
+        .join(String.raw`[\s-]+`);
       const plural = fold(term).length >= 4 ? "(?:e?s)?" : "";
       return { term, pattern: new RegExp(String.raw`(?<![\p{L}\p{N}])${words}${plural}(?![\p{L}\p{N}])`, "gu") };
     });

@@ -132,7 +132,13 @@ export function judgeDate(votes: DateProposal | null, statements: RecordStatemen
       proposed && disjoint(proposed, date, date.approximate ? approximateToleranceYears : 0)
         ? { vote: proposed, share: votes?.confidence ?? 0, contradicts: quote(dateSources(date)) }
         : null;
-    return { value: { from: date.from, to: date.to }, confidence: 1, source: "stated", stated: { value: { from: date.from, to: date.to }, sources: dateSources(date) }, flag };
+    return {
+      value: { from: date.from, to: date.to },
+      confidence: 1,
+      source: "stated",
+      stated: { value: { from: date.from, to: date.to }, sources: dateSources(date) },
+      flag,
+    };
   }
   const period = statements.statedPeriod;
   const span = period ? statements.periodSpans.get(fold(period)) : undefined;

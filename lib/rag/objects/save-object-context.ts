@@ -32,12 +32,19 @@ export async function saveObjectContext(
     if (!validated.ok) {
       const fieldErrors: Record<string, string[]> = {};
       for (const problem of validated.problems) (fieldErrors[problem.path || "_form"] ??= []).push(problem.message);
-      throw new AppError("bad_request", `The object context is not valid: ${validated.problems.map((problem) => `${problem.path}: ${problem.message}`).join("; ")}`, { fieldErrors });
+      throw new AppError(
+        "bad_request",
+        `The object context is not valid: ${validated.problems.map((problem) => `${problem.path}: ${problem.message}`).join("; ")}`,
+        { fieldErrors },
+      );
     }
     context = validated.context;
   }
   await prisma.$transaction([
-    prisma.section.update({ where: { id: section.id }, data: { objectContext: context === null ? Prisma.DbNull : (context as unknown as Prisma.InputJsonValue) } }),
+    prisma.section.update({
+      where: { id: section.id },
+      data: { objectContext: context === null ? Prisma.DbNull : (context as unknown as Prisma.InputJsonValue) },
+    }),
     audit(prisma, {
       actorId: actorIdOf(principal),
       action: "section.object_context",

@@ -102,19 +102,48 @@ export async function searchObjectsByText(
        ORDER BY best.record_id, best.similarity DESC`,
       params,
     );
-    const ranked = rows.filter((row) => canRead(principal, { projectId: row.project_id })).sort((a, b) => b.similarity - a.similarity).slice(0, input.limit);
-    const images = await thumbnails(runtime, ranked.map((row) => row.record_id));
+    const ranked = rows
+      .filter((row) => canRead(principal, { projectId: row.project_id }))
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, input.limit);
+    const images = await thumbnails(
+      runtime,
+      ranked.map((row) => row.record_id),
+    );
     return {
       via: "multimodal",
       model: multimodal.model,
-      hits: ranked.map((row) => ({ recordId: row.record_id, title: row.title, sectionName: row.name, similarity: Number(row.similarity), legs: ["meaning"], images: images.get(row.record_id) ?? [] })),
+      hits: ranked.map((row) => ({
+        recordId: row.record_id,
+        title: row.title,
+        sectionName: row.name,
+        similarity: Number(row.similarity),
+        legs: ["meaning"],
+        images: images.get(row.record_id) ?? [],
+      })),
     };
   }
-  const result = await searchArchive(search, principal, { query: input.query, mode: search.space ? "hybrid" : "keyword", limit: input.limit, sectionIds: sections.map((section) => section.id), collapse: "record" });
-  const images = await thumbnails(runtime, result.hits.map((hit) => hit.recordId));
+  const result = await searchArchive(search, principal, {
+    query: input.query,
+    mode: search.space ? "hybrid" : "keyword",
+    limit: input.limit,
+    sectionIds: sections.map((section) => section.id),
+    collapse: "record",
+  });
+  const images = await thumbnails(
+    runtime,
+    result.hits.map((hit) => hit.recordId),
+  );
   return {
     via: "catalogue-text",
     model: search.space?.model ?? "keyword index",
-    hits: result.hits.map((hit) => ({ recordId: hit.recordId, title: hit.recordTitle, sectionName: hit.sectionName, similarity: hit.similarity, legs: hit.legs, images: images.get(hit.recordId) ?? [] })),
+    hits: result.hits.map((hit) => ({
+      recordId: hit.recordId,
+      title: hit.recordTitle,
+      sectionName: hit.sectionName,
+      similarity: hit.similarity,
+      legs: hit.legs,
+      images: images.get(hit.recordId) ?? [],
+    })),
   };
 }

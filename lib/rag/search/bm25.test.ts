@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { averageLength, bm25Idf, bm25Parameters, bm25Score, bm25Term, defaultBm25, selectCandidates, selectTerms, wordDocumentFrequencies, wordGroups } from "./bm25";
+import {
+  averageLength,
+  bm25Idf,
+  bm25Parameters,
+  bm25Score,
+  bm25Term,
+  defaultBm25,
+  selectCandidates,
+  selectTerms,
+  wordDocumentFrequencies,
+  wordGroups,
+} from "./bm25";
 
 describe("BM25", () => {
   it("weights rare lexemes more, never negatively, and not at all when absent", () => {
@@ -36,7 +47,17 @@ describe("BM25", () => {
       ["cherry", 2],
     ]);
     const idf = Math.log(1.6);
-    const second = bm25Score({ length: 4, tf: new Map([["apple", 1], ["cherry", 3]]) }, df, corpus);
+    const second = bm25Score(
+      {
+        length: 4,
+        tf: new Map([
+          ["apple", 1],
+          ["cherry", 3],
+        ]),
+      },
+      df,
+      corpus,
+    );
     expect(second).toBeCloseTo((idf * 2.2) / (1 + 1.5) + (idf * 3 * 2.2) / (3 + 1.5), 12);
     expect(second).toBeCloseTo(1.1029, 4);
     expect(bm25Score({ length: 3, tf: new Map([["apple", 2]]) }, df, corpus)).toBeCloseTo(0.64625, 4);
@@ -76,7 +97,11 @@ describe("BM25", () => {
     it("keeps selectTerms' choice while the rarest lexeme is within the budget", () => {
       const chosen = selectCandidates([term("the", 900), term("mill", 40), term("flour", 60)], 100, 1000);
       expect(chosen).toMatchObject({ tsquery: "'mill' | 'flour'", cap: null, fallback: null });
-      expect(chosen.terms.map((row) => [row.lexeme, row.selects])).toEqual([["mill", true], ["flour", true], ["the", false]]);
+      expect(chosen.terms.map((row) => [row.lexeme, row.selects])).toEqual([
+        ["mill", true],
+        ["flour", true],
+        ["the", false],
+      ]);
     });
 
     it("past the budget, asks for two of a line's words together, every form of each, and falls back to its rarest word", () => {
@@ -136,7 +161,12 @@ describe("BM25", () => {
       { word: "mills", lexeme: "mills", single: true },
       { word: "mill", lexeme: "mill", single: true },
     ];
-    const df = new Map([["cancer", 900], ["canc", 5], ["mill", 40], ["mills", 2]]);
+    const df = new Map([
+      ["cancer", 900],
+      ["canc", 5],
+      ["mill", 40],
+      ["mills", 2],
+    ]);
     const words = wordDocumentFrequencies(forms, df, 1000);
     expect(words.get("canc")).toBe(905);
     expect(words.get("cancer")).toBe(905);
@@ -155,7 +185,15 @@ describe("BM25", () => {
       { word: "day", lexeme: "day", single: true },
       { word: "old", lexeme: "old", single: true },
     ];
-    const words = wordDocumentFrequencies(forms, new Map([["day-old", 3], ["day", 300], ["old", 200]]), 1000);
+    const words = wordDocumentFrequencies(
+      forms,
+      new Map([
+        ["day-old", 3],
+        ["day", 300],
+        ["old", 200],
+      ]),
+      1000,
+    );
     expect(Object.fromEntries(words)).toEqual({ "day-old": 3, day: 300, old: 200 });
   });
 });

@@ -1,10 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationQuestion, type MeasuredQuestion, calibrateFusion, calibrateSpace, chooseLengthNormalisation, crossValidateSpace, legNdcg, pickShare } from "./calibrate-fusion";
+import {
+  type CalibrationQuestion,
+  type MeasuredQuestion,
+  calibrateFusion,
+  calibrateSpace,
+  chooseLengthNormalisation,
+  crossValidateSpace,
+  legNdcg,
+  pickShare,
+} from "./calibrate-fusion";
 import { fuseRecords, fusionWeights, lengthNormalisationFor } from "./fuse-legs";
 
 const hit = (recordId: string, score: number) => ({ chunkId: `${recordId}-${score}`, recordId, projectId: "p", contributingProjectIds: [], score });
 /** A leg that ranks the given records in order, with scores shaped like the real legs': close cosines, spread-out BM25. */
-const leg = (name: "meaning" | "words", ids: string[]) => ({ leg: name, hits: ids.map((id, index) => hit(id, name === "meaning" ? 0.65 - 0.01 * index : 30 - 1.1 * index)) });
+const leg = (name: "meaning" | "words", ids: string[]) => ({
+  leg: name,
+  hits: ids.map((id, index) => hit(id, name === "meaning" ? 0.65 - 0.01 * index : 30 - 1.1 * index)),
+});
 const noise = (seed: number) => Array.from({ length: 20 }, (_, index) => `noise-${seed}-${index}`);
 
 /** A question whose answer `answer` is found first by `good` and not at all by the other leg. */
@@ -142,7 +154,10 @@ describe("calibrateSpace and crossValidateSpace", () => {
     // Five questions only words answers and five only meaning answers, and no share serves both
     // kinds: in sample, one kind is served. Held out, each question is ranked at the share the
     // other nine chose — the other kind's, since its own kind is then one short.
-    const questions = [...Array.from({ length: 5 }, (_, index) => question("en", "words", index)), ...Array.from({ length: 5 }, (_, index) => question("en", "meaning", 50 + index))].map((entry) => measured(entry));
+    const questions = [
+      ...Array.from({ length: 5 }, (_, index) => question("en", "words", index)),
+      ...Array.from({ length: 5 }, (_, index) => question("en", "meaning", 50 + index)),
+    ].map((entry) => measured(entry));
     const options = { defaultB: 0.75, smoothing: 0, priorQuestions: 0 };
     const held = crossValidateSpace(questions, options);
     const inSample = calibrateSpace(questions, { ...options, source: "test" });
@@ -187,7 +202,10 @@ describe("a record's second passage, per space", () => {
 
   it("takes the share whose words leg ranks best, ties to the default", () => {
     const chosen = (questions: CalibrationQuestion[], defaultShare: number) => {
-      const calibration = calibrateSpace(questions.map((entry) => measured(entry)), { defaultB: 0.75, defaultSecondPassage: defaultShare, source: "test" });
+      const calibration = calibrateSpace(
+        questions.map((entry) => measured(entry)),
+        { defaultB: 0.75, defaultSecondPassage: defaultShare, source: "test" },
+      );
       return { secondPassage: calibration.secondPassage, secondPassageFigures: calibration.secondPassageFigures };
     };
     const abstracts = Array.from({ length: 6 }, (_, index) => spread(index, false));
@@ -220,10 +238,12 @@ describe("a record's second passage, per space", () => {
         const spreadOut = spread(index, true);
         const words = spreadOut.lists.find((list) => list.leg === "words")!;
         const carried = <T extends object>(list: T) => ({ ...list, secondPassage: stored });
-        return measured(
-          { ...spreadOut, lists: spreadOut.lists.map((list) => (list.leg === "words" ? carried(list) : list)) },
-          [carried(strong), carried(words), carried(words), carried(words)],
-        );
+        return measured({ ...spreadOut, lists: spreadOut.lists.map((list) => (list.leg === "words" ? carried(list) : list)) }, [
+          carried(strong),
+          carried(words),
+          carried(words),
+          carried(words),
+        ]);
       });
     const options = { defaultB: 0.75, defaultSecondPassage: 1, source: "test", now: new Date(0) };
     const afterSmallShare = calibrateSpace(questions(0.25), options);
@@ -238,7 +258,7 @@ describe("a record's second passage, per space", () => {
 describe("BM25 length normalisation per query language", () => {
   // nDCG@10 of the words leg at b 0.25, 0.5, 0.75, 1.
   const at = (language: string, keyword: number[], judged = true) => ({ language, keyword, judged });
-  const repeat = <T,>(count: number, make: () => T) => Array.from({ length: count }, make);
+  const repeat = <T>(count: number, make: () => T) => Array.from({ length: count }, make);
 
   it("picks for each language with enough questions the b its words leg ranked best at, ties to the default", () => {
     const questions = [
@@ -264,7 +284,14 @@ describe("BM25 length normalisation per query language", () => {
   });
 
   it("is applied per query language, else the overall b, else none (the bm25B setting)", () => {
-    const fusion = { method: "scores" as const, meaningShare: { all: 0.5 }, figures: {}, source: "", measuredAt: "", lengthNormalisation: { all: 0.75, en: 0.25 } };
+    const fusion = {
+      method: "scores" as const,
+      meaningShare: { all: 0.5 },
+      figures: {},
+      source: "",
+      measuredAt: "",
+      lengthNormalisation: { all: 0.75, en: 0.25 },
+    };
     expect(lengthNormalisationFor(fusion, "en")).toBe(0.25);
     expect(lengthNormalisationFor(fusion, "ca")).toBe(0.75);
     expect(lengthNormalisationFor(fusion, null)).toBe(0.75);

@@ -73,7 +73,10 @@ export function calibrateFusion(questions: readonly CalibrationQuestion[], optio
   const judged = questions.filter((question) => [...question.judged.values()].some((grade) => grade > 0));
   // nDCG@10 of every question at every share, computed once.
   const byShare = judged.map((question) => shares.map((share) => ndcgOf(question, hybridRanking(question, share))));
-  const legs = judged.map((question) => ({ keyword: ndcgOf(question, legRanking(question, "words")), semantic: ndcgOf(question, legRanking(question, "meaning")) }));
+  const legs = judged.map((question) => ({
+    keyword: ndcgOf(question, legRanking(question, "words")),
+    semantic: ndcgOf(question, legRanking(question, "meaning")),
+  }));
 
   const meaningShare: FusionCalibration["meaningShare"] = { all: 0.5 };
   const figures: FusionCalibration["figures"] = {};
@@ -130,7 +133,8 @@ export function pickShare(
   options: { overall?: readonly number[]; questions: number; priorQuestions: number; smoothing: number; betterLeg: number },
 ): number {
   const window = Math.max(0, Math.floor(options.smoothing));
-  const smooth = (curve: readonly number[]) => curve.map((_, index) => mean(curve.slice(Math.max(0, index - window), Math.min(curve.length, index + window + 1))));
+  const smooth = (curve: readonly number[]) =>
+    curve.map((_, index) => mean(curve.slice(Math.max(0, index - window), Math.min(curve.length, index + window + 1))));
   const mine = smooth(own);
   const overall = options.overall ? smooth(options.overall) : undefined;
   const n = options.questions;
@@ -203,11 +207,13 @@ export function chooseLengthNormalisation(
     if (members.length === 0 || (slice !== "all" && members.length < minimum)) continue;
     const own = curveOf(members);
     const n = members.length;
-    const weigh = (index: number) => (slice === "all" || prior === 0 ? (own[index] ?? 0) : ((own[index] ?? 0) * n + prior * (overall[index] ?? 0)) / (n + prior));
+    const weigh = (index: number) =>
+      slice === "all" || prior === 0 ? (own[index] ?? 0) : ((own[index] ?? 0) * n + prior * (overall[index] ?? 0)) / (n + prior);
     let best = -1;
     grid.forEach((b, index) => {
       const better = best < 0 || weigh(index) > weigh(best) + 1e-12;
-      const tieCloser = best >= 0 && Math.abs(weigh(index) - weigh(best)) <= 1e-12 && Math.abs(b - options.defaultB) < Math.abs((grid[best] ?? 0) - options.defaultB);
+      const tieCloser =
+        best >= 0 && Math.abs(weigh(index) - weigh(best)) <= 1e-12 && Math.abs(b - options.defaultB) < Math.abs((grid[best] ?? 0) - options.defaultB);
       if (better || tieCloser) best = index;
     });
     chosen[slice] = grid[best] ?? options.defaultB;
@@ -215,7 +221,6 @@ export function chooseLengthNormalisation(
   }
   return { lengthNormalisation: { all: chosen.all ?? options.defaultB, ...chosen }, lengthFigures };
 }
-
 
 /** The shares of a record's second-best passage the calibration tries (see recordScores). */
 export const secondPassageGrid: readonly number[] = [0, 0.25, 0.5, 1];
@@ -283,7 +288,11 @@ function atLength(question: MeasuredQuestion, length: Pick<FusionCalibration, "l
   const b = lengthNormalisationFor(length, question.language);
   const index = b === undefined ? -1 : lengthGrid.indexOf(b);
   const words = index >= 0 ? question.words[index] : undefined;
-  return { language: question.language, judged: question.judged, lists: words ? [...question.lists.filter((list) => list.leg !== "words"), words] : question.lists };
+  return {
+    language: question.language,
+    judged: question.judged,
+    lists: words ? [...question.lists.filter((list) => list.leg !== "words"), words] : question.lists,
+  };
 }
 
 /**
@@ -298,8 +307,19 @@ export function calibrateSpace(measured: readonly MeasuredQuestion[], options: J
   if (options.lengthBy === "hybrid" && options.measureLength !== false) {
     const at = (index: number) => ({ lengthNormalisation: { all: lengthGrid[index]! } });
     const atDefault = measured.map((question) => measuredAtShare(question, options.defaultSecondPassage ?? searchSettings.secondPassageShare.value));
-    const perB = lengthGrid.map((_, index) => calibrateFusion(atDefault.map((question) => atLength(question, at(index))), options));
-    const result: FusionCalibration = { ...perB[0]!, meaningShare: { all: 0.5 }, figures: {}, shareFigures: {}, lengthNormalisation: { all: options.defaultB } };
+    const perB = lengthGrid.map((_, index) =>
+      calibrateFusion(
+        atDefault.map((question) => atLength(question, at(index))),
+        options,
+      ),
+    );
+    const result: FusionCalibration = {
+      ...perB[0]!,
+      meaningShare: { all: 0.5 },
+      figures: {},
+      shareFigures: {},
+      lengthNormalisation: { all: options.defaultB },
+    };
     for (const slice of ["all", "en", "es", "ca"] as const) {
       let best = -1;
       perB.forEach((calibration, index) => {
@@ -371,7 +391,10 @@ export function crossValidateSpace(
       { ...options, source: "leave-one-out" },
     );
     const lists = withSecondPassage(atLength(question, calibration), calibration.secondPassage).lists;
-    return ndcgOf(question, fuseRecords(lists, fusionWeights(calibration, question.language)).map((item) => item.id));
+    return ndcgOf(
+      question,
+      fuseRecords(lists, fusionWeights(calibration, question.language)).map((item) => item.id),
+    );
   });
   const byLanguage: Record<string, { queries: number; ndcg: number }> = {};
   judged.forEach((question, index) => {

@@ -70,7 +70,15 @@ export async function exportRecordList(
     let page = first;
     let sent = 0;
     for (;;) {
-      const allFields = sections ? await exportRecordFields(deps.prisma, principal, page.items.map((item) => item.id), sections, { origin: options.origin ?? "" }) : undefined;
+      const allFields = sections
+        ? await exportRecordFields(
+            deps.prisma,
+            principal,
+            page.items.map((item) => item.id),
+            sections,
+            { origin: options.origin ?? "" },
+          )
+        : undefined;
       for (const item of page.items) {
         if (sent >= rowCount) return;
         const hit = view.search?.byRecord.get(item.id);

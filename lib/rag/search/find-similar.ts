@@ -44,7 +44,10 @@ export async function findSimilarRecords(
   if (!isUuid(recordId)) throw notFound();
   // Access in the SQL (an unreadable record reads as no row, like a missing one) and again here.
   const lookup: unknown[] = [recordId];
-  const [record] = await sql.query<{ project_id: string }>(`SELECT project_id FROM records WHERE id = $1 AND ${projectScopeSql(principal, "project_id", lookup)}`, lookup);
+  const [record] = await sql.query<{ project_id: string }>(
+    `SELECT project_id FROM records WHERE id = $1 AND ${projectScopeSql(principal, "project_id", lookup)}`,
+    lookup,
+  );
   if (!record || !canRead(principal, { projectId: record.project_id })) throw notFound();
   if (options.embedGroupId !== undefined && !isUuid(options.embedGroupId)) throw new AppError("bad_request", "Unknown embed group.");
   if (!space) return [];
@@ -73,7 +76,12 @@ export async function findSimilarRecords(
   const bestByRecord = new Map<string, (typeof hits)[number]>();
   for (const hit of hits) if (!bestByRecord.has(hit.recordId)) bestByRecord.set(hit.recordId, hit);
   const top = [...bestByRecord.values()].slice(0, limit);
-  const details = await passageDetails(sql, principal, space.id, top.map((hit) => hit.chunkId));
+  const details = await passageDetails(
+    sql,
+    principal,
+    space.id,
+    top.map((hit) => hit.chunkId),
+  );
   return top.flatMap((hit): SimilarRecord[] => {
     const row = details.get(hit.chunkId);
     if (!row || row.record_id === recordId) return [];

@@ -70,7 +70,12 @@ export function fuseRecords(lists: readonly { leg: Leg; hits: readonly PassageHi
 /** Score fusion of the legs' passages (collapse "passage", and each record's best passage). */
 export function fusePassages(lists: readonly { leg: Leg; hits: readonly PassageHit[] }[], weights: LegWeights = {}): FusedItem[] {
   return scoreFusion(
-    lists.map((list) => ({ leg: list.leg, items: list.hits.map((hit) => ({ id: hit.chunkId, score: hit.score })), weight: weights[list.leg] ?? 1, unlisted: unlisted[list.leg] })),
+    lists.map((list) => ({
+      leg: list.leg,
+      items: list.hits.map((hit) => ({ id: hit.chunkId, score: hit.score })),
+      weight: weights[list.leg] ?? 1,
+      unlisted: unlisted[list.leg],
+    })),
   );
 }
 

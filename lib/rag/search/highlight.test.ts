@@ -74,8 +74,16 @@ describe("marking a whole text on the record page", () => {
 
   it("marks the same query in the original and its English", () => {
     const terms = queryTerms("mines flooded");
-    expect(highlightParts("Les mines es van inundar el 1952.", terms).filter((part) => part.marked).map((part) => part.text)).toEqual(["mines"]);
-    expect(highlightParts("The mines were flooded in 1952.", terms).filter((part) => part.marked).map((part) => part.text)).toEqual(["mines", "flooded"]);
+    expect(
+      highlightParts("Les mines es van inundar el 1952.", terms)
+        .filter((part) => part.marked)
+        .map((part) => part.text),
+    ).toEqual(["mines"]);
+    expect(
+      highlightParts("The mines were flooded in 1952.", terms)
+        .filter((part) => part.marked)
+        .map((part) => part.text),
+    ).toEqual(["mines", "flooded"]);
   });
 
   it("gives the text as one plain run without terms or matches, and an empty text one empty run", () => {

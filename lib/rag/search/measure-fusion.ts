@@ -20,7 +20,11 @@ export async function measureFusion(
   questions: readonly { query: string; judged: ReadonlyMap<string, number>; sectionIds?: string[] }[],
   source: string,
 ): Promise<FusionCalibration> {
-  return calibrateSpace(await measureFusionQuestions(context, principal, questions), { source, defaultB: searchSettings.bm25B.value, defaultSecondPassage: searchSettings.secondPassageShare.value });
+  return calibrateSpace(await measureFusionQuestions(context, principal, questions), {
+    source,
+    defaultB: searchSettings.bm25B.value,
+    defaultSecondPassage: searchSettings.secondPassageShare.value,
+  });
 }
 
 /** Each question's legs: meaning and words as hybrid search runs them, and words again at each b of the grid. */

@@ -21,26 +21,55 @@ const layout: RecordLayout = {
       },
     ],
   ]),
-  scans: new Map([["scan", new Map([[1, { canvasId: page, words: [word("Les", 10), word("campanes", 60), word("sota", 110), word("l'aigua", 160), word("del", 210), word("Segrell", 260)] }]])]]),
+  scans: new Map([
+    [
+      "scan",
+      new Map([
+        [
+          1,
+          { canvasId: page, words: [word("Les", 10), word("campanes", 60), word("sota", 110), word("l'aigua", 160), word("del", 210), word("Segrell", 260)] },
+        ],
+      ]),
+    ],
+  ]),
   firstCanvasId: object,
 };
 const passage = { chunkId: "c1", language: "es", page: null, pageEnd: null, timeStart: null, timeEnd: null };
 
 describe("placing a search hit on the record's Canvases", () => {
   it("puts a transcript hit on the turn that holds the matched word, as #t=start,end, and quotes the word", () => {
-    const hits = placePassage({ ...passage, text: "Entrevistador: ¿Cuándo entró en la mina? Andrés: Entré de peón en 1963…", fieldKeys: ["transcript"], timeStart: 0, timeEnd: 19.7 }, layout, queryTerms("peón"));
+    const hits = placePassage(
+      { ...passage, text: "Entrevistador: ¿Cuándo entró en la mina? Andrés: Entré de peón en 1963…", fieldKeys: ["transcript"], timeStart: 0, timeEnd: 19.7 },
+      layout,
+      queryTerms("peón"),
+    );
     expect(hits).toHaveLength(1);
-    expect(hits[0]).toMatchObject({ target: `${recording}#t=4.45,19.7`, text: "Andrés: Entré de peón en 1963, en el lavadero.", wordLevel: false, language: "es" });
+    expect(hits[0]).toMatchObject({
+      target: `${recording}#t=4.45,19.7`,
+      text: "Andrés: Entré de peón en 1963, en el lavadero.",
+      wordLevel: false,
+      language: "es",
+    });
     expect(hits[0]!.quotes).toEqual([{ prefix: "Andrés: Entré de ", exact: "peón", suffix: " en 1963, en el lavadero." }]);
   });
 
   it("gives a passage found by meaning alone its whole span, with nothing marked", () => {
-    const hits = placePassage({ ...passage, text: "Andrés: Después vino la huelga.", fieldKeys: ["transcript"], timeStart: 19.7, timeEnd: 30 }, layout, queryTerms("strike"));
-    expect(hits).toEqual([{ key: "c1", target: `${recording}#t=19.7,30`, text: "Andrés: Después vino la huelga.", quotes: [], wordLevel: false, language: "es" }]);
+    const hits = placePassage(
+      { ...passage, text: "Andrés: Después vino la huelga.", fieldKeys: ["transcript"], timeStart: 19.7, timeEnd: 30 },
+      layout,
+      queryTerms("strike"),
+    );
+    expect(hits).toEqual([
+      { key: "c1", target: `${recording}#t=19.7,30`, text: "Andrés: Después vino la huelga.", quotes: [], wordLevel: false, language: "es" },
+    ]);
   });
 
   it("marks only the matched OCR words, as #xywh= of their boxes, with the words around them as context", () => {
-    const hits = placePassage({ ...passage, text: "Les campanes sota l'aigua del Segrell", fieldKeys: ["scan"], page: 1, pageEnd: 1 }, layout, queryTerms("campanes aigua"));
+    const hits = placePassage(
+      { ...passage, text: "Les campanes sota l'aigua del Segrell", fieldKeys: ["scan"], page: 1, pageEnd: 1 },
+      layout,
+      queryTerms("campanes aigua"),
+    );
     expect(hits.map((hit) => [hit.target, hit.text, hit.wordLevel])).toEqual([
       [`${page}#xywh=60,100,40,20`, "campanes", true],
       [`${page}#xywh=160,100,40,20`, "l'aigua", true],
@@ -49,13 +78,30 @@ describe("placing a search hit on the record's Canvases", () => {
   });
 
   it("joins neighbouring matched words into one box", () => {
-    const hits = placePassage({ ...passage, text: "Les campanes sota l'aigua del Segrell", fieldKeys: ["scan"], page: 1, pageEnd: 1 }, layout, queryTerms("campanes sota"));
+    const hits = placePassage(
+      { ...passage, text: "Les campanes sota l'aigua del Segrell", fieldKeys: ["scan"], page: 1, pageEnd: 1 },
+      layout,
+      queryTerms("campanes sota"),
+    );
     expect(hits.map((hit) => [hit.target, hit.text])).toEqual([[`${page}#xywh=60,100,90,20`, "campanes sota"]]);
   });
 
   it("puts an object's text on its first Canvas with the matched words quoted", () => {
-    const hits = placePassage({ ...passage, language: "en", text: "A silver denarius struck at Rome.", fieldKeys: ["description"] }, layout, queryTerms("denarius"));
-    expect(hits).toEqual([{ key: "c1", target: object, text: "A silver denarius struck at Rome.", quotes: [{ prefix: "A silver ", exact: "denarius", suffix: " struck at Rome." }], wordLevel: false, language: "en" }]);
+    const hits = placePassage(
+      { ...passage, language: "en", text: "A silver denarius struck at Rome.", fieldKeys: ["description"] },
+      layout,
+      queryTerms("denarius"),
+    );
+    expect(hits).toEqual([
+      {
+        key: "c1",
+        target: object,
+        text: "A silver denarius struck at Rome.",
+        quotes: [{ prefix: "A silver ", exact: "denarius", suffix: " struck at Rome." }],
+        wordLevel: false,
+        language: "en",
+      },
+    ]);
   });
 
   it("groups indexes into runs of neighbours", () => {

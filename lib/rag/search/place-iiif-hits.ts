@@ -76,13 +76,20 @@ function placeTimed(passage: PassageToPlace, timed: { canvasId: string; items: T
   const inside = start === null ? timed.items : timed.items.filter((item) => item.start >= start - 0.01 && item.start <= (end ?? start) + 0.01);
   const matched = inside.filter((item) => findHighlights(item.text, terms).length > 0);
   if (matched.length > 0) {
-    return matched.map((item, index) => textHit(`${passage.chunkId}-${index + 1}`, timeFragment(timed.canvasId, item.start, item.end), item.text, terms, language));
+    return matched.map((item, index) =>
+      textHit(`${passage.chunkId}-${index + 1}`, timeFragment(timed.canvasId, item.start, item.end), item.text, terms, language),
+    );
   }
   const target = start === null ? timed.canvasId : timeFragment(timed.canvasId, start, Math.max(start, end ?? start));
   return [textHit(passage.chunkId, target, passage.text, terms, language)];
 }
 
-function placeOnPages(passage: PassageToPlace, pages: Map<number, { canvasId: string; words: OcrWord[] }>, terms: readonly string[], language: string | null): PlacedHit[] {
+function placeOnPages(
+  passage: PassageToPlace,
+  pages: Map<number, { canvasId: string; words: OcrWord[] }>,
+  terms: readonly string[],
+  language: string | null,
+): PlacedHit[] {
   const hits: PlacedHit[] = [];
   const last = Math.max(passage.page!, passage.pageEnd ?? passage.page!);
   for (let number = passage.page!; number <= last; number++) {

@@ -48,7 +48,10 @@ export async function embedQuery(context: QueryEmbedding, query: string): Promis
  * embedQuery, with the query's language as detected for the bridge ("und" when too short) and
  * the bridge's English translation of it (null when none was made).
  */
-export async function embedQueryDetected(context: QueryEmbedding, query: string): Promise<{ vector: Float32Array; language: string; translatedText: string | null }> {
+export async function embedQueryDetected(
+  context: QueryEmbedding,
+  query: string,
+): Promise<{ vector: Float32Array; language: string; translatedText: string | null }> {
   const prepared = await prepareQuery(context, query);
   const [vector] = await context.embedder.embed([prepared?.embeddedText ?? query], "query");
   if (!vector) throw new EmbeddingError("The embedder returned no vector for the query.", { retryable: false });

@@ -36,8 +36,18 @@ describe("reciprocalRankFusion", () => {
 
   it("breaks a tie by the order the lists gave, never by id (ids differ from one index build to the next)", () => {
     // "z" and "a" tie on score, legs and best rank: the first list's item comes first.
-    expect(reciprocalRankFusion([{ leg: "meaning", ids: ["z"] }, { leg: "words", ids: ["a"] }]).map((item) => item.id)).toEqual(["z", "a"]);
-    expect(reciprocalRankFusion([{ leg: "meaning", ids: ["a"] }, { leg: "words", ids: ["z"] }]).map((item) => item.id)).toEqual(["a", "z"]);
+    expect(
+      reciprocalRankFusion([
+        { leg: "meaning", ids: ["z"] },
+        { leg: "words", ids: ["a"] },
+      ]).map((item) => item.id),
+    ).toEqual(["z", "a"]);
+    expect(
+      reciprocalRankFusion([
+        { leg: "meaning", ids: ["a"] },
+        { leg: "words", ids: ["z"] },
+      ]).map((item) => item.id),
+    ).toEqual(["a", "z"]);
   });
 
   it("weights a leg's contributions: a half-weight context leg cannot outvote two image views", () => {

@@ -135,7 +135,9 @@ export async function resolveRecordList(
   }
   view.section = section;
   if (listQuery.field && !(section && searchFieldsOf(section).some((field) => field.key === listQuery.field))) {
-    const problem = section ? `${section.name} has no searchable field called "${listQuery.field.slice(0, 64)}".` : "Choose a section to search one of its fields.";
+    const problem = section
+      ? `${section.name} has no searchable field called "${listQuery.field.slice(0, 64)}".`
+      : "Choose a section to search one of its fields.";
     return { view: { ...view, problem } };
   }
 

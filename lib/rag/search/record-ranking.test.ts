@@ -13,7 +13,12 @@ describe("record ranking", () => {
   });
 
   it("ranks a record by words on its two best passages, so many weak passages do not outweigh two strong ones", () => {
-    const words = [hit("strong", 5, "s1"), hit("strong", 4, "s2"), ...Array.from({ length: 12 }, (_, index) => hit("long", 1, `l${index}`)), hit("long", 4.5, "l-best")];
+    const words = [
+      hit("strong", 5, "s1"),
+      hit("strong", 4, "s2"),
+      ...Array.from({ length: 12 }, (_, index) => hit("long", 1, `l${index}`)),
+      hit("long", 4.5, "l-best"),
+    ];
     expect(recordRanking({ leg: "words", hits: words })).toEqual(["strong", "long"]);
   });
 

@@ -54,7 +54,10 @@ describe("rerank seam", () => {
   it("reads its configuration from the environment with clear errors", () => {
     expect(rerankerConfigFromEnv({})).toEqual({ kind: "none" });
     expect(rerankerConfigFromEnv({ MNEMO_RERANKER: "local" })).toEqual({ kind: "local" });
-    expect(rerankerConfigFromEnv({ MNEMO_RERANKER: "http", MNEMO_RERANK_URL: "http://127.0.0.1:8080" })).toMatchObject({ kind: "http", url: "http://127.0.0.1:8080" });
+    expect(rerankerConfigFromEnv({ MNEMO_RERANKER: "http", MNEMO_RERANK_URL: "http://127.0.0.1:8080" })).toMatchObject({
+      kind: "http",
+      url: "http://127.0.0.1:8080",
+    });
     expect(() => rerankerConfigFromEnv({ MNEMO_RERANKER: "http" })).toThrow(/MNEMO_RERANK_URL/);
     expect(() => rerankerConfigFromEnv({ MNEMO_RERANKER: "magic" })).toThrow(/none, local or http/);
     expect(rerankEndpoint("http://x:1/")).toBe("http://x:1/rerank");

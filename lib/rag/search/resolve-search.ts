@@ -48,7 +48,11 @@ function cacheKey(context: SearchContext, principal: Principal, request: RecordS
   ]);
 }
 
-export async function resolveRecordSearch(context: SearchContext, principal: Principal, request: RecordSearchRequest): Promise<ResolvedSearch & { cached: boolean }> {
+export async function resolveRecordSearch(
+  context: SearchContext,
+  principal: Principal,
+  request: RecordSearchRequest,
+): Promise<ResolvedSearch & { cached: boolean }> {
   const key = cacheKey(context, principal, request);
   const now = Date.now();
   // get() also moves the entry to the end of the eviction order.
@@ -73,7 +77,10 @@ async function stillReadable(context: SearchContext, principal: Principal, resol
   if (chunkIds.length === 0) return true;
   const params: unknown[] = [chunkIds];
   const scope = passageScopeSql(principal, "c", params);
-  const [row] = await context.sql.query<{ readable: number }>(`SELECT count(*)::int AS readable FROM chunks c WHERE c.id = ANY($1::text[]) AND ${scope}`, params);
+  const [row] = await context.sql.query<{ readable: number }>(
+    `SELECT count(*)::int AS readable FROM chunks c WHERE c.id = ANY($1::text[]) AND ${scope}`,
+    params,
+  );
   return row?.readable === chunkIds.length;
 }
 

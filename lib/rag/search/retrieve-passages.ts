@@ -5,7 +5,17 @@ import type { SqlExecutor } from "../../db/sql-executor";
 import { searchSettings } from "../config/settings";
 import type { IndexSpace } from "../index/index-spaces";
 import { type SearchConfig, queryConfigs, searchConfigSql } from "../index/search-configs";
-import { type Bm25Parameters, type CorpusStatistics, type KeywordTerm, averageLength, bm25Idf, bm25Parameters, selectCandidates, wordDocumentFrequencies, wordGroups } from "./bm25";
+import {
+  type Bm25Parameters,
+  type CorpusStatistics,
+  type KeywordTerm,
+  averageLength,
+  bm25Idf,
+  bm25Parameters,
+  selectCandidates,
+  wordDocumentFrequencies,
+  wordGroups,
+} from "./bm25";
 
 /**
  * The two retrieval legs over passages of one index space. Access is part of each query
@@ -88,7 +98,13 @@ export function contentOrderSql(alias: string): string {
 
 function gate(principal: Principal, rows: Row[]): PassageHit[] {
   return rows
-    .map((row) => ({ chunkId: row.id, recordId: row.record_id, projectId: row.project_id, contributingProjectIds: row.contributing_project_ids, score: Number(row.score) }))
+    .map((row) => ({
+      chunkId: row.id,
+      recordId: row.record_id,
+      projectId: row.project_id,
+      contributingProjectIds: row.contributing_project_ids,
+      score: Number(row.score),
+    }))
     .filter((hit) => canReadPassage(principal, hit));
 }
 
@@ -103,7 +119,12 @@ export async function denseLeg(
   const efSearch = Math.max(limit, Math.min(1000, Math.trunc(options.efSearch ?? 100)));
   const cast = `vector(${options.space.dimension})`;
   const params: unknown[] = [pgvector.toSql(Array.from(vector))];
-  const where = [`c.index_space_id = '${options.space.id}'`, `c.embedding IS NOT NULL`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
+  const where = [
+    `c.index_space_id = '${options.space.id}'`,
+    `c.embedding IS NOT NULL`,
+    passageScopeSql(principal, "c", params),
+    ...filters("c", options, params),
+  ];
   params.push(limit);
   return sql.transaction(async (tx) => {
     await tx.exec(`SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL hnsw.iterative_scan = relaxed_order;`);
@@ -260,7 +281,11 @@ async function planKeywordSearch(sql: SqlExecutor, principal: Principal, query: 
   const configsOf = new Map(lexemes.map((row) => [row.lexeme, row.configs]));
   const statistics = await readableKeywordStatistics(sql, principal, options.space.id, [...configsOf.keys()]);
   const { corpus } = statistics;
-  const wordDf = wordDocumentFrequencies(lexemes.flatMap((row) => row.forms), statistics.df, corpus.passages);
+  const wordDf = wordDocumentFrequencies(
+    lexemes.flatMap((row) => row.forms),
+    statistics.df,
+    corpus.passages,
+  );
   // A lexeme's own frequency decides what reading it costs (the candidate budget); its word's, its weight.
   const groups = wordGroups(lexemes.flatMap((row) => row.forms));
   const linesOf = new Map(lexemes.map((row) => [row.lexeme, [...new Set(row.forms.map((form) => form.line))]]));
@@ -282,11 +307,18 @@ async function planKeywordSearch(sql: SqlExecutor, principal: Principal, query: 
     tsquery,
     terms.map((term) => (configsOf.get(term.lexeme) ?? []).join(",")),
   ];
-  const where = [`c.index_space_id = '${options.space.id}'`, `c.search_vector @@ $3::tsquery`, passageScopeSql(principal, "c", params), ...filters("c", options, params)];
+  const where = [
+    `c.index_space_id = '${options.space.id}'`,
+    `c.search_vector @@ $3::tsquery`,
+    passageScopeSql(principal, "c", params),
+    ...filters("c", options, params),
+  ];
   if (usesSearchSyntax(query)) {
     params.push(query);
     const n = params.length;
-    where.push(`c.search_vector @@ (websearch_to_tsquery('english', unaccent($${n})) || websearch_to_tsquery('spanish', unaccent($${n})) || websearch_to_tsquery('simple', unaccent($${n})))`);
+    where.push(
+      `c.search_vector @@ (websearch_to_tsquery('english', unaccent($${n})) || websearch_to_tsquery('spanish', unaccent($${n})) || websearch_to_tsquery('simple', unaccent($${n})))`,
+    );
   }
   return { terms, wordDf, corpus, params, where, cap, fallback };
 }
@@ -384,7 +416,9 @@ export async function keywordCandidates(
       WHERE tf IS NOT NULL`,
     plan.params,
   );
-  const lengths = new Map(rows.map((row) => [row.id, { length: Number(row.length), tf: new Map(Object.entries(row.tf).map(([lexeme, tf]) => [lexeme, Number(tf)])) }]));
+  const lengths = new Map(
+    rows.map((row) => [row.id, { length: Number(row.length), tf: new Map(Object.entries(row.tf).map(([lexeme, tf]) => [lexeme, Number(tf)])) }]),
+  );
   return {
     corpus: plan.corpus,
     df: new Map(plan.terms.map((term) => [term.lexeme, plan.wordDf.get(term.lexeme) ?? term.df])),

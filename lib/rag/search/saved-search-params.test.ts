@@ -15,8 +15,30 @@ function refusal(input: Record<string, unknown>): AppError {
 describe("a saved search's params", () => {
   it("keeps the query, mode, filters and sort, trimmed, and never the page", () => {
     expect(
-      normaliseSavedSearchParams({ q: "  harbour strike ", mode: "keyword", section: " oral-histories ", project: "p1", field: "summary", text: " lamp ", from: "1950", to: "1960", sort: "-date", page: "3", pageSize: "50" }),
-    ).toEqual({ q: "harbour strike", mode: "keyword", section: "oral-histories", project: "p1", field: "summary", text: "lamp", from: "1950", to: "1960", sort: "-date" });
+      normaliseSavedSearchParams({
+        q: "  harbour strike ",
+        mode: "keyword",
+        section: " oral-histories ",
+        project: "p1",
+        field: "summary",
+        text: " lamp ",
+        from: "1950",
+        to: "1960",
+        sort: "-date",
+        page: "3",
+        pageSize: "50",
+      }),
+    ).toEqual({
+      q: "harbour strike",
+      mode: "keyword",
+      section: "oral-histories",
+      project: "p1",
+      field: "summary",
+      text: "lamp",
+      from: "1950",
+      to: "1960",
+      sort: "-date",
+    });
   });
 
   it("drops blanks, defaults and what means nothing without its partner", () => {
@@ -63,9 +85,12 @@ describe("a saved search's params", () => {
 
   it("says what a saved search shows in words", () => {
     expect(describeSavedSearch({})).toBe("Every record");
-    expect(describeSavedSearch({ q: "strike", mode: "keyword", section: "oral", project: "p1", from: "1950", to: "1959", sort: "-date" }, { section: () => "Oral histories", project: () => "Harbour" })).toBe(
-      "“strike” by words · in Oral histories · project Harbour · years 1950–1959 · newest first",
-    );
+    expect(
+      describeSavedSearch(
+        { q: "strike", mode: "keyword", section: "oral", project: "p1", from: "1950", to: "1959", sort: "-date" },
+        { section: () => "Oral histories", project: () => "Harbour" },
+      ),
+    ).toBe("“strike” by words · in Oral histories · project Harbour · years 1950–1959 · newest first");
     expect(describeSavedSearch({ field: "summary", text: "lamp", to: "1900" })).toBe("summary contains “lamp” · up to 1900");
   });
 });

@@ -161,7 +161,11 @@ export async function countNewSinceLastVisit(
 ): Promise<Pick<SavedSearchWithNews, "newSinceLastVisit" | "problem">> {
   const { view, listQuery } = await resolveRecordList(deps, principal, saved.params);
   if (!listQuery) return { newSinceLastVisit: null, problem: view.problem ?? view.searchProblem?.message ?? "This search cannot run now." };
-  const count = await countRecordsSince(deps.sql, principal, listQuery, { since: saved.lastVisitedAt, cap: newSinceLastVisitCap, pinnedIds: view.search?.pinnedIds });
+  const count = await countRecordsSince(deps.sql, principal, listQuery, {
+    since: saved.lastVisitedAt,
+    cap: newSinceLastVisitCap,
+    pinnedIds: view.search?.pinnedIds,
+  });
   return { newSinceLastVisit: { count: Math.min(count, newSinceLastVisitCap), capped: count > newSinceLastVisitCap } };
 }
 

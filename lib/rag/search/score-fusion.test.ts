@@ -6,8 +6,24 @@ const items = (entries: [string, number][]) => entries.map(([id, score]) => ({ i
 describe("scoreFusion", () => {
   it("scales each leg to its best score and adds the weighted shares", () => {
     const fused = scoreFusion([
-      { leg: "meaning", items: items([["a", 0.6], ["b", 0.3]]), weight: 0.5, unlisted: "lowest" },
-      { leg: "words", items: items([["b", 20], ["a", 5]]), weight: 0.5, unlisted: "zero" },
+      {
+        leg: "meaning",
+        items: items([
+          ["a", 0.6],
+          ["b", 0.3],
+        ]),
+        weight: 0.5,
+        unlisted: "lowest",
+      },
+      {
+        leg: "words",
+        items: items([
+          ["b", 20],
+          ["a", 5],
+        ]),
+        weight: 0.5,
+        unlisted: "zero",
+      },
     ]);
     expect(fused.map((item) => item.id)).toEqual(["b", "a"]);
     expect(fused[0]).toEqual({ id: "b", score: expect.closeTo(0.5 * 0.5 + 0.5 * 1, 10), ranks: { words: 1, meaning: 2 } });
@@ -15,7 +31,14 @@ describe("scoreFusion", () => {
   });
 
   it("gives an item a leg left out the leg's lowest listed score, or nothing", () => {
-    const meaning = { leg: "meaning", items: items([["m", 0.8], ["low", 0.4]]), unlisted: "lowest" as const };
+    const meaning = {
+      leg: "meaning",
+      items: items([
+        ["m", 0.8],
+        ["low", 0.4],
+      ]),
+      unlisted: "lowest" as const,
+    };
     const words = { leg: "words", items: items([["w", 10]]), unlisted: "zero" as const };
     const fused = new Map(scoreFusion([meaning, words]).map((item) => [item.id, item.score]));
     expect(fused.get("w")).toBeCloseTo(1 + 0.5, 10); // meaning's floor 0.4 / 0.8
@@ -25,8 +48,23 @@ describe("scoreFusion", () => {
 
   it("counts an id once per leg, at its best score, and lets a leg of non-positive scores add nothing", () => {
     const fused = scoreFusion([
-      { leg: "words", items: items([["a", 2], ["a", 4], ["b", 4]]), unlisted: "zero" },
-      { leg: "meaning", items: items([["a", -0.2], ["b", -0.1]]), unlisted: "lowest" },
+      {
+        leg: "words",
+        items: items([
+          ["a", 2],
+          ["a", 4],
+          ["b", 4],
+        ]),
+        unlisted: "zero",
+      },
+      {
+        leg: "meaning",
+        items: items([
+          ["a", -0.2],
+          ["b", -0.1],
+        ]),
+        unlisted: "lowest",
+      },
     ]);
     expect(fused.map((item) => [item.id, item.score])).toEqual([
       ["a", 1],
@@ -36,8 +74,25 @@ describe("scoreFusion", () => {
 
   it("breaks ties by legs, then the best single rank, then id; a weight of 0 silences a leg", () => {
     const fused = scoreFusion([
-      { leg: "meaning", items: items([["x", 0.9], ["y", 0.5]]), weight: 0, unlisted: "lowest" },
-      { leg: "words", items: items([["y", 3], ["x", 3], ["z", 3]]), weight: 1, unlisted: "zero" },
+      {
+        leg: "meaning",
+        items: items([
+          ["x", 0.9],
+          ["y", 0.5],
+        ]),
+        weight: 0,
+        unlisted: "lowest",
+      },
+      {
+        leg: "words",
+        items: items([
+          ["y", 3],
+          ["x", 3],
+          ["z", 3],
+        ]),
+        weight: 1,
+        unlisted: "zero",
+      },
     ]);
     expect(fused.map((item) => item.id)).toEqual(["x", "y", "z"]);
     expect(scoreFusion([])).toEqual([]);

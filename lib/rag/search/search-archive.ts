@@ -277,7 +277,12 @@ export async function searchArchive(context: SearchContext, principal: Principal
 
   const rerankDepth = reranker === passThroughReranker ? 0 : Math.max(request.limit, context.rerankDepth ?? searchSettings.rerankDepth.value);
   const shortlist = candidates.slice(0, Math.max(request.limit, rerankDepth));
-  const details = await passageDetails(context.sql, principal, space.id, shortlist.map((candidate) => candidate.chunkId));
+  const details = await passageDetails(
+    context.sql,
+    principal,
+    space.id,
+    shortlist.map((candidate) => candidate.chunkId),
+  );
   const gated = shortlist.filter((candidate) => {
     const row = details.get(candidate.chunkId);
     return row !== undefined && passesGate(principal, request, row);

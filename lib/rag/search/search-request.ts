@@ -22,7 +22,10 @@ export const searchRequestSchema = z
       tooLongHint: "; shorten it or use a few key words",
     }),
     mode: z.enum(searchModes).catch("hybrid"),
-    limit: z.coerce.number().catch(10).transform((value) => (Number.isFinite(value) ? clampLimit(value) : 10)),
+    limit: z.coerce
+      .number()
+      .catch(10)
+      .transform((value) => (Number.isFinite(value) ? clampLimit(value) : 10)),
     sectionIds: idList.optional(),
     projectIds: idList.optional(),
     embedGroupId: z.string().min(1).max(64).optional(),

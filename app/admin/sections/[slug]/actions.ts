@@ -11,10 +11,13 @@ import { enqueueReindex } from "@/lib/rag/index/index-queue";
 const sectionSlug = z.string().min(1).max(64);
 
 /** What a group would make of one record, before saving (admins only). */
-export const previewEmbedGroupAction = authorizedAction(z.object({ sectionSlug, group: z.unknown(), recordId: z.string().max(64).optional() }), async (input, { principal, runtime }) => {
-  const { prisma, sql } = runtime.database;
-  return previewEmbedGroup(prisma, sql, principal, { sectionSlug: input.sectionSlug, group: input.group, recordId: input.recordId });
-});
+export const previewEmbedGroupAction = authorizedAction(
+  z.object({ sectionSlug, group: z.unknown(), recordId: z.string().max(64).optional() }),
+  async (input, { principal, runtime }) => {
+    const { prisma, sql } = runtime.database;
+    return previewEmbedGroup(prisma, sql, principal, { sectionSlug: input.sectionSlug, group: input.group, recordId: input.recordId });
+  },
+);
 
 /** Saves an embed group (validated) and re-queues the section (admins only). */
 export const saveEmbedGroupAction = authorizedAction(z.object({ sectionSlug, group: z.unknown() }), async (input, { principal, runtime }) => {

@@ -14,7 +14,19 @@ type Mapping = Partial<Record<string, string[]>>;
  * over OAI-PMH: one checkbox per (element, field). Saving stores the mapping; "Use the default"
  * returns to the one derived from the field types.
  */
-export function DcMappingClient({ sectionSlug, elements, fields, mapping, custom }: { sectionSlug: string; elements: readonly string[]; fields: { key: string; label: string; type: string }[]; mapping: Mapping; custom: boolean }) {
+export function DcMappingClient({
+  sectionSlug,
+  elements,
+  fields,
+  mapping,
+  custom,
+}: {
+  sectionSlug: string;
+  elements: readonly string[];
+  fields: { key: string; label: string; type: string }[];
+  mapping: Mapping;
+  custom: boolean;
+}) {
   const router = useRouter();
   const [current, setCurrent] = useState<Mapping>(mapping);
   const [pending, startTransition] = useTransition();
@@ -35,8 +47,8 @@ export function DcMappingClient({ sectionSlug, elements, fields, mapping, custom
   return (
     <ActionForm className="mt-2" busy={pending} onSubmit={() => save(current)}>
       <p className="text-sm text-stone-600">
-        {custom ? "An admin set this mapping." : "This is the default, derived from the field types."} Every record also gets dc:identifier (its URL), dc:type (this section), dc:source (its
-        project) and, when no field gives one, dc:title (its title). Relations name only records of public projects.
+        {custom ? "An admin set this mapping." : "This is the default, derived from the field types."} Every record also gets dc:identifier (its URL), dc:type
+        (this section), dc:source (its project) and, when no field gives one, dc:title (its title). Relations name only records of public projects.
       </p>
       <div className="mt-2 overflow-x-auto">
         <table className="text-sm" data-testid="dc-mapping">
@@ -60,7 +72,12 @@ export function DcMappingClient({ sectionSlug, elements, fields, mapping, custom
                 </th>
                 {elements.map((element) => (
                   <td key={element} className="px-1 py-1 text-center">
-                    <input type="checkbox" aria-label={`${field.label} as dc:${element}`} checked={(current[element] ?? []).includes(field.key)} onChange={() => toggle(element, field.key)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`${field.label} as dc:${element}`}
+                      checked={(current[element] ?? []).includes(field.key)}
+                      onChange={() => toggle(element, field.key)}
+                    />
                   </td>
                 ))}
               </tr>

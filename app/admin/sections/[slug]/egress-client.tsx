@@ -8,7 +8,15 @@ import { type ActionMessage, ActionFeedback } from "@/components/action-feedback
 import { ActionForm } from "@/components/action-form";
 
 /** The section's egress policy, with what each choice means said before saving. */
-export function EgressClient({ sectionSlug, current, statements }: { sectionSlug: string; current: "local_only" | "allow_external"; statements: Record<"local_only" | "allow_external", string> }) {
+export function EgressClient({
+  sectionSlug,
+  current,
+  statements,
+}: {
+  sectionSlug: string;
+  current: "local_only" | "allow_external";
+  statements: Record<"local_only" | "allow_external", string>;
+}) {
   const router = useRouter();
   const [policy, setPolicy] = useState(current);
   const [pending, startTransition] = useTransition();

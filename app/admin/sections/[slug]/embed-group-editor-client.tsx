@@ -36,7 +36,18 @@ interface GroupState {
   languages: string[];
 }
 
-type ExistingGroup = { id: string; slug: string; label: string; fields: string[]; chunking: string; maxTokens: number; minTokens: number; overlap: number; languages: string[]; passages: number };
+type ExistingGroup = {
+  id: string;
+  slug: string;
+  label: string;
+  fields: string[];
+  chunking: string;
+  maxTokens: number;
+  minTokens: number;
+  overlap: number;
+  languages: string[];
+  passages: number;
+};
 
 const blank: GroupState = { slug: "", label: "", fields: [], chunking: "short", maxTokens: "256", minTokens: "16", overlap: "0", languages: [] };
 
@@ -46,7 +57,16 @@ function toState(group: ExistingGroup): GroupState {
 
 function toInput(state: GroupState) {
   const number = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));
-  return { slug: state.slug, label: state.label, fields: state.fields, chunking: state.chunking, maxTokens: number(state.maxTokens), minTokens: number(state.minTokens), overlap: number(state.overlap), languages: state.languages };
+  return {
+    slug: state.slug,
+    label: state.label,
+    fields: state.fields,
+    chunking: state.chunking,
+    maxTokens: number(state.maxTokens),
+    minTokens: number(state.minTokens),
+    overlap: number(state.overlap),
+    languages: state.languages,
+  };
 }
 
 /**
@@ -55,7 +75,12 @@ function toInput(state: GroupState) {
  * record — the composed document and the passages it yields — and problems show next to the
  * control they concern. Nothing is saved until Save.
  */
-export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: ExistingGroup[]; paths: { path: string; label: string }[]; records: { id: string; title: string }[] }) {
+export function EmbedGroupEditorClient(props: {
+  sectionSlug: string;
+  groups: ExistingGroup[];
+  paths: { path: string; label: string }[];
+  records: { id: string; title: string }[];
+}) {
   const router = useRouter();
   const [selected, setSelected] = useState<string | null>(props.groups[0]?.id ?? null);
   const [state, setState] = useState<GroupState>(props.groups[0] ? toState(props.groups[0]) : blank);
@@ -99,8 +124,7 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
     fields.splice(Math.max(0, Math.min(fields.length, index + by)), 0, item);
     update({ fields });
   };
-  const errorText = (key: string) =>
-    <FieldErrors messages={errors[key]} />;
+  const errorText = (key: string) => <FieldErrors messages={errors[key]} />;
   const labelOf = (path: string) => props.paths.find((option) => option.path === path)?.label ?? path;
 
   const save = () => {
@@ -134,7 +158,13 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
     <div className="mt-3">
       <div role="group" aria-label="Embed groups" className="flex flex-wrap gap-2">
         {props.groups.map((group) => (
-          <button key={group.id} type="button" className={`btn ${selected === group.id ? "btn-primary" : ""}`} aria-pressed={selected === group.id} onClick={() => choose(group)}>
+          <button
+            key={group.id}
+            type="button"
+            className={`btn ${selected === group.id ? "btn-primary" : ""}`}
+            aria-pressed={selected === group.id}
+            onClick={() => choose(group)}
+          >
             {group.label} <span className="text-xs opacity-80">({group.passages} passages)</span>
           </button>
         ))}
@@ -144,14 +174,16 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
       </div>
 
       <div className="mt-4 grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <ActionForm
-          aria-label="Embed group"
-          className="space-y-4"
-          onSubmit={() => save()}
-        >
+        <ActionForm aria-label="Embed group" className="space-y-4" onSubmit={() => save()}>
           <div className="grid grid-cols-2 gap-3">
             <LabelledField htmlFor="group-slug" label="Slug">
-              <input id="group-slug" className="field-input" value={state.slug} disabled={selected !== null} onChange={(event) => update({ slug: event.target.value })} />
+              <input
+                id="group-slug"
+                className="field-input"
+                value={state.slug}
+                disabled={selected !== null}
+                onChange={(event) => update({ slug: event.target.value })}
+              />
               {errorText("slug")}
             </LabelledField>
             <LabelledField htmlFor="group-label" label="Label">
@@ -168,13 +200,30 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
                   <span className="flex-1">
                     {labelOf(path)} <code className="text-xs text-stone-500">{path}</code>
                   </span>
-                  <button type="button" className="btn px-2 py-0.5" aria-label={`Move ${labelOf(path)} up`} disabled={index === 0} onClick={() => move(index, -1)}>
+                  <button
+                    type="button"
+                    className="btn px-2 py-0.5"
+                    aria-label={`Move ${labelOf(path)} up`}
+                    disabled={index === 0}
+                    onClick={() => move(index, -1)}
+                  >
                     ↑
                   </button>
-                  <button type="button" className="btn px-2 py-0.5" aria-label={`Move ${labelOf(path)} down`} disabled={index === state.fields.length - 1} onClick={() => move(index, 1)}>
+                  <button
+                    type="button"
+                    className="btn px-2 py-0.5"
+                    aria-label={`Move ${labelOf(path)} down`}
+                    disabled={index === state.fields.length - 1}
+                    onClick={() => move(index, 1)}
+                  >
                     ↓
                   </button>
-                  <button type="button" className="btn px-2 py-0.5" aria-label={`Remove ${labelOf(path)}`} onClick={() => update({ fields: state.fields.filter((candidate) => candidate !== path) })}>
+                  <button
+                    type="button"
+                    className="btn px-2 py-0.5"
+                    aria-label={`Remove ${labelOf(path)}`}
+                    onClick={() => update({ fields: state.fields.filter((candidate) => candidate !== path) })}
+                  >
                     ✕
                   </button>
                 </li>
@@ -184,7 +233,14 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
               <label htmlFor="add-field" className="sr-only">
                 Field to add
               </label>
-              <input id="add-field" list="field-paths" className="field-input mt-0" placeholder="Add a field or relation path, e.g. narrator.occupation" value={addPath} onChange={(event) => setAddPath(event.target.value)} />
+              <input
+                id="add-field"
+                list="field-paths"
+                className="field-input mt-0"
+                placeholder="Add a field or relation path, e.g. narrator.occupation"
+                value={addPath}
+                onChange={(event) => setAddPath(event.target.value)}
+              />
               <datalist id="field-paths">
                 {props.paths.map((option) => (
                   <option key={option.path} value={option.path}>
@@ -226,7 +282,14 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
               ] as const
             ).map(([key, label]) => (
               <LabelledField key={key} htmlFor={`group-${key}`} label={label}>
-                <input id={`group-${key}`} className="field-input" inputMode="numeric" value={state[key]} aria-invalid={errors[key] ? true : undefined} onChange={(event) => update({ [key]: event.target.value })} />
+                <input
+                  id={`group-${key}`}
+                  className="field-input"
+                  inputMode="numeric"
+                  value={state[key]}
+                  aria-invalid={errors[key] ? true : undefined}
+                  onChange={(event) => update({ [key]: event.target.value })}
+                />
                 {errorText(key)}
               </LabelledField>
             ))}
@@ -239,7 +302,9 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
                   <input
                     type="checkbox"
                     checked={state.languages.includes(code)}
-                    onChange={(event) => update({ languages: event.target.checked ? [...state.languages, code] : state.languages.filter((candidate) => candidate !== code) })}
+                    onChange={(event) =>
+                      update({ languages: event.target.checked ? [...state.languages, code] : state.languages.filter((candidate) => candidate !== code) })
+                    }
                   />
                   {languageLabels[code]}
                 </label>
@@ -290,8 +355,8 @@ export function EmbedGroupEditorClient(props: { sectionSlug: string; groups: Exi
           ) : (
             <div data-testid="group-preview">
               <p className="mt-2 text-sm text-stone-600">
-                {preview.chunks.length} passage{preview.chunks.length === 1 ? "" : "s"}, {preview.chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0)} tokens; text from{" "}
-                {preview.contributingSections.join(", ")}.
+                {preview.chunks.length} passage{preview.chunks.length === 1 ? "" : "s"}, {preview.chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0)}{" "}
+                tokens; text from {preview.contributingSections.join(", ")}.
               </p>
               <ol className="mt-2 space-y-2">
                 {preview.chunks.map((chunk) => (

@@ -111,12 +111,21 @@ export default async function AdminSectionPage({ params }: { params: Promise<{ s
       </PageSection>
 
       <PageSection id="dublin-core" title="Dublin Core (OAI-PMH)" className="mt-8">
-        <DcMappingClient key={JSON.stringify(dublinCore.mapping)} sectionSlug={section.slug} elements={dublinCore.elements} fields={dublinCore.fields} mapping={dublinCore.mapping} custom={dublinCore.custom} />
+        <DcMappingClient
+          key={JSON.stringify(dublinCore.mapping)}
+          sectionSlug={section.slug}
+          elements={dublinCore.elements}
+          fields={dublinCore.fields}
+          mapping={dublinCore.mapping}
+          custom={dublinCore.custom}
+        />
       </PageSection>
 
       <PageSection id="objects" title="Object context" className="mt-8">
         <p className="mt-1 text-sm text-stone-600">
-          {readObjectContext(row?.objectContext) ? "Records of this section are objects: compared by image, with proposals. " : "Records of this section are not objects. "}
+          {readObjectContext(row?.objectContext)
+            ? "Records of this section are objects: compared by image, with proposals. "
+            : "Records of this section are not objects. "}
           <Link href={`/admin/sections/${section.slug}/objects`} className="link">
             Edit the object context
           </Link>

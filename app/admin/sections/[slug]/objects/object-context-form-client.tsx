@@ -72,13 +72,13 @@ export function ObjectContextFormClient(props: {
       ...(number(weight) !== undefined ? { proposalContextWeight: number(weight) } : {}),
     };
   };
-  const errorFor = (prefix: string) => Object.entries(errors).filter(([path]) => path === prefix || path.startsWith(`${prefix}.`)).flatMap(([, list]) => list);
+  const errorFor = (prefix: string) =>
+    Object.entries(errors)
+      .filter(([path]) => path === prefix || path.startsWith(`${prefix}.`))
+      .flatMap(([, list]) => list);
 
   return (
-    <ActionForm
-      className="mt-6 max-w-3xl space-y-8"
-      onSubmit={() => submit(build())}
-    >
+    <ActionForm className="mt-6 max-w-3xl space-y-8" onSubmit={() => submit(build())}>
       <fieldset>
         <legend className="text-lg font-semibold">Image fields and their views</legend>
         {imageFields.length === 0 && <p className="text-sm text-stone-600">This section has no image field, so its records cannot be compared by image.</p>}
@@ -86,18 +86,29 @@ export function ObjectContextFormClient(props: {
           {imageFields.map((field) => (
             <div key={field.key} className="flex flex-wrap items-center gap-3">
               <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" checked={images[field.key]?.on ?? false} onChange={(event) => setImages({ ...images, [field.key]: { view: images[field.key]?.view ?? "", on: event.target.checked } })} />
+                <input
+                  type="checkbox"
+                  checked={images[field.key]?.on ?? false}
+                  onChange={(event) => setImages({ ...images, [field.key]: { view: images[field.key]?.view ?? "", on: event.target.checked } })}
+                />
                 {field.label}
               </label>
               <label className="text-sm">
                 <span className="sr-only">View of {field.label}</span>
-                <input className="field-input w-40" value={images[field.key]?.view ?? ""} onChange={(event) => setImages({ ...images, [field.key]: { on: images[field.key]?.on ?? true, view: event.target.value } })} aria-label={`View of ${field.label}`} />
+                <input
+                  className="field-input w-40"
+                  value={images[field.key]?.view ?? ""}
+                  onChange={(event) => setImages({ ...images, [field.key]: { on: images[field.key]?.on ?? true, view: event.target.value } })}
+                  aria-label={`View of ${field.label}`}
+                />
               </label>
             </div>
           ))}
         </div>
         {errorFor("images").map((error) => (
-          <p key={error} className="field-error">{error}</p>
+          <p key={error} className="field-error">
+            {error}
+          </p>
         ))}
       </fieldset>
 
@@ -106,7 +117,13 @@ export function ObjectContextFormClient(props: {
         <div className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2">
           {(Object.keys(roleFieldTypes) as Role[]).map((role) => (
             <LabelledField key={role} className="text-sm" htmlFor={`role-${role}`} label={roleLabels[role]}>
-              <select id={`role-${role}`} className="field-input" value={roles[role]} onChange={(event) => setRoles({ ...roles, [role]: event.target.value })} aria-invalid={errorFor(`roles.${role}`).length > 0 || undefined}>
+              <select
+                id={`role-${role}`}
+                className="field-input"
+                value={roles[role]}
+                onChange={(event) => setRoles({ ...roles, [role]: event.target.value })}
+                aria-invalid={errorFor(`roles.${role}`).length > 0 || undefined}
+              >
                 <option value="">— not catalogued —</option>
                 {props.fields
                   .filter((field) => (roleFieldTypes[role] as readonly string[]).includes(field.type))
@@ -132,14 +149,18 @@ export function ObjectContextFormClient(props: {
                 <input
                   type="checkbox"
                   checked={compareWith.includes(section.slug)}
-                  onChange={(event) => setCompareWith(event.target.checked ? [...compareWith, section.slug] : compareWith.filter((slug) => slug !== section.slug))}
+                  onChange={(event) =>
+                    setCompareWith(event.target.checked ? [...compareWith, section.slug] : compareWith.filter((slug) => slug !== section.slug))
+                  }
                 />
                 {section.name}
               </label>
             ))}
         </div>
         {errorFor("compareWith").map((error) => (
-          <p key={error} className="field-error">{error}</p>
+          <p key={error} className="field-error">
+            {error}
+          </p>
         ))}
       </fieldset>
 
@@ -147,13 +168,25 @@ export function ObjectContextFormClient(props: {
         <legend className="text-lg font-semibold">Tuning</legend>
         <label className="text-sm">
           <span className="field-label">Near-duplicate floor</span>
-          <input className="field-input" inputMode="decimal" value={floor} placeholder={`default ${props.defaults.nearDuplicateFloor}`} onChange={(event) => setFloor(event.target.value)} />
+          <input
+            className="field-input"
+            inputMode="decimal"
+            value={floor}
+            placeholder={`default ${props.defaults.nearDuplicateFloor}`}
+            onChange={(event) => setFloor(event.target.value)}
+          />
           <span className="field-hint block">0.5–1: how similar on every view an object must be to count as a near-duplicate.</span>
           <FieldErrors messages={errorFor("nearDuplicateFloor")} />
         </label>
         <label className="text-sm">
           <span className="field-label">Catalogue context in proposals</span>
-          <input className="field-input" inputMode="decimal" value={weight} placeholder={`default ${props.defaults.proposalContextWeight}`} onChange={(event) => setWeight(event.target.value)} />
+          <input
+            className="field-input"
+            inputMode="decimal"
+            value={weight}
+            placeholder={`default ${props.defaults.proposalContextWeight}`}
+            onChange={(event) => setWeight(event.target.value)}
+          />
           <span className="field-hint block">0–2: weight of the object’s other roles against each image view; 0 = images only.</span>
           <FieldErrors messages={errorFor("proposalContextWeight")} />
         </label>

@@ -8,5 +8,9 @@ import { personEacCpfResponse } from "@/lib/http/finding-aid-download";
  * record they may not read is the same 404 as a missing one; only readable records are its relations.
  */
 export const GET = authorizedRoute(z.object({ id: z.string().max(100) }), async (request, { principal, runtime, params }) =>
-  personEacCpfResponse(runtime.database.prisma, principal, { id: params.id, origin: linkOrigin(request, runtime.config), agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME }),
+  personEacCpfResponse(runtime.database.prisma, principal, {
+    id: params.id,
+    origin: linkOrigin(request, runtime.config),
+    agency: runtime.config.MNEMO_OAI_REPOSITORY_NAME,
+  }),
 );

@@ -9,6 +9,13 @@ import { scanPageAnnotationsResponse } from "@/lib/archive/iiif/iiif-responses";
  * token, or without either for a record of a public project; anything else is the missing
  * record's 404. A field or page the record does not have is a 404, a page not written p<N> a 400.
  */
-export const GET = publicRoute(z.object({ id: z.string().max(100), field: z.string().max(100), page: z.string().max(20) }), async (request, { principal, runtime, params }) =>
-  scanPageAnnotationsResponse(runtime.database.prisma, principal, { recordId: params.id, field: params.field, page: params.page, origin: linkOrigin(request, runtime.config) }),
+export const GET = publicRoute(
+  z.object({ id: z.string().max(100), field: z.string().max(100), page: z.string().max(20) }),
+  async (request, { principal, runtime, params }) =>
+    scanPageAnnotationsResponse(runtime.database.prisma, principal, {
+      recordId: params.id,
+      field: params.field,
+      page: params.page,
+      origin: linkOrigin(request, runtime.config),
+    }),
 );

@@ -5,5 +5,10 @@ import { collectionResponse } from "@/lib/archive/iiif/iiif-responses";
 
 /** One page of a large section collection: a Collection of at most 500 Manifests. */
 export const GET = publicRoute(z.object({ slug: z.string().max(200), page: z.string().max(20) }), async (request, { principal, runtime, params }) =>
-  collectionResponse(runtime.database.prisma, principal, { kind: "section", slug: params.slug, page: params.page, origin: linkOrigin(request, runtime.config) }),
+  collectionResponse(runtime.database.prisma, principal, {
+    kind: "section",
+    slug: params.slug,
+    page: params.page,
+    origin: linkOrigin(request, runtime.config),
+  }),
 );

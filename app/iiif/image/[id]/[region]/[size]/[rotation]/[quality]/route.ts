@@ -14,18 +14,21 @@ const segment = z.string().max(100);
  * parameter, a valid one it does not render (rotation, bitonal, tif…) a 501; too many renders
  * from one address without signing in, a 429.
  */
-export const GET = publicRoute(z.object({ id: segment, region: segment, size: segment, rotation: segment, quality: segment }), async (request, { principal, runtime, params }) => {
-  const service = processImageService(runtime.config);
-  return imageResponse(runtime.database.prisma, principal, {
-    imageId: params.id,
-    storageDir: runtime.config.storageDir,
-    region: params.region,
-    size: params.size,
-    rotation: params.rotation,
-    quality: params.quality,
-    service,
-    clientAddress: requestClientAddress(request, service.proxies),
-    serviceId: iiifUrls(linkOrigin(request, runtime.config)).imageService(params.id),
-    ifNoneMatch: request.headers.get("if-none-match"),
-  });
-});
+export const GET = publicRoute(
+  z.object({ id: segment, region: segment, size: segment, rotation: segment, quality: segment }),
+  async (request, { principal, runtime, params }) => {
+    const service = processImageService(runtime.config);
+    return imageResponse(runtime.database.prisma, principal, {
+      imageId: params.id,
+      storageDir: runtime.config.storageDir,
+      region: params.region,
+      size: params.size,
+      rotation: params.rotation,
+      quality: params.quality,
+      service,
+      clientAddress: requestClientAddress(request, service.proxies),
+      serviceId: iiifUrls(linkOrigin(request, runtime.config)).imageService(params.id),
+      ifNoneMatch: request.headers.get("if-none-match"),
+    });
+  },
+);
