@@ -111,10 +111,6 @@ const configSchema = z.object({
    */
   MNEMO_HNSW_M: z.coerce.number().int().min(4).max(100).default(16),
   MNEMO_HNSW_EF_CONSTRUCTION: z.coerce.number().int().min(8).max(1000).default(64),
-  /** Most rows a record list export (CSV, JSON) holds; the rest of a longer list is left out, and the export says so. */
-  MNEMO_EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
-  /** Records (or headers) per OAI-PMH ListRecords/ListIdentifiers page; the rest follows a resumption token. */
-  MNEMO_OAI_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   /** The repository's name in OAI-PMH Identify. */
   MNEMO_OAI_REPOSITORY_NAME: z.string().trim().min(1).max(200).default("Mnemo"),
   /** The contact address OAI-PMH Identify publishes (unset: oai@ the configured host). */
@@ -270,7 +266,7 @@ const configSchema = z.object({
   MNEMO_WORKER_NICE: number({ min: 0, max: 19, whole: true }).transform((value) => value ?? 10),
   /** Batches each index worker keeps in flight (unset: 2), so the database, the model threads and OCR/image work overlap. */
   MNEMO_INDEX_CONCURRENCY: number({ min: 1, max: 8, whole: true }),
-  /** OCR of scanned pages (tesseract): its languages, the mean word confidence (0–100) under which a page is read again deskewed and enlarged, and a page's time limit. */
+  /** OCR of scanned pages (tesseract): its languages (the confidence bar and time limit are constants in lib/archive/ocr/recognise-page.ts). */
   MNEMO_OCR_LANGUAGES: z.preprocess(
     unset,
     z
@@ -278,8 +274,6 @@ const configSchema = z.object({
       .regex(/^[a-z_]+(\+[a-z_]+)*$/, "must be tesseract languages like spa+cat+eng")
       .default("spa+cat+eng"),
   ),
-  MNEMO_OCR_MIN_CONFIDENCE: number({ min: 0, max: 100 }).transform((value) => value ?? 90),
-  MNEMO_OCR_TIMEOUT_SECONDS: number({ min: 1, max: 3600, whole: true }).transform((value) => value ?? 180),
 
   // Agent API (lib/api).
   /** Requests a minute per API token. */

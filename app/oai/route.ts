@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { linkOrigin } from "@/lib/api/handle-api-request";
 import { publicRoute } from "@/lib/api/public-route";
+import { oaiPageSize } from "@/lib/archive/oai/answer-oai-request";
 import { oaiResponse } from "@/lib/http/oai-response";
 
 /**
@@ -17,7 +18,7 @@ const answer = publicRoute(z.unknown(), async (request, { runtime }) => {
     origin: linkOrigin(request, config),
     repositoryName: config.MNEMO_OAI_REPOSITORY_NAME,
     adminEmail: config.MNEMO_OAI_ADMIN_EMAIL,
-    pageSize: config.MNEMO_OAI_PAGE_SIZE,
+    pageSize: oaiPageSize,
     tokenKey: config.AUTH_SECRET ?? "",
   });
 });

@@ -24,7 +24,7 @@ import { parseArgs } from "node:util";
 import { getConfig } from "../../lib/config";
 import { openImage } from "../../lib/archive/image-limits";
 import { pageImagesOf } from "../../lib/archive/ocr/page-images";
-import { recognisePage } from "../../lib/archive/ocr/recognise-page";
+import { ocrMinConfidence, ocrPageTimeoutMs, recognisePage } from "../../lib/archive/ocr/recognise-page";
 import { characterErrorRate, imagePdf, pageHeight, pageWidth, paginate, plainParagraphs, renderScannedPage } from "../../prisma/seed/scanned-pages";
 import type { Publication } from "../../prisma/seed/text-collections";
 
@@ -38,8 +38,8 @@ function readArguments() {
 }
 const flags = readArguments();
 const config = getConfig();
-const minConfidence = Number(flags["min-confidence"] ?? config.MNEMO_OCR_MIN_CONFIDENCE);
-const ocr = { languages: config.MNEMO_OCR_LANGUAGES, minConfidence, timeoutMs: config.MNEMO_OCR_TIMEOUT_SECONDS * 1000 };
+const minConfidence = Number(flags["min-confidence"] ?? ocrMinConfidence);
+const ocr = { languages: config.MNEMO_OCR_LANGUAGES, minConfidence, timeoutMs: ocrPageTimeoutMs };
 
 const publications = JSON.parse(readFileSync(join(process.cwd(), "prisma", "seed", "data", "publications", "publications.json"), "utf8")) as Publication[];
 const chosen = ["en", "es", "ca"].map((language) => publications.find((publication) => publication.language === language)).filter((item) => item !== undefined);

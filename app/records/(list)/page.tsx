@@ -19,6 +19,7 @@ import {
   readRecordListParams,
   searchFieldsOf,
 } from "@/lib/rag/search/record-list-view";
+import { recordListExportMaxRows } from "@/lib/rag/search/export-record-list";
 import type { ResolvedSearch } from "@/lib/rag/search/resolve-search";
 import type { SearchHit, SearchMode } from "@/lib/rag/search/search-archive";
 import { citationHref, formatTimecode, recordHref } from "@/components/format";
@@ -276,7 +277,7 @@ export default async function RecordsPage({ searchParams }: { searchParams: Prom
                 <ExportLinks
                   params={params}
                   total={result.total}
-                  maxRows={runtime.config.MNEMO_EXPORT_MAX_ROWS}
+                  maxRows={recordListExportMaxRows}
                   pageIds={result.items.map((item) => item.id)}
                   project={projects.find((project) => project.id === params.project)}
                 />

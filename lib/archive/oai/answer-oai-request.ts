@@ -17,6 +17,9 @@ import { decodeResumptionToken, encodeResumptionToken } from "./resumption-token
  * projects, so what a harvester stores is what anyone may see. Protocol errors are answered as
  * the protocol says: an <error> element in a normal response.
  */
+/** Records (or headers) per list page, the rest behind a resumption token: a harvester's request stays short, and a harvest of any size needs only more of them. */
+export const oaiPageSize = 100;
+
 export interface OaiContext {
   prisma: PrismaClient;
   sql: SqlExecutor;
@@ -25,6 +28,7 @@ export interface OaiContext {
   repositoryName: string;
   /** Unset: oai@ the origin's host. */
   adminEmail?: string;
+  /** oaiPageSize; tests set a smaller one to see several pages. */
   pageSize: number;
   /** Keys the resumption tokens' checksum. */
   tokenKey: string;

@@ -12,6 +12,12 @@ import type { OcrPage, OcrWord } from "./tesseract-tsv";
  * read once more from a levelled (deskewed) copy at twice the size, and the better reading kept.
  * Word boxes are always in the pixels of the image given, so they can be drawn over it.
  */
+/** The mean word confidence (0–100) under which a page is read again: docs/quality.md's OCR evaluation chose it (speckled pages read at 82–86, clean ones at 95+); `npm run eval:ocr -- --min-confidence` tries another. */
+export const ocrMinConfidence = 90;
+
+/** One tesseract run's time limit: a page takes seconds, and a stuck run must end well within the index queue's lease. */
+export const ocrPageTimeoutMs = 180_000;
+
 export interface RecognisePageOptions extends TesseractOptions {
   minConfidence: number;
 }

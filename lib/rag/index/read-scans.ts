@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { type Config, getConfig } from "../../config";
 import { removeStoredFiles, storagePath, writeMediaFile } from "../../archive/media-storage";
 import { pageImagesOf } from "../../archive/ocr/page-images";
-import { recognisePage, type RecognisePageOptions } from "../../archive/ocr/recognise-page";
+import { ocrMinConfidence, ocrPageTimeoutMs, recognisePage, type RecognisePageOptions } from "../../archive/ocr/recognise-page";
 import { type TesseractProbe, probeTesseract } from "../../archive/ocr/run-tesseract";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { truncateText } from "../../storable-text";
@@ -33,12 +33,10 @@ export interface ScanReading {
   probe?: () => Promise<TesseractProbe>;
 }
 
-export function configuredScanReading(
-  config: Pick<Config, "storageDir" | "MNEMO_OCR_LANGUAGES" | "MNEMO_OCR_MIN_CONFIDENCE" | "MNEMO_OCR_TIMEOUT_SECONDS"> = getConfig(),
-): ScanReading {
+export function configuredScanReading(config: Pick<Config, "storageDir" | "MNEMO_OCR_LANGUAGES"> = getConfig()): ScanReading {
   return {
     storageDir: config.storageDir,
-    ocr: { languages: config.MNEMO_OCR_LANGUAGES, minConfidence: config.MNEMO_OCR_MIN_CONFIDENCE, timeoutMs: config.MNEMO_OCR_TIMEOUT_SECONDS * 1000 },
+    ocr: { languages: config.MNEMO_OCR_LANGUAGES, minConfidence: ocrMinConfidence, timeoutMs: ocrPageTimeoutMs },
   };
 }
 

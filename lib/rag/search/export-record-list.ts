@@ -38,6 +38,9 @@ export interface RecordListExport {
 
 const batchRows = 250;
 
+/** Most rows a record list export holds (the export says when it left the rest out): a larger list is a harvest, which OAI-PMH and the JSON API page through. */
+export const recordListExportMaxRows = 5_000;
+
 /**
  * The record list as its page shows it, every page of it up to `maxRows`: the same URL
  * parameters resolved by the same function as the page (resolveRecordList: filters, section, the

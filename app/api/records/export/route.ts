@@ -2,16 +2,17 @@ import { z } from "zod";
 import { linkOrigin } from "@/lib/api/handle-api-request";
 import { authorizedRoute } from "@/lib/http/authorized";
 import { recordListExportResponse } from "@/lib/http/record-list-download";
+import { recordListExportMaxRows } from "@/lib/rag/search/export-record-list";
 
 /**
  * The record list as CSV or JSON: `?format=csv|json` and the same parameters as /records (a
  * search's pinned ranked order, the filters, the sort), every page of it up to
- * MNEMO_EXPORT_MAX_ROWS, readable records only.
+ * recordListExportMaxRows, readable records only.
  */
 export const GET = authorizedRoute(z.unknown(), async (request, { principal, runtime }) => {
   const { prisma, sql } = runtime.database;
   return recordListExportResponse({ prisma, sql, searchContext: runtime.search }, principal, request, {
     origin: linkOrigin(request, runtime.config),
-    maxRows: runtime.config.MNEMO_EXPORT_MAX_ROWS,
+    maxRows: recordListExportMaxRows,
   });
 });
