@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
 import { EmbeddingError, type Embedder } from "../embed/embedder";
 
@@ -13,9 +14,8 @@ export interface QueryEmbedding {
   prepare?: PrepareOptions;
 }
 
-// Queries prepared by the process's bridge, newest last.
-const preparedQueries = new Map<string, PreparedText>();
-const preparedQueryLimit = 500;
+// Queries prepared by the process's bridge: the 500 read most recently.
+const preparedQueries = new LRUCache<string, PreparedText>({ max: 500 });
 
 /**
  * The bridge's reading of a query (language, English translation), remembered per model
@@ -26,16 +26,9 @@ export async function prepareQuery(context: QueryEmbedding, query: string): Prom
   if (context.prepare) return (await prepareForEmbedding([{ text: query }], context.embedder, context.prepare))[0];
   const key = `${context.embedder.language}\u0000${query}`;
   const known = preparedQueries.get(key);
-  if (known) {
-    preparedQueries.delete(key);
-    preparedQueries.set(key, known);
-    return known;
-  }
+  if (known) return known;
   const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder);
-  if (prepared) {
-    preparedQueries.set(key, prepared);
-    if (preparedQueries.size > preparedQueryLimit) preparedQueries.delete(preparedQueries.keys().next().value!);
-  }
+  if (prepared) preparedQueries.set(key, prepared);
   return prepared;
 }
 
