@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { foldAccents } from "./fold-accents";
 import {
+  type DataLanguage,
   type QuestionKind,
   askedRolePatterns,
   asks,
+  dataLanguages,
   foldText,
   foldedWords,
   foreignNameParticles,
@@ -19,8 +21,13 @@ import {
 const kindsOf = (question: string) =>
   (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
 
-describe("question classification", () => {
-  it.each([
+const languageNames = { en: "English", es: "Spanish", ca: "Catalan" } as const satisfies Record<DataLanguage, string>;
+/** One table of cases per language, as rows of it.each named by their language: ["Spanish", …case]. */
+const byLanguage = <Case extends unknown[]>(cases: Record<DataLanguage, Case[]>) =>
+  dataLanguages.flatMap((language) => cases[language].map((row) => [languageNames[language], ...row] as const));
+
+const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
+  en: [
     ["When did the mine close?", ["when"]],
     ["In what year was the bell cast?", ["when"]],
     ["Where did the family live?", ["where"]],
@@ -32,11 +39,8 @@ describe("question classification", () => {
     ["Why did the village empty?", ["why"]],
     ["How did the village empty?", ["how"]],
     ["What did the mayor do after the flood?", ["happened"]],
-  ])("English: %s", (question, kinds) => {
-    expect(kindsOf(question)).toEqual(kinds);
-  });
-
-  it.each([
+  ],
+  es: [
     ["¿Cuándo se cerró la mina?", ["when"]],
     ["¿En qué año se inundó el pueblo?", ["when"]],
     ["En qué año se fundió la campana", ["when"]],
@@ -49,11 +53,8 @@ describe("question classification", () => {
     ["¿Por qué se fueron?", ["why"]],
     ["¿Cómo se inundó el pueblo?", ["how"]],
     ["¿Y qué pasó después?", ["happened"]],
-  ])("Spanish: %s", (question, kinds) => {
-    expect(kindsOf(question)).toEqual(kinds);
-  });
-
-  it.each([
+  ],
+  ca: [
     ["Quan es va tancar la mina?", ["when"]],
     ["Quin any va arribar el pantà?", ["when"]],
     ["En quin any es va fondre la campana?", ["when"]],
@@ -67,7 +68,11 @@ describe("question classification", () => {
     ["Per què van marxar?", ["why"]],
     ["Com es va inundar el poble?", ["how"]],
     ["Què va passar amb el molí?", ["happened"]],
-  ])("Catalan: %s", (question, kinds) => {
+  ],
+};
+
+describe("question classification", () => {
+  it.each(byLanguage(questionKinds))("%s: %s", (_language, question, kinds) => {
     expect(kindsOf(question)).toEqual(kinds);
   });
 
@@ -160,28 +165,26 @@ describe("names and places a sentence gives", () => {
   const placesIn = (sentence: string) => [...sentence.matchAll(namePatterns.locatedName)].map((match) => match[1]);
   const peopleIn = (sentence: string) => [...sentence.matchAll(namePatterns.personName)].map((match) => [match[1], match[2]]);
 
-  it.each([
-    // Each word of a name after "de" is a place too: enough to tell a place is given.
-    ["The coins were dredged from Port de la Calma in 1987.", ["Port", "Calma"]],
-    ["She was born near the village of Sóller.", ["Sóller"]],
-    ["the cargo of Roman amphorae", []],
-  ])("English: a place after a word that locates: %s", (sentence, places) => {
-    expect(placesIn(sentence)).toEqual(places);
-  });
+  const placesGiven: Record<DataLanguage, [string, string[]][]> = {
+    en: [
+      // Each word of a name after "de" is a place too: enough to tell a place is given.
+      ["The coins were dredged from Port de la Calma in 1987.", ["Port", "Calma"]],
+      ["She was born near the village of Sóller.", ["Sóller"]],
+      ["the cargo of Roman amphorae", []],
+    ],
+    es: [
+      ["Vivían junto al río Segrell.", ["Segrell"]],
+      ["Venían desde Lleida cada verano.", ["Lleida"]],
+      ["Trabajaban cerca de la mina de Sant Romà.", ["Sant"]],
+    ],
+    ca: [
+      ["Vivien prop de Girona.", ["Girona"]],
+      ["Van baixar des de la Vall d'en Bas.", ["Vall", "Bas"]],
+      ["Era dins l'església de Sant Romà.", ["Sant"]],
+    ],
+  };
 
-  it.each([
-    ["Vivían junto al río Segrell.", ["Segrell"]],
-    ["Venían desde Lleida cada verano.", ["Lleida"]],
-    ["Trabajaban cerca de la mina de Sant Romà.", ["Sant"]],
-  ])("Spanish: a place after a word that locates: %s", (sentence, places) => {
-    expect(placesIn(sentence)).toEqual(places);
-  });
-
-  it.each([
-    ["Vivien prop de Girona.", ["Girona"]],
-    ["Van baixar des de la Vall d'en Bas.", ["Vall", "Bas"]],
-    ["Era dins l'església de Sant Romà.", ["Sant"]],
-  ])("Catalan: a place after a word that locates: %s", (sentence, places) => {
+  it.each(byLanguage(placesGiven))("%s: a place after a word that locates: %s", (_language, sentence, places) => {
     expect(placesIn(sentence)).toEqual(places);
   });
 
