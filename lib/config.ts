@@ -115,12 +115,7 @@ const configSchema = z.object({
   MNEMO_OAI_REPOSITORY_NAME: z.string().trim().min(1).max(200).default("Mnemo"),
   /** The contact address OAI-PMH Identify publishes (unset: oai@ the configured host). */
   MNEMO_OAI_ADMIN_EMAIL: z.preprocess(unset, z.email().optional()),
-  /**
-   * The IIIF image service: how many times an image's own width or height a rendition may be
-   * (1: never larger than the image), and the renders a minute one address may ask without
-   * signing in (served from the cache is not a render).
-   */
-  MNEMO_IIIF_MAX_UPSCALE: z.coerce.number().min(1).max(4).default(2),
+  /** The IIIF image service's renders a minute one address may ask without signing in (served from the cache is not a render). */
   MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Set by `next build`; the start-up neither migrates nor indexes during a build. */
   NEXT_PHASE: text(),

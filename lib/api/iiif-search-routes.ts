@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { imageServiceSettings } from "../archive/iiif/serve-image";
+import { defaultImageServiceSettings } from "../archive/iiif/image-request";
 import { requestClientAddress, trustedProxies } from "../auth/client-address";
 import { iiifAutocompleteResponse, iiifSearchResponse, processSearchLimiter } from "../http/iiif-search-response";
 import { linkOrigin } from "./handle-api-request";
@@ -20,7 +20,7 @@ export function iiifSearchRoute(service: "search" | "autocomplete", version: 1 |
       url: new URL(request.url),
       origin: linkOrigin(request, runtime.config),
       storageDir: runtime.config.storageDir,
-      imageSettings: imageServiceSettings(runtime.config),
+      imageSettings: defaultImageServiceSettings,
       clientAddress: requestClientAddress(request, trustedProxies(runtime.config.MNEMO_TRUSTED_PROXIES)),
       limiter: processSearchLimiter(runtime.config),
       version,

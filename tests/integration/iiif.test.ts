@@ -10,7 +10,8 @@ import { collectionResponse, manifestResponse } from "../../lib/archive/iiif/iii
 import type { AnnotationPage, Canvas, Manifest } from "../../lib/archive/iiif/presentation";
 import { presentationContentType } from "../../lib/archive/iiif/presentation";
 import { createRenditionCache } from "../../lib/archive/iiif/rendition-cache";
-import { createImageService, imageBaseRedirect, imageInfoResponse, imageResponse, imageServiceSettings } from "../../lib/archive/iiif/serve-image";
+import { defaultImageServiceSettings } from "../../lib/archive/iiif/image-request";
+import { createImageService, imageBaseRedirect, imageInfoResponse, imageResponse } from "../../lib/archive/iiif/serve-image";
 import { validatePresentation } from "../../lib/archive/iiif/validate-presentation";
 import { recordManifest } from "../../lib/archive/iiif/record-manifest";
 import { deleteRecord } from "../../lib/archive/delete-record";
@@ -439,8 +440,7 @@ describe(`the IIIF Image API's limits, cache and render allowance (${testDatabas
         (response) => response.json(),
       )) as Record<string, unknown>;
     expect(await info()).toMatchObject({ width: 64, height: 60, maxWidth: 128, maxHeight: 120 });
-    expect(await info(imageServiceSettings(parseConfig({ MNEMO_IIIF_MAX_UPSCALE: "1" })))).toMatchObject({ maxWidth: 64, maxHeight: 60 });
-    expect(() => parseConfig({ MNEMO_IIIF_MAX_UPSCALE: "0.5" })).toThrow(/MNEMO_IIIF_MAX_UPSCALE/);
+    expect(await info({ ...defaultImageServiceSettings, maxUpscale: 1 })).toMatchObject({ maxWidth: 64, maxHeight: 60 });
   });
 
   it("refuses ^ beyond them with a 400 before rendering anything, and renders up to them", async () => {

@@ -14,7 +14,7 @@ export const imageContext = "http://iiif.io/api/image/3/context.json";
 export const imageInfoContentType = `application/ld+json;profile="${imageContext}"`;
 
 /**
- * How large the service renders (4096 px, MNEMO_IIIF_MAX_UPSCALE): no side beyond
+ * How large the service renders (defaultImageServiceSettings): no side beyond
  * `maxSize`, and no rendition more than `maxUpscale` times the image's own width or height, so a
  * small image cannot be blown up into a large one. A viewer asks regions for the full resolution
  * of a larger scan.
@@ -24,7 +24,7 @@ export interface ImageServiceSettings {
   maxUpscale: number;
 }
 
-/** maxSize: a 4096 px side fills any screen; a viewer asks regions for more of a larger scan. */
+/** maxSize: a 4096 px side fills any screen; a viewer asks regions for more of a larger scan. maxUpscale: twice an image's size is as far as a viewer zooms a small one usefully. */
 export const defaultImageServiceSettings: ImageServiceSettings = { maxSize: 4096, maxUpscale: 2 };
 
 /** One image's limits, as its info.json declares them (Image API 3, technical properties). */

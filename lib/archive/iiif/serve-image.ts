@@ -49,18 +49,14 @@ export interface ImageService {
   proxies: TrustedProxies;
 }
 
-type ImageServiceConfig = Pick<Config, "MNEMO_IIIF_MAX_UPSCALE" | "MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE" | "MNEMO_TRUSTED_PROXIES">;
+type ImageServiceConfig = Pick<Config, "MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE" | "MNEMO_TRUSTED_PROXIES">;
 
 /** The cached renditions under <storage>/iiif-cache/ each web process keeps (least recently served go first): a viewer's tiles of many scans, small beside the media. */
 const renditionCacheBytes = 1024 * 1024 * 1024;
 
-export function imageServiceSettings(config: Pick<Config, "MNEMO_IIIF_MAX_UPSCALE">): ImageServiceSettings {
-  return { maxSize: defaultImageServiceSettings.maxSize, maxUpscale: config.MNEMO_IIIF_MAX_UPSCALE };
-}
-
 export function createImageService(config: ImageServiceConfig, now?: () => number): ImageService {
   return {
-    settings: imageServiceSettings(config),
+    settings: defaultImageServiceSettings,
     anonymousRenders: createRateLimiter({ perMinute: config.MNEMO_IIIF_ANONYMOUS_RENDERS_PER_MINUTE, now }),
     cache: createRenditionCache(renditionCacheBytes),
     proxies: trustedProxies(config.MNEMO_TRUSTED_PROXIES),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { linkOrigin } from "@/lib/api/handle-api-request";
 import { publicRoute } from "@/lib/api/public-route";
 import { manifestResponse } from "@/lib/archive/iiif/iiif-responses";
-import { imageServiceSettings } from "@/lib/archive/iiif/serve-image";
+import { defaultImageServiceSettings } from "@/lib/archive/iiif/image-request";
 
 /**
  * A record as a IIIF Presentation 3 Manifest: its images, recordings (with transcript
@@ -14,6 +14,6 @@ export const GET = publicRoute(z.object({ id: z.string().max(100) }), async (req
     recordId: params.id,
     origin: linkOrigin(request, runtime.config),
     storageDir: runtime.config.storageDir,
-    imageSettings: imageServiceSettings(runtime.config),
+    imageSettings: defaultImageServiceSettings,
   }),
 );
