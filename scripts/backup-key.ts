@@ -11,18 +11,12 @@
  * shows it (no page, no API response, no log line). In embedded mode stop the app first (PGlite
  * has one owner). Exit codes: 0 printed; 2 bad arguments; 1 anything else.
  */
-import { parseArgs } from "node:util";
+import { parseArgsOrExit } from "./command-line";
 import { installationBackupKey } from "../lib/admin/backup/backup-key";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 
 const usage = "usage: npm run backup:key [-- --id]";
-let values: { id?: boolean };
-try {
-  ({ values } = parseArgs({ options: { id: { type: "boolean" } }, strict: true }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
+const { values } = parseArgsOrExit({ options: { id: { type: "boolean" } }, strict: true }, usage);
 
 const database = await openDatabase(configuredDatabaseOptions());
 let exitCode = 0;

@@ -14,15 +14,14 @@
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { parseArgs } from "node:util";
+import { exitWithUsage, parseArgsOrExit } from "./command-line";
 import { createAdminAccount } from "../lib/admin/people/create-admin-account";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { AppError } from "../lib/errors";
 
 const usage = "usage: npm run create-admin -- --email <address> --name <name> [--password-stdin | --generate-password] [--reset-password]";
-let values: { email?: string; name?: string; "password-stdin"?: boolean; "generate-password"?: boolean; "reset-password"?: boolean };
-try {
-  ({ values } = parseArgs({
+const { values } = parseArgsOrExit(
+  {
     options: {
       email: { type: "string" },
       name: { type: "string" },
@@ -31,15 +30,10 @@ try {
       "reset-password": { type: "boolean" },
     },
     strict: true,
-  }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
-if (!values.email || !values.name || (values["password-stdin"] && values["generate-password"])) {
-  console.error(usage);
-  process.exit(2);
-}
+  },
+  usage,
+);
+if (!values.email || !values.name || (values["password-stdin"] && values["generate-password"])) exitWithUsage(usage);
 
 async function readStdinLine(): Promise<string> {
   let text = "";

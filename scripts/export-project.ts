@@ -8,7 +8,7 @@
  * Exit codes: 0 written; 2 bad arguments or a refusal.
  */
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { exitWithUsage, parseArgsOrExit } from "./command-line";
 import { systemPrincipal } from "../lib/acl";
 import { exportProject } from "../lib/admin/backup/export-project";
 import { getConfig } from "../lib/config";
@@ -17,17 +17,11 @@ import { isAppError } from "../lib/errors";
 import { formatBytes } from "../lib/format";
 
 const usage = "usage: npm run export-project -- --project <slug> [--out file.zip] [--with-vectors]";
-let values: { project?: string; out?: string; "with-vectors"?: boolean };
-try {
-  ({ values } = parseArgs({ options: { project: { type: "string" }, out: { type: "string" }, "with-vectors": { type: "boolean" } }, strict: true }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
-if (!values.project) {
-  console.error(usage);
-  process.exit(2);
-}
+const { values } = parseArgsOrExit(
+  { options: { project: { type: "string" }, out: { type: "string" }, "with-vectors": { type: "boolean" } }, strict: true },
+  usage,
+);
+if (!values.project) exitWithUsage(usage);
 
 const database = await openDatabase(configuredDatabaseOptions());
 let exitCode = 0;

@@ -6,23 +6,14 @@
  * search for the question, read the first hit, answer quoting one sentence of it with its citation
  * (tests/support/fake-tool-chat-server.ts, defaultResearchScript).
  */
-import { parseArgs } from "node:util";
+import { exitWithUsage, parseArgsOrExit } from "./command-line";
 import { defaultResearchScript, startFakeToolChatServer } from "../tests/support/fake-tool-chat-server";
 
 const usage = "usage: tsx scripts/fake-research-provider.ts [port] [openai|anthropic]";
-let positionals: string[];
-try {
-  ({ positionals } = parseArgs({ options: {}, allowPositionals: true, strict: true }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
+const { positionals } = parseArgsOrExit({ options: {}, allowPositionals: true, strict: true }, usage);
 const port = Number(positionals[0] ?? "3199");
 const flavour = positionals[1] ?? "openai";
-if (positionals.length > 2 || !Number.isInteger(port) || port < 1 || port > 65_535 || (flavour !== "openai" && flavour !== "anthropic")) {
-  console.error(usage);
-  process.exit(2);
-}
+if (positionals.length > 2 || !Number.isInteger(port) || port < 1 || port > 65_535 || (flavour !== "openai" && flavour !== "anthropic")) exitWithUsage(usage);
 const server = await startFakeToolChatServer({ script: defaultResearchScript, port });
 console.log(`fake research model (both wire formats) at ${server.url}`);
 console.log(

@@ -15,7 +15,7 @@
  * Exit codes: 0 restored; 2 bad arguments or a refused archive (nothing written).
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { exitWithUsage, parseArgsOrExit } from "./command-line";
 import { systemPrincipal } from "../lib/acl";
 import { BackupKey } from "../lib/admin/backup/backup-signature";
 import { restoreProject } from "../lib/admin/backup/restore-project";
@@ -25,9 +25,8 @@ import { configuredWorker } from "../lib/rag/index/configured-indexer";
 import { runWorker } from "../lib/rag/index/run-worker";
 
 const usage = "usage: npm run import-project -- --file backup.zip [--as-slug <slug>] [--index] [--key <64 hex characters>]… [--trust-unsigned]";
-let values: { file?: string; "as-slug"?: string; index?: boolean; key?: string[]; "trust-unsigned"?: boolean };
-try {
-  ({ values } = parseArgs({
+const { values } = parseArgsOrExit(
+  {
     options: {
       file: { type: "string" },
       "as-slug": { type: "string" },
@@ -36,15 +35,10 @@ try {
       "trust-unsigned": { type: "boolean" },
     },
     strict: true,
-  }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
-if (!values.file) {
-  console.error(usage);
-  process.exit(2);
-}
+  },
+  usage,
+);
+if (!values.file) exitWithUsage(usage);
 let keys: BackupKey[];
 try {
   keys = (values.key ?? []).map((hex) => BackupKey.fromHex(hex, "--key"));

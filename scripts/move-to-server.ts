@@ -15,7 +15,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgsOrExit } from "./command-line";
 import pg from "pg";
 import { getConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/database";
@@ -23,13 +23,7 @@ import { DatabaseSetupError } from "../lib/db/migrate";
 import { MoveRefused, MoveVerificationFailed, moveInstallation, type TableFigures } from "../lib/db/move-installation";
 
 const usage = "usage: npm run move-to-server -- [--from <data dir>] [--to postgres://…] [--batch-rows 500]";
-let values: { from?: string; to?: string; "batch-rows"?: string };
-try {
-  ({ values } = parseArgs({ options: { from: { type: "string" }, to: { type: "string" }, "batch-rows": { type: "string" } }, strict: true }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
+const { values } = parseArgsOrExit({ options: { from: { type: "string" }, to: { type: "string" }, "batch-rows": { type: "string" } }, strict: true }, usage);
 const config = getConfig();
 const dataDir = values.from ?? config.MNEMO_DATA_DIR;
 const url = values.to ?? config.DATABASE_URL;

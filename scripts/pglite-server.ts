@@ -6,25 +6,16 @@
  * a time and keeps each connection's query exchange and transaction whole (lib/db/serve-pglite.ts),
  * so several processes may connect, each taking its turn.
  */
-import { parseArgs } from "node:util";
+import { exitWithUsage, parseArgsOrExit } from "./command-line";
 import { createPGlite } from "../lib/db/database";
 import { servePGlite } from "../lib/db/serve-pglite";
 
 const usage = "usage: npm run db:serve-pglite -- <pgdata dir> [port]  (PGLITE_MAX_CONNECTIONS, default 8)";
-let positionals: string[];
-try {
-  ({ positionals } = parseArgs({ options: {}, allowPositionals: true, strict: true }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
+const { positionals } = parseArgsOrExit({ options: {}, allowPositionals: true, strict: true }, usage);
 const dataDir = positionals[0];
 const port = Number(positionals[1] ?? 5433);
 const maxConnections = Number(process.env.PGLITE_MAX_CONNECTIONS ?? 8);
-if (!dataDir || positionals.length > 2 || !Number.isInteger(port) || !Number.isInteger(maxConnections) || maxConnections < 1) {
-  console.error(usage);
-  process.exit(2);
-}
+if (!dataDir || positionals.length > 2 || !Number.isInteger(port) || !Number.isInteger(maxConnections) || maxConnections < 1) exitWithUsage(usage);
 const pglite = await createPGlite(dataDir);
 const server = await servePGlite(pglite, { port, maxConnections });
 console.log(`[pglite] serving ${dataDir} on postgresql://postgres:postgres@127.0.0.1:${port}/postgres (${maxConnections} connections)`);

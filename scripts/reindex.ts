@@ -3,25 +3,16 @@
  * queue here with a progress bar. In embedded mode, stop the app first (PGlite has one owner);
  * in server mode running workers share the work.
  */
-import { parseArgs } from "node:util";
+import { exitWithUsage, parseArgsOrExit } from "./command-line";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
 import { configuredWorker } from "../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../lib/rag/index/index-queue";
 import { runWorker } from "../lib/rag/index/run-worker";
 
 const usage = "usage: npm run reindex -- --section <slug> | --all";
-let values: { section?: string; all?: boolean };
-try {
-  ({ values } = parseArgs({ options: { section: { type: "string" }, all: { type: "boolean" } }, strict: true }));
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
+const { values } = parseArgsOrExit({ options: { section: { type: "string" }, all: { type: "boolean" } }, strict: true }, usage);
 const sectionSlug = values.section;
-if (!values.all && !sectionSlug) {
-  console.error(usage);
-  process.exit(2);
-}
+if (!values.all && !sectionSlug) exitWithUsage(usage);
 const database = await openDatabase(configuredDatabaseOptions());
 try {
   let sectionId: string | undefined;
