@@ -16,7 +16,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
+import { parseArgsOrExit } from "./command-line";
 import { dryRunImport, getImportJob, previewImport, problemsCsv, runImportJobs, startImport, type ImportPlan } from "../lib/archive/import";
 import { loadPrincipal } from "../lib/auth/load-principal";
 import { configuredDatabaseOptions, openDatabase } from "../lib/db/database";
@@ -28,9 +28,8 @@ const usage =
   "usage: npm run import -- --section <slug> --project <slug, name or id> --file <path> --as <email>\n" +
   "         [--map column=field ...] [--external-id column] [--media-folder dir | --media-zip file.zip] [--dry-run] [--problems-csv path]";
 
-let args: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
+const { values } = parseArgsOrExit(
+  {
     options: {
       section: { type: "string" },
       project: { type: "string" },
@@ -44,15 +43,9 @@ function parse() {
       "problems-csv": { type: "string" },
     },
     strict: true,
-  });
-}
-try {
-  args = parse();
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  process.exit(2);
-}
-const { values } = args;
+  },
+  usage,
+);
 if (!values.section || !values.project || !values.file || !values.as) {
   console.error(`${!values.as && values.section && values.project && values.file ? "--as <email> is required: an import acts as a person.\n" : ""}${usage}`);
   process.exit(2);

@@ -4,7 +4,7 @@
  * index queue is empty.
  */
 import { getPriority, setPriority } from "node:os";
-import { parseArgs } from "node:util";
+import { parseArgsOrExit } from "./command-line";
 import { calibrateUnmeasuredSpace } from "../lib/admin/fusion-calibration";
 import { runImportJobs } from "../lib/archive/import";
 import { runImportLoop } from "../lib/archive/import/import-worker";
@@ -14,13 +14,7 @@ import { runWorker } from "../lib/rag/index/run-worker";
 import { checkConfigurationOrExit } from "../lib/runtime";
 import { getConfig } from "../lib/config";
 
-let drain: boolean;
-try {
-  drain = parseArgs({ options: { drain: { type: "boolean", default: false } }, strict: true }).values.drain;
-} catch (error) {
-  console.error(`${error instanceof Error ? error.message : String(error)}\nusage: npm run worker [-- --drain]`);
-  process.exit(2);
-}
+const { drain } = parseArgsOrExit({ options: { drain: { type: "boolean", default: false } }, strict: true }, "usage: npm run worker [-- --drain]").values;
 checkConfigurationOrExit();
 lowerPriority(getConfig().MNEMO_WORKER_NICE);
 const database = await openDatabase({ ...configuredDatabaseOptions(), log: (line) => console.log(`[db] ${line}`) });
