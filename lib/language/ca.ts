@@ -1,4 +1,5 @@
 import type { LanguageData } from "./language-data.types";
+import { words } from "./words";
 
 export const ca: LanguageData = {
   questionPhrases: {
@@ -45,25 +46,25 @@ export const ca: LanguageData = {
     cent: 100,
     mil: 1000,
   },
-  stopWords: "a al amb com de del el els en es i la les no o on per que se un una va".split(" "),
-  sentenceStarters: (
-    "el la els les un una uns unes al als a en de del dels des per amb sense i o però perquè que què quan on com quin quina " +
-    "quins quines qui ja no sí si també ara avui ahir demà després abans aquí allà hi ho va vam van vaig es se s'hi em et ens " +
-    "us li jo tu ell ella nosaltres ells elles meu meva seu seva aquest aquesta aquell aquella tot tots totes molt poc cada " +
-    "sempre mai encara"
-  ).split(" "),
-  institutionNouns: (
-    "policia guardia govern estat església ajuntament déu bíblia rei reina república exèrcit diputació universitat ministeri " +
-    "nadal pasqua papa verge senyor"
-  ).split(" "),
-  markerWords: (
-    "amb els dels pels als meu meva meus meves teu teva seu seva seus seves nostre nostra molt molta molts moltes però perquè això allò " +
-    "aquest aquesta aquests aquestes aquell aquells aquelles hi ho vam vaig vas també només encara gairebé tothom ningú doncs així quan " +
-    "què ara avui demà ahir fins sense després abans davant darrere tot tots totes tota jo ell elles ells nosaltres vosaltres sóc són " +
-    "és eren teníem tenim tinc fer feia feien veure anar tenir dir poble aigua anys dona dones nen nens noia noi pare mare fill filla " +
-    "germà germana avi àvia ens em et mai res cap uns unes sempre vegada vegades llavors aleshores gaire gens fa feina altre altra " +
-    "altres deia veia queia riu viu"
-  ).split(" "),
+  stopWords: words`a al amb com de del el els en es i la les no o on per que se un una va`,
+  sentenceStarters: words`
+    el la els les un una uns unes al als a en de del dels des per amb sense i o però perquè que què quan on com quin quina
+    quins quines qui ja no sí si també ara avui ahir demà després abans aquí allà hi ho va vam van vaig es se s'hi em et ens
+    us li jo tu ell ella nosaltres ells elles meu meva seu seva aquest aquesta aquell aquella tot tots totes molt poc cada
+    sempre mai encara
+  `,
+  institutionNouns: words`
+    policia guardia govern estat església ajuntament déu bíblia rei reina república exèrcit diputació universitat ministeri
+    nadal pasqua papa verge senyor
+  `,
+  markerWords: words`
+    amb els dels pels als meu meva meus meves teu teva seu seva seus seves nostre nostra molt molta molts moltes però perquè això allò
+    aquest aquesta aquests aquestes aquell aquells aquelles hi ho vam vaig vas també només encara gairebé tothom ningú doncs així quan
+    què ara avui demà ahir fins sense després abans davant darrere tot tots totes tota jo ell elles ells nosaltres vosaltres sóc són
+    és eren teníem tenim tinc fer feia feien veure anar tenir dir poble aigua anys dona dones nen nens noia noi pare mare fill filla
+    germà germana avi àvia ens em et mai res cap uns unes sempre vegada vegades llavors aleshores gaire gens fa feina altre altra
+    altres deia veia queia riu viu
+  `,
   nameParticles: ["de", "del", "dels", "de la", "de les", "la", "les", "el", "els", "i", "d", "l"],
   definiteArticles: ["el", "la", "els", "les", "l'"],
   indefiniteArticles: ["un", "una"],
@@ -71,7 +72,7 @@ export const ca: LanguageData = {
   placingPrepositions: ["en", "dins", "sota", "al costat de"],
   ofWords: ["de", "del"],
   personNameJoiners: ["de", "del", "i", "la"],
-  notNames: "el la els les un una en a al de del per amb després quan aquell aquella".split(" "),
+  notNames: words`el la els les un una en a al de del per amb després quan aquell aquella`,
   pronounDeterminers: [],
-  functionWords: "de del el els en es et i la les o per que se un una".split(" "),
+  functionWords: words`de del el els en es et i la les o per que se un una`,
 };

@@ -1,4 +1,5 @@
 import type { LanguageData } from "./language-data.types";
+import { words } from "./words";
 
 export const en: LanguageData = {
   questionPhrases: {
@@ -61,14 +62,14 @@ export const en: LanguageData = {
     thousand: 1000,
     thousands: 1000,
   },
-  stopWords: (
-    "a an and are as at be by for from has have how i in is it its of on or that the this to was were what when where which who why with " +
-    "did do does can could would should there their they them he she his her you your we our me my not no about tell any like"
-  ).split(" "),
-  sentenceStarters: (
-    "the a an and but or if when then there this that these those it he she we they i you his her their my our in on at of to " +
-    "for from with by as so not no yes"
-  ).split(" "),
+  stopWords: words`
+    a an and are as at be by for from has have how i in is it its of on or that the this to was were what when where which who why with
+    did do does can could would should there their they them he she his her you your we our me my not no about tell any like
+  `,
+  sentenceStarters: words`
+    the a an and but or if when then there this that these those it he she we they i you his her their my our in on at of to
+    for from with by as so not no yes
+  `,
   institutionNouns: [],
   markerWords: [],
   nameParticles: ["of", "the", "and"],
@@ -78,7 +79,7 @@ export const en: LanguageData = {
   placingPrepositions: ["in", "at", "from", "near", "inside", "under", "beside", "behind", "on", "into"],
   ofWords: ["of"],
   personNameJoiners: [],
-  notNames: "the a an in at on of from by after before when then this that these those there he she it they we his her their our my".split(" "),
+  notNames: words`the a an in at on of from by after before when then this that these those there he she it they we his her their our my`,
   pronounDeterminers: ["the", "this", "that", "which", "each", "every", "any", "no", "another", "someone", "anyone"],
-  functionWords: "a an as at be by for from i in is it of on or the to with".split(" "),
+  functionWords: words`a an as at be by for from i in is it of on or the to with`,
 };

@@ -1,4 +1,5 @@
 import type { LanguageData } from "./language-data.types";
+import { words } from "./words";
 
 export const es: LanguageData = {
   questionPhrases: {
@@ -46,24 +47,24 @@ export const es: LanguageData = {
     ciento: 100,
     mil: 1000,
   },
-  stopWords: "a al con de del el en es la las lo los o para por que se su sus un una y no me".split(" "),
-  sentenceStarters: (
-    "el la lo los las un una unos unas al a en de del por para con sin y o u pero porque que qué cuando donde dónde como cómo " +
-    "cuál cual quién ya no sí si también ahora hoy ayer mañana después antes aquí allí es se me te nos os le les yo tu tú él " +
-    "ella nosotros ellos ellas mi mis su sus este esta ese esa aquel aquella toda todo todos todas muy mucho poco cada " +
-    "siempre nunca todavía"
-  ).split(" "),
-  institutionNouns: (
-    "policía guardia gobierno estado iglesia ayuntamiento dios biblia rey reina república ejército diputación universidad " +
-    "ministerio navidad pascua papa virgen señor"
-  ).split(" "),
-  markerWords: (
-    "y os los las muy pero porque con como esta este estos estas está están estaba estaban ese esa eso esos esas mi mis su sus nos le " +
-    "lo uno unos unas por para hay había fue fueron también solo sólo todavía ya nada nadie nunca siempre cuando donde dónde cómo yo él " +
-    "nosotros ellos ellas tiene tienen tenía tenían hacer año años ahora hoy mañana ayer después antes pueblo agua hijo hija padre " +
-    "madre hermano hermana abuelo abuela mujer mujeres niño niños trabajo vez veces entonces aquí allí algo alguien mucho mucha muchos " +
-    "muchas todo toda todos todas otro otra otros otras"
-  ).split(" "),
+  stopWords: words`a al con de del el en es la las lo los o para por que se su sus un una y no me`,
+  sentenceStarters: words`
+    el la lo los las un una unos unas al a en de del por para con sin y o u pero porque que qué cuando donde dónde como cómo
+    cuál cual quién ya no sí si también ahora hoy ayer mañana después antes aquí allí es se me te nos os le les yo tu tú él
+    ella nosotros ellos ellas mi mis su sus este esta ese esa aquel aquella toda todo todos todas muy mucho poco cada
+    siempre nunca todavía
+  `,
+  institutionNouns: words`
+    policía guardia gobierno estado iglesia ayuntamiento dios biblia rey reina república ejército diputación universidad
+    ministerio navidad pascua papa virgen señor
+  `,
+  markerWords: words`
+    y os los las muy pero porque con como esta este estos estas está están estaba estaban ese esa eso esos esas mi mis su sus nos le
+    lo uno unos unas por para hay había fue fueron también solo sólo todavía ya nada nadie nunca siempre cuando donde dónde cómo yo él
+    nosotros ellos ellas tiene tienen tenía tenían hacer año años ahora hoy mañana ayer después antes pueblo agua hijo hija padre
+    madre hermano hermana abuelo abuela mujer mujeres niño niños trabajo vez veces entonces aquí allí algo alguien mucho mucha muchos
+    muchas todo toda todos todas otro otra otros otras
+  `,
   nameParticles: ["de", "del", "de la", "de los", "de las", "la", "las", "los", "el", "y", "e"],
   definiteArticles: ["el", "la", "los", "las"],
   indefiniteArticles: ["un", "una"],
@@ -71,7 +72,7 @@ export const es: LanguageData = {
   placingPrepositions: ["en", "dentro de", "bajo", "junto a"],
   ofWords: ["de", "del"],
   personNameJoiners: ["de", "del", "y", "la"],
-  notNames: "el la los las lo un una en a al de del por con después cuando aquella".split(" "),
+  notNames: words`el la los las lo un una en a al de del por con después cuando aquella`,
   pronounDeterminers: [],
-  functionWords: "de del el en es la las lo los o que se un una uno y".split(" "),
+  functionWords: words`de del el en es la las lo los o que se un una uno y`,
 };
