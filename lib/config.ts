@@ -254,9 +254,8 @@ const configSchema = z.object({
   // Indexing (lib/rag/index).
   /** off, or in-process to run the index worker inside the web process (unset: embedded yes, server no). */
   MNEMO_INDEX_WORKER: choice(["off", "in-process"]),
-  /** How long a queue claim lasts before another worker may take it, and the retries' backoff base. */
+  /** How long a queue claim lasts before another worker may take it (a speech model's time limit must be shorter). */
   MNEMO_INDEX_LEASE_SECONDS: number({ min: 1, whole: true }),
-  MNEMO_INDEX_BACKOFF_SECONDS: number({ min: 0, whole: true }),
   /** The CPU priority (nice, 0–19) `npm run worker` lowers itself to, so on a shared machine pages are answered before passages are embedded (unset: 10; 0 keeps the priority it was started with). */
   MNEMO_WORKER_NICE: number({ min: 0, max: 19, whole: true }).transform((value) => value ?? 10),
   /** Batches each index worker keeps in flight (unset: 2), so the database, the model threads and OCR/image work overlap. */

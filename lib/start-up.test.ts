@@ -23,7 +23,6 @@ afterEach(() => {
 
 describe("startUp", () => {
   it.each([
-    [{ MNEMO_INDEX_BACKOFF_SECONDS: "-5" }, /MNEMO_INDEX_BACKOFF_SECONDS: must be a whole number of at least 0 \(got "-5"\)/],
     [{ MNEMO_INDEX_LEASE_SECONDS: "soon" }, /MNEMO_INDEX_LEASE_SECONDS: must be a whole number of at least 1 \(got "soon"\)/],
     [{ MNEMO_RERANKER: "cohere" }, /MNEMO_RERANKER: must be none, local or http \(got "cohere"\)/],
     [{ MNEMO_API_RATE_BURST: "lots" }, /MNEMO_API_RATE_BURST/],

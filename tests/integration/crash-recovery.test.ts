@@ -78,7 +78,6 @@ describe(`crash recovery (${mode})`, () => {
       MNEMO_ALLOW_HASH_EMBEDDER: "1",
       MNEMO_EMBEDDING_DIMENSION: String(dimension),
       MNEMO_INDEX_LEASE_SECONDS: "2",
-      MNEMO_INDEX_BACKOFF_SECONDS: "0",
     });
     const startWorker = (args: string[] = []) => {
       const worker = startScript("scripts/worker.ts", args, workerEnv());

@@ -20,7 +20,7 @@ export interface QueueOptions {
   backoffBaseSeconds: number;
 }
 
-/** maxAttempts: five tries with doubling backoff outlast a model endpoint's restart; a record failing more needs a person (Admin → Indexing). */
+/** maxAttempts: five tries with doubling backoff (5, 10, 20, 40 s from backoffBaseSeconds) outlast a model endpoint's restart; a record failing more needs a person (Admin → Indexing). */
 export const defaultQueueOptions: QueueOptions = { maxAttempts: 5, leaseSeconds: 300, backoffBaseSeconds: 5 };
 
 export async function claimQueueItems(sql: SqlExecutor, workerId: string, limit: number, options: QueueOptions = defaultQueueOptions): Promise<QueueItem[]> {

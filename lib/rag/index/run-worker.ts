@@ -66,12 +66,12 @@ export interface WorkerProgress {
   remaining: number;
 }
 
-/** Queue tuning from the configuration (MNEMO_INDEX_LEASE_SECONDS, MNEMO_INDEX_BACKOFF_SECONDS). */
-export function configuredQueueOptions(config: Pick<Config, "MNEMO_INDEX_LEASE_SECONDS" | "MNEMO_INDEX_BACKOFF_SECONDS"> = getConfig()): QueueOptions {
+/** Queue tuning: the configured lease (MNEMO_INDEX_LEASE_SECONDS), the rest defaultQueueOptions. */
+export function configuredQueueOptions(config: Pick<Config, "MNEMO_INDEX_LEASE_SECONDS"> = getConfig()): QueueOptions {
   return {
     maxAttempts: defaultQueueOptions.maxAttempts,
     leaseSeconds: config.MNEMO_INDEX_LEASE_SECONDS ?? defaultQueueOptions.leaseSeconds,
-    backoffBaseSeconds: config.MNEMO_INDEX_BACKOFF_SECONDS ?? defaultQueueOptions.backoffBaseSeconds,
+    backoffBaseSeconds: defaultQueueOptions.backoffBaseSeconds,
   };
 }
 
