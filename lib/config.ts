@@ -96,14 +96,6 @@ const configSchema = z.object({
     .int()
     .min(1024)
     .default(40 * 1024 * 1024),
-  /** Most entries (files and folders) a media zip may hold. */
-  MNEMO_IMPORT_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).default(10_000),
-  /** Most bytes a media zip's entries may unpack to, by their declared sizes (a zip bomb is refused before inflating). */
-  MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(1024 * 1024 * 1024),
   /**
    * The HNSW index's graph: links per node (m) and the beam while building (ef_construction),
    * for indexes created after they are set (docs/operations.md says how to rebuild one). More

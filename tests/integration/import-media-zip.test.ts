@@ -7,6 +7,7 @@ import type { Principal } from "../../lib/acl";
 import type { ActionResult } from "../../lib/action-result";
 import { dryRunImport, getImportJob, previewImport, runImportJobs, startImport, type ImportFile, type ImportPlan } from "../../lib/archive/import";
 import { sweepImportFiles } from "../../lib/archive/import/import-jobs";
+import type { MediaZipLimits } from "../../lib/archive/import/zip-media";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { resetConfig } from "../../lib/config";
 import type { Database } from "../../lib/db/database";
@@ -115,10 +116,8 @@ beforeAll(async () => {
 });
 
 afterEach(() => {
-  for (const name of ["MNEMO_IMPORT_MAX_ZIP_BYTES", "MNEMO_IMPORT_MAX_ZIP_ENTRIES", "MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES"]) {
-    if (previousEnv[name] === undefined) delete process.env[name];
-    else process.env[name] = previousEnv[name];
-  }
+  if (previousEnv.MNEMO_IMPORT_MAX_ZIP_BYTES === undefined) delete process.env.MNEMO_IMPORT_MAX_ZIP_BYTES;
+  else process.env.MNEMO_IMPORT_MAX_ZIP_BYTES = previousEnv.MNEMO_IMPORT_MAX_ZIP_BYTES;
   resetConfig();
 });
 
@@ -253,9 +252,9 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
   it("refuses bad zips whole, naming the zip and the rule, with nothing staged or written", async () => {
     const file = csvFile(["ref,title,photo,recording", "b-1,Bad,front.png,"]);
     const before = await leftovers();
-    const refusal = async (mediaZip: ImportFile) => {
-      const dry = await appErrorOf(dryRunImport(db.prisma, curator, file, plan(), { mediaZip }));
-      const started = await appErrorOf(startImport(db.prisma, curator, file, plan(), { storageDir, mediaZip }));
+    const refusal = async (mediaZip: ImportFile, mediaZipLimits?: MediaZipLimits) => {
+      const dry = await appErrorOf(dryRunImport(db.prisma, curator, file, plan(), { mediaZip, mediaZipLimits }));
+      const started = await appErrorOf(startImport(db.prisma, curator, file, plan(), { storageDir, mediaZip, mediaZipLimits }));
       expect(started.message).toBe(dry.message);
       expect(dry.fieldErrors?.mediaZip).toEqual([dry.message]);
       return `${dry.code}: ${dry.message}`;
@@ -280,15 +279,14 @@ describe(`media from an uploaded zip (${testDatabaseMode()})`, () => {
     );
     expect(await refusal({ fileName: "empty.zip", bytes: new Uint8Array() })).toBe("bad_request: The media zip is empty.");
 
-    process.env.MNEMO_IMPORT_MAX_ZIP_ENTRIES = "3";
-    process.env.MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES = "4096";
+    const small: MediaZipLimits = { maxEntries: 3, maxUnpackedBytes: 4096 };
     process.env.MNEMO_IMPORT_MAX_ZIP_BYTES = "2048";
     resetConfig();
-    expect(await refusal(zipFile(["a", "b", "c", "d"].map((name) => ({ name: `${name}.png`, bytes: "x" }))))).toBe(
+    expect(await refusal(zipFile(["a", "b", "c", "d"].map((name) => ({ name: `${name}.png`, bytes: "x" }))), small)).toBe(
       "bad_request: The media zip “media.zip” holds 4 entries; an import takes at most 3.",
     );
     // A bomb by its declared sizes: 1 MB of zeros deflate to about a kilobyte.
-    expect(await refusal(zipFile([{ name: "zeros.png", bytes: new Uint8Array(1024 * 1024) }]))).toBe(
+    expect(await refusal(zipFile([{ name: "zeros.png", bytes: new Uint8Array(1024 * 1024) }]), small)).toBe(
       "bad_request: The media zip “media.zip” unpacks to more than 4096 bytes (the import limit for a zip's contents).",
     );
     expect(

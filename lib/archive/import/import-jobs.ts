@@ -42,7 +42,7 @@ export async function startImport(
   plan: ImportPlan,
   options: { storageDir?: string } & ImportAttachments = {},
 ): Promise<{ jobId: string; dryRun: DryRunResult }> {
-  const prepared = await prepareImport(prisma, principal, file, plan, { mediaZip: options.mediaZip });
+  const prepared = await prepareImport(prisma, principal, file, plan, { mediaZip: options.mediaZip, mediaZipLimits: options.mediaZipLimits });
   const dryRun = await checkAllRows(prepared);
   if (dryRun.valid === 0) {
     throw new AppError(

@@ -14,7 +14,7 @@ import { parseImportFileInSteps } from "./parse-import-file";
 import { suggestMapping } from "./suggest-mapping";
 import type { ZipArchive } from "./read-zip";
 import type { DryRunResult, ImportFile, ImportPlan, ImportPreview, ImportProblem, ParsedTable } from "./types";
-import { readMediaZip, zipMediaSource } from "./zip-media";
+import { type MediaZipLimits, readMediaZip, zipMediaSource } from "./zip-media";
 
 const fileSchema = z.object({
   fileName: z.string().max(500, "The file name must be at most 500 characters."),
@@ -87,6 +87,8 @@ export interface CheckedImport {
 /** What comes with the file besides the plan: a zip of the media files its cells name. */
 export interface ImportAttachments {
   mediaZip?: ImportFile;
+  /** Unset: mediaZipLimits (tests set smaller ones). */
+  mediaZipLimits?: MediaZipLimits;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function prepareImport(
       fieldErrors: { mediaZip: ["Name a media folder or attach a media zip, not both."] },
     });
   }
-  const mediaZip = attachments.mediaZip ? await readMediaZip(attachments.mediaZip) : undefined;
+  const mediaZip = attachments.mediaZip ? await readMediaZip(attachments.mediaZip, attachments.mediaZipLimits) : undefined;
   const table = await readImportFile(file);
   return { section, table, context: checkContext(prisma, principal, section, table, plan, { mediaZip }) };
 }

@@ -6,13 +6,21 @@ import { clipName, type MediaSource } from "./import-media";
 import { readZip, type ZipArchive, type ZipEntry } from "./read-zip";
 import type { ImportFile } from "./types";
 
+/** What a media zip's entries may be: how many, and how much they unpack to by their declared sizes (a zip bomb is refused before inflating). */
+export interface MediaZipLimits {
+  maxEntries: number;
+  maxUnpackedBytes: number;
+}
+
+/** 10,000 entries hold a large collection's photographs; 1 GiB unpacked is far beyond what a 40 MB zip of images and recordings honestly holds. */
+export const mediaZipLimits: MediaZipLimits = { maxEntries: 10_000, maxUnpackedBytes: 1024 * 1024 * 1024 };
+
 /**
- * A zip of media files uploaded with an import, read in memory (read-zip.ts) within the
- * configured limits: its size (MNEMO_IMPORT_MAX_ZIP_BYTES), its entries
- * (MNEMO_IMPORT_MAX_ZIP_ENTRIES) and their declared unpacked total
- * (MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES). A zip that breaks a rule is refused whole.
+ * A zip of media files uploaded with an import, read in memory (read-zip.ts) within its limits:
+ * its size (MNEMO_IMPORT_MAX_ZIP_BYTES), its entries and their declared unpacked total
+ * (mediaZipLimits). A zip that breaks a rule is refused whole.
  */
-export async function readMediaZip(zip: ImportFile): Promise<ZipArchive> {
+export async function readMediaZip(zip: ImportFile, limits: MediaZipLimits = mediaZipLimits): Promise<ZipArchive> {
   const config = getConfig();
   if (zip.bytes.byteLength === 0) throw new AppError("bad_request", "The media zip is empty.", { fieldErrors: { mediaZip: ["The media zip is empty."] } });
   if (zip.bytes.byteLength > config.MNEMO_IMPORT_MAX_ZIP_BYTES) {
@@ -20,7 +28,7 @@ export async function readMediaZip(zip: ImportFile): Promise<ZipArchive> {
     throw new AppError("payload_too_large", message, { fieldErrors: { mediaZip: [message] } });
   }
   try {
-    return await readZip(zip.bytes, { maxEntries: config.MNEMO_IMPORT_MAX_ZIP_ENTRIES, maxTotalBytes: config.MNEMO_IMPORT_MAX_ZIP_UNPACKED_BYTES });
+    return await readZip(zip.bytes, { maxEntries: limits.maxEntries, maxTotalBytes: limits.maxUnpackedBytes });
   } catch (error) {
     if (error instanceof AppError) {
       const message = `${error.message.replace(/^The zip/, `The media zip “${zip.fileName.slice(0, 120)}”`)}`;
