@@ -83,11 +83,6 @@ const configSchema = z.object({
     .int()
     .min(1024)
     .default(50 * 1024 * 1024),
-  /**
-   * Rows an import job writes per transaction; unset: 50 in embedded mode (PGlite runs each
-   * transaction on the web process's thread, so a page waits for it) and 200 in server mode.
-   */
-  MNEMO_IMPORT_BATCH_ROWS: number({ min: 1, max: 1000, whole: true }),
   /** The server folder under which an admin may name an import's media folder; unset: no media from folders. */
   MNEMO_IMPORT_MEDIA_ROOT: z.string().min(1).optional(),
   /** Largest zip of media files uploaded with an import (the page sends file and zip in one form of at most 50 MB). */

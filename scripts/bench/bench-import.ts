@@ -8,7 +8,7 @@
  * import's transaction: PGlite runs one at a time), and peak memory.
  *
  *   MNEMO_BENCH_IMPORT_ROWS=10000   rows to generate
- *   MNEMO_IMPORT_BATCH_ROWS=50      rows per transaction (the embedded default)
+ *   MNEMO_BENCH_IMPORT_BATCH_ROWS=50  rows per transaction (unset: importBatchRows(), 50 embedded)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +22,7 @@ import type { Prisma } from "../../lib/db/generated/client";
 import { peopleSection, placeSection, publicationSection } from "../../prisma/seed/text-collections";
 
 const rowCount = Number(process.env.MNEMO_BENCH_IMPORT_ROWS ?? 10_000);
+const batchSize = Number(process.env.MNEMO_BENCH_IMPORT_BATCH_ROWS ?? importBatchRows());
 
 let peakRss = 0;
 // The process peaks while PGlite opens and migrates, before any row: the import's own peak apart.
@@ -114,7 +115,7 @@ try {
       },
     },
   };
-  console.log(`file: ${rowCount} rows, ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; ${importBatchRows()} rows per batch`);
+  console.log(`file: ${rowCount} rows, ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MB; ${batchSize} rows per batch`);
 
   const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> => {
     const started = performance.now();
@@ -135,7 +136,7 @@ try {
   probing = true;
   const probe = probeQueries(prisma);
   const start = await timed(() => startImport(prisma, principal, file, plan, { storageDir: dataDir }));
-  const run = await timed(() => runImportJobs(prisma, { storageDir: dataDir }));
+  const run = await timed(() => runImportJobs(prisma, { storageDir: dataDir, batchSize }));
   probing = false;
   await probe;
   watchStalls(false);
@@ -150,7 +151,7 @@ try {
 
   const again = await timed(async () => {
     const { jobId } = await startImport(prisma, principal, file, plan, { storageDir: dataDir });
-    await runImportJobs(prisma, { storageDir: dataDir });
+    await runImportJobs(prisma, { storageDir: dataDir, batchSize });
     return getImportJob(prisma, principal, jobId);
   });
   console.log(`re-import: ${rate(again.seconds)}; ${again.value.created} new, ${again.value.unchanged} unchanged`);

@@ -222,28 +222,20 @@ describe(`bulk import (${testDatabaseMode()})`, () => {
     expect(await recordCount(crashSection.id)).toBe(120);
   });
 
-  it("writes a job MNEMO_IMPORT_BATCH_ROWS rows per transaction, each moving the cursor once", async () => {
-    // Unset, the size follows the database: small batches where a transaction holds the web process.
-    expect(importBatchRows({ MNEMO_IMPORT_BATCH_ROWS: undefined, databaseMode: "embedded" })).toBe(50);
-    expect(importBatchRows({ MNEMO_IMPORT_BATCH_ROWS: undefined, databaseMode: "server" })).toBe(200);
-    expect(importBatchRows({ MNEMO_IMPORT_BATCH_ROWS: 7, databaseMode: "server" })).toBe(7);
+  it("writes a job batchSize rows per transaction, each moving the cursor once", async () => {
+    // By default the size follows the database: small batches where a transaction holds the web process.
+    expect(importBatchRows("embedded")).toBe(50);
+    expect(importBatchRows("server")).toBe(200);
 
     const batchSection = await createSection(db.prisma, interviewFields(people.slug));
     const rows = [header, ...Array.from({ length: 30 }, (_, index) => `b-${index + 1},Batch ${index + 1},1970,letter,Person 2,Text ${index + 1},1970`)];
     const { jobId } = await startImport(db.prisma, curator, csvFile(rows), { ...plan(), sectionSlug: batchSection.slug }, { storageDir });
-    process.env.MNEMO_IMPORT_BATCH_ROWS = "7";
-    resetConfig();
-    try {
-      expect(await runImportJobs(db.prisma, { storageDir, workerId: "batches", maxBatches: 1 })).toBe(7);
-      expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "running", processed: 7, created: 7 });
-      expect(await recordCount(batchSection.id)).toBe(7);
-      const cursors: number[] = [];
-      expect(await runImportJobs(db.prisma, { storageDir, workerId: "batches", onProgress: (job) => cursors.push(job.processed) })).toBe(23);
-      expect(cursors).toEqual([14, 21, 28, 30]);
-    } finally {
-      delete process.env.MNEMO_IMPORT_BATCH_ROWS;
-      resetConfig();
-    }
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "batches", maxBatches: 1, batchSize: 7 })).toBe(7);
+    expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "running", processed: 7, created: 7 });
+    expect(await recordCount(batchSection.id)).toBe(7);
+    const cursors: number[] = [];
+    expect(await runImportJobs(db.prisma, { storageDir, workerId: "batches", batchSize: 7, onProgress: (job) => cursors.push(job.processed) })).toBe(23);
+    expect(cursors).toEqual([14, 21, 28, 30]);
     expect(await getImportJob(db.prisma, curator, jobId)).toMatchObject({ status: "done", processed: 30, created: 30, skipped: 0 });
     const records = await db.prisma.record.findMany({ where: { sectionId: batchSection.id }, select: { id: true } });
     expect(records).toHaveLength(30);

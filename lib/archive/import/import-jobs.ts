@@ -187,14 +187,13 @@ export interface RunImportJobsOptions {
 const defaultWorkerId = `import-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 /**
- * Rows per transaction: MNEMO_IMPORT_BATCH_ROWS, else 50 in embedded mode and 200 in server
- * mode. PGlite runs a transaction on the web process's own thread and every other query waits
+ * Rows per transaction: 50 in embedded mode and 200 in server mode. PGlite runs a transaction on the web process's own thread and every other query waits
  * for it, so there a page load waits for a whole batch (about 1 ms a row on the benchmark's
  * machine); a Postgres server runs it elsewhere and other connections do not wait, so fewer,
  * larger transactions are cheaper.
  */
-export function importBatchRows(config: Pick<Config, "MNEMO_IMPORT_BATCH_ROWS" | "databaseMode"> = getConfig()): number {
-  return config.MNEMO_IMPORT_BATCH_ROWS ?? (config.databaseMode === "server" ? 200 : 50);
+export function importBatchRows(databaseMode: Config["databaseMode"] = getConfig().databaseMode): number {
+  return databaseMode === "server" ? 200 : 50;
 }
 
 /**
