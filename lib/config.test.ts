@@ -7,7 +7,7 @@ import { configVariables, operatorVariables, parseConfig } from "./config";
 describe("parseConfig", () => {
   it("defaults to the embedded database in .data", () => {
     const config = parseConfig({ NODE_ENV: "test" });
-    expect(config).toMatchObject({ databaseMode: "embedded", MNEMO_DATA_DIR: ".data", storageDir: ".data/media", SIGN_IN_MAX_FAILURES: 5 });
+    expect(config).toMatchObject({ databaseMode: "embedded", MNEMO_DATA_DIR: ".data", storageDir: ".data/media", DATABASE_POOL_SIZE: 10 });
   });
 
   it("switches to server mode with a postgres URL", () => {
@@ -16,7 +16,7 @@ describe("parseConfig", () => {
 
   it("names the variable that is wrong", () => {
     expect(() => parseConfig({ NODE_ENV: "test", DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgres/);
-    expect(() => parseConfig({ NODE_ENV: "test", SIGN_IN_MAX_FAILURES: "many" })).toThrow(/SIGN_IN_MAX_FAILURES/);
+    expect(() => parseConfig({ NODE_ENV: "test", DATABASE_POOL_SIZE: "many" })).toThrow(/DATABASE_POOL_SIZE/);
     expect(() => parseConfig({ NODE_ENV: "test", AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32/);
     expect(() => parseConfig({ NODE_ENV: "test", AUTH_OIDC_ISSUER: "https://id.example" })).toThrow(/AUTH_OIDC_ID, AUTH_OIDC_SECRET/);
     expect(() => parseConfig({ NODE_ENV: "test", MNEMO_TRUSTED_PROXIES: "127.0.0.1, proxy.local" })).toThrow(

@@ -127,8 +127,6 @@ const configSchema = z.object({
   AUTH_OIDC_ID: z.string().min(1).optional(),
   AUTH_OIDC_SECRET: z.string().min(1).optional(),
   AUTH_OIDC_NAME: z.string().min(1).default("Single sign-on"),
-  /** Failures of one account from one address before each further attempt from there waits (lib/auth/auth.ts). */
-  SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   /**
    * Reverse proxies whose X-Forwarded-For is believed: IP addresses and CIDR ranges, separated by
    * commas or spaces. Unset, the client address is the socket's peer and the header is ignored.

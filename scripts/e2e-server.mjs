@@ -31,8 +31,6 @@ const env = {
   MNEMO_DATA_DIR: dataDir,
   MNEMO_DEMO_SIZE: "small",
   AUTH_SECRET: randomBytes(32).toString("base64url"),
-  // Low enough that the rate-limit test needs few attempts.
-  SIGN_IN_MAX_FAILURES: "5",
 };
 delete env.DATABASE_URL;
 

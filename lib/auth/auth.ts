@@ -15,7 +15,9 @@ class RateLimitedSignIn extends CredentialsSignin {
   code = "rate_limited";
 }
 
-/** The first wait once SIGN_IN_MAX_FAILURES is reached: long enough to stop a guesser, short for an owner who mistyped. */
+/** Failures of one account from one address before each further attempt from there waits: room for an owner's typos, none for a guesser. */
+const signInMaxFailures = 5;
+/** The first wait once signInMaxFailures is reached: long enough to stop a guesser, short for an owner who mistyped. */
 const signInDelaySeconds = 30;
 /** The window failures are counted over, and the longest wait (the delay doubles up to it). */
 const signInWindowMinutes = 15;
@@ -44,7 +46,7 @@ function buildConfig(): NextAuthConfig {
               password: String(credentials?.password ?? ""),
               address: clientAddress(request),
             },
-            { maxFailures: config.SIGN_IN_MAX_FAILURES, windowMinutes: signInWindowMinutes, delaySeconds: signInDelaySeconds },
+            { maxFailures: signInMaxFailures, windowMinutes: signInWindowMinutes, delaySeconds: signInDelaySeconds },
           );
           return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
         } catch (error) {
