@@ -289,8 +289,8 @@ export const configVariables = Object.keys(configSchema.shape) as (keyof typeof 
 /**
  * What an institution running Mnemo sets or may reasonably set: README's Configuration table,
  * row for row (lib/config.test.ts compares them). The rest are each model kind's endpoint
- * details, tuning that tests and documented procedures set (both in docs/configuration.md), and
- * development switches (docs/development.md).
+ * details, tuning an installation may need (both in docs/configuration.md), and development
+ * switches (docs/development.md).
  */
 export const operatorVariables = [
   "DATABASE_URL",
