@@ -133,7 +133,7 @@ export const answerSettings = {
   speakerLabelMaxWords: setting(6, "A transcript line's label before \": \" is a speaker's name only when it has at most this many words."),
 } as const;
 
-export type SettingTable = Readonly<Record<string, Setting<number | string | boolean>>>;
+type SettingTable = Readonly<Record<string, Setting<number | string | boolean>>>;
 
 /** Both tables as rows for a page: section, name, value, reason, override. */
 export function settingRows(): { table: "search" | "answer"; name: string; value: number | string | boolean; reason: string; overriddenBy?: string }[] {
@@ -147,5 +147,3 @@ export function settingRows(): { table: "search" | "answer"; name: string; value
     }));
   return [...rows("search", searchSettings), ...rows("answer", answerSettings)];
 }
-
-export { setting };
