@@ -1,7 +1,8 @@
 import "server-only";
 import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
-import { type ArchiveLanguage, processTranslationBridge, type TranslationBridge } from "../embed/translate";
+import { processTranslationBridge } from "../embed/translate";
+import { translateForReader } from "./reader-translation";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
 import { askedRolePatterns, asks, foldText, foldedWords, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
@@ -350,38 +351,6 @@ export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" 
     chosen.push(sentence);
   }
   return chosen;
-}
-
-const readerLanguages: readonly ArchiveLanguage[] = ["en", "es", "ca"];
-const isReaderLanguage = (language: string): language is ArchiveLanguage => (readerLanguages as readonly string[]).includes(language);
-
-/**
- * Each chosen sentence's translation into the question's language, when the two differ: the
- * passage's aligned English for an English question, else the bridge (nothing when it lacks the pair).
- */
-export async function translateForReader(chosen: ScoredSentence[], to: string, bridge: TranslationBridge): Promise<(string | null)[]> {
-  const translations: (string | null)[] = chosen.map(() => null);
-  if (!isReaderLanguage(to)) return translations;
-  const pending = new Map<ArchiveLanguage, number[]>();
-  chosen.forEach((sentence, index) => {
-    if (sentence.language === to || !isReaderLanguage(sentence.language)) return;
-    if (to === "en" && sentence.english) translations[index] = sentence.english;
-    else pending.set(sentence.language, [...(pending.get(sentence.language) ?? []), index]);
-  });
-  for (const [from, indexes] of pending) {
-    const translated =
-      (await bridge
-        .translate?.(
-          indexes.map((index) => chosen[index]!.text),
-          from,
-          to,
-        )
-        .catch(() => null)) ?? null;
-    indexes.forEach((index, position) => {
-      translations[index] = translated?.[position]?.trim() || null;
-    });
-  }
-  return translations;
 }
 
 /*
