@@ -24,6 +24,12 @@ export interface SourcePassage {
   interviewers?: string[];
   /** The source whose passage this one continues (the next passage of the same transcript). */
   continues?: number;
+  /**
+   * Testimony: the passage is heard in a recording or read on a page of a document (it has a
+   * second or a page), not a description written about it (a biography, a place's or object's
+   * catalogue text). An answer quotes testimony first.
+   */
+  testimony?: boolean;
 }
 
 export interface GenerationRequest {

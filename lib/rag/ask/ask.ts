@@ -394,6 +394,7 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
     form: formOf.get(hit.passage.chunkId) ?? passageForm(hit.passage.text, hit.passage.timeStart !== null),
     interviewers: interviewers.get(hit.recordId),
     continues: continuedFrom(hit),
+    testimony: hit.passage.timeStart !== null || hit.passage.page !== null,
   }));
   const sectionIds = new Set(allowed.map((hit) => hit.sectionSlug));
   const sectionPrompt = sectionIds.size === 1 ? settings.sectionPrompts[[...sectionIds][0]!] : undefined;
