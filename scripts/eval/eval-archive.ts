@@ -16,8 +16,10 @@
  * (of what 10 results can hold) and MRR@10 per split, mode and query language. Records a
  * principal may not read are dropped from that principal's judgements; a query left with none is
  * not counted for that principal. Ask: every question through ask() as the researcher; the
- * expected record cited, the facts present, citation precision, wrong and correct refusals,
- * latency. A question whose records the researcher cannot read must be refused.
+ * expected record cited, the facts present, citation precision, primary source first (the first
+ * citation is testimony, at a second or a page, when the expected records hold some), wrong and
+ * correct refusals, latency; the same figures for the why/how questions alone (kind "why-how").
+ * A question whose records the researcher cannot read must be refused.
  *
  *   --split dev|test|all   which half to report (default: all, each half on its own)
  *   --only search|ask      one part
@@ -510,15 +512,73 @@ async function answer(question: string): Promise<{ outcome: AskOutcome; ms: numb
   return { outcome, ms: performance.now() - begin };
 }
 
+type AskResult = { item: AskItem; outcome: AskOutcome; ms: number; answerable: boolean; expected: Set<string> };
+/** A share and the counts it is taken over. */
+type Share = { count: number; of: number };
+const rate = (share: Share) => percent(share.count / Math.max(1, share.of));
+
+/**
+ * The answer figures of a set of questions. Primary source first: of the answered questions whose
+ * expected records include testimony (a record with a passage at a second or on a page), the share
+ * whose first citation — citations are in reading order — is such a passage of an expected record.
+ */
+function askFigures(results: AskResult[], testimonyRecords: Set<string>) {
+  const answerable = results.filter((result) => result.answerable);
+  const unanswerable = results.filter((result) => !result.answerable);
+  const facts = answerable.flatMap((result) => result.item.facts.map((fact) => result.outcome.status === "answered" && factHolds(result.outcome.text, fact)));
+  const cited = answerable.flatMap((result) => result.outcome.citations.map((citation) => result.expected.has(citation.recordId)));
+  const withTestimony = answerable.filter((result) => result.outcome.status === "answered" && [...result.expected].some((id) => testimonyRecords.has(id)));
+  const primaryFirst = withTestimony.filter((result) => {
+    const first = result.outcome.citations[0];
+    return first !== undefined && result.expected.has(first.recordId) && (first.timeStart !== null || first.page !== null);
+  });
+  return {
+    answerable: answerable.length,
+    unanswerable: unanswerable.length,
+    rightRecord: {
+      count: answerable.filter((result) => result.outcome.citations.some((citation) => result.expected.has(citation.recordId))).length,
+      of: answerable.length,
+    },
+    facts: { count: facts.filter(Boolean).length, of: facts.length },
+    precision: { count: cited.filter(Boolean).length, of: cited.length },
+    primary: { count: primaryFirst.length, of: withTestimony.length },
+    wrongRefusals: { count: answerable.filter((result) => result.outcome.status !== "answered").length, of: answerable.length },
+    correctRefusals: { count: unanswerable.filter((result) => result.outcome.status === "refused").length, of: unanswerable.length },
+  };
+}
+type AskFigures = ReturnType<typeof askFigures>;
+
+/** The six figures on one line, with their counts when asked (a small slice). */
+function figuresLine(figures: AskFigures, counts = false): string {
+  const shown = (share: Share) => (counts ? `${rate(share)} (${share.count}/${share.of})` : rate(share));
+  return (
+    `right record ${shown(figures.rightRecord)}, facts ${shown(figures.facts)}, citation precision ${shown(figures.precision)}, ` +
+    `primary source first ${shown(figures.primary)}, wrong refusals ${shown(figures.wrongRefusals)}, correct refusals ${shown(figures.correctRefusals)}`
+  );
+}
+
+/** The golden set's kinds of an ask item ("why-how"…), none when the set gives none. */
+const askKinds = (item: AskItem): readonly string[] => (item as AskItem & { kinds?: string[] }).kinds ?? [];
+
 async function runAsk(): Promise<void> {
   const effective = { ...defaultAskSettings, ...askSettings };
   console.log(`\nASK — ${golden.ask.length} questions, as the researcher; generator ${generator.name}/${generator.model}`);
   console.log(
     `thresholds: similarity ≥ ${effective.strongSimilarity}, or ≥ ${effective.minSimilarity} with ${percent(effective.minTermCoverage)} of the question's words`,
   );
+  // Records that hold testimony: a passage heard at a second of a recording or read on a page.
+  const expectedIds = records.filter((record) => golden.ask.some((item) => item.records.includes(record.title))).map((record) => record.id);
+  const testimonyRecords = new Set(
+    (
+      await db.sql.query<{ record_id: string }>(
+        `SELECT DISTINCT record_id FROM chunks WHERE index_space_id = $1 AND record_id = ANY($2::text[]) AND (time_start IS NOT NULL OR page IS NOT NULL)`,
+        [space.id, expectedIds],
+      )
+    ).map((row) => row.record_id),
+  );
   for (const split of splits) {
     const items = golden.ask.filter((item) => item.split === split);
-    const results: { item: AskItem; outcome: AskOutcome; ms: number; answerable: boolean; expected: Set<string> }[] = [];
+    const results: AskResult[] = [];
     for (const item of items) {
       const expected = new Set(records.filter((record) => item.records.includes(record.title) && readable(researcher, record.id)).map((record) => record.id));
       for (const title of item.records)
@@ -527,32 +587,31 @@ async function runAsk(): Promise<void> {
       results.push({ item, outcome, ms, answerable: expected.size > 0, expected });
       if (dumpAsk) dumped.push(await dumpQuestion(item, expected, outcome));
     }
-    const answerable = results.filter((result) => result.answerable);
-    const unanswerable = results.filter((result) => !result.answerable);
-    const rightRecord = answerable.filter((result) => result.outcome.citations.some((citation) => result.expected.has(citation.recordId)));
-    const facts = answerable.flatMap((result) => result.item.facts.map((fact) => result.outcome.status === "answered" && factHolds(result.outcome.text, fact)));
-    const cited = answerable.flatMap((result) => result.outcome.citations.map((citation) => result.expected.has(citation.recordId)));
-    const wrongRefusals = answerable.filter((result) => result.outcome.status !== "answered");
-    const correctRefusals = unanswerable.filter((result) => result.outcome.status === "refused");
+    const figures = askFigures(results, testimonyRecords);
     const times = results.map((result) => result.ms);
-    console.log(`\n${split} half: ${answerable.length} answerable, ${unanswerable.length} to refuse`);
-    console.log(`right record cited      ${percent(rightRecord.length / Math.max(1, answerable.length))}  (${rightRecord.length}/${answerable.length})`);
+    console.log(`\n${split} half: ${figures.answerable} answerable, ${figures.unanswerable} to refuse`);
+    console.log(`right record cited      ${rate(figures.rightRecord)}  (${figures.rightRecord.count}/${figures.rightRecord.of})`);
+    console.log(`facts present           ${rate(figures.facts)}  (${figures.facts.count}/${figures.facts.of})`);
     console.log(
-      `facts present           ${percent(facts.filter(Boolean).length / Math.max(1, facts.length))}  (${facts.filter(Boolean).length}/${facts.length})`,
+      `citation precision      ${rate(figures.precision)}  (${figures.precision.count}/${figures.precision.of} citations of answerable questions name an expected record)`,
     );
     console.log(
-      `citation precision      ${percent(cited.filter(Boolean).length / Math.max(1, cited.length))}  (${cited.filter(Boolean).length}/${cited.length} citations of answerable questions name an expected record)`,
+      `primary source first    ${rate(figures.primary)}  (${figures.primary.count}/${figures.primary.of} answered questions whose records include testimony)`,
     );
-    console.log(`wrong refusals          ${percent(wrongRefusals.length / Math.max(1, answerable.length))}  (${wrongRefusals.length}/${answerable.length})`);
-    console.log(
-      `correct refusals        ${percent(correctRefusals.length / Math.max(1, unanswerable.length))}  (${correctRefusals.length}/${unanswerable.length})`,
-    );
+    console.log(`wrong refusals          ${rate(figures.wrongRefusals)}  (${figures.wrongRefusals.count}/${figures.wrongRefusals.of})`);
+    console.log(`correct refusals        ${rate(figures.correctRefusals)}  (${figures.correctRefusals.count}/${figures.correctRefusals.of})`);
     console.log(`latency                 p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms`);
-    summaries.push(
-      `ask ${split}: right record ${percent(rightRecord.length / Math.max(1, answerable.length))}, facts ${percent(facts.filter(Boolean).length / Math.max(1, facts.length))}, ` +
-        `citation precision ${percent(cited.filter(Boolean).length / Math.max(1, cited.length))}, wrong refusals ${percent(wrongRefusals.length / Math.max(1, answerable.length))}, ` +
-        `correct refusals ${percent(correctRefusals.length / Math.max(1, unanswerable.length))}`,
+    summaries.push(`ask ${split}: ${figuresLine(figures)}`);
+    const whyHow = askFigures(
+      results.filter((result) => askKinds(result.item).includes("why-how")),
+      testimonyRecords,
     );
+    const whyHowLine =
+      whyHow.answerable + whyHow.unanswerable === 0
+        ? "no why-how questions"
+        : `${whyHow.answerable} answerable, ${whyHow.unanswerable} to refuse: ${figuresLine(whyHow, true)}`;
+    console.log(`why-how                 ${whyHowLine}`);
+    summaries.push(`ask ${split} why-how: ${whyHowLine}`);
     for (const result of results) {
       const good = result.answerable
         ? result.outcome.status === "answered" &&
