@@ -9,6 +9,7 @@ import {
   foldText,
   foldedWords,
   foreignNameParticles,
+  givesCause,
   languageData,
   monthNumbers,
   namePatterns,
@@ -106,6 +107,21 @@ describe("roles asked for", () => {
 
   it("knows the words before a role that are not it", () => {
     expect(["first", "ultimo", "darrer"].every((word) => wordSet("roleQualifiers").has(word))).toBe(true);
+  });
+});
+
+describe("sentences that give a cause", () => {
+  it.each([
+    ["We left because the water was coming.", true],
+    ["Se fueron porque el agua subía.", true],
+    ["Ho vam deixar perquè les xarxes venien adobades de la fàbrica.", true],
+    ["Ya que no había trabajo, me fui.", true],
+    ["The factory closed in 1978.", false],
+    ["La fábrica cerró en 1978, y sus naves fueron demolidas en 1996.", false],
+    // A cue is a whole word or phrase: "aftermath" and "sincere" give no cause.
+    ["In the aftermath we were sincere.", false],
+  ])("%s", (sentence, expected) => {
+    expect(givesCause(sentence)).toBe(expected);
   });
 });
 

@@ -142,6 +142,16 @@ export function asks(question: string, kind: QuestionKind): boolean {
   });
 }
 
+const causePattern = new RegExp(
+  `(?<!\\p{L})(?:${dataLanguages.flatMap((language) => languageData[language].causeCues.map(phrasePattern)).join("|")})(?!\\p{L})`,
+  "u",
+);
+
+/** Whether a sentence gives a cause or a purpose, in any of the three languages ("because", "perquè", "ya que"). */
+export function givesCause(sentence: string): boolean {
+  return causePattern.test(foldText(sentence));
+}
+
 /**
  * "Who was the mayor…?", "¿Quién era el médico…?", "Qui era l'alcalde…?": per language, a pattern
  * whose first group is the word after the who-word, the verb "to be" and an article, the second the

@@ -8,6 +8,11 @@ export type QuestionKind = "when" | "where" | "who" | "howMany" | "howMuch" | "w
 export interface LanguageData {
   /** Phrases that ask for each kind of thing: at the question's start, except howMany, howMuch and happened, found anywhere. */
   questionPhrases: Record<QuestionKind, readonly string[]>;
+  /**
+   * Phrases that give a cause or a purpose ("because", "so that", "porque", "perquè", "after the…"):
+   * a sentence holding one explains, and may answer a why-question; as written.
+   */
+  causeCues: readonly string[];
   /** Phrases that start like a how-question but ask for a measure ("how many", "how often"): no explanation. */
   notHow: readonly string[];
   /** Prepositions a who- or where-word may follow ("¿A quién…?", "D'on…?"); one ending in an apostrophe is elided. */
