@@ -41,6 +41,30 @@ describe("generation helpers", () => {
     expect(defaultSystemPrompt).toContain("［3］");
   });
 
+  it("tells a model which source is testimony and which a description, and who interviews, only when the pipeline knows", () => {
+    const prompt = formatSourcesPrompt("How were the bells taken?", [
+      {
+        number: 1,
+        title: "Interview with Pere Vidal",
+        text: "Lucía Ferrer: How?\nPere Vidal: On a cart.",
+        location: "Transcript, from 42 s",
+        testimony: true,
+        interviewers: ['Lucía "L" Ferrer', "Joan [2]"],
+      },
+      { number: 2, title: "Pere Vidal", text: "A boat builder.", testimony: false, interviewers: [] },
+      { number: 3, title: "Ledger", text: "The mill ground wheat." },
+    ]);
+    expect(prompt).toContain(
+      `<source id="1" title="Interview with Pere Vidal" location="Transcript, from 42 s" kind="testimony" interviewers="Lucía 'L' Ferrer, Joan ［2］">\n`,
+    );
+    expect(prompt).toContain(`<source id="2" title="Pere Vidal" kind="description">\nA boat builder.\n</source>`);
+    // A source whose kind is not known renders as before.
+    expect(prompt).toContain(`<source id="3" title="Ledger">\nThe mill ground wheat.\n</source>`);
+    expect(defaultSystemPrompt).toContain('kind="testimony"');
+    expect(defaultSystemPrompt).toContain('kind="description"');
+    expect(defaultSystemPrompt).toContain("interviewers attribute");
+  });
+
   it("finds the chat-completions endpoint from any base URL", () => {
     expect(chatCompletionsEndpoint("http://127.0.0.1:11434")).toBe("http://127.0.0.1:11434/v1/chat/completions");
     expect(chatCompletionsEndpoint("https://api.example/v1/")).toBe("https://api.example/v1/chat/completions");
