@@ -17,11 +17,12 @@ import { EmbeddingError, errorMessage } from "./embedder";
  * so no reordering rule reaches across two texts (checked against one-by-one translation).
  * Input and output are temporary files: feeding apertium through a Node stdin pipe can hang.
  *
- * Short texts translated with marks (a query and its name probes, a short record's passages) go
- * instead through one long-lived pipeline per mode in Apertium's null-flush mode: an apertium run
- * spends ~0.4 s loading its dictionaries, which a researcher's new Spanish or Catalan query paid
- * on every search. A pipeline stops after five idle minutes; one that fails, stalls or is missing
- * leaves the text to a run as above. Both give the same translation (translate.test.ts).
+ * Short texts translated with marks (a query and its name probes, a short record's passages, the
+ * glosses beside an answer's quotations) go instead through one long-lived pipeline per mode in
+ * Apertium's null-flush mode: an apertium run spends ~0.4 s loading its dictionaries, which a
+ * researcher's new Spanish or Catalan query paid on every search. A pipeline stops after five
+ * idle minutes; one that fails, stalls or is missing leaves the text to a run as above. Both
+ * give the same translation (translate.test.ts).
  */
 export type BridgeLanguage = "es" | "ca";
 /** The archive's languages: the bridge's two and English, which both pairs go through. */
@@ -53,9 +54,11 @@ export interface TranslationBridge {
   /**
    * Any direction between English, Spanish and Catalan: Spanish ↔ Catalan goes through
    * English. Null when a pair on the way is not installed (callers then show no translation);
-   * a bridge without it (a test double) translates nothing for the reader either.
+   * a bridge without it (a test double) translates nothing for the reader either. With
+   * `marked`, Apertium's marks are left in at every step (as `translateMarked` gives them): a
+   * reader's gloss shows the words the translator did not know. The index never asks for marks.
    */
-  translate?(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null>;
+  translate?(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage, options?: { marked?: boolean }): Promise<string[] | null>;
   /**
    * The same translation with Apertium's marks left in: `*word` for a word the pair does not
    * know, `@word` for one it knows but cannot translate, `#word` for one it could not inflect.
@@ -125,8 +128,9 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     // Blank texts need no translation, and would only blur where one text ends.
     const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
     const characters = pending.reduce((sum, index) => sum + (cleaned[index]?.length ?? 0), 0);
-    // Queries and short texts are translated marked (bridge-text.ts counts the marks), so only
-    // marked modes get a pipeline: each holds ~200 MB of dictionaries in a dozen processes.
+    // Queries, short texts (bridge-text.ts counts the marks) and an answer's glosses are
+    // translated marked, so only marked modes get a pipeline: each holds ~200 MB of dictionaries
+    // in a dozen processes.
     if (marked && pending.length > 0 && characters <= maxPipelineCharacters) {
       const pipeline = await pipelineFor(mode, marked);
       const translated = pipeline ? await pipeline.translate(pending.map((index) => cleaned[index] ?? "")).catch(() => null) : null;
@@ -221,13 +225,13 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
       return translateWithMode(texts, modeByLanguage[from], true);
     },
 
-    async translate(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage): Promise<string[] | null> {
+    async translate(texts: string[], from: ArchiveLanguage, to: ArchiveLanguage, options: { marked?: boolean } = {}): Promise<string[] | null> {
       const steps = translationSteps(from, to);
       if (steps.length === 0) return [...texts];
       const modes = await installedModes();
       if (!steps.every((mode) => modes.includes(mode))) return null;
       let current = texts;
-      for (const mode of steps) current = await translateWithMode(current, mode);
+      for (const mode of steps) current = await translateWithMode(current, mode, options.marked === true);
       return current;
     },
   };
