@@ -8,7 +8,7 @@ import type { describeError } from "@/lib/errors";
 import type { AskStatus, Citation, WithheldSource } from "@/lib/rag/ask/ask";
 import type { ThreadEvent, ThreadMessage, ThreadSummary } from "@/lib/rag/ask/threads";
 import { splitCitationMarkers, splitLiteralMarkers } from "@/lib/llm/citation-markers";
-import { splitTranslationNotes } from "@/lib/llm/translation-note";
+import { splitTranslationNotes, splitUntranslatedWords } from "@/lib/llm/translation-note";
 import { maxQueryLength } from "@/lib/query-length";
 import { citationFiles, citationFormats, citeSelectionHref } from "@/lib/archive/citation-formats";
 import type { ResearchScope } from "@/lib/api/research/research-schemas";
@@ -116,6 +116,28 @@ function QuotedRun({ text }: { text: string }) {
   );
 }
 
+/** A quotation's machine translation, set apart; a word the translator left as written ("⟨despenjar-se⟩") is shown as such. */
+function TranslationNote({ text }: { text: string }) {
+  return (
+    <span className="text-stone-500 italic">
+      {splitUntranslatedWords(text).map((run, index) =>
+        run.untranslated ? (
+          <span
+            key={index}
+            className="not-italic text-stone-700 underline decoration-dotted underline-offset-2"
+            title="Not in the translator's dictionary: left as written"
+          >
+            <QuotedRun text={run.text} />
+            <span className="sr-only"> (not translated: left as written)</span>
+          </span>
+        ) : (
+          <QuotedRun key={index} text={run.text} />
+        ),
+      )}
+    </span>
+  );
+}
+
 /** The answer's text with [n] markers turned into links to their passages, which mark the question's words. */
 function AnswerText({ message, question }: { message: Message; question: string }) {
   const byNumber = new Map(message.citations.map((citation) => [citation.number, citation]));
@@ -127,9 +149,7 @@ function AnswerText({ message, question }: { message: Message; question: string 
           // A quotation's machine translation reads apart from the quoted words.
           return splitTranslationNotes(part).map((run, runIndex) =>
             run.note ? (
-              <span key={`${index}-${runIndex}`} className="text-stone-500 italic">
-                <QuotedRun text={run.text} />
-              </span>
+              <TranslationNote key={`${index}-${runIndex}`} text={run.text} />
             ) : (
               <span key={`${index}-${runIndex}`}>
                 <QuotedRun text={run.text} />
