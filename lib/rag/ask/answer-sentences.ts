@@ -3,6 +3,7 @@ import { answerSettings } from "../config/settings";
 import { foldWord, queryTerms } from "../search/highlight";
 import { asks, wordSet } from "../../language/language-data";
 import type { SourcePassage } from "../../llm/generator";
+import { joinLines, lineGlues, sentenceEnd, startsLowercase } from "./unwrap-lines";
 
 /**
  * What a source's sentences are, before any is chosen as an answer: who says it in a
@@ -32,7 +33,6 @@ const minWords = answerSettings.minStatementWords.value;
 const minAnswerWords = answerSettings.minReplyWords.value;
 // A label may join two names ("Ruler / issuer", "Printer & publisher").
 const labelledField = /^[\p{Lu}][\p{L}\p{N} ›'’()./&,-]{0,40}:\s+\S/u;
-const sentenceEnd = /[.!?…]["”»)’]*\s*$/;
 const isQuestion = (text: string) => /[?？]["”»)’]*\s*$/.test(text);
 /** A turn's speaker label: a short name (no sentence punctuation) before ": ". */
 const speakerLabel = /^([\p{Lu}][^:.!?\n]{0,60}?):\s+/u;
@@ -86,32 +86,62 @@ const linesOf = (text: string) =>
     .filter(Boolean);
 const sentencesIn = (text: string) => splitSentences(text).map((range) => text.slice(range.start, range.end).trim());
 
+/** A label that names the role, not the person ("Interviewer:", "Entrevistadora:", "Q:"): the asker's. */
+const interviewerLabel = /^(?:interviewers?|entrevistador(?:a|s|es|as)?|pregunta|question|q)(?!\p{L})/iu;
+
 /**
- * The source's sentences with their speaker and role, in reading order. Statements shorter than
- * four words are left out (fragments answer nothing) unless they reply to the interviewer; the
- * interviewer's are kept whatever their length, since a narrator's answer is read against the
- * question it answers.
+ * Who interviews in this passage: the archive's interviewers, a speaker labelled by the role, and
+ * — when none of those speaks in it (the transcript labels the interviewer otherwise than the
+ * archive names her) — the speaker who asks the questions.
+ */
+function passageInterviewers(turns: { speaker: string | null; said: string }[], named: readonly string[], transcript: boolean): Set<string> {
+  const labels = turns.flatMap((turn) => (turn.speaker === null ? [] : [turn.speaker]));
+  const byRole = labels.filter((label) => interviewerLabel.test(label));
+  const present = named.some((name) => labels.includes(name)) || byRole.length > 0;
+  const asker = transcript && !present ? likelyInterviewer(turns) : null;
+  return new Set([...named, ...byRole, ...(asker === null ? [] : [asker])]);
+}
+
+/**
+ * The source's sentences with their speaker and role, in reading order. Running text is read by
+ * paragraph, its printed lines joined again (see unwrap-lines.ts), so a sentence the page wrapped
+ * is quoted whole; a transcript by turn, one per line. Statements shorter than four words are left
+ * out (fragments answer nothing) unless they reply to the interviewer; the interviewer's are kept
+ * whatever their length, since a narrator's answer is read against the question it answers. So is
+ * a sentence the passage's cut left incomplete: the last one when it has no sentence end (in a
+ * passage that otherwise ends its sentences, as an unpunctuated source never does), and the first
+ * one when it starts in lowercase, going on from the passage before.
  */
 export function sourceSentences(source: SourcePassage): SourceSentence[] {
   const form = source.form ?? passageForm(source.text, false);
   const speakers = source.interviewers ?? [];
-  const lines = linesOf(source.text);
-  const turns = lines.map((line) => (form === "transcript" ? splitSpeaker(line, speakers) : { speaker: null, said: line }));
+  const printedLines = linesOf(source.text);
+  const translatedPrinted = source.translation ? linesOf(source.translation) : [];
   // The bridge keeps lines (and so turns) apart: a line's sentences align when they count the same.
-  const translatedLines = source.translation ? linesOf(source.translation) : [];
-  const aligned = translatedLines.length === lines.length;
-  if (form === "fields") return catalogueEntry(source, lines, aligned ? translatedLines : null);
-  const interviewers = new Set(
-    speakers.length > 0 ? speakers : form === "transcript" ? [likelyInterviewer(turns)].filter((name): name is string => name !== null) : [],
-  );
-  const sentences: SourceSentence[] = [];
+  const aligned = translatedPrinted.length === printedLines.length;
+  if (form === "fields") return catalogueEntry(source, printedLines, aligned ? translatedPrinted : null);
+  // A translation is joined by its original's glues, so its paragraphs stay aligned with the original's.
+  const glues = form === "text" ? lineGlues(source.text, source.language) : null;
+  const lines = glues ? joinLines(source.text, glues) : printedLines;
+  const translatedLines = aligned && glues && source.translation ? joinLines(source.translation, glues) : translatedPrinted;
+  const turns = lines.map((line) => {
+    if (form === "transcript") return splitSpeaker(line, speakers);
+    // Running text may still carry an interview's "Interviewer: …" lines.
+    const label = speakerLabel.exec(line);
+    return label && interviewerLabel.test(label[1]!) ? { speaker: label[1]!, said: line.slice(label[0].length).trim() } : { speaker: null, said: line };
+  });
+  const interviewers = passageInterviewers(turns, speakers, form === "transcript");
+  const candidates: SourceSentence[] = [];
   let lastQuestion: number | null = null;
+  let askedUnlabelled = false;
   turns.forEach((turn, line) => {
-    const byInterviewer = turn.speaker !== null && interviewers.has(turn.speaker);
+    // An unlabelled turn that ends on a question asks it: someone else's question is never the answer.
+    const asksUnlabelled = form === "transcript" && turn.speaker === null && isQuestion(turn.said);
+    const byInterviewer = (turn.speaker !== null && interviewers.has(turn.speaker)) || asksUnlabelled;
     const answers = byInterviewer ? null : lastQuestion;
     const parts = sentencesIn(turn.said);
     const translatedLine = aligned ? translatedLines[line]! : "";
-    const translatedParts = aligned ? sentencesIn(form === "transcript" ? splitSpeaker(translatedLine, []).said : translatedLine) : [];
+    const translatedParts = aligned ? sentencesIn(turn.speaker !== null ? splitSpeaker(translatedLine, []).said : translatedLine) : [];
     parts.forEach((text, index) => {
       const role: SentenceRole = byInterviewer
         ? "interviewer"
@@ -120,16 +150,30 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
           : form === "text" && labelledField.test(text)
             ? "field"
             : "statement";
-      // A short reply ("The dolphins, especially.") is an answer when it follows the question.
-      const answersAQuestion = answers !== null || (line === 0 && source.continues !== undefined);
-      if (role !== "interviewer" && role !== "question" && text.split(" ").length < (answersAQuestion ? minAnswerWords : minWords)) return;
       const english = translatedParts.length === parts.length ? translatedParts[index]! : null;
-      sentences.push({ source: source.number, text, speaker: turn.speaker, role, line, answers, english });
+      candidates.push({ source: source.number, text, speaker: turn.speaker, role, line, answers, english });
     });
     if (byInterviewer) lastQuestion = line;
-    else if (turn.speaker !== null) lastQuestion = null;
+    else if (turn.speaker !== null || askedUnlabelled) lastQuestion = null;
+    askedUnlabelled = asksUnlabelled;
   });
-  return sentences;
+  // The interviewer's are kept even when cut: a passage that ends on the question is answered by the next.
+  const first = candidates[0];
+  const cutBefore =
+    first !== undefined && first.line === 0 && first.role !== "interviewer" && (form === "text" || first.speaker === null) && startsLowercase(first.text);
+  const last = candidates.at(-1);
+  const cutAfter =
+    last !== undefined &&
+    (last.role === "statement" || last.role === "question") &&
+    !sentenceEnd.test(last.text) &&
+    candidates.some((sentence) => sentenceEnd.test(sentence.text));
+  const whole = candidates.slice(cutBefore ? 1 : 0, cutAfter ? -1 : undefined);
+  return whole.filter((sentence) => {
+    if (sentence.role === "interviewer" || sentence.role === "question") return true;
+    // A short reply ("The dolphins, especially.") is an answer when it follows the question.
+    const answersAQuestion = sentence.answers !== null || (sentence.line === 0 && source.continues !== undefined);
+    return sentence.text.split(" ").length >= (answersAQuestion ? minAnswerWords : minWords);
+  });
 }
 
 const fieldLine = /^([^:\n]{1,40}):\s*(.*)$/u;
