@@ -107,10 +107,12 @@ function passageInterviewers(turns: { speaker: string | null; said: string }[], 
  * paragraph, its printed lines joined again (see unwrap-lines.ts), so a sentence the page wrapped
  * is quoted whole; a transcript by turn, one per line. Statements shorter than four words are left
  * out (fragments answer nothing) unless they reply to the interviewer; the interviewer's are kept
- * whatever their length, since a narrator's answer is read against the question it answers. So is
- * a sentence the passage's cut left incomplete: the last one when it has no sentence end (in a
- * passage that otherwise ends its sentences, as an unpunctuated source never does), and the first
- * one when it starts in lowercase, going on from the passage before.
+ * whatever their length, since a narrator's answer is read against the question it answers. Left
+ * out too, as a quotation cut mid-sentence answers nothing, are the sentences the passage's cut
+ * left incomplete: the last when it has no sentence end (in a passage that ends its other
+ * sentences; an unpunctuated source shows no cut), and the first when it starts in lowercase,
+ * going on from the passage before (in a transcript, only a first line without its speaker's
+ * label). Catalogue fields and the interviewer's turns are never cut.
  */
 export function sourceSentences(source: SourcePassage): SourceSentence[] {
   const form = source.form ?? passageForm(source.text, false);
@@ -163,10 +165,7 @@ export function sourceSentences(source: SourcePassage): SourceSentence[] {
     first !== undefined && first.line === 0 && first.role !== "interviewer" && (form === "text" || first.speaker === null) && startsLowercase(first.text);
   const last = candidates.at(-1);
   const cutAfter =
-    last !== undefined &&
-    (last.role === "statement" || last.role === "question") &&
-    !sentenceEnd.test(last.text) &&
-    candidates.some((sentence) => sentenceEnd.test(sentence.text));
+    last !== undefined && last.role === "statement" && !sentenceEnd.test(last.text) && candidates.some((sentence) => sentenceEnd.test(sentence.text));
   const whole = candidates.slice(cutBefore ? 1 : 0, cutAfter ? -1 : undefined);
   return whole.filter((sentence) => {
     if (sentence.role === "interviewer" || sentence.role === "question") return true;
