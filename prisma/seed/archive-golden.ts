@@ -40,6 +40,7 @@ export const archiveGoldenSchema = z.object({
       id: z.string().min(1),
       split,
       language,
+      kinds: z.array(z.string()).default([]),
       question: z.string().min(1),
       records: z.array(z.string().min(1)),
       facts: z.array(z.array(z.string().min(1)).min(1)),
