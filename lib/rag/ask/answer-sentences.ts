@@ -3,7 +3,7 @@ import { answerSettings } from "../config/settings";
 import { foldWord, queryTerms } from "../search/highlight";
 import { asks, wordSet } from "../../language/language-data";
 import type { SourcePassage } from "../../llm/generator";
-import { joinLines, lineGlues, sentenceEnd, startsLowercase } from "./unwrap-lines";
+import { joinLines, lineGlues, printedLines, sentenceEnd, startsLowercase } from "./unwrap-lines";
 
 /**
  * What a source's sentences are, before any is chosen as an answer: who says it in a
@@ -79,11 +79,6 @@ function likelyInterviewer(turns: { speaker: string | null; said: string }[]): s
   return askers.length === 1 ? askers[0]! : null;
 }
 
-const linesOf = (text: string) =>
-  text
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter(Boolean);
 const sentencesIn = (text: string) => splitSentences(text).map((range) => text.slice(range.start, range.end).trim());
 
 /** A label that names the role, not the person ("Interviewer:", "Entrevistadora:", "Q:"): the asker's. */
@@ -117,14 +112,14 @@ function passageInterviewers(turns: { speaker: string | null; said: string }[], 
 export function sourceSentences(source: SourcePassage): SourceSentence[] {
   const form = source.form ?? passageForm(source.text, false);
   const speakers = source.interviewers ?? [];
-  const printedLines = linesOf(source.text);
-  const translatedPrinted = source.translation ? linesOf(source.translation) : [];
+  const printed = printedLines(source.text);
+  const translatedPrinted = source.translation ? printedLines(source.translation) : [];
   // The bridge keeps lines (and so turns) apart: a line's sentences align when they count the same.
-  const aligned = translatedPrinted.length === printedLines.length;
-  if (form === "fields") return catalogueEntry(source, printedLines, aligned ? translatedPrinted : null);
+  const aligned = translatedPrinted.length === printed.length;
+  if (form === "fields") return catalogueEntry(source, printed, aligned ? translatedPrinted : null);
   // A translation is joined by its original's glues, so its paragraphs stay aligned with the original's.
   const glues = form === "text" ? lineGlues(source.text, source.language) : null;
-  const lines = glues ? joinLines(source.text, glues) : printedLines;
+  const lines = glues ? joinLines(source.text, glues) : printed;
   const translatedLines = aligned && glues && source.translation ? joinLines(source.translation, glues) : translatedPrinted;
   const turns = lines.map((line) => {
     if (form === "transcript") return splitSpeaker(line, speakers);

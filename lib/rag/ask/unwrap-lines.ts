@@ -42,6 +42,13 @@ export const startsLowercase = (text: string) => /^\p{Ll}/u.test(text.replace(op
 const startsWithNumber = (text: string) => /^\p{N}/u.test(text.replace(openers, ""));
 const inCapitals = (line: string) => /\p{Lu}.*\p{Lu}/u.test(line) && !/\p{Ll}/u.test(line);
 
+/** The text's non-blank lines, their spaces collapsed, as printed. */
+export const printedLines = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.replace(/\s+/g, " ").trim())
+    .filter(Boolean);
+
 /**
  * For each non-blank line of the text, how it goes on from the line before ("apart" for the first
  * and after a blank line). `language` (the passage's, when known) decides only whether a pronoun
@@ -81,12 +88,8 @@ export function lineGlues(text: string, language?: string): LineGlue[] {
  * end of the translated line, its lines are joined with a space.
  */
 export function joinLines(text: string, glues: readonly LineGlue[]): string[] {
-  const lines = text
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter(Boolean);
   const units: string[] = [];
-  lines.forEach((line, index) => {
+  printedLines(text).forEach((line, index) => {
     const glue = glues[index] ?? "apart";
     const before = units.at(-1);
     if (before === undefined || glue === "apart") units.push(line);
