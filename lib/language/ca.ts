@@ -22,8 +22,6 @@ export const ca: LanguageData = {
     "per això",
     "per la qual cosa",
     "així que",
-    "després de",
-    "des que",
     "per no",
     "en comptes de",
     "per por de",

@@ -27,7 +27,6 @@ export const en: LanguageData = {
   },
   causeCues: [
     "because",
-    "since",
     "as a result",
     "so that",
     "in order to",
@@ -42,7 +41,6 @@ export const en: LanguageData = {
     "so he",
     "so she",
     "therefore",
-    "after",
     "because of",
     "for fear of",
     "to avoid",

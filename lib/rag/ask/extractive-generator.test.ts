@@ -8,8 +8,10 @@ import {
   askedRoles,
   asksForType,
   createExtractiveGenerator,
+  explanation,
   namesTitle,
   selectSentences,
+  testimonyFirst,
   withDisagreement,
 } from "./extractive-generator";
 import type { SourcePassage } from "../../llm/generator";
@@ -183,12 +185,15 @@ describe("extractive answerer", () => {
     const generator = createExtractiveGenerator({ embedder, prepare: { detect, bridge }, minScore: -1, maxSentences: 1 });
     const english: SourcePassage = { number: 1, title: "Diary", language: "en", text: "The lighthouse lamp burned whale oil until 1902." };
     const answer = await answerOf(generator, "¿Qué quemaba la lamp del lighthouse?", [english]);
-    expect(answer).toBe("The lighthouse lamp burned whale oil until 1902. [1] (traducción automática: en→es The lighthouse lamp burned whale oil until 1902.)");
+    expect(answer).toBe(
+      "The lighthouse lamp burned whale oil until 1902. [1] (traducción automática del inglés: en→es The lighthouse lamp burned whale oil until 1902.)",
+    );
     expect(bridge.calls).toEqual([{ texts: ["The lighthouse lamp burned whale oil until 1902."], from: "en", to: "es" }]);
     // The quotation is verified against the source; the translation beside it is not a quotation.
     expect(verifyCitations(answer, [{ number: 1, text: english.text }], { segmentsAreQuotes: true })).toMatchObject({ cited: [1], dropped: [] });
 
-    // An English question reads a Catalan quotation in the passage's own English translation, with no bridge call.
+    // An English question reads a Catalan quotation translated from its own words (marked, so a word the translator did not know shows),
+    // not the passage's aligned English.
     const catalan: SourcePassage = {
       number: 1,
       title: "El calafat",
@@ -197,8 +202,10 @@ describe("extractive answerer", () => {
       translation: "The last wooden boat we finished in 1968.",
     };
     const fromCatalan = await answerOf(generator, "When was the last wooden boat finished?", [catalan]);
-    expect(fromCatalan).toBe("L'últim llaüt de fusta el vam acabar el 1968. [1] (machine translation: The last wooden boat we finished in 1968.)");
-    expect(bridge.calls).toHaveLength(1);
+    expect(fromCatalan).toBe(
+      "L'últim llaüt de fusta el vam acabar el 1968. [1] (machine translation from Catalan: ca→en L'últim llaüt de fusta el vam acabar el 1968.)",
+    );
+    expect(bridge.calls).toHaveLength(2);
     // The same language needs no translation.
     expect(await answerOf(generator, "What did the lighthouse lamp burn?", [english])).toBe("The lighthouse lamp burned whale oil until 1902. [1]");
   });
@@ -217,7 +224,7 @@ describe("extractive answers quoting a source's own bracketed numbers", () => {
     // Its machine translation copies the numbers: literal there too.
     const translated = await answerOf(generator, "¿Qué quemaba la lamp del lighthouse?", [footnoted, other]);
     expect(translated).toBe(
-      "The lighthouse lamp burned whale oil ［1］ until 1902 ［3］. [2] (traducción automática: en→es The lighthouse lamp burned whale oil ［1］ until 1902 ［3］.)",
+      "The lighthouse lamp burned whale oil ［1］ until 1902 ［3］. [2] (traducción automática del inglés: en→es The lighthouse lamp burned whale oil ［1］ until 1902 ［3］.)",
     );
   });
 });
@@ -350,5 +357,97 @@ describe("the kind of answer a question asks for", () => {
     expect(answersByFieldName("Metal: bronze; Denomination: Follis", ["metal", "bronze", "follis"])).toBe(false);
     expect(answersByFieldName("Metal: bronze; Denomination: Follis", ["mint", "struck"])).toBe(false);
     expect(answersByFieldName("Typology: jug; Findspot: Sant Romà de Vall, drawdown survey 2017", ["finds", "recorded", "survey"])).toBe(false);
+  });
+});
+
+describe("answers a scholar can cite", () => {
+  const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1 });
+
+  it("quotes the testimony first and a description only when it adds something", async () => {
+    const sentence = (source: number, text: string, testimony: boolean, held: string[], fitsType = true) => ({
+      source,
+      text,
+      english: null,
+      testimony,
+      held,
+      fitsType,
+    });
+    const heard = sentence(1, "We finished the last wooden boat in 1968.", true, ["last", "wooden", "boat"]);
+    const same = sentence(2, "He built the last wooden boat in 1968.", false, ["last", "wooden", "boat", "pere"]);
+    const more = sentence(3, "The boatyard was demolished in 1974.", false, ["boatyard"]);
+    const question = "When did Pere Vidal build his last wooden boat?";
+    expect(testimonyFirst(question, [same, heard, more]).map((one) => one.source)).toEqual([1, 3]);
+    // Without testimony the descriptions stand as they are.
+    expect(testimonyFirst(question, [same, more]).map((one) => one.source)).toEqual([2, 3]);
+    // A description that gives the kind of thing asked, when no testimony does, is kept.
+    const vague = { ...heard, fitsType: false, text: "We finished the last wooden boat." };
+    expect(testimonyFirst(question, [vague, { ...same, held: ["last"] }]).map((one) => one.source)).toEqual([1, 2]);
+  });
+
+  it("ranks a recording's sentence above the biography that repeats it", async () => {
+    const sources: SourcePassage[] = [
+      { number: 1, title: "Pere Vidal i Roig", form: "text", text: "Pere Vidal built the last wooden boat of the yard in 1968.", testimony: false },
+      { number: 2, title: "El calafat", form: "transcript", text: "Pere Vidal: We built the last wooden boat of the yard in 1968.", testimony: true },
+    ];
+    expect(await answerOf(generator, "When did Pere Vidal build the last wooden boat of the yard?", sources)).toBe(
+      "We built the last wooden boat of the yard in 1968. [2]",
+    );
+  });
+
+  it("answers why from the passage that explains, its sentences in order, and never with a date alone", async () => {
+    const sources: SourcePassage[] = [
+      { number: 1, title: "La fábrica", form: "text", text: "The canning factory closed in 1978 and its sheds were demolished in 1996." },
+      {
+        number: 2,
+        title: "Seeing the roofs again",
+        form: "transcript",
+        interviewers: ["Helen Ashworth"],
+        text: [
+          "Helen Ashworth: Why did you leave for England?",
+          "Montserrat Farré: In 1969 a nun from Lleida found work for girls in a Manchester hospital. There was nothing for me in Vilanova except the sawmill. I trained as a nurse and I stayed.",
+        ].join("\n"),
+      },
+    ];
+    expect(await answerOf(generator, "Why did Montserrat Farré leave for England?", sources)).toBe(
+      "In 1969 a nun from Lleida found work for girls in a Manchester hospital. [2] There was nothing for me in Vilanova except the sawmill. [2] I trained as a nurse and I stayed. [2]",
+    );
+    expect(await answerOf(generator, "Why did the canning factory close?", [sources[0]!])).toBe("");
+    const because: SourcePassage = {
+      number: 1,
+      title: "La fábrica",
+      form: "text",
+      text: "The canning factory closed because the anchovy catches failed. Its sheds were demolished in 1996.",
+    };
+    expect(await answerOf(generator, "Why did the canning factory close?", [because])).toMatch(
+      /^The canning factory closed because the anchovy catches failed\. \[1\]/,
+    );
+  });
+
+  it("leads a why-answer with the first sentence that explains, then those after it in the same turn", () => {
+    const at = (line: number, score: number, explains: boolean) => ({ source: 1, line, score, explains });
+    const turn = [at(0, 0.9, false), at(1, 0.5, true), at(1, 0.7, true), at(1, 0.4, true), at(1, 0.3, true), at(2, 0.8, true)];
+    expect(explanation(turn, true, { minScore: 0.2 })).toEqual([turn[5]]);
+    expect(explanation(turn.slice(0, 5), true, { minScore: 0.2 })).toEqual([turn[1], turn[2], turn[3]]);
+    expect(explanation([at(0, 0.9, false)], true)).toEqual([]);
+    expect(explanation([at(0, 0.9, false)], false)).toEqual([at(0, 0.9, false)]);
+  });
+
+  it("refuses when the person the question names is only the interviewer", async () => {
+    const sources: SourcePassage[] = [
+      {
+        number: 1,
+        title: "Remendar redes en el muelle",
+        form: "transcript",
+        interviewers: ["Lucía Ferrer"],
+        text: ["Lucía Ferrer: Where did you learn to mend nets?", "Carmen Roldán: I learned to mend nets on the quay at Adra, from my mother."].join("\n"),
+      },
+    ];
+    expect(await answerOf(generator, "Where did Lucía Ferrer learn to mend nets?", sources)).toBe("");
+    expect(await answerOf(generator, "Where did Carmen Roldán learn to mend nets?", sources)).toBe(
+      "I learned to mend nets on the quay at Adra, from my mother. [1]",
+    );
+    // A sentence that holds only the name says nothing of what is asked about her.
+    const biography: SourcePassage = { number: 1, title: "Lucía Ferrer", form: "text", text: "Lucía Ferrer is an ethnographer from Valencia." };
+    expect(await answerOf(generator, "Where did Lucía Ferrer learn to mend nets?", [biography])).toBe("");
   });
 });

@@ -4,8 +4,8 @@ import { type Embedder, dot } from "../embed/embedder";
 import { processTranslationBridge } from "../embed/translate";
 import { translateForReader } from "./reader-translation";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
-import { type SourceSentence, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
-import { askedRolePatterns, asks, foldText, foldedWords, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
+import { type SourceSentence, asksForExplanation, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
+import { askedRolePatterns, asks, foldText, foldedWords, givesCause, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import { answerSettings } from "../config/settings";
 import type { GenerationRequest, Generator } from "../../llm/generator";
@@ -48,6 +48,18 @@ export interface ScoredSentence extends SourceSentence {
   lexical: number;
   /** The question's words it holds, as in `lexical`, folded. */
   held: string[];
+  /** Heard in a recording or read on a document's page, not written about it (SourcePassage.testimony). */
+  testimony: boolean;
+  /** For a why-question: it gives a cause ("because", "perquè"…) or replies to the interviewer's why. */
+  explains: boolean;
+  /**
+   * It is about whom or what the question names: it, its passage or its record's title holds one of
+   * the question's names, or its passage's narrator is one. A narrator's reply to an interviewer the
+   * question names is not about the interviewer. Always true for a question without names.
+   */
+  aboutSubject: boolean;
+  /** It holds something the question asks besides its names (or replies to a question that does). */
+  holdsPredicate: boolean;
 }
 
 const hasYear = /\b(1[5-9]\d\d|20\d\d)\b/;
@@ -198,7 +210,13 @@ const {
   retrievalPrior: { value: retrievalPrior },
   nearDuplicateSentence: { value: nearDuplicate },
   disagreementWindow: { value: disagreementWindow },
+  testimonyBonus: { value: testimonyBonus },
+  causeBonus: { value: causeBonus },
+  dateForWhyPenalty: { value: dateForWhyPenalty },
 } = answerSettings;
+
+/** Whether a name (folded) is one of the words of a label: a speaker's, a title's. */
+const labelHolds = (label: string | null | undefined, name: string) => questionTerms(label ?? "").some((word) => wordMatches(word, name));
 
 export interface ScoredSentences {
   question: { language: string; english: string | null };
@@ -249,12 +267,14 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   // How like the asker's question each interviewer's turn is: its narrator's answer inherits it.
   const askedLike = new Map<string, number>();
   const askedWords = new Map<string, Set<string>>();
+  const askedWhy = new Set<string>();
   const lastInterviewerLine = new Map<number, number>();
   all.forEach((sentence, index) => {
     if (sentence.role !== "interviewer") return;
     const key = `${sentence.source}:${sentence.line}`;
     askedLike.set(key, Math.max(askedLike.get(key) ?? -1, similarity[index]!));
     askedWords.set(key, new Set([...(askedWords.get(key) ?? []), ...matchedIn(index)]));
+    if (asks(sentence.text, "why") || asks(english[index] ?? "", "why")) askedWhy.add(key);
     lastInterviewerLine.set(sentence.source, sentence.line);
   });
   // The first turn of a passage that continues another answers the question that one ended on.
@@ -278,8 +298,26 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const sourceCount = request.sources.length;
   // A source the question names by its title ("the bronze follis of Justinian I") is the one it asks about.
   const named = new Set(request.sources.filter((source) => namesTitle(source.title, terms)).map((source) => source.number));
+  const titles = new Map(request.sources.map((source) => [source.number, source.title]));
   // Only a content word of the question can be looked for in a sentence's matched words.
   const roles = askedRoles(request.question, question.english).filter((role) => terms.includes(role));
+  const whyQuestion = asks(request.question, "why") || (question.english !== null && asks(question.english, "why"));
+  // The people and things it names: a place after a word that locates ("at Port de la Calma") is
+  // where, not whom, the question asks about, and a passage need not repeat it.
+  const places = new Set([...request.question.matchAll(locatedName)].flatMap((match) => questionTerms(match[1]!)));
+  const names = questionNames(request.question).filter((name) => !places.has(name));
+  const testimony = new Set(request.sources.filter((source) => source.testimony === true).map((source) => source.number));
+  // What each passage speaks of: the question's words in any of its sentences (an interviewer's
+  // question too, but never the interviewer's own name: a speaker label is not in a sentence's text).
+  const passageHolds = new Map<number, Set<string>>();
+  if (names.length > 0)
+    all.forEach((sentence, index) => {
+      const held = passageHolds.get(sentence.source) ?? new Set<string>();
+      for (const word of matchedIn(index)) held.add(word);
+      if (sentence.role !== "interviewer") for (const word of questionTerms(sentence.speaker ?? "")) held.add(word);
+      passageHolds.set(sentence.source, held);
+    });
+  const passageNames = (source: number, name: string) => [...(passageHolds.get(source) ?? [])].some((word) => wordMatches(word, name));
   return {
     question,
     sentences: answering.map((index) => {
@@ -301,6 +339,12 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const byFieldName =
         sentence.role === "field" && (answersByFieldName(sentence.text, terms) || answersByFieldName(english[index] ?? "", terms)) ? fieldNameBonus : 0;
       const bonus = Math.max(typed, byFieldName);
+      const explains = givesCause(sentence.text) || givesCause(english[index] ?? "") || (key !== null && askedWhy.has(key));
+      const dated = hasDate(sentence.text) || hasDate(english[index] ?? "");
+      const title = titles.get(sentence.source);
+      const aboutSubject = names.length === 0 || names.some((name) => words.has(name) || labelHolds(title, name) || passageNames(sentence.source, name));
+      const holdsPredicate =
+        names.length === 0 || inherited > similarity[index]! || sentence.role === "field" || [...words].some((word) => !names.includes(word));
       return {
         ...sentence,
         english: english[index] ?? null,
@@ -308,6 +352,10 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         vector: vectors[index]!,
         lexical,
         held: [...words],
+        testimony: testimony.has(sentence.source),
+        explains,
+        aboutSubject,
+        holdsPredicate,
         fitsType:
           typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
         // A field the question asks for by name is no bare catalogue line: it is the answer.
@@ -316,7 +364,10 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
           lexicalWeight * lexical +
           prior +
           bonus +
-          (named.has(sentence.source) ? titleBonus : 0) -
+          (named.has(sentence.source) ? titleBonus : 0) +
+          (testimony.has(sentence.source) ? testimonyBonus : 0) +
+          (whyQuestion && explains ? causeBonus : 0) -
+          (whyQuestion && !explains && dated ? dateForWhyPenalty : 0) -
           (sentence.role === "field" && byFieldName === 0 ? fieldPenalty : 0),
       };
     }),
@@ -330,8 +381,12 @@ export function namesTitle(title: string, terms: readonly string[]): boolean {
   return held >= 2 && held * 2 >= words.length;
 }
 
-/** The best sentences that clear the bars, without near-duplicates, best first. */
-export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" | "vector">>(
+/**
+ * The best sentences that clear the bars, without near-duplicates, best first. Of two sentences
+ * that say the same, the testimony's is kept (the recording's, not the biography that repeats it),
+ * even below the window: it carries the same fact.
+ */
+export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" | "vector"> & { testimony?: boolean }>(
   scored: T[],
   options: Pick<ExtractiveOptions, "maxSentences" | "minScore" | "window">,
 ): T[] {
@@ -343,10 +398,17 @@ export function selectSentences<T extends Pick<ScoredSentence, "text" | "score" 
   const chosen: T[] = [];
   const seen = new Set<string>();
   for (const sentence of ranked) {
-    if (chosen.length >= maxSentences || sentence.score < minScore || sentence.score < best - window) break;
+    if (sentence.score < minScore) break;
     const key = sentence.text.toLowerCase();
     if (seen.has(key)) continue;
-    if (chosen.some((other) => dot(other.vector, sentence.vector) > nearDuplicate)) continue;
+    const twin = chosen.findIndex((other) => dot(other.vector, sentence.vector) > nearDuplicate);
+    if (twin !== -1) {
+      if (sentence.testimony === true && chosen[twin]!.testimony !== true) chosen[twin] = sentence;
+      seen.add(key);
+      continue;
+    }
+    // Below the window a sentence may only stand in for its twin.
+    if (chosen.length >= maxSentences || sentence.score < best - window) continue;
     seen.add(key);
     chosen.push(sentence);
   }
@@ -406,6 +468,70 @@ export function withDisagreement<T extends Pick<ScoredSentence, "text" | "englis
   return other ? [...chosen, other] : chosen;
 }
 
+/**
+ * A why- or how-answer: the sentence that explains best and those after it in the same turn or
+ * paragraph, in reading order, while they stay relevant — one passage in its context, not single
+ * sentences from several records. For why, only a sentence that explains may lead (a reply to the
+ * interviewer's why leads from the reply's first sentence); a date alone answers no why, so with
+ * none the answer is empty and the question is refused.
+ */
+export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "score" | "explains">>(
+  scored: readonly T[],
+  why: boolean,
+  options: Pick<ExtractiveOptions, "minScore"> = {},
+): T[] {
+  const minScore = options.minScore ?? answerSettings.minSentenceScore.value;
+  const pool = scored.filter((sentence) => sentence.score >= minScore && (!why || sentence.explains));
+  const best = pool.reduce<T | null>((top, sentence) => (top === null || sentence.score > top.score ? sentence : top), null);
+  if (!best) return [];
+  const sameTurn = scored.filter((sentence) => sentence.source === best.source && sentence.line === best.line);
+  // A reply to the interviewer's why explains from its first sentence; a cue from the sentence that holds it.
+  const start = why ? sameTurn.findIndex((sentence) => sentence.explains) : sameTurn.indexOf(best);
+  const run: T[] = [];
+  for (const sentence of sameTurn.slice(Math.min(start, sameTurn.indexOf(best)))) {
+    if (run.length >= answerSettings.explanationSentences.value || (run.length > 0 && sentence.score < minScore)) break;
+    run.push(sentence);
+  }
+  return run;
+}
+
+/**
+ * Testimony first: sentences heard in a recording or read on a document's page lead, and a
+ * description written about it (a biography, a place's or catalogue text) follows only when it adds
+ * something the testimony does not give — another of the question's words besides its names,
+ * another date or count, or the kind of thing asked for when no testimony gives it — as corroboration.
+ */
+export function testimonyFirst<T extends Pick<ScoredSentence, "testimony" | "held" | "text" | "english" | "fitsType">>(
+  question: string,
+  chosen: readonly T[],
+): T[] {
+  const heard = chosen.filter((sentence) => sentence.testimony);
+  if (heard.length === 0) return [...chosen];
+  const names = new Set(questionNames(question));
+  const words = new Set(heard.flatMap((sentence) => sentence.held));
+  const values = new Set(heard.flatMap((sentence) => answerValues(question, sentence)));
+  const answersInKind = heard.some((sentence) => sentence.fitsType);
+  const adds = (sentence: T) =>
+    (sentence.fitsType && !answersInKind) ||
+    sentence.held.some((word) => !names.has(word) && !words.has(word)) ||
+    answerValues(question, sentence).some((value) => !values.has(value));
+  return [...heard, ...chosen.filter((sentence) => !sentence.testimony && adds(sentence))];
+}
+
+/** The dates or counts a sentence gives (valuesGiven), and for where or who the places or people it names. */
+function answerValues(question: string, sentence: Pick<ScoredSentence, "text" | "english">): string[] {
+  const pattern = asks(question, "where") ? locatedName : asks(question, "who") ? personName : null;
+  const named = pattern
+    ? [...sentence.text.matchAll(pattern)].flatMap((match) =>
+        match
+          .slice(1)
+          .filter(Boolean)
+          .map((name) => foldText(name)),
+      )
+    : [];
+  return [...valuesGiven(question, sentence), ...named];
+}
+
 export function createExtractiveGenerator(options: ExtractiveOptions): Generator {
   return {
     name: "extractive",
@@ -413,14 +539,19 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
     // Sentences go through the embedder: an external one makes this answerer external too.
     external: options.embedder.external === true,
     async *generate(request: GenerationRequest) {
-      const { question, sentences } = await scoreSentences(options, request);
+      const { question, sentences: scored } = await scoreSentences(options, request);
+      // Only sentences about whom the question names, saying something it asks of them, may answer.
+      const sentences = scored.filter((sentence) => sentence.aboutSubject && sentence.holdsPredicate);
+      const explaining = asksForExplanation(request.question) || (question.english !== null && asksForExplanation(question.english));
+      const why = asks(request.question, "why") || (question.english !== null && asks(question.english, "why"));
       // A question after a date, a count, a place or a person is not answered by sentences that only
       // share its words: when none of those chosen gives that kind of thing, nothing is said
       // ("Who photographed the flooding?" → "It was flooded in 1966 by the reservoir").
       const titles = new Map(request.sources.map((source) => [source.number, source.title]));
       const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
       const typed = options.requireAnswerType !== false && asksForType(request.question);
-      const chosen = typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
+      const answered = explaining ? explanation(sentences, why, options) : typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
+      const chosen = testimonyFirst(request.question, answered);
       const translations = await translateForReader(chosen, question.language, options.prepare?.bridge ?? processTranslationBridge);
       for (const [index, sentence] of chosen.entries()) {
         request.signal?.throwIfAborted();

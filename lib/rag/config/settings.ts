@@ -125,6 +125,13 @@ export const answerSettings = {
   sameQuestionSimilarity: setting(0.5, "Only an interviewer's question this similar to the asker's passes its closeness to the reply."),
   nearDuplicateSentence: setting(0.85, "A sentence this similar to one already quoted is a near-repeat and is left out."),
   disagreementWindow: setting(0.15, "Another record's different date or count is quoted beside the answer when within this of the best sentence."),
+  testimonyBonus: setting(
+    0.06,
+    "What a sentence heard in a recording or read on a document's page gains over a description written about it (a biography, a catalogue text).",
+  ),
+  causeBonus: setting(0.08, "What a sentence that gives a cause (because, porque, perquè…) or replies to a why-question gains, for a why-question."),
+  dateForWhyPenalty: setting(0.12, "What a sentence that gives a date and no cause loses for a why-question: when is no answer to why."),
+  explanationSentences: setting(3, "A why- or how-answer quotes the explaining sentence and those after it in its turn or paragraph, this many at most."),
   countWordDistance: setting(4, "A number counts what the question names when one of the question's words follows within this many words."),
   // Source sentences (answer-sentences.ts).
   minStatementWords: setting(4, "A statement shorter than this many words is a fragment and answers nothing."),
