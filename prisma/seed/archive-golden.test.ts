@@ -71,6 +71,31 @@ describe("the archive golden set", () => {
     for (const item of golden.ask) if (item.records.length) expect(item.facts.length, item.id).toBeGreaterThan(0);
   });
 
+  it("asks why and how in every language in both halves, and asks to refuse about interviewers and people only mentioned", () => {
+    for (const split of ["dev", "test"]) {
+      const half = golden.ask.filter((item) => item.split === split);
+      const whyHow = half.filter((item) => item.kinds.includes("why-how") && item.records.length > 0);
+      expect(whyHow.length, split).toBeGreaterThanOrEqual(20);
+      for (const language of ["en", "es", "ca"])
+        expect(whyHow.filter((item) => item.language === language).length, `${split} ${language}`).toBeGreaterThanOrEqual(5);
+      const roles = half.filter((item) => item.kinds.includes("interviewer") || item.kinds.includes("mentioned"));
+      expect(roles.length, split).toBeGreaterThanOrEqual(4);
+      for (const item of roles) expect(item.kinds, item.id).toContain("unanswerable");
+    }
+    // An interviewer question names one of the people who interview in the demo's recordings.
+    const text = loadTextCollections(dataDir);
+    const interviewerKeys = new Set(text.interviews.map((interview) => interview.interviewer));
+    const interviewers = text.people
+      .filter((person) => interviewerKeys.has(person.key))
+      .map((person) => foldText(person.name.split(" ").slice(0, 2).join(" ")));
+    expect(interviewers.length).toBeGreaterThan(0);
+    for (const item of golden.ask.filter((item) => item.kinds.includes("interviewer")))
+      expect(
+        interviewers.some((name) => foldText(item.question).includes(name)),
+        item.id,
+      ).toBe(true);
+  });
+
   it("names records the demo has, quotes its evidence from the first of them, and names none for a question to refuse", () => {
     const texts = demoRecordTexts();
     for (const item of golden.search)
@@ -90,6 +115,9 @@ describe("the archive golden set", () => {
         (texts.get(item.records[0] ?? "") ?? []).some((text) => text.includes(evidence)),
         `${item.id}: evidence in ${item.records[0]}`,
       ).toBe(true);
+      // A fact is a word the records say (in one of its alternatives), not one only a translation could.
+      const said = item.records.flatMap((title) => texts.get(title) ?? []).join("\n");
+      for (const fact of item.facts) expect(factHolds(said, fact), `${item.id}: ${fact.join(" | ")}`).toBe(true);
     }
   });
 });
