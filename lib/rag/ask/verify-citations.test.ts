@@ -36,6 +36,15 @@ describe("citation verification", () => {
     expect(invented.dropped[0]?.reason).toBe("quote_not_found");
   });
 
+  it("reads a word hyphenated at a printed line's end as one word, and a kept hyphen as written", () => {
+    const scan = [{ number: 1, text: "L'església parroquial, les campa-\nnes i els altars es van despenjar-\nse el 1964." }];
+    expect(
+      verifyCitations("L'església parroquial, les campanes i els altars es van despenjar-se el 1964. [1]", scan, { segmentsAreQuotes: true }).cited,
+    ).toEqual([1]);
+    expect(verifyCitations("Les campa nes i els altars. [1]", scan, { segmentsAreQuotes: true }).cited).toEqual([1]);
+    expect(verifyCitations("Les campanes i els retaules. [1]", scan, { segmentsAreQuotes: true }).cited).toEqual([]);
+  });
+
   it("finds quotations of three words or more only", () => {
     expect(quotationsIn('He said "yes" and then “we left the village” and «a la fira de Sort».')).toEqual(["we left the village", "a la fira de Sort"]);
   });

@@ -1,3 +1,4 @@
+import { joinLines, lineGlues } from "./unwrap-lines";
 import { foldAccents } from "../../language/fold-accents";
 import { withoutTranslationNotes } from "../../llm/translation-note";
 import { citationMarkerPattern, literalBrackets } from "../../llm/citation-markers";
@@ -56,8 +57,21 @@ function literalQuotedMarkers(answer: string, sourceTexts: readonly string[]): s
   });
 }
 
+/**
+ * A hard-wrapped source's words as the answerer reads them (unwrap-lines.ts): a word hyphenated at
+ * a line's end ("campa-" / "nes") is one word, a Catalan pronoun keeps its hyphen ("despenjar-" /
+ * "se"). The source as written, that reading and the one joining every such hyphen are all
+ * searched, so a quotation matches whichever the answerer (or a model) took.
+ */
+const lineEndHyphen = /(?<=\p{L})[-\u00ad][ \t]*\n\s*(?=\p{Ll})/gu;
+const sourceReadings = (text: string) => {
+  if (!text.match(lineEndHyphen)) return normaliseForMatch(text);
+  const readings = [text, joinLines(text, lineGlues(text)).join("\n"), text.replace(lineEndHyphen, "")];
+  return readings.map(normaliseForMatch).join("\n");
+};
+
 export function verifyCitations(given: string, sources: CitableSource[], options: { segmentsAreQuotes?: boolean } = {}): VerifiedAnswer {
-  const byNumber = new Map(sources.map((source) => [source.number, normaliseForMatch(source.text)]));
+  const byNumber = new Map(sources.map((source) => [source.number, sourceReadings(source.text)]));
   // The extractive answerer writes every marker itself, its quotations' own already literal.
   const answer = options.segmentsAreQuotes ? given : literalQuotedMarkers(given, [...byNumber.values()]);
   const cited: number[] = [];
