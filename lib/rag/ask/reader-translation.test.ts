@@ -61,6 +61,11 @@ describe("a quotation's translation for the reader", () => {
     const none: TranslationBridge = { status: without.status, translateToEnglish: without.translateToEnglish };
     expect(await translateForReader([{ ...bells, english: null }], "en", none)).toEqual([null]);
   });
+  it("gives no gloss of a sentence whose words the translator mostly did not know: it is not in the language it was taken for", async () => {
+    const line = "Authors: Lucía Ferrer; Subjects: fish auction, net menders";
+    const bridge = fakeBridge({ [line]: "*Authors: Lucía Ferrer; Subjects: *fish *auction, *net *menders" });
+    expect(await translateForReader([{ text: line, language: "es", english: null }], "en", bridge)).toEqual([null]);
+  });
 });
 
 describe("a marked translation as a gloss", () => {

@@ -38,11 +38,21 @@ export async function translateForReader(chosen: readonly GlossedSentence[], to:
     indexes.forEach((index, position) => {
       const marked = translated?.[position]?.trim();
       const english = to === "en" ? chosen[index]!.english?.trim() : undefined;
-      const text = marked ? glossFromMarked(marked, originals[position]!) : english || null;
+      const gloss = marked ? glossFromMarked(marked, originals[position]!) : english || null;
+      // Most words unknown: the sentence is not in the language it was taken for (an English
+      // catalogue line in a Spanish record); a gloss of it would only repeat it, marked.
+      const text = gloss && mostlyUntranslated(gloss) ? null : gloss;
       translations[index] = text ? { text, from } : null;
     });
   }
   return translations;
+}
+
+/** Whether half the gloss's words or more were left as written, unknown to the translator. */
+function mostlyUntranslated(gloss: string): boolean {
+  const words = gloss.match(/\p{L}+/gu)?.length ?? 0;
+  const unknown = gloss.match(/⟨[^⟩]*⟩/gu)?.length ?? 0;
+  return words > 0 && unknown * 2 >= words;
 }
 
 const word = String.raw`\p{L}[\p{L}\p{N}'’·-]*`;
