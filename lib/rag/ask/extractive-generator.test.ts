@@ -424,12 +424,19 @@ describe("answers a scholar can cite", () => {
   });
 
   it("leads a why-answer with the first sentence that explains, then those after it in the same turn", () => {
-    const at = (line: number, score: number, explains: boolean) => ({ source: 1, line, score, explains });
+    const at = (line: number, score: number, explains: boolean, dated = true) => ({ source: 1, line, score, explains, dated });
     const turn = [at(0, 0.9, false), at(1, 0.5, true), at(1, 0.7, true), at(1, 0.4, true), at(1, 0.3, true), at(2, 0.8, true)];
     expect(explanation(turn, true, { minScore: 0.2 })).toEqual([turn[5]]);
     expect(explanation(turn.slice(0, 5), true, { minScore: 0.2 })).toEqual([turn[1], turn[2], turn[3]]);
     expect(explanation([at(0, 0.9, false)], true)).toEqual([]);
     expect(explanation([at(0, 0.9, false)], false)).toEqual([at(0, 0.9, false)]);
+    // The sentence before the best is its context; a testimony within the window leads.
+    const context = [at(0, 0.5, false, false), at(0, 0.7, false, false), at(0, 0.6, false, false), at(0, 0.5, false, false)];
+    expect(explanation(context, false, { minScore: 0.2 })).toEqual(context.slice(0, 3));
+    const heard = { ...at(3, 0.65, false, false), testimony: true };
+    expect(explanation([...context, heard], false, { minScore: 0.2, window: 0.08 })).toEqual([heard]);
+    // A sentence without a date may lead a why-answer though it names no cause: only a when-answer may not.
+    expect(explanation([at(0, 0.9, false), at(1, 0.6, false, false)], true)).toEqual([at(1, 0.6, false, false)]);
   });
 
   it("refuses when the person the question names is only the interviewer", async () => {

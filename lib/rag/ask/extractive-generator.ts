@@ -52,6 +52,8 @@ export interface ScoredSentence extends SourceSentence {
   testimony: boolean;
   /** For a why-question: it gives a cause ("because", "perquè"…) or replies to the interviewer's why. */
   explains: boolean;
+  /** It gives a year or a month: with no cause, a when-answer, which answers no why. */
+  dated: boolean;
   /**
    * It is about whom or what the question names: it, its passage or its record's title holds one of
    * the question's names, or its passage's narrator is one. A narrator's reply to an interviewer the
@@ -354,6 +356,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         held: [...words],
         testimony: testimony.has(sentence.source),
         explains,
+        dated,
         aboutSubject,
         holdsPredicate,
         fitsType:
@@ -469,27 +472,43 @@ export function withDisagreement<T extends Pick<ScoredSentence, "text" | "englis
 }
 
 /**
- * A why- or how-answer: the sentence that explains best and those after it in the same turn or
- * paragraph, in reading order, while they stay relevant — one passage in its context, not single
- * sentences from several records. For why, only a sentence that explains may lead (a reply to the
- * interviewer's why leads from the reply's first sentence); a date alone answers no why, so with
- * none the answer is empty and the question is refused.
+ * A why- or how-answer: the sentence that explains best in its context — the sentence before it in
+ * the same turn or paragraph, and those after it while they stay relevant, in reading order — one
+ * passage, not single sentences from several records. The testimony's best sentence leads when it
+ * is within the window of the best. For why, a sentence that gives a date and no cause never leads
+ * (a when-answer is no why-answer; with nothing else the question is refused), and a reply to the
+ * interviewer's why is quoted from its first sentence.
  */
-export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "score" | "explains">>(
+export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "score" | "explains" | "dated"> & { testimony?: boolean }>(
   scored: readonly T[],
   why: boolean,
-  options: Pick<ExtractiveOptions, "minScore"> = {},
+  options: Pick<ExtractiveOptions, "minScore" | "window"> = {},
 ): T[] {
   const minScore = options.minScore ?? answerSettings.minSentenceScore.value;
-  const pool = scored.filter((sentence) => sentence.score >= minScore && (!why || sentence.explains));
-  const best = pool.reduce<T | null>((top, sentence) => (top === null || sentence.score > top.score ? sentence : top), null);
-  if (!best) return [];
+  const window = options.window ?? answerSettings.sentenceWindow.value;
+  const limit = answerSettings.explanationSentences.value;
+  const pool = scored.filter((sentence) => sentence.score >= minScore && (!why || sentence.explains || !sentence.dated));
+  const highest = (sentences: readonly T[]) =>
+    sentences.reduce<T | null>((top, sentence) => (top === null || sentence.score > top.score ? sentence : top), null);
+  const top = highest(pool);
+  if (!top) return [];
+  const heard = highest(pool.filter((sentence) => sentence.testimony === true));
+  const best = heard && heard.score >= top.score - window ? heard : top;
   const sameTurn = scored.filter((sentence) => sentence.source === best.source && sentence.line === best.line);
-  // A reply to the interviewer's why explains from its first sentence; a cue from the sentence that holds it.
-  const start = why ? sameTurn.findIndex((sentence) => sentence.explains) : sameTurn.indexOf(best);
-  const run: T[] = [];
-  for (const sentence of sameTurn.slice(Math.min(start, sameTurn.indexOf(best)))) {
-    if (run.length >= answerSettings.explanationSentences.value || (run.length > 0 && sentence.score < minScore)) break;
+  const at = sameTurn.indexOf(best);
+  const before = sameTurn[at - 1];
+  const first =
+    why && best.explains
+      ? Math.max(
+          at - limit + 1,
+          sameTurn.findIndex((sentence) => sentence.explains),
+        )
+      : before && before.score >= minScore
+        ? at - 1
+        : at;
+  const run = sameTurn.slice(first, at + 1);
+  for (const sentence of sameTurn.slice(at + 1)) {
+    if (run.length >= limit || sentence.score < minScore) break;
     run.push(sentence);
   }
   return run;
