@@ -435,6 +435,9 @@ describe("answers a scholar can cite", () => {
     expect(explanation(context, false, { minScore: 0.2 })).toEqual(context.slice(0, 3));
     const heard = { ...at(3, 0.65, false, false), testimony: true };
     expect(explanation([...context, heard], false, { minScore: 0.2, window: 0.08 })).toEqual([heard]);
+    // Context comes from every sentence, also one too weak (or not about the subject) to answer alone.
+    const weak = at(0, 0.1, false, false);
+    expect(explanation([context[1]!], false, { minScore: 0.2 }, [weak, context[1]!])).toEqual([weak, context[1]]);
     // A sentence without a date may lead a why-answer though it names no cause: only a when-answer may not.
     expect(explanation([at(0, 0.9, false), at(1, 0.6, false, false)], true)).toEqual([at(1, 0.6, false, false)]);
   });

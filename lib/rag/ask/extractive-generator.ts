@@ -473,7 +473,8 @@ export function withDisagreement<T extends Pick<ScoredSentence, "text" | "englis
 
 /**
  * A why- or how-answer: the sentence that explains best in its context — the sentence before it in
- * the same turn or paragraph, and those after it while they stay relevant, in reading order — one
+ * the same turn or paragraph (whatever it scores: "El muelle era nuestro periódico" says why only
+ * after "nos contábamos todo lo que pasaba"), and those after it while they stay relevant — one
  * passage, not single sentences from several records. The testimony's best sentence leads when it
  * is within the window of the best. For why, a sentence that gives a date and no cause never leads
  * (a when-answer is no why-answer; with nothing else the question is refused), and a reply to the
@@ -483,6 +484,8 @@ export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "
   scored: readonly T[],
   why: boolean,
   options: Pick<ExtractiveOptions, "minScore" | "window"> = {},
+  /** Every sentence of the sources, in reading order, for the context around the one that leads (default: `scored`). */
+  context: readonly T[] = scored,
 ): T[] {
   const minScore = options.minScore ?? answerSettings.minSentenceScore.value;
   const window = options.window ?? answerSettings.sentenceWindow.value;
@@ -494,7 +497,7 @@ export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "
   if (!top) return [];
   const heard = highest(pool.filter((sentence) => sentence.testimony === true));
   const best = heard && heard.score >= top.score - window ? heard : top;
-  const sameTurn = scored.filter((sentence) => sentence.source === best.source && sentence.line === best.line);
+  const sameTurn = context.filter((sentence) => sentence.source === best.source && sentence.line === best.line);
   const at = sameTurn.indexOf(best);
   const before = sameTurn[at - 1];
   const first =
@@ -503,7 +506,7 @@ export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "
           at - limit + 1,
           sameTurn.findIndex((sentence) => sentence.explains),
         )
-      : before && before.score >= minScore
+      : before
         ? at - 1
         : at;
   const run = sameTurn.slice(first, at + 1);
@@ -569,7 +572,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
       const titles = new Map(request.sources.map((source) => [source.number, source.title]));
       const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
       const typed = options.requireAnswerType !== false && asksForType(request.question);
-      const answered = explaining ? explanation(sentences, why, options) : typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
+      const answered = explaining ? explanation(sentences, why, options, scored) : typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
       const chosen = testimonyFirst(request.question, answered);
       const translations = await translateForReader(chosen, question.language, options.prepare?.bridge ?? processTranslationBridge);
       for (const [index, sentence] of chosen.entries()) {
