@@ -9,6 +9,7 @@ import {
   asksForType,
   createExtractiveGenerator,
   explanation,
+  nameGroups,
   namesTitle,
   selectSentences,
   testimonyFirst,
@@ -456,6 +457,13 @@ describe("answers a scholar can cite", () => {
     expect(await answerOf(generator, "Where did Carmen Roldán learn to mend nets?", sources)).toBe(
       "I learned to mend nets on the quay at Adra, from my mother. [1]",
     );
+    // Another person who shares two of her three names is not her.
+    const namesake: SourcePassage = { number: 1, title: "La lonja", form: "text", text: "Lucía Ferrer Navarro stopped mending nets on the quay in 1978." };
+    expect(await answerOf(generator, "When did Lucía Ferrer Bosch stop mending nets?", [namesake])).toBe("");
+    expect(nameGroups("Per què el pare de la Dolors Bosch i Arnau no va voler mirar enrere?", ["dolors", "bosch", "arnau"])).toEqual([
+      ["dolors", "bosch"],
+      ["arnau"],
+    ]);
     // A sentence that holds only the name says nothing of what is asked about her.
     const biography: SourcePassage = { number: 1, title: "Lucía Ferrer", form: "text", text: "Lucía Ferrer is an ethnographer from Valencia." };
     expect(await answerOf(generator, "Where did Lucía Ferrer learn to mend nets?", [biography])).toBe("");

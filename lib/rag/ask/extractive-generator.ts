@@ -217,6 +217,28 @@ const {
   dateForWhyPenalty: { value: dateForWhyPenalty },
 } = answerSettings;
 
+/**
+ * The question's names as the people and things they name: runs of consecutive names ("Lucía
+ * Ferrer Bosch", "Dolors Bosch" and "Arnau" in "Dolors Bosch i Arnau"), each a run of `names`.
+ * A run of three names or more is spoken of only when all its words are ("Lucía Ferrer Navarro" is
+ * no "Lucía Ferrer Bosch"); a shorter one when any is ("the Sant Romà solidus" in a text on the coin
+ * that says "Romà" once).
+ */
+export function nameGroups(question: string, names: readonly string[]): string[][] {
+  const groups: string[][] = [];
+  let current: string[] = [];
+  for (const match of [...question.matchAll(/[\p{L}\p{N}]+/gu)].slice(1)) {
+    const word = foldWord(match[0]);
+    if (/^\p{Lu}/u.test(match[0]) && names.includes(word)) current.push(word);
+    else if (current.length > 0) {
+      groups.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
 /** Whether a name (folded) is one of the words of a label: a speaker's, a title's. */
 const labelHolds = (label: string | null | undefined, name: string) => questionTerms(label ?? "").some((word) => wordMatches(word, name));
 
@@ -308,6 +330,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   // where, not whom, the question asks about, and a passage need not repeat it.
   const places = new Set([...request.question.matchAll(locatedName)].flatMap((match) => questionTerms(match[1]!)));
   const names = questionNames(request.question).filter((name) => !places.has(name));
+  const groups = nameGroups(request.question, names);
   const testimony = new Set(request.sources.filter((source) => source.testimony === true).map((source) => source.number));
   // What each passage speaks of: the question's words in any of its sentences (an interviewer's
   // question too, but never the interviewer's own name: a speaker label is not in a sentence's text).
@@ -344,7 +367,9 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const explains = givesCause(sentence.text) || givesCause(english[index] ?? "") || (key !== null && askedWhy.has(key));
       const dated = hasDate(sentence.text) || hasDate(english[index] ?? "");
       const title = titles.get(sentence.source);
-      const aboutSubject = names.length === 0 || names.some((name) => words.has(name) || labelHolds(title, name) || passageNames(sentence.source, name));
+      const holdsName = (name: string) => words.has(name) || labelHolds(title, name) || passageNames(sentence.source, name);
+      // A full name of three words or more (given name and both surnames) tells namesakes apart: all of it must be there.
+      const aboutSubject = groups.length === 0 || groups.some((group) => (group.length >= 3 ? group.every(holdsName) : group.some(holdsName)));
       const holdsPredicate =
         names.length === 0 || inherited > similarity[index]! || sentence.role === "field" || [...words].some((word) => !names.includes(word));
       return {
