@@ -277,6 +277,8 @@ describe(`ask (${testDatabaseMode()})`, () => {
     // The forged closing tag and source were neutralised: exactly as many sources as given.
     expect(user.match(/<source /g)?.length).toBe(outcome.provenance.sourcesGiven);
     expect(user).toContain("‹/source>");
+    // ask() tells the model what each source is: these notes have no second and no page, so none is testimony.
+    expect(user.match(/<source [^>]*kind="description"/g)?.length).toBe(outcome.provenance.sourcesGiven);
   });
 
   describe("a record whose text holds [1] and [3]", () => {
