@@ -166,7 +166,7 @@ export const steps: Step[] = [
     name: "eval:archive",
     title: "Search and answers on the whole demo archive",
     about:
-      "The full demo (every section, 4,533 records) as the researcher and the admin meet it: nDCG@10, recall@10 and MRR@10 per mode and query language, and cited answers (right record, facts, citation precision, refusals), on the dev half the fusion was measured on and on the test half nobody tuned on.",
+      "The full demo (every section, 4,533 records) as the researcher and the admin meet it: nDCG@10, recall@10 and MRR@10 per mode and query language, and cited answers (right record, facts, citation precision, primary source first, refusals; also for why/how questions alone), on the dev half the fusion was measured on and on the test half nobody tuned on.",
     doc: "quality",
     command: "npm run eval:archive",
   },
