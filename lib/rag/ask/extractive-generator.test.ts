@@ -87,6 +87,10 @@ describe("extractive answerer", () => {
     const coins = sentence(2, "Coins were found near the mine between 1958 and 1990.", 0.86, [0, 1, 0], 0.4);
     expect(withDisagreement("When did the mine close?", [mine], [mine, coins], recordOf)).toEqual([mine]);
     expect(withDisagreement("When did the mine close?", [mine], [mine, { ...coins, lexical: 0.8 }], recordOf)).toHaveLength(2);
+    // A testimony's bonus orders sources; it does not push a disagreeing description out of the window.
+    const heard = { ...essay, score: 1.03, testimony: true };
+    const summary = sentence(2, "The bells came down on 8 September 1965.", 0.875, [0, 1, 0]);
+    expect(withDisagreement("When were the bells lowered?", [heard], [heard, summary], recordOf)).toEqual([heard, summary]);
     // Counts too.
     const count = sentence(1, "Two bells hung in the tower, 2 in all.", 0.9, [1, 0, 0]);
     const other = sentence(2, "There were 3 bells.", 0.85, [0, 1, 0]);

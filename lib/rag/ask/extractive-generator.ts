@@ -466,16 +466,15 @@ function valuesGiven(question: string, sentence: Pick<ScoredSentence, "text" | "
  * speaks of the same thing, not of another event with a date): conflicting sources are quoted
  * side by side.
  */
-export function withDisagreement<T extends Pick<ScoredSentence, "text" | "english" | "score" | "vector" | "fitsType" | "source" | "lexical" | "held">>(
-  question: string,
-  chosen: T[],
-  scored: readonly T[],
-  recordOf: (source: number) => string,
-): T[] {
+export function withDisagreement<
+  T extends Pick<ScoredSentence, "text" | "english" | "score" | "vector" | "fitsType" | "source" | "lexical" | "held"> & { testimony?: boolean },
+>(question: string, chosen: T[], scored: readonly T[], recordOf: (source: number) => string): T[] {
   const given = new Set(chosen.filter((sentence) => sentence.fitsType).flatMap((sentence) => [...valuesGiven(question, sentence)]));
   if (given.size === 0) return chosen;
   const top = chosen.reduce((best, sentence) => (sentence.score > best.score ? sentence : best));
-  const best = top.score;
+  // Testimony decides which source is quoted first, not whether a source that disagrees is shown.
+  const unweighted = (sentence: T) => sentence.score - (sentence.testimony === true ? testimonyBonus : 0);
+  const best = unweighted(top);
   const records = new Set(chosen.map((sentence) => recordOf(sentence.source)));
   // The names the question and the chosen sentence share must be spoken of by the other one too (in
   // it, the question it answers or its record's title): "When did Gillian Hart arrive…?" is not
@@ -488,7 +487,7 @@ export function withDisagreement<T extends Pick<ScoredSentence, "text" | "englis
   const other = [...scored]
     .sort((a, b) => b.score - a.score)
     .find((sentence) => {
-      if (sentence.score < best - disagreementWindow || !sentence.fitsType || records.has(recordOf(sentence.source))) return false;
+      if (unweighted(sentence) < best - disagreementWindow || !sentence.fitsType || records.has(recordOf(sentence.source))) return false;
       if (sentence.lexical < top.lexical || !speaksOfThem(sentence)) return false;
       const values = valuesGiven(question, sentence);
       return values.size > 0 && [...values].every((value) => !given.has(value)) && !chosen.some((one) => dot(one.vector, sentence.vector) > nearDuplicate);
