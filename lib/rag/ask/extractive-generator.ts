@@ -239,11 +239,9 @@ export function nameGroups(question: string, names: readonly string[]): string[]
   return groups;
 }
 
-/** Whether a name (folded) is one of the words of a label: a speaker's, a title's. */
-const labelHolds = (label: string | null | undefined, name: string) => questionTerms(label ?? "").some((word) => wordMatches(word, name));
-
 export interface ScoredSentences {
-  question: { language: string; english: string | null };
+  /** `why`: it asks why (as written or in English); `explaining`: why, how or what happened. */
+  question: { language: string; english: string | null; why: boolean; explaining: boolean };
   /** Sentences that may answer, scored; the interviewer's and questions are left out. */
   sentences: ScoredSentence[];
 }
@@ -251,7 +249,14 @@ export interface ScoredSentences {
 export async function scoreSentences(options: ExtractiveOptions, request: Pick<GenerationRequest, "question" | "sources">): Promise<ScoredSentences> {
   const all = request.sources.flatMap((source) => sourceSentences(source).slice(0, answerSettings.sentencesPerSource.value));
   const [questionPrepared] = await prepareForEmbedding([{ text: request.question }], options.embedder, options.prepare);
-  const question = { language: questionPrepared?.language ?? "und", english: questionPrepared?.translatedText ?? null };
+  const questionEnglish = questionPrepared?.translatedText ?? null;
+  const either = (read: (text: string) => boolean) => read(request.question) || (questionEnglish !== null && read(questionEnglish));
+  const question = {
+    language: questionPrepared?.language ?? "und",
+    english: questionEnglish,
+    why: either((text) => asks(text, "why")),
+    explaining: either(asksForExplanation),
+  };
   if (all.length === 0) return { question, sentences: [] };
   const languageOf = new Map(request.sources.map((source) => [source.number, source.language]));
   // Sentences the passage's translation did not align get their own pass through the bridge.
@@ -322,19 +327,19 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const sourceCount = request.sources.length;
   // A source the question names by its title ("the bronze follis of Justinian I") is the one it asks about.
   const named = new Set(request.sources.filter((source) => namesTitle(source.title, terms)).map((source) => source.number));
-  const titles = new Map(request.sources.map((source) => [source.number, source.title]));
   // Only a content word of the question can be looked for in a sentence's matched words.
   const roles = askedRoles(request.question, question.english).filter((role) => terms.includes(role));
-  const whyQuestion = asks(request.question, "why") || (question.english !== null && asks(question.english, "why"));
+  const whyQuestion = question.why;
   // The people and things it names: a place after a word that locates ("at Port de la Calma") is
   // where, not whom, the question asks about, and a passage need not repeat it.
   const places = new Set([...request.question.matchAll(locatedName)].flatMap((match) => questionTerms(match[1]!)));
   const names = questionNames(request.question).filter((name) => !places.has(name));
   const groups = nameGroups(request.question, names);
   const testimony = new Set(request.sources.filter((source) => source.testimony === true).map((source) => source.number));
-  // What each passage speaks of: the question's words in any of its sentences (an interviewer's
-  // question too, but never the interviewer's own name: a speaker label is not in a sentence's text).
-  const passageHolds = new Map<number, Set<string>>();
+  // What each passage speaks of: its record's title, the question's words in any of its sentences
+  // (an interviewer's question too, but never the interviewer's own name: a speaker label is not in
+  // a sentence's text) and its narrators' names.
+  const passageHolds = new Map<number, Set<string>>(request.sources.map((source) => [source.number, new Set(questionTerms(source.title))]));
   if (names.length > 0)
     all.forEach((sentence, index) => {
       const held = passageHolds.get(sentence.source) ?? new Set<string>();
@@ -366,8 +371,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const bonus = Math.max(typed, byFieldName);
       const explains = givesCause(sentence.text) || givesCause(english[index] ?? "") || (key !== null && askedWhy.has(key));
       const dated = hasDate(sentence.text) || hasDate(english[index] ?? "");
-      const title = titles.get(sentence.source);
-      const holdsName = (name: string) => words.has(name) || labelHolds(title, name) || passageNames(sentence.source, name);
+      const holdsName = (name: string) => words.has(name) || passageNames(sentence.source, name);
       // A full name of three words or more (given name and both surnames) tells namesakes apart: all of it must be there.
       const aboutSubject = groups.length === 0 || groups.some((group) => (group.length >= 3 ? group.every(holdsName) : group.some(holdsName)));
       const holdsPredicate =
@@ -588,15 +592,17 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
       const { question, sentences: scored } = await scoreSentences(options, request);
       // Only sentences about whom the question names, saying something it asks of them, may answer.
       const sentences = scored.filter((sentence) => sentence.aboutSubject && sentence.holdsPredicate);
-      const explaining = asksForExplanation(request.question) || (question.english !== null && asksForExplanation(question.english));
-      const why = asks(request.question, "why") || (question.english !== null && asks(question.english, "why"));
       // A question after a date, a count, a place or a person is not answered by sentences that only
       // share its words: when none of those chosen gives that kind of thing, nothing is said
       // ("Who photographed the flooding?" → "It was flooded in 1966 by the reservoir").
       const titles = new Map(request.sources.map((source) => [source.number, source.title]));
-      const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
       const typed = options.requireAnswerType !== false && asksForType(request.question);
-      const answered = explaining ? explanation(sentences, why, options, scored) : typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
+      const answer = () => {
+        if (question.explaining) return explanation(sentences, question.why, options, scored);
+        const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
+        return typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
+      };
+      const answered = answer();
       const chosen = testimonyFirst(request.question, answered);
       const translations = await translateForReader(chosen, question.language, options.prepare?.bridge ?? processTranslationBridge);
       for (const [index, sentence] of chosen.entries()) {
