@@ -55,7 +55,7 @@ const bridgedLanguages: readonly BridgeLanguage[] = ["es", "ca"];
  * each passage's content hash, so a reindex applies a new version to passages whose text did not
  * change; the embedding cache still spares the model every text that comes out the same.
  */
-export const BRIDGE_VERSION = "6";
+export const BRIDGE_VERSION = "7";
 
 /**
  * A text both pairs found mostly unknown is not translated: more than this share of its words

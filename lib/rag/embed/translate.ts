@@ -12,17 +12,23 @@ import { EmbeddingError, errorMessage } from "./embedder";
  * embedding model can place it. Without Apertium the app still runs: callers check
  * `bridgeStatus()` and embed the original text.
  *
- * Many texts go through one apertium run, separated by a paragraph holding a token Apertium
- * does not know and so copies through verbatim; the blank lines around it end the sentence,
- * so no reordering rule reaches across two texts (checked against one-by-one translation).
- * Input and output are temporary files: feeding apertium through a Node stdin pipe can hang.
+ * Texts translated with marks (the bridge's passages, queries and name probes, the glosses beside
+ * an answer's quotations) go through long-lived pipelines per mode in Apertium's null-flush mode
+ * (an apertium run spends ~0.4 s loading its dictionaries, which a researcher's new Spanish or
+ * Catalan query paid on every search), and each text is tagged by a tagger of its own: Apertium
+ * 3.8's part-of-speech tagger overwrites its class for unknown words whenever it meets a word
+ * whose ambiguity class it was not trained on (Catalan "com", "les sent"), so in a shared stream
+ * a text's translation depended on every text before it ("la Grossa" → "it Grossa", "Com les van
+ * portar…?" → "Like the took…?" after an unrelated passage). With a tagger per text a text is
+ * translated the same alone, in a batch and whatever a pipeline did before (translate.test.ts).
+ * A pipeline stops after five idle minutes; one that fails, stalls or is missing leaves the text
+ * to a run.
  *
- * Short texts translated with marks (a query and its name probes, a short record's passages, the
- * glosses beside an answer's quotations) go instead through one long-lived pipeline per mode in
- * Apertium's null-flush mode: an apertium run spends ~0.4 s loading its dictionaries, which a
- * researcher's new Spanish or Catalan query paid on every search. A pipeline stops after five
- * idle minutes; one that fails, stalls or is missing leaves the text to a run as above. Both
- * give the same translation (translate.test.ts).
+ * A run (texts without marks, or when no pipeline can start) sends many texts through one
+ * apertium process, separated by a paragraph holding a token Apertium does not know and so
+ * copies through verbatim; the blank lines around it end the sentence, so no reordering rule
+ * reaches across two texts, though the tagger's state does. Input and output are temporary
+ * files: feeding apertium through a Node stdin pipe can hang.
  */
 export type BridgeLanguage = "es" | "ca";
 /** The archive's languages: the bridge's two and English, which both pairs go through. */
@@ -80,8 +86,10 @@ export function translationSteps(from: ArchiveLanguage, to: ArchiveLanguage): st
 }
 const smokeTestSentence: Record<BridgeLanguage, string> = { es: "El perro ladra.", ca: "El gos borda." };
 const separatorBase = "MNEMOSEP7Q";
-/** Characters a pipeline takes in one call (about two pages); longer work goes to a run. */
+/** Characters a pipeline takes in one call (about two pages); longer work is sent in several calls. */
 const maxPipelineCharacters = 4_000;
+/** Taggers running at once for one pipeline's texts (each ~25 ms to start and read its model). */
+const taggerConcurrency = 2;
 /** Longest a pipeline may take for one call before it is ended and the call goes to a run. */
 const pipelineTimeoutMs = 10_000;
 /** A pipeline unused this long is stopped (it holds ~200 MB); the next call starts it again. */
@@ -99,15 +107,16 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
   const warn = options.warn ?? ((line: string) => console.warn(line));
   let cachedStatus: Promise<BridgeStatus> | undefined;
   let cachedModes: Promise<string[]> | undefined;
-  const pipelines = (options.pipelines ?? apertiumPath === "apertium") ? new Map<string, NullFlushPipeline | null>() : null;
+  const pipelines = (options.pipelines ?? apertiumPath === "apertium") ? new Map<string, TextPipeline | null>() : null;
 
   /** The mode's pipeline, started on first use; null where it cannot run (then a run is used). */
-  async function pipelineFor(mode: string, marked: boolean): Promise<NullFlushPipeline | null> {
+  async function pipelineFor(mode: string, marked: boolean): Promise<TextPipeline | null> {
     if (!pipelines) return null;
     const key = `${mode}${marked ? " marked" : ""}`;
     if (!pipelines.has(key)) {
       const script = await nullFlushScript(mode).catch(() => null);
-      pipelines.set(key, script ? new NullFlushPipeline(script, marked) : null);
+      const stages = script ? splitAtTagger(script) : null;
+      pipelines.set(key, stages ? new TaggerPerTextPipeline(stages, marked) : null);
     }
     const pipeline = pipelines.get(key) ?? null;
     return pipeline?.usable ? pipeline : null;
@@ -127,17 +136,24 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
     const results = cleaned.map(() => "");
     // Blank texts need no translation, and would only blur where one text ends.
     const pending = cleaned.flatMap((text, index) => (text.trim() ? [index] : []));
-    const characters = pending.reduce((sum, index) => sum + (cleaned[index]?.length ?? 0), 0);
-    // Queries, short texts (bridge-text.ts counts the marks) and an answer's glosses are
+    // The bridge's texts (bridge-text.ts counts the marks) and an answer's glosses are
     // translated marked, so only marked modes get a pipeline: each holds ~200 MB of dictionaries
-    // in a dozen processes.
-    if (marked && pending.length > 0 && characters <= maxPipelineCharacters) {
+    // in a dozen processes. Long work goes in calls of about two pages.
+    if (marked && pending.length > 0) {
       const pipeline = await pipelineFor(mode, marked);
-      const translated = pipeline ? await pipeline.translate(pending.map((index) => cleaned[index] ?? "")).catch(() => null) : null;
-      if (translated) {
-        pending.forEach((index, position) => {
-          results[index] = translated[position] ?? "";
-        });
+      const calls = runsByLength(pending, (index) => cleaned[index]?.length ?? 0, maxPipelineCharacters);
+      const translated: string[][] = [];
+      for (const call of pipeline ? calls : []) {
+        const answer = await pipeline!.translate(call.map((index) => cleaned[index] ?? "")).catch(() => null);
+        if (!answer) break;
+        translated.push(answer);
+      }
+      if (translated.length === calls.length) {
+        calls.forEach((call, number) =>
+          call.forEach((index, position) => {
+            results[index] = translated[number]![position] ?? "";
+          }),
+        );
         return results;
       }
     }
@@ -262,12 +278,12 @@ function separatorFor(texts: readonly string[]): string {
   return separator;
 }
 
-function runsByLength(indexes: number[], length: (index: number) => number): number[][] {
+function runsByLength(indexes: number[], length: (index: number) => number, limit = maxCharactersPerRun): number[][] {
   const runs: number[][] = [];
   let current: number[] = [];
   let characters = 0;
   for (const index of indexes) {
-    if (current.length > 0 && characters + length(index) > maxCharactersPerRun) {
+    if (current.length > 0 && characters + length(index) > limit) {
       runs.push(current);
       current = [];
       characters = 0;
@@ -364,12 +380,116 @@ export function fromApertiumStream(stream: string): string {
   return text.trim();
 }
 
+/** Texts in, their translations out, in order. */
+export interface TextPipeline {
+  readonly usable: boolean;
+  translate(texts: string[]): Promise<string[]>;
+  stop(): void;
+}
+
+/** A null-flush script cut around its part-of-speech tagger. */
+export interface TaggerStages {
+  /** Deformatted text to the analyses the tagger reads (morphology, constraint grammar). */
+  before: string;
+  tagger: string;
+  /** The tagger's choices to text (transfer, generation). */
+  after: string;
+}
+
+/** The script's programs before the tagger, the tagger, and those after; null without a tagger. */
+export function splitAtTagger(script: string): TaggerStages | null {
+  const programs = script.split(" | ");
+  const at = programs.findIndex((program) => /^\s*apertium-tagger\s/.test(program));
+  if (at <= 0 || at === programs.length - 1) return null;
+  return { before: programs.slice(0, at).join(" | "), tagger: programs[at]!.trim(), after: programs.slice(at + 1).join(" | ") };
+}
+
 /**
- * One Apertium mode kept running in null-flush mode. Calls are answered in order, one at a
- * time; a call that errs or stalls ends the pipeline (its process group), and after three such
- * ends it is not started again in this process.
+ * One Apertium mode with a fresh tagger for every text: the analysis before the tagger and the
+ * transfer and generation after it stay running in null-flush mode, the tagger (a model of ~100
+ * KB) starts for each text, so nothing one text does to it reaches another (see the top of this
+ * file). A failure anywhere fails the call.
  */
-export class NullFlushPipeline {
+export class TaggerPerTextPipeline implements TextPipeline {
+  private readonly before: NullFlushPipeline;
+  private readonly after: NullFlushPipeline;
+
+  constructor(
+    private readonly stages: TaggerStages,
+    private readonly marked: boolean,
+    private readonly timeoutMs = pipelineTimeoutMs,
+  ) {
+    this.before = new NullFlushPipeline(stages.before, marked, timeoutMs, "before");
+    this.after = new NullFlushPipeline(stages.after, marked, timeoutMs, "after");
+  }
+
+  get usable(): boolean {
+    return this.before.usable && this.after.usable;
+  }
+
+  async translate(texts: string[]): Promise<string[]> {
+    const analysed = await this.before.translate(texts);
+    const tagged: string[] = new Array(analysed.length);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(taggerConcurrency, analysed.length) }, async () => {
+        while (next < analysed.length) {
+          const index = next++;
+          tagged[index] = await runTagger(this.stages.tagger, analysed[index]!, this.marked, this.timeoutMs);
+        }
+      }),
+    );
+    return this.after.translate(tagged);
+  }
+
+  stop(): void {
+    this.before.stop();
+    this.after.stop();
+  }
+}
+
+/** One text's analyses through a tagger of its own (null-flush mode: one text, ended by a NUL). */
+function runTagger(tagger: string, analyses: string, marked: boolean, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", tagger, "apertium", marked ? "-g" : "-n", ""], { stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const output: Buffer[] = [];
+    const errors: Buffer[] = [];
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      reject(new Error(`apertium tagger took longer than ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => errors.push(chunk));
+    child.stdin.on("error", () => undefined);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const tagged = Buffer.concat(output).toString("utf8");
+      // It ends the text with a NUL, and another at the end of its input.
+      if (code !== 0 || !tagged.endsWith("\0")) {
+        const message = Buffer.concat(errors).toString("utf8").trim().split("\n")[0] ?? "";
+        reject(new Error(`apertium tagger failed (exit ${code})${message ? `: ${message}` : ""}`));
+      } else resolve(tagged.replace(/\0+$/, ""));
+    });
+    child.stdin.end(`${analyses}\0`);
+  });
+}
+
+/**
+ * One Apertium mode (or part of one) kept running in null-flush mode. Calls are answered in
+ * order, one at a time; a call that errs or stalls ends the pipeline (its process group), and
+ * after three such ends it is not started again in this process. A whole mode reads and writes
+ * text; the part `before` the tagger reads text and writes Apertium's stream as is, the part
+ * `after` it reads the tagger's stream and writes text.
+ */
+export class NullFlushPipeline implements TextPipeline {
   private child: ChildProcessWithoutNullStreams | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private failures = 0;
@@ -379,6 +499,7 @@ export class NullFlushPipeline {
     private readonly script: string,
     private readonly marked: boolean,
     private readonly timeoutMs = pipelineTimeoutMs,
+    private readonly part: "whole" | "before" | "after" = "whole",
   ) {}
 
   get usable(): boolean {
@@ -452,7 +573,7 @@ export class NullFlushPipeline {
       const onData = (chunk: string) => {
         buffered += chunk;
         for (let end = buffered.indexOf("\0"); end >= 0; end = buffered.indexOf("\0")) {
-          outputs.push(fromApertiumStream(buffered.slice(0, end)));
+          outputs.push(this.part === "before" ? buffered.slice(0, end) : fromApertiumStream(buffered.slice(0, end)));
           buffered = buffered.slice(end + 1);
         }
         if (outputs.length >= texts.length) finish(buffered.trim() ? new Error("apertium pipeline answered more than it was asked") : undefined);
@@ -461,7 +582,7 @@ export class NullFlushPipeline {
       const timer = setTimeout(() => finish(new Error(`apertium pipeline took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
       child.stdout.on("data", onData);
       child.once("exit", onExit);
-      child.stdin.write(texts.map((text) => `${toApertiumStream(text)}\0`).join(""));
+      child.stdin.write(texts.map((text) => `${this.part === "after" ? text : toApertiumStream(text)}\0`).join(""));
     });
   }
 }
