@@ -26,7 +26,8 @@ export const ca: LanguageData = {
     "en comptes de",
     "per por de",
   ],
-  notHow: [],
+  // "Com es deia la mula?" asks a name, not a manner.
+  notHow: ["com es deia", "com es deien", "com es diu", "com es diuen", "com li deien", "com s'anomena", "com s'anomenava", "com es deu dir"],
   questionPrepositions: ["a", "de", "amb", "per", "d'"],
   copulas: ["era", "és", "fou", "va ser", "eren", "són"],
   articles: ["el", "la", "els", "les", "un", "una", "en", "na", "l'"],

@@ -28,7 +28,8 @@ export const es: LanguageData = {
     "en vez de",
     "por miedo a",
   ],
-  notHow: [],
+  // "¿Cómo se llamaba la mula?" asks a name, not a manner.
+  notHow: ["cómo se llama", "cómo se llamaba", "cómo se llamaban", "cómo se llaman", "cómo le llamaban", "cómo le decían", "cómo se dice"],
   questionPrepositions: ["a", "de", "con", "por", "en", "hacia"],
   copulas: ["era", "es", "fue", "eran", "son", "fueron"],
   articles: ["el", "la", "los", "las", "un", "una"],

@@ -68,6 +68,9 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["Quant pesava la campana?", ["howMuch"]],
     ["Per què van marxar?", ["why"]],
     ["Com es va inundar el poble?", ["how"]],
+    ["Com es deia la mula que va portar els mobles?", []],
+    ["¿Cómo se llamaba la mula?", []],
+    ["How it said  the *mula that took the fixtures?", []],
     ["Què va passar amb el molí?", ["happened"]],
   ],
 };

@@ -4,6 +4,7 @@ import type { ArchiveLanguage, TranslationBridge } from "../embed/translate";
 import { verifyCitations } from "./verify-citations";
 import {
   answerTypeBonus,
+  newWordShare,
   answersByFieldName,
   askedRoles,
   asksForType,
@@ -445,6 +446,18 @@ describe("answers a scholar can cite", () => {
     expect(explanation([context[1]!], false, { minScore: 0.2 }, [weak, context[1]!])).toEqual([weak, context[1]]);
     // A sentence without a date may lead a why-answer though it names no cause: only a when-answer may not.
     expect(explanation([at(0, 0.9, false), at(1, 0.6, false, false)], true)).toEqual([at(1, 0.6, false, false)]);
+    // A sentence that restates the question never leads a why- or how-answer, however close it comes.
+    const restating = { ...at(0, 0.95, false, false), restates: true };
+    const manner = at(1, 0.6, false, false);
+    expect(explanation([restating, manner], false, { minScore: 0.2 })).toEqual([manner]);
+    expect(explanation([restating], false, { minScore: 0.2 })).toEqual([]);
+  });
+
+  it("tells a sentence that restates the question from one that says more", () => {
+    const terms = ["carmen", "rent", "rooms", "german", "tourists"];
+    expect(newWordShare("In summer Carmen rented rooms to German tourists.", terms)).toBeCloseTo(1 / 6);
+    expect(newWordShare("Carmen moved her family into the kitchen and let three bedrooms to Germans.", terms)).toBeGreaterThan(0.7);
+    expect(newWordShare("", terms)).toBe(1);
   });
 
   it("refuses when the person the question names is only the interviewer", async () => {

@@ -55,6 +55,13 @@ export interface ScoredSentence extends SourceSentence {
   /** It gives a year or a month: with no cause, a when-answer, which answers no why. */
   dated: boolean;
   /**
+   * For a why- or how-question: it says again what the question says and gives no cause — as
+   * close to the question as a paraphrase, or few of its words (in either reading) not the
+   * question's ("Why did he not look back?" → "He did not want to look back"). It may be quoted
+   * around the sentence that explains, never lead.
+   */
+  restates: boolean;
+  /**
    * It is about whom or what the question names: it, its passage or its record's title holds one of
    * the question's names, or its passage's narrator is one. A narrator's reply to an interviewer the
    * question names is not about the interviewer. Always true for a question without names.
@@ -215,6 +222,8 @@ const {
   testimonyBonus: { value: testimonyBonus },
   causeBonus: { value: causeBonus },
   dateForWhyPenalty: { value: dateForWhyPenalty },
+  restatedNewWords: { value: restatedNewWords },
+  restatedSimilarity: { value: restatedSimilarity },
 } = answerSettings;
 
 /**
@@ -371,6 +380,11 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const bonus = Math.max(typed, byFieldName);
       const explains = givesCause(sentence.text) || givesCause(english[index] ?? "") || (key !== null && askedWhy.has(key));
       const dated = hasDate(sentence.text) || hasDate(english[index] ?? "");
+      const restates =
+        question.explaining &&
+        !explains &&
+        (similarity[index]! >= restatedSimilarity ||
+          Math.min(newWordShare(sentence.text, terms), english[index] ? newWordShare(english[index]!, terms) : 1) <= restatedNewWords);
       const holdsName = (name: string) => words.has(name) || passageNames(sentence.source, name);
       // A full name of three words or more (given name and both surnames) tells namesakes apart: all of it must be there.
       const aboutSubject = groups.length === 0 || groups.some((group) => (group.length >= 3 ? group.every(holdsName) : group.some(holdsName)));
@@ -386,6 +400,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         testimony: testimony.has(sentence.source),
         explains,
         dated,
+        restates,
         aboutSubject,
         holdsPredicate,
         fitsType:
@@ -404,6 +419,16 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       };
     }),
   };
+}
+
+/**
+ * The share of a text's content words that are none of the question's (1 for a text without
+ * content words): how much it says beyond the question.
+ */
+export function newWordShare(text: string, terms: readonly string[]): number {
+  const words = questionTerms(text);
+  if (words.length === 0) return 1;
+  return words.filter((word) => !terms.some((term) => wordMatches(word, term))).length / words.length;
 }
 
 /** Whether the question holds most of a title's words (two at least): it names that record. */
@@ -508,7 +533,7 @@ export function withDisagreement<
  * (a when-answer is no why-answer; with nothing else the question is refused), and a reply to the
  * interviewer's why is quoted from its first sentence.
  */
-export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "score" | "explains" | "dated"> & { testimony?: boolean }>(
+export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "score" | "explains" | "dated"> & { testimony?: boolean; restates?: boolean }>(
   scored: readonly T[],
   why: boolean,
   options: Pick<ExtractiveOptions, "minScore" | "window"> = {},
@@ -518,7 +543,7 @@ export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "
   const minScore = options.minScore ?? answerSettings.minSentenceScore.value;
   const window = options.window ?? answerSettings.sentenceWindow.value;
   const limit = answerSettings.explanationSentences.value;
-  const pool = scored.filter((sentence) => sentence.score >= minScore && (!why || sentence.explains || !sentence.dated));
+  const pool = scored.filter((sentence) => sentence.score >= minScore && (!why || sentence.explains || !sentence.dated) && sentence.restates !== true);
   const highest = (sentences: readonly T[]) =>
     sentences.reduce<T | null>((top, sentence) => (top === null || sentence.score > top.score ? sentence : top), null);
   const top = highest(pool);

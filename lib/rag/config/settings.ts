@@ -131,6 +131,14 @@ export const answerSettings = {
   ),
   causeBonus: setting(0.08, "What a sentence that gives a cause (because, porque, perquè…) or replies to a why-question gains, for a why-question."),
   dateForWhyPenalty: setting(0.12, "What a sentence that gives a date and no cause loses for a why-question: when is no answer to why."),
+  restatedNewWords: setting(
+    0.25,
+    "A why- or how-answer is not led by a sentence at most this share of whose content words are not the question's: it restates the question.",
+  ),
+  restatedSimilarity: setting(
+    0.6,
+    "A why- or how-answer is not led by a sentence this close to the question (cosine) that gives no cause: it paraphrases the question.",
+  ),
   explanationSentences: setting(3, "A why- or how-answer quotes the explaining sentence and those after it in its turn or paragraph, this many at most."),
   countWordDistance: setting(4, "A number counts what the question names when one of the question's words follows within this many words."),
   // Source sentences (answer-sentences.ts).
