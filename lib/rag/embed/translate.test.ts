@@ -8,6 +8,7 @@ import {
   fromApertiumStream,
   NullFlushPipeline,
   nullFlushScript,
+  plainCommand,
   processTranslationBridge,
   toApertiumStream,
   translateToEnglish,
@@ -115,6 +116,18 @@ describe("Apertium bridge", { timeout: 60_000 }, () => {
       // Long work is sent in several calls, each text still on its own.
       const long = [...Array.from({ length: 40 }, () => "La Maria les sent tocar cada dia a l'alba."), question];
       expect((await fresh.translateMarked(long, "ca")).at(-1)).toBe(alone);
+    });
+
+    it("starts a mode's tagger line without a shell when it is plain words", () => {
+      expect(plainCommand("apertium-tagger -z -g $2 '/usr/share/apertium/x/cat-eng.prob'", ["-g", ""])).toEqual([
+        "apertium-tagger",
+        "-z",
+        "-g",
+        "/usr/share/apertium/x/cat-eng.prob",
+      ]);
+      expect(plainCommand("lt-proc -z $1 'a b.bin'", ["-g", ""])).toEqual(["lt-proc", "-z", "-g", "a b.bin"]);
+      expect(plainCommand("apertium-tagger -g x.prob | sort", [])).toBeNull();
+      expect(plainCommand("tagger $(echo x)", [])).toBeNull();
     });
 
     it("writes and reads Apertium's stream format as its text deformatter and reformatter do", () => {
