@@ -296,13 +296,17 @@ function runsByLength(indexes: number[], length: (index: number) => number, limi
 }
 
 /**
- * Runs apertium with no standard input and returns its standard output. apertium is a shell
- * script around a pipeline of programs, so it runs in its own process group and a time-out
- * ends the whole group.
+ * Runs apertium (or one of its programs) with the given standard input, or none, and returns its
+ * standard output. apertium is a shell script around a pipeline of programs, so it runs in its own
+ * process group and a time-out ends the whole group.
  */
-function runApertium(apertiumPath: string, args: string[], timeoutMs: number): Promise<string> {
+function runApertium(apertiumPath: string, args: string[], timeoutMs: number, input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(apertiumPath, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(apertiumPath, args, { stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], detached: true });
+    if (input !== undefined) {
+      child.stdin!.on("error", () => undefined);
+      child.stdin!.end(input);
+    }
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let timedOut = false;
@@ -316,8 +320,8 @@ function runApertium(apertiumPath: string, args: string[], timeoutMs: number): P
         }
       }
     }, timeoutMs);
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.stdout!.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.on("error", (error) => {
       clearTimeout(timer);
       reject(new EmbeddingError(`Could not start ${apertiumPath}: ${error.message}`, { retryable: false, cause: error }));
@@ -466,41 +470,14 @@ export function plainCommand(command: string, parameters: readonly string[]): st
 }
 
 /** One text's analyses through a tagger of its own (null-flush mode: one text, ended by a NUL). */
-function runTagger(tagger: string, analyses: string, marked: boolean, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // Started directly when the mode's line is plain words (a shell would add ~5 ms per text).
-    const words = plainCommand(tagger, [marked ? "-g" : "-n", ""]);
-    const child = words
-      ? spawn(words[0]!, words.slice(1), { stdio: ["pipe", "pipe", "pipe"], detached: true })
-      : spawn("bash", ["-c", tagger, "apertium", marked ? "-g" : "-n", ""], { stdio: ["pipe", "pipe", "pipe"], detached: true });
-    const output: Buffer[] = [];
-    const errors: Buffer[] = [];
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-      reject(new Error(`apertium tagger took longer than ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => errors.push(chunk));
-    child.stdin.on("error", () => undefined);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const tagged = Buffer.concat(output).toString("utf8");
-      // It ends the text with a NUL, and another at the end of its input.
-      if (code !== 0 || !tagged.endsWith("\0")) {
-        const message = Buffer.concat(errors).toString("utf8").trim().split("\n")[0] ?? "";
-        reject(new Error(`apertium tagger failed (exit ${code})${message ? `: ${message}` : ""}`));
-      } else resolve(tagged.replace(/\0+$/, ""));
-    });
-    child.stdin.end(`${analyses}\0`);
-  });
+async function runTagger(tagger: string, analyses: string, marked: boolean, timeoutMs: number): Promise<string> {
+  // Started directly when the mode's line is plain words (a shell would add ~5 ms per text).
+  const words = plainCommand(tagger, [marked ? "-g" : "-n", ""]);
+  const [program, args] = words ? [words[0]!, words.slice(1)] : ["bash", ["-c", tagger, "apertium", marked ? "-g" : "-n", ""]];
+  const tagged = await runApertium(program, args, timeoutMs, `${analyses}\0`);
+  // It ends the text with a NUL, and another at the end of its input.
+  if (!tagged.endsWith("\0")) throw new EmbeddingError("The Apertium tagger gave no whole text.", { retryable: false });
+  return tagged.replace(/\0+$/, "");
 }
 
 /**
