@@ -3,7 +3,7 @@ import { words } from "./words";
 
 export const ca: LanguageData = {
   questionPhrases: {
-    when: ["quan", "quin any", "en quin any"],
+    when: ["quan", "quin any", "en quin any", "quina data", "en quina data"],
     where: ["on"],
     who: ["qui"],
     howMany: ["quants", "quantes"],

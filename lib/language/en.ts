@@ -3,7 +3,7 @@ import { words } from "./words";
 
 export const en: LanguageData = {
   questionPhrases: {
-    when: ["when", "what year", "in what year"],
+    when: ["when", "what year", "in what year", "which year", "in which year", "what date", "which date", "on what date"],
     where: ["where"],
     who: ["who", "whom", "whose"],
     howMany: ["how many"],

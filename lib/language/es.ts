@@ -3,7 +3,7 @@ import { words } from "./words";
 
 export const es: LanguageData = {
   questionPhrases: {
-    when: ["cuándo", "en qué año"],
+    when: ["cuándo", "en qué año", "qué año", "en qué fecha", "qué fecha"],
     where: ["dónde"],
     who: ["quién", "quiénes"],
     howMany: ["cuántos", "cuántas"],

@@ -31,6 +31,8 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
   en: [
     ["When did the mine close?", ["when"]],
     ["In what year was the bell cast?", ["when"]],
+    ["In which year did the café close down?", ["when"]],
+    ["On what date were the bells lowered?", ["when"]],
     ["Where did the family live?", ["where"]],
     ["Who was the mayor in 1965?", ["who"]],
     ["To whom did she write?", ["who"]],
@@ -45,6 +47,7 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["¿Cuándo se cerró la mina?", ["when"]],
     ["¿En qué año se inundó el pueblo?", ["when"]],
     ["En qué año se fundió la campana", ["when"]],
+    ["¿Qué fecha tiene la carta?", ["when"]],
     ["¿Dónde vivía la familia?", ["where"]],
     ["¿De dónde venían los mineros?", ["where"]],
     ["¿Quién era el médico?", ["who"]],
@@ -58,6 +61,7 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
   ca: [
     ["Quan es va tancar la mina?", ["when"]],
     ["Quin any va arribar el pantà?", ["when"]],
+    ["En quina data van baixar les campanes?", ["when"]],
     ["En quin any es va fondre la campana?", ["when"]],
     ["On vivia la família Farré?", ["where"]],
     ["D'on venien els miners?", ["where"]],
