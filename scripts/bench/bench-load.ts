@@ -20,7 +20,9 @@
  * Phase `pages`: no mixed traffic; the researcher opens one page over and over, on one connection
  * and then on eight, for BENCH_LOAD_PAGE_SECONDS each (default 20): a coin's page, the unfiltered
  * record list and an interview's page. The ratio of the two throughputs says whether concurrent
- * requests use the cores.
+ * requests use the cores; beside it, the cores the whole machine kept busy at one and at eight
+ * connections (/proc/stat, cpu-busy.ts), the machine's CPU time per page and the rate all cores
+ * would serve at that cost: what bounds the ratio.
  *
  * Topologies (BENCH_LOAD_MODES, default `embedded,postgres,postgres-scaleout`):
  * - embedded: one web process with PGlite and its in-process index worker;
@@ -54,6 +56,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { benchPostgresRoot, copyDatabase, ensureSmallDemo, ensureSmallDemoOnPostgres, runToEnd } from "./bench-small-demo";
+import { coresBusy, sampleCpu } from "./cpu-busy";
 import { settingsForBenchmarks, startCluster, type Cluster } from "../postgres-cluster.mjs";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { loadPrincipal } from "../../lib/auth/load-principal";
@@ -295,6 +298,21 @@ interface KindResult {
   p95: number;
   p99: number;
   errors: number;
+  /** Cores the whole machine kept busy over the window (cpu-busy.ts); NaN where not measured. */
+  coresBusy?: number;
+}
+
+/**
+ * What bounds a page's throughput: cores busy at one connection and at eight, the machine's CPU
+ * time per page at eight (every process: web, database, load generator), and the rate all the
+ * cores would serve at that cost. One connection already keeping more than one core busy (the
+ * page's queries and its rendering overlap) caps 8 ÷ 1 below the core count.
+ */
+function busyCells(one: KindResult, eight: KindResult): string {
+  const busy = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? "–" : value.toFixed(2));
+  const perPage = eight.coresBusy !== undefined && eight.throughput > 0 ? (eight.coresBusy * 1000) / eight.throughput : Number.NaN;
+  const ceiling = Number.isNaN(perPage) ? "–" : ((cpus().length * 1000) / perPage).toFixed(1);
+  return `${busy(one.coresBusy)} / ${busy(eight.coresBusy)} | ${Number.isNaN(perPage) ? "–" : perPage.toFixed(0)} | ${ceiling}`;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -321,6 +339,7 @@ type RequestSpec = { method: "GET" | "POST"; path: string; headers: Record<strin
 function load(base: string, kind: string, share: number, next: () => RequestSpec, duration = seconds): Promise<KindResult> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
+    const cpuBefore = sampleCpu();
     const instance = autocannon(
       {
         url: base,
@@ -331,7 +350,10 @@ function load(base: string, kind: string, share: number, next: () => RequestSpec
       },
       (error: Error | null, result: autocannon.Result) => {
         if (error) return reject(error);
-        resolve(summarise(kind, share, latencies, result.errors + result.timeouts + result.non2xx, duration));
+        resolve({
+          ...summarise(kind, share, latencies, result.errors + result.timeouts + result.non2xx, duration),
+          coresBusy: coresBusy(cpuBefore, sampleCpu(), cpus().length),
+        });
       },
     );
     instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
@@ -890,14 +912,16 @@ async function main() {
   const pageRuns = results.filter((result) => result.phase === "pages");
   if (pageRuns.length > 0) {
     console.log(`\nOne page over and over as the researcher, on one connection and on eight (${pageSeconds} s each):`);
-    console.log("| topology | page | 1 connection: req/s | p50 ms | 8 connections: req/s | p50 ms | p95 ms | 8 ÷ 1 | errors |");
-    console.log("|---|---|---|---|---|---|---|---|---|");
+    console.log(
+      "| topology | page | 1 connection: req/s | p50 ms | 8 connections: req/s | p50 ms | p95 ms | 8 ÷ 1 | errors | cores busy: 1 / 8 connections | machine CPU ms a page | all cores' ceiling req/s |",
+    );
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (const result of pageRuns) {
       for (let index = 0; index + 1 < result.kinds.length; index += 2) {
         const one = result.kinds[index]!;
         const eight = result.kinds[index + 1]!;
         console.log(
-          `| ${result.topology} | ${one.kind.replace(/ · 1$/, "")} | ${one.throughput.toFixed(1)} | ${ms(one.p50)} | ${eight.throughput.toFixed(1)} | ${ms(eight.p50)} | ${ms(eight.p95)} | ${(eight.throughput / one.throughput).toFixed(2)}× | ${one.errors + eight.errors} |`,
+          `| ${result.topology} | ${one.kind.replace(/ · 1$/, "")} | ${one.throughput.toFixed(1)} | ${ms(one.p50)} | ${eight.throughput.toFixed(1)} | ${ms(eight.p50)} | ${ms(eight.p95)} | ${(eight.throughput / one.throughput).toFixed(2)}× | ${one.errors + eight.errors} | ${busyCells(one, eight)} |`,
         );
       }
     }
