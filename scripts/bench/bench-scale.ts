@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128]`
+ * `npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128] [--dense-walks 1000:60,400:4000]`
  *
  * An archive shaped like the demo (scripts/bench/scale-archive.ts: hour-long interviews, publications,
  * people, places and catalogue objects in English, Spanish and Catalan, over fifty projects, a
@@ -37,6 +37,9 @@
  * With --hnsw-builds m:ef_construction,… (PostgreSQL), HNSW graphs compared instead of the
  * measures above (compareHnswBuilds): recall@10 against exact search and latency of each graph,
  * built on a copy of the archive's vectors, at ef_search 100, 400 and 1,000.
+ * With --dense-walks ef_search:walk,… the served dense leg compared instead (compareDenseWalks):
+ * recall@10 and latency as each principal when it takes `walk` passages from the graph, past its
+ * beam, before keeping the nearest (decision 0011).
  * Figures only; nothing is asserted. --keep keeps (and reuses) the built archives.
  */
 import { execFileSync } from "node:child_process";
@@ -78,8 +81,17 @@ const { values: args } = parseArgs({
     "with-demo": { type: "boolean", default: false },
     halfvec: { type: "boolean", default: false },
     "hnsw-builds": { type: "string" },
+    "dense-walks": { type: "string" },
   },
 });
+/** --dense-walks 400:60,400:4000 — dense legs (ef_search:walk) to compare instead of the usual measures. */
+const denseWalks = (args["dense-walks"] ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((pair) => {
+    const [efSearch, walk] = pair.split(":").map(Number);
+    return { efSearch: efSearch!, walk: walk! };
+  });
 /** --hnsw-builds 16:64,32:128 — HNSW graphs (m:ef_construction) to compare instead of the usual measures. */
 const hnswBuilds = (args["hnsw-builds"] ?? "")
   .split(",")
@@ -95,10 +107,11 @@ if (
   sizes.some((size) => !Number.isInteger(size) || size < 1000) ||
   databases.some((name) => name !== "postgres" && name !== "pglite") ||
   !(queryCount > 0) ||
-  !hnswBuilds.every(isValidHnswBuild)
+  !hnswBuilds.every(isValidHnswBuild) ||
+  !denseWalks.every(({ efSearch, walk }) => Number.isInteger(efSearch) && efSearch >= 10 && efSearch <= 1000 && Number.isInteger(walk) && walk >= 10)
 ) {
   console.error(
-    "usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128]",
+    "usage: npm run bench:scale -- [--passages 100000,1000000] [--databases postgres,pglite] [--queries 30] [--keep] [--with-demo] [--halfvec] [--hnsw-builds 16:64,32:128] [--dense-walks 1000:60,400:4000]",
   );
   process.exit(2);
 }
@@ -425,18 +438,24 @@ function queriesFrom(corpus: Corpus, count: number): string[] {
   }).filter((query) => query.length > 0);
 }
 
-async function measure(target: Target, corpus: Corpus) {
-  const { prisma, sql } = target.database;
+/** The admin and each reader of the archive, labelled as the tables print them. */
+async function benchPrincipals(database: Database): Promise<[string, Principal][]> {
+  const { prisma } = database;
   const principalOf = async (email: string): Promise<Principal> => {
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
     return (await loadPrincipal(prisma, user.id, user.sessionVersion))!;
   };
-  const principals: [string, Principal][] = [
+  return [
     ["admin", await principalOf("admin@scale.bench")],
     ...(await Promise.all(
       Object.keys(readers).map(async (label) => [label, await principalOf(`${label.replace(/\W+/g, "")}@scale.bench`)] as [string, Principal]),
     )),
   ];
+}
+
+async function measure(target: Target, corpus: Corpus) {
+  const { sql } = target.database;
+  const principals = await benchPrincipals(target.database);
   const runtime = runtimeOver(target.database);
   const context = await runtime.search();
   const queries = queriesFrom(corpus, queryCount);
@@ -529,6 +548,10 @@ async function main() {
           writeFileSync(marker, JSON.stringify(ingest));
           if (hnswBuilds.length > 0) {
             if (name === "postgres") await compareHnswBuilds(target, corpus);
+            continue;
+          }
+          if (denseWalks.length > 0) {
+            await compareDenseWalks(target, corpus);
             continue;
           }
           const figures = await measure(target, corpus);
@@ -629,6 +652,47 @@ async function compareHnswBuilds(target: Target, corpus: Corpus) {
     }
   }
   await sql.exec(`DROP TABLE IF EXISTS bench_hnsw_probe`);
+}
+
+/**
+ * --dense-walks: the served dense leg (`denseLeg`, the archive's own index and access filter) at each
+ * ef_search:walk — the walk being how many passages it takes from the graph, past the beam, before
+ * keeping the nearest — as the admin and each reader: recall@10 against exact search under the
+ * same filter, queries that find under 5 of 10, and the leg's p50/p95 (one warm-up pass first).
+ */
+async function compareDenseWalks(target: Target, corpus: Corpus) {
+  const { sql } = target.database;
+  const runtime = runtimeOver(target.database);
+  const context = await runtime.search();
+  const space = (await runtime.space())!;
+  const queries = queriesFrom(corpus, queryCount);
+  const vectors: Float32Array[] = [];
+  for (const query of queries) vectors.push(await embedQuery(context, query));
+  console.log(`\n### Dense legs compared, ${target.name} ${target.size.toLocaleString("en")} passages, ${vectors.length} queries (a page of 60, as searchArchive reads)`);
+  console.log("| principal | ef_search | walk | recall@10 | queries under 5/10 | p50 ms | p95 ms |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const [label, principal] of await benchPrincipals(target.database)) {
+    const exact: string[][] = [];
+    for (const vector of vectors) exact.push(await exactTop(sql, principal, space, vector, 10));
+    for (const { efSearch, walk } of denseWalks) {
+      for (const vector of vectors.slice(0, 5)) await denseLeg(sql, principal, vector, { space, limit: 60, efSearch, walk });
+      let recall = 0;
+      let poor = 0;
+      const times: number[] = [];
+      for (const [index, vector] of vectors.entries()) {
+        const started = performance.now();
+        const hits = await denseLeg(sql, principal, vector, { space, limit: 60, efSearch, walk });
+        times.push(performance.now() - started);
+        const found = new Set(hits.slice(0, 10).map((hit) => hit.chunkId));
+        const share = exact[index]!.length ? exact[index]!.filter((id) => found.has(id)).length / exact[index]!.length : 1;
+        recall += share;
+        if (share < 0.5) poor += 1;
+      }
+      console.log(
+        `| ${label} | ${efSearch} | ${walk} | ${(recall / vectors.length).toFixed(3)} | ${poor} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} |`,
+      );
+    }
+  }
 }
 
 /** The halfvec measurement (see the header), printed. */

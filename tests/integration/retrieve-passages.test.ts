@@ -61,6 +61,20 @@ describe(`retrieval legs (${testDatabaseMode()})`, () => {
     expect(await denseLeg(db.sql, nobody, query ?? [], { space, limit: 6 })).toEqual([]);
   });
 
+  it("walks the graph deeper than the page and still returns the page: its size, nearest first, only what the reader may read", async () => {
+    const [query] = await embedder.embed(["flour mill by the river"], "query");
+    const page = await denseLeg(db.sql, admin, query ?? [], { space, limit: 8 });
+    const walked = await denseLeg(db.sql, admin, query ?? [], { space, limit: 8, walk: 100 });
+    expect(walked).toHaveLength(8);
+    expect(walked.map((hit) => hit.score)).toEqual([...walked.map((hit) => hit.score)].sort((a, b) => b - a));
+    // On a hundred-odd passages the graph is exact either way: the same page.
+    expect(walked.map((hit) => hit.chunkId)).toEqual(page.map((hit) => hit.chunkId));
+    const small = await denseLeg(db.sql, smallReader, query ?? [], { space, limit: 6, walk: 50_000 });
+    expect(small).toHaveLength(6);
+    expect(small.every((hit) => hit.projectId === openProject)).toBe(true);
+    expect(await denseLeg(db.sql, nobody, query ?? [], { space, limit: 6, walk: 500 })).toEqual([]);
+  });
+
   it("finds words across accents and stems, and never a passage that quotes a closed project", async () => {
     const hits = await keywordLeg(db.sql, smallReader, "zanzibar", { space, limit: 20 });
     expect(hits).toEqual([]);

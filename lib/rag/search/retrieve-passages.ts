@@ -112,11 +112,15 @@ export async function denseLeg(
   sql: SqlExecutor,
   principal: Principal,
   vector: Float32Array | number[],
-  options: LegOptions & { efSearch?: number },
+  options: LegOptions & { efSearch?: number; walk?: number },
 ): Promise<PassageHit[]> {
   checkSpace(options.space);
   const limit = Math.max(1, Math.min(200, Math.trunc(options.limit)));
   const efSearch = Math.max(limit, Math.min(1000, Math.trunc(options.efSearch ?? 100)));
+  // `walk`: passages taken from the graph (the iterative scan goes on past the beam) and re-sorted by
+  // exact distance before the page is cut. Deeper finds more of the exact nearest at a million
+  // passages, at a cost the page does not pay by default (`bench:scale --dense-walks`, decision 0011).
+  const walk = Math.max(limit, Math.min(10_000, Math.trunc(options.walk ?? limit)));
   const cast = `vector(${options.space.dimension})`;
   const params: unknown[] = [pgvector.toSql(Array.from(vector))];
   const where = [
@@ -126,6 +130,7 @@ export async function denseLeg(
     ...filters("c", options, params),
   ];
   params.push(limit);
+  params.push(walk);
   return sql.transaction(async (tx) => {
     await tx.exec(`SET LOCAL hnsw.ef_search = ${efSearch}; SET LOCAL hnsw.iterative_scan = relaxed_order;`);
     // relaxed_order may return rows slightly out of order: sort the page again by distance.
@@ -135,16 +140,20 @@ export async function denseLeg(
     // readable passage, and carrying their texts through that sort cost a third of its time.
     const rows = await tx.query<Row>(
       `SELECT page.id, page.record_id, page.project_id, page.contributing_project_ids, page.score FROM (
-         SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids,
-                1 - (c.embedding::${cast} <=> $1::${cast}) AS score
-           FROM chunks c
-          WHERE ${where.join(" AND ")}
-          ORDER BY c.embedding::${cast} <=> $1::${cast}
-          FETCH FIRST ($${params.length}) ROWS WITH TIES
+         SELECT walked.* FROM (
+           SELECT c.id, c.record_id, c.project_id, c.contributing_project_ids,
+                  1 - (c.embedding::${cast} <=> $1::${cast}) AS score
+             FROM chunks c
+            WHERE ${where.join(" AND ")}
+            ORDER BY c.embedding::${cast} <=> $1::${cast}
+            FETCH FIRST ($${params.length}) ROWS WITH TIES
+         ) walked
+         ORDER BY walked.score DESC
+         FETCH FIRST ($${params.length - 1}) ROWS WITH TIES
        ) page
        JOIN chunks k ON k.id = page.id
        ORDER BY page.score DESC, ${contentOrderSql("k")}
-       LIMIT $${params.length}`,
+       LIMIT $${params.length - 1}`,
       params,
     );
     return gate(principal, rows);
