@@ -84,22 +84,16 @@ const { values: args } = parseArgs({
     "dense-walks": { type: "string" },
   },
 });
-/** --dense-walks 400:60,400:4000 — dense legs (ef_search:walk) to compare instead of the usual measures. */
-const denseWalks = (args["dense-walks"] ?? "")
-  .split(",")
-  .filter(Boolean)
-  .map((pair) => {
-    const [efSearch, walk] = pair.split(":").map(Number);
-    return { efSearch: efSearch!, walk: walk! };
-  });
+/** "a:b,c:d" as number pairs ("" → none). */
+const numberPairs = (text: string | undefined): [number, number][] =>
+  (text ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((pair) => pair.split(":").map(Number) as [number, number]);
+/** --dense-walks 1000:60,400:4000 — dense legs (ef_search:walk) to compare instead of the usual measures. */
+const denseWalks = numberPairs(args["dense-walks"]).map(([efSearch, walk]) => ({ efSearch, walk }));
 /** --hnsw-builds 16:64,32:128 — HNSW graphs (m:ef_construction) to compare instead of the usual measures. */
-const hnswBuilds = (args["hnsw-builds"] ?? "")
-  .split(",")
-  .filter(Boolean)
-  .map((pair) => {
-    const [m, efConstruction] = pair.split(":").map(Number);
-    return { m: m!, efConstruction: efConstruction! };
-  });
+const hnswBuilds = numberPairs(args["hnsw-builds"]).map(([m, efConstruction]) => ({ m, efConstruction }));
 const sizes = args.passages.split(",").map((value) => Number(value.trim()));
 const databases = args.databases.split(",").map((value) => value.trim()) as ("postgres" | "pglite")[];
 const queryCount = Number(args.queries);
@@ -587,6 +581,16 @@ async function main() {
   writeFileSync(join(".bench", "scale.json"), JSON.stringify({ at: new Date().toISOString(), machine, queries: queryCount, results }, null, 2));
 }
 
+/** The archive's active space and the bench's queries embedded as served, one at a time (the model's queue holds 64 requests' jobs). */
+async function benchQueryVectors(target: Target, corpus: Corpus): Promise<{ space: IndexSpace; vectors: Float32Array[] }> {
+  const runtime = runtimeOver(target.database);
+  const context = await runtime.search();
+  const space = (await runtime.space())!;
+  const vectors: Float32Array[] = [];
+  for (const query of queriesFrom(corpus, queryCount)) vectors.push(await embedQuery(context, query));
+  return { space, vectors };
+}
+
 /**
  * --hnsw-builds: the archive's vectors copied into a table of their own, the exact ten nearest
  * of each query found by a full scan, then for each graph (m, ef_construction) an index built on
@@ -595,13 +599,8 @@ async function main() {
  */
 async function compareHnswBuilds(target: Target, corpus: Corpus) {
   const { sql } = target.database;
-  const runtime = runtimeOver(target.database);
-  const context = await runtime.search();
-  const space = (await runtime.space())!;
-  const queries = queriesFrom(corpus, queryCount);
-  // One at a time: the model's queue holds 64 requests' jobs.
-  const vectors: string[] = [];
-  for (const query of queries) vectors.push(pgvector.toSql(Array.from(await embedQuery(context, query))));
+  const { space, vectors: queryVectors } = await benchQueryVectors(target, corpus);
+  const vectors = queryVectors.map((vector) => pgvector.toSql(Array.from(vector)) as string);
   await sql.exec(`DROP TABLE IF EXISTS bench_hnsw_probe`);
   await sql.exec(
     `CREATE TABLE bench_hnsw_probe AS SELECT id, embedding::vector(${space.dimension}) AS e FROM chunks WHERE index_space_id = '${space.id}' AND embedding IS NOT NULL`,
@@ -662,13 +661,10 @@ async function compareHnswBuilds(target: Target, corpus: Corpus) {
  */
 async function compareDenseWalks(target: Target, corpus: Corpus) {
   const { sql } = target.database;
-  const runtime = runtimeOver(target.database);
-  const context = await runtime.search();
-  const space = (await runtime.space())!;
-  const queries = queriesFrom(corpus, queryCount);
-  const vectors: Float32Array[] = [];
-  for (const query of queries) vectors.push(await embedQuery(context, query));
-  console.log(`\n### Dense legs compared, ${target.name} ${target.size.toLocaleString("en")} passages, ${vectors.length} queries (a page of 60, as searchArchive reads)`);
+  const { space, vectors } = await benchQueryVectors(target, corpus);
+  console.log(
+    `\n### Dense legs compared, ${target.name} ${target.size.toLocaleString("en")} passages, ${vectors.length} queries (a page of 60, as searchArchive reads)`,
+  );
   console.log("| principal | ef_search | walk | recall@10 | queries under 5/10 | p50 ms | p95 ms |");
   console.log("|---|---|---|---|---|---|---|");
   for (const [label, principal] of await benchPrincipals(target.database)) {
