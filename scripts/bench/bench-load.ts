@@ -21,8 +21,9 @@
  * and then on eight, for BENCH_LOAD_PAGE_SECONDS each (default 20): a coin's page, the unfiltered
  * record list and an interview's page. The ratio of the two throughputs says whether concurrent
  * requests use the cores; beside it, the cores the whole machine kept busy at one and at eight
- * connections (/proc/stat, cpu-busy.ts), the machine's CPU time per page and the rate all cores
- * would serve at that cost: what bounds the ratio.
+ * connections (/proc/stat, cpu-busy.ts), the machine's CPU time per page, the part of it this
+ * process spent (the load generator, and the proxy in scale-out: a real client's and balancer's
+ * work, done elsewhere) and the rate all cores would serve at each cost: what bounds the ratio.
  *
  * Topologies (BENCH_LOAD_MODES, default `embedded,postgres,postgres-scaleout`):
  * - embedded: one web process with PGlite and its in-process index worker;
@@ -56,7 +57,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { benchPostgresRoot, copyDatabase, ensureSmallDemo, ensureSmallDemoOnPostgres, runToEnd } from "./bench-small-demo";
-import { coresBusy, sampleCpu } from "./cpu-busy";
+import { coresBusy, pageCost, sampleCpu } from "./cpu-busy";
 import { settingsForBenchmarks, startCluster, type Cluster } from "../postgres-cluster.mjs";
 import { createApiToken } from "../../lib/auth/api-tokens";
 import { loadPrincipal } from "../../lib/auth/load-principal";
@@ -300,19 +301,27 @@ interface KindResult {
   errors: number;
   /** Cores the whole machine kept busy over the window (cpu-busy.ts); NaN where not measured. */
   coresBusy?: number;
+  /** This process's CPU ms per request over the window: the load generator (and the proxy in scale-out). */
+  benchCpuMsPerPage?: number;
 }
 
 /**
  * What bounds a page's throughput: cores busy at one connection and at eight, the machine's CPU
- * time per page at eight (every process: web, database, load generator), and the rate all the
- * cores would serve at that cost. One connection already keeping more than one core busy (the
- * page's queries and its rendering overlap) caps 8 ÷ 1 below the core count.
+ * time per page at eight (every process: web, database, load generator), the part of it that is
+ * this process's (the load generator, the proxy in scale-out), and the rates all the cores would
+ * serve at the machine's cost and at the server's alone. One connection already keeping more than
+ * one core busy (the page's queries and its rendering overlap) caps 8 ÷ 1 below the core count.
  */
 function busyCells(one: KindResult, eight: KindResult): string {
-  const busy = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? "–" : value.toFixed(2));
-  const perPage = eight.coresBusy !== undefined && eight.throughput > 0 ? (eight.coresBusy * 1000) / eight.throughput : Number.NaN;
-  const ceiling = Number.isNaN(perPage) ? "–" : ((cpus().length * 1000) / perPage).toFixed(1);
-  return `${busy(one.coresBusy)} / ${busy(eight.coresBusy)} | ${Number.isNaN(perPage) ? "–" : perPage.toFixed(0)} | ${ceiling}`;
+  const figure = (value: number | undefined, digits: number) => (value === undefined || Number.isNaN(value) ? "–" : value.toFixed(digits));
+  const cost = pageCost({ coresBusy: eight.coresBusy, throughput: eight.throughput, cores: cpus().length, benchCpuMsPerPage: eight.benchCpuMsPerPage });
+  return [
+    `${figure(one.coresBusy, 2)} / ${figure(eight.coresBusy, 2)}`,
+    figure(cost.machineMs, 0),
+    figure(eight.benchCpuMsPerPage, 0),
+    figure(cost.ceiling, 1),
+    figure(cost.serverCeiling, 1),
+  ].join(" | ");
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -340,6 +349,7 @@ function load(base: string, kind: string, share: number, next: () => RequestSpec
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
     const cpuBefore = sampleCpu();
+    const ownBefore = process.cpuUsage();
     const instance = autocannon(
       {
         url: base,
@@ -350,9 +360,12 @@ function load(base: string, kind: string, share: number, next: () => RequestSpec
       },
       (error: Error | null, result: autocannon.Result) => {
         if (error) return reject(error);
+        const own = process.cpuUsage(ownBefore);
+        const summary = summarise(kind, share, latencies, result.errors + result.timeouts + result.non2xx, duration);
         resolve({
-          ...summarise(kind, share, latencies, result.errors + result.timeouts + result.non2xx, duration),
+          ...summary,
           coresBusy: coresBusy(cpuBefore, sampleCpu(), cpus().length),
+          benchCpuMsPerPage: summary.requests > 0 ? (own.user + own.system) / 1000 / summary.requests : Number.NaN,
         });
       },
     );
@@ -913,9 +926,9 @@ async function main() {
   if (pageRuns.length > 0) {
     console.log(`\nOne page over and over as the researcher, on one connection and on eight (${pageSeconds} s each):`);
     console.log(
-      "| topology | page | 1 connection: req/s | p50 ms | 8 connections: req/s | p50 ms | p95 ms | 8 ÷ 1 | errors | cores busy: 1 / 8 connections | machine CPU ms a page | all cores' ceiling req/s |",
+      "| topology | page | 1 connection: req/s | p50 ms | 8 connections: req/s | p50 ms | p95 ms | 8 ÷ 1 | errors | cores busy: 1 / 8 connections | machine CPU ms a page | of it the bench's (load generator, proxy) | all cores' ceiling req/s | without the bench's |",
     );
-    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (const result of pageRuns) {
       for (let index = 0; index + 1 < result.kinds.length; index += 2) {
         const one = result.kinds[index]!;

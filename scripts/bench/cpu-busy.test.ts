@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coresBusy, parseCpuLine } from "./cpu-busy";
+import { coresBusy, pageCost, parseCpuLine } from "./cpu-busy";
 
 describe("bench:load's busy cores", () => {
   it("reads busy and total time from /proc/stat's cpu line, not from one core's", () => {
@@ -15,5 +15,20 @@ describe("bench:load's busy cores", () => {
     expect(coresBusy(before, after, 2)).toBe(1);
     expect(coresBusy(after, before, 2)).toBeNaN();
     expect(coresBusy(null, after, 2)).toBeNaN();
+  });
+
+  it("costs a page on the machine and without the bench's own process, and the rates all cores allow", () => {
+    // 1.9 cores busy serving 19 pages a second: 100 ms of the machine a page, 20 pages a second on 2 cores;
+    // 20 ms of it the load generator's, so the server's 80 ms allow 25.
+    expect(pageCost({ coresBusy: 1.9, throughput: 19, cores: 2, benchCpuMsPerPage: 20 })).toEqual({
+      machineMs: 100,
+      ceiling: 20,
+      serverMs: 80,
+      serverCeiling: 25,
+    });
+    const unmeasured = pageCost({ coresBusy: Number.NaN, throughput: 19, cores: 2 });
+    expect(unmeasured.machineMs).toBeNaN();
+    expect(unmeasured.serverCeiling).toBeNaN();
+    expect(pageCost({ coresBusy: 1, throughput: 0, cores: 2, benchCpuMsPerPage: 5 }).ceiling).toBeNaN();
   });
 });

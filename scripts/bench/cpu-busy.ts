@@ -34,3 +34,22 @@ export function coresBusy(before: CpuSample | null, after: CpuSample | null, cor
   if (!before || !after || after.total <= before.total) return Number.NaN;
   return ((after.busy - before.busy) / (after.total - before.total)) * cores;
 }
+
+/**
+ * What a page costs the machine at eight connections and the rate that cost allows: the
+ * machine's CPU ms a page (cores busy ÷ pages a second), the same less the bench's own process
+ * (the load generator, and the proxy in scale-out: work a real client and balancer do elsewhere),
+ * and the rates all the cores would serve at each cost. NaN where a figure is missing.
+ */
+export function pageCost(input: { coresBusy: number | undefined; throughput: number; cores: number; benchCpuMsPerPage?: number }): {
+  machineMs: number;
+  ceiling: number;
+  serverMs: number;
+  serverCeiling: number;
+} {
+  const machineMs =
+    input.coresBusy !== undefined && !Number.isNaN(input.coresBusy) && input.throughput > 0 ? (input.coresBusy * 1000) / input.throughput : Number.NaN;
+  const serverMs = input.benchCpuMsPerPage === undefined ? Number.NaN : machineMs - input.benchCpuMsPerPage;
+  const rate = (ms: number) => (ms > 0 ? (input.cores * 1000) / ms : Number.NaN);
+  return { machineMs, ceiling: rate(machineMs), serverMs, serverCeiling: rate(serverMs) };
+}
