@@ -301,7 +301,11 @@ interface KindResult {
   errors: number;
   /** Cores the whole machine kept busy over the window (cpu-busy.ts); NaN where not measured. */
   coresBusy?: number;
-  /** This process's CPU ms per request over the window: the load generator (and the proxy in scale-out). */
+  /**
+   * This process's CPU ms per request over the window: the load generator (and the proxy in
+   * scale-out). Only the pages phase reads it: there one load runs at a time, while the mixed
+   * phases run several at once and each would count the others' CPU.
+   */
   benchCpuMsPerPage?: number;
 }
 
