@@ -30,6 +30,12 @@ describe("parseConfig", () => {
       MNEMO_HNSW_EF_CONSTRUCTION: 128,
     });
     expect(parseConfig({ NODE_ENV: "test" })).toMatchObject({ MNEMO_HNSW_M: 16, MNEMO_HNSW_EF_CONSTRUCTION: 64 });
+    // The meaning leg's walk: none unless set, and never shorter than a page nor past pgvector's scan.
+    expect(parseConfig({ NODE_ENV: "test" }).MNEMO_DENSE_WALK).toBeUndefined();
+    expect(parseConfig({ NODE_ENV: "test", MNEMO_DENSE_WALK: " " }).MNEMO_DENSE_WALK).toBeUndefined();
+    expect(parseConfig({ NODE_ENV: "test", MNEMO_DENSE_WALK: "1500" }).MNEMO_DENSE_WALK).toBe(1500);
+    expect(() => parseConfig({ NODE_ENV: "test", MNEMO_DENSE_WALK: "20" })).toThrow(/MNEMO_DENSE_WALK/);
+    expect(() => parseConfig({ NODE_ENV: "test", MNEMO_DENSE_WALK: "many" })).toThrow(/MNEMO_DENSE_WALK/);
   });
 
   it("reads trusted proxies as a list of addresses and CIDR ranges; none by default", () => {

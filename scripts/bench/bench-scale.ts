@@ -64,7 +64,7 @@ import { indexRecords } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, hnswIndexStatement, type IndexSpace, isValidHnswBuild } from "../../lib/rag/index/index-spaces";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { denseLeg } from "../../lib/rag/search/retrieve-passages";
-import { type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
+import { type SearchMode, denseEfSearch, denseReading, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
 import { runtimeOver } from "../../lib/runtime";
 import { createRng, hashString } from "../../prisma/seed/prng";
 import { settingsForBenchmarks, startCluster, type Cluster } from "../postgres-cluster.mjs";
@@ -477,7 +477,7 @@ async function measure(target: Target, corpus: Corpus) {
     for (const query of queries) {
       const vector = await embedQuery(context, query);
       const exact = await exactTop(sql, principal, space, vector, 10);
-      const dense = await denseLeg(sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() });
+      const dense = await denseLeg(sql, principal, vector, { space, limit: depth, ...denseReading(context) });
       const found = new Set(dense.slice(0, 10).map((hit) => hit.chunkId));
       values.push(exact.length ? exact.filter((id) => found.has(id)).length / exact.length : 1);
     }
@@ -499,11 +499,16 @@ async function measure(target: Target, corpus: Corpus) {
     for (let step = await answer.next(); !step.done; step = await answer.next());
     if (index >= 2) askTimes.push(performance.now() - started);
   }
-  const [sizes] = await sql.query<{ database: string; chunks: string; hnsw: string }>(
+  const [sizes] = await sql.query<{ database: string; chunks: string; hnsw: string; graph: string[] | null }>(
     `SELECT pg_database_size(current_database())::text AS database, pg_total_relation_size('chunks')::text AS chunks,
-            coalesce(pg_relation_size(to_regclass($1)), 0)::text AS hnsw`,
+            coalesce(pg_relation_size(to_regclass($1)), 0)::text AS hnsw,
+            (SELECT reloptions FROM pg_class WHERE oid = to_regclass($1)) AS graph`,
     [`public."${hnswIndexStatement(space).name}"`],
   );
+  // The graph as built (a kept archive keeps the graph it was built with) and the leg as served.
+  const reading = denseReading(context);
+  const graph = (sizes!.graph ?? []).join(", ") || "pgvector's defaults";
+  const served = `HNSW ${graph}; meaning leg: ef_search ${reading.efSearch}${reading.walk ? `, walk ${reading.walk}` : ""}`;
   const directoryBytes = target.directory ? Number(execFileSync("du", ["-sb", target.directory], { encoding: "utf8" }).split(/\s/)[0]) : null;
   return {
     search,
@@ -514,6 +519,7 @@ async function measure(target: Target, corpus: Corpus) {
     databaseBytes: Number(sizes!.database),
     chunksBytes: Number(sizes!.chunks),
     hnswBytes: Number(sizes!.hnsw),
+    served,
     directoryBytes,
   };
 }
@@ -803,6 +809,7 @@ function printRun(name: string, size: number, ingest: IngestFigures, figures: Aw
     `memory ${mib(figures.memoryBytes)}${name === "pglite" ? " (this process: PGlite, the model, the bench)" : " (PostgreSQL's processes, proportional)"}; ` +
       `database ${mib(figures.databaseBytes)}, passages ${mib(figures.chunksBytes)}, HNSW ${mib(figures.hnswBytes)}${figures.directoryBytes !== null ? `, data directory ${mib(figures.directoryBytes)}` : ""}`,
   );
+  console.log(figures.served);
   console.log("| principal | keyword p50 / p95 ms | semantic p50 / p95 ms | hybrid p50 / p95 ms | hybrid full first pages | HNSW recall@10 |");
   console.log("|---|---|---|---|---|---|");
   for (const [label, modes] of Object.entries(figures.search)) {

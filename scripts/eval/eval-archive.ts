@@ -64,7 +64,7 @@ import { measureFusionQuestions } from "../../lib/rag/search/measure-fusion";
 import { mrrAt, ndcgAt } from "../../lib/rag/search/retrieval-metrics";
 import { createReranker, rerankerConfigFromEnv } from "../../lib/rag/search/rerank";
 import { denseLeg } from "../../lib/rag/search/retrieve-passages";
-import { type SearchContext, type SearchMode, denseEfSearch, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
+import { type SearchContext, type SearchMode, denseEfSearch, denseReading, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
 import { seedDemo } from "../../prisma/seed/seed-demo";
 import { searchSettings } from "../../lib/rag/config/settings";
 import {
@@ -484,7 +484,7 @@ async function runRecall(): Promise<void> {
   for (const item of golden.search) {
     const vector = await embedQuery(context, item.query);
     for (const { name, principal } of principals) {
-      const served = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() });
+      const served = await denseLeg(db.sql, principal, vector, { space, limit: depth, ...denseReading(context) });
       await db.sql.exec("SET enable_indexscan = off");
       const exact = await denseLeg(db.sql, principal, vector, { space, limit: depth, efSearch: denseEfSearch() }).finally(() =>
         db.sql.exec("SET enable_indexscan = on"),
@@ -496,7 +496,9 @@ async function runRecall(): Promise<void> {
   const line = Object.entries(recalls)
     .map(([name, values]) => `${name} ${format(mean(values))}`)
     .join(", ");
-  console.log(`\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ef_search ${denseEfSearch()}: ${line}`);
+  const reading = denseReading(context);
+  const served = `ef_search ${reading.efSearch}${reading.walk ? `, walk ${reading.walk}` : ""}`;
+  console.log(`\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ${served}: ${line}`);
   summaries.push(`HNSW recall@10 on the full demo: ${line}`);
 }
 

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Principal } from "../../lib/acl";
 import type { Database } from "../../lib/db/database";
+import type { SqlExecutor } from "../../lib/db/sql-executor";
+import { searchSettings } from "../../lib/rag/config/settings";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { denseLeg, keywordLeg } from "../../lib/rag/search/retrieve-passages";
+import { searchArchive } from "../../lib/rag/search/search-archive";
 import { createProject, createRecord, testIndexSpace, createQuotingSections, readerNobodyAdmin } from "../support/factories";
 import { openTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -73,6 +76,37 @@ describe(`retrieval legs (${testDatabaseMode()})`, () => {
     expect(small).toHaveLength(6);
     expect(small.every((hit) => hit.projectId === openProject)).toBe(true);
     expect(await denseLeg(db.sql, nobody, query ?? [], { space, limit: 6, walk: 500 })).toEqual([]);
+  });
+
+  it("serves a walk through the search itself (MNEMO_DENSE_WALK): the same page, still only what the reader may read", async () => {
+    const request = { query: "flour mill by the river", mode: "semantic" as const, limit: 5, collapse: "passage" as const };
+    const ids = (result: Awaited<ReturnType<typeof searchArchive>>) => result.hits.map((hit) => hit.passage.chunkId);
+    // What the meaning leg asked of the graph: its beam, and the walk among its statement's parameters.
+    const seen: { settings: string[]; params: unknown[] } = { settings: [], params: [] };
+    const recording = (sql: SqlExecutor): SqlExecutor => ({
+      query: (text, params) => {
+        seen.params.push(...(params ?? []));
+        return sql.query(text, params);
+      },
+      exec: (text) => {
+        seen.settings.push(text);
+        return sql.exec(text);
+      },
+      transaction: (work) => sql.transaction((tx) => work(recording(tx))),
+    });
+    const beam = await searchArchive({ sql: recording(db.sql), embedder, space, denseWalk: null }, admin, request);
+    expect(seen.settings.join(" ")).toContain(`hnsw.ef_search = ${searchSettings.denseEfSearch.value};`);
+    expect(seen.params).not.toContain(300);
+    seen.settings = [];
+    const walked = await searchArchive({ sql: recording(db.sql), embedder, space, denseWalk: 300 }, admin, request);
+    expect(seen.settings.join(" ")).toContain(`hnsw.ef_search = ${searchSettings.denseWalkEfSearch.value};`);
+    expect(seen.params).toContain(300);
+    expect(ids(walked)).toHaveLength(5);
+    expect(ids(walked)).toEqual(ids(beam));
+    const reader = await searchArchive({ sql: db.sql, embedder, space, denseWalk: 300 }, smallReader, request);
+    expect(reader.hits.length).toBeGreaterThan(0);
+    expect(reader.hits.every((hit) => hit.projectId === openProject)).toBe(true);
+    expect((await searchArchive({ sql: db.sql, embedder, space, denseWalk: 300 }, nobody, request)).hits).toEqual([]);
   });
 
   it("finds words across accents and stems, and never a passage that quotes a closed project", async () => {

@@ -35,6 +35,10 @@ export const searchSettings = {
     1000,
     "The HNSW beam of a dense leg, pgvector's largest: near-duplicate catalogue vectors and a reader's narrow access need a wide beam (docs/decisions/0003).",
   ),
+  denseWalkEfSearch: setting(
+    400,
+    "The beam when the meaning leg walks past it (MNEMO_DENSE_WALK): the walk finds the nearest, and a beam of 400 costs less than 1,000 for the same recall (docs/decisions/0011).",
+  ),
   // Keyword scoring (retrieve-passages.ts, bm25.ts).
   bm25K1: setting(1.2, "BM25's term-frequency saturation, the usual value: a repeated word counts, with diminishing returns."),
   bm25B: setting(

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Principal } from "../../acl";
+import { getConfig } from "../../config";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { AppError } from "../../errors";
 import { searchSettings } from "../config/settings";
@@ -45,6 +46,8 @@ export interface SearchContext extends QueryEmbedding {
   rerankDepth?: number;
   /** BM25's parameters for the words leg instead of the settings and the space's measured b (benchmarks sweep them). */
   bm25?: Partial<Bm25Parameters>;
+  /** Passages the meaning leg walks from the graph (default: MNEMO_DENSE_WALK; null: none, the page). */
+  denseWalk?: number | null;
 }
 
 export interface SearchHit {
@@ -169,6 +172,16 @@ export function denseEfSearch(): number {
   return searchSettings.denseEfSearch.value;
 }
 
+/**
+ * How the meaning leg of a search reads the graph: the beam alone, or, with a walk
+ * (MNEMO_DENSE_WALK, or the context's), a narrower beam and that many passages walked past it
+ * before the nearest are kept — the walk, not the beam, then finds them (decision 0011).
+ */
+export function denseReading(context: Pick<SearchContext, "denseWalk">): { efSearch: number; walk?: number } {
+  const walk = context.denseWalk === undefined ? getConfig().MNEMO_DENSE_WALK : context.denseWalk;
+  return walk ? { efSearch: searchSettings.denseWalkEfSearch.value, walk } : { efSearch: denseEfSearch() };
+}
+
 export interface LegResults {
   lists: LegList[];
   /** The query's detected language (null when meaning did not run). */
@@ -231,7 +244,7 @@ export async function runSearchLegs(
   // The legs at once: on a server each takes a connection of its own, so hybrid waits for the
   // slower leg, not for both (the embedded database still answers them one after the other).
   const [meaning, words] = await Promise.all([
-    vector ? denseLeg(context.sql, principal, vector, { ...legOptions, efSearch: denseEfSearch() }) : null,
+    vector ? denseLeg(context.sql, principal, vector, { ...legOptions, ...denseReading(context) }) : null,
     request.mode === "semantic" ? null : keywordLeg(context.sql, principal, keywordText(request.query, translatedText), { ...legOptions, bm25 }),
   ]);
   const lists: LegList[] = [];
