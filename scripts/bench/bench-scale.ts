@@ -64,7 +64,7 @@ import { indexRecords } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, hnswIndexStatement, type IndexSpace, isValidHnswBuild } from "../../lib/rag/index/index-spaces";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { denseLeg } from "../../lib/rag/search/retrieve-passages";
-import { type SearchMode, denseEfSearch, denseReading, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
+import { type SearchMode, denseEfSearch, denseReading, denseReadingLabel, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
 import { runtimeOver } from "../../lib/runtime";
 import { createRng, hashString } from "../../prisma/seed/prng";
 import { settingsForBenchmarks, startCluster, type Cluster } from "../postgres-cluster.mjs";
@@ -506,9 +506,8 @@ async function measure(target: Target, corpus: Corpus) {
     [`public."${hnswIndexStatement(space).name}"`],
   );
   // The graph as built (a kept archive keeps the graph it was built with) and the leg as served.
-  const reading = denseReading(context);
   const graph = (sizes!.graph ?? []).join(", ") || "pgvector's defaults";
-  const served = `HNSW ${graph}; meaning leg: ef_search ${reading.efSearch}${reading.walk ? `, walk ${reading.walk}` : ""}`;
+  const served = `HNSW ${graph}; meaning leg: ${denseReadingLabel(denseReading(context))}`;
   const directoryBytes = target.directory ? Number(execFileSync("du", ["-sb", target.directory], { encoding: "utf8" }).split(/\s/)[0]) : null;
   return {
     search,

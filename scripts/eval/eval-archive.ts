@@ -64,7 +64,15 @@ import { measureFusionQuestions } from "../../lib/rag/search/measure-fusion";
 import { mrrAt, ndcgAt } from "../../lib/rag/search/retrieval-metrics";
 import { createReranker, rerankerConfigFromEnv } from "../../lib/rag/search/rerank";
 import { denseLeg } from "../../lib/rag/search/retrieve-passages";
-import { type SearchContext, type SearchMode, denseEfSearch, denseReading, embedQuery, searchArchive } from "../../lib/rag/search/search-archive";
+import {
+  type SearchContext,
+  type SearchMode,
+  denseEfSearch,
+  denseReading,
+  denseReadingLabel,
+  embedQuery,
+  searchArchive,
+} from "../../lib/rag/search/search-archive";
 import { seedDemo } from "../../prisma/seed/seed-demo";
 import { searchSettings } from "../../lib/rag/config/settings";
 import {
@@ -496,9 +504,9 @@ async function runRecall(): Promise<void> {
   const line = Object.entries(recalls)
     .map(([name, values]) => `${name} ${format(mean(values))}`)
     .join(", ");
-  const reading = denseReading(context);
-  const served = `ef_search ${reading.efSearch}${reading.walk ? `, walk ${reading.walk}` : ""}`;
-  console.log(`\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ${served}: ${line}`);
+  console.log(
+    `\nHNSW recall@10 of the served dense leg against exact search, ${golden.search.length} queries, ${denseReadingLabel(denseReading(context))}: ${line}`,
+  );
   summaries.push(`HNSW recall@10 on the full demo: ${line}`);
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "../../config";
 import { searchSettings } from "../config/settings";
-import { denseReading } from "./search-archive";
+import { denseReading, denseReadingLabel } from "./search-archive";
 
 describe("denseReading: how the meaning leg reads the graph", () => {
   const saved = process.env.MNEMO_DENSE_WALK;
@@ -26,5 +26,7 @@ describe("denseReading: how the meaning leg reads the graph", () => {
     resetConfig();
     expect(denseReading({ denseWalk: 300 })).toEqual({ efSearch: searchSettings.denseWalkEfSearch.value, walk: 300 });
     expect(denseReading({ denseWalk: null })).toEqual({ efSearch: searchSettings.denseEfSearch.value });
+    expect(denseReadingLabel({ efSearch: 400, walk: 1500 })).toBe("ef_search 400, walk 1500");
+    expect(denseReadingLabel({ efSearch: 1000 })).toBe("ef_search 1000");
   });
 });

@@ -182,6 +182,11 @@ export function denseReading(context: Pick<SearchContext, "denseWalk">): { efSea
   return walk ? { efSearch: searchSettings.denseWalkEfSearch.value, walk } : { efSearch: denseEfSearch() };
 }
 
+/** The reading as benchmarks print it: "ef_search 400, walk 1500". */
+export function denseReadingLabel(reading: { efSearch: number; walk?: number }): string {
+  return `ef_search ${reading.efSearch}${reading.walk ? `, walk ${reading.walk}` : ""}`;
+}
+
 export interface LegResults {
   lists: LegList[];
   /** The query's detected language (null when meaning did not run). */
