@@ -60,7 +60,8 @@ export async function answerContinuations(
  * link also when it was retrieved on its own: a narrator's "In 1978, when the nets began to come
  * mended from the factory." says nothing of why she stopped until it is read after "Why did you
  * stop?" — it is moved up to follow its question when it came later, linked where it is when it
- * came earlier.
+ * came earlier. A continuation that itself ends on a question brings its own answer after it (a
+ * chain of passages, each answering the question the one before ends on).
  */
 export function withContinuations<T extends { passage: { chunkId: string } }>(
   relevant: readonly T[],
@@ -74,12 +75,17 @@ export function withContinuations<T extends { passage: { chunkId: string } }>(
     if (placed.has(hit.passage.chunkId)) continue;
     ordered.push(hit);
     placed.add(hit.passage.chunkId);
-    const next = continuations.get(hit.passage.chunkId);
-    if (!next || continues.has(next.passage.chunkId) || next.passage.chunkId === hit.passage.chunkId) continue;
-    continues.set(next.passage.chunkId, hit.passage.chunkId);
-    if (placed.has(next.passage.chunkId)) continue;
-    ordered.push(byId.get(next.passage.chunkId) ?? next);
-    placed.add(next.passage.chunkId);
+    // Follow the chain: the passage just placed may end on a question the next one answers.
+    let current = hit;
+    for (;;) {
+      const next = continuations.get(current.passage.chunkId);
+      if (!next || continues.has(next.passage.chunkId) || next.passage.chunkId === current.passage.chunkId) break;
+      continues.set(next.passage.chunkId, current.passage.chunkId);
+      if (placed.has(next.passage.chunkId)) break;
+      current = byId.get(next.passage.chunkId) ?? next;
+      ordered.push(current);
+      placed.add(current.passage.chunkId);
+    }
   }
   return { ordered, continues };
 }

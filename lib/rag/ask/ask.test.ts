@@ -38,4 +38,18 @@ describe("the sources given to the answerer", () => {
     expect(added.ordered.map((hit) => hit.passage.chunkId)).toEqual(["asks", "answers", "other"]);
     expect(withContinuations([asks], new Map()).continues.size).toBe(0);
   });
+
+  it("follows a chain: a continuation that ends on a question brings the passage that answers it", () => {
+    const [first, second, third, other] = ["first", "second", "third", "other"].map((chunkId) => ({ passage: { chunkId } }));
+    // "second" answers "first" and ends on a question of its own, which "third" (retrieved later) answers.
+    const found = withContinuations(
+      [first!, other!, second!, third!],
+      new Map([
+        ["first", second!],
+        ["second", third!],
+      ]),
+    );
+    expect(found.ordered.map((hit) => hit.passage.chunkId)).toEqual(["first", "second", "third", "other"]);
+    expect(Object.fromEntries(found.continues)).toEqual({ second: "first", third: "second" });
+  });
 });

@@ -307,10 +307,16 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const askedWords = new Map<string, Set<string>>();
   const askedWhy = new Set<string>();
   const lastInterviewerLine = new Map<number, number>();
+  // A turn's question, not its preamble, is what the narrator answers: "Dolores, Ramón, you knew the
+  // old auction. How was it?" is close to any question about Dolores by her name alone.
+  const isAsking = (text: string) => /\?\s*$/.test(text);
+  const turnsAsking = new Set(
+    all.filter((sentence) => sentence.role === "interviewer" && isAsking(sentence.text)).map((sentence) => `${sentence.source}:${sentence.line}`),
+  );
   all.forEach((sentence, index) => {
     if (sentence.role !== "interviewer") return;
     const key = `${sentence.source}:${sentence.line}`;
-    askedLike.set(key, Math.max(askedLike.get(key) ?? -1, similarity[index]!));
+    if (!turnsAsking.has(key) || isAsking(sentence.text)) askedLike.set(key, Math.max(askedLike.get(key) ?? -1, similarity[index]!));
     askedWords.set(key, new Set([...(askedWords.get(key) ?? []), ...matchedIn(index)]));
     if (asks(sentence.text, "why") || asks(english[index] ?? "", "why")) askedWhy.add(key);
     lastInterviewerLine.set(sentence.source, sentence.line);
