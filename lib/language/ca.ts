@@ -61,7 +61,7 @@ export const ca: LanguageData = {
     cent: 100,
     mil: 1000,
   },
-  stopWords: words`a al amb com de del el els en es i la les no o on per que se un una va`,
+  stopWords: words`a al amb com de del el els en es i la les no o on per que se un una va van vam vaig vas`,
   sentenceStarters: words`
     el la els les un una uns unes al als a en de del dels des per amb sense i o però perquè que què quan on com quin quina
     quins quines qui ja no sí si també ara avui ahir demà després abans aquí allà hi ho va vam van vaig es se s'hi em et ens

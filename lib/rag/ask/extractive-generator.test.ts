@@ -4,6 +4,7 @@ import type { ArchiveLanguage, TranslationBridge } from "../embed/translate";
 import { verifyCitations } from "./verify-citations";
 import {
   answerTypeBonus,
+  askedInTheirWords,
   newWordShare,
   answersByFieldName,
   askedRoles,
@@ -190,6 +191,31 @@ describe("extractive answerer", () => {
     expect(await answerOf(generator, "Why did Dolores Martínez give up salting sardines?", [scene, reason])).toBe(
       "The hotels paid more for fresh sardines than the canners did. [2]",
     );
+  });
+
+  it("hears the asker's question in the interviewer's, in the interview's language", async () => {
+    // The bridge puts the asker's question into Catalan as Apertium would, word for word.
+    const bridge = {
+      ...fakeBridge(),
+      translate: async (texts: string[], _from: ArchiveLanguage, to: ArchiveLanguage) =>
+        to === "ca" ? texts.map(() => "Com era els timbres d'església duts al poble nou?") : null,
+    };
+    const asked = [
+      { index: 0, text: "Com les van portar al poble nou?", language: "ca" },
+      { index: 1, text: "Hi havia molta gent al poble?", language: "ca" },
+      { index: 2, text: "How did the bells come down?", language: "en" },
+    ];
+    const found = await askedInTheirWords(asked, "How were the church bells taken to the new village?", "en", bridge);
+    // "portar, poble, nou": two of three are the asker's ("van" is an auxiliary, no content word).
+    expect([...found.keys()]).toEqual([0]);
+    expect(found.get(0)).toBeGreaterThan(0.5);
+    // Without the bridge nothing is matched across languages.
+    expect((await askedInTheirWords(asked, "How were the church bells taken to the new village?", "en", { ...bridge, translate: async () => null })).size).toBe(
+      0,
+    );
+    // In the asker's own language the words are compared as they are.
+    const english = await askedInTheirWords(asked.slice(1), "How did the bells of the church come down?", "en", bridge);
+    expect([...english.keys()]).toEqual([2]);
   });
 
   it("never answers how or why with a bare catalogue field, though it may answer where with one", async () => {

@@ -1,7 +1,7 @@
 import "server-only";
 import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
-import { processTranslationBridge } from "../embed/translate";
+import { type ArchiveLanguage, type TranslationBridge, processTranslationBridge } from "../embed/translate";
 import { translateForReader } from "./reader-translation";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, asksForExplanation, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
@@ -224,6 +224,8 @@ const {
   dateForWhyPenalty: { value: dateForWhyPenalty },
   restatedNewWords: { value: restatedNewWords },
   restatedSimilarity: { value: restatedSimilarity },
+  sameQuestionShare: { value: sameQuestionShare },
+  sameQuestionWords: { value: sameQuestionWords },
 } = answerSettings;
 
 /**
@@ -313,10 +315,22 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const turnsAsking = new Set(
     all.filter((sentence) => sentence.role === "interviewer" && isAsking(sentence.text)).map((sentence) => `${sentence.source}:${sentence.line}`),
   );
+  // The interviewer may have asked the asker's question in the interview's language, where the
+  // bridge's English of it is poor ("Com les van portar al poble nou?" → "How the took at the new
+  // people?"): the asker's question is put into that language and the two compared word for word.
+  const sameWords = await askedInTheirWords(
+    all.flatMap((sentence, index) =>
+      sentence.role === "interviewer" && isAsking(sentence.text) ? [{ index, text: sentence.text, language: languages[index]! }] : [],
+    ),
+    request.question,
+    question.language,
+    options.prepare?.bridge ?? processTranslationBridge,
+  );
   all.forEach((sentence, index) => {
     if (sentence.role !== "interviewer") return;
     const key = `${sentence.source}:${sentence.line}`;
-    if (!turnsAsking.has(key) || isAsking(sentence.text)) askedLike.set(key, Math.max(askedLike.get(key) ?? -1, similarity[index]!));
+    const closeness = Math.max(similarity[index]!, sameWords.get(index) ?? -1);
+    if (!turnsAsking.has(key) || isAsking(sentence.text)) askedLike.set(key, Math.max(askedLike.get(key) ?? -1, closeness));
     askedWords.set(key, new Set([...(askedWords.get(key) ?? []), ...matchedIn(index)]));
     if (asks(sentence.text, "why") || asks(english[index] ?? "", "why")) askedWhy.add(key);
     lastInterviewerLine.set(sentence.source, sentence.line);
@@ -426,6 +440,39 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
     }),
   };
 }
+
+/**
+ * For each interviewer's question (by index) that asks the asker's question in its own words — in
+ * the interview's language, the asker's question translated into it when the two differ — the
+ * closeness that passes to its reply: `sameQuestionWords` when at least `sameQuestionShare` of its
+ * content words (two at least) are the asker's. Nothing when the bridge cannot translate.
+ */
+export async function askedInTheirWords(
+  asked: readonly { index: number; text: string; language: string }[],
+  question: string,
+  questionLanguage: string,
+  bridge: TranslationBridge,
+): Promise<Map<number, number>> {
+  const found = new Map<number, number>();
+  const languages = [...new Set(asked.map((item) => item.language))].filter((language) => archiveLanguages.includes(language as ArchiveLanguage));
+  for (const language of languages) {
+    let terms = questionTerms(question);
+    if (language !== questionLanguage) {
+      if (!archiveLanguages.includes(questionLanguage as ArchiveLanguage)) continue;
+      const [translated] = (await bridge.translate?.([question], questionLanguage as ArchiveLanguage, language as ArchiveLanguage).catch(() => null)) ?? [];
+      if (!translated) continue;
+      terms = questionTerms(translated);
+    }
+    for (const item of asked.filter((one) => one.language === language)) {
+      const words = questionTerms(item.text);
+      const shared = words.filter((word) => terms.some((term) => wordMatches(word, term))).length;
+      if (shared >= 2 && shared >= sameQuestionShare * words.length) found.set(item.index, sameQuestionWords);
+    }
+  }
+  return found;
+}
+
+const archiveLanguages: readonly ArchiveLanguage[] = ["en", "es", "ca"];
 
 /**
  * The share of a text's content words that are none of the question's (1 for a text without

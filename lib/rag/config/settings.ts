@@ -127,6 +127,8 @@ export const answerSettings = {
     "A narrator's reply is as close as the interviewer's question it answers less this (twice this after its first sentence).",
   ),
   sameQuestionSimilarity: setting(0.5, "Only an interviewer's question this similar to the asker's passes its closeness to the reply."),
+  sameQuestionShare: setting(0.6, "An interviewer's question whose content words are this share the asker's (in the interview's language) asks the same."),
+  sameQuestionWords: setting(0.75, "The closeness an interviewer's question that asks the asker's question in its own words passes to the reply."),
   nearDuplicateSentence: setting(0.85, "A sentence this similar to one already quoted is a near-repeat and is left out."),
   disagreementWindow: setting(0.15, "Another record's different date or count is quoted beside the answer when within this of the best sentence."),
   testimonyBonus: setting(
