@@ -173,21 +173,19 @@ describe("extractive answerer", () => {
 
   it("passes on the closeness of the interviewer's question, not of the words that lead up to it", async () => {
     const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1, maxSentences: 1 });
-    const scene: SourcePassage = {
-      number: 1,
+    const turns = (number: number, text: string): SourcePassage => ({
+      number,
       title: "The auction",
       form: "transcript",
       interviewers: ["Lucía Ferrer Bosch"],
-      // The preamble names the narrator and her trade; the question is about the auction.
-      text: "Lucía Ferrer Bosch: Dolores Martínez, you gave up salting sardines. How was the auction?\nRamón Soler Pujol: It began at five in the afternoon, when the boats came in.",
-    };
-    const reason: SourcePassage = {
-      number: 2,
-      title: "The auction",
-      form: "transcript",
-      interviewers: ["Lucía Ferrer Bosch"],
-      text: "Dolores Martínez Sáez: The hotels paid more for fresh sardines than the canners did.",
-    };
+      text,
+    });
+    // The preamble names the narrator and her trade; the question is about the auction.
+    const scene = turns(
+      1,
+      "Lucía Ferrer Bosch: Dolores Martínez, you gave up salting sardines. How was the auction?\nRamón Soler Pujol: It began at five in the afternoon, when the boats came in.",
+    );
+    const reason = turns(2, "Dolores Martínez Sáez: The hotels paid more for fresh sardines than the canners did.");
     expect(await answerOf(generator, "Why did Dolores Martínez give up salting sardines?", [scene, reason])).toBe(
       "The hotels paid more for fresh sardines than the canners did. [2]",
     );
