@@ -33,7 +33,8 @@ const minWords = answerSettings.minStatementWords.value;
 const minAnswerWords = answerSettings.minReplyWords.value;
 // A label may join two names ("Ruler / issuer", "Printer & publisher").
 const labelledField = /^[\p{Lu}][\p{L}\p{N} ›'’()./&,-]{0,40}:\s+\S/u;
-const isQuestion = (text: string) => /[?？]["”»)’]*\s*$/.test(text);
+/** Whether a sentence or turn ends on a question mark (before any closing quote or bracket). */
+export const isQuestion = (text: string) => /[?？]["”»)’]*\s*$/.test(text);
 /** A turn's speaker label: a short name (no sentence punctuation) before ": ". */
 const speakerLabel = /^([\p{Lu}][^:.!?\n]{0,60}?):\s+/u;
 

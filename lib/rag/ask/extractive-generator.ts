@@ -1,10 +1,10 @@
 import "server-only";
 import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
-import { type ArchiveLanguage, type TranslationBridge, processTranslationBridge } from "../embed/translate";
+import { type TranslationBridge, isArchiveLanguage, processTranslationBridge } from "../embed/translate";
 import { translateForReader } from "./reader-translation";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
-import { type SourceSentence, asksForExplanation, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
+import { type SourceSentence, asksForExplanation, isQuestion, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
 import { askedRolePatterns, asks, foldText, foldedWords, givesCause, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import { answerSettings } from "../config/settings";
@@ -311,16 +311,15 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const lastInterviewerLine = new Map<number, number>();
   // A turn's question, not its preamble, is what the narrator answers: "Dolores, Ramón, you knew the
   // old auction. How was it?" is close to any question about Dolores by her name alone.
-  const isAsking = (text: string) => /\?\s*$/.test(text);
   const turnsAsking = new Set(
-    all.filter((sentence) => sentence.role === "interviewer" && isAsking(sentence.text)).map((sentence) => `${sentence.source}:${sentence.line}`),
+    all.filter((sentence) => sentence.role === "interviewer" && isQuestion(sentence.text)).map((sentence) => `${sentence.source}:${sentence.line}`),
   );
   // The interviewer may have asked the asker's question in the interview's language, where the
   // bridge's English of it is poor ("Com les van portar al poble nou?" → "How the took at the new
   // people?"): the asker's question is put into that language and the two compared word for word.
   const sameWords = await askedInTheirWords(
     all.flatMap((sentence, index) =>
-      sentence.role === "interviewer" && isAsking(sentence.text) ? [{ index, text: sentence.text, language: languages[index]! }] : [],
+      sentence.role === "interviewer" && isQuestion(sentence.text) ? [{ index, text: sentence.text, language: languages[index]! }] : [],
     ),
     request.question,
     question.language,
@@ -330,7 +329,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
     if (sentence.role !== "interviewer") return;
     const key = `${sentence.source}:${sentence.line}`;
     const closeness = Math.max(similarity[index]!, sameWords.get(index) ?? -1);
-    if (!turnsAsking.has(key) || isAsking(sentence.text)) askedLike.set(key, Math.max(askedLike.get(key) ?? -1, closeness));
+    if (!turnsAsking.has(key) || isQuestion(sentence.text)) askedLike.set(key, Math.max(askedLike.get(key) ?? -1, closeness));
     askedWords.set(key, new Set([...(askedWords.get(key) ?? []), ...matchedIn(index)]));
     if (asks(sentence.text, "why") || asks(english[index] ?? "", "why")) askedWhy.add(key);
     lastInterviewerLine.set(sentence.source, sentence.line);
@@ -454,12 +453,12 @@ export async function askedInTheirWords(
   bridge: TranslationBridge,
 ): Promise<Map<number, number>> {
   const found = new Map<number, number>();
-  const languages = [...new Set(asked.map((item) => item.language))].filter((language) => archiveLanguages.includes(language as ArchiveLanguage));
+  const languages = [...new Set(asked.map((item) => item.language))].filter(isArchiveLanguage);
   for (const language of languages) {
     let terms = questionTerms(question);
     if (language !== questionLanguage) {
-      if (!archiveLanguages.includes(questionLanguage as ArchiveLanguage)) continue;
-      const [translated] = (await bridge.translate?.([question], questionLanguage as ArchiveLanguage, language as ArchiveLanguage).catch(() => null)) ?? [];
+      if (!isArchiveLanguage(questionLanguage)) continue;
+      const [translated] = (await bridge.translate?.([question], questionLanguage, language).catch(() => null)) ?? [];
       if (!translated) continue;
       terms = questionTerms(translated);
     }
@@ -471,8 +470,6 @@ export async function askedInTheirWords(
   }
   return found;
 }
-
-const archiveLanguages: readonly ArchiveLanguage[] = ["en", "es", "ca"];
 
 /**
  * The share of a text's content words that are none of the question's (1 for a text without

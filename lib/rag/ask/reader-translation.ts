@@ -1,6 +1,6 @@
 import "server-only";
 import { type Gloss, untranslatedWord } from "../../llm/translation-note";
-import type { ArchiveLanguage, TranslationBridge } from "../embed/translate";
+import { type ArchiveLanguage, type TranslationBridge, isArchiveLanguage } from "../embed/translate";
 
 /** What a quoted sentence needs to be glossed: its words, language and aligned English. */
 export interface GlossedSentence {
@@ -14,9 +14,6 @@ export interface ReaderTranslation extends Gloss {
   from: ArchiveLanguage;
 }
 
-const readerLanguages: readonly ArchiveLanguage[] = ["en", "es", "ca"];
-const isReaderLanguage = (language: string): language is ArchiveLanguage => (readerLanguages as readonly string[]).includes(language);
-
 /**
  * Each chosen sentence's translation into the question's language, when the two differ, from
  * the original sentence with Apertium's marks, so a word it did not know is shown as written
@@ -26,10 +23,10 @@ const isReaderLanguage = (language: string): language is ArchiveLanguage => (rea
  */
 export async function translateForReader(chosen: readonly GlossedSentence[], to: string, bridge: TranslationBridge): Promise<(ReaderTranslation | null)[]> {
   const translations: (ReaderTranslation | null)[] = chosen.map(() => null);
-  if (!isReaderLanguage(to)) return translations;
+  if (!isArchiveLanguage(to)) return translations;
   const pending = new Map<ArchiveLanguage, number[]>();
   chosen.forEach((sentence, index) => {
-    if (sentence.language === to || !isReaderLanguage(sentence.language)) return;
+    if (sentence.language === to || !isArchiveLanguage(sentence.language)) return;
     pending.set(sentence.language, [...(pending.get(sentence.language) ?? []), index]);
   });
   for (const [from, indexes] of pending) {

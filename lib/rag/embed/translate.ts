@@ -33,6 +33,9 @@ import { EmbeddingError, errorMessage } from "./embedder";
 export type BridgeLanguage = "es" | "ca";
 /** The archive's languages: the bridge's two and English, which both pairs go through. */
 export type ArchiveLanguage = BridgeLanguage | "en";
+const archiveLanguages: readonly string[] = ["en", "es", "ca"];
+/** Whether a detected or declared language is one of the archive's. */
+export const isArchiveLanguage = (language: string): language is ArchiveLanguage => archiveLanguages.includes(language);
 
 export interface BridgeStatus {
   available: boolean;
