@@ -30,6 +30,7 @@ export const ca: LanguageData = {
   notHow: ["com es deia", "com es deien", "com es diu", "com es diuen", "com li deien", "com s'anomena", "com s'anomenava", "com es deu dir"],
   questionPrepositions: ["a", "de", "amb", "per", "d'"],
   copulas: ["era", "és", "fou", "va ser", "eren", "són"],
+  auxiliaries: ["va", "van", "ha", "han", "havia", "havien"],
   articles: ["el", "la", "els", "les", "un", "una", "en", "na", "l'"],
   roleQualifiers: ["primer", "primera", "darrer", "darrera", "nou", "nova", "vell"],
   interrogatives: ["què", "quan", "quin", "quina", "quins", "quines", "qui", "perquè"],

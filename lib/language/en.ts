@@ -71,6 +71,7 @@ export const en: LanguageData = {
   ],
   questionPrepositions: ["to", "by"],
   copulas: ["was", "is", "were", "are"],
+  auxiliaries: ["did", "had", "has", "have", "first", "once"],
   articles: ["the", "a", "an"],
   roleQualifiers: ["first", "last", "new", "old", "chief", "head"],
   interrogatives: ["what", "which", "whom", "whose", "how", "why", "where", "when", "who", "whats"],

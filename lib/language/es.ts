@@ -32,6 +32,7 @@ export const es: LanguageData = {
   notHow: ["cómo se llama", "cómo se llamaba", "cómo se llamaban", "cómo se llaman", "cómo le llamaban", "cómo le decían", "cómo se dice"],
   questionPrepositions: ["a", "de", "con", "por", "en", "hacia"],
   copulas: ["era", "es", "fue", "eran", "son", "fueron"],
+  auxiliaries: ["ha", "han", "había", "habían", "hubo"],
   articles: ["el", "la", "los", "las", "un", "una"],
   roleQualifiers: ["primer", "primera", "primero", "último", "última", "nuevo", "nueva", "viejo"],
   interrogatives: ["qué", "cuál", "cuáles", "cuándo", "cómo", "dónde", "quién", "quiénes", "porque"],

@@ -167,6 +167,17 @@ export const askedRolePatterns: readonly RegExp[] = dataLanguages.map((language)
   );
 });
 
+/**
+ * "Who painted the altarpiece?", "¿Quién inventó la litografía?", "Qui va trobar el plat?": per
+ * language, a pattern whose group is the word after the who-word and maybe an auxiliary or the
+ * verb "to be" — the action the question asks who did. Matched against foldText(question).
+ */
+export const askedActionPatterns: readonly RegExp[] = dataLanguages.map((language) => {
+  const data = languageData[language];
+  const auxiliaries = [...data.copulas, ...data.auxiliaries].map(phrasePattern).join("|");
+  return new RegExp(`^[\\s¿¡]*(?:${data.questionPhrases.who.map(phrasePattern).join("|")})\\s+(?:(?:${auxiliaries})\\s+)?(\\p{L}+)`, "u");
+});
+
 /** One list of every language's words, as written, without repeats (English first). */
 const writtenWords = (list: "definiteArticles" | "indefiniteArticles" | "placeNamePrepositions" | "placingPrepositions" | "ofWords" | "personNameJoiners") => [
   ...new Set(dataLanguages.flatMap((language) => languageData[language][list])),

@@ -19,6 +19,8 @@ export interface LanguageData {
   questionPrepositions: readonly string[];
   /** The verb "to be" in the forms a who-question asks a role with ("Who was the mayor?"). */
   copulas: readonly string[];
+  /** Auxiliaries between a who-word and the action it asks who did ("Who did…", "Qui va trobar…", "¿Quién ha…"). */
+  auxiliaries: readonly string[];
   /** Articles; one ending in an apostrophe is elided ("l'alcalde"). */
   articles: readonly string[];
   /** Words before a role that are not it: "the first mayor", "el primer alcalde". */

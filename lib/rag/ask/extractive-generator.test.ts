@@ -392,7 +392,8 @@ describe("the kind of answer a question asks for", () => {
       askedRoles("Qui era l'alcalde de Sant Romà quan van arribar les expropiacions?", "Who was the mayor of Sant Romà when the expropriations arrived?"),
     ).toEqual(["alcalde", "mayor"]);
     expect(askedRoles("¿Quién era el primer médico de la mina?")).toEqual(["medico"]);
-    expect(askedRoles("Who photographed the flooding?")).toEqual([]);
+    expect(askedRoles("Who photographed the flooding?")).toEqual(["photographed"]);
+    expect(askedRoles("Qui va trobar el plat de pisa blava?", "Who found the blue earthenware dish?")).toEqual(["trobar", "found"]);
     const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
     const remembers = [{ number: 1, title: "The last harvest", text: "Josep Farré remembers the expropriation notices of the hydroelectric company in 1961." }];
     expect(await answerOf(generator, "Who was the mayor when the expropriation notices came?", remembers)).toBe("");
@@ -400,6 +401,11 @@ describe("the kind of answer a question asks for", () => {
     expect(await answerOf(generator, "Who was the mayor when the expropriation notices came?", mayor)).toContain("[1]");
     // Without a role, any person the question does not name answers who.
     expect(await answerOf(generator, "Who read the expropriation notices?", mayor)).toContain("[1]");
+    // An action, as a role: the person named must be the one who did it, and a place is nobody.
+    const moved = [{ number: 1, title: "The parish", text: "The altarpiece was removed before the flooding and is now in the church of Vilanova del Segrell." }];
+    expect(await answerOf(generator, "Who painted the altarpiece of the church?", moved)).toBe("");
+    const painted = [{ number: 1, title: "The parish", text: "The altarpiece was painted by Joan Puig Serra in 1611." }];
+    expect(await answerOf(generator, "Who painted the altarpiece of the church?", painted)).toContain("[1]");
   });
 
   it("reads a catalogue field the question asks for by its name", () => {

@@ -5,7 +5,7 @@ import { type TranslationBridge, isArchiveLanguage, processTranslationBridge } f
 import { translateForReader } from "./reader-translation";
 import { findHighlights, foldWord, wordMatches } from "../search/highlight";
 import { type SourceSentence, asksForExplanation, isQuestion, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
-import { askedRolePatterns, asks, foldText, foldedWords, givesCause, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
+import { askedActionPatterns, askedRolePatterns, asks, foldText, foldedWords, givesCause, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import { answerSettings } from "../config/settings";
 import type { GenerationRequest, Generator } from "../../llm/generator";
@@ -137,19 +137,27 @@ const roleQualifier = wordSet("roleQualifiers");
 
 /**
  * "Who was the mayor…?", "¿Quién era el médico…?", "Qui era l'alcalde…?": the role a who-question
- * asks to be filled, folded. A person's name answers it only in a sentence that speaks of that
- * role (or after an interviewer's question that does): "Josep Farré remembers the expropriation"
- * names a person, not the mayor.
+ * asks to be filled, folded; without one, the action it asks who did ("Who painted the
+ * altarpiece?" → "painted", "Qui va trobar el plat?" → "trobar"). A person's name answers it only in
+ * a sentence that speaks of that role or action (or after an interviewer's question that does):
+ * "Josep Farré remembers the expropriation" names a person, not the mayor, and "the altarpiece is
+ * now in the church of Vilanova" names no painter. The caller keeps the question's content words.
  */
 export function askedRoles(...questions: (string | null | undefined)[]): string[] {
-  const roles = questions.flatMap((question) =>
-    askedRolePatterns.flatMap((pattern) => {
-      const match = question ? pattern.exec(foldText(question)) : null;
+  const roles = questions.flatMap((question) => {
+    const folded = question ? foldText(question) : "";
+    const role = askedRolePatterns.flatMap((pattern) => {
+      const match = pattern.exec(folded);
       if (!match) return [];
       const first = foldWord(match[1]!);
       return [roleQualifier.has(first) && match[2] ? foldWord(match[2]) : first];
-    }),
-  );
+    });
+    if (role.length > 0 || !question) return role;
+    return askedActionPatterns.flatMap((pattern) => {
+      const match = pattern.exec(folded);
+      return match ? [foldWord(match[1]!)] : [];
+    });
+  });
   return [...new Set(roles)];
 }
 
@@ -356,7 +364,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   // A source the question names by its title ("the bronze follis of Justinian I") is the one it asks about.
   const named = new Set(request.sources.filter((source) => namesTitle(source.title, terms)).map((source) => source.number));
   // Only a content word of the question can be looked for in a sentence's matched words.
-  const roles = askedRoles(request.question, question.english).filter((role) => terms.includes(role));
+  const roles = askedRoles(request.question, question.english).filter((role) => terms.includes(role) && !questionNames(request.question).includes(role));
   const whyQuestion = question.why;
   // The people and things it names: a place after a word that locates ("at Port de la Calma") is
   // where, not whom, the question asks about, and a passage need not repeat it.
