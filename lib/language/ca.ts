@@ -7,7 +7,7 @@ export const ca: LanguageData = {
     where: ["on"],
     who: ["qui"],
     howMany: ["quants", "quantes"],
-    howMuch: ["quant", "quanta", "quin percentatge"],
+    howMuch: ["quin preu", "quant", "quanta", "quin percentatge"],
     why: ["per què", "perquè"],
     how: ["com"],
     happened: ["què va passar"],
@@ -26,6 +26,7 @@ export const ca: LanguageData = {
     "en comptes de",
     "per por de",
   ],
+  causeOpeners: ["després del", "després de la", "després que", "arran del", "arran de la"],
   // "Com es deia la mula?" asks a name, not a manner.
   notHow: ["com es deia", "com es deien", "com es diu", "com es diuen", "com li deien", "com s'anomena", "com s'anomenava", "com es deu dir"],
   questionPrepositions: ["a", "de", "amb", "per", "d'"],
@@ -36,6 +37,9 @@ export const ca: LanguageData = {
   interrogatives: ["què", "quan", "quin", "quina", "quins", "quines", "qui", "perquè"],
   months: ["gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre", "octubre", "novembre", "desembre"],
   weekdays: ["dilluns", "dimarts", "dimecres", "dijous", "divendres", "dissabte", "diumenge"],
+  durationWords: words`any anys mes mesos setmana setmanes dia dies hora hores minut minuts temps`,
+  yearsWords: ["anys"],
+  tens: { vint: 20, trenta: 30, quaranta: 40, cinquanta: 50, seixanta: 60, setanta: 70, vuitanta: 80, noranta: 90 },
   numbers: {
     dos: 2,
     dues: 2,

@@ -7,7 +7,7 @@ export const es: LanguageData = {
     where: ["dónde"],
     who: ["quién", "quiénes"],
     howMany: ["cuántos", "cuántas"],
-    howMuch: ["cuánto", "cuánta", "qué porcentaje"],
+    howMuch: ["qué precio", "cuánto", "cuánta", "qué porcentaje"],
     why: ["por qué", "porqué"],
     how: ["cómo"],
     happened: ["qué pasó"],
@@ -28,6 +28,7 @@ export const es: LanguageData = {
     "en vez de",
     "por miedo a",
   ],
+  causeOpeners: ["después del", "después de la", "después de que", "tras el", "tras la", "desde el cierre"],
   // "¿Cómo se llamaba la mula?" asks a name, not a manner.
   notHow: ["cómo se llama", "cómo se llamaba", "cómo se llamaban", "cómo se llaman", "cómo le llamaban", "cómo le decían", "cómo se dice"],
   questionPrepositions: ["a", "de", "con", "por", "en", "hacia"],
@@ -38,6 +39,9 @@ export const es: LanguageData = {
   interrogatives: ["qué", "cuál", "cuáles", "cuándo", "cómo", "dónde", "quién", "quiénes", "porque"],
   months: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"],
   weekdays: ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"],
+  durationWords: words`año años mes meses semana semanas día días hora horas minuto minutos tiempo`,
+  yearsWords: ["años"],
+  tens: { veinte: 20, treinta: 30, cuarenta: 40, cincuenta: 50, sesenta: 60, setenta: 70, ochenta: 80, noventa: 90 },
   numbers: {
     dos: 2,
     tres: 3,

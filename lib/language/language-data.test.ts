@@ -6,6 +6,7 @@ import {
   askedRolePatterns,
   asks,
   dataLanguages,
+  decadeTerms,
   foldText,
   foldedWords,
   foreignNameParticles,
@@ -117,6 +118,38 @@ describe("roles asked for", () => {
   });
 });
 
+describe("decades a question names", () => {
+  it.each([
+    [
+      ["anos", "noventa"],
+      [
+        ["anos", 1990],
+        ["noventa", 1990],
+      ],
+    ],
+    [["ordinary", "day", "1950s"], [["1950s", 1950]]],
+    [
+      ["90s", "nineties"],
+      [
+        ["90s", 1990],
+        ["nineties", 1990],
+      ],
+    ],
+    [
+      ["anys", "cinquanta"],
+      [
+        ["anys", 1950],
+        ["cinquanta", 1950],
+      ],
+    ],
+    // A count of years is no decade.
+    [["twenty", "years"], []],
+    [["vint", "anys"], []],
+  ])("%j", (terms, expected) => {
+    expect([...decadeTerms(terms)]).toEqual(expected);
+  });
+});
+
 describe("sentences that give a cause", () => {
   it.each([
     ["We left because the water was coming.", true],
@@ -127,6 +160,10 @@ describe("sentences that give a cause", () => {
     ["La fábrica cerró en 1978, y sus naves fueron demolidas en 1996.", false],
     // A cue is a whole word or phrase: "aftermath" and "sincere" give no cause.
     ["In the aftermath we were sincere.", false],
+    // What came before, when it opens the sentence; not "after" anywhere.
+    ["After the mine closed in 1993 it lost almost half of its population.", true],
+    ["Después del cierre, los jóvenes se fueron a Zaragoza.", true],
+    ["She came in 1952 after the wedding.", false],
   ])("%s", (sentence, expected) => {
     expect(givesCause(sentence)).toBe(expected);
   });

@@ -32,7 +32,8 @@ type WordList =
   | "roleQualifiers"
   | "notNames"
   | "pronounDeterminers"
-  | "functionWords";
+  | "functionWords"
+  | "durationWords";
 
 /** Particles of names from other languages the records cite: "Vasco da Gama", "Ludwig van Beethoven". */
 export const foreignNameParticles: readonly string[] = ["da", "das", "do", "dos", "di", "du", "van", "von", "der", "den", "le"];
@@ -48,6 +49,33 @@ export function wordSet(list: WordList, languages: readonly DataLanguage[] = dat
 export const numberWords: ReadonlyMap<string, number> = new Map(
   dataLanguages.flatMap((language) => Object.entries(languageData[language].numbers).map(([word, value]) => [foldText(word), value] as const)),
 );
+
+const yearsWords = new Set(dataLanguages.flatMap((language) => languageData[language].yearsWords.map(foldText)));
+const tens = new Map(dataLanguages.flatMap((language) => Object.entries(languageData[language].tens).map(([word, value]) => [foldText(word), value] as const)));
+
+/**
+ * The decades a question's content words name (folded, in the question's order), each word of the
+ * phrase with its decade's first year: "1950s" and "50s", "the nineties", "los años noventa", "els
+ * anys noranta" and "the years ninety" as the bridge writes it. A decade named without its century
+ * is of the twentieth. A year of the decade in a passage holds these words: "the 1990s" is answered
+ * by "in 1993".
+ */
+export function decadeTerms(terms: readonly string[]): Map<string, number> {
+  const found = new Map<string, number>();
+  terms.forEach((term, index) => {
+    const written = /^(1[5-9]\d|20\d)0s$/.exec(term) ?? /^()(\d)0s$/.exec(term);
+    if (written) {
+      found.set(term, written[1] ? Number(written[1]) * 10 : 1900 + Number(written[2]) * 10);
+      return;
+    }
+    const value = tens.get(term);
+    if (value === undefined) return;
+    const previous = terms[index - 1];
+    if (previous !== undefined && yearsWords.has(previous)) found.set(previous, 1900 + value).set(term, 1900 + value);
+    else if (term.endsWith("ies")) found.set(term, 1900 + value);
+  });
+  return found;
+}
 
 /** Month names of all three languages (folded) and their numbers, 1 to 12. */
 export const monthNumbers: ReadonlyMap<string, number> = new Map(
@@ -147,9 +175,18 @@ const causePattern = new RegExp(
   "u",
 );
 
-/** Whether a sentence gives a cause or a purpose, in any of the three languages ("because", "perquè", "ya que"). */
+const openerPattern = new RegExp(
+  `^[\\s"«“¡¿-]*(?:${dataLanguages.flatMap((language) => languageData[language].causeOpeners.map(phrasePattern)).join("|")})(?!\\p{L})`,
+  "u",
+);
+
+/**
+ * Whether a sentence gives a cause or a purpose, in any of the three languages ("because",
+ * "perquè", "ya que"), or opens on what came before what it tells ("After the mine closed…").
+ */
 export function givesCause(sentence: string): boolean {
-  return causePattern.test(foldText(sentence));
+  const folded = foldText(sentence);
+  return causePattern.test(folded) || openerPattern.test(folded);
 }
 
 /**

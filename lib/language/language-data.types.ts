@@ -13,6 +13,11 @@ export interface LanguageData {
    * a sentence holding one explains, and may answer a why-question; as written.
    */
   causeCues: readonly string[];
+  /**
+   * Phrases that give a cause when they open a sentence: what came before what it tells ("After the
+   * mine closed, it lost half its people", "Tras el cierre…"); as written.
+   */
+  causeOpeners: readonly string[];
   /** Phrases that start like a how-question but ask for a measure ("how many", "how often"): no explanation. */
   notHow: readonly string[];
   /** Prepositions a who- or where-word may follow ("¿A quién…?", "D'on…?"); one ending in an apostrophe is elided. */
@@ -31,6 +36,12 @@ export interface LanguageData {
   months: readonly string[];
   /** The seven weekdays, Monday first. */
   weekdays: readonly string[];
+  /** Words for the years of a decade before its tens ("los años noventa", "els anys noranta"), as written. */
+  yearsWords: readonly string[];
+  /** Tens that name a decade after a years-word ("noventa": 90), or alone when plural ("nineties": 90), as written. */
+  tens: Readonly<Record<string, number>>;
+  /** Units of time, and the words a question asking for a duration holds ("how long", "cuánto tiempo"); as written. */
+  durationWords: readonly string[];
   /** Number words and their values (articles such as "un"/"una" left out: they count nothing). */
   numbers: Readonly<Record<string, number>>;
   /** Words too common to search for or mark. */

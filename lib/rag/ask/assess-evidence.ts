@@ -4,7 +4,7 @@ import { type PassageForm, asksForExplanation, mayAnswer, passageForm, questionN
 export { questionNames };
 import type { PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
-import { findHighlights, foldWord, wordMatches } from "../search/highlight";
+import { heldTerms } from "../search/highlight";
 import { type SearchHit, prepareQuery } from "../search/search-archive";
 
 /**
@@ -55,10 +55,6 @@ export interface AssessOptions {
   termWeights?: ReadonlyMap<string, number>;
 }
 
-function matchedTerms(terms: readonly string[], text: string): Set<string> {
-  return new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
-}
-
 /**
  * Share of the question's content words found in the passage or its translation; with weights
  * (each word's idf over the readable passages), the share of their weight, so a place named in
@@ -66,7 +62,7 @@ function matchedTerms(terms: readonly string[], text: string): Set<string> {
  */
 export function termCoverage(terms: string[], text: string, translation?: string, weights?: ReadonlyMap<string, number>): number {
   if (terms.length === 0) return 0;
-  const matched = new Set([...matchedTerms(terms, text), ...(translation ? matchedTerms(terms, translation) : [])]);
+  const matched = new Set([...heldTerms(terms, text), ...(translation ? heldTerms(terms, translation) : [])]);
   if (!weights) return matched.size / terms.length;
   const weightOf = (term: string) => weights.get(term) ?? 0;
   const total = terms.reduce((sum, term) => sum + weightOf(term), 0);
@@ -112,7 +108,7 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
     if (last?.role === "interviewer") answeredLines.add(last.line);
     for (const sentence of sentences) {
       const counts = mayAnswer(sentence, question) || (sentence.role !== "field" && answeredLines.has(sentence.line));
-      const shares = matchedTerms(allTerms, sentence.text).size > 0 || (sentence.english !== null && matchedTerms(allTerms, sentence.english).size > 0);
+      const shares = heldTerms(allTerms, sentence.text).size > 0 || (sentence.english !== null && heldTerms(allTerms, sentence.english).size > 0);
       if (counts && shares) units.push({ hit: index, text: sentence.english ?? sentence.text });
     }
     return form;

@@ -304,6 +304,11 @@ describe("the kind of answer a question asks for", () => {
     ).toBe(0);
     expect(answerTypeBonus("How many boats were left?", "Only one boat was left.", ["boats", "left"])).toBeGreaterThan(0);
     expect(answerTypeBonus("How long was it?", "It was the one that lasted.", [])).toBe(0);
+    // A price is no duration, and "the fifties" asks no duration; "how long" does.
+    const mended = "Remendó redes en el muelle durante veintiséis años.";
+    expect(answerTypeBonus("Quin preu tenia la sardina als anys cinquanta?", mended)).toBe(0);
+    expect(answerTypeBonus("Quin preu tenia la sardina als anys cinquanta?", "La caixa de sardina es pagava a quaranta pessetes.")).toBeGreaterThan(0);
+    expect(answerTypeBonus("How long did she mend nets?", "She mended nets for twenty-six years.")).toBeGreaterThan(0);
   });
 
   it("prefers, for where, a place the question does not name and, for who, a person it does not name", () => {
@@ -402,7 +407,9 @@ describe("the kind of answer a question asks for", () => {
     // Without a role, any person the question does not name answers who.
     expect(await answerOf(generator, "Who read the expropriation notices?", mayor)).toContain("[1]");
     // An action, as a role: the person named must be the one who did it, and a place is nobody.
-    const moved = [{ number: 1, title: "The parish", text: "The altarpiece was removed before the flooding and is now in the church of Vilanova del Segrell." }];
+    const moved = [
+      { number: 1, title: "The parish", text: "The altarpiece was removed before the flooding and is now in the church of Vilanova del Segrell." },
+    ];
     expect(await answerOf(generator, "Who painted the altarpiece of the church?", moved)).toBe("");
     const painted = [{ number: 1, title: "The parish", text: "The altarpiece was painted by Joan Puig Serra in 1611." }];
     expect(await answerOf(generator, "Who painted the altarpiece of the church?", painted)).toContain("[1]");

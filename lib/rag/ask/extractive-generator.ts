@@ -3,9 +3,21 @@ import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
 import { type TranslationBridge, isArchiveLanguage, processTranslationBridge } from "../embed/translate";
 import { translateForReader } from "./reader-translation";
-import { findHighlights, foldWord, wordMatches } from "../search/highlight";
+import { foldWord, heldTerms, wordMatches } from "../search/highlight";
 import { type SourceSentence, asksForExplanation, isQuestion, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
-import { askedActionPatterns, askedRolePatterns, asks, foldText, foldedWords, givesCause, namePatterns, notNameWords, numberWords, wordSet } from "../../language/language-data";
+import {
+  askedActionPatterns,
+  askedRolePatterns,
+  asks,
+  decadeTerms,
+  foldText,
+  foldedWords,
+  givesCause,
+  namePatterns,
+  notNameWords,
+  numberWords,
+  wordSet,
+} from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import { answerSettings } from "../config/settings";
 import type { GenerationRequest, Generator } from "../../llm/generator";
@@ -93,10 +105,24 @@ function isQuantity(words: readonly string[], index: number): boolean {
   return !(numberWords.get(foldText(word)) === 1 && index > 0 && pronounDeterminers.has(foldText(words[index - 1]!)));
 }
 
-/** Whether the sentence gives an amount: a number that is no year ("4.41 grams", "eighteen per cent"). */
-function hasMeasure(sentence: string): boolean {
+const durationWords = wordSet("durationWords");
+
+/**
+ * Whether the sentence gives an amount: a number that is no year ("4.41 grams", "eighteen per
+ * cent") — nor a duration ("for twenty-six years"), unless the question asks how long.
+ */
+function hasMeasure(sentence: string, question: string): boolean {
   const words = wordsOf(sentence);
-  return words.some((_, index) => isQuantity(words, index));
+  // "Als anys cinquanta" names a decade, not a duration.
+  const asked = foldedWords(question);
+  const decade = decadeTerms(asked);
+  const durationAsked = asked.some((word) => durationWords.has(word) && !decade.has(word));
+  return words.some((_, index) => {
+    if (!isQuantity(words, index) || durationAsked) return isQuantity(words, index);
+    let next = index + 1;
+    while (next < words.length && quantityWord(words[next]!)) next++;
+    return !durationWords.has(foldText(words[next] ?? ""));
+  });
 }
 
 /**
@@ -176,7 +202,7 @@ export function answerTypeBonus(question: string, sentence: string, terms: reado
   const bonus = answerSettings.answerTypeBonus.value;
   if (asks(question, "when")) return hasDate(sentence) ? bonus : 0;
   if (asks(question, "howMany")) return (terms.length > 0 ? countsAskedThing(sentence, terms) : hasQuantity(sentence)) ? bonus : 0;
-  if (asks(question, "howMuch")) return hasMeasure(sentence) ? bonus : 0;
+  if (asks(question, "howMuch")) return hasMeasure(sentence, question) ? bonus : 0;
   if (asks(question, "where"))
     return newName(
       [...sentence.matchAll(locatedName)].map((match) => match[1]!),
@@ -299,8 +325,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const similarity = vectors.map((vector) => dot(questionVector!, vector));
 
   const terms = [...new Set([...questionTerms(request.question), ...(question.english ? questionTerms(question.english) : [])])];
-  const matchedTerms = (text: string) =>
-    new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
+  const matchedTerms = (text: string) => heldTerms(terms, text);
   const answering = all.flatMap((sentence, index) => (mayAnswer(sentence, request.question) ? [index] : []));
   const matchedIn = (index: number) => new Set([...matchedTerms(all[index]!.text), ...matchedTerms(english[index] ?? "")]);
   const matched = new Map(answering.map((index) => [index, matchedIn(index)]));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findHighlights, highlightParts, pageQueryTerms, queryTerms, snippet, wordMatches } from "./highlight";
+import { findHighlights, heldTerms, highlightParts, pageQueryTerms, queryTerms, snippet, wordMatches } from "./highlight";
 
 const marked = (text: string, ranges: { start: number; end: number }[]) => ranges.map((range) => text.slice(range.start, range.end));
 
@@ -97,5 +97,18 @@ describe("marking a whole text on the record page", () => {
     expect(pageQueryTerms(["strike"])).toEqual([]);
     expect(pageQueryTerms(undefined)).toEqual([]);
     expect(pageQueryTerms("x".repeat(501))).toEqual([]);
+  });
+});
+
+describe("terms a text holds", () => {
+  it("holds a decade's words by a year of that decade", () => {
+    expect([...heldTerms(["perdio", "habitantes", "anos", "noventa"], "Después del cierre de 1993 perdió habitantes.")].sort()).toEqual([
+      "anos",
+      "habitantes",
+      "noventa",
+      "perdio",
+    ]);
+    expect([...heldTerms(["anos", "noventa"], "En 1989 cerró la mina.")]).toEqual([]);
+    expect([...heldTerms(["1950s", "lots"], "En un día de la década de 1950 se vendían 260 lotes.")]).toEqual(["1950s"]);
   });
 });

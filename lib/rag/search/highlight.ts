@@ -4,7 +4,7 @@
  * "mines" marks "mine" and "bells" marks "bell" in English, Spanish and Catalan alike. Pure.
  */
 import { foldAccents } from "../../language/fold-accents";
-import { wordSet } from "../../language/language-data";
+import { decadeTerms, wordSet } from "../../language/language-data";
 
 export interface Highlight {
   start: number;
@@ -165,4 +165,17 @@ export function highlightParts(text: string, terms: readonly string[]): TextPart
 export function pageQueryTerms(query: unknown): string[] {
   if (typeof query !== "string" || query.length > 500) return [];
   return queryTerms(query).slice(0, 32);
+}
+
+/**
+ * The terms a text holds (wordMatches), folded; the words of a decade the terms name (decadeTerms)
+ * are held by a year of that decade: "los años noventa" by "in 1993".
+ */
+export function heldTerms(terms: readonly string[], text: string): Set<string> {
+  const held = new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
+  const decades = decadeTerms(terms);
+  if (decades.size === 0) return held;
+  const years = [...text.matchAll(/(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)/g)].map((match) => Number(match[1]));
+  for (const [term, first] of decades) if (years.some((year) => year >= first && year < first + 10)) held.add(term);
+  return held;
 }
