@@ -553,6 +553,11 @@ function askFigures(results: AskResult[], testimonyRecords: Set<string>) {
     precision: { count: cited.filter(Boolean).length, of: cited.length },
     primary: { count: primaryFirst.length, of: withTestimony.length },
     wrongRefusals: { count: answerable.filter((result) => result.outcome.status !== "answered").length, of: answerable.length },
+    /** Where the wrong refusals were decided: no passage passed the evidence test, or the answerer found no sentence. */
+    refusedBy: {
+      evidence: answerable.filter((result) => result.outcome.status === "refused" && !result.outcome.provenance.retrieved.some((hit) => hit.evidence)).length,
+      answerer: answerable.filter((result) => result.outcome.status === "refused" && result.outcome.provenance.retrieved.some((hit) => hit.evidence)).length,
+    },
     correctRefusals: { count: unanswerable.filter((result) => result.outcome.status === "refused").length, of: unanswerable.length },
   };
 }
@@ -608,7 +613,9 @@ async function runAsk(): Promise<void> {
     console.log(
       `primary source first    ${rate(figures.primary)}  (${figures.primary.count}/${figures.primary.of} answered questions whose records include testimony)`,
     );
-    console.log(`wrong refusals          ${rate(figures.wrongRefusals)}  (${figures.wrongRefusals.count}/${figures.wrongRefusals.of})`);
+    console.log(
+      `wrong refusals          ${rate(figures.wrongRefusals)}  (${figures.wrongRefusals.count}/${figures.wrongRefusals.of}; by the evidence test ${figures.refusedBy.evidence}, by the answerer ${figures.refusedBy.answerer})`,
+    );
     console.log(`correct refusals        ${rate(figures.correctRefusals)}  (${figures.correctRefusals.count}/${figures.correctRefusals.of})`);
     console.log(`latency                 p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms`);
     summaries.push(`ask ${split}: ${figuresLine(figures)}`);
@@ -619,7 +626,7 @@ async function runAsk(): Promise<void> {
     const whyHowLine =
       whyHow.answerable + whyHow.unanswerable === 0
         ? "no why-how questions"
-        : `${whyHow.answerable} answerable, ${whyHow.unanswerable} to refuse: ${figuresLine(whyHow, true)}`;
+        : `${whyHow.answerable} answerable, ${whyHow.unanswerable} to refuse: ${figuresLine(whyHow, true)}; wrong refusals by the evidence test ${whyHow.refusedBy.evidence}, by the answerer ${whyHow.refusedBy.answerer}`;
     console.log(`why-how                 ${whyHowLine}`);
     summaries.push(`ask ${split} why-how: ${whyHowLine}`);
     for (const result of results) {
