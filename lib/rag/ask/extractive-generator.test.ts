@@ -392,6 +392,18 @@ describe("the kind of answer a question asks for", () => {
     expect(await answerOf(lenient, "Who photographed the flooding of the village in 1966?", sources)).toContain("[1]");
   });
 
+  it("answers a question that names a year or a decade only with a sentence of that time", async () => {
+    const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0 });
+    const later = [{ number: 1, title: "Below the Waterline", text: "In October 2022 the water level of the reservoir fell to 771 metres." }];
+    expect(await answerOf(generator, "How low did the reservoir fall in the drought of 2005?", later)).toBe("");
+    const then = [{ number: 1, title: "Below the Waterline", text: "In the summer of 2005 the water level of the reservoir fell to 783 metres." }];
+    expect(await answerOf(generator, "How low did the reservoir fall in the drought of 2005?", then)).toContain("[1]");
+    // A decade holds its years; a sentence without a year is of no other time.
+    expect(await answerOf(generator, "How low did the reservoir fall in the 2000s?", then)).toContain("[1]");
+    const undated = [{ number: 1, title: "Below the Waterline", text: "The water level of the reservoir fell to 783 metres that summer." }];
+    expect(await answerOf(generator, "How low did the reservoir fall in the drought of 2005?", undated)).toContain("[1]");
+  });
+
   it("answers a who-question after a role only with a sentence that speaks of that role", async () => {
     expect(
       askedRoles("Qui era l'alcalde de Sant Romà quan van arribar les expropiacions?", "Who was the mayor of Sant Romà when the expropriations arrived?"),

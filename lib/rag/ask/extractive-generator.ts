@@ -81,9 +81,17 @@ export interface ScoredSentence extends SourceSentence {
   aboutSubject: boolean;
   /** It holds something the question asks besides its names (or replies to a question that does). */
   holdsPredicate: boolean;
+  /**
+   * It is of the time the question names: a question after "the drought of 2005" or "the 1950s" is
+   * not answered by a sentence that gives only other years ("In October 2022 the reservoir fell…").
+   * Always true for a question without a year, or a sentence without one.
+   */
+  atAskedTime: boolean;
 }
 
 const hasYear = /\b(1[5-9]\d\d|20\d\d)\b/;
+/** The years a text gives, as numbers. */
+const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((match) => Number(match[1]));
 const months = wordSet("months");
 const hasDate = (sentence: string) => hasYear.test(sentence) || foldedWords(sentence).some((word) => months.has(word));
 /** A digit or a number word (en, es, ca: lib/language). */
@@ -408,6 +416,13 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       if (sentence.role !== "interviewer") for (const word of questionTerms(sentence.speaker ?? "")) held.add(word);
       passageHolds.set(sentence.source, held);
     });
+  // The years and decades the question names, a year of its own or in a decade ("the 1950s").
+  const askedYears = new Set([request.question, question.english ?? ""].flatMap(yearsIn));
+  const askedDecades = [...decadeTerms(questionTerms(request.question)).values(), ...decadeTerms(questionTerms(question.english ?? "")).values()];
+  const askedTime =
+    askedYears.size + askedDecades.length === 0
+      ? null
+      : (year: number) => askedYears.has(year) || askedDecades.some((first) => year >= first && year < first + 10);
   const passageNames = (source: number, name: string) => [...(passageHolds.get(source) ?? [])].some((word) => wordMatches(word, name));
   return {
     question,
@@ -440,6 +455,8 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const holdsName = (name: string) => words.has(name) || passageNames(sentence.source, name);
       // A full name of three words or more (given name and both surnames) tells namesakes apart: all of it must be there.
       const aboutSubject = groups.length === 0 || groups.some((group) => (group.length >= 3 ? group.every(holdsName) : group.some(holdsName)));
+      const years = [sentence.text, english[index] ?? ""].flatMap(yearsIn);
+      const atAskedTime = years.length === 0 || !askedTime || years.some(askedTime);
       const holdsPredicate =
         names.length === 0 || inherited > similarity[index]! || sentence.role === "field" || [...words].some((word) => !names.includes(word));
       return {
@@ -455,6 +472,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
         restates,
         aboutSubject,
         holdsPredicate,
+        atAskedTime,
         fitsType:
           typed > 0 || byFieldName > 0 || locatesAsked(request.question, english[index] ?? sentence.text) || locatesAsked(request.question, sentence.text),
         // A field the question asks for by name is no bare catalogue line: it is the answer.
@@ -698,8 +716,8 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
     external: options.embedder.external === true,
     async *generate(request: GenerationRequest) {
       const { question, sentences: scored } = await scoreSentences(options, request);
-      // Only sentences about whom the question names, saying something it asks of them, may answer.
-      const sentences = scored.filter((sentence) => sentence.aboutSubject && sentence.holdsPredicate);
+      // Only sentences about whom the question names, saying something it asks of them, of the time it names, may answer.
+      const sentences = scored.filter((sentence) => sentence.aboutSubject && sentence.holdsPredicate && sentence.atAskedTime);
       // A question after a date, a count, a place or a person is not answered by sentences that only
       // share its words: when none of those chosen gives that kind of thing, nothing is said
       // ("Who photographed the flooding?" → "It was flooded in 1966 by the reservoir").
