@@ -504,12 +504,13 @@ describe("answers a scholar can cite", () => {
     const at = (line: number, score: number, explains: boolean, dated = true) => ({ source: 1, line, score, explains, dated });
     const turn = [at(0, 0.9, false), at(1, 0.5, true), at(1, 0.7, true), at(1, 0.4, true), at(1, 0.3, true), at(2, 0.8, true)];
     expect(explanation(turn, true, { minScore: 0.2 })).toEqual([turn[5]]);
-    expect(explanation(turn.slice(0, 5), true, { minScore: 0.2 })).toEqual([turn[1], turn[2], turn[3]]);
+    // At most answerSettings.explanationSentences (4) sentences of the turn.
+    expect(explanation([...turn.slice(0, 5), at(1, 0.35, true)], true, { minScore: 0.2 })).toEqual([turn[1], turn[2], turn[3], turn[4]]);
     expect(explanation([at(0, 0.9, false)], true)).toEqual([]);
     expect(explanation([at(0, 0.9, false)], false)).toEqual([at(0, 0.9, false)]);
     // The sentence before the best is its context; a testimony within the window leads.
-    const context = [at(0, 0.5, false, false), at(0, 0.7, false, false), at(0, 0.6, false, false), at(0, 0.5, false, false)];
-    expect(explanation(context, false, { minScore: 0.2 })).toEqual(context.slice(0, 3));
+    const context = [at(0, 0.5, false, false), at(0, 0.7, false, false), at(0, 0.6, false, false), at(0, 0.5, false, false), at(0, 0.4, false, false)];
+    expect(explanation(context, false, { minScore: 0.2 })).toEqual(context.slice(0, 4));
     const heard = { ...at(3, 0.65, false, false), testimony: true };
     expect(explanation([...context, heard], false, { minScore: 0.2, window: 0.08 })).toEqual([heard]);
     // Context comes from every sentence, also one too weak (or not about the subject) to answer alone.

@@ -145,7 +145,7 @@ export const answerSettings = {
     0.6,
     "A why- or how-answer is not led by a sentence this close to the question (cosine) that gives no cause: it paraphrases the question.",
   ),
-  explanationSentences: setting(3, "A why- or how-answer quotes the explaining sentence and those after it in its turn or paragraph, this many at most."),
+  explanationSentences: setting(4, "A why- or how-answer quotes the explaining sentence and those after it in its turn or paragraph, this many at most."),
   countWordDistance: setting(4, "A number counts what the question names when one of the question's words follows within this many words."),
   // Source sentences (answer-sentences.ts).
   minStatementWords: setting(4, "A statement shorter than this many words is a fragment and answers nothing."),
