@@ -9,7 +9,7 @@ export const ca: LanguageData = {
     howMany: ["quants", "quantes"],
     howMuch: ["quin preu", "quant", "quanta", "quin percentatge"],
     why: ["per què", "perquè"],
-    how: ["com"],
+    how: ["com", "de quina manera", "de quina forma", "amb què va", "amb què van", "amb què es"],
     happened: ["què va passar"],
   },
   causeCues: [

@@ -24,7 +24,7 @@ export const en: LanguageData = {
       "what percentage",
     ],
     why: ["why"],
-    how: ["how"],
+    how: ["how", "in what way", "by what means", "with what did", "with what was", "with what were"],
     happened: ["what happened", "what did … do"],
   },
   causeCues: [

@@ -9,7 +9,7 @@ export const es: LanguageData = {
     howMany: ["cuántos", "cuántas"],
     howMuch: ["qué precio", "cuánto", "cuánta", "qué porcentaje"],
     why: ["por qué", "porqué"],
-    how: ["cómo"],
+    how: ["cómo", "de qué manera", "de qué forma", "con qué se"],
     happened: ["qué pasó"],
   },
   causeCues: [

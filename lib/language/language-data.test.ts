@@ -42,6 +42,10 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["How often did the river flood?", []],
     ["Why did the village empty?", ["why"]],
     ["How did the village empty?", ["how"]],
+    // The means asked for is a manner: "with what", "in what way".
+    ["With what did he clean the coin?", ["how"]],
+    ["In what way did the women feed the miners?", ["how"]],
+    ["What price did a box of sardines fetch?", ["howMuch"]],
     ["What did the mayor do after the flood?", ["happened"]],
   ],
   es: [
@@ -57,6 +61,8 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["¿Cuánto pesaba la campana?", ["howMuch"]],
     ["¿Por qué se fueron?", ["why"]],
     ["¿Cómo se inundó el pueblo?", ["how"]],
+    ["¿De qué manera se pagaba a las rederas?", ["how"]],
+    ["¿Qué precio tenía la sardina?", ["howMuch"]],
     ["¿Y qué pasó después?", ["happened"]],
   ],
   ca: [
@@ -73,6 +79,9 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["Quant pesava la campana?", ["howMuch"]],
     ["Per què van marxar?", ["why"]],
     ["Com es va inundar el poble?", ["how"]],
+    ["Amb què va netejar la moneda?", ["how"]],
+    ["De quina manera van portar les campanes?", ["how"]],
+    ["Quin preu tenia la sardina?", ["howMuch"]],
     ["Com es deia la mula que va portar els mobles?", []],
     ["¿Cómo se llamaba la mula?", []],
     ["How it said  the *mula that took the fixtures?", []],
