@@ -58,6 +58,7 @@ import { bridgeStatus } from "../../lib/rag/embed/translate";
 import { configuredIndexer } from "../../lib/rag/index/configured-indexer";
 import { enqueueReindex } from "../../lib/rag/index/index-queue";
 import { activateIndexSpace, saveFusionCalibration } from "../../lib/rag/index/index-spaces";
+import { configuredScanReading } from "../../lib/rag/index/read-scans";
 import { runWorker } from "../../lib/rag/index/run-worker";
 import { type JointOptions, calibrateSpace, crossValidateSpace } from "../../lib/rag/search/calibrate-fusion";
 import { measureFusionQuestions } from "../../lib/rag/search/measure-fusion";
@@ -148,6 +149,8 @@ const recipeHash = hashFiles([
   "lib/rag/config",
   "lib/rag/chunk",
   "lib/rag/embed",
+  "lib/rag/index/read-scans.ts",
+  "lib/archive/ocr",
   "lib/rag/index/index-record.ts",
   "lib/rag/index/search-configs.ts",
   "prisma/migrations",
@@ -196,6 +199,9 @@ if (!marker || marker.recipeHash !== recipeHash || marker.space !== space.name) 
     sql: db.sql,
     embedder,
     space,
+    // As the app's worker does: the documents kept only as scans are read by OCR (tesseract), or
+    // their text is in no passage and the questions about them cannot be answered.
+    scans: { ...configuredScanReading(), storageDir: join(cacheDir, "media") },
     drain: true,
     idleMs: 10,
     batchSize: 32,
