@@ -185,6 +185,11 @@ describe("whole sentences", () => {
       "Les campanes de Sant Romà les van despenjar-les els homes del poble l'estiu del 1964, per endur-se'n el bronze a Vilanova.",
     ]);
     expect(lineGlues("a l'esco-\nla del poble", "ca")).toEqual(["apart", "word"]);
+    // A dot before a line in lowercase ends no sentence: OCR read a speck as one.
+    const speck = "El calafate fue el primero en verla y pidió al patrón de la.\ndraga que la dejara en el muelle.";
+    expect(texts({ number: 1, title: "La draga", language: "es", form: "text", text: speck })).toEqual([
+      "El calafate fue el primero en verla y pidió al patrón de la. draga que la dejara en el muelle.",
+    ]);
     // Spanish writes the pronoun on to the verb: its hyphen there is the printer's.
     expect(joinLines("Había que llevar-\nla al pueblo nuevo.", lineGlues("Había que llevar-\nla al pueblo nuevo.", "es"))).toEqual([
       "Había que llevarla al pueblo nuevo.",

@@ -8,7 +8,9 @@
  * Pure; the indexed text is never changed, only how the answerer reads it.
  *
  * The rule, for a line after another with no blank line between them:
- * - apart when the line before ends a sentence (. ! ? … or :, a closing quote after them);
+ * - apart when the line before ends a sentence (. ! ? … or :, a closing quote after them) — but
+ *   not a dot before a line in lowercase, which no sentence starts with: a speck OCR read as a
+ *   full stop ("pidió al patrón de la." / "draga que la dejara…") or an abbreviation;
  * - an end-of-line hyphen ("campa-" / "nes") joins the two halves into one word ("campanes"),
  *   except that a Catalan pronoun attached to a verb keeps its hyphen ("despenjar-" / "se" →
  *   "despenjar-se"): the part before ends as an infinitive or gerund does (-ar, -er, -ir, -ur,
@@ -69,7 +71,8 @@ export function lineGlues(text: string, language?: string): LineGlue[] {
   const pronounsAttach = language === undefined || !["es", "en"].includes(language.slice(0, 2));
   return lines.map((line, index): LineGlue => {
     const before = lines[index - 1]?.text;
-    if (before === undefined || line.blankBefore || lineEnd.test(before)) return "apart";
+    if (before === undefined || line.blankBefore) return "apart";
+    if (lineEnd.test(before)) return /\.["”»)’]*$/.test(before) && startsLowercase(line.text) ? "space" : "apart";
     if (endHyphen.test(before)) {
       if (before.endsWith("\u00ad")) return "word";
       if (!startsLowercase(line.text) || /\p{N}.$/u.test(before)) return "compound";
