@@ -11,6 +11,7 @@ export const ca: LanguageData = {
     why: ["per què", "perquè"],
     how: ["com", "de quina manera", "de quina forma", "amb què va", "amb què van", "amb què es"],
     happened: ["què va passar"],
+    name: ["com es deia", "com es deien", "com es diu", "com es diuen", "com li deien", "com s'anomena", "com s'anomenava", "quin nom"],
   },
   causeCues: [
     "perquè",

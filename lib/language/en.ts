@@ -26,6 +26,7 @@ export const en: LanguageData = {
     why: ["why"],
     how: ["how", "in what way", "by what means", "with what did", "with what was", "with what were"],
     happened: ["what happened", "what did … do"],
+    name: ["what was the name", "what is the name", "what were the names", "what was … called", "what were … called"],
   },
   causeCues: [
     "because",

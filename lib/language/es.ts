@@ -11,6 +11,7 @@ export const es: LanguageData = {
     why: ["por qué", "porqué"],
     how: ["cómo", "de qué manera", "de qué forma", "con qué se"],
     happened: ["qué pasó"],
+    name: ["cómo se llamaba", "cómo se llamaban", "cómo se llama", "cómo se llaman", "cómo le llamaban", "cómo le decían", "qué nombre"],
   },
   causeCues: [
     "porque",

@@ -21,7 +21,7 @@ import {
 } from "./language-data";
 
 const kindsOf = (question: string) =>
-  (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"] as QuestionKind[]).filter((kind) => asks(question, kind));
+  (["when", "where", "who", "howMany", "howMuch", "why", "how", "happened", "name"] as QuestionKind[]).filter((kind) => asks(question, kind));
 
 const languageNames = { en: "English", es: "Spanish", ca: "Catalan" } as const satisfies Record<DataLanguage, string>;
 /** One table of cases per language, as rows of it.each named by their language: ["Spanish", …case]. */
@@ -47,6 +47,8 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["In what way did the women feed the miners?", ["how"]],
     ["What price did a box of sardines fetch?", ["howMuch"]],
     ["What did the mayor do after the flood?", ["happened"]],
+    ["What was the name of the engineer who designed the dam?", ["name"]],
+    ["What was the mule called?", ["name"]],
   ],
   es: [
     ["¿Cuándo se cerró la mina?", ["when"]],
@@ -82,8 +84,8 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["Amb què va netejar la moneda?", ["how"]],
     ["De quina manera van portar les campanes?", ["how"]],
     ["Quin preu tenia la sardina?", ["howMuch"]],
-    ["Com es deia la mula que va portar els mobles?", []],
-    ["¿Cómo se llamaba la mula?", []],
+    ["Com es deia la mula que va portar els mobles?", ["name"]],
+    ["¿Cómo se llamaba la mula?", ["name"]],
     ["How it said  the *mula that took the fixtures?", []],
     ["Què va passar amb el molí?", ["happened"]],
   ],

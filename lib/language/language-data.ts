@@ -131,7 +131,7 @@ function kindPattern(language: DataLanguage, kind: QuestionKind, phrases: readon
  * preposition; "en" opens "en quin any" and "en qué año"), which count only in a question of their
  * own language (questionLanguages).
  */
-const kinds: QuestionKind[] = ["when", "where", "who", "howMany", "howMuch", "why", "how", "happened"];
+const kinds: QuestionKind[] = ["when", "where", "who", "howMany", "howMuch", "why", "how", "happened", "name"];
 const patterns = new Map(
   dataLanguages.map((language) => {
     const others = new Set(dataLanguages.filter((other) => other !== language).flatMap((other) => [...languageWords.get(other)!]));

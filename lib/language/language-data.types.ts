@@ -1,5 +1,5 @@
 /** What a question asks for, as the answerer classifies it. */
-export type QuestionKind = "when" | "where" | "who" | "howMany" | "howMuch" | "why" | "how" | "happened";
+export type QuestionKind = "when" | "where" | "who" | "howMany" | "howMuch" | "why" | "how" | "happened" | "name";
 
 /**
  * One language's words, as written (accents and all); the loader (language-data.ts) folds them.

@@ -304,6 +304,9 @@ describe("the kind of answer a question asks for", () => {
     ).toBe(0);
     expect(answerTypeBonus("How many boats were left?", "Only one boat was left.", ["boats", "left"])).toBeGreaterThan(0);
     expect(answerTypeBonus("How long was it?", "It was the one that lasted.", [])).toBe(0);
+    // A name asked for is one the question does not hold, inside the sentence.
+    expect(answerTypeBonus("Com es deia la mula?", "Només ens vam quedar la mula, la Mora.", ["mula"])).toBeGreaterThan(0);
+    expect(answerTypeBonus("¿Cómo se llamaba el patrón de Pere Vidal?", "El calafate Pere Vidal habló con el patrón.", ["patron", "pere", "vidal"])).toBe(0);
     // A price is no duration, and "the fifties" asks no duration; "how long" does.
     const mended = "Remendó redes en el muelle durante veintiséis años.";
     expect(answerTypeBonus("Quin preu tenia la sardina als anys cinquanta?", mended)).toBe(0);

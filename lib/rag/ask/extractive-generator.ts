@@ -195,16 +195,16 @@ export function askedRoles(...questions: (string | null | undefined)[]): string[
   return [...new Set(roles)];
 }
 
-/** Whether the question asks for a date, a count, a place or a person (see answerTypeBonus). */
+/** Whether the question asks for a date, a count, a place, a person or a name (see answerTypeBonus). */
 export function asksForType(question: string): boolean {
-  return (["when", "howMany", "howMuch", "where", "who"] as const).some((kind) => asks(question, kind));
+  return (["when", "howMany", "howMuch", "where", "who", "name"] as const).some((kind) => asks(question, kind));
 }
 
 /**
  * A small nudge towards sentences of the kind the question asks for: a date for "when"; for
  * "how many", a count of the thing asked about (or, without the question's words to go by, any
  * number); for "where", a place the question does not name, after a word that locates; for
- * "who", a person's name the question does not hold.
+ * "who", a person's name the question does not hold; for "what was … called", any name it does not hold.
  */
 export function answerTypeBonus(question: string, sentence: string, terms: readonly string[] = []): number {
   const bonus = answerSettings.answerTypeBonus.value;
@@ -214,6 +214,14 @@ export function answerTypeBonus(question: string, sentence: string, terms: reado
   if (asks(question, "where"))
     return newName(
       [...sentence.matchAll(locatedName)].map((match) => match[1]!),
+      terms,
+    )
+      ? bonus
+      : 0;
+  // "Com es deia la mula…?": a name the question does not hold, capitalised inside the sentence ("la Mora").
+  if (asks(question, "name"))
+    return newName(
+      [...sentence.matchAll(/(?<=[\p{L}\p{N},;:]\s+|\s[«"“(]?)(\p{Lu}\p{Ll}+)/gu)].map((match) => match[1]!),
       terms,
     )
       ? bonus
@@ -399,6 +407,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   // Only a content word of the question can be looked for in a sentence's matched words.
   const roles = askedRoles(request.question, question.english).filter((role) => terms.includes(role) && !questionNames(request.question).includes(role));
   const whyQuestion = question.why;
+  const nameAsked = asks(request.question, "name");
   // The people and things it names: a place after a word that locates ("at Port de la Calma") is
   // where, not whom, the question asks about, and a passage need not repeat it.
   const places = new Set([...request.question.matchAll(locatedName)].flatMap((match) => questionTerms(match[1]!)));
@@ -439,9 +448,9 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const prior = sourceCount > 1 ? retrievalPrior * (1 - (sentence.source - 1) / (sourceCount - 1)) : retrievalPrior;
       // A who-question after a role ("Who was the mayor?") is answered only where that role is spoken of.
       const fillsRole = roles.length === 0 || [...words].some((word) => roles.some((role) => wordMatches(word, role)));
-      const typed = fillsRole
-        ? answerTypeBonus(request.question, english[index] ?? sentence.text, terms) || answerTypeBonus(request.question, sentence.text, terms)
-        : 0;
+      // A name is read as written: the bridge's English capitalises what it misreads ("of the. Dredger").
+      const readings = nameAsked ? [sentence.text] : [english[index] ?? sentence.text, sentence.text];
+      const typed = fillsRole ? Math.max(...readings.map((reading) => answerTypeBonus(request.question, reading, terms))) : 0;
       const byFieldName =
         sentence.role === "field" && (answersByFieldName(sentence.text, terms) || answersByFieldName(english[index] ?? "", terms)) ? fieldNameBonus : 0;
       const bonus = Math.max(typed, byFieldName);
