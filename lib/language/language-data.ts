@@ -50,6 +50,11 @@ export const numberWords: ReadonlyMap<string, number> = new Map(
   dataLanguages.flatMap((language) => Object.entries(languageData[language].numbers).map(([word, value]) => [foldText(word), value] as const)),
 );
 
+/** The years a text gives (1500–2099, as four digits), as numbers, in order. */
+export function yearsIn(text: string): number[] {
+  return [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((match) => Number(match[1]));
+}
+
 const yearsWords = new Set(dataLanguages.flatMap((language) => languageData[language].yearsWords.map(foldText)));
 const tens = new Map(dataLanguages.flatMap((language) => Object.entries(languageData[language].tens).map(([word, value]) => [foldText(word), value] as const)));
 

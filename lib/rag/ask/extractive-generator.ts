@@ -17,6 +17,7 @@ import {
   notNameWords,
   numberWords,
   wordSet,
+  yearsIn,
 } from "../../language/language-data";
 import { literalBrackets } from "../../llm/citation-markers";
 import { answerSettings } from "../config/settings";
@@ -89,11 +90,8 @@ export interface ScoredSentence extends SourceSentence {
   atAskedTime: boolean;
 }
 
-const hasYear = /\b(1[5-9]\d\d|20\d\d)\b/;
-/** The years a text gives, as numbers. */
-const yearsIn = (text: string) => [...text.matchAll(/\b(1[5-9]\d\d|20\d\d)\b/g)].map((match) => Number(match[1]));
 const months = wordSet("months");
-const hasDate = (sentence: string) => hasYear.test(sentence) || foldedWords(sentence).some((word) => months.has(word));
+const hasDate = (sentence: string) => yearsIn(sentence).length > 0 || foldedWords(sentence).some((word) => months.has(word));
 /** A digit or a number word (en, es, ca: lib/language). */
 const hasQuantity = (sentence: string) => /\d/.test(sentence) || foldedWords(sentence).some((word) => numberWords.has(word));
 const quantityWord = (word: string) => /^\d[\d.,]*$/.test(word) || numberWords.has(foldText(word));
@@ -126,7 +124,9 @@ function hasMeasure(sentence: string, question: string): boolean {
   const decade = decadeTerms(asked);
   const durationAsked = asked.some((word) => durationWords.has(word) && !decade.has(word));
   return words.some((_, index) => {
-    if (!isQuantity(words, index) || durationAsked) return isQuantity(words, index);
+    if (!isQuantity(words, index)) return false;
+    if (durationAsked) return true;
+    // The word after the number ("twenty-six years": after its last part) says what it measures.
     let next = index + 1;
     while (next < words.length && quantityWord(words[next]!)) next++;
     return !durationWords.has(foldText(words[next] ?? ""));
@@ -221,7 +221,7 @@ export function answerTypeBonus(question: string, sentence: string, terms: reado
   // "Com es deia la mula…?": a name the question does not hold, capitalised inside the sentence ("la Mora").
   if (asks(question, "name"))
     return newName(
-      [...sentence.matchAll(/(?<=[\p{L}\p{N},;:]\s+|\s[«"“(]?)(\p{Lu}\p{Ll}+)/gu)].map((match) => match[1]!),
+      [...sentence.matchAll(/(?<=\s[«"“(]?)(\p{Lu}\p{Ll}+)/gu)].map((match) => match[1]!),
       terms,
     )
       ? bonus
@@ -341,9 +341,8 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const similarity = vectors.map((vector) => dot(questionVector!, vector));
 
   const terms = [...new Set([...questionTerms(request.question), ...(question.english ? questionTerms(question.english) : [])])];
-  const matchedTerms = (text: string) => heldTerms(terms, text);
   const answering = all.flatMap((sentence, index) => (mayAnswer(sentence, request.question) ? [index] : []));
-  const matchedIn = (index: number) => new Set([...matchedTerms(all[index]!.text), ...matchedTerms(english[index] ?? "")]);
+  const matchedIn = (index: number) => new Set([...heldTerms(terms, all[index]!.text), ...heldTerms(terms, english[index] ?? "")]);
   const matched = new Map(answering.map((index) => [index, matchedIn(index)]));
   // A question word found in most sentences (a place name everywhere) tells little: weight by rarity.
   const weight = new Map(

@@ -4,7 +4,7 @@
  * "mines" marks "mine" and "bells" marks "bell" in English, Spanish and Catalan alike. Pure.
  */
 import { foldAccents } from "../../language/fold-accents";
-import { decadeTerms, wordSet } from "../../language/language-data";
+import { decadeTerms, wordSet, yearsIn } from "../../language/language-data";
 
 export interface Highlight {
   start: number;
@@ -175,7 +175,7 @@ export function heldTerms(terms: readonly string[], text: string): Set<string> {
   const held = new Set(findHighlights(text, terms).flatMap((range) => terms.filter((term) => wordMatches(foldWord(text.slice(range.start, range.end)), term))));
   const decades = decadeTerms(terms);
   if (decades.size === 0) return held;
-  const years = [...text.matchAll(/(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)/g)].map((match) => Number(match[1]));
+  const years = yearsIn(text);
   for (const [term, first] of decades) if (years.some((year) => year >= first && year < first + 10)) held.add(term);
   return held;
 }
