@@ -28,8 +28,8 @@ export const ca: LanguageData = {
     "per por de",
   ],
   causeOpeners: ["després del", "després de la", "després que", "arran del", "arran de la"],
-  // "Com es deia la mula?" asks a name, not a manner.
-  notHow: ["com es deia", "com es deien", "com es diu", "com es diuen", "com li deien", "com s'anomena", "com s'anomenava", "com es deu dir"],
+  // Besides the phrases that ask a name (questionPhrases.name): "com es deu dir" asks a word, not a manner.
+  notHow: ["com es deu dir"],
   questionPrepositions: ["a", "de", "amb", "per", "d'"],
   copulas: ["era", "és", "fou", "va ser", "eren", "són"],
   auxiliaries: ["va", "van", "ha", "han", "havia", "havien"],

@@ -30,8 +30,8 @@ export const es: LanguageData = {
     "por miedo a",
   ],
   causeOpeners: ["después del", "después de la", "después de que", "tras el", "tras la", "desde el cierre"],
-  // "¿Cómo se llamaba la mula?" asks a name, not a manner.
-  notHow: ["cómo se llama", "cómo se llamaba", "cómo se llamaban", "cómo se llaman", "cómo le llamaban", "cómo le decían", "cómo se dice"],
+  // Besides the phrases that ask a name (questionPhrases.name): "cómo se dice" asks a word, not a manner.
+  notHow: ["cómo se dice"],
   questionPrepositions: ["a", "de", "con", "por", "en", "hacia"],
   copulas: ["era", "es", "fue", "eran", "son", "fueron"],
   auxiliaries: ["ha", "han", "había", "habían", "hubo"],

@@ -68,9 +68,10 @@ const tens = new Map(dataLanguages.flatMap((language) => Object.entries(language
 export function decadeTerms(terms: readonly string[]): Map<string, number> {
   const found = new Map<string, number>();
   terms.forEach((term, index) => {
-    const written = /^(1[5-9]\d|20\d)0s$/.exec(term) ?? /^()(\d)0s$/.exec(term);
-    if (written) {
-      found.set(term, written[1] ? Number(written[1]) * 10 : 1900 + Number(written[2]) * 10);
+    const withCentury = /^(1[5-9]\d|20\d)0s$/.exec(term);
+    const withoutCentury = /^(\d)0s$/.exec(term);
+    if (withCentury || withoutCentury) {
+      found.set(term, withCentury ? Number(withCentury[1]) * 10 : 1900 + Number(withoutCentury![1]) * 10);
       return;
     }
     const value = tens.get(term);
@@ -125,7 +126,9 @@ function kindPattern(language: DataLanguage, kind: QuestionKind, phrases: readon
   const alternatives = phrases.map(phrasePattern).join("|");
   if (askedAnywhere.has(kind)) return new RegExp(`(?<!\\p{L})(?:${alternatives})(?!\\p{L})`, "u");
   const prepositions = afterPreposition.has(kind) ? data.questionPrepositions.map((word) => escape(foldText(word)) + (word.endsWith("'") ? "" : "\\s+")) : [];
-  const notHow = kind === "how" && data.notHow.length > 0 ? `(?!(?:${data.notHow.map(phrasePattern).join("|")})(?!\\p{L}))` : "";
+  // A phrase that asks for a name ("com es deia…") starts like a how-question and is none.
+  const notHowPhrases = [...data.notHow, ...data.questionPhrases.name];
+  const notHow = kind === "how" && notHowPhrases.length > 0 ? `(?!(?:${notHowPhrases.map(phrasePattern).join("|")})(?!\\p{L}))` : "";
   const before = prepositions.length > 0 ? `(?:${prepositions.join("|")})?` : "";
   return new RegExp(`^[\\s¿¡]*${notHow}${before}(?:${alternatives})(?!\\p{L})`, "u");
 }

@@ -18,7 +18,7 @@ export interface LanguageData {
    * mine closed, it lost half its people", "Tras el cierre…"); as written.
    */
   causeOpeners: readonly string[];
-  /** Phrases that start like a how-question but ask for a measure ("how many", "how often"): no explanation. */
+  /** Phrases that start like a how-question but ask for a measure or a word ("how many", "cómo se dice"): no explanation; those that ask a name are `questionPhrases.name`. */
   notHow: readonly string[];
   /** Prepositions a who- or where-word may follow ("¿A quién…?", "D'on…?"); one ending in an apostrophe is elided. */
   questionPrepositions: readonly string[];

@@ -541,6 +541,8 @@ const rate = (share: Share) => percent(share.count / Math.max(1, share.of));
 function askFigures(results: AskResult[], testimonyRecords: Set<string>) {
   const answerable = results.filter((result) => result.answerable);
   const unanswerable = results.filter((result) => !result.answerable);
+  const refused = answerable.filter((result) => result.outcome.status === "refused");
+  const hadEvidence = (result: AskResult) => result.outcome.provenance.retrieved.some((hit) => hit.evidence);
   const facts = answerable.flatMap((result) => result.item.facts.map((fact) => result.outcome.status === "answered" && factHolds(result.outcome.text, fact)));
   const cited = answerable.flatMap((result) => result.outcome.citations.map((citation) => result.expected.has(citation.recordId)));
   const withTestimony = answerable.filter((result) => result.outcome.status === "answered" && [...result.expected].some((id) => testimonyRecords.has(id)));
@@ -561,8 +563,8 @@ function askFigures(results: AskResult[], testimonyRecords: Set<string>) {
     wrongRefusals: { count: answerable.filter((result) => result.outcome.status !== "answered").length, of: answerable.length },
     /** Where the wrong refusals were decided: no passage passed the evidence test, or the answerer found no sentence. */
     refusedBy: {
-      evidence: answerable.filter((result) => result.outcome.status === "refused" && !result.outcome.provenance.retrieved.some((hit) => hit.evidence)).length,
-      answerer: answerable.filter((result) => result.outcome.status === "refused" && result.outcome.provenance.retrieved.some((hit) => hit.evidence)).length,
+      evidence: refused.filter((result) => !hadEvidence(result)).length,
+      answerer: refused.filter(hadEvidence).length,
     },
     correctRefusals: { count: unanswerable.filter((result) => result.outcome.status === "refused").length, of: unanswerable.length },
   };
