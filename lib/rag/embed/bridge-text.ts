@@ -55,7 +55,7 @@ const bridgedLanguages: readonly BridgeLanguage[] = ["es", "ca"];
  * each passage's content hash, so a reindex applies a new version to passages whose text did not
  * change; the embedding cache still spares the model every text that comes out the same.
  */
-export const BRIDGE_VERSION = "7";
+export const BRIDGE_VERSION = "8";
 
 /**
  * A text both pairs found mostly unknown is not translated: more than this share of its words
@@ -303,7 +303,7 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
       const name = item.names[nameIndex] ?? "";
       return nameTranslation.get(name) ?? name;
     });
-    return { text: capitaliseSentences(restored), unknown: countUnknown(output, item.placeholders), words: countWords(item.text, item.placeholders) };
+    return { text: capitaliseSentences(restored, item.text), unknown: countUnknown(output, item.placeholders), words: countWords(item.text, item.placeholders) };
   });
 }
 

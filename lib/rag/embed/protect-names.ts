@@ -265,7 +265,28 @@ export function lowerSentenceStarters(text: string): string {
   return lowered;
 }
 
-/** The first letter of each sentence of a translation in capitals: at the start, after . ! ? … or : and a space, after a line break. */
-export function capitaliseSentences(text: string): string {
-  return text.replace(/(^\s*|[.!?…:]\s+|\n\s*)(\p{Ll})/gu, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+/**
+ * Where a sentence may start: the text's start, after . ! ? … or : and a space, after a line
+ * break; then any opening marks, then the first letter or digit (the last group).
+ */
+const sentenceStartPattern = /(^|[.!?…:]\s+|\n)([\s¿¡"«“‘'(\[—–-]*)([\p{L}\p{N}])/gu;
+
+/**
+ * The first letter of each sentence of a translation in capitals: at the start, after . ! ? … or
+ * : and a space, after a line break. Given the `original` the translation was made from, a start
+ * keeps the original's case instead: a scanned page's printed line that goes on in lower case
+ * ("…la meitat en signar" / "l'acta d'ocupació…") or a clause after a colon stays in lower case
+ * ("…the half at signing / the record of occupancy…", not "The record"). Apertium keeps every
+ * line break and stop, so the starts pair up in order; where their counts differ, every start is
+ * capitalised.
+ */
+export function capitaliseSentences(text: string, original?: string): string {
+  const originalStarts = original === undefined ? [] : [...original.matchAll(sentenceStartPattern)].map((match) => match[3] ?? "");
+  const paired = original !== undefined && originalStarts.length === [...text.matchAll(sentenceStartPattern)].length;
+  let index = 0;
+  return text.replace(sentenceStartPattern, (match, before: string, marks: string, letter: string) => {
+    const originalLetter = originalStarts[index++] ?? "";
+    const capital = !paired || !/\p{Ll}/u.test(originalLetter);
+    return capital ? `${before}${marks}${letter.toUpperCase()}` : match;
+  });
 }
