@@ -7,10 +7,10 @@ const embedder = createHashEmbedder({ dimension: 256 });
 const prepare = { detect: async () => ({ language: "en", confidence: 1 }) };
 const thresholds = { minSimilarity: 0.3, strongSimilarity: 0.5, minTermCoverage: 0.4 };
 
-function hit(recordId: string, text: string, options: { similarity: number | null; timed?: boolean }): SearchHit {
+function hit(recordId: string, text: string, options: { similarity: number | null; timed?: boolean; title?: string }): SearchHit {
   return {
     recordId,
-    recordTitle: recordId,
+    recordTitle: options.title ?? recordId,
     sectionSlug: "oral-histories",
     sectionName: "Oral histories",
     projectId: "p",
@@ -80,6 +80,21 @@ describe("the evidence test", () => {
       },
     );
     expect(where?.evidence).toBe(true);
+  });
+
+  it("reads a passage in its record: the words of the record's title count as the passage's", async () => {
+    const page = "The payment will be made in two parts, half on signing and the rest when the family leaves the house.";
+    const question = "How were the families of Sant Romà paid for the expropriation?";
+    const [notice, other] = await assessEvidence(
+      [
+        hit("notice", page, { similarity: 0.35, title: "Notice to the neighbours of Sant Romà on the expropriation" }),
+        hit("ledger", page, { similarity: 0.35, title: "Ledger of the boatyard" }),
+      ],
+      question,
+      { embedder, prepare, thresholds },
+    );
+    expect(notice).toMatchObject({ coverage: 0.8, evidence: true });
+    expect(other).toMatchObject({ coverage: 0.2, evidence: false });
   });
 });
 

@@ -14,7 +14,8 @@ import { type SearchHit, prepareQuery } from "../search/search-archive";
  * `minTermCoverage` of them (content words of the question or its English translation, found in
  * the passage or its translation) — counted by weight when the caller gives each word's idf over
  * the readable records: "Port de la Calma" is in hundreds of passages, "inhabitants" in none, and a
- * passage that names the place but not the thing asked about covers little of the question. A passage near in meaning that shares no word at all is a
+ * passage that names the place but not the thing asked about covers little of the question. The
+ * passage's record title counts as part of it: what the record is about, the passage is about. A passage near in meaning that shares no word at all is a
  * neighbour of the topic (a gazpacho recipe and a chapter on amphorae), not an answer.
  *
  * Its similarity is the better of the whole passage's and its closest sentence's: a transcript
@@ -130,15 +131,18 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
   const { minSimilarity, strongSimilarity, minTermCoverage } = options.thresholds;
   return hits.map((hit, index) => {
     const translation = hit.passage.translatedText ?? undefined;
+    // A passage is read in its record: a scanned notice's page need not name the village and the
+    // expropriation its title names ("Avís als veïns de Sant Romà … sobre l'expropiació").
+    const text = `${hit.passage.text}\n${hit.recordTitle}`;
     const coverage = Math.max(
-      termCoverage(terms, hit.passage.text, translation),
-      englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation) : 0,
+      termCoverage(terms, text, translation),
+      englishTerms.length > 0 ? termCoverage(englishTerms, text, translation) : 0,
     );
     const weights = options.termWeights;
     const weightedCoverage = weights
       ? Math.max(
-          termCoverage(terms, hit.passage.text, translation, weights),
-          englishTerms.length > 0 ? termCoverage(englishTerms, hit.passage.text, translation, weights) : 0,
+          termCoverage(terms, text, translation, weights),
+          englishTerms.length > 0 ? termCoverage(englishTerms, text, translation, weights) : 0,
         )
       : coverage;
     const sentenceSimilarity = best[index] ?? null;
