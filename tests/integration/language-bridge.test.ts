@@ -144,4 +144,19 @@ describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 12
     expect(turn?.translatedText).toMatch(/^Roser Cases i Mitjans: .*\btruck\b/);
     expect(people?.translatedText).toMatch(/Josep Farré and .*Maria Bosch/);
   });
+
+  it("says Spanish 'dejar de' as stopping, not leaving, and keeps a wrapped line's lower case", async () => {
+    const [stopped, page] = await prepareForEmbedding(
+      [
+        { text: "Dolores: Dejé de trabajar en 1967 y muchos dejaron de acudir a la lonja.", language: "es" },
+        { text: "El pagament es farà en dues parts: la meitat en signar\nl'acta d'ocupació i la resta quan la família deixi la\n\ncasa.", language: "ca" },
+      ],
+      embedder,
+    );
+    expect(stopped?.translatedText).toMatch(/\bstopped working in 1967\b.*\bstopped attending\b/);
+    expect(stopped?.translatedText).not.toMatch(/\bleft\b/);
+    // Lines a scanned page wrapped go on in lower case; a sentence after a blank line may not start one.
+    expect(page?.translatedText).toMatch(/\n(?:the )?record\b/);
+    expect(page?.translatedText).toMatch(/\n\nhome\./);
+  });
 });

@@ -3,6 +3,7 @@ import { wordSet } from "../../language/language-data";
 import { detectContext, detectLanguage, undetermined, type DetectedLanguage, type DetectLanguageOptions, type LanguageContext } from "./detect-language";
 import type { Embedder } from "./embedder";
 import { capitaliseSentences, lowerSentenceStarters, namesInContext, protectNames, restoreNames, type ProtectedText } from "./protect-names";
+import { rephraseForBridge, rephraseFromBridge } from "./rephrase";
 import { processTranslationBridge, type BridgeLanguage, type TranslationBridge } from "./translate";
 
 /**
@@ -55,7 +56,7 @@ const bridgedLanguages: readonly BridgeLanguage[] = ["es", "ca"];
  * each passage's content hash, so a reindex applies a new version to passages whose text did not
  * change; the embedding cache still spares the model every text that comes out the same.
  */
-export const BRIDGE_VERSION = "8";
+export const BRIDGE_VERSION = "9";
 
 /**
  * A text both pairs found mostly unknown is not translated: more than this share of its words
@@ -288,7 +289,9 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
   const names = [...new Set(texts.flatMap((item) => item.names.filter((name) => !/^[*#@]/.test(name))))];
   const probes = names.flatMap((name) => [name.toLowerCase(), name]);
   // Apertium misreads some capitalised function words that open a sentence (see lowerSentenceStarters).
-  const marked = await bridge.translateMarked([...texts.map((item) => lowerSentenceStarters(item.text)), ...probes], language);
+  // "dejar de" is said as "parar de", which Apertium reads as "stop" (rephrase.ts).
+  const sent = texts.map((item) => rephraseForBridge(lowerSentenceStarters(item.text), language));
+  const marked = await bridge.translateMarked([...sent, ...probes], language);
   const nameTranslation = new Map<string, string>();
   names.forEach((name, position) => {
     const lower = marked[texts.length + 2 * position] ?? "";
@@ -298,7 +301,8 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
     nameTranslation.set(name, knowsOrdinaryWords || !asWritten.trim() ? name : stripMarks(asWritten).trim());
   });
   return texts.map((item, index) => {
-    const output = keepCaseAfterPlaceholders(marked[index] ?? "", item);
+    const rephrased = sent[index] !== lowerSentenceStarters(item.text);
+    const output = keepCaseAfterPlaceholders(rephrased ? rephraseFromBridge(marked[index] ?? "") : (marked[index] ?? ""), item);
     const restored = restoreNames(stripMarks(output), item, (nameIndex) => {
       const name = item.names[nameIndex] ?? "";
       return nameTranslation.get(name) ?? name;

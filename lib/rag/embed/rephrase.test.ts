@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { gerund, rephraseForBridge, rephraseFromBridge } from "./rephrase";
+
+describe("Spanish 'dejar de' through the bridge", () => {
+  it("is said as 'parar de' before an infinitive, in the same person and tense", () => {
+    expect(rephraseForBridge("Dejé de salar en 1967 y dejaron de acudir; deja de comer.", "es")).toBe("Paré de salar en 1967 y pararon de acudir; para de comer.");
+    expect(rephraseForBridge("El aguafuerte dejó de ser una técnica.", "es")).toBe("El aguafuerte paró de ser una técnica.");
+  });
+
+  it("is left alone where it is not before an infinitive, or not Spanish", () => {
+    expect(rephraseForBridge("Dejaban agujeros como una puerta. Lo dejó de lado.", "es")).toBe("Dejaban agujeros como una puerta. Lo dejó de lado.");
+    expect(rephraseForBridge("Vaig deixar de treballar.", "ca")).toBe("Vaig deixar de treballar.");
+    expect(rephraseForBridge("Dejé de trabajar.", "en")).toBe("Dejé de trabajar.");
+  });
+
+  it("comes back from Apertium's 'stopped to' as an -ing, an unknown word kept with its mark", () => {
+    expect(rephraseFromBridge("I stopped to work in 1967 and they stopped to attend.")).toBe("I stopped working in 1967 and they stopped attending.");
+    expect(rephraseFromBridge("I stopped of *salar in 1967. Stop to make it.")).toBe("I stopped *salar in 1967. Stop making it.");
+  });
+
+  it("spells the -ing form as English does", () => {
+    expect(["work", "make", "stop", "die", "see", "rain", "visit", "sew", "be"].map(gerund)).toEqual([
+      "working",
+      "making",
+      "stopping",
+      "dying",
+      "seeing",
+      "raining",
+      "visiting",
+      "sewing",
+      "being",
+    ]);
+  });
+});
