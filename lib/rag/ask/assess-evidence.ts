@@ -134,16 +134,10 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
     // A passage is read in its record: a scanned notice's page need not name the village and the
     // expropriation its title names ("Avís als veïns de Sant Romà … sobre l'expropiació").
     const text = `${hit.passage.text}\n${hit.recordTitle}`;
-    const coverage = Math.max(
-      termCoverage(terms, text, translation),
-      englishTerms.length > 0 ? termCoverage(englishTerms, text, translation) : 0,
-    );
+    const coverage = Math.max(termCoverage(terms, text, translation), englishTerms.length > 0 ? termCoverage(englishTerms, text, translation) : 0);
     const weights = options.termWeights;
     const weightedCoverage = weights
-      ? Math.max(
-          termCoverage(terms, text, translation, weights),
-          englishTerms.length > 0 ? termCoverage(englishTerms, text, translation, weights) : 0,
-        )
+      ? Math.max(termCoverage(terms, text, translation, weights), englishTerms.length > 0 ? termCoverage(englishTerms, text, translation, weights) : 0)
       : coverage;
     const sentenceSimilarity = best[index] ?? null;
     const similarity = Math.max(hit.similarity ?? -1, sentenceSimilarity ?? -1);

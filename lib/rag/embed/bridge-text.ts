@@ -307,7 +307,11 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
       const name = item.names[nameIndex] ?? "";
       return nameTranslation.get(name) ?? name;
     });
-    return { text: capitaliseSentences(restored, item.text), unknown: countUnknown(output, item.placeholders), words: countWords(item.text, item.placeholders) };
+    return {
+      text: capitaliseSentences(restored, item.text),
+      unknown: countUnknown(output, item.placeholders),
+      words: countWords(item.text, item.placeholders),
+    };
   });
 }
 

@@ -84,14 +84,20 @@ describe("function words opening a sentence, through the bridge", () => {
   });
 
   it("keeps the original's lower case where a printed line or a clause after a colon goes on", () => {
-    const original = "El pagament es farà en dues parts: la meitat en signar\nl'acta d'ocupació i la resta quan la família deixi la\n\ncasa. Qui no estigui conforme";
+    const original =
+      "El pagament es farà en dues parts: la meitat en signar\nl'acta d'ocupació i la resta quan la família deixi la\n\ncasa. Qui no estigui conforme";
     expect(
-      capitaliseSentences("the payment will make at two parts: the half at signing\nthe record of occupancy and the rest when the family let the\n\nhome. who was not conformal", original),
-    ).toBe("The payment will make at two parts: the half at signing\nthe record of occupancy and the rest when the family let the\n\nhome. Who was not conformal");
-    // A lowered function word that opened a sentence gets its capital back, after a label too.
-    expect(capitaliseSentences("when the Grossa touched earth.\nMarta: how did they take them?", "Quan la Grossa va tocar terra.\nMarta: Com les van portar?")).toBe(
-      "When the Grossa touched earth.\nMarta: How did they take them?",
+      capitaliseSentences(
+        "the payment will make at two parts: the half at signing\nthe record of occupancy and the rest when the family let the\n\nhome. who was not conformal",
+        original,
+      ),
+    ).toBe(
+      "The payment will make at two parts: the half at signing\nthe record of occupancy and the rest when the family let the\n\nhome. Who was not conformal",
     );
+    // A lowered function word that opened a sentence gets its capital back, after a label too.
+    expect(
+      capitaliseSentences("when the Grossa touched earth.\nMarta: how did they take them?", "Quan la Grossa va tocar terra.\nMarta: Com les van portar?"),
+    ).toBe("When the Grossa touched earth.\nMarta: How did they take them?");
     // Starts that do not pair up (a stop the translation added): every start capitalised, as before.
     expect(capitaliseSentences("one. two\nthree", "u dos\ntres")).toBe("One. Two\nThree");
   });

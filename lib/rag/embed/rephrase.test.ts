@@ -3,7 +3,9 @@ import { gerund, rephraseForBridge, rephraseFromBridge } from "./rephrase";
 
 describe("Spanish 'dejar de' through the bridge", () => {
   it("is said as 'parar de' before an infinitive, in the same person and tense", () => {
-    expect(rephraseForBridge("Dejé de salar en 1967 y dejaron de acudir; deja de comer.", "es")).toBe("Paré de salar en 1967 y pararon de acudir; para de comer.");
+    expect(rephraseForBridge("Dejé de salar en 1967 y dejaron de acudir; deja de comer.", "es")).toBe(
+      "Paré de salar en 1967 y pararon de acudir; para de comer.",
+    );
     expect(rephraseForBridge("El aguafuerte dejó de ser una técnica.", "es")).toBe("El aguafuerte paró de ser una técnica.");
   });
 

@@ -5,7 +5,8 @@
  * is swapped before translating ("Dejé de" → "Paré de", the same person and tense: both are
  * regular -ar verbs) and its English "stopped to work" is made "stopped working" after. Pure.
  */
-const dejarDe = /(?<![\p{L}\p{N}])([Dd])ej(a|as|an|amos|o|ó|é|aste|asteis|aron|aba|abas|aban|ábamos|ado|ada|ar|ando|ará|arán|aría|arían|e|es|en)\s+de\s+(?=\p{L}+(?:ar|er|ir|ír)(?:se|lo|la|los|las|le|les)?(?![\p{L}\p{N}]))/gu;
+const dejarDe =
+  /(?<![\p{L}\p{N}])([Dd])ej(a|as|an|amos|o|ó|é|aste|asteis|aron|aba|abas|aban|ábamos|ado|ada|ar|ando|ará|arán|aría|arían|e|es|en)\s+de\s+(?=\p{L}+(?:ar|er|ir|ír)(?:se|lo|la|los|las|le|les)?(?![\p{L}\p{N}]))/gu;
 
 /** The Spanish text with "dejar de" + infinitive said as "parar de"; other languages as they are. */
 export function rephraseForBridge(text: string, language: string): string {
