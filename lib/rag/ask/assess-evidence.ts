@@ -15,8 +15,9 @@ import { type SearchHit, prepareQuery } from "../search/search-archive";
  * the passage or its translation) — counted by weight when the caller gives each word's idf over
  * the readable records: "Port de la Calma" is in hundreds of passages, "inhabitants" in none, and a
  * passage that names the place but not the thing asked about covers little of the question. The
- * passage's record title counts as part of it: what the record is about, the passage is about. A passage near in meaning that shares no word at all is a
- * neighbour of the topic (a gazpacho recipe and a chapter on amphorae), not an answer.
+ * passage's record title counts as part of it: what the record is about, the passage is about. A
+ * passage near in meaning that shares no word at all is a neighbour of the topic (a gazpacho
+ * recipe and a chapter on amphorae), not an answer.
  *
  * Its similarity is the better of the whole passage's and its closest sentence's: a transcript
  * passage of ten turns is far from a question even when one turn answers it, so the sentences
