@@ -290,7 +290,8 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
   const probes = names.flatMap((name) => [name.toLowerCase(), name]);
   // Apertium misreads some capitalised function words that open a sentence (see lowerSentenceStarters).
   // "dejar de" is said as "parar de", which Apertium reads as "stop" (rephrase.ts).
-  const sent = texts.map((item) => rephraseForBridge(lowerSentenceStarters(item.text), language));
+  const lowered = texts.map((item) => lowerSentenceStarters(item.text));
+  const sent = lowered.map((text) => rephraseForBridge(text, language));
   const marked = await bridge.translateMarked([...sent, ...probes], language);
   const nameTranslation = new Map<string, string>();
   names.forEach((name, position) => {
@@ -301,7 +302,7 @@ async function translateProtected(bridge: TranslationBridge, texts: ProtectedTex
     nameTranslation.set(name, knowsOrdinaryWords || !asWritten.trim() ? name : stripMarks(asWritten).trim());
   });
   return texts.map((item, index) => {
-    const rephrased = sent[index] !== lowerSentenceStarters(item.text);
+    const rephrased = sent[index] !== lowered[index];
     const output = keepCaseAfterPlaceholders(rephrased ? rephraseFromBridge(marked[index] ?? "") : (marked[index] ?? ""), item);
     const restored = restoreNames(stripMarks(output), item, (nameIndex) => {
       const name = item.names[nameIndex] ?? "";
