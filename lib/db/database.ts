@@ -53,6 +53,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let database: Database;
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // A server that drops an idle connection (a restart, a failover, an administrator's
+    // pg_terminate_backend, a network cut) makes the pool emit "error": unheard, Node throws it
+    // and the process ends. The pool has already let the connection go; the next query opens another.
+    pool.on("error", (error) => console.warn(`[db] the database server closed an idle connection: ${error.message}`));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     database = {
       prisma,

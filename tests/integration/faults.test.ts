@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AddressInfo, type Socket, connect, createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Principal } from "../../lib/acl";
 import { closedCors } from "../../lib/api/cors";
 import { handleApiRequest } from "../../lib/api/handle-api-request";
@@ -7,7 +8,7 @@ import { createRateLimiter } from "../../lib/rate-limit";
 import { authenticateApiTokenWithId, createApiToken } from "../../lib/auth/api-tokens";
 import { saveRecord } from "../../lib/archive/save-record";
 import { retryFailed } from "../../lib/admin/reindex-jobs";
-import type { Database } from "../../lib/db/database";
+import { type Database, openDatabase } from "../../lib/db/database";
 import { AppError } from "../../lib/errors";
 import { createOpenAiCompatibleGenerator } from "../../lib/llm/chat-generators";
 import { type AskContext, type AskOutcome, askUnavailableMessage, failureMessage } from "../../lib/rag/ask/ask";
@@ -25,7 +26,7 @@ import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "../support/f
 import { type FakeRerankServer, startFakeRerankServer } from "../support/fake-rerank-server";
 import { addMember, createProject, createRecord, createSection, createUser, principalOf, titleSummaryFields, saveAllGroup } from "../support/factories";
 import { duplicatePassages } from "../support/index-checks";
-import { openTestDatabase, testDatabaseMode } from "../support/test-database";
+import { openTestDatabase, serveTestDatabase, testDatabaseMode } from "../support/test-database";
 
 /**
  * Provider outages over real HTTP against loopback fakes: the embedding model (connection
@@ -416,5 +417,51 @@ describe(`the agent API during outages (${testDatabaseMode()})`, () => {
       chat.fault = "none";
     }
     expect(await call("ask", question)).toMatchObject({ status: 200, json: { status: "answered" } });
+  });
+});
+
+describe(`database server dropping connections (${testDatabaseMode()})`, () => {
+  it("a connection the server closes while idle in the pool is let go with a warning, not thrown; the next query opens another", async () => {
+    const served = await serveTestDatabase({ maxConnections: 6 });
+    // A loopback relay between the pool and the server: cutting its sockets is a server restart,
+    // a failover or an administrator's pg_terminate_backend as the pool sees it, in every mode.
+    const target = new URL(served.url);
+    const relayed = new Set<Socket>();
+    const relay = createServer((client) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      for (const socket of [client, upstream]) {
+        relayed.add(socket);
+        socket.on("error", () => undefined);
+        socket.on("close", () => relayed.delete(socket));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const { port } = relay.address() as AddressInfo;
+    const url = new URL(served.url);
+    url.port = String(port);
+    const database = await openDatabase({ url: url.toString(), poolSize: 2, migrateOnOpen: false });
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void warnings.push(String(line)));
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => void uncaught.push(error);
+    process.prependListener("uncaughtException", onUncaught);
+    try {
+      // Two connections, both idle in the pool once their queries are answered.
+      await Promise.all([database.sql.query("SELECT pg_sleep(0.05)"), database.sql.query("SELECT pg_sleep(0.05)")]);
+      expect(relayed.size).toBe(4);
+      for (const socket of relayed) socket.destroy();
+      await vi.waitFor(() => expect(warnings.filter((line) => line.startsWith("[db] the database server closed an idle connection")).length).toBe(2));
+      expect(uncaught).toEqual([]);
+      const [row] = await database.sql.query<{ answer: number }>("SELECT 41 + 1 AS answer");
+      expect(row).toEqual({ answer: 42 });
+      expect(await database.prisma.user.count()).toBeGreaterThanOrEqual(0);
+    } finally {
+      process.removeListener("uncaughtException", onUncaught);
+      warn.mockRestore();
+      await database.close();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      await served.close();
+    }
   });
 });
