@@ -17,6 +17,7 @@ import {
   testimonyFirst,
   withDisagreement,
 } from "./extractive-generator";
+import { whyNotSaid } from "./answer-preface";
 import type { SourcePassage } from "../../llm/generator";
 
 const noBridge = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -501,6 +502,29 @@ describe("answers a scholar can cite", () => {
     expect(await answerOf(generator, "Why did the canning factory close?", [because])).toMatch(
       /^The canning factory closed because the anchovy catches failed\. \[1\]/,
     );
+    // Sentences that lead to the closing and date it, but give no cause: what the records say, labelled.
+    const when: SourcePassage = {
+      number: 1,
+      title: "La fábrica",
+      form: "text",
+      text: "The canning factory employed 140 women who salted anchovies. The canning factory closed in 1978.",
+    };
+    const labelled = await answerOf(generator, "Why did the canning factory close?", [when]);
+    expect(labelled.startsWith(`${whyNotSaid.en} `)).toBe(true);
+    expect(labelled).toContain("The canning factory closed in 1978. [1]");
+    // The preface is no quotation: every citation after it still verifies.
+    expect(verifyCitations(labelled, [{ number: 1, text: when.text }], { segmentsAreQuotes: true })).toMatchObject({ text: labelled, cited: [1], dropped: [] });
+    // In the asker's language, before the quotations and their translations.
+    const detect = async (text: string) => ({ language: text.startsWith("¿") ? "es" : "en", confidence: 1 });
+    const spanish = createExtractiveGenerator({ embedder, prepare: { detect, bridge: fakeBridge() } });
+    expect(await answerOf(spanish, "¿Por qué closed la canning factory?", [{ ...when, language: "en" }])).toMatch(
+      new RegExp(`^${whyNotSaid.es} .*The canning factory closed in 1978\\. \\[1\\] \\(traducción automática del inglés: en→es`),
+    );
+    // A cause, or an answer with no date in it, is not labelled.
+    expect(
+      await answerOf(generator, "Why did the canning factory close?", [{ ...when, text: `${when.text} It closed because the catches failed.` }]),
+    ).not.toContain(whyNotSaid.en);
+    expect(await answerOf(generator, "How did the canning factory close?", [when])).not.toContain(whyNotSaid.en);
   });
 
   it("leads a why-answer with the first sentence that explains, then those after it in the same turn", () => {

@@ -4,6 +4,7 @@ import { type Embedder, dot } from "../embed/embedder";
 import { type TranslationBridge, isArchiveLanguage, processTranslationBridge } from "../embed/translate";
 import { translateForReader } from "./reader-translation";
 import { foldWord, heldTerms, wordMatches } from "../search/highlight";
+import { whyNotSaid } from "./answer-preface";
 import { type SourceSentence, asksForExplanation, isQuestion, mayAnswer, questionNames, questionTerms, sourceSentences } from "./answer-sentences";
 import {
   askedActionPatterns,
@@ -739,6 +740,10 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
       const answered = answer();
       const chosen = testimonyFirst(request.question, answered);
       const translations = await translateForReader(chosen, question.language, options.prepare?.bridge ?? processTranslationBridge);
+      // A why-answer that dates the thing and explains nothing says so before it quotes: the reader
+      // is told that the records give the when, not the why.
+      if (question.why && chosen.some((sentence) => sentence.dated) && !chosen.some((sentence) => sentence.explains))
+        yield `${whyNotSaid[question.language] ?? whyNotSaid.en} `;
       for (const [index, sentence] of chosen.entries()) {
         request.signal?.throwIfAborted();
         const translation = translations[index];

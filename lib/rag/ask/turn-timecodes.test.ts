@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { whyNotSaid } from "./answer-preface";
 import { quotesByCitation, turnForQuote } from "./turn-timecodes";
 
 const turns = [
@@ -12,6 +13,10 @@ describe("turn timecodes", () => {
     const extractive = quotesByCitation("Andrés Bielsa Lacasa: Una moneda, en el barro. [2] Era un duro de plata de 1870. [2, 3]", { segmentsAreQuotes: true });
     expect(extractive.get(2)).toEqual(["Andrés Bielsa Lacasa: Una moneda, en el barro.", "Era un duro de plata de 1870."]);
     expect(extractive.get(3)).toEqual(["Era un duro de plata de 1870."]);
+    // The answerer's preface before its first quotation is not part of it.
+    expect(quotesByCitation(`${whyNotSaid.es} Era un duro de plata de 1870. [2]`, { segmentsAreQuotes: true }).get(2)).toEqual([
+      "Era un duro de plata de 1870.",
+    ]);
     const generated = quotesByCitation('He found "un duro de plata de 1870" by the forge [1].', { segmentsAreQuotes: false });
     expect(generated.get(1)).toEqual(["un duro de plata de 1870"]);
   });

@@ -1,5 +1,6 @@
 import type { TranscriptTurn } from "../../archive/field-definitions";
 import { withoutTranslationNotes } from "../../llm/translation-note";
+import { withoutPreface } from "./answer-preface";
 import { citationMarkerPattern } from "../../llm/citation-markers";
 import { normaliseForMatch, quotationsIn } from "./verify-citations";
 
@@ -13,7 +14,7 @@ export function quotesByCitation(answer: string, options: { segmentsAreQuotes: b
   const quotes = new Map<number, string[]>();
   let segmentStart = 0;
   for (const match of answer.matchAll(citationMarkerPattern)) {
-    const segment = withoutTranslationNotes(answer.slice(segmentStart, match.index));
+    const segment = withoutTranslationNotes(withoutPreface(answer.slice(segmentStart, match.index)));
     segmentStart = match.index + match[0].length;
     const found = options.segmentsAreQuotes ? [segment.trim()].filter(Boolean) : quotationsIn(segment);
     for (const raw of match[1]!.split(",")) {

@@ -1,6 +1,7 @@
 import { joinLines, lineGlues } from "./unwrap-lines";
 import { foldAccents } from "../../language/fold-accents";
 import { withoutTranslationNotes } from "../../llm/translation-note";
+import { withoutPreface } from "./answer-preface";
 import { citationMarkerPattern, literalBrackets } from "../../llm/citation-markers";
 
 /**
@@ -85,7 +86,7 @@ export function verifyCitations(given: string, sources: CitableSource[], options
     const before = answer.slice(last, start);
     output += before;
     // The text this marker vouches for: back to the previous marker or sentence end.
-    const segment = withoutTranslationNotes(answer.slice(segmentStart, start));
+    const segment = withoutTranslationNotes(withoutPreface(answer.slice(segmentStart, start)));
     const quotes = options.segmentsAreQuotes
       ? [segment.replace(/^\s+|\s+$/g, "")].filter(Boolean)
       : quotationsIn(segment.split(/(?<=[.!?])\s+(?=\S)/).pop() ?? segment);
