@@ -47,6 +47,8 @@ if (shown.password) shown.password = "•••";
 console.log(`Moving ${resolve(pgdata)} into ${shown.toString()}…`);
 const source = await openDatabase({ dataDir: pgdata, migrateOnOpen: false });
 const target = new pg.Pool({ connectionString: url, max: 2 });
+// A connection the server drops while idle is the pool's to replace, not a crash (lib/db/database.ts).
+target.on("error", (error) => console.warn(`  the server closed an idle connection: ${error.message}`));
 let exitCode = 0;
 const table = (tables: TableFigures[]) => {
   console.log("| table | rows | rows on the server | checksum | on the server | |");
