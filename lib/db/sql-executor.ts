@@ -58,6 +58,11 @@ export function pgPoolExecutor(pool: Pool): SqlExecutor {
     },
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>) {
       const client = await pool.connect();
+      // Between two statements the pool no longer hears this connection: a server that drops it
+      // then would end the process. Heard here, the next statement fails and the work rolls back.
+      let dropped: Error | null = null;
+      const onError = (error: Error) => void (dropped = error);
+      client.on("error", onError);
       try {
         await client.query("BEGIN");
         const tx: SqlExecutor = {
@@ -76,7 +81,9 @@ export function pgPoolExecutor(pool: Pool): SqlExecutor {
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.removeListener("error", onError);
+        // A dropped connection is destroyed, not put back for the next caller.
+        client.release(dropped ?? undefined);
       }
     },
   };

@@ -421,7 +421,7 @@ describe(`the agent API during outages (${testDatabaseMode()})`, () => {
 });
 
 describe(`database server dropping connections (${testDatabaseMode()})`, () => {
-  it("a connection the server closes while idle in the pool is let go with a warning, not thrown; the next query opens another", async () => {
+  it("a connection the server closes while idle in the pool, or inside a transaction, is let go (the transaction fails), never thrown; the next query opens another", async () => {
     const served = await serveTestDatabase({ maxConnections: 6 });
     // A loopback relay between the pool and the server: cutting its sockets is a server restart,
     // a failover or an administrator's pg_terminate_backend as the pool sees it, in every mode.
@@ -456,6 +456,20 @@ describe(`database server dropping connections (${testDatabaseMode()})`, () => {
       const [row] = await database.sql.query<{ answer: number }>("SELECT 41 + 1 AS answer");
       expect(row).toEqual({ answer: 42 });
       expect(await database.prisma.user.count()).toBeGreaterThanOrEqual(0);
+
+      // Inside a transaction, between two statements: the work fails, and nothing is thrown past it.
+      const cut = database.sql.transaction(async (tx) => {
+        await tx.query("SELECT 1");
+        const open = relayed.size;
+        for (const socket of relayed) socket.destroy();
+        await vi.waitFor(() => expect(relayed.size).toBeLessThan(open));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await tx.query("SELECT 2");
+      });
+      await expect(cut).rejects.toThrow();
+      expect(uncaught).toEqual([]);
+      const [again] = await database.sql.query<{ answer: number }>("SELECT 6 * 7 AS answer");
+      expect(again).toEqual({ answer: 42 });
     } finally {
       process.removeListener("uncaughtException", onUncaught);
       warn.mockRestore();
