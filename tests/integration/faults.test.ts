@@ -15,6 +15,7 @@ import { type AskContext, type AskOutcome, askUnavailableMessage, failureMessage
 import { askInThread, getThread } from "../../lib/rag/ask/threads";
 import { CHUNKER_VERSION } from "../../lib/rag/chunk";
 import type { Embedder } from "../../lib/rag/embed/embedder";
+import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { createOpenAiCompatibleEmbedder } from "../../lib/rag/embed/openai-compatible-embedder";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
 import { runWorker } from "../../lib/rag/index/run-worker";
@@ -24,7 +25,17 @@ import { testMediaStorage } from "../support/service-runtime";
 import { type FakeChatServer, startFakeChatServer } from "../support/fake-chat-server";
 import { type FakeEmbeddingServer, startFakeEmbeddingServer } from "../support/fake-embedding-server";
 import { type FakeRerankServer, startFakeRerankServer } from "../support/fake-rerank-server";
-import { addMember, createProject, createRecord, createSection, createUser, principalOf, titleSummaryFields, saveAllGroup } from "../support/factories";
+import {
+  addMember,
+  createProject,
+  createRecord,
+  createSection,
+  createUser,
+  principalOf,
+  titleSummaryFields,
+  saveAllGroup,
+  testIndexSpace,
+} from "../support/factories";
 import { duplicatePassages } from "../support/index-checks";
 import { openTestDatabase, serveTestDatabase, testDatabaseMode } from "../support/test-database";
 
@@ -420,27 +431,43 @@ describe(`the agent API during outages (${testDatabaseMode()})`, () => {
   });
 });
 
+/**
+ * A loopback relay between a pool and the database server: cutting its sockets is a server
+ * restart, a failover or an administrator's pg_terminate_backend as the pool sees it, in every
+ * mode; while `refusing`, a connection is closed as soon as it opens (a server that is down).
+ */
+async function startRelay(serverUrl: string) {
+  const target = new URL(serverUrl);
+  const sockets = new Set<Socket>();
+  const state = { refusing: false };
+  const server = createServer((client) => {
+    if (state.refusing) return void client.destroy();
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(serverUrl);
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    sockets,
+    state,
+    cut: () => sockets.forEach((socket) => socket.destroy()),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe(`database server dropping connections (${testDatabaseMode()})`, () => {
   it("a connection the server closes while idle in the pool, or inside a transaction, is let go (the transaction fails), never thrown; the next query opens another", async () => {
     const served = await serveTestDatabase({ maxConnections: 6 });
-    // A loopback relay between the pool and the server: cutting its sockets is a server restart,
-    // a failover or an administrator's pg_terminate_backend as the pool sees it, in every mode.
-    const target = new URL(served.url);
-    const relayed = new Set<Socket>();
-    const relay = createServer((client) => {
-      const upstream = connect(Number(target.port), target.hostname);
-      for (const socket of [client, upstream]) {
-        relayed.add(socket);
-        socket.on("error", () => undefined);
-        socket.on("close", () => relayed.delete(socket));
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-    const { port } = relay.address() as AddressInfo;
-    const url = new URL(served.url);
-    url.port = String(port);
-    const database = await openDatabase({ url: url.toString(), poolSize: 2, migrateOnOpen: false });
+    const relay = await startRelay(served.url);
+    const relayed = relay.sockets;
+    const database = await openDatabase({ url: relay.url, poolSize: 2, migrateOnOpen: false });
     const warnings: string[] = [];
     const warn = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void warnings.push(String(line)));
     const uncaught: unknown[] = [];
@@ -474,8 +501,60 @@ describe(`database server dropping connections (${testDatabaseMode()})`, () => {
       process.removeListener("uncaughtException", onUncaught);
       warn.mockRestore();
       await database.close();
-      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      await relay.close();
       await served.close();
     }
   });
+
+  it("the index worker waits out a database it cannot reach, says so once, and indexes what was queued meanwhile when it answers again", async () => {
+    const served = await serveTestDatabase({ maxConnections: 6 });
+    const relay = await startRelay(served.url);
+    const direct = served.database;
+    const database = await openDatabase({ url: relay.url, poolSize: 2, migrateOnOpen: false });
+    const local = createHashEmbedder({ dimension: 32 });
+    const localSpace = await testIndexSpace(direct.sql, local);
+    const notes = await createSection(direct.prisma, titleSummaryFields);
+    await saveAllGroup(direct.prisma, direct.sql, notes.slug, ["title", "summary"], 64);
+    const project = (await createProject(direct.prisma)).id;
+    const lines: string[] = [];
+    const controller = new AbortController();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      relay.state.refusing = true;
+      const worker = runWorker({
+        prisma: database.prisma,
+        sql: database.sql,
+        embedder: local,
+        space: localSpace,
+        idleMs: 20,
+        signal: controller.signal,
+        log: (line) => void lines.push(line),
+      });
+      await vi.waitFor(() => expect(lines.filter((line) => line.startsWith("[index] the database cannot be reached"))).toHaveLength(1), { timeout: 15_000 });
+      const saved: string[] = [];
+      for (let index = 0; index < 3; index++)
+        saved.push(
+          (await createRecord(direct.prisma, notes, project, { title: `Tide gauge ${index}`, summary: "The gauge on the quay read high water at noon." })).id,
+        );
+      // Still down a while longer: the worker keeps waiting, and says it only once.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(lines.filter((line) => line.startsWith("[index] the database cannot be reached"))).toHaveLength(1);
+      relay.state.refusing = false;
+      await vi.waitFor(async () => expect(await direct.prisma.indexQueueItem.count()).toBe(0), { timeout: 30_000, interval: 100 });
+      expect(lines.some((line) => line.startsWith("[index] the database answers again"))).toBe(true);
+      for (const recordId of saved) expect(await direct.prisma.chunk.count({ where: { recordId } })).toBeGreaterThan(0);
+      // Cut again mid-run, then stopped while it waits: it stops at once, with what it did.
+      relay.state.refusing = true;
+      relay.cut();
+      await vi.waitFor(() => expect(lines.filter((line) => line.startsWith("[index] the database cannot be reached"))).toHaveLength(2), { timeout: 15_000 });
+      controller.abort();
+      await expect(worker).resolves.toMatchObject({ indexed: 3, failed: 0, parked: 0 });
+    } finally {
+      controller.abort();
+      warn.mockRestore();
+      await database.close();
+      await relay.close();
+      await served.close();
+    }
+  }, 90_000);
 });

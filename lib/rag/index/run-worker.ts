@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { type Config, getConfig } from "../../config";
 import { verifyPendingImages } from "../../archive/verify-images";
 import { type AudioIntakeOptions, processRecordings } from "../../archive/audio-intake";
+import { isConnectionLost } from "../../db/connection-lost";
 import type { SqlExecutor } from "../../db/sql-executor";
 import { listEmbedGroups, sectionShapes, type EmbedGroup } from "../config/embed-groups";
 import type { PrismaClient } from "../../db/generated/client";
@@ -91,6 +92,36 @@ async function remaining(sql: SqlExecutor): Promise<number> {
   return row?.count ?? 0;
 }
 
+/** The longest wait between two tries while the database cannot be reached. */
+const maxReconnectWaitMs = 30_000;
+
+/**
+ * Whether the database has gone away, asked of the database itself: an error of the work (a model
+ * endpoint refusing the connection looks much the same) is not taken for it.
+ */
+async function databaseLost(sql: SqlExecutor): Promise<boolean> {
+  try {
+    await sql.query("SELECT 1");
+    return false;
+  } catch (error) {
+    return isConnectionLost(error);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts (a worker stopped during an outage stops at once). */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 /** Records indexed since the last ANALYZE before the queue's end triggers another. */
 const analyseAfter = 50;
 
@@ -145,8 +176,30 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
       }
     : null;
   const log = options.log ?? (() => undefined);
-  while (!options.signal?.aborted) {
+  // Since when, and how many times running, the database could not be reached.
+  let lost: { since: number; tries: number } | null = null;
+  let stop = false;
+  while (!options.signal?.aborted && !stop) {
+    try {
+      await drainBatch();
+    } catch (error) {
+      // A restart or failover of the database: wait, and go on where the queue is (the claims of a
+      // batch cut short come back when their lease ends). Anything else still stops the worker.
+      if (!(await databaseLost(options.sql))) throw error;
+      lost ??= { since: Date.now(), tries: 0 };
+      const waitMs = Math.min(maxReconnectWaitMs, (options.idleMs ?? 2000) * 2 ** Math.min(lost.tries, 4));
+      if (lost.tries === 0) log(`[index] the database cannot be reached (${error instanceof Error ? error.message : String(error)}); trying again`);
+      lost.tries++;
+      await pause(waitMs, options.signal);
+    }
+  }
+
+  async function drainBatch(): Promise<void> {
     const items = await claimQueueItems(options.sql, workerId, options.batchSize ?? 16, queue);
+    if (lost) {
+      log(`[index] the database answers again (after ${Math.round((Date.now() - lost.since) / 1000)} s); indexing goes on`);
+      lost = null;
+    }
     if (items.length === 0) {
       progress.remaining = await remaining(options.sql);
       if (progress.remaining === 0 && progress.indexed - shared.analysedAt >= analyseAfter) {
@@ -155,9 +208,12 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
         // HNSW indexes after a bulk load (keyword search measured 5× slower).
         await options.sql.exec("ANALYZE chunks; ANALYZE object_vectors");
       }
-      if (options.drain && progress.remaining === 0) break;
+      if (options.drain && progress.remaining === 0) {
+        stop = true;
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, options.idleMs ?? 2000));
-      continue;
+      return;
     }
     const context = await loadContext(options);
     for (const item of items) options.onRecord?.({ recordId: item.recordId, workerId, phase: "start" });
@@ -209,6 +265,8 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
         progress.reused += result.reused;
         progress.cached += result.cached;
       } catch (error) {
+        // Not this record's fault when the database is gone: the whole batch waits for it (see above).
+        if (await databaseLost(options.sql)) throw error;
         const retryable = error instanceof EmbeddingError ? error.retryable : true;
         const outcome = await failQueueItem(options.sql, item, workerId, error, queue, retryable);
         progress.failed++;
