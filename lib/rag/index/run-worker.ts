@@ -176,7 +176,7 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
       }
     : null;
   const log = options.log ?? (() => undefined);
-  // Since when, and how many times running, the database could not be reached.
+  // When the database stopped answering, and how many tries since.
   let lost: { since: number; tries: number } | null = null;
   let stop = false;
   while (!options.signal?.aborted && !stop) {
