@@ -3,6 +3,7 @@ import type { FieldDefinition } from "../../lib/archive/field-definitions";
 import type { Database } from "../../lib/db/database";
 import { saveEmbedGroup } from "../../lib/rag/index/save-embed-group";
 import { prepareForEmbedding } from "../../lib/rag/embed/bridge-text";
+import { createTranslationBridge } from "../../lib/rag/embed/translate";
 import { createHashEmbedder } from "../../lib/rag/embed/hash-embedder";
 import { indexRecord, indexRecords, type IndexingContext } from "../../lib/rag/index/index-record";
 import { ensureIndexSpace, type IndexSpace } from "../../lib/rag/index/index-spaces";
@@ -158,5 +159,13 @@ describe(`language bridge while indexing (${testDatabaseMode()})`, { timeout: 12
     // Lines a scanned page wrapped go on in lower case; a sentence after a blank line may not start one.
     expect(page?.translatedText).toMatch(/\n(?:the )?record\b/);
     expect(page?.translatedText).toMatch(/\n\nhome\./);
+  });
+
+  it("glosses an irregular plural's possessive into Catalan as a compound, not as 'has' glued to the noun", async () => {
+    const bridge = createTranslationBridge();
+    const [wives, carmen] = (await bridge.translate(["Half the fishermen's wives mended nets.", "Carmen's husband was a fisherman."], "en", "ca")) ?? [];
+    expect(wives).toMatch(/\bdones de pescadors\b/);
+    expect(wives).not.toMatch(/han\b/);
+    expect(carmen).toMatch(/\bmarit de Carmen\b/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gerund, rephraseForBridge, rephraseFromBridge } from "./rephrase";
+import { gerund, rephraseForBridge, rephraseFromBridge, rephraseEnglishForCatalan } from "./rephrase";
 
 describe("Spanish 'dejar de' through the bridge", () => {
   it("is said as 'parar de' before an infinitive, in the same person and tense", () => {
@@ -32,5 +32,24 @@ describe("Spanish 'dejar de' through the bridge", () => {
       "sewing",
       "being",
     ]);
+  });
+});
+
+describe("English possessives for Apertium's eng-cat", () => {
+  it("drops the 's after an irregular plural, which Apertium reads as 'has'", () => {
+    expect(rephraseEnglishForCatalan("Half the fishermen's wives mended nets.")).toBe("Half the fishermen wives mended nets.");
+    expect(rephraseEnglishForCatalan("The children’s school and the people's park.")).toBe("The children school and the people park.");
+  });
+
+  it("keeps the possessives Apertium reads well, a name's, a singular noun's and one before no word", () => {
+    for (const text of [
+      "The men's work was hard.",
+      "The women's work was hard.",
+      "Carmen's husband was a fisherman.",
+      "The boys' school closed.",
+      "The specimen's label is torn.",
+      "It was the fishermen's.",
+    ])
+      expect(rephraseEnglishForCatalan(text)).toBe(text);
   });
 });

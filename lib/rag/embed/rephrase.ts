@@ -32,3 +32,32 @@ export function gerund(verb: string): string {
   if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(verb)) return `${verb}${verb.slice(-1)}ing`;
   return `${verb}ing`;
 }
+
+/**
+ * English to Catalan, Apertium reads the "'s" after an irregular plural as "has": "half the
+ * fishermen's wives" came out "mig els pescadorshan dones", "the children's school" "els nenshan
+ * l'escola". Without the "'s" it reads a compound and says it as Catalan does ("les dones de
+ * pescadors", "l'escola de nens"), so the "'s" is dropped there; "men's", "women's", a name's
+ * ("Carmen's") and a regular plural's ("the boys'") it reads well and keeps. Lowercase words
+ * only, and not the singular nouns that end in "men" ("the specimen's label").
+ */
+const irregularPossessive = /(?<![\p{L}\p{N}])(\p{Ll}+men|children|people)['’]s(?=\s+\p{L})/gu;
+const singularMen = new Set([
+  "women",
+  "specimen",
+  "regimen",
+  "abdomen",
+  "omen",
+  "stamen",
+  "hymen",
+  "acumen",
+  "albumen",
+  "bitumen",
+  "lumen",
+  "semen",
+  "cyclamen",
+]);
+
+export function rephraseEnglishForCatalan(english: string): string {
+  return english.replace(irregularPossessive, (whole, word: string) => (singularMen.has(word) ? whole : word));
+}

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmbeddingError, errorMessage } from "./embedder";
+import { rephraseEnglishForCatalan } from "./rephrase";
 
 /**
  * The language bridge: Spanish and Catalan text is machine-translated to English with
@@ -250,7 +251,8 @@ export function createTranslationBridge(options: TranslationBridgeOptions = {}):
       const modes = await installedModes();
       if (!steps.every((mode) => modes.includes(mode))) return null;
       let current = texts;
-      for (const mode of steps) current = await translateWithMode(current, mode, options.marked === true);
+      for (const mode of steps)
+        current = await translateWithMode(mode === modeFromEnglish.ca ? current.map(rephraseEnglishForCatalan) : current, mode, options.marked === true);
       return current;
     },
   };
