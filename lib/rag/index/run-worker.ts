@@ -108,7 +108,7 @@ async function databaseLost(sql: SqlExecutor): Promise<boolean> {
   }
 }
 
-/** Waits `ms`, or less when `signal` aborts (a worker stopped during an outage stops at once). */
+/** Waits `ms`, or less when `signal` aborts (a worker stopped while idle or during an outage stops at once). */
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
@@ -212,7 +212,7 @@ async function drainQueue(options: WorkerOptions, workerId: string, shared: Shar
         stop = true;
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, options.idleMs ?? 2000));
+      await pause(options.idleMs ?? 2000, options.signal);
       return;
     }
     const context = await loadContext(options);
