@@ -13,6 +13,7 @@ import {
   explanation,
   nameGroups,
   namesTitle,
+  answerOfKind,
   selectSentences,
   testimonyFirst,
   withDisagreement,
@@ -394,6 +395,20 @@ describe("the kind of answer a question asks for", () => {
     expect(await answerOf(generator, "Where did the smugglers hide the tobacco?", cellar)).toContain("[1]");
     const lenient = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: 0, requireAnswerType: false });
     expect(await answerOf(lenient, "Who photographed the flooding of the village in 1966?", sources)).toContain("[1]");
+  });
+
+  it("quotes the best sentence of the kind asked for when the best sentences give none, if it is near them and holds a question word", () => {
+    const sentence = (text: string, score: number, fitsType: boolean, lexical: number) => ({ text, score, fitsType, lexical });
+    const narrator = sentence("In the summer of 2005 I went alone and walked along our street in the dry mud.", 0.85, false, 0.78);
+    const report = sentence("This report describes the survey carried out by eleven archaeologists.", 0.74, true, 0);
+    const level = sentence("Finally, in the summer of 2005 the level reached 783 metres.", 0.65, true, 0.24);
+    const far = sentence("The level reached 790 metres in 2005.", 0.55, true, 0.5);
+    // The report gives a number but none of the question's words; the level does, within the window.
+    expect(answerOfKind([narrator, report, level, far])).toBe(level);
+    // Past the window of the best sentence, nothing of the kind is near enough.
+    expect(answerOfKind([narrator, report, far])).toBeNull();
+    expect(answerOfKind([narrator])).toBeNull();
+    expect(answerOfKind([])).toBeNull();
   });
 
   it("answers a question that names a year or a decade only with a sentence of that time", async () => {

@@ -270,6 +270,7 @@ const {
   retrievalPrior: { value: retrievalPrior },
   nearDuplicateSentence: { value: nearDuplicate },
   disagreementWindow: { value: disagreementWindow },
+  kindWindow: { value: kindWindow },
   testimonyBonus: { value: testimonyBonus },
   causeBonus: { value: causeBonus },
   dateForWhyPenalty: { value: dateForWhyPenalty },
@@ -717,6 +718,18 @@ function answerValues(question: string, sentence: Pick<ScoredSentence, "text" | 
   return [...valuesGiven(question, sentence), ...named];
 }
 
+/**
+ * For a question after a date, a count, a place or a person whose best sentences give none: the best
+ * sentence that gives that kind of thing and holds one of the question's words, if it scores within
+ * answerSettings.kindWindow of the best ("How low did the reservoir fall in 2005?" → "in the summer
+ * of 2005 the level reached 783 metres", below a narrator's "In the summer of 2005 I went alone").
+ */
+export function answerOfKind<T extends Pick<ScoredSentence, "score" | "fitsType" | "lexical">>(sentences: readonly T[]): T | null {
+  const best = sentences.reduce((top, sentence) => Math.max(top, sentence.score), Number.NEGATIVE_INFINITY);
+  const kinds = sentences.filter((sentence) => sentence.fitsType && sentence.lexical > 0 && sentence.score >= best - kindWindow);
+  return kinds.reduce<T | null>((top, sentence) => (top === null || sentence.score > top.score ? sentence : top), null);
+}
+
 export function createExtractiveGenerator(options: ExtractiveOptions): Generator {
   return {
     name: "extractive",
@@ -735,7 +748,9 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
       const answer = () => {
         if (question.explaining) return explanation(sentences, question.why, options, scored);
         const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
-        return typed && !selected.some((sentence) => sentence.fitsType) ? [] : selected;
+        if (!typed || selected.some((sentence) => sentence.fitsType)) return selected;
+        const kind = answerOfKind(sentences);
+        return kind ? [kind] : [];
       };
       const answered = answer();
       const chosen = testimonyFirst(request.question, answered);

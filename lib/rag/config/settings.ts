@@ -130,6 +130,10 @@ export const answerSettings = {
   sameQuestionShare: setting(0.6, "An interviewer's question whose content words are this share the asker's (in the interview's language) asks the same."),
   sameQuestionWords: setting(0.75, "The closeness an interviewer's question that asks the asker's question in its own words passes to the reply."),
   nearDuplicateSentence: setting(0.85, "A sentence this similar to one already quoted is a near-repeat and is left out."),
+  kindWindow: setting(
+    0.25,
+    "When the best sentences give no date, count, place or name the question asks for, the best one that does is quoted if within this of them.",
+  ),
   disagreementWindow: setting(0.15, "Another record's different date or count is quoted beside the answer when within this of the best sentence."),
   testimonyBonus: setting(
     0.06,
