@@ -565,6 +565,15 @@ describe("answers a scholar can cite", () => {
     const manner = at(1, 0.6, false, false);
     expect(explanation([restating, manner], false, { minScore: 0.2 })).toEqual([manner]);
     expect(explanation([restating], false, { minScore: 0.2 })).toEqual([]);
+    // A sentence that shares no word with the question and gives no cause is near it in meaning only:
+    // "Los salarios eran bajos" does not lead "Why did the canning factory close?", though it may follow.
+    const unrelated = { ...at(4, 0.34, false, false), lexical: 0 };
+    expect(explanation([unrelated], true, { minScore: 0.2 })).toEqual([]);
+    expect(explanation([unrelated], false, { minScore: 0.2 })).toEqual([]);
+    const cause = { ...at(4, 0.3, true, false), lexical: 0 };
+    expect(explanation([cause, unrelated], true, { minScore: 0.2 })).toEqual([cause, unrelated]);
+    const worded = { ...at(4, 0.3, false, false), lexical: 0.2 };
+    expect(explanation([unrelated, worded], false, { minScore: 0.2 })).toEqual([unrelated, worded]);
   });
 
   it("tells a sentence that restates the question from one that says more", () => {

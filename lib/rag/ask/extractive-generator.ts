@@ -644,7 +644,9 @@ export function withDisagreement<
  * (a when-answer is no why-answer; with nothing else the question is refused), and a reply to the
  * interviewer's why is quoted from its first sentence.
  */
-export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "score" | "explains" | "dated"> & { testimony?: boolean; restates?: boolean }>(
+export function explanation<
+  T extends Pick<ScoredSentence, "source" | "line" | "score" | "explains" | "dated"> & { testimony?: boolean; restates?: boolean; lexical?: number },
+>(
   scored: readonly T[],
   why: boolean,
   options: Pick<ExtractiveOptions, "minScore" | "window"> = {},
@@ -654,7 +656,15 @@ export function explanation<T extends Pick<ScoredSentence, "source" | "line" | "
   const minScore = options.minScore ?? answerSettings.minSentenceScore.value;
   const window = options.window ?? answerSettings.sentenceWindow.value;
   const limit = answerSettings.explanationSentences.value;
-  const pool = scored.filter((sentence) => sentence.score >= minScore && (!why || sentence.explains || !sentence.dated) && sentence.restates !== true);
+  // A sentence that shares no word with the question (nor with the interviewer's question it answers)
+  // and gives no cause is near it in meaning only: it may follow the one that leads, never lead.
+  const pool = scored.filter(
+    (sentence) =>
+      sentence.score >= minScore &&
+      (!why || sentence.explains || !sentence.dated) &&
+      sentence.restates !== true &&
+      (sentence.explains || (sentence.lexical ?? 1) > 0),
+  );
   const highest = (sentences: readonly T[]) =>
     sentences.reduce<T | null>((top, sentence) => (top === null || sentence.score > top.score ? sentence : top), null);
   const top = highest(pool);
