@@ -409,6 +409,8 @@ describe("the kind of answer a question asks for", () => {
     expect(answerOfKind([narrator, report, far])).toBeNull();
     expect(answerOfKind([narrator])).toBeNull();
     expect(answerOfKind([])).toBeNull();
+    // Never below the floor every quoted sentence clears.
+    expect(answerOfKind([narrator, report, level], 0.7)).toBeNull();
   });
 
   it("answers a question that names a year or a decade only with a sentence of that time", async () => {

@@ -731,12 +731,17 @@ function answerValues(question: string, sentence: Pick<ScoredSentence, "text" | 
 /**
  * For a question after a date, a count, a place or a person whose best sentences give none: the best
  * sentence that gives that kind of thing and holds one of the question's words, if it scores within
- * answerSettings.kindWindow of the best ("How low did the reservoir fall in 2005?" → "in the summer
- * of 2005 the level reached 783 metres", below a narrator's "In the summer of 2005 I went alone").
+ * answerSettings.kindWindow of the best and clears the floor every quoted sentence clears ("How low
+ * did the reservoir fall in 2005?" → "in the summer of 2005 the level reached 783 metres", below a
+ * narrator's "In the summer of 2005 I went alone").
  */
-export function answerOfKind<T extends Pick<ScoredSentence, "score" | "fitsType" | "lexical">>(sentences: readonly T[]): T | null {
+export function answerOfKind<T extends Pick<ScoredSentence, "score" | "fitsType" | "lexical">>(
+  sentences: readonly T[],
+  minScore: number = answerSettings.minSentenceScore.value,
+): T | null {
   const best = sentences.reduce((top, sentence) => Math.max(top, sentence.score), Number.NEGATIVE_INFINITY);
-  const kinds = sentences.filter((sentence) => sentence.fitsType && sentence.lexical > 0 && sentence.score >= best - kindWindow);
+  const floor = Math.max(minScore, best - kindWindow);
+  const kinds = sentences.filter((sentence) => sentence.fitsType && sentence.lexical > 0 && sentence.score >= floor);
   return kinds.reduce<T | null>((top, sentence) => (top === null || sentence.score > top.score ? sentence : top), null);
 }
 
@@ -759,7 +764,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
         if (question.explaining) return explanation(sentences, question.why, options, scored);
         const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
         if (!typed || selected.some((sentence) => sentence.fitsType)) return selected;
-        const kind = answerOfKind(sentences);
+        const kind = answerOfKind(sentences, options.minScore);
         return kind ? [kind] : [];
       };
       const answered = answer();
