@@ -1,5 +1,6 @@
 import "server-only";
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Config, getConfig } from "../../config";
 import { verifyPendingImages } from "../../archive/verify-images";
 import { type AudioIntakeOptions, processRecordings } from "../../archive/audio-intake";
@@ -109,18 +110,7 @@ async function databaseLost(sql: SqlExecutor): Promise<boolean> {
 }
 
 /** Waits `ms`, or less when `signal` aborts (a worker stopped while idle or during an outage stops at once). */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
+const pause = (ms: number, signal?: AbortSignal): Promise<void> => sleep(ms, undefined, { signal }).catch(() => undefined);
 
 /** Records indexed since the last ANALYZE before the queue's end triggers another. */
 const analyseAfter = 50;
