@@ -175,6 +175,12 @@ describe("sentences that give a cause", () => {
     ["After the mine closed in 1993 it lost almost half of its population.", true],
     ["Después del cierre, los jóvenes se fueron a Zaragoza.", true],
     ["She came in 1952 after the wedding.", false],
+    // A request, a protest or a reason named as such gives the cause too.
+    ["These objects were left where they lay, at the request of the former residents.", true],
+    ["Thirty-eight miners locked themselves in at level two in protest at the closure plan.", true],
+    ["Els objectes es van deixar on eren, a petició dels antics veïns.", true],
+    ["Por esta razón la cofradía construyó la lonja.", true],
+    ["La subasta empezaba a las cinco de la tarde.", false],
   ])("%s", (sentence, expected) => {
     expect(givesCause(sentence)).toBe(expected);
   });
