@@ -482,6 +482,22 @@ describe("answers a scholar can cite", () => {
     expect(testimonyFirst(question, [vague, { ...same, held: ["last"] }]).map((one) => one.source)).toEqual([1, 2]);
   });
 
+  it("answers why with the sentence that gives the cause after the one that tells what happened, sharing none of the question's words", async () => {
+    const survey: SourcePassage = {
+      number: 1,
+      title: "Below the Waterline",
+      form: "text",
+      text: "Everyday belongings were found in almost every house of Sant Romà in 2022. They were recorded in place and left where they lay, at the request of the former residents.",
+    };
+    const question = "Why were the everyday belongings of Sant Romà not taken away?";
+    expect(await answerOf(generator, question, [survey])).toBe(
+      "They were recorded in place and left where they lay, at the request of the former residents. [1]",
+    );
+    // A dated sentence does not lead a why-answer; the cause after it in another paragraph explains something else.
+    const apart = { ...survey, text: survey.text.replace("2022. They", "2022.\n\nThey") };
+    expect(await answerOf(generator, question, [apart])).not.toContain("at the request of");
+  });
+
   it("ranks a recording's sentence above the biography that repeats it", async () => {
     const sources: SourcePassage[] = [
       { number: 1, title: "Pere Vidal i Roig", form: "text", text: "Pere Vidal built the last wooden boat of the yard in 1968.", testimony: false },

@@ -433,6 +433,19 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
     askedYears.size + askedDecades.length === 0
       ? null
       : (year: number) => askedYears.has(year) || askedDecades.some((first) => year >= first && year < first + 10);
+  // A cause is often given in the sentence after the one that tells what happened ("Everyday objects
+  // … were found in almost every house. These objects were … left where they lay, at the request of
+  // the former residents"): for why and how, an explaining sentence says what the one before it in
+  // the same turn or paragraph says the question asks about.
+  const saysWhatIsAsked = (previous: number, sentence: SourceSentence) => {
+    const before = all[previous];
+    return (
+      before !== undefined &&
+      before.source === sentence.source &&
+      before.line === sentence.line &&
+      [...heldTerms(terms, before.text), ...heldTerms(terms, english[previous] ?? "")].some((word) => !names.includes(word))
+    );
+  };
   const passageNames = (source: number, name: string) => [...(passageHolds.get(source) ?? [])].some((word) => wordMatches(word, name));
   return {
     question,
@@ -468,7 +481,11 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       const years = [sentence.text, english[index] ?? ""].flatMap(yearsIn);
       const atAskedTime = years.length === 0 || !askedTime || years.some(askedTime);
       const holdsPredicate =
-        names.length === 0 || inherited > similarity[index]! || sentence.role === "field" || [...words].some((word) => !names.includes(word));
+        names.length === 0 ||
+        inherited > similarity[index]! ||
+        sentence.role === "field" ||
+        [...words].some((word) => !names.includes(word)) ||
+        (question.explaining && explains && saysWhatIsAsked(index - 1, sentence));
       return {
         ...sentence,
         english: english[index] ?? null,
