@@ -8,7 +8,7 @@ export const ca: LanguageData = {
     who: ["qui"],
     howMany: ["quants", "quantes"],
     howMuch: ["quin preu", "quant", "quanta", "quin percentatge"],
-    why: ["per què", "perquè"],
+    why: ["per què", "perquè", "què va portar a", "què portava a", "què va dur a", "què va fer que", "què va motivar", "què va empènyer", "per quin motiu", "per quina raó"],
     how: ["com", "de quina manera", "de quina forma", "amb què va", "amb què van", "amb què es"],
     happened: ["què va passar"],
     name: ["com es deia", "com es deien", "com es diu", "com es diuen", "com li deien", "com s'anomena", "com s'anomenava", "quin nom"],

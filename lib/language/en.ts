@@ -23,7 +23,7 @@ export const en: LanguageData = {
       "how wide",
       "what percentage",
     ],
-    why: ["why"],
+    why: ["why", "what made", "what led", "what drove", "what prompted", "for what reason", "how come"],
     how: ["how", "in what way", "by what means", "with what did", "with what was", "with what were"],
     happened: ["what happened", "what did … do"],
     name: ["what was the name", "what is the name", "what were the names", "what was … called", "what were … called"],

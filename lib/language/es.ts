@@ -8,7 +8,7 @@ export const es: LanguageData = {
     who: ["quién", "quiénes"],
     howMany: ["cuántos", "cuántas"],
     howMuch: ["qué precio", "cuánto", "cuánta", "qué porcentaje"],
-    why: ["por qué", "porqué"],
+    why: ["por qué", "porqué", "qué llevó a", "qué llevaba a", "qué hizo que", "qué motivó", "qué empujó a", "por qué razón", "por qué motivo"],
     how: ["cómo", "de qué manera", "de qué forma", "con qué se"],
     happened: ["qué pasó"],
     name: ["cómo se llamaba", "cómo se llamaban", "cómo se llama", "cómo se llaman", "cómo le llamaban", "cómo le decían", "qué nombre"],

@@ -41,6 +41,9 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["How heavy was the bell?", ["howMuch", "how"]],
     ["How often did the river flood?", []],
     ["Why did the village empty?", ["why"]],
+    // What made or led someone do something asks why.
+    ["What made Tony Llorens go to the mines in Wales?", ["why"]],
+    ["What was the jug made of?", []],
     ["How did the village empty?", ["how"]],
     // The means asked for is a manner: "with what", "in what way".
     ["With what did he clean the coin?", ["how"]],
@@ -62,6 +65,7 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["¿Cuántos mineros había?", ["howMany"]],
     ["¿Cuánto pesaba la campana?", ["howMuch"]],
     ["¿Por qué se fueron?", ["why"]],
+    ["¿Qué llevaba a las vendedoras a pedirse préstamos?", ["why"]],
     ["¿Cómo se inundó el pueblo?", ["how"]],
     ["¿De qué manera se pagaba a las rederas?", ["how"]],
     ["¿Qué precio tenía la sardina?", ["howMuch"]],
@@ -80,6 +84,9 @@ const questionKinds: Record<DataLanguage, [string, QuestionKind[]][]> = {
     ["Quantes campanes hi havia?", ["howMany"]],
     ["Quant pesava la campana?", ["howMuch"]],
     ["Per què van marxar?", ["why"]],
+    ["Què va portar a la Montserrat a marxar a Manchester?", ["why"]],
+    // What someone brought is no why.
+    ["Què va portar la Montserrat a Manchester?", []],
     ["Com es va inundar el poble?", ["how"]],
     ["Amb què va netejar la moneda?", ["how"]],
     ["De quina manera van portar les campanes?", ["how"]],

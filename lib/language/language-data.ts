@@ -178,6 +178,20 @@ export function asks(question: string, kind: QuestionKind): boolean {
   });
 }
 
+/**
+ * The words of a why-phrase that opens the question with a verb of its own ("What made…", "¿Qué
+ * llevaba a…?", "Què va fer que…"): they say that a cause is asked, not what it is about, so they are
+ * no content words of the question.
+ */
+export function askingWords(question: string): string[] {
+  const text = foldText(question).replace(/^[\s¿¡]+/, "");
+  const phrases = dataLanguages.flatMap((language) => languageData[language].questionPhrases.why.filter((phrase) => phrase.includes(" ")));
+  const opening = phrases
+    .filter((phrase) => new RegExp(`^${phrasePattern(phrase)}(?!\\p{L})`, "u").test(text))
+    .sort((a, b) => b.length - a.length)[0];
+  return opening ? foldText(opening).split(/\s+/) : [];
+}
+
 const causePattern = new RegExp(
   `(?<!\\p{L})(?:${dataLanguages.flatMap((language) => languageData[language].causeCues.map(phrasePattern)).join("|")})(?!\\p{L})`,
   "u",

@@ -1,7 +1,7 @@
 import { splitSentences } from "../chunk";
 import { answerSettings } from "../config/settings";
 import { foldWord, queryTerms } from "../search/highlight";
-import { asks, wordSet } from "../../language/language-data";
+import { askingWords, asks, wordSet } from "../../language/language-data";
 import type { SourcePassage } from "../../llm/generator";
 import { joinLines, lineGlues, printedLines, sentenceEnd, startsLowercase } from "./unwrap-lines";
 
@@ -197,7 +197,8 @@ const interrogatives = wordSet("interrogatives");
 
 /** The question's content words: the search's terms without the words that only ask. */
 export function questionTerms(question: string): string[] {
-  return queryTerms(question).filter((term) => !interrogatives.has(term));
+  const asking = new Set(askingWords(question));
+  return queryTerms(question).filter((term) => !interrogatives.has(term) && !asking.has(term));
 }
 
 /** The question's capitalised content words after its first word: names of people, places, things. */
