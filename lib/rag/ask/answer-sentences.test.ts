@@ -80,6 +80,10 @@ describe("which sentences may answer", () => {
   it("reads the question's content words without the words that only ask", () => {
     expect(questionTerms("Quan es va acabar l'últim llaüt de fusta?")).toEqual(["acabar", "ultim", "llaut", "fusta"]);
     expect(questionTerms("¿Cuándo llegó Carmen a Port de la Calma?")).toEqual(["llego", "carmen", "port", "calma"]);
+    // A why-phrase with a verb of its own asks; its verb is no word of the question's content.
+    expect(questionTerms("¿Qué llevaba a las vendedoras a pedirse préstamos?")).toEqual(["vendedoras", "pedirse", "prestamos"]);
+    expect(questionTerms("What made Tony Llorens leave for Wales?")).toEqual(["tony", "llorens", "leave", "wales"]);
+    expect(questionTerms("What was the jug made of?")).toContain("made");
   });
 });
 
