@@ -498,6 +498,17 @@ describe("answers a scholar can cite", () => {
     expect(await answerOf(generator, question, [apart])).not.toContain("at the request of");
   });
 
+  it("leaves out a catalogue line that gives not the kind of thing asked when a sentence gives it", async () => {
+    const sources: SourcePassage[] = [
+      { number: 1, title: "La lonja y las mujeres", form: "fields", text: "Authors: Lucía Ferrer Navarro\nSubjects: net menders, fish sellers" },
+      { number: 2, title: "Lucía Ferrer Bosch", form: "text", text: "Lucía Ferrer mended nets with the net menders on the quay of Port de la Calma." },
+    ];
+    const wide = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1, window: 10 });
+    const answer = await answerOf(wide, "Where did Lucía Ferrer mend nets?", sources);
+    expect(answer).toContain("on the quay of Port de la Calma. [2]");
+    expect(answer).not.toContain("[1]");
+  });
+
   it("ranks a recording's sentence above the biography that repeats it", async () => {
     const sources: SourcePassage[] = [
       { number: 1, title: "Pere Vidal i Roig", form: "text", text: "Pere Vidal built the last wooden boat of the yard in 1968.", testimony: false },

@@ -780,7 +780,10 @@ export function createExtractiveGenerator(options: ExtractiveOptions): Generator
       const answer = () => {
         if (question.explaining) return explanation(sentences, question.why, options, scored);
         const selected = withDisagreement(request.question, selectSentences(sentences, options), sentences, (source) => titles.get(source) ?? String(source));
-        if (!typed || selected.some((sentence) => sentence.fitsType)) return selected;
+        if (!typed) return selected;
+        // A catalogue line that does not give the kind of thing asked adds nothing beside one that does
+        // ("Where did Lucía Ferrer learn…?": not "Authors: Lucía Ferrer Navarro; Subjects: … net menders").
+        if (selected.some((sentence) => sentence.fitsType)) return selected.filter((sentence) => sentence.fitsType || sentence.role !== "field");
         const kind = answerOfKind(sentences, options.minScore);
         return kind ? [kind] : [];
       };
