@@ -186,9 +186,7 @@ export function asks(question: string, kind: QuestionKind): boolean {
 export function askingWords(question: string): string[] {
   const text = foldText(question).replace(/^[\s¿¡]+/, "");
   const phrases = dataLanguages.flatMap((language) => languageData[language].questionPhrases.why.filter((phrase) => phrase.includes(" ")));
-  const opening = phrases
-    .filter((phrase) => new RegExp(`^${phrasePattern(phrase)}(?!\\p{L})`, "u").test(text))
-    .sort((a, b) => b.length - a.length)[0];
+  const opening = phrases.filter((phrase) => new RegExp(`^${phrasePattern(phrase)}(?!\\p{L})`, "u").test(text)).sort((a, b) => b.length - a.length)[0];
   return opening ? foldText(opening).split(/\s+/) : [];
 }
 
