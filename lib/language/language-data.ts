@@ -185,10 +185,14 @@ export function asks(question: string, kind: QuestionKind): boolean {
  */
 export function askingWords(question: string): string[] {
   const text = foldText(question).replace(/^[\s¿¡]+/, "");
-  const phrases = dataLanguages.flatMap((language) => languageData[language].questionPhrases.why.filter((phrase) => phrase.includes(" ")));
-  const opening = phrases.filter((phrase) => new RegExp(`^${phrasePattern(phrase)}(?!\\p{L})`, "u").test(text)).sort((a, b) => b.length - a.length)[0];
-  return opening ? foldText(opening).split(/\s+/) : [];
+  return askingPhrases.find(({ pattern }) => pattern.test(text))?.words ?? [];
 }
+
+/** The why-phrases of several words, longest first, each with its pattern at a question's start. */
+const askingPhrases = dataLanguages
+  .flatMap((language) => languageData[language].questionPhrases.why.filter((phrase) => phrase.includes(" ")))
+  .sort((a, b) => b.length - a.length)
+  .map((phrase) => ({ pattern: new RegExp(`^${phrasePattern(phrase)}(?!\\p{L})`, "u"), words: foldText(phrase).split(/\s+/) }));
 
 const causePattern = new RegExp(
   `(?<!\\p{L})(?:${dataLanguages.flatMap((language) => languageData[language].causeCues.map(phrasePattern)).join("|")})(?!\\p{L})`,

@@ -443,7 +443,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
       before !== undefined &&
       before.source === sentence.source &&
       before.line === sentence.line &&
-      [...heldTerms(terms, before.text), ...heldTerms(terms, english[previous] ?? "")].some((word) => !names.includes(word))
+      [...matchedIn(previous)].some((word) => !names.includes(word))
     );
   };
   const passageNames = (source: number, name: string) => [...(passageHolds.get(source) ?? [])].some((word) => wordMatches(word, name));
