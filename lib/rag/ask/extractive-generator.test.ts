@@ -13,6 +13,7 @@ import {
   explanation,
   nameGroups,
   namesTitle,
+  namedPlaces,
   answerOfKind,
   selectSentences,
   testimonyFirst,
@@ -460,6 +461,22 @@ describe("the kind of answer a question asks for", () => {
 
 describe("answers a scholar can cite", () => {
   const generator = createExtractiveGenerator({ embedder, prepare: noBridge, minScore: -1 });
+
+  it("reads a locating word inside a name as part of the name, not as a place the answer need not speak of", async () => {
+    expect([...namedPlaces("¿Cómo devolvió la Cofradía de Pescadores de San Pedro el préstamo para la lonja de Port de la Calma?")]).toEqual(["port", "calma"]);
+    expect([...namedPlaces("Com va morir el sagristà de Sant Romà de Vall?")]).toEqual(["sant", "roma", "vall"]);
+    expect([...namedPlaces("Why did Carmen Roldán leave Adra?")]).toEqual([]);
+    // The confraternity's name is all the passage shares with the question: it says nothing of the loan.
+    const sources: SourcePassage[] = [
+      {
+        number: 1,
+        title: "La lonja",
+        text: "Los libros de actas y las cuentas anuales de la Cofradía de Pescadores de San Pedro se conservan hoy, encuadernados en piel, en el archivo municipal del ayuntamiento.",
+        language: "es",
+      },
+    ];
+    expect(await answerOf(generator, "¿Cómo devolvió la Cofradía de Pescadores de San Pedro el préstamo?", sources)).toBe("");
+  });
 
   it("quotes the testimony first and a description only when it adds something", async () => {
     const sentence = (source: number, text: string, testimony: boolean, held: string[], fitsType = true) => ({

@@ -151,6 +151,23 @@ function countsAskedThing(sentence: string, terms: readonly string[]): boolean {
 /** A place after a word that locates, a person's name, a common noun placed: built from lib/language's words. */
 const { locatedName, personName, locativePhrase } = namePatterns;
 
+/**
+ * The places a question names after a word that locates, every word of each name ("at Port de la
+ * Calma", "de Sant Romà de Vall"). A locating word inside a name is part of it: "la Cofradía de
+ * Pescadores de San Pedro" names a confraternity, not two places, and its words stay names the
+ * answer must speak of.
+ */
+export function namedPlaces(question: string): Set<string> {
+  const places = new Set<string>();
+  for (const match of question.matchAll(locatedName)) {
+    const previous = question.slice(0, match.index).match(/(\p{L}+)\P{L}*$/u)?.[1];
+    if (previous !== undefined && /^\p{Lu}/u.test(previous) && !places.has(foldWord(previous))) continue;
+    const rest = question.slice(match.index + match[0].length).match(/^(?:\s+(?:\p{Ll}{1,3}\s+)?\p{Lu}\p{L}*)*/u)?.[0] ?? "";
+    for (const term of questionTerms(`${match[1]!}${rest}`)) places.add(term);
+  }
+  return places;
+}
+
 /** Whether a name the sentence gives is one the question does not already hold. */
 function newName(names: string[], terms: readonly string[]): boolean {
   return names.some((name) => {
@@ -411,7 +428,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
   const nameAsked = asks(request.question, "name");
   // The people and things it names: a place after a word that locates ("at Port de la Calma") is
   // where, not whom, the question asks about, and a passage need not repeat it.
-  const places = new Set([...request.question.matchAll(locatedName)].flatMap((match) => questionTerms(match[1]!)));
+  const places = namedPlaces(request.question);
   const names = questionNames(request.question).filter((name) => !places.has(name));
   const groups = nameGroups(request.question, names);
   const testimony = new Set(request.sources.filter((source) => source.testimony === true).map((source) => source.number));
