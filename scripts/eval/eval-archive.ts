@@ -665,7 +665,7 @@ async function dumpQuestion(item: AskItem, expected: Set<string>, outcome: AskOu
     result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId),
   );
   const reading = await readQuestion(item.question, embedder);
-  const termWeights = await readableTermWeights(db.sql, researcher, space.id, [...reading.terms, ...reading.englishTerms]);
+  const termWeights = await readableTermWeights(db.sql, researcher, space.id, [...reading.terms, ...reading.englishTerms, ...reading.translatedTerms.flat()]);
   const assessed = await assessEvidence(result.hits, item.question, {
     embedder,
     reading,

@@ -265,6 +265,10 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const generator = context.generator;
 
   const started = performance.now();
+  // The question's readings (its English, its words in the archive's other language) are made while
+  // the search runs; a failed reading is reported when it is awaited, after the search.
+  const readingQuestion = readQuestion(request.question, context.embedder, context.prepare);
+  readingQuestion.catch(() => undefined);
   let result: SearchResult;
   try {
     result = await searchArchive(context, principal, {
@@ -294,10 +298,10 @@ export async function* ask(context: AskContext, principal: Principal, input: unk
   const retrieveMs = performance.now() - started;
   const transcripts = result.hits.filter((hit) => hit.passage.timeStart !== null).map((hit) => hit.recordId);
   const interviewers = await transcriptInterviewers(context.sql, principal, transcripts);
-  const reading = await readQuestion(request.question, context.embedder, context.prepare);
+  const reading = await readingQuestion;
   // How rare each of the question's words is in what the principal may read (never in what they may not).
   const termWeights = context.space
-    ? await readableTermWeights(context.sql, principal, context.space.id, [...reading.terms, ...reading.englishTerms])
+    ? await readableTermWeights(context.sql, principal, context.space.id, [...reading.terms, ...reading.englishTerms, ...reading.translatedTerms.flat()])
     : undefined;
   const assessed = await assessEvidence(result.hits, request.question, {
     embedder: context.embedder,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createHashEmbedder } from "../embed/hash-embedder";
 import type { SearchHit } from "../search/search-archive";
-import { assessEvidence, termCoverage, questionNames } from "./assess-evidence";
+import type { ArchiveLanguage } from "../embed/translate";
+import { assessEvidence, readQuestion, termCoverage, questionNames } from "./assess-evidence";
 
 const embedder = createHashEmbedder({ dimension: 256 });
 const prepare = { detect: async () => ({ language: "en", confidence: 1 }) };
@@ -95,6 +96,33 @@ describe("the evidence test", () => {
     );
     expect(notice).toMatchObject({ coverage: 0.8, evidence: true });
     expect(other).toMatchObject({ coverage: 0.2, evidence: false });
+  });
+
+  it("reads a Catalan question in Spanish too, from the English the bridge made of it, so a Spanish testimony covers it", async () => {
+    const calls: { texts: string[]; from: ArchiveLanguage; to: ArchiveLanguage }[] = [];
+    const bridge = {
+      status: async () => ({ available: true, pairs: { es: true, ca: true }, detail: "fake" }),
+      // The bridge's English of both is poor: "dock" and "newspaper" are not the testimony's words.
+      translateToEnglish: async (texts: string[]) =>
+        texts.map((text) => (text.startsWith("Per què") ? "How come it says Carmen that the dock was the newspaper of the wives?" : "We sang")),
+      translate: async (texts: string[], from: ArchiveLanguage, to: ArchiveLanguage) => {
+        calls.push({ texts, from, to });
+        return texts.map(() => "Por qué dice Carmen que el muelle era el periódico de las mujeres?");
+      },
+    };
+    const catalan = { bridge, detect: async (text: string) => ({ language: text.startsWith("Per què") ? "ca" : "es", confidence: 1 }) };
+    const question = "Per què diu la Carmen que el moll era el diari de les dones?";
+    // An English model: the question is read in English for it, and the bridge goes on from that English.
+    const reading = await readQuestion(question, createHashEmbedder({ dimension: 256, language: "en" }), catalan);
+    expect(reading.translatedTerms).toEqual([["dice", "carmen", "muelle", "era", "periodico", "mujeres"]]);
+    expect(calls).toEqual([{ texts: ["How come it says Carmen that the dock was the newspaper of the wives?"], from: "en", to: "es" }]);
+    const testimony = hit("harbour-01", "Carmen: Nos contábamos todo lo que pasaba. El muelle era nuestro periódico.", { similarity: 0.35, timed: true });
+    const [read] = await assessEvidence([testimony], question, { embedder, prepare: catalan, thresholds, reading });
+    const [unread] = await assessEvidence([testimony], question, { embedder, prepare: catalan, thresholds, reading: { ...reading, translatedTerms: [] } });
+    expect(read!.coverage).toBeGreaterThanOrEqual(0.6);
+    expect(read!.evidence).toBe(true);
+    expect(unread!.coverage).toBeLessThan(thresholds.minTermCoverage);
+    expect(unread!.evidence).toBe(false);
   });
 });
 

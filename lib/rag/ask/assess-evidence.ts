@@ -5,6 +5,8 @@ export { questionNames };
 import type { PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
 import { heldTerms } from "../search/highlight";
+import { type BridgeLanguage, processTranslationBridge } from "../embed/translate";
+import { translateQuestion } from "../embed/question-translation";
 import { type SearchHit, prepareQuery } from "../search/search-archive";
 
 /**
@@ -76,6 +78,8 @@ export interface QuestionReading {
   english: string | null;
   terms: string[];
   englishTerms: string[];
+  /** Its content words as the bridge put it into each other language of the archive (Spanish, Catalan). */
+  translatedTerms: string[][];
   /** Its content words written with a capital inside the question: the names it asks about, folded. */
   names: string[];
 }
@@ -84,11 +88,19 @@ export async function readQuestion(question: string, embedder: Embedder, prepare
   // The search just read the same question: its remembered reading costs no second Apertium run.
   const prepared = await prepareQuery({ embedder, prepare }, question);
   const english = prepared?.translatedText ?? null;
-  return { english, terms: questionTerms(question), englishTerms: english ? questionTerms(english) : [], names: questionNames(question) };
+  const language = prepared?.language;
+  const bridge = prepare?.bridge ?? processTranslationBridge;
+  const translatedTerms: string[][] = [];
+  if (language === "es" || language === "ca")
+    for (const other of (["es", "ca"] as const satisfies readonly BridgeLanguage[]).filter((one) => one !== language)) {
+      const translated = await translateQuestion(question, language, other, bridge, english);
+      if (translated) translatedTerms.push(questionTerms(translated));
+    }
+  return { english, terms: questionTerms(question), englishTerms: english ? questionTerms(english) : [], translatedTerms, names: questionNames(question) };
 }
 
 export async function assessEvidence(hits: readonly SearchHit[], question: string, options: AssessOptions): Promise<AssessedHit[]> {
-  const { english, terms, englishTerms } = options.reading ?? (await readQuestion(question, options.embedder, options.prepare));
+  const { english, terms, englishTerms, translatedTerms = [] } = options.reading ?? (await readQuestion(question, options.embedder, options.prepare));
   const allTerms = [...new Set([...terms, ...englishTerms])];
   const explanatory = asksForExplanation(question) || (english !== null && asksForExplanation(english));
 
@@ -135,11 +147,10 @@ export async function assessEvidence(hits: readonly SearchHit[], question: strin
     // A passage is read in its record: a scanned notice's page need not name the village and the
     // expropriation its title names ("Avís als veïns de Sant Romà … sobre l'expropiació").
     const text = `${hit.passage.text}\n${hit.recordTitle}`;
-    const coverage = Math.max(termCoverage(terms, text, translation), englishTerms.length > 0 ? termCoverage(englishTerms, text, translation) : 0);
+    const readings = [terms, englishTerms, ...translatedTerms].filter((reading) => reading.length > 0);
+    const coverage = Math.max(0, ...readings.map((reading) => termCoverage(reading, text, translation)));
     const weights = options.termWeights;
-    const weightedCoverage = weights
-      ? Math.max(termCoverage(terms, text, translation, weights), englishTerms.length > 0 ? termCoverage(englishTerms, text, translation, weights) : 0)
-      : coverage;
+    const weightedCoverage = weights ? Math.max(0, ...readings.map((reading) => termCoverage(reading, text, translation, weights))) : coverage;
     const sentenceSimilarity = best[index] ?? null;
     const similarity = Math.max(hit.similarity ?? -1, sentenceSimilarity ?? -1);
     const form = forms[index]!;

@@ -2,6 +2,7 @@ import "server-only";
 import { prepareForEmbedding, type PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
 import { type TranslationBridge, isArchiveLanguage, processTranslationBridge } from "../embed/translate";
+import { translateQuestion } from "../embed/question-translation";
 import { translateForReader } from "./reader-translation";
 import { foldWord, heldTerms, wordMatches } from "../search/highlight";
 import { whyNotSaid } from "./answer-preface";
@@ -391,6 +392,7 @@ export async function scoreSentences(options: ExtractiveOptions, request: Pick<G
     request.question,
     question.language,
     options.prepare?.bridge ?? processTranslationBridge,
+    question.english,
   );
   all.forEach((sentence, index) => {
     if (sentence.role !== "interviewer") return;
@@ -546,6 +548,8 @@ export async function askedInTheirWords(
   question: string,
   questionLanguage: string,
   bridge: TranslationBridge,
+  /** The bridge's English of the question, which a translation into Spanish or Catalan goes on from. */
+  english: string | null = null,
 ): Promise<Map<number, number>> {
   const found = new Map<number, number>();
   const languages = [...new Set(asked.map((item) => item.language))].filter(isArchiveLanguage);
@@ -553,7 +557,7 @@ export async function askedInTheirWords(
     let terms = questionTerms(question);
     if (language !== questionLanguage) {
       if (!isArchiveLanguage(questionLanguage)) continue;
-      const [translated] = (await bridge.translate?.([question], questionLanguage, language).catch(() => null)) ?? [];
+      const translated = await translateQuestion(question, questionLanguage, language, bridge, english);
       if (!translated) continue;
       terms = questionTerms(translated);
     }

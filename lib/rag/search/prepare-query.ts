@@ -14,8 +14,10 @@ export interface QueryEmbedding {
   prepare?: PrepareOptions;
 }
 
-// Queries prepared by the process's bridge: the 500 read most recently.
+// Queries prepared by the process's bridge: the 500 read most recently, and those being read (a
+// question the ask pipeline reads while its search reads it too goes through Apertium once).
 const preparedQueries = new LRUCache<string, PreparedText>({ max: 500 });
+const beingPrepared = new Map<string, Promise<PreparedText | undefined>>();
 
 /**
  * The bridge's reading of a query (language, English translation), remembered per model
@@ -27,9 +29,16 @@ export async function prepareQuery(context: QueryEmbedding, query: string): Prom
   const key = `${context.embedder.language}\u0000${query}`;
   const known = preparedQueries.get(key);
   if (known) return known;
-  const [prepared] = await prepareForEmbedding([{ text: query }], context.embedder);
-  if (prepared) preparedQueries.set(key, prepared);
-  return prepared;
+  const pending = beingPrepared.get(key);
+  if (pending) return pending;
+  const reading = prepareForEmbedding([{ text: query }], context.embedder)
+    .then(([prepared]) => {
+      if (prepared) preparedQueries.set(key, prepared);
+      return prepared;
+    })
+    .finally(() => beingPrepared.delete(key));
+  beingPrepared.set(key, reading);
+  return reading;
 }
 
 /** Embeds a query for the space's model: translated to English first when the model needs it. */
