@@ -78,7 +78,7 @@ export interface QuestionReading {
   english: string | null;
   terms: string[];
   englishTerms: string[];
-  /** Its content words as the bridge put it into each other language of the archive (Spanish, Catalan). */
+  /** A Spanish question's content words in Catalan, a Catalan one's in Spanish, as the bridge put it (none for English). */
   translatedTerms: string[][];
   /** Its content words written with a capital inside the question: the names it asks about, folded. */
   names: string[];
