@@ -5,7 +5,7 @@ export { questionNames };
 import type { PrepareOptions } from "../embed/bridge-text";
 import { type Embedder, dot } from "../embed/embedder";
 import { heldTerms } from "../search/highlight";
-import { type BridgeLanguage, processTranslationBridge } from "../embed/translate";
+import { processTranslationBridge } from "../embed/translate";
 import { translateQuestion } from "../embed/question-translation";
 import { type SearchHit, prepareQuery } from "../search/search-archive";
 
@@ -89,18 +89,17 @@ export async function readQuestion(question: string, embedder: Embedder, prepare
   const prepared = await prepareQuery({ embedder, prepare }, question);
   const english = prepared?.translatedText ?? null;
   const language = prepared?.language;
-  const bridge = prepare?.bridge ?? processTranslationBridge;
-  const translatedTerms: string[][] = [];
-  if (language === "es" || language === "ca")
-    for (const other of (["es", "ca"] as const satisfies readonly BridgeLanguage[]).filter((one) => one !== language)) {
-      const translated = await translateQuestion(question, language, other, bridge, english);
-      if (translated) translatedTerms.push(questionTerms(translated));
-    }
+  // A Spanish question is read in Catalan too, a Catalan one in Spanish: the archive's other language.
+  const translated =
+    language === "es" || language === "ca"
+      ? await translateQuestion(question, language, language === "es" ? "ca" : "es", prepare?.bridge ?? processTranslationBridge, english)
+      : null;
+  const translatedTerms = translated ? [questionTerms(translated)] : [];
   return { english, terms: questionTerms(question), englishTerms: english ? questionTerms(english) : [], translatedTerms, names: questionNames(question) };
 }
 
 export async function assessEvidence(hits: readonly SearchHit[], question: string, options: AssessOptions): Promise<AssessedHit[]> {
-  const { english, terms, englishTerms, translatedTerms = [] } = options.reading ?? (await readQuestion(question, options.embedder, options.prepare));
+  const { english, terms, englishTerms, translatedTerms } = options.reading ?? (await readQuestion(question, options.embedder, options.prepare));
   const allTerms = [...new Set([...terms, ...englishTerms])];
   const explanatory = asksForExplanation(question) || (english !== null && asksForExplanation(english));
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { LRUCache } from "lru-cache";
 import { prepareForEmbedding, type PrepareOptions, type PreparedText } from "../embed/bridge-text";
 import { EmbeddingError, type Embedder } from "../embed/embedder";
+import { createTranslationCache } from "../embed/translation-cache";
 
 /**
  * A query read by the translation bridge (language, English translation) and embedded for the
@@ -14,10 +14,9 @@ export interface QueryEmbedding {
   prepare?: PrepareOptions;
 }
 
-// Queries prepared by the process's bridge: the 500 read most recently, and those being read (a
-// question the ask pipeline reads while its search reads it too goes through Apertium once).
-const preparedQueries = new LRUCache<string, PreparedText>({ max: 500 });
-const beingPrepared = new Map<string, Promise<PreparedText | undefined>>();
+// Queries prepared by the process's bridge: the 500 read most recently, a reading still running
+// shared (a question the ask pipeline reads while its search reads it too goes through Apertium once).
+const preparedQueries = createTranslationCache<PreparedText | undefined>(500);
 
 /**
  * The bridge's reading of a query (language, English translation), remembered per model
@@ -27,18 +26,7 @@ export async function prepareQuery(context: QueryEmbedding, query: string): Prom
   // Tests substitute the bridge: their answers are never remembered for the process.
   if (context.prepare) return (await prepareForEmbedding([{ text: query }], context.embedder, context.prepare))[0];
   const key = `${context.embedder.language}\u0000${query}`;
-  const known = preparedQueries.get(key);
-  if (known) return known;
-  const pending = beingPrepared.get(key);
-  if (pending) return pending;
-  const reading = prepareForEmbedding([{ text: query }], context.embedder)
-    .then(([prepared]) => {
-      if (prepared) preparedQueries.set(key, prepared);
-      return prepared;
-    })
-    .finally(() => beingPrepared.delete(key));
-  beingPrepared.set(key, reading);
-  return reading;
+  return preparedQueries.remember(key, async () => (await prepareForEmbedding([{ text: query }], context.embedder))[0]);
 }
 
 /** Embeds a query for the space's model: translated to English first when the model needs it. */
